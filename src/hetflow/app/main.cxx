@@ -1,2 +1,3 @@
-// Entry point of the `hetflow` command; the subcommands live in the app library.
-int main() { return 0; }
+#include "hetflow/app/cli.hpp"
+
+int main(int argc, char** argv) { return hetflow::app::main(argc, argv); }

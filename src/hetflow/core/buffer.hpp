@@ -1,0 +1,171 @@
+#pragma once
+#include <cstddef>
+#include <limits>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "hetflow/core/context.hpp"
+#include "hetflow/core/error.hpp"
+#include "hetflow/core/event.hpp"
+#include "hetflow/core/handle.hpp"
+
+namespace hetflow::core {
+
+enum class Blocking { no, yes };
+enum class MapMode { read, write, read_write };
+
+inline constexpr std::size_t to_end = std::numeric_limits<std::size_t>::max();
+
+namespace detail {
+[[noreturn]] void throw_range(const char* op, std::size_t offset, std::size_t count, std::size_t size);
+cl_mem create_buffer(const Context& context, std::size_t bytes, cl_mem_flags flags);
+void* map_buffer(const Queue& queue, cl_mem mem, MapMode mode, std::size_t byte_offset, std::size_t bytes);
+void unmap_buffer(const Queue& queue, cl_mem mem, void* ptr);
+}  // namespace detail
+
+// A host view of a mapped buffer region, unmapped on destruction (blocking, so the device sees the
+// host's writes before any later command).
+template <class T>
+class Mapping {
+ public:
+  Mapping(const Queue& queue, MemHandle mem, T* data, std::size_t size)
+      : queue_(queue), mem_(std::move(mem)), data_(data), size_(size) {}
+  Mapping(Mapping&& other) noexcept
+      : queue_(other.queue_), mem_(other.mem_), data_(std::exchange(other.data_, nullptr)), size_(other.size_) {}
+  Mapping(const Mapping&) = delete;
+  Mapping& operator=(const Mapping&) = delete;
+  Mapping& operator=(Mapping&&) = delete;
+  ~Mapping() {
+    if (data_) detail::unmap_buffer(queue_, mem_.get(), data_);
+  }
+
+  T* data() const { return data_; }
+  std::size_t size() const { return size_; }
+  T& operator[](std::size_t i) const { return data_[i]; }
+  std::span<T> span() const { return {data_, size_}; }
+
+ private:
+  Queue queue_;
+  MemHandle mem_;
+  T* data_;
+  std::size_t size_;
+};
+
+// A typed device buffer; sizes and offsets count elements of T. Every transfer checks its range and
+// returns its event; non-blocking transfers keep the host memory alive until the event completes.
+template <class T>
+class Buffer {
+  static_assert(std::is_trivially_copyable_v<T>, "device buffers hold trivially copyable elements");
+
+ public:
+  Buffer() = default;
+  Buffer(const Context& context, std::size_t size, cl_mem_flags flags = CL_MEM_READ_WRITE)
+      : mem_(size ? detail::create_buffer(context, size * sizeof(T), flags) : nullptr), size_(size) {}
+
+  cl_mem get() const { return mem_.get(); }
+  std::size_t size() const { return size_; }
+  std::size_t bytes() const { return size_ * sizeof(T); }
+  bool empty() const { return size_ == 0; }
+
+  Event write(const Queue& q, std::span<const T> src, std::size_t offset = 0, Blocking b = Blocking::yes,
+              std::span<const Event> wait = {}) {
+    check_range("write", offset, src.size());
+    if (src.empty()) return {};
+    const auto list = raw_events(wait);
+    cl_event e = nullptr;
+    check(clEnqueueWriteBuffer(q.get(), get(), b == Blocking::yes, offset * sizeof(T), src.size_bytes(), src.data(),
+                               count(list), data(list), &e),
+          "clEnqueueWriteBuffer");
+    return Event(e);
+  }
+
+  Event read(const Queue& q, std::span<T> dst, std::size_t offset = 0, Blocking b = Blocking::yes,
+             std::span<const Event> wait = {}) const {
+    check_range("read", offset, dst.size());
+    if (dst.empty()) return {};
+    const auto list = raw_events(wait);
+    cl_event e = nullptr;
+    check(clEnqueueReadBuffer(q.get(), get(), b == Blocking::yes, offset * sizeof(T), dst.size_bytes(), dst.data(),
+                              count(list), data(list), &e),
+          "clEnqueueReadBuffer");
+    return Event(e);
+  }
+
+  std::vector<T> to_vector(const Queue& q) const {
+    std::vector<T> out(size_);
+    read(q, out);
+    return out;
+  }
+
+  // Sets `n` elements from `offset` to `value` on the device (clEnqueueFillBuffer).
+  Event fill(const Queue& q, const T& value, std::size_t offset = 0, std::size_t n = to_end,
+             std::span<const Event> wait = {}) {
+    static_assert(sizeof(T) <= 128 && (sizeof(T) & (sizeof(T) - 1)) == 0,
+                  "fill needs an element size that is a power of two up to 128 bytes");
+    if (n == to_end) n = size_ - std::min(offset, size_);
+    check_range("fill", offset, n);
+    if (n == 0) return {};
+    const auto list = raw_events(wait);
+    cl_event e = nullptr;
+    check(clEnqueueFillBuffer(q.get(), get(), &value, sizeof(T), offset * sizeof(T), n * sizeof(T), count(list),
+                              data(list), &e),
+          "clEnqueueFillBuffer");
+    return Event(e);
+  }
+
+  // Copies `n` elements of `src` (same context) from `src_offset` to `dst_offset` of this buffer.
+  Event copy_from(const Queue& q, const Buffer& src, std::size_t src_offset, std::size_t dst_offset, std::size_t n,
+                  std::span<const Event> wait = {}) {
+    src.check_range("copy source", src_offset, n);
+    check_range("copy destination", dst_offset, n);
+    if (n == 0) return {};
+    const auto list = raw_events(wait);
+    cl_event e = nullptr;
+    check(clEnqueueCopyBuffer(q.get(), src.get(), get(), src_offset * sizeof(T), dst_offset * sizeof(T),
+                              n * sizeof(T), count(list), data(list), &e),
+          "clEnqueueCopyBuffer");
+    return Event(e);
+  }
+
+  Mapping<T> map(const Queue& q, MapMode mode, std::size_t offset = 0, std::size_t n = to_end) const {
+    if (n == to_end) n = size_ - std::min(offset, size_);
+    check_range("map", offset, n);
+    T* ptr = n ? static_cast<T*>(detail::map_buffer(q, get(), mode, offset * sizeof(T), n * sizeof(T))) : nullptr;
+    return Mapping<T>(q, mem_, ptr, n);
+  }
+
+ private:
+  void check_range(const char* op, std::size_t offset, std::size_t n) const {
+    if (offset > size_ || n > size_ - offset) detail::throw_range(op, offset, n, size_);
+  }
+  static cl_uint count(const std::vector<cl_event>& l) { return static_cast<cl_uint>(l.size()); }
+  static const cl_event* data(const std::vector<cl_event>& l) { return l.empty() ? nullptr : l.data(); }
+
+  MemHandle mem_;
+  std::size_t size_ = 0;
+};
+
+// Page-locked host memory the device can reach directly: a CL_MEM_ALLOC_HOST_PTR buffer kept mapped,
+// the way NVIDIA's OpenCL hands out pinned memory. Transfers that use data() as their host pointer run
+// at full link speed and can overlap with kernels.
+template <class T>
+class PinnedBuffer {
+ public:
+  PinnedBuffer(const Queue& queue, std::size_t size)
+      : buffer_(queue.context(), size, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR),
+        mapping_(buffer_.map(queue, MapMode::read_write)) {}
+
+  T* data() const { return mapping_.data(); }
+  std::size_t size() const { return buffer_.size(); }
+  std::span<T> span() const { return mapping_.span(); }
+  T& operator[](std::size_t i) const { return mapping_[i]; }
+
+ private:
+  Buffer<T> buffer_;
+  Mapping<T> mapping_;
+};
+
+}  // namespace hetflow::core

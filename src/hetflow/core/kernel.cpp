@@ -1,0 +1,29 @@
+#include "hetflow/core/kernel.hpp"
+
+#include "hetflow/core/context.hpp"
+
+namespace hetflow::core {
+
+Event Kernel::launch(const Queue& queue, NDRange global, NDRange local, std::span<const Event> wait) const {
+  if (local.dims != 0 && local.dims != global.dims) {
+    throw Error("kernel " + name_ + ": the local size has " + std::to_string(local.dims) +
+                " dimensions, the global size " + std::to_string(global.dims));
+  }
+  const auto list = raw_events(wait);
+  cl_event e = nullptr;
+  check(clEnqueueNDRangeKernel(queue.get(), handle_.get(), global.dims, nullptr, global.size.data(),
+                               local.dims ? local.size.data() : nullptr, static_cast<cl_uint>(list.size()),
+                               list.empty() ? nullptr : list.data(), &e),
+        "clEnqueueNDRangeKernel(" + name_ + ")");
+  return Event(e);
+}
+
+std::size_t Kernel::max_work_group(const Queue& queue) const {
+  std::size_t n = 0;
+  check(clGetKernelWorkGroupInfo(handle_.get(), queue.context().device().id, CL_KERNEL_WORK_GROUP_SIZE, sizeof(n), &n,
+                                 nullptr),
+        "clGetKernelWorkGroupInfo");
+  return n;
+}
+
+}  // namespace hetflow::core

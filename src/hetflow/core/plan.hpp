@@ -1,0 +1,222 @@
+#pragma once
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "hetflow/core/buffer.hpp"
+#include "hetflow/core/device_set.hpp"
+#include "hetflow/core/partition.hpp"
+
+namespace hetflow::core {
+
+struct PlanOptions {
+  Distribution distribution = Distribution::uniform;
+  std::size_t granule = 1;      // elements that stay together (a lattice plane, a matrix row)
+  std::size_t halo = 0;         // granules mirrored from each neighbour on each side
+  bool periodic = false;        // the first and last parts are neighbours too
+  std::vector<double> weights;  // for Distribution::custom
+};
+
+// An array of n elements distributed over the devices of a DeviceSet (the thesis's CUSH plan, over
+// OpenCL). Part k lives in buffer(k) as [halo | own share | halo]; own data starts at halo_elements().
+// Every transfer between devices is staged through pinned host memory, because devices of different
+// contexts (and platforms) share no memory and no events; transfers run on each device's transfer
+// queue so they overlap with kernels on its compute queue.
+template <class T>
+class Plan {
+ public:
+  Plan(const DeviceSet& devices, std::size_t n, PlanOptions options = {})
+      : devices_(&devices),
+        options_(std::move(options)),
+        partition_(n, options_.granule, distribution_weights(options_.distribution, devices, options_.weights)),
+        halo_(options_.halo * options_.granule) {
+    for (std::size_t k = 0; k < parts(); ++k) {
+      if (halo_ > 0 && share(k).count < halo_) {
+        throw Error("plan: part " + std::to_string(k) + " owns " + std::to_string(share(k).count) +
+                    " elements, fewer than its halo of " + std::to_string(halo_) + "; use fewer devices");
+      }
+      buffers_.emplace_back(devices.context(k), share(k).count + 2 * halo_);
+      if (halo_ > 0) send_.emplace_back(devices.transfer(k), 2 * halo_);
+    }
+    reads_.resize(parts());
+    writes_.resize(parts());
+  }
+
+  std::size_t parts() const { return partition_.parts(); }
+  std::size_t size() const { return partition_.size(); }
+  const Partition& partition() const { return partition_; }
+  const Share& share(std::size_t k) const { return partition_.share(k); }
+  std::size_t halo_elements() const { return halo_; }
+  Buffer<T>& buffer(std::size_t k) { return buffers_.at(k); }
+  const Buffer<T>& buffer(std::size_t k) const { return buffers_.at(k); }
+  const DeviceSet& devices() const { return *devices_; }
+
+  // Host array -> own regions of the parts (HtoD scatter).
+  std::vector<Event> scatter(std::span<const T> host, Blocking b = Blocking::yes) {
+    check_host_size(host.size(), "scatter");
+    std::vector<Event> events;
+    for (std::size_t k = 0; k < parts(); ++k) {
+      events.push_back(buffers_[k].write(queue(k), host.subspan(share(k).offset, share(k).count), halo_, b));
+    }
+    return events;
+  }
+
+  // Own regions of the parts -> host array (DtoH gather).
+  std::vector<Event> gather(std::span<T> host, Blocking b = Blocking::yes) const {
+    check_host_size(host.size(), "gather");
+    std::vector<Event> events;
+    for (std::size_t k = 0; k < parts(); ++k) {
+      events.push_back(buffers_[k].read(queue(k), host.subspan(share(k).offset, share(k).count), halo_, b));
+    }
+    return events;
+  }
+
+  // A whole array held by device `root` -> the parts.
+  void scatter_from(const Buffer<T>& whole, std::size_t root) {
+    check_whole(whole, root, "scatter_from");
+    PinnedBuffer<T> stage(queue(root), size());
+    whole.read(queue(root), stage.span());
+    for (std::size_t k = 0; k < parts(); ++k) {
+      if (k == root) {
+        buffers_[k].copy_from(queue(k), whole, share(k).offset, halo_, share(k).count).wait();
+      } else {
+        buffers_[k].write(queue(k), stage.span().subspan(share(k).offset, share(k).count), halo_);
+      }
+    }
+  }
+
+  // The parts -> a whole array held by device `root`.
+  void gather_to(Buffer<T>& whole, std::size_t root) const {
+    check_whole(whole, root, "gather_to");
+    PinnedBuffer<T> stage(queue(root), size());
+    gather(stage.span());
+    whole.write(queue(root), stage.span());
+  }
+
+  // Distributed transpose: this plan holds a rows x cols row-major matrix split by rows (granule = cols);
+  // `out` receives its transpose, split by rows (granule = rows). Block (i, j) of device i goes to device j,
+  // transposed on the way through host memory, as the thesis's multi-GPU FFT did.
+  void all_to_all(Plan<T>& out, std::size_t rows, std::size_t cols) const {
+    if (rows * cols != size() || out.size() != size() || partition_.granule() != cols ||
+        out.partition().granule() != rows) {
+      throw Error("all_to_all: a " + std::to_string(rows) + "x" + std::to_string(cols) +
+                  " matrix needs this plan split by rows of " + std::to_string(cols) +
+                  " elements and the output plan by rows of " + std::to_string(rows));
+    }
+    PinnedBuffer<T> in_stage(queue(0), size());
+    gather(in_stage.span());
+    PinnedBuffer<T> out_stage(out.queue(0), size());
+    for (std::size_t r = 0; r < rows; ++r) {
+      for (std::size_t c = 0; c < cols; ++c) out_stage[c * rows + r] = in_stage[r * cols + c];
+    }
+    out.scatter(out_stage.span());
+  }
+
+  // Starts a halo exchange: copies each part's boundary granules into pinned memory once `ready[k]`
+  // (an event of device k, e.g. the kernel that wrote the boundary) has completed. Interior kernels
+  // enqueued on the compute queues meanwhile overlap with it.
+  void begin_halo_exchange(std::span<const Event> ready = {}) {
+    if (halo_ == 0) throw Error("halo exchange on a plan without halo");
+    if (!ready.empty() && ready.size() != parts()) throw Error("halo exchange: one ready event per part");
+    wait_all(writes_);  // the staging of the last exchange must be consumed before it is overwritten
+    for (std::size_t k = 0; k < parts(); ++k) {
+      const std::span<const Event> wait = ready.empty() ? std::span<const Event>() : ready.subspan(k, 1);
+      const std::size_t n = share(k).count;
+      buffers_[k].read(queue(k), send_[k].span().first(halo_), halo_, Blocking::no, wait);
+      reads_[k] = buffers_[k].read(queue(k), send_[k].span().last(halo_), n, Blocking::no, wait);
+    }
+  }
+
+  // Finishes the exchange: once every boundary is in host memory, writes each part's halos from its
+  // neighbours. Returns one event per part for kernels that read the halos to wait on.
+  std::vector<Event> end_halo_exchange() {
+    wait_all(reads_);  // events cannot cross contexts: the host bridges them
+    const std::size_t p = parts();
+    for (std::size_t k = 0; k < p; ++k) {
+      writes_[k] = Event();
+      if (k > 0 || options_.periodic) {
+        const std::size_t lower = (k + p - 1) % p;
+        writes_[k] = buffers_[k].write(queue(k), send_[lower].span().last(halo_), 0, Blocking::no);
+      }
+      if (k + 1 < p || options_.periodic) {
+        const std::size_t upper = (k + 1) % p;
+        writes_[k] = buffers_[k].write(queue(k), send_[upper].span().first(halo_), halo_ + share(k).count,
+                                       Blocking::no);
+      }
+      queue(k).flush();
+    }
+    return writes_;
+  }
+
+  void exchange_halos() {
+    begin_halo_exchange();
+    wait_all(end_halo_exchange());
+  }
+
+ private:
+  const Queue& queue(std::size_t k) const { return devices_->transfer(k); }
+
+  void check_host_size(std::size_t n, const char* op) const {
+    if (n != size()) {
+      throw Error(std::string("plan ") + op + ": host array has " + std::to_string(n) + " elements, the plan " +
+                  std::to_string(size()));
+    }
+  }
+  void check_whole(const Buffer<T>& whole, std::size_t root, const char* op) const {
+    if (root >= parts() || whole.size() != size()) {
+      throw Error(std::string("plan ") + op + ": needs a buffer of " + std::to_string(size()) +
+                  " elements on one of the plan's " + std::to_string(parts()) + " devices");
+    }
+  }
+
+  const DeviceSet* devices_;
+  PlanOptions options_;
+  Partition partition_;
+  std::size_t halo_;
+  std::vector<Buffer<T>> buffers_;
+  std::vector<PinnedBuffer<T>> send_;
+  std::vector<Event> reads_;
+  std::vector<Event> writes_;
+};
+
+// A full copy of an n-element array on every device of a DeviceSet (inputs every device reads whole,
+// such as a velocity snapshot). Broadcasts are staged through pinned host memory.
+template <class T>
+class Mirror {
+ public:
+  Mirror(const DeviceSet& devices, std::size_t n) : devices_(&devices) {
+    for (std::size_t k = 0; k < devices.size(); ++k) buffers_.emplace_back(devices.context(k), n);
+  }
+
+  std::size_t size() const { return buffers_.front().size(); }
+  Buffer<T>& buffer(std::size_t k) { return buffers_.at(k); }
+  const Buffer<T>& buffer(std::size_t k) const { return buffers_.at(k); }
+
+  // Host array -> every device.
+  std::vector<Event> broadcast(std::span<const T> host, Blocking b = Blocking::yes) {
+    std::vector<Event> events;
+    for (std::size_t k = 0; k < buffers_.size(); ++k) events.push_back(buffers_[k].write(queue(k), host, 0, b));
+    return events;
+  }
+
+  // Device `root`'s copy -> every other device.
+  void broadcast(std::size_t root) {
+    PinnedBuffer<T> stage(queue(root), size());
+    buffers_.at(root).read(queue(root), stage.span());
+    std::vector<Event> events;
+    for (std::size_t k = 0; k < buffers_.size(); ++k) {
+      if (k != root) events.push_back(buffers_[k].write(queue(k), stage.span(), 0, Blocking::no));
+    }
+    wait_all(events);
+  }
+
+ private:
+  const Queue& queue(std::size_t k) const { return devices_->transfer(k); }
+
+  const DeviceSet* devices_;
+  std::vector<Buffer<T>> buffers_;
+};
+
+}  // namespace hetflow::core

@@ -1,0 +1,52 @@
+#include "hetflow/core/probe.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "hetflow/core/buffer.hpp"
+#include "hetflow/core/kernel.hpp"
+#include "hetflow/core/program.hpp"
+
+namespace hetflow::core {
+
+std::size_t default_probe_bytes(const DeviceInfo& device) {
+  const std::size_t target = device.kind == DeviceKind::gpu ? (std::size_t{1} << 30) : (std::size_t{256} << 20);
+  // Three arrays must fit beside whatever else the device holds.
+  const std::size_t cap = std::min<std::size_t>(device.max_alloc, device.global_mem / 8);
+  return std::max<std::size_t>(std::min(target, cap) / 16 * 16, 16);
+}
+
+Bandwidth measure_bandwidth(const Queue& queue, const ProbeOptions& options) {
+  const Context& ctx = queue.context();
+  const std::size_t bytes = options.bytes_per_array ? options.bytes_per_array : default_probe_bytes(ctx.device().info);
+  const std::size_t n = bytes / sizeof(cl_float4);
+  if (n == 0) throw Error("the bandwidth probe needs arrays of at least 16 bytes");
+  Buffer<cl_float4> a(ctx, n), b(ctx, n), c(ctx, n);
+  b.fill(queue, cl_float4{{1, 1, 1, 1}}, 0, to_end);
+  c.fill(queue, cl_float4{{2, 2, 2, 2}}, 0, to_end);
+  const Program& program = ctx.program("core/probe.cl");
+  Kernel copy = program.kernel("probe_copy");
+  Kernel triad = program.kernel("probe_triad");
+  const cl_ulong count = n;
+  copy.args(a, b, count);
+  triad.args(a, b, c, 3.0f, count);
+  const NDRange global(round_up(n, 256));
+  const NDRange local(256 <= copy.max_work_group(queue) ? 256 : 64);
+
+  auto time = [&](const Kernel& k, double arrays) {
+    for (int i = 0; i < options.warmup; ++i) k.launch(queue, global, local).wait();
+    std::vector<double> rates;
+    for (int i = 0; i < options.repeats; ++i) {
+      const double s = k.launch(queue, global, local).seconds();
+      rates.push_back(arrays * static_cast<double>(n * sizeof(cl_float4)) / s * 1e-9);
+    }
+    return summarize(rates);
+  };
+  Bandwidth result;
+  result.bytes_per_array = n * sizeof(cl_float4);
+  result.copy = time(copy, 2.0);
+  result.triad = time(triad, 3.0);
+  return result;
+}
+
+}  // namespace hetflow::core

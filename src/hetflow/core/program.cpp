@@ -1,0 +1,85 @@
+#include "hetflow/core/program.hpp"
+
+#include <iostream>
+#include <vector>
+
+#include "hetflow/core/binary_cache.hpp"
+#include "hetflow/core/context.hpp"
+#include "hetflow/core/error.hpp"
+
+namespace hetflow::core {
+namespace {
+
+std::string build_log(cl_program program, cl_device_id device) {
+  std::size_t n = 0;
+  if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n) != CL_SUCCESS) return {};
+  std::string log(n, '\0');
+  clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr);
+  while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
+  return log;
+}
+
+std::vector<unsigned char> program_binary(cl_program program) {
+  std::size_t size = 0;
+  check(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof(size), &size, nullptr), "clGetProgramInfo");
+  std::vector<unsigned char> binary(size);
+  unsigned char* ptr = binary.data();
+  if (size > 0) check(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof(ptr), &ptr, nullptr), "clGetProgramInfo");
+  return binary;
+}
+
+// A cached binary that the driver refuses (e.g. after a driver update that kept its version string)
+// yields no program; the caller then compiles from source.
+ProgramHandle from_binary(const Context& context, std::span<const unsigned char> binary, const std::string& options) {
+  const cl_device_id device = context.device().id;
+  const std::size_t size = binary.size();
+  const unsigned char* data = binary.data();
+  cl_int binary_status = CL_SUCCESS;
+  cl_int status = CL_SUCCESS;
+  ProgramHandle program(clCreateProgramWithBinary(context.get(), 1, &device, &size, &data, &binary_status, &status));
+  if (status != CL_SUCCESS || binary_status != CL_SUCCESS) return {};
+  if (clBuildProgram(program.get(), 1, &device, options.c_str(), nullptr, nullptr) != CL_SUCCESS) return {};
+  return program;
+}
+
+}  // namespace
+
+Kernel Program::kernel(const std::string& entry) const {
+  cl_int status = CL_SUCCESS;
+  KernelHandle k(clCreateKernel(handle_.get(), entry.c_str(), &status));
+  if (status == CL_INVALID_KERNEL_NAME) {
+    throw Error("kernel file '" + name_ + "' has no kernel named '" + entry + "'");
+  }
+  check(status, "clCreateKernel(" + entry + ")");
+  return Kernel(std::move(k), entry);
+}
+
+Program build_program(const Context& context, const std::string& name, const std::string& source,
+                      const std::string& options) {
+  const Device& device = context.device();
+  const BinaryCache cache = BinaryCache::from_environment();
+  const std::string key = BinaryCache::key(source, options, device.info);
+  if (const auto binary = cache.load(key)) {
+    if (ProgramHandle program = from_binary(context, *binary, options)) {
+      return Program(std::move(program), name, options, true);
+    }
+    cache.remove(key);
+  }
+
+  const char* text = source.c_str();
+  const std::size_t length = source.size();
+  cl_int status = CL_SUCCESS;
+  ProgramHandle program(clCreateProgramWithSource(context.get(), 1, &text, &length, &status));
+  check(status, "clCreateProgramWithSource(" + name + ")");
+  status = clBuildProgram(program.get(), 1, &device.id, options.c_str(), nullptr, nullptr);
+  if (status == CL_BUILD_PROGRAM_FAILURE || status == CL_INVALID_BUILD_OPTIONS) {
+    std::string log = build_log(program.get(), device.id);
+    if (status == CL_INVALID_BUILD_OPTIONS) log = "the compiler rejected the options" + (log.empty() ? "" : ":\n" + log);
+    throw KernelBuildError(name, options, device.label(), log.empty() ? "(the compiler gave no log)" : log);
+  }
+  check(status, "clBuildProgram(" + name + ")");
+  cache.store(key, program_binary(program.get()));
+  return Program(std::move(program), name, options, false);
+}
+
+}  // namespace hetflow::core

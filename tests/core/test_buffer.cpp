@@ -1,0 +1,93 @@
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "hetflow/core/buffer.hpp"
+#include "test_devices.hpp"
+
+namespace hetflow::core {
+namespace {
+
+TEST(CoreBuffer, WriteReadFillCopyMap) {
+  const DeviceSet ds = test::test_device();
+  const Queue& q = ds.compute(0);
+  std::vector<double> host(1000);
+  std::iota(host.begin(), host.end(), 0.5);
+
+  Buffer<double> a(ds.context(0), host.size());
+  EXPECT_EQ(a.size(), 1000u);
+  EXPECT_EQ(a.bytes(), 8000u);
+  a.write(q, host);
+  EXPECT_EQ(a.to_vector(q), host);
+
+  // Partial write at an offset, then a blocking partial read.
+  const std::vector<double> patch = {-1, -2, -3};
+  a.write(q, patch, 500);
+  std::vector<double> back(5);
+  a.read(q, back, 499);
+  EXPECT_EQ(back, (std::vector<double>{499.5, -1, -2, -3, 503.5}));
+
+  Buffer<double> b(ds.context(0), host.size());
+  b.fill(q, 7.25);
+  b.fill(q, -4.0, 10, 5);
+  const auto filled = b.to_vector(q);
+  EXPECT_EQ(filled[9], 7.25);
+  EXPECT_EQ(filled[10], -4.0);
+  EXPECT_EQ(filled[14], -4.0);
+  EXPECT_EQ(filled[15], 7.25);
+
+  b.copy_from(q, a, 500, 0, 3);
+  EXPECT_EQ(b.to_vector(q)[2], -3);
+
+  {
+    auto m = a.map(q, MapMode::read_write, 100, 10);
+    EXPECT_EQ(m.size(), 10u);
+    EXPECT_EQ(m[0], 100.5);
+    m[1] = 42;
+  }
+  EXPECT_EQ(a.to_vector(q)[101], 42);
+}
+
+TEST(CoreBuffer, NonBlockingTransfersCompleteThroughEvents) {
+  const DeviceSet ds = test::test_device();
+  const Queue& q = ds.transfer(0);
+  std::vector<float> host(4096, 3.5f), back(4096, 0.0f);
+  Buffer<float> a(ds.context(0), host.size());
+  const Event w = a.write(q, host, 0, Blocking::no);
+  const std::vector<Event> after_write = {w};
+  const Event r = a.read(q, back, 0, Blocking::no, after_write);
+  r.wait();
+  EXPECT_TRUE(r.complete());
+  EXPECT_EQ(back, host);
+  EXPECT_GE(w.seconds(), 0.0);
+}
+
+TEST(CoreBuffer, OutOfRangeTransfersAreRefused) {
+  const DeviceSet ds = test::test_device();
+  const Queue& q = ds.compute(0);
+  Buffer<int> a(ds.context(0), 10);
+  std::vector<int> five(5);
+  EXPECT_THROW(a.write(q, five, 6), Error);
+  EXPECT_THROW(a.read(q, five, 11), Error);
+  EXPECT_THROW(a.fill(q, 1, 8, 3), Error);
+  Buffer<int> b(ds.context(0), 4);
+  EXPECT_THROW(b.copy_from(q, a, 0, 0, 5), Error);
+  try {
+    a.write(q, five, 6);
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("5 elements at offset 6 exceeds the buffer's 10"), std::string::npos);
+  }
+}
+
+TEST(CoreBuffer, PinnedBufferIsHostVisible) {
+  const DeviceSet ds = test::test_device();
+  PinnedBuffer<int> pinned(ds.transfer(0), 64);
+  std::iota(pinned.span().begin(), pinned.span().end(), 0);
+  Buffer<int> dev(ds.context(0), 64);
+  dev.write(ds.transfer(0), pinned.span());
+  const auto v = dev.to_vector(ds.transfer(0));
+  EXPECT_EQ(v[63], 63);
+}
+
+}  // namespace
+}  // namespace hetflow::core

@@ -1,0 +1,19 @@
+#pragma once
+#include <cstdlib>
+#include <string>
+
+#include "hetflow/core/device_set.hpp"
+
+namespace hetflow::test {
+
+// The devices tests run on: CTest sets HETFLOW_TEST_DEVICE (one device) and HETFLOW_TEST_DEVICES
+// (two or more) from CMake cache variables; CI uses PoCL, scripts/gpu the NVIDIA GPU.
+inline std::string test_device_spec(bool several) {
+  const char* v = std::getenv(several ? "HETFLOW_TEST_DEVICES" : "HETFLOW_TEST_DEVICE");
+  return v && *v ? v : (several ? "cpu" : "cpu:0");
+}
+
+inline core::DeviceSet test_device() { return core::DeviceSet::select(test_device_spec(false)); }
+inline core::DeviceSet test_devices() { return core::DeviceSet::select(test_device_spec(true)); }
+
+}  // namespace hetflow::test

@@ -1,0 +1,165 @@
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "hetflow/core/binary_cache.hpp"
+#include "hetflow/core/buffer.hpp"
+#include "hetflow/core/kernel.hpp"
+#include "hetflow/core/program.hpp"
+#include "hetflow/core/registry.hpp"
+#include "test_devices.hpp"
+
+namespace hetflow::core {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Points the binary cache at a fresh folder for one test and restores the environment after.
+class CacheDir {
+ public:
+  CacheDir() : dir_(fs::temp_directory_path() / ("hetflow-cache-" + std::to_string(::getpid()) + "-" + test_name())) {
+    fs::remove_all(dir_);
+    setenv("HETFLOW_CACHE_DIR", dir_.c_str(), 1);
+  }
+  ~CacheDir() {
+    unsetenv("HETFLOW_CACHE_DIR");
+    fs::remove_all(dir_);
+  }
+  std::vector<fs::path> files() const {
+    std::vector<fs::path> out;
+    if (fs::exists(dir_)) {
+      for (const auto& e : fs::directory_iterator(dir_)) out.push_back(e.path());
+    }
+    return out;
+  }
+
+ private:
+  static std::string test_name() { return ::testing::UnitTest::GetInstance()->current_test_info()->name(); }
+  fs::path dir_;
+};
+
+// Built from a source string: build_program() takes text, the registry resolves includes.
+const char* saxpy = R"(
+__kernel void saxpy(__global real_t* y, __global const real_t* x, const real_t a) {
+  const size_t i = get_global_id(0);
+  y[i] += a * x[i];
+})";
+
+TEST(CoreRegistry, FindsEmbeddedKernelsAndExpandsIncludes) {
+  const auto names = kernel_names();
+  EXPECT_NE(std::find(names.begin(), names.end(), "core/probe.cl"), names.end());
+  const std::string probe = kernel_source("core/probe.cl");
+  EXPECT_NE(probe.find("typedef REAL real_t;"), std::string::npos);  // core/common.cl pulled in
+  EXPECT_NE(probe.find("__kernel void probe_copy"), std::string::npos);
+  EXPECT_EQ(probe.find("\n#include"), std::string::npos);
+  try {
+    kernel_source("lbm/nothing.cl");
+    FAIL() << "unknown kernel accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("'lbm/nothing.cl' is not registered; registered: "), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("core/probe.cl"), std::string::npos);
+  }
+}
+
+TEST(CoreProgram, BuildsWithPrecisionDefinesAndRuns) {
+  const DeviceSet ds = test::test_device();
+  const Context& ctx = ds.context(0);
+  const Queue& q = ds.compute(0);
+  CacheDir cache;
+  const std::string source = kernel_source("core/common.cl") + saxpy;
+  for (Precision p : {Precision::f32, Precision::f64}) {
+    if (p == Precision::f64 && !ctx.device().info.fp64) continue;
+    const Program program = build_program(ctx, "test/saxpy", source, BuildOptions(p).str());
+    Kernel k = program.kernel("saxpy");
+    if (p == Precision::f32) {
+      Buffer<float> y(ctx, 256), x(ctx, 256);
+      y.fill(q, 1.0f);
+      x.fill(q, 2.0f);
+      k.args(y, x, 0.5f).launch(q, 256).wait();
+      EXPECT_EQ(y.to_vector(q)[255], 2.0f);
+    } else {
+      Buffer<double> y(ctx, 256), x(ctx, 256);
+      y.fill(q, 1.0);
+      x.fill(q, 1.0 / 3.0);
+      k.args(y, x, 3.0).launch(q, 256).wait();
+      EXPECT_DOUBLE_EQ(y.to_vector(q)[7], 2.0);
+    }
+  }
+}
+
+TEST(CoreProgram, BuildErrorCarriesTheFullLog) {
+  const DeviceSet ds = test::test_device();
+  CacheDir cache;
+  const std::string broken = "__kernel void f(__global float* a) { a[0] = undefined_symbol_xyz; }\n";
+  try {
+    build_program(ds.context(0), "test/broken.cl", broken, "");
+    FAIL() << "a broken kernel built";
+  } catch (const KernelBuildError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("kernel 'test/broken.cl' failed to build for"), std::string::npos) << what;
+    EXPECT_NE(e.log().find("undefined_symbol_xyz"), std::string::npos) << e.log();
+  }
+  EXPECT_TRUE(cache.files().empty());  // nothing cached for a failed build
+}
+
+TEST(CoreProgram, UnknownKernelEntryIsNamed) {
+  const DeviceSet ds = test::test_device();
+  const Program& p = ds.context(0).program("core/probe.cl");
+  try {
+    p.kernel("no_such_kernel");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("has no kernel named 'no_such_kernel'"), std::string::npos);
+  }
+}
+
+TEST(CoreBinaryCache, SecondBuildLoadsTheBinaryAndCorruptEntriesAreRebuilt) {
+  const DeviceSet ds = test::test_device();
+  CacheDir cache;
+  const std::string src = kernel_source("core/probe.cl");
+  const Program first = build_program(ds.context(0), "core/probe.cl", src, "-D REAL=float");
+  EXPECT_FALSE(first.from_cache());
+  ASSERT_EQ(cache.files().size(), 1u);
+
+  const Program second = build_program(ds.context(0), "core/probe.cl", src, "-D REAL=float");
+  EXPECT_TRUE(second.from_cache());
+  second.kernel("probe_copy");  // the cached binary yields working kernels
+
+  // Other options are another key: a new entry, not a hit.
+  EXPECT_FALSE(build_program(ds.context(0), "core/probe.cl", src, "-D REAL=float -D X=1").from_cache());
+  EXPECT_EQ(cache.files().size(), 2u);
+
+  // Flip one byte of the stored payload: the checksum catches it and the program is rebuilt.
+  const fs::path entry = BinaryCache::from_environment().path(BinaryCache::key(src, "-D REAL=float", ds.device(0).info));
+  ASSERT_TRUE(fs::exists(entry));
+  {
+    std::fstream f(entry, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekg(-1, std::ios::end);
+    const char last = static_cast<char>(f.get());
+    f.seekp(-1, std::ios::end);
+    f.put(static_cast<char>(last ^ 0x01));
+  }
+  const Program rebuilt = build_program(ds.context(0), "core/probe.cl", src, "-D REAL=float");
+  EXPECT_FALSE(rebuilt.from_cache());
+  EXPECT_TRUE(build_program(ds.context(0), "core/probe.cl", src, "-D REAL=float").from_cache());
+
+  // A truncated file is no better.
+  fs::resize_file(entry, 10);
+  EXPECT_FALSE(build_program(ds.context(0), "core/probe.cl", src, "-D REAL=float").from_cache());
+}
+
+TEST(CoreBinaryCache, KeyCoversDriverAndDevice) {
+  DeviceInfo a;
+  a.name = "dev";
+  a.driver = "1.0";
+  DeviceInfo b = a;
+  b.driver = "1.1";
+  EXPECT_NE(BinaryCache::key("src", "", a), BinaryCache::key("src", "", b));
+  EXPECT_NE(BinaryCache::key("src", "-D A", a), BinaryCache::key("src", "", a));
+  EXPECT_EQ(BinaryCache::key("src", "", a), BinaryCache::key("src", "", a));
+}
+
+}  // namespace
+}  // namespace hetflow::core
