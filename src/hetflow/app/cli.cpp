@@ -1,14 +1,111 @@
 #include "hetflow/app/cli.hpp"
 
+#include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "bench/registry.hpp"
+#include "hetflow/app/bench_command.hpp"
+#include "hetflow/app/case_type.hpp"
+#include "hetflow/app/devices_command.hpp"
+#include "hetflow/app/run_command.hpp"
+#include "hetflow/core/error.hpp"
+#include "hetflow/io/case_error.hpp"
+#include "hetflow/io/error.hpp"
 #include "hetflow/version.hpp"
 
 namespace hetflow::app {
+namespace {
 
-int main(int, char**) {
-  std::cout << "hetflow " << version << "\n";
-  return 0;
+// Exit statuses, documented in the README.
+enum Exit : int { ok = 0, failed = 1, bad_input = 2, no_device = 3, kernel_build = 4 };
+
+int report(const char* what, const std::string& message, int status) {
+  std::cerr << "hetflow: " << what << ": " << message << "\n";
+  return status;
+}
+
+std::string joined(int argc, char** argv) {
+  std::string s;
+  for (int i = 0; i < argc; ++i) s += (i ? " " : "") + std::string(argv[i]);
+  return s;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"hetflow: scientific solvers on CPUs and GPUs from one OpenCL source"};
+  app.set_version_flag("--version", std::string("hetflow ") + version + " (" + git_commit + ")");
+  app.require_subcommand(1);
+
+  std::string device = "auto";
+  bool bench_devices = false;
+  auto* devices_cmd = app.add_subcommand("devices", "list OpenCL devices");
+  devices_cmd->add_option("--device", device, "which devices to list (auto, all, gpu, cpu:0, nvidia:0, ...)");
+  devices_cmd->add_flag("--bench", bench_devices, "measure copy and triad bandwidth of each device");
+
+  RunRequest run;
+  std::string run_device, run_output;
+  bool quiet = false, verbose = false;
+  auto* run_cmd = app.add_subcommand("run", "run a case file (without one: the built-in default case)");
+  run_cmd->add_option("case", run.case_file, "case file (YAML)");
+  run_cmd->add_option("--device", run_device, "device selection, overrides device.select");
+  run_cmd->add_option("--output,-o", run_output, "run directory, overrides output.dir");
+  run_cmd->add_option("--set", run.overrides, "override a case key: --set section.key=value")->allow_extra_args(false);
+  run_cmd->add_flag("--quiet,-q", quiet, "print nothing but errors and where the results are");
+  run_cmd->add_flag("--verbose,-v", verbose, "print every file written");
+
+  std::string bench_name, bench_device = "auto", bench_output = "bench/results";
+  int repeats = 15;
+  auto* bench_cmd = app.add_subcommand("bench", "run a benchmark and write its JSON");
+  std::string names;
+  for (const auto& b : bench::benchmarks()) names += "\n  " + b.name + ": " + b.summary;
+  bench_cmd->add_option("name", bench_name, "benchmark:" + names)->required();
+  bench_cmd->add_option("--device", bench_device, "device selection; the first selected device is measured");
+  bench_cmd->add_option("--output,-o", bench_output, "results folder; JSON goes to OUTPUT/<device>/NAME.json");
+  bench_cmd->add_option("--repeats", repeats, "timed repeats per case")->check(CLI::Range(1, 10000));
+
+  std::string case_name;
+  auto* cases_cmd = app.add_subcommand("cases", "list case types, or print a commented template of one");
+  cases_cmd->add_option("type", case_name, "case type");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int status = app.exit(e);
+    return status == 0 ? ok : bad_input;
+  }
+
+  try {
+    if (*devices_cmd) return devices_command(device, bench_devices, std::cout);
+    if (*bench_cmd) return bench_command(bench_name, bench_device, bench_output, repeats);
+    if (*cases_cmd) {
+      if (case_name.empty()) {
+        for (const std::string& t : case_registry().types()) std::cout << t << "\n";
+      } else if (const io::Schema* s = case_registry().find(case_name)) {
+        std::cout << s->describe();
+      } else {
+        return report("error", "no case type named '" + case_name + "'; `hetflow cases` lists them", bad_input);
+      }
+      return ok;
+    }
+    if (!run_device.empty()) run.device = run_device;
+    if (!run_output.empty()) run.output = run_output;
+    run.verbosity = quiet ? io::Verbosity::quiet : verbose ? io::Verbosity::verbose : io::Verbosity::normal;
+    run.command_line = joined(argc, argv);
+    return run_command(run);
+  } catch (const io::CaseError& e) {
+    return report("invalid case", e.what(), bad_input);
+  } catch (const core::NoPlatformError& e) {
+    return report("no OpenCL device", e.what(), no_device);
+  } catch (const core::KernelBuildError& e) {
+    return report("kernel build failed", e.what(), kernel_build);
+  } catch (const core::Error& e) {
+    return report("error", e.what(), failed);
+  } catch (const io::IoError& e) {
+    return report("output error", e.what(), failed);
+  } catch (const std::exception& e) {
+    return report("error", e.what(), failed);
+  }
 }
 
 }  // namespace hetflow::app

@@ -1,0 +1,24 @@
+#include "bench/registry.hpp"
+
+#include "bench/core/probe_bench.hpp"
+#include "hetflow/core/error.hpp"
+
+namespace hetflow::bench {
+
+const std::vector<Benchmark>& benchmarks() {
+  static const std::vector<Benchmark> all = {
+      {"probe", "device-memory copy and triad bandwidth (the reference of every benchmark)", core_probe},
+  };
+  return all;
+}
+
+const Benchmark& find_benchmark(const std::string& name) {
+  std::string known;
+  for (const Benchmark& b : benchmarks()) {
+    if (b.name == name) return b;
+    known += (known.empty() ? "" : ", ") + b.name;
+  }
+  throw core::Error("no benchmark named '" + name + "'; known: " + known);
+}
+
+}  // namespace hetflow::bench

@@ -1,0 +1,26 @@
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "bench/report.hpp"
+#include "hetflow/core/device_set.hpp"
+
+namespace hetflow::bench {
+
+struct Options {
+  int repeats = 15;  // timed repeats per case, after warm-up
+};
+
+struct Benchmark {
+  std::string name;
+  std::string summary;
+  std::function<Report(const core::DeviceSet&, const Options&)> run;
+};
+
+// Every benchmark `hetflow bench NAME` can run.
+const std::vector<Benchmark>& benchmarks();
+// Throws core::Error naming the known benchmarks when `name` is not one of them.
+const Benchmark& find_benchmark(const std::string& name);
+
+}  // namespace hetflow::bench

@@ -1,0 +1,10 @@
+#pragma once
+#include <string>
+
+namespace hetflow::app {
+
+// `hetflow bench NAME`: runs a benchmark on the first selected device, prints its table and writes
+// OUTPUT/<device-slug>/NAME.json.
+int bench_command(const std::string& name, const std::string& device, const std::string& output, int repeats);
+
+}  // namespace hetflow::app

@@ -1,0 +1,37 @@
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "hetflow/app/run_directory.hpp"
+#include "hetflow/core/device_set.hpp"
+#include "hetflow/io/case_file.hpp"
+#include "hetflow/io/case_registry.hpp"
+#include "hetflow/io/progress.hpp"
+
+namespace hetflow::app {
+
+// What a case type's run gets: the devices, the run directory and how chatty to be.
+struct RunContext {
+  const core::DeviceSet& devices;
+  RunDirectory& directory;
+  io::Verbosity verbosity;
+};
+
+enum class RunOutcome { complete, interrupted };
+
+// A solver as `hetflow run` sees it: a schema for its case files and a run that writes into a run
+// directory. Runs poll io::interrupted() after each step and still write final outputs when it is set.
+class CaseType {
+ public:
+  virtual ~CaseType() = default;
+  virtual io::Schema schema() const = 0;
+  virtual RunOutcome run(const io::Case& c, RunContext& context) const = 0;
+};
+
+// Every case type, and the registry of their schemas that case files are validated against.
+const std::vector<std::unique_ptr<CaseType>>& case_types();
+const io::CaseRegistry& case_registry();
+const CaseType& find_case_type(const std::string& name);
+
+}  // namespace hetflow::app
