@@ -11,6 +11,7 @@
 #include "hetflow/io/csv.hpp"
 #include "hetflow/io/hdf5_xdmf.hpp"
 #include "hetflow/io/interrupt.hpp"
+#include "hetflow/io/preview.hpp"
 #include "hetflow/io/pvd.hpp"
 #include "hetflow/io/vtk_writer.hpp"
 
@@ -140,7 +141,7 @@ RunOutcome run_typed(const io::Case& c, RunContext& ctx, core::Precision precisi
       std::snprintf(name, sizeof name, "field_%06ld.vti", step);
       const io::Field field("u", host);
       io::write_vti(dir.file(name), image, std::span(&field, 1));
-      series->add(static_cast<double>(step), name);
+      series->add(static_cast<double>(step), dir.file(name));
     }
     return s;
   };
@@ -183,6 +184,16 @@ RunOutcome run_typed(const io::Case& c, RunContext& ctx, core::Precision precisi
   const double error = max_diff / max_ref;
   const double drift = std::abs(last.sum - first.sum) / std::abs(first.sum);
 
+  if (c.get<bool>("output.png")) {
+    const std::size_t mid = static_cast<std::size_t>(g.nz / 2) * g.plane();
+    io::PreviewOptions look;
+    look.title = "u at z = " + std::to_string(g.nz / 2) + " after " + std::to_string(done) + " steps";
+    look.value_label = "u";
+    const io::PreviewField slice{std::span<const Real>(host).subspan(mid, g.plane()), static_cast<std::size_t>(g.nx),
+                                 static_cast<std::size_t>(g.ny)};
+    io::write_preview_png(dir.file("field_mid_z.png"), slice, 800, 600, look);
+    dir.add_output("field_mid_z.png", "preview of the final field's middle z-plane");
+  }
   if (c.get<bool>("output.hdf5")) {
     const io::Field field("u", host);
     io::write_hdf5_xdmf(dir.file("field"), image, std::span(&field, 1));

@@ -1,0 +1,183 @@
+// The `hetflow` command end to end: exit statuses, messages, run directories, interruption.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+#include "hetflow/io/csv.hpp"
+#include "hetflow/io/pvd.hpp"
+#include "hetflow/io/vtk_reader.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int status;
+  std::string output;  // stdout and stderr together
+};
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir = fs::temp_directory_path() / ("hetflow-cli-" + std::to_string(::getpid()) + "-" +
+                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+  }
+  void TearDown() override { fs::remove_all(dir); }
+
+  // Runs the command in the test folder through the shell; `env` is prefixed as VAR=value words.
+  Result hetflow(const std::string& args, const std::string& env = "") const {
+    const fs::path log = dir / "output.txt";
+    const std::string cmd = "cd '" + dir.string() + "' && " + env + " '" + HETFLOW_EXE + "' " + args + " > '" +
+                            log.string() + "' 2>&1";
+    const int raw = std::system(cmd.c_str());
+    std::ifstream in(log);
+    std::stringstream text;
+    text << in.rdbuf();
+    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, text.str()};
+  }
+
+  nlohmann::json manifest(const std::string& run) const {
+    std::ifstream in(dir / run / "manifest.json");
+    return nlohmann::json::parse(in);
+  }
+
+  void write(const std::string& name, const std::string& text) const { std::ofstream(dir / name) << text; }
+
+  std::string device() const {
+    const char* d = std::getenv("HETFLOW_TEST_DEVICE");
+    return d ? d : "cpu:0";
+  }
+
+  fs::path dir;
+};
+
+TEST_F(Cli, DefaultCaseWritesACompleteRunDirectory) {
+  const Result r = hetflow("run --device " + device() + " -o run --set selftest.steps=20 --set output.every=10");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("results in run"), std::string::npos) << r.output;
+  const auto m = manifest("run");
+  EXPECT_EQ(m["status"], "complete");
+  EXPECT_EQ(m["case"]["selftest"]["steps"], 20);
+  EXPECT_EQ(m["result"]["passed"], true);
+  EXPECT_LE(m["result"]["max_relative_error"].get<double>(), 1e-5);
+  EXPECT_FALSE(m["hetflow"]["commit"].get<std::string>().empty());
+  ASSERT_EQ(m["devices"].size(), 1u);
+
+  // The series lists steps 0, 10, 20 and each file parses back to the configured grid.
+  const auto entries = hetflow::io::read_pvd(dir / "run" / "field.pvd");
+  ASSERT_EQ(entries.size(), 3u);
+  EXPECT_EQ(entries.back().time, 20.0);
+  const auto image = hetflow::io::read_vti(dir / "run" / entries.back().file);
+  EXPECT_EQ(image.dims, (std::array<std::size_t, 3>{48, 40, 32}));
+  ASSERT_NE(image.point_array("u"), nullptr);
+  EXPECT_EQ(image.point_array("u")->size(), 48u * 40u * 32u);
+  const auto csv = hetflow::io::read_csv(dir / "run" / "selftest.csv");
+  ASSERT_EQ(csv.rows.size(), 3u);
+  // Zero-flux diffusion conserves the total; single precision sums to ~1e-6 relative.
+  const std::size_t total = csv.column("total");
+  EXPECT_NEAR(csv.rows[2][total] / csv.rows[0][total], 1.0, 1e-5);
+  // No temporary file is left behind.
+  for (const auto& e : fs::directory_iterator(dir / "run")) {
+    EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << e.path();
+  }
+}
+
+TEST_F(Cli, BadCaseFileIsRejectedBeforeAnythingIsWritten) {
+  write("bad.yaml", "type: selftest\nselftest:\n  steps: 0\n  precission: double\noutput:\n  dir: out\n");
+  const Result r = hetflow("run bad.yaml");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("bad.yaml:3: selftest.steps = 0"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("bad.yaml:4: unknown key selftest.precission"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("did you mean 'precision'"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "out"));
+
+  EXPECT_EQ(hetflow("run missing.yaml").status, 2);
+  EXPECT_EQ(hetflow("run --set selftest.nothing=1").status, 2);
+  EXPECT_EQ(hetflow("run --no-such-flag").status, 2);
+}
+
+TEST_F(Cli, MissingOpenClPlatformIsAClearError) {
+  fs::create_directories(dir / "no-vendors");
+  const Result r = hetflow("devices", "OCL_ICD_VENDORS='" + (dir / "no-vendors").string() + "'");
+  EXPECT_EQ(r.status, 3) << r.output;
+  EXPECT_NE(r.output.find("no OpenCL platform found"), std::string::npos) << r.output;
+  EXPECT_EQ(hetflow("run -o x", "OCL_ICD_VENDORS='" + (dir / "no-vendors").string() + "'").status, 3);
+}
+
+TEST_F(Cli, KernelBuildErrorShowsTheBuildLog) {
+  const Result r = hetflow("run --device " + device() + " -o run --set 'device.build_options=-D REAL=not_a_type'",
+                           "HETFLOW_CACHE=off");
+  EXPECT_EQ(r.status, 4) << r.output;
+  EXPECT_NE(r.output.find("kernel build failed"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("not_a_type"), std::string::npos) << r.output;
+  EXPECT_EQ(manifest("run")["status"], "failed");  // the run directory says what happened
+}
+
+TEST_F(Cli, DevicesListsNameAndMemory) {
+  const Result r = hetflow("devices --device " + device());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("OpenCL C"), std::string::npos);
+  EXPECT_NE(r.output.find("memory"), std::string::npos);
+  EXPECT_NE(r.output.find("fp64"), std::string::npos);
+  EXPECT_EQ(hetflow("devices --device gpu:99").status, 1);
+}
+
+TEST_F(Cli, SigintStopsAfterTheCurrentStepAndWritesFinalOutputs) {
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    if (chdir(dir.c_str()) != 0) _exit(99);
+    const std::string dev = device();
+    execl(HETFLOW_EXE, HETFLOW_EXE, "run", "--device", dev.c_str(), "-o", "run", "-q", "--set",
+          "selftest.steps=100000000", "--set", "selftest.size=[8,8,8]", "--set", "selftest.bandwidth=false",
+          "--set", "output.every=1000000000", nullptr);
+    _exit(98);
+  }
+  // Wait until the run has started stepping (its manifest says "running"), then interrupt it.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!fs::exists(dir / "run" / "manifest.json") && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  kill(pid, SIGINT);
+  int raw = 0;
+  waitpid(pid, &raw, 0);
+  ASSERT_TRUE(WIFEXITED(raw));
+  EXPECT_EQ(WEXITSTATUS(raw), 130);
+  const auto m = manifest("run");
+  EXPECT_EQ(m["status"], "interrupted");
+  const long steps = m["result"]["steps"];
+  EXPECT_GT(steps, 0);
+  EXPECT_LT(steps, 100000000);
+  EXPECT_EQ(m["result"]["passed"], true);  // the steps done still match the host reference
+  const auto entries = hetflow::io::read_pvd(dir / "run" / "field.pvd");
+  ASSERT_EQ(entries.size(), 2u);  // the initial field and the final one
+  EXPECT_EQ(entries.back().time, static_cast<double>(steps));
+}
+
+TEST_F(Cli, TwoDevicesGiveTheSameFieldAsOne) {
+  const char* several = std::getenv("HETFLOW_TEST_DEVICES");
+  const std::string two = several ? several : "cpu";
+  const std::string common = " --set selftest.steps=30 --set output.every=30 --set selftest.bandwidth=false";
+  ASSERT_EQ(hetflow("run --device " + device() + " -o one" + common).status, 0);
+  const Result r = hetflow("run --device " + two + " -o two" + common);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_GE(manifest("two")["devices"].size(), 2u);
+  const auto a = hetflow::io::read_vti(dir / "one" / "field_000030.vti");
+  const auto b = hetflow::io::read_vti(dir / "two" / "field_000030.vti");
+  ASSERT_EQ(a.point_data.size(), 1u);
+  EXPECT_EQ(a.point_data[0].bytes, b.point_data[0].bytes);  // bit-identical: same operations in the same order
+}
+
+}  // namespace

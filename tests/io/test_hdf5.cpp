@@ -1,0 +1,92 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "hetflow/io/error.hpp"
+#include "hetflow/io/hdf5_xdmf.hpp"
+#include "hetflow/io/xml_parser.hpp"
+#include "io_test_util.hpp"
+
+namespace hetflow::io {
+namespace {
+
+using test::TempDir;
+
+TEST(IoHdf5, FieldsRoundTripAndXdmfDescribesThem) {
+  TempDir dir;
+  const ImageGrid grid{{4, 3, 2}, {1.0, 2.0, 3.0}, {0.5, 0.25, 0.125}};
+  std::vector<float> rho(grid.point_count());
+  std::vector<double> u(3 * grid.point_count());
+  for (std::size_t i = 0; i < rho.size(); ++i) rho[i] = 0.5f * static_cast<float>(i);
+  for (std::size_t i = 0; i < u.size(); ++i) u[i] = std::sqrt(static_cast<double>(i));
+  std::vector<double> p(grid.cell_count(), 7.25);
+  const std::vector<Field> pd{{"rho", rho}, {"u", u, 3}};
+  const std::vector<Field> cd{{"p", p}};
+  if (!hdf5_available()) {
+    EXPECT_THROW(write_hdf5_xdmf(dir / "flow", grid, pd, cd), IoError);
+    return;
+  }
+  write_hdf5_xdmf(dir / "flow", grid, pd, cd);
+  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"flow.h5", "flow.xmf"}));
+
+  const auto r = read_hdf5_dataset(dir / "flow.h5", "/rho");
+  EXPECT_EQ(r.dims, (std::vector<std::size_t>{2, 3, 4}));
+  for (std::size_t i = 0; i < rho.size(); ++i) ASSERT_EQ(r.values[i], static_cast<double>(rho[i]));
+  const auto ru = read_hdf5_dataset(dir / "flow.h5", "/u");
+  EXPECT_EQ(ru.dims, (std::vector<std::size_t>{2, 3, 4, 3}));
+  EXPECT_EQ(ru.values, u);
+  const auto rp = read_hdf5_dataset(dir / "flow.h5", "/p");
+  EXPECT_EQ(rp.dims, (std::vector<std::size_t>{1, 2, 3}));
+  EXPECT_THROW(read_hdf5_dataset(dir / "flow.h5", "/nope"), IoError);
+
+  const std::string xmf = test::slurp(dir / "flow.xmf");
+  const auto doc = parse_xml(xmf, "flow.xmf");
+  const XmlElement* grid_el = doc.root.child("Domain")->child("Grid");
+  ASSERT_NE(grid_el, nullptr);
+  EXPECT_EQ(*grid_el->child("Topology")->attribute("Dimensions"), "2 3 4");
+  EXPECT_EQ(*grid_el->child("Topology")->attribute("TopologyType"), "3DCoRectMesh");
+  const auto items = grid_el->child("Geometry")->children_named("DataItem");
+  ASSERT_EQ(items.size(), 2u);
+  EXPECT_EQ(items[0]->text, "3 2 1");          // origin, z first
+  EXPECT_EQ(items[1]->text, "0.125 0.25 0.5");  // spacing, z first
+  const auto attrs = grid_el->children_named("Attribute");
+  ASSERT_EQ(attrs.size(), 3u);
+  EXPECT_EQ(*attrs[1]->attribute("AttributeType"), "Vector");
+  EXPECT_EQ(attrs[1]->child("DataItem")->text, "flow.h5:/u");
+  EXPECT_EQ(*attrs[2]->attribute("Center"), "Cell");
+  EXPECT_EQ(*attrs[2]->child("DataItem")->attribute("Dimensions"), "1 2 3");
+}
+
+TEST(IoHdf5, TemporalSeriesListsEveryStep) {
+  if (!hdf5_available()) GTEST_SKIP() << "built without HDF5";
+  TempDir dir;
+  XdmfSeries series(dir / "series.xmf");
+  const ImageGrid grid{{3, 3, 1}, {}, {1, 1, 1}};
+  std::vector<double> v(9);
+  for (int step = 0; step < 3; ++step) {
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = step * 100.0 + static_cast<double>(i);
+    const std::vector<Field> pd{{"v", v}};
+    const auto h5 = series.add(0.5 * step, grid, pd);
+    EXPECT_EQ(read_hdf5_dataset(h5, "/v").values, v);
+    const std::string xmf = test::slurp(dir / "series.xmf");
+    const auto doc = parse_xml(xmf, "series.xmf");
+    const XmlElement* coll = doc.root.child("Domain")->child("Grid");
+    EXPECT_EQ(*coll->attribute("CollectionType"), "Temporal");
+    const auto grids = coll->children_named("Grid");
+    ASSERT_EQ(grids.size(), static_cast<std::size_t>(step + 1));
+    EXPECT_EQ(*grids.back()->child("Time")->attribute("Value"), step == 0 ? "0" : step == 1 ? "0.5" : "1");
+  }
+  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"series.xmf", "series_000000.h5", "series_000001.h5",
+                                                     "series_000002.h5"}));
+}
+
+TEST(IoHdf5, BadFieldNamesAreRejected) {
+  TempDir dir;
+  std::vector<double> v(8);
+  const std::vector<Field> pd{{"a/b", v}};
+  EXPECT_THROW(write_hdf5_xdmf(dir / "x", {{2, 2, 2}, {}, {1, 1, 1}}, pd), IoError);
+  EXPECT_TRUE(dir.entries().empty());
+}
+
+}  // namespace
+}  // namespace hetflow::io
