@@ -3,6 +3,10 @@
 // checks. The block holds one halo plane below and above its nz_local own planes.
 #include "core/common.cl"
 
+// No fused multiply-add: +, - and * are correctly rounded on every OpenCL device, so a GPU and a CPU
+// sharing the grid produce the same bits as one device alone.
+#pragma OPENCL FP_CONTRACT OFF
+
 __kernel void selftest_diffuse(__global real_t* restrict out, __global const real_t* restrict in, const int nx,
                                const int ny, const int nz_local, const int z0, const int nz, const real_t r) {
   const int x = get_global_id(0);
