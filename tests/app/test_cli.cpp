@@ -110,6 +110,11 @@ TEST_F(Cli, BadCaseFileIsRejectedBeforeAnythingIsWritten) {
 TEST_F(Cli, MissingOpenClPlatformIsAClearError) {
   fs::create_directories(dir / "no-vendors");
   const Result r = hetflow("devices", "OCL_ICD_VENDORS='" + (dir / "no-vendors").string() + "'");
+  if (r.status == 0 && r.output.find("platform") != std::string::npos) {
+    // The ocl-icd loader (Debian, CI) reads only OCL_ICD_VENDORS; the loader of NVIDIA's CUDA image
+    // finds its driver regardless, so no platform can be hidden there.
+    GTEST_SKIP() << "this OpenCL loader ignores OCL_ICD_VENDORS";
+  }
   EXPECT_EQ(r.status, 3) << r.output;
   EXPECT_NE(r.output.find("no OpenCL platform found"), std::string::npos) << r.output;
   EXPECT_EQ(hetflow("run -o x", "OCL_ICD_VENDORS='" + (dir / "no-vendors").string() + "'").status, 3);

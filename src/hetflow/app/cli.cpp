@@ -37,10 +37,10 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("hetflow ") + version + " (" + git_commit + ")");
   app.require_subcommand(1);
 
-  std::string device = "auto";
+  std::string device = "all";
   bool bench_devices = false;
   auto* devices_cmd = app.add_subcommand("devices", "list OpenCL devices");
-  devices_cmd->add_option("--device", device, "which devices to list (auto, all, gpu, cpu:0, nvidia:0, ...)");
+  devices_cmd->add_option("--device", device, "which devices to list (default all; auto, gpu, cpu:0, nvidia:0, ...)");
   devices_cmd->add_flag("--bench", bench_devices, "measure copy and triad bandwidth of each device");
 
   RunRequest run;
