@@ -131,6 +131,7 @@ RunOutcome run_typed(const io::Case& c, RunContext& ctx, core::Precision precisi
   io::CsvWriter csv(dir.file("selftest.csv"), {"step", "min", "max", "total"});
   dir.add_output("selftest.csv", "field minimum, maximum and total per output step");
   std::vector<Real> host(g.size());
+  io::Progress progress(steps, "selftest", ctx.verbosity);
   auto output = [&](long step) {
     devices.finish();
     (step % 2 ? b : a).gather(host);
@@ -142,12 +143,12 @@ RunOutcome run_typed(const io::Case& c, RunContext& ctx, core::Precision precisi
       const io::Field field("u", host);
       io::write_vti(dir.file(name), image, std::span(&field, 1));
       series->add(static_cast<double>(step), dir.file(name));
+      progress.note("wrote " + dir.file(name).string());
     }
     return s;
   };
 
   const FieldStats first = output(0);
-  io::Progress progress(steps, "selftest", ctx.verbosity);
   std::vector<core::Event> ready(devices.size());
   long done = 0;
   const core::WallTimer stepping;
