@@ -1,6 +1,7 @@
 #include "bench/registry.hpp"
 
 #include "bench/core/probe_bench.hpp"
+#include "bench/lbm/lbm_bench.hpp"
 #include "hetflow/core/error.hpp"
 
 namespace hetflow::bench {
@@ -8,6 +9,7 @@ namespace hetflow::bench {
 const std::vector<Benchmark>& benchmarks() {
   static const std::vector<Benchmark> all = {
       {"probe", "device-memory copy and triad bandwidth (the reference of every benchmark)", core_probe},
+      {"lbm", "D3Q19 lattice-Boltzmann MLUPs/s per memory pattern and storage precision", lbm},
   };
   return all;
 }

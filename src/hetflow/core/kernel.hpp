@@ -35,6 +35,7 @@ struct LocalMemory {
 
 class Kernel {
  public:
+  Kernel() = default;
   Kernel(KernelHandle handle, std::string name) : handle_(std::move(handle)), name_(std::move(name)) {}
 
   cl_kernel get() const { return handle_.get(); }
