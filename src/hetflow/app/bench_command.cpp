@@ -6,9 +6,11 @@
 
 namespace hetflow::app {
 
-int bench_command(const std::string& name, const std::string& device, const std::string& output, int repeats) {
+int bench_command(const std::string& name, const std::string& device, const std::string& output, int repeats,
+                  const std::string& build_options) {
   const bench::Benchmark& b = bench::find_benchmark(name);
-  const core::DeviceSet devices = core::DeviceSet::select(device);
+  core::DeviceSet devices = core::DeviceSet::select(device);
+  devices.set_extra_build_options(build_options);
   bench::Options options;
   options.repeats = repeats;
   const bench::Report report = b.run(devices, options);

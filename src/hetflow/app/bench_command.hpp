@@ -5,6 +5,8 @@ namespace hetflow::app {
 
 // `hetflow bench NAME`: runs a benchmark on the first selected device, prints its table and writes
 // OUTPUT/<device-slug>/NAME.json.
-int bench_command(const std::string& name, const std::string& device, const std::string& output, int repeats);
+// `build_options` are appended to every kernel build (to measure compiler options).
+int bench_command(const std::string& name, const std::string& device, const std::string& output, int repeats,
+                  const std::string& build_options);
 
 }  // namespace hetflow::app

@@ -63,6 +63,8 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--device", bench_device, "device selection; the first selected device is measured");
   bench_cmd->add_option("--output,-o", bench_output, "results folder; JSON goes to OUTPUT/<device>/NAME.json");
   bench_cmd->add_option("--repeats", repeats, "timed repeats per case")->check(CLI::Range(1, 10000));
+  std::string bench_build_options;
+  bench_cmd->add_option("--build-options", bench_build_options, "extra OpenCL compiler options for every kernel");
 
   std::string case_name;
   auto* cases_cmd = app.add_subcommand("cases", "list case types, or print a commented template of one");
@@ -77,7 +79,7 @@ int main(int argc, char** argv) {
 
   try {
     if (*devices_cmd) return devices_command(device, bench_devices, std::cout);
-    if (*bench_cmd) return bench_command(bench_name, bench_device, bench_output, repeats);
+    if (*bench_cmd) return bench_command(bench_name, bench_device, bench_output, repeats, bench_build_options);
     if (*cases_cmd) {
       if (case_name.empty()) {
         for (const std::string& t : case_registry().types()) std::cout << t << "\n";

@@ -1,5 +1,6 @@
 #include "hetflow/core/program.hpp"
 
+#include <cstdlib>
 #include <iostream>
 #include <vector>
 
@@ -78,6 +79,11 @@ Program build_program(const Context& context, const std::string& name, const std
     throw KernelBuildError(name, options, device.label(), log.empty() ? "(the compiler gave no log)" : log);
   }
   check(status, "clBuildProgram(" + name + ")");
+  // Compiler statistics (e.g. NVIDIA's -cl-nv-verbose register counts) for whoever tunes kernels.
+  if (std::getenv("HETFLOW_BUILD_LOG")) {
+    std::cerr << "hetflow: built " << name << " for " << device.label() << " with '" << options << "':\n"
+              << build_log(program.get(), device.id) << "\n";
+  }
   cache.store(key, program_binary(program.get()));
   return Program(std::move(program), name, options, false);
 }

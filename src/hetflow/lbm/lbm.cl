@@ -17,24 +17,42 @@
 // (z * 19 + i) * nx * ny + y * nx + x, so x is contiguous (coalesced) and a z-plane of all directions is
 // one contiguous block (the unit of slab decomposition).
 //
+// Kernels run on a 3-D range (x rounded up to the work-group size) so no node index is divided. A node
+// whose 18 neighbours are all fluid (flag bit NEAR_WALL clear, set once by lbm_mark) takes a path with no
+// wall tests; a node next to a wall reads one word whose bit i says that x + c_i is a wall, rather than
+// 18 neighbour flags (fewer loads and, above all, fewer live registers).
+//
 // Build options: REAL (float|double, arithmetic), STORE_HALF (populations as IEEE half through
-// vload_half/vstore_half; otherwise stored as real_t).
+// vload_half/vstore_half; otherwise stored as real_t), INDEX64 (64-bit slot indices, needed once
+// 19 x nodes exceeds 2^32).
 #include "core/common.cl"
 
-// Identical operations in every kernel keep the patterns bit-identical to each other.
+// Fused multiply-adds are allowed (about 8 % faster on an H200): the patterns stay bit-identical because
+// every kernel inlines the same collision. LBM_NO_FMA forbids fusing, for bit-identical fields across
+// devices of different kinds.
+#ifdef LBM_NO_FMA
 #pragma OPENCL FP_CONTRACT OFF
+#endif
 
 #ifdef STORE_HALF
 typedef half store_t;
 #define LOAD(p, k) ((real_t)vload_half((k), (p)))
-#define STORE(p, k, v) vstore_half_rte((float)(v), (k), (p))
+#define STORE(p, k, v) vstore_half((float)(v), (k), (p))
 #else
 typedef real_t store_t;
 #define LOAD(p, k) ((p)[k])
 #define STORE(p, k, v) ((p)[k] = (v))
 #endif
 
+#ifdef INDEX64
+typedef ulong idx_t;
+#else
+typedef uint idx_t;
+#endif
+
+#define TYPE_MASK 0x7f
 #define WALL 1
+#define NEAR_WALL 0x80
 
 // Direction table: index, cx, cy, cz, opposite. Opposites are neighbours (1-2, 3-4, ...).
 #define D3Q19(X)                                                                                          \
@@ -49,118 +67,160 @@ typedef real_t store_t;
 #define W2 ((real_t)1 / (real_t)36)
 #define WEIGHT(i) ((i) == 0 ? W0 : (i) <= 6 ? W1 : W2)
 
+// The state a collision needs, from the moments of the shifted populations.
 typedef struct {
-  int nx, ny, nz;
-  ulong plane;  // nx * ny
-} Grid;
+  real_t drho, rho, ux, uy, uz, usq, omega, guo, fx, fy, fz;
+} Relax;
 
-inline Grid grid_of(int nx, int ny, int nz) {
-  Grid g = {nx, ny, nz, (ulong)nx * (ulong)ny};
-  return g;
-}
-
-inline ulong slot(Grid g, int i, int x, int y, int z) {
-  return ((ulong)z * 19 + (ulong)i) * g.plane + (ulong)y * (ulong)g.nx + (ulong)x;
-}
-
-inline ulong node(Grid g, int x, int y, int z) { return (ulong)z * g.plane + (ulong)y * (ulong)g.nx + (ulong)x; }
-
-// Periodic neighbour coordinate x + c for c in {-1, 0, 1}.
-inline int wrap(int x, int c, int n) {
-  const int v = x + c;
-  return v < 0 ? v + n : v >= n ? v - n : v;
-}
-
-// BGK with Guo's forcing on shifted populations fs[i] = f_i - w_i; returns shifted post-collision values.
-inline void collide(real_t* fs, const real_t omega, const real_t fx, const real_t fy, const real_t fz) {
-  real_t drho = 0, jx = 0, jy = 0, jz = 0;
-#define MOMENTS(i, cx, cy, cz, o) \
-  drho += fs[i];                  \
-  jx += (real_t)(cx) * fs[i];     \
-  jy += (real_t)(cy) * fs[i];     \
-  jz += (real_t)(cz) * fs[i];
-  D3Q19(MOMENTS)
-#undef MOMENTS
-  const real_t rho = (real_t)1 + drho;
-  const real_t inv_rho = (real_t)1 / rho;
+inline Relax relax_state(const real_t drho, const real_t jx, const real_t jy, const real_t jz, const real_t omega,
+                         const real_t fx, const real_t fy, const real_t fz) {
+  Relax r;
+  r.drho = drho;
+  r.rho = (real_t)1 + drho;
+  const real_t inv_rho = (real_t)1 / r.rho;
   // Velocity with half the force (second-order accurate forcing).
-  const real_t ux = (jx + (real_t)0.5 * fx) * inv_rho;
-  const real_t uy = (jy + (real_t)0.5 * fy) * inv_rho;
-  const real_t uz = (jz + (real_t)0.5 * fz) * inv_rho;
-  const real_t usq = (real_t)1.5 * (ux * ux + uy * uy + uz * uz);
-  const real_t guo = (real_t)1 - (real_t)0.5 * omega;
-#define RELAX(i, cx, cy, cz, o)                                                                               \
-  {                                                                                                           \
-    const real_t cu = (real_t)3 * ((real_t)(cx) * ux + (real_t)(cy) * uy + (real_t)(cz) * uz);               \
-    const real_t feq = WEIGHT(i) * (drho + rho * (cu + (real_t)0.5 * cu * cu - usq));                         \
-    const real_t cf = (real_t)3 * (((real_t)(cx) - ux) * fx + ((real_t)(cy) - uy) * fy + ((real_t)(cz) - uz) * fz) + \
-                      (real_t)3 * cu * ((real_t)(cx) * fx + (real_t)(cy) * fy + (real_t)(cz) * fz);           \
-    fs[i] = fs[i] + omega * (feq - fs[i]) + guo * WEIGHT(i) * cf;                                             \
-  }
-  D3Q19(RELAX)
-#undef RELAX
+  r.ux = (jx + (real_t)0.5 * fx) * inv_rho;
+  r.uy = (jy + (real_t)0.5 * fy) * inv_rho;
+  r.uz = (jz + (real_t)0.5 * fz) * inv_rho;
+  r.usq = (real_t)1.5 * (r.ux * r.ux + r.uy * r.uy + r.uz * r.uz);
+  r.omega = omega;
+  r.guo = (real_t)1 - (real_t)0.5 * omega;
+  r.fx = fx;
+  r.fy = fy;
+  r.fz = fz;
+  return r;
 }
 
-#define NODE_PROLOGUE                                                              \
-  const Grid g = grid_of(nx, ny, nz);                                              \
-  const ulong n = get_global_id(0);                                                \
-  if (n >= (ulong)nx * (ulong)ny * (ulong)nz) return;                              \
-  const int x = (int)(n % (ulong)nx);                                              \
-  const int y = (int)((n / (ulong)nx) % (ulong)ny);                                \
-  const int z = (int)(n / g.plane);                                                \
-  if (flags[n] == WALL) return;                                                    \
-  real_t f[19];
+// BGK with Guo's forcing for one shifted population fs = f_i - w_i of direction c with weight w.
+inline real_t relax_one(const Relax r, const real_t fs, const real_t w, const real_t cx, const real_t cy,
+                        const real_t cz) {
+  const real_t cu = (real_t)3 * (cx * r.ux + cy * r.uy + cz * r.uz);
+  const real_t feq = w * (r.drho + r.rho * (cu + (real_t)0.5 * cu * cu - r.usq));
+  const real_t cf = (real_t)3 * ((cx - r.ux) * r.fx + (cy - r.uy) * r.fy + (cz - r.uz) * r.fz) +
+                    (real_t)3 * cu * (cx * r.fx + cy * r.fy + cz * r.fz);
+  return fs + r.omega * (feq - fs) + r.guo * w * cf;
+}
 
-#define LOAD_OWN(i, cx, cy, cz, o) f[i] = LOAD(fin, slot(g, i, x, y, z));
+// The node of this work-item, its periodic neighbours' coordinates and the index pieces they share.
+// Slot (i, x, y, z) = (z * 19 + i) * plane + y * nx + x.
+#define NODE_SETUP                                                                              \
+  const int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);                  \
+  if (x >= nx) return;                                                                          \
+  const idx_t plane = (idx_t)nx * (idx_t)ny;                                                    \
+  const int xm = x == 0 ? nx - 1 : x - 1, xp = x == nx - 1 ? 0 : x + 1;                         \
+  const int ym = y == 0 ? ny - 1 : y - 1, yp = y == ny - 1 ? 0 : y + 1;                         \
+  const int zm = z == 0 ? nz - 1 : z - 1, zp = z == nz - 1 ? 0 : z + 1;                         \
+  const idx_t n = (idx_t)z * plane + (idx_t)y * (idx_t)nx + (idx_t)x;                           \
+  const uchar flag = flags[n];
 
-// The packet arriving in direction i left x - c_i, whose A-A even step stored it reversed; a wall
-// returns the node's own packet, stored reversed in the node itself.
-#define PULL_REVERSED(i, cx, cy, cz, o)                                                                     \
-  {                                                                                                         \
-    const int xs = wrap(x, -(cx), nx), ys = wrap(y, -(cy), ny), zs = wrap(z, -(cz), nz);                    \
-    f[i] = flags[node(g, xs, ys, zs)] == WALL ? LOAD(fin, slot(g, i, x, y, z)) : LOAD(fin, slot(g, o, xs, ys, zs)); \
+// Coordinates of x + c (c = +1, 0, -1 as a literal).
+#define AT_X(c) ((c) == 1 ? xp : (c) == -1 ? xm : x)
+#define AT_Y(c) ((c) == 1 ? yp : (c) == -1 ? ym : y)
+#define AT_Z(c) ((c) == 1 ? zp : (c) == -1 ? zm : z)
+#define SLOT(i, X, Y, Z) (((idx_t)(Z) * 19 + (idx_t)(i)) * plane + (idx_t)(Y) * (idx_t)nx + (idx_t)(X))
+#define NODE(X, Y, Z) ((idx_t)(Z) * plane + (idx_t)(Y) * (idx_t)nx + (idx_t)(X))
+// Is the neighbour at x + c_i a wall? Only asked on nodes flagged NEAR_WALL, which read `walls` first.
+#define WALL_TOWARDS(i) ((walls >> (i)) & 1u)
+
+// One node update in two passes over its populations, through the pattern's READ(i, cx, cy, cz, o)
+// and WRITE(i, cx, cy, cz, o, value) rules: the first pass only sums moments, the second reads each
+// pair (i, opposite) again, relaxes it and writes it. Nothing but the moments stays live across the
+// passes, so the kernels need far fewer registers (more work-items in flight to hide memory latency);
+// the second reads hit the cache. The pair's two slots are the pair's two destinations in every
+// pattern, so reading both before writing either is all the in-place patterns need.
+#define ACCUMULATE(i, cx, cy, cz, o)    \
+  {                                     \
+    const real_t v = READ(i, cx, cy, cz, o); \
+    drho += v;                          \
+    jx += (real_t)(cx) * v;             \
+    jy += (real_t)(cy) * v;             \
+    jz += (real_t)(cz) * v;             \
+  }
+#define UPDATE_PAIR(i, cx, cy, cz, o)                                                              \
+  {                                                                                                \
+    const real_t a = READ(i, cx, cy, cz, o);                                                       \
+    const real_t b = READ(o, -(cx), -(cy), -(cz), i);                                              \
+    WRITE(i, cx, cy, cz, o, relax_one(r, a, WEIGHT(i), (real_t)(cx), (real_t)(cy), (real_t)(cz))); \
+    WRITE(o, -(cx), -(cy), -(cz), i, relax_one(r, b, WEIGHT(o), (real_t)-(cx), (real_t)-(cy), (real_t)-(cz))); \
+  }
+#define D3Q19_PAIRS(X)                                                                                     \
+  X(1, 1, 0, 0, 2) X(3, 0, 1, 0, 4) X(5, 0, 0, 1, 6) X(7, 1, 1, 0, 8) X(9, 1, 0, 1, 10) X(11, 0, 1, 1, 12) \
+  X(13, 1, -1, 0, 14) X(15, 1, 0, -1, 16) X(17, 0, 1, -1, 18)
+#define UPDATE_NODE                                                     \
+  {                                                                     \
+    real_t drho = 0, jx = 0, jy = 0, jz = 0;                            \
+    D3Q19(ACCUMULATE)                                                   \
+    const Relax r = relax_state(drho, jx, jy, jz, omega, fx, fy, fz);   \
+    WRITE(0, 0, 0, 0, 0, relax_one(r, READ(0, 0, 0, 0, 0), W0, 0, 0, 0)); \
+    D3Q19_PAIRS(UPDATE_PAIR)                                            \
   }
 
-// Each packet goes to the slot of the node it moves to; towards a wall it comes back reversed.
-#define PUSH(i, cx, cy, cz, o)                                                                              \
-  {                                                                                                         \
-    const int xd = wrap(x, cx, nx), yd = wrap(y, cy, ny), zd = wrap(z, cz, nz);                             \
-    if (flags[node(g, xd, yd, zd)] == WALL) STORE(fout, slot(g, o, x, y, z), f[i]);                         \
-    else STORE(fout, slot(g, i, xd, yd, zd), f[i]);                                                         \
-  }
+// Read and write rules. OWN: the node's own slot. REVERSED: the packet arriving in direction i left
+// x - c_i, whose A-A even step stored it reversed; a wall returns the node's own packet, stored reversed
+// in the node itself. PUSH: each packet goes to the slot of the node it moves to; towards a wall it
+// comes back reversed. OPPOSITE: the node's own opposite slot (A-A even step).
+#define READ_OWN(i, cx, cy, cz, o) LOAD(fin, SLOT(i, x, y, z))
+#define READ_REVERSED(i, cx, cy, cz, o) LOAD(fin, SLOT(o, AT_X(-(cx)), AT_Y(-(cy)), AT_Z(-(cz))))
+#define READ_REVERSED_WALLS(i, cx, cy, cz, o) \
+  (WALL_TOWARDS(o) ? LOAD(fin, SLOT(i, x, y, z)) : LOAD(fin, SLOT(o, AT_X(-(cx)), AT_Y(-(cy)), AT_Z(-(cz)))))
+#define WRITE_PUSH(i, cx, cy, cz, o, v) STORE(fout, SLOT(i, AT_X(cx), AT_Y(cy), AT_Z(cz)), v);
+#define WRITE_PUSH_WALLS(i, cx, cy, cz, o, v) \
+  if (WALL_TOWARDS(i)) STORE(fout, SLOT(o, x, y, z), v); else STORE(fout, SLOT(i, AT_X(cx), AT_Y(cy), AT_Z(cz)), v);
+#define WRITE_OPPOSITE(i, cx, cy, cz, o, v) STORE(fout, SLOT(o, x, y, z), v);
 
-__kernel void lbm_ab(__global store_t* restrict fout, __global const store_t* restrict fin,
-                     __global const uchar* restrict flags, const int nx, const int ny, const int nz,
-                     const real_t omega, const real_t fx, const real_t fy, const real_t fz) {
-  NODE_PROLOGUE
-  D3Q19(LOAD_OWN)
-  collide(f, omega, fx, fy, fz);
-  D3Q19(PUSH)
+#define FLAG_ARGS __global const uchar* restrict flags, __global const uint* restrict wall_bits
+#define PHYSICS_ARGS const int nx, const int ny, const int nz, const real_t omega, const real_t fx, const real_t fy, const real_t fz
+
+__kernel void lbm_ab(__global store_t* restrict fout, __global const store_t* restrict fin, FLAG_ARGS,
+                     PHYSICS_ARGS) {
+  NODE_SETUP
+  if ((flag & TYPE_MASK) == WALL) return;
+#define READ READ_OWN
+  if (flag & NEAR_WALL) {
+    const uint walls = wall_bits[n];
+#define WRITE WRITE_PUSH_WALLS
+    UPDATE_NODE
+#undef WRITE
+  } else {
+#define WRITE WRITE_PUSH
+    UPDATE_NODE
+#undef WRITE
+  }
+#undef READ
 }
 
 // A-A even step: collide in place, store each packet in the opposite slot of the same node.
-__kernel void lbm_aa_even(__global store_t* fbuf, __global const uchar* restrict flags, const int nx,
-                          const int ny, const int nz, const real_t omega, const real_t fx, const real_t fy,
-                          const real_t fz) {
-  NODE_PROLOGUE
+__kernel void lbm_aa_even(__global store_t* fbuf, FLAG_ARGS, PHYSICS_ARGS) {
+  NODE_SETUP
+  if ((flag & TYPE_MASK) == WALL) return;
   __global store_t* fin = fbuf;
   __global store_t* fout = fbuf;
-  D3Q19(LOAD_OWN)
-  collide(f, omega, fx, fy, fz);
-#define STORE_OPP(i, cx, cy, cz, o) STORE(fout, slot(g, o, x, y, z), f[i]);
-  D3Q19(STORE_OPP)
-#undef STORE_OPP
+#define READ READ_OWN
+#define WRITE WRITE_OPPOSITE
+  UPDATE_NODE
+#undef READ
+#undef WRITE
 }
 
-__kernel void lbm_aa_odd(__global store_t* fbuf, __global const uchar* restrict flags, const int nx,
-                         const int ny, const int nz, const real_t omega, const real_t fx, const real_t fy,
-                         const real_t fz) {
-  NODE_PROLOGUE
+__kernel void lbm_aa_odd(__global store_t* fbuf, FLAG_ARGS, PHYSICS_ARGS) {
+  NODE_SETUP
+  if ((flag & TYPE_MASK) == WALL) return;
   __global store_t* fin = fbuf;
   __global store_t* fout = fbuf;
-  D3Q19(PULL_REVERSED)
-  collide(f, omega, fx, fy, fz);
-  D3Q19(PUSH)
+  if (flag & NEAR_WALL) {
+    const uint walls = wall_bits[n];
+#define READ READ_REVERSED_WALLS
+#define WRITE WRITE_PUSH_WALLS
+    UPDATE_NODE
+#undef READ
+#undef WRITE
+  } else {
+#define READ READ_REVERSED
+#define WRITE WRITE_PUSH
+    UPDATE_NODE
+#undef READ
+#undef WRITE
+  }
 }
 
 // x + c * s on the torus for c in {-1, 0, 1} and 0 <= s < n.
@@ -169,45 +229,65 @@ inline int wrap_shift(int x, int c, int s, int n) {
   return v < 0 ? v + n : v >= n ? v - n : v;
 }
 
-// Lagrangian slot of the packet moving in direction i that is at (px, py, pz) at the step whose shift
-// (t mod size) is (sx, sy, sz): (p - t c_i) on the torus.
-#define LAG_SLOT(i, cx, cy, cz, px, py, pz, sx, sy, sz) \
-  slot(g, i, wrap_shift(px, -(cx), sx, nx), wrap_shift(py, -(cy), sy, ny), wrap_shift(pz, -(cz), sz, nz))
+// Lagrangian slot of the packet moving in direction i that is at the node at the step whose shift
+// (t mod size) is (sx, sy, sz): (x - t c_i) on the torus.
+#define LAG_SLOT(i, cx, cy, cz, sx, sy, sz) \
+  SLOT(i, wrap_shift(x, -(cx), sx, nx), wrap_shift(y, -(cy), sy, ny), wrap_shift(z, -(cz), sz, nz))
+#define READ_LAG(i, cx, cy, cz, o) LOAD(fin, LAG_SLOT(i, cx, cy, cz, tx, ty, tz))
+#define WRITE_LAG(i, cx, cy, cz, o, v) STORE(fout, LAG_SLOT(i, cx, cy, cz, tx, ty, tz), v);
+// A packet bounced by a wall waits in the slot it occupies next step, which only the wall owns now.
+#define WRITE_LAG_WALLS(i, cx, cy, cz, o, v) \
+  if (WALL_TOWARDS(i)) STORE(fout, LAG_SLOT(o, -(cx), -(cy), -(cz), ux, uy, uz), v); else STORE(fout, LAG_SLOT(i, cx, cy, cz, tx, ty, tz), v);
 
-__kernel void lbm_lagrangian(__global store_t* fbuf, __global const uchar* restrict flags, const int nx,
-                             const int ny, const int nz, const real_t omega, const real_t fx, const real_t fy,
-                             const real_t fz, const int tx, const int ty, const int tz) {
-  NODE_PROLOGUE
-  // Shift of the next step, where a bounced packet waits.
+__kernel void lbm_lagrangian(__global store_t* fbuf, FLAG_ARGS, PHYSICS_ARGS, const int tx, const int ty,
+                             const int tz) {
+  NODE_SETUP
+  if ((flag & TYPE_MASK) == WALL) return;
+  __global store_t* fin = fbuf;
+  __global store_t* fout = fbuf;
+  // Shift of the next step.
   const int ux = tx + 1 == nx ? 0 : tx + 1, uy = ty + 1 == ny ? 0 : ty + 1, uz = tz + 1 == nz ? 0 : tz + 1;
-#define LOAD_LAG(i, cx, cy, cz, o) f[i] = LOAD(fbuf, LAG_SLOT(i, cx, cy, cz, x, y, z, tx, ty, tz));
-  D3Q19(LOAD_LAG)
-#undef LOAD_LAG
-  collide(f, omega, fx, fy, fz);
-#define STORE_LAG(i, cx, cy, cz, o)                                                                         \
-  if (flags[node(g, wrap(x, cx, nx), wrap(y, cy, ny), wrap(z, cz, nz))] == WALL)                            \
-    STORE(fbuf, LAG_SLOT(o, -(cx), -(cy), -(cz), x, y, z, ux, uy, uz), f[i]);                               \
-  else                                                                                                      \
-    STORE(fbuf, LAG_SLOT(i, cx, cy, cz, x, y, z, tx, ty, tz), f[i]);
-  D3Q19(STORE_LAG)
-#undef STORE_LAG
+#define READ READ_LAG
+  if (flag & NEAR_WALL) {
+    const uint walls = wall_bits[n];
+#define WRITE WRITE_LAG_WALLS
+    UPDATE_NODE
+#undef WRITE
+  } else {
+#define WRITE WRITE_LAG
+    UPDATE_NODE
+#undef WRITE
+  }
+#undef READ
 }
 
-// Equilibrium at rest-or-moving state (rho, u) in every node's natural slots: the pre-collision state of
-// step 0 for every pattern.
+// Records, for every node, which neighbours are walls (bit i: x + c_i) and sets NEAR_WALL on the
+// non-wall nodes that have any. Reads `flags`, writes `marked`: no node reads what another writes.
+__kernel void lbm_mark(__global uchar* restrict marked, __global uint* restrict wall_bits,
+                       __global const uchar* restrict flags, const int nx, const int ny, const int nz) {
+  NODE_SETUP
+  uint walls = 0;
+#define CHECK(i, cx, cy, cz, o) \
+  walls |= (uint)((flags[NODE(AT_X(cx), AT_Y(cy), AT_Z(cz))] & TYPE_MASK) == WALL) << (i);
+  D3Q19(CHECK)
+#undef CHECK
+  wall_bits[n] = walls;
+  const bool near = (flag & TYPE_MASK) != WALL && walls != 0;
+  marked[n] = near ? (uchar)(flag | NEAR_WALL) : (uchar)(flag & TYPE_MASK);
+}
+
+// Equilibrium at state (rho, u) in every node's natural slots: the pre-collision state of step 0 for
+// every pattern.
 __kernel void lbm_init(__global store_t* fbuf, const int nx, const int ny, const int nz, const real_t rho,
                        const real_t ux, const real_t uy, const real_t uz) {
-  const Grid g = grid_of(nx, ny, nz);
-  const ulong n = get_global_id(0);
-  if (n >= (ulong)nx * (ulong)ny * (ulong)nz) return;
-  const int x = (int)(n % (ulong)nx);
-  const int y = (int)((n / (ulong)nx) % (ulong)ny);
-  const int z = (int)(n / g.plane);
+  const int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
+  if (x >= nx) return;
+  const idx_t plane = (idx_t)nx * (idx_t)ny;
   const real_t usq = (real_t)1.5 * (ux * ux + uy * uy + uz * uz);
 #define INIT(i, cx, cy, cz, o)                                                                        \
   {                                                                                                   \
     const real_t cu = (real_t)3 * ((real_t)(cx) * ux + (real_t)(cy) * uy + (real_t)(cz) * uz);       \
-    STORE(fbuf, slot(g, i, x, y, z), WEIGHT(i) * ((rho - (real_t)1) + rho * (cu + (real_t)0.5 * cu * cu - usq))); \
+    STORE(fbuf, SLOT(i, x, y, z), WEIGHT(i) * ((rho - (real_t)1) + rho * (cu + (real_t)0.5 * cu * cu - usq))); \
   }
   D3Q19(INIT)
 #undef INIT
@@ -217,38 +297,30 @@ __kernel void lbm_init(__global store_t* fbuf, const int nx, const int ny, const
 // pre-collision state; `layout` 0 reads natural slots (A-B, A-A after an odd step), 1 the A-A reversed
 // layout after an even step, 2 Lagrangian slots with shift (tx, ty, tz). Walls get rho = 0, u = 0.
 __kernel void lbm_fields(__global real_t* restrict rho_out, __global real_t* restrict u_out,
-                         __global const store_t* restrict fin, __global const uchar* restrict flags, const int nx,
+                         __global const store_t* restrict fin, FLAG_ARGS, const int nx,
                          const int ny, const int nz, const real_t fx, const real_t fy, const real_t fz,
                          const int layout, const int tx, const int ty, const int tz) {
-  const Grid g = grid_of(nx, ny, nz);
-  const ulong n = get_global_id(0);
-  if (n >= (ulong)nx * (ulong)ny * (ulong)nz) return;
-  const int x = (int)(n % (ulong)nx);
-  const int y = (int)((n / (ulong)nx) % (ulong)ny);
-  const int z = (int)(n / g.plane);
-  if (flags[n] == WALL) {
+  NODE_SETUP
+  if ((flag & TYPE_MASK) == WALL) {
     rho_out[n] = 0;
     u_out[3 * n] = u_out[3 * n + 1] = u_out[3 * n + 2] = 0;
     return;
   }
-  real_t f[19];
-  if (layout == 1) {
-    D3Q19(PULL_REVERSED)
-  } else if (layout == 2) {
-#define LOAD_LAG(i, cx, cy, cz, o) f[i] = LOAD(fin, LAG_SLOT(i, cx, cy, cz, x, y, z, tx, ty, tz));
-    D3Q19(LOAD_LAG)
-#undef LOAD_LAG
-  } else {
-    D3Q19(LOAD_OWN)
-  }
+  const uint walls = wall_bits[n];
   real_t drho = 0, jx = 0, jy = 0, jz = 0;
-#define MOMENTS(i, cx, cy, cz, o) \
-  drho += f[i];                   \
-  jx += (real_t)(cx) * f[i];      \
-  jy += (real_t)(cy) * f[i];      \
-  jz += (real_t)(cz) * f[i];
-  D3Q19(MOMENTS)
-#undef MOMENTS
+  if (layout == 1) {
+#define READ READ_REVERSED_WALLS
+    D3Q19(ACCUMULATE)
+#undef READ
+  } else if (layout == 2) {
+#define READ READ_LAG
+    D3Q19(ACCUMULATE)
+#undef READ
+  } else {
+#define READ READ_OWN
+    D3Q19(ACCUMULATE)
+#undef READ
+  }
   const real_t rho = (real_t)1 + drho;
   rho_out[n] = rho;
   u_out[3 * n] = (jx + (real_t)0.5 * fx) / rho;

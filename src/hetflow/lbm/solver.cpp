@@ -60,12 +60,14 @@ Solver::Solver(const core::DeviceSet& devices, const Geometry& geometry, const C
   }
 
   flags_ = core::Buffer<std::uint8_t>(ctx, nodes());
-  flags_.write(queue(), geometry.codes());
+  wall_bits_ = core::Buffer<std::uint32_t>(ctx, nodes());
   f_[0] = core::Buffer<std::uint8_t>(ctx, lattice);
   if (config.pattern == Pattern::ab) f_[1] = core::Buffer<std::uint8_t>(ctx, lattice);
 
   core::BuildOptions options(config.storage == Storage::fp64 ? core::Precision::f64 : core::Precision::f32);
   if (config.storage == Storage::fp16) options.define("STORE_HALF", 1);
+  // 32-bit slot arithmetic is cheaper; 64-bit only once the slot count needs it.
+  if (nodes() * q >= (std::size_t{1} << 32)) options.define("INDEX64", 1);
   const core::Program& program = ctx.program("lbm/lbm.cl", options);
   const double omega = 1.0 / config.tau;
   auto physics = [&](core::Kernel& k, cl_uint first) {
@@ -79,7 +81,8 @@ Solver::Solver(const core::DeviceSet& devices, const Geometry& geometry, const C
       ab_[parity].set(0, f_[1 - parity]);
       ab_[parity].set(1, f_[parity]);
       ab_[parity].set(2, flags_);
-      physics(ab_[parity], 3);
+      ab_[parity].set(3, wall_bits_);
+      physics(ab_[parity], 4);
     }
   }
   if (config.pattern == Pattern::aa) {
@@ -88,17 +91,26 @@ Solver::Solver(const core::DeviceSet& devices, const Geometry& geometry, const C
     for (core::Kernel& k : aa_) {
       k.set(0, f_[0]);
       k.set(1, flags_);
-      physics(k, 2);
+      k.set(2, wall_bits_);
+      physics(k, 3);
     }
   }
   if (config.pattern == Pattern::lagrangian) {
     lagrangian_ = program.kernel("lbm_lagrangian");
     lagrangian_.set(0, f_[0]);
     lagrangian_.set(1, flags_);
-    physics(lagrangian_, 2);
+    lagrangian_.set(2, wall_bits_);
+    physics(lagrangian_, 3);
   }
   init_ = program.kernel("lbm_init");
   fields_ = program.kernel("lbm_fields");
+  // The kernels read marked flags and wall bits that lbm_mark derives from the node types.
+  core::Buffer<std::uint8_t> types(ctx, nodes());
+  types.write(queue(), geometry.codes());
+  core::Kernel mark = program.kernel("lbm_mark");
+  mark.args(flags_, wall_bits_, types);
+  set_common(mark, 3);
+  mark.launch(queue(), global(), local()).wait();
 }
 
 std::size_t Solver::nodes() const {
@@ -109,7 +121,7 @@ std::size_t Solver::bytes_per_update() const { return 2 * q * store_bytes_ + 1; 
 
 std::size_t Solver::device_bytes() const {
   const std::size_t arrays = config_.pattern == Pattern::ab ? 2 : 1;
-  return arrays * nodes() * q * store_bytes_ + nodes();
+  return arrays * nodes() * q * store_bytes_ + nodes() * (1 + sizeof(std::uint32_t));
 }
 
 void Solver::set_common(core::Kernel& k, cl_uint first) const {
@@ -124,14 +136,15 @@ void Solver::set_real(core::Kernel& k, cl_uint index, double value) const {
   }
 }
 
+std::size_t Solver::work_group() const { return config_.work_group ? config_.work_group : 64; }
+
+// One work-item per node on a 3-D range, x rounded up to whole work-groups (the kernels skip x >= nx).
 core::NDRange Solver::global() const {
-  const std::size_t wg = config_.work_group ? config_.work_group : 64;
-  return core::NDRange(core::round_up(nodes(), wg));
+  return core::NDRange(core::round_up(static_cast<std::size_t>(dims_[0]), work_group()),
+                       static_cast<std::size_t>(dims_[1]), static_cast<std::size_t>(dims_[2]));
 }
 
-core::NDRange Solver::local() const {
-  return config_.work_group ? core::NDRange(config_.work_group) : core::NDRange();
-}
+core::NDRange Solver::local() const { return core::NDRange(work_group(), 1, 1); }
 
 void Solver::initialise(double rho, std::array<double, 3> u) {
   init_.set(0, f_[0]);
@@ -150,7 +163,7 @@ core::Event Solver::advance(long steps) {
       case Pattern::ab: last = ab_[parity].launch(queue(), global(), local()); break;
       case Pattern::aa: last = aa_[parity].launch(queue(), global(), local()); break;
       case Pattern::lagrangian:
-        for (cl_uint d = 0; d < 3; ++d) lagrangian_.set(9 + d, static_cast<int>(step_ % dims_[d]));
+        for (cl_uint d = 0; d < 3; ++d) lagrangian_.set(10 + d, static_cast<int>(step_ % dims_[d]));
         last = lagrangian_.launch(queue(), global(), local());
         break;
     }
@@ -171,10 +184,11 @@ Fields Solver::fields() const {
   fields_.set(1, u);
   fields_.set(2, *f);
   fields_.set(3, flags_);
-  set_common(fields_, 4);
-  for (cl_uint c = 0; c < 3; ++c) set_real(fields_, 7 + c, config_.force[c]);
-  fields_.set(10, layout);
-  for (cl_uint d = 0; d < 3; ++d) fields_.set(11 + d, static_cast<int>(step_ % dims_[d]));
+  fields_.set(4, wall_bits_);
+  set_common(fields_, 5);
+  for (cl_uint c = 0; c < 3; ++c) set_real(fields_, 8 + c, config_.force[c]);
+  fields_.set(11, layout);
+  for (cl_uint d = 0; d < 3; ++d) fields_.set(12 + d, static_cast<int>(step_ % dims_[d]));
   fields_.launch(queue(), global(), local());
 
   auto to_double = [&](const core::Buffer<std::uint8_t>& b) {

@@ -27,7 +27,7 @@ struct Config {
   std::array<double, 3> force{0, 0, 0};    // body force density (lattice units)
   Pattern pattern = Pattern::aa;
   Storage storage = Storage::fp32;
-  std::size_t work_group = 0;              // 0: the device chooses
+  std::size_t work_group = 0;              // work-items along x per group; 0: 64 (best in the H200 sweep)
 };
 
 // Density and velocity of every node (x fastest), walls 0; velocity includes half the force.
@@ -59,13 +59,15 @@ class Solver {
   std::array<int, 3> dims() const { return dims_; }
   std::size_t nodes() const;
   double viscosity() const { return (config_.tau - 0.5) / 3.0; }
-  // Device-memory traffic of one node update (populations read and written once, plus the flag).
+  // Device-memory traffic of one node update (populations read and written once, plus the flag; the
+  // wall bits are read only beside walls).
   std::size_t bytes_per_update() const;
   // Device memory the lattice occupies.
   std::size_t device_bytes() const;
 
  private:
   const core::Queue& queue() const { return devices_->compute(0); }
+  std::size_t work_group() const;
   core::NDRange global() const;
   core::NDRange local() const;
   void set_common(core::Kernel& k, cl_uint first) const;
@@ -76,7 +78,8 @@ class Solver {
   std::array<int, 3> dims_;
   Config config_;
   std::size_t store_bytes_;
-  core::Buffer<std::uint8_t> flags_;
+  core::Buffer<std::uint8_t> flags_;       // node type, plus NEAR_WALL for nodes beside a wall
+  core::Buffer<std::uint32_t> wall_bits_;  // bit i: the neighbour at x + c_i is a wall
   core::Buffer<std::uint8_t> f_[2];  // the second only for the A-B pattern
   mutable core::Kernel ab_[2], aa_[2], lagrangian_, init_, fields_;
   long step_ = 0;
