@@ -172,3 +172,78 @@ TEST_F(CorePlan, RefusesPartsSmallerThanTheirHalo) {
 
 }  // namespace
 }  // namespace hetflow::core
+
+namespace hetflow::core {
+namespace {
+
+// Granules of 4 elements; the lower halo holds elements 0 and 2 of a granule, the upper 1 and 3.
+PlanOptions segmented(bool periodic) {
+  PlanOptions o;
+  o.granule = 4;
+  o.halo = 1;
+  o.periodic = periodic;
+  o.segments.lower = {{0, 1}, {2, 1}};
+  o.segments.upper = {{1, 1}, {3, 1}};
+  return o;
+}
+
+TEST_F(CorePlan, SegmentedFillCopiesOnlyTheSegments) {
+  for (bool periodic : {false, true}) {
+    Plan<std::int32_t> plan(devices, 4 * 7, segmented(periodic));
+    for (std::size_t k = 0; k < plan.parts(); ++k) plan.buffer(k).fill(devices.compute(k), -1);
+    for (std::size_t k = 0; k < plan.parts(); ++k) devices.compute(k).finish();
+    const auto host = iota(4 * 7);
+    plan.scatter(host);
+    plan.exchange_halos(HaloFlow::fill);
+    const std::size_t p = plan.parts(), n = host.size();
+    for (std::size_t k = 0; k < p; ++k) {
+      const auto buf = plan.buffer(k).to_vector(devices.compute(k));
+      const Share s = plan.share(k);
+      for (std::size_t e = 0; e < 4; ++e) {
+        const bool lower_part = e % 2 == 0;  // elements 0, 2
+        const bool has_lower = (k > 0 || periodic) && lower_part;
+        const bool has_upper = (k + 1 < p || periodic) && !lower_part;
+        EXPECT_EQ(buf[e], has_lower ? host[(s.offset + n - 4 + e) % n] : -1) << "part " << k << " lower " << e;
+        EXPECT_EQ(buf[4 + s.count + e], has_upper ? host[(s.offset + s.count + e) % n] : -1)
+            << "part " << k << " upper " << e;
+      }
+    }
+  }
+}
+
+TEST_F(CorePlan, DrainMovesHaloSegmentsIntoTheNeighboursBoundaries) {
+  for (bool periodic : {false, true}) {
+    Plan<std::int32_t> plan(devices, 4 * 9, segmented(periodic));
+    const auto host = iota(4 * 9);
+    plan.scatter(host);
+    // What a push-style kernel would leave in the halos: 1000 * (part + 1) + element.
+    const std::size_t p = plan.parts();
+    for (std::size_t k = 0; k < p; ++k) {
+      const std::size_t size = plan.buffer(k).size();
+      std::vector<std::int32_t> halo(4);
+      for (std::size_t e = 0; e < 4; ++e) halo[e] = static_cast<std::int32_t>(1000 * (k + 1) + e);
+      plan.buffer(k).write(devices.compute(k), halo, 0);
+      plan.buffer(k).write(devices.compute(k), halo, size - 4);
+    }
+    plan.exchange_halos(HaloFlow::drain);
+    std::vector<std::int32_t> back(host.size());
+    plan.gather(back);
+    std::vector<std::int32_t> expected = host;
+    for (std::size_t k = 0; k < p; ++k) {
+      const Share s = plan.share(k);
+      const std::size_t lower = (k + p - 1) % p, upper = (k + 1) % p;
+      for (std::size_t e = 0; e < 4; ++e) {
+        // My bottom granule receives the lower neighbour's upper-halo segments (elements 1, 3).
+        if ((k > 0 || periodic) && e % 2 == 1) expected[s.offset + e] = static_cast<std::int32_t>(1000 * (lower + 1) + e);
+        // My top granule receives the upper neighbour's lower-halo segments (elements 0, 2).
+        if ((k + 1 < p || periodic) && e % 2 == 0) {
+          expected[s.offset + s.count - 4 + e] = static_cast<std::int32_t>(1000 * (upper + 1) + e);
+        }
+      }
+    }
+    EXPECT_EQ(back, expected) << (periodic ? "periodic" : "open");
+  }
+}
+
+}  // namespace
+}  // namespace hetflow::core

@@ -11,11 +11,31 @@
 
 namespace hetflow::core {
 
+// Elements [offset, offset + count) of every granule.
+struct Segment {
+  std::size_t offset = 0;
+  std::size_t count = 0;
+};
+
+// Which parts of a granule a halo exchange moves across each face: `lower` the parts a lower halo
+// holds, `upper` those of an upper halo (for lattice Boltzmann, the populations pointing down and up
+// through the face). Empty: the whole granule.
+struct HaloSegments {
+  std::vector<Segment> lower;
+  std::vector<Segment> upper;
+};
+
+// fill: the neighbours' boundary granules are copied into the halos (before kernels read the halos);
+// drain: the halos are copied into the neighbours' boundary granules (after kernels wrote into the halos,
+// as push-style lattice-Boltzmann steps do), touching only the segments.
+enum class HaloFlow { fill, drain };
+
 struct PlanOptions {
   Distribution distribution = Distribution::uniform;
   std::size_t granule = 1;      // elements that stay together (a lattice plane, a matrix row)
   std::size_t halo = 0;         // granules mirrored from each neighbour on each side
   bool periodic = false;        // the first and last parts are neighbours too
+  HaloSegments segments;        // what crosses each face; empty: whole granules
   std::vector<double> weights;  // for Distribution::custom
 };
 
@@ -114,49 +134,78 @@ class Plan {
     out.scatter(out_stage.span());
   }
 
-  // Starts a halo exchange: copies each part's boundary granules into pinned memory once `ready[k]`
-  // (an event of device k, e.g. the kernel that wrote the boundary) has completed. Interior kernels
-  // enqueued on the compute queues meanwhile overlap with it.
-  void begin_halo_exchange(std::span<const Event> ready = {}) {
+  // Starts a halo exchange: copies what crosses each face into pinned memory once `ready[k]` (an event of
+  // device k, e.g. the kernel that wrote it) has completed. Interior kernels enqueued on the compute
+  // queues meanwhile overlap with it.
+  void begin_halo_exchange(std::span<const Event> ready = {}, HaloFlow flow = HaloFlow::fill) {
     if (halo_ == 0) throw Error("halo exchange on a plan without halo");
     if (!ready.empty() && ready.size() != parts()) throw Error("halo exchange: one ready event per part");
     wait_all(writes_);  // the staging of the last exchange must be consumed before it is overwritten
+    flow_ = flow;
+    const bool fill = flow == HaloFlow::fill;
     for (std::size_t k = 0; k < parts(); ++k) {
       const std::span<const Event> wait = ready.empty() ? std::span<const Event>() : ready.subspan(k, 1);
-      const std::size_t n = share(k).count;
-      buffers_[k].read(queue(k), send_[k].span().first(halo_), halo_, Blocking::no, wait);
-      reads_[k] = buffers_[k].read(queue(k), send_[k].span().last(halo_), n, Blocking::no, wait);
+      const std::size_t h = options_.halo, n = own_granules(k);
+      // Towards the lower neighbour: my bottom granules' upper parts (fill) or my lower halo (drain).
+      transfer(k, fill ? h : 0, segments(!fill), send_[k].span().first(halo_), false, wait);
+      reads_[k] = transfer(k, fill ? n : h + n, segments(fill), send_[k].span().last(halo_), false, wait);
     }
   }
 
-  // Finishes the exchange: once every boundary is in host memory, writes each part's halos from its
-  // neighbours. Returns one event per part for kernels that read the halos to wait on.
+  // Finishes the exchange: once everything is in host memory, writes it into the receiving granules.
+  // Returns one event per part for kernels that depend on the exchange to wait on.
   std::vector<Event> end_halo_exchange() {
     wait_all(reads_);  // events cannot cross contexts: the host bridges them
+    const bool fill = flow_ == HaloFlow::fill;
     const std::size_t p = parts();
     for (std::size_t k = 0; k < p; ++k) {
+      const std::size_t h = options_.halo, n = own_granules(k);
       writes_[k] = Event();
       if (k > 0 || options_.periodic) {
         const std::size_t lower = (k + p - 1) % p;
-        writes_[k] = buffers_[k].write(queue(k), send_[lower].span().last(halo_), 0, Blocking::no);
+        writes_[k] = transfer(k, fill ? 0 : h, segments(fill), send_[lower].span().last(halo_), true, {});
       }
       if (k + 1 < p || options_.periodic) {
         const std::size_t upper = (k + 1) % p;
-        writes_[k] = buffers_[k].write(queue(k), send_[upper].span().first(halo_), halo_ + share(k).count,
-                                       Blocking::no);
+        writes_[k] = transfer(k, fill ? h + n : n, segments(!fill), send_[upper].span().first(halo_), true, {});
       }
       queue(k).flush();
     }
     return writes_;
   }
 
-  void exchange_halos() {
-    begin_halo_exchange();
+  void exchange_halos(HaloFlow flow = HaloFlow::fill) {
+    begin_halo_exchange({}, flow);
     wait_all(end_halo_exchange());
   }
 
  private:
   const Queue& queue(std::size_t k) const { return devices_->transfer(k); }
+  std::size_t own_granules(std::size_t k) const { return share(k).count / options_.granule; }
+
+  // The segments a lower (true) or upper (false) halo holds; the whole granule when none are given.
+  std::vector<Segment> segments(bool lower) const {
+    const std::vector<Segment>& s = lower ? options_.segments.lower : options_.segments.upper;
+    return s.empty() ? std::vector<Segment>{{0, options_.granule}} : s;
+  }
+
+  // Copies the segments of `halo` granules of buffer k starting at granule `first` to (or, when
+  // `into_buffer`, from) consecutive places of pinned `stage`, non-blocking; returns the last event.
+  Event transfer(std::size_t k, std::size_t first, const std::vector<Segment>& segs, std::span<T> stage,
+                 bool into_buffer, std::span<const Event> wait) {
+    Event last;
+    std::size_t at = 0;
+    for (std::size_t g = 0; g < options_.halo; ++g) {
+      for (const Segment& seg : segs) {
+        const std::size_t offset = (first + g) * options_.granule + seg.offset;
+        const std::span<T> part = stage.subspan(at, seg.count);
+        last = into_buffer ? buffers_[k].write(queue(k), part, offset, Blocking::no, wait)
+                           : buffers_[k].read(queue(k), part, offset, Blocking::no, wait);
+        at += seg.count;
+      }
+    }
+    return last;
+  }
 
   void check_host_size(std::size_t n, const char* op) const {
     if (n != size()) {
@@ -179,6 +228,7 @@ class Plan {
   std::vector<PinnedBuffer<T>> send_;
   std::vector<Event> reads_;
   std::vector<Event> writes_;
+  HaloFlow flow_ = HaloFlow::fill;
 };
 
 // A full copy of an n-element array on every device of a DeviceSet (inputs every device reads whole,
