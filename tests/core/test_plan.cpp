@@ -211,37 +211,37 @@ TEST_F(CorePlan, SegmentedFillCopiesOnlyTheSegments) {
   }
 }
 
-TEST_F(CorePlan, DrainMovesHaloSegmentsIntoTheNeighboursBoundaries) {
+TEST_F(CorePlan, SwapMovesHaloSegmentsIntoTheFacingHalos) {
   for (bool periodic : {false, true}) {
     Plan<std::int32_t> plan(devices, 4 * 9, segmented(periodic));
-    const auto host = iota(4 * 9);
-    plan.scatter(host);
-    // What a push-style kernel would leave in the halos: 1000 * (part + 1) + element.
+    // What a push-style kernel would leave in the halos: 1000 * (part + 1) + 100 * (upper halo) + element.
     const std::size_t p = plan.parts();
     for (std::size_t k = 0; k < p; ++k) {
       const std::size_t size = plan.buffer(k).size();
-      std::vector<std::int32_t> halo(4);
-      for (std::size_t e = 0; e < 4; ++e) halo[e] = static_cast<std::int32_t>(1000 * (k + 1) + e);
-      plan.buffer(k).write(devices.compute(k), halo, 0);
-      plan.buffer(k).write(devices.compute(k), halo, size - 4);
-    }
-    plan.exchange_halos(HaloFlow::drain);
-    std::vector<std::int32_t> back(host.size());
-    plan.gather(back);
-    std::vector<std::int32_t> expected = host;
-    for (std::size_t k = 0; k < p; ++k) {
-      const Share s = plan.share(k);
-      const std::size_t lower = (k + p - 1) % p, upper = (k + 1) % p;
-      for (std::size_t e = 0; e < 4; ++e) {
-        // My bottom granule receives the lower neighbour's upper-halo segments (elements 1, 3).
-        if ((k > 0 || periodic) && e % 2 == 1) expected[s.offset + e] = static_cast<std::int32_t>(1000 * (lower + 1) + e);
-        // My top granule receives the upper neighbour's lower-halo segments (elements 0, 2).
-        if ((k + 1 < p || periodic) && e % 2 == 0) {
-          expected[s.offset + s.count - 4 + e] = static_cast<std::int32_t>(1000 * (upper + 1) + e);
-        }
+      plan.buffer(k).fill(devices.compute(k), -1);
+      for (int side = 0; side < 2; ++side) {
+        std::vector<std::int32_t> halo(4);
+        for (std::size_t e = 0; e < 4; ++e) halo[e] = static_cast<std::int32_t>(1000 * (k + 1) + 100 * side + e);
+        plan.buffer(k).write(devices.compute(k), halo, side ? size - 4 : 0);
       }
     }
-    EXPECT_EQ(back, expected) << (periodic ? "periodic" : "open");
+    plan.exchange_halos(HaloFlow::swap);
+    for (std::size_t k = 0; k < p; ++k) {
+      const auto buf = plan.buffer(k).to_vector(devices.compute(k));
+      const std::size_t size = buf.size(), lower = (k + p - 1) % p, upper = (k + 1) % p;
+      for (std::size_t e = 0; e < 4; ++e) {
+        // My lower halo's upper segments (1, 3) now hold the lower neighbour's upper halo; the rest is mine.
+        const bool from_lower = (k > 0 || periodic) && e % 2 == 1;
+        EXPECT_EQ(buf[e], static_cast<std::int32_t>(from_lower ? 1000 * (lower + 1) + 100 + e : 1000 * (k + 1) + e))
+            << "part " << k << " lower halo " << e;
+        // My upper halo's lower segments (0, 2) now hold the upper neighbour's lower halo.
+        const bool from_upper = (k + 1 < p || periodic) && e % 2 == 0;
+        EXPECT_EQ(buf[size - 4 + e],
+                  static_cast<std::int32_t>(from_upper ? 1000 * (upper + 1) + e : 1000 * (k + 1) + 100 + e))
+            << "part " << k << " upper halo " << e;
+      }
+      for (std::size_t i = 4; i < size - 4; ++i) ASSERT_EQ(buf[i], -1) << "own element " << i << " untouched";
+    }
   }
 }
 

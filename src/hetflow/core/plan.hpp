@@ -26,9 +26,10 @@ struct HaloSegments {
 };
 
 // fill: the neighbours' boundary granules are copied into the halos (before kernels read the halos);
-// drain: the halos are copied into the neighbours' boundary granules (after kernels wrote into the halos,
-// as push-style lattice-Boltzmann steps do), touching only the segments.
-enum class HaloFlow { fill, drain };
+// swap: each halo is copied into the facing halo of the neighbour (lower halo -> the lower neighbour's
+// upper halo), for kernels that push values into halos; the receiver merges them into its boundary
+// granules, since only it knows which of them were really written (lattice Boltzmann: not by walls).
+enum class HaloFlow { fill, swap };
 
 struct PlanOptions {
   Distribution distribution = Distribution::uniform;
@@ -146,13 +147,13 @@ class Plan {
     for (std::size_t k = 0; k < parts(); ++k) {
       const std::span<const Event> wait = ready.empty() ? std::span<const Event>() : ready.subspan(k, 1);
       const std::size_t h = options_.halo, n = own_granules(k);
-      // Towards the lower neighbour: my bottom granules' upper parts (fill) or my lower halo (drain).
+      // Towards the lower neighbour: my bottom granules' upper parts (fill) or my lower halo (swap).
       transfer(k, fill ? h : 0, segments(!fill), send_[k].span().first(halo_), false, wait);
       reads_[k] = transfer(k, fill ? n : h + n, segments(fill), send_[k].span().last(halo_), false, wait);
     }
   }
 
-  // Finishes the exchange: once everything is in host memory, writes it into the receiving granules.
+  // Finishes the exchange: once everything is in host memory, writes it into the receiving halos.
   // Returns one event per part for kernels that depend on the exchange to wait on.
   std::vector<Event> end_halo_exchange() {
     wait_all(reads_);  // events cannot cross contexts: the host bridges them
@@ -163,11 +164,11 @@ class Plan {
       writes_[k] = Event();
       if (k > 0 || options_.periodic) {
         const std::size_t lower = (k + p - 1) % p;
-        writes_[k] = transfer(k, fill ? 0 : h, segments(fill), send_[lower].span().last(halo_), true, {});
+        writes_[k] = transfer(k, 0, segments(fill), send_[lower].span().last(halo_), true, {});
       }
       if (k + 1 < p || options_.periodic) {
         const std::size_t upper = (k + 1) % p;
-        writes_[k] = transfer(k, fill ? h + n : n, segments(!fill), send_[upper].span().first(halo_), true, {});
+        writes_[k] = transfer(k, h + n, segments(!fill), send_[upper].span().first(halo_), true, {});
       }
       queue(k).flush();
     }

@@ -22,7 +22,7 @@
 // wall tests; a node next to a wall reads one word whose bit i says that x + c_i is a wall, rather than
 // 18 neighbour flags (fewer loads and, above all, fewer live registers).
 //
-// Build options: REAL (float|double, arithmetic), STORE_HALF (populations as IEEE half through
+// Build options: Z_HALO (the lattice is one device's z-slab with halo planes), REAL (float|double, arithmetic), STORE_HALF (populations as IEEE half through
 // vload_half/vstore_half; otherwise stored as real_t), INDEX64 (64-bit slot indices, needed once
 // 19 x nodes exceeds 2^32).
 #include "core/common.cl"
@@ -101,10 +101,18 @@ inline real_t relax_one(const Relax r, const real_t fs, const real_t w, const re
   return fs + r.omega * (feq - fs) + r.guo * w * cf;
 }
 
+// With Z_HALO (a slab of several devices) local planes 0 and nz - 1 are halos the host keeps current:
+// work-items cover planes 1 .. nz - 2, whose z-neighbours then never wrap.
+#ifdef Z_HALO
+#define Z_FIRST 1
+#else
+#define Z_FIRST 0
+#endif
+
 // The node of this work-item, its periodic neighbours' coordinates and the index pieces they share.
 // Slot (i, x, y, z) = (z * 19 + i) * plane + y * nx + x.
 #define NODE_SETUP                                                                              \
-  const int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);                  \
+  const int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2) + Z_FIRST;        \
   if (x >= nx) return;                                                                          \
   const idx_t plane = (idx_t)nx * (idx_t)ny;                                                    \
   const int xm = x == 0 ? nx - 1 : x - 1, xp = x == nx - 1 ? 0 : x + 1;                         \
@@ -259,6 +267,24 @@ __kernel void lbm_lagrangian(__global store_t* fbuf, FLAG_ARGS, PHYSICS_ARGS, co
 #undef WRITE
   }
 #undef READ
+}
+
+// After a swap, each halo plane holds the packets the neighbouring slab pushed towards this slab's
+// boundary plane (lower halo: c_z = +1, upper halo: c_z = -1). Copies those that a fluid node pushed;
+// where the pusher is a wall the boundary node bounced its own packet into that slot, which stands.
+__kernel void lbm_merge(__global store_t* fbuf, __global const uchar* restrict flags, const int nx, const int ny,
+                        const int nz) {
+  const int x = get_global_id(0), y = get_global_id(1), side = get_global_id(2);
+  if (x >= nx) return;
+  const idx_t plane = (idx_t)nx * (idx_t)ny;
+  const int xm = x == 0 ? nx - 1 : x - 1, xp = x == nx - 1 ? 0 : x + 1;
+  const int ym = y == 0 ? ny - 1 : y - 1, yp = y == ny - 1 ? 0 : y + 1;
+  const int own = side == 0 ? 1 : nz - 2, halo = side == 0 ? 0 : nz - 1, cz = side == 0 ? 1 : -1;
+#define MERGE(i, cx, cy, cz_i, o)                                                                     \
+  if ((cz_i) == cz && (flags[NODE(AT_X(-(cx)), AT_Y(-(cy)), halo)] & TYPE_MASK) != WALL)              \
+    STORE(fbuf, SLOT(i, x, y, own), LOAD(fbuf, SLOT(i, x, y, halo)));
+  D3Q19(MERGE)
+#undef MERGE
 }
 
 // Records, for every node, which neighbours are walls (bit i: x + c_i) and sets NEAR_WALL on the

@@ -12,6 +12,15 @@ constexpr int q = 19;
 
 std::string mib(std::size_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB"; }
 
+// Directions whose packets cross a z-face: downwards (c_z = -1) through the lower face, upwards through
+// the upper one; a slab's halo planes exchange only these.
+core::HaloSegments crossing_directions(std::size_t plane_bytes) {
+  core::HaloSegments s;
+  for (std::size_t d : {6, 10, 12, 15, 17}) s.lower.push_back({d * plane_bytes, plane_bytes});
+  for (std::size_t d : {5, 9, 11, 16, 18}) s.upper.push_back({d * plane_bytes, plane_bytes});
+  return s;
+}
+
 }  // namespace
 
 Pattern parse_pattern(std::string_view text) {
@@ -47,70 +56,118 @@ Solver::Solver(const core::DeviceSet& devices, const Geometry& geometry, const C
   if (!(config.tau > 0.5)) {
     throw core::Error("tau = " + std::to_string(config.tau) + " gives a non-positive viscosity: tau must exceed 0.5");
   }
-  const core::Context& ctx = devices.context(0);
-  const core::DeviceInfo& info = ctx.device().info;
-  const std::size_t lattice = nodes() * q * store_bytes_;
-  if (device_bytes() > info.global_mem) {
-    throw core::Error("the lattice needs " + mib(device_bytes()) + " of device memory; " + ctx.device().label() +
-                      " has " + mib(info.global_mem));
+  if (devices.size() > 1 && config.pattern == Pattern::lagrangian) {
+    // A Lagrangian packet's slot moves every step, so no fixed halo plane holds what crosses a slab face.
+    throw core::Error("the lagrangian pattern runs on one device; use aa or ab on several");
   }
-  if (lattice > info.max_alloc) {
-    throw core::Error("the populations need " + mib(lattice) + " in one buffer; " + ctx.device().label() +
-                      " allocates at most " + mib(info.max_alloc) + " at once");
+  if (static_cast<std::size_t>(dims_[2]) < devices.size()) {
+    throw core::Error("a lattice of " + std::to_string(dims_[2]) + " z-planes cannot be split over " +
+                      std::to_string(devices.size()) + " devices");
   }
 
-  flags_ = core::Buffer<std::uint8_t>(ctx, nodes());
-  wall_bits_ = core::Buffer<std::uint32_t>(ctx, nodes());
-  f_[0] = core::Buffer<std::uint8_t>(ctx, lattice);
-  if (config.pattern == Pattern::ab) f_[1] = core::Buffer<std::uint8_t>(ctx, lattice);
+  const std::size_t plane_bytes = static_cast<std::size_t>(dims_[0]) * static_cast<std::size_t>(dims_[1]) * store_bytes_;
+  core::PlanOptions layout;
+  layout.granule = q * plane_bytes;
+  layout.halo = devices.size() > 1 ? 1 : 0;
+  layout.periodic = true;
+  layout.segments = crossing_directions(plane_bytes);
+  const std::size_t lattice = static_cast<std::size_t>(dims_[2]) * layout.granule;
+  for (std::size_t k = 0; k < devices.size(); ++k) {
+    const core::DeviceInfo& info = devices.device(k).info;
+    const double share = 1.0 / static_cast<double>(devices.size());
+    const auto need = static_cast<std::size_t>(static_cast<double>(device_bytes()) * share);
+    if (need > info.global_mem) {
+      throw core::Error("the lattice needs " + mib(need) + " of device memory on " + devices.device(k).label() +
+                        ", which has " + mib(info.global_mem));
+    }
+    const auto buffer = static_cast<std::size_t>(static_cast<double>(lattice) * share);
+    if (buffer > info.max_alloc) {
+      throw core::Error("the populations need " + mib(buffer) + " in one buffer; " + devices.device(k).label() +
+                        " allocates at most " + mib(info.max_alloc) + " at once");
+    }
+  }
+  exact_arithmetic_ = config.exact_arithmetic;
+  for (std::size_t k = 1; k < devices.size(); ++k) {
+    exact_arithmetic_ = exact_arithmetic_ || devices.device(k).platform != devices.device(0).platform;
+  }
+  f_[0] = std::make_unique<core::Plan<std::uint8_t>>(devices, lattice, layout);
+  if (config.pattern == Pattern::ab) f_[1] = std::make_unique<core::Plan<std::uint8_t>>(devices, lattice, layout);
+  parts_.resize(devices.size());
+  pending_.resize(devices.size());
+  for (std::size_t k = 0; k < devices.size(); ++k) build_part(k, geometry);
+}
 
-  core::BuildOptions options(config.storage == Storage::fp64 ? core::Precision::f64 : core::Precision::f32);
-  if (config.storage == Storage::fp16) options.define("STORE_HALF", 1);
+void Solver::build_part(std::size_t k, const Geometry& geometry) {
+  Part& p = parts_[k];
+  const core::Share share = f_[0]->share(k);
+  p.z0 = static_cast<int>(share.offset / f_[0]->partition().granule());
+  p.nz = static_cast<int>(share.count / f_[0]->partition().granule());
+  const int planes = local_planes(p);
+  const core::Context& ctx = devices_->context(k);
+  const core::Queue& queue = devices_->compute(k);
+
+  // The slab's node types, its halo planes taken periodically from the neighbouring slabs.
+  const std::size_t plane = static_cast<std::size_t>(dims_[0]) * static_cast<std::size_t>(dims_[1]);
+  std::vector<std::uint8_t> types(plane * static_cast<std::size_t>(planes));
+  for (int z = 0; z < planes; ++z) {
+    const int global_z = ((p.z0 + z - (halos() ? 1 : 0)) % dims_[2] + dims_[2]) % dims_[2];
+    std::memcpy(&types[plane * static_cast<std::size_t>(z)], &geometry.codes()[plane * static_cast<std::size_t>(global_z)],
+                plane);
+  }
+  p.flags = core::Buffer<std::uint8_t>(ctx, types.size());
+  p.wall_bits = core::Buffer<std::uint32_t>(ctx, types.size());
+  p.flags.write(queue, types);
+  core::Buffer<std::uint8_t> type_buffer(ctx, types.size());
+  type_buffer.write(queue, types);
+
+  core::BuildOptions options(config_.storage == Storage::fp64 ? core::Precision::f64 : core::Precision::f32);
+  if (config_.storage == Storage::fp16) options.define("STORE_HALF", 1);
   // 32-bit slot arithmetic is cheaper; 64-bit only once the slot count needs it.
-  if (nodes() * q >= (std::size_t{1} << 32)) options.define("INDEX64", 1);
+  if (types.size() * q >= (std::size_t{1} << 32)) options.define("INDEX64", 1);
+  if (halos()) options.define("Z_HALO", 1);
+  if (exact_arithmetic_) options.define("LBM_NO_FMA", 1).raw("-cl-fp32-correctly-rounded-divide-sqrt");
   const core::Program& program = ctx.program("lbm/lbm.cl", options);
-  const double omega = 1.0 / config.tau;
-  auto physics = [&](core::Kernel& k, cl_uint first) {
-    set_common(k, first);
-    set_real(k, first + 3, omega);
-    for (cl_uint c = 0; c < 3; ++c) set_real(k, first + 4 + c, config.force[c]);
+
+  const double omega = 1.0 / config_.tau;
+  auto physics = [&](core::Kernel& kernel, cl_uint first) {
+    set_dims(kernel, first, p);
+    set_real(kernel, first + 3, omega);
+    for (cl_uint c = 0; c < 3; ++c) set_real(kernel, first + 4 + c, config_.force[c]);
   };
   for (int parity = 0; parity < 2; ++parity) {
-    if (config.pattern == Pattern::ab) {
-      ab_[parity] = program.kernel("lbm_ab");
-      ab_[parity].set(0, f_[1 - parity]);
-      ab_[parity].set(1, f_[parity]);
-      ab_[parity].set(2, flags_);
-      ab_[parity].set(3, wall_bits_);
-      physics(ab_[parity], 4);
+    if (config_.pattern == Pattern::ab) {
+      p.ab[parity] = program.kernel("lbm_ab");
+      p.ab[parity].args(populations(1 - static_cast<std::size_t>(parity), k),
+                        populations(static_cast<std::size_t>(parity), k), p.flags, p.wall_bits);
+      physics(p.ab[parity], 4);
     }
   }
-  if (config.pattern == Pattern::aa) {
-    aa_[0] = program.kernel("lbm_aa_even");
-    aa_[1] = program.kernel("lbm_aa_odd");
-    for (core::Kernel& k : aa_) {
-      k.set(0, f_[0]);
-      k.set(1, flags_);
-      k.set(2, wall_bits_);
-      physics(k, 3);
+  if (config_.pattern == Pattern::aa) {
+    p.aa[0] = program.kernel("lbm_aa_even");
+    p.aa[1] = program.kernel("lbm_aa_odd");
+    for (core::Kernel& kernel : p.aa) {
+      kernel.args(populations(0, k), p.flags, p.wall_bits);
+      physics(kernel, 3);
     }
   }
-  if (config.pattern == Pattern::lagrangian) {
-    lagrangian_ = program.kernel("lbm_lagrangian");
-    lagrangian_.set(0, f_[0]);
-    lagrangian_.set(1, flags_);
-    lagrangian_.set(2, wall_bits_);
-    physics(lagrangian_, 3);
+  if (config_.pattern == Pattern::lagrangian) {
+    p.lagrangian = program.kernel("lbm_lagrangian");
+    p.lagrangian.args(populations(0, k), p.flags, p.wall_bits);
+    physics(p.lagrangian, 3);
   }
-  init_ = program.kernel("lbm_init");
-  fields_ = program.kernel("lbm_fields");
+  for (std::size_t array = 0; array < 2; ++array) {
+    if (!f_[array]) continue;
+    p.merge[array] = program.kernel("lbm_merge");
+    p.merge[array].args(populations(array, k), p.flags);
+    set_dims(p.merge[array], 2, p);
+  }
+  p.init = program.kernel("lbm_init");
+  p.fields = program.kernel("lbm_fields");
   // The kernels read marked flags and wall bits that lbm_mark derives from the node types.
-  core::Buffer<std::uint8_t> types(ctx, nodes());
-  types.write(queue(), geometry.codes());
   core::Kernel mark = program.kernel("lbm_mark");
-  mark.args(flags_, wall_bits_, types);
-  set_common(mark, 3);
-  mark.launch(queue(), global(), local()).wait();
+  mark.args(p.flags, p.wall_bits, type_buffer);
+  set_dims(mark, 3, p);
+  mark.launch(queue, range(p.nz), local()).wait();
 }
 
 std::size_t Solver::nodes() const {
@@ -124,8 +181,10 @@ std::size_t Solver::device_bytes() const {
   return arrays * nodes() * q * store_bytes_ + nodes() * (1 + sizeof(std::uint32_t));
 }
 
-void Solver::set_common(core::Kernel& k, cl_uint first) const {
-  for (cl_uint d = 0; d < 3; ++d) k.set(first + d, dims_[d]);
+void Solver::set_dims(core::Kernel& k, cl_uint first, const Part& p) const {
+  k.set(first, dims_[0]);
+  k.set(first + 1, dims_[1]);
+  k.set(first + 2, local_planes(p));
 }
 
 void Solver::set_real(core::Kernel& k, cl_uint index, double value) const {
@@ -138,21 +197,50 @@ void Solver::set_real(core::Kernel& k, cl_uint index, double value) const {
 
 std::size_t Solver::work_group() const { return config_.work_group ? config_.work_group : 64; }
 
-// One work-item per node on a 3-D range, x rounded up to whole work-groups (the kernels skip x >= nx).
-core::NDRange Solver::global() const {
+// One work-item per own node on a 3-D range, x rounded up to whole work-groups (the kernels skip
+// x >= nx; with halos they add one to z).
+core::NDRange Solver::range(int planes) const {
   return core::NDRange(core::round_up(static_cast<std::size_t>(dims_[0]), work_group()),
-                       static_cast<std::size_t>(dims_[1]), static_cast<std::size_t>(dims_[2]));
+                       static_cast<std::size_t>(dims_[1]), static_cast<std::size_t>(planes));
 }
 
 core::NDRange Solver::local() const { return core::NDRange(work_group(), 1, 1); }
 
 void Solver::initialise(double rho, std::array<double, 3> u) {
-  init_.set(0, f_[0]);
-  set_common(init_, 1);
-  set_real(init_, 4, rho);
-  for (cl_uint c = 0; c < 3; ++c) set_real(init_, 5 + c, u[c]);
-  init_.launch(queue(), global(), local());
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    Part& p = parts_[k];
+    p.init.set(0, populations(0, k));
+    set_dims(p.init, 1, p);
+    set_real(p.init, 4, rho);
+    for (cl_uint c = 0; c < 3; ++c) set_real(p.init, 5 + c, u[c]);
+    // Every local plane, halos included (lbm_init does not skip them).
+    pending_[k] = p.init.launch(devices_->compute(k), range(local_planes(p)), local());
+  }
   step_ = 0;
+}
+
+core::Event Solver::launch_all(const std::function<const core::Kernel&(const Part&)>& pick, std::size_t array,
+                               std::optional<core::HaloFlow> flow) const {
+  std::vector<core::Event> done(parts_.size());
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    const std::span<const core::Event> wait = pending_[k] ? std::span(&pending_[k], 1) : std::span<const core::Event>();
+    done[k] = pick(parts_[k]).launch(devices_->compute(k), range(parts_[k].nz), local(), wait);
+  }
+  if (flow && halos()) {
+    f_[array]->begin_halo_exchange(done, *flow);
+    pending_ = f_[array]->end_halo_exchange();
+    if (*flow == core::HaloFlow::swap) {
+      for (std::size_t k = 0; k < parts_.size(); ++k) {
+        const core::NDRange both_boundaries(core::round_up(static_cast<std::size_t>(dims_[0]), work_group()),
+                                            static_cast<std::size_t>(dims_[1]), 2);
+        pending_[k] = parts_[k].merge[array].launch(devices_->compute(k), both_boundaries, local(),
+                                                    std::span(&pending_[k], 1));
+      }
+    }
+  } else {
+    pending_ = done;
+  }
+  return done[0];
 }
 
 core::Event Solver::advance(long steps) {
@@ -160,11 +248,23 @@ core::Event Solver::advance(long steps) {
   for (long s = 0; s < steps; ++s, ++step_) {
     const int parity = static_cast<int>(step_ % 2);
     switch (config_.pattern) {
-      case Pattern::ab: last = ab_[parity].launch(queue(), global(), local()); break;
-      case Pattern::aa: last = aa_[parity].launch(queue(), global(), local()); break;
+      case Pattern::ab:
+        // Packets pushed into the halos of the array just written belong to the neighbours.
+        last = launch_all([parity](const Part& p) -> const core::Kernel& { return p.ab[parity]; },
+                          1 - static_cast<std::size_t>(parity), core::HaloFlow::swap);
+        break;
+      case Pattern::aa:
+        // Even steps stay inside the node; the odd step then reads the neighbours' reversed packets
+        // (filled into the halos first) and pushes packets into them (swapped and merged after).
+        if (parity == 0) {
+          last = launch_all([](const Part& p) -> const core::Kernel& { return p.aa[0]; }, 0, core::HaloFlow::fill);
+        } else {
+          last = launch_all([](const Part& p) -> const core::Kernel& { return p.aa[1]; }, 0, core::HaloFlow::swap);
+        }
+        break;
       case Pattern::lagrangian:
-        for (cl_uint d = 0; d < 3; ++d) lagrangian_.set(10 + d, static_cast<int>(step_ % dims_[d]));
-        last = lagrangian_.launch(queue(), global(), local());
+        for (cl_uint d = 0; d < 3; ++d) parts_[0].lagrangian.set(10 + d, static_cast<int>(step_ % dims_[d]));
+        last = launch_all([](const Part& p) -> const core::Kernel& { return p.lagrangian; }, 0, std::nullopt);
         break;
     }
   }
@@ -172,40 +272,46 @@ core::Event Solver::advance(long steps) {
 }
 
 Fields Solver::fields() const {
-  const core::Context& ctx = devices_->context(0);
   const std::size_t real_bytes = config_.storage == Storage::fp64 ? 8 : 4;
-  core::Buffer<std::uint8_t> rho(ctx, nodes() * real_bytes), u(ctx, 3 * nodes() * real_bytes);
-  int layout = 0;
-  const core::Buffer<std::uint8_t>* f = &f_[0];
-  if (config_.pattern == Pattern::ab) f = &f_[step_ % 2];
-  if (config_.pattern == Pattern::aa && step_ % 2 == 1) layout = 1;
-  if (config_.pattern == Pattern::lagrangian) layout = 2;
-  fields_.set(0, rho);
-  fields_.set(1, u);
-  fields_.set(2, *f);
-  fields_.set(3, flags_);
-  fields_.set(4, wall_bits_);
-  set_common(fields_, 5);
-  for (cl_uint c = 0; c < 3; ++c) set_real(fields_, 8 + c, config_.force[c]);
-  fields_.set(11, layout);
-  for (cl_uint d = 0; d < 3; ++d) fields_.set(12 + d, static_cast<int>(step_ % dims_[d]));
-  fields_.launch(queue(), global(), local());
+  const std::size_t plane = static_cast<std::size_t>(dims_[0]) * static_cast<std::size_t>(dims_[1]);
+  const std::size_t array = config_.pattern == Pattern::ab ? static_cast<std::size_t>(step_ % 2) : 0;
+  const int layout = config_.pattern == Pattern::lagrangian ? 2 : (config_.pattern == Pattern::aa && step_ % 2) ? 1 : 0;
+  Fields out{dims_, std::vector<double>(nodes()), std::vector<double>(3 * nodes())};
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    const Part& p = parts_[k];
+    const std::size_t local_nodes = plane * static_cast<std::size_t>(local_planes(p));
+    const core::Context& ctx = devices_->context(k);
+    const core::Queue& queue = devices_->compute(k);
+    core::Buffer<std::uint8_t> rho(ctx, local_nodes * real_bytes), u(ctx, 3 * local_nodes * real_bytes);
+    core::Kernel fields = p.fields;
+    fields.args(rho, u, f_[array]->buffer(k), p.flags, p.wall_bits);
+    set_dims(fields, 5, p);
+    for (cl_uint c = 0; c < 3; ++c) set_real(fields, 8 + c, config_.force[c]);
+    fields.set(11, layout);
+    for (cl_uint d = 0; d < 3; ++d) fields.set(12 + d, static_cast<int>(step_ % dims_[d]));
+    const std::span<const core::Event> wait = pending_[k] ? std::span(&pending_[k], 1) : std::span<const core::Event>();
+    fields.launch(queue, range(p.nz), local(), wait);
 
-  auto to_double = [&](const core::Buffer<std::uint8_t>& b) {
-    const std::vector<std::uint8_t> bytes = b.to_vector(queue());
-    std::vector<double> out(bytes.size() / real_bytes);
-    for (std::size_t i = 0; i < out.size(); ++i) {
-      if (real_bytes == 8) {
-        std::memcpy(&out[i], &bytes[8 * i], 8);
-      } else {
-        float v;
-        std::memcpy(&v, &bytes[4 * i], 4);
-        out[i] = v;
+    // Own planes only: the first local plane is a halo when there are several devices.
+    const std::size_t first = halos() ? plane : 0, own = plane * static_cast<std::size_t>(p.nz);
+    const std::size_t at = plane * static_cast<std::size_t>(p.z0);
+    std::vector<std::uint8_t> bytes(3 * own * real_bytes);
+    auto convert = [&](const core::Buffer<std::uint8_t>& b, std::size_t components, double* dst) {
+      b.read(queue, std::span(bytes).first(components * own * real_bytes), components * first * real_bytes);
+      for (std::size_t i = 0; i < components * own; ++i) {
+        if (real_bytes == 8) {
+          std::memcpy(&dst[i], &bytes[8 * i], 8);
+        } else {
+          float v;
+          std::memcpy(&v, &bytes[4 * i], 4);
+          dst[i] = v;
+        }
       }
-    }
-    return out;
-  };
-  return Fields{dims_, to_double(rho), to_double(u)};
+    };
+    convert(rho, 1, &out.rho[at]);
+    convert(u, 3, &out.u[3 * at]);
+  }
+  return out;
 }
 
 double Solver::mass() const {

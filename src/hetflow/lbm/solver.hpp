@@ -1,6 +1,9 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -8,6 +11,7 @@
 #include "hetflow/core/buffer.hpp"
 #include "hetflow/core/device_set.hpp"
 #include "hetflow/core/kernel.hpp"
+#include "hetflow/core/plan.hpp"
 #include "hetflow/lbm/geometry.hpp"
 
 namespace hetflow::lbm {
@@ -28,6 +32,9 @@ struct Config {
   Pattern pattern = Pattern::aa;
   Storage storage = Storage::fp32;
   std::size_t work_group = 0;              // work-items along x per group; 0: 64 (best in the H200 sweep)
+  // No fused multiply-adds and correctly rounded division, so devices of different kinds compute the
+  // same bits (a few percent slower); always on when the devices belong to different platforms.
+  bool exact_arithmetic = false;
 };
 
 // Density and velocity of every node (x fastest), walls 0; velocity includes half the force.
@@ -37,18 +44,21 @@ struct Fields {
   std::vector<double> u;  // 3 components per node
 };
 
-// A D3Q19 BGK lattice-Boltzmann flow on one device: configure with a voxel mask (Geometry),
-// initialise, advance, read fields. The step loop only enqueues kernels; nothing waits for the device
-// until fields are read.
+// A D3Q19 BGK lattice-Boltzmann flow on the devices of a DeviceSet: configure with a voxel mask
+// (Geometry), initialise, advance, read fields. Several devices split the lattice into z-slabs with
+// one halo plane on each side; after each step that pushes packets into the halos they go to the
+// neighbour, which merges them into its boundary plane (A-A also fills the halos before its odd step),
+// so the fields are bit-identical to one device's. The step loop only enqueues work; the host waits
+// only to relay halos between devices.
 class Solver {
  public:
   Solver(const core::DeviceSet& devices, const Geometry& geometry, const Config& config);
 
   // Equilibrium with density rho and velocity u everywhere: step 0.
   void initialise(double rho = 1.0, std::array<double, 3> u = {0, 0, 0});
-  // Enqueues `steps` time steps and returns the event of the last one.
+  // Enqueues `steps` time steps and returns the event of the last one on the first device.
   core::Event advance(long steps);
-  void finish() const { queue().finish(); }
+  void finish() const { devices_->finish(); }
   long step() const { return step_; }
 
   Fields fields() const;
@@ -58,30 +68,47 @@ class Solver {
   const Config& config() const { return config_; }
   std::array<int, 3> dims() const { return dims_; }
   std::size_t nodes() const;
+  std::size_t parts() const { return parts_.size(); }
   double viscosity() const { return (config_.tau - 0.5) / 3.0; }
   // Device-memory traffic of one node update (populations read and written once, plus the flag; the
   // wall bits are read only beside walls).
   std::size_t bytes_per_update() const;
-  // Device memory the lattice occupies.
+  // Device memory the lattice occupies on all devices together.
   std::size_t device_bytes() const;
 
  private:
-  const core::Queue& queue() const { return devices_->compute(0); }
+  // One device's slab: planes [z0, z0 + nz) of the lattice, with halo planes when there are several.
+  struct Part {
+    int z0 = 0;
+    int nz = 0;
+    core::Buffer<std::uint8_t> flags;       // node type, plus NEAR_WALL for nodes beside a wall
+    core::Buffer<std::uint32_t> wall_bits;  // bit i: the neighbour at x + c_i is a wall
+    core::Kernel ab[2], aa[2], lagrangian, init, fields, merge[2];  // merge: per population array
+  };
+
+  bool halos() const { return parts_.size() > 1; }
+  int local_planes(const Part& p) const { return p.nz + (halos() ? 2 : 0); }
   std::size_t work_group() const;
-  core::NDRange global() const;
+  core::NDRange range(int planes) const;
   core::NDRange local() const;
-  void set_common(core::Kernel& k, cl_uint first) const;
+  void build_part(std::size_t k, const Geometry& geometry);
+  core::Buffer<std::uint8_t>& populations(std::size_t array, std::size_t k) { return f_[array]->buffer(k); }
+  void set_dims(core::Kernel& k, cl_uint first, const Part& p) const;
   // Sets a real_t argument: float or double as the storage's arithmetic precision.
   void set_real(core::Kernel& k, cl_uint index, double value) const;
+  // Launches `pick(part)` on every device after `pending_`; with halos, then fills or swaps them (and
+  // merges what a swap brought).
+  core::Event launch_all(const std::function<const core::Kernel&(const Part&)>& pick, std::size_t array,
+                         std::optional<core::HaloFlow> flow) const;
 
   const core::DeviceSet* devices_;
   std::array<int, 3> dims_;
   Config config_;
   std::size_t store_bytes_;
-  core::Buffer<std::uint8_t> flags_;       // node type, plus NEAR_WALL for nodes beside a wall
-  core::Buffer<std::uint32_t> wall_bits_;  // bit i: the neighbour at x + c_i is a wall
-  core::Buffer<std::uint8_t> f_[2];  // the second only for the A-B pattern
-  mutable core::Kernel ab_[2], aa_[2], lagrangian_, init_, fields_;
+  bool exact_arithmetic_ = false;
+  std::vector<Part> parts_;
+  std::unique_ptr<core::Plan<std::uint8_t>> f_[2];  // populations; the second only for A-B
+  mutable std::vector<core::Event> pending_;        // what the next launch on each device waits for
   long step_ = 0;
 };
 
