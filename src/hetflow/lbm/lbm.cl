@@ -158,10 +158,35 @@ inline real_t relax_one(const Relax r, const real_t fs, const real_t w, const re
   {                                                                     \
     real_t drho = 0, jx = 0, jy = 0, jz = 0;                            \
     D3Q19(ACCUMULATE)                                                   \
-    const Relax r = relax_state(drho, jx, jy, jz, omega, fx, fy, fz);   \
+    NODE_FORCE                                                          \
+    const Relax r = relax_state(drho, jx, jy, jz, omega, Fx, Fy, Fz);   \
     WRITE(0, 0, 0, 0, 0, relax_one(r, READ(0, 0, 0, 0, 0), W0, 0, 0, 0)); \
     D3Q19_PAIRS(UPDATE_PAIR)                                            \
   }
+
+// The force on the node: the body force, plus with SHAN_CHEN the Shan-Chen interaction
+// F = -G psi(x) sum_i w_i psi(x + c_i) c_i, from the psi field lbm_psi wrote for this step.
+#ifdef SHAN_CHEN
+#define SC_SUM(i, cx, cy, cz, o)                                 \
+  {                                                              \
+    const real_t p_ = psi[NODE(AT_X(cx), AT_Y(cy), AT_Z(cz))];   \
+    sx += WEIGHT(i) * (real_t)(cx) * p_;                         \
+    sy += WEIGHT(i) * (real_t)(cy) * p_;                         \
+    sz += WEIGHT(i) * (real_t)(cz) * p_;                         \
+  }
+#define NODE_FORCE                                   \
+  real_t Fx = fx, Fy = fy, Fz = fz;                  \
+  {                                                  \
+    real_t sx = 0, sy = 0, sz = 0;                   \
+    D3Q19(SC_SUM)                                    \
+    const real_t k_ = -sc_g * psi[n];                \
+    Fx += k_ * sx;                                   \
+    Fy += k_ * sy;                                   \
+    Fz += k_ * sz;                                   \
+  }
+#else
+#define NODE_FORCE const real_t Fx = fx, Fy = fy, Fz = fz;
+#endif
 
 // Read and write rules. OWN: the node's own slot. REVERSED: the packet arriving in direction i left
 // x - c_i, whose A-A even step stored it reversed; a wall returns the node's own packet, stored reversed
@@ -177,7 +202,9 @@ inline real_t relax_one(const Relax r, const real_t fs, const real_t w, const re
 #define WRITE_OPPOSITE(i, cx, cy, cz, o, v) STORE(fout, SLOT(o, x, y, z), v);
 
 #define FLAG_ARGS __global const uchar* restrict flags, __global const uint* restrict wall_bits
-#define PHYSICS_ARGS const int nx, const int ny, const int nz, const real_t omega, const real_t fx, const real_t fy, const real_t fz
+#define PHYSICS_ARGS                                                                                     \
+  const int nx, const int ny, const int nz, const real_t omega, const real_t fx, const real_t fy, const real_t fz, \
+      __global const real_t* restrict psi, const real_t sc_g
 
 __kernel void lbm_ab(__global store_t* restrict fout, __global const store_t* restrict fin, FLAG_ARGS,
                      PHYSICS_ARGS) {
@@ -247,8 +274,8 @@ inline int wrap_shift(int x, int c, int s, int n) {
 #define WRITE_LAG_WALLS(i, cx, cy, cz, o, v) \
   if (WALL_TOWARDS(i)) STORE(fout, LAG_SLOT(o, -(cx), -(cy), -(cz), ux, uy, uz), v); else STORE(fout, LAG_SLOT(i, cx, cy, cz, tx, ty, tz), v);
 
-__kernel void lbm_lagrangian(__global store_t* fbuf, FLAG_ARGS, PHYSICS_ARGS, const int tx, const int ty,
-                             const int tz) {
+__kernel void lbm_lagrangian(__global store_t* fbuf, FLAG_ARGS, const int tx, const int ty, const int tz,
+                             PHYSICS_ARGS) {
   NODE_SETUP
   if ((flag & TYPE_MASK) == WALL) return;
   __global store_t* fin = fbuf;
@@ -304,11 +331,14 @@ __kernel void lbm_mark(__global uchar* restrict marked, __global uint* restrict 
 
 // Equilibrium at state (rho, u) in every node's natural slots: the pre-collision state of step 0 for
 // every pattern.
-__kernel void lbm_init(__global store_t* fbuf, const int nx, const int ny, const int nz, const real_t rho,
-                       const real_t ux, const real_t uy, const real_t uz) {
+// With use_field, the density of each node comes from rho_field (same layout as the nodes).
+__kernel void lbm_init(__global store_t* fbuf, const int nx, const int ny, const int nz, const real_t rho_uniform,
+                       const real_t ux, const real_t uy, const real_t uz, __global const real_t* restrict rho_field,
+                       const int use_field) {
   const int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
   if (x >= nx) return;
   const idx_t plane = (idx_t)nx * (idx_t)ny;
+  const real_t rho = use_field ? rho_field[NODE(x, y, z)] : rho_uniform;
   const real_t usq = (real_t)1.5 * (ux * ux + uy * uy + uz * uz);
 #define INIT(i, cx, cy, cz, o)                                                                        \
   {                                                                                                   \
@@ -319,37 +349,61 @@ __kernel void lbm_init(__global store_t* fbuf, const int nx, const int ny, const
 #undef INIT
 }
 
-// Density and velocity (with half the force, the second-order velocity of Guo's scheme) of the
-// pre-collision state; `layout` 0 reads natural slots (A-B, A-A after an odd step), 1 the A-A reversed
-// layout after an even step, 2 Lagrangian slots with shift (tx, ty, tz). Walls get rho = 0, u = 0.
+// Moments of the pre-collision state of node n: `layout` 0 reads natural slots (A-B, A-A after an odd
+// step), 1 the A-A reversed layout after an even step, 2 Lagrangian slots with shift (tx, ty, tz).
+#define STATE_MOMENTS                              \
+  const uint walls = wall_bits[n];                 \
+  real_t drho = 0, jx = 0, jy = 0, jz = 0;         \
+  if (layout == 1) {                               \
+    D3Q19(ACCUMULATE_REVERSED)                     \
+  } else if (layout == 2) {                        \
+    D3Q19(ACCUMULATE_LAG)                          \
+  } else {                                         \
+    D3Q19(ACCUMULATE_OWN)                          \
+  }
+#define ACCUMULATE_WITH(READ_RULE, i, cx, cy, cz, o) \
+  {                                                  \
+    const real_t v = READ_RULE(i, cx, cy, cz, o);    \
+    drho += v;                                       \
+    jx += (real_t)(cx) * v;                          \
+    jy += (real_t)(cy) * v;                          \
+    jz += (real_t)(cz) * v;                          \
+  }
+#define ACCUMULATE_REVERSED(i, cx, cy, cz, o) ACCUMULATE_WITH(READ_REVERSED_WALLS, i, cx, cy, cz, o)
+#define ACCUMULATE_LAG(i, cx, cy, cz, o) ACCUMULATE_WITH(READ_LAG, i, cx, cy, cz, o)
+#define ACCUMULATE_OWN(i, cx, cy, cz, o) ACCUMULATE_WITH(READ_OWN, i, cx, cy, cz, o)
+
+// The Shan-Chen pseudo-potential psi = psi0 exp(-rho0 / rho) (Shan & Chen 1993) of every fluid node,
+// zero on walls (no wall adhesion), for the step that follows.
+__kernel void lbm_psi(__global real_t* restrict psi_out, __global const store_t* restrict fin, FLAG_ARGS,
+                      const int nx, const int ny, const int nz, const int layout, const int tx, const int ty,
+                      const int tz, const real_t psi0, const real_t rho0) {
+  NODE_SETUP
+  if ((flag & TYPE_MASK) == WALL) {
+    psi_out[n] = 0;
+    return;
+  }
+  STATE_MOMENTS
+  psi_out[n] = psi0 * exp(-rho0 / ((real_t)1 + drho));
+}
+
+// Density and velocity of the pre-collision state (velocity with half the force, the second-order
+// velocity of Guo's scheme). Walls get rho = 0, u = 0.
 __kernel void lbm_fields(__global real_t* restrict rho_out, __global real_t* restrict u_out,
-                         __global const store_t* restrict fin, FLAG_ARGS, const int nx,
-                         const int ny, const int nz, const real_t fx, const real_t fy, const real_t fz,
-                         const int layout, const int tx, const int ty, const int tz) {
+                         __global const store_t* restrict fin, FLAG_ARGS, const int nx, const int ny, const int nz,
+                         const int layout, const int tx, const int ty, const int tz, const real_t fx,
+                         const real_t fy, const real_t fz, __global const real_t* restrict psi, const real_t sc_g) {
   NODE_SETUP
   if ((flag & TYPE_MASK) == WALL) {
     rho_out[n] = 0;
     u_out[3 * n] = u_out[3 * n + 1] = u_out[3 * n + 2] = 0;
     return;
   }
-  const uint walls = wall_bits[n];
-  real_t drho = 0, jx = 0, jy = 0, jz = 0;
-  if (layout == 1) {
-#define READ READ_REVERSED_WALLS
-    D3Q19(ACCUMULATE)
-#undef READ
-  } else if (layout == 2) {
-#define READ READ_LAG
-    D3Q19(ACCUMULATE)
-#undef READ
-  } else {
-#define READ READ_OWN
-    D3Q19(ACCUMULATE)
-#undef READ
-  }
+  STATE_MOMENTS
+  NODE_FORCE
   const real_t rho = (real_t)1 + drho;
   rho_out[n] = rho;
-  u_out[3 * n] = (jx + (real_t)0.5 * fx) / rho;
-  u_out[3 * n + 1] = (jy + (real_t)0.5 * fy) / rho;
-  u_out[3 * n + 2] = (jz + (real_t)0.5 * fz) / rho;
+  u_out[3 * n] = (jx + (real_t)0.5 * Fx) / rho;
+  u_out[3 * n + 1] = (jy + (real_t)0.5 * Fy) / rho;
+  u_out[3 * n + 2] = (jz + (real_t)0.5 * Fz) / rho;
 }

@@ -1,5 +1,6 @@
 #include "hetflow/lbm/solver.hpp"
 
+#include <cmath>
 #include <cstring>
 
 #include "hetflow/core/error.hpp"
@@ -22,6 +23,11 @@ core::HaloSegments crossing_directions(std::size_t plane_bytes) {
 }
 
 }  // namespace
+
+double shan_chen_pressure(double rho, const ShanChen& sc) {
+  const double psi = sc.psi0 * std::exp(-sc.rho0 / rho);
+  return rho / 3.0 + sc.g * psi * psi / 6.0;
+}
 
 Pattern parse_pattern(std::string_view text) {
   if (text == "ab") return Pattern::ab;
@@ -59,6 +65,9 @@ Solver::Solver(const core::DeviceSet& devices, const Geometry& geometry, const C
   if (devices.size() > 1 && config.pattern == Pattern::lagrangian) {
     // A Lagrangian packet's slot moves every step, so no fixed halo plane holds what crosses a slab face.
     throw core::Error("the lagrangian pattern runs on one device; use aa or ab on several");
+  }
+  if (devices.size() > 1 && config.shan_chen) {
+    throw core::Error("Shan-Chen multiphase flow runs on one device for now (its psi field has no halo exchange yet)");
   }
   if (static_cast<std::size_t>(dims_[2]) < devices.size()) {
     throw core::Error("a lattice of " + std::to_string(dims_[2]) + " z-planes cannot be split over " +
@@ -126,13 +135,18 @@ void Solver::build_part(std::size_t k, const Geometry& geometry) {
   if (types.size() * q >= (std::size_t{1} << 32)) options.define("INDEX64", 1);
   if (halos()) options.define("Z_HALO", 1);
   if (exact_arithmetic_) options.define("LBM_NO_FMA", 1).raw("-cl-fp32-correctly-rounded-divide-sqrt");
+  if (config_.shan_chen) options.define("SHAN_CHEN", 1);
+  p.psi = core::Buffer<std::uint8_t>(ctx, config_.shan_chen ? types.size() * real_bytes() : 1);
   const core::Program& program = ctx.program("lbm/lbm.cl", options);
 
   const double omega = 1.0 / config_.tau;
+  const double g = config_.shan_chen ? config_.shan_chen->g : 0.0;
   auto physics = [&](core::Kernel& kernel, cl_uint first) {
     set_dims(kernel, first, p);
     set_real(kernel, first + 3, omega);
     for (cl_uint c = 0; c < 3; ++c) set_real(kernel, first + 4 + c, config_.force[c]);
+    kernel.set(first + 7, p.psi);
+    set_real(kernel, first + 8, g);
   };
   for (int parity = 0; parity < 2; ++parity) {
     if (config_.pattern == Pattern::ab) {
@@ -153,7 +167,7 @@ void Solver::build_part(std::size_t k, const Geometry& geometry) {
   if (config_.pattern == Pattern::lagrangian) {
     p.lagrangian = program.kernel("lbm_lagrangian");
     p.lagrangian.args(populations(0, k), p.flags, p.wall_bits);
-    physics(p.lagrangian, 3);
+    physics(p.lagrangian, 6);
   }
   for (std::size_t array = 0; array < 2; ++array) {
     if (!f_[array]) continue;
@@ -163,6 +177,21 @@ void Solver::build_part(std::size_t k, const Geometry& geometry) {
   }
   p.init = program.kernel("lbm_init");
   p.fields = program.kernel("lbm_fields");
+  p.fields.set(3, p.flags);
+  p.fields.set(4, p.wall_bits);
+  set_dims(p.fields, 5, p);
+  for (cl_uint c = 0; c < 3; ++c) set_real(p.fields, 12 + c, config_.force[c]);
+  p.fields.set(15, p.psi);
+  set_real(p.fields, 16, g);
+  if (config_.shan_chen) {
+    p.psi_pass = program.kernel("lbm_psi");
+    p.psi_pass.args(p.psi);
+    p.psi_pass.set(2, p.flags);
+    p.psi_pass.set(3, p.wall_bits);
+    set_dims(p.psi_pass, 4, p);
+    set_real(p.psi_pass, 11, config_.shan_chen->psi0);
+    set_real(p.psi_pass, 12, config_.shan_chen->rho0);
+  }
   // The kernels read marked flags and wall bits that lbm_mark derives from the node types.
   core::Kernel mark = program.kernel("lbm_mark");
   mark.args(p.flags, p.wall_bits, type_buffer);
@@ -206,17 +235,78 @@ core::NDRange Solver::range(int planes) const {
 
 core::NDRange Solver::local() const { return core::NDRange(work_group(), 1, 1); }
 
-void Solver::initialise(double rho, std::array<double, 3> u) {
+void Solver::initialise(double rho, std::array<double, 3> u) { initialise(std::vector<std::vector<double>>{}, u, rho); }
+
+void Solver::initialise(std::span<const double> rho, std::array<double, 3> u) {
+  if (rho.size() != nodes()) {
+    throw core::Error("initial density has " + std::to_string(rho.size()) + " values for " + std::to_string(nodes()) +
+                      " nodes");
+  }
+  // Each slab's planes, halos included, taken periodically from the global field.
+  const std::size_t plane = static_cast<std::size_t>(dims_[0]) * static_cast<std::size_t>(dims_[1]);
+  std::vector<std::vector<double>> local(parts_.size());
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    const int planes = local_planes(parts_[k]);
+    for (int z = 0; z < planes; ++z) {
+      const int global_z = ((parts_[k].z0 + z - (halos() ? 1 : 0)) % dims_[2] + dims_[2]) % dims_[2];
+      const auto first = rho.begin() + static_cast<std::ptrdiff_t>(plane * static_cast<std::size_t>(global_z));
+      local[k].insert(local[k].end(), first, first + static_cast<std::ptrdiff_t>(plane));
+    }
+  }
+  initialise(local, u, 1.0);
+}
+
+void Solver::initialise(const std::vector<std::vector<double>>& local_rho, std::array<double, 3> u, double rho) {
   for (std::size_t k = 0; k < parts_.size(); ++k) {
     Part& p = parts_[k];
+    const core::Context& ctx = devices_->context(k);
+    const core::Queue& queue = devices_->compute(k);
+    const bool field = !local_rho.empty();
+    core::Buffer<std::uint8_t> values(ctx, field ? local_rho[k].size() * real_bytes() : 1);
+    if (field) {
+      std::vector<std::uint8_t> bytes(values.size());
+      for (std::size_t i = 0; i < local_rho[k].size(); ++i) {
+        if (real_bytes() == 8) {
+          std::memcpy(&bytes[8 * i], &local_rho[k][i], 8);
+        } else {
+          const auto v = static_cast<float>(local_rho[k][i]);
+          std::memcpy(&bytes[4 * i], &v, 4);
+        }
+      }
+      values.write(queue, bytes);
+    }
     p.init.set(0, populations(0, k));
     set_dims(p.init, 1, p);
     set_real(p.init, 4, rho);
     for (cl_uint c = 0; c < 3; ++c) set_real(p.init, 5 + c, u[c]);
+    p.init.set(8, values);
+    p.init.set(9, field ? 1 : 0);
     // Every local plane, halos included (lbm_init does not skip them).
-    pending_[k] = p.init.launch(devices_->compute(k), range(local_planes(p)), local());
+    pending_[k] = p.init.launch(queue, range(local_planes(p)), local());
+    pending_[k].wait();  // `values` goes out of scope
   }
   step_ = 0;
+}
+
+void Solver::psi_pass() const {
+  const std::size_t array = config_.pattern == Pattern::ab ? static_cast<std::size_t>(step_ % 2) : 0;
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    core::Kernel psi = parts_[k].psi_pass;
+    psi.set(1, f_[array]->buffer(k));
+    set_state(psi, 7);
+    const std::span<const core::Event> wait = pending_[k] ? std::span(&pending_[k], 1) : std::span<const core::Event>();
+    pending_[k] = psi.launch(devices_->compute(k), range(parts_[k].nz), local(), wait);
+  }
+}
+
+int Solver::layout() const {
+  if (config_.pattern == Pattern::lagrangian) return 2;
+  return config_.pattern == Pattern::aa && step_ % 2 ? 1 : 0;
+}
+
+void Solver::set_state(core::Kernel& k, cl_uint first) const {
+  k.set(first, layout());
+  for (cl_uint d = 0; d < 3; ++d) k.set(first + 1 + d, static_cast<int>(step_ % dims_[d]));
 }
 
 core::Event Solver::launch_all(const std::function<const core::Kernel&(const Part&)>& pick, std::size_t array,
@@ -247,6 +337,7 @@ core::Event Solver::advance(long steps) {
   core::Event last;
   for (long s = 0; s < steps; ++s, ++step_) {
     const int parity = static_cast<int>(step_ % 2);
+    if (config_.shan_chen) psi_pass();
     switch (config_.pattern) {
       case Pattern::ab:
         // Packets pushed into the halos of the array just written belong to the neighbours.
@@ -263,7 +354,7 @@ core::Event Solver::advance(long steps) {
         }
         break;
       case Pattern::lagrangian:
-        for (cl_uint d = 0; d < 3; ++d) parts_[0].lagrangian.set(10 + d, static_cast<int>(step_ % dims_[d]));
+        for (cl_uint d = 0; d < 3; ++d) parts_[0].lagrangian.set(3 + d, static_cast<int>(step_ % dims_[d]));
         last = launch_all([](const Part& p) -> const core::Kernel& { return p.lagrangian; }, 0, std::nullopt);
         break;
     }
@@ -272,10 +363,10 @@ core::Event Solver::advance(long steps) {
 }
 
 Fields Solver::fields() const {
-  const std::size_t real_bytes = config_.storage == Storage::fp64 ? 8 : 4;
+  const std::size_t real_bytes = this->real_bytes();
   const std::size_t plane = static_cast<std::size_t>(dims_[0]) * static_cast<std::size_t>(dims_[1]);
   const std::size_t array = config_.pattern == Pattern::ab ? static_cast<std::size_t>(step_ % 2) : 0;
-  const int layout = config_.pattern == Pattern::lagrangian ? 2 : (config_.pattern == Pattern::aa && step_ % 2) ? 1 : 0;
+  if (config_.shan_chen) psi_pass();  // the velocity includes half the interaction force
   Fields out{dims_, std::vector<double>(nodes()), std::vector<double>(3 * nodes())};
   for (std::size_t k = 0; k < parts_.size(); ++k) {
     const Part& p = parts_[k];
@@ -284,11 +375,8 @@ Fields Solver::fields() const {
     const core::Queue& queue = devices_->compute(k);
     core::Buffer<std::uint8_t> rho(ctx, local_nodes * real_bytes), u(ctx, 3 * local_nodes * real_bytes);
     core::Kernel fields = p.fields;
-    fields.args(rho, u, f_[array]->buffer(k), p.flags, p.wall_bits);
-    set_dims(fields, 5, p);
-    for (cl_uint c = 0; c < 3; ++c) set_real(fields, 8 + c, config_.force[c]);
-    fields.set(11, layout);
-    for (cl_uint d = 0; d < 3; ++d) fields.set(12 + d, static_cast<int>(step_ % dims_[d]));
+    fields.args(rho, u, f_[array]->buffer(k));
+    set_state(fields, 8);
     const std::span<const core::Event> wait = pending_[k] ? std::span(&pending_[k], 1) : std::span<const core::Event>();
     fields.launch(queue, range(p.nz), local(), wait);
 
