@@ -52,6 +52,9 @@ typedef uint idx_t;
 
 #define TYPE_MASK 0x7f
 #define WALL 1
+#define INLET 2
+#define OUTLET 3
+// Set by lbm_mark on nodes beside a wall and on inlet and outlet nodes: they take the slow path.
 #define NEAR_WALL 0x80
 
 // Direction table: index, cx, cy, cz, opposite. Opposites are neighbours (1-2, 3-4, ...).
@@ -201,10 +204,71 @@ inline real_t relax_one(const Relax r, const real_t fs, const real_t w, const re
   if (WALL_TOWARDS(i)) STORE(fout, SLOT(o, x, y, z), v); else STORE(fout, SLOT(i, AT_X(cx), AT_Y(cy), AT_Z(cz)), v);
 #define WRITE_OPPOSITE(i, cx, cy, cz, o, v) STORE(fout, SLOT(o, x, y, z), v);
 
+// Zou-He boundaries (Zou & He 1997, in the D3Q19 form of Hecht & Harting 2010) on the z-faces, for
+// unshifted populations: an inlet node (z = 0) gets the packets that come from outside (c_z = +1) so
+// that its velocity is (ux, uy, uz); an outlet node (z = nz - 1) gets the packets with c_z = -1 so that
+// its density is rho_out with no tangential velocity. N corrects the transverse momentum.
+inline void zou_he(real_t* f, const bool inlet, const real_t ux, const real_t uy, const real_t uz_in,
+                   const real_t rho_out) {
+  const real_t s0 = f[0] + f[1] + f[2] + f[3] + f[4] + f[7] + f[8] + f[13] + f[14];
+  const real_t tx = (f[1] + f[7] + f[13]) - (f[2] + f[8] + f[14]);
+  const real_t ty = (f[3] + f[7] + f[14]) - (f[4] + f[8] + f[13]);
+  const real_t sixth = (real_t)1 / (real_t)6, third = (real_t)1 / (real_t)3;
+  if (inlet) {
+    const real_t rho = (s0 + (real_t)2 * (f[6] + f[10] + f[12] + f[15] + f[17])) / ((real_t)1 - uz_in);
+    const real_t nx_ = (real_t)0.5 * tx - rho * ux * third, ny_ = (real_t)0.5 * ty - rho * uy * third;
+    f[5] = f[6] + rho * uz_in * third;
+    f[9] = f[10] + rho * sixth * (uz_in + ux) - nx_;
+    f[16] = f[15] + rho * sixth * (uz_in - ux) + nx_;
+    f[11] = f[12] + rho * sixth * (uz_in + uy) - ny_;
+    f[18] = f[17] + rho * sixth * (uz_in - uy) + ny_;
+  } else {
+    const real_t uz = (s0 + (real_t)2 * (f[5] + f[9] + f[11] + f[16] + f[18])) / rho_out - (real_t)1;
+    const real_t nx_ = (real_t)0.5 * tx, ny_ = (real_t)0.5 * ty;
+    f[6] = f[5] - rho_out * uz * third;
+    f[10] = f[9] - rho_out * sixth * uz + nx_;
+    f[15] = f[16] - rho_out * sixth * uz - nx_;
+    f[12] = f[11] - rho_out * sixth * uz + ny_;
+    f[17] = f[18] - rho_out * sixth * uz - ny_;
+  }
+}
+
+// An inlet or outlet node: all packets read at once (the boundary replaces some before the collision),
+// then relaxed and written through the pattern's rules.
+#define LOAD_UNSHIFTED(i, cx, cy, cz, o) f[i] = READ(i, cx, cy, cz, o) + WEIGHT(i);
+#define MOMENTS_OF_ARRAY(i, cx, cy, cz, o) \
+  {                                        \
+    const real_t v = f[i] - WEIGHT(i);     \
+    drho += v;                             \
+    jx += (real_t)(cx) * v;                \
+    jy += (real_t)(cy) * v;                \
+    jz += (real_t)(cz) * v;                \
+  }
+#define WRITE_FROM_ARRAY(i, cx, cy, cz, o) \
+  WRITE(i, cx, cy, cz, o, relax_one(r, f[i] - WEIGHT(i), WEIGHT(i), (real_t)(cx), (real_t)(cy), (real_t)(cz)))
+#define UPDATE_OPEN_NODE                                                          \
+  {                                                                               \
+    real_t f[19];                                                                 \
+    D3Q19(LOAD_UNSHIFTED)                                                         \
+    zou_he(f, (flag & TYPE_MASK) == INLET, in_ux, in_uy, in_uz, out_rho);         \
+    real_t drho = 0, jx = 0, jy = 0, jz = 0;                                      \
+    D3Q19(MOMENTS_OF_ARRAY)                                                       \
+    NODE_FORCE                                                                    \
+    const Relax r = relax_state(drho, jx, jy, jz, omega, Fx, Fy, Fz);             \
+    D3Q19(WRITE_FROM_ARRAY)                                                       \
+  }
+// Beside a wall, or on an open boundary.
+#define UPDATE_SLOW_NODE                               \
+  if ((flag & TYPE_MASK) == INLET || (flag & TYPE_MASK) == OUTLET) \
+    UPDATE_OPEN_NODE                                   \
+  else                                                 \
+    UPDATE_NODE
+
 #define FLAG_ARGS __global const uchar* restrict flags, __global const uint* restrict wall_bits
 #define PHYSICS_ARGS                                                                                     \
   const int nx, const int ny, const int nz, const real_t omega, const real_t fx, const real_t fy, const real_t fz, \
-      __global const real_t* restrict psi, const real_t sc_g
+      __global const real_t* restrict psi, const real_t sc_g, const real_t in_ux, const real_t in_uy,         \
+      const real_t in_uz, const real_t out_rho
 
 __kernel void lbm_ab(__global store_t* restrict fout, __global const store_t* restrict fin, FLAG_ARGS,
                      PHYSICS_ARGS) {
@@ -214,7 +278,7 @@ __kernel void lbm_ab(__global store_t* restrict fout, __global const store_t* re
   if (flag & NEAR_WALL) {
     const uint walls = wall_bits[n];
 #define WRITE WRITE_PUSH_WALLS
-    UPDATE_NODE
+    UPDATE_SLOW_NODE
 #undef WRITE
   } else {
 #define WRITE WRITE_PUSH
@@ -232,7 +296,11 @@ __kernel void lbm_aa_even(__global store_t* fbuf, FLAG_ARGS, PHYSICS_ARGS) {
   __global store_t* fout = fbuf;
 #define READ READ_OWN
 #define WRITE WRITE_OPPOSITE
-  UPDATE_NODE
+  if (flag & NEAR_WALL) {
+    UPDATE_SLOW_NODE
+  } else {
+    UPDATE_NODE
+  }
 #undef READ
 #undef WRITE
 }
@@ -246,7 +314,7 @@ __kernel void lbm_aa_odd(__global store_t* fbuf, FLAG_ARGS, PHYSICS_ARGS) {
     const uint walls = wall_bits[n];
 #define READ READ_REVERSED_WALLS
 #define WRITE WRITE_PUSH_WALLS
-    UPDATE_NODE
+    UPDATE_SLOW_NODE
 #undef READ
 #undef WRITE
   } else {
@@ -286,7 +354,7 @@ __kernel void lbm_lagrangian(__global store_t* fbuf, FLAG_ARGS, const int tx, co
   if (flag & NEAR_WALL) {
     const uint walls = wall_bits[n];
 #define WRITE WRITE_LAG_WALLS
-    UPDATE_NODE
+    UPDATE_SLOW_NODE
 #undef WRITE
   } else {
 #define WRITE WRITE_LAG
@@ -325,7 +393,8 @@ __kernel void lbm_mark(__global uchar* restrict marked, __global uint* restrict 
   D3Q19(CHECK)
 #undef CHECK
   wall_bits[n] = walls;
-  const bool near = (flag & TYPE_MASK) != WALL && walls != 0;
+  const uchar type = flag & TYPE_MASK;
+  const bool near = type != WALL && (walls != 0 || type == INLET || type == OUTLET);
   marked[n] = near ? (uchar)(flag | NEAR_WALL) : (uchar)(flag & TYPE_MASK);
 }
 
@@ -351,16 +420,31 @@ __kernel void lbm_init(__global store_t* fbuf, const int nx, const int ny, const
 
 // Moments of the pre-collision state of node n: `layout` 0 reads natural slots (A-B, A-A after an odd
 // step), 1 the A-A reversed layout after an even step, 2 Lagrangian slots with shift (tx, ty, tz).
-#define STATE_MOMENTS                              \
-  const uint walls = wall_bits[n];                 \
-  real_t drho = 0, jx = 0, jy = 0, jz = 0;         \
-  if (layout == 1) {                               \
-    D3Q19(ACCUMULATE_REVERSED)                     \
-  } else if (layout == 2) {                        \
-    D3Q19(ACCUMULATE_LAG)                          \
-  } else {                                         \
-    D3Q19(ACCUMULATE_OWN)                          \
+#define STATE_MOMENTS                                                       \
+  const uint walls = wall_bits[n];                                          \
+  real_t drho = 0, jx = 0, jy = 0, jz = 0;                                  \
+  if ((flag & TYPE_MASK) == INLET || (flag & TYPE_MASK) == OUTLET) {        \
+    /* An open node's state is what its boundary condition makes of it. */  \
+    real_t f[19];                                                           \
+    if (layout == 1) {                                                      \
+      D3Q19(LOAD_REVERSED_UNSHIFTED)                                        \
+    } else if (layout == 2) {                                               \
+      D3Q19(LOAD_LAG_UNSHIFTED)                                             \
+    } else {                                                                \
+      D3Q19(LOAD_OWN_UNSHIFTED)                                             \
+    }                                                                       \
+    zou_he(f, (flag & TYPE_MASK) == INLET, in_ux, in_uy, in_uz, out_rho);   \
+    D3Q19(MOMENTS_OF_ARRAY)                                                 \
+  } else if (layout == 1) {                                                 \
+    D3Q19(ACCUMULATE_REVERSED)                                              \
+  } else if (layout == 2) {                                                 \
+    D3Q19(ACCUMULATE_LAG)                                                   \
+  } else {                                                                  \
+    D3Q19(ACCUMULATE_OWN)                                                   \
   }
+#define LOAD_REVERSED_UNSHIFTED(i, cx, cy, cz, o) f[i] = READ_REVERSED_WALLS(i, cx, cy, cz, o) + WEIGHT(i);
+#define LOAD_LAG_UNSHIFTED(i, cx, cy, cz, o) f[i] = READ_LAG(i, cx, cy, cz, o) + WEIGHT(i);
+#define LOAD_OWN_UNSHIFTED(i, cx, cy, cz, o) f[i] = READ_OWN(i, cx, cy, cz, o) + WEIGHT(i);
 #define ACCUMULATE_WITH(READ_RULE, i, cx, cy, cz, o) \
   {                                                  \
     const real_t v = READ_RULE(i, cx, cy, cz, o);    \
@@ -377,7 +461,8 @@ __kernel void lbm_init(__global store_t* fbuf, const int nx, const int ny, const
 // zero on walls (no wall adhesion), for the step that follows.
 __kernel void lbm_psi(__global real_t* restrict psi_out, __global const store_t* restrict fin, FLAG_ARGS,
                       const int nx, const int ny, const int nz, const int layout, const int tx, const int ty,
-                      const int tz, const real_t psi0, const real_t rho0) {
+                      const int tz, const real_t psi0, const real_t rho0, const real_t in_ux, const real_t in_uy,
+                      const real_t in_uz, const real_t out_rho) {
   NODE_SETUP
   if ((flag & TYPE_MASK) == WALL) {
     psi_out[n] = 0;
@@ -392,7 +477,8 @@ __kernel void lbm_psi(__global real_t* restrict psi_out, __global const store_t*
 __kernel void lbm_fields(__global real_t* restrict rho_out, __global real_t* restrict u_out,
                          __global const store_t* restrict fin, FLAG_ARGS, const int nx, const int ny, const int nz,
                          const int layout, const int tx, const int ty, const int tz, const real_t fx,
-                         const real_t fy, const real_t fz, __global const real_t* restrict psi, const real_t sc_g) {
+                         const real_t fy, const real_t fz, __global const real_t* restrict psi, const real_t sc_g,
+                         const real_t in_ux, const real_t in_uy, const real_t in_uz, const real_t out_rho) {
   NODE_SETUP
   if ((flag & TYPE_MASK) == WALL) {
     rho_out[n] = 0;

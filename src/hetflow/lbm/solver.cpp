@@ -147,6 +147,7 @@ void Solver::build_part(std::size_t k, const Geometry& geometry) {
     for (cl_uint c = 0; c < 3; ++c) set_real(kernel, first + 4 + c, config_.force[c]);
     kernel.set(first + 7, p.psi);
     set_real(kernel, first + 8, g);
+    set_open_boundaries(kernel, first + 9);
   };
   for (int parity = 0; parity < 2; ++parity) {
     if (config_.pattern == Pattern::ab) {
@@ -183,6 +184,7 @@ void Solver::build_part(std::size_t k, const Geometry& geometry) {
   for (cl_uint c = 0; c < 3; ++c) set_real(p.fields, 12 + c, config_.force[c]);
   p.fields.set(15, p.psi);
   set_real(p.fields, 16, g);
+  set_open_boundaries(p.fields, 17);
   if (config_.shan_chen) {
     p.psi_pass = program.kernel("lbm_psi");
     p.psi_pass.args(p.psi);
@@ -191,6 +193,7 @@ void Solver::build_part(std::size_t k, const Geometry& geometry) {
     set_dims(p.psi_pass, 4, p);
     set_real(p.psi_pass, 11, config_.shan_chen->psi0);
     set_real(p.psi_pass, 12, config_.shan_chen->rho0);
+    set_open_boundaries(p.psi_pass, 13);
   }
   // The kernels read marked flags and wall bits that lbm_mark derives from the node types.
   core::Kernel mark = program.kernel("lbm_mark");
@@ -214,6 +217,11 @@ void Solver::set_dims(core::Kernel& k, cl_uint first, const Part& p) const {
   k.set(first, dims_[0]);
   k.set(first + 1, dims_[1]);
   k.set(first + 2, local_planes(p));
+}
+
+void Solver::set_open_boundaries(core::Kernel& k, cl_uint first) const {
+  for (cl_uint c = 0; c < 3; ++c) set_real(k, first + c, config_.inlet_velocity[c]);
+  set_real(k, first + 3, config_.outlet_density);
 }
 
 void Solver::set_real(core::Kernel& k, cl_uint index, double value) const {

@@ -50,6 +50,9 @@ struct Config {
   // same bits (a few percent slower); always on when the devices belong to different platforms.
   bool exact_arithmetic = false;
   std::optional<ShanChen> shan_chen;       // set: single-component multiphase flow
+  // Zou-He open boundaries on the z-faces, used by inlet nodes (z = 0) and outlet nodes (z = nz - 1).
+  std::array<double, 3> inlet_velocity{0, 0, 0};
+  double outlet_density = 1.0;
 };
 
 // Density and velocity of every node (x fastest), walls 0; velocity includes half the force.
@@ -121,6 +124,8 @@ class Solver {
   void build_part(std::size_t k, const Geometry& geometry);
   core::Buffer<std::uint8_t>& populations(std::size_t array, std::size_t k) { return f_[array]->buffer(k); }
   void set_dims(core::Kernel& k, cl_uint first, const Part& p) const;
+  // Sets the inlet velocity and outlet density arguments from `first`.
+  void set_open_boundaries(core::Kernel& k, cl_uint first) const;
   // Sets a real_t argument: float or double as the storage's arithmetic precision.
   void set_real(core::Kernel& k, cl_uint index, double value) const;
   // Launches `pick(part)` on every device after `pending_`; with halos, then fills or swaps them (and
