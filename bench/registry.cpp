@@ -10,6 +10,7 @@ const std::vector<Benchmark>& benchmarks() {
   static const std::vector<Benchmark> all = {
       {"probe", "device-memory copy and triad bandwidth (the reference of every benchmark)", core_probe},
       {"lbm", "D3Q19 lattice-Boltzmann MLUPs/s per memory pattern and storage precision", lbm},
+      {"lbm-scaling", "lattice-Boltzmann weak scaling over the selected devices (slabs, halo relay)", lbm_scaling},
   };
   return all;
 }

@@ -27,6 +27,42 @@ core::Summary time_solver(lbm::Solver& solver, int repeats) {
 
 }  // namespace
 
+Report lbm_scaling(const core::DeviceSet& devices, const Options& options) {
+  const core::DeviceInfo& info = devices.device(0).info;
+  Report report{"lbm-scaling", info, core::measure_bandwidth(devices.compute(0)).copy.median, {}};
+  const int n = info.kind == core::DeviceKind::gpu ? 384 : 128;
+  double single = 0;
+  for (std::size_t count = 1; count <= devices.size(); ++count) {
+    std::vector<core::Device> subset;
+    for (std::size_t k = 0; k < count; ++k) subset.push_back(devices.device(k));
+    const core::DeviceSet set(subset);
+    lbm::Config c;
+    c.force = {0, 0, 1e-6};
+    lbm::Solver s(set, lbm::duct(n, n, n * static_cast<int>(count)), c);
+    s.initialise();
+    s.advance(2 * steps_per_run);
+    s.finish();
+    std::vector<double> rates;
+    for (int r = 0; r < options.repeats; ++r) {
+      const core::WallTimer timer;
+      s.advance(steps_per_run);
+      s.finish();
+      rates.push_back(static_cast<double>(s.nodes()) * steps_per_run / timer.seconds() * 1e-6);
+    }
+    const core::Summary rate = core::summarize(rates);
+    if (count == 1) single = rate.median;
+    const double bytes = static_cast<double>(s.bytes_per_update());
+    const double parallel = rate.median / (static_cast<double>(count) * single);
+    report.cases.push_back({std::to_string(count) + " device" + (count > 1 ? "s" : "") + ", " + std::to_string(n) +
+                                "^2 x " + std::to_string(n * static_cast<int>(count)),
+                            "MLUPs/s", rate, bytes,
+                            rate.median * 1e6 * bytes / 1e9 / (static_cast<double>(count) * report.reference_bandwidth_GBs),
+                            {{"devices", count}, {"lattice_per_device", n}, {"parallel_efficiency", parallel},
+                             {"speedup", rate.median / single}, {"pattern", "aa"}, {"storage", "fp32"}}});
+  }
+  return report;
+}
+
 Report lbm(const core::DeviceSet& devices, const Options& options) {
   const core::DeviceInfo& info = devices.device(0).info;
   Report report{"lbm", info, core::measure_bandwidth(devices.compute(0)).copy.median, {}};

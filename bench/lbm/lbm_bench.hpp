@@ -9,4 +9,9 @@ namespace hetflow::bench {
 // smaller lattice picks the size used for all cases.
 Report lbm(const core::DeviceSet& devices, const Options& options);
 
+// Weak scaling over the selected devices: 384^3 nodes per GPU (128^3 per CPU device), slabs along z,
+// FP32 A-A, on the first 1, 2, ... devices; MLUPs/s by host wall clock over whole steps (halo relay
+// included), parallel efficiency = MLUPs(n) / (n MLUPs(1)) in each case's params.
+Report lbm_scaling(const core::DeviceSet& devices, const Options& options);
+
 }  // namespace hetflow::bench

@@ -63,7 +63,9 @@ class Kernel {
     check(clSetKernelArg(handle_.get(), index, sizeof(T), &value), arg_call(index));
   }
 
-  Event launch(const Queue& queue, NDRange global, NDRange local = {}, std::span<const Event> wait = {}) const;
+  // `offset` (optional) is the global work offset: get_global_id starts there.
+  Event launch(const Queue& queue, NDRange global, NDRange local = {}, std::span<const Event> wait = {},
+               NDRange offset = {}) const;
 
   // The largest work-group this kernel can run with on the queue's device.
   std::size_t max_work_group(const Queue& queue) const;

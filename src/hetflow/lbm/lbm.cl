@@ -22,7 +22,7 @@
 // wall tests; a node next to a wall reads one word whose bit i says that x + c_i is a wall, rather than
 // 18 neighbour flags (fewer loads and, above all, fewer live registers).
 //
-// Build options: Z_HALO (the lattice is one device's z-slab with halo planes), REAL (float|double, arithmetic), STORE_HALF (populations as IEEE half through
+// Build options: REAL (float|double, arithmetic), STORE_HALF (populations as IEEE half through
 // vload_half/vstore_half; otherwise stored as real_t), INDEX64 (64-bit slot indices, needed once
 // 19 x nodes exceeds 2^32).
 #include "core/common.cl"
@@ -104,18 +104,13 @@ inline real_t relax_one(const Relax r, const real_t fs, const real_t w, const re
   return fs + r.omega * (feq - fs) + r.guo * w * cf;
 }
 
-// With Z_HALO (a slab of several devices) local planes 0 and nz - 1 are halos the host keeps current:
-// work-items cover planes 1 .. nz - 2, whose z-neighbours then never wrap.
-#ifdef Z_HALO
-#define Z_FIRST 1
-#else
-#define Z_FIRST 0
-#endif
-
+// A slab of several devices has halo planes 0 and nz - 1 that the host keeps current; its kernels are
+// launched with a global offset so work-items cover only planes in 1 .. nz - 2, whose z-neighbours then
+// never wrap.
 // The node of this work-item, its periodic neighbours' coordinates and the index pieces they share.
 // Slot (i, x, y, z) = (z * 19 + i) * plane + y * nx + x.
 #define NODE_SETUP                                                                              \
-  const int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2) + Z_FIRST;        \
+  const int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);                  \
   if (x >= nx) return;                                                                          \
   const idx_t plane = (idx_t)nx * (idx_t)ny;                                                    \
   const int xm = x == 0 ? nx - 1 : x - 1, xp = x == nx - 1 ? 0 : x + 1;                         \

@@ -133,7 +133,6 @@ void Solver::build_part(std::size_t k, const Geometry& geometry) {
   if (config_.storage == Storage::fp16) options.define("STORE_HALF", 1);
   // 32-bit slot arithmetic is cheaper; 64-bit only once the slot count needs it.
   if (types.size() * q >= (std::size_t{1} << 32)) options.define("INDEX64", 1);
-  if (halos()) options.define("Z_HALO", 1);
   if (exact_arithmetic_) options.define("LBM_NO_FMA", 1).raw("-cl-fp32-correctly-rounded-divide-sqrt");
   if (config_.shan_chen) options.define("SHAN_CHEN", 1);
   p.psi = core::Buffer<std::uint8_t>(ctx, config_.shan_chen ? types.size() * real_bytes() : 1);
@@ -199,7 +198,7 @@ void Solver::build_part(std::size_t k, const Geometry& geometry) {
   core::Kernel mark = program.kernel("lbm_mark");
   mark.args(p.flags, p.wall_bits, type_buffer);
   set_dims(mark, 3, p);
-  mark.launch(queue, range(p.nz), local()).wait();
+  launch_planes(mark, k, 0, p.nz, {}).wait();
 }
 
 std::size_t Solver::nodes() const {
@@ -303,7 +302,7 @@ void Solver::psi_pass() const {
     psi.set(1, f_[array]->buffer(k));
     set_state(psi, 7);
     const std::span<const core::Event> wait = pending_[k] ? std::span(&pending_[k], 1) : std::span<const core::Event>();
-    pending_[k] = psi.launch(devices_->compute(k), range(parts_[k].nz), local(), wait);
+    pending_[k] = launch_planes(psi, k, 0, parts_[k].nz, wait);
   }
 }
 
@@ -317,28 +316,43 @@ void Solver::set_state(core::Kernel& k, cl_uint first) const {
   for (cl_uint d = 0; d < 3; ++d) k.set(first + 1 + d, static_cast<int>(step_ % dims_[d]));
 }
 
+core::Event Solver::launch_planes(const core::Kernel& kernel, std::size_t k, int first, int count,
+                                  std::span<const core::Event> wait) const {
+  const int offset = first + (halos() ? 1 : 0);  // local plane 0 is a halo when there are several devices
+  return kernel.launch(devices_->compute(k), range(count), local(), wait,
+                       core::NDRange(0, 0, static_cast<std::size_t>(offset)));
+}
+
 core::Event Solver::launch_all(const std::function<const core::Kernel&(const Part&)>& pick, std::size_t array,
                                std::optional<core::HaloFlow> flow) const {
-  std::vector<core::Event> done(parts_.size());
+  auto wait = [&](std::size_t k) {
+    return pending_[k] ? std::span(&pending_[k], 1) : std::span<const core::Event>();
+  };
+  if (!flow || !halos()) {
+    for (std::size_t k = 0; k < parts_.size(); ++k) pending_[k] = launch_planes(pick(parts_[k]), k, 0, parts_[k].nz, wait(k));
+    return pending_[0];
+  }
+  // The boundary planes first, so their halo traffic runs while the interior planes are updated; all
+  // launches of a device share its in-order compute queue.
+  std::vector<core::Event> boundary(parts_.size()), first(parts_.size());
   for (std::size_t k = 0; k < parts_.size(); ++k) {
-    const std::span<const core::Event> wait = pending_[k] ? std::span(&pending_[k], 1) : std::span<const core::Event>();
-    done[k] = pick(parts_[k]).launch(devices_->compute(k), range(parts_[k].nz), local(), wait);
+    const Part& p = parts_[k];
+    first[k] = launch_planes(pick(p), k, 0, 1, wait(k));
+    boundary[k] = p.nz > 1 ? launch_planes(pick(p), k, p.nz - 1, 1, {}) : first[k];
   }
-  if (flow && halos()) {
-    f_[array]->begin_halo_exchange(done, *flow);
-    pending_ = f_[array]->end_halo_exchange();
-    if (*flow == core::HaloFlow::swap) {
-      for (std::size_t k = 0; k < parts_.size(); ++k) {
-        const core::NDRange both_boundaries(core::round_up(static_cast<std::size_t>(dims_[0]), work_group()),
-                                            static_cast<std::size_t>(dims_[1]), 2);
-        pending_[k] = parts_[k].merge[array].launch(devices_->compute(k), both_boundaries, local(),
-                                                    std::span(&pending_[k], 1));
-      }
+  f_[array]->begin_halo_exchange(boundary, *flow);
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    if (parts_[k].nz > 2) launch_planes(pick(parts_[k]), k, 1, parts_[k].nz - 2, {});
+    devices_->compute(k).flush();
+  }
+  pending_ = f_[array]->end_halo_exchange();
+  if (*flow == core::HaloFlow::swap) {
+    for (std::size_t k = 0; k < parts_.size(); ++k) {
+      // Both boundary planes: the merge kernel's z selects the side.
+      pending_[k] = parts_[k].merge[array].launch(devices_->compute(k), range(2), local(), std::span(&pending_[k], 1));
     }
-  } else {
-    pending_ = done;
   }
-  return done[0];
+  return first[0];
 }
 
 core::Event Solver::advance(long steps) {
@@ -386,7 +400,7 @@ Fields Solver::fields() const {
     fields.args(rho, u, f_[array]->buffer(k));
     set_state(fields, 8);
     const std::span<const core::Event> wait = pending_[k] ? std::span(&pending_[k], 1) : std::span<const core::Event>();
-    fields.launch(queue, range(p.nz), local(), wait);
+    launch_planes(fields, k, 0, p.nz, wait);
 
     // Own planes only: the first local plane is a halo when there are several devices.
     const std::size_t first = halos() ? plane : 0, own = plane * static_cast<std::size_t>(p.nz);

@@ -128,8 +128,11 @@ class Solver {
   void set_open_boundaries(core::Kernel& k, cl_uint first) const;
   // Sets a real_t argument: float or double as the storage's arithmetic precision.
   void set_real(core::Kernel& k, cl_uint index, double value) const;
+  // Launches `kernel` on device k over own planes [first, first + count) of its slab.
+  core::Event launch_planes(const core::Kernel& kernel, std::size_t k, int first, int count,
+                            std::span<const core::Event> wait) const;
   // Launches `pick(part)` on every device after `pending_`; with halos, then fills or swaps them (and
-  // merges what a swap brought).
+  // merges what a swap brought), overlapping the exchange with the interior planes.
   core::Event launch_all(const std::function<const core::Kernel&(const Part&)>& pick, std::size_t array,
                          std::optional<core::HaloFlow> flow) const;
 
