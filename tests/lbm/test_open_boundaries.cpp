@@ -5,6 +5,7 @@
 
 #include "hetflow/lbm/geometry_generators.hpp"
 #include "hetflow/lbm/solver.hpp"
+#include "validation_output.hpp"
 
 namespace hetflow::lbm {
 namespace {
@@ -61,11 +62,16 @@ TEST_P(LbmZouHe, DevelopsPlanePoiseuilleFlowAndConservesMass) {
   double mean = 0;
   for (int y = 1; y < ny - 1; ++y) mean += f.u[3 * at(y, 60) + 2] / h;
   double err = 0, norm = 0;
+  std::vector<std::vector<double>> rows;
   for (int y = 1; y < ny - 1; ++y) {
     const double eta = (y - 10.5) / (h / 2);
     const double exact = 1.5 * mean * (1 - eta * eta);
     err += std::pow(f.u[3 * at(y, 60) + 2] - exact, 2);
     norm += exact * exact;
+    rows.push_back({y - 10.5, f.u[3 * at(y, 2) + 2], f.u[3 * at(y, 60) + 2], exact});
+  }
+  if (GetParam() == Pattern::aa) {
+    test::write_validation_csv("zou_he_channel.csv", {"y", "u_z2", "u_z60", "u_exact"}, rows);
   }
   EXPECT_LE(std::sqrt(err / norm), 5e-3);
 

@@ -6,6 +6,7 @@
 
 #include "hetflow/lbm/references.hpp"
 #include "hetflow/lbm/solver.hpp"
+#include "validation_output.hpp"
 
 namespace hetflow::lbm {
 namespace {
@@ -63,6 +64,9 @@ TEST(LbmShanChen, DropletsObeyLaplacesLaw) {
     jumps.push_back(d.pressure_jump);
   }
   const LaplaceFit fit = laplace_fit(radii, jumps);
+  std::vector<std::vector<double>> rows;
+  for (std::size_t i = 0; i < radii.size(); ++i) rows.push_back({radii[i], jumps[i]});
+  test::write_validation_csv("laplace.csv", {"radius", "pressure_jump"}, rows);
   RecordProperty("sigma", std::to_string(fit.sigma));
   RecordProperty("r_squared", std::to_string(fit.r_squared));
   EXPECT_GT(fit.r_squared, 0.99);

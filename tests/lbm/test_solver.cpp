@@ -9,6 +9,7 @@
 #include "hetflow/lbm/geometry_generators.hpp"
 #include "hetflow/lbm/references.hpp"
 #include "hetflow/lbm/solver.hpp"
+#include "validation_output.hpp"
 
 namespace hetflow::lbm {
 namespace {
@@ -53,13 +54,22 @@ TEST_P(LbmDuctPoiseuille, MatchesTheSeriesSolution) {
   Config c;
   c.tau = 0.8;
   const double nu = (c.tau - 0.5) / 3;
-  const double g = 1e-5;  // centre velocity about 0.03
+  const double g = 1e-5;  // centre velocity about 0.0075
   c.force = {0, 0, g};
   c.storage = GetParam();
   Solver s(ds, duct(nx, ny, nz), c);
   s.initialise();
   s.advance(6000);
-  const double error = duct_error(s.fields(), nx, ny, nz, g, nu);
+  const Fields fields = s.fields();
+  const double error = duct_error(fields, nx, ny, nz, g, nu);
+  std::vector<std::vector<double>> centre_line;
+  for (int x = 1; x < nx - 1; ++x) {
+    const std::size_t n = static_cast<std::size_t>(x + nx * (ny / 2));
+    const double xc = x - (nx - 1) / 2.0;
+    centre_line.push_back({xc, fields.u[3 * n + 2], duct_poiseuille(xc, 0.5, (nx - 2) / 2.0, (ny - 2) / 2.0, g, nu)});
+  }
+  test::write_validation_csv(std::string("duct_") + to_string(GetParam()) + ".csv", {"x", "u_lbm", "u_exact"},
+                             centre_line);
   RecordProperty("rel_l2", sci(error));
   const double tolerance = GetParam() == Storage::fp16 ? 2e-2 : 1e-3;  // half storage keeps ~3 digits
   EXPECT_LE(error, tolerance) << to_string(GetParam());

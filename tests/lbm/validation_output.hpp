@@ -1,0 +1,23 @@
+#pragma once
+// When HETFLOW_VALIDATION_OUT names a folder, the validation tests leave their data there as CSV, from
+// which scripts/plot_lbm_validation.py draws the figures of docs/lbm-validation.md.
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "hetflow/io/csv.hpp"
+
+namespace hetflow::test {
+
+inline void write_validation_csv(const std::string& name, const std::vector<std::string>& columns,
+                                 const std::vector<std::vector<double>>& rows) {
+  const char* dir = std::getenv("HETFLOW_VALIDATION_OUT");
+  if (!dir || !*dir) return;
+  std::filesystem::create_directories(dir);
+  io::CsvWriter csv(std::filesystem::path(dir) / name, columns);
+  for (const auto& row : rows) csv.add_row(row);
+  csv.close();
+}
+
+}  // namespace hetflow::test
