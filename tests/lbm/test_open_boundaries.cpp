@@ -5,15 +5,11 @@
 
 #include "hetflow/lbm/geometry_generators.hpp"
 #include "hetflow/lbm/solver.hpp"
+#include "test_devices.hpp"
 #include "validation_output.hpp"
 
 namespace hetflow::lbm {
 namespace {
-
-core::DeviceSet test_device() {
-  const char* v = std::getenv("HETFLOW_TEST_DEVICE");
-  return core::DeviceSet::select(v && *v ? v : "cpu:0");
-}
 
 // Plane channel, 20 fluid cells wide (walls at y = 0 and 21), 80 long, with a Zou-He plug inlet at
 // z = 0 and a Zou-He pressure outlet at z = 79. Re = U h / nu = 4, so the flow is developed a few cells
@@ -36,7 +32,7 @@ TEST_P(LbmZouHe, DevelopsPlanePoiseuilleFlowAndConservesMass) {
   c.storage = Storage::fp64;
   c.inlet_velocity = {0, 0, u_in};
   c.outlet_density = 1.0;
-  const core::DeviceSet ds = test_device();
+  const core::DeviceSet ds = test::test_device();
   if (!ds.device(0).info.fp64) GTEST_SKIP() << "no fp64";
   Solver s(ds, geo, c);
   s.initialise();

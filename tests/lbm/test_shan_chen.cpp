@@ -6,15 +6,11 @@
 
 #include "hetflow/lbm/references.hpp"
 #include "hetflow/lbm/solver.hpp"
+#include "test_devices.hpp"
 #include "validation_output.hpp"
 
 namespace hetflow::lbm {
 namespace {
-
-core::DeviceSet test_device() {
-  const char* v = std::getenv("HETFLOW_TEST_DEVICE");
-  return core::DeviceSet::select(v && *v ? v : "cpu:0");
-}
 
 // A drop of liquid in its vapour on a periodic 64 x 64 x 1 lattice (a cylinder: Laplace's law in 2-D
 // reads dp = sigma / R). Starts from a sharp interface at the coexistence densities of the classic
@@ -52,7 +48,7 @@ Drop settle_drop(const core::DeviceSet& ds, double r0) {
 }
 
 TEST(LbmShanChen, DropletsObeyLaplacesLaw) {
-  const core::DeviceSet ds = test_device();
+  const core::DeviceSet ds = test::test_device();
   std::vector<double> radii, jumps;
   for (double r0 : {8.0, 10.0, 12.0, 14.0, 17.0}) {
     const Drop d = settle_drop(ds, r0);

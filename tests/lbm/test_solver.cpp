@@ -9,6 +9,7 @@
 #include "hetflow/lbm/geometry_generators.hpp"
 #include "hetflow/lbm/references.hpp"
 #include "hetflow/lbm/solver.hpp"
+#include "test_devices.hpp"
 #include "validation_output.hpp"
 
 namespace hetflow::lbm {
@@ -18,11 +19,6 @@ std::string sci(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3e", v);
   return buf;
-}
-
-core::DeviceSet test_device() {
-  const char* v = std::getenv("HETFLOW_TEST_DEVICE");
-  return core::DeviceSet::select(v && *v ? v : "cpu:0");
 }
 
 // Relative L2 error of u_z on the fluid nodes of a duct against the series solution.
@@ -48,7 +44,7 @@ double duct_error(const Fields& f, int nx, int ny, int nz, double g, double nu) 
 class LbmDuctPoiseuille : public ::testing::TestWithParam<Storage> {};
 
 TEST_P(LbmDuctPoiseuille, MatchesTheSeriesSolution) {
-  const core::DeviceSet ds = test_device();
+  const core::DeviceSet ds = test::test_device();
   if (GetParam() == Storage::fp64 && !ds.device(0).info.fp64) GTEST_SKIP() << "no fp64";
   const int nx = 34, ny = 34, nz = 4;
   Config c;
@@ -93,7 +89,7 @@ Geometry obstacle_box() {
 }
 
 TEST(LbmPatterns, GiveBitIdenticalFields) {
-  const core::DeviceSet ds = test_device();
+  const core::DeviceSet ds = test::test_device();
   const Geometry geo = obstacle_box();
   for (Storage storage : {Storage::fp32, Storage::fp64, Storage::fp16}) {
     if (storage == Storage::fp64 && !ds.device(0).info.fp64) continue;
@@ -120,7 +116,7 @@ TEST(LbmPatterns, GiveBitIdenticalFields) {
 
 // Mass drift over 3000 steps of forced flow through the obstacle box (the longest CI affords here).
 TEST(LbmMass, IsConserved) {
-  const core::DeviceSet ds = test_device();
+  const core::DeviceSet ds = test::test_device();
   for (Storage storage : {Storage::fp64, Storage::fp32}) {
     if (storage == Storage::fp64 && !ds.device(0).info.fp64) continue;
     Config c;
@@ -138,7 +134,7 @@ TEST(LbmMass, IsConserved) {
 }
 
 TEST(LbmSolver, RejectsBadInput) {
-  const core::DeviceSet ds = test_device();
+  const core::DeviceSet ds = test::test_device();
   Config c;
   c.tau = 0.5;
   try {
@@ -168,16 +164,11 @@ TEST(LbmSolver, RejectsBadInput) {
 namespace hetflow::lbm {
 namespace {
 
-core::DeviceSet test_devices() {
-  const char* v = std::getenv("HETFLOW_TEST_DEVICES");
-  return core::DeviceSet::select(v && *v ? v : "cpu");
-}
-
 // Slabs on several devices, halos relayed through the host, give the same bits as one device; the
 // random walls straddle every slab face. Exact arithmetic makes a GPU + CPU pair comparable too.
 TEST(LbmMultiDevice, FieldsAreBitIdenticalToOneDevice) {
-  const core::DeviceSet one = test_device();
-  const core::DeviceSet several = test_devices();
+  const core::DeviceSet one = test::test_device();
+  const core::DeviceSet several = test::test_devices();
   ASSERT_GE(several.size(), 2u);
   const Geometry geo = obstacle_box();
   for (Pattern pattern : {Pattern::aa, Pattern::ab}) {
@@ -205,7 +196,7 @@ TEST(LbmMultiDevice, FieldsAreBitIdenticalToOneDevice) {
 }
 
 TEST(LbmMultiDevice, RefusesTheLagrangianPatternAndTooThinSlabs) {
-  const core::DeviceSet several = test_devices();
+  const core::DeviceSet several = test::test_devices();
   Config c;
   c.pattern = Pattern::lagrangian;
   EXPECT_THROW(Solver(several, duct(6, 6, 8), c), core::Error);
