@@ -66,9 +66,6 @@ Solver::Solver(const core::DeviceSet& devices, const Geometry& geometry, const C
     // A Lagrangian packet's slot moves every step, so no fixed halo plane holds what crosses a slab face.
     throw core::Error("the lagrangian pattern runs on one device; use aa or ab on several");
   }
-  if (devices.size() > 1 && config.shan_chen) {
-    throw core::Error("Shan-Chen multiphase flow runs on one device for now (its psi field has no halo exchange yet)");
-  }
   if (static_cast<std::size_t>(dims_[2]) < devices.size()) {
     throw core::Error("a lattice of " + std::to_string(dims_[2]) + " z-planes cannot be split over " +
                       std::to_string(devices.size()) + " devices");
@@ -101,6 +98,15 @@ Solver::Solver(const core::DeviceSet& devices, const Geometry& geometry, const C
   }
   f_[0] = std::make_unique<core::Plan<std::uint8_t>>(devices, lattice, layout);
   if (config.pattern == Pattern::ab) f_[1] = std::make_unique<core::Plan<std::uint8_t>>(devices, lattice, layout);
+  if (config.shan_chen) {
+    // The pseudo-potential: one real per node, its halo planes filled from the neighbours each step.
+    core::PlanOptions psi_layout;
+    psi_layout.granule = plane_bytes / store_bytes_ * real_bytes();
+    psi_layout.halo = layout.halo;
+    psi_layout.periodic = true;
+    psi_ = std::make_unique<core::Plan<std::uint8_t>>(devices, static_cast<std::size_t>(dims_[2]) * psi_layout.granule,
+                                                      psi_layout);
+  }
   parts_.resize(devices.size());
   pending_.resize(devices.size());
   for (std::size_t k = 0; k < devices.size(); ++k) build_part(k, geometry);
@@ -135,7 +141,7 @@ void Solver::build_part(std::size_t k, const Geometry& geometry) {
   if (types.size() * q >= (std::size_t{1} << 32)) options.define("INDEX64", 1);
   if (exact_arithmetic_) options.define("LBM_NO_FMA", 1).raw("-cl-fp32-correctly-rounded-divide-sqrt");
   if (config_.shan_chen) options.define("SHAN_CHEN", 1);
-  p.psi = core::Buffer<std::uint8_t>(ctx, config_.shan_chen ? types.size() * real_bytes() : 1);
+  p.psi = psi_ ? psi_->buffer(k) : core::Buffer<std::uint8_t>(ctx, 1);
   const core::Program& program = ctx.program("lbm/lbm.cl", options);
 
   const double omega = 1.0 / config_.tau;
@@ -303,6 +309,10 @@ void Solver::psi_pass() const {
     set_state(psi, 7);
     const std::span<const core::Event> wait = pending_[k] ? std::span(&pending_[k], 1) : std::span<const core::Event>();
     pending_[k] = launch_planes(psi, k, 0, parts_[k].nz, wait);
+  }
+  if (halos()) {
+    psi_->begin_halo_exchange(pending_, core::HaloFlow::fill);
+    pending_ = psi_->end_halo_exchange();
   }
 }
 

@@ -103,7 +103,7 @@ class Solver {
     int nz = 0;
     core::Buffer<std::uint8_t> flags;       // node type, plus NEAR_WALL for nodes beside a wall
     core::Buffer<std::uint32_t> wall_bits;  // bit i: the neighbour at x + c_i is a wall
-    core::Buffer<std::uint8_t> psi;         // Shan-Chen pseudo-potential (real_t per node), else one byte
+    core::Buffer<std::uint8_t> psi;         // psi_'s part (real_t per node), else one unused byte
     core::Kernel ab[2], aa[2], lagrangian, init, fields, merge[2], psi_pass;  // merge: per population array
   };
 
@@ -143,6 +143,7 @@ class Solver {
   bool exact_arithmetic_ = false;
   std::vector<Part> parts_;
   std::unique_ptr<core::Plan<std::uint8_t>> f_[2];  // populations; the second only for A-B
+  std::unique_ptr<core::Plan<std::uint8_t>> psi_;   // Shan-Chen pseudo-potential
   mutable std::vector<core::Event> pending_;        // what the next launch on each device waits for
   long step_ = 0;
 };
