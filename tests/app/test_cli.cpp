@@ -5,13 +5,12 @@
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 
+#include "command_test.hpp"
 #include "hetflow/io/csv.hpp"
 #include "hetflow/io/pvd.hpp"
 #include "hetflow/io/vtk_reader.hpp"
@@ -19,47 +18,11 @@
 namespace {
 
 namespace fs = std::filesystem;
+using Result = hetflow::test::CommandResult;
 
-struct Result {
-  int status;
-  std::string output;  // stdout and stderr together
-};
-
-class Cli : public ::testing::Test {
+class Cli : public hetflow::test::CommandTest {
  protected:
-  void SetUp() override {
-    dir = fs::temp_directory_path() / ("hetflow-cli-" + std::to_string(::getpid()) + "-" +
-                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  void TearDown() override { fs::remove_all(dir); }
-
-  // Runs the command in the test folder through the shell; `env` is prefixed as VAR=value words.
-  Result hetflow(const std::string& args, const std::string& env = "") const {
-    const fs::path log = dir / "output.txt";
-    const std::string cmd = "cd '" + dir.string() + "' && " + env + " '" + HETFLOW_EXE + "' " + args + " > '" +
-                            log.string() + "' 2>&1";
-    const int raw = std::system(cmd.c_str());
-    std::ifstream in(log);
-    std::stringstream text;
-    text << in.rdbuf();
-    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, text.str()};
-  }
-
-  nlohmann::json manifest(const std::string& run) const {
-    std::ifstream in(dir / run / "manifest.json");
-    return nlohmann::json::parse(in);
-  }
-
-  void write(const std::string& name, const std::string& text) const { std::ofstream(dir / name) << text; }
-
-  std::string device() const {
-    const char* d = std::getenv("HETFLOW_TEST_DEVICE");
-    return d ? d : "cpu:0";
-  }
-
-  fs::path dir;
+  Result hetflow(const std::string& args, const std::string& env = "") const { return run_hetflow(args, env); }
 };
 
 TEST_F(Cli, DefaultCaseWritesACompleteRunDirectory) {

@@ -26,6 +26,9 @@ class CaseType {
  public:
   virtual ~CaseType() = default;
   virtual io::Schema schema() const = 0;
+  // What the schema cannot express (keys one variant needs, sizes that must agree), checked before any
+  // device is opened or the run directory is created, so a bad case leaves nothing behind.
+  virtual void check(const io::Case&) const {}
   virtual RunOutcome run(const io::Case& c, RunContext& context) const = 0;
 };
 

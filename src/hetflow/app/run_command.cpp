@@ -30,6 +30,8 @@ int run_command(const RunRequest& request) {
                          ? io::parse_case(default_case_yaml(), case_registry(), overrides, "<built-in default case>")
                          : io::load_case(request.case_file, case_registry(), overrides);
 
+  const CaseType& type = find_case_type(c.type());
+  type.check(c);
   core::DeviceSet devices = core::DeviceSet::select(c.get<std::string>("device.select"));
   devices.set_extra_build_options(c.get<std::string>("device.build_options"));
 
@@ -50,7 +52,7 @@ int run_command(const RunRequest& request) {
   RunContext context{devices, dir, request.verbosity};
   RunOutcome outcome;
   try {
-    outcome = find_case_type(c.type()).run(c, context);
+    outcome = type.run(c, context);
   } catch (const std::exception& e) {
     dir.manifest()["error"] = e.what();
     dir.write_manifest("failed");

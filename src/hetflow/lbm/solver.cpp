@@ -213,9 +213,14 @@ std::size_t Solver::nodes() const {
 
 std::size_t Solver::bytes_per_update() const { return 2 * q * store_bytes_ + 1; }
 
-std::size_t Solver::device_bytes() const {
-  const std::size_t arrays = config_.pattern == Pattern::ab ? 2 : 1;
-  return arrays * nodes() * q * store_bytes_ + nodes() * (1 + sizeof(std::uint32_t));
+std::size_t Solver::required_bytes(const std::array<int, 3>& dims, const Config& config) {
+  const std::size_t nodes = static_cast<std::size_t>(dims[0]) * static_cast<std::size_t>(dims[1]) *
+                            static_cast<std::size_t>(dims[2]);
+  const std::size_t arrays = config.pattern == Pattern::ab ? 2 : 1;
+  const std::size_t store = config.storage == Storage::fp16 ? 2 : config.storage == Storage::fp32 ? 4 : 8;
+  const std::size_t psi = config.shan_chen ? (config.storage == Storage::fp64 ? 8 : 4) : 0;
+  // Populations, then per node the flag byte, the wall-bits word and the pseudo-potential.
+  return arrays * nodes * q * store + nodes * (1 + sizeof(std::uint32_t) + psi);
 }
 
 void Solver::set_dims(core::Kernel& k, cl_uint first, const Part& p) const {

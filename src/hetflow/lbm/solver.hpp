@@ -94,7 +94,9 @@ class Solver {
   // wall bits are read only beside walls).
   std::size_t bytes_per_update() const;
   // Device memory the lattice occupies on all devices together.
-  std::size_t device_bytes() const;
+  std::size_t device_bytes() const { return required_bytes(dims_, config_); }
+  // Device memory a lattice of `dims` needs with `config`, known before any mask or solver exists.
+  static std::size_t required_bytes(const std::array<int, 3>& dims, const Config& config);
 
  private:
   // One device's slab: planes [z0, z0 + nz) of the lattice, with halo planes when there are several.

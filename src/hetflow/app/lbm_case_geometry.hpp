@@ -1,0 +1,36 @@
+#pragma once
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "hetflow/io/case_file.hpp"
+#include "hetflow/lbm/geometry.hpp"
+
+namespace hetflow::app {
+
+// The lattice an lbm case asks for, from its geometry section.
+struct LbmGeometry {
+  lbm::Geometry mask;
+  std::string kind;                // duct | channel | cylinder | sphere | packing | file
+  std::optional<double> diameter;  // of the cylinder or sphere, for the Reynolds number
+  nlohmann::json info;             // what the manifest records about it (porosity, spheres, source file)
+};
+
+// Checks what the schema cannot express: which keys a kind needs or ignores, and list lengths. Every
+// problem is collected and thrown as one io::CaseError with the file:line of the key involved (exit
+// status 2). Cheap: reads no geometry file, so a file's dims are checked against geometry.size only
+// when make_lbm_geometry loads it.
+void check_lbm_geometry(const io::Case& c);
+
+// The lattice dims of a generated kind (not `file`), known before any mask is built so that a lattice
+// too large for the device is refused before the host spends memory on it.
+std::optional<std::array<std::size_t, 3>> planned_lbm_dims(const io::Case& c);
+
+// Builds or loads the mask. A relative geometry.file is taken from the case file's folder, so a case
+// and its voxel file move together. Generator and file errors become io::CaseError naming the key.
+LbmGeometry make_lbm_geometry(const io::Case& c);
+
+}  // namespace hetflow::app
