@@ -121,6 +121,54 @@ TEST_F(LbmCase, BadCasesExitTwoWithFileAndLine) {
   for (const char* run : {"tau", "keys", "nosize"}) EXPECT_FALSE(fs::exists(dir / run)) << run;
 }
 
+TEST_F(LbmCase, MultiphaseKeysAreCheckedAgainstTheModel) {
+  write("bad.yaml", "type: lbm\nlbm:\n  model: two_component\ngeometry:\n  kind: box\n  size: [8, 8, 1]\n"
+                    "shan_chen:\n  g: -100\ninitial:\n  kind: uniform\n  radius: 3\n");
+  const Result r = hetflow("run bad.yaml -o bad");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("bad.yaml:8: shan_chen.g does not apply to lbm.model = two_component"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("initial.density has 1 entries: lbm.model = two_component needs two densities"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("bad.yaml:11: initial.radius applies only to initial.kind = drop"), std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(dir / "bad"));
+}
+
+// A Shan-Chen drop and a two-component drop in periodic boxes: each starts at its model's coexistence
+// densities and keeps a dense centre and a light far field; the outputs carry the components' densities.
+TEST_F(LbmCase, MultiphaseDropsRunFromTheCaseFile) {
+  write("sc.yaml", "type: lbm\nlbm:\n  tau: 1\n  model: shan_chen\n  steps: 200\n  storage: fp64\ngeometry:\n"
+                   "  kind: box\n  size: [32, 32, 1]\ninitial:\n  kind: drop\n  density: [85.7]\n"
+                   "  drop_density: [524]\n  radius: 8\noutput:\n  dir: sc\n  every: 100\n");
+  Result r = hetflow("run sc.yaml -q");
+  ASSERT_EQ(r.status, 0) << r.output;
+  auto image = hetflow::io::read_vti(dir / "sc" / "fields_000200.vti");
+  ASSERT_NE(image.point_array("rho"), nullptr);
+  const auto rho = image.point_array("rho")->to_double();
+  // Centre (16, 16) and corner: liquid and vapour within 10 % of the coexistence densities.
+  EXPECT_NEAR(rho.at(16 + 32 * 16) / 524.0, 1.0, 0.1);
+  EXPECT_NEAR(rho.at(0) / 85.7, 1.0, 0.1);
+  EXPECT_TRUE(fs::exists(dir / "sc" / "rho_z_000200.png"));
+  // fp64 Shan-Chen conserves mass to round-off.
+  EXPECT_LT(std::abs(manifest("sc")["result"]["mass_drift"].get<double>()), 1e-12);
+
+  write("two.yaml", "type: lbm\nlbm:\n  tau: 1\n  model: two_component\n  steps: 200\ngeometry:\n"
+                    "  kind: box\n  size: [32, 32, 1]\ninitial:\n  kind: drop\n  density: [0.03, 2.23]\n"
+                    "  drop_density: [2.23, 0.03]\n  radius: 8\noutput:\n  dir: two\n  every: 100\n");
+  r = hetflow("run two.yaml -q");
+  ASSERT_EQ(r.status, 0) << r.output;
+  image = hetflow::io::read_vti(dir / "two" / "fields_000200.vti");
+  ASSERT_NE(image.point_array("rho_a"), nullptr);
+  ASSERT_NE(image.point_array("rho_b"), nullptr);
+  const auto a = image.point_array("rho_a")->to_double(), b = image.point_array("rho_b")->to_double();
+  EXPECT_GT(a.at(16 + 32 * 16), 2.0);
+  EXPECT_LT(a.at(0), 0.1);
+  EXPECT_GT(b.at(0), 2.0);
+  EXPECT_TRUE(fs::exists(dir / "two" / "rho_a_z_000200.png"));
+}
+
 TEST_F(LbmCase, FileGeometryIsFoundBesideTheCaseAndItsSizeChecked) {
   // A 6 x 6 x 4 raw mask, all fluid but a wall plane at y = 0, in a folder apart from the working one.
   std::string raw(6 * 6 * 4, '\0');

@@ -15,11 +15,7 @@
 namespace hetflow::lbm {
 namespace {
 
-std::string sci(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3e", v);
-  return buf;
-}
+using test::sci;
 
 // Relative L2 error of u_z on the fluid nodes of a duct against the series solution.
 double duct_error(const Fields& f, int nx, int ny, int nz, double g, double nu) {

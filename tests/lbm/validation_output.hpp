@@ -1,6 +1,7 @@
 #pragma once
 // When HETFLOW_VALIDATION_OUT names a folder, the validation tests leave their data there as CSV, from
 // which scripts/plot_lbm_validation.py draws the figures of docs/lbm-validation.md.
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -9,6 +10,13 @@
 #include "hetflow/io/csv.hpp"
 
 namespace hetflow::test {
+
+// A number in three significant digits, for test properties and messages.
+inline std::string sci(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3e", v);
+  return buf;
+}
 
 inline void write_validation_csv(const std::string& name, const std::vector<std::string>& columns,
                                  const std::vector<std::vector<double>>& rows) {

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "hetflow/app/lbm_case_geometry.hpp"
+#include "hetflow/app/lbm_case_multiphase.hpp"
 #include "hetflow/app/lbm_case_outputs.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/event.hpp"
@@ -56,6 +57,7 @@ lbm::Config solver_config(const io::Case& c) {
   config.storage = lbm::parse_storage(c.get<std::string>("lbm.storage"));
   config.work_group = c.get<std::size_t>("lbm.work_group");
   config.exact_arithmetic = c.get<bool>("lbm.exact_arithmetic");
+  configure_multiphase(c, config);
   return config;
 }
 
@@ -102,9 +104,10 @@ io::Schema LbmCase::schema() const {
                                          "every device kind (a few percent slower; always on for mixed platforms)");
 
   auto& g = s.section("geometry", "the voxel mask; directions without walls are periodic");
-  g.key<std::string>("kind", "duct: walls around x and y; channel: walls at y = 0, ny-1; cylinder / sphere: a "
-                             "channel with an obstacle; packing: periodic random spheres; file: a voxel file")
-      .one_of({"duct", "channel", "cylinder", "sphere", "packing", "file"});
+  g.key<std::string>("kind", "box: no walls, periodic; duct: walls around x and y; channel: walls at y = 0, ny-1; "
+                             "cylinder / sphere: a channel with an obstacle; packing: periodic random spheres; "
+                             "file: a voxel file")
+      .one_of({"box", "duct", "channel", "cylinder", "sphere", "packing", "file"});
   g.key<std::vector<int>>("size", std::vector<int>{}, "lattice [nx, ny, nz]; required unless kind is file")
       .at_least(1)
       .unit("cells");
@@ -118,13 +121,23 @@ io::Schema LbmCase::schema() const {
   g.key<int>("seed", 1, "packing: random seed; one seed gives one mask on every platform").at_least(0);
   g.key<std::string>("file", "", "kind file: a .vti or a raw voxel file's .yaml header, relative to the case file");
 
+  declare_multiphase(s);
+
   auto& o = s.section("output");
   o.key<int>("every", 100, "output interval").at_least(1).unit("steps");
   o.key<std::string>("slice_axis", "z", "the PNG shows the middle plane normal to this axis").one_of({"x", "y", "z"});
+  o.key<std::string>("slice_field", "auto", "what the PNG shows: speed |u|, or density (component a's with two "
+                                            "components); auto: density for multiphase models, else speed")
+      .one_of({"auto", "speed", "density"});
   return s;
 }
 
-void LbmCase::check(const io::Case& c) const { check_lbm_geometry(c); }
+void LbmCase::check(const io::Case& c) const {
+  std::vector<std::string> problems;
+  check_lbm_geometry(c, problems);
+  check_multiphase(c, problems);
+  if (!problems.empty()) throw io::CaseError(std::move(problems));
+}
 
 RunOutcome LbmCase::run(const io::Case& c, RunContext& ctx) const {
   const core::WallTimer total;
@@ -132,7 +145,6 @@ RunOutcome LbmCase::run(const io::Case& c, RunContext& ctx) const {
   const lbm::Config config = solver_config(c);
   const long steps = c.get<long>("lbm.steps");
   const long every = c.get<long>("output.every");
-  const auto u0 = c.get<std::vector<double>>("lbm.initial_velocity");
   if (const auto dims = planned_lbm_dims(c)) check_fits(*dims, config, ctx.devices);
   const LbmGeometry geometry = make_lbm_geometry(c);
   dir.manifest()["geometry"] = geometry.info;
@@ -144,7 +156,7 @@ RunOutcome LbmCase::run(const io::Case& c, RunContext& ctx) const {
     if (what.find("needs") == std::string::npos) throw;
     throw core::Error(what + memory_hint);
   }
-  solver->initialise(1.0, {u0[0], u0[1], u0[2]});
+  initialise_multiphase(c, geometry.mask, *solver);
 
   const double nu = solver->viscosity();
   const std::optional<int> axis = flow_axis(config.force);
@@ -158,6 +170,8 @@ RunOutcome LbmCase::run(const io::Case& c, RunContext& ctx) const {
   options.force = axis ? config.force[static_cast<std::size_t>(*axis)] : 0.0;
   options.viscosity = nu;
   options.double_fields = config.storage == lbm::Storage::fp64;
+  const std::string shown = c.get<std::string>("output.slice_field");
+  options.slice_density = shown == "density" || (shown == "auto" && c.get<std::string>("lbm.model") != "single");
   LbmOutputs outputs(dir, geometry.mask, options);
   outputs.write_geometry();
 

@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 // Keys of the geometry section each kind reads; any other key the case gives is a mistake worth
 // reporting, since silently ignoring e.g. a radius for a duct hides a wrong kind.
 std::vector<std::string> keys_of(const std::string& kind) {
-  if (kind == "duct" || kind == "channel") return {"size"};
+  if (kind == "box" || kind == "duct" || kind == "channel") return {"size"};
   if (kind == "cylinder" || kind == "sphere") return {"size", "radius", "centre"};
   if (kind == "packing") return {"size", "porosity", "min_radius", "max_radius", "seed"};
   return {"file", "size"};
@@ -60,10 +60,9 @@ std::array<double, 3> centre_or_default(const io::Case& c, const std::array<std:
 
 }  // namespace
 
-void check_lbm_geometry(const io::Case& c) {
+void check_lbm_geometry(const io::Case& c, std::vector<std::string>& problems) {
   const std::string kind = c.get<std::string>("geometry.kind");
   const std::vector<std::string> used = keys_of(kind);
-  std::vector<std::string> problems;
   for (const std::string& key : all_keys) {
     const std::string path = "geometry." + key;
     if (c.is_default(path) || std::find(used.begin(), used.end(), key) != used.end()) continue;
@@ -92,7 +91,6 @@ void check_lbm_geometry(const io::Case& c) {
                        " entries: expected [x, y, z] (a cylinder uses x and y)");
   if (kind == "packing" && c.get<double>("geometry.max_radius") < c.get<double>("geometry.min_radius"))
     problems.push_back(c.where("geometry.max_radius") + ": geometry.max_radius is below geometry.min_radius");
-  if (!problems.empty()) throw io::CaseError(std::move(problems));
 }
 
 std::optional<std::array<std::size_t, 3>> planned_lbm_dims(const io::Case& c) {
@@ -122,7 +120,9 @@ LbmGeometry make_lbm_geometry(const io::Case& c) {
     const auto d = size_of(c);
     const int nx = static_cast<int>(d[0]), ny = static_cast<int>(d[1]), nz = static_cast<int>(d[2]);
     try {
-      if (g.kind == "duct") {
+      if (g.kind == "box") {
+        g.mask = lbm::Geometry(d[0], d[1], d[2]);
+      } else if (g.kind == "duct") {
         g.mask = lbm::duct(nx, ny, nz);
       } else if (g.kind == "channel") {
         g.mask = lbm::channel(nx, ny, nz);

@@ -19,11 +19,10 @@ struct LbmGeometry {
   nlohmann::json info;             // what the manifest records about it (porosity, spheres, source file)
 };
 
-// Checks what the schema cannot express: which keys a kind needs or ignores, and list lengths. Every
-// problem is collected and thrown as one io::CaseError with the file:line of the key involved (exit
-// status 2). Cheap: reads no geometry file, so a file's dims are checked against geometry.size only
-// when make_lbm_geometry loads it.
-void check_lbm_geometry(const io::Case& c);
+// Checks what the schema cannot express: which keys a kind needs or ignores, and list lengths; each
+// problem is appended to `problems` with the file:line of the key involved. Cheap: reads no geometry
+// file, so a file's dims are checked against geometry.size only when make_lbm_geometry loads it.
+void check_lbm_geometry(const io::Case& c, std::vector<std::string>& problems);
 
 // The lattice dims of a generated kind (not `file`), known before any mask is built so that a lattice
 // too large for the device is refused before the host spends memory on it.

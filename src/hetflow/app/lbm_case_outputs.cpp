@@ -6,6 +6,7 @@
 #include <limits>
 #include <vector>
 
+#include "hetflow/app/lbm_case_multiphase.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/io/csv.hpp"
 #include "hetflow/io/hdf5_xdmf.hpp"
@@ -112,29 +113,35 @@ void LbmOutputs::write(long step, const lbm::Fields& fields, const LbmDiagnostic
     const auto dims = geometry_.dims();
     const io::ImageGrid grid{dims, {0, 0, 0}, geometry_.spacing};
     // Float32 halves the files and ParaView's memory; fp64 runs keep their precision.
-    std::vector<float> rho32, u32;
+    std::vector<std::vector<float>> singles;  // the Float32 copies the arrays point into
+    singles.reserve(4);
     std::vector<io::Field> arrays;
-    if (options_.double_fields) {
-      arrays.emplace_back("rho", fields.rho);
-      arrays.emplace_back("u", fields.u, 3);
-    } else {
-      rho32.assign(fields.rho.begin(), fields.rho.end());
-      u32.assign(fields.u.begin(), fields.u.end());
-      arrays.emplace_back("rho", rho32);
-      arrays.emplace_back("u", u32, 3);
-    }
+    auto add = [&](const char* name, const std::vector<double>& values, int components) {
+      if (values.empty()) return;
+      if (options_.double_fields) {
+        arrays.emplace_back(name, values, components);
+      } else {
+        arrays.emplace_back(name, singles.emplace_back(values.begin(), values.end()), components);
+      }
+    };
+    add("rho", fields.rho, 1);
+    add("u", fields.u, 3);
+    add("rho_a", fields.rho_a, 1);
+    add("rho_b", fields.rho_b, 1);
     arrays.emplace_back("node_type", geometry_.codes());
     if (options_.vti) {
       const std::string name = numbered("fields", step, "vti");
       io::write_vti(dir_.file(name), grid, arrays);
       const bool first = series_->pvd->entries().empty();
       series_->pvd->add(static_cast<double>(step), dir_.file(name));
-      if (first) dir_.add_output("fields.pvd", "rho, u and node_type every output.every steps (.vti series)");
+      if (first) dir_.add_output("fields.pvd", "rho, u, node_type (and rho_a, rho_b with two components) every "
+                                               "output.every steps (.vti series)");
     }
     if (options_.hdf5) {
       const bool first = series_->xdmf->steps() == 0;
       series_->xdmf->add(static_cast<double>(step), grid, arrays);
-      if (first) dir_.add_output("fields.xmf", "rho, u and node_type every output.every steps (HDF5 + XDMF)");
+      if (first) dir_.add_output("fields.xmf", "rho, u, node_type (and rho_a, rho_b with two components) every "
+                                               "output.every steps (HDF5 + XDMF)");
     }
   }
   if (options_.png) write_png(step, fields, d, title_extra);
@@ -148,7 +155,7 @@ void LbmOutputs::write_png(long step, const lbm::Fields& fields, const LbmDiagno
   const int h = axis == 0 ? 1 : 0, v = axis == 2 ? 1 : 2;
   const std::size_t nh = dims[static_cast<std::size_t>(h)], nv = dims[static_cast<std::size_t>(v)];
   const std::size_t mid = dims[static_cast<std::size_t>(axis)] / 2;
-  std::vector<double> speed(nh * nv);
+  std::vector<double> shown(nh * nv);
   for (std::size_t j = 0; j < nv; ++j) {
     for (std::size_t i = 0; i < nh; ++i) {
       std::array<std::size_t, 3> p{};
@@ -158,15 +165,17 @@ void LbmOutputs::write_png(long step, const lbm::Fields& fields, const LbmDiagno
       const std::size_t c = geometry_.index(p[0], p[1], p[2]);
       const double* u = &fields.u[3 * c];
       // Solids as NaN: the preview draws them grey, apart from slow fluid, and leaves them out of the range.
-      speed[i + nh * j] = geometry_.solid(p[0], p[1], p[2]) ? std::numeric_limits<double>::quiet_NaN()
-                                                            : std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+      shown[i + nh * j] = geometry_.solid(p[0], p[1], p[2]) ? std::numeric_limits<double>::quiet_NaN()
+                          : options_.slice_density      ? shown_density(fields)[c]
+                                                        : std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
     }
   }
   io::PreviewOptions look;
   // Short enough to fit above a square plot: the colour bar already says what is shown.
   look.title = "step " + std::to_string(step) + "  " + axis_names[axis] + " = " + std::to_string(mid) + "  " +
                (title_extra.empty() ? "max |u| " + short_number(d.max_speed) : title_extra);
-  look.value_label = "|u| (lattice units)";
+  const char* density = fields.rho_a.empty() ? "rho" : "rho_a";
+  look.value_label = options_.slice_density ? std::string(density) + " (lattice units)" : "|u| (lattice units)";
   look.x_label = axis_names[h];
   look.y_label = axis_names[v];
   // Wide channels get a wide picture rather than a thin strip in a 4:3 frame.
@@ -174,11 +183,12 @@ void LbmOutputs::write_png(long step, const lbm::Fields& fields, const LbmDiagno
   const int width = 900;
   const double aspect = static_cast<double>(nv) / static_cast<double>(nh);
   const int height = static_cast<int>(std::clamp(200.0 + 600.0 * aspect, 440.0, 760.0));
-  const std::string name = numbered(("speed_" + std::string(axis_names[axis])).c_str(), step, "png");
-  io::write_preview_png(dir_.file(name), io::PreviewField{std::span<const double>(speed), nh, nv}, width, height, look);
+  const std::string stem = (options_.slice_density ? std::string(density) : "speed") + "_" + axis_names[axis];
+  const std::string name = numbered(stem.c_str(), step, "png");
+  io::write_preview_png(dir_.file(name), io::PreviewField{std::span<const double>(shown), nh, nv}, width, height, look);
   if (!png_listed_) {
-    dir_.add_output("speed_" + std::string(axis_names[axis]) + "_*.png",
-                    "|u| on the middle slice every output step (grey: solid)");
+    dir_.add_output(stem + "_*.png", std::string(options_.slice_density ? density : "|u|") +
+                                         " on the middle slice every output step (grey: solid)");
     png_listed_ = true;
   }
 }

@@ -37,6 +37,7 @@ class LbmOutputs {
     double force = 0.0;            // the force component along flow_axis
     double viscosity = 0.0;
     bool double_fields = false;    // fp64 storage writes Float64 arrays, else Float32
+    bool slice_density = false;    // the PNG shows the density (component a's with two), else |u|
   };
 
   LbmOutputs(RunDirectory& directory, const lbm::Geometry& geometry, const Options& options);

@@ -7,6 +7,7 @@
 
 #include "hetflow/core/buffer.hpp"
 #include "hetflow/core/device_set.hpp"
+#include "hetflow/core/link.hpp"
 #include "hetflow/core/partition.hpp"
 
 namespace hetflow::core {
@@ -37,7 +38,10 @@ struct PlanOptions {
   std::size_t halo = 0;         // granules mirrored from each neighbour on each side
   bool periodic = false;        // the first and last parts are neighbours too
   HaloSegments segments;        // what crosses each face; empty: whole granules
-  std::vector<double> weights;  // for Distribution::custom
+  std::vector<double> weights;  // for Distribution::custom, one per local device
+  // Set: the array spans every process of the link (which must outlive the plan), each holding the
+  // parts of its own devices (see PartPlacement); halos reach parts in other processes too.
+  Link* link = nullptr;
 };
 
 // An array of n elements distributed over the devices of a DeviceSet (the thesis's CUSH plan, over
@@ -45,13 +49,17 @@ struct PlanOptions {
 // Every transfer between devices is staged through pinned host memory, because devices of different
 // contexts (and platforms) share no memory and no events; transfers run on each device's transfer
 // queue so they overlap with kernels on its compute queue.
+// With a Link the partition covers the devices of every process; this process allocates and moves only
+// its own parts, whose shares are offsets into the whole array, and its halo exchange trades the
+// staged halos of its first and last part with the neighbouring processes.
 template <class T>
 class Plan {
  public:
   Plan(const DeviceSet& devices, std::size_t n, PlanOptions options = {})
       : devices_(&devices),
         options_(std::move(options)),
-        partition_(n, options_.granule, distribution_weights(options_.distribution, devices, options_.weights)),
+        placement_(options_.link, distribution_weights(options_.distribution, devices, options_.weights)),
+        partition_(n, options_.granule, placement_.weights()),
         halo_(options_.halo * options_.granule) {
     for (std::size_t k = 0; k < parts(); ++k) {
       if (halo_ > 0 && share(k).count < halo_) {
@@ -63,18 +71,21 @@ class Plan {
     }
     reads_.resize(parts());
     writes_.resize(parts());
+    if (halo_ > 0 && placement_.local() < placement_.parts()) received_.emplace(devices.transfer(0), 2 * halo_);
   }
 
-  std::size_t parts() const { return partition_.parts(); }
+  // This process's parts (all of them without a link); part k is the partition's part first_part() + k.
+  std::size_t parts() const { return placement_.local(); }
+  std::size_t first_part() const { return placement_.first(); }
   std::size_t size() const { return partition_.size(); }
   const Partition& partition() const { return partition_; }
-  const Share& share(std::size_t k) const { return partition_.share(k); }
+  const Share& share(std::size_t k) const { return partition_.share(placement_.first() + k); }
   std::size_t halo_elements() const { return halo_; }
   Buffer<T>& buffer(std::size_t k) { return buffers_.at(k); }
   const Buffer<T>& buffer(std::size_t k) const { return buffers_.at(k); }
   const DeviceSet& devices() const { return *devices_; }
 
-  // Host array -> own regions of the parts (HtoD scatter).
+  // Host array -> own regions of the parts (HtoD scatter); with a link, of this process's parts.
   std::vector<Event> scatter(std::span<const T> host, Blocking b = Blocking::yes) {
     check_host_size(host.size(), "scatter");
     std::vector<Event> events;
@@ -84,7 +95,7 @@ class Plan {
     return events;
   }
 
-  // Own regions of the parts -> host array (DtoH gather).
+  // Own regions of the parts -> host array (DtoH gather); with a link, of this process's parts.
   std::vector<Event> gather(std::span<T> host, Blocking b = Blocking::yes) const {
     check_host_size(host.size(), "gather");
     std::vector<Event> events;
@@ -120,6 +131,9 @@ class Plan {
   // `out` receives its transpose, split by rows (granule = rows). Block (i, j) of device i goes to device j,
   // transposed on the way through host memory, as the thesis's multi-GPU FFT did.
   void all_to_all(Plan<T>& out, std::size_t rows, std::size_t cols) const {
+    if (parts() < partition_.parts() || out.parts() < out.partition().parts()) {
+      throw Error("all_to_all: every part of both plans must be in this process");
+    }
     if (rows * cols != size() || out.size() != size() || partition_.granule() != cols ||
         out.partition().granule() != rows) {
       throw Error("all_to_all: a " + std::to_string(rows) + "x" + std::to_string(cols) +
@@ -153,22 +167,26 @@ class Plan {
     }
   }
 
-  // Finishes the exchange: once everything is in host memory, writes it into the receiving halos.
-  // Returns one event per part for kernels that depend on the exchange to wait on.
+  // Finishes the exchange: once everything is in host memory (and traded with the neighbouring
+  // processes), writes it into the receiving halos. Returns one event per part for kernels that depend
+  // on the exchange to wait on.
   std::vector<Event> end_halo_exchange() {
     wait_all(reads_);  // events cannot cross contexts: the host bridges them
+    relay_remote();
     const bool fill = flow_ == HaloFlow::fill;
-    const std::size_t p = parts();
-    for (std::size_t k = 0; k < p; ++k) {
-      const std::size_t h = options_.halo, n = own_granules(k);
+    for (std::size_t k = 0; k < parts(); ++k) {
+      const std::size_t h = options_.halo, n = own_granules(k), global = first_part() + k;
       writes_[k] = Event();
-      if (k > 0 || options_.periodic) {
-        const std::size_t lower = (k + p - 1) % p;
-        writes_[k] = transfer(k, 0, segments(fill), send_[lower].span().last(halo_), true, {});
+      // What the lower neighbour sent upwards, and the upper one downwards.
+      if (const auto lower = neighbour(global, true)) {
+        const std::span<T> from = placement_.is_local(*lower) ? send_[*lower - first_part()].span().last(halo_)
+                                                               : received_->span().first(halo_);
+        writes_[k] = transfer(k, 0, segments(fill), from, true, {});
       }
-      if (k + 1 < p || options_.periodic) {
-        const std::size_t upper = (k + 1) % p;
-        writes_[k] = transfer(k, h + n, segments(!fill), send_[upper].span().first(halo_), true, {});
+      if (const auto upper = neighbour(global, false)) {
+        const std::span<T> from = placement_.is_local(*upper) ? send_[*upper - first_part()].span().first(halo_)
+                                                               : received_->span().last(halo_);
+        writes_[k] = transfer(k, h + n, segments(!fill), from, true, {});
       }
       queue(k).flush();
     }
@@ -183,6 +201,35 @@ class Plan {
  private:
   const Queue& queue(std::size_t k) const { return devices_->transfer(k); }
   std::size_t own_granules(std::size_t k) const { return share(k).count / options_.granule; }
+
+  // The partition's part below (or above) part `global`, if it has one.
+  std::optional<std::size_t> neighbour(std::size_t global, bool lower) const {
+    const std::size_t p = partition_.parts();
+    if (!options_.periodic && (lower ? global == 0 : global + 1 == p)) return std::nullopt;
+    return (global + (lower ? p - 1 : 1)) % p;
+  }
+
+  // Only this process's first part can have a lower neighbour elsewhere, and only its last an upper
+  // one: sends their outgoing staged halos there and receives the neighbours' into received_. The
+  // interior kernels are already enqueued, so the exchange overlaps with them.
+  void relay_remote() {
+    if (!received_) return;
+    constexpr int up = 0, down = 1;  // the direction the data moves
+    std::vector<Message> sends, receives;
+    const std::size_t first = first_part(), last = first + parts() - 1;
+    auto bytes = [](std::span<T> s) { return std::as_writable_bytes(s); };
+    if (const auto lower = neighbour(first, true); lower && !placement_.is_local(*lower)) {
+      const std::size_t peer = placement_.rank_of(*lower);
+      sends.push_back({peer, down, bytes(send_.front().span().first(halo_))});
+      receives.push_back({peer, up, bytes(received_->span().first(halo_))});
+    }
+    if (const auto upper = neighbour(last, false); upper && !placement_.is_local(*upper)) {
+      const std::size_t peer = placement_.rank_of(*upper);
+      sends.push_back({peer, up, bytes(send_.back().span().last(halo_))});
+      receives.push_back({peer, down, bytes(received_->span().last(halo_))});
+    }
+    options_.link->exchange(sends, receives);
+  }
 
   // The segments a lower (true) or upper (false) halo holds; the whole granule when none are given.
   std::vector<Segment> segments(bool lower) const {
@@ -223,10 +270,12 @@ class Plan {
 
   const DeviceSet* devices_;
   PlanOptions options_;
+  PartPlacement placement_;
   Partition partition_;
   std::size_t halo_;
   std::vector<Buffer<T>> buffers_;
   std::vector<PinnedBuffer<T>> send_;
+  std::optional<PinnedBuffer<T>> received_;  // halos from other processes: [from below | from above]
   std::vector<Event> reads_;
   std::vector<Event> writes_;
   HaloFlow flow_ = HaloFlow::fill;

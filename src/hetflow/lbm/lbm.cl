@@ -24,7 +24,7 @@
 //
 // Build options: REAL (float|double, arithmetic), STORE_HALF (populations as IEEE half through
 // vload_half/vstore_half; otherwise stored as real_t), INDEX64 (64-bit slot indices, needed once
-// 19 x nodes exceeds 2^32).
+// 19 x nodes exceeds 2^32), SHAN_CHEN or TWO_COMPONENT (multiphase forces, see NODE_FORCE).
 #include "core/common.cl"
 
 // Fused multiply-adds are allowed (about 8 % faster on an H200): the patterns stay bit-identical because
@@ -94,14 +94,37 @@ inline Relax relax_state(const real_t drho, const real_t jx, const real_t jy, co
   return r;
 }
 
-// BGK with Guo's forcing for one shifted population fs = f_i - w_i of direction c with weight w.
+// Two components (TWO_COMPONENT): Shan-Chen's forcing, the equilibrium of the component at the common
+// velocity u' of the mixture shifted by tau times the component's force per mass (ax, ay, az), with no
+// source term; the shift is written without dividing by the component's density, which may be tiny.
+inline Relax relax_shifted(const real_t drho, const real_t ux, const real_t uy, const real_t uz, const real_t omega,
+                           const real_t ax, const real_t ay, const real_t az) {
+  Relax r;
+  r.drho = drho;
+  r.rho = (real_t)1 + drho;
+  const real_t tau = (real_t)1 / omega;
+  r.ux = ux + tau * ax;
+  r.uy = uy + tau * ay;
+  r.uz = uz + tau * az;
+  r.usq = (real_t)1.5 * (r.ux * r.ux + r.uy * r.uy + r.uz * r.uz);
+  r.omega = omega;
+  r.guo = r.fx = r.fy = r.fz = 0;
+  return r;
+}
+
+// BGK for one shifted population fs = f_i - w_i of direction c with weight w, with Guo's forcing term
+// (one component) or none (two components: the force is in the equilibrium velocity).
 inline real_t relax_one(const Relax r, const real_t fs, const real_t w, const real_t cx, const real_t cy,
                         const real_t cz) {
   const real_t cu = (real_t)3 * (cx * r.ux + cy * r.uy + cz * r.uz);
   const real_t feq = w * (r.drho + r.rho * (cu + (real_t)0.5 * cu * cu - r.usq));
+#ifdef TWO_COMPONENT
+  return fs + r.omega * (feq - fs);
+#else
   const real_t cf = (real_t)3 * ((cx - r.ux) * r.fx + (cy - r.uy) * r.fy + (cz - r.uz) * r.fz) +
                     (real_t)3 * cu * (cx * r.fx + cy * r.fy + cz * r.fz);
   return fs + r.omega * (feq - fs) + r.guo * w * cf;
+#endif
 }
 
 // A slab of several devices has halo planes 0 and nz - 1 that the host keeps current; its kernels are
@@ -157,13 +180,14 @@ inline real_t relax_one(const Relax r, const real_t fs, const real_t w, const re
     real_t drho = 0, jx = 0, jy = 0, jz = 0;                            \
     D3Q19(ACCUMULATE)                                                   \
     NODE_FORCE                                                          \
-    const Relax r = relax_state(drho, jx, jy, jz, omega, Fx, Fy, Fz);   \
+    NODE_RELAX                                                          \
     WRITE(0, 0, 0, 0, 0, relax_one(r, READ(0, 0, 0, 0, 0), W0, 0, 0, 0)); \
     D3Q19_PAIRS(UPDATE_PAIR)                                            \
   }
 
 // The force on the node: the body force, plus with SHAN_CHEN the Shan-Chen interaction
-// F = -G psi(x) sum_i w_i psi(x + c_i) c_i, from the psi field lbm_psi wrote for this step.
+// F = -G psi(x) sum_i w_i psi(x + c_i) c_i, from the psi field lbm_psi wrote for this step; with
+// TWO_COMPONENT the pull between the components, from the mixture field lbm_mix wrote.
 #ifdef SHAN_CHEN
 #define SC_SUM(i, cx, cy, cz, o)                                 \
   {                                                              \
@@ -182,8 +206,41 @@ inline real_t relax_one(const Relax r, const real_t fs, const real_t w, const re
     Fy += k_ * sy;                                   \
     Fz += k_ * sz;                                   \
   }
+#elif defined(TWO_COMPONENT)
+// The mixture field lbm_mix wrote for this step (`psi` in the kernels' arguments), per z-plane field
+// by field: the densities of components 0 and 1 (walls: their wall densities), then the common
+// velocity u'. A collision updates one component; `other` is the index of the other one.
+#define MIX_FIELDS 5
+#define MIX(k, X, Y, Z) psi[((idx_t)(Z) * MIX_FIELDS + (idx_t)(k)) * plane + (idx_t)(Y) * (idx_t)nx + (idx_t)(X)]
+#define MIX_SUM(i, cx, cy, cz, o)                                \
+  {                                                              \
+    const real_t p_ = MIX(other, AT_X(cx), AT_Y(cy), AT_Z(cz));  \
+    sx += WEIGHT(i) * (real_t)(cx) * p_;                         \
+    sy += WEIGHT(i) * (real_t)(cy) * p_;                         \
+    sz += WEIGHT(i) * (real_t)(cz) * p_;                         \
+  }
+// Force per mass of the component: its share rho_s / rho of the body force density, plus the pull of
+// the other component, F_s / rho_s = -G sum_i w_i rho_other(x + c_i) c_i.
+#define NODE_FORCE                                                   \
+  real_t Ax, Ay, Az;                                                 \
+  {                                                                  \
+    real_t sx = 0, sy = 0, sz = 0;                                   \
+    D3Q19(MIX_SUM)                                                   \
+    const real_t inv_ = (real_t)1 / (MIX(0, x, y, z) + MIX(1, x, y, z)); \
+    Ax = fx * inv_ - sc_g * sx;                                      \
+    Ay = fy * inv_ - sc_g * sy;                                      \
+    Az = fz * inv_ - sc_g * sz;                                      \
+  }
 #else
 #define NODE_FORCE const real_t Fx = fx, Fy = fy, Fz = fz;
+#endif
+#ifdef TWO_COMPONENT
+#define NODE_RELAX \
+  const Relax r = relax_shifted(drho, MIX(2, x, y, z), MIX(3, x, y, z), MIX(4, x, y, z), omega, Ax, Ay, Az);
+#define MIX_ARG , const int other
+#else
+#define NODE_RELAX const Relax r = relax_state(drho, jx, jy, jz, omega, Fx, Fy, Fz);
+#define MIX_ARG
 #endif
 
 // Read and write rules. OWN: the node's own slot. REVERSED: the packet arriving in direction i left
@@ -249,76 +306,108 @@ inline void zou_he(real_t* f, const bool inlet, const real_t ux, const real_t uy
     real_t drho = 0, jx = 0, jy = 0, jz = 0;                                      \
     D3Q19(MOMENTS_OF_ARRAY)                                                       \
     NODE_FORCE                                                                    \
-    const Relax r = relax_state(drho, jx, jy, jz, omega, Fx, Fy, Fz);             \
+    NODE_RELAX                                                                    \
     D3Q19(WRITE_FROM_ARRAY)                                                       \
   }
-// Beside a wall, or on an open boundary.
-#define UPDATE_SLOW_NODE                               \
+// Beside a wall, or on an open boundary (compiled only for lattices that have one: OPEN_BOUNDARIES).
+#ifdef OPEN_BOUNDARIES
+#define UPDATE_SLOW_NODE                                           \
   if ((flag & TYPE_MASK) == INLET || (flag & TYPE_MASK) == OUTLET) \
-    UPDATE_OPEN_NODE                                   \
-  else                                                 \
+    UPDATE_OPEN_NODE                                               \
+  else                                                             \
     UPDATE_NODE
+#else
+#define UPDATE_SLOW_NODE UPDATE_NODE
+#endif
+
+// How a kernel updates its node through its rules READ_FAST / WRITE_FAST (no wall tests) and
+// READ_NEAR / WRITE_NEAR (beside walls, reading `walls`). GPUs branch: a wall node returns, a node
+// beside a wall or on an open boundary takes the slow path and every other node the lean fast path;
+// warps rarely diverge. CPUs (UNIFORM_NODES) run work-items in SIMD lanes, which the compiler only
+// forms from straight-line code: every node, walls included, takes the wall-aware rules, and the
+// writes of wall nodes are masked off. Both give the same arithmetic, hence the same bits.
+#define READ(i, cx, cy, cz, o) (near ? READ_NEAR(i, cx, cy, cz, o) : READ_FAST(i, cx, cy, cz, o))
+#define WRITE(i, cx, cy, cz, o, v)                     \
+  {                                                    \
+    const real_t v_ = (v);                             \
+    if (live) {                                        \
+      if (near) {                                      \
+        WRITE_NEAR(i, cx, cy, cz, o, v_)               \
+      } else {                                         \
+        WRITE_FAST(i, cx, cy, cz, o, v_)               \
+      }                                                \
+    }                                                  \
+  }
+#ifdef UNIFORM_NODES
+#define DISPATCH                                \
+  const bool live = (flag & TYPE_MASK) != WALL; \
+  const bool near = true;                       \
+  const uint walls = wall_bits[n];              \
+  UPDATE_SLOW_NODE
+#else
+#define DISPATCH                        \
+  if ((flag & TYPE_MASK) == WALL) return; \
+  const bool live = true;               \
+  if (flag & NEAR_WALL) {               \
+    const bool near = true;             \
+    const uint walls = wall_bits[n];    \
+    UPDATE_SLOW_NODE                    \
+  } else {                              \
+    const bool near = false;            \
+    const uint walls = 0;               \
+    UPDATE_NODE                         \
+  }
+#endif
 
 #define FLAG_ARGS __global const uchar* restrict flags, __global const uint* restrict wall_bits
 #define PHYSICS_ARGS                                                                                     \
   const int nx, const int ny, const int nz, const real_t omega, const real_t fx, const real_t fy, const real_t fz, \
       __global const real_t* restrict psi, const real_t sc_g, const real_t in_ux, const real_t in_uy,         \
-      const real_t in_uz, const real_t out_rho
+      const real_t in_uz, const real_t out_rho MIX_ARG
 
 __kernel void lbm_ab(__global store_t* restrict fout, __global const store_t* restrict fin, FLAG_ARGS,
                      PHYSICS_ARGS) {
   NODE_SETUP
-  if ((flag & TYPE_MASK) == WALL) return;
-#define READ READ_OWN
-  if (flag & NEAR_WALL) {
-    const uint walls = wall_bits[n];
-#define WRITE WRITE_PUSH_WALLS
-    UPDATE_SLOW_NODE
-#undef WRITE
-  } else {
-#define WRITE WRITE_PUSH
-    UPDATE_NODE
-#undef WRITE
-  }
-#undef READ
+#define READ_FAST READ_OWN
+#define READ_NEAR READ_OWN
+#define WRITE_FAST WRITE_PUSH
+#define WRITE_NEAR WRITE_PUSH_WALLS
+  DISPATCH
+#undef READ_FAST
+#undef READ_NEAR
+#undef WRITE_FAST
+#undef WRITE_NEAR
 }
 
 // A-A even step: collide in place, store each packet in the opposite slot of the same node.
 __kernel void lbm_aa_even(__global store_t* fbuf, FLAG_ARGS, PHYSICS_ARGS) {
   NODE_SETUP
-  if ((flag & TYPE_MASK) == WALL) return;
   __global store_t* fin = fbuf;
   __global store_t* fout = fbuf;
-#define READ READ_OWN
-#define WRITE WRITE_OPPOSITE
-  if (flag & NEAR_WALL) {
-    UPDATE_SLOW_NODE
-  } else {
-    UPDATE_NODE
-  }
-#undef READ
-#undef WRITE
+#define READ_FAST READ_OWN
+#define READ_NEAR READ_OWN
+#define WRITE_FAST WRITE_OPPOSITE
+#define WRITE_NEAR WRITE_OPPOSITE
+  DISPATCH
+#undef READ_FAST
+#undef READ_NEAR
+#undef WRITE_FAST
+#undef WRITE_NEAR
 }
 
 __kernel void lbm_aa_odd(__global store_t* fbuf, FLAG_ARGS, PHYSICS_ARGS) {
   NODE_SETUP
-  if ((flag & TYPE_MASK) == WALL) return;
   __global store_t* fin = fbuf;
   __global store_t* fout = fbuf;
-  if (flag & NEAR_WALL) {
-    const uint walls = wall_bits[n];
-#define READ READ_REVERSED_WALLS
-#define WRITE WRITE_PUSH_WALLS
-    UPDATE_SLOW_NODE
-#undef READ
-#undef WRITE
-  } else {
-#define READ READ_REVERSED
-#define WRITE WRITE_PUSH
-    UPDATE_NODE
-#undef READ
-#undef WRITE
-  }
+#define READ_FAST READ_REVERSED
+#define READ_NEAR READ_REVERSED_WALLS
+#define WRITE_FAST WRITE_PUSH
+#define WRITE_NEAR WRITE_PUSH_WALLS
+  DISPATCH
+#undef READ_FAST
+#undef READ_NEAR
+#undef WRITE_FAST
+#undef WRITE_NEAR
 }
 
 // x + c * s on the torus for c in {-1, 0, 1} and 0 <= s < n.
@@ -340,23 +429,19 @@ inline int wrap_shift(int x, int c, int s, int n) {
 __kernel void lbm_lagrangian(__global store_t* fbuf, FLAG_ARGS, const int tx, const int ty, const int tz,
                              PHYSICS_ARGS) {
   NODE_SETUP
-  if ((flag & TYPE_MASK) == WALL) return;
   __global store_t* fin = fbuf;
   __global store_t* fout = fbuf;
   // Shift of the next step.
   const int ux = tx + 1 == nx ? 0 : tx + 1, uy = ty + 1 == ny ? 0 : ty + 1, uz = tz + 1 == nz ? 0 : tz + 1;
-#define READ READ_LAG
-  if (flag & NEAR_WALL) {
-    const uint walls = wall_bits[n];
-#define WRITE WRITE_LAG_WALLS
-    UPDATE_SLOW_NODE
-#undef WRITE
-  } else {
-#define WRITE WRITE_LAG
-    UPDATE_NODE
-#undef WRITE
-  }
-#undef READ
+#define READ_FAST READ_LAG
+#define READ_NEAR READ_LAG
+#define WRITE_FAST WRITE_LAG
+#define WRITE_NEAR WRITE_LAG_WALLS
+  DISPATCH
+#undef READ_FAST
+#undef READ_NEAR
+#undef WRITE_FAST
+#undef WRITE_NEAR
 }
 
 // After a swap, each halo plane holds the packets the neighbouring slab pushed towards this slab's
@@ -467,13 +552,45 @@ __kernel void lbm_psi(__global real_t* restrict psi_out, __global const store_t*
   psi_out[n] = psi0 * exp(-rho0 / ((real_t)1 + drho));
 }
 
+#ifdef TWO_COMPONENT
+// The mixture field (see MIX) of the current state of components 0 (populations fa) and 1 (fb): their
+// densities, and Shan-Chen's common velocity u' = sum_s j_s omega_s / sum_s rho_s omega_s. Wall nodes
+// get the components' wall densities, which set the contact angle, and u' = 0.
+__kernel void lbm_mix(__global real_t* restrict psi, __global const store_t* restrict fa, FLAG_ARGS, const int nx,
+                      const int ny, const int nz, const int layout, const int tx, const int ty, const int tz,
+                      __global const store_t* restrict fb, const real_t omega_a, const real_t omega_b,
+                      const real_t wall_a, const real_t wall_b, const real_t in_ux, const real_t in_uy,
+                      const real_t in_uz, const real_t out_rho) {
+  NODE_SETUP
+  real_t rho[2] = {wall_a, wall_b}, u[3] = {0, 0, 0};
+  if ((flag & TYPE_MASK) != WALL) {
+    real_t j[3] = {0, 0, 0};
+    const real_t omegas[2] = {omega_a, omega_b};
+    for (int s = 0; s < 2; ++s) {
+      __global const store_t* restrict fin = s == 0 ? fa : fb;
+      STATE_MOMENTS
+      rho[s] = (real_t)1 + drho;
+      j[0] += omegas[s] * jx;
+      j[1] += omegas[s] * jy;
+      j[2] += omegas[s] * jz;
+    }
+    const real_t inv = (real_t)1 / (omega_a * rho[0] + omega_b * rho[1]);
+    for (int d = 0; d < 3; ++d) u[d] = j[d] * inv;
+  }
+  for (int k = 0; k < 2; ++k) MIX(k, x, y, z) = rho[k];
+  for (int d = 0; d < 3; ++d) MIX(2 + d, x, y, z) = u[d];
+}
+#endif
+
 // Density and velocity of the pre-collision state (velocity with half the force, the second-order
-// velocity of Guo's scheme). Walls get rho = 0, u = 0.
+// velocity of Guo's scheme). Walls get rho = 0, u = 0. With TWO_COMPONENT, of component `1 - other`,
+// and u_out holds its momentum density with half its force, j + F/2: the host sums the components'
+// and divides by the total density (the mixture's velocity), so no component density is divided by.
 __kernel void lbm_fields(__global real_t* restrict rho_out, __global real_t* restrict u_out,
                          __global const store_t* restrict fin, FLAG_ARGS, const int nx, const int ny, const int nz,
                          const int layout, const int tx, const int ty, const int tz, const real_t fx,
                          const real_t fy, const real_t fz, __global const real_t* restrict psi, const real_t sc_g,
-                         const real_t in_ux, const real_t in_uy, const real_t in_uz, const real_t out_rho) {
+                         const real_t in_ux, const real_t in_uy, const real_t in_uz, const real_t out_rho MIX_ARG) {
   NODE_SETUP
   if ((flag & TYPE_MASK) == WALL) {
     rho_out[n] = 0;
@@ -484,7 +601,13 @@ __kernel void lbm_fields(__global real_t* restrict rho_out, __global real_t* res
   NODE_FORCE
   const real_t rho = (real_t)1 + drho;
   rho_out[n] = rho;
+#ifdef TWO_COMPONENT
+  u_out[3 * n] = jx + (real_t)0.5 * rho * Ax;
+  u_out[3 * n + 1] = jy + (real_t)0.5 * rho * Ay;
+  u_out[3 * n + 2] = jz + (real_t)0.5 * rho * Az;
+#else
   u_out[3 * n] = (jx + (real_t)0.5 * Fx) / rho;
   u_out[3 * n + 1] = (jy + (real_t)0.5 * Fy) / rho;
   u_out[3 * n + 2] = (jz + (real_t)0.5 * Fz) / rho;
+#endif
 }

@@ -11,6 +11,7 @@
 #include "hetflow/core/buffer.hpp"
 #include "hetflow/core/device_set.hpp"
 #include "hetflow/core/kernel.hpp"
+#include "hetflow/core/link.hpp"
 #include "hetflow/core/plan.hpp"
 #include "hetflow/lbm/geometry.hpp"
 
@@ -40,6 +41,22 @@ struct ShanChen {
 // Pressure of the Shan-Chen fluid: p = rho/3 + G psi(rho)^2 / 6.
 double shan_chen_pressure(double rho, const ShanChen& sc);
 
+// Two-component multiphase flow (Shan-Chen MCMP; thesis Eqs. 3.5-3.6): components a and b, psi = rho
+// for each, the force on a from b F_a = -G rho_a(x) sum_i w_i rho_b(x + c_i) c_i (and on b from a
+// alike); G > 0 repels. Both relax to equilibria at Shan-Chen's common velocity shifted by
+// tau_s F_s / rho_s; the body force density is shared in proportion to the densities. Wall nodes carry
+// a virtual density per component, which sets the contact angle (0, 0: no wall adhesion). At tau = 1 an
+// even mixture of total density 2 separates once G exceeds 0.5; with the default G a flat interface
+// divides phases holding 2.23 of one component and 0.029 of the other (see docs/lbm.md).
+struct TwoComponent {
+  double g = 1.0;
+  double tau_b = 1.0;                      // component a relaxes with Config::tau
+  std::array<double, 2> wall_density{0, 0};  // a, b
+};
+
+// Pressure of the two-component fluid: p = (rho_a + rho_b)/3 + G rho_a rho_b / 3.
+double two_component_pressure(double rho_a, double rho_b, const TwoComponent& tc);
+
 struct Config {
   double tau = 0.8;                        // relaxation time; viscosity (tau - 1/2) / 3
   std::array<double, 3> force{0, 0, 0};    // body force density (lattice units)
@@ -50,6 +67,7 @@ struct Config {
   // same bits (a few percent slower); always on when the devices belong to different platforms.
   bool exact_arithmetic = false;
   std::optional<ShanChen> shan_chen;       // set: single-component multiphase flow
+  std::optional<TwoComponent> two_component;  // set: two-component multiphase flow (not with shan_chen)
   // Zou-He open boundaries on the z-faces, used by inlet nodes (z = 0) and outlet nodes (z = nz - 1).
   std::array<double, 3> inlet_velocity{0, 0, 0};
   double outlet_density = 1.0;
@@ -58,8 +76,9 @@ struct Config {
 // Density and velocity of every node (x fastest), walls 0; velocity includes half the force.
 struct Fields {
   std::array<int, 3> dims{};
-  std::vector<double> rho;
-  std::vector<double> u;  // 3 components per node
+  std::vector<double> rho;  // two components: their sum
+  std::vector<double> u;    // 3 components per node; two components: the mixture's (total momentum / rho)
+  std::vector<double> rho_a, rho_b;  // each component's density; empty with one component
 };
 
 // A D3Q19 BGK lattice-Boltzmann flow on the devices of a DeviceSet: configure with a voxel mask
@@ -70,19 +89,28 @@ struct Fields {
 // only to relay halos between devices.
 class Solver {
  public:
-  Solver(const core::DeviceSet& devices, const Geometry& geometry, const Config& config);
+  // With `processes` (e.g. an mpi::Communicator, outliving the solver) this is one process's share of
+  // the lattice: the slabs span the devices of every process in rank order, this one allocates and
+  // updates only its own, and the halo planes between processes travel through `processes`. Every
+  // process passes the whole geometry and the same config, and calls every method but the accessors
+  // collectively (fields() and mass() too).
+  Solver(const core::DeviceSet& devices, const Geometry& geometry, const Config& config,
+         core::Link* processes = nullptr);
 
   // Equilibrium with density rho and velocity u everywhere: step 0.
   void initialise(double rho = 1.0, std::array<double, 3> u = {0, 0, 0});
   // Equilibrium with a density per node (x fastest) and velocity u: step 0.
   void initialise(std::span<const double> rho, std::array<double, 3> u = {0, 0, 0});
+  // Two components: each at equilibrium with its own density per node and the common velocity u.
+  void initialise(std::span<const double> rho_a, std::span<const double> rho_b, std::array<double, 3> u = {0, 0, 0});
   // Enqueues `steps` time steps and returns the event of the last one on the first device.
   core::Event advance(long steps);
   void finish() const { devices_->finish(); }
   long step() const { return step_; }
 
+  // Across processes, rank 0 gets the whole lattice; the others their own planes (zeros elsewhere).
   Fields fields() const;
-  // Total mass of the fluid nodes, summed on the host in double precision.
+  // Total mass of the fluid nodes (both components), summed on the host in double precision.
   double mass() const;
 
   const Config& config() const { return config_; }
@@ -105,17 +133,28 @@ class Solver {
     int nz = 0;
     core::Buffer<std::uint8_t> flags;       // node type, plus NEAR_WALL for nodes beside a wall
     core::Buffer<std::uint32_t> wall_bits;  // bit i: the neighbour at x + c_i is a wall
-    core::Buffer<std::uint8_t> psi;         // psi_'s part (real_t per node), else one unused byte
-    core::Kernel ab[2], aa[2], lagrangian, init, fields, merge[2], psi_pass;  // merge: per population array
+    core::Buffer<std::uint8_t> psi;         // psi_'s part, else one unused byte
+    // One component's kernels; the second component's only with two components.
+    struct Kernels {
+      core::Kernel ab[2], aa[2], lagrangian, fields, merge[2];  // merge: per population array
+    };
+    Kernels component[2];
+    core::Kernel init, psi_pass;
   };
 
-  bool halos() const { return parts_.size() > 1; }
+  bool halos() const { return f_[0]->halo_elements() > 0; }  // several slabs, here or across processes
   // How the current pre-collision state is laid out for readers (see lbm_fields).
   int layout() const;
   std::size_t real_bytes() const { return config_.storage == Storage::fp64 ? 8 : 4; }
-  // Uniform density `rho` when `local_rho` is empty, else one density vector per slab (halos included).
-  void initialise(const std::vector<std::vector<double>>& local_rho, std::array<double, 3> u, double rho);
-  // Enqueues lbm_psi on every device: the Shan-Chen pseudo-potential of the current state.
+  std::size_t component_count() const { return config_.two_component ? 2 : 1; }
+  // Uniform density `rho` when `local_rho` is empty, else one density vector per slab (halos included),
+  // for the populations of `component`.
+  void initialise(const std::vector<std::vector<double>>& local_rho, std::array<double, 3> u, double rho,
+                  std::size_t component = 0);
+  // Each slab's planes of a global per-node field, halos included, taken periodically.
+  std::vector<std::vector<double>> slabs(std::span<const double> field, const char* what) const;
+  // Enqueues lbm_psi (Shan-Chen pseudo-potential) or lbm_mix (two components' densities and common
+  // velocity) on every device for the current state, then fills psi_'s halos.
   void psi_pass() const;
   // Sets the state-reading arguments (layout, Lagrangian shift) of lbm_fields or lbm_psi from `first`.
   void set_state(core::Kernel& k, cl_uint first) const;
@@ -124,7 +163,12 @@ class Solver {
   core::NDRange range(int planes) const;
   core::NDRange local() const;
   void build_part(std::size_t k, const Geometry& geometry);
-  core::Buffer<std::uint8_t>& populations(std::size_t array, std::size_t k) { return f_[array]->buffer(k); }
+  core::Plan<std::uint8_t>& plan(std::size_t array, std::size_t component = 0) const {
+    return component == 0 ? *f_[array] : *f_b_[array];
+  }
+  core::Buffer<std::uint8_t>& populations(std::size_t array, std::size_t k, std::size_t component = 0) {
+    return plan(array, component).buffer(k);
+  }
   void set_dims(core::Kernel& k, cl_uint first, const Part& p) const;
   // Sets the inlet velocity and outlet density arguments from `first`.
   void set_open_boundaries(core::Kernel& k, cl_uint first) const;
@@ -133,19 +177,23 @@ class Solver {
   // Launches `kernel` on device k over own planes [first, first + count) of its slab.
   core::Event launch_planes(const core::Kernel& kernel, std::size_t k, int first, int count,
                             std::span<const core::Event> wait) const;
-  // Launches `pick(part)` on every device after `pending_`; with halos, then fills or swaps them (and
-  // merges what a swap brought), overlapping the exchange with the interior planes.
+  // Launches `pick(part)` on every device after `pending_`; with halos, then fills or swaps them in
+  // population array `array` of `component` (and merges what a swap brought), overlapping the exchange
+  // with the interior planes.
   core::Event launch_all(const std::function<const core::Kernel&(const Part&)>& pick, std::size_t array,
-                         std::optional<core::HaloFlow> flow) const;
+                         std::optional<core::HaloFlow> flow, std::size_t component = 0) const;
 
   const core::DeviceSet* devices_;
+  core::Link* link_;  // the other processes, if any
   std::array<int, 3> dims_;
   Config config_;
   std::size_t store_bytes_;
   bool exact_arithmetic_ = false;
   std::vector<Part> parts_;
   std::unique_ptr<core::Plan<std::uint8_t>> f_[2];  // populations; the second only for A-B
-  std::unique_ptr<core::Plan<std::uint8_t>> psi_;   // Shan-Chen pseudo-potential
+  std::unique_ptr<core::Plan<std::uint8_t>> f_b_[2];  // the second component's, as f_ (two components)
+  // Shan-Chen pseudo-potential (a real per node), or two components' mixture field (five per node).
+  std::unique_ptr<core::Plan<std::uint8_t>> psi_;
   mutable std::vector<core::Event> pending_;        // what the next launch on each device waits for
   long step_ = 0;
 };
