@@ -63,6 +63,14 @@ TEST_F(LbmCase, DuctPermeabilityMatchesTheAnalyticSeries) {
   EXPECT_EQ(image.point_array("u")->size(), 3u * 12 * 12 * 4);
   EXPECT_NE(image.point_array("rho"), nullptr);
   EXPECT_NE(image.point_array("node_type"), nullptr);
+  // Vorticity: the shear is largest beside the walls and vanishes on the walls themselves.
+  const auto* w = image.point_array("vorticity");
+  ASSERT_NE(w, nullptr);
+  ASSERT_EQ(w->size(), 12u * 12 * 4);
+  const std::vector<float> wv = w->values<float>();
+  const auto at = [&](std::size_t x, std::size_t y) { return wv[x + 12 * (y + 12 * 2)]; };
+  EXPECT_EQ(at(0, 5), 0.0f);
+  EXPECT_GT(at(1, 5), 3 * at(5, 5));
   EXPECT_TRUE(fs::exists(dir / "duct" / "geometry.vti"));
   EXPECT_TRUE(fs::exists(dir / "duct" / "speed_z_000400.png"));
 

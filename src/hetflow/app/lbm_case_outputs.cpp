@@ -10,6 +10,7 @@
 #include "hetflow/core/error.hpp"
 #include "hetflow/io/csv.hpp"
 #include "hetflow/io/hdf5_xdmf.hpp"
+#include "hetflow/lbm/vorticity.hpp"
 #include "hetflow/io/preview.hpp"
 #include "hetflow/io/pvd.hpp"
 #include "hetflow/io/vtk_writer.hpp"
@@ -114,8 +115,9 @@ void LbmOutputs::write(long step, const lbm::Fields& fields, const LbmDiagnostic
     const io::ImageGrid grid{dims, {0, 0, 0}, geometry_.spacing};
     // Float32 halves the files and ParaView's memory; fp64 runs keep their precision.
     std::vector<std::vector<float>> singles;  // the Float32 copies the arrays point into
-    singles.reserve(4);
-    std::vector<io::Field> arrays;
+    singles.reserve(5);
+    const std::vector<double> vorticity = lbm::vorticity_magnitude(fields, geometry_);
+    std::vector<io::Field> arrays;  // views of the vectors above
     auto add = [&](const char* name, const std::vector<double>& values, int components) {
       if (values.empty()) return;
       if (options_.double_fields) {
@@ -126,6 +128,7 @@ void LbmOutputs::write(long step, const lbm::Fields& fields, const LbmDiagnostic
     };
     add("rho", fields.rho, 1);
     add("u", fields.u, 3);
+    add("vorticity", vorticity, 1);
     add("rho_a", fields.rho_a, 1);
     add("rho_b", fields.rho_b, 1);
     arrays.emplace_back("node_type", geometry_.codes());
@@ -134,13 +137,13 @@ void LbmOutputs::write(long step, const lbm::Fields& fields, const LbmDiagnostic
       io::write_vti(dir_.file(name), grid, arrays);
       const bool first = series_->pvd->entries().empty();
       series_->pvd->add(static_cast<double>(step), dir_.file(name));
-      if (first) dir_.add_output("fields.pvd", "rho, u, node_type (and rho_a, rho_b with two components) every "
+      if (first) dir_.add_output("fields.pvd", "rho, u, vorticity, node_type (and rho_a, rho_b with two components) every "
                                                "output.every steps (.vti series)");
     }
     if (options_.hdf5) {
       const bool first = series_->xdmf->steps() == 0;
       series_->xdmf->add(static_cast<double>(step), grid, arrays);
-      if (first) dir_.add_output("fields.xmf", "rho, u, node_type (and rho_a, rho_b with two components) every "
+      if (first) dir_.add_output("fields.xmf", "rho, u, vorticity, node_type (and rho_a, rho_b with two components) every "
                                                "output.every steps (HDF5 + XDMF)");
     }
   }
