@@ -537,6 +537,28 @@ __kernel void lbm_init(__global store_t* fbuf, const int nx, const int ny, const
 #define ACCUMULATE_LAG(i, cx, cy, cz, o) ACCUMULATE_WITH(READ_LAG, i, cx, cy, cz, o)
 #define ACCUMULATE_OWN(i, cx, cy, cz, o) ACCUMULATE_WITH(READ_OWN, i, cx, cy, cz, o)
 
+#ifdef LBM_NO_FMA
+// exp from correctly rounded +, -, * and exact rint/ldexp alone, so devices of different kinds agree to
+// the bit (their built-in exp may differ by an ulp). x = k ln2 + r with ln2 split so that k ln2_hi is
+// exact, |r| <= ln2 / 2; the Taylor series to degree 13 leaves a relative error below 1e-17.
+inline real_t portable_exp(const real_t x) {
+  const bool dbl = sizeof(real_t) == 8;
+  const real_t ln2_hi = dbl ? (real_t)6.93147180369123816490e-01 : (real_t)0.693145751953125;
+  const real_t ln2_lo = dbl ? (real_t)1.90821492927058770002e-10 : (real_t)1.428606765330187e-06;
+  const real_t k = rint(x * (real_t)1.4426950408889634);
+  const real_t r = (x - k * ln2_hi) - k * ln2_lo;
+  // 1/j!, j = 0 .. 13, rounded once to real_t.
+  const real_t c[14] = {1, 1, 0.5, 0.16666666666666666, 0.041666666666666664, 0.0083333333333333332, 0.0013888888888888889,
+                        0.00019841269841269841, 2.4801587301587302e-05, 2.7557319223985893e-06, 2.7557319223985888e-07, 2.505210838544172e-08, 2.08767569878681e-09, 1.6059043836821613e-10};
+  real_t p = c[13];
+  for (int j = 12; j >= 0; --j) p = p * r + c[j];
+  return ldexp(p, (int)k);
+}
+#define PSI_EXP portable_exp
+#else
+#define PSI_EXP exp
+#endif
+
 // The Shan-Chen pseudo-potential psi = psi0 exp(-rho0 / rho) (Shan & Chen 1993) of every fluid node,
 // zero on walls (no wall adhesion), for the step that follows.
 __kernel void lbm_psi(__global real_t* restrict psi_out, __global const store_t* restrict fin, FLAG_ARGS,
@@ -549,7 +571,7 @@ __kernel void lbm_psi(__global real_t* restrict psi_out, __global const store_t*
     return;
   }
   STATE_MOMENTS
-  psi_out[n] = psi0 * exp(-rho0 / ((real_t)1 + drho));
+  psi_out[n] = psi0 * PSI_EXP(-rho0 / ((real_t)1 + drho));
 }
 
 #ifdef TWO_COMPONENT
