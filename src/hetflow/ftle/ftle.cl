@@ -1,0 +1,419 @@
+// Finite-time Lyapunov exponents (Conti, Rossinelli & Koumoutsakos 2012; spec ftle.md): tracers start on
+// a uniform seed grid, are advected through a velocity field, and the flow map's gradient on the seed
+// grid gives the largest finite-time stretching rate ln(sigma_max(F)) / |T|.
+//
+// Build options select one specialised program per run, so no kernel branches on a mode per tracer:
+//   DIM           2 or 3 (axes and velocity components)
+//   FLOW          the velocity source: FLOW_DOUBLE_GYRE ... FLOW_CELLULAR (analytic, evaluated here) or FLOW_GRID
+//   INTEGRATOR    1 Euler, 2 Heun (RK2, the paper's Eq. 16), 4 classic RK4
+//   INTERP_M4     gridded velocity through M4' (4 nodes per axis); otherwise (bi/tri)linear (2 per axis)
+//   BOUNDARY      gridded velocity only: BOUNDARY_CLAMP, BOUNDARY_STOP or BOUNDARY_PERIODIC (docs/ftle.md)
+//
+// Positions are real_t, DIM per tracer, interleaved. Each tracer has a status (code, step): a tracer whose
+// velocity or position turns non-finite, or that stops at a wall, keeps its last good position and moves
+// no more; the host reports failures with the seed they came from.
+#include "core/common.cl"
+
+#define FLOW_DOUBLE_GYRE 1
+#define FLOW_LINEAR 2
+#define FLOW_BICKLEY 3
+#define FLOW_ABC 4
+#define FLOW_CELLULAR 5
+#define FLOW_GRID 6
+
+#define BOUNDARY_CLAMP 0
+#define BOUNDARY_STOP 1
+#define BOUNDARY_PERIODIC 2
+
+// Tracer status codes (Solver reads them; keep in step with solver.cpp).
+#define TRACER_MOVING 0u
+#define TRACER_STOPPED 1u
+#define TRACER_BAD_VELOCITY 2u
+#define TRACER_BAD_POSITION 3u
+
+// The flow-map gradient and its singular value are computed in double wherever the device has it: the
+// differences of neighbouring final positions lose digits that fp32 arithmetic would lose again.
+#if defined(cl_khr_fp64)
+typedef double acc_t;
+#else
+typedef float acc_t;
+#endif
+
+#if DIM == 2
+typedef struct { real_t c[2]; } vec_t;
+#else
+typedef struct { real_t c[3]; } vec_t;
+#endif
+
+// a + s * b, componentwise
+inline vec_t axpy(vec_t a, real_t s, vec_t b) {
+  vec_t r;
+  for (int d = 0; d < DIM; ++d) r.c[d] = a.c[d] + s * b.c[d];
+  return r;
+}
+
+inline bool finite_vec(vec_t v) {
+  bool ok = true;
+  for (int d = 0; d < DIM; ++d) ok = ok && isfinite(v.c[d]);
+  return ok;
+}
+
+// ---- Gridded velocity ---------------------------------------------------------------------------
+// params: origin[3], 1/spacing[3]; dims: nodes per axis (z = 1 in 2D). Snapshot k holds nodes x-fastest,
+// the DIM components of a node together. Between snapshots the velocity is linear in time.
+
+#if FLOW == FLOW_GRID
+
+// Box [0, n - 1] in node units; clamp and stop see the velocity outside it as that of its nearest point.
+inline real_t to_grid(real_t x, real_t origin, real_t inv_h, int n) {
+  const real_t s = (x - origin) * inv_h;
+#if BOUNDARY == BOUNDARY_PERIODIC
+  return s;
+#else
+  return clamp(s, (real_t)0, (real_t)(n - 1));
+#endif
+}
+
+inline long node_index(long i, int n) {
+#if BOUNDARY == BOUNDARY_PERIODIC
+  // The grid repeats with period n (node n is node 0 again).
+  const long m = i % n;
+  return m < 0 ? m + n : m;
+#else
+  return clamp(i, 0L, (long)(n - 1));
+#endif
+}
+
+#ifdef INTERP_M4
+#define TAPS 4
+// M4' (Monaghan 1985; spec Eq. 11) weights of nodes i0 - 1 .. i0 + 2 at fraction f of the cell [i0, i0 + 1].
+inline void weights(real_t f, real_t* w) {
+  const real_t g = 1 - f;
+  w[0] = -(real_t)0.5 * f * g * g;
+  w[1] = 1 - (real_t)2.5 * f * f + (real_t)1.5 * f * f * f;
+  w[2] = 1 - (real_t)2.5 * g * g + (real_t)1.5 * g * g * g;
+  w[3] = -(real_t)0.5 * f * f * g;
+}
+#define FIRST_TAP(i0) ((i0) - 1)
+#else
+#define TAPS 2
+inline void weights(real_t f, real_t* w) {
+  w[0] = 1 - f;
+  w[1] = f;
+}
+#define FIRST_TAP(i0) (i0)
+#endif
+
+// Velocity of snapshot `snap` at grid coordinate s (node units), interpolated with the tensor product of
+// one-dimensional weights.
+inline vec_t sample_snapshot(__global const real_t* velocity, long snap, const real_t* s, int4 dims) {
+  real_t w[3][TAPS];
+  long idx[3][TAPS];
+  const int n[3] = {dims.x, dims.y, dims.z};
+  for (int d = 0; d < DIM; ++d) {
+    const real_t fl = floor(s[d]);
+    weights(s[d] - fl, w[d]);
+    const long first = FIRST_TAP((long)fl);
+    for (int a = 0; a < TAPS; ++a) idx[d][a] = node_index(first + a, n[d]);
+  }
+  vec_t u;
+  for (int c = 0; c < DIM; ++c) u.c[c] = 0;
+  const long nx = dims.x, ny = dims.y;
+  const long base = snap * nx * ny * (long)dims.z;
+#if DIM == 2
+  for (int b = 0; b < TAPS; ++b) {
+    for (int a = 0; a < TAPS; ++a) {
+      const real_t wab = w[0][a] * w[1][b];
+      const __global real_t* node = velocity + (base + idx[1][b] * nx + idx[0][a]) * DIM;
+      u.c[0] += wab * node[0];
+      u.c[1] += wab * node[1];
+    }
+  }
+#else
+  for (int e = 0; e < TAPS; ++e) {
+    for (int b = 0; b < TAPS; ++b) {
+      const real_t wbe = w[1][b] * w[2][e];
+      for (int a = 0; a < TAPS; ++a) {
+        const real_t wabe = w[0][a] * wbe;
+        const __global real_t* node = velocity + (base + (idx[2][e] * ny + idx[1][b]) * nx + idx[0][a]) * DIM;
+        u.c[0] += wabe * node[0];
+        u.c[1] += wabe * node[1];
+        u.c[2] += wabe * node[2];
+      }
+    }
+  }
+#endif
+  return u;
+}
+
+inline vec_t velocity_at(vec_t x, real_t t, __global const real_t* params, __global const real_t* velocity,
+                         __global const real_t* times, uint snapshots, int4 dims) {
+  const int n[3] = {dims.x, dims.y, dims.z};
+  real_t s[3] = {0, 0, 0};
+  for (int d = 0; d < DIM; ++d) s[d] = to_grid(x.c[d], params[d], params[3 + d], n[d]);
+  if (snapshots == 1) return sample_snapshot(velocity, 0, s, dims);
+  // The interval [times[k], times[k + 1]] holding t; times outside the series take its end snapshots
+  // (the host keeps the integration window inside the series, so only rounding gets there).
+  uint lo = 0, hi = snapshots - 1;
+  while (hi - lo > 1) {
+    const uint mid = (lo + hi) / 2;
+    if (times[mid] <= t) lo = mid;
+    else hi = mid;
+  }
+  const real_t w = clamp((t - times[lo]) / (times[hi] - times[lo]), (real_t)0, (real_t)1);
+  const vec_t u0 = sample_snapshot(velocity, lo, s, dims);
+  const vec_t u1 = sample_snapshot(velocity, hi, s, dims);
+  vec_t u;
+  for (int c = 0; c < DIM; ++c) u.c[c] = (1 - w) * u0.c[c] + w * u1.c[c];
+  return u;
+}
+
+// Where a stage point may lie: clamp pulls it into the box, stop refuses a point outside it (the tracer
+// then stays where its step began), periodic accepts every point (positions stay unwrapped, so the flow
+// map's gradient sees the true separation).
+inline bool admit(vec_t* x, __global const real_t* params, int4 dims) {
+#if BOUNDARY == BOUNDARY_PERIODIC
+  return true;
+#else
+  const int n[3] = {dims.x, dims.y, dims.z};
+  bool inside = true;
+  for (int d = 0; d < DIM; ++d) {
+    const real_t lo = params[d];
+    const real_t hi = params[d] + (real_t)(n[d] - 1) / params[3 + d];
+#if BOUNDARY == BOUNDARY_CLAMP
+    x->c[d] = clamp(x->c[d], lo, hi);
+#else
+    inside = inside && x->c[d] >= lo && x->c[d] <= hi;
+#endif
+  }
+  return inside;
+#endif
+}
+
+#else  // analytic flows
+
+#define PI ((real_t)3.14159265358979323846)
+
+inline real_t sech2(real_t z) {
+  const real_t c = cosh(z);
+  return 1 / (c * c);
+}
+
+inline vec_t velocity_at(vec_t x, real_t t, __global const real_t* p, __global const real_t* velocity,
+                         __global const real_t* times, uint snapshots, int4 dims) {
+  vec_t u;
+#if FLOW == FLOW_DOUBLE_GYRE
+  // p: A, epsilon, omega (Shadden et al. 2005)
+  const real_t a = p[1] * sin(p[2] * t);
+  const real_t b = 1 - 2 * a;
+  const real_t f = (a * x.c[0] + b) * x.c[0];
+  const real_t dfdx = 2 * a * x.c[0] + b;
+  u.c[0] = -PI * p[0] * sin(PI * f) * cos(PI * x.c[1]);
+  u.c[1] = PI * p[0] * cos(PI * f) * sin(PI * x.c[1]) * dfdx;
+#elif FLOW == FLOW_LINEAR
+  // p: the velocity gradient, DIM x DIM row-major: u = G x (saddles, rotations, shears)
+  for (int c = 0; c < DIM; ++c) {
+    u.c[c] = 0;
+    for (int d = 0; d < DIM; ++d) u.c[c] += p[c * DIM + d] * x.c[d];
+  }
+#elif FLOW == FLOW_BICKLEY
+  // p: U, L, eps1..3, k1..3, c1..3 (Rypina et al. 2007); psi = -U L tanh(y/L)
+  //    + U L sech^2(y/L) sum_n eps_n cos(k_n (x - c_n t)), u = -dpsi/dy, v = dpsi/dx
+  const real_t y = x.c[1] / p[1];
+  const real_t s2 = sech2(y);
+  real_t waves = 0, dwaves = 0;
+  for (int n = 0; n < 3; ++n) {
+    const real_t phase = p[5 + n] * (x.c[0] - p[8 + n] * t);
+    waves += p[2 + n] * cos(phase);
+    dwaves -= p[2 + n] * p[5 + n] * sin(phase);
+  }
+  u.c[0] = p[0] * s2 * (1 + 2 * tanh(y) * waves);
+  u.c[1] = p[0] * p[1] * s2 * dwaves;
+#elif FLOW == FLOW_ABC
+  // p: A, B, C, epsilon, omega; A(t) = A + epsilon sin(omega t) (Haller 2001: epsilon 0.1, omega 1)
+  const real_t a = p[0] + p[3] * sin(p[4] * t);
+  u.c[0] = a * sin(x.c[2]) + p[2] * cos(x.c[1]);
+  u.c[1] = p[1] * sin(x.c[0]) + a * cos(x.c[2]);
+  u.c[2] = p[2] * sin(x.c[1]) + p[1] * cos(x.c[0]);
+#elif FLOW == FLOW_CELLULAR
+  // psi = cos(pi x) cos(pi y) scaled by p[0]: the paper's steady saddle (Figs. 1-2), u = -dpsi/dy
+  u.c[0] = p[0] * PI * cos(PI * x.c[0]) * sin(PI * x.c[1]);
+  u.c[1] = -p[0] * PI * sin(PI * x.c[0]) * cos(PI * x.c[1]);
+#else
+#error "unknown FLOW"
+#endif
+  return u;
+}
+
+// Analytic flows are defined everywhere: no wall.
+inline bool admit(vec_t* x, __global const real_t* params, int4 dims) { return true; }
+
+#endif
+
+// ---- Integration --------------------------------------------------------------------------------
+
+#define VELOCITY(x, t) velocity_at((x), (t), params, velocity, times, snapshots, dims)
+
+// One step from (x, t) to t + dt; false when the velocity is not finite somewhere or a stage point is
+// refused by the wall (*code says which), leaving *x unchanged.
+inline bool step(vec_t* x, real_t t, real_t dt, uint* code, __global const real_t* params,
+                 __global const real_t* velocity, __global const real_t* times, uint snapshots, int4 dims) {
+  const vec_t k1 = VELOCITY(*x, t);
+  if (!finite_vec(k1)) return (*code = TRACER_BAD_VELOCITY), false;
+#if INTEGRATOR == 1
+  vec_t next = axpy(*x, dt, k1);
+#elif INTEGRATOR == 2
+  vec_t xs = axpy(*x, dt, k1);
+  if (!admit(&xs, params, dims)) return (*code = TRACER_STOPPED), false;
+  const vec_t k2 = VELOCITY(xs, t + dt);
+  if (!finite_vec(k2)) return (*code = TRACER_BAD_VELOCITY), false;
+  vec_t next;
+  for (int d = 0; d < DIM; ++d) next.c[d] = x->c[d] + dt * (real_t)0.5 * (k1.c[d] + k2.c[d]);
+#else
+  const real_t mid = (real_t)0.5 * dt;
+  vec_t xs = axpy(*x, mid, k1);
+  if (!admit(&xs, params, dims)) return (*code = TRACER_STOPPED), false;
+  const vec_t k2 = VELOCITY(xs, t + mid);
+  if (!finite_vec(k2)) return (*code = TRACER_BAD_VELOCITY), false;
+  xs = axpy(*x, mid, k2);
+  if (!admit(&xs, params, dims)) return (*code = TRACER_STOPPED), false;
+  const vec_t k3 = VELOCITY(xs, t + mid);
+  if (!finite_vec(k3)) return (*code = TRACER_BAD_VELOCITY), false;
+  xs = axpy(*x, dt, k3);
+  if (!admit(&xs, params, dims)) return (*code = TRACER_STOPPED), false;
+  const vec_t k4 = VELOCITY(xs, t + dt);
+  if (!finite_vec(k4)) return (*code = TRACER_BAD_VELOCITY), false;
+  vec_t next;
+  for (int d = 0; d < DIM; ++d)
+    next.c[d] = x->c[d] + dt / 6 * (k1.c[d] + 2 * (k2.c[d] + k3.c[d]) + k4.c[d]);
+#endif
+  if (!finite_vec(next)) return (*code = TRACER_BAD_POSITION), false;
+  if (!admit(&next, params, dims)) return (*code = TRACER_STOPPED), false;
+  *x = next;
+  return true;
+}
+
+// Every kernel below takes a fixed number of work-items, whatever `count` is, and each work-item
+// strides over the items by the global size (solver.cpp says why).
+#define FOR_EACH(i, count) for (ulong i = get_global_id(0); i < (count); i += get_global_size(0))
+
+// Tracers at their seeds: seed (i, j, k) of the grid at origin o, spacing h; this part's tracers are
+// seeds first_seed .. first_seed + count - 1 in x-fastest order.
+__kernel void ftle_seed(__global real_t* pos, __global uint2* status, uint count, ulong first_seed, int4 seeds,
+                        real_t ox, real_t oy, real_t oz, real_t hx, real_t hy, real_t hz) {
+  const real_t o[3] = {ox, oy, oz};
+  const real_t h[3] = {hx, hy, hz};
+  FOR_EACH(i, count) {
+    const ulong g = first_seed + i;
+    const ulong index[3] = {g % seeds.x, (g / seeds.x) % seeds.y, g / ((ulong)seeds.x * seeds.y)};
+    for (int d = 0; d < DIM; ++d) pos[i * DIM + d] = o[d] + (real_t)index[d] * h[d];
+    status[i] = (uint2)(TRACER_MOVING, 0u);
+  }
+}
+
+// `steps` steps of dt from time t_start (which is step `first_step` of the run). Step s starts at
+// t_start + s dt, so time does not accumulate rounding over many steps.
+__kernel void ftle_advect(__global real_t* pos, __global uint2* status, uint count, real_t t_start, real_t dt,
+                          uint steps, uint first_step, __global const real_t* params,
+                          __global const real_t* velocity, __global const real_t* times, uint snapshots,
+                          int4 dims) {
+  FOR_EACH(i, count) {
+    if (status[i].x != TRACER_MOVING) continue;
+    vec_t x;
+    for (int d = 0; d < DIM; ++d) x.c[d] = pos[i * DIM + d];
+    uint code = TRACER_MOVING;
+    uint s = 0;
+    for (; s < steps; ++s) {
+      if (!step(&x, t_start + (real_t)s * dt, dt, &code, params, velocity, times, snapshots, dims)) break;
+    }
+    for (int d = 0; d < DIM; ++d) pos[i * DIM + d] = x.c[d];
+    if (code != TRACER_MOVING) status[i] = (uint2)(code, first_step + s);
+  }
+}
+
+// The velocity source at `count` points (DIM each) at time t, as the tracers see it.
+__kernel void ftle_velocity(__global const real_t* points, __global real_t* out, uint count, real_t t,
+                            __global const real_t* params, __global const real_t* velocity,
+                            __global const real_t* times, uint snapshots, int4 dims) {
+  FOR_EACH(i, count) {
+    vec_t x;
+    for (int d = 0; d < DIM; ++d) x.c[d] = points[i * DIM + d];
+    const vec_t u = VELOCITY(x, t);
+    for (int d = 0; d < DIM; ++d) out[i * DIM + d] = u.c[d];
+  }
+}
+
+// ---- Flow-map gradient and FTLE -----------------------------------------------------------------
+
+#if DIM == 3
+// Largest eigenvalue of the symmetric 3x3 matrix m (row-major) by cyclic Jacobi rotations: each rotation
+// zeroes one off-diagonal entry exactly and the off-diagonal norm falls quadratically, so a few sweeps
+// reach round-off whatever the spread of the eigenvalues (large stretch: 1e30 beside 1e-30).
+inline acc_t largest_eigenvalue(acc_t m[3][3]) {
+  for (int sweep = 0; sweep < 12; ++sweep) {
+    const acc_t off = m[0][1] * m[0][1] + m[0][2] * m[0][2] + m[1][2] * m[1][2];
+    const acc_t diag = m[0][0] * m[0][0] + m[1][1] * m[1][1] + m[2][2] * m[2][2];
+    if (off <= diag * (acc_t)1e-34 || off == 0) break;
+    for (int p = 0; p < 2; ++p) {
+      for (int q = p + 1; q < 3; ++q) {
+        if (m[p][q] == 0) continue;
+        // tan of the rotation angle, the smaller root (Golub & Van Loan, Alg. 8.4.1)
+        const acc_t theta = (m[q][q] - m[p][p]) / (2 * m[p][q]);
+        const acc_t t = (theta >= 0 ? 1 : -1) / (fabs(theta) + sqrt(theta * theta + 1));
+        const acc_t c = 1 / sqrt(t * t + 1), s = t * c;
+        for (int k = 0; k < 3; ++k) {  // m = J^T m J: columns p, q, then rows p, q
+          const acc_t mkp = m[k][p], mkq = m[k][q];
+          m[k][p] = c * mkp - s * mkq;
+          m[k][q] = s * mkp + c * mkq;
+        }
+        for (int k = 0; k < 3; ++k) {
+          const acc_t mpk = m[p][k], mqk = m[q][k];
+          m[p][k] = c * mpk - s * mqk;
+          m[q][k] = s * mpk + c * mqk;
+        }
+      }
+    }
+  }
+  return fmax(m[0][0], fmax(m[1][1], m[2][2]));
+}
+#endif
+
+// ln sigma_max of the flow map's gradient at own seed i: central differences inside, one-sided on the
+// grid's faces. `pos` holds this part's tracers from global plane `first_plane` on, which includes the
+// neighbouring planes the differences need; own seeds start at global plane `own_plane`.
+inline acc_t log_stretch(__global const real_t* pos, ulong i, int4 seeds, int first_plane, int own_plane,
+                         real_t hx, real_t hy, real_t hz) {
+  const int n[3] = {seeds.x, seeds.y, seeds.z};
+  const acc_t h[3] = {hx, hy, hz};
+  const long plane = DIM == 2 ? seeds.x : (long)seeds.x * seeds.y;
+  const long own = (long)(own_plane - first_plane) * plane + (long)i;  // local index of this seed
+  const int idx[3] = {(int)(own % seeds.x), (int)((own / seeds.x) % seeds.y), (int)(own / ((long)seeds.x * seeds.y))};
+  int g[3] = {idx[0], idx[1], idx[2]};
+  g[DIM - 1] += first_plane;  // global index along the split axis
+  const long stride[3] = {1, seeds.x, (long)seeds.x * seeds.y};
+  acc_t f[3][3];  // f[c][d] = d X_c / d x_d
+  for (int d = 0; d < DIM; ++d) {
+    const int lo = g[d] > 0 ? -1 : 0, hi = g[d] < n[d] - 1 ? 1 : 0;
+    const long a = own + lo * stride[d], b = own + hi * stride[d];
+    const acc_t inv = 1 / ((acc_t)(hi - lo) * h[d]);
+    for (int c = 0; c < DIM; ++c) f[c][d] = ((acc_t)pos[b * DIM + c] - (acc_t)pos[a * DIM + c]) * inv;
+  }
+#if DIM == 2
+  // sigma_max of [[p, q], [r, s]] in closed form, free of the cancellation in lambda_max(F^T F).
+  const acc_t p = f[0][0], q = f[0][1], r = f[1][0], s = f[1][1];
+  return log((hypot(p + s, q - r) + hypot(p - s, q + r)) / 2);
+#else
+  acc_t m[3][3];
+  for (int a = 0; a < 3; ++a)
+    for (int b = 0; b < 3; ++b) m[a][b] = f[0][a] * f[0][b] + f[1][a] * f[1][b] + f[2][a] * f[2][b];
+  return log(largest_eigenvalue(m)) / 2;
+#endif
+}
+
+// FTLE of the `count` own seeds.
+__kernel void ftle_field(__global const real_t* pos, __global real_t* ftle, uint count, int4 seeds, int first_plane,
+                         int own_plane, real_t hx, real_t hy, real_t hz, real_t inv_duration) {
+  FOR_EACH(i, count) {
+    ftle[i] = (real_t)(log_stretch(pos, i, seeds, first_plane, own_plane, hx, hy, hz) * (acc_t)inv_duration);
+  }
+}

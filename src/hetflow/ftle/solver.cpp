@@ -1,0 +1,355 @@
+#include "hetflow/ftle/solver.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "hetflow/core/partition.hpp"
+#include "hetflow/core/program.hpp"
+
+namespace hetflow::ftle {
+namespace {
+
+// ftle.cl's FLOW_GRID and tracer status codes.
+constexpr int flow_grid = 6;
+constexpr cl_uint tracer_stopped = 1, tracer_bad_velocity = 2;
+
+constexpr std::size_t work_group = 64;
+// Work-groups per compute unit in a launch: 32 x 64 = 2048 work-items, what an NVIDIA SM holds at once.
+constexpr std::size_t groups_per_unit = 32;
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9g", v);
+  return buf;
+}
+
+std::string point(std::span<const double> x) {
+  std::string s = "(";
+  for (std::size_t d = 0; d < x.size(); ++d) s += (d ? ", " : "") + number(x[d]);
+  return s + ")";
+}
+
+// Every FTLE kernel launch on a device has one global size, set by the device alone, and the kernels
+// stride over their tracers (FOR_EACH in ftle.cl). PoCL 3.1's CPU driver needs this. It shares loaded
+// kernel code between all contexts by kernel hash (source, options, device model) and finds a copy by
+// hash, local size and the largest grid width the copy was made for, but releases a finished launch by
+// hash and local size alone. A launch wider than every loaded copy while narrower launches of that
+// kernel still run (a one-device solver's 1728 tracers during a two-device one's 1024 per device)
+// loads a second copy in front; the narrower launches release that one, and PoCL aborts in
+// pocl_release_dlhandle_cache (`found->ref_count > 0`). One width per kernel and device model leaves
+// one copy, whatever the seed grids, the split and the order of launches.
+core::NDRange launch_range(const core::Device& device) {
+  return core::NDRange(work_group * groups_per_unit * std::max(device.info.compute_units, 1u));
+}
+
+void check_config(const Config& c) {
+  if (!(c.duration != 0.0) || !std::isfinite(c.duration))
+    throw core::Error("FTLE integration time T = " + number(c.duration) + ": expected a finite, non-zero time");
+  if (!std::isfinite(c.t0)) throw core::Error("FTLE start time t0 = " + number(c.t0) + " is not finite");
+  if (c.steps < 1 || c.steps > std::numeric_limits<cl_uint>::max())
+    throw core::Error("FTLE step count " + std::to_string(c.steps) + ": expected 1 .. 2^32 - 1");
+}
+
+// Gridded velocity: the seeds (unless periodic) and the time window must lie inside the data.
+void check_against_grid(const VelocityGrid& g, const SeedGrid& s, const Config& c) {
+  if (g.dimension != s.dimension)
+    throw core::Error(std::to_string(s.dimension) + "D seeds in " + std::to_string(g.dimension) + "D velocity data");
+  if (c.boundary != Boundary::periodic) {
+    for (int d = 0; d < s.dimension; ++d) {
+      const double lo = s.origin[static_cast<std::size_t>(d)], hi = s.position(d, s.counts[static_cast<std::size_t>(d)] - 1);
+      const double slack = 1e-9 * g.spacing[static_cast<std::size_t>(d)];
+      if (std::min(lo, hi) < g.origin[static_cast<std::size_t>(d)] - slack || std::max(lo, hi) > g.upper(d) + slack)
+        throw core::Error("the seeds span [" + number(std::min(lo, hi)) + ", " + number(std::max(lo, hi)) + "] along " +
+                          "xyz"[d] + ", outside the velocity data's [" + number(g.origin[static_cast<std::size_t>(d)]) +
+                          ", " + number(g.upper(d)) + "]: expected seeds inside the data (or boundary periodic)");
+    }
+  }
+  if (g.times.size() > 1) {
+    const double a = std::min(c.t0, c.t0 + c.duration), b = std::max(c.t0, c.t0 + c.duration);
+    const double slack = 1e-9 * (g.times.back() - g.times.front());
+    if (a < g.times.front() - slack || b > g.times.back() + slack)
+      throw core::Error("the integration window [" + number(a) + ", " + number(b) + "] leaves the velocity snapshots' [" +
+                        number(g.times.front()) + ", " + number(g.times.back()) + "]: expected t0 and t0 + T inside it");
+  }
+}
+
+}  // namespace
+
+Solver::Solver(const core::DeviceSet& devices, const AnalyticFlow& flow, const SeedGrid& seeds, const Config& config)
+    : Solver(devices, kernel_code(flow), ftle::dimension(flow), kernel_parameters(flow), nullptr, seeds, config) {}
+
+Solver::Solver(const core::DeviceSet& devices, const VelocityGrid& velocity, const SeedGrid& seeds, const Config& config)
+    : Solver(devices, flow_grid, velocity.dimension,
+             // The kernel reads the grid's origin and inverse spacing from the parameter buffer.
+             {velocity.origin[0], velocity.origin[1], velocity.origin[2], 1.0 / velocity.spacing[0],
+              1.0 / velocity.spacing[1], 1.0 / velocity.spacing[2]},
+             &velocity, seeds, config) {}
+
+Solver::Solver(const core::DeviceSet& devices, int flow_code, int velocity_dimension, std::vector<double> params,
+               const VelocityGrid* grid, const SeedGrid& seeds, const Config& config)
+    : devices_(&devices), seeds_(seeds), config_(config) {
+  check_config(config);
+  seeds.check();
+  if (velocity_dimension != seeds.dimension)
+    throw core::Error(std::to_string(seeds.dimension) + "D seeds in a " + std::to_string(velocity_dimension) + "D flow");
+  if (grid) {
+    grid->check("velocity data");
+    check_against_grid(*grid, seeds, config);
+  }
+  if (seeds.planes() < devices.size())
+    throw core::Error("a seed grid of " + std::to_string(seeds.planes()) + " planes cannot be split over " +
+                      std::to_string(devices.size()) + " devices");
+  for (std::size_t k = 0; k < devices.size(); ++k) {
+    if (config.precision == core::Precision::f64 && !devices.device(k).info.fp64)
+      throw core::Error(devices.device(k).label() + " has no double precision: use precision fp32");
+  }
+
+  // The velocity source on every device.
+  std::vector<double> times{0.0};
+  std::vector<double> values{0.0};
+  if (grid) {
+    times = grid->times;
+    values.clear();
+    values.reserve(grid->snapshots.size() * grid->snapshots.front().size());
+    for (const auto& snap : grid->snapshots) values.insert(values.end(), snap.begin(), snap.end());
+    snapshots_ = static_cast<cl_uint>(grid->snapshots.size());
+    grid_dims_ = cl_int4{{static_cast<cl_int>(grid->dims[0]), static_cast<cl_int>(grid->dims[1]),
+                          static_cast<cl_int>(grid->dims[2]), 1}};
+  }
+  const auto mirror = [&](const std::vector<double>& host) {
+    const std::vector<std::uint8_t> bytes = to_reals(host);
+    auto m = std::make_unique<core::Mirror<std::uint8_t>>(devices, bytes.size());
+    m->broadcast(bytes);
+    return m;
+  };
+  params_ = mirror(params);
+  velocity_ = mirror(values);
+  times_ = mirror(times);
+
+  core::BuildOptions options(config.precision);
+  options.define("DIM", seeds.dimension).define("FLOW", flow_code).define("INTEGRATOR", order(config.integrator));
+  if (grid) {
+    if (config.interpolation == Interpolation::m4prime) options.define("INTERP_M4", 1);
+    options.define("BOUNDARY", static_cast<long long>(config.boundary));
+  }
+
+  const core::Partition split(seeds.planes(), 1, core::distribution_weights(core::Distribution::uniform, devices));
+  const cl_int4 seed_dims{{static_cast<cl_int>(seeds.counts[0]), static_cast<cl_int>(seeds.counts[1]),
+                           static_cast<cl_int>(seeds.counts[2]), 1}};
+  parts_.resize(devices.size());
+  pending_.resize(devices.size());
+  for (std::size_t k = 0; k < devices.size(); ++k) {
+    Part& p = parts_[k];
+    p.own0 = split.share(k).offset;
+    p.own_planes = split.share(k).count;
+    p.first = p.own0 > 0 ? p.own0 - 1 : 0;
+    p.planes = std::min(p.own0 + p.own_planes + 1, seeds.planes()) - p.first;
+    const core::Context& ctx = devices.context(k);
+    p.positions = core::Buffer<std::uint8_t>(ctx, tracers(p) * static_cast<std::size_t>(dimension()) * real_bytes());
+    p.status = core::Buffer<cl_uint2>(ctx, tracers(p));
+    p.ftle = core::Buffer<std::uint8_t>(ctx, p.own_planes * seeds.plane() * real_bytes());
+
+    const core::Program& program = ctx.program("ftle/ftle.cl", options);
+    p.seed = program.kernel("ftle_seed");
+    p.advect = program.kernel("ftle_advect");
+    p.field = program.kernel("ftle_field");
+    p.velocity = program.kernel("ftle_velocity");
+
+    p.seed.set(0, p.positions);
+    p.seed.set(1, p.status);
+    p.seed.set(2, static_cast<cl_uint>(tracers(p)));
+    p.seed.set(3, static_cast<cl_ulong>(p.first * seeds.plane()));
+    p.seed.set(4, seed_dims);
+    for (cl_uint d = 0; d < 3; ++d) {
+      set_real(p.seed, 5 + d, seeds.origin[d]);
+      set_real(p.seed, 8 + d, seeds.spacing[d]);
+    }
+
+    p.advect.set(0, p.positions);
+    p.advect.set(1, p.status);
+    p.advect.set(2, static_cast<cl_uint>(tracers(p)));
+    p.advect.set(7, params_->buffer(k));
+    p.advect.set(8, velocity_->buffer(k));
+    p.advect.set(9, times_->buffer(k));
+    p.advect.set(10, snapshots_);
+    p.advect.set(11, grid_dims_);
+
+    p.field.set(0, p.positions);
+    p.field.set(1, p.ftle);
+    p.field.set(2, static_cast<cl_uint>(p.own_planes * seeds.plane()));
+    p.field.set(3, seed_dims);
+    p.field.set(4, static_cast<cl_int>(p.first));
+    p.field.set(5, static_cast<cl_int>(p.own0));
+    for (cl_uint d = 0; d < 3; ++d) set_real(p.field, 6 + d, seeds.spacing[d]);
+  }
+  initialise();
+}
+
+void Solver::set_real(core::Kernel& k, cl_uint index, double value) const {
+  if (config_.precision == core::Precision::f64) k.set(index, value);
+  else k.set(index, static_cast<float>(value));
+}
+
+std::vector<std::uint8_t> Solver::to_reals(std::span<const double> values) const {
+  std::vector<std::uint8_t> bytes(values.size() * real_bytes());
+  if (config_.precision == core::Precision::f64) {
+    std::memcpy(bytes.data(), values.data(), bytes.size());
+  } else {
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      const auto f = static_cast<float>(values[i]);
+      std::memcpy(bytes.data() + 4 * i, &f, 4);
+    }
+  }
+  return bytes;
+}
+
+std::vector<double> Solver::to_doubles(const std::vector<std::uint8_t>& bytes) const {
+  std::vector<double> out(bytes.size() / real_bytes());
+  if (config_.precision == core::Precision::f64) {
+    std::memcpy(out.data(), bytes.data(), bytes.size());
+  } else {
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      float f;
+      std::memcpy(&f, bytes.data() + 4 * i, 4);
+      out[i] = f;
+    }
+  }
+  return out;
+}
+
+void Solver::initialise() {
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    pending_[k] = parts_[k].seed.launch(devices_->compute(k), launch_range(devices_->device(k)), core::NDRange(work_group));
+  }
+  step_ = 0;
+}
+
+core::Event Solver::advance(long steps) {
+  if (steps < 0 || steps > config_.steps - step_)
+    throw core::Error("cannot advance " + std::to_string(steps) + " steps: " + std::to_string(config_.steps - step_) +
+                      " of the configured " + std::to_string(config_.steps) + " are left");
+  if (steps == 0) return pending_.back();
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    Part& p = parts_[k];
+    set_real(p.advect, 3, time());
+    set_real(p.advect, 4, dt());
+    p.advect.set(5, static_cast<cl_uint>(steps));
+    p.advect.set(6, static_cast<cl_uint>(step_));
+    // In-order queues keep the order; the event is kept for the caller and for timing.
+    pending_[k] = p.advect.launch(devices_->compute(k), launch_range(devices_->device(k)), core::NDRange(work_group));
+    devices_->compute(k).flush();
+  }
+  step_ += steps;
+  return pending_.back();
+}
+
+void Solver::check_tracers() const {
+  const std::size_t plane = seeds_.plane();
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    const Part& p = parts_[k];
+    const std::vector<cl_uint2> status = p.status.to_vector(devices_->compute(k));
+    for (std::size_t i = 0; i < status.size(); ++i) {
+      const cl_uint code = status[i].s[0];
+      if (code == 0 || code == tracer_stopped) continue;
+      const std::size_t seed = p.first * plane + i;
+      std::vector<double> where(static_cast<std::size_t>(dimension()));
+      std::vector<std::uint8_t> bytes(where.size() * real_bytes());
+      p.positions.read(devices_->compute(k), bytes, i * bytes.size());
+      where = to_doubles(bytes);
+      std::vector<double> start;
+      std::string index;
+      for (int d = 0; d < dimension(); ++d) {
+        const std::size_t stride = d == 0 ? 1 : d == 1 ? seeds_.counts[0] : seeds_.counts[0] * seeds_.counts[1];
+        const std::size_t id = seed / stride % seeds_.counts[static_cast<std::size_t>(d)];
+        start.push_back(seeds_.position(d, id));
+        index += (d ? ", " : "") + std::to_string(id);
+      }
+      const double t = config_.t0 + static_cast<double>(status[i].s[1]) * dt();
+      throw TracerError("tracer of seed " + std::to_string(seed) + " (grid index (" + index + "), started at " +
+                            point(start) + "): " +
+                            (code == tracer_bad_velocity ? "the velocity is not finite" : "the position is not finite") +
+                            " in the step from t = " + number(t) + " at " + point(where),
+                        seed);
+    }
+  }
+}
+
+std::vector<double> Solver::flow_map() const {
+  check_tracers();
+  const std::size_t plane = seeds_.plane() * static_cast<std::size_t>(dimension());
+  std::vector<double> out(seeds_.size() * static_cast<std::size_t>(dimension()));
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    const Part& p = parts_[k];
+    std::vector<std::uint8_t> bytes(p.own_planes * plane * real_bytes());
+    p.positions.read(devices_->compute(k), bytes, (p.own0 - p.first) * plane * real_bytes());
+    const std::vector<double> own = to_doubles(bytes);
+    std::copy(own.begin(), own.end(), out.begin() + static_cast<std::ptrdiff_t>(p.own0 * plane));
+  }
+  return out;
+}
+
+std::vector<double> Solver::ftle() const {
+  if (step_ == 0) throw core::Error("no FTLE before the first step: the integration time is zero");
+  check_tracers();
+  const double elapsed = std::abs(static_cast<double>(step_) * dt());
+  std::vector<double> out(seeds_.size());
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    const Part& p = parts_[k];
+    set_real(p.field, 9, 1.0 / elapsed);
+    p.field.launch(devices_->compute(k), launch_range(devices_->device(k)), core::NDRange(work_group));
+    const std::vector<double> values = to_doubles(p.ftle.to_vector(devices_->compute(k)));
+    std::copy(values.begin(), values.end(), out.begin() + static_cast<std::ptrdiff_t>(p.own0 * seeds_.plane()));
+  }
+  return out;
+}
+
+std::size_t Solver::stopped_tracers() const {
+  std::size_t n = 0;
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    const Part& p = parts_[k];
+    const std::vector<cl_uint2> status = p.status.to_vector(devices_->compute(k));
+    // Count own seeds only: the neighbour planes are counted by their owner.
+    const auto own = status.begin() + static_cast<std::ptrdiff_t>((p.own0 - p.first) * seeds_.plane());
+    n += static_cast<std::size_t>(std::count_if(own, own + static_cast<std::ptrdiff_t>(p.own_planes * seeds_.plane()),
+                                                [](const cl_uint2& s) { return s.s[0] == tracer_stopped; }));
+  }
+  return n;
+}
+
+std::vector<double> Solver::velocity_at(std::span<const double> points, double t) const {
+  const std::size_t dim = static_cast<std::size_t>(dimension());
+  if (points.size() % dim != 0)
+    throw core::Error(std::to_string(points.size()) + " coordinates are not whole " + std::to_string(dim) + "D points");
+  const std::size_t n = points.size() / dim;
+  if (n == 0) return {};
+  const core::Context& ctx = devices_->context(0);
+  const core::Queue& q = devices_->compute(0);
+  core::Buffer<std::uint8_t> in(ctx, points.size() * real_bytes()), out(ctx, points.size() * real_bytes());
+  in.write(q, to_reals(points));
+  core::Kernel& k = parts_[0].velocity;
+  k.set(0, in);
+  k.set(1, out);
+  k.set(2, static_cast<cl_uint>(n));
+  set_real(k, 3, t);
+  k.set(4, params_->buffer(0));
+  k.set(5, velocity_->buffer(0));
+  k.set(6, times_->buffer(0));
+  k.set(7, snapshots_);
+  k.set(8, grid_dims_);
+  k.launch(q, launch_range(devices_->device(0)), core::NDRange(work_group));
+  return to_doubles(out.to_vector(q));
+}
+
+std::size_t Solver::device_bytes() const {
+  std::size_t bytes = 0;
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    const Part& p = parts_[k];
+    bytes += p.positions.bytes() + p.status.bytes() + p.ftle.bytes() + params_->buffer(k).bytes() +
+             velocity_->buffer(k).bytes() + times_->buffer(k).bytes();
+  }
+  return bytes;
+}
+
+}  // namespace hetflow::ftle

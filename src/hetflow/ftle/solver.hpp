@@ -1,0 +1,120 @@
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "hetflow/core/buffer.hpp"
+#include "hetflow/core/build_options.hpp"
+#include "hetflow/core/device_set.hpp"
+#include "hetflow/core/error.hpp"
+#include "hetflow/core/kernel.hpp"
+#include "hetflow/core/plan.hpp"
+#include "hetflow/ftle/analytic_flow.hpp"
+#include "hetflow/ftle/method.hpp"
+#include "hetflow/ftle/seed_grid.hpp"
+#include "hetflow/ftle/velocity_grid.hpp"
+
+namespace hetflow::ftle {
+
+struct Config {
+  double t0 = 0.0;
+  double duration = 1.0;  // T: > 0 forward in time, < 0 backward
+  long steps = 100;       // dt = duration / steps
+  Integrator integrator = Integrator::rk4;
+  Interpolation interpolation = Interpolation::m4prime;  // gridded velocity only
+  Boundary boundary = Boundary::clamp;                   // gridded velocity only
+  core::Precision precision = core::Precision::f64;      // positions and velocity arithmetic
+};
+
+// A tracer's velocity or position became non-finite: what() names the seed (index, grid index and
+// position), where the tracer last was and the step.
+class TracerError : public core::Error {
+ public:
+  TracerError(const std::string& what, std::size_t seed) : core::Error(what), seed_(seed) {}
+  std::size_t seed() const { return seed_; }
+
+ private:
+  std::size_t seed_;
+};
+
+// Finite-time Lyapunov exponents on the devices of a DeviceSet: configure with a velocity source and a
+// seed grid, initialise (tracers at their seeds, time t0), advance by steps, read the flow map or the
+// FTLE field. The seed grid is split across devices in planes of its last axis; each device also
+// advects the one plane on either side of its share (when there is one), so the flow-map gradient needs
+// no exchange between devices and every device count gives the same field. The velocity (analytic
+// parameters, or every gridded snapshot) is mirrored to every device.
+class Solver {
+ public:
+  Solver(const core::DeviceSet& devices, const AnalyticFlow& flow, const SeedGrid& seeds, const Config& config);
+  Solver(const core::DeviceSet& devices, const VelocityGrid& velocity, const SeedGrid& seeds, const Config& config);
+
+  // Tracers back to their seeds at t0.
+  void initialise();
+  // Enqueues `steps` steps (at most the configured steps in all) and returns the last device's event.
+  core::Event advance(long steps);
+  // All configured steps left.
+  core::Event advance_to_end() { return advance(config_.steps - step_); }
+  void finish() const { devices_->finish(); }
+
+  long step() const { return step_; }
+  double dt() const { return config_.duration / static_cast<double>(config_.steps); }
+  double time() const { return config_.t0 + static_cast<double>(step_) * dt(); }
+
+  // Current tracer positions, dimension() per seed, seeds x-fastest. Throws TracerError when a tracer
+  // failed (first failed seed).
+  std::vector<double> flow_map() const;
+  // ln(sigma_max(F)) / |t - t0| per seed over the steps taken so far (at least one): F is the flow map's
+  // gradient on the seed grid (central differences, one-sided on the grid's faces). Throws TracerError
+  // when a tracer failed.
+  std::vector<double> ftle() const;
+  // Tracers that the `stop` boundary halted.
+  std::size_t stopped_tracers() const;
+
+  // The velocity the tracers see at `points` (dimension() per point) at time t, evaluated on the first
+  // device: analytic, or interpolated with the configured kernel and boundary mode.
+  std::vector<double> velocity_at(std::span<const double> points, double t) const;
+
+  const Config& config() const { return config_; }
+  const SeedGrid& seeds() const { return seeds_; }
+  int dimension() const { return seeds_.dimension; }
+  std::size_t parts() const { return parts_.size(); }
+  // Device memory held on all devices together.
+  std::size_t device_bytes() const;
+
+ private:
+  // One device's share: own seed planes [own0, own0 + own_planes), tracers for planes [first, first + planes).
+  struct Part {
+    std::size_t first = 0, planes = 0;
+    std::size_t own0 = 0, own_planes = 0;
+    core::Buffer<std::uint8_t> positions;  // real_t, dimension() per tracer
+    core::Buffer<cl_uint2> status;         // (code, step) per tracer, see ftle.cl
+    core::Buffer<std::uint8_t> ftle;       // real_t per own seed
+    // Arguments change between launches (times, step counts) also in const accessors.
+    mutable core::Kernel seed, advect, field, velocity;
+  };
+
+  Solver(const core::DeviceSet& devices, int flow_code, int velocity_dimension, std::vector<double> params,
+         const VelocityGrid* grid, const SeedGrid& seeds, const Config& config);
+  std::size_t real_bytes() const { return config_.precision == core::Precision::f64 ? 8 : 4; }
+  std::size_t tracers(const Part& p) const { return p.planes * seeds_.plane(); }
+  void set_real(core::Kernel& k, cl_uint index, double value) const;
+  std::vector<double> to_doubles(const std::vector<std::uint8_t>& bytes) const;
+  std::vector<std::uint8_t> to_reals(std::span<const double> values) const;
+  // Throws TracerError for the first failed tracer (by seed order).
+  void check_tracers() const;
+
+  const core::DeviceSet* devices_;
+  SeedGrid seeds_;
+  Config config_;
+  std::vector<Part> parts_;
+  // The velocity source on every device: parameters, gridded snapshots and their times.
+  std::unique_ptr<core::Mirror<std::uint8_t>> params_, velocity_, times_;
+  cl_uint snapshots_ = 1;
+  cl_int4 grid_dims_{{1, 1, 1, 1}};
+  std::vector<core::Event> pending_;
+  long step_ = 0;
+};
+
+}  // namespace hetflow::ftle
