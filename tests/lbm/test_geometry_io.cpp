@@ -133,7 +133,7 @@ TEST(LbmGeometryIo, HeaderErrorsNameFileLineKeyAndExpectation) {
   EXPECT_HAS(e, "case/sample.yaml: missing key 'dims'");
   EXPECT_HAS(e, "case/sample.yaml:4: unknown key 'colour'");
   e = header_error("file: a.raw\ndims: [4, 3, 2]\nsolid: [1]\nfluid: [0]\n");
-  EXPECT_HAS(e, "case/sample.yaml:4: keys 'solid' and 'fluid' are both given");
+  EXPECT_HAS(e, "case/sample.yaml:4: key 'fluid': given together with key 'solid' (line 3)");
   e = header_error("file: a.raw\ndims: [4, 3, 2]\nsolid: [one]\n");
   EXPECT_HAS(e, "case/sample.yaml:3: key 'solid'");
   e = header_error("file: a.raw\ndims: [4, 3, 2]\nsolid: [256]\n");

@@ -41,12 +41,13 @@ std::optional<double> header_real(std::string_view text) {
 
 YamlHeader::YamlHeader(std::string_view text, std::string source, const std::vector<std::string>& known_keys)
     : source_(std::move(source)) {
-  std::vector<std::string> errors;
-  root_ = read_case_tree(text, source_, errors);
-  if (errors.empty() && root_.kind != CaseNode::Kind::map) errors.push_back(source_ + ":1: expected a YAML map of keys");
-  if (!errors.empty()) throw FormatError(errors.front());
   std::string known;
   for (const auto& k : known_keys) known += (known.empty() ? "" : ", ") + k;
+  std::vector<std::string> errors;
+  root_ = read_case_tree(text, source_, errors);
+  if (errors.empty() && root_.kind != CaseNode::Kind::map)
+    errors.push_back(source_ + ":1: expected a YAML map of the keys " + known);
+  if (!errors.empty()) throw FormatError(errors.front());
   for (const CaseNode& entry : root_.items) {
     const std::string where = source_ + ":" + std::to_string(entry.key_line) + ": ";
     if (root_.find(entry.key) != &entry) {
@@ -117,8 +118,8 @@ std::optional<std::vector<std::string>> YamlHeader::texts(std::string_view key, 
 }
 
 std::optional<std::vector<std::int64_t>> YamlHeader::integers(std::string_view key, const std::string& expected,
-                                                              bool required) {
-  return list<std::int64_t>(key, expected, required, false, header_integer);
+                                                              bool required, bool allow_scalar) {
+  return list<std::int64_t>(key, expected, required, allow_scalar, header_integer);
 }
 
 std::optional<std::vector<double>> YamlHeader::reals(std::string_view key, const std::string& expected, bool required,

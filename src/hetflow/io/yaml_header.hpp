@@ -32,7 +32,7 @@ class YamlHeader {
   std::optional<std::string> text(std::string_view key, const std::string& expected, bool required = true);
   std::optional<std::vector<std::string>> texts(std::string_view key, const std::string& expected, bool required = true);
   std::optional<std::vector<std::int64_t>> integers(std::string_view key, const std::string& expected,
-                                                    bool required = true);
+                                                    bool required = true, bool allow_scalar = false);
   std::optional<std::vector<double>> reals(std::string_view key, const std::string& expected, bool required = true,
                                            bool allow_scalar = false);
 

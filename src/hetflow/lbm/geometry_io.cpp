@@ -3,122 +3,24 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
-#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <limits>
 #include <system_error>
 
-#include "hetflow/io/case_tree.hpp"
 #include "hetflow/io/error.hpp"
 #include "hetflow/io/vtk_writer.hpp"
+#include "hetflow/io/yaml_header.hpp"
 
 namespace hetflow::lbm {
 namespace {
 
-using io::CaseNode;
 using io::FormatError;
 
 // A mask larger than this is not a lattice any device holds; the limit keeps byte counts far from overflow.
 constexpr std::size_t max_nodes = std::size_t{1} << 40;
 
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
-
-bool parse_int(const std::string& text, std::int64_t& out) {
-  const char* end = text.data() + text.size();
-  const auto [p, ec] = std::from_chars(text.data(), end, out);
-  return ec == std::errc() && p == end && !text.empty();
-}
-
-bool parse_real(const std::string& text, double& out) {
-  const char* end = text.data() + text.size();
-  const auto [p, ec] = std::from_chars(text.data(), end, out);
-  return ec == std::errc() && p == end && !text.empty() && std::isfinite(out);
-}
-
-struct HeaderParser {
-  const std::string& source;
-  std::vector<std::string> errors;
-
-  void fail(const CaseNode& node, const std::string& key, const std::string& expected) {
-    errors.push_back(source + ":" + std::to_string(node.report_line()) + ": key " + quoted(key) + ": expected " +
-                     expected + ", got " + io::render_case_node(node));
-  }
-
-  // Scalars or a list of scalars, parsed one by one; false (after reporting) on any bad entry.
-  template <class T, class Parse>
-  bool list(const CaseNode& node, const std::string& key, const std::string& expected, Parse parse,
-            std::vector<T>& out, bool allow_scalar) {
-    std::vector<const CaseNode*> items;
-    if (node.kind == CaseNode::Kind::scalar && allow_scalar) {
-      items.push_back(&node);
-    } else if (node.kind == CaseNode::Kind::sequence) {
-      for (const auto& item : node.items) items.push_back(&item);
-    }
-    for (const CaseNode* item : items) {
-      T v{};
-      if (item->kind != CaseNode::Kind::scalar || !parse(item->text, v)) {
-        fail(node, key, expected);
-        return false;
-      }
-      out.push_back(v);
-    }
-    if (items.empty()) {
-      fail(node, key, expected);
-      return false;
-    }
-    return true;
-  }
-
-  void dims(const CaseNode& node, RawHeader& h) {
-    const std::string expected = "three positive integers [nx, ny, nz]";
-    std::vector<std::int64_t> d;
-    if (!list(node, "dims", expected, parse_int, d, false)) return;
-    if (d.size() != 3 || std::any_of(d.begin(), d.end(), [](std::int64_t v) { return v <= 0; })) {
-      fail(node, "dims", expected);
-      return;
-    }
-    std::size_t n = 1;
-    for (int i = 0; i < 3; ++i) {
-      const auto v = static_cast<std::size_t>(d[static_cast<std::size_t>(i)]);
-      if (v > max_nodes || n > max_nodes / v) {
-        fail(node, "dims", "at most 2^40 nodes in all");
-        return;
-      }
-      n *= v;
-      h.dims[static_cast<std::size_t>(i)] = v;
-    }
-  }
-
-  void type(const CaseNode& node, RawHeader& h) {
-    const std::string expected = "uint8, uint16 or int32";
-    if (node.kind != CaseNode::Kind::scalar) return fail(node, "type", expected);
-    if (node.text == "uint8") h.type = RawType::uint8;
-    else if (node.text == "uint16") h.type = RawType::uint16;
-    else if (node.text == "int32") h.type = RawType::int32;
-    else fail(node, "type", expected);
-  }
-
-  void spacing(const CaseNode& node, RawHeader& h) {
-    const std::string expected = "a positive number or three positive numbers [dx, dy, dz]";
-    std::vector<double> s;
-    if (!list(node, "spacing", expected, parse_real, s, true)) return;
-    if ((s.size() != 1 && s.size() != 3) || std::any_of(s.begin(), s.end(), [](double v) { return v <= 0.0; }))
-      return fail(node, "spacing", expected);
-    for (std::size_t i = 0; i < 3; ++i) h.spacing[i] = s[s.size() == 1 ? 0 : i];
-  }
-
-  void order(const CaseNode& node, RawHeader& h) {
-    const std::string expected = "xyz (x fastest) or zyx (z fastest)";
-    if (node.kind == CaseNode::Kind::scalar && node.text == "xyz") h.order = RawOrder::xyz;
-    else if (node.kind == CaseNode::Kind::scalar && node.text == "zyx") h.order = RawOrder::zyx;
-    else fail(node, "order", expected);
-  }
-
-  bool values(const CaseNode& node, const std::string& key, RawHeader& h) {
-    return list(node, key, "a list of integer voxel values, e.g. [1]", parse_int, h.values, true);
-  }
-};
 
 std::uint64_t read_le(const std::uint8_t* p, std::size_t size) {
   std::uint64_t v = 0;
@@ -172,70 +74,76 @@ std::string_view raw_type_name(RawType t) {
 std::size_t RawHeader::byte_count() const { return dims[0] * dims[1] * dims[2] * raw_type_size(type); }
 
 RawHeader parse_raw_header(std::string_view text, const std::string& source_name) {
-  std::vector<std::string> tree_errors;
-  const CaseNode root = io::read_case_tree(text, source_name, tree_errors);
-  HeaderParser p{source_name, std::move(tree_errors)};
+  io::YamlHeader p(text, source_name, {"file", "dims", "type", "solid", "fluid", "spacing", "order"});
   RawHeader h;
-  if (p.errors.empty() && root.kind != CaseNode::Kind::map)
-    p.errors.push_back(source_name + ":1: expected a YAML map with keys file, dims, type and solid or fluid");
-  if (!p.errors.empty()) throw FormatError(p.errors.front());
 
-  const CaseNode* solid = nullptr;
-  const CaseNode* fluid = nullptr;
-  bool have_file = false, have_dims = false;
-  for (const CaseNode& entry : root.items) {
-    const std::string& key = entry.key;
-    if (root.find(key) != &entry) {
-      p.errors.push_back(source_name + ":" + std::to_string(entry.key_line) + ": key " + quoted(key) +
-                         " is given twice: expected it once");
-    } else if (key == "file") {
-      have_file = true;
-      h.file_line = entry.report_line();
-      if (entry.kind != CaseNode::Kind::scalar || entry.text.empty()) p.fail(entry, key, "the raw file's name");
-      else h.file = entry.text;
-    } else if (key == "dims") {
-      have_dims = true;
-      p.dims(entry, h);
-    } else if (key == "type") {
-      p.type(entry, h);
-    } else if (key == "solid") {
-      solid = &entry;
-    } else if (key == "fluid") {
-      fluid = &entry;
-    } else if (key == "spacing") {
-      p.spacing(entry, h);
-    } else if (key == "order") {
-      p.order(entry, h);
+  h.file_line = p.line("file");
+  if (const auto file = p.text("file", "the raw file's name")) h.file = *file;
+
+  const std::string dims_form = "three positive integers [nx, ny, nz]";
+  if (const auto d = p.integers("dims", dims_form)) {
+    if (d->size() != 3 || std::any_of(d->begin(), d->end(), [](std::int64_t v) { return v <= 0; })) {
+      p.fail("dims", dims_form);
     } else {
-      p.errors.push_back(source_name + ":" + std::to_string(entry.key_line) + ": unknown key " + quoted(key) +
-                         ": expected file, dims, type, solid, fluid, spacing or order");
+      std::size_t n = 1;
+      for (std::size_t i = 0; i < 3; ++i) {
+        const auto v = static_cast<std::size_t>((*d)[i]);
+        if (v > max_nodes || n > max_nodes / v) {
+          p.fail("dims", "at most 2^40 nodes in all");
+          break;
+        }
+        n *= v;
+        h.dims[i] = v;
+      }
     }
   }
-  if (!have_file) p.errors.push_back(source_name + ": missing key 'file': expected the raw file's name");
-  if (!have_dims) p.errors.push_back(source_name + ": missing key 'dims': expected [nx, ny, nz]");
-  if (solid != nullptr && fluid != nullptr) {
-    p.errors.push_back(source_name + ":" + std::to_string(fluid->key_line) +
-                       ": keys 'solid' and 'fluid' are both given: expected one of them");
-  } else if (solid == nullptr && fluid == nullptr) {
-    p.errors.push_back(source_name + ": missing key 'solid' (or 'fluid'): expected the voxel values meaning solid, e.g. solid: [1]");
+
+  const std::string type_form = "uint8, uint16 or int32";
+  if (const auto type = p.text("type", type_form, false)) {
+    if (*type == "uint8") h.type = RawType::uint8;
+    else if (*type == "uint16") h.type = RawType::uint16;
+    else if (*type == "int32") h.type = RawType::int32;
+    else p.fail("type", type_form);
+  }
+
+  const std::string spacing_form = "a positive number or three positive numbers [dx, dy, dz]";
+  if (const auto s = p.reals("spacing", spacing_form, false, true)) {
+    if ((s->size() != 1 && s->size() != 3) || std::any_of(s->begin(), s->end(), [](double v) { return v <= 0.0; }))
+      p.fail("spacing", spacing_form);
+    else
+      for (std::size_t i = 0; i < 3; ++i) h.spacing[i] = (*s)[s->size() == 1 ? 0 : i];
+  }
+
+  const std::string order_form = "xyz (x fastest) or zyx (z fastest)";
+  if (const auto order = p.text("order", order_form, false)) {
+    if (*order == "xyz") h.order = RawOrder::xyz;
+    else if (*order == "zyx") h.order = RawOrder::zyx;
+    else p.fail("order", order_form);
+  }
+
+  const bool solid = p.find("solid") != nullptr;
+  h.values_are_fluid = p.find("fluid") != nullptr;
+  if (solid && h.values_are_fluid) {
+    p.problem("fluid", "given together with key 'solid' (line " + std::to_string(p.line("solid")) +
+                           "): expected only one of them");
   } else {
-    h.values_are_fluid = fluid != nullptr;
-    const CaseNode& node = h.values_are_fluid ? *fluid : *solid;
     const std::string key = h.values_are_fluid ? "fluid" : "solid";
-    if (p.values(node, key, h)) {
+    // The form is only shown for a missing key (then neither is given) or a malformed list.
+    const std::string values_form =
+        solid || h.values_are_fluid
+            ? "a list of integer voxel values, e.g. [1]"
+            : "the voxel values meaning solid, e.g. solid: [1] (or key 'fluid' with the values meaning fluid)";
+    if (const auto values = p.integers(key, values_form, true, true)) {
+      h.values = *values;
       // A value the type cannot hold never matches, which silently turns the whole mask solid or fluid.
       const std::int64_t lo = h.type == RawType::int32 ? std::numeric_limits<std::int32_t>::min() : 0;
       const std::int64_t hi = h.type == RawType::uint8 ? 255 : h.type == RawType::uint16 ? 65535 : std::numeric_limits<std::int32_t>::max();
       if (std::any_of(h.values.begin(), h.values.end(), [&](std::int64_t v) { return v < lo || v > hi; }))
-        p.fail(node, key, "values within " + std::string(raw_type_name(h.type)) + "'s range " + std::to_string(lo) +
-                              ".." + std::to_string(hi));
+        p.fail(key, "values within " + std::string(raw_type_name(h.type)) + "'s range " + std::to_string(lo) + ".." +
+                        std::to_string(hi));
     }
   }
-  if (!p.errors.empty()) {
-    std::string all;
-    for (const auto& e : p.errors) all += (all.empty() ? "" : "\n") + e;
-    throw FormatError(all);
-  }
+  p.finish();
   return h;
 }
 
