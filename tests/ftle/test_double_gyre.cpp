@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "double_gyre_reference.hpp"
+#include "same_field.hpp"
 #include "hetflow/ftle/solver.hpp"
 #include "test_devices.hpp"
 
@@ -171,7 +172,7 @@ TEST(FtleDoubleGyre, GriddedVelocityGivesTheAnalyticField) {
 }
 
 // Two devices each take a slab of seed rows and advect one row beyond it for the gradient: the field
-// is the one device's, bit for bit.
+// is the one device's (see same_field.hpp).
 TEST(FtleDoubleGyre, TwoDevicesGiveTheSameField) {
   const core::DeviceSet one = test::test_device();
   const core::DeviceSet several = test::test_devices();
@@ -179,7 +180,9 @@ TEST(FtleDoubleGyre, TwoDevicesGiveTheSameField) {
   const SeedGrid seeds = gyre_seeds(21);
   Solver split = gyre_solver(several, seeds, 15.0);
   EXPECT_EQ(split.parts(), several.size());
-  EXPECT_EQ(gyre_ftle(gyre_solver(one, seeds, 15.0)), gyre_ftle(std::move(split)));
+  // FP64 round-off of 1e-16, amplified by the stretching over T = 15 (FTLE ~0.3, e^4.5 ~ 90), stays far
+  // below 1e-9 on devices of different platforms.
+  test::expect_same_field(one, several, gyre_ftle(gyre_solver(one, seeds, 15.0)), gyre_ftle(std::move(split)), 1e-9);
 }
 
 }  // namespace
