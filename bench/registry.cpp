@@ -1,6 +1,7 @@
 #include "bench/registry.hpp"
 
 #include "bench/core/probe_bench.hpp"
+#include "bench/ftle/ftle_bench.hpp"
 #include "bench/lbm/lbm_bench.hpp"
 #include "hetflow/core/error.hpp"
 
@@ -10,6 +11,8 @@ const std::vector<Benchmark>& benchmarks() {
   static const std::vector<Benchmark> all = {
       {"probe", "device-memory copy and triad bandwidth (the reference of every benchmark)", core_probe},
       {"lbm", "D3Q19 lattice-Boltzmann MLUPs/s per memory pattern and storage precision", lbm},
+      {"ftle", "FTLE particle-steps/s: analytic double gyre RK4, gridded 2D/3D RK2 M4', paper Table 1, end to end",
+       ftle},
       {"lbm-scaling", "lattice-Boltzmann weak scaling over the selected devices (slabs, halo relay)", lbm_scaling},
   };
   return all;

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "hetflow/core/buffer.hpp"
 #include "hetflow/core/kernel.hpp"
 #include "hetflow/core/probe.hpp"
@@ -59,6 +61,47 @@ TEST(CoreProbe, MeasuresPositiveBandwidth) {
   EXPECT_GT(bw.copy.median, 0.01);  // GB/s: any working device moves far more
   EXPECT_LE(bw.copy.min, bw.copy.median);
   EXPECT_GT(bw.triad.median, 0.01);
+}
+
+// The FMA probe's chains converge to c / (1 - s) (s = 0.5, c = 1: 2), so each work-item writes the sum of
+// probe_fma_chains values near 2; a chain the compiler dropped or shortened would not.
+TEST(CoreProbe, FmaKernelRunsItsChains) {
+  const DeviceSet ds = test::test_device();
+  const Context& ctx = ds.context(0);
+  const Queue& q = ds.compute(0);
+  Buffer<float> out(ctx, 128);
+  ctx.program("core/probe.cl", BuildOptions(Precision::f32))
+      .kernel("probe_fma")
+      .args(out, 0.5f, 1.0f, cl_uint{40})
+      .launch(q, 128, 64)
+      .wait();
+  for (float v : out.to_vector(q)) EXPECT_NEAR(v, 2.0f * probe_fma_chains, 1e-4f);
+}
+
+// A positive, finite rate in each precision the device has; no order between FP32 and FP64 is assumed
+// (CPUs and some GPUs run both at one rate, and timing noise on a shared CPU can swap them).
+TEST(CoreProbe, MeasuresPositiveFlopRate) {
+  const DeviceSet ds = test::test_device();
+  FlopOptions o;
+  o.work_items = 512;
+  o.iterations = 256;
+  o.repeats = 3;
+  std::vector<Precision> precisions{Precision::f32};
+  if (ds.device(0).info.fp64) precisions.push_back(Precision::f64);
+  for (Precision p : precisions) {
+    const FlopRate r = measure_flops(ds.compute(0), p, o);
+    EXPECT_EQ(r.precision, p);
+    EXPECT_EQ(r.work_items, 512u);
+    EXPECT_EQ(r.iterations, 256u);
+    EXPECT_EQ(r.gflops.repeats, 3);
+    EXPECT_TRUE(std::isfinite(r.gflops.median));
+    EXPECT_GT(r.gflops.median, 0.01);  // GFLOP/s: any working device does far more
+    EXPECT_LE(r.gflops.min, r.gflops.median);
+    EXPECT_LE(r.gflops.median, r.gflops.max);
+  }
+  if (!ds.device(0).info.fp64) {
+    EXPECT_THROW(measure_flops(ds.compute(0), Precision::f64, o), Error);
+  }
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "hetflow/core/probe.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <vector>
 
 #include "hetflow/core/buffer.hpp"
@@ -47,6 +48,36 @@ Bandwidth measure_bandwidth(const Queue& queue, const ProbeOptions& options) {
   result.copy = time(copy, 2.0);
   result.triad = time(triad, 3.0);
   return result;
+}
+
+FlopRate measure_flops(const Queue& queue, Precision precision, const FlopOptions& options) {
+  const Context& ctx = queue.context();
+  const DeviceInfo& info = ctx.device().info;
+  if (precision == Precision::f64 && !info.fp64) throw Error(ctx.device().label() + " has no double precision");
+  const bool gpu = info.kind == DeviceKind::gpu;
+  const std::size_t units = std::max(info.compute_units, 1u);
+  const std::size_t local = 64;
+  const std::size_t items = round_up(options.work_items ? options.work_items : units * (gpu ? 8192 : 1024), local);
+  const unsigned iterations = options.iterations ? options.iterations : (gpu ? 2048u : 1024u);
+  const std::size_t real = precision == Precision::f64 ? 8 : 4;
+  Buffer<std::uint8_t> out(ctx, items * real);
+  Kernel k = ctx.program("core/probe.cl", BuildOptions(precision)).kernel("probe_fma");
+  k.set(0, out);
+  if (precision == Precision::f64) {
+    k.set(1, 0.999);
+    k.set(2, 0.001);
+  } else {
+    k.set(1, 0.999f);
+    k.set(2, 0.001f);
+  }
+  k.set(3, static_cast<cl_uint>(iterations));
+  const double flops = 4.0 * probe_fma_chains * static_cast<double>(iterations) * static_cast<double>(items);
+  for (int i = 0; i < options.warmup; ++i) k.launch(queue, NDRange(items), NDRange(local)).wait();
+  std::vector<double> rates;
+  for (int i = 0; i < options.repeats; ++i) {
+    rates.push_back(flops / k.launch(queue, NDRange(items), NDRange(local)).seconds() * 1e-9);
+  }
+  return {precision, items, iterations, summarize(rates)};
 }
 
 }  // namespace hetflow::core

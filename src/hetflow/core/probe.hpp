@@ -1,6 +1,7 @@
 #pragma once
 #include <cstddef>
 
+#include "hetflow/core/build_options.hpp"
 #include "hetflow/core/context.hpp"
 #include "hetflow/core/statistics.hpp"
 
@@ -24,5 +25,28 @@ struct Bandwidth {
 std::size_t default_probe_bytes(const DeviceInfo& device);
 
 Bandwidth measure_bandwidth(const Queue& queue, const ProbeOptions& options = {});
+
+// Peak multiply-add rate: every work-item runs probe_fma_chains independent chains a = a * s + c
+// (`mad`, which a device may fuse; 4 vectors of 8 lanes) for `iterations` loop trips of two updates per
+// chain.
+constexpr int probe_fma_chains = 32;
+
+struct FlopOptions {
+  std::size_t work_items = 0;  // 0: 8192 per compute unit on a GPU, 1024 on other devices
+  unsigned iterations = 0;     // 0: 2048 on a GPU, 1024 on other devices
+  int warmup = 2;
+  int repeats = 15;
+};
+
+// Floating-point operations per second in GFLOP/s (1e9/s), a multiply-add counting 2.
+struct FlopRate {
+  Precision precision = Precision::f32;
+  std::size_t work_items = 0;
+  unsigned iterations = 0;
+  Summary gflops;
+};
+
+// Throws core::Error for f64 on a device without double precision.
+FlopRate measure_flops(const Queue& queue, Precision precision, const FlopOptions& options = {});
 
 }  // namespace hetflow::core
