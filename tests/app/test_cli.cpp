@@ -23,10 +23,16 @@ using Result = hetflow::test::CommandResult;
 class Cli : public hetflow::test::CommandTest {
  protected:
   Result hetflow(const std::string& args, const std::string& env = "") const { return run_hetflow(args, env); }
+  // The device self-test, no longer the built-in default case (the FTLE double gyre is: test_ftle_case.cpp).
+  std::string selftest() const {
+    write("selftest.yaml", "type: selftest\n");
+    return "selftest.yaml";
+  }
 };
 
-TEST_F(Cli, DefaultCaseWritesACompleteRunDirectory) {
-  const Result r = hetflow("run --device " + device() + " -o run --set selftest.steps=20 --set output.every=10");
+TEST_F(Cli, SelftestCaseWritesACompleteRunDirectory) {
+  const Result r = hetflow("run " + selftest() + " --device " + device() +
+                           " -o run --set selftest.steps=20 --set output.every=10");
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("results in run"), std::string::npos) << r.output;
   const auto m = manifest("run");
@@ -66,7 +72,7 @@ TEST_F(Cli, BadCaseFileIsRejectedBeforeAnythingIsWritten) {
   EXPECT_FALSE(fs::exists(dir / "out"));
 
   EXPECT_EQ(hetflow("run missing.yaml").status, 2);
-  EXPECT_EQ(hetflow("run --set selftest.nothing=1").status, 2);
+  EXPECT_EQ(hetflow("run " + selftest() + " --set selftest.nothing=1").status, 2);
   EXPECT_EQ(hetflow("run --no-such-flag").status, 2);
 }
 
@@ -84,7 +90,8 @@ TEST_F(Cli, MissingOpenClPlatformIsAClearError) {
 }
 
 TEST_F(Cli, KernelBuildErrorShowsTheBuildLog) {
-  const Result r = hetflow("run --device " + device() + " -o run --set 'device.build_options=-D REAL=not_a_type'",
+  const Result r = hetflow("run " + selftest() + " --device " + device() +
+                               " -o run --set 'device.build_options=-D REAL=not_a_type'",
                            "HETFLOW_CACHE=off");
   EXPECT_EQ(r.status, 4) << r.output;
   EXPECT_NE(r.output.find("kernel build failed"), std::string::npos) << r.output;
@@ -104,14 +111,15 @@ TEST_F(Cli, DevicesListsNameAndMemory) {
 TEST_F(Cli, SigintStopsAfterTheCurrentStepAndWritesFinalOutputs) {
   // A short run first puts the kernels in the binary cache: a cold build on a loaded machine can outlast
   // the wait below, and an interrupt before the first step rightly leaves zero steps.
-  ASSERT_EQ(hetflow("run --device " + device() + " -o warm -q --set selftest.steps=1 --set selftest.size=[8,8,8] "
-                    "--set selftest.bandwidth=false").status, 0);
+  const std::string case_file = selftest();
+  ASSERT_EQ(hetflow("run " + case_file + " --device " + device() + " -o warm -q --set selftest.steps=1 "
+                    "--set selftest.size=[8,8,8] --set selftest.bandwidth=false").status, 0);
   const pid_t pid = fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) {
     if (chdir(dir.c_str()) != 0) _exit(99);
     const std::string dev = device();
-    execl(HETFLOW_EXE, HETFLOW_EXE, "run", "--device", dev.c_str(), "-o", "run", "-q", "--set",
+    execl(HETFLOW_EXE, HETFLOW_EXE, "run", case_file.c_str(), "--device", dev.c_str(), "-o", "run", "-q", "--set",
           "selftest.steps=100000000", "--set", "selftest.size=[8,8,8]", "--set", "selftest.bandwidth=false",
           "--set", "output.every=1000000000", nullptr);
     _exit(98);
@@ -142,8 +150,8 @@ TEST_F(Cli, TwoDevicesGiveTheSameFieldAsOne) {
   const char* several = std::getenv("HETFLOW_TEST_DEVICES");
   const std::string two = several ? several : "cpu";
   const std::string common = " --set selftest.steps=30 --set output.every=30 --set selftest.bandwidth=false";
-  ASSERT_EQ(hetflow("run --device " + device() + " -o one" + common).status, 0);
-  const Result r = hetflow("run --device " + two + " -o two" + common);
+  ASSERT_EQ(hetflow("run " + selftest() + " --device " + device() + " -o one" + common).status, 0);
+  const Result r = hetflow("run selftest.yaml --device " + two + " -o two" + common);
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_GE(manifest("two")["devices"].size(), 2u);
   const auto a = hetflow::io::read_vti(dir / "one" / "field_000030.vti");

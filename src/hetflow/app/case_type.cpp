@@ -1,5 +1,6 @@
 #include "hetflow/app/case_type.hpp"
 
+#include "hetflow/app/ftle_case.hpp"
 #include "hetflow/app/lbm_case.hpp"
 #include "hetflow/app/selftest_case.hpp"
 #include "hetflow/core/error.hpp"
@@ -9,6 +10,7 @@ namespace hetflow::app {
 const std::vector<std::unique_ptr<CaseType>>& case_types() {
   static const std::vector<std::unique_ptr<CaseType>> all = [] {
     std::vector<std::unique_ptr<CaseType>> v;
+    v.push_back(std::make_unique<FtleCase>());
     v.push_back(std::make_unique<SelftestCase>());
     v.push_back(std::make_unique<LbmCase>());
     return v;

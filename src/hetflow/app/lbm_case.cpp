@@ -8,6 +8,7 @@
 #include "hetflow/app/lbm_case_geometry.hpp"
 #include "hetflow/app/lbm_case_multiphase.hpp"
 #include "hetflow/app/lbm_case_outputs.hpp"
+#include "hetflow/app/step_chunks.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/event.hpp"
 #include "hetflow/io/interrupt.hpp"
@@ -21,10 +22,6 @@ namespace {
 // compressibility error is large and the run is close to blowing up: stop with a diagnosis instead
 // of handing the user numbers that mean nothing.
 constexpr double max_lattice_speed = 0.3;
-
-// Chunks of steps between progress updates and interrupt checks aim at this wall time: short enough
-// for a responsive Ctrl-C, long enough that the host's finish() per chunk costs nothing measurable.
-constexpr double chunk_seconds = 0.2;
 
 std::string mib(double bytes) { return std::to_string(static_cast<long long>(std::ceil(bytes / (1 << 20)))) + " MiB"; }
 
@@ -213,18 +210,18 @@ RunOutcome LbmCase::run(const io::Case& c, RunContext& ctx) const {
   };
 
   output(0);
-  long done = 0, chunk = 8;
+  long done = 0;
+  StepChunks chunk(8);
   double stepping = 0.0;
   while (done < steps && !io::interrupted()) {
     const long next = std::min(steps, (done / every + 1) * every);
-    const long n = std::min(chunk, next - done);
+    const long n = std::min(chunk.steps(), next - done);
     const core::WallTimer timer;
     solver->advance(n);
     solver->finish();
     const double t = timer.seconds();
     stepping += t;
-    if (t < chunk_seconds / 2) chunk *= 2;
-    else if (t > 2 * chunk_seconds && chunk > 1) chunk /= 2;
+    chunk.adapt(t);
     done += n;
     progress.update(done);
     if (done == next && done < steps) output(done);

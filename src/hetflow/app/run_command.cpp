@@ -18,7 +18,10 @@ nlohmann::json device_json(const core::Device& d) {
 
 }  // namespace
 
-std::string default_case_yaml() { return "type: selftest\noutput:\n  dir: runs/selftest\n"; }
+// The double gyre's FTLE with the ftle defaults (401 x 201 seeds on [0, 2] x [0, 1], t0 = 0, T = 15,
+// RK4) but dt = 0.2: 75 steps, about 1.3 s on 2 PoCL cores, and a mean FTLE within 1e-6 of dt = 0.1's.
+// The device self-test is `type: selftest` (examples/selftest.yaml).
+std::string default_case_yaml() { return "type: ftle\nftle:\n  dt: 0.2\noutput:\n  dir: runs/default\n"; }
 
 int run_command(const RunRequest& request) {
   std::vector<std::string> overrides;

@@ -271,7 +271,7 @@ void Solver::check_tracers() const {
                             point(start) + "): " +
                             (code == tracer_bad_velocity ? "the velocity is not finite" : "the position is not finite") +
                             " in the step from t = " + number(t) + " at " + point(where),
-                        seed);
+                        seed, static_cast<long>(status[i].s[1]) + 1);
     }
   }
 }

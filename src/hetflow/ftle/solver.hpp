@@ -32,11 +32,13 @@ struct Config {
 // position), where the tracer last was and the step.
 class TracerError : public core::Error {
  public:
-  TracerError(const std::string& what, std::size_t seed) : core::Error(what), seed_(seed) {}
+  TracerError(const std::string& what, std::size_t seed, long step) : core::Error(what), seed_(seed), step_(step) {}
   std::size_t seed() const { return seed_; }
+  long step() const { return step_; }  // the failed step, counted from 1
 
  private:
   std::size_t seed_;
+  long step_;
 };
 
 // Finite-time Lyapunov exponents on the devices of a DeviceSet: configure with a velocity source and a

@@ -1,0 +1,18 @@
+#pragma once
+#include "hetflow/app/case_type.hpp"
+
+namespace hetflow::app {
+
+// `type: ftle`: finite-time Lyapunov exponents (ftle::Solver) of an analytic flow or of gridded velocity
+// read from files, on a seed grid. Writes the field as ftle.vti (2D: one point thick), a PNG with a
+// colour bar, optionally HDF5 + XDMF and the final flow map; the manifest's result holds the field's
+// mean, min and max. A tracer that goes non-finite stops the run with its seed and step (docs/ftle.md).
+// The built-in default case of `hetflow run` is this type's defaults: the double gyre.
+class FtleCase : public CaseType {
+ public:
+  io::Schema schema() const override;
+  void check(const io::Case& c) const override;
+  RunOutcome run(const io::Case& c, RunContext& context) const override;
+};
+
+}  // namespace hetflow::app

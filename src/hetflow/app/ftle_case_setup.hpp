@@ -1,0 +1,38 @@
+#pragma once
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "hetflow/ftle/analytic_flow.hpp"
+#include "hetflow/ftle/seed_grid.hpp"
+#include "hetflow/ftle/solver.hpp"
+#include "hetflow/ftle/velocity_grid.hpp"
+#include "hetflow/io/case_file.hpp"
+
+namespace hetflow::app {
+
+// A `type: ftle` case resolved into what ftle::Solver takes: the velocity (an analytic flow or gridded
+// snapshots read from files), the seed grid and the solver configuration.
+struct FtleSetup {
+  std::variant<ftle::AnalyticFlow, std::shared_ptr<const ftle::VelocityGrid>> flow;
+  ftle::SeedGrid seeds;
+  ftle::Config config;
+  nlohmann::json info;  // the flow as run, for the manifest
+};
+
+// The keys of the `ftle:` and `seeds:` sections and the ftle-specific `output:` keys.
+void declare_ftle_keys(io::Schema& schema);
+
+// What the schema cannot express, each problem with file:line and key: T = 0, steps and dt both given,
+// parameters of another flow, seed lists of different lengths or of the wrong dimension, an unreadable
+// or non-finite velocity file, seeds outside the velocity data, an integration window outside the
+// snapshots, a bad colour range. Reads the velocity files; make_ftle_setup reuses what was read.
+void check_ftle_case(const io::Case& c, std::vector<std::string>& problems);
+
+// The setup of a case that passed check_ftle_case.
+FtleSetup make_ftle_setup(const io::Case& c);
+
+}  // namespace hetflow::app

@@ -1,0 +1,23 @@
+#pragma once
+
+namespace hetflow::app {
+
+// How many steps a run advances between progress updates and interrupt checks: the count doubles or
+// halves so that a chunk takes about 0.2 s of wall time, short enough for a responsive Ctrl-C, long
+// enough that the host's finish() per chunk costs nothing measurable.
+class StepChunks {
+ public:
+  explicit StepChunks(long first) : steps_(first) {}
+  long steps() const { return steps_; }
+  // After a chunk that took `seconds`.
+  void adapt(double seconds) {
+    if (seconds < target_seconds / 2) steps_ *= 2;
+    else if (seconds > 2 * target_seconds && steps_ > 1) steps_ /= 2;
+  }
+
+ private:
+  static constexpr double target_seconds = 0.2;
+  long steps_;
+};
+
+}  // namespace hetflow::app

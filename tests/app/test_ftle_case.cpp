@@ -1,0 +1,260 @@
+// `hetflow run` with `type: ftle` end to end: the built-in default case (the double gyre) against the
+// library and the spec's table, gridded velocity from a raw file against the analytic flow, malformed
+// cases, a non-finite velocity file and tracers that go non-finite.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <numeric>
+
+#include "../ftle/double_gyre_reference.hpp"
+#include "command_test.hpp"
+#include "hetflow/ftle/solver.hpp"
+#include "hetflow/io/vtk_reader.hpp"
+#include "test_devices.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using Result = hetflow::test::CommandResult;
+namespace ftle = hetflow::ftle;
+
+class FtleCase : public hetflow::test::CommandTest {
+ protected:
+  Result hetflow(const std::string& args) const { return run_hetflow(args + " --device " + device()); }
+
+  // A steady double gyre (epsilon = 0) sampled on [0, 2] x [0, 1] with h = 1/32 (65 x 33 nodes) as a
+  // float64 raw file and its header; `poison` puts a NaN into one node's v.
+  void write_gyre_velocity(const std::string& stem, bool poison = false) const {
+    const std::size_t nx = 65, ny = 33;
+    const ftle::DoubleGyre steady{0.1, 0.0, 0.6283185307179586};
+    std::vector<double> v;
+    for (std::size_t j = 0; j < ny; ++j) {
+      for (std::size_t i = 0; i < nx; ++i) {
+        const auto u = ftle::reference::double_gyre_velocity(steady, {static_cast<double>(i) / 32, static_cast<double>(j) / 32, 0.0}, 0.0);
+        v.insert(v.end(), {u[0], u[1]});
+      }
+    }
+    if (poison) v[2 * (3 + nx * 5) + 1] = std::numeric_limits<double>::quiet_NaN();  // node (3, 5), v
+    std::string bytes(v.size() * sizeof(double), '\0');
+    std::memcpy(bytes.data(), v.data(), bytes.size());
+    write("data/" + stem + ".raw", bytes);
+    write("data/" + stem + ".yaml", "dims: [65, 33]\nspacing: 0.03125\nfiles: [" + stem + ".raw]\n");
+  }
+
+  static double mean(const std::vector<double>& f) {
+    return std::accumulate(f.begin(), f.end(), 0.0) / static_cast<double>(f.size());
+  }
+};
+
+// The default case: 401 x 201 seeds on [0, 2] x [0, 1], T = 15, RK4, dt = 0.2 (75 steps).
+TEST_F(FtleCase, DefaultCaseIsTheDoubleGyreAndMatchesTheLibrary) {
+  const Result r = hetflow("run -o run");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("running ftle"), std::string::npos) << r.output;
+  const auto m = manifest("run");
+  EXPECT_EQ(m["status"], "complete");
+  EXPECT_EQ(m["case"]["type"], "ftle");
+  EXPECT_EQ(m["case"]["ftle"]["flow"], "double_gyre");
+  EXPECT_EQ(m["flow"]["kind"], "double_gyre");
+  const auto& result = m["result"];
+  EXPECT_EQ(result["steps"], 75);
+  EXPECT_NEAR(result["dt"].get<double>(), 0.2, 1e-15);
+  EXPECT_EQ(result["seeds"]["total"], 401u * 201u);
+  EXPECT_EQ(result["seeds"]["counts"], nlohmann::json::array({401, 201}));
+  EXPECT_GT(result["device_seconds"].get<double>(), 0.0);
+  EXPECT_TRUE(m["outputs"].contains("ftle.vti")) << m["outputs"];
+  EXPECT_TRUE(m["outputs"].contains("ftle.png")) << m["outputs"];
+
+  // The .vti holds the field on the seed grid: a 401 x 201 image one point thick, spacing 0.005.
+  const auto image = hetflow::io::read_vti(dir / "run" / "ftle.vti");
+  EXPECT_EQ(image.dims, (std::array<std::size_t, 3>{401, 201, 1}));
+  EXPECT_NEAR(image.spacing[0], 0.005, 1e-15);
+  EXPECT_NEAR(image.spacing[1], 0.005, 1e-15);
+  EXPECT_EQ(image.origin[0], 0.0);
+  ASSERT_NE(image.point_array("ftle"), nullptr);
+  const std::vector<double> field = image.point_array("ftle")->values<double>();  // fp64 run: Float64
+  ASSERT_EQ(field.size(), 401u * 201u);
+  // The manifest's statistics are the file's, to round-off of the sum.
+  EXPECT_NEAR(mean(field), result["mean_ftle"].get<double>(), 1e-12);
+  EXPECT_EQ(*std::min_element(field.begin(), field.end()), result["min_ftle"].get<double>());
+  EXPECT_EQ(*std::max_element(field.begin(), field.end()), result["max_ftle"].get<double>());
+
+  // The library with the same configuration on the same device runs the same kernels: the same
+  // field to round-off (1e-12 per seed; in practice bit for bit).
+  const hetflow::core::DeviceSet ds = hetflow::test::test_device();
+  ftle::Config config;
+  config.duration = 15;
+  config.steps = 75;
+  ftle::Solver solver(ds, ftle::DoubleGyre{},
+                      ftle::SeedGrid::spanning({0, 0, 0}, {2, 1, 0}, {401, 201, 1}, 2), config);
+  solver.advance_to_end();
+  const std::vector<double> library = solver.ftle();
+  double worst = 0;
+  for (std::size_t i = 0; i < field.size(); ++i) worst = std::max(worst, std::abs(field[i] - library[i]));
+  EXPECT_LT(worst, 1e-12);
+  // The number this page of the docs quotes (docs/ftle.md, the case type): mean 0.15704 at dt = 0.2.
+  EXPECT_NEAR(result["mean_ftle"].get<double>(), 0.15704, 1e-5);
+
+  // A PNG preview, and no temporary file left behind.
+  std::ifstream png(dir / "run" / "ftle.png", std::ios::binary);
+  char signature[8] = {};
+  png.read(signature, 8);
+  EXPECT_EQ(std::string(signature + 1, 3), "PNG");
+  EXPECT_GT(fs::file_size(dir / "run" / "ftle.png"), 20000u);
+  for (const auto& e : fs::directory_iterator(dir / "run"))
+    EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << e.path();
+}
+
+// Spec 4.2.2's table: interior mean FTLE 0.1524 on 257 x 129 seeds, T = 15 (acceptance: within 1 %),
+// here through the case file, with the flow map written too.
+TEST_F(FtleCase, SpecTableThroughTheCaseFile) {
+  write("gyre.yaml", "type: ftle\nftle:\n  duration: 15\n  dt: 0.1\nseeds:\n  counts: [257, 129]\n"
+                     "output:\n  dir: gyre\n  png: false\n  flow_map: true\n");
+  const Result r = hetflow("run gyre.yaml -q");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto m = manifest("gyre");
+  EXPECT_EQ(m["result"]["steps"], 150);
+  EXPECT_NEAR(m["result"]["interior_mean_ftle"].get<double>(), 0.1524, 0.01 * 0.1524);
+  EXPECT_FALSE(fs::exists(dir / "gyre" / "ftle.png"));
+  // The flow map: 3 components per seed, z = 0; the walls are invariant, so every tracer stays in the box.
+  const auto image = hetflow::io::read_vti(dir / "gyre" / "ftle.vti");
+  ASSERT_NE(image.point_array("flow_map"), nullptr);
+  EXPECT_EQ(image.point_array("flow_map")->components, 3);
+  const auto x = image.point_array("flow_map")->to_double();
+  ASSERT_EQ(x.size(), 3u * 257u * 129u);
+  for (std::size_t i = 0; i < x.size(); i += 3) {
+    ASSERT_GE(x[i], -1e-9);
+    ASSERT_LE(x[i], 2 + 1e-9);
+    ASSERT_GE(x[i + 1], -1e-9);
+    ASSERT_LE(x[i + 1], 1 + 1e-9);
+    ASSERT_EQ(x[i + 2], 0.0);
+  }
+}
+
+// Gridded velocity (raw file + header beside the case file, one node per seed by default) against the
+// analytic steady double gyre on the same seeds, T = 10: M4' with h = 1/32 keeps the mean within 1 %.
+TEST_F(FtleCase, GriddedVelocityMatchesTheAnalyticFlow) {
+  write_gyre_velocity("gyre");
+  write("data/grid.yaml", "type: ftle\nftle:\n  flow: file\n  duration: 10\n  velocity:\n    files: [gyre.yaml]\n"
+                          "output:\n  dir: grid\n");
+  write("analytic.yaml", "type: ftle\nftle:\n  duration: 10\n  double_gyre:\n    epsilon: 0\n"
+                         "seeds:\n  counts: [65, 33]\noutput:\n  dir: analytic\n");
+  Result r = hetflow("run data/grid.yaml -q");
+  ASSERT_EQ(r.status, 0) << r.output;
+  r = hetflow("run analytic.yaml -q");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto grid = manifest("grid"), analytic = manifest("analytic");
+  EXPECT_EQ(grid["flow"]["dims"], nlohmann::json::array({65, 33, 1}));
+  EXPECT_EQ(grid["result"]["seeds"]["counts"], nlohmann::json::array({65, 33}));
+  const double a = analytic["result"]["mean_ftle"], g = grid["result"]["mean_ftle"];
+  RecordProperty("analytic_mean", std::to_string(a));
+  RecordProperty("gridded_mean", std::to_string(g));
+  EXPECT_NEAR(g / a, 1.0, 0.01) << "analytic " << a << ", gridded " << g;
+}
+
+TEST_F(FtleCase, MalformedCasesExitTwoWithFileLineAndKeyAndWriteNothing) {
+  struct Bad {
+    std::string name, text, expected;
+  };
+  write_gyre_velocity("gyre");
+  const std::vector<Bad> cases{
+      {"zero", "type: ftle\nftle:\n  duration: 0\noutput:\n  dir: out\n", "zero.yaml:3: ftle.duration = 0 is out of range"},
+      {"unknown", "type: ftle\nftle:\n  durration: 5\noutput:\n  dir: out\n",
+       "unknown.yaml:3: unknown key ftle.durration"},
+      {"type", "type: ftle\nftle:\n  steps: many\noutput:\n  dir: out\n", "type.yaml:3: ftle.steps = many"},
+      {"choice", "type: ftle\nftle:\n  integrator: rk5\noutput:\n  dir: out\n", "choice.yaml:3: ftle.integrator = rk5"},
+      {"other", "type: ftle\nftle:\n  bickley_jet:\n    u: 1\noutput:\n  dir: out\n",
+       "other.yaml:4: ftle.bickley_jet.u does not apply to ftle.flow = double_gyre"},
+      {"both", "type: ftle\nftle:\n  steps: 10\n  dt: 0.5\noutput:\n  dir: out\n",
+       "both.yaml:4: ftle.dt and ftle.steps are both given"},
+      {"dims", "type: ftle\nseeds:\n  counts: [10, 10, 10]\noutput:\n  dir: out\n",
+       "dims.yaml:3: seeds.counts has 3 entries: expected 2"},
+      // The data span [0, 2] x [0, 1]; a region from x = 1.5 to 2.5 leaves it along x.
+      {"outside", "type: ftle\nftle:\n  flow: file\n  velocity:\n    files: [data/gyre.yaml]\nseeds:\n"
+                  "  origin: [1.5, 0]\n  extent: [1, 1]\n  counts: [11, 11]\noutput:\n  dir: out\n",
+       "outside.yaml:8: seeds.extent: the seeding region spans [1.5, 2.5] along x, outside the velocity data's [0, 2]"},
+      {"times", "type: ftle\nftle:\n  flow: file\n  duration: 5\n  velocity:\n    files: [data/gyre.yaml]\n"
+                 "    times: [0]\noutput:\n  dir: out\n",
+       "times.yaml:7: ftle.velocity.times does not apply to a .yaml header"},
+      {"range", "type: ftle\noutput:\n  dir: out\n  range: [1, 0]\n", "range.yaml:4: output.range = [1, 0]"},
+  };
+  for (const Bad& b : cases) {
+    write(b.name + ".yaml", b.text);
+    const Result r = hetflow("run " + b.name + ".yaml");
+    EXPECT_EQ(r.status, 2) << b.name << ": " << r.output;
+    EXPECT_NE(r.output.find(b.expected), std::string::npos) << b.name << ": " << r.output;
+    EXPECT_FALSE(fs::exists(dir / "out")) << b.name;
+  }
+  // Every problem at once.
+  write("many.yaml", "type: ftle\nftle:\n  duration: 0\n  integrator: rk5\noutput:\n  dir: out\n");
+  const Result r = hetflow("run many.yaml");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("many.yaml:4: ftle.integrator = rk5"), std::string::npos) << r.output;
+}
+
+TEST_F(FtleCase, NonFiniteVelocityFileIsAClearError) {
+  write_gyre_velocity("bad", true);
+  write("nan.yaml", "type: ftle\nftle:\n  flow: file\n  velocity:\n    files: [data/bad.yaml]\noutput:\n  dir: out\n");
+  const Result r = hetflow("run nan.yaml");
+  EXPECT_EQ(r.status, 2) << r.output;
+  // The case's line and key, the data file, the node and the component.
+  EXPECT_NE(r.output.find("nan.yaml:5: ftle.velocity.files:"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("bad.raw"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("node (3, 5), component v is nan"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "out"));
+}
+
+// u = (5000 x, -5000 y) over T = 1 in 100 RK4 steps: dt G = 50 lies far outside RK4's stability region,
+// each step multiplies x by 1 + 50 + 50^2/2 + 50^3/6 + 50^4/24 = 2.8e5, so positions overflow at step 57.
+// The run fails with the seed and step, exit 1, and a manifest that says so.
+TEST_F(FtleCase, NonFiniteTracersNameTheSeedAndStep) {
+  write("blow.yaml", "type: ftle\nftle:\n  flow: linear\n  linear:\n    gradient: [5000, 0, 0, -5000]\n"
+                     "  duration: 1\n  steps: 100\nseeds:\n  counts: [5, 5]\noutput:\n  dir: blow\n");
+  const Result r = hetflow("run blow.yaml -q");
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("non-finite tracer"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("tracer of seed "), std::string::npos) << r.output;
+  const auto step_at = r.output.find("(step ");
+  ASSERT_NE(step_at, std::string::npos) << r.output;
+  const long step = std::stol(r.output.substr(step_at + 6));
+  EXPECT_GE(step, 55) << r.output;
+  EXPECT_LE(step, 59) << r.output;
+  EXPECT_NE(r.output.find(" of 100"), std::string::npos) << r.output;
+  const auto m = manifest("blow");
+  EXPECT_EQ(m["status"], "failed");
+  EXPECT_NE(m["error"].get<std::string>().find("tracer of seed"), std::string::npos);
+  EXPECT_FALSE(fs::exists(dir / "blow" / "ftle.vti"));
+}
+
+// The built-in case gives dt; a --set of steps overrides it (as --set dt overrides steps in a file),
+// while steps and dt both set the same way are ambiguous.
+TEST_F(FtleCase, StepsAndDtOverrideEachOther) {
+  Result r = hetflow("run -q -o three --set ftle.steps=3 --set output.png=false");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(manifest("three")["result"]["steps"], 3);
+  EXPECT_NEAR(manifest("three")["result"]["dt"].get<double>(), 5.0, 1e-15);
+  write("steps.yaml", "type: ftle\nftle:\n  duration: 1\n  steps: 30\nseeds:\n  counts: [5, 5]\n");
+  r = hetflow("run steps.yaml -q -o quarter --set ftle.dt=0.25");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(manifest("quarter")["result"]["steps"], 4);
+  r = hetflow("run steps.yaml -o both --set ftle.dt=0.25 --set ftle.steps=8");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("ftle.dt and ftle.steps are both given"), std::string::npos) << r.output;
+}
+
+TEST_F(FtleCase, CasesPrintsACommentedTemplate) {
+  const Result r = run_hetflow("cases ftle");
+  ASSERT_EQ(r.status, 0) << r.output;
+  for (const char* line : {"type: ftle", "  duration: 15.0", "  double_gyre:", "    a: 0.1", "    epsilon: 0.25",
+                           "seeds:", "  colormap: viridis"}) {
+    EXPECT_NE(r.output.find(line), std::string::npos) << line << "\n" << r.output;
+  }
+  EXPECT_NE(run_hetflow("cases").output.find("ftle"), std::string::npos);
+}
+
+}  // namespace
