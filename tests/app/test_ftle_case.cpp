@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -155,6 +156,52 @@ TEST_F(FtleCase, GriddedVelocityMatchesTheAnalyticFlow) {
   RecordProperty("analytic_mean", std::to_string(a));
   RecordProperty("gridded_mean", std::to_string(g));
   EXPECT_NEAR(g / a, 1.0, 0.01) << "analytic " << a << ", gridded " << g;
+}
+
+// An unsteady series (5 snapshots of the double gyre, t = 0 .. 4) over a budget of 0.1 MiB (3 of its
+// 34 KiB snapshots) is streamed, says so in the manifest, and gives the resident run's field.
+TEST_F(FtleCase, SeriesOverTheBudgetIsStreamedWithTheResidentField) {
+  const std::size_t nx = 65, ny = 33;
+  std::string files, times;
+  for (int k = 0; k <= 4; ++k) {
+    std::vector<double> v;
+    for (std::size_t j = 0; j < ny; ++j) {
+      for (std::size_t i = 0; i < nx; ++i) {
+        const auto u = ftle::reference::double_gyre_velocity(
+            ftle::DoubleGyre{}, {static_cast<double>(i) / 32, static_cast<double>(j) / 32, 0.0}, k);
+        v.insert(v.end(), {u[0], u[1]});
+      }
+    }
+    std::string bytes(v.size() * sizeof(double), '\0');
+    std::memcpy(bytes.data(), v.data(), bytes.size());
+    char name[16];
+    std::snprintf(name, sizeof name, "s%d.raw", k);
+    write(std::string("data/") + name, bytes);
+    if (k > 0) {
+      files += ", ";
+      times += ", ";
+    }
+    files += name;
+    times += std::to_string(k);
+  }
+  write("data/series.yaml", "dims: [65, 33]\nspacing: 0.03125\nfiles: [" + files + "]\ntimes: [" + times + "]\n");
+  write("series.yaml", "type: ftle\nftle:\n  flow: file\n  duration: 4\n  velocity:\n    files: [data/series.yaml]\n"
+                       "output:\n  dir: resident\n");
+  Result r = hetflow("run series.yaml -q");
+  ASSERT_EQ(r.status, 0) << r.output;
+  r = hetflow("run series.yaml -v --set ftle.velocity.budget=0.1 --set output.dir=streamed");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("velocity streamed through 4 snapshot slots"), std::string::npos) << r.output;
+  const auto resident = manifest("resident"), streamed = manifest("streamed");
+  EXPECT_EQ(resident["memory"]["velocity"], "resident");
+  EXPECT_EQ(resident["memory"]["snapshot_slots"], 5);
+  EXPECT_EQ(streamed["memory"]["velocity"], "streamed");
+  EXPECT_EQ(streamed["memory"]["snapshot_slots"], 4);
+  EXPECT_EQ(streamed["memory"]["pinned_host_bytes"], 5 * nx * ny * 2 * 8);
+  EXPECT_EQ(resident["memory"]["device_bytes"].get<std::size_t>() - streamed["memory"]["device_bytes"].get<std::size_t>(),
+            nx * ny * 2 * 8);
+  EXPECT_EQ(resident["result"]["mean_ftle"], streamed["result"]["mean_ftle"]);
+  EXPECT_EQ(resident["result"]["max_ftle"], streamed["result"]["max_ftle"]);
 }
 
 TEST_F(FtleCase, MalformedCasesExitTwoWithFileLineAndKeyAndWriteNothing) {

@@ -118,8 +118,19 @@ RunOutcome FtleCase::run(const io::Case& c, RunContext& ctx) const {
   RunDirectory& dir = ctx.directory;
   const FtleSetup setup = make_ftle_setup(c);
   dir.manifest()["flow"] = setup.info;
+  // What the run holds, known before anything is allocated: a gridded series over ftle.velocity.budget
+  // is streamed (docs/ftle.md, "Streamed snapshots").
+  const auto* analytic = std::get_if<ftle::AnalyticFlow>(&setup.flow);
+  const ftle::MemoryPlan memory =
+      analytic ? ftle::Solver::memory_plan(ctx.devices, *analytic, setup.seeds, setup.config)
+               : ftle::Solver::memory_plan(ctx.devices, *std::get<std::shared_ptr<const ftle::VelocityGrid>>(setup.flow),
+                                           setup.seeds, setup.config);
+  dir.manifest()["memory"] = {{"velocity", memory.streamed ? "streamed" : "resident"},
+                              {"snapshot_slots", memory.slots},
+                              {"device_bytes", memory.device_bytes},
+                              {"pinned_host_bytes", memory.pinned_bytes}};
   std::optional<ftle::Solver> solver;
-  if (const auto* analytic = std::get_if<ftle::AnalyticFlow>(&setup.flow)) {
+  if (analytic) {
     solver.emplace(ctx.devices, *analytic, setup.seeds, setup.config);
   } else {
     solver.emplace(ctx.devices, *std::get<std::shared_ptr<const ftle::VelocityGrid>>(setup.flow), setup.seeds,
@@ -128,6 +139,11 @@ RunOutcome FtleCase::run(const io::Case& c, RunContext& ctx) const {
 
   const long steps = setup.config.steps;
   io::Progress progress(steps, "ftle", ctx.verbosity);
+  if (memory.streamed) {
+    progress.note("velocity streamed through " + std::to_string(memory.slots) + " snapshot slots per device: " +
+                  number(static_cast<double>(memory.device_bytes) / (1 << 20)) + " MiB of device memory, " +
+                  number(static_cast<double>(memory.pinned_bytes) / (1 << 20)) + " MiB pinned host memory");
+  }
   long done = 0;
   StepChunks chunk(4);
   double stepping = 0.0, device_seconds = 0.0;

@@ -194,6 +194,7 @@ ftle::Config solver_config(const io::Case& c) {
   config.interpolation = ftle::parse_interpolation(c.get<std::string>("ftle.interpolation"));
   config.boundary = ftle::parse_boundary(c.get<std::string>("ftle.boundary"));
   config.precision = c.get<std::string>("ftle.precision") == "fp32" ? core::Precision::f32 : core::Precision::f64;
+  config.velocity_budget_bytes = static_cast<std::size_t>(c.get<double>("ftle.velocity.budget") * (1 << 20));
   return config;
 }
 
@@ -270,6 +271,11 @@ void declare_ftle_keys(io::Schema& s) {
                              "time of each .vti file, increasing; [] with one file: a steady flow")
       .unit("time");
   v.key<std::string>("array", "", ".vti point-data array of 2 or 3 components; \"\": the first such array");
+  v.key<double>("budget", 0.0,
+                "device memory per device for the snapshots; a larger series is streamed from pinned host "
+                "memory through a ring of slots; 0: half the device memory")
+      .at_least(0)
+      .unit("MiB");
 
   auto& seeds = s.section("seeds", "where tracers start: counts seeds per axis spanning [origin, origin + extent]; "
                                    "2 entries in 2D, 3 in 3D; [] takes the flow's default (double gyre: "

@@ -8,6 +8,8 @@
 //   INTEGRATOR    1 Euler, 2 Heun (RK2, the paper's Eq. 16), 4 classic RK4
 //   INTERP_M4     gridded velocity through M4' (4 nodes per axis); otherwise (bi/tri)linear (2 per axis)
 //   BOUNDARY      gridded velocity only: BOUNDARY_CLAMP, BOUNDARY_STOP or BOUNDARY_PERIODIC (docs/ftle.md)
+//   VELOCITY_SLOTS  gridded velocity streamed through a ring of this many snapshot slots (unset: every
+//                 snapshot resident, snapshot k at k)
 //
 // Positions are real_t, DIM per tracer, interleaved. Each tracer has a status (code, step): a tracer whose
 // velocity or position turns non-finite, or that stops at a wall, keeps its last good position and moves
@@ -119,7 +121,13 @@ inline vec_t sample_snapshot(__global const real_t* velocity, long snap, const r
   vec_t u;
   for (int c = 0; c < DIM; ++c) u.c[c] = 0;
   const long nx = dims.x, ny = dims.y;
+#ifdef VELOCITY_SLOTS
+  // A streamed series: snapshot k sits in slot k % VELOCITY_SLOTS of a ring the host refills, and the
+  // host launches each step only once the snapshots bracketing its stage times are there (solver.cpp).
+  const long base = (snap % VELOCITY_SLOTS) * nx * ny * (long)dims.z;
+#else
   const long base = snap * nx * ny * (long)dims.z;
+#endif
 #if DIM == 2
   for (int b = 0; b < TAPS; ++b) {
     for (int a = 0; a < TAPS; ++a) {
@@ -311,8 +319,10 @@ __kernel void ftle_seed(__global real_t* pos, __global uint2* status, uint count
   }
 }
 
-// `steps` steps of dt from time t_start (which is step `first_step` of the run). Step s starts at
-// t_start + s dt, so time does not accumulate rounding over many steps.
+// `steps` steps of dt, the first of them step `first_step` of a run that starts at time t_start. Step
+// first_step + s starts at t_start + (first_step + s) dt: time accumulates no rounding over many steps,
+// and a step's times do not depend on how the run is cut into launches (streamed series launch per
+// snapshot interval and must match a resident run bit for bit).
 __kernel void ftle_advect(__global real_t* pos, __global uint2* status, uint count, real_t t_start, real_t dt,
                           uint steps, uint first_step, __global const real_t* params,
                           __global const real_t* velocity, __global const real_t* times, uint snapshots,
@@ -324,7 +334,8 @@ __kernel void ftle_advect(__global real_t* pos, __global uint2* status, uint cou
     uint code = TRACER_MOVING;
     uint s = 0;
     for (; s < steps; ++s) {
-      if (!step(&x, t_start + (real_t)s * dt, dt, &code, params, velocity, times, snapshots, dims)) break;
+      if (!step(&x, t_start + (real_t)(first_step + s) * dt, dt, &code, params, velocity, times, snapshots, dims))
+        break;
     }
     for (int d = 0; d < DIM; ++d) pos[i * DIM + d] = x.c[d];
     if (code != TRACER_MOVING) status[i] = (uint2)(code, first_step + s);

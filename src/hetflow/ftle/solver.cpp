@@ -75,7 +75,166 @@ void check_against_grid(const VelocityGrid& g, const SeedGrid& s, const Config& 
   }
 }
 
+// Which snapshots the steps of a run read, as the kernel's interval search (velocity_at in ftle.cl) finds
+// them. Step s evaluates the velocity at times inside [t0 + s dt, t0 + (s + 1) dt] (ordered), computed
+// on the device in real_t; a margin of 1e-3 |dt| plus a few hundred ulps of real_t covers that
+// rounding, so a step is never launched without a snapshot it reads (it may wait for one more).
+class StepWindows {
+ public:
+  struct Range {
+    long lo = 0, hi = 0;  // snapshots lo .. hi
+    bool operator==(const Range&) const = default;
+    long size() const { return hi - lo + 1; }
+  };
+
+  StepWindows(std::vector<double> times, double t0, double dt, core::Precision precision)
+      : times_(std::move(times)), t0_(t0), dt_(dt), relative_(precision == core::Precision::f64 ? 1e-13 : 1e-5) {}
+
+  bool forward() const { return dt_ > 0; }
+  Range range(long s) const {
+    return around(t0_ + static_cast<double>(s) * dt_, t0_ + static_cast<double>(s + 1) * dt_);
+  }
+  // The snapshots read at times in [min(a, b), max(a, b)].
+  Range around(double a, double b) const {
+    const double lo = std::min(a, b), hi = std::max(a, b);
+    const double margin = 1e-3 * std::abs(dt_) + relative_ * std::max(std::abs(lo), std::abs(hi));
+    return {interval(lo - margin), interval(hi + margin) + 1};
+  }
+  // One past the last step of [s, end) that reads what step s reads. Ranges move monotonically with
+  // the step, so the steps that read one range are consecutive.
+  long group_end(long s, long end) const {
+    const Range r = range(s);
+    long lo = s, hi = end - 1;
+    while (lo < hi) {
+      const long mid = lo + (hi - lo + 1) / 2;
+      if (range(mid) == r) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  }
+
+ private:
+  // The kernel's interval [k, k + 1]: the largest k <= n - 2 with times[k] <= t, else 0.
+  long interval(double t) const {
+    const long k = static_cast<long>(std::upper_bound(times_.begin(), times_.end(), t) - times_.begin()) - 1;
+    return std::clamp(k, 0L, static_cast<long>(times_.size()) - 2);
+  }
+
+  std::vector<double> times_;
+  double t0_, dt_, relative_;
+};
+
 }  // namespace
+
+// A streamed series: every snapshot in pinned host memory (CL_MEM_ALLOC_HOST_PTR buffers of the first
+// device's context, kept mapped; every device's uploads read them), and per device a ring of slots in
+// velocity_: snapshot u lives in slot u % slots. An upload into a slot waits for the last launch that
+// read the slot's previous snapshot; a launch waits for the uploads of the snapshots it reads.
+struct Solver::Stream {
+  struct Slot {
+    long snapshot = -1;
+    core::Event upload, last_read;
+  };
+
+  Stream(std::size_t slot_count, std::size_t bytes, StepWindows w) : slots(slot_count), snapshot_bytes(bytes), windows(std::move(w)) {}
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  // The pinned memory must outlive every upload that reads it, on every device's queue.
+  ~Stream() {
+    for (const auto& ring : rings)
+      for (const Slot& slot : ring)
+        if (slot.upload) slot.upload.wait();
+  }
+
+  // Enqueues snapshot u into its slot of device k's ring unless it is there; returns the upload's event.
+  core::Event load(const core::DeviceSet& devices, core::Buffer<std::uint8_t>& ring, std::size_t k, long u) {
+    const std::size_t index = static_cast<std::size_t>(u) % slots;
+    Slot& slot = rings[k][index];
+    if (slot.snapshot == u) return slot.upload;
+    std::vector<core::Event> wait;
+    if (slot.last_read) wait.push_back(slot.last_read);
+    slot.upload = ring.write(devices.transfer(k), pinned[static_cast<std::size_t>(u)].span(), index * snapshot_bytes,
+                             core::Blocking::no, wait);
+    slot.snapshot = u;
+    slot.last_read = core::Event();
+    if (k == 0) ++uploads;
+    return slot.upload;
+  }
+
+  std::size_t slots, snapshot_bytes;
+  StepWindows windows;
+  long first = 0, last = 0;  // the snapshots the whole run reads, first and last in the run's direction
+  std::vector<core::PinnedBuffer<std::uint8_t>> pinned;
+  std::vector<std::vector<Slot>> rings;
+  std::size_t uploads = 0;  // into the first device's ring
+};
+
+Solver::Solver(Solver&&) = default;
+Solver& Solver::operator=(Solver&&) = default;
+Solver::~Solver() = default;
+
+MemoryPlan Solver::memory_plan(const core::DeviceSet& devices, const AnalyticFlow& flow, const SeedGrid& seeds,
+                               const Config& config) {
+  check_config(config);
+  seeds.check();
+  return plan(devices, kernel_parameters(flow).size(), nullptr, seeds, config);
+}
+
+MemoryPlan Solver::memory_plan(const core::DeviceSet& devices, const VelocityGrid& velocity, const SeedGrid& seeds,
+                               const Config& config) {
+  check_config(config);
+  seeds.check();
+  velocity.check("velocity data");
+  return plan(devices, 6, &velocity, seeds, config);
+}
+
+MemoryPlan Solver::plan(const core::DeviceSet& devices, std::size_t params, const VelocityGrid* grid,
+                        const SeedGrid& seeds, const Config& config) {
+  if (seeds.planes() < devices.size())
+    throw core::Error("a seed grid of " + std::to_string(seeds.planes()) + " planes cannot be split over " +
+                      std::to_string(devices.size()) + " devices");
+  const std::size_t real = config.precision == core::Precision::f64 ? 8 : 4;
+  MemoryPlan m;
+  std::size_t times = 1;
+  m.slots = 1;
+  m.snapshot_bytes = real;
+  if (grid && !grid->snapshots.empty()) {
+    const std::size_t n = grid->snapshots.size();
+    times = n;
+    m.slots = n;
+    m.snapshot_bytes = grid->nodes() * static_cast<std::size_t>(grid->dimension) * real;
+    std::uint64_t memory = std::numeric_limits<std::uint64_t>::max(), max_alloc = memory;
+    for (std::size_t k = 0; k < devices.size(); ++k) {
+      memory = std::min(memory, devices.device(k).info.global_mem);
+      max_alloc = std::min(max_alloc, devices.device(k).info.max_alloc);
+    }
+    const std::size_t budget = config.velocity_budget_bytes ? config.velocity_budget_bytes : memory / 2;
+    const std::size_t room = std::min<std::size_t>(budget, max_alloc);
+    if (n > 1 && n * m.snapshot_bytes > room) {
+      // The ring holds what the widest launch reads plus one slot being uploaded meanwhile, at least 3.
+      const StepWindows w(grid->times, config.t0, config.duration / static_cast<double>(config.steps),
+                          config.precision);
+      long widest = 2;
+      for (long s = 0; s < config.steps; s = w.group_end(s, config.steps)) widest = std::max(widest, w.range(s).size());
+      const std::size_t slots = std::max(static_cast<std::size_t>(widest) + 1, room / m.snapshot_bytes);
+      if (slots < n) {
+        m.streamed = true;
+        m.slots = slots;
+        m.pinned_bytes = n * m.snapshot_bytes;
+      }
+    }
+  }
+  const core::Partition split(seeds.planes(), 1, core::distribution_weights(core::Distribution::uniform, devices));
+  const std::size_t dim = static_cast<std::size_t>(seeds.dimension);
+  for (std::size_t k = 0; k < devices.size(); ++k) {
+    const std::size_t own0 = split.share(k).offset, own = split.share(k).count;
+    const std::size_t first = own0 > 0 ? own0 - 1 : 0;
+    const std::size_t tracers = (std::min(own0 + own + 1, seeds.planes()) - first) * seeds.plane();
+    m.device_bytes += tracers * dim * real + tracers * sizeof(cl_uint2) + own * seeds.plane() * real +
+                      params * real + m.slots * m.snapshot_bytes + times * real;
+  }
+  return m;
+}
 
 Solver::Solver(const core::DeviceSet& devices, const AnalyticFlow& flow, const SeedGrid& seeds, const Config& config)
     : Solver(devices, kernel_code(flow), ftle::dimension(flow), kernel_parameters(flow), nullptr, seeds, config) {}
@@ -124,15 +283,35 @@ Solver::Solver(const core::DeviceSet& devices, int flow_code, int velocity_dimen
     m->broadcast(bytes);
     return m;
   };
+  memory_ = plan(devices, params.size(), grid, seeds, config);
   params_ = mirror(params);
-  velocity_ = mirror(values);
   times_ = mirror(times);
+  if (memory_.streamed) {
+    const std::size_t per_snapshot = grid->nodes() * static_cast<std::size_t>(grid->dimension);
+    stream_ = std::make_unique<Stream>(memory_.slots, memory_.snapshot_bytes,
+                                       StepWindows(grid->times, config.t0, dt(), config.precision));
+    stream_->pinned.reserve(snapshots_);
+    for (std::size_t u = 0; u < snapshots_; ++u) {
+      stream_->pinned.emplace_back(devices.transfer(0), memory_.snapshot_bytes);
+      const std::vector<std::uint8_t> bytes =
+          to_reals(std::span<const double>(values).subspan(u * per_snapshot, per_snapshot));
+      std::copy(bytes.begin(), bytes.end(), stream_->pinned.back().data());
+    }
+    stream_->rings.assign(devices.size(), std::vector<Stream::Slot>(memory_.slots));
+    const StepWindows::Range a = stream_->windows.range(0), b = stream_->windows.range(config.steps - 1);
+    stream_->first = stream_->windows.forward() ? a.lo : a.hi;
+    stream_->last = stream_->windows.forward() ? b.hi : b.lo;
+    velocity_ = std::make_unique<core::Mirror<std::uint8_t>>(devices, memory_.slots * memory_.snapshot_bytes);
+  } else {
+    velocity_ = mirror(values);
+  }
 
   core::BuildOptions options(config.precision);
   options.define("DIM", seeds.dimension).define("FLOW", flow_code).define("INTEGRATOR", order(config.integrator));
   if (grid) {
     if (config.interpolation == Interpolation::m4prime) options.define("INTERP_M4", 1);
     options.define("BOUNDARY", static_cast<long long>(config.boundary));
+    if (memory_.streamed) options.define("VELOCITY_SLOTS", static_cast<long long>(memory_.slots));
   }
 
   const core::Partition split(seeds.planes(), 1, core::distribution_weights(core::Distribution::uniform, devices));
@@ -224,6 +403,15 @@ void Solver::initialise() {
     pending_[k] = parts_[k].seed.launch(devices_->compute(k), launch_range(devices_->device(k)), core::NDRange(work_group));
   }
   step_ = 0;
+  if (stream_) {
+    // The run's first snapshots go up while the tracers are seeded.
+    const long dir = stream_->windows.forward() ? 1 : -1;
+    const long n = std::min(static_cast<long>(stream_->slots), dir * (stream_->last - stream_->first) + 1);
+    for (std::size_t k = 0; k < parts_.size(); ++k) {
+      for (long i = 0; i < n; ++i) stream_->load(*devices_, velocity_->buffer(k), k, stream_->first + dir * i);
+      devices_->transfer(k).flush();
+    }
+  }
 }
 
 core::Event Solver::advance(long steps) {
@@ -231,18 +419,63 @@ core::Event Solver::advance(long steps) {
     throw core::Error("cannot advance " + std::to_string(steps) + " steps: " + std::to_string(config_.steps - step_) +
                       " of the configured " + std::to_string(config_.steps) + " are left");
   if (steps == 0) return pending_.back();
-  for (std::size_t k = 0; k < parts_.size(); ++k) {
-    Part& p = parts_[k];
-    set_real(p.advect, 3, time());
-    set_real(p.advect, 4, dt());
-    p.advect.set(5, static_cast<cl_uint>(steps));
-    p.advect.set(6, static_cast<cl_uint>(step_));
-    // In-order queues keep the order; the event is kept for the caller and for timing.
-    pending_[k] = p.advect.launch(devices_->compute(k), launch_range(devices_->device(k)), core::NDRange(work_group));
-    devices_->compute(k).flush();
+  if (stream_) {
+    advance_streamed(step_, steps);
+  } else {
+    for (std::size_t k = 0; k < parts_.size(); ++k) {
+      Part& p = parts_[k];
+      set_real(p.advect, 3, config_.t0);
+      set_real(p.advect, 4, dt());
+      p.advect.set(5, static_cast<cl_uint>(steps));
+      p.advect.set(6, static_cast<cl_uint>(step_));
+      // In-order queues keep the order; the event is kept for the caller and for timing.
+      pending_[k] = p.advect.launch(devices_->compute(k), launch_range(devices_->device(k)), core::NDRange(work_group));
+      devices_->compute(k).flush();
+    }
   }
   step_ += steps;
   return pending_.back();
+}
+
+// One launch per run of steps that read the same snapshots (about two per snapshot interval: the steps
+// inside it, and the one across its end). After each launch the snapshots that the next launches read
+// are uploaded into the slots no later launch reads, on the transfer queue, so they arrive while this
+// launch computes (the paper's overlap, spec section 3.6).
+void Solver::advance_streamed(long first, long steps) {
+  Stream& st = *stream_;
+  const long end = first + steps, slots = static_cast<long>(st.slots);
+  const bool forward = st.windows.forward();
+  for (long s = first; s < end;) {
+    const StepWindows::Range r = st.windows.range(s);
+    const long next = st.windows.group_end(s, end);
+    if (r.size() > slots)
+      throw core::Error("internal: step " + std::to_string(s) + " reads " + std::to_string(r.size()) +
+                        " snapshots, more than the ring's " + std::to_string(slots));
+    for (std::size_t k = 0; k < parts_.size(); ++k) {
+      Part& p = parts_[k];
+      core::Buffer<std::uint8_t>& ring = velocity_->buffer(k);
+      std::vector<core::Event> wait;
+      for (long u = r.lo; u <= r.hi; ++u) wait.push_back(st.load(*devices_, ring, k, u));
+      devices_->transfer(k).flush();
+      set_real(p.advect, 3, config_.t0);
+      set_real(p.advect, 4, dt());
+      p.advect.set(5, static_cast<cl_uint>(next - s));
+      p.advect.set(6, static_cast<cl_uint>(s));
+      const core::Event done =
+          p.advect.launch(devices_->compute(k), launch_range(devices_->device(k)), core::NDRange(work_group), wait);
+      for (long u = r.lo; u <= r.hi; ++u) st.rings[k][static_cast<std::size_t>(u % slots)].last_read = done;
+      pending_[k] = done;
+      devices_->compute(k).flush();
+      // Prefetch into the slots of snapshots behind this launch's window.
+      if (forward) {
+        for (long u = r.hi + 1; u <= std::min(r.lo + slots - 1, st.last); ++u) st.load(*devices_, ring, k, u);
+      } else {
+        for (long u = r.lo - 1; u >= std::max(r.hi - slots + 1, st.last); --u) st.load(*devices_, ring, k, u);
+      }
+      devices_->transfer(k).flush();
+    }
+    s = next;
+  }
 }
 
 void Solver::check_tracers() const {
@@ -334,13 +567,26 @@ std::vector<double> Solver::velocity_at(std::span<const double> points, double t
   k.set(2, static_cast<cl_uint>(n));
   set_real(k, 3, t);
   k.set(4, params_->buffer(0));
-  k.set(5, velocity_->buffer(0));
+  core::Buffer<std::uint8_t> ring;  // streamed: the snapshots read at t, in their slots
+  if (stream_) {
+    const StepWindows::Range r = stream_->windows.around(t, t);
+    if (r.size() > static_cast<long>(stream_->slots))
+      throw core::Error("the velocity at t = " + number(t) + " reads more snapshots than the ring holds");
+    ring = core::Buffer<std::uint8_t>(ctx, stream_->slots * stream_->snapshot_bytes);
+    for (long u = r.lo; u <= r.hi; ++u) {
+      const std::size_t slot = static_cast<std::size_t>(u) % stream_->slots;
+      ring.write(q, stream_->pinned[static_cast<std::size_t>(u)].span(), slot * stream_->snapshot_bytes);
+    }
+  }
+  k.set(5, stream_ ? ring : velocity_->buffer(0));
   k.set(6, times_->buffer(0));
   k.set(7, snapshots_);
   k.set(8, grid_dims_);
   k.launch(q, launch_range(devices_->device(0)), core::NDRange(work_group));
   return to_doubles(out.to_vector(q));
 }
+
+std::size_t Solver::uploads() const { return stream_ ? stream_->uploads : 0; }
 
 std::size_t Solver::device_bytes() const {
   std::size_t bytes = 0;

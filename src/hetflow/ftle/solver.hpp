@@ -1,6 +1,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -26,6 +27,20 @@ struct Config {
   Interpolation interpolation = Interpolation::m4prime;  // gridded velocity only
   Boundary boundary = Boundary::clamp;                   // gridded velocity only
   core::Precision precision = core::Precision::f64;      // positions and velocity arithmetic
+  // Device memory per device for gridded snapshots: a series that fits (and fits one allocation) is
+  // resident; a larger one is streamed from pinned host memory through a ring of as many snapshot slots
+  // as fit (at least the snapshots one step reads plus one being uploaded). 0: half the smallest
+  // device memory of the set.
+  std::size_t velocity_budget_bytes = 0;
+};
+
+// How a solver holds its velocity and what that needs, known before anything is allocated.
+struct MemoryPlan {
+  bool streamed = false;         // gridded snapshots streamed through a ring of slots
+  std::size_t slots = 0;         // snapshots each device holds (all of them when resident; 1 analytic)
+  std::size_t snapshot_bytes = 0;
+  std::size_t device_bytes = 0;  // on all devices together: what Solver::device_bytes() reports
+  std::size_t pinned_bytes = 0;  // page-locked host copy of a streamed series
 };
 
 // A tracer's velocity or position became non-finite: what() names the seed (index, grid index and
@@ -46,11 +61,24 @@ class TracerError : public core::Error {
 // FTLE field. The seed grid is split across devices in planes of its last axis; each device also
 // advects the one plane on either side of its share (when there is one), so the flow-map gradient needs
 // no exchange between devices and every device count gives the same field. The velocity (analytic
-// parameters, or every gridded snapshot) is mirrored to every device.
+// parameters, or every gridded snapshot) is mirrored to every device; a gridded series over the
+// velocity budget is streamed instead: each device holds a ring of snapshot slots, refilled from pinned
+// host memory on its transfer queue while its compute queue integrates (docs/ftle.md, "Streamed
+// snapshots"), with the same field bit for bit.
 class Solver {
  public:
   Solver(const core::DeviceSet& devices, const AnalyticFlow& flow, const SeedGrid& seeds, const Config& config);
   Solver(const core::DeviceSet& devices, const VelocityGrid& velocity, const SeedGrid& seeds, const Config& config);
+  Solver(Solver&&);
+  Solver& operator=(Solver&&);
+  ~Solver();
+
+  // What a solver of this configuration would hold (resident or streamed, device and pinned bytes),
+  // without building it: for a case to print or refuse before it runs.
+  static MemoryPlan memory_plan(const core::DeviceSet& devices, const AnalyticFlow& flow, const SeedGrid& seeds,
+                                const Config& config);
+  static MemoryPlan memory_plan(const core::DeviceSet& devices, const VelocityGrid& velocity, const SeedGrid& seeds,
+                                const Config& config);
 
   // Tracers back to their seeds at t0.
   void initialise();
@@ -82,8 +110,12 @@ class Solver {
   const SeedGrid& seeds() const { return seeds_; }
   int dimension() const { return seeds_.dimension; }
   std::size_t parts() const { return parts_.size(); }
-  // Device memory held on all devices together.
+  // Device memory held on all devices together (memory().device_bytes).
   std::size_t device_bytes() const;
+  const MemoryPlan& memory() const { return memory_; }
+  // Snapshot uploads into the first device's ring so far (0 when resident): more than memory().slots
+  // means slots were reused.
+  std::size_t uploads() const;
 
  private:
   // One device's share: own seed planes [own0, own0 + own_planes), tracers for planes [first, first + planes).
@@ -97,8 +129,14 @@ class Solver {
     mutable core::Kernel seed, advect, field, velocity;
   };
 
+  struct Stream;
+
   Solver(const core::DeviceSet& devices, int flow_code, int velocity_dimension, std::vector<double> params,
          const VelocityGrid* grid, const SeedGrid& seeds, const Config& config);
+  static MemoryPlan plan(const core::DeviceSet& devices, std::size_t params, const VelocityGrid* grid,
+                         const SeedGrid& seeds, const Config& config);
+  // Streamed: enqueues steps [first, first + steps) in launches of one snapshot window each.
+  void advance_streamed(long first, long steps);
   std::size_t real_bytes() const { return config_.precision == core::Precision::f64 ? 8 : 4; }
   std::size_t tracers(const Part& p) const { return p.planes * seeds_.plane(); }
   void set_real(core::Kernel& k, cl_uint index, double value) const;
@@ -117,6 +155,8 @@ class Solver {
   cl_int4 grid_dims_{{1, 1, 1, 1}};
   std::vector<core::Event> pending_;
   long step_ = 0;
+  MemoryPlan memory_;
+  std::unique_ptr<Stream> stream_;  // set when streamed
 };
 
 }  // namespace hetflow::ftle
