@@ -1,0 +1,40 @@
+// Composition of intermediate flow maps (Brunton & Rowley 2010; spec ftle.md §2.9, §3.7): a short map
+// phi_j over one interval is stored on the seed grid as its displacement d_j(x) = phi_j(x) - x, DIM reals
+// per seed, seeds x-fastest. The map over several intervals is built seed by seed: start at
+// x_0 + d_first(x_0), then x <- x + d_j(x) for each later map, with d_j interpolated at x (mesh-to-particle).
+// Interpolating the displacement rather than phi itself is the same in the interior (both interpolants
+// reproduce linear functions) and better behaved where the stencil is clamped at the grid's faces.
+//
+// ftle.cl supplies the interpolation and the FTLE, so the composed field uses exactly the Solver's
+// formulas: it is built with FLOW = FLOW_GRID and BOUNDARY = BOUNDARY_CLAMP, and the seed grid plays the
+// velocity grid, a short map's displacement one snapshot. Its to_grid clamps a position into the grid's
+// box (a position outside takes the displacement of the nearest box point), sample_snapshot is the M4'
+// (INTERP_M4) or linear tensor-product interpolation, and ftle_field turns the composed positions into
+// ln(sigma_max(F)) / |T| with the same central / one-sided differences.
+#include "ftle/ftle.cl"
+
+// Positions after the first short map: seed + displacement, no interpolation.
+__kernel void flow_map_start(__global real_t* pos, __global const real_t* disp, uint count, int4 seeds, real_t ox,
+                             real_t oy, real_t oz, real_t hx, real_t hy, real_t hz) {
+  const real_t o[3] = {ox, oy, oz};
+  const real_t h[3] = {hx, hy, hz};
+  FOR_EACH(i, count) {
+    const ulong index[3] = {i % seeds.x, (i / seeds.x) % seeds.y, i / ((ulong)seeds.x * seeds.y)};
+    for (int d = 0; d < DIM; ++d) pos[i * DIM + d] = o[d] + (real_t)index[d] * h[d] + disp[i * DIM + d];
+  }
+}
+
+// out = in + d(in): one later short map applied to every tracer of the composition.
+__kernel void flow_map_compose(__global const real_t* in, __global real_t* out, __global const real_t* disp,
+                               uint count, int4 seeds, real_t ox, real_t oy, real_t oz, real_t inv_hx, real_t inv_hy,
+                               real_t inv_hz) {
+  const real_t o[3] = {ox, oy, oz};
+  const real_t inv_h[3] = {inv_hx, inv_hy, inv_hz};
+  const int n[3] = {seeds.x, seeds.y, seeds.z};
+  FOR_EACH(i, count) {
+    real_t s[3] = {0, 0, 0};
+    for (int d = 0; d < DIM; ++d) s[d] = to_grid(in[i * DIM + d], o[d], inv_h[d], n[d]);
+    const vec_t u = sample_snapshot(disp, 0, s, seeds);
+    for (int d = 0; d < DIM; ++d) out[i * DIM + d] = in[i * DIM + d] + u.c[d];
+  }
+}

@@ -1,0 +1,115 @@
+#pragma once
+#include <cstddef>
+#include <variant>
+#include <vector>
+
+#include "hetflow/core/buffer.hpp"
+#include "hetflow/core/device_set.hpp"
+#include "hetflow/ftle/analytic_flow.hpp"
+#include "hetflow/ftle/method.hpp"
+#include "hetflow/ftle/seed_grid.hpp"
+#include "hetflow/ftle/solver.hpp"
+#include "hetflow/ftle/velocity_grid.hpp"
+
+namespace hetflow::ftle {
+
+// How a sequence of FTLE fields is computed (spec ftle.md §2.9, docs/ftle.md "Sequences"):
+//   direct        one Solver run over [t0_k, t0_k + T] per start time: K |T| / dt steps;
+//   intermediate  Brunton & Rowley's intermediate flow maps: every short map phi over one interval
+//                 [t_j, t_j +- interval] is integrated once on the seed grid, and the map over T from t0_k
+//                 is the composition of |T| / interval consecutive short maps, each evaluated (M4' or
+//                 linear interpolation of its displacement on the seed grid) at the positions the earlier
+//                 ones produced: (K + |T| / interval - 1) |interval| / dt steps.
+enum class SequenceMethod { direct, intermediate };
+
+const char* to_string(SequenceMethod m);
+
+// Start times t0_k = config.t0 + k * interval, k = 0 .. fields - 1; each field integrates over
+// config.duration (T, signed) with dt = T / config.steps. The intermediate method needs |T| to be a
+// whole number W of intervals and config.steps a multiple of W (dt divides the interval).
+struct SequenceSpec {
+  std::size_t fields = 1;  // K
+  double interval = 1.0;   // > 0: the spacing of start times and the length of a short map
+  SequenceMethod method = SequenceMethod::intermediate;
+  // How a short map is evaluated between seeds: M4' (the paper's M2P) or linear. Both reproduce affine
+  // maps exactly.
+  Interpolation composition = Interpolation::m4prime;
+};
+
+// Work of a sequence, counted in integration steps (each of config.integrator) and compositions (one
+// interpolation of a short map per seed).
+struct SequenceCost {
+  long direct_steps = 0;  // K * steps
+  long map_steps = 0;     // short maps (K + W - 1) times steps / W
+  long compositions = 0;  // K (W - 1)
+  long short_maps = 0;    // K + W - 1
+  // Steps of the direct method over steps of the intermediate one: K W / (K + W - 1) (Eq. 19 counts a
+  // composition as half a step; see docs/ftle.md).
+  double step_saving() const { return static_cast<double>(direct_steps) / static_cast<double>(map_steps); }
+};
+
+// Device memory a sequence needs at its peak, over all devices together: one Solver at a time (the
+// largest Solver::memory_plan() of those it runs: tracers, field and velocity on every device of the
+// set, a gridded series resident or streamed), and for the intermediate
+// method W short maps (displacements, dimension reals per seed) and two position buffers plus one field
+// buffer for the composition, all on the set's first device.
+struct SequenceMemory {
+  std::size_t solver_bytes = 0;
+  std::size_t map_bytes = 0;
+  std::size_t work_bytes = 0;
+  std::size_t total() const { return solver_bytes + map_bytes + work_bytes; }
+};
+
+// FTLE fields for a series of start times. The velocity source is what a Solver takes; a VelocityGrid
+// is referenced, not copied, and must outlive the Sequence. The fields come back in start-time order,
+// one value per seed (x fastest), the same layout as Solver::ftle().
+class Sequence {
+ public:
+  Sequence(const core::DeviceSet& devices, const AnalyticFlow& flow, const SeedGrid& seeds, const Config& config,
+           const SequenceSpec& spec);
+  Sequence(const core::DeviceSet& devices, const VelocityGrid& velocity, const SeedGrid& seeds, const Config& config,
+           const SequenceSpec& spec);
+
+  // Computes every field. Throws TracerError (from the Solver) when a tracer fails.
+  std::vector<std::vector<double>> run();
+
+  double start_time(std::size_t k) const;
+  std::size_t fields() const { return spec_.fields; }
+  // |T| / interval (intermediate method; 0 for the direct one when T is not a multiple).
+  long window() const { return window_; }
+
+  // What the configuration costs and needs, before anything runs (throws core::Error when the
+  // configuration is invalid, as the constructor does).
+  static SequenceCost cost(const Config& config, const SequenceSpec& spec);
+  static SequenceMemory memory(const core::DeviceSet& devices, const AnalyticFlow& flow, const SeedGrid& seeds,
+                               const Config& config, const SequenceSpec& spec);
+  static SequenceMemory memory(const core::DeviceSet& devices, const VelocityGrid& velocity, const SeedGrid& seeds,
+                               const Config& config, const SequenceSpec& spec);
+
+  // Measured by the last run(): steps the Solvers took, compositions enqueued, and the peak device
+  // memory (the largest Solver's device_bytes() plus the sequence's own buffers).
+  long steps_taken() const { return steps_taken_; }
+  long compositions_done() const { return compositions_done_; }
+  SequenceMemory peak_memory() const { return peak_; }
+
+ private:
+  using Source = std::variant<AnalyticFlow, const VelocityGrid*>;
+  Sequence(Source source, const core::DeviceSet& devices, const SeedGrid& seeds, const Config& config,
+           const SequenceSpec& spec);
+  Solver make_solver(const Config& c) const;
+  std::vector<std::vector<double>> run_direct();
+  std::vector<std::vector<double>> run_intermediate();
+  static SequenceMemory estimate(const core::DeviceSet& devices, const Source& source, const SeedGrid& seeds,
+                                 const Config& config, const SequenceSpec& spec);
+
+  const core::DeviceSet* devices_;
+  Source source_;
+  SeedGrid seeds_;
+  Config config_;
+  SequenceSpec spec_;
+  long window_ = 0;
+  long steps_taken_ = 0, compositions_done_ = 0;
+  SequenceMemory peak_;
+};
+
+}  // namespace hetflow::ftle
