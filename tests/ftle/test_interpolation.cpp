@@ -128,6 +128,23 @@ TEST(FtleInterpolation, BoundaryModesSampleOutsideTheBox) {
 }
 
 // Between snapshots the velocity is linear in time.
+// Series of 2^31 reals or more use 64-bit indices (VELOCITY_INDEX64, set by the solver); forced on a
+// small grid, that path must sample the same bits as the 32-bit one, periodic wrap included.
+TEST(FtleInterpolation, SixtyFourBitIndicesSampleTheSameBits) {
+  for (int dimension : {2, 3}) {
+    const VelocityGrid g = quadratic_grid(dimension);
+    std::vector<double> points = interior_points(g, 40);
+    points.push_back(-0.37);  // a point outside the box, wrapped
+    for (int d = 1; d < dimension; ++d) points.push_back(5.3);
+    const core::DeviceSet narrow = test::test_device();
+    core::DeviceSet wide = test::test_device();
+    wide.set_extra_build_options("-D VELOCITY_INDEX64=1");
+    const auto a = sampler(narrow, g, Interpolation::m4prime, Boundary::periodic).velocity_at(points, 0.0);
+    const auto b = sampler(wide, g, Interpolation::m4prime, Boundary::periodic).velocity_at(points, 0.0);
+    EXPECT_EQ(a, b) << dimension << "D";
+  }
+}
+
 TEST(FtleInterpolation, SnapshotsAreLinearInTime) {
   const core::DeviceSet ds = test::test_device();
   const VelocityGrid g = sample_on_grid(2, {6, 6, 1}, {0.0, 0.0, 0.0}, {0.2, 0.2, 1.0}, {1.0, 2.0, 4.0},

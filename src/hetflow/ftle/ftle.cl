@@ -41,6 +41,10 @@ typedef double acc_t;
 typedef float acc_t;
 #endif
 
+#define FTLE_CAT_(a, b) a##b
+#define FTLE_CAT(a, b) FTLE_CAT_(a, b)
+typedef FTLE_CAT(REAL, 2) real2_t;  // float2 or double2
+
 #if DIM == 2
 typedef struct { real_t c[2]; } vec_t;
 #else
@@ -76,16 +80,6 @@ inline real_t to_grid(real_t x, real_t origin, real_t inv_h, int n) {
 #endif
 }
 
-inline long node_index(long i, int n) {
-#if BOUNDARY == BOUNDARY_PERIODIC
-  // The grid repeats with period n (node n is node 0 again).
-  const long m = i % n;
-  return m < 0 ? m + n : m;
-#else
-  return clamp(i, 0L, (long)(n - 1));
-#endif
-}
-
 #ifdef INTERP_M4
 #define TAPS 4
 // M4' (Monaghan 1985; spec Eq. 11) weights of nodes i0 - 1 .. i0 + 2 at fraction f of the cell [i0, i0 + 1].
@@ -106,44 +100,72 @@ inline void weights(real_t f, real_t* w) {
 #define FIRST_TAP(i0) (i0)
 #endif
 
+// The TAPS node indices along one axis from node `first` on, in 32-bit arithmetic (an axis has fewer
+// than 2^31 nodes; 64-bit division and products cost GPUs several instructions each).
+inline void axis_nodes(int first, int n, int* idx) {
+#if BOUNDARY == BOUNDARY_PERIODIC
+  // The grid repeats with period n (node n is node 0 again): one remainder, then wrap by comparison.
+  int m = first % n;
+  if (m < 0) m += n;
+  for (int a = 0; a < TAPS; ++a) {
+    idx[a] = m;
+    m = m + 1 == n ? 0 : m + 1;
+  }
+#else
+  for (int a = 0; a < TAPS; ++a) idx[a] = clamp(first + a, 0, n - 1);
+#endif
+}
+
+// Indices into a velocity series: 32-bit (cheaper address arithmetic) unless the host says the series
+// holds 2^31 reals or more.
+#ifdef VELOCITY_INDEX64
+typedef long vidx_t;
+#else
+typedef int vidx_t;
+#endif
+
 // Velocity of snapshot `snap` at grid coordinate s (node units), interpolated with the tensor product of
 // one-dimensional weights.
 inline vec_t sample_snapshot(__global const real_t* velocity, long snap, const real_t* s, int4 dims) {
   real_t w[3][TAPS];
-  long idx[3][TAPS];
+  int idx[3][TAPS];
   const int n[3] = {dims.x, dims.y, dims.z};
   for (int d = 0; d < DIM; ++d) {
     const real_t fl = floor(s[d]);
     weights(s[d] - fl, w[d]);
-    const long first = FIRST_TAP((long)fl);
-    for (int a = 0; a < TAPS; ++a) idx[d][a] = node_index(first + a, n[d]);
+    axis_nodes(FIRST_TAP((int)fl), n[d], idx[d]);
   }
   vec_t u;
   for (int c = 0; c < DIM; ++c) u.c[c] = 0;
-  const long nx = dims.x, ny = dims.y;
+  const vidx_t nx = dims.x, ny = dims.y;
 #ifdef VELOCITY_SLOTS
   // A streamed series: snapshot k sits in slot k % VELOCITY_SLOTS of a ring the host refills, and the
   // host launches each step only once the snapshots bracketing its stage times are there (solver.cpp).
-  const long base = (snap % VELOCITY_SLOTS) * nx * ny * (long)dims.z;
+  const vidx_t base = (vidx_t)(snap % VELOCITY_SLOTS) * nx * ny * (vidx_t)dims.z;
 #else
-  const long base = snap * nx * ny * (long)dims.z;
+  const vidx_t base = (vidx_t)snap * nx * ny * (vidx_t)dims.z;
 #endif
 #if DIM == 2
+  // A node's (u, v) pair is read as one real2_t (one 8- or 16-byte load instead of two): the series
+  // buffers start aligned and hold DIM reals per node.
+  const __global real2_t* nodes = (const __global real2_t*)velocity;
   for (int b = 0; b < TAPS; ++b) {
+    const vidx_t row = base + idx[1][b] * nx;
     for (int a = 0; a < TAPS; ++a) {
       const real_t wab = w[0][a] * w[1][b];
-      const __global real_t* node = velocity + (base + idx[1][b] * nx + idx[0][a]) * DIM;
-      u.c[0] += wab * node[0];
-      u.c[1] += wab * node[1];
+      const real2_t node = nodes[row + idx[0][a]];
+      u.c[0] += wab * node.x;
+      u.c[1] += wab * node.y;
     }
   }
 #else
   for (int e = 0; e < TAPS; ++e) {
     for (int b = 0; b < TAPS; ++b) {
       const real_t wbe = w[1][b] * w[2][e];
+      const vidx_t row = base + (idx[2][e] * ny + idx[1][b]) * nx;
       for (int a = 0; a < TAPS; ++a) {
         const real_t wabe = w[0][a] * wbe;
-        const __global real_t* node = velocity + (base + (idx[2][e] * ny + idx[1][b]) * nx + idx[0][a]) * DIM;
+        const __global real_t* node = velocity + (row + idx[0][a]) * DIM;
         u.c[0] += wabe * node[0];
         u.c[1] += wabe * node[1];
         u.c[2] += wabe * node[2];

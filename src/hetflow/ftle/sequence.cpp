@@ -195,6 +195,8 @@ std::vector<std::vector<double>> Sequence::run_intermediate() {
   options.define("DIM", seeds_.dimension).define("FLOW", flow_grid).define("INTEGRATOR", 1);
   options.define("BOUNDARY", boundary_clamp);
   if (spec_.composition == Interpolation::m4prime) options.define("INTERP_M4", 1);
+  const std::size_t reals = seeds_.size() * static_cast<std::size_t>(seeds_.dimension);
+  if (reals >= (std::size_t{1} << 31)) options.define("VELOCITY_INDEX64", 1);  // see ftle.cl
   const core::Program& program = ctx.program("ftle/flow_map.cl", options);
   core::Kernel start = program.kernel("flow_map_start");
   core::Kernel compose = program.kernel("flow_map_compose");

@@ -312,6 +312,9 @@ Solver::Solver(const core::DeviceSet& devices, int flow_code, int velocity_dimen
     if (config.interpolation == Interpolation::m4prime) options.define("INTERP_M4", 1);
     options.define("BOUNDARY", static_cast<long long>(config.boundary));
     if (memory_.streamed) options.define("VELOCITY_SLOTS", static_cast<long long>(memory_.slots));
+    // Real-valued offsets into the series (3D multiplies node indices by DIM) must fit in 31 bits.
+    const std::size_t reals = memory_.slots * grid->nodes() * static_cast<std::size_t>(grid->dimension);
+    if (reals >= (std::size_t{1} << 31)) options.define("VELOCITY_INDEX64", 1);
   }
 
   const core::Partition split(seeds.planes(), 1, core::distribution_weights(core::Distribution::uniform, devices));
