@@ -38,3 +38,28 @@ __kernel void flow_map_compose(__global const real_t* in, __global real_t* out, 
     for (int d = 0; d < DIM; ++d) out[i * DIM + d] = in[i * DIM + d] + u.c[d];
   }
 }
+
+// Two maps stored as displacements on the seed grid, chained: "apply `first`, then `second`", seed by
+// seed: x1 = x + d_first(x) (no interpolation), then d_second interpolated at x1 exactly as
+// flow_map_compose does. Writes the chained map's displacement d_first(x) + d_second(x1), a map on the
+// seed grid that a later chain can interpolate in turn (positions == 0), or its positions x1 + d_second(x1)
+// for ftle_field (positions != 0). `second` may itself be a chained map; `out` must not alias either input.
+__kernel void flow_map_chain(__global const real_t* first, __global const real_t* second, __global real_t* out,
+                             uint count, int4 seeds, real_t ox, real_t oy, real_t oz, real_t hx, real_t hy, real_t hz,
+                             real_t inv_hx, real_t inv_hy, real_t inv_hz, int positions) {
+  const real_t o[3] = {ox, oy, oz};
+  const real_t h[3] = {hx, hy, hz};
+  const real_t inv_h[3] = {inv_hx, inv_hy, inv_hz};
+  const int n[3] = {seeds.x, seeds.y, seeds.z};
+  FOR_EACH(i, count) {
+    const ulong index[3] = {i % seeds.x, (i / seeds.x) % seeds.y, i / ((ulong)seeds.x * seeds.y)};
+    real_t x1[3] = {0, 0, 0}, s[3] = {0, 0, 0};
+    for (int d = 0; d < DIM; ++d) {
+      x1[d] = o[d] + (real_t)index[d] * h[d] + first[i * DIM + d];
+      s[d] = to_grid(x1[d], o[d], inv_h[d], n[d]);
+    }
+    const vec_t u = sample_snapshot(second, 0, s, seeds);
+    for (int d = 0; d < DIM; ++d)
+      out[i * DIM + d] = positions ? x1[d] + u.c[d] : first[i * DIM + d] + u.c[d];
+  }
+}

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <string>
 
 #include "hetflow/core/build_options.hpp"
@@ -89,7 +90,119 @@ std::vector<Config> solver_configs(const Config& c, const SequenceSpec& s) {
   return out;
 }
 
+// Hands out buffer numbers: the most recently released one first, else a new one,
+// so a plan run twice (counted, then executed) uses the same numbers and the same number of buffers.
+struct Slots {
+  std::vector<int> free;
+  int created = 0;
+  int acquire() {
+    if (free.empty()) return created++;
+    const int id = free.back();
+    free.pop_back();
+    return id;
+  }
+  void release(int id) {
+    if (id >= 0) free.push_back(id);
+  }
+};
+
+// The two-stack (prefix/suffix) composition of K windows of W consecutive short maps, r = 0 .. K + W - 2
+// in the order the maps are made (increasing start time). Field k uses maps k .. k + W - 1; in time order
+// (forward) or the reverse (backward, sign < 0: map r + 1 is applied before map r). The executor e
+// provides acquire() / release(id) of map buffers, arrive(r, id) (short map r into buffer id),
+// chain(first, second, out) (out = the map "apply first, then second", a displacement on the seed grid)
+// and field(k, first, second) (field k from the positions of "apply first, then second"; second < 0:
+// of first alone). Blocks of W maps: when block b is complete (r = bW + W - 1) its suffix compositions
+// suf[j] = maps bW + j .. bW + W - 1 are built, j = W - 2 down to 0 (W - 1 chains), and field bW is
+// suf[0]; while block b + 1 arrives, its prefix (maps (b + 1) W .. r) is extended by one chain a map
+// (none for the first), and field k = r - W + 1 chains suf[k - bW] with it.
+template <class Executor>
+void two_stack_plan(long fields, long w, long sign, Executor& e) {
+  const long maps = fields + w - 1;
+  std::vector<int> raw(static_cast<std::size_t>(w), -1), suf(static_cast<std::size_t>(w), -1);
+  int prefix = -1;
+  bool prefix_owned = false;  // false while the prefix is the block's first short map, kept for its suffixes
+  // lo covers earlier maps (smaller r) than hi.
+  const auto chain = [&](int lo, int hi, int out) { sign > 0 ? e.chain(lo, hi, out) : e.chain(hi, lo, out); };
+  for (long r = 0; r < maps; ++r) {
+    const long b = r / w, p = r % w, k = r - (w - 1);  // k: the field whose last map r is (k < fields)
+    const bool flips = b * w < fields;                  // block b holds a field's first map
+    const int map = e.acquire();
+    e.arrive(r, map);
+    if (p == w - 1) {  // block b is complete (only a block that flips gets here)
+      if (prefix_owned) e.release(prefix);
+      prefix = -1;
+      prefix_owned = false;
+      raw[static_cast<std::size_t>(p)] = map;
+      std::fill(suf.begin(), suf.end(), -1);
+      suf.back() = map;
+      for (long j = w - 2; j >= 0; --j) {
+        const auto ju = static_cast<std::size_t>(j);
+        const int out = e.acquire();
+        chain(raw[ju], suf[ju + 1], out);
+        e.release(raw[ju]);
+        if (b * w + j + 1 >= fields) {  // no field starts there: only needed for this chain
+          e.release(suf[ju + 1]);
+          suf[ju + 1] = -1;
+        }
+        suf[ju] = out;
+      }
+      std::fill(raw.begin(), raw.end(), -1);
+      e.field(k, suf[0], -1);
+      e.release(suf[0]);
+      suf[0] = -1;
+      continue;
+    }
+    if (k < 0) {  // block 0 before it is complete
+      raw[static_cast<std::size_t>(p)] = map;
+      continue;
+    }
+    if (flips) raw[static_cast<std::size_t>(p)] = map;
+    if (p == 0) {
+      prefix = map;
+      prefix_owned = !flips;
+    } else {
+      const int out = e.acquire();
+      chain(prefix, map, out);
+      if (prefix_owned) e.release(prefix);
+      if (!flips) e.release(map);
+      prefix = out;
+      prefix_owned = true;
+    }
+    const auto j = static_cast<std::size_t>(k - (b - 1) * w);  // field k's place in block b - 1: 1 .. W - 1
+    if (sign > 0) e.field(k, suf[j], prefix);
+    else e.field(k, prefix, suf[j]);
+    e.release(suf[j]);
+    suf[j] = -1;
+  }
+}
+
+// Counts what a plan does: chains (compositions, the field's chaining included) and buffers.
+struct PlanCount {
+  Slots slots;
+  long compositions = 0;
+  int acquire() { return slots.acquire(); }
+  void release(int id) { slots.release(id); }
+  void arrive(long, int) {}
+  void chain(int, int, int) { ++compositions; }
+  void field(long, int, int second) {
+    if (second >= 0) ++compositions;
+  }
+};
+
+PlanCount count_two_stack(const Config& c, const SequenceSpec& s) {
+  PlanCount count;
+  two_stack_plan(static_cast<long>(s.fields), window_of(c, s, nullptr), c.duration > 0 ? 1 : -1, count);
+  return count;
+}
+
+bool two_stack(const SequenceSpec& s) {
+  return s.method == SequenceMethod::intermediate && s.scheme == CompositionScheme::two_stack;
+}
+
 }  // namespace
+
+const char* to_string(CompositionScheme s) { return s == CompositionScheme::two_stack ? "two_stack" : "sequential"; }
 
 const char* to_string(SequenceMethod m) { return m == SequenceMethod::direct ? "direct" : "intermediate"; }
 
@@ -123,7 +236,7 @@ SequenceCost Sequence::cost(const Config& config, const SequenceSpec& spec) {
   if (const long w = window_of(config, spec, nullptr)) {
     c.short_maps = k + w - 1;
     c.map_steps = c.short_maps * (config.steps / w);
-    c.compositions = k * (w - 1);
+    c.compositions = two_stack(spec) ? count_two_stack(config, spec).compositions : k * (w - 1);
   }
   return c;
 }
@@ -140,8 +253,11 @@ SequenceMemory Sequence::estimate(const core::DeviceSet& devices, const Source& 
                                 : Solver::memory_plan(devices, *std::get<const VelocityGrid*>(source), seeds, c);
     m.solver_bytes = std::max(m.solver_bytes, plan.device_bytes);
   }
-  if (spec.method == SequenceMethod::intermediate) {
-    const std::size_t rb = real_bytes(config), n = seeds.size(), dim = static_cast<std::size_t>(seeds.dimension);
+  const std::size_t rb = real_bytes(config), n = seeds.size(), dim = static_cast<std::size_t>(seeds.dimension);
+  if (two_stack(spec)) {
+    m.map_bytes = static_cast<std::size_t>(count_two_stack(config, spec).slots.created) * n * dim * rb;
+    m.work_bytes = n * dim * rb + n * rb;
+  } else if (spec.method == SequenceMethod::intermediate) {
     m.map_bytes = static_cast<std::size_t>(window_of(config, spec, nullptr)) * n * dim * rb;
     m.work_bytes = 2 * n * dim * rb + n * rb;
   }
@@ -200,21 +316,12 @@ std::vector<std::vector<double>> Sequence::run_intermediate() {
   const core::Program& program = ctx.program("ftle/flow_map.cl", options);
   core::Kernel start = program.kernel("flow_map_start");
   core::Kernel compose = program.kernel("flow_map_compose");
+  core::Kernel chain = program.kernel("flow_map_chain");
   core::Kernel field = program.kernel("ftle_field");
   const auto set_real = [&](core::Kernel& k, cl_uint i, double v) {
     if (f64) k.set(i, v);
     else k.set(i, static_cast<float>(v));
   };
-
-  // W short maps in a ring (map m in slot m mod W), two position buffers for the composition, the field.
-  std::vector<core::Buffer<std::uint8_t>> maps;
-  for (long j = 0; j < w; ++j) maps.emplace_back(ctx, n * dim * rb);
-  core::Buffer<std::uint8_t> pos[2] = {core::Buffer<std::uint8_t>(ctx, n * dim * rb),
-                                       core::Buffer<std::uint8_t>(ctx, n * dim * rb)};
-  core::Buffer<std::uint8_t> ftle(ctx, n * rb);
-  for (const auto& m : maps) peak_.map_bytes += m.bytes();
-  peak_.work_bytes = pos[0].bytes() + pos[1].bytes() + ftle.bytes();
-  const auto slot = [w](long m) { return static_cast<std::size_t>(((m % w) + w) % w); };
 
   const cl_int4 seed_dims{{static_cast<cl_int>(seeds_.counts[0]), static_cast<cl_int>(seeds_.counts[1]),
                            static_cast<cl_int>(seeds_.counts[2]), 1}};
@@ -222,12 +329,26 @@ std::vector<std::vector<double>> Sequence::run_intermediate() {
   start.set(3, seed_dims);
   compose.set(3, static_cast<cl_uint>(n));
   compose.set(4, seed_dims);
+  chain.set(3, static_cast<cl_uint>(n));
+  chain.set(4, seed_dims);
   for (cl_uint d = 0; d < 3; ++d) {
     set_real(start, 4 + d, seeds_.origin[d]);
     set_real(start, 7 + d, seeds_.spacing[d]);
     set_real(compose, 5 + d, seeds_.origin[d]);
     set_real(compose, 8 + d, 1.0 / seeds_.spacing[d]);
+    set_real(chain, 5 + d, seeds_.origin[d]);
+    set_real(chain, 8 + d, seeds_.spacing[d]);
+    set_real(chain, 11 + d, 1.0 / seeds_.spacing[d]);
   }
+
+  // The field of composed positions (one position buffer for two_stack, two for sequential) and the FTLE.
+  const bool stacks = spec_.scheme == CompositionScheme::two_stack;
+  std::vector<core::Buffer<std::uint8_t>> pos;
+  pos.emplace_back(ctx, n * dim * rb);
+  if (!stacks) pos.emplace_back(ctx, n * dim * rb);
+  core::Buffer<std::uint8_t> ftle(ctx, n * rb);
+  for (const auto& b : pos) peak_.work_bytes += b.bytes();
+  peak_.work_bytes += ftle.bytes();
   field.set(1, ftle);
   field.set(2, static_cast<cl_uint>(n));
   field.set(3, seed_dims);
@@ -237,21 +358,9 @@ std::vector<std::vector<double>> Sequence::run_intermediate() {
   set_real(field, 9, 1.0 / std::abs(config_.duration));
 
   std::vector<std::vector<double>> out(spec_.fields);
-  const auto compose_field = [&](long k) {
-    // Maps k, k + sign, ..., k + sign (W - 1), applied in time order.
-    start.set(0, pos[0]);
-    start.set(1, maps[slot(k)]);
-    start.launch(q, global, local);
-    int cur = 0;
-    for (long i = 1; i < w; ++i) {
-      compose.set(0, pos[cur]);
-      compose.set(1, pos[1 - cur]);
-      compose.set(2, maps[slot(k + sign * i)]);
-      compose.launch(q, global, local);
-      cur = 1 - cur;
-      ++compositions_done_;
-    }
-    field.set(0, pos[cur]);
+  // The FTLE of the positions in `p`, into out[k].
+  const auto finish_field = [&](long k, const core::Buffer<std::uint8_t>& p) {
+    field.set(0, p);
     field.launch(q, global, local);
     const std::vector<std::uint8_t> bytes = ftle.to_vector(q);
     std::vector<double>& f = out[static_cast<std::size_t>(k)];
@@ -267,18 +376,15 @@ std::vector<std::vector<double>> Sequence::run_intermediate() {
     }
   };
 
-  // Short maps start at t0 + m interval. Forward fields use maps k .. k + W - 1, backward ones
-  // k - W + 1 .. k; maps are made in increasing m, and a field is composed as soon as its last map
-  // exists, so the ring never overwrites a map a pending field needs.
+  // Short maps start at t0 + m interval, m = m_first + r, made in increasing r. Forward fields use maps
+  // k .. k + W - 1, backward ones k - W + 1 .. k: in both cases r = k .. k + W - 1.
   const std::vector<Config> short_maps = solver_configs(config_, spec_);
-  const long m_first = sign > 0 ? 0 : -(w - 1);
   std::vector<double> disp(n * dim);
   std::vector<std::uint8_t> bytes(n * dim * rb);
-  for (std::size_t j = 0; j < short_maps.size(); ++j) {
-    const long m = m_first + static_cast<long>(j);
+  const auto make_map = [&](long r, core::Buffer<std::uint8_t>& target) {
     {
       // The Solver's positions are private, so a short map comes through the host (docs/ftle.md).
-      Solver s = make_solver(short_maps[j]);
+      Solver s = make_solver(short_maps[static_cast<std::size_t>(r)]);
       s.advance_to_end();
       const std::vector<double> phi = s.flow_map();
       steps_taken_ += s.step();
@@ -300,9 +406,86 @@ std::vector<std::vector<double>> Sequence::run_intermediate() {
         std::memcpy(bytes.data() + 4 * i, &v, 4);
       }
     }
-    maps[slot(m)].write(q, bytes);
-    const long k = sign > 0 ? m - (w - 1) : m;
-    if (k >= 0 && k < k_fields) compose_field(k);
+    target.write(q, bytes);
+  };
+
+  if (stacks) {
+    // Map buffers are made as the plan first needs them and reused once released (Slots numbers them
+    // as the counted plan of memory() does, so the peak is the estimate).
+    struct Executor {
+      Slots slots;
+      std::vector<core::Buffer<std::uint8_t>> maps;
+      std::function<void(long, core::Buffer<std::uint8_t>&)> make;
+      std::function<void(int, int, int)> launch_chain;
+      std::function<void(long, int, int)> make_field;
+      const core::Context* ctx;
+      std::size_t bytes;
+      int acquire() {
+        const int id = slots.acquire();
+        if (static_cast<std::size_t>(id) == maps.size()) maps.emplace_back(*ctx, bytes);
+        return id;
+      }
+      void release(int id) { slots.release(id); }
+      void arrive(long r, int id) { make(r, maps[static_cast<std::size_t>(id)]); }
+      void chain(int first, int second, int out) { launch_chain(first, second, out); }
+      void field(long k, int first, int second) { make_field(k, first, second); }
+    } e;
+    e.ctx = &ctx;
+    e.bytes = n * dim * rb;
+    e.make = make_map;
+    const auto run_chain = [&](int first, int second, const core::Buffer<std::uint8_t>& target, int positions) {
+      chain.set(0, e.maps[static_cast<std::size_t>(first)]);
+      chain.set(1, e.maps[static_cast<std::size_t>(second)]);
+      chain.set(2, target);
+      chain.set(14, cl_int{positions});
+      chain.launch(q, global, local);
+      ++compositions_done_;
+    };
+    e.launch_chain = [&](int first, int second, int target) {
+      run_chain(first, second, e.maps[static_cast<std::size_t>(target)], 0);
+    };
+    e.make_field = [&](long k, int first, int second) {
+      if (second >= 0) {
+        run_chain(first, second, pos[0], 1);
+      } else {
+        start.set(0, pos[0]);
+        start.set(1, e.maps[static_cast<std::size_t>(first)]);
+        start.launch(q, global, local);
+      }
+      finish_field(k, pos[0]);
+    };
+    two_stack_plan(k_fields, w, sign, e);
+    for (const auto& m : e.maps) peak_.map_bytes += m.bytes();
+    return out;
+  }
+
+  // sequential: W short maps in a ring (map r in slot r mod W); a field is composed as soon as its last
+  // map exists, so the ring never overwrites a map a pending field needs.
+  std::vector<core::Buffer<std::uint8_t>> maps;
+  for (long j = 0; j < w; ++j) maps.emplace_back(ctx, n * dim * rb);
+  for (const auto& m : maps) peak_.map_bytes += m.bytes();
+  const auto slot = [w](long r) { return static_cast<std::size_t>(r % w); };
+  for (long r = 0; r < static_cast<long>(short_maps.size()); ++r) {
+    make_map(r, maps[slot(r)]);
+    const long k = r - (w - 1);
+    if (k < 0) continue;
+    // Maps r = k .. k + W - 1 in time order: increasing r forward, decreasing backward.
+    const auto map_at = [&](long i) -> core::Buffer<std::uint8_t>& {
+      return maps[slot(sign > 0 ? k + i : k + w - 1 - i)];
+    };
+    start.set(0, pos[0]);
+    start.set(1, map_at(0));
+    start.launch(q, global, local);
+    int cur = 0;
+    for (long i = 1; i < w; ++i) {
+      compose.set(0, pos[static_cast<std::size_t>(cur)]);
+      compose.set(1, pos[static_cast<std::size_t>(1 - cur)]);
+      compose.set(2, map_at(i));
+      compose.launch(q, global, local);
+      cur = 1 - cur;
+      ++compositions_done_;
+    }
+    finish_field(k, pos[static_cast<std::size_t>(cur)]);
   }
   return out;
 }

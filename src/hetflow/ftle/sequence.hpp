@@ -24,6 +24,23 @@ enum class SequenceMethod { direct, intermediate };
 
 const char* to_string(SequenceMethod m);
 
+// How the intermediate method composes the W short maps of each field (docs/ftle.md "Sequences"):
+//   sequential  (default) each field chains its W short maps one after another, W - 1 compositions a
+//               field, every one interpolating a short map.
+//   two_stack   windows of W consecutive maps slide by one map per field, so consecutive fields share
+//               compositions (spec §2.9 (b), prefix/suffix or "two-stack" sliding-window aggregation): the
+//               short maps are cut into blocks of W; when a block is complete its suffix compositions
+//               (map j .. the block's end, for every j) are built, last first, and while the next block
+//               arrives one prefix composition is extended by each map; field k is the whole block when
+//               k mod W = 0, else its block's suffix chained with the next block's prefix. A field costs
+//               c(k mod W) compositions, c(0) = W - 1, c(1) = 1, c(i >= 2) = 2: 3 - 4 / W a field on
+//               average (K (3 - 4 / W) when W divides K). Chaining interpolates composed maps stored on
+//               the seed grid, not only short ones, so the fields differ from the direct ones ~25 times
+//               more than sequential's (docs/ftle.md "Sequences").
+enum class CompositionScheme { sequential, two_stack };
+
+const char* to_string(CompositionScheme s);
+
 // Start times t0_k = config.t0 + k * interval, k = 0 .. fields - 1; each field integrates over
 // config.duration (T, signed) with dt = T / config.steps. The intermediate method needs |T| to be a
 // whole number W of intervals and config.steps a multiple of W (dt divides the interval).
@@ -34,6 +51,7 @@ struct SequenceSpec {
   // How a short map is evaluated between seeds: M4' (the paper's M2P) or linear. Both reproduce affine
   // maps exactly.
   Interpolation composition = Interpolation::m4prime;
+  CompositionScheme scheme = CompositionScheme::sequential;  // intermediate method only
 };
 
 // Work of a sequence, counted in integration steps (each of config.integrator) and compositions (one
@@ -41,18 +59,29 @@ struct SequenceSpec {
 struct SequenceCost {
   long direct_steps = 0;  // K * steps
   long map_steps = 0;     // short maps (K + W - 1) times steps / W
-  long compositions = 0;  // K (W - 1)
+  // sequential: K (W - 1); two_stack: sum over k < K of c(k mod W), c(0) = W - 1, c(1) = 1, c(>= 2) = 2
+  // (W = 1: none), K (3 - 4 / W) when W divides K. Each chaining of two maps counts once, including the
+  // one that gives a field's positions.
+  long compositions = 0;
   long short_maps = 0;    // K + W - 1
-  // Steps of the direct method over steps of the intermediate one: K W / (K + W - 1) (Eq. 19 counts a
-  // composition as half a step; see docs/ftle.md).
+  // Steps of the direct method over steps of the intermediate one: K W / (K + W - 1).
   double step_saving() const { return static_cast<double>(direct_steps) / static_cast<double>(map_steps); }
+  // Direct steps over the intermediate method's step-equivalents, map_steps + compositions x
+  // step_per_composition; Eq. 19 charges a composition as half a (one-RK2-stage) step.
+  double saving(double step_per_composition = 0.5) const {
+    return static_cast<double>(direct_steps) /
+           (static_cast<double>(map_steps) + step_per_composition * static_cast<double>(compositions));
+  }
 };
 
 // Device memory a sequence needs at its peak, over all devices together: one Solver at a time (the
 // largest Solver::memory_plan() of those it runs: tracers, field and velocity on every device of the
-// set, a gridded series resident or streamed), and for the intermediate
-// method W short maps (displacements, dimension reals per seed) and two position buffers plus one field
-// buffer for the composition, all on the set's first device.
+// set, a gridded series resident or streamed), and for the intermediate method, all on the set's first
+// device: sequential, W short maps (displacements, dimension reals per seed) and two position buffers
+// plus one field buffer; two_stack, the most maps (short or composed, dimension reals per seed) alive at
+// once, W + 1 when K <= W, W + 2 when K > W (1 when W = 1): a block's short maps while the previous
+// block's suffixes are used up, the prefix, the one being built; and one position buffer plus one field
+// buffer.
 struct SequenceMemory {
   std::size_t solver_bytes = 0;
   std::size_t map_bytes = 0;
