@@ -1,6 +1,7 @@
 #include "hetflow/app/ftle_case.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -14,6 +15,7 @@
 #include "hetflow/io/hdf5_xdmf.hpp"
 #include "hetflow/io/interrupt.hpp"
 #include "hetflow/io/preview.hpp"
+#include "hetflow/io/pvd.hpp"
 #include "hetflow/io/progress.hpp"
 #include "hetflow/io/vtk_writer.hpp"
 
@@ -63,18 +65,27 @@ FieldStats statistics(const std::vector<double>& f, const ftle::SeedGrid& seeds)
   return s;
 }
 
-void write_png(RunDirectory& dir, const io::Case& c, const std::vector<double>& field, const ftle::SeedGrid& seeds,
-               const ftle::Config& config, long steps) {
+// The shown plane of a field: the whole 2D field, or the middle z-plane in 3D.
+std::span<const double> shown_plane(const std::vector<double>& field, const ftle::SeedGrid& seeds) {
   const std::size_t nx = seeds.counts[0], ny = seeds.counts[1];
-  // 3D: the middle z-plane.
   const std::size_t z = seeds.dimension == 3 ? seeds.counts[2] / 2 : 0;
-  const std::span<const double> slice = std::span<const double>(field).subspan(z * nx * ny, nx * ny);
+  return std::span<const double>(field).subspan(z * nx * ny, nx * ny);
+}
+
+// `range` empty: the colour range is output.range, or auto (the plane's min and max).
+void write_png(RunDirectory& dir, const io::Case& c, const std::string& name, const std::vector<double>& field,
+               const ftle::SeedGrid& seeds, const ftle::Config& config, long steps,
+               std::optional<std::array<double, 2>> range = std::nullopt) {
+  const std::size_t nx = seeds.counts[0], ny = seeds.counts[1];
+  const std::size_t z = seeds.dimension == 3 ? seeds.counts[2] / 2 : 0;
+  const std::span<const double> slice = shown_plane(field, seeds);
   io::PreviewOptions look;
   look.colormap = c.get<std::string>("output.colormap");
-  const auto range = c.get<std::vector<double>>("output.range");
-  if (range.size() == 2) {
-    look.min = range[0];
-    look.max = range[1];
+  const auto given = c.get<std::vector<double>>("output.range");
+  if (given.size() == 2) range = std::array<double, 2>{given[0], given[1]};
+  if (range) {
+    look.min = (*range)[0];
+    look.max = (*range)[1];
   }
   look.extent = {seeds.origin[0], seeds.position(0, nx - 1), seeds.origin[1], seeds.position(1, ny - 1)};
   const double elapsed = static_cast<double>(steps) * config.duration / static_cast<double>(config.steps);
@@ -86,9 +97,184 @@ void write_png(RunDirectory& dir, const io::Case& c, const std::vector<double>& 
   const double height = std::abs(seeds.position(1, ny - 1) - seeds.origin[1]);
   const double aspect = width > 0 ? height / width : 1.0;
   const int pixels_y = static_cast<int>(std::clamp(200.0 + 600.0 * aspect, 440.0, 760.0));
-  io::write_preview_png(dir.file("ftle.png"), io::PreviewField{slice, nx, ny}, 900, pixels_y, look);
-  dir.add_output("ftle.png", seeds.dimension == 3 ? "the FTLE field's middle z-plane with a colour bar"
-                                                  : "the FTLE field with a colour bar");
+  io::write_preview_png(dir.file(name), io::PreviewField{slice, nx, ny}, 900, pixels_y, look);
+}
+
+nlohmann::json seeds_json(const ftle::SeedGrid& seeds) {
+  return {{"counts", std::vector<std::size_t>(seeds.counts.begin(), seeds.counts.begin() + seeds.dimension)},
+          {"origin", std::vector<double>(seeds.origin.begin(), seeds.origin.begin() + seeds.dimension)},
+          {"spacing", std::vector<double>(seeds.spacing.begin(), seeds.spacing.begin() + seeds.dimension)},
+          {"total", seeds.size()}};
+}
+
+std::string frame_name(std::size_t k, const char* extension) {
+  char text[32];
+  std::snprintf(text, sizeof text, "ftle_%04zu%s", k, extension);
+  return text;
+}
+
+std::string mib(std::size_t bytes) { return number(static_cast<double>(bytes) / (1 << 20)) + " MiB"; }
+
+// sequence.count > 1: the fields at start times t0 + k interval through ftle::Sequence, written as
+// ftle_NNNN.vti (+ ftle.pvd, time = start time) and ftle_NNNN.png frames with one colour range for all.
+RunOutcome run_sequence(const io::Case& c, RunContext& ctx, const FtleSetup& setup, const core::WallTimer& total) {
+  RunDirectory& dir = ctx.directory;
+  const ftle::SeedGrid& seeds = setup.seeds;
+  const ftle::Config& config = setup.config;
+  const ftle::SequenceSpec& spec = setup.sequence;
+  const bool flow_maps = spec.method == ftle::SequenceMethod::intermediate;
+  const auto* analytic = std::get_if<ftle::AnalyticFlow>(&setup.flow);
+  const ftle::VelocityGrid* grid =
+      analytic ? nullptr : std::get<std::shared_ptr<const ftle::VelocityGrid>>(setup.flow).get();
+
+  // What the sequence costs and needs, before anything is allocated.
+  const ftle::SequenceCost cost = ftle::Sequence::cost(config, spec);
+  const ftle::SequenceMemory need = analytic ? ftle::Sequence::memory(ctx.devices, *analytic, seeds, config, spec)
+                                             : ftle::Sequence::memory(ctx.devices, *grid, seeds, config, spec);
+  const ftle::MemoryPlan plan = analytic ? ftle::Solver::memory_plan(ctx.devices, *analytic, seeds, config)
+                                         : ftle::Solver::memory_plan(ctx.devices, *grid, seeds, config);
+  const long planned_steps = flow_maps ? cost.map_steps : cost.direct_steps;
+  nlohmann::json seq = {{"count", spec.fields},
+                        {"interval", spec.interval},
+                        {"method", flow_maps ? "flow_maps" : "direct"},
+                        {"direct_steps", cost.direct_steps},
+                        {"planned_steps", planned_steps}};
+  if (flow_maps) {
+    seq["composition"] = ftle::to_string(spec.composition);
+    seq["short_maps"] = cost.short_maps;
+    seq["window"] = cost.short_maps - static_cast<long>(spec.fields) + 1;
+    seq["map_steps"] = cost.map_steps;
+    seq["compositions"] = cost.compositions;
+    seq["step_saving"] = cost.step_saving();
+  }
+  dir.manifest()["memory"] = {{"velocity", plan.streamed ? "streamed" : "resident"},
+                              {"snapshot_slots", plan.slots},
+                              {"pinned_host_bytes", plan.pinned_bytes},
+                              {"device_bytes", need.total()},
+                              {"solver_bytes", need.solver_bytes},
+                              {"map_bytes", need.map_bytes},
+                              {"work_bytes", need.work_bytes}};
+  dir.write_manifest("running");
+
+  io::Progress progress(planned_steps, "ftle sequence", ctx.verbosity);
+  progress.note("sequence of " + std::to_string(spec.fields) + " fields, start times " + number(config.t0) + " + k " +
+                number(spec.interval) + ", method " + (flow_maps ? "flow_maps" : "direct") + ": " +
+                (flow_maps ? std::to_string(cost.short_maps) + " short maps, " + std::to_string(cost.map_steps) +
+                                 " steps + " + std::to_string(cost.compositions) + " compositions (direct: " +
+                                 std::to_string(cost.direct_steps) + " steps, saving " + number(cost.step_saving()) +
+                                 "x)"
+                           : std::to_string(cost.direct_steps) + " steps"));
+  progress.note("device memory needed: " + mib(need.total()) + " (solver " + mib(need.solver_bytes) +
+                (flow_maps ? ", short maps " + mib(need.map_bytes) + ", composition " + mib(need.work_bytes) : "") +
+                ")" + (plan.streamed ? ", velocity streamed, " + mib(plan.pinned_bytes) + " pinned host memory" : ""));
+
+  std::optional<ftle::Sequence> sequence;
+  if (analytic) sequence.emplace(ctx.devices, *analytic, seeds, config, spec);
+  else sequence.emplace(ctx.devices, *grid, seeds, config, spec);
+  const core::WallTimer timer;
+  std::vector<std::vector<double>> fields;
+  try {
+    fields = sequence->run();
+  } catch (const ftle::TracerError& e) {
+    throw core::Error(std::string("ftle: non-finite tracer in the sequence: ") + e.what() + " (step " +
+                      std::to_string(e.step()) + ", dt = " + number(config.duration / static_cast<double>(config.steps)) +
+                      "): the velocity or the time step is too large for the tracers to stay finite; no field was "
+                      "written");
+  }
+  const double stepping = timer.seconds();
+  progress.update(planned_steps);
+  progress.finish();
+
+  const core::WallTimer output_timer;
+  std::vector<FieldStats> stats;
+  double low = std::numeric_limits<double>::infinity(), high = -low;  // over the shown planes
+  for (const auto& f : fields) {
+    stats.push_back(statistics(f, seeds));
+    for (const double v : shown_plane(f, seeds)) {
+      low = std::min(low, v);
+      high = std::max(high, v);
+    }
+  }
+  // One colour range for every frame, so that a movie does not flicker: output.range, or auto over all frames.
+  const auto given = c.get<std::vector<double>>("output.range");
+  std::array<double, 2> range = given.size() == 2 ? std::array<double, 2>{given[0], given[1]}
+                                                  : std::array<double, 2>{low, high > low ? high : low + 1e-12};
+
+  const io::ImageGrid image{seeds.counts, seeds.origin, seeds.spacing};
+  const bool fp32 = config.precision == core::Precision::f32;
+  std::optional<io::PvdSeries> pvd;
+  if (c.get<bool>("output.vti")) pvd.emplace(dir.file("ftle.pvd"));
+  nlohmann::json frames = nlohmann::json::array();
+  FieldStats all{0, stats.front().min, stats.front().max, 0};
+  for (std::size_t k = 0; k < fields.size(); ++k) {
+    const double t0 = sequence->start_time(k);
+    std::vector<io::Field> arrays;
+    const std::vector<float> field32 =
+        fp32 ? std::vector<float>(fields[k].begin(), fields[k].end()) : std::vector<float>{};
+    if (fp32) arrays.emplace_back("ftle", field32);
+    else arrays.emplace_back("ftle", fields[k]);
+    nlohmann::json frame = {{"index", k},
+                            {"start_time", t0},
+                            {"mean_ftle", stats[k].mean},
+                            {"min_ftle", stats[k].min},
+                            {"max_ftle", stats[k].max},
+                            {"interior_mean_ftle", stats[k].interior_mean}};
+    if (pvd) {
+      io::write_vti(dir.file(frame_name(k, ".vti")), image, arrays);
+      pvd->add(t0, dir.file(frame_name(k, ".vti")));
+      frame["vti"] = frame_name(k, ".vti");
+    }
+    if (c.get<bool>("output.hdf5")) {
+      io::write_hdf5_xdmf(dir.file(frame_name(k, "")), image, arrays);
+      frame["xmf"] = frame_name(k, ".xmf");
+    }
+    if (c.get<bool>("output.png")) {
+      ftle::Config shown = config;
+      shown.t0 = t0;
+      write_png(dir, c, frame_name(k, ".png"), fields[k], seeds, shown, config.steps, range);
+      frame["png"] = frame_name(k, ".png");
+    }
+    frames.push_back(frame);
+    all.mean += stats[k].mean / static_cast<double>(fields.size());
+    all.min = std::min(all.min, stats[k].min);
+    all.max = std::max(all.max, stats[k].max);
+  }
+  const std::string plane = seeds.dimension == 3 ? "middle z-plane" : "field";
+  if (pvd) {
+    dir.add_output("ftle.pvd", "the series of FTLE fields ftle_NNNN.vti on the seed grid, time = start time");
+    progress.note("wrote " + dir.file("ftle.pvd").string() + " and " + std::to_string(fields.size()) + " .vti files");
+  }
+  if (c.get<bool>("output.hdf5"))
+    dir.add_output("ftle_NNNN.xmf", "each FTLE field as HDF5 + XDMF (NNNN: the start time's index)");
+  if (c.get<bool>("output.png"))
+    dir.add_output("ftle_NNNN.png", "each FTLE " + plane + " with a colour bar, one colour range for all frames");
+
+  seq["start_times"] = nlohmann::json::array();
+  for (std::size_t k = 0; k < fields.size(); ++k) seq["start_times"].push_back(sequence->start_time(k));
+  seq["steps_taken"] = sequence->steps_taken();
+  seq["compositions_done"] = sequence->compositions_done();
+  seq["peak_device_bytes"] = sequence->peak_memory().total();
+  dir.manifest()["result"] = {{"mean_ftle", all.mean},
+                              {"min_ftle", all.min},
+                              {"max_ftle", all.max},
+                              {"png_range", range},
+                              {"png_range_source", given.size() == 2 ? "output.range" : "auto: min and max over all frames"},
+                              {"seeds", seeds_json(seeds)},
+                              {"steps", config.steps},
+                              {"dt", config.duration / static_cast<double>(config.steps)},
+                              {"integration_time", config.duration},
+                              {"sequence", seq},
+                              {"frames", frames}};
+  dir.add_timing("stepping", stepping);
+  dir.add_timing("output", output_timer.seconds());
+  dir.add_timing("total", total.seconds());
+  if (ctx.verbosity != io::Verbosity::quiet) {
+    std::fprintf(stderr, "ftle: %zu fields of %zu seeds (%s, %ld steps%s) in %.2f s: mean FTLE %.4f (min %.4f, max %.4f)\n",
+                 fields.size(), seeds.size(), flow_maps ? "flow_maps" : "direct", sequence->steps_taken(),
+                 flow_maps ? (" + " + std::to_string(sequence->compositions_done()) + " compositions").c_str() : "",
+                 stepping, all.mean, all.min, all.max);
+  }
+  return RunOutcome::complete;
 }
 
 }  // namespace
@@ -118,6 +304,7 @@ RunOutcome FtleCase::run(const io::Case& c, RunContext& ctx) const {
   RunDirectory& dir = ctx.directory;
   const FtleSetup setup = make_ftle_setup(c);
   dir.manifest()["flow"] = setup.info;
+  if (setup.sequence.fields > 1) return run_sequence(c, ctx, setup, total);
   // What the run holds, known before anything is allocated: a gridded series over ftle.velocity.budget
   // is streamed (docs/ftle.md, "Streamed snapshots").
   const auto* analytic = std::get_if<ftle::AnalyticFlow>(&setup.flow);
@@ -207,20 +394,18 @@ RunOutcome FtleCase::run(const io::Case& c, RunContext& ctx) const {
     dir.add_output("ftle.xmf", what + " (HDF5 + XDMF)");
   }
   if (c.get<bool>("output.png")) {
-    write_png(dir, c, field, seeds, setup.config, done);
+    write_png(dir, c, "ftle.png", field, seeds, setup.config, done);
+    dir.add_output("ftle.png", seeds.dimension == 3 ? "the FTLE field's middle z-plane with a colour bar"
+                                                    : "the FTLE field with a colour bar");
     progress.note("wrote " + dir.file("ftle.png").string());
   }
 
-  nlohmann::json seeds_json = {{"counts", std::vector<std::size_t>(seeds.counts.begin(), seeds.counts.begin() + seeds.dimension)},
-                               {"origin", std::vector<double>(seeds.origin.begin(), seeds.origin.begin() + seeds.dimension)},
-                               {"spacing", std::vector<double>(seeds.spacing.begin(), seeds.spacing.begin() + seeds.dimension)},
-                               {"total", seeds.size()}};
   dir.manifest()["result"] = {
       {"mean_ftle", stats.mean},
       {"min_ftle", stats.min},
       {"max_ftle", stats.max},
       {"interior_mean_ftle", stats.interior_mean},
-      {"seeds", seeds_json},
+      {"seeds", seeds_json(seeds)},
       {"steps", done},
       {"dt", solver->dt()},
       {"integration_time", static_cast<double>(done) * solver->dt()},

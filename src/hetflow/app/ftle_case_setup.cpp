@@ -198,6 +198,56 @@ ftle::Config solver_config(const io::Case& c) {
   return config;
 }
 
+ftle::SequenceSpec sequence_spec(const io::Case& c) {
+  ftle::SequenceSpec spec;
+  spec.fields = static_cast<std::size_t>(c.get<long>("sequence.count"));
+  spec.interval = c.get<double>("sequence.interval");
+  spec.method = c.get<std::string>("sequence.method") == "direct" ? ftle::SequenceMethod::direct
+                                                                  : ftle::SequenceMethod::intermediate;
+  spec.composition = ftle::parse_interpolation(c.get<std::string>("sequence.composition"));
+  return spec;
+}
+
+// What a sequence (sequence.count > 1) needs beyond a single field's checks.
+void check_sequence(const io::Case& c, std::vector<std::string>& problems) {
+  if (c.get<long>("sequence.count") <= 1) return;
+  if (c.get<bool>("output.flow_map"))
+    problems.push_back(c.where("output.flow_map") + ": output.flow_map does not apply to a sequence "
+                       "(sequence.count > 1): expected false, or sequence.count: 1");
+  if (c.get<std::string>("sequence.method") != "flow_maps") return;
+  const double interval = c.get<double>("sequence.interval");
+  const double T = std::abs(c.get<double>("ftle.duration"));
+  if (T == 0.0) return;  // reported already
+  const double ratio = T / interval;
+  const long w = std::lround(ratio);
+  if (w < 1 || std::abs(ratio - static_cast<double>(w)) > 1e-9 * ratio) {
+    problems.push_back(c.where("sequence.interval") + ": sequence.interval = " + number(interval) +
+                       " does not divide |ftle.duration| = " + number(T) + ": sequence.method flow_maps composes "
+                       "|T| / interval short maps of one interval each: expected an interval that divides |T| "
+                       "(or sequence.method: direct)");
+    return;
+  }
+  const long steps = resolved_steps(c);
+  if (steps % w != 0) {
+    const std::string key = steps_decide(c) ? "ftle.steps" : "ftle.dt";
+    problems.push_back(c.where(key) + ": " + key + " gives " + std::to_string(steps) + " steps over T, which do not "
+                       "split into the " + std::to_string(w) + " short maps of sequence.method flow_maps: expected "
+                       "a step count that is a multiple of |T| / sequence.interval = " + std::to_string(w) +
+                       " (dt dividing the interval)");
+    return;
+  }
+  if (c.get<std::string>("ftle.flow") == "file" && c.get<std::string>("ftle.boundary") != "clamp")
+    problems.push_back(c.where("ftle.boundary") + ": ftle.boundary = " + c.get<std::string>("ftle.boundary") +
+                       " does not suit sequence.method flow_maps (a stopped or periodic tracer's short maps do not "
+                       "compose on the seed grid): expected clamp, or sequence.method: direct");
+  // Whatever else the library refuses, said in its words.
+  try {
+    (void)ftle::Sequence::cost(solver_config(c), sequence_spec(c));
+  } catch (const std::exception& e) {
+    problems.push_back(c.where("sequence.method") + ": sequence.method = flow_maps: " + e.what());
+  }
+}
+
 void check_seeds_in_data(const io::Case& c, const ftle::VelocityGrid& g, const Region& r,
                          std::vector<std::string>& problems) {
   if (c.get<std::string>("ftle.boundary") == "periodic") return;
@@ -290,6 +340,19 @@ void declare_ftle_keys(io::Schema& s) {
   o.key<std::vector<double>>("range", std::vector<double>{}, "PNG colour range [min, max]; []: auto (the field's "
                                                              "min and max)");
   o.key<bool>("flow_map", false, "also write the final tracer positions (flow_map, 3 components) into ftle.vti");
+
+  auto& q = s.section("sequence", "a movie of FTLE fields over start times t0 + k interval, k = 0 .. count - 1, "
+                                  "each over the same T (docs/ftle.md, \"Sequences of fields\")");
+  q.key<long>("count", 1, "fields (start times); 1: a single field, no sequence").at_least(1);
+  q.key<double>("interval", 1.0, "time between start times; for flow_maps also the short maps' length, which "
+                                 "must divide |T|")
+      .above(0)
+      .unit("time");
+  q.key<std::string>("method", "direct", "direct: one integration over T per field; flow_maps: short maps over "
+                                         "one interval each, integrated once and composed (Brunton & Rowley)")
+      .one_of({"direct", "flow_maps"});
+  q.key<std::string>("composition", "m4prime", "flow_maps: how a short map is interpolated between seeds")
+      .one_of({"m4prime", "linear"});
 }
 
 void check_ftle_case(const io::Case& c, std::vector<std::string>& problems) {
@@ -380,14 +443,25 @@ void check_ftle_case(const io::Case& c, std::vector<std::string>& problems) {
       const double t0 = c.get<double>("ftle.t0"), t1 = t0 + c.get<double>("ftle.duration");
       const double slack = 1e-9 * (grid->times.back() - grid->times.front());
       const double lo = std::min(t0, t1), hi = std::max(t0, t1);
-      if (lo < grid->times.front() - slack || hi > grid->times.back() + slack)
+      const bool first_outside = lo < grid->times.front() - slack || hi > grid->times.back() + slack;
+      if (first_outside)
         problems.push_back(c.where(t0 < grid->times.front() - slack || t0 > grid->times.back() + slack
                                        ? "ftle.t0" : "ftle.duration") +
                            ": the integration window [" + number(lo) + ", " + number(hi) + "] (ftle.t0, ftle.t0 + "
                            "ftle.duration) leaves the velocity snapshots' times [" + number(grid->times.front()) +
                            ", " + number(grid->times.back()) + "]: expected t0 and t0 + T inside them");
+      // A sequence's last field starts (count - 1) intervals later.
+      const double shift = static_cast<double>(c.get<long>("sequence.count") - 1) * c.get<double>("sequence.interval");
+      const double last_lo = lo + shift, last_hi = hi + shift;
+      if (!first_outside && shift > 0 && last_hi > grid->times.back() + slack)
+        problems.push_back(c.where("sequence.count") + ": the sequence's last field integrates over [" +
+                           number(last_lo) + ", " + number(last_hi) + "] (start time ftle.t0 + (sequence.count - 1) "
+                           "sequence.interval), beyond the velocity snapshots' last time " +
+                           number(grid->times.back()) + ": expected fewer fields or a shorter interval");
     }
   }
+
+  check_sequence(c, problems);
 
   const auto range = c.get<std::vector<double>>("output.range");
   if (!range.empty() && (range.size() != 2 || !(range[0] < range[1])))
@@ -415,6 +489,7 @@ FtleSetup make_ftle_setup(const io::Case& c) {
   }
   s.seeds = seed_grid(seed_region(c, flow, grid.get()));
   s.config = solver_config(c);
+  s.sequence = sequence_spec(c);
   return s;
 }
 

@@ -8,6 +8,7 @@
 
 #include "hetflow/ftle/analytic_flow.hpp"
 #include "hetflow/ftle/seed_grid.hpp"
+#include "hetflow/ftle/sequence.hpp"
 #include "hetflow/ftle/solver.hpp"
 #include "hetflow/ftle/velocity_grid.hpp"
 #include "hetflow/io/case_file.hpp"
@@ -20,6 +21,9 @@ struct FtleSetup {
   std::variant<ftle::AnalyticFlow, std::shared_ptr<const ftle::VelocityGrid>> flow;
   ftle::SeedGrid seeds;
   ftle::Config config;
+  // The `sequence:` section: fields = 1 is a single field (no sequence); more run ftle::Sequence with
+  // start times config.t0 + k interval.
+  ftle::SequenceSpec sequence;
   nlohmann::json info;  // the flow as run, for the manifest
 };
 
@@ -29,7 +33,9 @@ void declare_ftle_keys(io::Schema& schema);
 // What the schema cannot express, each problem with file:line and key: T = 0, steps and dt both given,
 // parameters of another flow, seed lists of different lengths or of the wrong dimension, an unreadable
 // or non-finite velocity file, seeds outside the velocity data, an integration window outside the
-// snapshots, a bad colour range. Reads the velocity files; make_ftle_setup reuses what was read.
+// snapshots, a bad colour range, a sequence the chosen method cannot run (flow_maps: |T| not a whole
+// number of intervals, a step count that does not split into them, a gridded boundary other than clamp;
+// output.flow_map with a sequence). Reads the velocity files; make_ftle_setup reuses what was read.
 void check_ftle_case(const io::Case& c, std::vector<std::string>& problems);
 
 // The setup of a case that passed check_ftle_case.
