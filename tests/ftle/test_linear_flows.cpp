@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "hetflow/ftle/solver.hpp"
+#include "centred_seeds.hpp"
 #include "test_devices.hpp"
 
 namespace hetflow::ftle {
@@ -57,19 +58,6 @@ double largest_singular_value(const Matrix& f, int n) {
     lambda = norm;
   }
   return static_cast<double>(std::sqrt(lambda));
-}
-
-SeedGrid centred_seeds(int dimension, std::size_t n) {
-  const double h = 0.05;
-  SeedGrid s;
-  s.dimension = dimension;
-  for (int d = 0; d < 3; ++d) {
-    const auto a = static_cast<std::size_t>(d);
-    s.counts[a] = d < dimension ? n : 1;
-    s.origin[a] = d < dimension ? -h * static_cast<double>(n - 1) / 2 : 0.0;
-    s.spacing[a] = h;
-  }
-  return s;
 }
 
 struct Case {

@@ -379,10 +379,13 @@ __kernel void ftle_velocity(__global const real_t* points, __global real_t* out,
 // ---- Flow-map gradient and FTLE -----------------------------------------------------------------
 
 #if DIM == 3
-// Largest eigenvalue of the symmetric 3x3 matrix m (row-major) by cyclic Jacobi rotations: each rotation
-// zeroes one off-diagonal entry exactly and the off-diagonal norm falls quadratically, so a few sweeps
-// reach round-off whatever the spread of the eigenvalues (large stretch: 1e30 beside 1e-30).
-inline acc_t largest_eigenvalue(acc_t m[3][3]) {
+// Diagonalises the symmetric 3x3 matrix m (row-major, overwritten with the eigenvalues on its diagonal)
+// by cyclic Jacobi rotations, accumulated into e (m = e diag e^T): each rotation zeroes one off-diagonal
+// entry exactly and the off-diagonal norm falls quadratically, so a few sweeps reach round-off whatever
+// the spread of the eigenvalues (large stretch: 1e30 beside 1e-30). A diagonal m needs no rotation.
+inline void jacobi_eigen(acc_t m[3][3], acc_t e[3][3]) {
+  for (int r = 0; r < 3; ++r)
+    for (int k = 0; k < 3; ++k) e[r][k] = (acc_t)(r == k);
   for (int sweep = 0; sweep < 12; ++sweep) {
     const acc_t off = m[0][1] * m[0][1] + m[0][2] * m[0][2] + m[1][2] * m[1][2];
     const acc_t diag = m[0][0] * m[0][0] + m[1][1] * m[1][1] + m[2][2] * m[2][2];
@@ -394,10 +397,13 @@ inline acc_t largest_eigenvalue(acc_t m[3][3]) {
         const acc_t theta = (m[q][q] - m[p][p]) / (2 * m[p][q]);
         const acc_t t = (theta >= 0 ? 1 : -1) / (fabs(theta) + sqrt(theta * theta + 1));
         const acc_t c = 1 / sqrt(t * t + 1), s = t * c;
-        for (int k = 0; k < 3; ++k) {  // m = J^T m J: columns p, q, then rows p, q
+        for (int k = 0; k < 3; ++k) {
           const acc_t mkp = m[k][p], mkq = m[k][q];
           m[k][p] = c * mkp - s * mkq;
           m[k][q] = s * mkp + c * mkq;
+          const acc_t ekp = e[k][p], ekq = e[k][q];  // V = V J
+          e[k][p] = c * ekp - s * ekq;
+          e[k][q] = s * ekp + c * ekq;
         }
         for (int k = 0; k < 3; ++k) {
           const acc_t mpk = m[p][k], mqk = m[q][k];
@@ -407,15 +413,32 @@ inline acc_t largest_eigenvalue(acc_t m[3][3]) {
       }
     }
   }
+}
+
+inline acc_t largest_eigenvalue(acc_t m[3][3]) {
+  acc_t e[3][3];
+  jacobi_eigen(m, e);
   return fmax(m[0][0], fmax(m[1][1], m[2][2]));
+}
+
+// Unit eigenvector v of the largest eigenvalue of m (overwritten): e's column of the largest diagonal
+// entry; a diagonal m gives an exact axis.
+inline void largest_eigenvector(acc_t m[3][3], acc_t v[3]) {
+  acc_t e[3][3];
+  jacobi_eigen(m, e);
+  int top = 0;
+  if (m[1][1] > m[top][top]) top = 1;
+  if (m[2][2] > m[top][top]) top = 2;
+  const acc_t norm = sqrt(e[0][top] * e[0][top] + e[1][top] * e[1][top] + e[2][top] * e[2][top]);
+  for (int k = 0; k < 3; ++k) v[k] = e[k][top] / norm;
 }
 #endif
 
-// ln sigma_max of the flow map's gradient at own seed i: central differences inside, one-sided on the
-// grid's faces. `pos` holds this part's tracers from global plane `first_plane` on, which includes the
-// neighbouring planes the differences need; own seeds start at global plane `own_plane`.
-inline acc_t log_stretch(__global const real_t* pos, ulong i, int4 seeds, int first_plane, int own_plane,
-                         real_t hx, real_t hy, real_t hz) {
+// The flow map's gradient f[c][d] = d X_c / d x_d at own seed i: central differences inside, one-sided
+// on the grid's faces. `pos` holds this part's tracers from global plane `first_plane` on, which includes
+// the neighbouring planes the differences need; own seeds start at global plane `own_plane`.
+inline void flow_gradient(__global const real_t* pos, ulong i, int4 seeds, int first_plane, int own_plane,
+                          real_t hx, real_t hy, real_t hz, acc_t f[3][3]) {
   const int n[3] = {seeds.x, seeds.y, seeds.z};
   const acc_t h[3] = {hx, hy, hz};
   const long plane = DIM == 2 ? seeds.x : (long)seeds.x * seeds.y;
@@ -424,23 +447,73 @@ inline acc_t log_stretch(__global const real_t* pos, ulong i, int4 seeds, int fi
   int g[3] = {idx[0], idx[1], idx[2]};
   g[DIM - 1] += first_plane;  // global index along the split axis
   const long stride[3] = {1, seeds.x, (long)seeds.x * seeds.y};
-  acc_t f[3][3];  // f[c][d] = d X_c / d x_d
   for (int d = 0; d < DIM; ++d) {
     const int lo = g[d] > 0 ? -1 : 0, hi = g[d] < n[d] - 1 ? 1 : 0;
     const long a = own + lo * stride[d], b = own + hi * stride[d];
     const acc_t inv = 1 / ((acc_t)(hi - lo) * h[d]);
     for (int c = 0; c < DIM; ++c) f[c][d] = ((acc_t)pos[b * DIM + c] - (acc_t)pos[a * DIM + c]) * inv;
   }
+}
+
+// C = F^T F (3D; the 2D paths use F's entries directly).
+inline void cauchy_green(acc_t f[3][3], acc_t m[3][3]) {
+  for (int a = 0; a < 3; ++a)
+    for (int b = 0; b < 3; ++b) m[a][b] = f[0][a] * f[0][b] + f[1][a] * f[1][b] + f[2][a] * f[2][b];
+}
+
+// ln sigma_max(F) of a flow-map gradient.
+inline acc_t log_sigma_max(acc_t f[3][3]) {
 #if DIM == 2
   // sigma_max of [[p, q], [r, s]] in closed form, free of the cancellation in lambda_max(F^T F).
   const acc_t p = f[0][0], q = f[0][1], r = f[1][0], s = f[1][1];
   return log((hypot(p + s, q - r) + hypot(p - s, q + r)) / 2);
 #else
   acc_t m[3][3];
-  for (int a = 0; a < 3; ++a)
-    for (int b = 0; b < 3; ++b) m[a][b] = f[0][a] * f[0][b] + f[1][a] * f[1][b] + f[2][a] * f[2][b];
+  cauchy_green(f, m);
   return log(largest_eigenvalue(m)) / 2;
 #endif
+}
+
+// ln sigma_max of the flow map's gradient at own seed i (flow_gradient says how it is differenced).
+inline acc_t log_stretch(__global const real_t* pos, ulong i, int4 seeds, int first_plane, int own_plane,
+                         real_t hx, real_t hy, real_t hz) {
+  acc_t f[3][3];
+  flow_gradient(pos, i, seeds, first_plane, own_plane, hx, hy, hz, f);
+  return log_sigma_max(f);
+}
+
+
+// The direction of largest stretching at a seed: the unit eigenvector of the largest eigenvalue of
+// C = F^T F (F's leading right singular vector), signed so that its first non-zero component is
+// positive. An isotropic C (no preferred direction) gives the x axis.
+inline void stretch_direction_of(acc_t f[3][3], acc_t v[3]) {
+#if DIM == 2
+  // C = [[a, b], [b, c]]: the top eigenvector is at angle phi with cos 2 phi = (a - c) / 2r,
+  // sin 2 phi = b / r, r = hypot((a - c) / 2, b); the half angle from whichever of cos phi, sin phi is
+  // the larger, so neither cancels.
+  const acc_t p = f[0][0], q = f[0][1], r = f[1][0], s = f[1][1];
+  const acc_t a = p * p + r * r, b = p * q + r * s, c = q * q + s * s;
+  const acc_t dif = (a - c) / 2, rad = hypot(dif, b);
+  v[2] = 0;
+  if (!(rad > 0)) {
+    v[0] = 1;
+    v[1] = 0;
+  } else if (dif >= 0) {
+    v[0] = sqrt((1 + dif / rad) / 2);
+    v[1] = b / (2 * rad * v[0]);
+  } else {
+    v[1] = sqrt((1 - dif / rad) / 2);
+    v[0] = b / (2 * rad * v[1]);
+  }
+#else
+  acc_t m[3][3];
+  cauchy_green(f, m);
+  largest_eigenvector(m, v);
+#endif
+  int first = 0;
+  while (first < DIM - 1 && v[first] == 0) ++first;
+  const acc_t sign = v[first] < 0 ? -1 : 1;
+  for (int d = 0; d < DIM; ++d) v[d] = sign * v[d] + 0;  // + 0 turns -0 into 0
 }
 
 // FTLE of the `count` own seeds.
@@ -448,5 +521,20 @@ __kernel void ftle_field(__global const real_t* pos, __global real_t* ftle, uint
                          int own_plane, real_t hx, real_t hy, real_t hz, real_t inv_duration) {
   FOR_EACH(i, count) {
     ftle[i] = (real_t)(log_stretch(pos, i, seeds, first_plane, own_plane, hx, hy, hz) * (acc_t)inv_duration);
+  }
+}
+
+// FTLE of the `count` own seeds, as ftle_field computes it, and the direction of largest stretching
+// (stretch_direction_of), DIM reals per seed.
+__kernel void ftle_field_direction(__global const real_t* pos, __global real_t* ftle, __global real_t* direction,
+                                   uint count, int4 seeds, int first_plane, int own_plane, real_t hx, real_t hy,
+                                   real_t hz, real_t inv_duration) {
+  FOR_EACH(i, count) {
+    acc_t f[3][3];
+    flow_gradient(pos, i, seeds, first_plane, own_plane, hx, hy, hz, f);
+    ftle[i] = (real_t)(log_sigma_max(f) * (acc_t)inv_duration);
+    acc_t v[3];
+    stretch_direction_of(f, v);
+    for (int d = 0; d < DIM; ++d) direction[i * DIM + d] = (real_t)v[d];
   }
 }

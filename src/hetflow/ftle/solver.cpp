@@ -338,6 +338,7 @@ Solver::Solver(const core::DeviceSet& devices, int flow_code, int velocity_dimen
     p.advect = program.kernel("ftle_advect");
     p.field = program.kernel("ftle_field");
     p.velocity = program.kernel("ftle_velocity");
+    p.direction = program.kernel("ftle_field_direction");
 
     p.seed.set(0, p.positions);
     p.seed.set(1, p.status);
@@ -365,6 +366,15 @@ Solver::Solver(const core::DeviceSet& devices, int flow_code, int velocity_dimen
     p.field.set(4, static_cast<cl_int>(p.first));
     p.field.set(5, static_cast<cl_int>(p.own0));
     for (cl_uint d = 0; d < 3; ++d) set_real(p.field, 6 + d, seeds.spacing[d]);
+
+    // ftle_field's arguments with the direction buffer (set per call) after the FTLE's.
+    p.direction.set(0, p.positions);
+    p.direction.set(1, p.ftle);
+    p.direction.set(3, static_cast<cl_uint>(p.own_planes * seeds.plane()));
+    p.direction.set(4, seed_dims);
+    p.direction.set(5, static_cast<cl_int>(p.first));
+    p.direction.set(6, static_cast<cl_int>(p.own0));
+    for (cl_uint d = 0; d < 3; ++d) set_real(p.direction, 7 + d, seeds.spacing[d]);
   }
   initialise();
 }
@@ -537,6 +547,26 @@ std::vector<double> Solver::ftle() const {
     p.field.launch(devices_->compute(k), launch_range(devices_->device(k)), core::NDRange(work_group));
     const std::vector<double> values = to_doubles(p.ftle.to_vector(devices_->compute(k)));
     std::copy(values.begin(), values.end(), out.begin() + static_cast<std::ptrdiff_t>(p.own0 * seeds_.plane()));
+  }
+  return out;
+}
+
+std::vector<double> Solver::stretch_direction() const {
+  if (step_ == 0) throw core::Error("no stretch direction before the first step: the integration time is zero");
+  check_tracers();
+  const double elapsed = std::abs(static_cast<double>(step_) * dt());
+  const std::size_t dim = static_cast<std::size_t>(dimension());
+  std::vector<double> out(seeds_.size() * dim);
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    const Part& p = parts_[k];
+    const std::size_t own = p.own_planes * seeds_.plane();
+    // Held only for the call: the solver's device memory (memory_plan) stays what it was.
+    core::Buffer<std::uint8_t> direction(devices_->context(k), own * dim * real_bytes());
+    p.direction.set(2, direction);
+    set_real(p.direction, 10, 1.0 / elapsed);
+    p.direction.launch(devices_->compute(k), launch_range(devices_->device(k)), core::NDRange(work_group));
+    const std::vector<double> values = to_doubles(direction.to_vector(devices_->compute(k)));
+    std::copy(values.begin(), values.end(), out.begin() + static_cast<std::ptrdiff_t>(p.own0 * seeds_.plane() * dim));
   }
   return out;
 }

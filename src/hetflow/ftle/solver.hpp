@@ -99,6 +99,11 @@ class Solver {
   // gradient on the seed grid (central differences, one-sided on the grid's faces). Throws TracerError
   // when a tracer failed.
   std::vector<double> ftle() const;
+  // The direction of largest stretching per seed over the steps taken so far (at least one): the unit
+  // eigenvector of the largest eigenvalue of C = F^T F (F as for ftle(), computed by the same kernel
+  // code), dimension() per seed, signed so that its first non-zero component is positive (an isotropic C
+  // gives the x axis). Throws TracerError when a tracer failed.
+  std::vector<double> stretch_direction() const;
   // Tracers that the `stop` boundary halted.
   std::size_t stopped_tracers() const;
 
@@ -126,7 +131,7 @@ class Solver {
     core::Buffer<cl_uint2> status;         // (code, step) per tracer, see ftle.cl
     core::Buffer<std::uint8_t> ftle;       // real_t per own seed
     // Arguments change between launches (times, step counts) also in const accessors.
-    mutable core::Kernel seed, advect, field, velocity;
+    mutable core::Kernel seed, advect, field, velocity, direction;
   };
 
   struct Stream;
