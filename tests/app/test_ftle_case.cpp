@@ -17,6 +17,7 @@
 #include "hetflow/ftle/solver.hpp"
 #include "hetflow/io/pvd.hpp"
 #include "hetflow/io/vtk_reader.hpp"
+#include "hetflow/io/xml_parser.hpp"
 #include "test_devices.hpp"
 
 namespace {
@@ -110,6 +111,30 @@ TEST_F(FtleCase, DefaultCaseIsTheDoubleGyreAndMatchesTheLibrary) {
   EXPECT_GT(fs::file_size(dir / "run" / "ftle.png"), 20000u);
   for (const auto& e : fs::directory_iterator(dir / "run"))
     EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << e.path();
+}
+
+// output.eigenvector: the linear saddle u = (x, -y) stretches along x forward and along y backward, at
+// every seed; the array has 3 components (z = 0) and the flow map is not written unless asked for.
+TEST_F(FtleCase, EigenvectorOfTheSaddle) {
+  for (const double duration : {2.0, -2.0}) {
+    const std::string name = duration > 0 ? "forward" : "backward";
+    write(name + ".yaml", "type: ftle\nftle:\n  flow: linear\n  linear:\n    gradient: [1, 0, 0, -1]\n  duration: " +
+                              std::to_string(duration) + "\n  steps: 4\nseeds:\n  counts: [9, 7]\noutput:\n  dir: " +
+                              name + "\n  png: false\n  eigenvector: true\n");
+    const Result r = hetflow("run " + name + ".yaml -q");
+    ASSERT_EQ(r.status, 0) << r.output;
+    const auto image = hetflow::io::read_vti(dir / name / "ftle.vti");
+    EXPECT_EQ(image.point_array("flow_map"), nullptr);
+    ASSERT_NE(image.point_array("eigenvector"), nullptr);
+    EXPECT_EQ(image.point_array("eigenvector")->components, 3);
+    const auto v = image.point_array("eigenvector")->to_double();
+    ASSERT_EQ(v.size(), 3u * 9u * 7u);
+    for (std::size_t i = 0; i < v.size(); i += 3) {
+      ASSERT_NEAR(v[i], duration > 0 ? 1.0 : 0.0, 1e-12) << name;
+      ASSERT_NEAR(v[i + 1], duration > 0 ? 0.0 : 1.0, 1e-12) << name;
+      ASSERT_EQ(v[i + 2], 0.0);
+    }
+  }
 }
 
 // Spec 4.2.2's table: interior mean FTLE 0.1524 on 257 x 129 seeds, T = 15 (acceptance: within 1 %),
@@ -419,6 +444,8 @@ TEST_F(FtleCase, MalformedSequencesExitTwoWithFileLineAndKey) {
        "boundary.yaml:4: ftle.boundary = stop does not suit sequence.method flow_maps"},
       {"flowmap", head + "  flow_map: true\nsequence:\n  count: 2\n",
        "flowmap.yaml:9: output.flow_map does not apply to a sequence"},
+      {"eigenvector", head + "  eigenvector: true\nsequence:\n  count: 2\n",
+       "eigenvector.yaml:9: output.eigenvector does not apply to a sequence"},
   };
   for (const Bad& b : cases) {
     write(b.name + ".yaml", b.text);
@@ -433,6 +460,98 @@ TEST_F(FtleCase, MalformedSequencesExitTwoWithFileLineAndKey) {
   const Result r = hetflow("run stop.yaml -q");
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_TRUE(fs::exists(dir / "stop" / "ftle_0001.vti"));
+}
+
+// A raw appended block of a .vtp's DataArray (UInt64 header, native order, as hetflow writes it).
+template <class T>
+std::vector<T> vtp_block(const hetflow::io::XmlDocument& doc, const hetflow::io::XmlElement& section,
+                         const std::string& name) {
+  for (const auto* a : section.children_named("DataArray")) {
+    if (*a->attribute("Name") != name) continue;
+    const std::size_t offset = std::stoull(*a->attribute("offset"));
+    std::uint64_t bytes = 0;
+    std::memcpy(&bytes, doc.raw_data.data() + offset, sizeof bytes);
+    std::vector<T> out(bytes / sizeof(T));
+    std::memcpy(out.data(), doc.raw_data.data() + offset + sizeof bytes, bytes);
+    return out;
+  }
+  ADD_FAILURE() << "no DataArray " << name;
+  return {};
+}
+
+// output.pathlines on the linear saddle: 5 x 5 seeds, stride [2, 2] (9 lines), 10 steps recorded every 3
+// (steps 0, 3, 6, 9, 10: 5 points per line); each line starts at its seed and ends at ftle.vti's flow map.
+TEST_F(FtleCase, PathlinesOfSelectedSeeds) {
+  write("saddle.yaml", "type: ftle\nftle:\n  flow: linear\n  duration: 1\n  steps: 10\nseeds:\n  origin: [-1, -1]\n"
+                       "  extent: [2, 2]\n  counts: [5, 5]\noutput:\n  dir: saddle\n  png: false\n  flow_map: true\n"
+                       "  pathlines:\n    every: 3\n    stride: [2, 2]\n");
+  const Result r = hetflow("run saddle.yaml -q");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const std::string text = [&] {
+    std::ifstream in(dir / "saddle" / "pathlines.vtp", std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }();
+  ASSERT_FALSE(text.empty());
+  const auto doc = hetflow::io::parse_xml(text, "pathlines.vtp");
+  EXPECT_EQ(*doc.root.attribute("type"), "PolyData");
+  const auto* piece = doc.root.child("PolyData")->child("Piece");
+  ASSERT_NE(piece, nullptr);
+  const std::size_t lines = 9, per_line = 5;
+  EXPECT_EQ(*piece->attribute("NumberOfLines"), std::to_string(lines));
+  EXPECT_EQ(*piece->attribute("NumberOfPoints"), std::to_string(lines * per_line));
+  const auto points = vtp_block<double>(doc, *piece->child("Points"), "Points");
+  const auto offsets = vtp_block<std::int64_t>(doc, *piece->child("Lines"), "offsets");
+  const auto connectivity = vtp_block<std::int64_t>(doc, *piece->child("Lines"), "connectivity");
+  const auto time = vtp_block<double>(doc, *piece->child("PointData"), "time");
+  const auto seed = vtp_block<std::int32_t>(doc, *piece->child("CellData"), "seed");
+  ASSERT_EQ(points.size(), 3 * lines * per_line);
+  ASSERT_EQ(offsets.size(), lines);
+  ASSERT_EQ(connectivity.size(), lines * per_line);
+  ASSERT_EQ(seed.size(), lines);
+  const auto flow_map = hetflow::io::read_vti(dir / "saddle" / "ftle.vti").point_array("flow_map")->to_double();
+  const std::vector<double> times{0.0, 0.3, 0.6, 0.9, 1.0};
+  for (std::size_t l = 0; l < lines; ++l) {
+    EXPECT_EQ(offsets[l], static_cast<std::int64_t>((l + 1) * per_line));
+    const std::size_t sx = 2 * (l % 3), sy = 2 * (l / 3), s = sx + 5 * sy;
+    EXPECT_EQ(seed[l], static_cast<std::int32_t>(s));
+    const std::size_t first = static_cast<std::size_t>(connectivity[l * per_line]);
+    const std::size_t last = static_cast<std::size_t>(connectivity[l * per_line + per_line - 1]);
+    EXPECT_NEAR(points[3 * first], -1.0 + 0.5 * static_cast<double>(sx), 1e-12) << l;
+    EXPECT_NEAR(points[3 * first + 1], -1.0 + 0.5 * static_cast<double>(sy), 1e-12) << l;
+    for (std::size_t d = 0; d < 3; ++d) EXPECT_NEAR(points[3 * last + d], flow_map[3 * s + d], 1e-12) << l;
+    for (std::size_t j = 0; j < per_line; ++j)
+      EXPECT_NEAR(time[static_cast<std::size_t>(connectivity[l * per_line + j])], times[j], 1e-12);
+  }
+  EXPECT_TRUE(manifest("saddle")["outputs"].dump().find("pathlines.vtp") != std::string::npos) << manifest("saddle").dump();
+  // Off by default.
+  write("plain.yaml", "type: ftle\nftle:\n  flow: linear\n  duration: 1\n  steps: 4\nseeds:\n  counts: [5, 5]\n"
+                      "output:\n  dir: plain\n  png: false\n");
+  ASSERT_EQ(hetflow("run plain.yaml -q").status, 0);
+  EXPECT_FALSE(fs::exists(dir / "plain" / "pathlines.vtp"));
+}
+
+TEST_F(FtleCase, MalformedPathlinesExitTwoWithFileLine) {
+  struct Bad {
+    std::string name, text, expected;
+  };
+  const std::string head = "type: ftle\nftle:\n  duration: 15\n  dt: 0.5\nseeds:\n  counts: [9, 5]\noutput:\n  dir: out\n"
+                           "  pathlines:\n";
+  const std::vector<Bad> cases{
+      {"negative", head + "    every: -1\n", "negative.yaml:10: output.pathlines.every = -1 is out of range"},
+      {"stride", head + "    every: 2\n    stride: [2, 2, 2]\n",
+       "stride.yaml:11: output.pathlines.stride has 3 entries: expected 2"},
+      {"zero", head + "    every: 2\n    stride: [0, 2]\n", "zero.yaml:11: output.pathlines.stride"},
+      {"typo", head + "    evry: 2\n", "typo.yaml:10:"},
+      {"sequence", head + "    every: 2\nsequence:\n  count: 2\n",
+       "sequence.yaml:10: output.pathlines does not apply to a sequence"},
+  };
+  for (const Bad& b : cases) {
+    write(b.name + ".yaml", b.text);
+    const Result r = hetflow("run " + b.name + ".yaml");
+    EXPECT_EQ(r.status, 2) << b.name << ": " << r.output;
+    EXPECT_NE(r.output.find(b.expected), std::string::npos) << b.name << ": " << r.output;
+    EXPECT_FALSE(fs::exists(dir / "out")) << b.name;
+  }
 }
 
 TEST_F(FtleCase, CasesPrintsACommentedTemplate) {

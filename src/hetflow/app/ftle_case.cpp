@@ -277,6 +277,66 @@ RunOutcome run_sequence(const io::Case& c, RunContext& ctx, const FtleSetup& set
   return RunOutcome::complete;
 }
 
+// output.pathlines: the positions of every stride-th seed per axis, read back at t0, every N steps and at
+// the run's last step, written as pathlines.vtp (one polyline per seed, point data 'time').
+class Pathlines {
+ public:
+  Pathlines(const io::Case& c, const ftle::SeedGrid& seeds) : every_(c.get<long>("output.pathlines.every")) {
+    if (every_ <= 0) return;
+    auto stride = c.get<std::vector<long>>("output.pathlines.stride");
+    stride.resize(3, 1);
+    const auto& n = seeds.counts;
+    for (std::size_t z = 0; z < n[2]; z += static_cast<std::size_t>(stride[2]))
+      for (std::size_t y = 0; y < n[1]; y += static_cast<std::size_t>(stride[1]))
+        for (std::size_t x = 0; x < n[0]; x += static_cast<std::size_t>(stride[0])) selected_.push_back(x + n[0] * (y + n[1] * z));
+  }
+  bool on() const { return every_ > 0; }
+  // The steps the next chunk may take from `done` so that it ends on a multiple of N.
+  long limit(long done, long steps) const { return (on() ? std::min(steps, (done / every_ + 1) * every_) : steps) - done; }
+  // After a chunk: records at multiples of N and at the last step (`last`), once per step.
+  void record(const ftle::Solver& solver, bool last) {
+    if (!on() || solver.step() == recorded_ || (!last && solver.step() % every_ != 0)) return;
+    recorded_ = solver.step();
+    const std::vector<double> map = solver.flow_map();
+    const auto dim = static_cast<std::size_t>(solver.dimension());
+    std::vector<double> frame(3 * selected_.size(), 0.0);
+    for (std::size_t k = 0; k < selected_.size(); ++k)
+      for (std::size_t d = 0; d < dim; ++d) frame[3 * k + d] = map[dim * selected_[k] + d];
+    frames_.push_back(std::move(frame));
+    times_.push_back(solver.time());
+  }
+  std::size_t lines() const { return selected_.size(); }
+  std::size_t points_per_line() const { return frames_.size(); }
+  void write(const std::filesystem::path& path, bool fp32) const {
+    const std::size_t m = frames_.size();
+    std::vector<double> points(3 * m * selected_.size()), time(m * selected_.size());
+    std::vector<std::int64_t> connectivity(points.size() / 3), offsets(selected_.size());
+    std::vector<std::int32_t> seed(selected_.size());  // Int32: point data has no Int64 type
+    for (std::size_t k = 0; k < selected_.size(); ++k) {
+      for (std::size_t j = 0; j < m; ++j) {
+        const std::size_t p = k * m + j;
+        for (std::size_t d = 0; d < 3; ++d) points[3 * p + d] = frames_[j][3 * k + d];
+        time[p] = times_[j];
+        connectivity[p] = static_cast<std::int64_t>(p);
+      }
+      offsets[k] = static_cast<std::int64_t>((k + 1) * m);
+      seed[k] = static_cast<std::int32_t>(selected_[k]);
+    }
+    const std::vector<float> points32 = fp32 ? std::vector<float>(points.begin(), points.end()) : std::vector<float>{};
+    const io::PointSpan shown = fp32 ? io::PointSpan(std::span<const float>(points32)) : io::PointSpan(std::span<const double>(points));
+    const std::vector<io::Field> point_data{{"time", time}};
+    const std::vector<io::Field> cell_data{{"seed", seed}};
+    io::write_vtp(path, io::PolyLines{shown, connectivity, offsets}, point_data, cell_data);
+  }
+
+ private:
+  long every_;
+  long recorded_ = -1;
+  std::vector<std::size_t> selected_;
+  std::vector<std::vector<double>> frames_;  // 3 per selected seed, per recorded step
+  std::vector<double> times_;
+};
+
 }  // namespace
 
 io::Schema FtleCase::schema() const {
@@ -334,9 +394,15 @@ RunOutcome FtleCase::run(const io::Case& c, RunContext& ctx) const {
   long done = 0;
   StepChunks chunk(4);
   double stepping = 0.0, device_seconds = 0.0;
+  Pathlines pathlines(c, setup.seeds);
+  try {
+    pathlines.record(*solver, true);  // the seeds at t0
+  } catch (const ftle::TracerError& e) {
+    rethrow_tracer_error(e, *solver);
+  }
   // At least one chunk, interrupted or not: an FTLE needs a non-zero integration time.
   while (done < steps && (done == 0 || !io::interrupted())) {
-    const long n = std::min(chunk.steps(), steps - done);
+    const long n = std::min(chunk.steps(), pathlines.limit(done, steps));
     const core::WallTimer timer;
     const core::Event event = solver->advance(n);
     solver->finish();
@@ -346,15 +412,22 @@ RunOutcome FtleCase::run(const io::Case& c, RunContext& ctx) const {
     chunk.adapt(t);
     done += n;
     progress.update(done);
+    try {
+      pathlines.record(*solver, done == steps);
+    } catch (const ftle::TracerError& e) {
+      rethrow_tracer_error(e, *solver);
+    }
   }
   progress.finish();
 
   const core::WallTimer output_timer;
-  std::vector<double> field, flow_map;
+  std::vector<double> field, flow_map, eigenvector;
   const bool want_flow_map = c.get<bool>("output.flow_map");
+  const bool want_eigenvector = c.get<bool>("output.eigenvector");
   try {
     field = solver->ftle();
     if (want_flow_map) flow_map = solver->flow_map();
+    if (want_eigenvector) eigenvector = solver->stretch_direction();
   } catch (const ftle::TracerError& e) {
     rethrow_tracer_error(e, *solver);
   }
@@ -382,8 +455,21 @@ RunOutcome FtleCase::run(const io::Case& c, RunContext& ctx) const {
     if (fp32) arrays.emplace_back("flow_map", positions32, 3);
     else arrays.emplace_back("flow_map", positions, 3);
   }
-  const std::string what = want_flow_map ? "FTLE and the final tracer positions flow_map on the seed grid"
-                                         : "FTLE on the seed grid";
+  // The eigenvector: 3 components per seed, z = 0 in 2D (arrays only views it: kept alive here).
+  std::vector<double> eigenvector3;
+  std::vector<float> eigenvector32;
+  if (want_eigenvector) {
+    const auto dim = static_cast<std::size_t>(seeds.dimension);
+    eigenvector3.assign(3 * seeds.size(), 0.0);
+    for (std::size_t i = 0; i < seeds.size(); ++i)
+      for (std::size_t d = 0; d < dim; ++d) eigenvector3[3 * i + d] = eigenvector[dim * i + d];
+    if (fp32) eigenvector32.assign(eigenvector3.begin(), eigenvector3.end());
+    if (fp32) arrays.emplace_back("eigenvector", eigenvector32, 3);
+    else arrays.emplace_back("eigenvector", eigenvector3, 3);
+  }
+  const std::string what = std::string(want_flow_map ? "FTLE and the final tracer positions flow_map on the seed grid"
+                                                     : "FTLE on the seed grid") +
+                           (want_eigenvector ? ", with eigenvector, the direction of largest stretching" : "");
   if (c.get<bool>("output.vti")) {
     io::write_vti(dir.file("ftle.vti"), image, arrays);
     dir.add_output("ftle.vti", what + (seeds.dimension == 2 ? " (one point thick along z)" : ""));
@@ -392,6 +478,15 @@ RunOutcome FtleCase::run(const io::Case& c, RunContext& ctx) const {
   if (c.get<bool>("output.hdf5")) {
     io::write_hdf5_xdmf(dir.file("ftle"), image, arrays);
     dir.add_output("ftle.xmf", what + " (HDF5 + XDMF)");
+  }
+  if (pathlines.on()) {
+    pathlines.record(*solver, true);  // an interrupted run's last step
+    pathlines.write(dir.file("pathlines.vtp"), fp32);
+    dir.add_output("pathlines.vtp", "pathlines of " + std::to_string(pathlines.lines()) + " seeds (output.pathlines."
+                   "stride), " + std::to_string(pathlines.points_per_line()) + " points each at t0, every " +
+                   std::to_string(c.get<long>("output.pathlines.every")) + " steps and the last step; point data time, "
+                   "cell data seed (index in the seed grid)");
+    progress.note("wrote " + dir.file("pathlines.vtp").string());
   }
   if (c.get<bool>("output.png")) {
     write_png(dir, c, "ftle.png", field, seeds, setup.config, done);

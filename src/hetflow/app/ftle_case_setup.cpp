@@ -214,6 +214,9 @@ void check_sequence(const io::Case& c, std::vector<std::string>& problems) {
   if (c.get<bool>("output.flow_map"))
     problems.push_back(c.where("output.flow_map") + ": output.flow_map does not apply to a sequence "
                        "(sequence.count > 1): expected false, or sequence.count: 1");
+  if (c.get<bool>("output.eigenvector"))
+    problems.push_back(c.where("output.eigenvector") + ": output.eigenvector does not apply to a sequence "
+                       "(sequence.count > 1): expected false, or sequence.count: 1");
   if (c.get<std::string>("sequence.method") != "flow_maps") return;
   const double interval = c.get<double>("sequence.interval");
   const double T = std::abs(c.get<double>("ftle.duration"));
@@ -340,6 +343,15 @@ void declare_ftle_keys(io::Schema& s) {
   o.key<std::vector<double>>("range", std::vector<double>{}, "PNG colour range [min, max]; []: auto (the field's "
                                                              "min and max)");
   o.key<bool>("flow_map", false, "also write the final tracer positions (flow_map, 3 components) into ftle.vti");
+  auto& pl = o.section("pathlines", "tracer pathlines of selected seeds as pathlines.vtp (single fields only)");
+  pl.key<long>("every", 0, "record the tracers every N steps (and at t0 and t0 + T); 0: no pathlines")
+      .at_least(0)
+      .unit("steps");
+  pl.key<std::vector<long>>("stride", std::vector<long>{}, "every stride-th seed per axis (2 entries in 2D, 3 in "
+                                                           "3D); []: every seed")
+      .at_least(1);
+  o.key<bool>("eigenvector", false, "also write the direction of largest stretching (eigenvector: the unit "
+                                    "eigenvector of F^T F's largest eigenvalue, 3 components) into ftle.vti");
 
   auto& q = s.section("sequence", "a movie of FTLE fields over start times t0 + k interval, k = 0 .. count - 1, "
                                   "each over the same T (docs/ftle.md, \"Sequences of fields\")");
@@ -462,6 +474,14 @@ void check_ftle_case(const io::Case& c, std::vector<std::string>& problems) {
   }
 
   check_sequence(c, problems);
+  if (c.get<long>("output.pathlines.every") > 0 && c.get<long>("sequence.count") > 1)
+    problems.push_back(c.where("output.pathlines.every") + ": output.pathlines does not apply to a sequence "
+                       "(sequence.count > 1): expected output.pathlines.every: 0, or sequence.count: 1");
+  const std::size_t strides = c.get<std::vector<long>>("output.pathlines.stride").size();
+  if (strides != 0 && strides != static_cast<std::size_t>(dim))
+    problems.push_back(c.where("output.pathlines.stride") + ": output.pathlines.stride has " +
+                       std::to_string(strides) + " entries: expected " + std::to_string(dim) + " (the flow " + flow +
+                       " is " + std::to_string(dim) + "D), or [] for every seed");
 
   const auto range = c.get<std::vector<double>>("output.range");
   if (!range.empty() && (range.size() != 2 || !(range[0] < range[1])))

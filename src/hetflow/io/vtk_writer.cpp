@@ -191,6 +191,23 @@ void check_mesh(const std::filesystem::path& path, const UnstructuredMesh& mesh)
                   " entries but the cells use " + std::to_string(begin));
 }
 
+// The Points element, then the opening of the `section` element (Cells, Lines) with its connectivity and
+// offsets, shared by unstructured grids and poly data; the caller closes the section.
+template <class Points>
+void add_topology(std::string& xml, AppendedArrays& arrays, const Points& points, const char* section,
+                  std::span<const std::int64_t> connectivity, std::span<const std::int64_t> offsets) {
+  xml += "      <Points>\n";
+  std::visit(
+      [&](auto s) {
+        using T = std::remove_cv_t<typename decltype(s)::element_type>;
+        arrays.add(xml, "        ", scalar_type_of<T>(), "Points", 3, s.data(), s.size_bytes());
+      },
+      points);
+  xml += std::string("      </Points>\n      <") + section + ">\n";
+  arrays.add(xml, "        ", ScalarType::Int64, "connectivity", 1, connectivity.data(), connectivity.size_bytes());
+  arrays.add(xml, "        ", ScalarType::Int64, "offsets", 1, offsets.data(), offsets.size_bytes());
+}
+
 }  // namespace
 
 void write_vtu(const std::filesystem::path& path, const UnstructuredMesh& mesh, std::span<const Field> point_data,
@@ -205,20 +222,58 @@ void write_vtu(const std::filesystem::path& path, const UnstructuredMesh& mesh, 
          "\" NumberOfCells=\"" + std::to_string(mesh.cell_count()) + "\">\n";
   add_field_section(xml, arrays, "PointData", point_data);
   add_field_section(xml, arrays, "CellData", cell_data);
-  xml += "      <Points>\n";
-  std::visit(
-      [&](auto s) {
-        using T = std::remove_cv_t<typename decltype(s)::element_type>;
-        arrays.add(xml, "        ", scalar_type_of<T>(), "Points", 3, s.data(), s.size_bytes());
-      },
-      mesh.points);
-  xml += "      </Points>\n      <Cells>\n";
-  arrays.add(xml, "        ", ScalarType::Int64, "connectivity", 1, mesh.connectivity.data(),
-             mesh.connectivity.size_bytes());
-  arrays.add(xml, "        ", ScalarType::Int64, "offsets", 1, mesh.offsets.data(), mesh.offsets.size_bytes());
+  add_topology(xml, arrays, mesh.points, "Cells", mesh.connectivity, mesh.offsets);
   static_assert(sizeof(CellType) == 1, "cell types are written as UInt8");
   arrays.add(xml, "        ", ScalarType::UInt8, "types", 1, mesh.types.data(), mesh.types.size_bytes());
   xml += "      </Cells>\n    </Piece>\n  </UnstructuredGrid>\n";
+
+  AtomicFile file(path);
+  file.write(xml);
+  arrays.write_to(file);
+  file.commit();
+}
+
+std::size_t PolyLines::point_count() const {
+  return std::visit([](auto s) { return s.size() / 3; }, points);
+}
+
+void write_vtp(const std::filesystem::path& path, const PolyLines& lines, std::span<const Field> point_data,
+               std::span<const Field> cell_data) {
+  const std::string prefix = "cannot write '" + path.string() + "': ";
+  const std::size_t values = std::visit([](auto s) { return s.size(); }, lines.points);
+  if (values % 3 != 0)
+    throw IoError(prefix + "point coordinates hold " + std::to_string(values) + " values, not a multiple of 3");
+  const auto npoints = static_cast<std::int64_t>(lines.point_count());
+  std::int64_t begin = 0;
+  for (std::size_t l = 0; l < lines.line_count(); ++l) {
+    const std::int64_t end = lines.offsets[l];
+    if (end - begin < 2 || end > static_cast<std::int64_t>(lines.connectivity.size()))
+      throw IoError(prefix + "line " + std::to_string(l) + " spans connectivity [" + std::to_string(begin) + ", " +
+                    std::to_string(end) + ") of " + std::to_string(lines.connectivity.size()) +
+                    ": expected at least 2 points inside the connectivity");
+    for (std::int64_t k = begin; k < end; ++k) {
+      const std::int64_t p = lines.connectivity[static_cast<std::size_t>(k)];
+      if (p < 0 || p >= npoints)
+        throw IoError(prefix + "line " + std::to_string(l) + " refers to point " + std::to_string(p) + " of " +
+                      std::to_string(npoints));
+    }
+    begin = end;
+  }
+  if (begin != static_cast<std::int64_t>(lines.connectivity.size()))
+    throw IoError(prefix + "connectivity holds " + std::to_string(lines.connectivity.size()) +
+                  " entries but the lines use " + std::to_string(begin));
+  check_fields(path, point_data, lines.point_count(), "point");
+  check_fields(path, cell_data, lines.line_count(), "cell");
+
+  AppendedArrays arrays;
+  std::string xml = file_header("PolyData");
+  xml += "  <PolyData>\n    <Piece NumberOfPoints=\"" + std::to_string(lines.point_count()) +
+         "\" NumberOfVerts=\"0\" NumberOfLines=\"" + std::to_string(lines.line_count()) +
+         "\" NumberOfStrips=\"0\" NumberOfPolys=\"0\">\n";
+  add_field_section(xml, arrays, "PointData", point_data);
+  add_field_section(xml, arrays, "CellData", cell_data);
+  add_topology(xml, arrays, lines.points, "Lines", lines.connectivity, lines.offsets);
+  xml += "      </Lines>\n    </Piece>\n  </PolyData>\n";
 
   AtomicFile file(path);
   file.write(xml);

@@ -56,4 +56,20 @@ std::vector<std::int64_t> uniform_offsets(std::size_t cells, int nodes_per_cell)
 void write_vtu(const std::filesystem::path& path, const UnstructuredMesh& mesh, std::span<const Field> point_data,
                std::span<const Field> cell_data = {});
 
+// Polylines in VTK PolyData's layout: points xyz interleaved; line l runs through the points
+// connectivity[offsets[l-1] .. offsets[l]) in order (offsets hold each line's end, as for UnstructuredMesh).
+struct PolyLines {
+  PointSpan points;
+  std::span<const std::int64_t> connectivity;
+  std::span<const std::int64_t> offsets;
+
+  std::size_t point_count() const;
+  std::size_t line_count() const { return offsets.size(); }
+};
+
+// A .vtp (PolyData) of polylines; point data has point_count() tuples, cell data line_count(). Validates
+// (sizes, offsets increasing with at least 2 points per line, indices in range) before writing anything.
+void write_vtp(const std::filesystem::path& path, const PolyLines& lines, std::span<const Field> point_data,
+               std::span<const Field> cell_data = {});
+
 }  // namespace hetflow::io
