@@ -49,6 +49,21 @@ class FtleCase : public hetflow::test::CommandTest {
     write("data/" + stem + ".yaml", "dims: [65, 33]\nspacing: 0.03125\nfiles: [" + stem + ".raw]\n");
   }
 
+  // A malformed case: its file name, text, and a part of the message it must give.
+  struct Bad {
+    std::string name, text, expected;
+  };
+  // Each case exits 2 with its expected message and leaves no run directory (every case writes to out).
+  void expect_rejected(const std::vector<Bad>& cases) const {
+    for (const Bad& b : cases) {
+      write(b.name + ".yaml", b.text);
+      const Result r = hetflow("run " + b.name + ".yaml");
+      EXPECT_EQ(r.status, 2) << b.name << ": " << r.output;
+      EXPECT_NE(r.output.find(b.expected), std::string::npos) << b.name << ": " << r.output;
+      EXPECT_FALSE(fs::exists(dir / "out")) << b.name;
+    }
+  }
+
   static double mean(const std::vector<double>& f) {
     return std::accumulate(f.begin(), f.end(), 0.0) / static_cast<double>(f.size());
   }
@@ -231,9 +246,6 @@ TEST_F(FtleCase, SeriesOverTheBudgetIsStreamedWithTheResidentField) {
 }
 
 TEST_F(FtleCase, MalformedCasesExitTwoWithFileLineAndKeyAndWriteNothing) {
-  struct Bad {
-    std::string name, text, expected;
-  };
   write_gyre_velocity("gyre");
   const std::vector<Bad> cases{
       {"zero", "type: ftle\nftle:\n  duration: 0\noutput:\n  dir: out\n", "zero.yaml:3: ftle.duration = 0 is out of range"},
@@ -256,13 +268,7 @@ TEST_F(FtleCase, MalformedCasesExitTwoWithFileLineAndKeyAndWriteNothing) {
        "times.yaml:7: ftle.velocity.times does not apply to a .yaml header"},
       {"range", "type: ftle\noutput:\n  dir: out\n  range: [1, 0]\n", "range.yaml:4: output.range = [1, 0]"},
   };
-  for (const Bad& b : cases) {
-    write(b.name + ".yaml", b.text);
-    const Result r = hetflow("run " + b.name + ".yaml");
-    EXPECT_EQ(r.status, 2) << b.name << ": " << r.output;
-    EXPECT_NE(r.output.find(b.expected), std::string::npos) << b.name << ": " << r.output;
-    EXPECT_FALSE(fs::exists(dir / "out")) << b.name;
-  }
+  expect_rejected(cases);
   // Every problem at once.
   write("many.yaml", "type: ftle\nftle:\n  duration: 0\n  integrator: rk5\noutput:\n  dir: out\n");
   const Result r = hetflow("run many.yaml");
@@ -424,9 +430,6 @@ TEST_F(FtleCase, SequenceOfFieldsByBothMethods) {
 
 // Sequences the methods cannot run are case errors with file:line and key, and nothing is written.
 TEST_F(FtleCase, MalformedSequencesExitTwoWithFileLineAndKey) {
-  struct Bad {
-    std::string name, text, expected;
-  };
   write_gyre_velocity("gyre");
   const std::string head = "type: ftle\nftle:\n  duration: 15\n  dt: 0.1\nseeds:\n  counts: [9, 5]\noutput:\n  dir: out\n";
   const std::vector<Bad> cases{
@@ -447,13 +450,7 @@ TEST_F(FtleCase, MalformedSequencesExitTwoWithFileLineAndKey) {
       {"eigenvector", head + "  eigenvector: true\nsequence:\n  count: 2\n",
        "eigenvector.yaml:9: output.eigenvector does not apply to a sequence"},
   };
-  for (const Bad& b : cases) {
-    write(b.name + ".yaml", b.text);
-    const Result r = hetflow("run " + b.name + ".yaml");
-    EXPECT_EQ(r.status, 2) << b.name << ": " << r.output;
-    EXPECT_NE(r.output.find(b.expected), std::string::npos) << b.name << ": " << r.output;
-    EXPECT_FALSE(fs::exists(dir / "out")) << b.name;
-  }
+  expect_rejected(cases);
   // The same boundary with the direct method is fine (a steady file: any start time is inside it).
   write("stop.yaml", "type: ftle\nftle:\n  flow: file\n  boundary: stop\n  duration: 2\n  steps: 20\n  velocity:\n"
                      "    files: [data/gyre.yaml]\nseeds:\n  counts: [9, 5]\nsequence:\n  count: 2\noutput:\n  dir: stop\n");
@@ -531,9 +528,6 @@ TEST_F(FtleCase, PathlinesOfSelectedSeeds) {
 }
 
 TEST_F(FtleCase, MalformedPathlinesExitTwoWithFileLine) {
-  struct Bad {
-    std::string name, text, expected;
-  };
   const std::string head = "type: ftle\nftle:\n  duration: 15\n  dt: 0.5\nseeds:\n  counts: [9, 5]\noutput:\n  dir: out\n"
                            "  pathlines:\n";
   const std::vector<Bad> cases{
@@ -545,13 +539,7 @@ TEST_F(FtleCase, MalformedPathlinesExitTwoWithFileLine) {
       {"sequence", head + "    every: 2\nsequence:\n  count: 2\n",
        "sequence.yaml:10: output.pathlines does not apply to a sequence"},
   };
-  for (const Bad& b : cases) {
-    write(b.name + ".yaml", b.text);
-    const Result r = hetflow("run " + b.name + ".yaml");
-    EXPECT_EQ(r.status, 2) << b.name << ": " << r.output;
-    EXPECT_NE(r.output.find(b.expected), std::string::npos) << b.name << ": " << r.output;
-    EXPECT_FALSE(fs::exists(dir / "out")) << b.name;
-  }
+  expect_rejected(cases);
 }
 
 TEST_F(FtleCase, CasesPrintsACommentedTemplate) {

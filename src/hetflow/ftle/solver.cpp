@@ -359,22 +359,19 @@ Solver::Solver(const core::DeviceSet& devices, int flow_code, int velocity_dimen
     p.advect.set(10, snapshots_);
     p.advect.set(11, grid_dims_);
 
-    p.field.set(0, p.positions);
-    p.field.set(1, p.ftle);
-    p.field.set(2, static_cast<cl_uint>(p.own_planes * seeds.plane()));
-    p.field.set(3, seed_dims);
-    p.field.set(4, static_cast<cl_int>(p.first));
-    p.field.set(5, static_cast<cl_int>(p.own0));
-    for (cl_uint d = 0; d < 3; ++d) set_real(p.field, 6 + d, seeds.spacing[d]);
-
-    // ftle_field's arguments with the direction buffer (set per call) after the FTLE's.
-    p.direction.set(0, p.positions);
-    p.direction.set(1, p.ftle);
-    p.direction.set(3, static_cast<cl_uint>(p.own_planes * seeds.plane()));
-    p.direction.set(4, seed_dims);
-    p.direction.set(5, static_cast<cl_int>(p.first));
-    p.direction.set(6, static_cast<cl_int>(p.own0));
-    for (cl_uint d = 0; d < 3; ++d) set_real(p.direction, 7 + d, seeds.spacing[d]);
+    // ftle_field's arguments; the direction kernel takes its direction buffer (set per call) at 2 and
+    // the rest one place later.
+    const auto field_args = [&](core::Kernel& kernel, cl_uint shift) {
+      kernel.set(0, p.positions);
+      kernel.set(1, p.ftle);
+      kernel.set(2 + shift, static_cast<cl_uint>(p.own_planes * seeds.plane()));
+      kernel.set(3 + shift, seed_dims);
+      kernel.set(4 + shift, static_cast<cl_int>(p.first));
+      kernel.set(5 + shift, static_cast<cl_int>(p.own0));
+      for (cl_uint d = 0; d < 3; ++d) set_real(kernel, 6 + shift + d, seeds.spacing[d]);
+    };
+    field_args(p.field, 0);
+    field_args(p.direction, 1);
   }
   initialise();
 }
