@@ -11,7 +11,7 @@ const std::vector<Benchmark>& benchmarks() {
   static const std::vector<Benchmark> all = {
       {"probe", "device-memory copy and triad bandwidth (the reference of every benchmark)", core_probe},
       {"lbm", "D3Q19 lattice-Boltzmann MLUPs/s per memory pattern and storage precision", lbm},
-      {"ftle", "FTLE particle-steps/s: analytic double gyre RK4, gridded 2D/3D RK2 M4', paper Table 1, end to end",
+      {"ftle", "FTLE particle-steps/s: analytic double gyre RK4, gridded 2D/3D RK2 M4', paper Table 1, end to end, streamed snapshots",
        ftle},
       {"lbm-scaling", "lattice-Boltzmann weak scaling over the selected devices (slabs, halo relay)", lbm_scaling},
   };

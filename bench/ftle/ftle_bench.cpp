@@ -1,11 +1,16 @@
 #include "bench/ftle/ftle_bench.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <iostream>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "hetflow/core/buffer.hpp"
 #include "hetflow/core/error.hpp"
+#include "hetflow/core/event.hpp"
 #include "hetflow/core/probe.hpp"
 #include "hetflow/ftle/solver.hpp"
 
@@ -125,7 +130,40 @@ struct Sizes {
   std::size_t table_x, table_y;  // the paper's Table 1 tracers and steps
   long table_steps;
   int table_repeats;
+  std::size_t stream_x, stream_y, stream_snapshots;  // streamed series: seeds, grid = seeds / 2 per axis
 };
+
+// Host seconds of `steps` steps from the seeds to the device's finish, median of `repeats` after a
+// warm-up: wall time, because a streamed advance is many launches and uploads on two queues.
+core::Summary wall_advance(ftle::Solver& s, int repeats) {
+  std::vector<double> seconds;
+  for (int r = 0; r <= repeats; ++r) {
+    s.initialise();
+    s.finish();
+    const core::WallTimer timer;
+    s.advance_to_end();
+    s.finish();
+    if (r > 0) seconds.push_back(timer.seconds());
+  }
+  return core::summarize(seconds);
+}
+
+// Host seconds to upload `count` snapshots of `bytes` from pinned memory on the transfer queue, one
+// write each as the streamed solver does them, with nothing else running: the transfer limit.
+core::Summary upload_seconds(const core::DeviceSet& devices, std::size_t bytes, std::size_t count, int repeats) {
+  const core::Queue& q = devices.transfer(0);
+  const core::PinnedBuffer<std::uint8_t> pinned(q, bytes);
+  core::Buffer<std::uint8_t> slots(q.context(), 2 * bytes);
+  std::vector<double> seconds;
+  for (int r = 0; r <= repeats; ++r) {
+    q.finish();
+    const core::WallTimer timer;
+    for (std::size_t u = 0; u < count; ++u) slots.write(q, pinned.span(), (u % 2) * bytes, core::Blocking::no);
+    q.finish();
+    if (r > 0) seconds.push_back(timer.seconds());
+  }
+  return core::summarize(seconds);
+}
 
 }  // namespace
 
@@ -151,8 +189,8 @@ Report ftle(const core::DeviceSet& selected, const Options& options) {
 
   // GPUs: 4096 x 2048 tracers (8.4 M, 30 per work-item of the solver's fixed launch on an H200) and
   // 256^3 in 3D; runs of ~0.1 s each on an H200. CPU devices: ~1/250 of that, a minute in all on 2 cores.
-  const Sizes z = gpu ? Sizes{4096, 2048, 100, 100, 256, 20, 4096, 2048, 1000, 5}
-                      : Sizes{256, 128, 10, 10, 32, 4, 256, 128, 100, 3};
+  const Sizes z = gpu ? Sizes{4096, 2048, 100, 100, 256, 20, 4096, 2048, 1000, 5, 2048, 1024, 201}
+                      : Sizes{256, 128, 10, 10, 32, 4, 256, 128, 100, 3, 256, 128, 41};
   const int repeats = options.repeats;
 
   // 1. Analytic double gyre, RK4, FP32 and FP64.
@@ -286,6 +324,47 @@ Report ftle(const core::DeviceSet& selected, const Options& options) {
           {"timed", "host wall clock: Solver construction (program cached) through ftle() read-back"},
           {"advance_device_s", advance.median}, {"cold_s", cold},
           {"efficiency_is", "device time of the advance launch / end-to-end time"}, {"goal_h200_s", 0.1}}});
+  }
+
+  // 5. Streamed snapshots: a double-gyre series of stream_snapshots snapshots every 0.05 on a grid of
+  // half the seeds per axis, two Heun steps per snapshot interval, M4', FP32, once resident and once
+  // streamed through a ring of 8 slots. Perfect overlap hides every upload behind the integration:
+  // the streamed run then takes max(resident run, uploads alone), the limit; with no overlap it takes
+  // their sum.
+  {
+    const double spacing = 0.05;
+    std::vector<double> times(z.stream_snapshots);
+    for (std::size_t u = 0; u < times.size(); ++u) times[u] = spacing * double(u);
+    const ftle::VelocityGrid grid = gyre_grid(z.stream_x / 2 + 1, z.stream_y / 2 + 1, times);
+    const ftle::SeedGrid seeds = ftle::SeedGrid::spanning({0, 0, 0}, {2, 1, 0}, {z.stream_x, z.stream_y, 1}, 2);
+    ftle::Config c;
+    c.integrator = ftle::Integrator::heun;
+    c.precision = core::Precision::f32;
+    c.steps = 2 * long(times.size() - 1);
+    c.duration = times.back();
+    const std::size_t snapshot_bytes = grid.nodes() * 2 * 4;
+    ftle::Solver resident(devices, grid, seeds, c);
+    const core::Summary resident_s = wall_advance(resident, repeats);
+    c.velocity_budget_bytes = 8 * snapshot_bytes;
+    ftle::Solver streamed(devices, grid, seeds, c);
+    if (!streamed.memory().streamed) throw core::Error("the streamed FTLE case was not streamed");
+    const core::Summary streamed_s = wall_advance(streamed, repeats);
+    const core::Summary upload_s = upload_seconds(devices, snapshot_bytes, times.size(), repeats);
+    const double limit = std::max(resident_s.median, upload_s.median);
+    const double rate = double(seeds.size()) * double(c.steps) / streamed_s.median;
+    report.cases.push_back(
+        {"streamed " + size_name(seeds) + " grid " + std::to_string(grid.dims[0]) + "x" +
+             std::to_string(grid.dims[1]) + " x" + std::to_string(times.size()) + " snapshots",
+         "s", streamed_s, 0, limit / streamed_s.median,
+         {{"integrator", "heun"}, {"interpolation", "m4prime"}, {"precision", "fp32"},
+          {"snapshots", times.size()}, {"snapshot_bytes", snapshot_bytes}, {"slots", streamed.memory().slots},
+          {"tracers", seeds.size()}, {"steps", c.steps}, {"steps_per_s", rate},
+          {"resident_s", resident_s.median}, {"upload_alone_s", upload_s.median},
+          {"upload_GBs", double(snapshot_bytes * times.size()) / upload_s.median * 1e-9},
+          {"serial_s", resident_s.median + upload_s.median}, {"uploads", streamed.uploads()},
+          {"timed", "host wall clock of all steps, from the seeds to the device's finish"},
+          {"efficiency_is", "max(resident run, uploads alone) / streamed run: 1 = uploads fully hidden; above 1 "
+                            "where the streamed launches, 2-3 snapshots each, use caches better than the one resident launch"}}});
   }
   return report;
 }

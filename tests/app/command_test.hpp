@@ -2,6 +2,8 @@
 #pragma once
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -9,7 +11,9 @@
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
+#include <vector>
 
 namespace hetflow::test {
 
@@ -39,6 +43,35 @@ class CommandTest : public ::testing::Test {
     std::stringstream text;
     text << in.rdbuf();
     return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, text.str()};
+  }
+
+  // Starts `hetflow run ARGS... --device <test device> -q` in the test folder, waits (up to a minute)
+  // until `ready` (relative to the folder) exists and then `settle` longer, sends SIGINT and returns the
+  // exit status (-1 when it did not exit normally).
+  int run_interrupted(const std::vector<std::string>& args, const std::filesystem::path& ready,
+                      std::chrono::milliseconds settle) const {
+    std::vector<std::string> words{HETFLOW_EXE, "run"};
+    words.insert(words.end(), args.begin(), args.end());
+    words.insert(words.end(), {"--device", device(), "-q"});
+    std::vector<char*> argv;
+    for (std::string& w : words) argv.push_back(w.data());
+    argv.push_back(nullptr);
+    const pid_t pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+      if (chdir(dir.c_str()) != 0) _exit(99);
+      execv(HETFLOW_EXE, argv.data());
+      _exit(98);
+    }
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!std::filesystem::exists(dir / ready) && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    std::this_thread::sleep_for(settle);
+    kill(pid, SIGINT);
+    int raw = 0;
+    if (waitpid(pid, &raw, 0) != pid) return -1;
+    return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   }
 
   nlohmann::json manifest(const std::string& run) const {

@@ -2,13 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
-#include <sys/wait.h>
-#include <thread>
-#include <unistd.h>
 
 #include "command_test.hpp"
 #include "hetflow/io/csv.hpp"
@@ -114,27 +110,12 @@ TEST_F(Cli, SigintStopsAfterTheCurrentStepAndWritesFinalOutputs) {
   const std::string case_file = selftest();
   ASSERT_EQ(hetflow("run " + case_file + " --device " + device() + " -o warm -q --set selftest.steps=1 "
                     "--set selftest.size=[8,8,8] --set selftest.bandwidth=false").status, 0);
-  const pid_t pid = fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    if (chdir(dir.c_str()) != 0) _exit(99);
-    const std::string dev = device();
-    execl(HETFLOW_EXE, HETFLOW_EXE, "run", case_file.c_str(), "--device", dev.c_str(), "-o", "run", "-q", "--set",
-          "selftest.steps=100000000", "--set", "selftest.size=[8,8,8]", "--set", "selftest.bandwidth=false",
-          "--set", "output.every=1000000000", nullptr);
-    _exit(98);
-  }
-  // Wait until the run has started stepping (its manifest says "running"), then interrupt it.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (!fs::exists(dir / "run" / "manifest.json") && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  kill(pid, SIGINT);
-  int raw = 0;
-  waitpid(pid, &raw, 0);
-  ASSERT_TRUE(WIFEXITED(raw));
-  EXPECT_EQ(WEXITSTATUS(raw), 130);
+  // Interrupted once the run has started stepping (its manifest says "running").
+  EXPECT_EQ(run_interrupted({case_file, "-o", "run", "--set", "selftest.steps=100000000", "--set",
+                             "selftest.size=[8,8,8]", "--set", "selftest.bandwidth=false", "--set",
+                             "output.every=1000000000"},
+                            "run/manifest.json", std::chrono::milliseconds(500)),
+            130);
   const auto m = manifest("run");
   EXPECT_EQ(m["status"], "interrupted");
   const long steps = m["result"]["steps"];

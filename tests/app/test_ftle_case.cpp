@@ -552,4 +552,34 @@ TEST_F(FtleCase, CasesPrintsACommentedTemplate) {
   EXPECT_NE(run_hetflow("cases").output.find("ftle"), std::string::npos);
 }
 
+// Ctrl-C during a sequence (direct method, 100000 short fields): the run stops after the field it is
+// in, writes the fields completed (at least one) as .vti frames listed in ftle.pvd, and exits 130 with
+// status interrupted; each written frame is the single run at its start time (the same kernels, so to
+// round-off: 1e-12).
+TEST_F(FtleCase, SigintStopsASequenceAndWritesTheFieldsCompleted) {
+  write("long.yaml", "type: ftle\nftle:\n  duration: 1\n  dt: 0.1\nseeds:\n  counts: [17, 9]\n"
+                     "sequence:\n  count: 100000\n  interval: 0.01\noutput:\n  dir: long\n  png: false\n");
+  // The manifest is first written ("running") just before the sequence starts.
+  EXPECT_EQ(run_interrupted({"long.yaml"}, "long/manifest.json", std::chrono::milliseconds(500)), 130);
+  const auto m = manifest("long");
+  EXPECT_EQ(m["status"], "interrupted");
+  const auto& seq = m["result"]["sequence"];
+  const std::size_t done = seq["completed"].get<std::size_t>();
+  ASSERT_GE(done, 1u);
+  ASSERT_LT(done, 100000u);
+  const auto frames = hetflow::io::read_pvd(dir / "long" / "ftle.pvd");
+  ASSERT_EQ(frames.size(), done);
+  EXPECT_EQ(m["result"]["frames"].size(), done);
+  const std::size_t last = done - 1;
+  EXPECT_NEAR(frames.back().time, 0.01 * static_cast<double>(last), 1e-12);
+  const std::string t0 = std::to_string(0.01 * static_cast<double>(last));
+  const Result r = hetflow("run long.yaml -q --set sequence.count=1 --set ftle.t0=" + t0 +
+                           " --set output.dir=single");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto single = hetflow::io::read_vti(dir / "single" / "ftle.vti").point_array("ftle")->values<double>();
+  const auto frame = hetflow::io::read_vti(dir / "long" / frames.back().file).point_array("ftle")->values<double>();
+  ASSERT_EQ(single.size(), frame.size());
+  for (std::size_t i = 0; i < single.size(); ++i) EXPECT_NEAR(frame[i], single[i], 1e-12) << "seed " << i;
+}
+
 }  // namespace

@@ -3,12 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <csignal>
 #include <filesystem>
 #include <nlohmann/json.hpp>
-#include <sys/wait.h>
-#include <thread>
-#include <unistd.h>
 
 #include "command_test.hpp"
 #include "hetflow/io/csv.hpp"
@@ -229,25 +225,8 @@ TEST_F(LbmCase, UnstableRunStopsNamingStepAndCellAndKeepsEarlierOutputs) {
 TEST_F(LbmCase, SigintStopsBetweenChunksAndWritesFinalOutputs) {
   write("long.yaml", "type: lbm\nlbm:\n  steps: 100000000\ngeometry:\n  kind: duct\n  size: [8, 8, 8]\n"
                      "output:\n  dir: long\n  every: 1000000000\n  png: false\n");
-  const pid_t pid = fork();
-  ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    if (chdir(dir.c_str()) != 0) _exit(99);
-    const std::string dev = device();
-    execl(HETFLOW_EXE, HETFLOW_EXE, "run", "long.yaml", "--device", dev.c_str(), "-q", nullptr);
-    _exit(98);
-  }
   // Step 0's output is written once stepping is about to start.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (!fs::exists(dir / "long" / "fields.pvd") && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  kill(pid, SIGINT);
-  int raw = 0;
-  ASSERT_EQ(waitpid(pid, &raw, 0), pid);
-  ASSERT_TRUE(WIFEXITED(raw));
-  EXPECT_EQ(WEXITSTATUS(raw), 130);
+  EXPECT_EQ(run_interrupted({"long.yaml"}, "long/fields.pvd", std::chrono::milliseconds(300)), 130);
   const auto m = manifest("long");
   EXPECT_EQ(m["status"], "interrupted");
   const long steps = m["result"]["steps"].get<long>();

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "double_gyre_reference.hpp"
@@ -440,6 +441,46 @@ TEST(SequenceErrors, RejectsWhatCannotCompose) {
   spec.fields = 1;
   spec.interval = -1;
   EXPECT_THROW(Sequence(ds, DoubleGyre{}, seeds, c, spec), core::Error);
+}
+
+// A Continue that says stop once `wanted` fields exist stops every method there: the fields returned are
+// the first ones of the full run, bit for bit (each comes from the same launches), and the steps it was
+// shown grow, end at what the sequence took, and fall short of the full run's.
+TEST(SequenceStop, ReturnsTheFieldsCompletedWhenAskedToStop) {
+  const core::DeviceSet ds = test::test_device();
+  const SeedGrid seeds = gyre_seeds(9);
+  Config c;
+  c.duration = 2;
+  c.steps = 20;
+  c.integrator = Integrator::heun;
+  for (const auto& [method, scheme] : {std::pair{SequenceMethod::direct, CompositionScheme::sequential},
+                                      std::pair{SequenceMethod::intermediate, CompositionScheme::sequential},
+                                      std::pair{SequenceMethod::intermediate, CompositionScheme::two_stack}}) {
+    SCOPED_TRACE(std::string(to_string(method)) + " " + to_string(scheme));
+    SequenceSpec spec;
+    spec.fields = 6;
+    spec.interval = 0.5;
+    spec.method = method;
+    spec.scheme = scheme;
+    Sequence whole(ds, DoubleGyre{}, seeds, c, spec);
+    const auto full = whole.run();
+    ASSERT_EQ(full.size(), spec.fields);
+    for (const std::size_t wanted : {std::size_t{1}, std::size_t{3}}) {
+      Sequence s(ds, DoubleGyre{}, seeds, c, spec);
+      std::vector<long> shown;
+      const auto part = s.run([&](long steps, std::size_t done) {
+        shown.push_back(steps);
+        return done < wanted;
+      });
+      ASSERT_GE(part.size(), wanted);
+      ASSERT_LT(part.size(), spec.fields);
+      for (std::size_t k = 0; k < part.size(); ++k) EXPECT_EQ(part[k], full[k]) << "field " << k;
+      ASSERT_FALSE(shown.empty());
+      EXPECT_TRUE(std::is_sorted(shown.begin(), shown.end()));
+      EXPECT_EQ(shown.back(), s.steps_taken());
+      EXPECT_LT(s.steps_taken(), whole.steps_taken());
+    }
+  }
 }
 
 }  // namespace

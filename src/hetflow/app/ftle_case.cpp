@@ -174,7 +174,11 @@ RunOutcome run_sequence(const io::Case& c, RunContext& ctx, const FtleSetup& set
   const core::WallTimer timer;
   std::vector<std::vector<double>> fields;
   try {
-    fields = sequence->run();
+    // At least one field, interrupted or not, so that a stopped run still writes a frame.
+    fields = sequence->run([&](long steps, std::size_t done) {
+      progress.update(steps);
+      return done == 0 || !io::interrupted();
+    });
   } catch (const ftle::TracerError& e) {
     throw core::Error(std::string("ftle: non-finite tracer in the sequence: ") + e.what() + " (step " +
                       std::to_string(e.step()) + ", dt = " + number(config.duration / static_cast<double>(config.steps)) +
@@ -182,7 +186,8 @@ RunOutcome run_sequence(const io::Case& c, RunContext& ctx, const FtleSetup& set
                       "written");
   }
   const double stepping = timer.seconds();
-  progress.update(planned_steps);
+  const bool stopped = fields.size() < spec.fields;
+  if (!stopped) progress.update(planned_steps);
   progress.finish();
 
   const core::WallTimer output_timer;
@@ -251,6 +256,7 @@ RunOutcome run_sequence(const io::Case& c, RunContext& ctx, const FtleSetup& set
 
   seq["start_times"] = nlohmann::json::array();
   for (std::size_t k = 0; k < fields.size(); ++k) seq["start_times"].push_back(sequence->start_time(k));
+  seq["completed"] = fields.size();
   seq["steps_taken"] = sequence->steps_taken();
   seq["compositions_done"] = sequence->compositions_done();
   seq["peak_device_bytes"] = sequence->peak_memory().total();
@@ -274,7 +280,7 @@ RunOutcome run_sequence(const io::Case& c, RunContext& ctx, const FtleSetup& set
                  flow_maps ? (" + " + std::to_string(sequence->compositions_done()) + " compositions").c_str() : "",
                  stepping, all.mean, all.min, all.max);
   }
-  return RunOutcome::complete;
+  return stopped ? RunOutcome::interrupted : RunOutcome::complete;
 }
 
 // output.pathlines: the positions of every stride-th seed per axis, read back at t0, every N steps and at

@@ -279,13 +279,13 @@ Solver Sequence::make_solver(const Config& c) const {
   return Solver(*devices_, *std::get<const VelocityGrid*>(source_), seeds_, c);
 }
 
-std::vector<std::vector<double>> Sequence::run() {
+std::vector<std::vector<double>> Sequence::run(const Continue& go_on) {
   steps_taken_ = compositions_done_ = 0;
   peak_ = {};
-  return spec_.method == SequenceMethod::direct ? run_direct() : run_intermediate();
+  return spec_.method == SequenceMethod::direct ? run_direct(go_on) : run_intermediate(go_on);
 }
 
-std::vector<std::vector<double>> Sequence::run_direct() {
+std::vector<std::vector<double>> Sequence::run_direct(const Continue& go_on) {
   std::vector<std::vector<double>> out;
   for (const Config& c : solver_configs(config_, spec_)) {
     Solver s = make_solver(c);
@@ -293,11 +293,18 @@ std::vector<std::vector<double>> Sequence::run_direct() {
     out.push_back(s.ftle());
     steps_taken_ += s.step();
     peak_.solver_bytes = std::max(peak_.solver_bytes, s.device_bytes());
+    if (go_on && out.size() < spec_.fields && !go_on(steps_taken_, out.size())) break;
   }
   return out;
 }
 
-std::vector<std::vector<double>> Sequence::run_intermediate() {
+namespace {
+// Thrown out of the short-map maker when the caller's Continue says stop: the two-stack plan has no
+// other way out, and unwinding releases every buffer.
+struct Stopped {};
+}  // namespace
+
+std::vector<std::vector<double>> Sequence::run_intermediate(const Continue& go_on) {
   const core::Context& ctx = devices_->context(0);
   const core::Queue& q = devices_->compute(0);
   const core::NDRange global = launch_range(devices_->device(0)), local(work_group);
@@ -358,6 +365,8 @@ std::vector<std::vector<double>> Sequence::run_intermediate() {
   set_real(field, 9, 1.0 / std::abs(config_.duration));
 
   std::vector<std::vector<double>> out(spec_.fields);
+  // The fields completed, in start-time order, up to the first one still undone.
+  const auto first_undone = [&] { return std::find_if(out.begin(), out.end(), [](const auto& f) { return f.empty(); }); };
   // The FTLE of the positions in `p`, into out[k].
   const auto finish_field = [&](long k, const core::Buffer<std::uint8_t>& p) {
     field.set(0, p);
@@ -382,6 +391,8 @@ std::vector<std::vector<double>> Sequence::run_intermediate() {
   std::vector<double> disp(n * dim);
   std::vector<std::uint8_t> bytes(n * dim * rb);
   const auto make_map = [&](long r, core::Buffer<std::uint8_t>& target) {
+    // Asked before each map but the first: every field whose maps exist has been composed by then.
+    if (go_on && r > 0 && !go_on(steps_taken_, static_cast<std::size_t>(first_undone() - out.begin()))) throw Stopped{};
     {
       // The Solver's positions are private, so a short map comes through the host (docs/ftle.md).
       Solver s = make_solver(short_maps[static_cast<std::size_t>(r)]);
@@ -407,6 +418,10 @@ std::vector<std::vector<double>> Sequence::run_intermediate() {
       }
     }
     target.write(q, bytes);
+  };
+  const auto completed = [&] {
+    out.erase(first_undone(), out.end());
+    return out;
   };
 
   if (stacks) {
@@ -454,9 +469,12 @@ std::vector<std::vector<double>> Sequence::run_intermediate() {
       }
       finish_field(k, pos[0]);
     };
-    two_stack_plan(k_fields, w, sign, e);
+    try {
+      two_stack_plan(k_fields, w, sign, e);
+    } catch (const Stopped&) {
+    }
     for (const auto& m : e.maps) peak_.map_bytes += m.bytes();
-    return out;
+    return completed();
   }
 
   // sequential: W short maps in a ring (map r in slot r mod W); a field is composed as soon as its last
@@ -466,7 +484,11 @@ std::vector<std::vector<double>> Sequence::run_intermediate() {
   for (const auto& m : maps) peak_.map_bytes += m.bytes();
   const auto slot = [w](long r) { return static_cast<std::size_t>(r % w); };
   for (long r = 0; r < static_cast<long>(short_maps.size()); ++r) {
-    make_map(r, maps[slot(r)]);
+    try {
+      make_map(r, maps[slot(r)]);
+    } catch (const Stopped&) {
+      return completed();
+    }
     const long k = r - (w - 1);
     if (k < 0) continue;
     // Maps r = k .. k + W - 1 in time order: increasing r forward, decreasing backward.

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstddef>
+#include <functional>
 #include <variant>
 #include <vector>
 
@@ -99,8 +100,14 @@ class Sequence {
   Sequence(const core::DeviceSet& devices, const VelocityGrid& velocity, const SeedGrid& seeds, const Config& config,
            const SequenceSpec& spec);
 
-  // Computes every field. Throws TracerError (from the Solver) when a tracer fails.
-  std::vector<std::vector<double>> run();
+  // Called after each Solver run but the last (one field of the direct method, one short map of the
+  // intermediate one) with the steps taken and the fields completed so far; false stops the sequence
+  // there (Ctrl-C, a time limit).
+  using Continue = std::function<bool(long steps_taken, std::size_t fields_done)>;
+
+  // Computes the fields in start-time order: all of them, or those completed when `go_on` said stop.
+  // Throws TracerError (from the Solver) when a tracer fails.
+  std::vector<std::vector<double>> run(const Continue& go_on = {});
 
   double start_time(std::size_t k) const;
   std::size_t fields() const { return spec_.fields; }
@@ -126,8 +133,8 @@ class Sequence {
   Sequence(Source source, const core::DeviceSet& devices, const SeedGrid& seeds, const Config& config,
            const SequenceSpec& spec);
   Solver make_solver(const Config& c) const;
-  std::vector<std::vector<double>> run_direct();
-  std::vector<std::vector<double>> run_intermediate();
+  std::vector<std::vector<double>> run_direct(const Continue& go_on);
+  std::vector<std::vector<double>> run_intermediate(const Continue& go_on);
   static SequenceMemory estimate(const core::DeviceSet& devices, const Source& source, const SeedGrid& seeds,
                                  const Config& config, const SequenceSpec& spec);
 
