@@ -1,0 +1,48 @@
+#pragma once
+#include <string>
+#include <vector>
+
+namespace hetflow::ode {
+
+// How the next step size is chosen after an accepted step (RADAU5's IWORK(8)).
+enum class Controller {
+  gustafsson,  // predictive controller of Gustafsson (default)
+  classical    // h_new from the current error alone
+};
+
+// RADAU5's parameters, with the defaults of Hairer & Wanner's code; the names in comments are theirs.
+struct Options {
+  // Relative and absolute tolerances: one value for every component, or one per component (ITOL = 1).
+  // Like RADAU5, the integrator works with rtol' = 0.1 rtol^(2/3) and atol' = rtol' atol / rtol.
+  std::vector<double> rtol{1e-6};
+  std::vector<double> atol{1e-6};
+  double h0 = 0.0;    // initial step size; 0 (or |h0| <= 10 uround) means 1e-6
+  double h_max = 0.0;  // largest step size; 0 means |t_end - t0| (WORK(7))
+  long nmax = 100000;  // most steps before IDID = -2 (IWORK(2))
+  int nit = 7;         // most Newton iterations per step (IWORK(3))
+  bool zero_start = false;  // Newton starts from zero instead of the extrapolated polynomial (IWORK(4))
+  Controller controller = Controller::gustafsson;  // IWORK(8)
+  double uround = 1e-16;   // unit roundoff (WORK(1))
+  double safe = 0.9;       // safety factor of the step-size proposal (WORK(2))
+  double thet = 0.001;     // Jacobian reuse threshold on the Newton contraction; < 0: new J every step (WORK(3))
+  double fnewt = 0.0;      // Newton stopping tolerance; 0 means max(10 uround / rtol', min(0.03, rtol'^0.5)) (WORK(4))
+  double quot1 = 1.0;      // h is kept when quot1 <= h_new / h <= quot2 (WORK(5), WORK(6))
+  double quot2 = 1.2;
+  double min_step_ratio = 0.2;  // h_new / h >= this (WORK(8); RADAU5's facl = 1 / this)
+  double max_step_ratio = 8.0;  // h_new / h <= this (WORK(9); RADAU5's facr = 1 / this)
+};
+
+// Throws core::Error naming the first option out of range and its value; n is the system size.
+void validate(const Options& options, int n);
+
+// The tolerances RADAU5 works with, per component: rtol' = 0.1 rtol^(2/3), atol' = rtol' (atol / rtol).
+struct Tolerances {
+  std::vector<double> rtol;
+  std::vector<double> atol;
+};
+Tolerances transformed_tolerances(const Options& options, int n);
+
+// The Newton stopping tolerance the integrator uses: options.fnewt, or its default from rtol'_1.
+double newton_tolerance(const Options& options, const Tolerances& transformed);
+
+}  // namespace hetflow::ode

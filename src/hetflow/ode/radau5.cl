@@ -1,0 +1,414 @@
+// RADAU5 (Hairer & Wanner): the 3-stage Radau IIA method of order 5 with simplified Newton iterations
+// on one real and one complex n x n system, an embedded error estimate and Gustafsson's predictive
+// step-size control (spec radau5-chemistry.md section 2). Mapping 1: one work-item integrates one
+// system, all its vectors and matrices in private memory (ODE_N, a build option, sizes them; NVIDIA
+// places large private arrays in thread-interleaved local memory, so neighbouring work-items still
+// access memory together).
+//
+// The host appends the user's system after this file: rhs() and, with ODE_ANALYTIC_JACOBIAN, jac().
+// Contraction stays off for them too, so the step statistics match the Fortran built with
+// -ffp-contract=off; every expression keeps the Fortran's order of operations for the same reason.
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
+
+#include "ode/dense_lu.cl"
+
+void rhs(double t, const double* y, double* f, __global const double* p);
+#if ODE_ANALYTIC_JACOBIAN
+// dfdy[i + j * ODE_N] = d f_i / d y_j.
+void jac(double t, const double* y, double* dfdy, __global const double* p);
+#endif
+
+// Layout of the settings array; mirrored by radau5.cpp's Setting.
+#define S_UROUND 0
+#define S_SAFE 1
+#define S_THET 2
+#define S_FNEWT 3
+#define S_QUOT1 4
+#define S_QUOT2 5
+#define S_FACL 6
+#define S_FACR 7
+#define S_H0 8
+#define S_HMAX 9
+#define S_U1 10
+#define S_ALPH 11
+#define S_BETA 12
+#define S_C1 13
+#define S_C2 14
+#define S_C1M1 15
+#define S_C2M1 16
+#define S_C1MC2 17
+#define S_DD1 18
+#define S_DD2 19
+#define S_DD3 20
+
+// Counters per system, in this order after IDID.
+#define C_IDID 0
+#define C_NFCN 1
+#define C_NJAC 2
+#define C_NSTEP 3
+#define C_NACCPT 4
+#define C_NREJCT 5
+#define C_NDEC 6
+#define C_NSOL 7
+#define C_COUNT 8
+
+// T and T^-1 of the eigen-decomposition of A^-1 (T32 = 1 and T33 = 0 exactly).
+#define T11 9.1232394870892942792e-02
+#define T12 -0.14125529502095420843
+#define T13 -3.0029194105147424492e-02
+#define T21 0.24171793270710701896
+#define T22 0.20412935229379993199
+#define T23 0.38294211275726193779
+#define T31 0.96604818261509293619
+#define TI11 4.3255798900631553510
+#define TI12 0.33919925181580986954
+#define TI13 0.54177053993587487119
+#define TI21 -4.1787185915519047273
+#define TI22 -0.32768282076106238708
+#define TI23 0.47662355450055045196
+#define TI31 -0.50287263494578687595
+#define TI32 2.5719269498556054292
+#define TI33 -0.59603920482822492497
+
+// Where the control logic goes next: a new Jacobian, a new decomposition with the current Jacobian, or
+// a new step with both reused.
+#define GO_JACOBIAN 0
+#define GO_DECOMPOSE 1
+#define GO_STEP 2
+
+// x^k by binary powers, the rounding of gfortran's real**integer (libgcc's __powidf2), k >= 0.
+double pow_int(double x, int k) {
+  double r = 1.0;
+  for (;;) {
+    if (k & 1) r *= x;
+    k /= 2;
+    if (k == 0) return r;
+    x *= x;
+  }
+}
+
+// The Fortran MAX/MIN of two ordinary numbers.
+double max2(double a, double b) { return a > b ? a : b; }
+double min2(double a, double b) { return a < b ? a : b; }
+
+void error_scale(const double* y, __global const double* rtol, __global const double* atol, double* scal) {
+  for (int i = 0; i < ODE_N; ++i) scal[i] = atol[i] + rtol[i] * fabs(y[i]);
+}
+
+// sqrt(sum((v / scal)^2) / n), at least 1e-10.
+double scaled_norm(const double* v, const double* scal) {
+  double sum = 0.0;
+  for (int i = 0; i < ODE_N; ++i) {
+    const double q = v[i] / scal[i];
+    sum = sum + q * q;
+  }
+  return max2(sqrt(sum / (double)ODE_N), 1.0e-10);
+}
+
+// One system per work-item. y (ODE_N per system) holds the initial state and returns the state at the
+// last accepted step; t0/t_end have one entry per system, or one for all when time_stride is 0.
+// tol holds the transformed rtol' (ODE_N) then atol' (ODE_N). counters gets C_COUNT longs per system,
+// reached the time reached and the predicted next step size.
+__kernel void radau5_integrate(__global double* y_io, __global const double* params, uint param_count,
+                               __global const double* t0, __global const double* t_end, uint time_stride,
+                               __global const double* tol, __global const double* settings, long nmax, int nit,
+                               int predictive, int zero_start, __global long* counters, __global double* reached,
+                               ulong count) {
+  const double uround = settings[S_UROUND], safe = settings[S_SAFE], thet = settings[S_THET];
+  const double fnewt = settings[S_FNEWT], quot1 = settings[S_QUOT1], quot2 = settings[S_QUOT2];
+  const double facl = settings[S_FACL], facr = settings[S_FACR];
+  const double u1 = settings[S_U1], alph = settings[S_ALPH], beta = settings[S_BETA];
+  const double c1 = settings[S_C1], c2 = settings[S_C2], c1m1 = settings[S_C1M1], c2m1 = settings[S_C2M1];
+  const double c1mc2 = settings[S_C1MC2], dd1 = settings[S_DD1], dd2 = settings[S_DD2], dd3 = settings[S_DD3];
+  __global const double* rtol = tol;
+  __global const double* atol = tol + ODE_N;
+
+  for (ulong s = get_global_id(0); s < count; s += get_global_size(0)) {
+    __global const double* p = params + s * param_count;
+    double y[ODE_N], y0[ODE_N], scal[ODE_N], cont[ODE_N], tmp[ODE_N];
+    double z1[ODE_N], z2[ODE_N], z3[ODE_N], w1[ODE_N], w2[ODE_N], w3[ODE_N];
+    double a1[ODE_N], a2[ODE_N], a3[ODE_N];  // divided differences of the last collocation polynomial
+    double fjac[ODE_N * ODE_N], e1[ODE_N * ODE_N], e2r[ODE_N * ODE_N], e2i[ODE_N * ODE_N];
+    int ip1[ODE_N], ip2[ODE_N];
+    for (int i = 0; i < ODE_N; ++i) y[i] = y_io[s * ODE_N + i];
+
+    double x = t0[s * time_stride];
+    const double xend = t_end[s * time_stride];
+    const double posneg = xend - x >= 0.0 ? 1.0 : -1.0;
+    const double hmax = settings[S_HMAX] == 0.0 ? xend - x : settings[S_HMAX];
+    const double hmaxn = min2(fabs(hmax), fabs(xend - x));
+    double h = settings[S_H0];
+    if (fabs(h) <= 10.0 * uround) h = 1.0e-6;
+    h = copysign(min2(fabs(h), hmaxn), posneg);
+    double hold = h;
+    bool reject = false, first = true, last = false, caljac = false;
+    if ((x + h * 1.0001 - xend) * posneg >= 0.0) {
+      h = xend - x;
+      last = true;
+    }
+    double hopt = h, faccon = 1.0, theta = 0.0, thqold = 0.0, dynold = 0.0, hacc = 0.0, erracc = 0.0;
+    const double cfac = safe * (double)(1 + 2 * nit);
+    int nsing = 0, idid = 0;
+    long nfcn = 0, njac = 0, nstep = 0, naccpt = 0, nrejct = 0, ndec = 0, nsol = 0;
+    double fac1 = 0.0, alphn = 0.0, betan = 0.0;
+
+    error_scale(y, rtol, atol, scal);
+    rhs(x, y, y0, p);
+    ++nfcn;
+
+    int go = GO_JACOBIAN;
+    while (idid == 0) {
+      if (go == GO_JACOBIAN) {
+        ++njac;
+#if ODE_ANALYTIC_JACOBIAN
+        jac(x, y, fjac, p);
+#else
+        // Forward differences around f0 = y0; these evaluations are not counted in nfcn.
+        for (int i = 0; i < ODE_N; ++i) {
+          const double ysafe = y[i];
+          const double delt = sqrt(uround * max2(1.0e-5, fabs(ysafe)));
+          y[i] = ysafe + delt;
+          rhs(x, y, cont, p);
+          for (int j = 0; j < ODE_N; ++j) fjac[j + i * ODE_N] = (cont[j] - y0[j]) / delt;
+          y[i] = ysafe;
+        }
+#endif
+        caljac = true;
+      }
+      // A singular matrix or a failed Newton iteration: halve h and try again.
+      bool unexpected_reject = false, singular = false;
+      if (go != GO_STEP) {
+        fac1 = u1 / h;
+        alphn = alph / h;
+        betan = beta / h;
+        for (int j = 0; j < ODE_N; ++j) {
+          for (int i = 0; i < ODE_N; ++i) {
+            e1[i + j * ODE_N] = -fjac[i + j * ODE_N];
+            e2r[i + j * ODE_N] = -fjac[i + j * ODE_N];
+            e2i[i + j * ODE_N] = 0.0;
+          }
+          e1[j + j * ODE_N] = e1[j + j * ODE_N] + fac1;
+          e2r[j + j * ODE_N] = e2r[j + j * ODE_N] + alphn;
+          e2i[j + j * ODE_N] = betan;
+        }
+        singular = lu_decompose(e1, ip1) != 0 || lu_decompose_complex(e2r, e2i, ip2) != 0;
+        if (!singular) ++ndec;
+        unexpected_reject = singular;
+      }
+
+      int newt = 0;
+      double xph = 0.0;
+      if (!unexpected_reject) {
+        ++nstep;
+        if (nstep > nmax) {
+          idid = -2;
+          break;
+        }
+        if (0.1 * fabs(h) <= fabs(x) * uround) {
+          idid = -3;
+          break;
+        }
+        xph = x + h;
+        if (first || zero_start) {
+          for (int i = 0; i < ODE_N; ++i) z1[i] = z2[i] = z3[i] = w1[i] = w2[i] = w3[i] = 0.0;
+        } else {
+          // The last step's collocation polynomial, extrapolated to this step's nodes.
+          const double c3q = h / hold, c1q = c1 * c3q, c2q = c2 * c3q;
+          for (int i = 0; i < ODE_N; ++i) {
+            const double ak1 = a1[i], ak2 = a2[i], ak3 = a3[i];
+            const double z1i = c1q * (ak1 + (c1q - c2m1) * (ak2 + (c1q - c1m1) * ak3));
+            const double z2i = c2q * (ak1 + (c2q - c2m1) * (ak2 + (c2q - c1m1) * ak3));
+            const double z3i = c3q * (ak1 + (c3q - c2m1) * (ak2 + (c3q - c1m1) * ak3));
+            z1[i] = z1i;
+            z2[i] = z2i;
+            z3[i] = z3i;
+            w1[i] = TI11 * z1i + TI12 * z2i + TI13 * z3i;
+            w2[i] = TI21 * z1i + TI22 * z2i + TI23 * z3i;
+            w3[i] = TI31 * z1i + TI32 * z2i + TI33 * z3i;
+          }
+        }
+
+        // Simplified Newton iteration in the transformed variables w.
+        faccon = pow(max2(faccon, uround), 0.8);
+        theta = fabs(thet);
+        bool shrunk = false;
+        for (;;) {
+          if (newt >= nit) {
+            unexpected_reject = true;
+            break;
+          }
+          for (int i = 0; i < ODE_N; ++i) cont[i] = y[i] + z1[i];
+          rhs(x + c1 * h, cont, z1, p);
+          for (int i = 0; i < ODE_N; ++i) cont[i] = y[i] + z2[i];
+          rhs(x + c2 * h, cont, z2, p);
+          for (int i = 0; i < ODE_N; ++i) cont[i] = y[i] + z3[i];
+          rhs(xph, cont, z3, p);
+          nfcn += 3;
+          for (int i = 0; i < ODE_N; ++i) {
+            const double f1 = z1[i], f2 = z2[i], f3 = z3[i];
+            const double g1 = TI11 * f1 + TI12 * f2 + TI13 * f3;
+            const double g2 = TI21 * f1 + TI22 * f2 + TI23 * f3;
+            const double g3 = TI31 * f1 + TI32 * f2 + TI33 * f3;
+            const double s2 = -w2[i], s3 = -w3[i];
+            z1[i] = g1 - w1[i] * fac1;
+            z2[i] = g2 + s2 * alphn - s3 * betan;
+            z3[i] = g3 + s3 * alphn + s2 * betan;
+          }
+          lu_solve(e1, ip1, z1);
+          lu_solve_complex(e2r, e2i, ip2, z2, z3);
+          ++nsol;
+          ++newt;
+          double dyno = 0.0;
+          for (int i = 0; i < ODE_N; ++i) {
+            const double q1 = z1[i] / scal[i], q2 = z2[i] / scal[i], q3 = z3[i] / scal[i];
+            dyno = dyno + q1 * q1 + q2 * q2 + q3 * q3;
+          }
+          dyno = sqrt(dyno / (double)(3 * ODE_N));
+          if (newt > 1 && newt < nit) {
+            const double thq = dyno / dynold;
+            theta = newt == 2 ? thq : sqrt(thq * thqold);
+            thqold = thq;
+            if (theta >= 0.99) {
+              unexpected_reject = true;
+              break;
+            }
+            faccon = theta / (1.0 - theta);
+            const double dyth = faccon * dyno * pow_int(theta, nit - 1 - newt) / fnewt;
+            if (dyth >= 1.0) {
+              // Too slow to converge within nit iterations: retry with the h it would need.
+              const double qnewt = max2(1.0e-4, min2(20.0, dyth));
+              h = 0.8 * pow(qnewt, -1.0 / (4.0 + nit - 1 - newt)) * h;
+              reject = true;
+              last = false;
+              shrunk = true;
+              break;
+            }
+          }
+          dynold = max2(dyno, uround);
+          for (int i = 0; i < ODE_N; ++i) {
+            const double f1 = w1[i] + z1[i], f2 = w2[i] + z2[i], f3 = w3[i] + z3[i];
+            w1[i] = f1;
+            w2[i] = f2;
+            w3[i] = f3;
+            z1[i] = T11 * f1 + T12 * f2 + T13 * f3;
+            z2[i] = T21 * f1 + T22 * f2 + T23 * f3;
+            z3[i] = T31 * f1 + f2;
+          }
+          if (faccon * dyno <= fnewt) break;
+        }
+        if (shrunk) {
+          go = caljac ? GO_DECOMPOSE : GO_JACOBIAN;
+          continue;
+        }
+      }
+
+      if (unexpected_reject) {
+        if (singular && ++nsing >= 5) {
+          idid = -4;
+          break;
+        }
+        h = h * 0.5;
+        reject = true;
+        last = false;
+        go = caljac ? GO_DECOMPOSE : GO_JACOBIAN;
+        continue;
+      }
+
+      // Error estimate on the real factorisation; tmp keeps (dd1 z1 + dd2 z2 + dd3 z3) / h.
+      const double hee1 = dd1 / h, hee2 = dd2 / h, hee3 = dd3 / h;
+      for (int i = 0; i < ODE_N; ++i) {
+        tmp[i] = hee1 * z1[i] + hee2 * z2[i] + hee3 * z3[i];
+        cont[i] = tmp[i] + y0[i];
+      }
+      lu_solve(e1, ip1, cont);
+      double err = scaled_norm(cont, scal);
+      if (err >= 1.0 && (first || reject)) {
+        // Refinement after a first or rejected step: one more evaluation, at y + e (w1 is free now).
+        for (int i = 0; i < ODE_N; ++i) cont[i] = y[i] + cont[i];
+        rhs(x, cont, w1, p);
+        ++nfcn;
+        for (int i = 0; i < ODE_N; ++i) cont[i] = w1[i] + tmp[i];
+        lu_solve(e1, ip1, cont);
+        err = scaled_norm(cont, scal);
+      }
+
+      // Step-size proposal, h_new / h within [1 / facl, 1 / facr].
+      const double fac = min2(safe, cfac / (double)(newt + 2 * nit));
+      double quot = max2(facr, min2(facl, pow(err, 0.25) / fac));
+      double hnew = h / quot;
+
+      if (err >= 1.0) {
+        reject = true;
+        last = false;
+        h = first ? h * 0.1 : hnew;
+        if (naccpt >= 1) ++nrejct;
+        go = caljac ? GO_DECOMPOSE : GO_JACOBIAN;
+        continue;
+      }
+
+      first = false;
+      ++naccpt;
+      if (predictive) {
+        // Gustafsson: the step ratio also follows the trend of the last two accepted errors.
+        if (naccpt > 1) {
+          const double facgus = max2(facr, min2(facl, (hacc / h) * pow(err * err / erracc, 0.25) / safe));
+          quot = max2(quot, facgus);
+          hnew = h / quot;
+        }
+        hacc = h;
+        erracc = max2(1.0e-2, err);
+      }
+      hold = h;
+      x = xph;
+      for (int i = 0; i < ODE_N; ++i) {
+        y[i] = y[i] + z3[i];
+        a1[i] = (z2[i] - z3[i]) / c2m1;
+        const double ak = (z1[i] - z2[i]) / c1mc2;
+        const double acont3 = (ak - z1[i] / c1) / c2;
+        a2[i] = (ak - a1[i]) / c1m1;
+        a3[i] = a2[i] - acont3;
+      }
+      error_scale(y, rtol, atol, scal);
+      caljac = false;
+      if (last) {
+        h = hopt;
+        idid = 1;
+        break;
+      }
+      rhs(x, y, y0, p);
+      ++nfcn;
+      hnew = posneg * min2(fabs(hnew), hmaxn);
+      hopt = min2(h, hnew);
+      // No growth right after a rejection.
+      if (reject) hnew = posneg * min2(fabs(hnew), fabs(h));
+      reject = false;
+      if ((x + hnew / quot1 - xend) * posneg >= 0.0) {
+        h = xend - x;
+        last = true;
+      } else {
+        const double qt = hnew / h;
+        if (theta <= thet && qt >= quot1 && qt <= quot2) {
+          // Fast convergence and hardly any change of h: keep h, the Jacobian and both factorisations.
+          go = GO_STEP;
+          continue;
+        }
+        h = hnew;
+      }
+      go = theta <= thet ? GO_DECOMPOSE : GO_JACOBIAN;
+    }
+
+    for (int i = 0; i < ODE_N; ++i) y_io[s * ODE_N + i] = y[i];
+    __global long* c = counters + s * C_COUNT;
+    c[C_IDID] = idid;
+    c[C_NFCN] = nfcn;
+    c[C_NJAC] = njac;
+    c[C_NSTEP] = nstep;
+    c[C_NACCPT] = naccpt;
+    c[C_NREJCT] = nrejct;
+    c[C_NDEC] = ndec;
+    c[C_NSOL] = nsol;
+    reached[2 * s] = x;
+    reached[2 * s + 1] = h;
+  }
+}

@@ -1,0 +1,77 @@
+#pragma once
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "hetflow/core/device_set.hpp"
+#include "hetflow/ode/options.hpp"
+#include "hetflow/ode/statistics.hpp"
+
+namespace hetflow::ode {
+
+// An ODE system y' = f(t, y) of n equations, given as OpenCL C source that defines
+//   void rhs(double t, const double* y, double* f, __global const double* p)
+// and, when analytic_jacobian is set,
+//   void jac(double t, const double* y, double* dfdy, __global const double* p)
+// with dfdy column-major: dfdy[i + j * n] = d f_i / d y_j. y, f and dfdy are private arrays of the
+// work-item; p points at this system's `parameters` doubles (unusable when parameters is 0). The source
+// may use the macro ODE_N (= n) and define helpers; it is compiled with FP contraction off.
+// Without an analytic Jacobian, RADAU5's forward differences are used.
+struct System {
+  int n = 0;
+  std::string source;
+  bool analytic_jacobian = false;
+  std::size_t parameters = 0;
+};
+
+// Independent initial-value problems of one System: size() systems, each with its initial state,
+// parameters and time interval.
+struct Batch {
+  std::vector<double> y0;      // n per system
+  std::vector<double> params;  // System::parameters per system
+  // One entry for every system, or one per system; t_end != t0 (t_end < t0 integrates backwards).
+  std::vector<double> t0{0.0};
+  std::vector<double> t_end{1.0};
+};
+
+struct Result {
+  std::vector<double> y;                // n per system: at t_end, or at the last accepted step on failure
+  std::vector<Statistics> statistics;  // per system
+  long nmax = 0;                        // the nmax the batch ran with, for describe()
+
+  std::size_t failures() const;
+  // Every failed system, one per line: "system 3: IDID = -4: ...".
+  std::string report() const;
+};
+
+// Hairer & Wanner's RADAU5 (3-stage Radau IIA, order 5) on a batch of independent systems, one
+// work-item per system (mapping 1). The batch is split into contiguous shares across the devices of
+// the DeviceSet, uniformly, and every device integrates its share concurrently. The kernel is built
+// once per device when the solver is made; integrate() may be called again with other batches. The
+// DeviceSet must outlive the solver; one integrate() at a time (it sets the kernels' arguments).
+class Radau5 {
+ public:
+  Radau5(const core::DeviceSet& devices, System system, Options options = {});
+  Radau5(Radau5&&) noexcept;
+  Radau5& operator=(Radau5&&) noexcept;
+  ~Radau5();
+
+  const System& system() const { return system_; }
+  const Options& options() const { return options_; }
+
+  // Integrates every system of the batch; throws core::Error for malformed input (naming the value),
+  // never for a system that fails: that system's Statistics say why.
+  Result integrate(const Batch& batch) const;
+
+ private:
+  struct Device;
+  const core::DeviceSet* devices_;
+  System system_;
+  Options options_;
+  std::vector<double> settings_;  // the kernel's settings array (radau5.cl, S_*)
+  std::vector<double> tolerances_;  // rtol' then atol', n each
+  std::vector<std::unique_ptr<Device>> parts_;
+};
+
+}  // namespace hetflow::ode

@@ -1,0 +1,77 @@
+#pragma once
+// The test problems of spec radau5-chemistry.md section 5.2 as OpenCL C systems, written with the
+// Hairer & Wanner test drivers' order of operations so the step statistics can match the Fortran's.
+#include "hetflow/ode/radau5.hpp"
+
+namespace hetflow::ode::test {
+
+// Van der Pol, y1' = y2, y2' = ((1 - y1^2) y2 - y1) / eps, with eps the system's parameter.
+inline System van_der_pol(bool analytic) {
+  return {2, R"(
+void rhs(double t, const double* y, double* f, __global const double* p) {
+  f[0] = y[1];
+  f[1] = ((1.0 - y[0] * y[0]) * y[1] - y[0]) / p[0];
+}
+void jac(double t, const double* y, double* dfdy, __global const double* p) {
+  dfdy[0] = 0.0;
+  dfdy[2] = 1.0;
+  dfdy[1] = (-2.0 * y[0] * y[1] - 1.0) / p[0];
+  dfdy[3] = (1.0 - y[0] * y[0]) / p[0];
+}
+)",
+          analytic, 1};
+}
+
+// Robertson's chemical kinetics.
+inline System robertson(bool analytic) {
+  return {3, R"(
+void rhs(double t, const double* y, double* f, __global const double* p) {
+  f[0] = -0.04 * y[0] + 1.0e4 * y[1] * y[2];
+  f[2] = 3.0e7 * y[1] * y[1];
+  f[1] = -f[0] - f[2];
+}
+void jac(double t, const double* y, double* dfdy, __global const double* p) {
+  dfdy[0] = -0.04;
+  dfdy[3] = 1.0e4 * y[2];
+  dfdy[6] = 1.0e4 * y[1];
+  dfdy[2] = 0.0;
+  dfdy[5] = 6.0e7 * y[1];
+  dfdy[8] = 0.0;
+  dfdy[1] = 0.04;
+  dfdy[4] = -1.0e4 * y[2] - 6.0e7 * y[1];
+  dfdy[7] = -1.0e4 * y[1];
+}
+)",
+          analytic, 0};
+}
+
+// HIRES, the 8-equation photomorphogenesis model of the Bari test set.
+inline System hires(bool analytic) {
+  return {8, R"(
+void rhs(double t, const double* y, double* f, __global const double* p) {
+  f[0] = -1.71 * y[0] + 0.43 * y[1] + 8.32 * y[2] + 0.0007;
+  f[1] = 1.71 * y[0] - 8.75 * y[1];
+  f[2] = -10.03 * y[2] + 0.43 * y[3] + 0.035 * y[4];
+  f[3] = 8.32 * y[1] + 1.71 * y[2] - 1.12 * y[3];
+  f[4] = -1.745 * y[4] + 0.43 * y[5] + 0.43 * y[6];
+  f[5] = -280.0 * y[5] * y[7] + 0.69 * y[3] + 1.71 * y[4] - 0.43 * y[5] + 0.69 * y[6];
+  f[6] = 280.0 * y[5] * y[7] - 1.81 * y[6];
+  f[7] = -f[6];
+}
+#define J(i, j) dfdy[(i) + (j) * 8]
+void jac(double t, const double* y, double* dfdy, __global const double* p) {
+  for (int k = 0; k < 64; ++k) dfdy[k] = 0.0;
+  J(0, 0) = -1.71; J(0, 1) = 0.43; J(0, 2) = 8.32;
+  J(1, 0) = 1.71; J(1, 1) = -8.75;
+  J(2, 2) = -10.03; J(2, 3) = 0.43; J(2, 4) = 0.035;
+  J(3, 1) = 8.32; J(3, 2) = 1.71; J(3, 3) = -1.12;
+  J(4, 4) = -1.745; J(4, 5) = 0.43; J(4, 6) = 0.43;
+  J(5, 3) = 0.69; J(5, 4) = 1.71; J(5, 5) = -0.43 - 280.0 * y[7]; J(5, 6) = 0.69; J(5, 7) = -280.0 * y[5];
+  J(6, 5) = 280.0 * y[7]; J(6, 6) = -1.81; J(6, 7) = 280.0 * y[5];
+  J(7, 5) = -280.0 * y[7]; J(7, 6) = 1.81; J(7, 7) = -280.0 * y[5];
+}
+)",
+          analytic, 0};
+}
+
+}  // namespace hetflow::ode::test

@@ -1,0 +1,104 @@
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "problems.hpp"
+#include "test_devices.hpp"
+
+namespace hetflow::ode {
+namespace {
+
+Options vdp_options() {
+  Options o;
+  o.rtol = {1e-4};
+  o.atol = {1e-4};
+  o.h0 = 1e-6;
+  return o;
+}
+
+Batch vdp_batch(const std::vector<double>& eps, std::vector<double> t_end) {
+  Batch b;
+  for (std::size_t k = 0; k < eps.size(); ++k) b.y0.insert(b.y0.end(), {2.0, -0.66});
+  b.params = eps;
+  b.t_end = std::move(t_end);
+  return b;
+}
+
+void expect_same(const Result& a, std::size_t i, const Result& b, std::size_t j) {
+  EXPECT_EQ(a.y[2 * i], b.y[2 * j]);
+  EXPECT_EQ(a.y[2 * i + 1], b.y[2 * j + 1]);
+  const Statistics &s = a.statistics[i], &t = b.statistics[j];
+  EXPECT_EQ(s.status, t.status);
+  EXPECT_EQ(s.nfcn, t.nfcn);
+  EXPECT_EQ(s.njac, t.njac);
+  EXPECT_EQ(s.nstep, t.nstep);
+  EXPECT_EQ(s.naccpt, t.naccpt);
+  EXPECT_EQ(s.nrejct, t.nrejct);
+  EXPECT_EQ(s.ndec, t.ndec);
+  EXPECT_EQ(s.nsol, t.nsol);
+  EXPECT_EQ(s.h, t.h);
+}
+
+// Every work-item runs the same code on its own data: copies of one problem give identical results,
+// whatever their position in the batch, and match the single-system run.
+TEST(OdeBatch, CopiesAreIdentical) {
+  const core::DeviceSet devices = hetflow::test::test_device();
+  const Radau5 solver(devices, test::van_der_pol(true), vdp_options());
+  const Result one = solver.integrate(vdp_batch({1e-6}, {2.0}));
+  const Result many = solver.integrate(vdp_batch(std::vector<double>(300, 1e-6), {2.0}));
+  ASSERT_EQ(many.statistics.size(), 300u);
+  EXPECT_EQ(many.failures(), 0u) << many.report();
+  for (std::size_t k = 0; k < 300; ++k) expect_same(many, k, one, 0);
+  EXPECT_EQ(one.statistics[0].nstep, 275);
+}
+
+// Systems with their own parameters and end times: each equals its run alone.
+TEST(OdeBatch, DifferingParametersAndTimes) {
+  const core::DeviceSet devices = hetflow::test::test_device();
+  const Radau5 solver(devices, test::van_der_pol(false), vdp_options());
+  const std::vector<double> eps{1e-6, 1e-3, 1e-1, 1.0, 1e-5};
+  const std::vector<double> t_end{2.0, 1.5, 3.0, 0.5, 2.0};
+  const Result all = solver.integrate(vdp_batch(eps, t_end));
+  EXPECT_EQ(all.failures(), 0u) << all.report();
+  for (std::size_t k = 0; k < eps.size(); ++k) {
+    const Result alone = solver.integrate(vdp_batch({eps[k]}, {t_end[k]}));
+    expect_same(all, k, alone, 0);
+    EXPECT_EQ(all.statistics[k].t, t_end[k]);
+  }
+  // The stiffer the system, the more steps.
+  EXPECT_GT(all.statistics[0].nstep, all.statistics[3].nstep);
+}
+
+// Split across two devices, each system gives the same bits as on one device.
+TEST(OdeBatch, SplitAcrossDevices) {
+  const core::DeviceSet one_device = hetflow::test::test_device();
+  const core::DeviceSet several = hetflow::test::test_devices();
+  const std::vector<double> eps{1e-6, 1e-3, 1e-1, 1.0, 1e-5, 1e-2, 1e-4};
+  const Batch batch = vdp_batch(eps, {2.0});
+  const Result a = Radau5(one_device, test::van_der_pol(true), vdp_options()).integrate(batch);
+  const Result b = Radau5(several, test::van_der_pol(true), vdp_options()).integrate(batch);
+  for (std::size_t k = 0; k < eps.size(); ++k) expect_same(a, k, b, k);
+}
+
+// Backward integration (t_end < t0) returns to the start of a smooth, non-stiff trajectory.
+TEST(OdeBatch, BackwardIntegration) {
+  const core::DeviceSet devices = hetflow::test::test_device();
+  Options o = vdp_options();
+  o.rtol = {1e-10};
+  o.atol = {1e-10};
+  const Radau5 solver(devices, test::van_der_pol(true), o);
+  Batch forward = vdp_batch({1.0}, {1.0});
+  const Result f = solver.integrate(forward);
+  Batch backward;
+  backward.y0 = f.y;
+  backward.params = {1.0};
+  backward.t0 = {1.0};
+  backward.t_end = {0.0};
+  const Result b = solver.integrate(backward);
+  ASSERT_EQ(b.failures(), 0u) << b.report();
+  EXPECT_NEAR(b.y[0], 2.0, 1e-8);
+  EXPECT_NEAR(b.y[1], -0.66, 1e-8);
+}
+
+}  // namespace
+}  // namespace hetflow::ode

@@ -1,0 +1,129 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "hetflow/core/error.hpp"
+#include "problems.hpp"
+#include "test_devices.hpp"
+
+namespace hetflow::ode {
+namespace {
+
+const core::DeviceSet& devices() {
+  static const core::DeviceSet d = hetflow::test::test_device();
+  return d;
+}
+
+Batch vdp(double t_end) {
+  Batch b;
+  b.y0 = {2.0, -0.66};
+  b.params = {1e-6};
+  b.t_end = {t_end};
+  return b;
+}
+
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const core::Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// nmax exceeded: IDID = -2 after exactly nmax + 1 attempted steps, reported with the time reached.
+TEST(OdeFailures, TooManySteps) {
+  Options o;
+  o.rtol = o.atol = {1e-4};
+  o.h0 = 1e-6;
+  o.nmax = 50;
+  const Radau5 solver(devices(), test::van_der_pol(true), o);
+  const Result r = solver.integrate(vdp(2.0));
+  const Statistics& s = r.statistics[0];
+  EXPECT_EQ(s.status, Status::too_many_steps);
+  EXPECT_EQ(s.nstep, 51);
+  EXPECT_GT(s.t, 0.0);
+  EXPECT_LT(s.t, 2.0);
+  EXPECT_EQ(r.failures(), 1u);
+  EXPECT_NE(r.report().find("system 0: IDID = -2: more than nmax = 50 steps"), std::string::npos) << r.report();
+}
+
+// y' = y^2 from y(0) = 1 blows up at t = 1: the step size shrinks until 0.1 |h| <= |t| uround.
+TEST(OdeFailures, StepSizeTooSmall) {
+  System blow_up{1, "void rhs(double t, const double* y, double* f, __global const double* p) { f[0] = y[0] * y[0]; }",
+                 false, 0};
+  const Radau5 solver(devices(), blow_up, {});
+  Batch b;
+  b.y0 = {1.0};
+  b.t_end = {2.0};
+  const Result r = solver.integrate(b);
+  const Statistics& s = r.statistics[0];
+  EXPECT_EQ(s.status, Status::step_too_small) << describe(s, 100000);
+  EXPECT_NEAR(s.t, 1.0, 1e-6);
+  EXPECT_LE(0.1 * std::fabs(s.h), std::fabs(s.t) * 1e-16);
+  EXPECT_NE(r.report().find("IDID = -3: step size too small"), std::string::npos) << r.report();
+}
+
+// A Jacobian of entries 2^1000 swamps the shift gamma/h: E1 = gamma/h I - J is exactly singular (its
+// rows are equal), at every halving of h. After the fifth singular decomposition: IDID = -4, before
+// any step was attempted.
+TEST(OdeFailures, RepeatedlySingular) {
+  System singular{2, R"(
+void rhs(double t, const double* y, double* f, __global const double* p) { f[0] = 0.0; f[1] = 0.0; }
+void jac(double t, const double* y, double* dfdy, __global const double* p) {
+  for (int k = 0; k < 4; ++k) dfdy[k] = 0x1p1000;
+})",
+                  true, 0};
+  const Radau5 solver(devices(), singular, {});
+  Batch b;
+  b.y0 = {1.0, 1.0, 1.0, 1.0};  // two systems: the reason is reported for each
+  b.t_end = {1.0};
+  const Result r = solver.integrate(b);
+  ASSERT_EQ(r.failures(), 2u);
+  for (const Statistics& s : r.statistics) {
+    EXPECT_EQ(s.status, Status::singular_matrix);
+    EXPECT_EQ(s.njac, 1);
+    EXPECT_EQ(s.ndec, 0);
+    EXPECT_EQ(s.nstep, 0);
+    EXPECT_EQ(s.nfcn, 1);
+    EXPECT_EQ(s.h, 1e-6 / 16);  // halved after each of the first four
+  }
+  EXPECT_NE(r.report().find("system 1: IDID = -4"), std::string::npos) << r.report();
+}
+
+TEST(OdeFailures, BadInputNamesTheValue) {
+  const auto rhs_only = test::van_der_pol(false);
+  EXPECT_NE(error_of([&] { Radau5(devices(), System{0, rhs_only.source, false, 1}); }).find("n = 0"),
+            std::string::npos);
+  Options o;
+  o.rtol = {0.0};
+  EXPECT_NE(error_of([&] { Radau5(devices(), rhs_only, o); }).find("rtol[0] = 0"), std::string::npos);
+  o = {};
+  o.atol = {1e-6, -1.0};
+  EXPECT_NE(error_of([&] { Radau5(devices(), rhs_only, o); }).find("atol[1] = -1"), std::string::npos);
+  o = {};
+  o.atol = {1e-6, 1e-6, 1e-6};
+  EXPECT_NE(error_of([&] { Radau5(devices(), rhs_only, o); }).find("atol = 3 values"), std::string::npos);
+
+  const Radau5 solver(devices(), rhs_only, {});
+  Batch b = vdp(2.0);
+  b.y0[1] = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_NE(error_of([&] { solver.integrate(b); }).find("y0 of system 0, component 1 = nan"), std::string::npos);
+  b = vdp(0.0);
+  EXPECT_NE(error_of([&] { solver.integrate(b); }).find("t_end = t0 = 0"), std::string::npos);
+  b = vdp(2.0);
+  b.params = {};
+  EXPECT_NE(error_of([&] { solver.integrate(b); }).find("params has 0 values"), std::string::npos);
+  b = vdp(2.0);
+  b.y0.push_back(1.0);
+  EXPECT_NE(error_of([&] { solver.integrate(b); }).find("y0 has 3 values"), std::string::npos);
+  // A compile error in the user's source shows the build log.
+  EXPECT_NE(error_of([&] { Radau5(devices(), System{1, "void rhs(double t) { oops; }", false, 0}); }),
+            "no error");
+}
+
+}  // namespace
+}  // namespace hetflow::ode
