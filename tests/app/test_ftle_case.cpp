@@ -1,6 +1,6 @@
 // `hetflow run` with `type: ftle` end to end: the built-in default case (the double gyre) against the
 // library and the spec's table, gridded velocity from a raw file against the analytic flow, malformed
-// cases, a non-finite velocity file and tracers that go non-finite.
+// cases, a non-finite velocity file and tracers that go non-finite; HDF5 velocity against the raw file.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,6 +13,7 @@
 #include <numeric>
 
 #include "../ftle/double_gyre_reference.hpp"
+#include "../ftle/hdf5_velocity_file.hpp"
 #include "command_test.hpp"
 #include "hetflow/ftle/solver.hpp"
 #include "hetflow/io/pvd.hpp"
@@ -198,6 +199,75 @@ TEST_F(FtleCase, GriddedVelocityMatchesTheAnalyticFlow) {
   RecordProperty("gridded_mean", std::to_string(g));
   EXPECT_NEAR(g / a, 1.0, 0.01) << "analytic " << a << ", gridded " << g;
 }
+
+#ifdef HETFLOW_HAVE_HDF5
+// The steady double gyre of write_gyre_velocity as an HDF5 file (u, v, x, y; no time axis) gives the raw
+// header's field: the same grid and values, so the same kernels' numbers (< 1e-12 per seed, in practice
+// bit for bit). A series with a time axis (t = 0 .. 4, float32) runs over its times.
+TEST_F(FtleCase, Hdf5VelocityGivesTheRawHeadersField) {
+  write_gyre_velocity("gyre");
+  const auto gyre = [](const ftle::DoubleGyre& flow) {
+    return [flow](const std::array<double, 3>& x, double t) { return ftle::reference::double_gyre_velocity(flow, x, t); };
+  };
+  const ftle::DoubleGyre steady{0.1, 0.0, 0.6283185307179586};
+  const auto grid = ftle::sample_on_grid(2, {65, 33, 1}, {0, 0, 0}, {0.03125, 0.03125, 1}, {0.0}, gyre(steady));
+  ftle::test::write_velocity_h5(dir / "data" / "gyre.h5", grid, false, true);
+  const std::string body = "type: ftle\nftle:\n  flow: file\n  duration: 10\n  velocity:\n";
+  write("data/raw.yaml", body + "    files: [gyre.yaml]\noutput:\n  dir: raw\n");
+  write("data/h5.yaml", body + "    files: [gyre.h5]\n    components: [u, v]\noutput:\n  dir: h5\n");
+  for (const char* run : {"data/raw.yaml", "data/h5.yaml"}) {
+    const Result r = hetflow(std::string("run ") + run + " -q");
+    ASSERT_EQ(r.status, 0) << run << ": " << r.output;
+  }
+  const auto raw = manifest("raw"), h5 = manifest("h5");
+  for (const char* key : {"dims", "origin", "spacing", "times"}) EXPECT_EQ(h5["flow"][key], raw["flow"][key]) << key;
+  const auto field = [&](const char* run) {
+    return hetflow::io::read_vti(dir / run / "ftle.vti").point_array("ftle")->values<double>();
+  };
+  const std::vector<double> a = field("raw"), b = field("h5");
+  ASSERT_EQ(a.size(), 65u * 33u);
+  ASSERT_EQ(b.size(), a.size());
+  double worst = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::abs(a[i] - b[i]));
+  EXPECT_LT(worst, 1e-12);
+  EXPECT_NEAR(h5["result"]["mean_ftle"].get<double>(), raw["result"]["mean_ftle"].get<double>(), 1e-12);
+
+  const auto series = ftle::sample_on_grid(2, {65, 33, 1}, {0, 0, 0}, {0.03125, 0.03125, 1}, {0, 1, 2, 3, 4},
+                                           gyre(ftle::DoubleGyre{}));
+  ftle::test::write_velocity_h5(dir / "series.nc", series, true);
+  write("series.yaml", "type: ftle\nftle:\n  flow: file\n  duration: 4\n  velocity:\n    files: [series.nc]\n"
+                       "output:\n  dir: series\n");
+  const Result r = hetflow("run series.yaml -q");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto m = manifest("series");
+  EXPECT_EQ(m["flow"]["snapshots"], 5);
+  EXPECT_EQ(m["flow"]["times"], nlohmann::json::array({0.0, 4.0}));
+  EXPECT_EQ(m["result"]["steps"], 40);
+}
+
+// Keys that do not suit an HDF5 file, and a file the reader refuses: exit 2 with the case's line and key.
+TEST_F(FtleCase, MalformedHdf5VelocityCasesExitTwo) {
+  write_gyre_velocity("gyre");
+  const auto grid = ftle::sample_on_grid(2, {5, 3, 1}, {0, 0, 0}, {0.5, 0.5, 1}, {0.0},
+                                         [](const std::array<double, 3>&, double) { return std::array<double, 3>{1, 0, 0}; });
+  ftle::test::write_velocity_h5(dir / "data" / "small.h5", grid, false, true);
+  const std::string head = "type: ftle\nftle:\n  flow: file\n  velocity:\n";
+  const std::vector<Bad> cases{
+      {"h5times", head + "    files: [data/small.h5]\n    times: [0]\noutput:\n  dir: out\n",
+       "h5times.yaml:6: ftle.velocity.times does not apply to an HDF5/NetCDF-4 file"},
+      {"h5array", head + "    files: [data/small.h5]\n    array: velocity\noutput:\n  dir: out\n",
+       "h5array.yaml:6: ftle.velocity.array applies to .vti files only: an HDF5/NetCDF-4 file names its variables "
+       "in ftle.velocity.components"},
+      {"h5comp", head + "    files: [data/small.h5]\n    components: [u, q]\noutput:\n  dir: out\n",
+       "h5comp.yaml:5: ftle.velocity.files: 'data/small.h5': no variable 'q' (velocity component 2 of u, q)"},
+      {"h5two", head + "    files: [data/small.h5, data/small.h5]\noutput:\n  dir: out\n",
+       "h5two.yaml:5: ftle.velocity.files lists 2 files with an HDF5/NetCDF-4 file among them"},
+      {"rawcomp", head + "    files: [data/gyre.yaml]\n    components: [u, v]\noutput:\n  dir: out\n",
+       "rawcomp.yaml:6: ftle.velocity.components applies to an HDF5/NetCDF-4 file (.h5, .hdf5, .nc) only"},
+  };
+  expect_rejected(cases);
+}
+#endif
 
 // An unsteady series (5 snapshots of the double gyre, t = 0 .. 4) over a budget of 0.1 MiB (3 of its
 // 34 KiB snapshots) is streamed, says so in the manifest, and gives the resident run's field.

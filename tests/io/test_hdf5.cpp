@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "hetflow/io/error.hpp"
+#include "hetflow/io/hdf5_reader.hpp"
 #include "hetflow/io/hdf5_xdmf.hpp"
 #include "hetflow/io/xml_parser.hpp"
 #include "io_test_util.hpp"
@@ -55,6 +56,42 @@ TEST(IoHdf5, FieldsRoundTripAndXdmfDescribesThem) {
   EXPECT_EQ(attrs[1]->child("DataItem")->text, "flow.h5:/u");
   EXPECT_EQ(*attrs[2]->attribute("Center"), "Cell");
   EXPECT_EQ(*attrs[2]->child("DataItem")->attribute("Dimensions"), "1 2 3");
+}
+
+// Hdf5Reader on a file the writer made: the root group's datasets, shapes, values with the stored
+// type's rounding (float32: 2^-24, float64: 2^-53), absent attributes and dimension lists, and errors
+// that name the file.
+TEST(IoHdf5, ReaderListsDatasetsShapesAndAttributes) {
+  TempDir dir;
+  const ImageGrid grid{{3, 2, 1}, {}, {1, 1, 1}};
+  const std::vector<float> rho{1, 2, 3, 4, 5, 6.5f};
+  const std::vector<double> u(12, 0.125);
+  const std::vector<Field> pd{{"rho", rho}, {"u", u, 2}};
+  if (!hdf5_available()) {
+    EXPECT_THROW(Hdf5Reader(dir / "none.h5"), IoError);
+    return;
+  }
+  write_hdf5_xdmf(dir / "f", grid, pd);
+  const Hdf5Reader r(dir / "f.h5");
+  EXPECT_EQ(r.datasets(), (std::vector<std::string>{"rho", "u"}));
+  EXPECT_TRUE(r.has_dataset("u"));
+  EXPECT_FALSE(r.has_dataset("w"));
+  EXPECT_FALSE(r.has_dataset("a/b"));
+  EXPECT_EQ(r.shape("u"), (std::vector<std::size_t>{1, 2, 3, 2}));
+  const Hdf5Dataset d = r.read("rho");
+  EXPECT_EQ(d.values[5], 6.5);
+  EXPECT_EQ(d.rounding, std::ldexp(1.0, -24));
+  EXPECT_EQ(r.read("u").rounding, std::ldexp(1.0, -53));
+  EXPECT_FALSE(r.number_attribute("u", "_FillValue").has_value());
+  EXPECT_TRUE(r.dimensions("u").empty());
+  try {
+    (void)r.shape("w");
+    FAIL() << "no error";
+  } catch (const FormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot read '" + (dir / "f.h5").string() + "': no dataset 'w'"),
+              std::string::npos) << e.what();
+  }
+  EXPECT_THROW(Hdf5Reader(dir / "f.xmf"), FormatError);  // XML, not HDF5
 }
 
 TEST(IoHdf5, TemporalSeriesListsEveryStep) {

@@ -12,6 +12,7 @@
 #include "hetflow/app/step_chunks.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/event.hpp"
+#include "hetflow/core/number_text.hpp"
 #include "hetflow/io/hdf5_xdmf.hpp"
 #include "hetflow/io/interrupt.hpp"
 #include "hetflow/io/preview.hpp"
@@ -22,11 +23,7 @@
 namespace hetflow::app {
 namespace {
 
-std::string number(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6g", v);
-  return text;
-}
+std::string number(double v) { return core::number_text(v, 6); }
 
 [[noreturn]] void rethrow_tracer_error(const ftle::TracerError& e, const ftle::Solver& solver) {
   throw core::Error(std::string("ftle: non-finite tracer: ") + e.what() + " (step " + std::to_string(e.step()) +

@@ -8,6 +8,7 @@
 #include <numbers>
 #include <optional>
 
+#include "hetflow/core/number_text.hpp"
 #include "hetflow/ftle/velocity_io.hpp"
 #include "hetflow/io/colormap.hpp"
 
@@ -21,11 +22,7 @@ const std::vector<std::string> flows{"double_gyre", "bickley_jet", "abc", "cellu
 
 std::string section_of(const std::string& flow) { return flow == "file" ? "velocity" : flow; }
 
-std::string number(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.10g", v);
-  return text;
-}
+std::string number(double v) { return core::number_text(v, 10); }
 
 std::string list_text(const std::vector<double>& v) {
   std::string s = "[";
@@ -74,12 +71,22 @@ bool is_header(const fs::path& p) {
   return ext == ".yaml" || ext == ".yml";
 }
 
+// How ftle.velocity.files is read: a raw series' header, one HDF5/NetCDF-4 file, or .vti files.
+enum class VelocityFormat { header, hdf5, vti };
+
+VelocityFormat velocity_format(const std::vector<std::string>& files) {
+  if (files.size() == 1 && is_header(files[0])) return VelocityFormat::header;
+  if (files.size() == 1 && ftle::is_hdf5_velocity_file(files[0])) return VelocityFormat::hdf5;
+  return VelocityFormat::vti;
+}
+
 // The velocity read by check_ftle_case, kept for make_ftle_setup in the same process so large data
 // are read once. Keyed by everything that decides what is read.
 struct VelocityCache {
   std::vector<std::string> files;
   std::vector<double> times;
   std::string array;
+  std::vector<std::string> components;
   std::shared_ptr<const ftle::VelocityGrid> grid;
 };
 std::optional<VelocityCache> cache;
@@ -90,10 +97,16 @@ std::shared_ptr<const ftle::VelocityGrid> load_velocity(const io::Case& c) {
     key.files.push_back(resolve(c, f).string());
   key.times = c.get<std::vector<double>>("ftle.velocity.times");
   key.array = c.get<std::string>("ftle.velocity.array");
-  if (cache && cache->files == key.files && cache->times == key.times && cache->array == key.array) return cache->grid;
+  key.components = c.get<std::vector<std::string>>("ftle.velocity.components");
+  if (cache && cache->files == key.files && cache->times == key.times && cache->array == key.array &&
+      cache->components == key.components)
+    return cache->grid;
   ftle::VelocityGrid grid;
-  if (key.files.size() == 1 && is_header(key.files[0])) {
+  const VelocityFormat format = velocity_format(key.files);
+  if (format == VelocityFormat::header) {
     grid = ftle::read_velocity_raw(key.files[0]);
+  } else if (format == VelocityFormat::hdf5) {
+    grid = ftle::read_velocity_hdf5(key.files[0], {key.components});
   } else {
     std::vector<fs::path> paths(key.files.begin(), key.files.end());
     std::vector<double> times = key.times;
@@ -251,6 +264,29 @@ void check_sequence(const io::Case& c, std::vector<std::string>& problems) {
   }
 }
 
+// The first ftle.velocity key that does not suit the files' format, with why.
+std::optional<std::string> velocity_keys_problem(const io::Case& c, const std::vector<std::string>& files) {
+  const VelocityFormat format = velocity_format(files);
+  const bool any_hdf5 = std::any_of(files.begin(), files.end(), [](const std::string& f) {
+    return ftle::is_hdf5_velocity_file(f);
+  });
+  if (format != VelocityFormat::hdf5 && any_hdf5)
+    return c.where("ftle.velocity.files") + ": ftle.velocity.files lists " + std::to_string(files.size()) +
+           " files with an HDF5/NetCDF-4 file among them: expected that one file alone (it holds every snapshot)";
+  const char* owner = format == VelocityFormat::header ? "a .yaml header, which gives the snapshots' times itself"
+                                                       : "an HDF5/NetCDF-4 file, which gives the snapshots' times itself";
+  if (format != VelocityFormat::vti && !c.is_default("ftle.velocity.times"))
+    return c.where("ftle.velocity.times") + ": ftle.velocity.times does not apply to " + owner;
+  if (format != VelocityFormat::vti && !c.is_default("ftle.velocity.array"))
+    return c.where("ftle.velocity.array") + ": ftle.velocity.array applies to .vti files only" +
+           (format == VelocityFormat::hdf5 ? ": an HDF5/NetCDF-4 file names its variables in "
+                                             "ftle.velocity.components" : "");
+  if (format != VelocityFormat::hdf5 && !c.is_default("ftle.velocity.components"))
+    return c.where("ftle.velocity.components") + ": ftle.velocity.components applies to an HDF5/NetCDF-4 file "
+           "(.h5, .hdf5, .nc) only";
+  return std::nullopt;
+}
+
 void check_seeds_in_data(const io::Case& c, const ftle::VelocityGrid& g, const Region& r,
                          std::vector<std::string>& problems) {
   if (c.get<std::string>("ftle.boundary") == "periodic") return;
@@ -318,12 +354,15 @@ void declare_ftle_keys(io::Schema& s) {
                                 "G row by row: 4 entries (2D) or 9 (3D); [1, 0, 0, -1] is a saddle");
   auto& v = f.section("velocity", "gridded velocity (flow: file), docs/ftle.md");
   v.key<std::vector<std::string>>("files", std::vector<std::string>{},
-                                  "a raw series' .yaml header, or .vti files (one per snapshot); relative to the "
-                                  "case file");
+                                  "a raw series' .yaml header, one HDF5 or NetCDF-4 file (.h5, .hdf5, .nc), or .vti "
+                                  "files (one per snapshot); relative to the case file");
   v.key<std::vector<double>>("times", std::vector<double>{},
                              "time of each .vti file, increasing; [] with one file: a steady flow")
       .unit("time");
   v.key<std::string>("array", "", ".vti point-data array of 2 or 3 components; \"\": the first such array");
+  v.key<std::vector<std::string>>("components", std::vector<std::string>{},
+                                  "HDF5/NetCDF-4 file: the velocity components' variables, 2 (2D) or 3 (3D); []: u, "
+                                  "v, and w when the file has one");
   v.key<double>("budget", 0.0,
                 "device memory per device for the snapshots; a larger series is streamed from pinned host "
                 "memory through a ring of slots; 0: half the device memory")
@@ -417,13 +456,12 @@ void check_ftle_case(const io::Case& c, std::vector<std::string>& problems) {
                          "expected a raw series' .yaml header or a list of .vti files");
       return;
     }
-    const bool header = files.size() == 1 && is_header(files[0]);
-    if (header && !times.empty()) {
-      problems.push_back(c.where("ftle.velocity.times") + ": ftle.velocity.times does not apply to a .yaml header, "
-                         "which gives the snapshots' times itself");
+    if (const auto problem = velocity_keys_problem(c, files)) {
+      problems.push_back(*problem);
       return;
     }
-    if (!header && times.size() != files.size() && !(times.empty() && files.size() == 1)) {
+    if (velocity_format(files) == VelocityFormat::vti && times.size() != files.size() &&
+        !(times.empty() && files.size() == 1)) {
       problems.push_back(c.where("ftle.velocity.times") + ": ftle.velocity.times has " +
                          std::to_string(times.size()) + " entries for " + std::to_string(files.size()) +
                          " .vti files: expected one time per file");

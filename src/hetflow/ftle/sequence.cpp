@@ -10,6 +10,7 @@
 #include "hetflow/core/build_options.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/kernel.hpp"
+#include "hetflow/core/number_text.hpp"
 #include "hetflow/core/program.hpp"
 
 namespace hetflow::ftle {
@@ -28,11 +29,7 @@ core::NDRange launch_range(const core::Device& device) {
   return core::NDRange(work_group * groups_per_unit * std::max(device.info.compute_units, 1u));
 }
 
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
-}
+std::string number(double v) { return core::number_text(v, 9); }
 
 std::size_t real_bytes(const Config& c) { return c.precision == core::Precision::f64 ? 8 : 4; }
 

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 
+#include "hetflow/core/number_text.hpp"
 #include "hetflow/core/partition.hpp"
 #include "hetflow/core/program.hpp"
 
@@ -19,11 +20,7 @@ constexpr std::size_t work_group = 64;
 // Work-groups per compute unit in a launch: 32 x 64 = 2048 work-items, what an NVIDIA SM holds at once.
 constexpr std::size_t groups_per_unit = 32;
 
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  return buf;
-}
+std::string number(double v) { return core::number_text(v, 9); }
 
 std::string point(std::span<const double> x) {
   std::string s = "(";
@@ -124,6 +121,29 @@ class StepWindows {
   double t0_, dt_, relative_;
 };
 
+// The seed planes of every part, one per device of every process in rank order, weighted as one
+// process splits them over its devices.
+core::Partition plane_split(const core::PartPlacement& placement, const SeedGrid& seeds, bool processes) {
+  if (seeds.planes() < placement.parts())
+    throw core::Error("a seed grid of " + std::to_string(seeds.planes()) + " planes cannot be split over " +
+                      std::to_string(placement.parts()) + " devices" + (processes ? " of all processes" : ""));
+  return core::Partition(seeds.planes(), 1, placement.weights());
+}
+
+core::PartPlacement place_parts(const core::DeviceSet& devices, core::Link* processes) {
+  return core::PartPlacement(processes, core::distribution_weights(core::Distribution::uniform, devices));
+}
+
+// A part's own seed planes and the planes it advects: one more on either side where there is one.
+struct PartPlanes {
+  std::size_t own0, own, first, planes;
+};
+
+PartPlanes part_planes(const core::Share& share, std::size_t total) {
+  const std::size_t first = share.offset > 0 ? share.offset - 1 : 0;
+  return {share.offset, share.count, first, std::min(share.offset + share.count + 1, total) - first};
+}
+
 }  // namespace
 
 // A streamed series: every snapshot in pinned host memory (CL_MEM_ALLOC_HOST_PTR buffers of the first
@@ -174,25 +194,23 @@ Solver& Solver::operator=(Solver&&) = default;
 Solver::~Solver() = default;
 
 MemoryPlan Solver::memory_plan(const core::DeviceSet& devices, const AnalyticFlow& flow, const SeedGrid& seeds,
-                               const Config& config) {
+                               const Config& config, core::Link* processes) {
   check_config(config);
   seeds.check();
-  return plan(devices, kernel_parameters(flow).size(), nullptr, seeds, config);
+  return plan(devices, place_parts(devices, processes), kernel_parameters(flow).size(), nullptr, seeds, config);
 }
 
 MemoryPlan Solver::memory_plan(const core::DeviceSet& devices, const VelocityGrid& velocity, const SeedGrid& seeds,
-                               const Config& config) {
+                               const Config& config, core::Link* processes) {
   check_config(config);
   seeds.check();
   velocity.check("velocity data");
-  return plan(devices, 6, &velocity, seeds, config);
+  return plan(devices, place_parts(devices, processes), 6, &velocity, seeds, config);
 }
 
-MemoryPlan Solver::plan(const core::DeviceSet& devices, std::size_t params, const VelocityGrid* grid,
-                        const SeedGrid& seeds, const Config& config) {
-  if (seeds.planes() < devices.size())
-    throw core::Error("a seed grid of " + std::to_string(seeds.planes()) + " planes cannot be split over " +
-                      std::to_string(devices.size()) + " devices");
+MemoryPlan Solver::plan(const core::DeviceSet& devices, const core::PartPlacement& placement, std::size_t params,
+                        const VelocityGrid* grid, const SeedGrid& seeds, const Config& config) {
+  const core::Partition split = plane_split(placement, seeds, placement.parts() > devices.size());
   const std::size_t real = config.precision == core::Precision::f64 ? 8 : 4;
   MemoryPlan m;
   std::size_t times = 1;
@@ -224,31 +242,32 @@ MemoryPlan Solver::plan(const core::DeviceSet& devices, std::size_t params, cons
       }
     }
   }
-  const core::Partition split(seeds.planes(), 1, core::distribution_weights(core::Distribution::uniform, devices));
   const std::size_t dim = static_cast<std::size_t>(seeds.dimension);
   for (std::size_t k = 0; k < devices.size(); ++k) {
-    const std::size_t own0 = split.share(k).offset, own = split.share(k).count;
-    const std::size_t first = own0 > 0 ? own0 - 1 : 0;
-    const std::size_t tracers = (std::min(own0 + own + 1, seeds.planes()) - first) * seeds.plane();
-    m.device_bytes += tracers * dim * real + tracers * sizeof(cl_uint2) + own * seeds.plane() * real +
+    const PartPlanes part = part_planes(split.share(placement.first() + k), seeds.planes());
+    const std::size_t tracers = part.planes * seeds.plane();
+    m.device_bytes += tracers * dim * real + tracers * sizeof(cl_uint2) + part.own * seeds.plane() * real +
                       params * real + m.slots * m.snapshot_bytes + times * real;
   }
   return m;
 }
 
-Solver::Solver(const core::DeviceSet& devices, const AnalyticFlow& flow, const SeedGrid& seeds, const Config& config)
-    : Solver(devices, kernel_code(flow), ftle::dimension(flow), kernel_parameters(flow), nullptr, seeds, config) {}
+Solver::Solver(const core::DeviceSet& devices, const AnalyticFlow& flow, const SeedGrid& seeds, const Config& config,
+               core::Link* processes)
+    : Solver(devices, kernel_code(flow), ftle::dimension(flow), kernel_parameters(flow), nullptr, seeds, config,
+             processes) {}
 
-Solver::Solver(const core::DeviceSet& devices, const VelocityGrid& velocity, const SeedGrid& seeds, const Config& config)
+Solver::Solver(const core::DeviceSet& devices, const VelocityGrid& velocity, const SeedGrid& seeds, const Config& config,
+               core::Link* processes)
     : Solver(devices, flow_grid, velocity.dimension,
              // The kernel reads the grid's origin and inverse spacing from the parameter buffer.
              {velocity.origin[0], velocity.origin[1], velocity.origin[2], 1.0 / velocity.spacing[0],
               1.0 / velocity.spacing[1], 1.0 / velocity.spacing[2]},
-             &velocity, seeds, config) {}
+             &velocity, seeds, config, processes) {}
 
 Solver::Solver(const core::DeviceSet& devices, int flow_code, int velocity_dimension, std::vector<double> params,
-               const VelocityGrid* grid, const SeedGrid& seeds, const Config& config)
-    : devices_(&devices), seeds_(seeds), config_(config) {
+               const VelocityGrid* grid, const SeedGrid& seeds, const Config& config, core::Link* processes)
+    : devices_(&devices), link_(processes), seeds_(seeds), config_(config) {
   check_config(config);
   seeds.check();
   if (velocity_dimension != seeds.dimension)
@@ -257,9 +276,10 @@ Solver::Solver(const core::DeviceSet& devices, int flow_code, int velocity_dimen
     grid->check("velocity data");
     check_against_grid(*grid, seeds, config);
   }
-  if (seeds.planes() < devices.size())
-    throw core::Error("a seed grid of " + std::to_string(seeds.planes()) + " planes cannot be split over " +
-                      std::to_string(devices.size()) + " devices");
+  // Every process checks the same inputs above, so all get here or all threw: the placement's collective
+  // needs them all.
+  const core::PartPlacement placement = place_parts(devices, processes);
+  const core::Partition split = plane_split(placement, seeds, processes != nullptr);
   for (std::size_t k = 0; k < devices.size(); ++k) {
     if (config.precision == core::Precision::f64 && !devices.device(k).info.fp64)
       throw core::Error(devices.device(k).label() + " has no double precision: use precision fp32");
@@ -283,7 +303,7 @@ Solver::Solver(const core::DeviceSet& devices, int flow_code, int velocity_dimen
     m->broadcast(bytes);
     return m;
   };
-  memory_ = plan(devices, params.size(), grid, seeds, config);
+  memory_ = plan(devices, placement, params.size(), grid, seeds, config);
   params_ = mirror(params);
   times_ = mirror(times);
   if (memory_.streamed) {
@@ -317,17 +337,17 @@ Solver::Solver(const core::DeviceSet& devices, int flow_code, int velocity_dimen
     if (reals >= (std::size_t{1} << 31)) options.define("VELOCITY_INDEX64", 1);
   }
 
-  const core::Partition split(seeds.planes(), 1, core::distribution_weights(core::Distribution::uniform, devices));
   const cl_int4 seed_dims{{static_cast<cl_int>(seeds.counts[0]), static_cast<cl_int>(seeds.counts[1]),
                            static_cast<cl_int>(seeds.counts[2]), 1}};
   parts_.resize(devices.size());
   pending_.resize(devices.size());
   for (std::size_t k = 0; k < devices.size(); ++k) {
     Part& p = parts_[k];
-    p.own0 = split.share(k).offset;
-    p.own_planes = split.share(k).count;
-    p.first = p.own0 > 0 ? p.own0 - 1 : 0;
-    p.planes = std::min(p.own0 + p.own_planes + 1, seeds.planes()) - p.first;
+    const PartPlanes planes = part_planes(split.share(placement.first() + k), seeds.planes());
+    p.own0 = planes.own0;
+    p.own_planes = planes.own;
+    p.first = planes.first;
+    p.planes = planes.planes;
     const core::Context& ctx = devices.context(k);
     p.positions = core::Buffer<std::uint8_t>(ctx, tracers(p) * static_cast<std::size_t>(dimension()) * real_bytes());
     p.status = core::Buffer<cl_uint2>(ctx, tracers(p));
@@ -488,35 +508,62 @@ void Solver::advance_streamed(long first, long steps) {
   }
 }
 
-void Solver::check_tracers() const {
-  const std::size_t plane = seeds_.plane();
+std::vector<double> Solver::first_failure() const {
   for (std::size_t k = 0; k < parts_.size(); ++k) {
     const Part& p = parts_[k];
     const std::vector<cl_uint2> status = p.status.to_vector(devices_->compute(k));
     for (std::size_t i = 0; i < status.size(); ++i) {
       const cl_uint code = status[i].s[0];
       if (code == 0 || code == tracer_stopped) continue;
-      const std::size_t seed = p.first * plane + i;
-      std::vector<double> where(static_cast<std::size_t>(dimension()));
-      std::vector<std::uint8_t> bytes(where.size() * real_bytes());
+      std::vector<std::uint8_t> bytes(static_cast<std::size_t>(dimension()) * real_bytes());
       p.positions.read(devices_->compute(k), bytes, i * bytes.size());
-      where = to_doubles(bytes);
-      std::vector<double> start;
-      std::string index;
-      for (int d = 0; d < dimension(); ++d) {
-        const std::size_t stride = d == 0 ? 1 : d == 1 ? seeds_.counts[0] : seeds_.counts[0] * seeds_.counts[1];
-        const std::size_t id = seed / stride % seeds_.counts[static_cast<std::size_t>(d)];
-        start.push_back(seeds_.position(d, id));
-        index += (d ? ", " : "") + std::to_string(id);
-      }
-      const double t = config_.t0 + static_cast<double>(status[i].s[1]) * dt();
-      throw TracerError("tracer of seed " + std::to_string(seed) + " (grid index (" + index + "), started at " +
-                            point(start) + "): " +
-                            (code == tracer_bad_velocity ? "the velocity is not finite" : "the position is not finite") +
-                            " in the step from t = " + number(t) + " at " + point(where),
-                        seed, static_cast<long>(status[i].s[1]) + 1);
+      // Doubles hold seed indices (below 2^53), codes and steps exactly.
+      std::vector<double> failure{static_cast<double>(p.first * seeds_.plane() + i), static_cast<double>(code),
+                                  static_cast<double>(status[i].s[1])};
+      const std::vector<double> where = to_doubles(bytes);
+      failure.insert(failure.end(), where.begin(), where.end());
+      return failure;
     }
   }
+  return {};
+}
+
+void Solver::check_tracers() const {
+  std::vector<double> failure = first_failure();
+  if (link_) {
+    // Every process throws the same error, for the first failed seed of all, so that none goes on alone
+    // into a collective that the others left.
+    for (const std::vector<double>& other : link_->all_gather(failure)) {
+      if (!other.empty() && (failure.empty() || other[0] < failure[0])) failure = other;
+    }
+  }
+  if (failure.empty()) return;
+  const auto seed = static_cast<std::size_t>(failure[0]);
+  const auto code = static_cast<cl_uint>(failure[1]);
+  const auto step = static_cast<long>(failure[2]);
+  std::vector<double> start;
+  std::string index;
+  for (int d = 0; d < dimension(); ++d) {
+    const std::size_t stride = d == 0 ? 1 : d == 1 ? seeds_.counts[0] : seeds_.counts[0] * seeds_.counts[1];
+    const std::size_t id = seed / stride % seeds_.counts[static_cast<std::size_t>(d)];
+    start.push_back(seeds_.position(d, id));
+    index += (d ? ", " : "") + std::to_string(id);
+  }
+  const double t = config_.t0 + static_cast<double>(step) * dt();
+  throw TracerError("tracer of seed " + std::to_string(seed) + " (grid index (" + index + "), started at " +
+                        point(start) + "): " +
+                        (code == tracer_bad_velocity ? "the velocity is not finite" : "the position is not finite") +
+                        " in the step from t = " + number(t) + " at " + point(std::span(failure).subspan(3)),
+                    seed, step + 1);
+}
+
+void Solver::gather(std::vector<double>& whole, std::size_t per_seed) const {
+  if (!link_) return;
+  // A process's parts are consecutive, so its own seeds are one piece of the array.
+  const std::size_t own0 = parts_.empty() ? 0 : parts_.front().own0;
+  const std::size_t end = parts_.empty() ? 0 : parts_.back().own0 + parts_.back().own_planes;
+  const std::size_t plane_bytes = seeds_.plane() * per_seed * sizeof(double);
+  link_->gather(std::as_writable_bytes(std::span(whole)), own0 * plane_bytes, (end - own0) * plane_bytes);
 }
 
 std::vector<double> Solver::flow_map() const {
@@ -530,6 +577,7 @@ std::vector<double> Solver::flow_map() const {
     const std::vector<double> own = to_doubles(bytes);
     std::copy(own.begin(), own.end(), out.begin() + static_cast<std::ptrdiff_t>(p.own0 * plane));
   }
+  gather(out, static_cast<std::size_t>(dimension()));
   return out;
 }
 
@@ -545,6 +593,7 @@ std::vector<double> Solver::ftle() const {
     const std::vector<double> values = to_doubles(p.ftle.to_vector(devices_->compute(k)));
     std::copy(values.begin(), values.end(), out.begin() + static_cast<std::ptrdiff_t>(p.own0 * seeds_.plane()));
   }
+  gather(out, 1);
   return out;
 }
 
@@ -565,6 +614,7 @@ std::vector<double> Solver::stretch_direction() const {
     const std::vector<double> values = to_doubles(direction.to_vector(devices_->compute(k)));
     std::copy(values.begin(), values.end(), out.begin() + static_cast<std::ptrdiff_t>(p.own0 * seeds_.plane() * dim));
   }
+  gather(out, dim);
   return out;
 }
 
@@ -578,7 +628,13 @@ std::size_t Solver::stopped_tracers() const {
     n += static_cast<std::size_t>(std::count_if(own, own + static_cast<std::ptrdiff_t>(p.own_planes * seeds_.plane()),
                                                 [](const cl_uint2& s) { return s.s[0] == tracer_stopped; }));
   }
-  return n;
+  if (!link_) return n;
+  // Counts below 2^53 travel exactly as doubles.
+  const auto mine = static_cast<double>(n);
+  std::size_t total = 0;
+  for (const std::vector<double>& count : link_->all_gather(std::span(&mine, 1)))
+    total += static_cast<std::size_t>(count[0]);
+  return total;
 }
 
 std::vector<double> Solver::velocity_at(std::span<const double> points, double t) const {

@@ -11,6 +11,7 @@
 #include "hetflow/core/device_set.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/kernel.hpp"
+#include "hetflow/core/link.hpp"
 #include "hetflow/core/plan.hpp"
 #include "hetflow/ftle/analytic_flow.hpp"
 #include "hetflow/ftle/method.hpp"
@@ -39,7 +40,9 @@ struct MemoryPlan {
   bool streamed = false;         // gridded snapshots streamed through a ring of slots
   std::size_t slots = 0;         // snapshots each device holds (all of them when resident; 1 analytic)
   std::size_t snapshot_bytes = 0;
-  std::size_t device_bytes = 0;  // on all devices together: what Solver::device_bytes() reports
+  // On all devices of this process together (of the DeviceSet; across processes each has its own
+  // plan): what Solver::device_bytes() reports.
+  std::size_t device_bytes = 0;
   std::size_t pinned_bytes = 0;  // page-locked host copy of a streamed series
 };
 
@@ -65,24 +68,40 @@ class TracerError : public core::Error {
 // velocity budget is streamed instead: each device holds a ring of snapshot slots, refilled from pinned
 // host memory on its transfer queue while its compute queue integrates (docs/ftle.md, "Streamed
 // snapshots"), with the same field bit for bit.
+//
+// Across processes (hosts): with `processes` (e.g. an mpi::Communicator, outliving the solver) this is
+// one process's share of the run. The parts, one per device of every process in rank order, split the
+// seed planes as one process's devices would; each process holds and advances only its own parts
+// (with their neighbour planes, so nothing travels while advancing), its own copy of the velocity, and
+// streams it by its own budget. Every process passes the same flow, seeds and config. The
+// constructors, memory_plan() with `processes`, flow_map(), ftle(), stretch_direction() and
+// stopped_tracers() are collective: every process calls them, in the same order. The fields come whole
+// on rank 0; another rank gets the whole-sized array with only its own seeds filled (zeros elsewhere),
+// as lbm::Solver::fields(). A failed tracer throws the same TracerError (the first failed seed of all
+// processes) on every process. Everything else is per process: parts(), device_bytes(), memory(),
+// uploads() and velocity_at() (on this process's first device) answer for this process alone.
 class Solver {
  public:
-  Solver(const core::DeviceSet& devices, const AnalyticFlow& flow, const SeedGrid& seeds, const Config& config);
-  Solver(const core::DeviceSet& devices, const VelocityGrid& velocity, const SeedGrid& seeds, const Config& config);
+  Solver(const core::DeviceSet& devices, const AnalyticFlow& flow, const SeedGrid& seeds, const Config& config,
+         core::Link* processes = nullptr);
+  Solver(const core::DeviceSet& devices, const VelocityGrid& velocity, const SeedGrid& seeds, const Config& config,
+         core::Link* processes = nullptr);
   Solver(Solver&&);
   Solver& operator=(Solver&&);
   ~Solver();
 
   // What a solver of this configuration would hold (resident or streamed, device and pinned bytes),
-  // without building it: for a case to print or refuse before it runs.
+  // without building it: for a case to print or refuse before it runs. With `processes`, this
+  // process's share (collective: it learns the other processes' devices).
   static MemoryPlan memory_plan(const core::DeviceSet& devices, const AnalyticFlow& flow, const SeedGrid& seeds,
-                                const Config& config);
+                                const Config& config, core::Link* processes = nullptr);
   static MemoryPlan memory_plan(const core::DeviceSet& devices, const VelocityGrid& velocity, const SeedGrid& seeds,
-                                const Config& config);
+                                const Config& config, core::Link* processes = nullptr);
 
   // Tracers back to their seeds at t0.
   void initialise();
-  // Enqueues `steps` steps (at most the configured steps in all) and returns the last device's event.
+  // Enqueues `steps` steps (at most the configured steps in all) and returns this process's last
+  // device's event. Needs no other process.
   core::Event advance(long steps);
   // All configured steps left.
   core::Event advance_to_end() { return advance(config_.steps - step_); }
@@ -93,29 +112,33 @@ class Solver {
   double time() const { return config_.t0 + static_cast<double>(step_) * dt(); }
 
   // Current tracer positions, dimension() per seed, seeds x-fastest. Throws TracerError when a tracer
-  // failed (first failed seed).
+  // failed (first failed seed). Across processes: collective, whole on rank 0 (see the class comment).
   std::vector<double> flow_map() const;
   // ln(sigma_max(F)) / |t - t0| per seed over the steps taken so far (at least one): F is the flow map's
   // gradient on the seed grid (central differences, one-sided on the grid's faces). Throws TracerError
-  // when a tracer failed.
+  // when a tracer failed. Across processes: collective, whole on rank 0.
   std::vector<double> ftle() const;
   // The direction of largest stretching per seed over the steps taken so far (at least one): the unit
   // eigenvector of the largest eigenvalue of C = F^T F (F as for ftle(), computed by the same kernel
   // code), dimension() per seed, signed so that its first non-zero component is positive (an isotropic C
-  // gives the x axis). Throws TracerError when a tracer failed.
+  // gives the x axis). Throws TracerError when a tracer failed. Across processes: collective, whole on
+  // rank 0.
   std::vector<double> stretch_direction() const;
-  // Tracers that the `stop` boundary halted.
+  // Tracers that the `stop` boundary halted; across processes collective, the total of all on every
+  // process.
   std::size_t stopped_tracers() const;
 
   // The velocity the tracers see at `points` (dimension() per point) at time t, evaluated on the first
-  // device: analytic, or interpolated with the configured kernel and boundary mode.
+  // device (of this process; not collective): analytic, or interpolated with the configured kernel and
+  // boundary mode.
   std::vector<double> velocity_at(std::span<const double> points, double t) const;
 
   const Config& config() const { return config_; }
   const SeedGrid& seeds() const { return seeds_; }
   int dimension() const { return seeds_.dimension; }
+  // This process's parts (one per device of its DeviceSet).
   std::size_t parts() const { return parts_.size(); }
-  // Device memory held on all devices together (memory().device_bytes).
+  // Device memory held on this process's devices together (memory().device_bytes).
   std::size_t device_bytes() const;
   const MemoryPlan& memory() const { return memory_; }
   // Snapshot uploads into the first device's ring so far (0 when resident): more than memory().slots
@@ -137,9 +160,10 @@ class Solver {
   struct Stream;
 
   Solver(const core::DeviceSet& devices, int flow_code, int velocity_dimension, std::vector<double> params,
-         const VelocityGrid* grid, const SeedGrid& seeds, const Config& config);
-  static MemoryPlan plan(const core::DeviceSet& devices, std::size_t params, const VelocityGrid* grid,
-                         const SeedGrid& seeds, const Config& config);
+         const VelocityGrid* grid, const SeedGrid& seeds, const Config& config, core::Link* processes);
+  // This process's plan; `placement` places the parts of all processes.
+  static MemoryPlan plan(const core::DeviceSet& devices, const core::PartPlacement& placement, std::size_t params,
+                         const VelocityGrid* grid, const SeedGrid& seeds, const Config& config);
   // Streamed: enqueues steps [first, first + steps) in launches of one snapshot window each.
   void advance_streamed(long first, long steps);
   std::size_t real_bytes() const { return config_.precision == core::Precision::f64 ? 8 : 4; }
@@ -147,10 +171,15 @@ class Solver {
   void set_real(core::Kernel& k, cl_uint index, double value) const;
   std::vector<double> to_doubles(const std::vector<std::uint8_t>& bytes) const;
   std::vector<std::uint8_t> to_reals(std::span<const double> values) const;
-  // Throws TracerError for the first failed tracer (by seed order).
+  // Throws TracerError for the first failed tracer (by seed order, over all processes).
   void check_tracers() const;
+  // This process's first failed tracer as {seed, status code, step, position...}; empty when none failed.
+  std::vector<double> first_failure() const;
+  // Across processes, collects every process's own seeds (`per_seed` values each) into rank 0's `whole`.
+  void gather(std::vector<double>& whole, std::size_t per_seed) const;
 
   const core::DeviceSet* devices_;
+  core::Link* link_;  // the other processes, if any
   SeedGrid seeds_;
   Config config_;
   std::vector<Part> parts_;

@@ -3,15 +3,12 @@
 #include <cmath>
 
 #include "hetflow/core/error.hpp"
+#include "hetflow/core/number_text.hpp"
 
 namespace hetflow::ftle {
 namespace {
 
-std::string number(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
+std::string number(double v) { return core::number_text(v, 17); }
 
 }  // namespace
 

@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 #include "hetflow/core/error.hpp"
+#include "hetflow/core/number_text.hpp"
 #include "hetflow/io/atomic_file.hpp"
 #include "hetflow/io/error.hpp"
+#include "hetflow/io/hdf5_reader.hpp"
 #include "hetflow/io/yaml_header.hpp"
 
 namespace hetflow::ftle {
@@ -22,9 +25,16 @@ constexpr std::int64_t max_nodes = std::int64_t{1} << 40;
 
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
 
+// Appended piece by piece: "(" + std::to_string(...) trips GCC 12's -Wrestrict false positive.
 std::string node_text(const VelocityGrid& g, std::size_t node) {
-  std::string s = "(" + std::to_string(node % g.dims[0]) + ", " + std::to_string(node / g.dims[0] % g.dims[1]);
-  if (g.dimension == 3) s += ", " + std::to_string(node / (g.dims[0] * g.dims[1]));
+  std::string s = "(";
+  s += std::to_string(node % g.dims[0]);
+  s += ", ";
+  s += std::to_string(node / g.dims[0] % g.dims[1]);
+  if (g.dimension == 3) {
+    s += ", ";
+    s += std::to_string(node / (g.dims[0] * g.dims[1]));
+  }
   return s + ")";
 }
 
@@ -199,6 +209,219 @@ VelocityGrid read_velocity_vti(const std::vector<std::filesystem::path>& files, 
   }
   series.check(files.front().string());
   return series;
+}
+
+namespace {
+
+// --- HDF5 / NetCDF-4 -------------------------------------------------------------------------------
+
+std::string number_text(double v) { return core::number_text(v, 9); }
+
+// "a, b, c", or "'a', 'b', 'c'" with `quote`.
+std::string list_text(const std::vector<std::string>& v, bool quote = false) {
+  std::string s;
+  for (const std::string& x : v) s += (s.empty() ? "" : ", ") + (quote ? quoted(x) : x);
+  return s;
+}
+
+std::string shape_text(const std::vector<std::size_t>& shape) {
+  std::string s;
+  for (const std::size_t n : shape) s += (s.empty() ? "" : ", ") + std::to_string(n);
+  return "(" + s + ")";
+}
+
+// A file being read, with what every message about it starts with.
+struct Hdf5Source {
+  io::Hdf5Reader file;
+  std::string name;  // the file's path, quoted
+
+  [[noreturn]] void fail(const std::string& what) const { throw FormatError(name + ": " + what); }
+};
+
+std::vector<std::string> component_names(const Hdf5Source& src, const Hdf5VelocityOptions& options) {
+  std::vector<std::string> names = options.components;
+  if (names.empty()) {
+    names = {"u", "v"};
+    if (src.file.has_dataset("w")) names.emplace_back("w");
+  }
+  if (names.size() != 2 && names.size() != 3)
+    src.fail(std::to_string(names.size()) + " velocity components given (" + list_text(names) +
+             "): expected 2 (2D) or 3 (3D)");
+  for (std::size_t c = 0; c < names.size(); ++c) {
+    const std::string& name = names[c];  // const: std::quoted would win the call on a mutable string
+    if (src.file.has_dataset(name)) continue;
+    src.fail("no variable " + quoted(name) + " (velocity component " + std::to_string(c + 1) + " of " +
+             list_text(names) + "): expected a dataset of that name (datasets: " + list_text(src.file.datasets()) + ")");
+  }
+  return names;
+}
+
+// The components' common shape: rank d ([z,] y, x) or d + 1 (time first) for d components.
+std::vector<std::size_t> component_shape(const Hdf5Source& src, const std::vector<std::string>& names) {
+  const std::vector<std::size_t> shape = src.file.shape(names[0]);
+  const std::size_t d = names.size();
+  if (shape.size() != d && shape.size() != d + 1) {
+    const std::string axes = d == 2 ? "y, x" : "z, y, x";
+    src.fail("variable " + quoted(names[0]) + " has rank " + std::to_string(shape.size()) + ", shape " +
+             shape_text(shape) + ": " + std::to_string(d) + " velocity components need rank " + std::to_string(d) +
+             " (" + axes + ") or " + std::to_string(d + 1) + " (time, " + axes + ")");
+  }
+  for (std::size_t c = 1; c < d; ++c) {
+    const auto other = src.file.shape(names[c]);
+    if (other != shape)
+      src.fail("variable " + quoted(names[c]) + " has shape " + shape_text(other) + " but " + quoted(names[0]) +
+               " has " + shape_text(shape) + ": expected every velocity component on the same grid");
+  }
+  return shape;
+}
+
+// The coordinate variable of one axis of the first component: the dataset its netCDF dimension names,
+// else the first of the conventional names the file has; "" when there is none.
+std::string coordinate_name(const Hdf5Source& src, const std::vector<io::Hdf5Dimension>& dims, std::size_t axis,
+                            const std::vector<std::string>& conventional) {
+  if (axis < dims.size() && dims[axis].coordinates) return dims[axis].name;
+  for (const std::string& n : conventional)
+    if (src.file.has_dataset(n)) return n;
+  return {};
+}
+
+std::string missing_coordinate(const std::vector<io::Hdf5Dimension>& dims, std::size_t axis,
+                               const std::vector<std::string>& conventional) {
+  std::string text = "expected a 1-D variable named " + list_text(conventional, true);
+  if (axis < dims.size() && !dims[axis].name.empty())
+    text += ", or a coordinate variable for the netCDF dimension " + quoted(dims[axis].name);
+  return text;
+}
+
+// A coordinate variable's values, one per node along its axis, finite and strictly increasing.
+io::Hdf5Dataset increasing_coordinate(const Hdf5Source& src, const std::string& name, std::size_t length,
+                                      const std::string& axis_text) {
+  io::Hdf5Dataset c = src.file.read(name);
+  if (c.dims.size() != 1 || c.dims[0] != length)
+    src.fail("coordinate variable " + quoted(name) + " has shape " + shape_text(c.dims) + ": expected one value per " +
+             axis_text + ", (" + std::to_string(length) + ")");
+  const std::vector<double>& x = c.values;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (std::isfinite(x[i]) && (i == 0 || x[i] > x[i - 1])) continue;
+    src.fail("coordinate variable " + quoted(name) + " is not strictly increasing: " + name + "[" + std::to_string(i) +
+             "] = " + number_text(x[i]) + (i ? " after " + name + "[" + std::to_string(i - 1) + "] = " +
+                                                   number_text(x[i - 1]) : std::string()) +
+             ": expected finite, strictly increasing values");
+  }
+  return c;
+}
+
+// Origin and spacing of a spatial axis. Every value must lie within 1e-6 of the spacing (plus the
+// rounding of its stored type, so float32 longitudes pass) of equal steps from the first to the last.
+std::pair<double, double> uniform_axis(const Hdf5Source& src, const std::string& name, std::size_t length,
+                                       const std::string& axis_text) {
+  const io::Hdf5Dataset c = increasing_coordinate(src, name, length, axis_text);
+  const std::vector<double>& x = c.values;
+  const std::size_t last = x.size() - 1;
+  const double h = (x[last] - x[0]) / static_cast<double>(last);
+  const double tolerance = 1e-6 * h + 4 * c.rounding * std::max(std::abs(x[0]), std::abs(x[last]));
+  for (std::size_t i = 1; i < last; ++i) {
+    const double expected = x[0] + static_cast<double>(i) * h;
+    if (std::abs(x[i] - expected) <= tolerance) continue;
+    src.fail("coordinate variable " + quoted(name) + " is not uniformly spaced: " + name + "[" + std::to_string(i) +
+             "] = " + number_text(x[i]) + ", but equal steps of " + number_text(h) + " from " + name + "[0] = " +
+             number_text(x[0]) + " to " + name + "[" + std::to_string(last) + "] = " + number_text(x[last]) +
+             " put " + number_text(expected) + " there: expected uniform spacing (within 1e-6 of a step)");
+  }
+  return {x[0], h};
+}
+
+// Origin, spacing and node counts from the spatial axes; shape is the components' (time first if any).
+void read_axes(const Hdf5Source& src, const std::string& first, const std::vector<std::size_t>& shape,
+               const std::vector<io::Hdf5Dimension>& dims, VelocityGrid& g) {
+  static const std::vector<std::string> conventional[3] = {{"x", "lon", "longitude"}, {"y", "lat", "latitude"}, {"z"}};
+  for (std::size_t a = 0; a < static_cast<std::size_t>(g.dimension); ++a) {
+    const std::size_t axis = shape.size() - 1 - a;  // x is the last (fastest) axis
+    const std::string axis_text = "node along the " + std::string(1, "xyz"[a]) + " axis (axis " +
+                                  std::to_string(axis) + " of " + quoted(first) + ")";
+    const std::string name = coordinate_name(src, dims, axis, conventional[a]);
+    if (name.empty())
+      src.fail("no coordinate variable for the " + std::string(1, "xyz"[a]) + " axis of " + quoted(first) + " (axis " +
+               std::to_string(axis) + ", " + std::to_string(shape[axis]) + " nodes): " +
+               missing_coordinate(dims, axis, conventional[a]));
+    if (shape[axis] < 2)
+      src.fail("variable " + quoted(first) + " has " + std::to_string(shape[axis]) + " node along the " +
+               std::string(1, "xyz"[a]) + " axis: expected at least 2");
+    g.dims[a] = shape[axis];
+    std::tie(g.origin[a], g.spacing[a]) = uniform_axis(src, name, shape[axis], axis_text);
+  }
+}
+
+// The snapshots' times: the time variable when the components have a time axis (optional for one
+// snapshot), else the single steady snapshot at 0.
+std::vector<double> read_times(const Hdf5Source& src, const std::string& first, const std::vector<std::size_t>& shape,
+                               const std::vector<io::Hdf5Dimension>& dims, int dimension) {
+  if (shape.size() == static_cast<std::size_t>(dimension)) return {0.0};
+  static const std::vector<std::string> conventional{"time", "t"};
+  const std::string name = coordinate_name(src, dims, 0, conventional);
+  if (name.empty()) {
+    if (shape[0] == 1) return {0.0};
+    src.fail(std::to_string(shape[0]) + " snapshots along the first axis of " + quoted(first) +
+             " need their times: " + missing_coordinate(dims, 0, conventional) + ", increasing, one per snapshot");
+  }
+  return increasing_coordinate(src, name, shape[0], "snapshot (axis 0 of " + quoted(first) + ")").values;
+}
+
+// How a component's stored values become velocities, and which stored values mark missing data.
+struct Packing {
+  std::vector<double> missing;  // _FillValue and missing_value
+  double scale = 1, offset = 0;
+};
+
+Packing packing_of(const Hdf5Source& src, const std::string& var) {
+  Packing p;
+  for (const char* key : {"_FillValue", "missing_value"})
+    if (auto v = src.file.number_attribute(var, key)) p.missing.insert(p.missing.end(), v->begin(), v->end());
+  if (auto v = src.file.number_attribute(var, "scale_factor"); v && !v->empty()) p.scale = v->front();
+  if (auto v = src.file.number_attribute(var, "add_offset"); v && !v->empty()) p.offset = v->front();
+  return p;
+}
+
+// Fills component c of every snapshot from its dataset, refusing missing and non-finite values.
+void read_component(const Hdf5Source& src, const std::string& var, std::size_t c, VelocityGrid& g) {
+  const Packing p = packing_of(src, var);
+  const std::vector<double> stored = src.file.read(var).values;
+  const std::size_t nodes = g.nodes(), dim = static_cast<std::size_t>(g.dimension);
+  for (std::size_t k = 0; k < g.times.size(); ++k) {
+    std::vector<double>& snap = g.snapshots[k];
+    for (std::size_t n = 0; n < nodes; ++n) {
+      const double raw = stored[k * nodes + n];
+      const bool missing = std::find(p.missing.begin(), p.missing.end(), raw) != p.missing.end();
+      const double v = raw * p.scale + p.offset;
+      if (missing || !std::isfinite(v))
+        src.fail("variable " + quoted(var) + " is " + number_text(raw) + (missing ? " (its fill or missing value)" : "") +
+                 " at node " + node_text(g, n) + " of snapshot " + std::to_string(k) + " (t = " +
+                 number_text(g.times[k]) + "): expected a finite velocity at every node");
+      snap[n * dim + c] = v;
+    }
+  }
+}
+
+}  // namespace
+
+bool is_hdf5_velocity_file(const std::filesystem::path& file) {
+  const std::string ext = file.extension().string();
+  return ext == ".h5" || ext == ".hdf5" || ext == ".nc";
+}
+
+VelocityGrid read_velocity_hdf5(const std::filesystem::path& file, const Hdf5VelocityOptions& options) {
+  const Hdf5Source src{io::Hdf5Reader(file), quoted(file.string())};
+  const std::vector<std::string> names = component_names(src, options);
+  const std::vector<std::size_t> shape = component_shape(src, names);
+  const std::vector<io::Hdf5Dimension> dims = src.file.dimensions(names[0]);
+  VelocityGrid g;
+  g.dimension = static_cast<int>(names.size());
+  read_axes(src, names[0], shape, dims, g);
+  g.times = read_times(src, names[0], shape, dims, g.dimension);
+  g.snapshots.assign(g.times.size(), std::vector<double>(g.nodes() * names.size()));
+  for (std::size_t c = 0; c < names.size(); ++c) read_component(src, names[c], c, g);
+  g.check(file.string());
+  return g;
 }
 
 }  // namespace hetflow::ftle

@@ -32,4 +32,22 @@ VelocityGrid velocity_from_vti(const io::VtkImageData& image, std::string_view a
 VelocityGrid read_velocity_vti(const std::vector<std::filesystem::path>& files, const std::vector<double>& times,
                                std::string_view array_name = {});
 
+// The variables of an HDF5 or NetCDF-4 velocity file (read_velocity_hdf5).
+struct Hdf5VelocityOptions {
+  // The velocity components' datasets, 2 (2D) or 3 (3D); empty: u, v, and w when the file has a w.
+  std::vector<std::string> components;
+};
+
+// Gridded velocity from an HDF5 or NetCDF-4 file (docs/ftle.md, "HDF5 and NetCDF-4 files"): one dataset
+// per component, each shaped (time, [z,] y, x) in C order (x fastest), or ([z,] y, x) for one steady
+// snapshot; the axes' 1-D coordinate variables (the component's netCDF dimensions, else x/lon/longitude,
+// y/lat/latitude, z) increase in equal steps and give origin and spacing; the time axis's variable
+// (its dimension, else time or t) increases strictly. A node holding a component's _FillValue or
+// missing_value, or a non-finite value, is an error naming the file, variable, node and snapshot; CF
+// packing (scale_factor, add_offset) is undone. NetCDF-3 files are refused with how to convert them.
+VelocityGrid read_velocity_hdf5(const std::filesystem::path& file, const Hdf5VelocityOptions& options = {});
+
+// Whether a velocity file is read by read_velocity_hdf5: its extension is .h5, .hdf5 or .nc.
+bool is_hdf5_velocity_file(const std::filesystem::path& file);
+
 }  // namespace hetflow::ftle

@@ -9,9 +9,8 @@
 #include "hetflow/io/error.hpp"
 #include "hetflow/io/xml_text.hpp"
 
-#ifdef HETFLOW_HAVE_HDF5
-#include <hdf5.h>
-#endif
+#include "hetflow/io/hdf5_handle.hpp"
+#include "hetflow/io/hdf5_reader.hpp"
 
 namespace hetflow::io {
 namespace {
@@ -120,38 +119,7 @@ std::vector<FieldInfo> describe(const std::filesystem::path& path, const ImageGr
 
 #ifdef HETFLOW_HAVE_HDF5
 
-// HDF5 prints its error stack to stderr by default; we report errors ourselves.
-class QuietHdf5 {
- public:
-  QuietHdf5() {
-    H5Eget_auto2(H5E_DEFAULT, &func_, &data_);
-    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  }
-  ~QuietHdf5() { H5Eset_auto2(H5E_DEFAULT, func_, data_); }
-  QuietHdf5(const QuietHdf5&) = delete;
-  QuietHdf5& operator=(const QuietHdf5&) = delete;
-
- private:
-  H5E_auto2_t func_ = nullptr;
-  void* data_ = nullptr;
-};
-
-class Handle {
- public:
-  Handle(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
-  ~Handle() {
-    if (id_ >= 0) close_(id_);
-  }
-  Handle(const Handle&) = delete;
-  Handle& operator=(const Handle&) = delete;
-  hid_t get() const { return id_; }
-  bool ok() const { return id_ >= 0; }
-  herr_t release() { return id_ >= 0 ? close_(std::exchange(id_, -1)) : 0; }
-
- private:
-  hid_t id_;
-  herr_t (*close_)(hid_t);
-};
+using hdf5::Handle;
 
 hid_t native_type(ScalarType t) {
   switch (t) {
@@ -165,7 +133,7 @@ hid_t native_type(ScalarType t) {
 
 void write_h5(const std::filesystem::path& h5_path, const ImageGrid& grid, const std::vector<FieldInfo>& infos,
               std::span<const Field> point_data, std::span<const Field> cell_data) {
-  QuietHdf5 quiet;
+  hdf5::QuietErrors quiet;
   AtomicFile file(h5_path);
   auto fail = [&](const std::string& what) { return IoError("cannot write '" + h5_path.string() + "': " + what); };
   Handle h5(H5Fcreate(file.temp_path().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
@@ -246,33 +214,7 @@ std::filesystem::path XdmfSeries::add(double time, const ImageGrid& grid, std::s
 }
 
 Hdf5Dataset read_hdf5_dataset(const std::filesystem::path& path, const std::string& dataset) {
-#ifdef HETFLOW_HAVE_HDF5
-  QuietHdf5 quiet;
-  auto fail = [&](const std::string& what) { return IoError("cannot read '" + path.string() + "': " + what); };
-  if (!std::filesystem::exists(path)) throw fail("no such file");
-  Handle h5(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
-  if (!h5.ok()) throw fail("not an HDF5 file");
-  Handle ds(H5Dopen2(h5.get(), dataset.c_str(), H5P_DEFAULT), H5Dclose);
-  if (!ds.ok()) throw fail("no dataset '" + dataset + "'");
-  Handle space(H5Dget_space(ds.get()), H5Sclose);
-  const int rank = H5Sget_simple_extent_ndims(space.get());
-  if (rank < 0 || rank > 32) throw fail("dataset '" + dataset + "' has an unreadable shape");
-  std::vector<hsize_t> hdims(static_cast<std::size_t>(rank));
-  H5Sget_simple_extent_dims(space.get(), hdims.data(), nullptr);
-  Hdf5Dataset out;
-  std::size_t n = 1;
-  for (const auto d : hdims) {
-    out.dims.push_back(static_cast<std::size_t>(d));
-    n *= static_cast<std::size_t>(d);
-  }
-  out.values.resize(n);
-  if (n > 0 && H5Dread(ds.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.values.data()) < 0)
-    throw fail("dataset '" + dataset + "' could not be read as numbers");
-  return out;
-#else
-  (void)dataset;
-  no_hdf5(path);
-#endif
+  return Hdf5Reader(path).read(dataset);
 }
 
 }  // namespace hetflow::io

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "hetflow/io/field.hpp"
+#include "hetflow/io/hdf5_reader.hpp"
 #include "hetflow/io/vtk_writer.hpp"
 
 namespace hetflow::io {
@@ -52,12 +53,7 @@ class XdmfSeries {
   std::vector<Step> steps_;
 };
 
-struct Hdf5Dataset {
-  std::vector<std::size_t> dims;
-  std::vector<double> values;  // converted from the stored type, C order
-};
-
-// Reads one dataset (e.g. "/rho") back, for tests and post-processing.
+// Reads one dataset (e.g. "/rho") back, for tests and post-processing (Hdf5Reader reads more).
 Hdf5Dataset read_hdf5_dataset(const std::filesystem::path& path, const std::string& dataset);
 
 }  // namespace hetflow::io

@@ -4,10 +4,12 @@
 #include <cmath>
 
 #include "hetflow/core/error.hpp"
-#include "hetflow/ode/number_text.hpp"
+#include "hetflow/core/number_text.hpp"
 
 namespace hetflow::ode {
 namespace {
+
+using core::number_text;
 
 [[noreturn]] void bad(const std::string& name, const std::string& value, const std::string& expected) {
   throw core::Error("RADAU5 option " + name + " = " + value + ": expected " + expected);

@@ -6,14 +6,16 @@
 #include "hetflow/core/buffer.hpp"
 #include "hetflow/core/build_options.hpp"
 #include "hetflow/core/error.hpp"
-#include "hetflow/ode/number_text.hpp"
 #include "hetflow/core/kernel.hpp"
+#include "hetflow/core/number_text.hpp"
 #include "hetflow/core/partition.hpp"
 #include "hetflow/core/program.hpp"
 #include "hetflow/core/registry.hpp"
 
 namespace hetflow::ode {
 namespace {
+
+using core::number_text;
 
 // radau5.cl's S_* settings and C_* counters.
 enum Setting : std::size_t {
