@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Reference tables for the chemistry tests (tests/chem), computed with Cantera.
+
+For GRI-Mech 3.0, the H2/O2 mechanism (data/mechanisms) and the Chemkin feature fixture
+(tests/chem/data/features.inp, converted with Cantera's ck2yaml) this writes, at several
+(T, p, phi) states, the species' standard-state cp, h, s, the forward and reverse rate constants,
+the rates of progress, the net production rates and the constant-pressure adiabatic reactor RHS.
+Everything is in SI mole units (Cantera works in kmol): concentrations mol/m^3, rates mol/(m^3 s),
+rate constants (m^3/mol)^(order-1)/s, with kf excluding [M] of three-body reactions as Cantera does.
+
+    pip install cantera && python3 scripts/chem_reference.py
+"""
+import json
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+
+import cantera as ct
+import numpy as np
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+MECHS = ROOT / "data" / "mechanisms"
+OUT = ROOT / "tests" / "chem" / "data"
+
+# (T [K], p [atm], phi): lean/rich, below and above T_common = 1000 K, and pressures from well below
+# to well above the falloff centres of GRI's Troe reactions and the fixture's PLOG table.
+STATES = [(600.0, 1.0, 1.0), (1000.0, 1.0, 1.0), (1500.0, 0.05, 0.5), (1800.0, 1.0, 1.0),
+          (2200.0, 20.0, 2.0), (1200.0, 100.0, 1.0), (2500.0, 0.005, 0.7), (1300.0, 3.0, 1.2)]
+
+
+def feature_yaml(tmp):
+    # Cantera's ck2yaml does not read '&' continuation lines: join them first.
+    text = (OUT / "features.inp").read_text()
+    joined = pathlib.Path(tmp) / "features.inp"
+    joined.write_text(re.sub(r"&[ \t]*\n", " ", text))
+    out = pathlib.Path(tmp) / "features.yaml"
+    subprocess.run([sys.executable, "-m", "cantera.ck2yaml", f"--input={joined}",
+                    f"--thermo={MECHS / 'gri30_thermo.dat'}", f"--output={out}", "--quiet"], check=True)
+    return str(out)
+
+
+def set_state(gas, fuel, T, p_atm, phi):
+    """A partly burnt mixture: every reaction runs in both directions at a visible rate."""
+    gas.TP = T, p_atm * ct.one_atm
+    gas.set_equivalence_ratio(phi, fuel, "O2:1.0, N2:3.76")
+    fresh = gas.Y.copy()
+    gas.equilibrate("TP")
+    y = 0.8 * fresh + 0.2 * gas.Y + 1e-6
+    gas.TPY = T, p_atm * ct.one_atm, y / y.sum()
+
+
+def order_to_mol(order):
+    # (m^3/kmol)^(n-1)/s -> (m^3/mol)^(n-1)/s
+    return 1e-3 ** (order - 1.0)
+
+
+def table(gas):
+    rows = []
+    for r in gas.reactions():
+        orders = dict(r.reactants)
+        orders.update(r.orders)
+        extra = 1.0 if r.reaction_type.startswith("three-body") else 0.0
+        rows.append((sum(orders.values()) + extra, sum(r.products.values()) + extra))
+    kf_scale = np.array([order_to_mol(n) for n, _ in rows])
+    kr_scale = np.array([order_to_mol(n) for _, n in rows])
+    wdot = gas.net_production_rates
+    h = gas.standard_enthalpies_RT * ct.gas_constant * gas.T  # J/kmol
+    # Species thermo at the 1 atm reference pressure (Cantera's "standard" entropies are at p).
+    species = [sp.thermo for sp in gas.species()]
+    return {
+        "T": gas.T, "p": gas.P, "Y": list(gas.Y),
+        "cp": [t.cp(gas.T) * 1e-3 for t in species], "h": [t.h(gas.T) * 1e-3 for t in species],
+        "s": [t.s(gas.T) * 1e-3 for t in species],
+        "kf": list(gas.forward_rate_constants * kf_scale), "kr": list(gas.reverse_rate_constants * kr_scale),
+        "qf": list(gas.forward_rates_of_progress * 1e3), "qr": list(gas.reverse_rates_of_progress * 1e3),
+        "wdot": list(wdot * 1e3),
+        "dYdt": list(wdot * gas.molecular_weights / gas.density),
+        "dTdt": float(-np.dot(h, wdot) / (gas.density * gas.cp_mass)),
+    }
+
+
+def rev_pairs(gas):
+    """ck2yaml turns a reaction with REV into two irreversible reactions, one after the other; the
+    C++ reader keeps one reversible reaction, so the tables merge each such pair back."""
+    rs = gas.reactions()
+    return [i for i in range(len(rs) - 1)
+            if not rs[i].reversible and not rs[i + 1].reversible
+            and rs[i + 1].reactants == rs[i].products and rs[i + 1].products == rs[i].reactants]
+
+
+def merge_rev(doc, pairs):
+    for i in reversed(pairs):
+        doc["reactions"][i] = doc["reactions"][i].replace("=>", "<=>")
+        del doc["reactions"][i + 1]
+        for st in doc["states"]:
+            st["kr"][i], st["qr"][i] = st["kf"][i + 1], st["qf"][i + 1]
+            for key in ("kf", "kr", "qf", "qr"):
+                del st[key][i + 1]
+
+
+def write(name, path, fuel):
+    gas = ct.Solution(path)
+    states = []
+    for T, p, phi in STATES:
+        set_state(gas, fuel, T, p, phi)
+        states.append(table(gas))
+    doc = {"generator": "scripts/chem_reference.py", "cantera": ct.__version__,
+           "species": gas.species_names, "reactions": [r.equation for r in gas.reactions()], "states": states}
+    merge_rev(doc, rev_pairs(gas))
+    (OUT / f"{name}_reference.json").write_text(json.dumps(doc, indent=0) + "\n")
+    print(f"{name}: {gas.n_species} species, {gas.n_reactions} reactions, {len(states)} states")
+
+
+def main():
+    OUT.mkdir(parents=True, exist_ok=True)
+    write("gri30", str(MECHS / "gri30.yaml"), "CH4:1.0")
+    write("h2o2", str(MECHS / "h2o2.yaml"), "H2:1.0")
+    with tempfile.TemporaryDirectory() as tmp:
+        write("features", feature_yaml(tmp), "H2:1.0")
+
+
+if __name__ == "__main__":
+    main()
