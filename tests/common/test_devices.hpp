@@ -16,4 +16,14 @@ inline std::string test_device_spec(bool several) {
 inline core::DeviceSet test_device() { return core::DeviceSet::select(test_device_spec(false)); }
 inline core::DeviceSet test_devices() { return core::DeviceSet::select(test_device_spec(true)); }
 
+// Whether every device of `several` is of the platform of `one`'s first device. Results computed on
+// several platforms (the GPU machine's NVIDIA GPU beside a PoCL CPU) may differ in the last bits: the
+// platforms' sin, cos, exp and pow, and their fusing of multiply-adds, are not the same.
+inline bool one_platform(const core::DeviceSet& one, const core::DeviceSet& several) {
+  for (std::size_t k = 0; k < several.size(); ++k) {
+    if (several.device(k).info.platform != one.device(0).info.platform) return false;
+  }
+  return true;
+}
+
 }  // namespace hetflow::test

@@ -5,20 +5,16 @@
 #include <vector>
 
 #include "hetflow/core/device_set.hpp"
+#include "test_devices.hpp"
 
 namespace hetflow::test {
 
 // A field computed on `several` devices against the one of `one`: bit for bit when every device is of
-// `one`'s platform; within `relative` otherwise, since devices of different platforms (the GPU
-// machine's NVIDIA GPU beside a PoCL CPU) evaluate sin and cos, and fuse multiply-adds, differently
-// in the last bit, and the flow's stretching amplifies that round-off.
+// `one`'s platform; within `relative` otherwise (test_devices.hpp, one_platform), since the flow's
+// stretching amplifies the platforms' last-bit differences.
 inline void expect_same_field(const core::DeviceSet& one, const core::DeviceSet& several, const std::vector<double>& a,
                               const std::vector<double>& b, double relative) {
-  bool one_platform = true;
-  for (std::size_t k = 0; k < several.size(); ++k) {
-    one_platform = one_platform && several.device(k).info.platform == one.device(0).info.platform;
-  }
-  if (one_platform) {
+  if (one_platform(one, several)) {
     EXPECT_EQ(a, b);
     return;
   }

@@ -92,12 +92,8 @@ TEST(FtleMpi, DoubleGyreFieldIsBitIdenticalToOneProcess) {
 // Two devices per rank, four parts in all, their planes cut inside and between the processes.
 TEST(FtleMpi, SeveralDevicesPerRankGiveTheSameBits) {
   const core::DeviceSet devices = test::test_devices();
-  // Devices of another platform than the reference's (the GPU machine's GPU beside a PoCL CPU) round
-  // sin, cos and fused multiply-adds differently; the bits agree only within one platform.
-  const auto reference_platform = test::test_device().device(0).info.platform;
-  for (std::size_t k = 0; k < devices.size(); ++k) {
-    if (devices.device(k).info.platform != reference_platform) GTEST_SKIP() << "the test devices span platforms";
-  }
+  // The bits agree only within one platform (test_devices.hpp, one_platform).
+  if (!test::one_platform(test::test_device(), devices)) GTEST_SKIP() << "the test devices span platforms";
   Config c;
   c.duration = 6.0;
   c.steps = 60;

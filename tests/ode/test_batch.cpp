@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <vector>
 
 #include "problems.hpp"
@@ -24,9 +25,15 @@ Batch vdp_batch(const std::vector<double>& eps, std::vector<double> t_end) {
   return b;
 }
 
-void expect_same(const Result& a, std::size_t i, const Result& b, std::size_t j) {
-  EXPECT_EQ(a.y[2 * i], b.y[2 * j]);
-  EXPECT_EQ(a.y[2 * i + 1], b.y[2 * j + 1]);
+// System i of `a` against system j of `b`: the same counters and status always; the same bits for the
+// state and the next step size unless `relative` > 0, their tolerance then.
+void expect_same(const Result& a, std::size_t i, const Result& b, std::size_t j, double relative = 0) {
+  const auto expect_close = [relative](double x, double y) {
+    if (relative == 0) EXPECT_EQ(x, y);
+    else EXPECT_NEAR(x, y, relative * std::abs(x));
+  };
+  expect_close(a.y[2 * i], b.y[2 * j]);
+  expect_close(a.y[2 * i + 1], b.y[2 * j + 1]);
   const Statistics &s = a.statistics[i], &t = b.statistics[j];
   EXPECT_EQ(s.status, t.status);
   EXPECT_EQ(s.nfcn, t.nfcn);
@@ -36,7 +43,7 @@ void expect_same(const Result& a, std::size_t i, const Result& b, std::size_t j)
   EXPECT_EQ(s.nrejct, t.nrejct);
   EXPECT_EQ(s.ndec, t.ndec);
   EXPECT_EQ(s.nsol, t.nsol);
-  EXPECT_EQ(s.h, t.h);
+  expect_close(s.h, t.h);
 }
 
 // Every work-item runs the same code on its own data: copies of one problem give identical results,
@@ -69,7 +76,10 @@ TEST(OdeBatch, DifferingParametersAndTimes) {
   EXPECT_GT(all.statistics[0].nstep, all.statistics[3].nstep);
 }
 
-// Split across two devices, each system gives the same bits as on one device.
+// Split across two devices, each system gives the same bits as on one device of the same platform.
+// Across platforms (NVIDIA beside PoCL) pow differs in the last bit, so the step sizes drift: measured
+// on the H200 + PoCL, the same counters, states within 5.4e-14 and next step sizes within 1.2e-9
+// relative; asserted 1e-12 and 1e-8 (one tolerance, the larger, for both).
 TEST(OdeBatch, SplitAcrossDevices) {
   const core::DeviceSet one_device = hetflow::test::test_device();
   const core::DeviceSet several = hetflow::test::test_devices();
@@ -77,7 +87,8 @@ TEST(OdeBatch, SplitAcrossDevices) {
   const Batch batch = vdp_batch(eps, {2.0});
   const Result a = Radau5(one_device, test::van_der_pol(true), vdp_options()).integrate(batch);
   const Result b = Radau5(several, test::van_der_pol(true), vdp_options()).integrate(batch);
-  for (std::size_t k = 0; k < eps.size(); ++k) expect_same(a, k, b, k);
+  const double relative = hetflow::test::one_platform(one_device, several) ? 0 : 1e-8;
+  for (std::size_t k = 0; k < eps.size(); ++k) expect_same(a, k, b, k, relative);
 }
 
 // Backward integration (t_end < t0) returns to the start of a smooth, non-stiff trajectory.
