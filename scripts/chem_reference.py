@@ -5,6 +5,7 @@ For GRI-Mech 3.0, the H2/O2 mechanism (data/mechanisms) and the Chemkin feature 
 (tests/chem/data/features.inp, converted with Cantera's ck2yaml) this writes, at several
 (T, p, phi) states, the species' standard-state cp, h, s, the forward and reverse rate constants,
 the rates of progress, the net production rates and the constant-pressure adiabatic reactor RHS.
+For H2/air it also writes ignition delays of Cantera's IdealGasConstPressureReactor (h2_ignition).
 Everything is in SI mole units (Cantera works in kmol): concentrations mol/m^3, rates mol/(m^3 s),
 rate constants (m^3/mol)^(order-1)/s, with kf excluding [M] of three-body reactions as Cantera does.
 
@@ -113,12 +114,64 @@ def write(name, path, fuel):
     print(f"{name}: {gas.n_species} species, {gas.n_reactions} reactions, {len(states)} states")
 
 
+# (T0 [K], p [atm]) of the stoichiometric H2/air ignition cases.
+IGNITION_CASES = [(1000.0, 1.0), (1200.0, 1.0)]
+# The ignition criterion: the time at which T first reaches T0 + IGNITION_RISE.
+IGNITION_RISE = 400.0
+
+
+def temperature_at(gas, T0, p, Y, t):
+    gas.TPY = T0, p, Y
+    reactor = ct.IdealGasConstPressureReactor(gas, clone=False)
+    net = ct.ReactorNet([reactor])
+    net.rtol, net.atol = 1e-13, 1e-20
+    net.advance(t)
+    return reactor.T
+
+
+def ignition_delay(gas, T0, p, Y):
+    """First time T reaches T0 + IGNITION_RISE: stepped to a bracket, then bisected to 1e-12 relative."""
+    gas.TPY = T0, p, Y
+    reactor = ct.IdealGasConstPressureReactor(gas, clone=False)
+    net = ct.ReactorNet([reactor])
+    net.rtol, net.atol = 1e-13, 1e-20
+    lo = 0.0
+    while reactor.T < T0 + IGNITION_RISE:
+        lo = net.time
+        net.step()
+    hi = net.time
+    while hi - lo > 1e-12 * hi:
+        mid = 0.5 * (lo + hi)
+        if temperature_at(gas, T0, p, Y, mid) < T0 + IGNITION_RISE:
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+def write_ignition():
+    gas = ct.Solution(str(MECHS / "h2o2.yaml"))
+    cases = []
+    for T0, p_atm in IGNITION_CASES:
+        gas.TP = T0, p_atm * ct.one_atm
+        gas.set_equivalence_ratio(1.0, "H2:1.0", "O2:1.0, N2:3.76")
+        Y = gas.Y.copy()
+        delay = ignition_delay(gas, T0, gas.P, Y)
+        cases.append({"T0": T0, "p": p_atm * ct.one_atm, "phi": 1.0, "Y": list(Y), "delay": delay})
+        print(f"h2_ignition: T0 = {T0} K, p = {p_atm} atm: delay {delay:.6e} s")
+    doc = {"generator": "scripts/chem_reference.py", "cantera": ct.__version__, "mechanism": "h2o2.yaml",
+           "reactor": "IdealGasConstPressureReactor", "criterion": f"T = T0 + {IGNITION_RISE} K",
+           "rise": IGNITION_RISE, "species": gas.species_names, "cases": cases}
+    (OUT / "h2_ignition_reference.json").write_text(json.dumps(doc, indent=0) + "\n")
+
+
 def main():
     OUT.mkdir(parents=True, exist_ok=True)
     write("gri30", str(MECHS / "gri30.yaml"), "CH4:1.0")
     write("h2o2", str(MECHS / "h2o2.yaml"), "H2:1.0")
     with tempfile.TemporaryDirectory() as tmp:
         write("features", feature_yaml(tmp), "H2:1.0")
+    write_ignition()
 
 
 if __name__ == "__main__":

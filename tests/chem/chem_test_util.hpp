@@ -38,6 +38,18 @@ inline nlohmann::json reference(const std::string& name) {
   return nlohmann::json::parse(in);
 }
 
+// Per-species values of a reference table (in its `names` order) rearranged into the mechanism's order.
+inline std::vector<double> in_mechanism_order(const Mechanism& m, const std::vector<std::string>& names,
+                                              const std::vector<double>& values) {
+  std::vector<double> out(m.species.size());
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const int k = m.species_index(names[i]);
+    EXPECT_GE(k, 0) << names[i];
+    if (k >= 0) out[static_cast<std::size_t>(k)] = values[i];
+  }
+  return out;
+}
+
 // Largest |x| of a list, for absolute floors on entries that cancel to near zero.
 inline double largest(const std::vector<double>& v) {
   double m = 0.0;
