@@ -35,9 +35,13 @@ class CommandTest : public ::testing::Test {
 
   // Runs `hetflow ARGS` in the test folder through the shell; `env` is prefixed as VAR=value words.
   CommandResult run_hetflow(const std::string& args, const std::string& env = "") const {
+    return run_shell(env + " '" + HETFLOW_EXE + "' " + args);
+  }
+
+  // Runs a shell command line in the test folder.
+  CommandResult run_shell(const std::string& command) const {
     const std::filesystem::path log = dir / "output.txt";
-    const std::string cmd = "cd '" + dir.string() + "' && " + env + " '" + HETFLOW_EXE + "' " + args + " > '" +
-                            log.string() + "' 2>&1";
+    const std::string cmd = "cd '" + dir.string() + "' && " + command + " > '" + log.string() + "' 2>&1";
     const int raw = std::system(cmd.c_str());
     std::ifstream in(log);
     std::stringstream text;

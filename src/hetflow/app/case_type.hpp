@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "hetflow/app/ranks.hpp"
 #include "hetflow/app/run_directory.hpp"
 #include "hetflow/core/device_set.hpp"
 #include "hetflow/io/case_file.hpp"
@@ -11,11 +12,13 @@
 
 namespace hetflow::app {
 
-// What a case type's run gets: the devices, the run directory and how chatty to be.
+// What a case type's run gets: this rank's devices, the run directory (written on rank 0 alone), how
+// chatty to be (quiet on other ranks) and the ranks of a run under mpiexec (one without).
 struct RunContext {
   const core::DeviceSet& devices;
   RunDirectory& directory;
   io::Verbosity verbosity;
+  Ranks ranks{nullptr};
 };
 
 enum class RunOutcome { complete, interrupted };
@@ -30,6 +33,9 @@ class CaseType {
   // device is opened or the run directory is created, so a bad case leaves nothing behind.
   virtual void check(const io::Case&) const {}
   virtual RunOutcome run(const io::Case& c, RunContext& context) const = 0;
+  // Whether run() spreads over the ranks of context.ranks (mpiexec -n N, N > 1): its collective calls
+  // in the same order on every rank, files written on rank 0 alone. Others refuse to start under MPI.
+  virtual bool runs_across_processes() const { return false; }
 };
 
 // Every case type, and the registry of their schemas that case files are validated against.

@@ -7,6 +7,7 @@
 #include "hetflow/app/bench_command.hpp"
 #include "hetflow/app/case_type.hpp"
 #include "hetflow/app/devices_command.hpp"
+#include "hetflow/app/processes.hpp"
 #include "hetflow/app/run_command.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/io/case_error.hpp"
@@ -18,11 +19,6 @@ namespace {
 
 // Exit statuses, documented in the README.
 enum Exit : int { ok = 0, failed = 1, bad_input = 2, no_device = 3, kernel_build = 4 };
-
-int report(const char* what, const std::string& message, int status) {
-  std::cerr << "hetflow: " << what << ": " << message << "\n";
-  return status;
-}
 
 std::string joined(int argc, char** argv) {
   std::string s;
@@ -70,6 +66,13 @@ int main(int argc, char** argv) {
   auto* cases_cmd = app.add_subcommand("cases", "list case types, or print a commented template of one");
   cases_cmd->add_option("type", case_name, "case type");
 
+  // Under mpiexec every rank reports its own error; the prefix tells them apart.
+  std::string rank_prefix;
+  const auto report = [&](const char* what, const std::string& message, int status) {
+    std::cerr << "hetflow: " << rank_prefix << what << ": " << message << "\n";
+    return status;
+  };
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -94,7 +97,9 @@ int main(int argc, char** argv) {
     if (!run_output.empty()) run.output = run_output;
     run.verbosity = quiet ? io::Verbosity::quiet : verbose ? io::Verbosity::verbose : io::Verbosity::normal;
     run.command_line = joined(argc, argv);
-    return run_command(run);
+    const Processes processes(argc, argv);
+    if (const core::Link* link = processes.link()) rank_prefix = "rank " + std::to_string(link->rank()) + ": ";
+    return run_command(run, processes.link());
   } catch (const io::CaseError& e) {
     return report("invalid case", e.what(), bad_input);
   } catch (const core::NoPlatformError& e) {

@@ -365,27 +365,43 @@ void FtleCase::check(const io::Case& c) const {
 RunOutcome FtleCase::run(const io::Case& c, RunContext& ctx) const {
   const core::WallTimer total;
   RunDirectory& dir = ctx.directory;
-  const FtleSetup setup = make_ftle_setup(c);
+  // ftle::Sequence takes no link yet. Every rank sees the same case, so all refuse alike.
+  if (ctx.ranks.size() > 1 && c.get<long>("sequence.count") > 1) {
+    throw core::Error("ftle: a sequence (sequence.count > 1) under MPI is not supported yet: run it as one process");
+  }
+  // Every rank reads the velocity itself (a file can be missing on one host only).
+  const FtleSetup setup = ctx.ranks.make_together([&] { return make_ftle_setup(c); });
   dir.manifest()["flow"] = setup.info;
   if (setup.sequence.fields > 1) return run_sequence(c, ctx, setup, total);
   // What the run holds, known before anything is allocated: a gridded series over ftle.velocity.budget
-  // is streamed (docs/ftle.md, "Streamed snapshots").
+  // is streamed (docs/ftle.md, "Streamed snapshots"). Across processes: rank 0's share.
   const auto* analytic = std::get_if<ftle::AnalyticFlow>(&setup.flow);
-  const ftle::MemoryPlan memory =
-      analytic ? ftle::Solver::memory_plan(ctx.devices, *analytic, setup.seeds, setup.config)
-               : ftle::Solver::memory_plan(ctx.devices, *std::get<std::shared_ptr<const ftle::VelocityGrid>>(setup.flow),
-                                           setup.seeds, setup.config);
-  dir.manifest()["memory"] = {{"velocity", memory.streamed ? "streamed" : "resident"},
-                              {"snapshot_slots", memory.slots},
-                              {"device_bytes", memory.device_bytes},
-                              {"pinned_host_bytes", memory.pinned_bytes}};
+  core::Link* const link = ctx.ranks.link();
+  ftle::MemoryPlan memory;
   std::optional<ftle::Solver> solver;
-  if (analytic) {
-    solver.emplace(ctx.devices, *analytic, setup.seeds, setup.config);
-  } else {
-    solver.emplace(ctx.devices, *std::get<std::shared_ptr<const ftle::VelocityGrid>>(setup.flow), setup.seeds,
-                   setup.config);
-  }
+  Pathlines pathlines(c, setup.seeds);
+  // A rank that fails to plan or build its part fails every rank here, before the stepping's agreements.
+  ctx.ranks.together([&] {
+    memory = analytic ? ftle::Solver::memory_plan(ctx.devices, *analytic, setup.seeds, setup.config, link)
+                      : ftle::Solver::memory_plan(ctx.devices,
+                                                  *std::get<std::shared_ptr<const ftle::VelocityGrid>>(setup.flow),
+                                                  setup.seeds, setup.config, link);
+    dir.manifest()["memory"] = {{"velocity", memory.streamed ? "streamed" : "resident"},
+                                {"snapshot_slots", memory.slots},
+                                {"device_bytes", memory.device_bytes},
+                                {"pinned_host_bytes", memory.pinned_bytes}};
+    if (analytic) {
+      solver.emplace(ctx.devices, *analytic, setup.seeds, setup.config, link);
+    } else {
+      solver.emplace(ctx.devices, *std::get<std::shared_ptr<const ftle::VelocityGrid>>(setup.flow), setup.seeds,
+                     setup.config, link);
+    }
+    try {
+      pathlines.record(*solver, true);  // the seeds at t0
+    } catch (const ftle::TracerError& e) {
+      rethrow_tracer_error(e, *solver);
+    }
+  });
 
   const long steps = setup.config.steps;
   io::Progress progress(steps, "ftle", ctx.verbosity);
@@ -397,43 +413,48 @@ RunOutcome FtleCase::run(const io::Case& c, RunContext& ctx) const {
   long done = 0;
   StepChunks chunk(4);
   double stepping = 0.0, device_seconds = 0.0;
-  Pathlines pathlines(c, setup.seeds);
-  try {
-    pathlines.record(*solver, true);  // the seeds at t0
-  } catch (const ftle::TracerError& e) {
-    rethrow_tracer_error(e, *solver);
-  }
-  // At least one chunk, interrupted or not: an FTLE needs a non-zero integration time.
-  while (done < steps && (done == 0 || !io::interrupted())) {
+  // At least one chunk, interrupted or not: an FTLE needs a non-zero integration time. The ranks agree
+  // after each chunk, so they take the same chunks (sized by the slowest) and stop after the same one.
+  bool interrupted = false;
+  while (done < steps && (done == 0 || !interrupted)) {
     const long n = std::min(chunk.steps(), pathlines.limit(done, steps));
-    const core::WallTimer timer;
-    const core::Event event = solver->advance(n);
-    solver->finish();
-    device_seconds += event.seconds();
-    const double t = timer.seconds();
-    stepping += t;
-    chunk.adapt(t);
+    const Ranks::Agreed agreed = ctx.ranks.together([&] {
+      const core::Event event = solver->advance(n);
+      solver->finish();
+      device_seconds += event.seconds();
+      try {
+        pathlines.record(*solver, done + n == steps);
+      } catch (const ftle::TracerError& e) {
+        rethrow_tracer_error(e, *solver);
+      }
+    });
+    interrupted = agreed.interrupted;
+    stepping += agreed.seconds;
+    chunk.adapt(agreed.seconds);
     done += n;
     progress.update(done);
-    try {
-      pathlines.record(*solver, done == steps);
-    } catch (const ftle::TracerError& e) {
-      rethrow_tracer_error(e, *solver);
-    }
   }
   progress.finish();
 
   const core::WallTimer output_timer;
   std::vector<double> field, flow_map, eigenvector;
+  std::size_t stopped_tracers = 0;
   const bool want_flow_map = c.get<bool>("output.flow_map");
   const bool want_eigenvector = c.get<bool>("output.eigenvector");
-  try {
-    field = solver->ftle();
-    if (want_flow_map) flow_map = solver->flow_map();
-    if (want_eigenvector) eigenvector = solver->stretch_direction();
-  } catch (const ftle::TracerError& e) {
-    rethrow_tracer_error(e, *solver);
-  }
+  // The collective reads, whole on rank 0, which alone goes on to write.
+  ctx.ranks.together([&] {
+    try {
+      field = solver->ftle();
+      if (want_flow_map) flow_map = solver->flow_map();
+      if (want_eigenvector) eigenvector = solver->stretch_direction();
+      pathlines.record(*solver, true);  // an interrupted run's last step
+    } catch (const ftle::TracerError& e) {
+      rethrow_tracer_error(e, *solver);
+    }
+    stopped_tracers = solver->stopped_tracers();
+  });
+  const RunOutcome outcome = done < steps ? RunOutcome::interrupted : RunOutcome::complete;
+  if (!ctx.ranks.root()) return outcome;
   const FieldStats stats = statistics(field, setup.seeds);
 
   const ftle::SeedGrid& seeds = setup.seeds;
@@ -483,7 +504,6 @@ RunOutcome FtleCase::run(const io::Case& c, RunContext& ctx) const {
     dir.add_output("ftle.xmf", what + " (HDF5 + XDMF)");
   }
   if (pathlines.on()) {
-    pathlines.record(*solver, true);  // an interrupted run's last step
     pathlines.write(dir.file("pathlines.vtp"), fp32);
     dir.add_output("pathlines.vtp", "pathlines of " + std::to_string(pathlines.lines()) + " seeds (output.pathlines."
                    "stride), " + std::to_string(pathlines.points_per_line()) + " points each at t0, every " +
@@ -507,7 +527,7 @@ RunOutcome FtleCase::run(const io::Case& c, RunContext& ctx) const {
       {"steps", done},
       {"dt", solver->dt()},
       {"integration_time", static_cast<double>(done) * solver->dt()},
-      {"stopped_tracers", solver->stopped_tracers()},
+      {"stopped_tracers", stopped_tracers},
       {"device_seconds", device_seconds},
       {"device_seconds_note", "advection kernels' OpenCL profiling time (last device), output excluded"}};
   dir.add_timing("stepping", stepping);
@@ -517,7 +537,7 @@ RunOutcome FtleCase::run(const io::Case& c, RunContext& ctx) const {
     std::fprintf(stderr, "ftle: %zu seeds, %ld steps of dt = %s: mean FTLE %.4f (min %.4f, max %.4f)\n",
                  seeds.size(), done, number(solver->dt()).c_str(), stats.mean, stats.min, stats.max);
   }
-  return done < steps ? RunOutcome::interrupted : RunOutcome::complete;
+  return outcome;
 }
 
 }  // namespace hetflow::app

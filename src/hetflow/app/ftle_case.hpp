@@ -13,6 +13,8 @@ class FtleCase : public CaseType {
   io::Schema schema() const override;
   void check(const io::Case& c) const override;
   RunOutcome run(const io::Case& c, RunContext& context) const override;
+  // A single field, over the ranks through ftle::Solver's link; a sequence refuses (ftle::Sequence has none).
+  bool runs_across_processes() const override { return true; }
 };
 
 }  // namespace hetflow::app

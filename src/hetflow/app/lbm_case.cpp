@@ -28,14 +28,16 @@ std::string mib(double bytes) { return std::to_string(static_cast<long long>(std
 const char* memory_hint = " (reduce geometry.size, or use lbm.storage: fp16 or lbm.pattern: aa, which keep one copy)";
 
 // The Solver refuses a lattice that does not fit, but only once the mask exists; a generated mask of a
-// lattice far too large would exhaust the host first. The lattice is split evenly over the devices.
-void check_fits(const std::array<std::size_t, 3>& dims, const lbm::Config& config, const core::DeviceSet& devices) {
+// lattice far too large would exhaust the host first. The lattice is split evenly over the devices of
+// every rank (taken to have as many as this one).
+void check_fits(const std::array<std::size_t, 3>& dims, const lbm::Config& config, const core::DeviceSet& devices,
+                std::size_t ranks) {
   std::array<int, 3> lattice{};
   for (std::size_t d = 0; d < 3; ++d) {
     if (dims[d] > std::size_t{1} << 30) throw core::Error("lattice dimension " + std::to_string(dims[d]) + " is above 2^30");
     lattice[d] = static_cast<int>(dims[d]);
   }
-  const double needed = static_cast<double>(lbm::Solver::required_bytes(lattice, config)) / static_cast<double>(devices.size());
+  const double needed = static_cast<double>(lbm::Solver::required_bytes(lattice, config)) / static_cast<double>(devices.size() * ranks);
   for (std::size_t k = 0; k < devices.size(); ++k) {
     const core::Device& device = devices.device(k);
     if (needed <= static_cast<double>(device.info.global_mem)) continue;
@@ -142,18 +144,23 @@ RunOutcome LbmCase::run(const io::Case& c, RunContext& ctx) const {
   const lbm::Config config = solver_config(c);
   const long steps = c.get<long>("lbm.steps");
   const long every = c.get<long>("output.every");
-  if (const auto dims = planned_lbm_dims(c)) check_fits(*dims, config, ctx.devices);
-  const LbmGeometry geometry = make_lbm_geometry(c);
+  // Every rank makes the whole mask (a file can be missing on one host only) and builds its share.
+  const LbmGeometry geometry = ctx.ranks.make_together([&] {
+    if (const auto dims = planned_lbm_dims(c)) check_fits(*dims, config, ctx.devices, ctx.ranks.size());
+    return make_lbm_geometry(c);
+  });
   dir.manifest()["geometry"] = geometry.info;
   std::optional<lbm::Solver> solver;
-  try {
-    solver.emplace(ctx.devices, geometry.mask, config);
-  } catch (const core::Error& e) {
-    const std::string what = e.what();
-    if (what.find("needs") == std::string::npos) throw;
-    throw core::Error(what + memory_hint);
-  }
-  initialise_multiphase(c, geometry.mask, *solver);
+  ctx.ranks.together([&] {
+    try {
+      solver.emplace(ctx.devices, geometry.mask, config, ctx.ranks.link());
+    } catch (const core::Error& e) {
+      const std::string what = e.what();
+      if (what.find("needs") == std::string::npos) throw;
+      throw core::Error(what + memory_hint);
+    }
+    initialise_multiphase(c, geometry.mask, *solver);
+  });
 
   const double nu = solver->viscosity();
   const std::optional<int> axis = flow_axis(config.force);
@@ -169,8 +176,12 @@ RunOutcome LbmCase::run(const io::Case& c, RunContext& ctx) const {
   options.double_fields = config.storage == lbm::Storage::fp64;
   const std::string shown = c.get<std::string>("output.slice_field");
   options.slice_density = shown == "density" || (shown == "auto" && c.get<std::string>("lbm.model") != "single");
-  LbmOutputs outputs(dir, geometry.mask, options);
-  outputs.write_geometry();
+  // Rank 0 alone writes; the others only take part in solver->fields().
+  std::optional<LbmOutputs> outputs;
+  if (ctx.ranks.root()) {
+    outputs.emplace(dir, geometry.mask, options);
+    outputs->write_geometry();
+  }
 
   // Re = U D / nu for an obstacle in a channel, with U the mean velocity through the open channel
   // cross-section: the superficial mean over all nodes scaled by the walls' share of each plane.
@@ -183,7 +194,7 @@ RunOutcome LbmCase::run(const io::Case& c, RunContext& ctx) const {
   auto title_extra = [&](const LbmDiagnostics& d) -> std::string {
     if (has_re) return "Re = " + fixed(reynolds(d), 1);
     if (geometry.kind == "packing" || geometry.kind == "file") {
-      if (const auto k = outputs.permeability(d)) return "k = " + fixed(*k, 4);
+      if (const auto k = outputs->permeability(d)) return "k = " + fixed(*k, 4);
     }
     return {};
   };
@@ -192,43 +203,54 @@ RunOutcome LbmCase::run(const io::Case& c, RunContext& ctx) const {
   double mass0 = 0.0, output_seconds = 0.0;
   long last_output = -1;
   LbmDiagnostics last;
+  // Collective. Rank 0's checks of the fields fail every rank here, not in a later halo exchange.
   auto output = [&](long step) {
     const core::WallTimer timer;
-    const lbm::Fields fields = solver->fields();
-    last = diagnose(fields, step);
-    if (step == 0) mass0 = last.mass;
-    outputs.write(step, fields, last, mass0, title_extra(last));
     last_output = step;
-    progress.note("step " + std::to_string(step) + " written");
-    output_seconds += timer.seconds();
-    if (last.max_speed > max_lattice_speed) {
-      throw core::Error("lbm: max |u| = " + fixed(last.max_speed, 3) + " at step " + std::to_string(step) + ", cell " +
-                        cell_text(last.max_cell) + " exceeds " + fixed(max_lattice_speed, 1) +
-                        " (lattice Mach ~0.5): the compressibility error is large there and the run is near "
-                        "instability; use a smaller lbm.force or a larger lbm.tau. Outputs up to this step are kept");
-    }
+    ctx.ranks.together([&] {
+      const lbm::Fields fields = solver->fields();
+      if (!outputs) return;
+      last = diagnose(fields, step);
+      if (step == 0) mass0 = last.mass;
+      outputs->write(step, fields, last, mass0, title_extra(last));
+      progress.note("step " + std::to_string(step) + " written");
+      output_seconds += timer.seconds();
+      if (last.max_speed > max_lattice_speed) {
+        throw core::Error("lbm: max |u| = " + fixed(last.max_speed, 3) + " at step " + std::to_string(step) +
+                          ", cell " + cell_text(last.max_cell) + " exceeds " + fixed(max_lattice_speed, 1) +
+                          " (lattice Mach ~0.5): the compressibility error is large there and the run is near "
+                          "instability; use a smaller lbm.force or a larger lbm.tau. Outputs up to this step are "
+                          "kept");
+      }
+    });
   };
 
   output(0);
   long done = 0;
   StepChunks chunk(8);
   double stepping = 0.0;
-  while (done < steps && !io::interrupted()) {
+  // The ranks agree after each chunk, so they take the same chunks (sized by the slowest) and stop
+  // after the same one.
+  bool interrupted = io::interrupted();
+  while (done < steps && !interrupted) {
     const long next = std::min(steps, (done / every + 1) * every);
     const long n = std::min(chunk.steps(), next - done);
-    const core::WallTimer timer;
-    solver->advance(n);
-    solver->finish();
-    const double t = timer.seconds();
-    stepping += t;
-    chunk.adapt(t);
+    const Ranks::Agreed agreed = ctx.ranks.together([&] {
+      solver->advance(n);
+      solver->finish();
+    });
+    interrupted = agreed.interrupted;
+    stepping += agreed.seconds;
+    chunk.adapt(agreed.seconds);
     done += n;
     progress.update(done);
     if (done == next && done < steps) output(done);
   }
   if (last_output != done) output(done);
   progress.finish();
-  outputs.close();
+  const RunOutcome outcome = done < steps ? RunOutcome::interrupted : RunOutcome::complete;
+  if (!outputs) return outcome;
+  outputs->close();
 
   const double mlups = stepping > 0 ? static_cast<double>(solver->nodes()) * static_cast<double>(done) / stepping / 1e6 : 0.0;
   nlohmann::json& result = dir.manifest()["result"];
@@ -241,12 +263,12 @@ RunOutcome LbmCase::run(const io::Case& c, RunContext& ctx) const {
             {"mlups", mlups},
             {"mlups_note", "lattice nodes (solids included) x steps / host wall time of the stepping between the "
                            "first and last output, output time excluded"}};
-  if (const auto k = outputs.permeability(last)) result["permeability"] = *k;
+  if (const auto k = outputs->permeability(last)) result["permeability"] = *k;
   if (has_re) result["reynolds"] = reynolds(last);
   dir.add_timing("stepping", stepping);
   dir.add_timing("output", output_seconds);
   dir.add_timing("total", total.seconds());
-  return done < steps ? RunOutcome::interrupted : RunOutcome::complete;
+  return outcome;
 }
 
 }  // namespace hetflow::app

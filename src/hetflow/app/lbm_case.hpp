@@ -12,6 +12,8 @@ class LbmCase : public CaseType {
   io::Schema schema() const override;
   void check(const io::Case& c) const override;
   RunOutcome run(const io::Case& c, RunContext& context) const override;
+  // Over the ranks through lbm::Solver's link (z-slabs, one per device of every rank).
+  bool runs_across_processes() const override { return true; }
 };
 
 }  // namespace hetflow::app

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "hetflow/app/case_type.hpp"
+#include "hetflow/app/ranks.hpp"
 #include "hetflow/core/device_set.hpp"
 #include "hetflow/io/interrupt.hpp"
 
@@ -23,39 +24,61 @@ nlohmann::json device_json(const core::Device& d) {
 // The device self-test is `type: selftest` (examples/selftest.yaml).
 std::string default_case_yaml() { return "type: ftle\nftle:\n  dt: 0.2\noutput:\n  dir: runs/default\n"; }
 
-int run_command(const RunRequest& request) {
+int run_command(const RunRequest& request, core::Link* processes) {
+  const Ranks ranks(processes);
   std::vector<std::string> overrides;
   if (request.device) overrides.push_back("device.select=" + *request.device);
   if (request.output) overrides.push_back("output.dir=" + *request.output);
   overrides.insert(overrides.end(), request.overrides.begin(), request.overrides.end());
 
-  const io::Case c = request.case_file.empty()
-                         ? io::parse_case(default_case_yaml(), case_registry(), overrides, "<built-in default case>")
-                         : io::load_case(request.case_file, case_registry(), overrides);
-
+  // Every rank reads the case and selects its own devices; no rank goes on unless all could, so that one
+  // that could not leaves none waiting in the solver's first collective.
+  const io::Case c = ranks.make_together([&] {
+    return request.case_file.empty()
+               ? io::parse_case(default_case_yaml(), case_registry(), overrides, "<built-in default case>")
+               : io::load_case(request.case_file, case_registry(), overrides);
+  });
   const CaseType& type = find_case_type(c.type());
-  type.check(c);
-  core::DeviceSet devices = core::DeviceSet::select(c.get<std::string>("device.select"));
-  devices.set_extra_build_options(c.get<std::string>("device.build_options"));
+  core::DeviceSet devices = ranks.make_together([&] {
+    type.check(c);
+    if (ranks.size() > 1 && !type.runs_across_processes()) {
+      throw core::Error("a " + c.type() + " case runs on one process: start it without mpiexec");
+    }
+    core::DeviceSet selected = core::DeviceSet::select(c.get<std::string>("device.select"));
+    selected.set_extra_build_options(c.get<std::string>("device.build_options"));
+    return selected;
+  });
+  nlohmann::json here = {{"host", host_name()}, {"devices", nlohmann::json::array()}};
+  for (std::size_t k = 0; k < devices.size(); ++k) here["devices"].push_back(device_json(devices.device(k)));
+  const std::vector<std::string> everywhere = ranks.gather_texts(here.dump());
 
-  RunDirectory dir(c.get<std::string>("output.dir"));
-  dir.manifest()["command"] = request.command_line;
-  dir.manifest()["case"] = c.to_json();
-  dir.manifest()["case_source"] = c.source();
-  dir.manifest()["overrides"] = c.overrides();
-  for (std::size_t k = 0; k < devices.size(); ++k) dir.manifest()["devices"].push_back(device_json(devices.device(k)));
-  dir.write_manifest("running");
+  // From here a signal is a request to stop: none kills one rank while the others go on.
+  const io::InterruptGuard guard(ranks.root());
+  RunDirectory dir = ranks.make_together([&] {
+    RunDirectory made(c.get<std::string>("output.dir"), ranks.root());
+    made.manifest()["command"] = request.command_line;
+    made.manifest()["case"] = c.to_json();
+    made.manifest()["case_source"] = c.source();
+    made.manifest()["overrides"] = c.overrides();
+    made.manifest()["devices"] = here["devices"];
+    made.manifest()["processes"] = {{"count", ranks.size()}, {"ranks", nlohmann::json::array()}};
+    for (const std::string& rank : everywhere) made.manifest()["processes"]["ranks"].push_back(nlohmann::json::parse(rank));
+    made.write_manifest("running");
+    return made;
+  });
 
-  if (request.verbosity != io::Verbosity::quiet) {
+  // Other ranks print only their errors.
+  const io::Verbosity verbosity = ranks.root() ? request.verbosity : io::Verbosity::quiet;
+  if (verbosity != io::Verbosity::quiet) {
     std::cerr << "hetflow: running " << c.type() << " on";
     for (std::size_t k = 0; k < devices.size(); ++k) std::cerr << (k ? "," : "") << " " << devices.device(k).label();
+    if (ranks.size() > 1) std::cerr << " (rank 0 of " << ranks.size() << ")";
     std::cerr << "\n";
   }
-  const io::InterruptGuard guard;
-  RunContext context{devices, dir, request.verbosity};
-  RunOutcome outcome;
+  RunContext context{devices, dir, verbosity, ranks};
+  RunOutcome outcome = RunOutcome::complete;
   try {
-    outcome = type.run(c, context);
+    ranks.together([&] { outcome = type.run(c, context); });
   } catch (const std::exception& e) {
     dir.manifest()["error"] = e.what();
     dir.write_manifest("failed");
@@ -63,8 +86,10 @@ int run_command(const RunRequest& request) {
   }
   const bool interrupted = outcome == RunOutcome::interrupted;
   dir.write_manifest(interrupted ? "interrupted" : "complete");
-  std::cout << (interrupted ? "interrupted; final outputs written to " : "results in ") << dir.path().string()
-            << "\n";
+  if (ranks.root()) {
+    std::cout << (interrupted ? "interrupted; final outputs written to " : "results in ") << dir.path().string()
+              << "\n";
+  }
   return interrupted ? 130 : 0;
 }
 

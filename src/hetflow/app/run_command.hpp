@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "hetflow/core/link.hpp"
 #include "hetflow/io/progress.hpp"
 
 namespace hetflow::app {
@@ -19,7 +20,10 @@ struct RunRequest {
 // `hetflow run`: validates the case (nothing is computed or written before it validates), selects the
 // devices, runs the case type into its run directory and prints where the results are.
 // Returns 0 when complete, 130 when interrupted (final outputs written all the same).
-int run_command(const RunRequest& request);
+// With `processes` (mpiexec -n N, N > 1) every rank calls it: each selects its own devices, the case
+// type spreads over them, rank 0 alone writes the run directory and prints, and all ranks return the
+// same status or throw together (docs/case-files.md, "Several processes (MPI)").
+int run_command(const RunRequest& request, core::Link* processes = nullptr);
 
 // The case that `hetflow run` without a file runs.
 std::string default_case_yaml();

@@ -9,18 +9,22 @@
 
 namespace hetflow::app {
 
-RunDirectory::RunDirectory(std::filesystem::path dir) : dir_(std::move(dir)) {
+std::string host_name() {
+  char host[256] = "unknown";
+  gethostname(host, sizeof host - 1);
+  return host;
+}
+
+RunDirectory::RunDirectory(std::filesystem::path dir, bool writes) : dir_(std::move(dir)), writes_(writes) {
   std::error_code ec;
-  std::filesystem::create_directories(dir_, ec);
-  if (ec || !std::filesystem::is_directory(dir_)) {
+  if (writes_) std::filesystem::create_directories(dir_, ec);
+  if (writes_ && (ec || !std::filesystem::is_directory(dir_))) {
     throw io::IoError("cannot create the output directory " + dir_.string() + ": " +
                       (ec ? ec.message() : "a file of that name exists"));
   }
-  char host[256] = "unknown";
-  gethostname(host, sizeof host - 1);
   manifest_ = {{"hetflow", {{"version", version}, {"commit", git_commit}, {"compiler", compiler},
                             {"build_type", build_type}}},
-               {"host", host},
+               {"host", host_name()},
                {"started", io::utc_timestamp()},
                {"outputs", nlohmann::json::object()},
                {"timings_s", nlohmann::json::object()}};
@@ -33,7 +37,7 @@ void RunDirectory::add_timing(const std::string& name, double seconds) { manifes
 void RunDirectory::write_manifest(const std::string& status) {
   manifest_["status"] = status;
   if (status != "running") manifest_["finished"] = io::utc_timestamp();
-  io::write_file_atomically(file("manifest.json"), manifest_.dump(2) + "\n");
+  if (writes_) io::write_file_atomically(file("manifest.json"), manifest_.dump(2) + "\n");
 }
 
 }  // namespace hetflow::app

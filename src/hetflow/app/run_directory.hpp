@@ -10,9 +10,14 @@ namespace hetflow::app {
 // commit, command line), how long each part took, which files it wrote and how it ended. The manifest
 // is written when the run starts (status "running") and rewritten atomically as it progresses, so even
 // a killed run leaves a manifest that says so.
+// This host's name, for manifests.
+std::string host_name();
+
 class RunDirectory {
  public:
-  explicit RunDirectory(std::filesystem::path dir);
+  // `writes` false: a rank other than 0 of a run across processes, which creates and writes nothing
+  // (its manifest stays in memory) while rank 0 writes `dir`.
+  explicit RunDirectory(std::filesystem::path dir, bool writes = true);
 
   const std::filesystem::path& path() const { return dir_; }
   std::filesystem::path file(const std::string& name) const { return dir_ / name; }
@@ -25,6 +30,7 @@ class RunDirectory {
 
  private:
   std::filesystem::path dir_;
+  bool writes_;
   nlohmann::json manifest_;
 };
 

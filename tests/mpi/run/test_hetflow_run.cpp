@@ -1,0 +1,157 @@
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
+
+#include "command_test.hpp"
+
+// `mpiexec -n 2 hetflow run`: a plain test program (not an MPI one) that starts mpiexec itself, as a
+// user would, and compares with one process.
+namespace hetflow::test {
+namespace {
+
+// The double gyre on a small grid, with every collective read the case makes: field, flow map,
+// stretch direction, pathlines, stopped tracers.
+constexpr const char* gyre_case = R"(type: ftle
+ftle:
+  dt: 0.2
+seeds:
+  counts: [101, 51]
+output:
+  flow_map: true
+  eigenvector: true
+  pathlines:
+    every: 25
+    stride: [10, 10]
+)";
+
+std::string quoted(const std::string& s) { return "'" + s + "'"; }
+
+// `mpiexec` with one program per entry of `ranks` (the arguments of `hetflow` on that rank), each on
+// one rank, with the launcher flags CTest's other MPI test uses.
+std::string mpiexec(const std::vector<std::string>& ranks) {
+  std::string line = HETFLOW_MPIEXEC;
+  for (std::size_t r = 0; r < ranks.size(); ++r) {
+    line += std::string(r ? " :" : "") + " " + HETFLOW_MPIEXEC_NUMPROC_FLAG + " 1 " + HETFLOW_MPIEXEC_PREFLAGS + " " +
+            quoted(HETFLOW_EXE) + " " + ranks[r];
+  }
+  return line;
+}
+
+std::string bytes(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+class HetflowRunMpi : public CommandTest {};
+
+TEST_F(HetflowRunMpi, FtleOnTwoRanksWritesTheOneProcessFieldBitForBit) {
+  write("gyre.yaml", gyre_case);
+  const std::string args = "run gyre.yaml --device " + device() + " -q -o ";
+  const CommandResult one = run_hetflow(args + "one");
+  ASSERT_EQ(one.status, 0) << one.output;
+  const CommandResult two = run_shell(mpiexec({args + "two", args + "two"}));
+  ASSERT_EQ(two.status, 0) << two.output;
+
+  for (const char* file : {"ftle.vti", "pathlines.vtp"}) {
+    ASSERT_TRUE(std::filesystem::exists(dir / "two" / file)) << file;
+    EXPECT_EQ(bytes(dir / "two" / file), bytes(dir / "one" / file)) << file;
+  }
+  const nlohmann::json m = manifest("two");
+  EXPECT_EQ(m["status"], "complete");
+  EXPECT_EQ(m["processes"]["count"], 2);
+  ASSERT_EQ(m["processes"]["ranks"].size(), 2u);
+  for (const nlohmann::json& rank : m["processes"]["ranks"]) EXPECT_EQ(rank["devices"].size(), 1u);
+  EXPECT_EQ(manifest("one")["processes"]["count"], 1);
+  EXPECT_EQ(m["result"]["mean_ftle"], manifest("one")["result"]["mean_ftle"]);
+  EXPECT_EQ(m["result"]["stopped_tracers"], manifest("one")["result"]["stopped_tracers"]);
+  // Rank 0 alone prints where the results are.
+  EXPECT_EQ(two.output, "results in two\n");
+}
+
+// Flow past a cylinder, z-slabs over the two ranks with halos sent between them.
+TEST_F(HetflowRunMpi, LbmOnTwoRanksWritesTheOneProcessFieldsBitForBit) {
+  write("cylinder.yaml", "type: lbm\nlbm:\n  force: [1e-5, 0, 0]\n  steps: 200\ngeometry:\n  kind: cylinder\n"
+                         "  size: [48, 24, 12]\noutput:\n  every: 100\n");
+  const std::string args = "run cylinder.yaml --device " + device() + " -q -o ";
+  const CommandResult one = run_hetflow(args + "one");
+  ASSERT_EQ(one.status, 0) << one.output;
+  const CommandResult two = run_shell(mpiexec({args + "two", args + "two"}));
+  ASSERT_EQ(two.status, 0) << two.output;
+  for (const char* file : {"fields_000100.vti", "fields_000200.vti", "lbm.csv"}) {
+    ASSERT_TRUE(std::filesystem::exists(dir / "two" / file)) << file;
+    EXPECT_EQ(bytes(dir / "two" / file), bytes(dir / "one" / file)) << file;
+  }
+  EXPECT_EQ(manifest("two")["status"], "complete");
+  EXPECT_EQ(manifest("two")["processes"]["count"], 2);
+  EXPECT_EQ(manifest("two")["result"]["mass_drift"], manifest("one")["result"]["mass_drift"]);
+}
+
+// SIGINT to rank 1 alone: the ranks agree after every chunk, so rank 0 stops after the same chunk,
+// writes the outputs and both exit 130 (mpiexec passes that on; SIGINT to mpiexec itself reaches every
+// rank too, but mpiexec then exits 1 whatever they return).
+TEST_F(HetflowRunMpi, InterruptingOneRankStopsEveryRank) {
+  write("gyre.yaml", "type: ftle\nftle:\n  dt: 0.01\n");
+  const std::string args = "run gyre.yaml --device " + device() + " -q -o stopped";
+  const std::string line = "exec " + mpiexec({args, args});
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    if (chdir(dir.c_str()) != 0) _exit(99);
+    execl("/bin/sh", "sh", "-c", line.c_str(), static_cast<char*>(nullptr));
+    _exit(98);
+  }
+  // Rank 0 writes the manifest once every rank has its case and devices.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!std::filesystem::exists(dir / "stopped" / "manifest.json") && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  // mpiexec starts the ranks of one host as its own children, in rank order.
+  std::ifstream children("/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid) + "/children");
+  std::vector<pid_t> ranks{std::istream_iterator<pid_t>(children), std::istream_iterator<pid_t>()};
+  if (ranks.size() != 2) kill(pid, SIGKILL);
+  ASSERT_EQ(ranks.size(), 2u) << "mpiexec's children";
+  kill(ranks[1], SIGINT);
+  int raw = 0;
+  ASSERT_EQ(waitpid(pid, &raw, 0), pid);
+  ASSERT_TRUE(WIFEXITED(raw));
+  EXPECT_EQ(WEXITSTATUS(raw), 130);
+  const nlohmann::json m = manifest("stopped");
+  EXPECT_EQ(m["status"], "interrupted");
+  EXPECT_GT(m["result"]["steps"].get<long>(), 0);
+  EXPECT_LT(m["result"]["steps"].get<long>(), 1500);
+  EXPECT_TRUE(std::filesystem::exists(dir / "stopped" / "ftle.vti"));
+}
+
+// Rank 1 cannot select its device: every rank stops before anything is written, with a non-zero status,
+// and rank 0 says which rank failed and why.
+TEST_F(HetflowRunMpi, AFailureOnOneRankFailsEveryRank) {
+  const std::string args = "run -q -o failed --device ";
+  const CommandResult r = run_shell(mpiexec({args + device(), args + "cpu:99"}));
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("rank 0: error: rank 1 failed"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("rank 1: error: device selection 'cpu:99'"), std::string::npos) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "failed"));
+}
+
+TEST_F(HetflowRunMpi, ACaseTypeOfOneProcessRefusesToRunOnSeveralRanks) {
+  write("selftest.yaml", "type: selftest\n");
+  const std::string args = "run selftest.yaml -q -o selftest --device " + device();
+  const CommandResult r = run_shell(mpiexec({args, args}));
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("a selftest case runs on one process: start it without mpiexec"), std::string::npos)
+      << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "selftest"));
+}
+
+TEST_F(HetflowRunMpi, AnFtleSequenceRefusesToRunOnSeveralRanks) {
+  const std::string args = "run -q -o sequence --set sequence.count=3 --device " + device();
+  const CommandResult r = run_shell(mpiexec({args, args}));
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("under MPI is not supported yet"), std::string::npos) << r.output;
+  EXPECT_EQ(manifest("sequence")["status"], "failed");
+}
+
+}  // namespace
+}  // namespace hetflow::test
