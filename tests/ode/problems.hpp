@@ -1,9 +1,42 @@
 #pragma once
 // The test problems of spec radau5-chemistry.md section 5.2 as OpenCL C systems, written with the
 // Hairer & Wanner test drivers' order of operations so the step statistics can match the Fortran's.
+#include <gtest/gtest.h>
+
+#include <ostream>
+
 #include "hetflow/ode/radau5.hpp"
 
+namespace hetflow::ode {
+// Names the mapping in gtest's parameter listings.
+inline void PrintTo(Mapping m, std::ostream* os) { *os << (m == Mapping::work_item ? "work_item" : "work_group"); }
+}  // namespace hetflow::ode
+
 namespace hetflow::ode::test {
+
+// Test-name suffix of a mapping.
+inline const char* mapping_name(Mapping m) { return m == Mapping::work_item ? "item" : "group"; }
+
+// Every status and counter equal.
+inline void expect_same_counters(const Statistics& s, const Statistics& t) {
+  EXPECT_EQ(s.status, t.status);
+  EXPECT_EQ(s.nfcn, t.nfcn);
+  EXPECT_EQ(s.njac, t.njac);
+  EXPECT_EQ(s.nstep, t.nstep);
+  EXPECT_EQ(s.naccpt, t.naccpt);
+  EXPECT_EQ(s.nrejct, t.nrejct);
+  EXPECT_EQ(s.ndec, t.ndec);
+  EXPECT_EQ(s.nsol, t.nsol);
+}
+
+// Mapping 2 is tested on GPUs only: PoCL 3.1 does not compile its kernel in test time (radau5.cpp).
+inline bool untestable(Mapping m, const core::DeviceSet& devices) {
+  bool gpus = true;
+  for (std::size_t k = 0; k < devices.size(); ++k) gpus = gpus && devices.device(k).info.kind == core::DeviceKind::gpu;
+  return m == Mapping::work_group && !gpus;
+}
+#define SKIP_UNTESTABLE(mapping, devices) \
+  if (test::untestable(mapping, devices)) GTEST_SKIP() << "mapping 2 is tested on GPUs (PoCL cannot compile it in time)"
 
 // Van der Pol, y1' = y2, y2' = ((1 - y1^2) y2 - y1) / eps, with eps the system's parameter.
 inline System van_der_pol(bool analytic) {

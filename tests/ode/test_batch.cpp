@@ -9,8 +9,9 @@
 namespace hetflow::ode {
 namespace {
 
-Options vdp_options() {
+Options vdp_options(Mapping mapping) {
   Options o;
+  o.mapping = mapping;
   o.rtol = {1e-4};
   o.atol = {1e-4};
   o.h0 = 1e-6;
@@ -34,23 +35,19 @@ void expect_same(const Result& a, std::size_t i, const Result& b, std::size_t j,
   };
   expect_close(a.y[2 * i], b.y[2 * j]);
   expect_close(a.y[2 * i + 1], b.y[2 * j + 1]);
-  const Statistics &s = a.statistics[i], &t = b.statistics[j];
-  EXPECT_EQ(s.status, t.status);
-  EXPECT_EQ(s.nfcn, t.nfcn);
-  EXPECT_EQ(s.njac, t.njac);
-  EXPECT_EQ(s.nstep, t.nstep);
-  EXPECT_EQ(s.naccpt, t.naccpt);
-  EXPECT_EQ(s.nrejct, t.nrejct);
-  EXPECT_EQ(s.ndec, t.ndec);
-  EXPECT_EQ(s.nsol, t.nsol);
-  expect_close(s.h, t.h);
+  test::expect_same_counters(a.statistics[i], b.statistics[j]);
+  expect_close(a.statistics[i].h, b.statistics[j].h);
 }
 
-// Every work-item runs the same code on its own data: copies of one problem give identical results,
+// Every test runs with both mappings.
+class OdeBatch : public ::testing::TestWithParam<Mapping> {};
+
+// Every work-item (group) runs the same code on its own data: copies of one problem give identical results,
 // whatever their position in the batch, and match the single-system run.
-TEST(OdeBatch, CopiesAreIdentical) {
+TEST_P(OdeBatch, CopiesAreIdentical) {
   const core::DeviceSet devices = hetflow::test::test_device();
-  const Radau5 solver(devices, test::van_der_pol(true), vdp_options());
+  SKIP_UNTESTABLE(GetParam(), devices);
+  const Radau5 solver(devices, test::van_der_pol(true), vdp_options(GetParam()));
   const Result one = solver.integrate(vdp_batch({1e-6}, {2.0}));
   const Result many = solver.integrate(vdp_batch(std::vector<double>(300, 1e-6), {2.0}));
   ASSERT_EQ(many.statistics.size(), 300u);
@@ -60,9 +57,10 @@ TEST(OdeBatch, CopiesAreIdentical) {
 }
 
 // Systems with their own parameters and end times: each equals its run alone.
-TEST(OdeBatch, DifferingParametersAndTimes) {
+TEST_P(OdeBatch, DifferingParametersAndTimes) {
   const core::DeviceSet devices = hetflow::test::test_device();
-  const Radau5 solver(devices, test::van_der_pol(false), vdp_options());
+  SKIP_UNTESTABLE(GetParam(), devices);
+  const Radau5 solver(devices, test::van_der_pol(false), vdp_options(GetParam()));
   const std::vector<double> eps{1e-6, 1e-3, 1e-1, 1.0, 1e-5};
   const std::vector<double> t_end{2.0, 1.5, 3.0, 0.5, 2.0};
   const Result all = solver.integrate(vdp_batch(eps, t_end));
@@ -80,21 +78,24 @@ TEST(OdeBatch, DifferingParametersAndTimes) {
 // Across platforms (NVIDIA beside PoCL) pow differs in the last bit, so the step sizes drift: measured
 // on the H200 + PoCL, the same counters, states within 5.4e-14 and next step sizes within 1.2e-9
 // relative; asserted 1e-12 and 1e-8 (one tolerance, the larger, for both).
-TEST(OdeBatch, SplitAcrossDevices) {
+TEST_P(OdeBatch, SplitAcrossDevices) {
   const core::DeviceSet one_device = hetflow::test::test_device();
   const core::DeviceSet several = hetflow::test::test_devices();
+  SKIP_UNTESTABLE(GetParam(), several);
+  SKIP_UNTESTABLE(GetParam(), one_device);
   const std::vector<double> eps{1e-6, 1e-3, 1e-1, 1.0, 1e-5, 1e-2, 1e-4};
   const Batch batch = vdp_batch(eps, {2.0});
-  const Result a = Radau5(one_device, test::van_der_pol(true), vdp_options()).integrate(batch);
-  const Result b = Radau5(several, test::van_der_pol(true), vdp_options()).integrate(batch);
+  const Result a = Radau5(one_device, test::van_der_pol(true), vdp_options(GetParam())).integrate(batch);
+  const Result b = Radau5(several, test::van_der_pol(true), vdp_options(GetParam())).integrate(batch);
   const double relative = hetflow::test::one_platform(one_device, several) ? 0 : 1e-8;
   for (std::size_t k = 0; k < eps.size(); ++k) expect_same(a, k, b, k, relative);
 }
 
 // Backward integration (t_end < t0) returns to the start of a smooth, non-stiff trajectory.
-TEST(OdeBatch, BackwardIntegration) {
+TEST_P(OdeBatch, BackwardIntegration) {
   const core::DeviceSet devices = hetflow::test::test_device();
-  Options o = vdp_options();
+  SKIP_UNTESTABLE(GetParam(), devices);
+  Options o = vdp_options(GetParam());
   o.rtol = {1e-10};
   o.atol = {1e-10};
   const Radau5 solver(devices, test::van_der_pol(true), o);
@@ -110,6 +111,9 @@ TEST(OdeBatch, BackwardIntegration) {
   EXPECT_NEAR(b.y[0], 2.0, 1e-8);
   EXPECT_NEAR(b.y[1], -0.66, 1e-8);
 }
+
+INSTANTIATE_TEST_SUITE_P(Mappings, OdeBatch, ::testing::Values(Mapping::work_item, Mapping::work_group),
+                         [](const auto& param_info) { return test::mapping_name(param_info.param); });
 
 }  // namespace
 }  // namespace hetflow::ode

@@ -34,9 +34,14 @@ std::string error_of(F&& f) {
   return "no error";
 }
 
+// The integration failures, with both mappings.
+class OdeFailures : public ::testing::TestWithParam<Mapping> {};
+
 // nmax exceeded: IDID = -2 after exactly nmax + 1 attempted steps, reported with the time reached.
-TEST(OdeFailures, TooManySteps) {
+TEST_P(OdeFailures, TooManySteps) {
+  SKIP_UNTESTABLE(GetParam(), devices());
   Options o;
+  o.mapping = GetParam();
   o.rtol = o.atol = {1e-4};
   o.h0 = 1e-6;
   o.nmax = 50;
@@ -52,10 +57,13 @@ TEST(OdeFailures, TooManySteps) {
 }
 
 // y' = y^2 from y(0) = 1 blows up at t = 1: the step size shrinks until 0.1 |h| <= |t| uround.
-TEST(OdeFailures, StepSizeTooSmall) {
+TEST_P(OdeFailures, StepSizeTooSmall) {
+  SKIP_UNTESTABLE(GetParam(), devices());
   System blow_up{1, "void rhs(double t, const double* y, double* f, __global const double* p) { f[0] = y[0] * y[0]; }",
                  false, 0};
-  const Radau5 solver(devices(), blow_up, {});
+  Options o;
+  o.mapping = GetParam();
+  const Radau5 solver(devices(), blow_up, o);
   Batch b;
   b.y0 = {1.0};
   b.t_end = {2.0};
@@ -70,14 +78,17 @@ TEST(OdeFailures, StepSizeTooSmall) {
 // A Jacobian of entries 2^1000 swamps the shift gamma/h: E1 = gamma/h I - J is exactly singular (its
 // rows are equal), at every halving of h. After the fifth singular decomposition: IDID = -4, before
 // any step was attempted.
-TEST(OdeFailures, RepeatedlySingular) {
+TEST_P(OdeFailures, RepeatedlySingular) {
+  SKIP_UNTESTABLE(GetParam(), devices());
   System singular{2, R"(
 void rhs(double t, const double* y, double* f, __global const double* p) { f[0] = 0.0; f[1] = 0.0; }
 void jac(double t, const double* y, double* dfdy, __global const double* p) {
   for (int k = 0; k < 4; ++k) dfdy[k] = 0x1p1000;
 })",
                   true, 0};
-  const Radau5 solver(devices(), singular, {});
+  Options o;
+  o.mapping = GetParam();
+  const Radau5 solver(devices(), singular, o);
   Batch b;
   b.y0 = {1.0, 1.0, 1.0, 1.0};  // two systems: the reason is reported for each
   b.t_end = {1.0};
@@ -94,7 +105,33 @@ void jac(double t, const double* y, double* dfdy, __global const double* p) {
   EXPECT_NE(r.report().find("system 1: IDID = -4"), std::string::npos) << r.report();
 }
 
-TEST(OdeFailures, BadInputNamesTheValue) {
+INSTANTIATE_TEST_SUITE_P(Mappings, OdeFailures, ::testing::Values(Mapping::work_item, Mapping::work_group),
+                         [](const auto& param_info) { return test::mapping_name(param_info.param); });
+
+// Each mapping states its own limit on n; automatic takes mapping 2 above n = 16 on GPUs.
+TEST(OdeFailuresInput, SystemSizeLimits) {
+  const std::string rhs = "void rhs(double t, const double* y, double* f, __global const double* p) {"
+                          " for (int i = 0; i < ODE_N; ++i) f[i] = -y[i]; }";
+  Options o;
+  o.mapping = Mapping::work_item;
+  EXPECT_NE(error_of([&] { Radau5(devices(), System{65, rhs, false, 0}, o); }).find("n = 65: expected 1 .. 64"),
+            std::string::npos);
+  o.mapping = Mapping::work_group;
+  EXPECT_NE(error_of([&] { Radau5(devices(), System{129, rhs, false, 0}, o); }).find("n = 129: expected 1 .. 128"),
+            std::string::npos);
+  o.mapping = Mapping::automatic;
+  const bool gpus = !test::untestable(Mapping::work_group, devices());
+  EXPECT_EQ(Radau5(devices(), System{16, rhs, false, 0}, o).mapping(), Mapping::work_item);
+  EXPECT_EQ(Radau5(devices(), System{17, rhs, false, 0}, o).mapping(), gpus ? Mapping::work_group : Mapping::work_item);
+  SKIP_UNTESTABLE(Mapping::work_group, devices());
+  // Mapping 1's cap does not apply to mapping 2: y' = -y with n = 100 decays to e^-1 y0.
+  o.mapping = Mapping::work_group;
+  const Result r = Radau5(devices(), System{100, rhs, false, 0}, o).integrate(Batch{std::vector<double>(100, 1.0), {}});
+  ASSERT_EQ(r.failures(), 0u) << r.report();
+  for (double v : r.y) EXPECT_NEAR(v, std::exp(-1.0), 1e-5);
+}
+
+TEST(OdeFailuresInput, BadInputNamesTheValue) {
   const auto rhs_only = test::van_der_pol(false);
   EXPECT_NE(error_of([&] { Radau5(devices(), System{0, rhs_only.source, false, 1}); }).find("n = 0"),
             std::string::npos);

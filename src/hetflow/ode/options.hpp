@@ -10,6 +10,13 @@ enum class Controller {
   classical    // h_new from the current error alone
 };
 
+// How systems map onto work-items (spec radau5-chemistry.md section 4.1).
+enum class Mapping {
+  work_item,   // mapping 1: one work-item per system, everything private; n <= 64
+  work_group,  // mapping 2: one work-group per system, matrices in per-group global scratch; n <= 128
+  automatic    // work_group for n > 16 on GPUs, where mapping 1's 4 n^2 private doubles pass 8 KiB (docs/ode.md)
+};
+
 // RADAU5's parameters, with the defaults of Hairer & Wanner's code; the names in comments are theirs.
 struct Options {
   // Relative and absolute tolerances: one value for every component, or one per component (ITOL = 1).
@@ -30,6 +37,7 @@ struct Options {
   double quot2 = 1.2;
   double min_step_ratio = 0.2;  // h_new / h >= this (WORK(8); RADAU5's facl = 1 / this)
   double max_step_ratio = 8.0;  // h_new / h <= this (WORK(9); RADAU5's facr = 1 / this)
+  Mapping mapping = Mapping::automatic;  // not RADAU5's: the GPU mapping, same results either way
 };
 
 // Throws core::Error naming the first option out of range and its value; n is the system size.

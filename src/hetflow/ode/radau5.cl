@@ -1,9 +1,14 @@
 // RADAU5 (Hairer & Wanner): the 3-stage Radau IIA method of order 5 with simplified Newton iterations
 // on one real and one complex n x n system, an embedded error estimate and Gustafsson's predictive
-// step-size control (spec radau5-chemistry.md section 2). Mapping 1: one work-item integrates one
-// system, all its vectors and matrices in private memory (ODE_N, a build option, sizes them; NVIDIA
-// places large private arrays in thread-interleaved local memory, so neighbouring work-items still
-// access memory together).
+// step-size control (spec radau5-chemistry.md section 2), in either mapping of mapping.cl (ODE_GROUP).
+// Mapping 1: one work-item integrates one system, all its vectors and matrices in private memory (ODE_N,
+// a build option, sizes them; NVIDIA places large private arrays in thread-interleaved local memory, so
+// neighbouring work-items still access memory together). Mapping 2: one work-group integrates one
+// system; its vectors and matrices are the group's slice of global scratch (4 n^2 + 14 n doubles: GRI-Mech's
+// n = 54 needs 95 KiB, more than a work-group's 48 KiB of local memory on NVIDIA), its vector loops and
+// LU are spread over the work-items, and every work-item runs the same scalar control logic on the same
+// values. Norms are summed in index order by every work-item, as in mapping 1, so both mappings give
+// the same bits.
 //
 // The host appends the user's system after this file: rhs() and, with ODE_ANALYTIC_JACOBIAN, jac().
 // Contraction stays off for them too, so the step statistics match the Fortran built with
@@ -53,6 +58,20 @@ void jac(double t, const double* y, double* dfdy, __global const double* p);
 #define C_NSOL 7
 #define C_COUNT 8
 
+// Mapping 2's scratch per work-group, mirrored by radau5.cpp: 14 vectors then 4 matrices (doubles),
+// and 2 pivot vectors (ints).
+#define W_VECTORS 14
+#define W_DOUBLES (W_VECTORS * ODE_N + 4 * ODE_N * ODE_N)
+#if ODE_GROUP
+#define VECTOR(name, slot) SHARED double* name = work + (slot) * ODE_N
+#define MATRIX(name, slot) SHARED double* name = work + W_VECTORS * ODE_N + (slot) * ODE_N * ODE_N
+#define PIVOTS(name, slot) SHARED int* name = work_pivots + (slot) * ODE_N
+#else
+#define VECTOR(name, slot) double name[ODE_N]
+#define MATRIX(name, slot) double name[ODE_N * ODE_N]
+#define PIVOTS(name, slot) int name[ODE_N]
+#endif
+
 // T and T^-1 of the eigen-decomposition of A^-1 (T32 = 1 and T33 = 0 exactly).
 #define T11 9.1232394870892942792e-02
 #define T12 -0.14125529502095420843
@@ -92,29 +111,92 @@ double pow_int(double x, int k) {
 double max2(double a, double b) { return a > b ? a : b; }
 double min2(double a, double b) { return a < b ? a : b; }
 
-void error_scale(const double* y, __global const double* rtol, __global const double* atol, double* scal) {
-  for (int i = 0; i < ODE_N; ++i) scal[i] = atol[i] + rtol[i] * fabs(y[i]);
+void error_scale(const SHARED double* y, __global const double* rtol, __global const double* atol, SHARED double* scal) {
+  FOR_EACH(i) scal[i] = atol[i] + rtol[i] * fabs(y[i]);
 }
 
-// sqrt(sum((v / scal)^2) / n), at least 1e-10.
-double scaled_norm(const double* v, const double* scal) {
+// sqrt(sum((v / scal)^2) / n), at least 1e-10. Every work-item sums all of v in index order: the
+// same value everywhere and the same bits as mapping 1, at O(n) per work-item.
+double scaled_norm(const SHARED double* v, const SHARED double* scal) {
+  SYNC();  // v is complete
   double sum = 0.0;
   for (int i = 0; i < ODE_N; ++i) {
     const double q = v[i] / scal[i];
     sum = sum + q * q;
   }
+  SYNC();  // every work-item has read v before it changes
   return max2(sqrt(sum / (double)ODE_N), 1.0e-10);
 }
 
-// One system per work-item. y (ODE_N per system) holds the initial state and returns the state at the
+// The Newton increment's norm, sqrt(sum(z1^2 + z2^2 + z3^2 scaled) / 3n), summed as scaled_norm.
+double newton_norm(const SHARED double* z1, const SHARED double* z2, const SHARED double* z3, const SHARED double* scal) {
+  SYNC();
+  double sum = 0.0;
+  for (int i = 0; i < ODE_N; ++i) {
+    const double q1 = z1[i] / scal[i], q2 = z2[i] / scal[i], q3 = z3[i] / scal[i];
+    sum = sum + q1 * q1 + q2 * q2 + q3 * q3;
+  }
+  SYNC();
+  return sqrt(sum / (double)(3 * ODE_N));
+}
+
+// f = f(t, y). The user's rhs takes private arrays; in mapping 2 one work-item copies y in and f out
+// while the others wait at the barriers, so the group idles for the evaluation (the paper's parallel
+// rhs needs a cooperative user function).
+void evaluate(double t, const SHARED double* y, SHARED double* f, __global const double* p) {
+#if ODE_GROUP
+  SYNC();  // y is complete and nobody reads f any more
+  if (LEADER) {
+    double yp[ODE_N], fp[ODE_N];
+    for (int i = 0; i < ODE_N; ++i) yp[i] = y[i];
+    rhs(t, yp, fp, p);
+    for (int i = 0; i < ODE_N; ++i) f[i] = fp[i];
+  }
+  SYNC();
+#else
+  rhs(t, y, f, p);
+#endif
+}
+
+#if ODE_ANALYTIC_JACOBIAN
+// fjac = df/dy; in mapping 2 evaluated by one work-item through private copies (n^2 private doubles in
+// every work-item's frame: the user API's price).
+void evaluate_jacobian(double t, const SHARED double* y, SHARED double* fjac, __global const double* p) {
+#if ODE_GROUP
+  if (LEADER) {
+    double yp[ODE_N], dfdy[ODE_N * ODE_N];
+    for (int i = 0; i < ODE_N; ++i) yp[i] = y[i];
+    jac(t, yp, dfdy, p);
+    for (int k = 0; k < ODE_N * ODE_N; ++k) fjac[k] = dfdy[k];
+  }
+#else
+  jac(t, y, fjac, p);
+#endif
+}
+#else
+// Column i of RADAU5's forward-difference Jacobian around f0 = f(t, y), from a private copy of y, so
+// that mapping 2's work-items evaluate their columns at once. These evaluations are not counted in nfcn.
+void difference_column(int i, double t, const SHARED double* y, const SHARED double* f0, SHARED double* fjac,
+                       double uround, __global const double* p) {
+  double yp[ODE_N], f[ODE_N];
+  for (int j = 0; j < ODE_N; ++j) yp[j] = y[j];
+  const double delt = sqrt(uround * max2(1.0e-5, fabs(yp[i])));
+  yp[i] = yp[i] + delt;
+  rhs(t, yp, f, p);
+  for (int j = 0; j < ODE_N; ++j) fjac[j + i * ODE_N] = (f[j] - f0[j]) / delt;
+}
+#endif
+
+// One system per work-item (mapping 1) or work-group (mapping 2). y (ODE_N per system) holds the initial state and returns the state at the
 // last accepted step; t0/t_end have one entry per system, or one for all when time_stride is 0.
 // tol holds the transformed rtol' (ODE_N) then atol' (ODE_N). counters gets C_COUNT longs per system,
-// reached the time reached and the predicted next step size.
+// reached the time reached and the predicted next step size. Mapping 2 takes W_DOUBLES doubles of work and
+// 2 ODE_N ints of work_pivots per work-group; mapping 1 ignores both.
 __kernel void radau5_integrate(__global double* y_io, __global const double* params, uint param_count,
                                __global const double* t0, __global const double* t_end, uint time_stride,
                                __global const double* tol, __global const double* settings, long nmax, int nit,
                                int predictive, int zero_start, __global long* counters, __global double* reached,
-                               ulong count) {
+                               ulong count, __global double* scratch, __global int* scratch_pivots) {
   const double uround = settings[S_UROUND], safe = settings[S_SAFE], thet = settings[S_THET];
   const double fnewt = settings[S_FNEWT], quot1 = settings[S_QUOT1], quot2 = settings[S_QUOT2];
   const double facl = settings[S_FACL], facr = settings[S_FACR];
@@ -124,14 +206,34 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
   __global const double* rtol = tol;
   __global const double* atol = tol + ODE_N;
 
-  for (ulong s = get_global_id(0); s < count; s += get_global_size(0)) {
+#if ODE_GROUP
+  __global double* work = scratch + get_group_id(0) * W_DOUBLES;
+  __global int* work_pivots = scratch_pivots + get_group_id(0) * 2 * ODE_N;
+#endif
+  for (ulong s = SYSTEM_FIRST; s < count; s += SYSTEM_STRIDE) {
     __global const double* p = params + s * param_count;
-    double y[ODE_N], y0[ODE_N], scal[ODE_N], cont[ODE_N], tmp[ODE_N];
-    double z1[ODE_N], z2[ODE_N], z3[ODE_N], w1[ODE_N], w2[ODE_N], w3[ODE_N];
-    double a1[ODE_N], a2[ODE_N], a3[ODE_N];  // divided differences of the last collocation polynomial
-    double fjac[ODE_N * ODE_N], e1[ODE_N * ODE_N], e2r[ODE_N * ODE_N], e2i[ODE_N * ODE_N];
-    int ip1[ODE_N], ip2[ODE_N];
-    for (int i = 0; i < ODE_N; ++i) y[i] = y_io[s * ODE_N + i];
+    VECTOR(y, 0);
+    VECTOR(y0, 1);
+    VECTOR(scal, 2);
+    VECTOR(cont, 3);
+    VECTOR(tmp, 4);
+    VECTOR(z1, 5);
+    VECTOR(z2, 6);
+    VECTOR(z3, 7);
+    VECTOR(w1, 8);
+    VECTOR(w2, 9);
+    VECTOR(w3, 10);
+    // Divided differences of the last collocation polynomial.
+    VECTOR(a1, 11);
+    VECTOR(a2, 12);
+    VECTOR(a3, 13);
+    MATRIX(fjac, 0);
+    MATRIX(e1, 1);
+    MATRIX(e2r, 2);
+    MATRIX(e2i, 3);
+    PIVOTS(ip1, 0);
+    PIVOTS(ip2, 1);
+    FOR_EACH(i) y[i] = y_io[s * ODE_N + i];
 
     double x = t0[s * time_stride];
     const double xend = t_end[s * time_stride];
@@ -154,25 +256,18 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
     double fac1 = 0.0, alphn = 0.0, betan = 0.0;
 
     error_scale(y, rtol, atol, scal);
-    rhs(x, y, y0, p);
+    evaluate(x, y, y0, p);
     ++nfcn;
 
     int go = GO_JACOBIAN;
     while (idid == 0) {
       if (go == GO_JACOBIAN) {
         ++njac;
+        SYNC();  // y is complete
 #if ODE_ANALYTIC_JACOBIAN
-        jac(x, y, fjac, p);
+        evaluate_jacobian(x, y, fjac, p);
 #else
-        // Forward differences around f0 = y0; these evaluations are not counted in nfcn.
-        for (int i = 0; i < ODE_N; ++i) {
-          const double ysafe = y[i];
-          const double delt = sqrt(uround * max2(1.0e-5, fabs(ysafe)));
-          y[i] = ysafe + delt;
-          rhs(x, y, cont, p);
-          for (int j = 0; j < ODE_N; ++j) fjac[j + i * ODE_N] = (cont[j] - y0[j]) / delt;
-          y[i] = ysafe;
-        }
+        FOR_EACH(i) difference_column(i, x, y, y0, fjac, uround, p);
 #endif
         caljac = true;
       }
@@ -182,7 +277,8 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
         fac1 = u1 / h;
         alphn = alph / h;
         betan = beta / h;
-        for (int j = 0; j < ODE_N; ++j) {
+        SYNC();  // the Jacobian is complete and the last decomposition has read E1 and E2
+        FOR_EACH(j) {
           for (int i = 0; i < ODE_N; ++i) {
             e1[i + j * ODE_N] = -fjac[i + j * ODE_N];
             e2r[i + j * ODE_N] = -fjac[i + j * ODE_N];
@@ -211,11 +307,11 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
         }
         xph = x + h;
         if (first || zero_start) {
-          for (int i = 0; i < ODE_N; ++i) z1[i] = z2[i] = z3[i] = w1[i] = w2[i] = w3[i] = 0.0;
+          FOR_EACH(i) z1[i] = z2[i] = z3[i] = w1[i] = w2[i] = w3[i] = 0.0;
         } else {
           // The last step's collocation polynomial, extrapolated to this step's nodes.
           const double c3q = h / hold, c1q = c1 * c3q, c2q = c2 * c3q;
-          for (int i = 0; i < ODE_N; ++i) {
+          FOR_EACH(i) {
             const double ak1 = a1[i], ak2 = a2[i], ak3 = a3[i];
             const double z1i = c1q * (ak1 + (c1q - c2m1) * (ak2 + (c1q - c1m1) * ak3));
             const double z2i = c2q * (ak1 + (c2q - c2m1) * (ak2 + (c2q - c1m1) * ak3));
@@ -238,14 +334,14 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
             unexpected_reject = true;
             break;
           }
-          for (int i = 0; i < ODE_N; ++i) cont[i] = y[i] + z1[i];
-          rhs(x + c1 * h, cont, z1, p);
-          for (int i = 0; i < ODE_N; ++i) cont[i] = y[i] + z2[i];
-          rhs(x + c2 * h, cont, z2, p);
-          for (int i = 0; i < ODE_N; ++i) cont[i] = y[i] + z3[i];
-          rhs(xph, cont, z3, p);
+          FOR_EACH(i) cont[i] = y[i] + z1[i];
+          evaluate(x + c1 * h, cont, z1, p);
+          FOR_EACH(i) cont[i] = y[i] + z2[i];
+          evaluate(x + c2 * h, cont, z2, p);
+          FOR_EACH(i) cont[i] = y[i] + z3[i];
+          evaluate(xph, cont, z3, p);
           nfcn += 3;
-          for (int i = 0; i < ODE_N; ++i) {
+          FOR_EACH(i) {
             const double f1 = z1[i], f2 = z2[i], f3 = z3[i];
             const double g1 = TI11 * f1 + TI12 * f2 + TI13 * f3;
             const double g2 = TI21 * f1 + TI22 * f2 + TI23 * f3;
@@ -259,12 +355,7 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
           lu_solve_complex(e2r, e2i, ip2, z2, z3);
           ++nsol;
           ++newt;
-          double dyno = 0.0;
-          for (int i = 0; i < ODE_N; ++i) {
-            const double q1 = z1[i] / scal[i], q2 = z2[i] / scal[i], q3 = z3[i] / scal[i];
-            dyno = dyno + q1 * q1 + q2 * q2 + q3 * q3;
-          }
-          dyno = sqrt(dyno / (double)(3 * ODE_N));
+          const double dyno = newton_norm(z1, z2, z3, scal);
           if (newt > 1 && newt < nit) {
             const double thq = dyno / dynold;
             theta = newt == 2 ? thq : sqrt(thq * thqold);
@@ -286,7 +377,7 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
             }
           }
           dynold = max2(dyno, uround);
-          for (int i = 0; i < ODE_N; ++i) {
+          FOR_EACH(i) {
             const double f1 = w1[i] + z1[i], f2 = w2[i] + z2[i], f3 = w3[i] + z3[i];
             w1[i] = f1;
             w2[i] = f2;
@@ -317,7 +408,7 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
 
       // Error estimate on the real factorisation; tmp keeps (dd1 z1 + dd2 z2 + dd3 z3) / h.
       const double hee1 = dd1 / h, hee2 = dd2 / h, hee3 = dd3 / h;
-      for (int i = 0; i < ODE_N; ++i) {
+      FOR_EACH(i) {
         tmp[i] = hee1 * z1[i] + hee2 * z2[i] + hee3 * z3[i];
         cont[i] = tmp[i] + y0[i];
       }
@@ -325,10 +416,10 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
       double err = scaled_norm(cont, scal);
       if (err >= 1.0 && (first || reject)) {
         // Refinement after a first or rejected step: one more evaluation, at y + e (w1 is free now).
-        for (int i = 0; i < ODE_N; ++i) cont[i] = y[i] + cont[i];
-        rhs(x, cont, w1, p);
+        FOR_EACH(i) cont[i] = y[i] + cont[i];
+        evaluate(x, cont, w1, p);
         ++nfcn;
-        for (int i = 0; i < ODE_N; ++i) cont[i] = w1[i] + tmp[i];
+        FOR_EACH(i) cont[i] = w1[i] + tmp[i];
         lu_solve(e1, ip1, cont);
         err = scaled_norm(cont, scal);
       }
@@ -361,7 +452,7 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
       }
       hold = h;
       x = xph;
-      for (int i = 0; i < ODE_N; ++i) {
+      FOR_EACH(i) {
         y[i] = y[i] + z3[i];
         a1[i] = (z2[i] - z3[i]) / c2m1;
         const double ak = (z1[i] - z2[i]) / c1mc2;
@@ -376,7 +467,7 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
         idid = 1;
         break;
       }
-      rhs(x, y, y0, p);
+      evaluate(x, y, y0, p);
       ++nfcn;
       hnew = posneg * min2(fabs(hnew), hmaxn);
       hopt = min2(h, hnew);
@@ -398,17 +489,19 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
       go = theta <= thet ? GO_DECOMPOSE : GO_JACOBIAN;
     }
 
-    for (int i = 0; i < ODE_N; ++i) y_io[s * ODE_N + i] = y[i];
-    __global long* c = counters + s * C_COUNT;
-    c[C_IDID] = idid;
-    c[C_NFCN] = nfcn;
-    c[C_NJAC] = njac;
-    c[C_NSTEP] = nstep;
-    c[C_NACCPT] = naccpt;
-    c[C_NREJCT] = nrejct;
-    c[C_NDEC] = ndec;
-    c[C_NSOL] = nsol;
-    reached[2 * s] = x;
-    reached[2 * s + 1] = h;
+    FOR_EACH(i) y_io[s * ODE_N + i] = y[i];
+    if (LEADER) {
+      __global long* c = counters + s * C_COUNT;
+      c[C_IDID] = idid;
+      c[C_NFCN] = nfcn;
+      c[C_NJAC] = njac;
+      c[C_NSTEP] = nstep;
+      c[C_NACCPT] = naccpt;
+      c[C_NREJCT] = nrejct;
+      c[C_NDEC] = ndec;
+      c[C_NSOL] = nsol;
+      reached[2 * s] = x;
+      reached[2 * s + 1] = h;
+    }
   }
 }

@@ -26,6 +26,25 @@ constexpr std::size_t counter_count = 8;
 
 // Mapping 1 keeps J, E1 and the complex E2 (4 n^2 doubles) in one work-item's private memory.
 constexpr int max_private_n = 64;
+// Mapping 2 keeps them in global scratch, but the user's jac still fills a private n x n array in one
+// work-item, and every work-item's frame is sized for it: 128 KiB at n = 128.
+constexpr int max_group_n = 128;
+// Mapping 1 up to here: at n = 16 its private matrices already take 8 KiB per work-item, which spills
+// from registers and cache on GPUs, while mapping 2's group still has work for its work-items.
+constexpr int automatic_group_above = 16;
+
+// radau5.cl's W_DOUBLES: mapping 2's scratch per work-group (14 vectors, 4 matrices).
+std::size_t group_doubles(std::size_t n) { return 14 * n + 4 * n * n; }
+
+// Mapping 2 only on GPUs: PoCL 3.1's work-group compiler does not finish its kernel in usable time (its
+// barrier-region passes grow with the kernel's conditional barriers; measured on 2 cores: unfinished
+// after 13 min by default, 5 min with POCL_WORK_GROUP_METHOD=cbs), and a CPU has no group to spread over.
+Mapping resolve(Mapping m, int n, const core::DeviceSet& devices) {
+  if (m != Mapping::automatic) return m;
+  bool gpus = true;
+  for (std::size_t k = 0; k < devices.size(); ++k) gpus = gpus && devices.device(k).info.kind == core::DeviceKind::gpu;
+  return gpus && n > automatic_group_above ? Mapping::work_group : Mapping::work_item;
+}
 
 // The method's constants, computed as radau5.f computes them (host pow and sqrt are glibc's, as the
 // Fortran's; nothing here can be contracted into an FMA: the host build does not target FMA).
@@ -49,10 +68,13 @@ void method_constants(std::vector<double>& s) {
   s[s_beta] = beta / cno;
 }
 
-void check_system(const System& sys) {
-  if (sys.n <= 0 || sys.n > max_private_n)
-    throw core::Error("ODE system size n = " + std::to_string(sys.n) + ": expected 1 .. " +
-                      std::to_string(max_private_n) + " (one work-item per system keeps 4 n^2 doubles)");
+void check_system(const System& sys, Mapping mapping) {
+  const bool group = mapping == Mapping::work_group;
+  const int limit = group ? max_group_n : max_private_n;
+  if (sys.n <= 0 || sys.n > limit)
+    throw core::Error("ODE system size n = " + std::to_string(sys.n) + ": expected 1 .. " + std::to_string(limit) +
+                      (group ? " (one work-group per system; jac fills n^2 private doubles)"
+                             : " (one work-item per system keeps 4 n^2 doubles; the work_group mapping takes more)"));
   if (sys.source.find("rhs") == std::string::npos)
     throw core::Error("ODE system source: expected OpenCL C defining void rhs(double t, const double* y, "
                       "double* f, __global const double* p)");
@@ -86,12 +108,19 @@ void check_times(const Batch& b, std::size_t count) {
   }
 }
 
-// Per device: global size fixed by the device alone, as in ftle (PoCL 3.1 must see one launch width
-// per kernel); the kernel strides over its share of systems.
-core::NDRange local_range(const core::Device& d) { return core::NDRange(d.info.kind == core::DeviceKind::gpu ? 32 : 4); }
-core::NDRange global_range(const core::Device& d) {
-  const std::size_t groups = (d.info.kind == core::DeviceKind::gpu ? 64u : 16u) * std::max(d.info.compute_units, 1u);
-  return core::NDRange(local_range(d).size[0] * groups);
+// Per device: global size fixed by the device and mapping alone, as in ftle (PoCL 3.1 must see one
+// launch width per kernel); the kernel strides over its share of systems. Mapping 2's group of 64 on a
+// GPU gives each work-item about one column at chemistry's n ~ 54; on PoCL a group runs in one thread
+// anyway, and 4 work-items make every one own several columns. Mapping 2 runs fewer, larger groups
+// because each holds its scratch.
+core::NDRange local_range(const core::Device& d, Mapping m) {
+  const bool gpu = d.info.kind == core::DeviceKind::gpu;
+  return core::NDRange(m == Mapping::work_group && gpu ? 64 : gpu ? 32 : 4);
+}
+std::size_t group_count(const core::Device& d, Mapping m) {
+  const bool gpu = d.info.kind == core::DeviceKind::gpu;
+  const std::size_t per_unit = m == Mapping::work_group ? (gpu ? 8u : 4u) : (gpu ? 64u : 16u);
+  return per_unit * std::max(d.info.compute_units, 1u);
 }
 
 }  // namespace
@@ -99,6 +128,9 @@ core::NDRange global_range(const core::Device& d) {
 struct Radau5::Device {
   core::Program program;
   core::Kernel kernel;
+  // Mapping 2's per-group matrices, vectors and pivots; one element each in mapping 1, which ignores them.
+  core::Buffer<double> scratch;
+  core::Buffer<cl_int> scratch_pivots;
 };
 
 std::size_t Result::failures() const {
@@ -115,8 +147,11 @@ std::string Result::report() const {
 }
 
 Radau5::Radau5(const core::DeviceSet& devices, System system, Options options)
-    : devices_(&devices), system_(std::move(system)), options_(std::move(options)) {
-  check_system(system_);
+    : devices_(&devices),
+      system_(std::move(system)),
+      options_(std::move(options)),
+      mapping_(resolve(options_.mapping, system_.n, devices)) {
+  check_system(system_, mapping_);
   validate(options_, system_.n);
   const Tolerances tol = transformed_tolerances(options_, system_.n);
   tolerances_ = tol.rtol;
@@ -138,13 +173,20 @@ Radau5::Radau5(const core::DeviceSet& devices, System system, Options options)
   const std::string source =
       core::kernel_source("ode/radau5.cl") + "\n#line 1 \"ode system\"\n" + system_.source + "\n";
   core::BuildOptions build;
-  build.define("ODE_N", system_.n).define("ODE_ANALYTIC_JACOBIAN", system_.analytic_jacobian ? 1 : 0);
+  const bool group = mapping_ == Mapping::work_group;
+  build.define("ODE_N", system_.n)
+      .define("ODE_ANALYTIC_JACOBIAN", system_.analytic_jacobian ? 1 : 0)
+      .define("ODE_GROUP", group ? 1 : 0);
+  const auto n = static_cast<std::size_t>(system_.n);
   for (std::size_t k = 0; k < devices.size(); ++k) {
     const core::Device& d = devices.device(k);
     if (!d.info.fp64)
       throw core::Error("RADAU5 needs double precision (cl_khr_fp64), which " + d.label() + " lacks");
-    auto part = std::make_unique<Device>(Device{
-        core::build_program(devices.context(k), "ode/radau5.cl", source, build.str()), {}});
+    const std::size_t groups = group ? group_count(d, mapping_) : 1;
+    auto part = std::make_unique<Device>(
+        Device{core::build_program(devices.context(k), "ode/radau5.cl", source, build.str()), {},
+               core::Buffer<double>(devices.context(k), group ? groups * group_doubles(n) : 1),
+               core::Buffer<cl_int>(devices.context(k), group ? groups * 2 * n : 1)});
     part->kernel = part->program.kernel("radau5_integrate");
     parts_.push_back(std::move(part));
   }
@@ -220,9 +262,10 @@ Result Radau5::integrate(const Batch& batch) const {
                 sh.settings, static_cast<cl_long>(options_.nmax), static_cast<cl_int>(options_.nit),
                 static_cast<cl_int>(options_.controller == Controller::gustafsson ? 1 : 0),
                 static_cast<cl_int>(options_.zero_start ? 1 : 0), sh.counters, sh.reached,
-                static_cast<cl_ulong>(sh.count));
+                static_cast<cl_ulong>(sh.count), parts_[k]->scratch, parts_[k]->scratch_pivots);
     const core::Device& d = devices_->device(k);
-    kernel.launch(q, global_range(d), local_range(d));
+    const core::NDRange local = local_range(d, mapping_);
+    kernel.launch(q, core::NDRange(local.size[0] * group_count(d, mapping_)), local);
     sh.y.read(q, std::span<double>(result.y).subspan(sh.first * n, sh.count * n), 0, core::Blocking::no);
     sh.counters.read(q, std::span<std::int64_t>(counters).subspan(sh.first * counter_count, sh.count * counter_count), 0,
                      core::Blocking::no);

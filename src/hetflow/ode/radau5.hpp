@@ -46,7 +46,8 @@ struct Result {
 };
 
 // Hairer & Wanner's RADAU5 (3-stage Radau IIA, order 5) on a batch of independent systems, one
-// work-item per system (mapping 1). The batch is split into contiguous shares across the devices of
+// work-item per system (mapping 1) or one work-group per system (mapping 2), as Options::mapping says;
+// both give the same statistics and the same bits on one device. The batch is split into contiguous shares across the devices of
 // the DeviceSet, uniformly, and every device integrates its share concurrently. The kernel is built
 // once per device when the solver is made; integrate() may be called again with other batches. The
 // DeviceSet must outlive the solver; one integrate() at a time (it sets the kernels' arguments).
@@ -59,6 +60,8 @@ class Radau5 {
 
   const System& system() const { return system_; }
   const Options& options() const { return options_; }
+  // The mapping in use: options().mapping with `automatic` resolved for this system's n.
+  Mapping mapping() const { return mapping_; }
 
   // Integrates every system of the batch; throws core::Error for malformed input (naming the value),
   // never for a system that fails: that system's Statistics say why.
@@ -69,6 +72,7 @@ class Radau5 {
   const core::DeviceSet* devices_;
   System system_;
   Options options_;
+  Mapping mapping_;
   std::vector<double> settings_;  // the kernel's settings array (radau5.cl, S_*)
   std::vector<double> tolerances_;  // rtol' then atol', n each
   std::vector<std::unique_ptr<Device>> parts_;

@@ -1,0 +1,28 @@
+// The two mappings of RADAU5 onto work-items share one source (radau5.cl, dense_lu.cl); these macros are
+// all that differs. ODE_GROUP is a build option.
+//
+// Mapping 1 (ODE_GROUP 0): one work-item per system; vectors and matrices are private arrays, every loop
+// runs over all indices and there is nothing to synchronise.
+// Mapping 2 (ODE_GROUP 1): one work-group per system; vectors and matrices live in the group's slice of a
+// global scratch buffer, loops over indices are strided over the group's work-items, and SYNC() is a
+// group barrier whose global fence makes one work-item's writes visible to the others. The scalar
+// control logic runs in every work-item on the same shared data, so all take the same branches and
+// reach the same barriers.
+#if ODE_GROUP
+#define SHARED __global
+#define SYNC() barrier(CLK_GLOBAL_MEM_FENCE)
+#define LEADER (get_local_id(0) == 0)
+#define FOR_OWN(i, first, end) for (int i = (first) + (int)get_local_id(0); i < (end); i += (int)get_local_size(0))
+#define SYSTEM_FIRST get_group_id(0)
+#define SYSTEM_STRIDE get_num_groups(0)
+#else
+#define SHARED __private
+#define SYNC()
+#define LEADER 1
+#define FOR_OWN(i, first, end) for (int i = (first); i < (end); ++i)
+#define SYSTEM_FIRST get_global_id(0)
+#define SYSTEM_STRIDE get_global_size(0)
+#endif
+// Element-wise vector loops: index i has the same owner in every one of them, so they need no barrier
+// between each other.
+#define FOR_EACH(i) FOR_OWN(i, 0, ODE_N)

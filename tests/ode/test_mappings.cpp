@@ -1,0 +1,109 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "problems.hpp"
+#include "test_devices.hpp"
+
+namespace hetflow::ode {
+namespace {
+
+// y' = A y with A = Q D Q, Q = I - (2/n) 1 1^T (a symmetric reflection, Q^-1 = Q) and D the eigenvalues
+// d_i = -10^(4 i / (n - 1)), from -1 to -1e4: stiff, dense, with the exact solution y(t) = Q e^(D t) Q y0.
+constexpr int big_n = 60;
+
+double eigenvalue(int i) { return -std::pow(10.0, 4.0 * i / (big_n - 1)); }
+
+// Q v for the reflection above.
+std::vector<double> reflect(std::vector<double> v) {
+  double sum = 0.0;
+  for (double x : v) sum += x;
+  for (double& x : v) x -= 2.0 / big_n * sum;
+  return v;
+}
+
+System stiff_linear(bool analytic) {
+  return {big_n, R"(
+double eigenvalue(int i) { return -pow(10.0, 4.0 * i / (ODE_N - 1)); }
+void rhs(double t, const double* y, double* f, __global const double* p) {
+  double s = 0.0;
+  for (int i = 0; i < ODE_N; ++i) s += y[i];
+  for (int i = 0; i < ODE_N; ++i) f[i] = eigenvalue(i) * (y[i] - 2.0 / ODE_N * s);
+  double r = 0.0;
+  for (int i = 0; i < ODE_N; ++i) r += f[i];
+  for (int i = 0; i < ODE_N; ++i) f[i] -= 2.0 / ODE_N * r;
+}
+// A_ij = d_i delta_ij - (2/n)(d_i + d_j) + (4/n^2) sum(d).
+void jac(double t, const double* y, double* dfdy, __global const double* p) {
+  double sum = 0.0;
+  for (int k = 0; k < ODE_N; ++k) sum += eigenvalue(k);
+  for (int j = 0; j < ODE_N; ++j)
+    for (int i = 0; i < ODE_N; ++i)
+      dfdy[i + j * ODE_N] = (i == j ? eigenvalue(i) : 0.0) - 2.0 / ODE_N * (eigenvalue(i) + eigenvalue(j)) +
+                            4.0 / (ODE_N * ODE_N) * sum;
+}
+)",
+          analytic, 0};
+}
+
+Batch stiff_batch(int systems) {
+  Batch b;
+  for (int s = 0; s < systems; ++s)
+    for (int i = 0; i < big_n; ++i) b.y0.push_back(1.0 + 0.01 * i - 0.1 * s);
+  b.t_end = {0.5};
+  return b;
+}
+
+const core::DeviceSet& devices() {
+  static const core::DeviceSet d = hetflow::test::test_device();
+  return d;
+}
+
+Result solve(Mapping mapping, bool analytic, const Batch& batch) {
+  Options o;
+  o.rtol = {1e-8};
+  o.atol = {1e-8};
+  o.mapping = mapping;
+  const Radau5 solver(devices(), stiff_linear(analytic), o);
+  EXPECT_EQ(solver.mapping(), mapping);
+  return solver.integrate(batch);
+}
+
+class OdeMappings : public ::testing::TestWithParam<bool> {};
+
+// n = 60 by both mappings on one device: the same counters and the same bits, since every element and
+// every norm gets the same operations in the same order; both near the exact solution.
+TEST_P(OdeMappings, StiffLinearSystemAgrees) {
+  SKIP_UNTESTABLE(Mapping::work_group, devices());
+  const bool analytic = GetParam();
+  const Batch batch = stiff_batch(3);
+  const Result a = solve(Mapping::work_item, analytic, batch);
+  const Result b = solve(Mapping::work_group, analytic, batch);
+  ASSERT_EQ(a.failures(), 0u) << a.report();
+  ASSERT_EQ(b.failures(), 0u) << b.report();
+  for (std::size_t s = 0; s < 3; ++s) {
+    const Statistics &p = a.statistics[s], &q = b.statistics[s];
+    std::printf("system %zu: nfcn %ld njac %ld nstep %ld naccpt %ld nrejct %ld ndec %ld nsol %ld\n", s, p.nfcn, p.njac,
+                p.nstep, p.naccpt, p.nrejct, p.ndec, p.nsol);
+    test::expect_same_counters(p, q);
+    EXPECT_EQ(p.h, q.h);
+    std::vector<double> y0(batch.y0.begin() + s * big_n, batch.y0.begin() + (s + 1) * big_n);
+    std::vector<double> exact = reflect(y0);
+    for (int i = 0; i < big_n; ++i) exact[i] *= std::exp(eigenvalue(i) * batch.t_end[0]);
+    exact = reflect(exact);
+    for (std::size_t i = 0; i < big_n; ++i) {
+      const double u = a.y[s * big_n + i], v = b.y[s * big_n + i];
+      EXPECT_EQ(u, v) << "system " << s << " component " << i;
+      EXPECT_NEAR(v, exact[i], 1e-6) << "system " << s << " component " << i;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Jacobians, OdeMappings, ::testing::Bool(),
+                         [](const auto& param_info) { return param_info.param ? "analytic" : "fd"; });
+
+}  // namespace
+}  // namespace hetflow::ode
