@@ -78,6 +78,22 @@ class CommandTest : public ::testing::Test {
     return WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   }
 
+  // A malformed case: its file name (without .yaml), text, and a part of the message it must give.
+  struct Bad {
+    std::string name, text, expected;
+  };
+  // Each case, run on the test device, exits 2 with its expected message and leaves no run directory
+  // (every case writes to `out`).
+  void expect_rejected(const std::vector<Bad>& cases) const {
+    for (const Bad& b : cases) {
+      write(b.name + ".yaml", b.text);
+      const CommandResult r = run_hetflow("run " + b.name + ".yaml --device " + device());
+      EXPECT_EQ(r.status, 2) << b.name << ": " << r.output;
+      EXPECT_NE(r.output.find(b.expected), std::string::npos) << b.name << ": " << r.output;
+      EXPECT_FALSE(std::filesystem::exists(dir / "out")) << b.name;
+    }
+  }
+
   nlohmann::json manifest(const std::string& run) const {
     std::ifstream in(dir / run / "manifest.json");
     return nlohmann::json::parse(in);

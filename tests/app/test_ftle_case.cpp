@@ -50,21 +50,6 @@ class FtleCase : public hetflow::test::CommandTest {
     write("data/" + stem + ".yaml", "dims: [65, 33]\nspacing: 0.03125\nfiles: [" + stem + ".raw]\n");
   }
 
-  // A malformed case: its file name, text, and a part of the message it must give.
-  struct Bad {
-    std::string name, text, expected;
-  };
-  // Each case exits 2 with its expected message and leaves no run directory (every case writes to out).
-  void expect_rejected(const std::vector<Bad>& cases) const {
-    for (const Bad& b : cases) {
-      write(b.name + ".yaml", b.text);
-      const Result r = hetflow("run " + b.name + ".yaml");
-      EXPECT_EQ(r.status, 2) << b.name << ": " << r.output;
-      EXPECT_NE(r.output.find(b.expected), std::string::npos) << b.name << ": " << r.output;
-      EXPECT_FALSE(fs::exists(dir / "out")) << b.name;
-    }
-  }
-
   static double mean(const std::vector<double>& f) {
     return std::accumulate(f.begin(), f.end(), 0.0) / static_cast<double>(f.size());
   }

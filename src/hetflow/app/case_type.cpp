@@ -1,11 +1,30 @@
 #include "hetflow/app/case_type.hpp"
 
+#include <algorithm>
+#include <cstdlib>
+#include <limits>
+
 #include "hetflow/app/ftle_case.hpp"
+#include "hetflow/app/ignition_case.hpp"
 #include "hetflow/app/lbm_case.hpp"
+#include "hetflow/app/reactor_batch_case.hpp"
 #include "hetflow/app/selftest_case.hpp"
 #include "hetflow/core/error.hpp"
+#include "hetflow/io/case_error.hpp"
 
 namespace hetflow::app {
+
+void throw_problems(const io::Case& c, std::vector<std::string> problems) {
+  if (problems.empty()) return;
+  const auto line = [&](const std::string& p) {
+    const std::string prefix = c.source() + ":";
+    if (p.rfind(prefix, 0) != 0) return std::numeric_limits<long>::max();
+    return std::strtol(p.c_str() + prefix.size(), nullptr, 10);
+  };
+  std::stable_sort(problems.begin(), problems.end(),
+                   [&](const std::string& a, const std::string& b) { return line(a) < line(b); });
+  throw io::CaseError(std::move(problems));
+}
 
 const std::vector<std::unique_ptr<CaseType>>& case_types() {
   static const std::vector<std::unique_ptr<CaseType>> all = [] {
@@ -13,6 +32,8 @@ const std::vector<std::unique_ptr<CaseType>>& case_types() {
     v.push_back(std::make_unique<FtleCase>());
     v.push_back(std::make_unique<SelftestCase>());
     v.push_back(std::make_unique<LbmCase>());
+    v.push_back(std::make_unique<IgnitionCase>());
+    v.push_back(std::make_unique<ReactorBatchCase>());
     return v;
   }();
   return all;

@@ -38,6 +38,10 @@ class CaseType {
   virtual bool runs_across_processes() const { return false; }
 };
 
+// For CaseType::check: throws io::CaseError with the problems in file order, as the schema reports its
+// own (overrides and defaults, which have no line, last); nothing when there are none.
+void throw_problems(const io::Case& c, std::vector<std::string> problems);
+
 // Every case type, and the registry of their schemas that case files are validated against.
 const std::vector<std::unique_ptr<CaseType>>& case_types();
 const io::CaseRegistry& case_registry();

@@ -351,15 +351,7 @@ io::Schema FtleCase::schema() const {
 void FtleCase::check(const io::Case& c) const {
   std::vector<std::string> problems;
   check_ftle_case(c, problems);
-  // In file order, as the schema's own problems are; overrides and defaults (no line) go last.
-  const auto line = [&](const std::string& p) {
-    const std::string prefix = c.source() + ":";
-    if (p.rfind(prefix, 0) != 0) return std::numeric_limits<long>::max();
-    return std::strtol(p.c_str() + prefix.size(), nullptr, 10);
-  };
-  std::stable_sort(problems.begin(), problems.end(),
-                   [&](const std::string& a, const std::string& b) { return line(a) < line(b); });
-  if (!problems.empty()) throw io::CaseError(std::move(problems));
+  throw_problems(c, std::move(problems));
 }
 
 RunOutcome FtleCase::run(const io::Case& c, RunContext& ctx) const {
