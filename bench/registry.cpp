@@ -1,5 +1,6 @@
 #include "bench/registry.hpp"
 
+#include "bench/chem/chem_bench.hpp"
 #include "bench/core/probe_bench.hpp"
 #include "bench/ftle/ftle_bench.hpp"
 #include "bench/lbm/lbm_bench.hpp"
@@ -13,6 +14,8 @@ const std::vector<Benchmark>& benchmarks() {
       {"lbm", "D3Q19 lattice-Boltzmann MLUPs/s per memory pattern and storage precision", lbm},
       {"ftle", "FTLE particle-steps/s: analytic double gyre RK4, gridded 2D/3D RK2 M4', paper Table 1, end to end, streamed snapshots",
        ftle},
+      {"chem", "RADAU5 chemistry ODE systems/s: GRI-Mech 3.0 and H2/O2, dt 1e-6 and 1e-4 s, against batch size, paper Table 5",
+       chem},
       {"lbm-scaling", "lattice-Boltzmann weak scaling over the selected devices (slabs, halo relay)", lbm_scaling},
   };
   return all;
