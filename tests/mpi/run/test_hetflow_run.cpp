@@ -28,7 +28,8 @@ output:
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
 
 // `mpiexec` with one program per entry of `ranks` (the arguments of `hetflow` on that rank), each on
-// one rank, with the launcher flags CTest's other MPI test uses.
+// one rank and each with the launcher flags CTest's other MPI test uses (Open MPI applies -x only to
+// the program it precedes: on the GPU machine the second rank lost the GPU without its own).
 std::string mpiexec(const std::vector<std::string>& ranks) {
   std::string line = HETFLOW_MPIEXEC;
   for (std::size_t r = 0; r < ranks.size(); ++r) {
