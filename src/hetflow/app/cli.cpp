@@ -2,12 +2,15 @@
 
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <optional>
+#include <string>
 
 #include "bench/registry.hpp"
 #include "hetflow/app/bench_command.hpp"
 #include "hetflow/app/case_type.hpp"
 #include "hetflow/app/devices_command.hpp"
 #include "hetflow/app/processes.hpp"
+#include "hetflow/app/ranks.hpp"
 #include "hetflow/app/run_command.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/io/case_error.hpp"
@@ -66,10 +69,14 @@ int main(int argc, char** argv) {
   auto* cases_cmd = app.add_subcommand("cases", "list case types, or print a commented template of one");
   cases_cmd->add_option("type", case_name, "case type");
 
-  // Under mpiexec every rank reports its own error; the prefix tells them apart.
+  // Under mpiexec every rank reports its own error; the prefix tells them apart. After a failure the
+  // ranks agreed on, they meet once more, so that no rank exits (and has the launcher stop the others)
+  // before rank 0 has said which rank failed and why.
+  std::optional<Processes> processes;
   std::string rank_prefix;
   const auto report = [&](const char* what, const std::string& message, int status) {
-    std::cerr << "hetflow: " << rank_prefix << what << ": " << message << "\n";
+    std::cerr << "hetflow: " << rank_prefix << what << ": " << message << std::endl;
+    if (core::Link* link = processes ? processes->link() : nullptr; link && failure_agreed()) link->all_gather({});
     return status;
   };
 
@@ -97,9 +104,9 @@ int main(int argc, char** argv) {
     if (!run_output.empty()) run.output = run_output;
     run.verbosity = quiet ? io::Verbosity::quiet : verbose ? io::Verbosity::verbose : io::Verbosity::normal;
     run.command_line = joined(argc, argv);
-    const Processes processes(argc, argv);
-    if (const core::Link* link = processes.link()) rank_prefix = "rank " + std::to_string(link->rank()) + ": ";
-    return run_command(run, processes.link());
+    processes.emplace(argc, argv);
+    if (const core::Link* link = processes->link()) rank_prefix = "rank " + std::to_string(link->rank()) + ": ";
+    return run_command(run, processes->link());
   } catch (const io::CaseError& e) {
     return report("invalid case", e.what(), bad_input);
   } catch (const core::NoPlatformError& e) {

@@ -9,6 +9,9 @@
 namespace hetflow::app {
 namespace {
 
+// One run per process: an agreed failure is the process's, whichever copy of its Ranks agreed it.
+bool agreed_failure = false;
+
 std::string message_of(const std::exception_ptr& failure) {
   try {
     std::rethrow_exception(failure);
@@ -36,13 +39,15 @@ Ranks::Agreed Ranks::agree(const std::exception_ptr& failure, double seconds) co
     agreed.seconds = std::max(agreed.seconds, all[r][2]);
   }
   if (!failed) return agreed;
-  *failure_agreed_ = true;
+  agreed_failure = true;
   // Every rank knows that one failed, so all take part in collecting the messages for rank 0's manifest.
   const std::vector<std::string> messages = gather_texts(failure ? message_of(failure) : std::string());
   if (failure) std::rethrow_exception(failure);
   throw RankFailed("rank " + std::to_string(*failed) + " failed" +
                    (root() ? ": " + messages[*failed] : std::string(" (its own message says why)")));
 }
+
+bool failure_agreed() { return agreed_failure; }
 
 std::vector<std::string> Ranks::gather_texts(const std::string& mine) const {
   if (!link_) return {mine};

@@ -1,7 +1,6 @@
 #pragma once
 #include <cstddef>
 #include <exception>
-#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +16,11 @@ class RankFailed : public core::Error {
  public:
   using core::Error::Error;
 };
+
+// Whether this process has agreed with the others that the run failed: every rank then knows, reports
+// its error and may meet the others once more (so that rank 0 has printed before any rank exits and
+// the launcher stops the rest).
+bool failure_agreed();
 
 // The processes of one `hetflow run` (a single one without a link) and the agreements that keep them in
 // step. The solvers' collective calls must come in the same order on every rank, so a rank must neither
@@ -50,7 +54,7 @@ class Ranks {
     try {
       work();
     } catch (...) {
-      if (*failure_agreed_) throw;
+      if (failure_agreed()) throw;
       failure = std::current_exception();
     }
     return agree(failure, timer.seconds());
@@ -70,8 +74,6 @@ class Ranks {
   Agreed agree(const std::exception_ptr& failure, double seconds) const;
 
   core::Link* link_;
-  // Shared by the copies of one run's Ranks (RunContext holds one).
-  std::shared_ptr<bool> failure_agreed_ = std::make_shared<bool>(false);
 };
 
 }  // namespace hetflow::app
