@@ -1,6 +1,7 @@
 #include "hetflow/app/cli.hpp"
 
 #include <CLI/CLI.hpp>
+#include <cstdio>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -75,7 +76,9 @@ int main(int argc, char** argv) {
   std::optional<Processes> processes;
   std::string rank_prefix;
   const auto report = [&](const char* what, const std::string& message, int status) {
-    std::cerr << "hetflow: " << rank_prefix << what << ": " << message << std::endl;
+    // One write per message, so that the ranks' messages do not interleave.
+    const std::string line = "hetflow: " + rank_prefix + what + ": " + message + "\n";
+    std::fwrite(line.data(), 1, line.size(), stderr);
     if (core::Link* link = processes ? processes->link() : nullptr; link && failure_agreed()) link->all_gather({});
     return status;
   };
