@@ -132,9 +132,10 @@ Image render_line_plot(const LinePlot& plot, int width, int height, PlotFrame* f
   f.width = width - f.left - 16;
   f.height = height - f.top - (2 * text_height() + 24);
 
-  const auto tick_px_x = [&](double t) { return f.left + static_cast<int>(std::lround((t - x0) / (x1 - x0) * (f.width - 1))); };
+  // Through f, not the structured bindings: clang before 16 cannot capture those.
+  const auto tick_px_x = [&](double t) { return f.left + static_cast<int>(std::lround((t - f.x0) / (f.x1 - f.x0) * (f.width - 1))); };
   const auto tick_px_y = [&](double t) {
-    return f.top + f.height - 1 - static_cast<int>(std::lround((t - y0) / (y1 - y0) * (f.height - 1)));
+    return f.top + f.height - 1 - static_cast<int>(std::lround((t - f.y0) / (f.y1 - f.y0) * (f.height - 1)));
   };
   for (const double t : xt) {
     const int x = tick_px_x(t);

@@ -1,4 +1,5 @@
 #pragma once
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,10 @@ struct Options {
   double min_step_ratio = 0.2;  // h_new / h >= this (WORK(8); RADAU5's facl = 1 / this)
   double max_step_ratio = 8.0;  // h_new / h <= this (WORK(9); RADAU5's facr = 1 / this)
   Mapping mapping = Mapping::automatic;  // not RADAU5's: the GPU mapping, same results either way
+  // Not RADAU5's: device memory (bytes) one integrate() may hold per device; a larger share of the batch
+  // runs in chunks whose transfers overlap the integration (docs/ode.md). 0: a quarter of the device's
+  // global memory. Same results at any budget.
+  std::size_t memory_budget = 0;
 };
 
 // Throws core::Error naming the first option out of range and its value; n is the system size.

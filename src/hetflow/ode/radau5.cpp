@@ -1,5 +1,6 @@
 #include "hetflow/ode/radau5.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -196,83 +197,204 @@ Radau5::Radau5(Radau5&&) noexcept = default;
 Radau5& Radau5::operator=(Radau5&&) noexcept = default;
 Radau5::~Radau5() = default;
 
+namespace {
+
+// One chunk's device buffers and their pinned host staging. With two slots in rotation, one chunk
+// integrates while the other slot's results come down and its next inputs go up.
+struct Slot {
+  Slot(const core::Context& ctx, const core::Queue& transfer, std::size_t systems, std::size_t n, std::size_t np,
+       std::size_t times)
+      : y(ctx, systems * n),
+        params(ctx, std::max<std::size_t>(systems * np, 1)),  // the kernel needs a buffer even without parameters
+        t0(ctx, times),
+        t_end(ctx, times),
+        reached(ctx, systems * 2),
+        counters(ctx, systems * counter_count),
+        host_y(transfer, systems * n),
+        host_params(transfer, systems * np),
+        host_t0(transfer, times),
+        host_t_end(transfer, times),
+        host_reached(transfer, systems * 2),
+        host_counters(transfer, systems * counter_count) {}
+
+  core::Buffer<double> y, params, t0, t_end, reached;
+  core::Buffer<std::int64_t> counters;
+  core::PinnedBuffer<double> host_y, host_params, host_t0, host_t_end, host_reached;
+  core::PinnedBuffer<std::int64_t> host_counters;
+  std::size_t first = 0, count = 0;  // the chunk in flight (batch numbering); count 0: none
+  std::vector<core::Event> downloads;
+};
+
+// Copies `count` values of `per` each from system `first` of `from` into the start of `to`.
+template <class T>
+void stage(const std::vector<T>& from, std::size_t first, std::size_t count, std::size_t per, T* to) {
+  std::copy_n(from.begin() + static_cast<std::ptrdiff_t>(first * per), count * per, to);
+}
+
+}  // namespace
+
+std::vector<ChunkPlan> Radau5::plan(std::size_t systems, bool per_system_times) const {
+  const auto n = static_cast<std::size_t>(system_.n);
+  const std::size_t np = system_.parameters;
+  const std::size_t times = per_system_times ? 2 : 0;
+  // Per system in a chunk: y, parameters, its times, the reached t and h, and the counters.
+  const std::size_t per_system = sizeof(double) * (n + np + times + 2) + sizeof(std::int64_t) * counter_count;
+  const std::size_t largest = std::max({n, np, counter_count}) * sizeof(double);
+  const core::Partition split(systems, 1, core::distribution_weights(core::Distribution::uniform, *devices_));
+  std::vector<ChunkPlan> plans(parts_.size());
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    const core::Device& d = devices_->device(k);
+    ChunkPlan& p = plans[k];
+    p.first = split.share(k).offset;
+    p.systems = split.share(k).count;
+    p.system_bytes = per_system;
+    p.budget = options_.memory_budget ? options_.memory_budget : static_cast<std::size_t>(d.info.global_mem / 4);
+    // Held whatever the chunking: mapping 2's scratch, the tolerances and settings, shared times.
+    const std::size_t fixed = parts_[k]->scratch.bytes() + parts_[k]->scratch_pivots.bytes() +
+                              sizeof(double) * (tolerances_.size() + settings_.size() + (per_system_times ? 0 : 2));
+    if (p.systems == 0) continue;
+    std::size_t chunk = p.systems;
+    if (fixed + p.systems * per_system > p.budget) {
+      // Two chunk buffers in rotation share what the per-device data leaves.
+      chunk = p.budget > fixed ? (p.budget - fixed) / (2 * per_system) : 0;
+      if (chunk == 0)
+        throw core::Error("ODE memory_budget = " + std::to_string(p.budget) + " bytes on " + d.label() +
+                          " cannot hold one system: each of the two chunk buffers needs " +
+                          std::to_string(per_system) + " bytes per system, beside " + std::to_string(fixed) +
+                          " bytes of per-device data (at least " + std::to_string(fixed + 2 * per_system) +
+                          " bytes)");
+    }
+    // No single buffer may pass the device's allocation limit.
+    if (d.info.max_alloc)
+      chunk = std::max<std::size_t>(1, std::min<std::size_t>(chunk, d.info.max_alloc / largest));
+    p.chunks = (p.systems + chunk - 1) / chunk;
+    // Even chunks rather than a short last one: the launches take similar times, so the overlap holds.
+    p.chunk_systems = (p.systems + p.chunks - 1) / p.chunks;
+    p.device_bytes = fixed + std::min<std::size_t>(p.chunks, 2) * p.chunk_systems * per_system;
+  }
+  return plans;
+}
+
 Result Radau5::integrate(const Batch& batch) const {
   const auto n = static_cast<std::size_t>(system_.n);
   if (batch.y0.empty() || batch.y0.size() % n != 0)
     throw core::Error("batch y0 has " + std::to_string(batch.y0.size()) + " values: expected a positive multiple of n = " +
                       std::to_string(n));
   const std::size_t count = batch.y0.size() / n;
-  if (batch.params.size() != count * system_.parameters)
+  const std::size_t np = system_.parameters;
+  if (batch.params.size() != count * np)
     throw core::Error("batch params has " + std::to_string(batch.params.size()) + " values: expected " +
-                      std::to_string(system_.parameters) + " per system x " + std::to_string(count) + " systems");
+                      std::to_string(np) + " per system x " + std::to_string(count) + " systems");
   check_finite(batch.y0, "y0", n);
-  check_finite(batch.params, "params", std::max<std::size_t>(system_.parameters, 1));
+  check_finite(batch.params, "params", std::max<std::size_t>(np, 1));
   check_times(batch, count);
 
+  const cl_uint time_stride = batch.t0.size() == 1 && batch.t_end.size() == 1 ? 0u : 1u;
   Result result;
   result.y = batch.y0;
   result.statistics.resize(count);
   result.nmax = options_.nmax;
+  result.chunking = plan(count, time_stride != 0);
   std::vector<std::int64_t> counters(count * counter_count);
   std::vector<double> reached(count * 2);
 
-  // Shares are contiguous; every device gets its inputs, runs and reads back without waiting for the
-  // others, and the host waits once for all.
-  struct Share {
-    std::size_t first = 0, count = 0;
-    core::Buffer<double> y, params, t0, t_end, tol, settings, reached;
-    core::Buffer<std::int64_t> counters;
-  };
-  const core::Partition split(count, 1, core::distribution_weights(core::Distribution::uniform, *devices_));
-  std::vector<Share> shares(parts_.size());
-  const cl_uint time_stride = batch.t0.size() == 1 && batch.t_end.size() == 1 ? 0u : 1u;
   // A per-system time list may pair with a shared one: the shared one is expanded.
   std::vector<double> t0 = batch.t0, t_end = batch.t_end;
   if (time_stride) {
     if (t0.size() == 1) t0.assign(count, batch.t0[0]);
     if (t_end.size() == 1) t_end.assign(count, batch.t_end[0]);
   }
-  for (std::size_t k = 0; k < parts_.size(); ++k) {
-    Share& sh = shares[k];
-    sh.first = split.share(k).offset;
-    sh.count = split.share(k).count;
-    if (sh.count == 0) continue;
-    const core::Context& ctx = devices_->context(k);
-    const core::Queue& q = devices_->compute(k);
-    sh.y = core::Buffer<double>(ctx, sh.count * n);
-    sh.y.write(q, std::span<const double>(batch.y0).subspan(sh.first * n, sh.count * n), 0, core::Blocking::no);
-    const std::size_t np = system_.parameters;
-    sh.params = core::Buffer<double>(ctx, std::max<std::size_t>(sh.count * np, 1));
-    sh.params.write(q, std::span<const double>(batch.params).subspan(sh.first * np, sh.count * np), 0,
-                    core::Blocking::no);
-    const std::size_t t_first = time_stride ? sh.first : 0, t_count = time_stride ? sh.count : 1;
-    sh.t0 = core::Buffer<double>(ctx, t_count);
-    sh.t0.write(q, std::span<const double>(t0).subspan(t_first, t_count), 0, core::Blocking::no);
-    sh.t_end = core::Buffer<double>(ctx, t_count);
-    sh.t_end.write(q, std::span<const double>(t_end).subspan(t_first, t_count), 0, core::Blocking::no);
-    sh.tol = core::Buffer<double>(ctx, tolerances_.size());
-    sh.tol.write(q, tolerances_, 0, core::Blocking::no);
-    sh.settings = core::Buffer<double>(ctx, settings_.size());
-    sh.settings.write(q, settings_, 0, core::Blocking::no);
-    sh.counters = core::Buffer<std::int64_t>(ctx, sh.count * counter_count);
-    sh.reached = core::Buffer<double>(ctx, sh.count * 2);
 
-    core::Kernel& kernel = parts_[k]->kernel;
-    kernel.args(sh.y, sh.params, static_cast<cl_uint>(system_.parameters), sh.t0, sh.t_end, time_stride, sh.tol,
-                sh.settings, static_cast<cl_long>(options_.nmax), static_cast<cl_int>(options_.nit),
-                static_cast<cl_int>(options_.controller == Controller::gustafsson ? 1 : 0),
-                static_cast<cl_int>(options_.zero_start ? 1 : 0), sh.counters, sh.reached,
-                static_cast<cl_ulong>(sh.count), parts_[k]->scratch, parts_[k]->scratch_pivots);
-    const core::Device& d = devices_->device(k);
-    const core::NDRange local = local_range(d, mapping_);
-    kernel.launch(q, core::NDRange(local.size[0] * group_count(d, mapping_)), local);
-    sh.y.read(q, std::span<double>(result.y).subspan(sh.first * n, sh.count * n), 0, core::Blocking::no);
-    sh.counters.read(q, std::span<std::int64_t>(counters).subspan(sh.first * counter_count, sh.count * counter_count), 0,
-                     core::Blocking::no);
-    sh.reached.read(q, std::span<double>(reached).subspan(sh.first * 2, sh.count * 2), 0, core::Blocking::no);
-    q.flush();
+  // Per device: the data every chunk shares, and the chunk slots.
+  struct Pipeline {
+    core::Buffer<double> tol, settings, t0, t_end;  // t0, t_end: shared times only
+    std::vector<Slot> slots;
+  };
+  std::vector<Pipeline> pipes(parts_.size());
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    const ChunkPlan& p = result.chunking[k];
+    if (p.chunks == 0) continue;
+    Pipeline& pipe = pipes[k];
+    const core::Context& ctx = devices_->context(k);
+    const core::Queue& tq = devices_->transfer(k);
+    // Written before any chunk's inputs on the in-order transfer queue, so every launch that waits
+    // for its chunk's uploads finds them in place.
+    pipe.tol = core::Buffer<double>(ctx, tolerances_.size());
+    pipe.tol.write(tq, tolerances_, 0, core::Blocking::no);
+    pipe.settings = core::Buffer<double>(ctx, settings_.size());
+    pipe.settings.write(tq, settings_, 0, core::Blocking::no);
+    if (!time_stride) {
+      pipe.t0 = core::Buffer<double>(ctx, 1);
+      pipe.t0.write(tq, t0, 0, core::Blocking::no);
+      pipe.t_end = core::Buffer<double>(ctx, 1);
+      pipe.t_end.write(tq, t_end, 0, core::Blocking::no);
+    }
+    const std::size_t slot_count = std::min<std::size_t>(p.chunks, 2);
+    pipe.slots.reserve(slot_count);
+    for (std::size_t i = 0; i < slot_count; ++i)
+      pipe.slots.emplace_back(ctx, tq, p.chunk_systems, n, np, time_stride ? p.chunk_systems : 0);
   }
-  for (std::size_t k = 0; k < parts_.size(); ++k) devices_->compute(k).finish();
+
+  // Waits for a slot's chunk to come down and files its results.
+  const auto collect = [&](Slot& s) {
+    if (s.count == 0) return;
+    core::wait_all(s.downloads);
+    std::copy_n(s.host_y.data(), s.count * n, result.y.begin() + static_cast<std::ptrdiff_t>(s.first * n));
+    std::copy_n(s.host_counters.data(), s.count * counter_count,
+                counters.begin() + static_cast<std::ptrdiff_t>(s.first * counter_count));
+    std::copy_n(s.host_reached.data(), s.count * 2, reached.begin() + static_cast<std::ptrdiff_t>(s.first * 2));
+    s.count = 0;
+  };
+
+  // Chunk r of every device in turn, so all devices are fed. Reusing a slot first waits for its
+  // previous chunk's download, which followed that chunk's kernel; so chunk r's upload and chunk r-2's
+  // download run on the transfer queue while chunk r-1 integrates on the compute queue.
+  std::size_t rounds = 0;
+  for (const ChunkPlan& p : result.chunking) rounds = std::max(rounds, p.chunks);
+  for (std::size_t r = 0; r < rounds; ++r)
+    for (std::size_t k = 0; k < parts_.size(); ++k) {
+      const ChunkPlan& p = result.chunking[k];
+      if (r >= p.chunks) continue;
+      Pipeline& pipe = pipes[k];
+      Slot& s = pipe.slots[r % pipe.slots.size()];
+      collect(s);
+      s.first = p.first + r * p.chunk_systems;
+      s.count = std::min(p.chunk_systems, p.systems - r * p.chunk_systems);
+      const core::Queue& tq = devices_->transfer(k);
+      const core::Queue& cq = devices_->compute(k);
+      std::vector<core::Event> uploads;
+      stage(batch.y0, s.first, s.count, n, s.host_y.data());
+      uploads.push_back(s.y.write(tq, s.host_y.span().first(s.count * n), 0, core::Blocking::no));
+      stage(batch.params, s.first, s.count, np, s.host_params.data());
+      uploads.push_back(s.params.write(tq, s.host_params.span().first(s.count * np), 0, core::Blocking::no));
+      if (time_stride) {
+        stage(t0, s.first, s.count, 1, s.host_t0.data());
+        uploads.push_back(s.t0.write(tq, s.host_t0.span().first(s.count), 0, core::Blocking::no));
+        stage(t_end, s.first, s.count, 1, s.host_t_end.data());
+        uploads.push_back(s.t_end.write(tq, s.host_t_end.span().first(s.count), 0, core::Blocking::no));
+      }
+      core::Kernel& kernel = parts_[k]->kernel;
+      kernel.args(s.y, s.params, static_cast<cl_uint>(np), time_stride ? s.t0 : pipe.t0,
+                  time_stride ? s.t_end : pipe.t_end, time_stride, pipe.tol, pipe.settings,
+                  static_cast<cl_long>(options_.nmax), static_cast<cl_int>(options_.nit),
+                  static_cast<cl_int>(options_.controller == Controller::gustafsson ? 1 : 0),
+                  static_cast<cl_int>(options_.zero_start ? 1 : 0), s.counters, s.reached,
+                  static_cast<cl_ulong>(s.count), parts_[k]->scratch, parts_[k]->scratch_pivots);
+      const core::Device& d = devices_->device(k);
+      const core::NDRange local = local_range(d, mapping_);
+      const core::Event ran =
+          kernel.launch(cq, core::NDRange(local.size[0] * group_count(d, mapping_)), local, uploads);
+      const std::span<const core::Event> after(&ran, 1);
+      s.downloads.clear();
+      s.downloads.push_back(s.y.read(tq, s.host_y.span().first(s.count * n), 0, core::Blocking::no, after));
+      s.downloads.push_back(
+          s.counters.read(tq, s.host_counters.span().first(s.count * counter_count), 0, core::Blocking::no, after));
+      s.downloads.push_back(s.reached.read(tq, s.host_reached.span().first(s.count * 2), 0, core::Blocking::no, after));
+      cq.flush();
+      tq.flush();
+    }
+  for (Pipeline& pipe : pipes)
+    for (Slot& s : pipe.slots) collect(s);
 
   for (std::size_t s = 0; s < count; ++s) {
     const std::int64_t* c = &counters[s * counter_count];

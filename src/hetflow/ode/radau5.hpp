@@ -35,10 +35,24 @@ struct Batch {
   std::vector<double> t_end{1.0};
 };
 
+// How one device runs its share of a batch: in `chunks` launches of at most `chunk_systems` systems,
+// each with its own device buffers (two in rotation when there are several chunks, so one chunk's
+// transfers overlap another's integration).
+struct ChunkPlan {
+  std::size_t first = 0;          // the device's share: its first system
+  std::size_t systems = 0;        // and its size
+  std::size_t chunks = 0;         // launches; 0 for an empty share
+  std::size_t chunk_systems = 0;  // systems per chunk (the last may have fewer)
+  std::size_t system_bytes = 0;   // device memory one system takes in one chunk buffer
+  std::size_t device_bytes = 0;   // device memory the run holds: per-device data plus the chunk buffers
+  std::size_t budget = 0;         // the budget applied (Options::memory_budget or its default)
+};
+
 struct Result {
   std::vector<double> y;                // n per system: at t_end, or at the last accepted step on failure
   std::vector<Statistics> statistics;  // per system
   long nmax = 0;                        // the nmax the batch ran with, for describe()
+  std::vector<ChunkPlan> chunking;      // per device of the DeviceSet
 
   std::size_t failures() const;
   // Every failed system, one per line: "system 3: IDID = -4: ...".
@@ -48,7 +62,8 @@ struct Result {
 // Hairer & Wanner's RADAU5 (3-stage Radau IIA, order 5) on a batch of independent systems, one
 // work-item per system (mapping 1) or one work-group per system (mapping 2), as Options::mapping says;
 // both give the same statistics and the same bits on one device. The batch is split into contiguous shares across the devices of
-// the DeviceSet, uniformly, and every device integrates its share concurrently. The kernel is built
+// the DeviceSet, uniformly, and every device integrates its share concurrently, in chunks that fit
+// Options::memory_budget (plan()). The kernel is built
 // once per device when the solver is made; integrate() may be called again with other batches. The
 // DeviceSet must outlive the solver; one integrate() at a time (it sets the kernels' arguments).
 class Radau5 {
@@ -66,6 +81,11 @@ class Radau5 {
   // Integrates every system of the batch; throws core::Error for malformed input (naming the value),
   // never for a system that fails: that system's Statistics say why.
   Result integrate(const Batch& batch) const;
+
+  // How integrate() splits a batch of `systems` systems (with one time interval per system, or one for
+  // all) over the devices and into chunks that fit Options::memory_budget. Throws core::Error when the
+  // budget cannot hold one system, naming the budget and the bytes one system needs.
+  std::vector<ChunkPlan> plan(std::size_t systems, bool per_system_times) const;
 
  private:
   struct Device;

@@ -1,0 +1,142 @@
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "hetflow/core/error.hpp"
+#include "hetflow/core/selection.hpp"
+#include "problems.hpp"
+#include "test_devices.hpp"
+
+namespace hetflow::ode {
+namespace {
+
+// Mapping 1: the one PoCL compiles in test time; chunking does not depend on the mapping.
+Options chunk_options(std::size_t budget) {
+  Options o;
+  o.mapping = Mapping::work_item;
+  o.rtol = {1e-4};
+  o.atol = {1e-4};
+  o.h0 = 1e-6;
+  o.memory_budget = budget;
+  return o;
+}
+
+// 1000 Van der Pol systems of differing stiffness, so the chunks take differing step counts.
+Batch vdp_batch() {
+  const double eps[] = {1e-6, 1e-4, 1e-2, 1.0, 1e-3};
+  Batch b;
+  for (std::size_t k = 0; k < 1000; ++k) {
+    b.y0.insert(b.y0.end(), {2.0, -0.66});
+    b.params.push_back(eps[k % 5]);
+  }
+  b.t_end = {2.0};
+  return b;
+}
+
+// Every value and counter of every system equal, bit for bit.
+void expect_identical(const Result& a, const Result& b) {
+  ASSERT_EQ(a.y.size(), b.y.size());
+  ASSERT_EQ(a.statistics.size(), b.statistics.size());
+  for (std::size_t i = 0; i < a.y.size(); ++i) ASSERT_EQ(a.y[i], b.y[i]) << "value " << i;
+  for (std::size_t s = 0; s < a.statistics.size(); ++s) {
+    SCOPED_TRACE("system " + std::to_string(s));
+    test::expect_same_counters(a.statistics[s], b.statistics[s]);
+    EXPECT_EQ(a.statistics[s].t, b.statistics[s].t);
+    EXPECT_EQ(a.statistics[s].h, b.statistics[s].h);
+  }
+}
+
+std::size_t total_chunks(const Result& r) {
+  std::size_t chunks = 0;
+  for (const ChunkPlan& p : r.chunking) chunks += p.chunks;
+  return chunks;
+}
+
+// Each plan covers its share within its budget.
+void expect_consistent(const std::vector<ChunkPlan>& plans, std::size_t systems) {
+  std::size_t next = 0;
+  for (const ChunkPlan& p : plans) {
+    EXPECT_EQ(p.first, next);
+    next += p.systems;
+    EXPECT_GE(p.chunks * p.chunk_systems, p.systems);
+    EXPECT_LT((p.chunks - 1) * p.chunk_systems, p.systems);
+    EXPECT_LE(p.device_bytes, p.budget);
+  }
+  EXPECT_EQ(next, systems);
+}
+
+TEST(OdeChunks, VanDerPolChunksEqualOneChunk) {
+  const core::DeviceSet devices = hetflow::test::test_device();
+  const Batch batch = vdp_batch();
+  const Result whole = Radau5(devices, test::van_der_pol(true), chunk_options(0)).integrate(batch);
+  ASSERT_EQ(whole.chunking.size(), 1u);
+  EXPECT_EQ(whole.chunking[0].chunks, 1u);
+  // y, eps, t and h, 8 counters: 104 bytes per system; 32 KiB holds two chunks of about 150.
+  const Result chunked = Radau5(devices, test::van_der_pol(true), chunk_options(32 * 1024)).integrate(batch);
+  EXPECT_EQ(chunked.chunking[0].system_bytes, 104u);
+  EXPECT_GE(chunked.chunking[0].chunks, 5u);
+  expect_consistent(chunked.chunking, 1000);
+  EXPECT_EQ(whole.failures(), 0u) << whole.report();
+  expect_identical(whole, chunked);
+}
+
+// Per-system end times travel with their chunk; forward differences for the Jacobian.
+TEST(OdeChunks, RobertsonPerSystemTimesChunksEqualOneChunk) {
+  const core::DeviceSet devices = hetflow::test::test_device();
+  Batch batch;
+  batch.t_end.clear();
+  for (std::size_t k = 0; k < 1000; ++k) {
+    batch.y0.insert(batch.y0.end(), {1.0, 0.0, 0.0});
+    batch.t_end.push_back(0.1 + 0.04 * static_cast<double>(k));
+  }
+  Options o = chunk_options(0);
+  o.rtol = {1e-6};
+  o.atol = {1e-10};
+  const Result whole = Radau5(devices, test::robertson(false), o).integrate(batch);
+  o.memory_budget = 20000;
+  const Radau5 chunking(devices, test::robertson(false), o);
+  const Result chunked = chunking.integrate(batch);
+  EXPECT_GE(chunked.chunking[0].chunks, 5u);
+  expect_consistent(chunking.plan(1000, true), 1000);
+  EXPECT_EQ(whole.failures(), 0u) << whole.report();
+  expect_identical(whole, chunked);
+}
+
+// The multi-device test devices, or the one device twice (a context each) where CI's PoCL has one.
+core::DeviceSet two_devices() {
+  std::vector<core::Device> d = core::select_devices(hetflow::test::test_device_spec(true));
+  if (d.size() == 1) d.push_back(d.front());
+  return core::DeviceSet(d);
+}
+
+// Each device chunks its own share; the result equals the unchunked run on the same devices.
+TEST(OdeChunks, TwoDevicesChunkTheirShares) {
+  const core::DeviceSet devices = two_devices();
+  const Batch batch = vdp_batch();
+  const Result whole = Radau5(devices, test::van_der_pol(false), chunk_options(0)).integrate(batch);
+  const Result chunked = Radau5(devices, test::van_der_pol(false), chunk_options(16 * 1024)).integrate(batch);
+  ASSERT_GE(chunked.chunking.size(), 2u);
+  // 16 KiB holds two chunks of about 75 of VdP's 104-byte systems: 7 per device of two.
+  for (const ChunkPlan& p : chunked.chunking) EXPECT_GE(p.chunks, 2u);
+  EXPECT_GE(total_chunks(chunked), 5u);
+  expect_consistent(chunked.chunking, 1000);
+  expect_identical(whole, chunked);
+}
+
+TEST(OdeChunks, BudgetBelowOneSystemIsAnError) {
+  const core::DeviceSet devices = hetflow::test::test_device();
+  const Radau5 solver(devices, test::van_der_pol(true), chunk_options(100));
+  try {
+    (void)solver.integrate(vdp_batch());
+    FAIL() << "expected core::Error";
+  } catch (const core::Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("memory_budget = 100 bytes"), std::string::npos) << what;
+    EXPECT_NE(what.find("104 bytes per system"), std::string::npos) << what;
+  }
+  EXPECT_THROW((void)solver.plan(1, false), core::Error);
+}
+
+}  // namespace
+}  // namespace hetflow::ode
