@@ -174,7 +174,6 @@ RunOutcome IgnitionCase::run(const io::Case& c, RunContext& ctx) const {
   write_outputs(c, dir, points, sweep);
   nlohmann::json systems = nlohmann::json::array(), failures = nlohmann::json::array();
   std::size_t ignited = 0;
-  bool interrupted = false;
   for (std::size_t i = 0; i < points.size(); ++i) {
     const IgnitionRun& r = sweep.runs[i];
     nlohmann::json s = {{"T0", points[i].T0}, {"p", points[i].p}, {"phi", points[i].phi}, {"status", r.status}};
@@ -183,7 +182,6 @@ RunOutcome IgnitionCase::run(const io::Case& c, RunContext& ctx) const {
     if (!r.reason.empty()) s["reason"] = r.reason;
     if (r.status == "failed") failures.push_back({{"system", i}, {"reason", r.reason}});
     ignited += r.status == "ignited";
-    interrupted = interrupted || r.status == "interrupted" || (!r.reason.empty() && r.status == "ignited");
     systems.push_back(s);
   }
   dir.manifest()["result"] = {{"systems", systems},
@@ -199,7 +197,7 @@ RunOutcome IgnitionCase::run(const io::Case& c, RunContext& ctx) const {
   if (ctx.verbosity != io::Verbosity::quiet)
     std::fprintf(stderr, "ignition: %zu systems, %zu ignited, %zu failed, %ld launches in %.2f s\n", points.size(),
                  ignited, failures.size(), sweep.launches, integration);
-  return interrupted ? RunOutcome::interrupted : RunOutcome::complete;
+  return sweep.stopped ? RunOutcome::interrupted : RunOutcome::complete;
 }
 
 }  // namespace hetflow::app

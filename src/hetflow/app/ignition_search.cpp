@@ -221,6 +221,7 @@ IgnitionSweep find_ignition(const ode::Radau5& solver, const chem::Mechanism& me
                     : slope_peak(local[i]);
     if (stopped) run.reason = "refinement interrupted: the delay comes from a wider bracket";
   }
+  sweep.stopped = stopped;
   return sweep;
 }
 

@@ -36,7 +36,8 @@ struct IgnitionRun {
 struct IgnitionSweep {
   std::vector<double> times;  // the sample grid, 0 first
   std::vector<IgnitionRun> runs;
-  long launches = 0;  // ode::Radau5::integrate calls
+  long launches = 0;     // ode::Radau5::integrate calls
+  bool stopped = false;  // keep_going said stop: the sweep or its refinement ended early
 };
 
 // Integrates every system (y0: mass fractions in mechanism order, then T; pressures in Pa) through the
