@@ -3,13 +3,13 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <random>
 
 #include "hetflow/core/error.hpp"
 #include "hetflow/lbm/geometry_generators.hpp"
 #include "hetflow/lbm/references.hpp"
 #include "hetflow/lbm/solver.hpp"
 #include "test_devices.hpp"
+#include "lbm_test_cases.hpp"
 #include "validation_output.hpp"
 
 namespace hetflow::lbm {
@@ -71,33 +71,15 @@ INSTANTIATE_TEST_SUITE_P(Storages, LbmDuctPoiseuille, ::testing::Values(Storage:
                          [](const auto& param_info) { return std::string(to_string(param_info.param)); });
 
 // A box with random walls, a skewed force and odd sizes exercises every wrap and bounce-back branch.
-Geometry obstacle_box() {
-  Geometry geo(13, 11, 9);
-  std::mt19937 rng(7);
-  for (std::size_t z = 0; z < 9; ++z) {
-    for (std::size_t y = 0; y < 11; ++y) {
-      for (std::size_t x = 0; x < 13; ++x) {
-        if (rng() % 5 == 0) geo.set(x, y, z, NodeType::wall);
-      }
-    }
-  }
-  return geo;
-}
-
 TEST(LbmPatterns, GiveBitIdenticalFields) {
   const core::DeviceSet ds = test::test_device();
-  const Geometry geo = obstacle_box();
+  const Geometry geo = test::random_walls();
   for (Storage storage : {Storage::fp32, Storage::fp64, Storage::fp16}) {
     if (storage == Storage::fp64 && !ds.device(0).info.fp64) continue;
     for (long steps : {1L, 2L, 7L, 30L}) {
       std::vector<Fields> results;
       for (Pattern p : {Pattern::ab, Pattern::aa, Pattern::lagrangian}) {
-        Config c;
-        c.tau = 0.7;
-        c.force = {2e-5, -1e-5, 3e-5};
-        c.pattern = p;
-        c.storage = storage;
-        Solver s(ds, geo, c);
+        Solver s(ds, geo, test::skewed_flow(p, storage));
         s.initialise(1.0, {0.01, 0.0, -0.02});
         s.advance(steps);
         results.push_back(s.fields());
@@ -119,7 +101,7 @@ TEST(LbmMass, IsConserved) {
     c.tau = 0.6;
     c.force = {1e-5, 0, 2e-5};
     c.storage = storage;
-    Solver s(ds, obstacle_box(), c);
+    Solver s(ds, test::random_walls(), c);
     s.initialise();
     const double m0 = s.mass();
     s.advance(3000);
@@ -166,16 +148,12 @@ TEST(LbmMultiDevice, FieldsAreBitIdenticalToOneDevice) {
   const core::DeviceSet one = test::test_device();
   const core::DeviceSet several = test::test_devices();
   ASSERT_GE(several.size(), 2u);
-  const Geometry geo = obstacle_box();
+  const Geometry geo = test::random_walls();
   for (Pattern pattern : {Pattern::aa, Pattern::ab}) {
     for (Storage storage : {Storage::fp32, Storage::fp64}) {
       if (storage == Storage::fp64 && !(one.device(0).info.fp64 && several.device(1).info.fp64)) continue;
       for (long steps : {1L, 2L, 9L, 40L}) {
-        Config c;
-        c.tau = 0.7;
-        c.force = {2e-5, -1e-5, 3e-5};
-        c.pattern = pattern;
-        c.storage = storage;
+        Config c = test::skewed_flow(pattern, storage);
         c.exact_arithmetic = true;
         Solver a(one, geo, c), b(several, geo, c);
         EXPECT_EQ(b.parts(), several.size());
@@ -194,7 +172,7 @@ TEST(LbmMultiDevice, FieldsAreBitIdenticalToOneDevice) {
 TEST(LbmMultiDevice, ShanChenFieldsAreBitIdenticalToOneDevice) {
   const core::DeviceSet one = test::test_device();
   const core::DeviceSet several = test::test_devices();
-  const Geometry geo = obstacle_box();
+  const Geometry geo = test::random_walls();
   // A liquid slab across the z-faces of the device slabs, in its vapour.
   std::vector<double> rho(geo.size());
   for (std::size_t i = 0; i < rho.size(); ++i) rho[i] = (i / (13 * 11)) % 9 < 4 ? 500.0 : 90.0;

@@ -48,7 +48,9 @@ void expect_bit_identical(const core::DeviceSet& devices, const Geometry& geo, c
   const Fields f = several.fields();
   if (world.rank() != 0) return;
   const core::DeviceSet one_device = test::test_device();
-  Solver one(one_device, geo, c);
+  Config whole = c;
+  whole.device_grid = {0, 0, 0};
+  Solver one(one_device, geo, whole);
   initialise(one);
   one.advance(steps);
   const Fields reference = one.fields();
@@ -79,6 +81,20 @@ TEST(LbmMpi, SeveralDevicesPerProcessGiveTheSameBits) {
   c.exact_arithmetic = true;
   expect_bit_identical(devices, small_duct(), c, 20, [](Solver& s) { s.initialise(1.0, {0.01, 0.0, -0.02}); },
                        "two devices per rank");
+}
+
+// Boxes split along x between the processes (one device each), and a 2-D grid of two devices per
+// process: faces and edges cross between processes as well as between a process's devices.
+TEST(LbmMpi, DeviceGridsGiveTheSameBits) {
+  Config c = duct_config(Pattern::aa, Storage::fp32);
+  c.exact_arithmetic = true;  // a rank's devices may be of different kinds (see above)
+  c.device_grid = {2, 1, 1};
+  expect_bit_identical(test::test_device(), small_duct(), c, 9, [](Solver& s) { s.initialise(1.0, {0.01, 0.02, -0.02}); },
+                       "2 x 1 x 1 over processes");
+  c.pattern = Pattern::ab;
+  c.device_grid = {2, 1, 2};
+  expect_bit_identical(test::test_devices(), small_duct(), c, 9, [](Solver& s) { s.initialise(1.0, {0.01, 0.02, -0.02}); },
+                       "2 x 1 x 2, two devices per process");
 }
 
 TEST(LbmMpi, ShanChenFieldsAreBitIdenticalToOneDevice) {
@@ -136,7 +152,7 @@ TEST(LbmMpi, RefusesTheLagrangianPatternAndTooThinLattices) {
                "the lagrangian pattern runs on one device; use aa or ab on several devices or processes");
   c.pattern = Pattern::aa;
   expect_error([&] { Solver(device, duct(6, 6, 1), c, &world); },
-               "a lattice of 1 z-planes cannot be split over 2 devices of all processes");
+               "a lattice of 1 nodes along z cannot be split over 2 devices");
 }
 
 }  // namespace

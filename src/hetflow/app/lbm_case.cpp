@@ -55,6 +55,8 @@ lbm::Config solver_config(const io::Case& c) {
   config.pattern = lbm::parse_pattern(c.get<std::string>("lbm.pattern"));
   config.storage = lbm::parse_storage(c.get<std::string>("lbm.storage"));
   config.work_group = c.get<std::size_t>("lbm.work_group");
+  const auto grid = c.get<std::vector<int>>("lbm.device_grid");
+  std::copy(grid.begin(), grid.end(), config.device_grid.begin());
   config.exact_arithmetic = c.get<bool>("lbm.exact_arithmetic");
   configure_multiphase(c, config);
   return config;
@@ -99,6 +101,10 @@ io::Schema LbmCase::schema() const {
       .length(3)
       .unit("lattice units");
   l.key<int>("work_group", 0, "work-items per group along x; 0: the solver's default").at_least(0);
+  l.key<std::vector<int>>("device_grid", std::vector<int>{0, 0, 0},
+                          "boxes along [x, y, z], one per device of every process; [0, 0, 0]: z-slabs")
+      .length(3)
+      .at_least(0);
   l.key<bool>("exact_arithmetic", false, "no fused multiply-adds, correctly rounded division: the same bits on "
                                          "every device kind (a few percent slower; always on for mixed platforms)");
 

@@ -127,14 +127,15 @@ inline real_t relax_one(const Relax r, const real_t fs, const real_t w, const re
 #endif
 }
 
-// A slab of several devices has halo planes 0 and nz - 1 that the host keeps current; its kernels are
-// launched with a global offset so work-items cover only planes in 1 .. nz - 2, whose z-neighbours then
-// never wrap.
+// A box of a device grid has halo layers at 0 and n - 1 of every split axis, which the host keeps
+// current; its kernels are launched over a region of own nodes with a global offset, so neighbours
+// wrap only along axes left whole. Every node kernel takes `x_end` first: the end of its region along
+// x, whose range is rounded up to whole work-groups.
 // The node of this work-item, its periodic neighbours' coordinates and the index pieces they share.
 // Slot (i, x, y, z) = (z * 19 + i) * plane + y * nx + x.
 #define NODE_SETUP                                                                              \
   const int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);                  \
-  if (x >= nx) return;                                                                          \
+  if (x >= x_end) return;                                                                       \
   const idx_t plane = (idx_t)nx * (idx_t)ny;                                                    \
   const int xm = x == 0 ? nx - 1 : x - 1, xp = x == nx - 1 ? 0 : x + 1;                         \
   const int ym = y == 0 ? ny - 1 : y - 1, yp = y == ny - 1 ? 0 : y + 1;                         \
@@ -365,7 +366,7 @@ inline void zou_he(real_t* f, const bool inlet, const real_t ux, const real_t uy
       __global const real_t* restrict psi, const real_t sc_g, const real_t in_ux, const real_t in_uy,         \
       const real_t in_uz, const real_t out_rho MIX_ARG
 
-__kernel void lbm_ab(__global store_t* restrict fout, __global const store_t* restrict fin, FLAG_ARGS,
+__kernel void lbm_ab(const int x_end, __global store_t* restrict fout, __global const store_t* restrict fin, FLAG_ARGS,
                      PHYSICS_ARGS) {
   NODE_SETUP
 #define READ_FAST READ_OWN
@@ -380,7 +381,7 @@ __kernel void lbm_ab(__global store_t* restrict fout, __global const store_t* re
 }
 
 // A-A even step: collide in place, store each packet in the opposite slot of the same node.
-__kernel void lbm_aa_even(__global store_t* fbuf, FLAG_ARGS, PHYSICS_ARGS) {
+__kernel void lbm_aa_even(const int x_end, __global store_t* fbuf, FLAG_ARGS, PHYSICS_ARGS) {
   NODE_SETUP
   __global store_t* fin = fbuf;
   __global store_t* fout = fbuf;
@@ -395,7 +396,7 @@ __kernel void lbm_aa_even(__global store_t* fbuf, FLAG_ARGS, PHYSICS_ARGS) {
 #undef WRITE_NEAR
 }
 
-__kernel void lbm_aa_odd(__global store_t* fbuf, FLAG_ARGS, PHYSICS_ARGS) {
+__kernel void lbm_aa_odd(const int x_end, __global store_t* fbuf, FLAG_ARGS, PHYSICS_ARGS) {
   NODE_SETUP
   __global store_t* fin = fbuf;
   __global store_t* fout = fbuf;
@@ -426,7 +427,7 @@ inline int wrap_shift(int x, int c, int s, int n) {
 #define WRITE_LAG_WALLS(i, cx, cy, cz, o, v) \
   if (WALL_TOWARDS(i)) STORE(fout, LAG_SLOT(o, -(cx), -(cy), -(cz), ux, uy, uz), v); else STORE(fout, LAG_SLOT(i, cx, cy, cz, tx, ty, tz), v);
 
-__kernel void lbm_lagrangian(__global store_t* fbuf, FLAG_ARGS, const int tx, const int ty, const int tz,
+__kernel void lbm_lagrangian(const int x_end, __global store_t* fbuf, FLAG_ARGS, const int tx, const int ty, const int tz,
                              PHYSICS_ARGS) {
   NODE_SETUP
   __global store_t* fin = fbuf;
@@ -444,27 +445,66 @@ __kernel void lbm_lagrangian(__global store_t* fbuf, FLAG_ARGS, const int tx, co
 #undef WRITE_NEAR
 }
 
-// After a swap, each halo plane holds the packets the neighbouring slab pushed towards this slab's
-// boundary plane (lower halo: c_z = +1, upper halo: c_z = -1). Copies those that a fluid node pushed;
-// where the pusher is a wall the boundary node bounced its own packet into that slot, which stands.
-__kernel void lbm_merge(__global store_t* fbuf, __global const uchar* restrict flags, const int nx, const int ny,
-                        const int nz) {
-  const int x = get_global_id(0), y = get_global_id(1), side = get_global_id(2);
-  if (x >= nx) return;
-  const idx_t plane = (idx_t)nx * (idx_t)ny;
-  const int xm = x == 0 ? nx - 1 : x - 1, xp = x == nx - 1 ? 0 : x + 1;
-  const int ym = y == 0 ? ny - 1 : y - 1, yp = y == ny - 1 ? 0 : y + 1;
-  const int own = side == 0 ? 1 : nz - 2, halo = side == 0 ? 0 : nz - 1, cz = side == 0 ? 1 : -1;
-#define MERGE(i, cx, cy, cz_i, o)                                                                     \
-  if ((cz_i) == cz && (flags[NODE(AT_X(-(cx)), AT_Y(-(cy)), halo)] & TYPE_MASK) != WALL)              \
-    STORE(fbuf, SLOT(i, x, y, own), LOAD(fbuf, SLOT(i, x, y, halo)));
-  D3Q19(MERGE)
-#undef MERGE
+// Halo faces (halo_exchange.cpp): a face is local layer `at` of `axis` over the whole local extent of
+// the other two axes (their halos too, so that what crosses an edge travels on with the next axis).
+// Of a field with `per_plane` values per node laid out like the populations ((z * per_plane + i) *
+// plane + y * nx + x), a face carries the values i whose bit is set in `mask`, the k-th of them at face
+// index (k * V + v) * U + u; the range is exactly U x V x (bits in mask). Elements are moved as
+// unsigned integers of their size, so one kernel serves every storage.
+#define C_ENTRY(i, cx, cy, cz, o) cx, cy, cz,
+__constant int C_TABLE[57] = {D3Q19(C_ENTRY)};
+#undef C_ENTRY
+
+inline int face_value(const uint mask, const int k) {
+  int seen = 0, found = 0;
+  for (int i = 0; i < 19; ++i) {
+    if ((mask >> i) & 1u) {
+      if (seen == k) found = i;
+      ++seen;
+    }
+  }
+  return found;
 }
+
+#define FACE_SETUP                                                                                    \
+  const int u = get_global_id(0), v = get_global_id(1), k = get_global_id(2);                      \
+  const int U = (int)get_global_size(0), V = (int)get_global_size(1);                              \
+  const int x = axis == 0 ? at : u, y = axis == 0 ? u : axis == 1 ? at : v, z = axis == 2 ? at : v; \
+  const int i = face_value(mask, k);                                                                \
+  const idx_t plane = (idx_t)nx * (idx_t)ny;                                                        \
+  const idx_t cell = ((idx_t)z * (idx_t)per_plane + (idx_t)i) * plane + (idx_t)y * (idx_t)nx + (idx_t)x; \
+  const idx_t at_face = ((idx_t)k * (idx_t)V + (idx_t)v) * (idx_t)U + (idx_t)u;
+
+#define FACE_ARGS const int nx, const int ny, const int per_plane, const int axis, const int at, const uint mask
+// pack: face <- field; unpack: field <- face (a halo filled from a neighbour's boundary layer).
+// merge (populations, after a swap): the face holds the packets the neighbour pushed into its halo
+// towards this box's boundary layer `at`; copies those that a fluid node pushed. Where the pusher
+// (at x - c_i, in this box's facing halo) is a wall, the boundary node bounced its own packet into
+// that slot, which stands.
+#define FACE_KERNELS(T, BYTES)                                                                               \
+  __kernel void lbm_pack_##BYTES(__global const T* restrict field, __global T* restrict face, FACE_ARGS) {   \
+    FACE_SETUP                                                                                               \
+    face[at_face] = field[cell];                                                                             \
+  }                                                                                                          \
+  __kernel void lbm_unpack_##BYTES(__global T* restrict field, __global const T* restrict face, FACE_ARGS) { \
+    FACE_SETUP                                                                                               \
+    field[cell] = face[at_face];                                                                             \
+  }                                                                                                          \
+  __kernel void lbm_merge_##BYTES(__global T* restrict field, __global const T* restrict face, FACE_ARGS,    \
+                                  __global const uchar* restrict flags, const int nz) {                     \
+    FACE_SETUP                                                                                               \
+    const int px = (x - C_TABLE[3 * i] + nx) % nx, py = (y - C_TABLE[3 * i + 1] + ny) % ny;                 \
+    const int pz = (z - C_TABLE[3 * i + 2] + nz) % nz;                                                       \
+    if ((flags[NODE(px, py, pz)] & TYPE_MASK) != WALL) field[cell] = face[at_face];                         \
+  }
+FACE_KERNELS(ushort, 2)
+FACE_KERNELS(uint, 4)
+FACE_KERNELS(ulong, 8)
+#undef FACE_KERNELS
 
 // Records, for every node, which neighbours are walls (bit i: x + c_i) and sets NEAR_WALL on the
 // non-wall nodes that have any. Reads `flags`, writes `marked`: no node reads what another writes.
-__kernel void lbm_mark(__global uchar* restrict marked, __global uint* restrict wall_bits,
+__kernel void lbm_mark(const int x_end, __global uchar* restrict marked, __global uint* restrict wall_bits,
                        __global const uchar* restrict flags, const int nx, const int ny, const int nz) {
   NODE_SETUP
   uint walls = 0;
@@ -561,7 +601,7 @@ inline real_t portable_exp(const real_t x) {
 
 // The Shan-Chen pseudo-potential psi = psi0 exp(-rho0 / rho) (Shan & Chen 1993) of every fluid node,
 // zero on walls (no wall adhesion), for the step that follows.
-__kernel void lbm_psi(__global real_t* restrict psi_out, __global const store_t* restrict fin, FLAG_ARGS,
+__kernel void lbm_psi(const int x_end, __global real_t* restrict psi_out, __global const store_t* restrict fin, FLAG_ARGS,
                       const int nx, const int ny, const int nz, const int layout, const int tx, const int ty,
                       const int tz, const real_t psi0, const real_t rho0, const real_t in_ux, const real_t in_uy,
                       const real_t in_uz, const real_t out_rho) {
@@ -578,7 +618,7 @@ __kernel void lbm_psi(__global real_t* restrict psi_out, __global const store_t*
 // The mixture field (see MIX) of the current state of components 0 (populations fa) and 1 (fb): their
 // densities, and Shan-Chen's common velocity u' = sum_s j_s omega_s / sum_s rho_s omega_s. Wall nodes
 // get the components' wall densities, which set the contact angle, and u' = 0.
-__kernel void lbm_mix(__global real_t* restrict psi, __global const store_t* restrict fa, FLAG_ARGS, const int nx,
+__kernel void lbm_mix(const int x_end, __global real_t* restrict psi, __global const store_t* restrict fa, FLAG_ARGS, const int nx,
                       const int ny, const int nz, const int layout, const int tx, const int ty, const int tz,
                       __global const store_t* restrict fb, const real_t omega_a, const real_t omega_b,
                       const real_t wall_a, const real_t wall_b, const real_t in_ux, const real_t in_uy,
@@ -608,7 +648,7 @@ __kernel void lbm_mix(__global real_t* restrict psi, __global const store_t* res
 // velocity of Guo's scheme). Walls get rho = 0, u = 0. With TWO_COMPONENT, of component `1 - other`,
 // and u_out holds its momentum density with half its force, j + F/2: the host sums the components'
 // and divides by the total density (the mixture's velocity), so no component density is divided by.
-__kernel void lbm_fields(__global real_t* restrict rho_out, __global real_t* restrict u_out,
+__kernel void lbm_fields(const int x_end, __global real_t* restrict rho_out, __global real_t* restrict u_out,
                          __global const store_t* restrict fin, FLAG_ARGS, const int nx, const int ny, const int nz,
                          const int layout, const int tx, const int ty, const int tz, const real_t fx,
                          const real_t fy, const real_t fz, __global const real_t* restrict psi, const real_t sc_g,

@@ -14,13 +14,36 @@ constexpr int q = 19;
 
 std::string mib(std::size_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB"; }
 
-// Directions whose packets cross a z-face: downwards (c_z = -1) through the lower face, upwards through
-// the upper one; a slab's halo planes exchange only these.
-core::HaloSegments crossing_directions(std::size_t plane_bytes) {
-  core::HaloSegments s;
-  for (std::size_t d : {6, 10, 12, 15, 17}) s.lower.push_back({d * plane_bytes, plane_bytes});
-  for (std::size_t d : {5, 9, 11, 16, 18}) s.upper.push_back({d * plane_bytes, plane_bytes});
-  return s;
+// D3Q19 velocities in lbm.cl's order.
+constexpr int velocity[q][3] = {{0, 0, 0},  {1, 0, 0},  {-1, 0, 0}, {0, 1, 0},  {0, -1, 0}, {0, 0, 1},  {0, 0, -1},
+                                {1, 1, 0},  {-1, -1, 0}, {1, 0, 1},  {-1, 0, -1}, {0, 1, 1},  {0, -1, -1}, {1, -1, 0},
+                                {-1, 1, 0}, {1, 0, -1}, {-1, 0, 1}, {0, 1, -1}, {0, -1, 1}};
+
+// The populations that cross a face of `axis` moving towards `side`: a fill brings into a halo the
+// packets its box's boundary nodes will pull back out of it (c pointing away from the box), a swap
+// sends the packets pushed into a halo (c pointing out of the box).
+std::uint32_t crossing(int axis, int side, core::HaloFlow flow) {
+  const int c = flow == core::HaloFlow::fill ? -side : side;
+  std::uint32_t mask = 0;
+  for (int i = 0; i < q; ++i) {
+    if (velocity[i][axis] == c) mask |= 1u << i;
+  }
+  return mask;
+}
+
+Extent lattice_dims(const Geometry& geometry) {
+  Extent dims{};
+  for (int d = 0; d < 3; ++d) {
+    if (geometry.dims()[d] < 1 || geometry.dims()[d] > 1u << 30) {
+      throw core::Error("lattice dimension " + std::to_string(geometry.dims()[d]) + " is outside 1 .. 2^30");
+    }
+    dims[d] = static_cast<int>(geometry.dims()[d]);
+  }
+  return dims;
+}
+
+std::size_t volume(const Extent& e) {
+  return static_cast<std::size_t>(e[0]) * static_cast<std::size_t>(e[1]) * static_cast<std::size_t>(e[2]);
 }
 
 }  // namespace
@@ -58,14 +81,11 @@ Solver::Solver(const core::DeviceSet& devices, const Geometry& geometry, const C
                core::Link* processes)
     : devices_(&devices),
       link_(processes),
+      dims_(lattice_dims(geometry)),
       config_(config),
-      store_bytes_(config.storage == Storage::fp16 ? 2 : config.storage == Storage::fp32 ? 4 : 8) {
-  for (int d = 0; d < 3; ++d) {
-    if (geometry.dims()[d] < 1 || geometry.dims()[d] > 1u << 30) {
-      throw core::Error("lattice dimension " + std::to_string(geometry.dims()[d]) + " is outside 1 .. 2^30");
-    }
-    dims_[d] = static_cast<int>(geometry.dims()[d]);
-  }
+      store_bytes_(config.storage == Storage::fp16 ? 2 : config.storage == Storage::fp32 ? 4 : 8),
+      placement_(processes, std::vector<double>(devices.size(), 1.0)),
+      grid_(dims_, config.device_grid, placement_.parts()) {
   if (!(config.tau > 0.5)) {
     throw core::Error("tau = " + std::to_string(config.tau) + " gives a non-positive viscosity: tau must exceed 0.5");
   }
@@ -84,34 +104,19 @@ Solver::Solver(const core::DeviceSet& devices, const Geometry& geometry, const C
       }
     }
   }
-  // One slab per device of every process.
-  const std::size_t slab_count = core::PartPlacement(processes, std::vector<double>(devices.size(), 1.0)).parts();
-  if (slab_count > 1 && config.pattern == Pattern::lagrangian) {
-    // A Lagrangian packet's slot moves every step, so no fixed halo plane holds what crosses a slab face.
+  if (grid_.parts() > 1 && config.pattern == Pattern::lagrangian) {
+    // A Lagrangian packet's slot moves every step, so no fixed halo layer holds what crosses a face.
     throw core::Error("the lagrangian pattern runs on one device; use aa or ab on several devices or processes");
   }
-  if (static_cast<std::size_t>(dims_[2]) < slab_count) {
-    throw core::Error("a lattice of " + std::to_string(dims_[2]) + " z-planes cannot be split over " +
-                      std::to_string(slab_count) + " devices" + (processes ? " of all processes" : ""));
-  }
-
-  const std::size_t plane_bytes = static_cast<std::size_t>(dims_[0]) * static_cast<std::size_t>(dims_[1]) * store_bytes_;
-  core::PlanOptions layout;
-  layout.granule = q * plane_bytes;
-  layout.halo = slab_count > 1 ? 1 : 0;
-  layout.periodic = true;
-  layout.link = processes;
-  layout.segments = crossing_directions(plane_bytes);
-  const std::size_t lattice = static_cast<std::size_t>(dims_[2]) * layout.granule;
   for (std::size_t k = 0; k < devices.size(); ++k) {
     const core::DeviceInfo& info = devices.device(k).info;
-    const double share = 1.0 / static_cast<double>(slab_count);
-    const auto need = static_cast<std::size_t>(static_cast<double>(device_bytes()) * share);
+    const Extent local = grid_.local(global_part(k));
+    const std::size_t need = required_bytes(local, config);
     if (need > info.global_mem) {
       throw core::Error("the lattice needs " + mib(need) + " of device memory on " + devices.device(k).label() +
                         ", which has " + mib(info.global_mem));
     }
-    const auto buffer = static_cast<std::size_t>(static_cast<double>(lattice) * share);
+    const std::size_t buffer = volume(local) * q * store_bytes_;
     if (buffer > info.max_alloc) {
       throw core::Error("the populations need " + mib(buffer) + " in one buffer; " + devices.device(k).label() +
                         " allocates at most " + mib(info.max_alloc) + " at once");
@@ -121,51 +126,59 @@ Solver::Solver(const core::DeviceSet& devices, const Geometry& geometry, const C
   for (std::size_t k = 1; k < devices.size(); ++k) {
     exact_arithmetic_ = exact_arithmetic_ || devices.device(k).platform != devices.device(0).platform;
   }
-  f_[0] = std::make_unique<core::Plan<std::uint8_t>>(devices, lattice, layout);
-  if (config.pattern == Pattern::ab) f_[1] = std::make_unique<core::Plan<std::uint8_t>>(devices, lattice, layout);
-  for (std::size_t array = 0; config.two_component && array < 2; ++array) {
-    if (f_[array]) f_b_[array] = std::make_unique<core::Plan<std::uint8_t>>(devices, lattice, layout);
-  }
-  if (config.shan_chen || config.two_component) {
-    // The pseudo-potential, one real per node, or the mixture field, five (lbm.cl's MIX), its halo
-    // planes filled from the neighbours each step; of the mixture only the densities cross.
-    const std::size_t real_plane = plane_bytes / store_bytes_ * real_bytes();
-    core::PlanOptions psi_layout;
-    psi_layout.granule = (config.two_component ? 5 : 1) * real_plane;
-    psi_layout.halo = layout.halo;
-    psi_layout.periodic = true;
-    psi_layout.link = processes;
-    if (config.two_component) psi_layout.segments = {{{0, 2 * real_plane}}, {{0, 2 * real_plane}}};
-    psi_ = std::make_unique<core::Plan<std::uint8_t>>(devices, static_cast<std::size_t>(dims_[2]) * psi_layout.granule,
-                                                      psi_layout);
-  }
   parts_.resize(devices.size());
   pending_.resize(devices.size());
   for (std::size_t k = 0; k < devices.size(); ++k) build_part(k, geometry);
+  if (!grid_.halos()) return;
+  std::vector<const core::Program*> programs;
+  std::vector<const core::Buffer<std::uint8_t>*> flags;
+  for (const Part& p : parts_) {
+    programs.push_back(p.program);
+    flags.push_back(&p.flags);
+  }
+  population_halos_ = std::make_unique<HaloExchange>(devices, grid_, placement_, processes, programs, flags, q,
+                                                     store_bytes_, crossing);
+  if (config.shan_chen || config.two_component) {
+    // The pseudo-potential, one real per node, or the mixture field, five (lbm.cl's MIX), of which only
+    // the densities cross: their halos are filled from the neighbours each step.
+    const std::uint32_t densities = config.two_component ? 0b11u : 0b1u;
+    psi_halos_ = std::make_unique<HaloExchange>(devices, grid_, placement_, processes, programs, flags,
+                                                config.two_component ? 5 : 1, real_bytes(),
+                                                [densities](int, int, core::HaloFlow) { return densities; });
+  }
 }
 
 void Solver::build_part(std::size_t k, const Geometry& geometry) {
   Part& p = parts_[k];
-  const core::Share share = f_[0]->share(k);
-  p.z0 = static_cast<int>(share.offset / f_[0]->partition().granule());
-  p.nz = static_cast<int>(share.count / f_[0]->partition().granule());
-  const int planes = local_planes(p);
+  const std::size_t part = global_part(k);
+  p.local = grid_.local(part);
+  const std::size_t cells = volume(p.local);
   const core::Context& ctx = devices_->context(k);
   const core::Queue& queue = devices_->compute(k);
 
-  // The slab's node types, its halo planes taken periodically from the neighbouring slabs.
-  const std::size_t plane = static_cast<std::size_t>(dims_[0]) * static_cast<std::size_t>(dims_[1]);
-  std::vector<std::uint8_t> types(plane * static_cast<std::size_t>(planes));
-  for (int z = 0; z < planes; ++z) {
-    const int global_z = ((p.z0 + z - (halos() ? 1 : 0)) % dims_[2] + dims_[2]) % dims_[2];
-    std::memcpy(&types[plane * static_cast<std::size_t>(z)], &geometry.codes()[plane * static_cast<std::size_t>(global_z)],
-                plane);
+  // The box's node types, its halos taken periodically from the neighbouring boxes.
+  std::vector<std::uint8_t> types(cells);
+  for (int z = 0, i = 0; z < p.local[2]; ++z) {
+    for (int y = 0; y < p.local[1]; ++y) {
+      for (int x = 0; x < p.local[0]; ++x, ++i) {
+        types[static_cast<std::size_t>(i)] =
+            geometry.codes()[geometry.index(static_cast<std::size_t>(grid_.global(part, 0, x)),
+                                            static_cast<std::size_t>(grid_.global(part, 1, y)),
+                                            static_cast<std::size_t>(grid_.global(part, 2, z)))];
+      }
+    }
   }
-  p.flags = core::Buffer<std::uint8_t>(ctx, types.size());
-  p.wall_bits = core::Buffer<std::uint32_t>(ctx, types.size());
+  p.flags = core::Buffer<std::uint8_t>(ctx, cells);
+  p.wall_bits = core::Buffer<std::uint32_t>(ctx, cells);
   p.flags.write(queue, types);
-  core::Buffer<std::uint8_t> type_buffer(ctx, types.size());
+  core::Buffer<std::uint8_t> type_buffer(ctx, cells);
   type_buffer.write(queue, types);
+  const std::size_t arrays = config_.pattern == Pattern::ab ? 2 : 1;
+  for (std::size_t c = 0; c < component_count(); ++c) {
+    for (std::size_t array = 0; array < arrays; ++array) p.f[c][array] = core::Buffer<std::uint8_t>(ctx, cells * q * store_bytes_);
+  }
+  const std::size_t psi_values = config_.two_component ? 5 : config_.shan_chen ? 1 : 0;
+  p.psi = core::Buffer<std::uint8_t>(ctx, psi_values ? psi_values * cells * real_bytes() : 1);
 
   core::BuildOptions options(config_.storage == Storage::fp64 ? core::Precision::f64 : core::Precision::f32);
   if (config_.storage == Storage::fp16) options.define("STORE_HALF", 1);
@@ -174,7 +187,7 @@ void Solver::build_part(std::size_t k, const Geometry& geometry) {
   // branching past walls and the cheaper 32-bit slots until the slot count needs 64 bits.
   const bool cpu = devices_->device(k).info.kind == core::DeviceKind::cpu;
   if (cpu) options.define("UNIFORM_NODES", 1);
-  if (cpu || types.size() * q >= (std::size_t{1} << 32)) options.define("INDEX64", 1);
+  if (cpu || cells * q >= (std::size_t{1} << 32)) options.define("INDEX64", 1);
   const auto open = [](std::uint8_t t) {
     return t == static_cast<std::uint8_t>(NodeType::inlet) || t == static_cast<std::uint8_t>(NodeType::outlet);
   };
@@ -182,9 +195,10 @@ void Solver::build_part(std::size_t k, const Geometry& geometry) {
   if (exact_arithmetic_) options.define("LBM_NO_FMA", 1).raw("-cl-fp32-correctly-rounded-divide-sqrt");
   if (config_.shan_chen) options.define("SHAN_CHEN", 1);
   if (config_.two_component) options.define("TWO_COMPONENT", 1);
-  p.psi = psi_ ? psi_->buffer(k) : core::Buffer<std::uint8_t>(ctx, 1);
   const core::Program& program = ctx.program("lbm/lbm.cl", options);
+  p.program = &program;
 
+  // Argument 0 of every node kernel, the end of its region along x, is set by launch().
   const double g = config_.shan_chen ? config_.shan_chen->g : config_.two_component ? config_.two_component->g : 0.0;
   for (std::size_t c = 0; c < component_count(); ++c) {
     Part::Kernels& kc = p.component[c];
@@ -203,67 +217,60 @@ void Solver::build_part(std::size_t k, const Geometry& geometry) {
     for (int parity = 0; parity < 2; ++parity) {
       if (config_.pattern == Pattern::ab) {
         kc.ab[parity] = program.kernel("lbm_ab");
-        kc.ab[parity].args(populations(1 - static_cast<std::size_t>(parity), k, c),
-                           populations(static_cast<std::size_t>(parity), k, c), p.flags, p.wall_bits);
-        physics(kc.ab[parity], 4);
+        kc.ab[parity].args(0, p.f[c][1 - parity], p.f[c][parity], p.flags, p.wall_bits);
+        physics(kc.ab[parity], 5);
       }
     }
     if (config_.pattern == Pattern::aa) {
       kc.aa[0] = program.kernel("lbm_aa_even");
       kc.aa[1] = program.kernel("lbm_aa_odd");
       for (core::Kernel& kernel : kc.aa) {
-        kernel.args(populations(0, k, c), p.flags, p.wall_bits);
-        physics(kernel, 3);
+        kernel.args(0, p.f[c][0], p.flags, p.wall_bits);
+        physics(kernel, 4);
       }
     }
     if (config_.pattern == Pattern::lagrangian) {
       kc.lagrangian = program.kernel("lbm_lagrangian");
-      kc.lagrangian.args(populations(0, k, c), p.flags, p.wall_bits);
-      physics(kc.lagrangian, 6);
-    }
-    for (std::size_t array = 0; array < 2; ++array) {
-      if (!f_[array]) continue;
-      kc.merge[array] = program.kernel("lbm_merge");
-      kc.merge[array].args(populations(array, k, c), p.flags);
-      set_dims(kc.merge[array], 2, p);
+      kc.lagrangian.args(0, p.f[c][0], p.flags, p.wall_bits);
+      physics(kc.lagrangian, 7);
     }
     kc.fields = program.kernel("lbm_fields");
-    kc.fields.set(3, p.flags);
-    kc.fields.set(4, p.wall_bits);
-    set_dims(kc.fields, 5, p);
-    for (cl_uint d = 0; d < 3; ++d) set_real(kc.fields, 12 + d, config_.force[d]);
-    kc.fields.set(15, p.psi);
-    set_real(kc.fields, 16, g);
-    set_open_boundaries(kc.fields, 17);
-    if (config_.two_component) kc.fields.set(21, other);
+    kc.fields.set(4, p.flags);
+    kc.fields.set(5, p.wall_bits);
+    set_dims(kc.fields, 6, p);
+    for (cl_uint d = 0; d < 3; ++d) set_real(kc.fields, 13 + d, config_.force[d]);
+    kc.fields.set(16, p.psi);
+    set_real(kc.fields, 17, g);
+    set_open_boundaries(kc.fields, 18);
+    if (config_.two_component) kc.fields.set(22, other);
   }
   p.init = program.kernel("lbm_init");
   if (config_.two_component) {
     p.psi_pass = program.kernel("lbm_mix");
-    p.psi_pass.args(p.psi);
-    p.psi_pass.set(2, p.flags);
-    p.psi_pass.set(3, p.wall_bits);
-    set_dims(p.psi_pass, 4, p);
-    set_real(p.psi_pass, 12, 1.0 / config_.tau);
-    set_real(p.psi_pass, 13, 1.0 / config_.two_component->tau_b);
-    for (cl_uint c = 0; c < 2; ++c) set_real(p.psi_pass, 14 + c, config_.two_component->wall_density[c]);
-    set_open_boundaries(p.psi_pass, 16);
+    p.psi_pass.set(1, p.psi);
+    p.psi_pass.set(3, p.flags);
+    p.psi_pass.set(4, p.wall_bits);
+    set_dims(p.psi_pass, 5, p);
+    set_real(p.psi_pass, 13, 1.0 / config_.tau);
+    set_real(p.psi_pass, 14, 1.0 / config_.two_component->tau_b);
+    for (cl_uint c = 0; c < 2; ++c) set_real(p.psi_pass, 15 + c, config_.two_component->wall_density[c]);
+    set_open_boundaries(p.psi_pass, 17);
   }
   if (config_.shan_chen) {
     p.psi_pass = program.kernel("lbm_psi");
-    p.psi_pass.args(p.psi);
-    p.psi_pass.set(2, p.flags);
-    p.psi_pass.set(3, p.wall_bits);
-    set_dims(p.psi_pass, 4, p);
-    set_real(p.psi_pass, 11, config_.shan_chen->psi0);
-    set_real(p.psi_pass, 12, config_.shan_chen->rho0);
-    set_open_boundaries(p.psi_pass, 13);
+    p.psi_pass.set(1, p.psi);
+    p.psi_pass.set(3, p.flags);
+    p.psi_pass.set(4, p.wall_bits);
+    set_dims(p.psi_pass, 5, p);
+    set_real(p.psi_pass, 12, config_.shan_chen->psi0);
+    set_real(p.psi_pass, 13, config_.shan_chen->rho0);
+    set_open_boundaries(p.psi_pass, 14);
   }
   // The kernels read marked flags and wall bits that lbm_mark derives from the node types.
   core::Kernel mark = program.kernel("lbm_mark");
-  mark.args(p.flags, p.wall_bits, type_buffer);
-  set_dims(mark, 3, p);
-  launch_planes(mark, k, 0, p.nz, {}).wait();
+  mark.args(0, p.flags, p.wall_bits, type_buffer);
+  set_dims(mark, 4, p);
+  launch(mark, k, own(k), {}).wait();
 }
 
 std::size_t Solver::nodes() const {
@@ -286,9 +293,7 @@ std::size_t Solver::required_bytes(const std::array<int, 3>& dims, const Config&
 }
 
 void Solver::set_dims(core::Kernel& k, cl_uint first, const Part& p) const {
-  k.set(first, dims_[0]);
-  k.set(first + 1, dims_[1]);
-  k.set(first + 2, local_planes(p));
+  for (cl_uint d = 0; d < 3; ++d) k.set(first + d, p.local[d]);
 }
 
 void Solver::set_open_boundaries(core::Kernel& k, cl_uint first) const {
@@ -306,14 +311,29 @@ void Solver::set_real(core::Kernel& k, cl_uint index, double value) const {
 
 std::size_t Solver::work_group() const { return config_.work_group ? config_.work_group : 64; }
 
-// One work-item per own node on a 3-D range, x rounded up to whole work-groups (the kernels skip
-// x >= nx; with halos they add one to z).
-core::NDRange Solver::range(int planes) const {
-  return core::NDRange(core::round_up(static_cast<std::size_t>(dims_[0]), work_group()),
-                       static_cast<std::size_t>(dims_[1]), static_cast<std::size_t>(planes));
+core::NDRange Solver::local() const { return core::NDRange(work_group(), 1, 1); }
+
+Solver::Region Solver::own(std::size_t k) const {
+  return {{grid_.halo(0), grid_.halo(1), grid_.halo(2)}, grid_.extent(global_part(k))};
 }
 
-core::NDRange Solver::local() const { return core::NDRange(work_group(), 1, 1); }
+std::vector<Solver::Region> Solver::boundary_layers(std::size_t k, Region& interior) const {
+  interior = own(k);
+  std::vector<Region> layers;
+  // z first: its layers are whole x-y planes, the cheapest launches.
+  for (int axis = 2; axis >= 0; --axis) {
+    if (!grid_.split(axis) || interior.count[axis] == 0) continue;
+    Region lower = interior, upper = interior;
+    lower.count[axis] = upper.count[axis] = 1;
+    upper.first[axis] = interior.first[axis] + interior.count[axis] - 1;
+    layers.push_back(lower);
+    if (interior.count[axis] > 1) layers.push_back(upper);
+    const int taken = std::min(interior.count[axis], 2);
+    interior.first[axis] += 1;
+    interior.count[axis] -= taken;
+  }
+  return layers;
+}
 
 void Solver::initialise(double rho, std::array<double, 3> u) {
   if (config_.two_component) throw core::Error("two-component flow is initialised with a density per component");
@@ -322,28 +342,33 @@ void Solver::initialise(double rho, std::array<double, 3> u) {
 
 void Solver::initialise(std::span<const double> rho, std::array<double, 3> u) {
   if (config_.two_component) throw core::Error("two-component flow is initialised with a density per component");
-  initialise(slabs(rho, "initial density"), u, 1.0);
+  initialise(boxes(rho, "initial density"), u, 1.0);
 }
 
 void Solver::initialise(std::span<const double> rho_a, std::span<const double> rho_b, std::array<double, 3> u) {
   if (!config_.two_component) throw core::Error("a density per component needs the two_component model");
-  initialise(slabs(rho_a, "initial density of component a"), u, 1.0, 0);
-  initialise(slabs(rho_b, "initial density of component b"), u, 1.0, 1);
+  initialise(boxes(rho_a, "initial density of component a"), u, 1.0, 0);
+  initialise(boxes(rho_b, "initial density of component b"), u, 1.0, 1);
 }
 
-std::vector<std::vector<double>> Solver::slabs(std::span<const double> field, const char* what) const {
+std::vector<std::vector<double>> Solver::boxes(std::span<const double> field, const char* what) const {
   if (field.size() != nodes()) {
     throw core::Error(std::string(what) + " has " + std::to_string(field.size()) + " values for " +
                       std::to_string(nodes()) + " nodes");
   }
-  const std::size_t plane = static_cast<std::size_t>(dims_[0]) * static_cast<std::size_t>(dims_[1]);
   std::vector<std::vector<double>> local(parts_.size());
   for (std::size_t k = 0; k < parts_.size(); ++k) {
-    const int planes = local_planes(parts_[k]);
-    for (int z = 0; z < planes; ++z) {
-      const int global_z = ((parts_[k].z0 + z - (halos() ? 1 : 0)) % dims_[2] + dims_[2]) % dims_[2];
-      const auto first = field.begin() + static_cast<std::ptrdiff_t>(plane * static_cast<std::size_t>(global_z));
-      local[k].insert(local[k].end(), first, first + static_cast<std::ptrdiff_t>(plane));
+    const std::size_t part = global_part(k);
+    const Extent& box = parts_[k].local;
+    for (int z = 0; z < box[2]; ++z) {
+      for (int y = 0; y < box[1]; ++y) {
+        for (int x = 0; x < box[0]; ++x) {
+          local[k].push_back(field[static_cast<std::size_t>(grid_.global(part, 0, x)) +
+                                   static_cast<std::size_t>(dims_[0]) *
+                                       (static_cast<std::size_t>(grid_.global(part, 1, y)) +
+                                        static_cast<std::size_t>(dims_[1]) * static_cast<std::size_t>(grid_.global(part, 2, z)))]);
+        }
+      }
     }
   }
   return local;
@@ -369,14 +394,17 @@ void Solver::initialise(const std::vector<std::vector<double>>& local_rho, std::
       }
       values.write(queue, bytes);
     }
-    p.init.set(0, populations(0, k, component));
+    p.init.set(0, p.f[component][0]);
     set_dims(p.init, 1, p);
     set_real(p.init, 4, rho);
     for (cl_uint c = 0; c < 3; ++c) set_real(p.init, 5 + c, u[c]);
     p.init.set(8, values);
     p.init.set(9, field ? 1 : 0);
-    // Every local plane, halos included (lbm_init does not skip them).
-    pending_[k] = p.init.launch(queue, range(local_planes(p)), local());
+    // Every local node, halos included.
+    pending_[k] = p.init.launch(queue,
+                                core::NDRange(core::round_up(static_cast<std::size_t>(p.local[0]), work_group()),
+                                              static_cast<std::size_t>(p.local[1]), static_cast<std::size_t>(p.local[2])),
+                                local());
     pending_[k].wait();  // `values` goes out of scope
   }
   step_ = 0;
@@ -386,15 +414,16 @@ void Solver::psi_pass() const {
   const std::size_t array = config_.pattern == Pattern::ab ? static_cast<std::size_t>(step_ % 2) : 0;
   for (std::size_t k = 0; k < parts_.size(); ++k) {
     core::Kernel psi = parts_[k].psi_pass;
-    psi.set(1, f_[array]->buffer(k));
-    set_state(psi, 7);
-    if (config_.two_component) psi.set(11, f_b_[array]->buffer(k));
+    psi.set(2, parts_[k].f[0][array]);
+    set_state(psi, 8);
+    if (config_.two_component) psi.set(12, parts_[k].f[1][array]);
     const std::span<const core::Event> wait = pending_[k] ? std::span(&pending_[k], 1) : std::span<const core::Event>();
-    pending_[k] = launch_planes(psi, k, 0, parts_[k].nz, wait);
+    pending_[k] = launch(psi, k, own(k), wait);
   }
-  if (halos()) {
-    psi_->begin_halo_exchange(pending_, core::HaloFlow::fill);
-    pending_ = psi_->end_halo_exchange();
+  if (psi_halos_) {
+    std::vector<const core::Buffer<std::uint8_t>*> fields;
+    for (const Part& p : parts_) fields.push_back(&p.psi);
+    pending_ = psi_halos_->exchange(fields, core::HaloFlow::fill, pending_);
   }
 }
 
@@ -408,11 +437,14 @@ void Solver::set_state(core::Kernel& k, cl_uint first) const {
   for (cl_uint d = 0; d < 3; ++d) k.set(first + 1 + d, static_cast<int>(step_ % dims_[d]));
 }
 
-core::Event Solver::launch_planes(const core::Kernel& kernel, std::size_t k, int first, int count,
-                                  std::span<const core::Event> wait) const {
-  const int offset = first + (halos() ? 1 : 0);  // local plane 0 is a halo when there are several devices
-  return kernel.launch(devices_->compute(k), range(count), local(), wait,
-                       core::NDRange(0, 0, static_cast<std::size_t>(offset)));
+core::Event Solver::launch(core::Kernel kernel, std::size_t k, const Region& region,
+                           std::span<const core::Event> wait) const {
+  kernel.set(0, region.first[0] + region.count[0]);
+  const core::NDRange global(core::round_up(static_cast<std::size_t>(region.count[0]), work_group()),
+                             static_cast<std::size_t>(region.count[1]), static_cast<std::size_t>(region.count[2]));
+  const core::NDRange offset(static_cast<std::size_t>(region.first[0]), static_cast<std::size_t>(region.first[1]),
+                             static_cast<std::size_t>(region.first[2]));
+  return kernel.launch(devices_->compute(k), global, local(), wait, offset);
 }
 
 core::Event Solver::launch_all(const std::function<const core::Kernel&(const Part&)>& pick, std::size_t array,
@@ -420,31 +452,25 @@ core::Event Solver::launch_all(const std::function<const core::Kernel&(const Par
   auto wait = [&](std::size_t k) {
     return pending_[k] ? std::span(&pending_[k], 1) : std::span<const core::Event>();
   };
-  if (!flow || !halos()) {
-    for (std::size_t k = 0; k < parts_.size(); ++k) pending_[k] = launch_planes(pick(parts_[k]), k, 0, parts_[k].nz, wait(k));
+  if (!flow || !population_halos_) {
+    for (std::size_t k = 0; k < parts_.size(); ++k) pending_[k] = launch(pick(parts_[k]), k, own(k), wait(k));
     return pending_[0];
   }
-  // The boundary planes first, so their halo traffic runs while the interior planes are updated; all
+  // The boundary layers first, so their halo traffic runs while the interiors are updated; all
   // launches of a device share its in-order compute queue.
   std::vector<core::Event> boundary(parts_.size()), first(parts_.size());
   for (std::size_t k = 0; k < parts_.size(); ++k) {
-    const Part& p = parts_[k];
-    first[k] = launch_planes(pick(p), k, 0, 1, wait(k));
-    boundary[k] = p.nz > 1 ? launch_planes(pick(p), k, p.nz - 1, 1, {}) : first[k];
-  }
-  plan(array, component).begin_halo_exchange(boundary, *flow);
-  for (std::size_t k = 0; k < parts_.size(); ++k) {
-    if (parts_[k].nz > 2) launch_planes(pick(parts_[k]), k, 1, parts_[k].nz - 2, {});
+    Region interior;
+    for (const Region& layer : boundary_layers(k, interior)) {
+      boundary[k] = launch(pick(parts_[k]), k, layer, first[k] ? std::span<const core::Event>() : wait(k));
+      if (!first[k]) first[k] = boundary[k];
+    }
+    if (interior.nodes() > 0) launch(pick(parts_[k]), k, interior, {});
     devices_->compute(k).flush();
   }
-  pending_ = plan(array, component).end_halo_exchange();
-  if (*flow == core::HaloFlow::swap) {
-    for (std::size_t k = 0; k < parts_.size(); ++k) {
-      // Both boundary planes: the merge kernel's z selects the side.
-      pending_[k] = parts_[k].component[component].merge[array].launch(devices_->compute(k), range(2), local(),
-                                                                         std::span(&pending_[k], 1));
-    }
-  }
+  std::vector<const core::Buffer<std::uint8_t>*> fields;
+  for (const Part& p : parts_) fields.push_back(&p.f[component][array]);
+  pending_ = population_halos_->exchange(fields, *flow, boundary);
   return first[0];
 }
 
@@ -470,7 +496,7 @@ core::Event Solver::advance(long steps) {
           break;
         case Pattern::lagrangian:
           for (cl_uint d = 0; d < 3; ++d) {
-            parts_[0].component[c].lagrangian.set(3 + d, static_cast<int>(step_ % dims_[d]));
+            parts_[0].component[c].lagrangian.set(4 + d, static_cast<int>(step_ % dims_[d]));
           }
           last = launch_all([c](const Part& p) -> const core::Kernel& { return p.component[c].lagrangian; }, 0,
                             std::nullopt, c);
@@ -483,66 +509,95 @@ core::Event Solver::advance(long steps) {
 
 Fields Solver::fields() const {
   const std::size_t real_bytes = this->real_bytes();
-  const std::size_t plane = static_cast<std::size_t>(dims_[0]) * static_cast<std::size_t>(dims_[1]);
   const std::size_t array = config_.pattern == Pattern::ab ? static_cast<std::size_t>(step_ % 2) : 0;
   // The velocity includes half the interaction force.
   if (config_.shan_chen || config_.two_component) psi_pass();
+  // Each part's own nodes, packed in part order: a process's parts are consecutive, so across
+  // processes its share is one piece of the packed arrays, which rank 0 gathers.
+  std::vector<std::size_t> packed_at(grid_.parts() + 1, 0);
+  for (std::size_t part = 0; part < grid_.parts(); ++part) packed_at[part + 1] = packed_at[part] + volume(grid_.extent(part));
   const std::size_t per_component = config_.two_component ? nodes() : 0;
-  Fields out{dims_, std::vector<double>(nodes()), std::vector<double>(3 * nodes()),
-             std::vector<double>(per_component), std::vector<double>(per_component)};
+  Fields packed{dims_, std::vector<double>(nodes()), std::vector<double>(3 * nodes()),
+                std::vector<double>(per_component), std::vector<double>(per_component)};
   for (std::size_t k = 0; k < parts_.size(); ++k) {
     const Part& p = parts_[k];
-    const std::size_t local_nodes = plane * static_cast<std::size_t>(local_planes(p));
+    const Region mine = own(k);
+    const std::size_t cells = volume(p.local), at = packed_at[global_part(k)];
     const core::Context& ctx = devices_->context(k);
     const core::Queue& queue = devices_->compute(k);
-    core::Buffer<std::uint8_t> rho(ctx, local_nodes * real_bytes), u(ctx, 3 * local_nodes * real_bytes);
+    core::Buffer<std::uint8_t> rho(ctx, cells * real_bytes), u(ctx, 3 * cells * real_bytes);
     const std::span<const core::Event> wait = pending_[k] ? std::span(&pending_[k], 1) : std::span<const core::Event>();
-
-    // Own planes only: the first local plane is a halo when there are several devices.
-    const std::size_t first = halos() ? plane : 0, own = plane * static_cast<std::size_t>(p.nz);
-    const std::size_t at = plane * static_cast<std::size_t>(p.z0);
-    std::vector<std::uint8_t> bytes(3 * own * real_bytes);
+    std::vector<std::uint8_t> bytes(3 * cells * real_bytes);
+    // The own nodes of a per-node field of `components` reals, added to `dst` (packed).
     auto convert = [&](const core::Buffer<std::uint8_t>& b, std::size_t components, double* dst) {
-      b.read(queue, std::span(bytes).first(components * own * real_bytes), components * first * real_bytes);
-      for (std::size_t i = 0; i < components * own; ++i) {
-        if (real_bytes == 8) {
-          std::memcpy(&dst[i], &bytes[8 * i], 8);
-        } else {
-          float v;
-          std::memcpy(&v, &bytes[4 * i], 4);
-          dst[i] = v;
+      b.read(queue, std::span(bytes).first(components * cells * real_bytes));
+      std::size_t i = 0;
+      for (int z = mine.first[2]; z < mine.first[2] + mine.count[2]; ++z) {
+        for (int y = mine.first[1]; y < mine.first[1] + mine.count[1]; ++y) {
+          for (int x = mine.first[0]; x < mine.first[0] + mine.count[0]; ++x, ++i) {
+            const std::size_t n = static_cast<std::size_t>(x) +
+                                  static_cast<std::size_t>(p.local[0]) *
+                                      (static_cast<std::size_t>(y) + static_cast<std::size_t>(p.local[1]) * static_cast<std::size_t>(z));
+            for (std::size_t c = 0; c < components; ++c) {
+              const std::size_t from = (components * n + c) * real_bytes;
+              double v;
+              if (real_bytes == 8) {
+                std::memcpy(&v, &bytes[from], 8);
+              } else {
+                float f;
+                std::memcpy(&f, &bytes[from], 4);
+                v = f;
+              }
+              dst[components * i + c] += v;
+            }
+          }
         }
       }
     };
-    std::vector<double> momentum(config_.two_component ? 3 * own : 0);
     for (std::size_t c = 0; c < component_count(); ++c) {
       core::Kernel fields = p.component[c].fields;
-      fields.args(rho, u, plan(array, c).buffer(k));
-      set_state(fields, 8);
-      launch_planes(fields, k, 0, p.nz, wait);
-      if (!config_.two_component) {
-        convert(rho, 1, &out.rho[at]);
-        convert(u, 3, &out.u[3 * at]);
-        continue;
-      }
-      // Each component's density, and its momentum with half its force summed into u.
-      convert(rho, 1, &(c == 0 ? out.rho_a : out.rho_b)[at]);
-      convert(u, 3, momentum.data());
-      for (std::size_t i = 0; i < momentum.size(); ++i) out.u[3 * at + i] += momentum[i];
+      fields.set(1, rho);
+      fields.set(2, u);
+      fields.set(3, p.f[c][array]);
+      set_state(fields, 9);
+      launch(fields, k, mine, wait);
+      // With two components, each component's density, and its momentum with half its force summed
+      // into u.
+      convert(rho, 1, &(config_.two_component ? (c == 0 ? packed.rho_a : packed.rho_b) : packed.rho)[at]);
+      convert(u, 3, &packed.u[3 * at]);
     }
   }
-  for (std::size_t n = 0; n < out.rho_a.size(); ++n) {
-    out.rho[n] = out.rho_a[n] + out.rho_b[n];
-    for (std::size_t d = 0; d < 3; ++d) out.u[3 * n + d] = out.rho[n] > 0 ? out.u[3 * n + d] / out.rho[n] : 0.0;
-  }
   if (link_) {
-    // Rank 0 collects the other processes' planes, one piece each since a process holds consecutive slabs.
-    const std::size_t at = plane * static_cast<std::size_t>(parts_.front().z0);
-    const std::size_t own = plane * static_cast<std::size_t>(parts_.back().z0 + parts_.back().nz) - at;
-    for (std::vector<double>* field : {&out.rho, &out.u, &out.rho_a, &out.rho_b}) {
+    const std::size_t at = packed_at[placement_.first()], own = packed_at[placement_.first() + parts_.size()] - at;
+    for (std::vector<double>* field : {&packed.rho, &packed.u, &packed.rho_a, &packed.rho_b}) {
       if (field->empty()) continue;  // the component densities of a one-component run
       const std::size_t bytes = field->size() / nodes() * sizeof(double);  // per node
       link_->gather(std::as_writable_bytes(std::span(*field)), at * bytes, own * bytes);
+    }
+  }
+  // Unpacked into lattice order.
+  Fields out{dims_, std::vector<double>(nodes()), std::vector<double>(3 * nodes()),
+             std::vector<double>(per_component), std::vector<double>(per_component)};
+  for (std::size_t part = 0; part < grid_.parts(); ++part) {
+    const Extent origin = grid_.origin(part), extent = grid_.extent(part);
+    std::size_t i = packed_at[part];
+    for (int z = origin[2]; z < origin[2] + extent[2]; ++z) {
+      for (int y = origin[1]; y < origin[1] + extent[1]; ++y) {
+        const std::size_t row = static_cast<std::size_t>(dims_[0]) *
+                                (static_cast<std::size_t>(y) + static_cast<std::size_t>(dims_[1]) * static_cast<std::size_t>(z));
+        for (int x = origin[0]; x < origin[0] + extent[0]; ++x, ++i) {
+          const std::size_t n = row + static_cast<std::size_t>(x);
+          for (std::size_t d = 0; d < 3; ++d) out.u[3 * n + d] = packed.u[3 * i + d];
+          if (!config_.two_component) {
+            out.rho[n] = packed.rho[i];
+            continue;
+          }
+          out.rho_a[n] = packed.rho_a[i];
+          out.rho_b[n] = packed.rho_b[i];
+          out.rho[n] = out.rho_a[n] + out.rho_b[n];
+          for (std::size_t d = 0; d < 3; ++d) out.u[3 * n + d] = out.rho[n] > 0 ? out.u[3 * n + d] / out.rho[n] : 0.0;
+        }
+      }
     }
   }
   return out;

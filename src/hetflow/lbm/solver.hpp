@@ -13,7 +13,9 @@
 #include "hetflow/core/kernel.hpp"
 #include "hetflow/core/link.hpp"
 #include "hetflow/core/plan.hpp"
+#include "hetflow/lbm/device_grid.hpp"
 #include "hetflow/lbm/geometry.hpp"
+#include "hetflow/lbm/halo_exchange.hpp"
 
 namespace hetflow::lbm {
 
@@ -63,6 +65,8 @@ struct Config {
   Pattern pattern = Pattern::aa;
   Storage storage = Storage::fp32;
   std::size_t work_group = 0;              // work-items along x per group; 0: 64 (best in the H200 sweep)
+  // Boxes along x, y and z, one per device of every process (see DeviceGrid); {0, 0, 0}: z-slabs.
+  Extent device_grid{0, 0, 0};
   // No fused multiply-adds and correctly rounded division, so devices of different kinds compute the
   // same bits (a few percent slower); always on when the devices belong to different platforms.
   bool exact_arithmetic = false;
@@ -82,16 +86,18 @@ struct Fields {
 };
 
 // A D3Q19 BGK lattice-Boltzmann flow on the devices of a DeviceSet: configure with a voxel mask
-// (Geometry), initialise, advance, read fields. Several devices split the lattice into z-slabs with
-// one halo plane on each side; after each step that pushes packets into the halos they go to the
-// neighbour, which merges them into its boundary plane (A-A also fills the halos before its odd step),
-// so the fields are bit-identical to one device's. The step loop only enqueues work; the host waits
-// only to relay halos between devices.
+// (Geometry), initialise, advance, read fields. Several devices split the lattice into the boxes of a
+// DeviceGrid (z-slabs unless Config::device_grid says otherwise), with one halo layer on each side of
+// every split axis; after each step that pushes packets into the halos they go to the neighbour,
+// which merges them into its boundary layer (A-A also fills the halos before its odd step), so the
+// fields are bit-identical to one device's. Each step updates the boxes' boundary layers first and
+// their interiors while the halos travel. The step loop only enqueues work; the host waits only to
+// relay halos between devices.
 class Solver {
  public:
   // With `processes` (e.g. an mpi::Communicator, outliving the solver) this is one process's share of
-  // the lattice: the slabs span the devices of every process in rank order, this one allocates and
-  // updates only its own, and the halo planes between processes travel through `processes`. Every
+  // the lattice: the boxes span the devices of every process in rank order, this one allocates and
+  // updates only its own, and the halo layers between processes travel through `processes`. Every
   // process passes the whole geometry and the same config, and calls every method but the accessors
   // collectively (fields() and mass() too).
   Solver(const core::DeviceSet& devices, const Geometry& geometry, const Config& config,
@@ -108,7 +114,7 @@ class Solver {
   void finish() const { devices_->finish(); }
   long step() const { return step_; }
 
-  // Across processes, rank 0 gets the whole lattice; the others their own planes (zeros elsewhere).
+  // Across processes, rank 0 gets the whole lattice; the others their own nodes (zeros elsewhere).
   Fields fields() const;
   // Total mass of the fluid nodes (both components), summed on the host in double precision.
   double mass() const;
@@ -117,6 +123,7 @@ class Solver {
   std::array<int, 3> dims() const { return dims_; }
   std::size_t nodes() const;
   std::size_t parts() const { return parts_.size(); }
+  const DeviceGrid& grid() const { return grid_; }
   double viscosity() const { return (config_.tau - 0.5) / 3.0; }
   // Device-memory traffic of one node update (populations read and written once, plus the flag; the
   // wall bits are read only beside walls).
@@ -127,59 +134,64 @@ class Solver {
   static std::size_t required_bytes(const std::array<int, 3>& dims, const Config& config);
 
  private:
-  // One device's slab: planes [z0, z0 + nz) of the lattice, with halo planes when there are several.
+  // One device's box of the DeviceGrid: its own nodes and their halo layers.
   struct Part {
-    int z0 = 0;
-    int nz = 0;
+    Extent local{};                         // nodes along x, y, z, halos included
     core::Buffer<std::uint8_t> flags;       // node type, plus NEAR_WALL for nodes beside a wall
     core::Buffer<std::uint32_t> wall_bits;  // bit i: the neighbour at x + c_i is a wall
-    core::Buffer<std::uint8_t> psi;         // psi_'s part, else one unused byte
+    // Populations per component: array 0, and array 1 for A-B.
+    core::Buffer<std::uint8_t> f[2][2];
+    // Shan-Chen pseudo-potential (a real per node), or two components' mixture field (five per node);
+    // else one unused byte.
+    core::Buffer<std::uint8_t> psi;
     // One component's kernels; the second component's only with two components.
     struct Kernels {
-      core::Kernel ab[2], aa[2], lagrangian, fields, merge[2];  // merge: per population array
+      core::Kernel ab[2], aa[2], lagrangian, fields;
     };
     Kernels component[2];
     core::Kernel init, psi_pass;
+    const core::Program* program = nullptr;
+  };
+  // A box of a part's nodes in its local coordinates.
+  struct Region {
+    Extent first{};
+    Extent count{};
+    std::size_t nodes() const { return static_cast<std::size_t>(count[0]) * count[1] * count[2]; }
   };
 
-  bool halos() const { return f_[0]->halo_elements() > 0; }  // several slabs, here or across processes
   // How the current pre-collision state is laid out for readers (see lbm_fields).
   int layout() const;
   std::size_t real_bytes() const { return config_.storage == Storage::fp64 ? 8 : 4; }
   std::size_t component_count() const { return config_.two_component ? 2 : 1; }
-  // Uniform density `rho` when `local_rho` is empty, else one density vector per slab (halos included),
-  // for the populations of `component`.
+  std::size_t global_part(std::size_t k) const { return placement_.first() + k; }
+  // The part's own nodes.
+  Region own(std::size_t k) const;
+  // The layers of the own nodes beside each split axis's faces (what the halo exchange sends), and
+  // what is left of the own nodes inside them (`interior`, possibly empty).
+  std::vector<Region> boundary_layers(std::size_t k, Region& interior) const;
+  // Uniform density `rho` when `local_rho` is empty, else one density vector per part (halos
+  // included), for the populations of `component`.
   void initialise(const std::vector<std::vector<double>>& local_rho, std::array<double, 3> u, double rho,
                   std::size_t component = 0);
-  // Each slab's planes of a global per-node field, halos included, taken periodically.
-  std::vector<std::vector<double>> slabs(std::span<const double> field, const char* what) const;
+  // Each part's box of a global per-node field, halos included, taken periodically.
+  std::vector<std::vector<double>> boxes(std::span<const double> field, const char* what) const;
   // Enqueues lbm_psi (Shan-Chen pseudo-potential) or lbm_mix (two components' densities and common
-  // velocity) on every device for the current state, then fills psi_'s halos.
+  // velocity) on every device for the current state, then fills psi's halos.
   void psi_pass() const;
   // Sets the state-reading arguments (layout, Lagrangian shift) of lbm_fields or lbm_psi from `first`.
   void set_state(core::Kernel& k, cl_uint first) const;
-  int local_planes(const Part& p) const { return p.nz + (halos() ? 2 : 0); }
   std::size_t work_group() const;
-  core::NDRange range(int planes) const;
   core::NDRange local() const;
   void build_part(std::size_t k, const Geometry& geometry);
-  core::Plan<std::uint8_t>& plan(std::size_t array, std::size_t component = 0) const {
-    return component == 0 ? *f_[array] : *f_b_[array];
-  }
-  core::Buffer<std::uint8_t>& populations(std::size_t array, std::size_t k, std::size_t component = 0) {
-    return plan(array, component).buffer(k);
-  }
   void set_dims(core::Kernel& k, cl_uint first, const Part& p) const;
   // Sets the inlet velocity and outlet density arguments from `first`.
   void set_open_boundaries(core::Kernel& k, cl_uint first) const;
   // Sets a real_t argument: float or double as the storage's arithmetic precision.
   void set_real(core::Kernel& k, cl_uint index, double value) const;
-  // Launches `kernel` on device k over own planes [first, first + count) of its slab.
-  core::Event launch_planes(const core::Kernel& kernel, std::size_t k, int first, int count,
-                            std::span<const core::Event> wait) const;
-  // Launches `pick(part)` on every device after `pending_`; with halos, then fills or swaps them in
-  // population array `array` of `component` (and merges what a swap brought), overlapping the exchange
-  // with the interior planes.
+  // Launches node kernel `kernel` on device k over `region`.
+  core::Event launch(core::Kernel kernel, std::size_t k, const Region& region, std::span<const core::Event> wait) const;
+  // Launches `pick(part)` on every device after `pending_`; with halos, the boundary layers first, then
+  // the interiors while the halos of population array `array` of `component` are filled or swapped.
   core::Event launch_all(const std::function<const core::Kernel&(const Part&)>& pick, std::size_t array,
                          std::optional<core::HaloFlow> flow, std::size_t component = 0) const;
 
@@ -188,13 +200,12 @@ class Solver {
   std::array<int, 3> dims_;
   Config config_;
   std::size_t store_bytes_;
+  core::PartPlacement placement_;
+  DeviceGrid grid_;
   bool exact_arithmetic_ = false;
   std::vector<Part> parts_;
-  std::unique_ptr<core::Plan<std::uint8_t>> f_[2];  // populations; the second only for A-B
-  std::unique_ptr<core::Plan<std::uint8_t>> f_b_[2];  // the second component's, as f_ (two components)
-  // Shan-Chen pseudo-potential (a real per node), or two components' mixture field (five per node).
-  std::unique_ptr<core::Plan<std::uint8_t>> psi_;
-  mutable std::vector<core::Event> pending_;        // what the next launch on each device waits for
+  std::unique_ptr<HaloExchange> population_halos_, psi_halos_;  // with halos only
+  mutable std::vector<core::Event> pending_;  // what the next launch on each device waits for
   long step_ = 0;
 };
 

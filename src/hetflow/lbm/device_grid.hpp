@@ -1,0 +1,44 @@
+#pragma once
+#include <array>
+#include <cstddef>
+
+namespace hetflow::lbm {
+
+// Lattice nodes along x, y, z.
+using Extent = std::array<int, 3>;
+
+// How a lattice is split over devices: a grid of gx × gy × gz boxes, one per device, part p at grid
+// cell (p mod gx, (p / gx) mod gy, p / (gx gy)), so {1, 1, n} gives the z-slabs of n devices. Each
+// axis is split as evenly as possible, the lower boxes taking the remainder. An axis split into
+// several boxes gives every box one halo layer on each of its sides there; an axis left whole wraps
+// periodically inside the box. Neighbours are periodic.
+class DeviceGrid {
+ public:
+  // `grid` {0, 0, 0} (or any entry 0): slabs along z, one per part.
+  DeviceGrid(const Extent& lattice, const Extent& grid, std::size_t parts);
+
+  const Extent& lattice() const { return lattice_; }
+  const Extent& grid() const { return grid_; }
+  std::size_t parts() const { return static_cast<std::size_t>(grid_[0]) * grid_[1] * grid_[2]; }
+  bool split(int axis) const { return grid_[axis] > 1; }
+  bool halos() const { return split(0) || split(1) || split(2); }
+  int halo(int axis) const { return split(axis) ? 1 : 0; }
+
+  // The own nodes of a part: first global node and node count along each axis.
+  Extent origin(std::size_t part) const;
+  Extent extent(std::size_t part) const;
+  // The part's box in its device's memory: its own nodes with their halo layers.
+  Extent local(std::size_t part) const;
+  // The global coordinate of the part's local coordinate `l` along `axis` (halos taken periodically).
+  int global(std::size_t part, int axis, int l) const;
+  // The part beside `part` along `axis`, on the lower (side -1) or upper (side +1) side.
+  std::size_t neighbour(std::size_t part, int axis, int side) const;
+
+ private:
+  Extent cell(std::size_t part) const;
+
+  Extent lattice_;
+  Extent grid_;
+};
+
+}  // namespace hetflow::lbm

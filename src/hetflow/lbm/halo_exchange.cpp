@@ -1,0 +1,165 @@
+#include "hetflow/lbm/halo_exchange.hpp"
+
+#include <bit>
+#include <string>
+
+namespace hetflow::lbm {
+namespace {
+
+constexpr int sides[2] = {-1, +1};
+int index_of(int side) { return side < 0 ? 0 : 1; }
+
+// The layer of `axis` (local extent n) that a face moving towards `side` is packed from: a fill sends
+// the boundary layer on that side, a swap the halo the pushes went into.
+int packed_layer(core::HaloFlow flow, int side, int n) {
+  const int halo = side < 0 ? 0 : n - 1;
+  return flow == core::HaloFlow::fill ? halo - side : halo;
+}
+
+// The layer a face that moved towards `side` lands in: the receiver's halo facing the sender (fill),
+// or the boundary layer behind it (swap: merged).
+int landing_layer(core::HaloFlow flow, int side, int n) {
+  const int halo = side < 0 ? n - 1 : 0;
+  return flow == core::HaloFlow::fill ? halo : halo + side;
+}
+
+}  // namespace
+
+HaloExchange::HaloExchange(const core::DeviceSet& devices, const DeviceGrid& grid, const core::PartPlacement& placement,
+                           core::Link* link, std::span<const core::Program* const> programs,
+                           std::span<const core::Buffer<std::uint8_t>* const> flags, int per_plane,
+                           std::size_t element_bytes, FaceMask mask)
+    : devices_(&devices),
+      grid_(grid),
+      placement_(placement),
+      link_(link),
+      flags_(flags.begin(), flags.end()),
+      per_plane_(per_plane),
+      element_bytes_(element_bytes),
+      mask_(std::move(mask)) {
+  const std::string type = std::to_string(element_bytes);
+  for (std::size_t k = 0; k < placement.local(); ++k) {
+    Part p{programs[k]->kernel("lbm_pack_" + type), programs[k]->kernel("lbm_unpack_" + type),
+           programs[k]->kernel("lbm_merge_" + type), {}};
+    for (int axis = 0; axis < 3; ++axis) {
+      if (!grid.split(axis)) continue;
+      Faces& f = p.axis[axis];
+      for (int s : sides) {
+        std::size_t bytes = 0;
+        for (core::HaloFlow flow : {core::HaloFlow::fill, core::HaloFlow::swap}) {
+          bytes = std::max(bytes, face_bytes(k, axis, s, flow));
+        }
+        const core::Context& ctx = devices.context(k);
+        f.out[index_of(s)] = core::Buffer<std::uint8_t>(ctx, bytes);
+        f.in[index_of(s)] = core::Buffer<std::uint8_t>(ctx, bytes);
+        f.send.emplace_back(devices.transfer(k), bytes);
+        f.received.emplace_back(devices.transfer(k), bytes);
+      }
+    }
+    parts_.push_back(std::move(p));
+  }
+}
+
+std::array<std::size_t, 2> HaloExchange::face_cells(std::size_t k, int axis) const {
+  const Extent local = grid_.local(global(k));
+  const int u = axis == 0 ? 1 : 0, v = axis == 2 ? 1 : 2;
+  return {static_cast<std::size_t>(local[u]), static_cast<std::size_t>(local[v])};
+}
+
+std::size_t HaloExchange::face_bytes(std::size_t k, int axis, int side, core::HaloFlow flow) const {
+  const auto [u, v] = face_cells(k, axis);
+  return u * v * static_cast<std::size_t>(std::popcount(mask_(axis, side, flow))) * element_bytes_;
+}
+
+std::vector<core::Event> HaloExchange::exchange(std::span<const core::Buffer<std::uint8_t>* const> fields,
+                                                core::HaloFlow flow, std::span<const core::Event> ready) {
+  std::vector<core::Event> now(ready.begin(), ready.end());
+  now.resize(parts_.size());
+  for (int axis = 0; axis < 3; ++axis) {
+    if (!grid_.split(axis)) continue;
+    core::wait_all(send(axis, flow, fields, now));  // events cannot cross contexts: the host bridges them
+    relay(axis, flow);
+    receive(axis, flow, fields, now);
+  }
+  return now;
+}
+
+std::vector<core::Event> HaloExchange::send(int axis, core::HaloFlow flow,
+                                            std::span<const core::Buffer<std::uint8_t>* const> fields,
+                                            std::vector<core::Event>& ready) {
+  core::wait_all(writes_[axis]);  // the pinned faces of the last exchange must be consumed first
+  std::vector<core::Event> reads;
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    Part& p = parts_[k];
+    const Extent local = grid_.local(global(k));
+    const auto [u, v] = face_cells(k, axis);
+    const std::span<const core::Event> wait = ready[k] ? std::span(&ready[k], 1) : std::span<const core::Event>();
+    for (int s : sides) {
+      const std::uint32_t mask = mask_(axis, s, flow);
+      const std::size_t bytes = face_bytes(k, axis, s, flow);
+      p.pack.args(*fields[k], p.axis[axis].out[index_of(s)], local[0], local[1], per_plane_, axis,
+                  packed_layer(flow, s, local[axis]), mask);
+      const core::Event packed = p.pack.launch(devices_->transfer(k), core::NDRange(u, v, std::popcount(mask)), {}, wait);
+      reads.push_back(p.axis[axis].out[index_of(s)].read(devices_->transfer(k),
+                                                          p.axis[axis].send[index_of(s)].span().first(bytes), 0,
+                                                          core::Blocking::no, std::span(&packed, 1)));
+    }
+    devices_->transfer(k).flush();
+  }
+  return reads;
+}
+
+void HaloExchange::relay(int axis, core::HaloFlow flow) {
+  if (placement_.local() == placement_.parts()) return;
+  std::vector<core::Message> sends, receives;
+  // A face moving towards `side` into part `to` carries tag 2 to + side index: unique per receiver and
+  // side even when both neighbours along an axis are the same part.
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    for (int s : sides) {
+      const std::size_t to = grid_.neighbour(global(k), axis, s), from = grid_.neighbour(global(k), axis, -s);
+      const std::size_t bytes = face_bytes(k, axis, s, flow);
+      if (!placement_.is_local(to)) {
+        sends.push_back({placement_.rank_of(to), static_cast<int>(2 * to) + index_of(s),
+                         std::as_writable_bytes(parts_[k].axis[axis].send[index_of(s)].span().first(bytes))});
+      }
+      if (!placement_.is_local(from)) {
+        receives.push_back({placement_.rank_of(from), static_cast<int>(2 * global(k)) + index_of(s),
+                            std::as_writable_bytes(parts_[k].axis[axis].received[index_of(s)].span().first(bytes))});
+      }
+    }
+  }
+  link_->exchange(sends, receives);
+}
+
+void HaloExchange::receive(int axis, core::HaloFlow flow, std::span<const core::Buffer<std::uint8_t>* const> fields,
+                           std::vector<core::Event>& ready) {
+  writes_[axis].clear();
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    Part& p = parts_[k];
+    const Extent local = grid_.local(global(k));
+    const auto [u, v] = face_cells(k, axis);
+    for (int s : sides) {
+      // The face that moved towards `s` came from the neighbour on the other side.
+      const std::size_t from = grid_.neighbour(global(k), axis, -s);
+      const std::uint32_t mask = mask_(axis, s, flow);
+      const std::size_t bytes = face_bytes(k, axis, s, flow);
+      const core::PinnedBuffer<std::uint8_t>& staged =
+          placement_.is_local(from) ? parts_[from - placement_.first()].axis[axis].send[index_of(s)]
+                                    : p.axis[axis].received[index_of(s)];
+      core::Buffer<std::uint8_t>& face = p.axis[axis].in[index_of(s)];
+      const core::Event written =
+          face.write(devices_->transfer(k), std::span<const std::uint8_t>(staged.span().first(bytes)), 0, core::Blocking::no);
+      writes_[axis].push_back(written);
+      core::Kernel& kernel = flow == core::HaloFlow::fill ? p.unpack : p.merge;
+      kernel.args(*fields[k], face, local[0], local[1], per_plane_, axis, landing_layer(flow, s, local[axis]), mask);
+      if (flow == core::HaloFlow::swap) {
+        kernel.set(8, *flags_[k]);
+        kernel.set(9, local[2]);
+      }
+      ready[k] = kernel.launch(devices_->transfer(k), core::NDRange(u, v, std::popcount(mask)), {}, std::span(&written, 1));
+    }
+    devices_->transfer(k).flush();
+  }
+}
+
+}  // namespace hetflow::lbm

@@ -1,0 +1,34 @@
+#pragma once
+#include <random>
+
+#include "hetflow/lbm/geometry.hpp"
+#include "hetflow/lbm/solver.hpp"
+
+namespace hetflow::test {
+
+// A 13 x 11 x 9 periodic box with a fifth of its nodes walls, at random: walls straddle every face and
+// edge of any split over devices.
+inline lbm::Geometry random_walls() {
+  lbm::Geometry geo(13, 11, 9);
+  std::mt19937 rng(7);
+  for (std::size_t z = 0; z < 9; ++z) {
+    for (std::size_t y = 0; y < 11; ++y) {
+      for (std::size_t x = 0; x < 13; ++x) {
+        if (rng() % 5 == 0) geo.set(x, y, z, lbm::NodeType::wall);
+      }
+    }
+  }
+  return geo;
+}
+
+// Flow under a skewed body force: packets move in every direction, across every face.
+inline lbm::Config skewed_flow(lbm::Pattern pattern, lbm::Storage storage) {
+  lbm::Config c;
+  c.tau = 0.7;
+  c.force = {2e-5, -1e-5, 3e-5};
+  c.pattern = pattern;
+  c.storage = storage;
+  return c;
+}
+
+}  // namespace hetflow::test
