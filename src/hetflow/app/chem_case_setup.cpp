@@ -69,6 +69,9 @@ void declare_solver_keys(io::Schema& s) {
   o.key<double>("atol", 1e-14, "absolute tolerance (mass fractions and T)").above(0);
   o.key<long>("max_steps", 100000, "most steps per integration; a system that needs more fails").at_least(1);
   o.key<double>("h0", 1e-10, "first step of every integration").above(0).unit("s");
+  o.key<std::string>("jacobian", "analytic",
+                     "the reactor's Jacobian: analytic (generated jac()) or finite_difference (Radau5's own)")
+      .one_of({"analytic", "finite_difference"});
 }
 
 std::shared_ptr<const chem::Mechanism> case_mechanism(const io::Case& c, std::vector<std::string>& problems) {
@@ -170,6 +173,11 @@ ode::Options case_solver_options(const io::Case& c) {
   o.nmax = c.get<long>("solver.max_steps");
   o.h0 = c.get<double>("solver.h0");
   return o;
+}
+
+chem::ReactorJacobian case_jacobian(const io::Case& c) {
+  return c.get<std::string>("solver.jacobian") == "finite_difference" ? chem::ReactorJacobian::finite_difference
+                                                                      : chem::ReactorJacobian::analytic;
 }
 
 std::string csv_field(const std::string& text) {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "hetflow/chem/mechanism.hpp"
+#include "hetflow/chem/reactor_source.hpp"
 #include "hetflow/io/case_file.hpp"
 #include "hetflow/ode/options.hpp"
 #include "hetflow/ode/statistics.hpp"
@@ -50,6 +51,8 @@ std::vector<double> mass_fractions(const chem::Mechanism& m, const std::vector<d
 double pressure_in_pa(const io::Case& c, const std::string& unit_key, double value);
 
 ode::Options case_solver_options(const io::Case& c);
+// solver.jacobian: how Radau5 gets the reactor's Jacobian.
+chem::ReactorJacobian case_jacobian(const io::Case& c);
 
 // A CSV field: quoted when it holds a comma or a quote (RFC 4180).
 std::string csv_field(const std::string& text);

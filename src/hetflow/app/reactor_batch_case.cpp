@@ -101,7 +101,7 @@ RunOutcome ReactorBatchCase::run(const io::Case& c, RunContext& ctx) const {
   initial_states(c, *mechanism, fuel, oxidizer, batch.y0, batch.params);
   batch.t_end = {c.get<double>("batch.dt")};
   const core::WallTimer build_timer;
-  const ode::Radau5 solver(ctx.devices, chem::reactor_system(*mechanism), case_solver_options(c));
+  const ode::Radau5 solver(ctx.devices, chem::reactor_system(*mechanism, case_jacobian(c)), case_solver_options(c));
   dir.add_timing("build", build_timer.seconds());
   dir.write_manifest("running");
 

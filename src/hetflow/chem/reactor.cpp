@@ -9,10 +9,15 @@ namespace hetflow::chem {
 ConstantPressureReactor::ConstantPressureReactor(const Kinetics& kinetics, double pressure)
     : kinetics_(kinetics), pressure_(pressure), weights_(kinetics.mechanism().molecular_weights()) {}
 
+void ConstantPressureReactor::check_sizes(std::span<const double> y, std::size_t out, std::size_t want) const {
+  if (y.size() != size())
+    throw std::invalid_argument("reactor state needs " + std::to_string(size()) + " entries (mass fractions and T)");
+  if (out != want) throw std::invalid_argument("reactor output needs " + std::to_string(want) + " entries");
+}
+
 void ConstantPressureReactor::rhs(std::span<const double> y, std::span<double> dydt) const {
   const std::size_t n = weights_.size();
-  if (y.size() != n + 1 || dydt.size() != n + 1)
-    throw std::invalid_argument("reactor state needs " + std::to_string(n + 1) + " entries (mass fractions and T)");
+  check_sizes(y, dydt.size(), n + 1);
   const double T = y[n];
   const auto mass_fractions = y.first(n);
   const double rho = density(T, pressure_, mass_fractions, weights_);

@@ -16,8 +16,14 @@ class ConstantPressureReactor {
   double pressure() const { return pressure_; }
   // dydt has size() entries.
   void rhs(std::span<const double> y, std::span<double> dydt) const;
+  // The exact Jacobian of rhs (reactor_jacobian.cpp), column-major with size()² entries:
+  // dfdy[i + j size()] = ∂f_i/∂y_j, the pressure held fixed.
+  void jacobian(std::span<const double> y, std::span<double> dfdy) const;
 
  private:
+  // Throws std::invalid_argument unless y has size() entries and the output `want`.
+  void check_sizes(std::span<const double> y, std::size_t out, std::size_t want) const;
+
   const Kinetics& kinetics_;
   double pressure_;
   std::vector<double> weights_;

@@ -2,29 +2,12 @@
 
 #include <string_view>
 
-#include "hetflow/core/number_text.hpp"
+#include "hetflow/chem/reactor_source_parts.hpp"
 
 namespace hetflow::chem {
 namespace {
 
-// A double as an OpenCL C double literal that reads back to the same bits: 17 significant digits,
-// and a decimal point where %g leaves an integer (which C would read as an int).
-std::string literal(double v) {
-  std::string s = core::number_text(v);
-  if (s.find_first_of(".eEni") == std::string::npos) s += ".0";
-  return s;
-}
-
-std::string num(int k) { return std::to_string(k); }
-
-std::string join(const std::vector<std::string>& items, const std::string& separator) {
-  std::string s;
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    if (i) s += separator;
-    s += items[i];
-  }
-  return s;
-}
+using namespace source;
 
 // Fixed helpers; the mechanism-specific code below calls them. Each mirrors one host function:
 // chem_arrhenius arrhenius(), chem_troe troe_factor() after F_cent, chem_sri sri_factor(),
@@ -76,127 +59,21 @@ void chem_thermo(double T, double* cp, double* h, double* g) {
 }
 )";
 
-std::string arrhenius_call(const Arrhenius& k) {
-  return "chem_arrhenius(" + literal(k.a) + ", " + literal(k.b) + ", " + literal(k.ea) + ", T)";
-}
-
-// `name` = Π c_k^order (concentration_product): integer orders multiply, so that small negative
-// concentrations stay smooth; other orders take a non-negative base.
-std::string concentration_product(const std::string& name, const std::vector<Term>& exponents) {
-  std::string s = "    double " + name + " = 1.0;\n";
-  for (const Term& t : exponents) {
-    const std::string x = "c[" + num(t.species) + "]";
-    std::string factor;
-    if (t.coefficient == 1.0) factor = x;
-    else if (t.coefficient == 2.0) factor = x + " * " + x;
-    else if (t.coefficient == 3.0) factor = x + " * " + x + " * " + x;
-    else factor = "pow(chem_floor(" + x + ", 0.0), " + literal(t.coefficient) + ")";
-    s += "    " + name + " *= " + factor + ";\n";
-  }
-  return s;
-}
-
-// [M] (third_body_concentration): the named collider alone, or the default efficiency times the
-// total plus the listed species' excess efficiencies.
-std::string third_body(const ThirdBody& tb) {
-  if (tb.collider >= 0) return "    const double m = c[" + num(tb.collider) + "];\n";
-  std::string s = "    double m = " + literal(tb.default_efficiency) + " * c_total;\n";
-  for (const auto& [k, eff] : tb.efficiencies)
-    s += "    m += " + literal(eff - tb.default_efficiency) + " * c[" + num(k) + "];\n";
-  return s;
-}
-
-std::string falloff_constant(const Reaction& r) {
-  std::string s = "    const double k0 = " + arrhenius_call(r.low) + ";\n";
-  s += "    const double kinf = " + arrhenius_call(r.high) + ";\n";
-  s += "    const double pr = k0 * m / kinf;\n";
-  s += "    const double log10_pr = log10(chem_floor(pr, CHEM_TINY));\n";
-  switch (r.falloff) {
-    case FalloffForm::lindemann:
-      s += "    const double f = 1.0;\n";
-      break;
-    case FalloffForm::troe:
-      // F_cent keeps only the terms the host adds: zero T*** or T* drop theirs, T** is optional.
-      s += "    double fcent = 0.0;\n";
-      if (r.troe.t3 != 0.0) s += "    fcent += " + literal(1.0 - r.troe.a) + " * exp(-T / " + literal(r.troe.t3) + ");\n";
-      if (r.troe.t1 != 0.0) s += "    fcent += " + literal(r.troe.a) + " * exp(-T / " + literal(r.troe.t1) + ");\n";
-      if (r.troe.t2) s += "    fcent += exp(" + literal(-*r.troe.t2) + " / T);\n";
-      s += "    const double f = chem_troe(fcent, log10_pr);\n";
-      break;
-    case FalloffForm::sri:
-      s += "    const double f = chem_sri(T, log10_pr, " + literal(r.sri.a) + ", " + literal(r.sri.b) + ", " +
-           literal(r.sri.c) + ", " + literal(r.sri.d) + ", " + literal(r.sri.e) + ");\n";
-      break;
-  }
-  s += r.kind == RateKind::falloff ? "    const double kf = kinf * pr / (1.0 + pr) * f;\n"
-                                   : "    const double kf = k0 / (1.0 + pr) * f;\n";
-  return s;
-}
-
-// PLOG: rates given twice at one pressure add (chem_plog_rate interpolates between the sums).
-std::string plog_constant(const Reaction& r) {
-  std::vector<double> pressures;
-  std::vector<std::string> sums;
-  for (const PlogRate& q : r.plog) {
-    if (pressures.empty() || pressures.back() != q.pressure) {
-      pressures.push_back(q.pressure);
-      sums.push_back("0.0");
-    }
-    sums.back() = "(" + sums.back() + " + " + arrhenius_call(q.rate) + ")";
-  }
-  const std::string n = std::to_string(pressures.size());
-  std::vector<std::string> pressure_text;
-  for (double p : pressures) pressure_text.push_back(literal(p));
-  return "    const double pp[" + n + "] = {" + join(pressure_text, ", ") + "};\n" + "    const double kp[" + n +
-         "] = {" + join(sums, ",\n        ") + "};\n" + "    const double kf = chem_plog_rate(P, " + n + ", pp, kp);\n";
-}
-
-double total(const std::vector<Term>& terms) {
-  double n = 0.0;
-  for (const Term& t : terms) n += t.coefficient;
-  return n;
-}
-
 // One reaction's contribution to w = ω̇ (Kinetics::rates and production_rates).
 std::string reaction(const Reaction& r, std::size_t j) {
   std::string s = "  {  // " + std::to_string(j) + ": " + r.equation + "\n";
-  if (r.uses_third_body()) s += third_body(r.third_body);
-  switch (r.kind) {
-    case RateKind::elementary:
-    case RateKind::three_body:
-      s += "    const double kf = " + arrhenius_call(r.rate) + ";\n";
-      break;
-    case RateKind::falloff:
-    case RateKind::chemically_activated:
-      s += falloff_constant(r);
-      break;
-    case RateKind::plog:
-      s += plog_constant(r);
-      break;
-  }
+  s += forward_constant(r);
   // [M] multiplies three-body rates; in falloff rates it is already inside kf.
-  const std::string scale = r.kind == RateKind::three_body ? "m * " : "";
   s += concentration_product("forward_product", r.forward_exponents());
-  s += "    const double qf = " + scale + "kf * forward_product;\n";
+  s += "    const double qf = " + rate_scale(r) + "kf * forward_product;\n";
   if (r.reversible) {
-    if (r.reverse) {
-      s += "    const double kr = " + arrhenius_call(*r.reverse) + ";\n";
-    } else {
-      // K_c = exp(-ΔG°/RT) (p_atm/RT)^Δν
-      s += "    double dg = 0.0;\n";
-      for (const Term& t : r.products) s += "    dg += " + literal(t.coefficient) + " * g[" + num(t.species) + "];\n";
-      for (const Term& t : r.reactants) s += "    dg -= " + literal(t.coefficient) + " * g[" + num(t.species) + "];\n";
-      s += "    const double kr = kf * exp(dg / (CHEM_R * T) - " + literal(total(r.products) - total(r.reactants)) +
-           " * log_c0);\n";
-    }
+    s += reverse_constant(r);
     s += concentration_product("reverse_product", r.reverse_exponents());
-    s += "    const double q = qf - " + scale + "kr * reverse_product;\n";
+    s += "    const double q = qf - " + rate_scale(r) + "kr * reverse_product;\n";
   } else {
     s += "    const double q = qf;\n";
   }
-  for (const Term& t : r.reactants) s += "    w[" + num(t.species) + "] -= " + literal(t.coefficient) + " * q;\n";
-  for (const Term& t : r.products) s += "    w[" + num(t.species) + "] += " + literal(t.coefficient) + " * q;\n";
-  return s + "  }\n";
+  return s + production(r) + "  }\n";
 }
 
 std::string table(const std::string& name, const std::vector<std::string>& rows) {
@@ -273,8 +150,11 @@ void rhs(double t, const double* y, double* f, __global const double* p) {
   return s;
 }
 
-ode::System reactor_system(const Mechanism& m) {
-  return ode::System{static_cast<int>(m.species.size()) + 1, reactor_rhs_source(m), false, 1};
+ode::System reactor_system(const Mechanism& m, ReactorJacobian jacobian) {
+  const bool analytic = jacobian == ReactorJacobian::analytic;
+  std::string source = reactor_rhs_source(m);
+  if (analytic) source += reactor_jacobian_source(m);
+  return ode::System{static_cast<int>(m.species.size()) + 1, std::move(source), analytic, 1};
 }
 
 }  // namespace hetflow::chem

@@ -17,6 +17,11 @@ double cp_over_r(const Nasa7& t, double T) {
   return a[0] + T * (a[1] + T * (a[2] + T * (a[3] + T * a[4])));
 }
 
+double cp_over_r_slope(const Nasa7& t, double T) {
+  const auto& a = range(t, T);
+  return a[1] + T * (2 * a[2] + T * (3 * a[3] + T * 4 * a[4]));
+}
+
 double h_over_rt(const Nasa7& t, double T) {
   const auto& a = range(t, T);
   return a[0] + T * (a[1] / 2 + T * (a[2] / 3 + T * (a[3] / 4 + T * a[4] / 5))) + a[5] / T;

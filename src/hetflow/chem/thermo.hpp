@@ -10,6 +10,8 @@ namespace hetflow::chem {
 double cp_over_r(const Nasa7& t, double temperature);
 double h_over_rt(const Nasa7& t, double temperature);
 double s_over_r(const Nasa7& t, double temperature);
+// d(c_p/R)/dT, for the Jacobian of the reactor (the T-derivatives of h and s are c_p and c_p/T).
+double cp_over_r_slope(const Nasa7& t, double temperature);
 
 // Molar standard-state properties of every species at T: c_p [J/(mol K)], h [J/mol], s [J/(mol K)],
 // g = h - T s [J/mol].
