@@ -5,7 +5,8 @@ For GRI-Mech 3.0, the H2/O2 mechanism (data/mechanisms) and the Chemkin feature 
 (tests/chem/data/features.inp, converted with Cantera's ck2yaml) this writes, at several
 (T, p, phi) states, the species' standard-state cp, h, s, the forward and reverse rate constants,
 the rates of progress, the net production rates and the constant-pressure adiabatic reactor RHS.
-For H2/air it also writes ignition delays of Cantera's IdealGasConstPressureReactor (h2_ignition).
+For H2/air (h2o2) and CH4/air (GRI 3.0) it also writes ignition delays of Cantera's
+IdealGasConstPressureReactor (h2_ignition, gri30_ignition) and HP equilibria (equilibrium).
 Everything is in SI mole units (Cantera works in kmol): concentrations mol/m^3, rates mol/(m^3 s),
 rate constants (m^3/mol)^(order-1)/s, with kf excluding [M] of three-body reactions as Cantera does.
 
@@ -24,6 +25,7 @@ import numpy as np
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 MECHS = ROOT / "data" / "mechanisms"
 OUT = ROOT / "tests" / "chem" / "data"
+COMMAND = "pip install cantera && python3 scripts/chem_reference.py"
 
 # (T [K], p [atm], phi): lean/rich, below and above T_common = 1000 K, and pressures from well below
 # to well above the falloff centres of GRI's Troe reactions and the fixture's PLOG table.
@@ -116,6 +118,8 @@ def write(name, path, fuel):
 
 # (T0 [K], p [atm]) of the stoichiometric H2/air ignition cases.
 IGNITION_CASES = [(1000.0, 1.0), (1200.0, 1.0)]
+# (T0 [K], p [atm]) of the stoichiometric CH4/air ignition cases (GRI 3.0).
+GRI_IGNITION_CASES = [(1200.0, 1.0), (1400.0, 1.0), (1600.0, 1.0)]
 # The ignition criterion: the time at which T first reaches T0 + IGNITION_RISE.
 IGNITION_RISE = 400.0
 
@@ -149,20 +153,60 @@ def ignition_delay(gas, T0, p, Y):
     return 0.5 * (lo + hi)
 
 
-def write_ignition():
-    gas = ct.Solution(str(MECHS / "h2o2.yaml"))
+def write_ignition(name, mechanism, fuel, cases_in):
+    gas = ct.Solution(str(MECHS / mechanism))
     cases = []
-    for T0, p_atm in IGNITION_CASES:
+    for T0, p_atm in cases_in:
         gas.TP = T0, p_atm * ct.one_atm
-        gas.set_equivalence_ratio(1.0, "H2:1.0", "O2:1.0, N2:3.76")
+        gas.set_equivalence_ratio(1.0, fuel, "O2:1.0, N2:3.76")
         Y = gas.Y.copy()
         delay = ignition_delay(gas, T0, gas.P, Y)
         cases.append({"T0": T0, "p": p_atm * ct.one_atm, "phi": 1.0, "Y": list(Y), "delay": delay})
-        print(f"h2_ignition: T0 = {T0} K, p = {p_atm} atm: delay {delay:.6e} s")
-    doc = {"generator": "scripts/chem_reference.py", "cantera": ct.__version__, "mechanism": "h2o2.yaml",
-           "reactor": "IdealGasConstPressureReactor", "criterion": f"T = T0 + {IGNITION_RISE} K",
+        print(f"{name}: T0 = {T0} K, p = {p_atm} atm: delay {delay:.6e} s")
+    doc = {"generator": "scripts/chem_reference.py", "command": COMMAND, "cantera": ct.__version__,
+           "mechanism": mechanism, "reactor": "IdealGasConstPressureReactor", "criterion": f"T = T0 + {IGNITION_RISE} K",
            "rise": IGNITION_RISE, "species": gas.species_names, "cases": cases}
-    (OUT / "h2_ignition_reference.json").write_text(json.dumps(doc, indent=0) + "\n")
+    (OUT / f"{name}_reference.json").write_text(json.dumps(doc, indent=0) + "\n")
+
+
+# HP equilibria of stoichiometric fuel/air at 1 atm, two kinds per mechanism:
+#  - "preheated": the fresh mixture at T0, hot enough for the reactor to ignite and burn out on its own;
+#  - "flame": the adiabatic flame of the fresh mixture at 300 K. The reactor cannot ignite at 300 K, so
+#    the table also gives a start state that can: the mass-weighted mean of the fresh mixture and its
+#    burnt HP equilibrium, at the temperature that gives it the fresh mixture's enthalpy. Mass fractions
+#    mix linearly, so it has the fresh mixture's elements, enthalpy and pressure, and with them the same
+#    HP equilibrium (checked below with Cantera).
+EQUILIBRIUM_CASES = [("h2o2.yaml", "H2:1.0", "preheated", 1200.0), ("h2o2.yaml", "H2:1.0", "flame", 300.0),
+                     ("gri30.yaml", "CH4:1.0", "preheated", 1400.0), ("gri30.yaml", "CH4:1.0", "flame", 300.0)]
+FLAME_MIX = 0.5  # burnt share of the flame cases' start state
+
+
+def write_equilibrium():
+    cases = []
+    for mechanism, fuel, kind, T0 in EQUILIBRIUM_CASES:
+        gas = ct.Solution(str(MECHS / mechanism))
+        gas.TP = T0, ct.one_atm
+        gas.set_equivalence_ratio(1.0, fuel, "O2:1.0, N2:3.76")
+        fresh, h0 = gas.Y.copy(), gas.enthalpy_mass
+        gas.equilibrate("HP")
+        burnt, T_eq = gas.Y.copy(), gas.T
+        case = {"mechanism": mechanism, "fuel": fuel, "kind": kind, "T0": T0, "p": ct.one_atm, "phi": 1.0,
+                "Y0": list(fresh), "h0": h0, "T_eq": T_eq, "Y_eq": list(burnt), "species": gas.species_names}
+        if kind == "flame":
+            start = (1.0 - FLAME_MIX) * fresh + FLAME_MIX * burnt
+            gas.HPY = h0, ct.one_atm, start
+            case["start_T"], case["start_Y"] = gas.T, list(gas.Y)
+            gas.equilibrate("HP")
+            assert abs(gas.T - T_eq) < 1e-8 * T_eq and np.allclose(gas.Y, burnt, rtol=1e-6, atol=1e-14)
+        else:
+            case["start_T"], case["start_Y"] = T0, list(fresh)
+        cases.append(case)
+        print(f"equilibrium: {mechanism} {fuel} {kind} T0 = {T0} K: start {case['start_T']:.3f} K, "
+              f"HP equilibrium {T_eq:.6f} K")
+    doc = {"generator": "scripts/chem_reference.py", "command": COMMAND, "cantera": ct.__version__,
+           "method": "ThermoPhase.equilibrate('HP') of (T0, 1 atm, Y0); Cantera's default solver and tolerances",
+           "flame_mix": FLAME_MIX, "cases": cases}
+    (OUT / "equilibrium_reference.json").write_text(json.dumps(doc, indent=0) + "\n")
 
 
 def main():
@@ -171,7 +215,9 @@ def main():
     write("h2o2", str(MECHS / "h2o2.yaml"), "H2:1.0")
     with tempfile.TemporaryDirectory() as tmp:
         write("features", feature_yaml(tmp), "H2:1.0")
-    write_ignition()
+    write_ignition("h2_ignition", "h2o2.yaml", "H2:1.0", IGNITION_CASES)
+    write_ignition("gri30_ignition", "gri30.yaml", "CH4:1.0", GRI_IGNITION_CASES)
+    write_equilibrium()
 
 
 if __name__ == "__main__":
