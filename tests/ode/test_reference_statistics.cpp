@@ -77,6 +77,7 @@ TEST_P(OdeReferenceStatistics, MatchFortranRadau5) {
   options.h0 = 1e-6;
   options.controller = c.controller;
   options.mapping = std::get<1>(GetParam());
+  options.jacobian = c.analytic ? Jacobian::analytic : Jacobian::finite_difference;
   const Radau5 solver(devices, c.problem(c.analytic), options);
   Batch batch;
   batch.y0 = c.y0;

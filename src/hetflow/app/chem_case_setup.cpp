@@ -69,9 +69,10 @@ void declare_solver_keys(io::Schema& s) {
   o.key<double>("atol", 1e-14, "absolute tolerance (mass fractions and T)").above(0);
   o.key<long>("max_steps", 100000, "most steps per integration; a system that needs more fails").at_least(1);
   o.key<double>("h0", 1e-10, "first step of every integration").above(0).unit("s");
-  o.key<std::string>("jacobian", "analytic",
-                     "the reactor's Jacobian: analytic (generated jac()) or finite_difference (Radau5's own)")
-      .one_of({"analytic", "finite_difference"});
+  o.key<std::string>("jacobian", "automatic",
+                     "the reactor's Jacobian: analytic (generated jac()), finite_difference (Radau5's own) or "
+                     "automatic (analytic with one work-item per system, differences with one work-group)")
+      .one_of({"automatic", "analytic", "finite_difference"});
 }
 
 std::shared_ptr<const chem::Mechanism> case_mechanism(const io::Case& c, std::vector<std::string>& problems) {
@@ -172,9 +173,14 @@ ode::Options case_solver_options(const io::Case& c) {
   o.atol = {c.get<double>("solver.atol")};
   o.nmax = c.get<long>("solver.max_steps");
   o.h0 = c.get<double>("solver.h0");
+  const std::string jacobian = c.get<std::string>("solver.jacobian");
+  o.jacobian = jacobian == "analytic"            ? ode::Jacobian::analytic
+               : jacobian == "finite_difference" ? ode::Jacobian::finite_difference
+                                                 : ode::Jacobian::automatic;
   return o;
 }
 
+// Without jac() when differences are asked for: its code only lengthens the kernel build.
 chem::ReactorJacobian case_jacobian(const io::Case& c) {
   return c.get<std::string>("solver.jacobian") == "finite_difference" ? chem::ReactorJacobian::finite_difference
                                                                       : chem::ReactorJacobian::analytic;

@@ -18,6 +18,16 @@ enum class Mapping {
   automatic    // work_group for n > 16 on GPUs, where mapping 1's 4 n^2 private doubles pass 8 KiB (docs/ode.md)
 };
 
+// Which Jacobian RADAU5 uses (not RADAU5's option: its IJAC follows from the system).
+enum class Jacobian {
+  analytic,           // the system's jac(); an error when it has none
+  finite_difference,  // RADAU5's forward differences of rhs(), one column per evaluation
+  // The system's jac() under mapping 1; forward differences under mapping 2, whose work-items evaluate
+  // the columns at once while jac() runs in one of them (GRI-Mech 3.0 on an H200: 17,020 systems/s
+  // with differences, 14,270 with jac(); bench/results/nvidia-h200/chem*.json).
+  automatic
+};
+
 // RADAU5's parameters, with the defaults of Hairer & Wanner's code; the names in comments are theirs.
 struct Options {
   // Relative and absolute tolerances: one value for every component, or one per component (ITOL = 1).
@@ -39,6 +49,7 @@ struct Options {
   double min_step_ratio = 0.2;  // h_new / h >= this (WORK(8); RADAU5's facl = 1 / this)
   double max_step_ratio = 8.0;  // h_new / h <= this (WORK(9); RADAU5's facr = 1 / this)
   Mapping mapping = Mapping::automatic;  // not RADAU5's: the GPU mapping, same results either way
+  Jacobian jacobian = Jacobian::automatic;
   // Not RADAU5's: device memory (bytes) one integrate() may hold per device; a larger share of the batch
   // runs in chunks whose transfers overlap the integration (docs/ode.md). 0: a quarter of the device's
   // global memory. Same results at any budget.

@@ -124,6 +124,14 @@ std::size_t group_count(const core::Device& d, Mapping m) {
   return per_unit * std::max(d.info.compute_units, 1u);
 }
 
+// Whether the kernel calls the system's jac() (see Jacobian).
+bool analytic(Jacobian choice, const System& system, Mapping mapping) {
+  if (choice == Jacobian::analytic && !system.analytic_jacobian)
+    throw core::Error("ODE options: jacobian is analytic but the system has no jac() (analytic_jacobian is not set)");
+  if (choice == Jacobian::automatic) return system.analytic_jacobian && mapping == Mapping::work_item;
+  return choice == Jacobian::analytic;
+}
+
 }  // namespace
 
 struct Radau5::Device {
@@ -151,7 +159,8 @@ Radau5::Radau5(const core::DeviceSet& devices, System system, Options options)
     : devices_(&devices),
       system_(std::move(system)),
       options_(std::move(options)),
-      mapping_(resolve(options_.mapping, system_.n, devices)) {
+      mapping_(resolve(options_.mapping, system_.n, devices)),
+      analytic_jacobian_(analytic(options_.jacobian, system_, mapping_)) {
   check_system(system_, mapping_);
   validate(options_, system_.n);
   const Tolerances tol = transformed_tolerances(options_, system_.n);
@@ -176,7 +185,7 @@ Radau5::Radau5(const core::DeviceSet& devices, System system, Options options)
   core::BuildOptions build;
   const bool group = mapping_ == Mapping::work_group;
   build.define("ODE_N", system_.n)
-      .define("ODE_ANALYTIC_JACOBIAN", system_.analytic_jacobian ? 1 : 0)
+      .define("ODE_ANALYTIC_JACOBIAN", analytic_jacobian_ ? 1 : 0)
       .define("ODE_GROUP", group ? 1 : 0);
   const auto n = static_cast<std::size_t>(system_.n);
   for (std::size_t k = 0; k < devices.size(); ++k) {

@@ -77,6 +77,8 @@ class Radau5 {
   const Options& options() const { return options_; }
   // The mapping in use: options().mapping with `automatic` resolved for this system's n.
   Mapping mapping() const { return mapping_; }
+  // Whether the kernel uses the system's jac(): options().jacobian resolved for the mapping.
+  bool analytic_jacobian() const { return analytic_jacobian_; }
 
   // Integrates every system of the batch; throws core::Error for malformed input (naming the value),
   // never for a system that fails: that system's Statistics say why.
@@ -93,6 +95,7 @@ class Radau5 {
   System system_;
   Options options_;
   Mapping mapping_;
+  bool analytic_jacobian_;
   std::vector<double> settings_;  // the kernel's settings array (radau5.cl, S_*)
   std::vector<double> tolerances_;  // rtol' then atol', n each
   std::vector<std::unique_ptr<Device>> parts_;
