@@ -142,7 +142,7 @@ double newton_norm(const SHARED double* z1, const SHARED double* z2, const SHARE
 
 // f = f(t, y). The user's rhs takes private arrays; in mapping 2 one work-item copies y in and f out
 // while the others wait at the barriers, so the group idles for the evaluation (the paper's parallel
-// rhs needs a cooperative user function).
+// rhs needs a cooperative user function; see evaluate_stages for the Newton iteration's three).
 void evaluate(double t, const SHARED double* y, SHARED double* f, __global const double* p) {
 #if ODE_GROUP
   SYNC();  // y is complete and nobody reads f any more
@@ -155,6 +155,32 @@ void evaluate(double t, const SHARED double* y, SHARED double* f, __global const
   SYNC();
 #else
   rhs(t, y, f, p);
+#endif
+}
+
+// z_k = f(x_k, y + z_k) for the three stages of a Newton iteration (cont: scratch for mapping 1).
+// Mapping 2 gives each stage to its own work-item, so the group waits for one rhs instead of three;
+// the values are those of three evaluations in turn, since each depends only on its inputs.
+void evaluate_stages(double x1, double x2, double x3, const SHARED double* y, SHARED double* z1, SHARED double* z2,
+                     SHARED double* z3, SHARED double* cont, __global const double* p) {
+#if ODE_GROUP
+  SYNC();  // y and the z are complete
+  const int k = (int)get_local_id(0);
+  if (k < 3) {  // groups have at least 4 work-items (radau5.cpp)
+    SHARED double* z = k == 0 ? z1 : k == 1 ? z2 : z3;
+    double yp[ODE_N], fp[ODE_N];
+    for (int i = 0; i < ODE_N; ++i) yp[i] = y[i] + z[i];
+    rhs(k == 0 ? x1 : k == 1 ? x2 : x3, yp, fp, p);
+    for (int i = 0; i < ODE_N; ++i) z[i] = fp[i];
+  }
+  SYNC();
+#else
+  FOR_EACH(i) cont[i] = y[i] + z1[i];
+  rhs(x1, cont, z1, p);
+  FOR_EACH(i) cont[i] = y[i] + z2[i];
+  rhs(x2, cont, z2, p);
+  FOR_EACH(i) cont[i] = y[i] + z3[i];
+  rhs(x3, cont, z3, p);
 #endif
 }
 
@@ -334,12 +360,7 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
             unexpected_reject = true;
             break;
           }
-          FOR_EACH(i) cont[i] = y[i] + z1[i];
-          evaluate(x + c1 * h, cont, z1, p);
-          FOR_EACH(i) cont[i] = y[i] + z2[i];
-          evaluate(x + c2 * h, cont, z2, p);
-          FOR_EACH(i) cont[i] = y[i] + z3[i];
-          evaluate(xph, cont, z3, p);
+          evaluate_stages(x + c1 * h, x + c2 * h, xph, y, z1, z2, z3, cont, p);
           nfcn += 3;
           FOR_EACH(i) {
             const double f1 = z1[i], f2 = z2[i], f3 = z3[i];
