@@ -89,6 +89,8 @@ TEST_F(LbmCase, DuctPermeabilityMatchesTheAnalyticSeries) {
   EXPECT_DOUBLE_EQ(m["result"]["permeability"].get<double>(), k);
 }
 
+// z-slabs, and a 2 x 1 x 1 device grid (boxes side by side along x, edges across the duct's walls),
+// give one device's diagnostics; a grid that does not match the devices stops naming the key.
 TEST_F(LbmCase, SeveralDevicesSplitTheLatticeAndGiveTheSameFields) {
   write("duct.yaml", duct_case);
   // Exact arithmetic: the devices may be of different kinds (a GPU and the CPU).
@@ -96,13 +98,21 @@ TEST_F(LbmCase, SeveralDevicesSplitTheLatticeAndGiveTheSameFields) {
                            "--set output.png=false";
   Result r = hetflow("run duct.yaml -o one" + args);
   ASSERT_EQ(r.status, 0) << r.output;
-  r = hetflow("run duct.yaml -o two" + args, several_devices());
-  ASSERT_EQ(r.status, 0) << r.output;
-  ASSERT_GE(manifest("two")["devices"].size(), 2u);
-  // The slabs' halo exchange reproduces one device's arithmetic, so the diagnostics agree exactly.
-  for (const char* key : {"permeability", "max_u", "mass_drift"}) {
-    EXPECT_EQ(manifest("two")["result"][key], manifest("one")["result"][key]) << key;
+  for (const std::string split : {"slabs", "grid"}) {
+    const std::string grid = split == "grid" ? " --set lbm.device_grid=[2,1,1]" : "";
+    r = hetflow("run duct.yaml -o " + split + grid + args, several_devices());
+    ASSERT_EQ(r.status, 0) << r.output;
+    ASSERT_GE(manifest(split)["devices"].size(), 2u);
+    // The halo exchange reproduces one device's arithmetic, so the diagnostics agree exactly.
+    for (const char* key : {"permeability", "max_u", "mass_drift"}) {
+      EXPECT_EQ(manifest(split)["result"][key], manifest("one")["result"][key]) << split << " " << key;
+    }
   }
+  r = hetflow("run duct.yaml -o bad --set lbm.device_grid=[3,1,1]" + args, several_devices());
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("lbm.device_grid = [3, 1, 1]: a device grid of 3 x 1 x 1 boxes does not match"),
+            std::string::npos)
+      << r.output;
 }
 
 TEST_F(LbmCase, BadCasesExitTwoWithFileAndLine) {

@@ -162,6 +162,11 @@ RunOutcome LbmCase::run(const io::Case& c, RunContext& ctx) const {
       solver.emplace(ctx.devices, geometry.mask, config, ctx.ranks.link());
     } catch (const core::Error& e) {
       const std::string what = e.what();
+      if (what.find("device grid") != std::string::npos || what.find("cannot be split") != std::string::npos) {
+        const auto grid = c.get<std::vector<int>>("lbm.device_grid");
+        throw core::Error(c.where("lbm.device_grid") + ": lbm.device_grid = [" + std::to_string(grid[0]) + ", " +
+                          std::to_string(grid[1]) + ", " + std::to_string(grid[2]) + "]: " + what);
+      }
       if (what.find("needs") == std::string::npos) throw;
       throw core::Error(what + memory_hint);
     }
