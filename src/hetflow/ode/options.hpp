@@ -24,7 +24,7 @@ enum class Jacobian {
   finite_difference,  // RADAU5's forward differences of rhs(), one column per evaluation
   // The system's jac() under mapping 1; forward differences under mapping 2, whose work-items evaluate
   // the columns at once while jac() runs in one of them (GRI-Mech 3.0 on an H200: 17,020 systems/s
-  // with differences, 14,270 with jac(); bench/results/nvidia-h200/chem*.json).
+  // with differences, 14,270 with jac(); docs/ode.md).
   automatic
 };
 
