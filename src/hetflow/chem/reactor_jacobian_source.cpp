@@ -117,9 +117,7 @@ std::string forward_slopes(const Reaction& r) {
 // dkr_dT and dkr_dm after reverse_constant's statements.
 std::string reverse_slopes(const Reaction& r) {
   if (r.reverse) return "    const double dkr_dT = kr * " + slope_call(*r.reverse) + ";\n    const double dkr_dm = 0.0;\n";
-  std::string s = "    double dh = 0.0;\n";
-  for (const Term& t : r.products) s += "    dh += " + literal(t.coefficient) + " * h[" + num(t.species) + "];\n";
-  for (const Term& t : r.reactants) s += "    dh -= " + literal(t.coefficient) + " * h[" + num(t.species) + "];\n";
+  std::string s = reaction_change(r, "dh", "h");
   s += "    const double dkr_dT = dkf_dT * ratio + kr * (" + literal(parts::total(r.products) - parts::total(r.reactants)) +
        " / T - dh / (CHEM_R * T * T));\n";
   return s + "    const double dkr_dm = dkf_dm * ratio;\n";

@@ -113,12 +113,17 @@ std::string forward_constant(const Reaction& r) {
   return s;
 }
 
+std::string reaction_change(const Reaction& r, const std::string& name, const std::string& x) {
+  std::string s = "    double " + name + " = 0.0;\n";
+  for (const Term& t : r.products) s += "    " + name + " += " + literal(t.coefficient) + " * " + x + "[" + num(t.species) + "];\n";
+  for (const Term& t : r.reactants) s += "    " + name + " -= " + literal(t.coefficient) + " * " + x + "[" + num(t.species) + "];\n";
+  return s;
+}
+
 std::string reverse_constant(const Reaction& r) {
   if (r.reverse) return "    const double kr = " + arrhenius_call(*r.reverse) + ";\n";
   // K_c = exp(-ΔG°/RT) (p_atm/RT)^Δν (parts::inverse_equilibrium_constant)
-  std::string s = "    double dg = 0.0;\n";
-  for (const Term& t : r.products) s += "    dg += " + literal(t.coefficient) + " * g[" + num(t.species) + "];\n";
-  for (const Term& t : r.reactants) s += "    dg -= " + literal(t.coefficient) + " * g[" + num(t.species) + "];\n";
+  std::string s = reaction_change(r, "dg", "g");
   s += "    const double ratio = exp(dg / (CHEM_R * T) - " + literal(parts::total(r.products) - parts::total(r.reactants)) +
        " * log_c0);\n";
   return s + "    const double kr = kf * ratio;\n";

@@ -23,6 +23,9 @@ std::string concentration_product(const std::string& name, const std::vector<Ter
 // The statements that define m ([M], when the reaction has one) and kf (Kinetics::forward_constant);
 // a falloff rate also leaves k0, kinf, pr, log10_pr, f (and fcent for Troe) defined.
 std::string forward_constant(const Reaction& r);
+// `double <name>` = Σ ν''_k x[k] - Σ ν'_k x[k], products first (the reaction's change of species
+// property x: g for ΔG°, h for ΔH°).
+std::string reaction_change(const Reaction& r, const std::string& name, const std::string& x);
 // For a reversible reaction: kr, and for an equilibrium reverse rate also ratio = kr / kf.
 std::string reverse_constant(const Reaction& r);
 // "m * " for a three-body rate, whose rate of progress [M] multiplies; "" otherwise.
