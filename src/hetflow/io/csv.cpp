@@ -11,6 +11,7 @@
 
 #include "hetflow/io/atomic_file.hpp"
 #include "hetflow/io/error.hpp"
+#include "hetflow/io/text_lines.hpp"
 #include "hetflow/io/xml_text.hpp"
 
 namespace hetflow::io {
@@ -130,20 +131,12 @@ CsvTable read_csv(const std::filesystem::path& path) {
   const auto bytes = read_file_bytes(path);
   const std::string_view text(bytes.data(), bytes.size());
   CsvTable table;
-  std::size_t pos = 0;
-  std::size_t line_no = 0;
-  while (pos < text.size()) {
-    auto end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    std::string_view line = text.substr(pos, end - pos);
-    pos = end + 1;
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.empty()) continue;
+  for_each_line(text, [&](std::string_view line, std::size_t line_no) {
+    if (line.empty()) return;
     auto fields = split_csv_line(line);
     if (table.columns.empty()) {
       table.columns = std::move(fields);
-      continue;
+      return;
     }
     const std::string where = path.string() + ":" + std::to_string(line_no) + ": ";
     if (fields.size() != table.columns.size())
@@ -158,7 +151,7 @@ CsvTable read_csv(const std::filesystem::path& path) {
         throw FormatError(where + "'" + std::string(f) + "' in column '" + table.columns[i] + "' is not a number");
     }
     table.rows.push_back(std::move(row));
-  }
+  });
   if (table.columns.empty()) throw FormatError(path.string() + ": empty CSV file (no header)");
   return table;
 }
