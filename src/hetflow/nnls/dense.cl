@@ -1,0 +1,397 @@
+// Dense linear algebra for TNT (spec section 6) on one device: Gram matrix and A^T B, gathers by an
+// index list, GEMVs with a column gather, blocked Cholesky, blocked triangular solves and the vector
+// steps of PCGNR. All matrices are column-major with a leading dimension and an element offset (a
+// sub-matrix of a buffer without OpenCL sub-buffers, whose origins must be aligned).
+//
+// The host (nnls/device_dense.cpp) always passes every size below; the defaults only let the file
+// build alone. Work-group sizes are fixed per build (reqd_work_group_size), so loops are unrolled and
+// local arrays sized at compile time; a tuner chooses them through the build options.
+#include "core/common.cl"
+
+#ifndef GEMM_TM
+#define GEMM_TM 64  // rows of C per work-group
+#endif
+#ifndef GEMM_TN
+#define GEMM_TN 64  // columns of C per work-group
+#endif
+#ifndef GEMM_TK
+#define GEMM_TK 16  // contraction depth staged in local memory per pass
+#endif
+#ifndef GEMM_RM
+#define GEMM_RM 4  // rows of C per work-item (register block)
+#endif
+#ifndef GEMM_RN
+#define GEMM_RN 4  // columns of C per work-item
+#endif
+#ifndef CHOL_NB
+#define CHOL_NB 64  // Cholesky block size
+#endif
+#ifndef CHOL_WG
+#define CHOL_WG 256  // work-items of the diagonal-block and block-row kernels
+#endif
+#ifndef TRSM_COLS
+#define TRSM_COLS 16  // columns of the block row per work-group of the block-row solve
+#endif
+#ifndef TRSV_NB
+#define TRSV_NB 64  // block size (and work-group size) of the triangular solves
+#endif
+#ifndef GEMV_ROWS
+#define GEMV_ROWS 64  // rows per work-group of A(:, F) p
+#endif
+#ifndef GEMV_SLICES
+#define GEMV_SLICES 4  // work-items sharing one row of A(:, F) p, each a slice of F
+#endif
+#ifndef REDUCE_WG
+#define REDUCE_WG 256  // work-group of the reductions (a power of two)
+#endif
+#ifndef GATHER_WG
+#define GATHER_WG 64
+#endif
+
+#define GEMM_WX (GEMM_TM / GEMM_RM)
+#define GEMM_WY (GEMM_TN / GEMM_RN)
+#define GEMM_WG (GEMM_WX * GEMM_WY)
+// Local arrays are padded by one element so that work-items walking along the slow index hit
+// different banks.
+#define CHOL_LD (CHOL_NB + 1)
+#define TRSV_LD (TRSV_NB + 1)
+
+// The sum over a work-group of REDUCE_WG items, valid in item 0; `part` holds REDUCE_WG values.
+real_t group_sum(__local real_t* part, real_t value) {
+  const int lid = get_local_id(0);
+  part[lid] = value;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int stride = REDUCE_WG / 2; stride > 0; stride >>= 1) {
+    if (lid < stride) part[lid] += part[lid + stride];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  return part[0];
+}
+
+// C(M x N) = alpha A^T B + beta C, A of K x M, B of K x N: both operands are read down their
+// contiguous columns (the contraction index), which suits A^T A, A^T b and the trailing update
+// R12^T R12 of the Cholesky factorisation alike. Each work-group computes one GEMM_TM x GEMM_TN tile
+// of C, each work-item a GEMM_RM x GEMM_RN register block whose rows and columns are strided by the
+// work-group's extent, so the stores of a row of work-items are contiguous down a column of C.
+// triangle: 0 the whole of C; 1 only entries i <= j (tiles wholly below the diagonal do nothing, the
+// strict lower triangle is left untouched); 2 as 1 and each computed entry mirrored to (j, i).
+// beta == 0 means C is not read (as in BLAS, so it may hold anything). A non-zero *stop (a failed
+// Cholesky pivot) makes the kernel a no-op.
+__kernel __attribute__((reqd_work_group_size(GEMM_WX, GEMM_WY, 1)))
+void dense_gemm_tn(const int M, const int N, const int K, const real_t alpha,
+                   __global const real_t* restrict A, const ulong a_off, const int lda,
+                   __global const real_t* restrict B, const ulong b_off, const int ldb, const real_t beta,
+                   __global real_t* restrict C, const ulong c_off, const int ldc, const int triangle,
+                   __global const int* restrict stop) {
+  __local real_t As[GEMM_TK][GEMM_TM + 1];
+  __local real_t Bs[GEMM_TK][GEMM_TN + 1];
+  if (*stop) return;
+  const int i0 = get_group_id(0) * GEMM_TM, j0 = get_group_id(1) * GEMM_TN;
+  if (triangle != 0 && i0 >= j0 + GEMM_TN) return;
+  const int tx = get_local_id(0), ty = get_local_id(1);
+  const int lid = tx + ty * GEMM_WX;
+  real_t acc[GEMM_RM][GEMM_RN];
+  for (int r = 0; r < GEMM_RM; ++r)
+    for (int c = 0; c < GEMM_RN; ++c) acc[r][c] = 0;
+
+  A += a_off + (ulong)i0 * lda;
+  B += b_off + (ulong)j0 * ldb;
+  for (int p0 = 0; p0 < K; p0 += GEMM_TK) {
+    // Consecutive work-items read consecutive p: GEMM_TK-long contiguous runs of each column.
+    for (int l = lid; l < GEMM_TK * GEMM_TM; l += GEMM_WG) {
+      const int pp = l % GEMM_TK, ii = l / GEMM_TK;
+      As[pp][ii] = (p0 + pp < K && i0 + ii < M) ? A[(ulong)ii * lda + p0 + pp] : 0;
+    }
+    for (int l = lid; l < GEMM_TK * GEMM_TN; l += GEMM_WG) {
+      const int pp = l % GEMM_TK, jj = l / GEMM_TK;
+      Bs[pp][jj] = (p0 + pp < K && j0 + jj < N) ? B[(ulong)jj * ldb + p0 + pp] : 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int pp = 0; pp < GEMM_TK; ++pp) {
+      real_t a[GEMM_RM], b[GEMM_RN];
+      for (int r = 0; r < GEMM_RM; ++r) a[r] = As[pp][tx + r * GEMM_WX];
+      for (int c = 0; c < GEMM_RN; ++c) b[c] = Bs[pp][ty + c * GEMM_WY];
+      for (int r = 0; r < GEMM_RM; ++r)
+        for (int c = 0; c < GEMM_RN; ++c) acc[r][c] += a[r] * b[c];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+
+  for (int c = 0; c < GEMM_RN; ++c) {
+    const int j = j0 + ty + c * GEMM_WY;
+    for (int r = 0; r < GEMM_RM; ++r) {
+      const int i = i0 + tx + r * GEMM_WX;
+      if (i >= M || j >= N || (triangle != 0 && i > j)) continue;
+      const ulong at = c_off + i + (ulong)j * ldc;
+      real_t v = alpha * acc[r][c];
+      if (beta != 0) v += beta * C[at];
+      C[at] = v;
+      if (triangle == 2 && i < j) C[c_off + j + (ulong)i * ldc] = v;
+    }
+  }
+}
+
+// BB(a, b) = C(F[a], F[b]) for a, b < k: one work-item per entry, consecutive ones down a column of BB.
+__kernel __attribute__((reqd_work_group_size(GATHER_WG, 1, 1)))
+void dense_gather(const int k, __global const real_t* restrict C, const ulong c_off, const int ldc,
+                  __global const int* restrict F, __global real_t* restrict BB, const ulong bb_off,
+                  const int ldbb) {
+  const int a = get_global_id(0), b = get_global_id(1);
+  if (a >= k) return;
+  BB[bb_off + a + (ulong)b * ldbb] = C[c_off + F[a] + (ulong)F[b] * ldc];
+}
+
+// C(i, i) += value: the shift TNT adds when a factorisation fails.
+__kernel void dense_add_diagonal(const int n, __global real_t* restrict C, const ulong c_off, const int ldc,
+                                 const real_t value) {
+  const int i = get_global_id(0);
+  if (i < n) C[c_off + i + (ulong)i * ldc] += value;
+}
+
+// y = alpha A(:, F) x + beta y (y of length m, x of length k) without forming A(:, F). A work-group
+// holds GEMV_ROWS consecutive rows; its GEMV_SLICES rows of work-items take every GEMV_SLICES-th entry
+// of F, so a warp reads 32 consecutive entries of one column and short row counts still fill the device.
+__kernel __attribute__((reqd_work_group_size(GEMV_ROWS, GEMV_SLICES, 1)))
+void dense_gemv_n_gather(const int m, const int k, const real_t alpha, __global const real_t* restrict A,
+                         const ulong a_off, const int lda, __global const int* restrict F,
+                         __global const real_t* restrict x, const real_t beta, __global real_t* restrict y) {
+  __local real_t part[GEMV_SLICES][GEMV_ROWS];
+  const int lx = get_local_id(0), slice = get_local_id(1);
+  const int i = get_global_id(0);
+  real_t sum = 0;
+  if (i < m) {
+    A += a_off + i;
+    for (int j = slice; j < k; j += GEMV_SLICES) sum += A[(ulong)F[j] * lda] * x[j];
+  }
+  part[slice][lx] = sum;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (slice == 0 && i < m) {
+    for (int s = 1; s < GEMV_SLICES; ++s) sum += part[s][lx];
+    y[i] = beta != 0 ? alpha * sum + beta * y[i] : alpha * sum;
+  }
+}
+
+// y = alpha A(:, F)^T x + beta y (y of length k, x of length m): one work-group per entry of y, a dot
+// product of the contiguous column F[j] with x.
+__kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1)))
+void dense_gemv_t_gather(const int m, const real_t alpha, __global const real_t* restrict A, const ulong a_off,
+                         const int lda, __global const int* restrict F, __global const real_t* restrict x,
+                         const real_t beta, __global real_t* restrict y) {
+  __local real_t part[REDUCE_WG];
+  const int j = get_group_id(0), lid = get_local_id(0);
+  __global const real_t* col = A + a_off + (ulong)F[j] * lda;
+  real_t sum = 0;
+  for (int i = lid; i < m; i += REDUCE_WG) sum += col[i] * x[i];
+  sum = group_sum(part, sum);
+  if (lid == 0) y[j] = beta != 0 ? alpha * sum + beta * y[j] : alpha * sum;
+}
+
+// Factors the b x b diagonal block at A + off in place (upper: R^T R = A11) in one work-group, in local
+// memory. A pivot that is not positive, or not finite, sets *info = col0 + column + 1 and leaves the
+// block as it was; a non-zero *info on entry (an earlier block failed) makes the kernel a no-op.
+__kernel __attribute__((reqd_work_group_size(CHOL_WG, 1, 1)))
+void dense_potrf_diag(__global real_t* restrict A, const ulong off, const int ld, const int b, const int col0,
+                      __global int* restrict info) {
+  __local real_t T[CHOL_NB * CHOL_LD];
+  __local int failed;
+  if (*info) return;
+  const int lid = get_local_id(0);
+  A += off;
+  for (int e = lid; e < b * b; e += CHOL_WG) {
+    const int r = e % b, s = e / b;
+    if (r <= s) T[r + s * CHOL_LD] = A[r + (ulong)s * ld];
+  }
+  if (lid == 0) failed = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  // Right-looking: after a failure the remaining steps only pass their barriers, which every
+  // work-item must reach (an early exit inside the loop would leave PoCL's work-item loops undefined).
+  for (int c = 0; c < b; ++c) {
+    if (lid == 0 && !failed) {
+      const real_t pivot = T[c + c * CHOL_LD];
+      if (!(pivot > 0) || isinf(pivot)) {  // !(pivot > 0) also catches NaN
+        failed = 1;
+        *info = col0 + c + 1;
+      } else {
+        T[c + c * CHOL_LD] = sqrt(pivot);
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (!failed) {
+      const real_t d = T[c + c * CHOL_LD];
+      for (int s = c + 1 + lid; s < b; s += CHOL_WG) T[c + s * CHOL_LD] /= d;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int rest = b - c - 1;
+    if (!failed) {
+      for (int e = lid; e < rest * rest; e += CHOL_WG) {
+        const int r = c + 1 + e % rest, s = c + 1 + e / rest;
+        if (r <= s) T[r + s * CHOL_LD] -= T[c + r * CHOL_LD] * T[c + s * CHOL_LD];
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (failed) return;
+  for (int e = lid; e < b * b; e += CHOL_WG) {
+    const int r = e % b, s = e / b;
+    if (r <= s) A[r + (ulong)s * ld] = T[r + s * CHOL_LD];
+  }
+}
+
+// The block row of the factorisation: solves R11^T X = A12 in place, R11 the factored b x b diagonal
+// block at A + off, A12 its ncols columns to the right. Each work-group keeps R11 and TRSM_COLS columns
+// of A12 in local memory and runs forward substitution on them.
+__kernel __attribute__((reqd_work_group_size(CHOL_WG, 1, 1)))
+void dense_trsm_row(__global real_t* restrict A, const ulong off, const int ld, const int b, const int ncols,
+                    __global const int* restrict info) {
+  __local real_t T[CHOL_NB * CHOL_LD];
+  __local real_t X[CHOL_NB * TRSM_COLS];
+  if (*info) return;
+  const int lid = get_local_id(0);
+  const int s0 = get_group_id(0) * TRSM_COLS;
+  const int w = min(TRSM_COLS, ncols - s0);
+  A += off;
+  for (int e = lid; e < b * b; e += CHOL_WG) {
+    const int r = e % b, s = e / b;
+    if (r <= s) T[r + s * CHOL_LD] = A[r + (ulong)s * ld];
+  }
+  __global real_t* A12 = A + (ulong)(b + s0) * ld;
+  for (int e = lid; e < b * w; e += CHOL_WG) {
+    const int r = e % b, t = e / b;
+    X[r + t * CHOL_NB] = A12[r + (ulong)t * ld];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int c = 0; c < b; ++c) {
+    for (int t = lid; t < w; t += CHOL_WG) X[c + t * CHOL_NB] /= T[c + c * CHOL_LD];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int rest = b - c - 1;
+    for (int e = lid; e < rest * w; e += CHOL_WG) {
+      const int r = c + 1 + e % rest, t = e / rest;
+      X[r + t * CHOL_NB] -= T[c + r * CHOL_LD] * X[c + t * CHOL_NB];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  for (int e = lid; e < b * w; e += CHOL_WG) {
+    const int r = e % b, t = e / b;
+    A12[r + (ulong)t * ld] = X[r + t * CHOL_NB];
+  }
+}
+
+// Loads the upper triangle of the b x b diagonal block of R at row and column j0 into T.
+void load_diagonal_block(__local real_t* T, __global const real_t* R, const int ld, const int j0, const int b) {
+  const int t = get_local_id(0);
+  for (int s = 0; s < b; ++s)
+    if (t <= s) T[t + s * TRSV_LD] = R[j0 + t + (ulong)(j0 + s) * ld];
+}
+
+// One block step of the forward solve R^T y = z (rows j0 .. j0+b of y). Every work-group solves the
+// diagonal block itself, which costs less than a second launch per block; group 0 stores y_j, and each
+// group then subtracts R(block, its columns)^T y_j from its TRSV_NB entries of z beyond the block. z is
+// the workspace (entries at and beyond j0 are overwritten), y a separate output, so that groups
+// starting late still read the z_j every group solved from.
+__kernel __attribute__((reqd_work_group_size(TRSV_NB, 1, 1)))
+void dense_trsv_t_step(const int k, const int j0, __global const real_t* restrict R, const ulong r_off,
+                       const int ld, __global real_t* restrict z, __global real_t* restrict y) {
+  __local real_t T[TRSV_NB * TRSV_LD];
+  __local real_t ys[TRSV_NB];
+  const int t = get_local_id(0), g = get_group_id(0);
+  const int b = min(TRSV_NB, k - j0);
+  R += r_off;
+  load_diagonal_block(T, R, ld, j0, b);
+  real_t x = t < b ? z[j0 + t] : 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  // Column-oriented substitution: item c finishes y_c, then every later item subtracts its share.
+  for (int c = 0; c < b; ++c) {
+    if (t == c) ys[c] = x / T[c + c * TRSV_LD];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (t > c && t < b) x -= T[c + t * TRSV_LD] * ys[c];
+  }
+  if (g == 0 && t < b) y[j0 + t] = ys[t];
+
+  const int c0 = j0 + b + g * TRSV_NB;
+  const int w = min(TRSV_NB, k - c0);
+  barrier(CLK_LOCAL_MEM_FENCE);  // T is reused for the panel
+  if (w <= 0) return;
+  // The panel R(j0 .. j0+b, c0 .. c0+w) through local memory: read down its columns, used across them.
+  for (int s = 0; s < w; ++s)
+    if (t < b) T[t + s * TRSV_LD] = R[j0 + t + (ulong)(c0 + s) * ld];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (t < w) {
+    real_t sum = 0;
+    for (int r = 0; r < b; ++r) sum += T[r + t * TRSV_LD] * ys[r];
+    z[c0 + t] -= sum;
+  }
+}
+
+// One block step of the backward solve R w = y (rows j0 .. j0+b of w), run from the last block to the
+// first: as dense_trsv_t_step, with y the workspace (entries below j0 + b are overwritten) and w the
+// output; the update y(0 .. j0) -= R(0 .. j0, block) w_j reads R down its columns directly.
+__kernel __attribute__((reqd_work_group_size(TRSV_NB, 1, 1)))
+void dense_trsv_n_step(const int k, const int j0, __global const real_t* restrict R, const ulong r_off,
+                       const int ld, __global real_t* restrict y, __global real_t* restrict w) {
+  __local real_t T[TRSV_NB * TRSV_LD];
+  __local real_t ws[TRSV_NB];
+  const int t = get_local_id(0), g = get_group_id(0);
+  const int b = min(TRSV_NB, k - j0);
+  R += r_off;
+  load_diagonal_block(T, R, ld, j0, b);
+  real_t x = t < b ? y[j0 + t] : 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int c = b - 1; c >= 0; --c) {
+    if (t == c) ws[c] = x / T[c + c * TRSV_LD];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (t < c) x -= T[t + c * TRSV_LD] * ws[c];
+  }
+  if (g == 0 && t < b) w[j0 + t] = ws[t];
+
+  const int r = g * TRSV_NB + t;
+  if (r >= j0) return;
+  __global const real_t* row = R + r + (ulong)j0 * ld;
+  real_t sum = 0;
+  for (int c = 0; c < b; ++c) sum += row[(ulong)c * ld] * ws[c];
+  y[r] -= sum;
+}
+
+// First stage of x . y: one partial sum per work-group (a grid-stride loop, so the group count is the
+// host's choice), summed by dense_sum_partials.
+__kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1)))
+void dense_dot_partial(const int n, __global const real_t* restrict x, __global const real_t* restrict y,
+                       __global real_t* restrict partial) {
+  __local real_t part[REDUCE_WG];
+  real_t sum = 0;
+  for (int i = get_global_id(0); i < n; i += get_global_size(0)) sum += x[i] * y[i];
+  sum = group_sum(part, sum);
+  if (get_local_id(0) == 0) partial[get_group_id(0)] = sum;
+}
+
+// out[index] = the sum of count partial sums, in one work-group; the scalar stays on the device.
+__kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1)))
+void dense_sum_partials(const int count, __global const real_t* restrict partial, __global real_t* restrict out,
+                        const int index) {
+  __local real_t part[REDUCE_WG];
+  real_t sum = 0;
+  for (int i = get_local_id(0); i < count; i += REDUCE_WG) sum += partial[i];
+  sum = group_sum(part, sum);
+  if (get_local_id(0) == 0) out[index] = sum;
+}
+
+// y += alpha x.
+__kernel void dense_axpy(const int n, const real_t alpha, __global const real_t* restrict x,
+                         __global real_t* restrict y) {
+  const int i = get_global_id(0);
+  if (i < n) y[i] += alpha * x[i];
+}
+
+// y += sign * (s[num] / s[den]) x: PCGNR's steps along p and q, with the ratio of two dot products that
+// never left the device.
+__kernel void dense_axpy_ratio(const int n, __global const real_t* restrict s, const int num, const int den,
+                               const real_t sign, __global const real_t* restrict x, __global real_t* restrict y) {
+  const int i = get_global_id(0);
+  if (i < n) y[i] += sign * (s[num] / s[den]) * x[i];
+}
+
+// y = x + (s[num] / s[den]) y: PCGNR's new search direction p = w + beta p.
+__kernel void dense_xpby_ratio(const int n, __global const real_t* restrict s, const int num, const int den,
+                               __global const real_t* restrict x, __global real_t* restrict y) {
+  const int i = get_global_id(0);
+  if (i < n) y[i] = x[i] + (s[num] / s[den]) * y[i];
+}

@@ -1,0 +1,329 @@
+#include "hetflow/nnls/device_dense.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <iterator>
+#include <string>
+
+#include "hetflow/core/build_options.hpp"
+#include "hetflow/core/error.hpp"
+#include "hetflow/core/program.hpp"
+
+namespace hetflow::nnls {
+namespace {
+
+using core::NDRange;
+using core::round_up;
+
+// Kernel arguments are 32-bit: every size and leading dimension must fit in an int (offsets are ulong).
+int to_int(std::size_t n, const char* what) {
+  if (n > static_cast<std::size_t>(INT_MAX)) throw core::Error(std::string(what) + " exceeds the kernels' int range");
+  return static_cast<int>(n);
+}
+
+template <class Real>
+void check_fits(const DeviceMatrixView<Real>& m, const char* what) {
+  if (m.rows > m.ld && m.cols > 1) throw core::Error(std::string(what) + ": leading dimension below the row count");
+  if (m.rows == 0 || m.cols == 0) return;
+  const std::size_t last = m.offset + (m.cols - 1) * m.ld + m.rows;
+  if (last > m.buffer.size()) throw core::Error(std::string(what) + ": matrix view runs past its buffer");
+  to_int(m.ld, what);
+}
+
+template <class T>
+void check_length(const core::Buffer<T>& v, std::size_t n, const char* what) {
+  if (v.size() < n) throw core::Error(std::string(what) + ": buffer shorter than " + std::to_string(n));
+}
+
+void require(bool ok, const std::string& message) {
+  if (!ok) throw core::Error("DenseTuning: " + message);
+}
+
+bool power_of_two(int n) { return n > 0 && (n & (n - 1)) == 0; }
+
+void check_tuning(const DenseTuning& t, const core::DeviceInfo& device, std::size_t real_bytes) {
+  const int sizes[] = {t.gemm_tile_m,    t.gemm_tile_n,         t.gemm_tile_k,   t.gemm_block_m,     t.gemm_block_n,
+                       t.cholesky_block, t.cholesky_work_group, t.trsm_columns,  t.trsv_block,       t.gemv_rows,
+                       t.gemv_slices,    t.reduce_work_group,   t.reduce_groups, t.gather_work_group};
+  require(std::all_of(std::begin(sizes), std::end(sizes), [](int v) { return v > 0; }), "every size must be positive");
+  require(t.gemm_tile_m % t.gemm_block_m == 0 && t.gemm_tile_n % t.gemm_block_n == 0,
+          "GEMM tiles must be multiples of the register blocks");
+  require(power_of_two(t.reduce_work_group), "reduce_work_group must be a power of two");
+  const std::size_t u = real_bytes;
+  const std::size_t groups[] = {
+      std::size_t(t.gemm_tile_m / t.gemm_block_m) * std::size_t(t.gemm_tile_n / t.gemm_block_n),
+      std::size_t(t.cholesky_work_group),
+      std::size_t(t.trsv_block),
+      std::size_t(t.gemv_rows) * std::size_t(t.gemv_slices),
+      std::size_t(t.reduce_work_group),
+      std::size_t(t.gather_work_group)};
+  for (const std::size_t g : groups)
+    require(g <= device.max_work_group,
+            "a work-group of " + std::to_string(g) + " exceeds the device's " + std::to_string(device.max_work_group));
+  const std::size_t locals[] = {u * std::size_t(t.gemm_tile_k) * std::size_t(t.gemm_tile_m + t.gemm_tile_n + 2),
+                                u * std::size_t(t.cholesky_block) * std::size_t(t.cholesky_block + 1 + t.trsm_columns),
+                                u * std::size_t(t.trsv_block) * std::size_t(t.trsv_block + 2)};
+  for (const std::size_t bytes : locals)
+    require(bytes <= device.local_mem,
+            std::to_string(bytes) + " bytes of local memory exceed the device's " + std::to_string(device.local_mem));
+}
+
+core::BuildOptions build_options(const DenseTuning& t, core::Precision precision) {
+  core::BuildOptions o(precision);
+  o.define("GEMM_TM", t.gemm_tile_m).define("GEMM_TN", t.gemm_tile_n).define("GEMM_TK", t.gemm_tile_k);
+  o.define("GEMM_RM", t.gemm_block_m).define("GEMM_RN", t.gemm_block_n);
+  o.define("CHOL_NB", t.cholesky_block).define("CHOL_WG", t.cholesky_work_group);
+  o.define("TRSM_COLS", t.trsm_columns).define("TRSV_NB", t.trsv_block);
+  o.define("GEMV_ROWS", t.gemv_rows).define("GEMV_SLICES", t.gemv_slices);
+  o.define("REDUCE_WG", t.reduce_work_group).define("GATHER_WG", t.gather_work_group);
+  return o;
+}
+
+std::size_t blocks(std::size_t n, std::size_t size) { return (n + size - 1) / size; }
+
+}  // namespace
+
+template <class Real>
+DeviceDense<Real>::DeviceDense(const core::Context& context, const DenseTuning& tuning) : tuning_(tuning) {
+  constexpr auto precision = sizeof(Real) == 8 ? core::Precision::f64 : core::Precision::f32;
+  check_tuning(tuning_, context.device().info, sizeof(Real));
+  const core::Program& p = context.program("nnls/dense.cl", build_options(tuning_, precision));
+  gemm_ = p.kernel("dense_gemm_tn");
+  gather_ = p.kernel("dense_gather");
+  add_diagonal_ = p.kernel("dense_add_diagonal");
+  gemv_n_ = p.kernel("dense_gemv_n_gather");
+  gemv_t_ = p.kernel("dense_gemv_t_gather");
+  potrf_diag_ = p.kernel("dense_potrf_diag");
+  trsm_row_ = p.kernel("dense_trsm_row");
+  trsv_t_ = p.kernel("dense_trsv_t_step");
+  trsv_n_ = p.kernel("dense_trsv_n_step");
+  dot_partial_ = p.kernel("dense_dot_partial");
+  sum_partials_ = p.kernel("dense_sum_partials");
+  axpy_ = p.kernel("dense_axpy");
+  axpy_ratio_ = p.kernel("dense_axpy_ratio");
+  xpby_ratio_ = p.kernel("dense_xpby_ratio");
+  info_ = core::Buffer<cl_int>(context, 1);
+  no_stop_ = core::Buffer<cl_int>(context, 1);
+  no_stop_.fill(core::Queue(context), 0).wait();
+  partial_ = core::Buffer<Real>(context, static_cast<std::size_t>(tuning_.reduce_groups));
+}
+
+template <class Real>
+core::Event DeviceDense<Real>::launch_gemm(const core::Queue& q, Real alpha, const Matrix& a, const Matrix& b,
+                                           Real beta, const Matrix& c, int triangle, const core::Buffer<cl_int>& stop) {
+  if (c.rows == 0 || c.cols == 0) return {};
+  const DenseTuning& t = tuning_;
+  const std::size_t wx = static_cast<std::size_t>(t.gemm_tile_m / t.gemm_block_m);
+  const std::size_t wy = static_cast<std::size_t>(t.gemm_tile_n / t.gemm_block_n);
+  gemm_.args(to_int(c.rows, "GEMM rows"), to_int(c.cols, "GEMM columns"), to_int(a.rows, "GEMM depth"), alpha, a.buffer,
+             cl_ulong{a.offset}, static_cast<int>(a.ld), b.buffer, cl_ulong{b.offset}, static_cast<int>(b.ld), beta,
+             c.buffer, cl_ulong{c.offset}, static_cast<int>(c.ld), triangle, stop);
+  return gemm_.launch(q, NDRange(blocks(c.rows, t.gemm_tile_m) * wx, blocks(c.cols, t.gemm_tile_n) * wy),
+                      NDRange(wx, wy));
+}
+
+template <class Real>
+core::Event DeviceDense<Real>::gram(const core::Queue& q, const Matrix& a, const Matrix& c) {
+  check_fits(a, "gram A");
+  check_fits(c, "gram C");
+  if (c.rows != a.cols || c.cols != a.cols) throw core::Error("gram: C must be n x n for an m x n A");
+  return launch_gemm(q, Real(1), a, a, Real(0), c, 2, no_stop_);
+}
+
+template <class Real>
+core::Event DeviceDense<Real>::gemm_tn(const core::Queue& q, Real alpha, const Matrix& a, const Matrix& b, Real beta,
+                                       const Matrix& c) {
+  check_fits(a, "gemm_tn A");
+  check_fits(b, "gemm_tn B");
+  check_fits(c, "gemm_tn C");
+  if (a.rows != b.rows || c.rows != a.cols || c.cols != b.cols)
+    throw core::Error("gemm_tn: C (M x N) = A^T B needs A of K x M and B of K x N");
+  return launch_gemm(q, alpha, a, b, beta, c, 0, no_stop_);
+}
+
+template <class Real>
+core::Event DeviceDense<Real>::gather(const core::Queue& q, const Matrix& c, const Indices& f, std::size_t k,
+                                      const Matrix& bb) {
+  check_fits(c, "gather C");
+  check_fits(bb, "gather BB");
+  check_length(f, k, "gather F");
+  if (bb.rows < k || bb.cols < k) throw core::Error("gather: BB is smaller than k x k");
+  if (k == 0) return {};
+  const std::size_t wg = static_cast<std::size_t>(tuning_.gather_work_group);
+  gather_.args(to_int(k, "gather k"), c.buffer, cl_ulong{c.offset}, static_cast<int>(c.ld), f, bb.buffer,
+               cl_ulong{bb.offset}, static_cast<int>(bb.ld));
+  return gather_.launch(q, NDRange(round_up(k, wg), k), NDRange(wg, 1));
+}
+
+template <class Real>
+core::Event DeviceDense<Real>::add_diagonal(const core::Queue& q, const Matrix& c, Real value) {
+  check_fits(c, "add_diagonal C");
+  const std::size_t n = std::min(c.rows, c.cols);
+  if (n == 0) return {};
+  add_diagonal_.args(to_int(n, "add_diagonal n"), c.buffer, cl_ulong{c.offset}, static_cast<int>(c.ld), value);
+  return add_diagonal_.launch(q, NDRange(round_up(n, 64)), NDRange(64));
+}
+
+template <class Real>
+core::Event DeviceDense<Real>::gemv_n(const core::Queue& q, Real alpha, const Matrix& a, const Indices& f,
+                                      std::size_t k, const Vector& x, Real beta, const Vector& y) {
+  check_fits(a, "gemv_n A");
+  check_length(f, k, "gemv_n F");
+  check_length(x, k, "gemv_n x");
+  check_length(y, a.rows, "gemv_n y");
+  if (a.rows == 0) return {};
+  const std::size_t rows = static_cast<std::size_t>(tuning_.gemv_rows);
+  const std::size_t slices = static_cast<std::size_t>(tuning_.gemv_slices);
+  gemv_n_.args(to_int(a.rows, "gemv_n m"), to_int(k, "gemv_n k"), alpha, a.buffer, cl_ulong{a.offset},
+               static_cast<int>(a.ld), f, x, beta, y);
+  return gemv_n_.launch(q, NDRange(round_up(a.rows, rows), slices), NDRange(rows, slices));
+}
+
+template <class Real>
+core::Event DeviceDense<Real>::gemv_t(const core::Queue& q, Real alpha, const Matrix& a, const Indices& f,
+                                      std::size_t k, const Vector& x, Real beta, const Vector& y) {
+  check_fits(a, "gemv_t A");
+  check_length(f, k, "gemv_t F");
+  check_length(x, a.rows, "gemv_t x");
+  check_length(y, k, "gemv_t y");
+  if (k == 0) return {};
+  const std::size_t wg = static_cast<std::size_t>(tuning_.reduce_work_group);
+  gemv_t_.args(to_int(a.rows, "gemv_t m"), alpha, a.buffer, cl_ulong{a.offset}, static_cast<int>(a.ld), f, x, beta, y);
+  return gemv_t_.launch(q, NDRange(k * wg), NDRange(wg));
+}
+
+// Right-looking blocked factorisation, every block enqueued without waiting: a failed pivot stops the
+// later kernels on the device (they read info first), so the host reads back once, at the end.
+template <class Real>
+std::optional<std::size_t> DeviceDense<Real>::cholesky(const core::Queue& q, const Matrix& a) {
+  check_fits(a, "cholesky A");
+  if (a.rows != a.cols) throw core::Error("cholesky: the matrix must be square");
+  const std::size_t k = a.rows;
+  to_int(k, "cholesky k");
+  if (k == 0) return std::nullopt;
+  const std::size_t nb = static_cast<std::size_t>(tuning_.cholesky_block);
+  const std::size_t wg = static_cast<std::size_t>(tuning_.cholesky_work_group);
+  const std::size_t cols = static_cast<std::size_t>(tuning_.trsm_columns);
+  info_.fill(q, 0);
+  for (std::size_t j = 0; j < k; j += nb) {
+    const std::size_t b = std::min(nb, k - j);
+    const Matrix diag = a.block(j, j, b, b);
+    potrf_diag_.args(diag.buffer, cl_ulong{diag.offset}, static_cast<int>(a.ld), static_cast<int>(b),
+                     static_cast<int>(j), info_);
+    potrf_diag_.launch(q, NDRange(wg), NDRange(wg));
+    const std::size_t rest = k - j - b;
+    if (rest == 0) break;
+    trsm_row_.args(diag.buffer, cl_ulong{diag.offset}, static_cast<int>(a.ld), static_cast<int>(b),
+                   static_cast<int>(rest), info_);
+    trsm_row_.launch(q, NDRange(blocks(rest, cols) * wg), NDRange(wg));
+    // Trailing update A22 -= R12^T R12, upper triangle only: the next blocks read nothing else.
+    const Matrix r12 = a.block(j, j + b, b, rest);
+    launch_gemm(q, Real(-1), r12, r12, Real(1), a.block(j + b, j + b, rest, rest), 1, info_);
+  }
+  cl_int info = 0;
+  info_.read(q, std::span<cl_int>(&info, 1));
+  if (info == 0) return std::nullopt;
+  return static_cast<std::size_t>(info - 1);
+}
+
+template <class Real>
+core::Event DeviceDense<Real>::solve_rt(const core::Queue& q, const Matrix& r, const Vector& z, const Vector& y) {
+  check_fits(r, "solve_rt R");
+  if (r.rows != r.cols) throw core::Error("solve_rt: R must be square");
+  const std::size_t k = r.rows;
+  check_length(z, k, "solve_rt z");
+  check_length(y, k, "solve_rt y");
+  const std::size_t nb = static_cast<std::size_t>(tuning_.trsv_block);
+  core::Event last;
+  for (std::size_t j = 0; j < k; j += nb) {
+    const std::size_t after = k - std::min(k, j + nb);
+    trsv_t_.args(to_int(k, "solve_rt k"), static_cast<int>(j), r.buffer, cl_ulong{r.offset}, static_cast<int>(r.ld), z,
+                 y);
+    last = trsv_t_.launch(q, NDRange(std::max<std::size_t>(1, blocks(after, nb)) * nb), NDRange(nb));
+  }
+  return last;
+}
+
+template <class Real>
+core::Event DeviceDense<Real>::solve_r(const core::Queue& q, const Matrix& r, const Vector& y, const Vector& w) {
+  check_fits(r, "solve_r R");
+  if (r.rows != r.cols) throw core::Error("solve_r: R must be square");
+  const std::size_t k = r.rows;
+  check_length(y, k, "solve_r y");
+  check_length(w, k, "solve_r w");
+  const std::size_t nb = static_cast<std::size_t>(tuning_.trsv_block);
+  core::Event last;
+  for (std::size_t j = blocks(k, nb) * nb; j > 0;) {
+    j -= nb;
+    trsv_n_.args(to_int(k, "solve_r k"), static_cast<int>(j), r.buffer, cl_ulong{r.offset}, static_cast<int>(r.ld), y,
+                 w);
+    last = trsv_n_.launch(q, NDRange(std::max<std::size_t>(1, blocks(j, nb)) * nb), NDRange(nb));
+  }
+  return last;
+}
+
+template <class Real>
+core::Event DeviceDense<Real>::precondition(const core::Queue& q, const Matrix& r, const Vector& z, const Vector& w,
+                                            const Vector& scratch) {
+  const std::size_t k = r.rows;
+  check_length(z, k, "precondition z");
+  check_length(w, k, "precondition w");
+  check_length(scratch, k, "precondition scratch");
+  Vector work = w;  // w is the forward solve's workspace, scratch holds y, then w receives the answer
+  work.copy_from(q, z, 0, 0, k);
+  solve_rt(q, r, work, scratch);
+  return solve_r(q, r, scratch, w);
+}
+
+template <class Real>
+core::Event DeviceDense<Real>::dot(const core::Queue& q, std::size_t n, const Vector& x, const Vector& y,
+                                   const Vector& scalars, std::size_t index) {
+  check_length(x, n, "dot x");
+  check_length(y, n, "dot y");
+  check_length(scalars, index + 1, "dot scalars");
+  const std::size_t wg = static_cast<std::size_t>(tuning_.reduce_work_group);
+  const std::size_t groups = std::clamp<std::size_t>(blocks(n, wg), 1, static_cast<std::size_t>(tuning_.reduce_groups));
+  dot_partial_.args(to_int(n, "dot n"), x, y, partial_);
+  dot_partial_.launch(q, NDRange(groups * wg), NDRange(wg));
+  sum_partials_.args(static_cast<int>(groups), partial_, scalars, to_int(index, "dot index"));
+  return sum_partials_.launch(q, NDRange(wg), NDRange(wg));
+}
+
+template <class Real>
+core::Event DeviceDense<Real>::axpy(const core::Queue& q, std::size_t n, Real alpha, const Vector& x, const Vector& y) {
+  check_length(x, n, "axpy x");
+  check_length(y, n, "axpy y");
+  if (n == 0) return {};
+  axpy_.args(to_int(n, "axpy n"), alpha, x, y);
+  const std::size_t wg = static_cast<std::size_t>(tuning_.reduce_work_group);
+  return axpy_.launch(q, NDRange(round_up(n, wg)), NDRange(wg));
+}
+
+template <class Real>
+core::Event DeviceDense<Real>::axpy_ratio(const core::Queue& q, std::size_t n, const Vector& scalars, std::size_t num,
+                                          std::size_t den, Real sign, const Vector& x, const Vector& y) {
+  check_length(x, n, "axpy_ratio x");
+  check_length(y, n, "axpy_ratio y");
+  check_length(scalars, std::max(num, den) + 1, "axpy_ratio scalars");
+  if (n == 0) return {};
+  axpy_ratio_.args(to_int(n, "axpy_ratio n"), scalars, static_cast<int>(num), static_cast<int>(den), sign, x, y);
+  const std::size_t wg = static_cast<std::size_t>(tuning_.reduce_work_group);
+  return axpy_ratio_.launch(q, NDRange(round_up(n, wg)), NDRange(wg));
+}
+
+template <class Real>
+core::Event DeviceDense<Real>::xpby_ratio(const core::Queue& q, std::size_t n, const Vector& scalars, std::size_t num,
+                                          std::size_t den, const Vector& x, const Vector& y) {
+  check_length(x, n, "xpby_ratio x");
+  check_length(y, n, "xpby_ratio y");
+  check_length(scalars, std::max(num, den) + 1, "xpby_ratio scalars");
+  if (n == 0) return {};
+  xpby_ratio_.args(to_int(n, "xpby_ratio n"), scalars, static_cast<int>(num), static_cast<int>(den), x, y);
+  const std::size_t wg = static_cast<std::size_t>(tuning_.reduce_work_group);
+  return xpby_ratio_.launch(q, NDRange(round_up(n, wg)), NDRange(wg));
+}
+
+template class DeviceDense<float>;
+template class DeviceDense<double>;
+
+}  // namespace hetflow::nnls

@@ -1,0 +1,124 @@
+#pragma once
+#include <cstddef>
+#include <optional>
+
+#include "hetflow/core/buffer.hpp"
+#include "hetflow/core/context.hpp"
+#include "hetflow/core/kernel.hpp"
+
+namespace hetflow::nnls {
+
+// A column-major matrix inside a device buffer: entry (i, j) at buffer[offset + i + j * ld], so a
+// block of a larger matrix is a view of the same buffer (no OpenCL sub-buffers, whose origins must be
+// aligned to the device's base address alignment).
+template <class Real>
+struct DeviceMatrixView {
+  core::Buffer<Real> buffer;
+  std::size_t rows = 0, cols = 0, ld = 0, offset = 0;
+
+  // The whole buffer as a rows x cols matrix with ld = rows.
+  static DeviceMatrixView whole(const core::Buffer<Real>& buffer, std::size_t rows, std::size_t cols) {
+    return {buffer, rows, cols, rows, 0};
+  }
+  // The r x c block whose (0, 0) is this view's (i, j).
+  DeviceMatrixView block(std::size_t i, std::size_t j, std::size_t r, std::size_t c) const {
+    return {buffer, r, c, ld, offset + i + j * ld};
+  }
+};
+
+// Sizes of the dense kernels, passed as build options (so the kernels' loops and local arrays are
+// fixed at compile time) and chosen by a tuner per device; the defaults suit an H100/H200 in FP64 and
+// run on PoCL. Local memory use: GEMM 8·tile_k·(tile_m + tile_n + 2) bytes, Cholesky
+// 8·cholesky_block·(cholesky_block + 1 + trsm_columns), triangular solves 8·trsv_block·(trsv_block + 2)
+// in FP64 (half in FP32); NVIDIA allows 48 KiB per work-group.
+struct DenseTuning {
+  int gemm_tile_m = 64, gemm_tile_n = 64;  // C tile per work-group of the GEMM
+  int gemm_tile_k = 16;                    // contraction depth per local-memory pass
+  int gemm_block_m = 4, gemm_block_n = 4;  // C register block per work-item
+  int cholesky_block = 64;                 // block size of the factorisation
+  int cholesky_work_group = 256;           // work-items factoring a diagonal block / solving a block row
+  int trsm_columns = 16;                   // block-row columns per work-group
+  int trsv_block = 64;                     // block size and work-group of the triangular solves
+  int gemv_rows = 64, gemv_slices = 4;     // A(:, F) p: rows per work-group, work-items per row
+  int reduce_work_group = 256;             // dot products and A(:, F)^T r (a power of two)
+  int reduce_groups = 512;                 // first-stage partial sums of a dot product
+  int gather_work_group = 64;
+};
+
+// The dense linear algebra that TNT runs on a device (spec section 6): Gram matrix, gathers of an index
+// list F, GEMVs with a column gather, blocked upper Cholesky, triangular solves with its factor and the
+// vector steps of PCGNR. Real is float or double (the REAL build option). Built once per context; the
+// operations enqueue on an in-order queue of that context and return their last event, reading nothing
+// back except where a method says so. The kernels' arguments and the scratch buffers are shared state:
+// one object serves one queue at a time.
+template <class Real>
+class DeviceDense {
+ public:
+  using Matrix = DeviceMatrixView<Real>;
+  using Vector = core::Buffer<Real>;
+  using Indices = core::Buffer<cl_int>;
+
+  explicit DeviceDense(const core::Context& context, const DenseTuning& tuning = {});
+
+  // C (n x n) = A^T A for A (m x n): the upper triangle is computed and mirrored to the lower.
+  core::Event gram(const core::Queue& q, const Matrix& a, const Matrix& c);
+  // C = alpha A^T B + beta C (A: K x M, B: K x N, C: M x N); beta == 0 does not read C. For one
+  // right-hand side gemv_t is the faster path (the GEMM's tiles would be one column wide).
+  core::Event gemm_tn(const core::Queue& q, Real alpha, const Matrix& a, const Matrix& b, Real beta, const Matrix& c);
+
+  // BB (k x k) = C(F, F), F the first k entries of f.
+  core::Event gather(const core::Queue& q, const Matrix& c, const Indices& f, std::size_t k, const Matrix& bb);
+  // C(i, i) += value for every i: TNT's shift after a failed factorisation.
+  core::Event add_diagonal(const core::Queue& q, const Matrix& c, Real value);
+
+  // y (m) = alpha A(:, F) x + beta y, x of length k, without forming A(:, F); beta == 0 does not read y.
+  core::Event gemv_n(const core::Queue& q, Real alpha, const Matrix& a, const Indices& f, std::size_t k,
+                     const Vector& x, Real beta, const Vector& y);
+  // y (k) = alpha A(:, F)^T x + beta y, x of length m.
+  core::Event gemv_t(const core::Queue& q, Real alpha, const Matrix& a, const Indices& f, std::size_t k,
+                     const Vector& x, Real beta, const Vector& y);
+
+  // Factors the square matrix in place as R^T R (R upper, in the upper triangle; the strict lower
+  // triangle is not referenced, as in LAPACK's dpotrf). Returns the 0-based column whose pivot was not
+  // positive or not finite (the matrix is then partly overwritten), or nothing on success; waits for
+  // the factorisation, the one value it reads back.
+  std::optional<std::size_t> cholesky(const core::Queue& q, const Matrix& a);
+
+  // y = R^-T z for the upper k x k R; z is the workspace and is overwritten.
+  core::Event solve_rt(const core::Queue& q, const Matrix& r, const Vector& z, const Vector& y);
+  // w = R^-1 y; y is the workspace and is overwritten.
+  core::Event solve_r(const core::Queue& q, const Matrix& r, const Vector& y, const Vector& w);
+  // w = R^-1 R^-T z, PCGNR's preconditioner, keeping z; scratch holds at least k values.
+  core::Event precondition(const core::Queue& q, const Matrix& r, const Vector& z, const Vector& w,
+                           const Vector& scratch);
+
+  // scalars[index] = x . y over n entries, left on the device (two-stage reduction).
+  core::Event dot(const core::Queue& q, std::size_t n, const Vector& x, const Vector& y, const Vector& scalars,
+                  std::size_t index);
+  // y += alpha x.
+  core::Event axpy(const core::Queue& q, std::size_t n, Real alpha, const Vector& x, const Vector& y);
+  // y += sign * (scalars[num] / scalars[den]) x, the ratio read on the device.
+  core::Event axpy_ratio(const core::Queue& q, std::size_t n, const Vector& scalars, std::size_t num, std::size_t den,
+                         Real sign, const Vector& x, const Vector& y);
+  // y = x + (scalars[num] / scalars[den]) y.
+  core::Event xpby_ratio(const core::Queue& q, std::size_t n, const Vector& scalars, std::size_t num, std::size_t den,
+                         const Vector& x, const Vector& y);
+
+  const DenseTuning& tuning() const { return tuning_; }
+
+ private:
+  core::Event launch_gemm(const core::Queue& q, Real alpha, const Matrix& a, const Matrix& b, Real beta,
+                          const Matrix& c, int triangle, const core::Buffer<cl_int>& stop);
+
+  DenseTuning tuning_;
+  core::Kernel gemm_, gather_, add_diagonal_, gemv_n_, gemv_t_, potrf_diag_, trsm_row_, trsv_t_, trsv_n_, dot_partial_,
+      sum_partials_, axpy_, axpy_ratio_, xpby_ratio_;
+  core::Buffer<cl_int> info_;     // the failed Cholesky column + 1, or 0
+  core::Buffer<cl_int> no_stop_;  // a zero, the stop flag of GEMMs outside a factorisation
+  core::Buffer<Real> partial_;    // first-stage sums of dot()
+};
+
+extern template class DeviceDense<float>;
+extern template class DeviceDense<double>;
+
+}  // namespace hetflow::nnls

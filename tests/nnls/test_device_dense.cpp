@@ -1,0 +1,459 @@
+// The dense device kernels TNT needs (nnls/dense.cl through nnls::DeviceDense) against host loops and
+// LAPACK, in FP64 and FP32. Sizes are not multiples of the tiles and blocks, and matrices sit inside
+// larger buffers (offset, leading dimension above the row count), so every edge path runs.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "hetflow/nnls/device_dense.hpp"
+#include "hetflow/nnls/lapack.hpp"
+#include "test_devices.hpp"
+
+namespace hetflow::nnls {
+namespace {
+
+// A column-major host matrix with a leading dimension, in double: the reference side.
+struct HostMatrix {
+  std::size_t rows, cols, ld;
+  std::vector<double> data;
+  HostMatrix(std::size_t m, std::size_t n, std::size_t lead) : rows(m), cols(n), ld(lead), data(lead * n, 0.0) {}
+  double& operator()(std::size_t i, std::size_t j) { return data[i + j * ld]; }
+  double operator()(std::size_t i, std::size_t j) const { return data[i + j * ld]; }
+};
+
+template <class Real>
+double rounded(double v) {
+  return static_cast<double>(static_cast<Real>(v));
+}
+
+// Entries uniform in [-1, 1), already rounded to Real so host and device see the same numbers.
+template <class Real>
+HostMatrix random_matrix(std::size_t m, std::size_t n, std::size_t ld, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  HostMatrix a(m, n, ld);
+  for (std::size_t j = 0; j < n; ++j)
+    for (std::size_t i = 0; i < m; ++i) a(i, j) = rounded<Real>(u(rng));
+  return a;
+}
+
+template <class Real>
+std::vector<double> random_vector(std::size_t n, std::mt19937_64& rng) {
+  return random_matrix<Real>(n, 1, n, rng).data;
+}
+
+// An SPD matrix G^T G / p + I with G of p x k, p >= k: eigenvalues in [1, (1 + sqrt(k/p))^2 + 1], so
+// condition numbers below 5 and its Cholesky factor's below 2.3. Rounded to Real.
+template <class Real>
+HostMatrix spd_matrix(std::size_t k, std::size_t ld, std::mt19937_64& rng) {
+  const std::size_t p = k + 20;
+  const HostMatrix g = random_matrix<double>(p, k, p, rng);
+  HostMatrix s(k, k, ld);
+  for (std::size_t j = 0; j < k; ++j)
+    for (std::size_t i = 0; i <= j; ++i) {
+      double sum = 0;
+      for (std::size_t l = 0; l < p; ++l) sum += g(l, i) * g(l, j);
+      s(i, j) = s(j, i) = rounded<Real>(sum / static_cast<double>(p) + (i == j ? 1.0 : 0.0));
+    }
+  return s;
+}
+
+template <class Real>
+class DeviceDenseTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    devices_ = std::make_unique<core::DeviceSet>(test::test_device());
+    no_fp64_ = sizeof(Real) == 8 && !devices_->device(0).info.fp64;
+    if (!no_fp64_) dense_ = std::make_unique<DeviceDense<Real>>(devices_->context(0));
+  }
+  static void TearDownTestSuite() {
+    dense_.reset();
+    devices_.reset();
+  }
+  void SetUp() override {
+    if (no_fp64_) GTEST_SKIP() << "the test device has no FP64";
+    ASSERT_TRUE(dense_) << "DeviceDense was not built";
+  }
+
+  const core::Queue& queue() const { return devices_->compute(0); }
+  DeviceDense<Real>& dense() const { return *dense_; }
+
+  // A buffer holding `host` behind `offset` elements, as a view of the same shape. The elements
+  // outside the view (before it, and below its rows) are NaN, so a kernel reading them shows.
+  DeviceMatrixView<Real> upload(const HostMatrix& host, std::size_t offset = 0) const {
+    std::vector<Real> values(offset + host.data.size(), std::numeric_limits<Real>::quiet_NaN());
+    for (std::size_t j = 0; j < host.cols; ++j)
+      for (std::size_t i = 0; i < host.rows; ++i) values[offset + i + j * host.ld] = static_cast<Real>(host(i, j));
+    core::Buffer<Real> buffer(devices_->context(0), values.size());
+    buffer.write(queue(), values);
+    return {buffer, host.rows, host.cols, host.ld, offset};
+  }
+  core::Buffer<Real> upload(const std::vector<double>& host) const {
+    const std::vector<Real> values(host.begin(), host.end());
+    core::Buffer<Real> buffer(devices_->context(0), values.size());
+    buffer.write(queue(), values);
+    return buffer;
+  }
+  core::Buffer<cl_int> upload(const std::vector<cl_int>& host) const {
+    core::Buffer<cl_int> buffer(devices_->context(0), host.size());
+    buffer.write(queue(), host);
+    return buffer;
+  }
+  HostMatrix download(const DeviceMatrixView<Real>& view) const {
+    const std::vector<Real> all = view.buffer.to_vector(queue());
+    HostMatrix host(view.rows, view.cols, view.ld);
+    for (std::size_t i = 0; i < host.data.size(); ++i) host.data[i] = all[view.offset + i];
+    return host;
+  }
+  std::vector<double> download(const core::Buffer<Real>& v) const {
+    const std::vector<Real> all = v.to_vector(queue());
+    return {all.begin(), all.end()};
+  }
+
+  // Rounding errors of a sum of n products are bounded by gamma_n = n u times the sum of the products'
+  // magnitudes. The sizes below keep n u under the tolerance (u = 1.1e-16 and 6e-8): FP64 n <= 900 for
+  // 1e-13, FP32 n <= 160 for 1e-5.
+  static constexpr double tol = sizeof(Real) == 8 ? 1e-13 : 1e-5;
+  // A few roundings (a product, a quotient, a sum) of one entry.
+  static constexpr double few_ulps = 4.0 * std::numeric_limits<Real>::epsilon();
+
+  inline static bool no_fp64_ = false;
+  inline static std::unique_ptr<core::DeviceSet> devices_;
+  inline static std::unique_ptr<DeviceDense<Real>> dense_;
+};
+
+using RealTypes = ::testing::Types<double, float>;
+TYPED_TEST_SUITE(DeviceDenseTest, RealTypes);
+
+TYPED_TEST(DeviceDenseTest, GramMatchesHostAndIsSymmetric) {
+  std::mt19937_64 rng(1);
+  const std::size_t m = 150, n = 131;  // three 64-wide tiles per side, the last one partial
+  const HostMatrix a = random_matrix<TypeParam>(m, n, m + 7, rng);
+  const auto a_dev = this->upload(a, 3);
+  HostMatrix c_before(n, n, n + 2);  // NaN: gram must not read C
+  std::fill(c_before.data.begin(), c_before.data.end(), std::numeric_limits<double>::quiet_NaN());
+  const auto c_dev = this->upload(c_before);
+  this->dense().gram(this->queue(), a_dev, c_dev);
+  const HostMatrix c = this->download(c_dev);
+  for (std::size_t j = 0; j < n; ++j)
+    for (std::size_t i = 0; i < n; ++i) {
+      double ref = 0, mag = 0;
+      for (std::size_t l = 0; l < m; ++l) {
+        ref += a(l, i) * a(l, j);
+        mag += std::abs(a(l, i) * a(l, j));
+      }
+      ASSERT_LE(std::abs(c(i, j) - ref), this->tol * mag) << "C(" << i << ", " << j << ")";
+      ASSERT_EQ(c(i, j), c(j, i)) << "mirrored entry (" << i << ", " << j << ")";
+    }
+}
+
+TYPED_TEST(DeviceDenseTest, GemmTnWithSeveralRightHandSides) {
+  std::mt19937_64 rng(2);
+  const std::size_t kdim = 70, m = 45, nrhs = 3;
+  const HostMatrix a = random_matrix<TypeParam>(kdim, m, kdim, rng);
+  const HostMatrix b = random_matrix<TypeParam>(kdim, nrhs, kdim + 1, rng);
+  const HostMatrix c0 = random_matrix<TypeParam>(m, nrhs, m + 4, rng);
+  const double alpha = 2.0, beta = -0.5;
+  const auto c_dev = this->upload(c0, 5);
+  this->dense().gemm_tn(this->queue(), TypeParam(alpha), this->upload(a, 1), this->upload(b), TypeParam(beta), c_dev);
+  const HostMatrix c = this->download(c_dev);
+  for (std::size_t j = 0; j < nrhs; ++j)
+    for (std::size_t i = 0; i < m; ++i) {
+      double ref = beta * c0(i, j), mag = std::abs(beta * c0(i, j));
+      for (std::size_t l = 0; l < kdim; ++l) {
+        ref += alpha * a(l, i) * b(l, j);
+        mag += std::abs(alpha * a(l, i) * b(l, j));
+      }
+      ASSERT_LE(std::abs(c(i, j) - ref), this->tol * mag) << "C(" << i << ", " << j << ")";
+    }
+}
+
+// An index list of k distinct columns of n, in random order (TNT keeps F sorted; the kernels must not
+// rely on it).
+std::vector<cl_int> random_indices(std::size_t n, std::size_t k, std::mt19937_64& rng) {
+  std::vector<cl_int> all(n);
+  std::iota(all.begin(), all.end(), 0);
+  std::shuffle(all.begin(), all.end(), rng);
+  all.resize(k);
+  return all;
+}
+
+TYPED_TEST(DeviceDenseTest, GatherCopiesTheSubmatrixExactly) {
+  std::mt19937_64 rng(3);
+  const std::size_t n = 97, k = 37;
+  const HostMatrix c = random_matrix<TypeParam>(n, n, n + 1, rng);
+  const std::vector<cl_int> f = random_indices(n, k, rng);
+  const auto bb_dev = this->upload(HostMatrix(k, k, k + 3), 2);
+  this->dense().gather(this->queue(), this->upload(c, 4), this->upload(f), k, bb_dev);
+  const HostMatrix bb = this->download(bb_dev);
+  for (std::size_t b = 0; b < k; ++b)
+    for (std::size_t a = 0; a < k; ++a)
+      ASSERT_EQ(bb(a, b), c(static_cast<std::size_t>(f[a]), static_cast<std::size_t>(f[b])));
+}
+
+TYPED_TEST(DeviceDenseTest, AddDiagonalShiftsOnlyTheDiagonal) {
+  std::mt19937_64 rng(4);
+  const std::size_t n = 70;
+  const HostMatrix c = random_matrix<TypeParam>(n, n, n + 2, rng);
+  const auto c_dev = this->upload(c, 1);
+  this->dense().add_diagonal(this->queue(), c_dev, TypeParam(0.25));
+  const HostMatrix out = this->download(c_dev);
+  for (std::size_t j = 0; j < n; ++j)
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(out(i, j), i == j ? rounded<TypeParam>(c(i, j) + 0.25) : c(i, j));
+}
+
+TYPED_TEST(DeviceDenseTest, GatheredGemvsMatchHostLoops) {
+  std::mt19937_64 rng(5);
+  const std::size_t m = 160, n = 150, k = 77;
+  const HostMatrix a = random_matrix<TypeParam>(m, n, m + 3, rng);
+  const std::vector<cl_int> f = random_indices(n, k, rng);
+  const auto a_dev = this->upload(a, 6);
+  const auto f_dev = this->upload(f);
+
+  // q = 1.5 A(:, F) p with beta = 0 over a NaN-filled q: the kernel must not read q.
+  const std::vector<double> p = random_vector<TypeParam>(k, rng);
+  const auto q_dev = this->upload(std::vector<double>(m, std::numeric_limits<double>::quiet_NaN()));
+  this->dense().gemv_n(this->queue(), TypeParam(1.5), a_dev, f_dev, k, this->upload(p), TypeParam(0), q_dev);
+  const std::vector<double> q = this->download(q_dev);
+  for (std::size_t i = 0; i < m; ++i) {
+    double ref = 0, mag = 0;
+    for (std::size_t j = 0; j < k; ++j) {
+      const double term = 1.5 * a(i, static_cast<std::size_t>(f[j])) * p[j];
+      ref += term;
+      mag += std::abs(term);
+    }
+    ASSERT_LE(std::abs(q[i] - ref), this->tol * mag) << "q[" << i << "]";
+  }
+
+  // z = -A(:, F)^T r + 2 z0.
+  const std::vector<double> r = random_vector<TypeParam>(m, rng);
+  const std::vector<double> z0 = random_vector<TypeParam>(k, rng);
+  const auto z_dev = this->upload(z0);
+  this->dense().gemv_t(this->queue(), TypeParam(-1), a_dev, f_dev, k, this->upload(r), TypeParam(2), z_dev);
+  const std::vector<double> z = this->download(z_dev);
+  for (std::size_t j = 0; j < k; ++j) {
+    double ref = 2 * z0[j], mag = std::abs(2 * z0[j]);
+    for (std::size_t i = 0; i < m; ++i) {
+      const double term = -a(i, static_cast<std::size_t>(f[j])) * r[i];
+      ref += term;
+      mag += std::abs(term);
+    }
+    ASSERT_LE(std::abs(z[j] - ref), this->tol * mag) << "z[" << j << "]";
+  }
+}
+
+// ||R^T R - BB||_F / ||BB||_F with R the upper triangle of `factor`.
+double cholesky_residual(const HostMatrix& factor, const HostMatrix& bb) {
+  const std::size_t k = bb.rows;
+  double diff = 0, norm = 0;
+  for (std::size_t j = 0; j < k; ++j)
+    for (std::size_t i = 0; i < k; ++i) {
+      double sum = 0;
+      for (std::size_t l = 0; l <= std::min(i, j); ++l) sum += factor(l, i) * factor(l, j);
+      diff += (sum - bb(i, j)) * (sum - bb(i, j));
+      norm += bb(i, j) * bb(i, j);
+    }
+  return std::sqrt(diff / norm);
+}
+
+TYPED_TEST(DeviceDenseTest, CholeskyFactorsSpdMatrices) {
+  // Cholesky's backward error is bounded by gamma_{k+1} |R^T| |R| (Higham, Thm 10.3); for these
+  // well-conditioned matrices ||(|R^T| |R|)|| is about ||BB||, and rounding errors grow like sqrt(k) u
+  // in practice, well under 1e-13 (FP64) and 1e-5 (FP32) at k = 300.
+  for (const std::size_t k : {std::size_t{300}, std::size_t{257}}) {
+    std::mt19937_64 rng(6 + k);
+    const HostMatrix bb = spd_matrix<TypeParam>(k, k + 5, rng);
+    const auto dev = this->upload(bb, 7);
+    const auto failed = this->dense().cholesky(this->queue(), dev);
+    ASSERT_FALSE(failed.has_value()) << "column " << *failed;
+    const HostMatrix r = this->download(dev);
+    EXPECT_LE(cholesky_residual(r, bb), this->tol) << "k = " << k;
+    for (std::size_t j = 0; j < k; ++j) {
+      ASSERT_GT(r(j, j), 0.0);
+      for (std::size_t i = j + 1; i < k; ++i) ASSERT_EQ(r(i, j), bb(i, j)) << "strict lower triangle was written";
+    }
+  }
+}
+
+TYPED_TEST(DeviceDenseTest, CholeskyReportsTheFailingColumnAsLapackDoes) {
+  const std::size_t k = 257;
+  std::mt19937_64 rng(7);
+  const HostMatrix spd = spd_matrix<TypeParam>(k, k, rng);
+  HostMatrix negative = spd, not_finite = spd;
+  negative(150, 150) = -1;  // leading minors up to 149 stay positive; pivot 150 is below zero
+  not_finite(5, 200) = not_finite(200, 5) = std::numeric_limits<double>::quiet_NaN();  // reaches pivot 200
+  for (const HostMatrix* bad : {&negative, &not_finite}) {
+    HostMatrix lapack = *bad;
+    const int n = static_cast<int>(k), lda = static_cast<int>(lapack.ld);
+    int info = 0;
+    dpotrf_("U", &n, lapack.data.data(), &lda, &info);
+    ASSERT_GT(info, 0);
+    const auto failed = this->dense().cholesky(this->queue(), this->upload(*bad));
+    ASSERT_TRUE(failed.has_value());
+    EXPECT_EQ(*failed, static_cast<std::size_t>(info - 1));
+  }
+  // A failure leaves nothing behind: the next factorisation succeeds.
+  EXPECT_FALSE(this->dense().cholesky(this->queue(), this->upload(spd)).has_value());
+}
+
+TYPED_TEST(DeviceDenseTest, TriangularSolvesWithTheCholeskyFactor) {
+  // A triangular solve's backward error is bounded by gamma_k |R| (Higham, Thm 8.5), so the residual
+  // relative to |R^T| |y| is below k u in the worst case and about sqrt(k) u in practice; R's condition
+  // number (< 2.3) keeps the preconditioner's residual relative to ||z|| at the same level. FP64 asks
+  // 1e-12 (spec), FP32 1e-5.
+  const double solve_tol = sizeof(TypeParam) == 8 ? 1e-12 : 1e-5;
+  for (const std::size_t k : {std::size_t{300}, std::size_t{257}}) {
+    std::mt19937_64 rng(8 + k);
+    HostMatrix r = spd_matrix<double>(k, k + 3, rng);
+    const int n = static_cast<int>(k), lda = static_cast<int>(r.ld);
+    int info = 0;
+    dpotrf_("U", &n, r.data.data(), &lda, &info);
+    ASSERT_EQ(info, 0);
+    for (std::size_t j = 0; j < k; ++j)
+      for (std::size_t i = 0; i < k; ++i) r(i, j) = i <= j ? rounded<TypeParam>(r(i, j)) : 0.0;
+    const auto r_dev = this->upload(r, 2);
+    const std::vector<double> z = random_vector<TypeParam>(k, rng);
+
+    // y = R^-T z: residual of R^T y = z, entry by entry against |R^T| |y|.
+    const auto y_dev = this->upload(std::vector<double>(k, 0.0));
+    this->dense().solve_rt(this->queue(), r_dev, this->upload(z), y_dev);
+    const std::vector<double> y = this->download(y_dev);
+    for (std::size_t i = 0; i < k; ++i) {
+      double res = -z[i], mag = std::abs(z[i]);
+      for (std::size_t l = 0; l <= i; ++l) {
+        res += r(l, i) * y[l];
+        mag += std::abs(r(l, i) * y[l]);
+      }
+      ASSERT_LE(std::abs(res), solve_tol * mag) << "k = " << k << ", row " << i << " of R^T y = z";
+    }
+
+    // w = R^-1 z: residual of R w = z.
+    const auto w_dev = this->upload(std::vector<double>(k, 0.0));
+    this->dense().solve_r(this->queue(), r_dev, this->upload(z), w_dev);
+    const std::vector<double> w = this->download(w_dev);
+    for (std::size_t i = 0; i < k; ++i) {
+      double res = -z[i], mag = std::abs(z[i]);
+      for (std::size_t l = i; l < k; ++l) {
+        res += r(i, l) * w[l];
+        mag += std::abs(r(i, l) * w[l]);
+      }
+      ASSERT_LE(std::abs(res), solve_tol * mag) << "k = " << k << ", row " << i << " of R w = z";
+    }
+
+    // v = R^-1 R^-T z keeps z: ||R^T R v - z|| / ||z||.
+    const auto z_dev = this->upload(z);
+    const auto v_dev = this->upload(std::vector<double>(k, 0.0));
+    const auto scratch = this->upload(std::vector<double>(k, 0.0));
+    this->dense().precondition(this->queue(), r_dev, z_dev, v_dev, scratch);
+    const std::vector<double> v = this->download(v_dev);
+    EXPECT_EQ(this->download(z_dev), z);
+    std::vector<double> rv(k, 0.0);
+    for (std::size_t i = 0; i < k; ++i)
+      for (std::size_t l = i; l < k; ++l) rv[i] += r(i, l) * v[l];
+    double res = 0, norm = 0;
+    for (std::size_t i = 0; i < k; ++i) {
+      double sum = 0;
+      for (std::size_t l = 0; l <= i; ++l) sum += r(l, i) * rv[l];
+      res += (sum - z[i]) * (sum - z[i]);
+      norm += z[i] * z[i];
+    }
+    EXPECT_LE(std::sqrt(res / norm), solve_tol) << "k = " << k << ", R^T R v = z";
+  }
+}
+
+TYPED_TEST(DeviceDenseTest, DotAndPcgnrVectorSteps) {
+  std::mt19937_64 rng(9);
+  const std::size_t n = 300'001;  // more than reduce_groups x reduce_work_group: the grid-stride loop runs
+  const std::vector<double> x = random_vector<TypeParam>(n, rng), y = random_vector<TypeParam>(n, rng);
+  const auto x_dev = this->upload(x), y_dev = this->upload(y);
+  const auto scalars = this->upload(std::vector<double>(3, 0.0));
+  this->dense().dot(this->queue(), n, x_dev, y_dev, scalars, 0);
+  this->dense().dot(this->queue(), n, x_dev, x_dev, scalars, 1);
+  const std::vector<double> s = this->download(scalars);
+  double xy = 0, mag = 0, xx = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    xy += x[i] * y[i];
+    mag += std::abs(x[i] * y[i]);
+    xx += x[i] * x[i];
+  }
+  // Pairwise summation: the error grows with the loop length per work-item (3) plus two tree depths
+  // (8 each) and the partial count per item of the second stage (2), about 21 u, far below the
+  // tolerances (n u would not be).
+  EXPECT_LE(std::abs(s[0] - xy), this->tol * mag);
+  EXPECT_LE(std::abs(s[1] - xx), this->tol * xx);
+  EXPECT_EQ(s[2], 0.0);
+
+  // Entry by entry, the steps round a product, a quotient and a sum: a few ulps of the terms.
+  const double ratio = static_cast<double>(static_cast<TypeParam>(s[0]) / static_cast<TypeParam>(s[1]));
+  const auto u_dev = this->upload(y);
+  this->dense().axpy_ratio(this->queue(), n, scalars, 0, 1, TypeParam(-1), x_dev, u_dev);  // u = y - (xy/xx) x
+  const auto v_dev = this->upload(y);
+  this->dense().xpby_ratio(this->queue(), n, scalars, 0, 1, x_dev, v_dev);  // v = x + (xy/xx) y
+  const auto t_dev = this->upload(y);
+  this->dense().axpy(this->queue(), n, TypeParam(0.5), x_dev, t_dev);  // t = y + x / 2
+  const std::vector<double> u = this->download(u_dev), v = this->download(v_dev), t = this->download(t_dev);
+  for (std::size_t i = 0; i < n; ++i) {
+    ASSERT_LE(std::abs(u[i] - (y[i] - ratio * x[i])), this->few_ulps * (std::abs(y[i]) + std::abs(ratio * x[i])));
+    ASSERT_LE(std::abs(v[i] - (x[i] + ratio * y[i])), this->few_ulps * (std::abs(x[i]) + std::abs(ratio * y[i])));
+    ASSERT_LE(std::abs(t[i] - (y[i] + 0.5 * x[i])), this->few_ulps * (std::abs(y[i]) + std::abs(0.5 * x[i])));
+  }
+}
+
+// The kernels under sizes a tuner might choose: work-groups that are not powers of two nor multiples
+// of the blocks, odd register blocks and tiny reductions, on TNT's own pipeline: AA = A^T A, BB =
+// AA(F, F) + I, R = chol(BB), v = R^-1 R^-T z, then BB v through the two gathered GEMVs. The residual
+// ||BB v - z|| / (||BB|| ||v||) is a backward error of the whole chain, a few k u (k = 70).
+TYPED_TEST(DeviceDenseTest, NonDefaultTuningRunsTheTntPipeline) {
+  DenseTuning t;
+  t.gemm_tile_m = 48, t.gemm_tile_n = 32, t.gemm_tile_k = 8, t.gemm_block_m = 3, t.gemm_block_n = 2;
+  t.cholesky_block = 24, t.cholesky_work_group = 96, t.trsm_columns = 5, t.trsv_block = 40;
+  t.gemv_rows = 32, t.gemv_slices = 3, t.reduce_work_group = 64, t.reduce_groups = 7, t.gather_work_group = 32;
+  DeviceDense<TypeParam> dense(this->devices_->context(0), t);
+  const core::Queue& q = this->queue();
+
+  std::mt19937_64 rng(10);
+  const std::size_t m = 120, n = 90, k = 70;
+  const HostMatrix a = random_matrix<TypeParam>(m, n, m, rng);
+  const std::vector<cl_int> f = random_indices(n, k, rng);
+  const auto a_dev = this->upload(a);
+  const auto f_dev = this->upload(f);
+  const auto aa = this->upload(HostMatrix(n, n, n));
+  const auto bb = this->upload(HostMatrix(k, k, k));
+  dense.gram(q, a_dev, aa);
+  dense.gather(q, aa, f_dev, k, bb);
+  dense.add_diagonal(q, bb, TypeParam(1));
+  const HostMatrix bb_host = this->download(bb);
+  ASSERT_FALSE(dense.cholesky(q, bb).has_value());
+
+  const std::vector<double> z = random_vector<TypeParam>(k, rng);
+  const auto z_dev = this->upload(z);
+  const auto v_dev = this->upload(std::vector<double>(k, 0.0));
+  const auto scratch = this->upload(std::vector<double>(k, 0.0));
+  dense.precondition(q, bb, z_dev, v_dev, scratch);
+  // BB v = A(:, F)^T A(:, F) v + v.
+  const auto av = this->upload(std::vector<double>(m, 0.0));
+  auto bbv = this->upload(std::vector<double>(k, 0.0));
+  dense.gemv_n(q, TypeParam(1), a_dev, f_dev, k, v_dev, TypeParam(0), av);
+  bbv.copy_from(q, v_dev, 0, 0, k);
+  dense.gemv_t(q, TypeParam(1), a_dev, f_dev, k, av, TypeParam(1), bbv);
+  const auto scalars = this->upload(std::vector<double>(1, 0.0));
+  dense.dot(q, k, v_dev, v_dev, scalars, 0);
+
+  const std::vector<double> v = this->download(v_dev), w = this->download(bbv);
+  double res = 0, v_norm = 0, bb_norm = 0;
+  for (std::size_t i = 0; i < k; ++i) {
+    res += (w[i] - z[i]) * (w[i] - z[i]);
+    v_norm += v[i] * v[i];
+    for (std::size_t j = 0; j < k; ++j) bb_norm += bb_host(i, j) * bb_host(i, j);
+  }
+  EXPECT_LE(std::sqrt(res), this->tol * std::sqrt(bb_norm * v_norm));
+  EXPECT_LE(std::abs(this->download(scalars)[0] - v_norm), this->tol * v_norm);
+}
+
+}  // namespace
+}  // namespace hetflow::nnls
