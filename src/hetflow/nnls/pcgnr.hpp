@@ -1,0 +1,43 @@
+#pragma once
+#include <cstddef>
+
+#include "hetflow/core/buffer.hpp"
+#include "hetflow/core/context.hpp"
+#include "hetflow/nnls/device_dense.hpp"
+
+namespace hetflow::nnls {
+
+// CGNR left-preconditioned with M = R^T R (Saad, Iterative Methods, 2nd ed., Alg. 9.7), TNT's inner
+// solver: min ||B y - b||^2 + lambda ||y||^2 over y, B = A(:, F) gathered on the fly, from y = 0. With
+// lambda > 0 the operator is B stacked on sqrt(lambda) I (Tikhonov), carried as the k-entry tail of
+// the residual r and of q = B p. The dot products stay on the device; the host reads four scalars per
+// iteration to stop: ||B^T r|| <= tolerance ||B^T b|| (the spec's rule), or a rise of ||B^T r|| below
+// sqrt(eps) ||B^T b|| (past the attainable accuracy, see pcgnr.cpp), or a breakdown.
+template <class Real>
+class Pcgnr {
+ public:
+  // Buffers for problems of up to m rows and n columns.
+  Pcgnr(DeviceDense<Real>& dense, const core::Queue& queue, std::size_t m, std::size_t n);
+
+  // Solves with the k x k upper factor R (R^T R ~ B^T B + lambda I). Returns the iterations run; the
+  // answer is in y(). A breakdown (a search direction with B p = 0, or a non-finite scalar, which a
+  // singular B can cause) or a rise past the attainable accuracy keeps the previous iterate and stops.
+  int solve(const DeviceMatrixView<Real>& a, const core::Buffer<cl_int>& f, std::size_t k,
+            const DeviceMatrixView<Real>& r_factor, const core::Buffer<Real>& b, double lambda, int max_iterations,
+            double tolerance);
+
+  const core::Buffer<Real>& y() const { return y_; }
+
+ private:
+  DeviceDense<Real>& dense_;
+  core::Queue queue_;
+  std::size_t m_;
+  // r and q hold m + n entries (the Tikhonov tail); the others n.
+  core::Buffer<Real> r_, q_, y_, y_prev_, z_, w_, p_, tail_, scratch_;
+  core::Buffer<Real> scalars_;  // q.q, z.z and z.w of two consecutive iterations (see pcgnr.cpp)
+};
+
+extern template class Pcgnr<float>;
+extern template class Pcgnr<double>;
+
+}  // namespace hetflow::nnls

@@ -1,0 +1,125 @@
+#pragma once
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "hetflow/core/device_set.hpp"
+#include "hetflow/core/kernel.hpp"
+#include "hetflow/nnls/device_dense.hpp"
+#include "hetflow/nnls/matrix.hpp"
+#include "hetflow/nnls/solution.hpp"
+
+namespace hetflow::nnls {
+
+// How LSQ chooses the variables it moves back to Z when the subproblem's solution y has entries <= 0
+// (the spec's step (d); measured on 36 random problems up to 200 x 150, kappa 1e1 .. 1e8, on PoCL).
+enum class TntDeletion {
+  // Lawson and Hanson's rule: step from the last feasible point towards y until the first variables
+  // reach 0, and move those. Every deletion loop lowers the residual, so a trial that inserts a
+  // variable with a positive gradient is accepted (in exact arithmetic; the inner loop's shrinking
+  // then only runs on rounding) and TNT stops at a KKT point: 36 of 36 converged, 2190 factorisations
+  // at rc 0.2, ec 1.2 (1745 at rc 0.5, ec 2).
+  step_back,
+  // The spec's rule (TNT-NN): the most negative entries of y first. Its LSQ can end above the residual
+  // it started from, so at kappa 1e8 even single insertions were rejected and TNT stopped by rule
+  // 5.6.6 short of the KKT point (2 of 36: scaled gradient 1.5e-6, residual 3e-7 ||b|| above FNNLS's);
+  // 2017 factorisations at rc 0.2, ec 1.2 (3070 at rc 0.5, ec 2).
+  most_negative,
+};
+
+// Options of the TNT solver (spec section 6; Myre et al.'s TNT-NN). Every number refers to the
+// column-scaled problem (each column of A divided by its 2-norm), so none depends on the units of the
+// variables; the tolerances are also relative to ||b||.
+struct TntOptions {
+  double reduction = 0.2;  // rc: a first trial inserts rc |C| of the candidates C, each next one rc times fewer
+  double expansion = 1.2;  // ec: a batch holds at most ceil(ec k), k the last accepted batch
+  double rel_tol = 0;      // a trial is accepted when its residual < best * (1 - rel_tol)
+  // Tikhonov regularisation: min ||A_s x_s - b||^2 + lambda ||x_s||^2 (x_s the scaled variables), i.e.
+  // the rows sqrt(lambda) I appended to A_s; AA += lambda I. The KKT test is then on that problem.
+  double lambda = 0;
+  int max_cg_iterations = 20;
+  // PCGNR stops once ||B^T r|| <= cg_tolerance ||B^T b||. Not 1e-12: with a good preconditioner that
+  // stops one iteration early and leaves ||r|| at 1e-13 .. 1e-10 ||b|| on consistent problems, where
+  // one more iteration (cheap beside the factorisation) reaches rounding (1e-15).
+  double cg_tolerance = 1e-14;
+  int max_outer_iterations = 0;  // 0: 3n
+  // KKT tolerance on the scaled gradient a_j^T r / (||a_j|| ||b||). 0 selects, in FP64, FNNLS's
+  // 10 eps n ||AA||_1 (AA = A_s^T A_s; as BaselineOptions, so both stop on the same test); in FP32,
+  // 10 eps_32 sqrt(n), about the rounding of the computed gradient (FNNLS's rule would give 1e-3 at
+  // n = 40 and 0.05 at n = 45,000, far from the KKT point).
+  double tolerance = 0;
+  TntDeletion deletion = TntDeletion::step_back;
+  // Deletions per loop of the LSQ calls inside the outer loop (the initial solve allows n): 0 selects
+  // the trial's batch size, so a trial can undo its own batch in one refactorisation.
+  std::size_t deletions_per_loop = 0;
+  std::vector<std::size_t> initial_free = {};  // warm start; empty: every variable free (spec step 4)
+  bool fp32 = false;  // run every device operation in FP32 (the host keeps FP64)
+};
+
+// One inner iteration (one trial batch), or the initial solve (outer 0).
+struct TntIteration {
+  int outer = 0;                 // 1-based outer iteration; 0: the initial solve
+  std::size_t free = 0;          // |F| after the trial's deletions
+  std::size_t inserted = 0;      // variables moved Z -> F by the trial
+  std::size_t deleted = 0;       // variables the trial's LSQ moved back F -> Z
+  double residual = 0.0;         // the trial's score (with lambda > 0: sqrt(||r||^2 + lambda ||x_s||^2))
+  int cg_iterations = 0;         // PCGNR iterations of the trial, over its deletion loops
+  bool accepted = false;         // the score beat the best so far (the initial solve always counts)
+};
+
+struct TntResult : Solution {
+  int inner_iterations = 0;  // trials, accepted or not
+  int cg_iterations = 0;
+  int factorizations = 0;  // Cholesky factorisations, failed ones (that raised the diagonal shift) included
+  std::vector<TntIteration> log;
+};
+
+// min ||A x - b||_2 s.t. x >= 0 by TNT on one OpenCL device: the active set changes by batches of
+// variables ranked by their gradient, each least-squares subproblem is solved by CGNR preconditioned
+// with the Cholesky factor of the reduced normal matrix AA(F, F) (so the normal equations' squared
+// condition number does not limit the answer's accuracy). The device does every O(n^2) or larger step
+// (AA = A^T A once per matrix, gathers, factorisations, GEMVs); the host keeps the index sets and reads
+// back the gradient once per outer iteration, the subproblem's solution once per deletion loop, and
+// one scalar per PCGNR iteration.
+//
+// Stops when the KKT conditions hold to TntOptions::tolerance (converged), when not even the single
+// most attractive insertion lowers the residual (rounding or rank deficiency: converged only if the
+// KKT test holds anyway, else a diagnosis), or at max_outer_iterations. Throws core::Error on malformed
+// input (see check_problem) or a bad warm start. The kernels of one precision are built on first use;
+// not for use from two threads at once.
+class Tnt {
+ public:
+  // On the compute queue of device `device` of `devices` (as SvcGenerator, so a generated matrix needs
+  // no synchronisation).
+  explicit Tnt(const core::DeviceSet& devices, std::size_t device = 0, const DenseTuning& tuning = {});
+  ~Tnt();
+  Tnt(const Tnt&) = delete;
+  Tnt& operator=(const Tnt&) = delete;
+
+  TntResult solve(const Matrix& A, const Vector& b, const TntOptions& options = {});
+  // One result per column of B (A.rows x k): A and AA are formed on the device once for all of them.
+  // Each right-hand side starts from the same AA, so the results equal one-at-a-time solves bit for bit.
+  std::vector<TntResult> solve(const Matrix& A, const Matrix& B, const TntOptions& options = {});
+  // A already on this device (FP64, e.g. from SvcGenerator): not downloaded, not modified; a scaled
+  // copy in the working precision is made beside it.
+  TntResult solve(const DeviceMatrixView<double>& A, const Vector& b, const TntOptions& options = {});
+  std::vector<TntResult> solve(const DeviceMatrixView<double>& A, const Matrix& B, const TntOptions& options = {});
+
+  const core::Queue& queue() const { return queue_; }
+
+ private:
+  struct Setup;
+  template <class Real>
+  std::vector<TntResult> run(const Setup& setup, const Matrix& B, const TntOptions& options);
+  template <class Real>
+  DeviceDense<Real>& dense();
+  const core::Program& setup_program(bool fp32);
+
+  core::Context context_;
+  core::Queue queue_;
+  DenseTuning tuning_;
+  std::unique_ptr<DeviceDense<double>> f64_;
+  std::unique_ptr<DeviceDense<float>> f32_;
+};
+
+}  // namespace hetflow::nnls

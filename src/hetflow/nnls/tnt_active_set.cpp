@@ -1,0 +1,283 @@
+#include "hetflow/nnls/tnt_active_set.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <span>
+#include <sstream>
+#include <string>
+
+#include "hetflow/core/error.hpp"
+
+namespace hetflow::nnls {
+namespace {
+
+double norm2(const Vector& v) {
+  double s = 0.0;
+  for (const double x : v) s += x * x;
+  return std::sqrt(s);
+}
+
+// Sorted union and difference of sorted index vectors.
+std::vector<int> merged(const std::vector<int>& a, const std::vector<int>& b) {
+  std::vector<int> out;
+  out.reserve(a.size() + b.size());
+  std::merge(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+  return out;
+}
+std::vector<int> without(const std::vector<int>& a, const std::vector<int>& b) {
+  std::vector<int> out;
+  out.reserve(a.size());
+  std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+  return out;
+}
+
+std::string text(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+}  // namespace
+
+template <class Real>
+TntActiveSet<Real>::TntActiveSet(DeviceDense<Real>& dense, const core::Queue& queue,
+                                 const ScaledProblem<Real>& problem)
+    : dense_(dense),
+      queue_(queue),
+      problem_(problem),
+      m_(problem.a.rows),
+      n_(problem.a.cols),
+      pcgnr_(dense, queue, problem.a.rows, problem.a.cols) {
+  const core::Context& c = queue.context();
+  const std::size_t m = std::max<std::size_t>(m_, 1), n = std::max<std::size_t>(n_, 1);
+  bb_ = core::Buffer<Real>(c, n * n);
+  b_ = core::Buffer<Real>(c, m);
+  r_ = core::Buffer<Real>(c, m);
+  g_ = core::Buffer<Real>(c, n);
+  rr_ = core::Buffer<Real>(c, 1);
+  free_ = core::Buffer<cl_int>(c, n);
+  all_ = core::Buffer<cl_int>(c, n);
+  std::vector<cl_int> all(n);
+  std::iota(all.begin(), all.end(), 0);
+  all_.write(queue_, std::span<const cl_int>(all));
+}
+
+template <class Real>
+void TntActiveSet<Real>::factor(std::size_t k, TntResult& result) {
+  const DeviceMatrixView<Real> bb{bb_, k, k, k, 0};
+  for (;;) {
+    dense_.gather(queue_, problem_.aa, free_, k, bb);
+    if (shift_ > 0.0) dense_.add_diagonal(queue_, bb, static_cast<Real>(shift_));
+    ++result.factorizations;
+    if (!dense_.cholesky(queue_, bb)) return;
+    // The spec's epsilon <- 10 epsilon, AA += epsilon I, applied to each gathered BB instead of AA so
+    // that AA stays as set up and the next right-hand side starts from it. AA(F, F) has a unit
+    // diagonal (scaled columns) and entries of at most 1 in size, so a shift of k makes it diagonally
+    // dominant: beyond that only non-finite entries can make the factorisation fail.
+    epsilon_ *= 10.0;
+    shift_ += epsilon_;
+    if (shift_ > 100.0 * static_cast<double>(k))
+      throw core::Error("TNT: AA(F, F) (" + std::to_string(k) + " x " + std::to_string(k) +
+                        ") did not factor with a diagonal shift of " + text(shift_));
+  }
+}
+
+template <class Real>
+Vector TntActiveSet<Real>::gradient(const Trial& t, double lambda) {
+  dense_.gemv_t(queue_, Real(1), problem_.a, all_, n_, r_, Real(0), g_);
+  std::vector<Real> g(n_);
+  g_.read(queue_, std::span<Real>(g));
+  Vector out(g.begin(), g.end());
+  if (lambda > 0.0)
+    for (std::size_t j = 0; j < n_; ++j) out[j] -= lambda * t.x[j];
+  return out;
+}
+
+template <class Real>
+typename TntActiveSet<Real>::LsqStats TntActiveSet<Real>::lsq(Trial& t, std::size_t deletions_per_loop,
+                                                              const TntOptions& options, TntResult& result) {
+  LsqStats stats;
+  std::vector<Real> y;
+  for (;;) {
+    const std::size_t k = t.free.size();
+    y.clear();
+    if (k == 0) break;
+    free_.write(queue_, std::span<const cl_int>(t.free.data(), k));
+    factor(k, result);
+    // PCGNR from y = 0 every time (the spec), so the under-determined case leans to small-norm solutions.
+    stats.cg_iterations += pcgnr_.solve(problem_.a, free_, k, DeviceMatrixView<Real>{bb_, k, k, k, 0}, b_,
+                                        options.lambda, options.max_cg_iterations, options.cg_tolerance);
+    y.resize(k);
+    pcgnr_.y().read(queue_, std::span<Real>(y));
+    std::vector<std::size_t> bad;  // positions in F of y <= 0 (or NaN)
+    for (std::size_t i = 0; i < k; ++i)
+      if (!(y[i] > 0)) bad.push_back(i);
+    if (bad.empty()) break;
+    // The order of deletion: by y (the spec), or by the step from the feasible point t.x towards y at
+    // which each bad variable reaches 0 (Lawson-Hanson); NaN (from a breakdown) goes first either way.
+    const bool step_back = options.deletion == TntDeletion::step_back;
+    std::vector<double> key(k, 0.0);
+    for (const std::size_t i : bad) {
+      const double yi = static_cast<double>(y[i]), xi = t.x[static_cast<std::size_t>(t.free[i])];
+      if (std::isnan(yi))
+        key[i] = -std::numeric_limits<double>::infinity();
+      else if (!step_back)
+        key[i] = yi;
+      else
+        key[i] = xi > 0.0 ? xi / (xi - yi) : 0.0;
+    }
+    std::stable_sort(bad.begin(), bad.end(), [&](std::size_t a, std::size_t b) { return key[a] < key[b]; });
+    if (step_back) {
+      // x += alpha (y - x) with alpha the smallest step: x stays feasible and its residual falls; the
+      // variables that reach 0 there are the ones to move.
+      const double alpha = std::max(0.0, key[bad.front()]);
+      if (alpha > 0.0)
+        for (std::size_t i = 0; i < k; ++i) {
+          double& xi = t.x[static_cast<std::size_t>(t.free[i])];
+          xi += alpha * (static_cast<double>(y[i]) - xi);
+        }
+      bad.erase(std::find_if(bad.begin(), bad.end(), [&](std::size_t i) { return key[i] > alpha; }), bad.end());
+    }
+    bad.resize(std::min(bad.size(), deletions_per_loop));
+    std::vector<int> gone;
+    for (const std::size_t i : bad) {
+      gone.push_back(t.free[i]);
+      t.x[static_cast<std::size_t>(t.free[i])] = 0.0;
+    }
+    std::sort(gone.begin(), gone.end());
+    t.free = without(t.free, gone);
+    t.bound = merged(t.bound, gone);
+    stats.deleted += gone.size();
+  }
+
+  const std::size_t k = t.free.size();
+  t.x.assign(n_, 0.0);
+  double yy = 0.0;
+  for (std::size_t i = 0; i < k; ++i) {
+    t.x[static_cast<std::size_t>(t.free[i])] = static_cast<double>(y[i]);
+    yy += static_cast<double>(y[i]) * static_cast<double>(y[i]);
+  }
+  // The residual from scratch (CGNR's recursive r drifts): r = b - A_s(:, F) y.
+  r_.copy_from(queue_, b_, 0, 0, m_);
+  if (k > 0) dense_.gemv_n(queue_, Real(-1), problem_.a, free_, k, pcgnr_.y(), Real(1), r_);
+  dense_.dot(queue_, m_, r_, r_, rr_, 0);
+  Real rr = 0;
+  rr_.read(queue_, std::span<Real>(&rr, 1));
+  t.residual = std::sqrt(static_cast<double>(rr));
+  t.score = std::sqrt(static_cast<double>(rr) + options.lambda * yy);
+  return stats;
+}
+
+template <class Real>
+TntResult TntActiveSet<Real>::solve(const Vector& b, const TntOptions& options) {
+  TntResult result;
+  const double beta = norm2(b);
+  if (n_ == 0 || beta == 0.0) {  // x = 0 is optimal (also with lambda > 0)
+    result.x.assign(n_, 0.0);
+    result.residual_norm = beta;
+    result.converged = true;
+    return result;
+  }
+  const std::vector<Real> b_real(b.begin(), b.end());
+  b_.write(queue_, std::span<const Real>(b_real));
+  epsilon_ = problem_.epsilon;
+  shift_ = 0.0;
+  const double tol = problem_.tolerance;
+  const int max_outer = options.max_outer_iterations > 0 ? options.max_outer_iterations : static_cast<int>(3 * n_);
+
+  // Spec step 4: everything free unless warm-started (Tnt has checked initial_free).
+  Trial best;
+  for (std::size_t j = 0; j < n_; ++j) best.bound.push_back(static_cast<int>(j));
+  if (options.initial_free.empty()) {
+    best.free.swap(best.bound);
+  } else {
+    for (const std::size_t j : options.initial_free) best.free.push_back(static_cast<int>(j));
+    std::sort(best.free.begin(), best.free.end());
+    best.free.erase(std::unique(best.free.begin(), best.free.end()), best.free.end());
+    best.bound = without(best.bound, best.free);
+  }
+  best.x.assign(n_, 0.0);  // the initial LSQ steps back from x = 0: every bad variable goes at once
+  const LsqStats first = lsq(best, n_, options, result);
+  result.cg_iterations += first.cg_iterations;
+  result.log.push_back({0, best.free.size(), 0, first.deleted, best.score, first.cg_iterations, true});
+
+  std::size_t accepted_batch = n_;  // k_acc, initially n (spec 5.1)
+  for (;;) {
+    if (result.iterations == max_outer) {
+      result.diagnosis = "iteration limit " + std::to_string(max_outer) + " reached";
+      break;
+    }
+    ++result.iterations;
+    // The device's r is best's: every rejected trial ended the outer iteration or was followed by
+    // another trial, and an accepted one became best.
+    const Vector g = gradient(best, options.lambda);
+    double free_gradient = 0.0;
+    for (const int j : best.free)
+      free_gradient = std::max(free_gradient, std::abs(g[static_cast<std::size_t>(j)]) / beta);
+    std::vector<int> candidates;  // spec 5.3, with the KKT tolerance in place of 0 (rounding)
+    for (const int j : best.bound)
+      if (g[static_cast<std::size_t>(j)] / beta > tol) candidates.push_back(j);
+    if (candidates.empty()) {
+      result.converged = free_gradient <= tol;
+      if (!result.converged)
+        result.diagnosis = "PCGNR left a free variable with scaled gradient " + text(free_gradient) +
+                           " above the tolerance " + text(tol) + " (max_cg_iterations = " +
+                           std::to_string(options.max_cg_iterations) + ")";
+      break;
+    }
+    std::stable_sort(candidates.begin(), candidates.end(), [&](int i, int j) {
+      return g[static_cast<std::size_t>(i)] > g[static_cast<std::size_t>(j)];
+    });
+
+    // max_ins = ceil(ec k_acc) where the spec has floor: with floor, a batch of fewer than 5 could never
+    // grow again at ec = 1.2 (floor(1.2 k) = k).
+    const std::size_t max_insertions =
+        static_cast<std::size_t>(std::ceil(options.expansion * static_cast<double>(accepted_batch)));
+    std::size_t k = candidates.size();
+    bool accepted = false;
+    for (;;) {  // spec 5.6
+      k = std::min(std::max<std::size_t>(1, static_cast<std::size_t>(options.reduction * static_cast<double>(k))),
+                   max_insertions);
+      std::vector<int> inserted(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(k));
+      std::sort(inserted.begin(), inserted.end());
+      Trial trial;
+      trial.free = merged(best.free, inserted);
+      trial.bound = without(best.bound, inserted);
+      trial.x = best.x;  // LSQ's feasible starting point (the inserted variables at 0)
+      // Deletions per loop (a gap of the spec): by default as many as were inserted, so a trial can undo
+      // its batch in one refactorisation but a batch of one cannot empty the free set at once.
+      const LsqStats s = lsq(trial, options.deletions_per_loop > 0 ? options.deletions_per_loop : k, options, result);
+      ++result.inner_iterations;
+      result.cg_iterations += s.cg_iterations;
+      accepted = trial.score < best.score * (1.0 - options.rel_tol);
+      result.log.push_back(
+          {result.iterations, trial.free.size(), k, s.deleted, trial.score, s.cg_iterations, accepted});
+      if (accepted) {
+        best = std::move(trial);
+        accepted_batch = k;
+        break;
+      }
+      if (k == 1) break;  // spec 5.6.6: not even the most attractive single insertion helped
+    }
+    if (!accepted) {
+      // With step_back exact arithmetic accepts any variable with a positive gradient: this happens when
+      // the gradient is rounding (a tolerance below it) or the column depends on the free ones. With
+      // most_negative the LSQ's deletions may also have raised the residual.
+      result.diagnosis = "no insertion lowered the residual: variable " + std::to_string(candidates.front()) +
+                         " has scaled gradient " + text(g[static_cast<std::size_t>(candidates.front())] / beta) +
+                         " above the tolerance " + text(tol) +
+                         " but releasing it did not help (rounding, or columns that depend linearly on the free ones)";
+      break;
+    }
+  }
+  result.x = std::move(best.x);
+  result.residual_norm = best.residual;
+  return result;
+}
+
+template class TntActiveSet<float>;
+template class TntActiveSet<double>;
+
+}  // namespace hetflow::nnls

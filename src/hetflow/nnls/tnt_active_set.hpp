@@ -1,0 +1,69 @@
+#pragma once
+#include <cstddef>
+#include <vector>
+
+#include "hetflow/core/buffer.hpp"
+#include "hetflow/nnls/device_dense.hpp"
+#include "hetflow/nnls/matrix.hpp"
+#include "hetflow/nnls/pcgnr.hpp"
+#include "hetflow/nnls/tnt.hpp"
+
+namespace hetflow::nnls {
+
+// The column-scaled problem on the device, shared by every right-hand side (built by Tnt).
+template <class Real>
+struct ScaledProblem {
+  DeviceMatrixView<Real> a;   // A_s = A D^-1, m x n, unit columns (zero columns stay zero)
+  DeviceMatrixView<Real> aa;  // A_s^T A_s + (epsilon + lambda) I, n x n; never changed by a solve
+  double epsilon = 0.0;       // the spec's initial shift 10 eps ||A_s^T A_s||_1
+  double tolerance = 0.0;     // KKT tolerance on the scaled gradient relative to ||b||
+};
+
+// TNT's outer and inner loops (spec 6.2) for one right-hand side at a time, with the device buffers
+// they need; the host keeps the free set F and the binding set Z as sorted index vectors.
+template <class Real>
+class TntActiveSet {
+ public:
+  TntActiveSet(DeviceDense<Real>& dense, const core::Queue& queue, const ScaledProblem<Real>& problem);
+
+  // x in the scaled variables (x_s = D x). Each call starts from the problem's AA and epsilon, so
+  // solves do not depend on each other.
+  TntResult solve(const Vector& b, const TntOptions& options);
+
+ private:
+  struct Trial {
+    std::vector<int> free, bound;  // F and Z, sorted
+    Vector x;                      // scaled variables, 0 on Z
+    double score = 0.0;            // sqrt(||r||^2 + lambda ||x||^2)
+    double residual = 0.0;         // ||r|| = ||b - A_s x||
+  };
+  struct LsqStats {
+    int cg_iterations = 0;
+    std::size_t deleted = 0;
+  };
+
+  // LSQ(F, Z) of spec 6.2 ("PCGNR with deletions"): solves on F, moves at most deletions_per_loop of
+  // the variables with y <= 0 to Z (in the order TntOptions::deletion gives) and solves again until
+  // y > 0. On entry t.x is the feasible point to step back from; on return the solution, with r on the
+  // device.
+  LsqStats lsq(Trial& t, std::size_t deletions_per_loop, const TntOptions& options, TntResult& result);
+  // Gathers BB = AA(F, F) (+ the accumulated shift) and factors it, raising the shift tenfold after
+  // each failure (spec LSQ step 4).
+  void factor(std::size_t k, TntResult& result);
+  // g = A_s^T r (- lambda x), the negative gradient, read back.
+  Vector gradient(const Trial& t, double lambda);
+
+  DeviceDense<Real>& dense_;
+  core::Queue queue_;
+  ScaledProblem<Real> problem_;
+  std::size_t m_, n_;
+  core::Buffer<Real> bb_, b_, r_, g_, rr_;
+  core::Buffer<cl_int> free_, all_;  // F on the device; 0 .. n-1 (the gradient's "gather")
+  Pcgnr<Real> pcgnr_;
+  double epsilon_ = 0.0, shift_ = 0.0;  // this solve's current epsilon and its extra diagonal shift
+};
+
+extern template class TntActiveSet<float>;
+extern template class TntActiveSet<double>;
+
+}  // namespace hetflow::nnls

@@ -1,0 +1,455 @@
+// The TNT solver (nnls/tnt.hpp) on the test device: the KKT conditions and agreement with FNNLS on
+// problems with a known solution and on SVC matrices, invariance under column units, several
+// right-hand sides, warm start, FP32, rank deficiency, Tikhonov regularisation, the iteration log and
+// malformed input.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "hetflow/core/error.hpp"
+#include "hetflow/nnls/fnnls.hpp"
+#include "hetflow/nnls/kkt.hpp"
+#include "hetflow/nnls/lapack.hpp"
+#include "hetflow/nnls/lawson_hanson.hpp"
+#include "hetflow/nnls/svc.hpp"
+#include "hetflow/nnls/svc_device.hpp"
+#include "hetflow/nnls/test_problems.hpp"
+#include "hetflow/nnls/tnt.hpp"
+#include "test_devices.hpp"
+
+namespace hetflow::nnls {
+namespace {
+
+constexpr double eps = std::numeric_limits<double>::epsilon();
+
+double norm2(const Vector& v) {
+  double s = 0.0;
+  for (double x : v) s += x * x;
+  return std::sqrt(s);
+}
+
+double relative_difference(const Vector& x, const Vector& reference) {
+  Vector d(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) d[i] = x[i] - reference[i];
+  return norm2(d) / norm2(reference);
+}
+
+std::vector<std::size_t> zeros(const Vector& x) {
+  std::vector<std::size_t> z;
+  for (std::size_t j = 0; j < x.size(); ++j)
+    if (x[j] == 0.0) z.push_back(j);
+  return z;
+}
+
+double host_residual(const Matrix& A, const Vector& b, const Vector& x) {
+  Vector r = b;
+  for (std::size_t j = 0; j < A.cols; ++j)
+    for (std::size_t i = 0; i < A.rows; ++i) r[i] -= A(i, j) * x[j];
+  return norm2(r);
+}
+
+// Singular values (descending) of the columns of A where x > 0.
+Vector free_singular_values(const Matrix& A, const Vector& x) {
+  std::vector<std::size_t> free;
+  for (std::size_t j = 0; j < x.size(); ++j)
+    if (x[j] > 0.0) free.push_back(j);
+  Matrix B(A.rows, free.size());
+  for (std::size_t c = 0; c < free.size(); ++c) std::copy_n(A.column(free[c]), A.rows, B.column(c));
+  const int m = static_cast<int>(B.rows), n = static_cast<int>(B.cols), one = 1;
+  Vector s(std::min(B.rows, B.cols)), work(static_cast<std::size_t>(10 * (m + n)));
+  const int lwork = static_cast<int>(work.size());
+  int info = 0;
+  double unused = 0.0;
+  dgesvd_("N", "N", &m, &n, B.data.data(), &m, s.data(), &unused, &one, &unused, &one, work.data(), &lwork, &info);
+  EXPECT_EQ(info, 0);
+  return s;
+}
+
+// The least-squares forward error bound of test_baselines.cpp (Higham, Thm 20.1, times 10 for the
+// dimension-dependent constants): eps (kappa_F + kappa_F^2 (rho + [normal equations])), kappa_F the
+// condition number of the free columns, rho = ||r|| / (||A_F|| ||x||).
+double forward_error_bound(const Matrix& A, const Vector& x, double residual, bool normal_equations) {
+  const Vector s = free_singular_values(A, x);
+  if (s.empty()) return 0.0;
+  const double kappa = s.front() / s.back(), rho = residual / (s.front() * norm2(x));
+  return 10.0 * eps * (kappa + kappa * kappa * (rho + (normal_equations ? 1.0 : 0.0)));
+}
+
+Matrix scale_columns(const Matrix& A, const Vector& c) {
+  Matrix out = A;
+  for (std::size_t j = 0; j < A.cols; ++j)
+    for (std::size_t i = 0; i < A.rows; ++i) out(i, j) *= c[j];
+  return out;
+}
+
+class TntTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    devices_ = std::make_unique<core::DeviceSet>(test::test_device());
+    if (devices_->device(0).info.fp64) tnt_ = std::make_unique<Tnt>(*devices_);
+  }
+  static void TearDownTestSuite() {
+    tnt_.reset();
+    devices_.reset();
+  }
+  void SetUp() override {
+    if (!tnt_) GTEST_SKIP() << "the test device has no FP64";
+  }
+  static Tnt& tnt() { return *tnt_; }
+
+  // TNT against FNNLS on one problem: KKT, residual never worse than FNNLS's, and (where the active
+  // set is resolvable) the same active set and x within the least-squares bounds.
+  static void expect_agrees_with_fnnls(const Matrix& A, const Vector& b, bool compare_x, bool exact_residual = true) {
+    const TntResult s = tnt().solve(A, b);
+    const Solution f = fnnls(A, b);
+    EXPECT_TRUE(s.converged) << s.diagnosis;
+    EXPECT_TRUE(s.diagnosis.empty());
+    EXPECT_TRUE(kkt_report(A, b, s.x).satisfied(1e-10));
+    // The reported residual is the device's ||b - A_s x_s||: the host's to rounding.
+    EXPECT_NEAR(s.residual_norm, host_residual(A, b, s.x), 1e-13 * norm2(b));
+    if (exact_residual) {
+      EXPECT_LE(s.residual_norm, f.residual_norm * (1.0 + 1e-8) + 1e-14 * norm2(b));
+    } else {
+      // By convexity, for any feasible y: (1/2)||r(x)||^2 - (1/2)||r(y)||^2 <= g(x)^T (y - x), which the
+      // KKT test (to 1e-10, asserted above) bounds by 1e-10 ||b|| (||D y||_1 + ||D x||_1), D the column
+      // norms; y = FNNLS's x.
+      const Vector d = column_norms(A);
+      double l1 = 0.0;
+      for (std::size_t j = 0; j < A.cols; ++j) l1 += d[j] * (s.x[j] + f.x[j]);
+      EXPECT_LE(0.5 * (s.residual_norm * s.residual_norm - f.residual_norm * f.residual_norm), 1e-10 * norm2(b) * l1);
+    }
+    if (!compare_x) return;
+    EXPECT_EQ(zeros(s.x), zeros(f.x));
+    if (zeros(s.x) != zeros(f.x)) return;
+    // Both are off the exact solution by at most their bounds: TNT's CGNR as a least-squares solver,
+    // FNNLS through the normal equations.
+    const double bound = forward_error_bound(A, f.x, f.residual_norm, true) +
+                         forward_error_bound(A, f.x, f.residual_norm, false);
+    EXPECT_LE(relative_difference(s.x, f.x), bound);
+  }
+
+  static std::unique_ptr<core::DeviceSet> devices_;
+  static std::unique_ptr<Tnt> tnt_;
+};
+std::unique_ptr<core::DeviceSet> TntTest::devices_;
+std::unique_ptr<Tnt> TntTest::tnt_;
+
+// Over-, under- and well-determined problems of every conditioning and active fraction. At kappa 1e8
+// the smallest multipliers sink below what the gradient resolves, so the solvers may stop on
+// different active sets with equal residuals: only the residual and the KKT point are compared. On the
+// under-determined ones at kappa 1e8 both solvers meet the KKT test, but its tolerance leaves room for
+// residuals a few per cent apart, either way round (measured ~1.5e-6 with differences of 5e-8 to 3e-7,
+// ||b|| ~ 1, depending on the path TNT takes): the residuals are held to
+// the duality gap the tolerance allows there (the spec: TNT may lose to FNNLS on such problems).
+TEST_F(TntTest, AgreesWithFnnlsOnGeneratedProblems) {
+  for (const auto& [m, n] : {std::pair<std::size_t, std::size_t>{80, 60}, {60, 80}, {100, 100}})
+    for (const double kappa : {1e1, 1e4, 1e8}) {
+      const Matrix A = random_matrix(m, n, kappa, 21);
+      for (const double fraction : {0.05, 0.2, 0.5}) {
+        SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n) + " kappa " + std::to_string(kappa) + " active " +
+                     std::to_string(fraction));
+        const Problem p = with_active_set(A, fraction, 22);
+        expect_agrees_with_fnnls(A, p.b, kappa <= 1e4 && p.strict, m >= n || kappa <= 1e4);
+        // And the known solution, to the bound with the normal equations' term: PCGNR stops on the
+        // normal-equations residual B^T r (measured: up to 5x the pure least-squares bound at kappa 1e4).
+        if (kappa <= 1e4 && p.strict) {
+          const TntResult s = tnt().solve(A, p.b);
+          EXPECT_EQ(zeros(s.x), zeros(p.x));
+          EXPECT_LE(relative_difference(s.x, p.x), forward_error_bound(A, p.x, s.residual_norm, true));
+        }
+      }
+    }
+}
+
+// SVC matrices (geometric singular values) from the host reference and, the same bits, generated on
+// the device and solved there without a download.
+TEST_F(TntTest, AgreesWithFnnlsOnSvcMatrices) {
+  for (const auto& [m, n] : {std::pair<std::size_t, std::size_t>{96, 64}, {64, 96}, {80, 80}})
+    for (const double kappa : {1e2, 1e6}) {
+      SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n) + " kappa " + std::to_string(kappa));
+      const SvcSpec spec{m, n, kappa, SvcMode::geometric, 31, {}};
+      const Matrix A = svc_host(spec);
+      const Problem p = with_active_set(A, 0.2, 32);
+      expect_agrees_with_fnnls(A, p.b, kappa <= 1e4 && p.strict);
+
+      SvcGenerator generator(*devices_);
+      const core::Buffer<double> on_device = generator.generate(spec);
+      const TntResult host = tnt().solve(A, p.b);
+      const TntResult device = tnt().solve(DeviceMatrixView<double>::whole(on_device, m, n), p.b);
+      EXPECT_TRUE(device.converged) << device.diagnosis;
+      EXPECT_TRUE(kkt_report(A, p.b, device.x).satisfied(1e-10));
+      EXPECT_NEAR(device.residual_norm, host.residual_norm, 1e-12 * norm2(p.b));
+      // The column norms come from a device reduction instead of the host loop: rounding apart, the
+      // same problem, with the same answer where it is unique.
+      if (kappa <= 1e4 && p.strict) {
+        EXPECT_EQ(zeros(device.x), zeros(host.x));
+        EXPECT_LE(relative_difference(device.x, host.x), forward_error_bound(A, host.x, host.residual_norm, true));
+      }
+    }
+}
+
+// Column j in units c_j (c from 1e-6 to 1e6): the scaled problem is the same up to one rounding per
+// entry, so the same iterations, active set and x / c to the least-squares bound.
+TEST_F(TntTest, ColumnUnitsDoNotMatter) {
+  const Matrix A = random_matrix(60, 40, 1e2, 3);
+  const Problem p = with_active_set(A, 0.3, 4);
+  Vector c(A.cols);
+  for (std::size_t j = 0; j < A.cols; ++j)
+    c[j] = std::pow(10.0, -6.0 + 12.0 * static_cast<double>(j) / static_cast<double>(A.cols - 1));
+  const Matrix scaled = scale_columns(A, c);
+  const TntResult plain = tnt().solve(A, p.b), units = tnt().solve(scaled, p.b);
+  Vector back(A.cols);
+  for (std::size_t j = 0; j < A.cols; ++j) back[j] = units.x[j] * c[j];
+  EXPECT_TRUE(units.converged) << units.diagnosis;
+  EXPECT_EQ(zeros(units.x), zeros(plain.x));
+  EXPECT_EQ(units.iterations, plain.iterations);
+  EXPECT_EQ(units.inner_iterations, plain.inner_iterations);
+  EXPECT_LE(relative_difference(back, plain.x), forward_error_bound(A, plain.x, plain.residual_norm, false));
+  EXPECT_NEAR(units.residual_norm, plain.residual_norm, 1e-14 * norm2(p.b));
+  EXPECT_TRUE(kkt_report(scaled, p.b, units.x).satisfied(1e-10));
+}
+
+// One upload and one A^T A for three right-hand sides: each result is the single solve's, bit for bit
+// (each starts from the same AA and shift).
+TEST_F(TntTest, SeveralRightHandSidesEqualSingleSolves) {
+  const Matrix A = random_matrix(70, 50, 1e3, 12);
+  Matrix B(A.rows, 3);
+  for (std::size_t c = 0; c < 3; ++c) {
+    const Problem p = with_active_set(A, 0.1 + 0.2 * static_cast<double>(c), 13 + c);
+    std::copy(p.b.begin(), p.b.end(), B.column(c));
+  }
+  const std::vector<TntResult> all = tnt().solve(A, B, {});
+  ASSERT_EQ(all.size(), 3u);
+  for (std::size_t c = 0; c < 3; ++c) {
+    SCOPED_TRACE("column " + std::to_string(c));
+    const TntResult one = tnt().solve(A, Vector(B.column(c), B.column(c) + B.rows));
+    EXPECT_EQ(all[c].x, one.x);
+    EXPECT_EQ(all[c].residual_norm, one.residual_norm);
+    EXPECT_EQ(all[c].iterations, one.iterations);
+    EXPECT_EQ(all[c].factorizations, one.factorizations);
+    EXPECT_TRUE(all[c].converged);
+  }
+}
+
+// Started from the solution's free set, the first LSQ reproduces it and the first outer iteration
+// finds nothing to release.
+TEST_F(TntTest, WarmStartFromTheSolutionTakesOneOuterIteration) {
+  const Matrix A = random_matrix(80, 60, 1e3, 5);
+  const Problem p = with_active_set(A, 0.5, 6);
+  const TntResult cold = tnt().solve(A, p.b);
+  ASSERT_TRUE(cold.converged) << cold.diagnosis;
+  EXPECT_GT(cold.iterations, 1);
+  TntOptions warm_start;
+  for (std::size_t j = 0; j < A.cols; ++j)
+    if (cold.x[j] > 0.0) warm_start.initial_free.push_back(j);
+  const TntResult warm = tnt().solve(A, p.b, warm_start);
+  EXPECT_TRUE(warm.converged) << warm.diagnosis;
+  EXPECT_EQ(warm.iterations, 1);
+  EXPECT_EQ(warm.inner_iterations, 0);
+  EXPECT_EQ(zeros(warm.x), zeros(cold.x));
+  EXPECT_LE(relative_difference(warm.x, cold.x), forward_error_bound(A, cold.x, cold.residual_norm, false));
+}
+
+// FP32 on the device: the same algorithm terminates at FP32's level. The default tolerance is
+// 10 eps_32 sqrt(n) = 7.5e-6 here; the answer, evaluated in FP64, is held to 1e-5 (measured: free
+// gradients ~5e-8, residual within 2e-8 ||b|| of FNNLS's).
+TEST_F(TntTest, Fp32Terminates) {
+  for (const double kappa : {1e1, 1e3}) {
+    SCOPED_TRACE("kappa " + std::to_string(kappa));
+    const Matrix A = random_matrix(60, 40, kappa, 9);
+    const Problem p = with_active_set(A, 0.3, 10);
+    const TntResult s = tnt().solve(A, p.b, {.fp32 = true});
+    EXPECT_TRUE(s.converged) << s.diagnosis;
+    EXPECT_LE(s.iterations, 3 * 40);
+    EXPECT_TRUE(kkt_report(A, p.b, s.x).satisfied(1e-5));
+    const Solution f = fnnls(A, p.b);
+    EXPECT_LE(s.residual_norm, f.residual_norm + 1e-6 * norm2(p.b));
+  }
+}
+
+// Copies and a non-negative combination of columns (as in test_baselines.cpp): a singular AA(F, F) in
+// the first solve (all free), shifted until it factors. TNT must stop at a KKT point with the optimal
+// residual, also with a tolerance below rounding (then by the single-insertion rule, with a diagnosis).
+TEST_F(TntTest, RankDeficientTerminatesAtKktPoint) {
+  const Matrix A = random_matrix(40, 20, 10.0, 5);
+  const Problem p = with_active_set(A, 0.2, 6);
+  Matrix D(A.rows, A.cols + 3);
+  std::copy(A.data.begin(), A.data.end(), D.data.begin());
+  for (std::size_t i = 0; i < A.rows; ++i) {
+    D(i, 20) = A(i, 3);
+    D(i, 21) = 2.0 * A(i, 7);
+    D(i, 22) = A(i, 1) + A(i, 2);
+  }
+  const double optimum = lawson_hanson(A, p.b).residual_norm;
+  for (const double tolerance : {0.0, 1e-300}) {
+    SCOPED_TRACE("tolerance " + std::to_string(tolerance));
+    const TntResult s = tnt().solve(D, p.b, {.tolerance = tolerance});
+    EXPECT_TRUE(s.converged || !s.diagnosis.empty());
+    EXPECT_LE(s.iterations, 3 * 23);
+    EXPECT_NEAR(s.residual_norm, optimum, 1e-12 * norm2(p.b));
+    EXPECT_TRUE(kkt_report(D, p.b, s.x).satisfied(1e-10));
+  }
+}
+
+// lambda > 0 solves min ||A_s x_s - b||^2 + lambda ||x_s||^2: with unit columns (A_s = A) that is
+// NNLS on [A; sqrt(lambda) I] and [b; 0], which FNNLS solves for comparison (condition number below
+// 1 / sqrt(lambda) = 10, so x agrees to 1e-12).
+TEST_F(TntTest, TikhonovMatchesTheAugmentedProblem) {
+  Matrix A = random_matrix(50, 40, 1e6, 14);
+  Vector c(A.cols);
+  for (std::size_t j = 0; j < A.cols; ++j) c[j] = 1.0 / norm2(Vector(A.column(j), A.column(j) + A.rows));
+  A = scale_columns(A, c);
+  const Problem p = with_active_set(A, 0.3, 15);
+  const double lambda = 1e-2;
+  Matrix augmented(A.rows + A.cols, A.cols);
+  for (std::size_t j = 0; j < A.cols; ++j) {
+    std::copy_n(A.column(j), A.rows, augmented.column(j));
+    augmented(A.rows + j, j) = std::sqrt(lambda);
+  }
+  Vector b_augmented = p.b;
+  b_augmented.resize(A.rows + A.cols, 0.0);
+  const TntResult s = tnt().solve(A, p.b, {.lambda = lambda});
+  const Solution f = fnnls(augmented, b_augmented);
+  EXPECT_TRUE(s.converged) << s.diagnosis;
+  EXPECT_TRUE(kkt_report(augmented, b_augmented, s.x).satisfied(1e-10));
+  EXPECT_EQ(zeros(s.x), zeros(f.x));
+  EXPECT_LE(relative_difference(s.x, f.x), 1e-12);
+  EXPECT_NEAR(s.residual_norm, host_residual(A, p.b, s.x), 1e-13 * norm2(p.b));
+}
+
+// The log: the initial solve, then one entry per trial; accepted scores strictly decrease, every
+// outer iteration but the last accepts exactly one trial, and the counters add up.
+TEST_F(TntTest, IterationLogIsConsistent) {
+  const Matrix A = random_matrix(100, 100, 1e4, 16);
+  const Problem p = with_active_set(A, 0.5, 17);
+  for (const auto& [rc, ec] : {std::pair<double, double>{0.2, 1.2}, {0.5, 2.0}, {0.9, 1.5}}) {
+    SCOPED_TRACE("rc " + std::to_string(rc) + " ec " + std::to_string(ec));
+    const TntResult s = tnt().solve(A, p.b, {.reduction = rc, .expansion = ec});
+    ASSERT_TRUE(s.converged) << s.diagnosis;
+    ASSERT_EQ(s.log.size(), static_cast<std::size_t>(s.inner_iterations) + 1);
+    EXPECT_EQ(s.log.front().outer, 0);
+    EXPECT_TRUE(s.log.front().accepted);
+    double last = s.log.front().residual;
+    int cg = 0, accepted = 0;
+    for (std::size_t i = 0; i < s.log.size(); ++i) {
+      const TntIteration& it = s.log[i];
+      cg += it.cg_iterations;
+      if (i == 0) continue;
+      EXPECT_GE(it.outer, 1);
+      EXPECT_LE(it.outer, s.iterations);
+      EXPECT_GE(it.inserted, 1u);
+      EXPECT_LE(it.free, A.cols);
+      if (it.accepted) {
+        EXPECT_LT(it.residual, last);
+        last = it.residual;
+        ++accepted;
+      } else {
+        EXPECT_GE(it.residual, last);
+      }
+    }
+    EXPECT_EQ(cg, s.cg_iterations);
+    EXPECT_EQ(accepted, s.iterations - 1);
+    EXPECT_GE(s.factorizations, s.inner_iterations + 1);
+    EXPECT_NEAR(last, s.residual_norm, 1e-15 * norm2(p.b));
+    EXPECT_EQ(zeros(s.x), zeros(p.x));  // the constants change the path, not the answer
+    EXPECT_TRUE(kkt_report(A, p.b, s.x).satisfied(1e-10));
+  }
+  const TntResult limited = tnt().solve(A, p.b, {.max_outer_iterations = 2});
+  EXPECT_FALSE(limited.converged);
+  EXPECT_EQ(limited.iterations, 2);
+  EXPECT_EQ(limited.diagnosis, "iteration limit 2 reached");
+  EXPECT_GE(kkt_report(A, p.b, limited.x).min_x, 0.0);
+}
+
+// The spec's deletion rule (most negative y first) also terminates; where the active set is well
+// resolved it finds FNNLS's, and on the kappa 1e8 problem where its LSQ raises the residual it stops by
+// rule 5.6.6 with a diagnosis, still feasible and no worse than where it started (measured: scaled
+// gradient 1.5e-6 left, residual 2.9e-7 ||b|| above FNNLS's; step_back, the default, converges there).
+TEST_F(TntTest, SpecDeletionRuleTerminates) {
+  const TntOptions spec_rule{.deletion = TntDeletion::most_negative};
+  const Matrix A = random_matrix(80, 60, 1e4, 21);
+  const Problem p = with_active_set(A, 0.5, 22);
+  const TntResult s = tnt().solve(A, p.b, spec_rule);
+  EXPECT_TRUE(s.converged) << s.diagnosis;
+  EXPECT_EQ(zeros(s.x), zeros(p.x));
+  EXPECT_TRUE(kkt_report(A, p.b, s.x).satisfied(1e-10));
+
+  const Matrix hard = random_matrix(80, 60, 1e8, 21);
+  const Problem q = with_active_set(hard, 0.05, 22);
+  const TntResult stopped = tnt().solve(hard, q.b, spec_rule);
+  EXPECT_FALSE(stopped.converged);
+  EXPECT_NE(stopped.diagnosis.find("no insertion lowered the residual"), std::string::npos) << stopped.diagnosis;
+  EXPECT_GE(kkt_report(hard, q.b, stopped.x).min_x, 0.0);
+  EXPECT_LE(stopped.residual_norm, stopped.log.front().residual);
+  EXPECT_LE(stopped.residual_norm, fnnls(hard, q.b).residual_norm + 1e-6 * norm2(q.b));
+  const TntResult fixed = tnt().solve(hard, q.b);
+  EXPECT_TRUE(fixed.converged) << fixed.diagnosis;
+  EXPECT_TRUE(kkt_report(hard, q.b, fixed.x).satisfied(1e-10));
+}
+
+TEST_F(TntTest, TrivialProblems) {
+  const Matrix A = random_matrix(10, 8, 10.0, 1);
+  const TntResult zero_b = tnt().solve(A, Vector(10, 0.0));
+  EXPECT_TRUE(zero_b.converged);
+  EXPECT_EQ(zero_b.x, Vector(8, 0.0));
+  EXPECT_EQ(zero_b.residual_norm, 0.0);
+  const TntResult no_variables = tnt().solve(Matrix(3, 0), Vector{0.0, 3.0, 4.0});
+  EXPECT_TRUE(no_variables.converged);
+  EXPECT_TRUE(no_variables.x.empty());
+  EXPECT_EQ(no_variables.residual_norm, 5.0);
+  // A zero column never enters: x_j = 0 exactly.
+  Matrix Z = A;
+  std::fill_n(Z.column(2), Z.rows, 0.0);
+  const Problem p = with_active_set(A, 0.0, 2);
+  const TntResult s = tnt().solve(Z, p.b);
+  EXPECT_EQ(s.x[2], 0.0);
+  EXPECT_TRUE(kkt_report(Z, p.b, s.x).satisfied(1e-10));
+}
+
+void expect_error(const std::function<void()>& call, const std::string& message) {
+  try {
+    call();
+    ADD_FAILURE() << "no error, expected: " << message;
+  } catch (const core::Error& e) {
+    EXPECT_EQ(std::string(e.what()), message);
+  }
+}
+
+TEST_F(TntTest, MalformedInputIsNamed) {
+  const Matrix A = random_matrix(20, 5, 10.0, 2);
+  const Vector b(20, 1.0);
+  expect_error([&] { tnt().solve(A, Vector(21, 1.0)); },
+               "b has 21 entries but A has 20 rows: b.size() must equal A.rows");
+  Matrix bad = A;
+  bad(12, 3) = std::numeric_limits<double>::quiet_NaN();
+  expect_error([&] { tnt().solve(bad, b); }, "A(12, 3) = nan: A must be finite");
+  Vector inf = b;
+  inf[4] = -std::numeric_limits<double>::infinity();
+  expect_error([&] { tnt().solve(A, inf); }, "b(4) = -inf: b must be finite");
+  Matrix torn = A;
+  torn.data.pop_back();
+  expect_error([&] { tnt().solve(torn, b); }, "A is 20 x 5 but holds 99 entries");
+  expect_error([&] { tnt().solve(A, Matrix(19, 2), {}); },
+               "B has 19 rows but A has 20 rows: B.rows must equal A.rows");
+  expect_error([&] { tnt().solve(A, b, {.reduction = 1.0}); }, "TntOptions.reduction = 1.000000: must lie in (0, 1)");
+  expect_error([&] { tnt().solve(A, b, {.initial_free = {1, 5}}); },
+               "TntOptions.initial_free[1] = 5: every index must be below A.cols = 5");
+  // A on the device: b against its shape, and its entries through the column norms.
+  core::Buffer<double> on_device(devices_->context(0), A.data.size());
+  Matrix nan_column = A;
+  nan_column(7, 4) = std::numeric_limits<double>::quiet_NaN();
+  on_device.write(tnt().queue(), std::span<const double>(nan_column.data));
+  const auto view = DeviceMatrixView<double>::whole(on_device, 20, 5);
+  expect_error([&] { tnt().solve(view, Vector(19, 1.0)); },
+               "b has 19 entries but A has 20 rows: b.size() must equal A.rows");
+  expect_error([&] { tnt().solve(view, b); }, "A(:, 4) has a NaN or infinite entry (or overflows): A must be finite");
+}
+
+}  // namespace
+}  // namespace hetflow::nnls
