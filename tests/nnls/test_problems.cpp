@@ -8,22 +8,13 @@
 
 #include "hetflow/core/error.hpp"
 #include "hetflow/nnls/kkt.hpp"
-#include "hetflow/nnls/lapack.hpp"
 #include "hetflow/nnls/test_problems.hpp"
+#include "nnls_measures.hpp"
 
 namespace hetflow::nnls {
 namespace {
 
-Vector singular_values(Matrix A) {
-  const int m = static_cast<int>(A.rows), n = static_cast<int>(A.cols), one = 1;
-  Vector s(std::min(A.rows, A.cols)), work(static_cast<std::size_t>(10 * (m + n)));
-  const int lwork = static_cast<int>(work.size());
-  int info = 0;
-  double unused = 0.0;
-  dgesvd_("N", "N", &m, &n, A.data.data(), &m, s.data(), &unused, &one, &unused, &one, work.data(), &lwork, &info);
-  EXPECT_EQ(info, 0);
-  return s;
-}
+using test::singular_values;
 
 double norm2(const Vector& v) {
   double s = 0.0;

@@ -16,30 +16,11 @@
 #include "hetflow/nnls/philox.hpp"
 #include "hetflow/nnls/svc.hpp"
 #include "hetflow/nnls/svc_device.hpp"
+#include "nnls_measures.hpp"
 #include "test_devices.hpp"
-
-// Reference LAPACK's SVD; the hidden trailing lengths are gfortran's for the two CHARACTER arguments.
-extern "C" void dgesvd_(const char* jobu, const char* jobvt, const int* m, const int* n, double* a, const int* lda,
-                        double* s, double* u, const int* ldu, double* vt, const int* ldvt, double* work,
-                        const int* lwork, int* info, std::size_t jobu_len, std::size_t jobvt_len);
 
 namespace hetflow::nnls {
 namespace {
-
-// Singular values, descending.
-std::vector<double> singular_values_of(Matrix a) {
-  const int m = static_cast<int>(a.rows), n = static_cast<int>(a.cols), one = 1;
-  std::vector<double> s(static_cast<std::size_t>(std::min(m, n)));
-  double dummy = 0.0, size = 0.0;
-  int lwork = -1, info = 0;
-  dgesvd_("N", "N", &m, &n, a.data.data(), &m, s.data(), &dummy, &one, &dummy, &one, &size, &lwork, &info, 1, 1);
-  lwork = static_cast<int>(size);
-  std::vector<double> work(static_cast<std::size_t>(lwork));
-  dgesvd_("N", "N", &m, &n, a.data.data(), &m, s.data(), &dummy, &one, &dummy, &one, work.data(), &lwork, &info, 1,
-          1);
-  EXPECT_EQ(info, 0);
-  return s;
-}
 
 SvcSpec spec_of(std::size_t rows, std::size_t cols, double kappa, SvcMode mode, std::uint64_t seed = 1) {
   SvcSpec spec;
@@ -142,7 +123,7 @@ TEST(SvcSingularValues, ModesGiveTheirValuesWithExactExtremes) {
 void expect_singular_values(const Matrix& a, const SvcSpec& spec) {
   std::vector<double> want = svc_singular_values(spec);
   std::sort(want.begin(), want.end(), std::greater<>());
-  const std::vector<double> got = singular_values_of(a);
+  const std::vector<double> got = test::singular_values(a);
   ASSERT_EQ(got.size(), want.size());
   for (std::size_t i = 0; i < want.size(); ++i) {
     ASSERT_LE(std::abs(got[i] - want[i]), 1e-12 * want.front()) << label(spec) << " sigma " << i;

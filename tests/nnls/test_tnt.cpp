@@ -15,37 +15,18 @@
 #include "hetflow/core/error.hpp"
 #include "hetflow/nnls/fnnls.hpp"
 #include "hetflow/nnls/kkt.hpp"
-#include "hetflow/nnls/lapack.hpp"
 #include "hetflow/nnls/lawson_hanson.hpp"
 #include "hetflow/nnls/svc.hpp"
 #include "hetflow/nnls/svc_device.hpp"
 #include "hetflow/nnls/test_problems.hpp"
 #include "hetflow/nnls/tnt.hpp"
+#include "nnls_measures.hpp"
 #include "test_devices.hpp"
 
 namespace hetflow::nnls {
 namespace {
 
-constexpr double eps = std::numeric_limits<double>::epsilon();
-
-double norm2(const Vector& v) {
-  double s = 0.0;
-  for (double x : v) s += x * x;
-  return std::sqrt(s);
-}
-
-double relative_difference(const Vector& x, const Vector& reference) {
-  Vector d(x.size());
-  for (std::size_t i = 0; i < x.size(); ++i) d[i] = x[i] - reference[i];
-  return norm2(d) / norm2(reference);
-}
-
-std::vector<std::size_t> zeros(const Vector& x) {
-  std::vector<std::size_t> z;
-  for (std::size_t j = 0; j < x.size(); ++j)
-    if (x[j] == 0.0) z.push_back(j);
-  return z;
-}
+using namespace test;
 
 double host_residual(const Matrix& A, const Vector& b, const Vector& x) {
   Vector r = b;
@@ -54,32 +35,7 @@ double host_residual(const Matrix& A, const Vector& b, const Vector& x) {
   return norm2(r);
 }
 
-// Singular values (descending) of the columns of A where x > 0.
-Vector free_singular_values(const Matrix& A, const Vector& x) {
-  std::vector<std::size_t> free;
-  for (std::size_t j = 0; j < x.size(); ++j)
-    if (x[j] > 0.0) free.push_back(j);
-  Matrix B(A.rows, free.size());
-  for (std::size_t c = 0; c < free.size(); ++c) std::copy_n(A.column(free[c]), A.rows, B.column(c));
-  const int m = static_cast<int>(B.rows), n = static_cast<int>(B.cols), one = 1;
-  Vector s(std::min(B.rows, B.cols)), work(static_cast<std::size_t>(10 * (m + n)));
-  const int lwork = static_cast<int>(work.size());
-  int info = 0;
-  double unused = 0.0;
-  dgesvd_("N", "N", &m, &n, B.data.data(), &m, s.data(), &unused, &one, &unused, &one, work.data(), &lwork, &info);
-  EXPECT_EQ(info, 0);
-  return s;
-}
 
-// The least-squares forward error bound of test_baselines.cpp (Higham, Thm 20.1, times 10 for the
-// dimension-dependent constants): eps (kappa_F + kappa_F^2 (rho + [normal equations])), kappa_F the
-// condition number of the free columns, rho = ||r|| / (||A_F|| ||x||).
-double forward_error_bound(const Matrix& A, const Vector& x, double residual, bool normal_equations) {
-  const Vector s = free_singular_values(A, x);
-  if (s.empty()) return 0.0;
-  const double kappa = s.front() / s.back(), rho = residual / (s.front() * norm2(x));
-  return 10.0 * eps * (kappa + kappa * kappa * (rho + (normal_equations ? 1.0 : 0.0)));
-}
 
 Matrix scale_columns(const Matrix& A, const Vector& c) {
   Matrix out = A;
