@@ -122,8 +122,14 @@ TEST(OdeFailuresInput, SystemSizeLimits) {
             std::string::npos);
   o.mapping = Mapping::automatic;
   const bool gpus = !test::untestable(Mapping::work_group, devices());
-  EXPECT_EQ(Radau5(devices(), System{16, rhs, false, 0}, o).mapping(), Mapping::work_item);
-  EXPECT_EQ(Radau5(devices(), System{17, rhs, false, 0}, o).mapping(), gpus ? Mapping::work_group : Mapping::work_item);
+  // n > 16 on GPUs: mapping 2 for a batch that cannot fill them with work-items, mapping 1 for one that
+  // can (64 systems per compute unit); n > 64 only fits mapping 2.
+  const Radau5 small(devices(), System{16, rhs, false, 0}, o), large(devices(), System{17, rhs, false, 0}, o);
+  const std::size_t fill = 64 * devices().device(0).info.compute_units * devices().size();
+  EXPECT_EQ(small.mapping(1), Mapping::work_item);
+  EXPECT_EQ(large.mapping(1), gpus ? Mapping::work_group : Mapping::work_item);
+  EXPECT_EQ(large.mapping(fill), Mapping::work_item);
+  if (gpus) EXPECT_EQ(Radau5(devices(), System{65, rhs, false, 0}, o).mapping(fill), Mapping::work_group);
   SKIP_UNTESTABLE(Mapping::work_group, devices());
   // Mapping 1's cap does not apply to mapping 2: y' = -y with n = 100 decays to e^-1 y0.
   o.mapping = Mapping::work_group;
@@ -158,9 +164,10 @@ TEST(OdeFailuresInput, BadInputNamesTheValue) {
   b = vdp(2.0);
   b.y0.push_back(1.0);
   EXPECT_NE(error_of([&] { solver.integrate(b); }).find("y0 has 3 values"), std::string::npos);
-  // A compile error in the user's source shows the build log.
-  EXPECT_NE(error_of([&] { Radau5(devices(), System{1, "void rhs(double t) { oops; }", false, 0}); }),
-            "no error");
+  // A compile error in the user's source shows the build log, from the first integrate() (the kernel of
+  // the batch's mapping is built then).
+  const Radau5 broken(devices(), System{1, "void rhs(double t) { oops; }", false, 0});
+  EXPECT_NE(error_of([&] { broken.integrate(Batch{{1.0}, {}}); }).find("oops"), std::string::npos);
 }
 
 }  // namespace

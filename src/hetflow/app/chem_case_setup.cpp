@@ -71,7 +71,7 @@ void declare_solver_keys(io::Schema& s) {
   o.key<double>("h0", 1e-10, "first step of every integration").above(0).unit("s");
   o.key<std::string>("jacobian", "automatic",
                      "the reactor's Jacobian: analytic (generated jac()), finite_difference (Radau5's own) or "
-                     "automatic (analytic with one work-item per system, differences with one work-group)")
+                     "automatic (the analytic one)")
       .one_of({"automatic", "analytic", "finite_difference"});
 }
 

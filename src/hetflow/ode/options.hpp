@@ -15,16 +15,17 @@ enum class Controller {
 enum class Mapping {
   work_item,   // mapping 1: one work-item per system, everything private; n <= 64
   work_group,  // mapping 2: one work-group per system, matrices in per-group global scratch; n <= 128
-  automatic    // work_group for n > 16 on GPUs, where mapping 1's 4 n^2 private doubles pass 8 KiB (docs/ode.md)
+  // On GPUs for n > 16: work_group for batches too small to fill the device with one work-item per
+  // system (fewer than 64 systems per compute unit) or n > 64, work_item otherwise (docs/ode.md).
+  automatic
 };
 
 // Which Jacobian RADAU5 uses (not RADAU5's option: its IJAC follows from the system).
 enum class Jacobian {
   analytic,           // the system's jac(); an error when it has none
   finite_difference,  // RADAU5's forward differences of rhs(), one column per evaluation
-  // The system's jac() under mapping 1; forward differences under mapping 2, whose work-items evaluate
-  // the columns at once while jac() runs in one of them (GRI-Mech 3.0 on an H200: 17,020 systems/s
-  // with differences, 14,270 with jac(); docs/ode.md).
+  // The system's jac() when it has one, else differences: the same in every mapping, so a system's
+  // result does not depend on the batch size it comes in.
   automatic
 };
 

@@ -30,9 +30,15 @@ constexpr int max_private_n = 64;
 // Mapping 2 keeps them in global scratch, but the user's jac still fills a private n x n array in one
 // work-item, and every work-item's frame is sized for it: 128 KiB at n = 128.
 constexpr int max_group_n = 128;
-// Mapping 1 up to here: at n = 16 its private matrices already take 8 KiB per work-item, which spills
-// from registers and cache on GPUs, while mapping 2's group still has work for its work-items.
+// Mapping 1 up to here whatever the batch: at n = 16 its private matrices already take 8 KiB per
+// work-item, which spills from registers and cache on GPUs, but the GPU hides that once enough systems
+// run at once (see resolve).
 constexpr int automatic_group_above = 16;
+// Above that n, mapping 1 once a batch has this many systems per compute unit of the GPUs, mapping 2
+// below. GRI-Mech 3.0 (n = 54) on an H200 (132 units), analytic Jacobian: mapping 1 gave 4,270, 10,140,
+// 36,500 and 52,150 systems/s at 1,000, 4,096, 20,000 and 100,000 systems; mapping 2 (differences)
+// 22,300, 20,040, 17,630 and 17,010.
+constexpr std::size_t work_items_per_unit = 64;
 
 // radau5.cl's W_DOUBLES: mapping 2's scratch per work-group (14 vectors, 4 matrices).
 std::size_t group_doubles(std::size_t n) { return 14 * n + 4 * n * n; }
@@ -40,11 +46,17 @@ std::size_t group_doubles(std::size_t n) { return 14 * n + 4 * n * n; }
 // Mapping 2 only on GPUs: PoCL 3.1's work-group compiler does not finish its kernel in usable time (its
 // barrier-region passes grow with the kernel's conditional barriers; measured on 2 cores: unfinished
 // after 13 min by default, 5 min with POCL_WORK_GROUP_METHOD=cbs), and a CPU has no group to spread over.
-Mapping resolve(Mapping m, int n, const core::DeviceSet& devices) {
+Mapping resolve(Mapping m, int n, const core::DeviceSet& devices, std::size_t systems) {
   if (m != Mapping::automatic) return m;
   bool gpus = true;
-  for (std::size_t k = 0; k < devices.size(); ++k) gpus = gpus && devices.device(k).info.kind == core::DeviceKind::gpu;
-  return gpus && n > automatic_group_above ? Mapping::work_group : Mapping::work_item;
+  std::size_t units = 0;
+  for (std::size_t k = 0; k < devices.size(); ++k) {
+    gpus = gpus && devices.device(k).info.kind == core::DeviceKind::gpu;
+    units += std::max(devices.device(k).info.compute_units, 1u);
+  }
+  if (!gpus || n <= automatic_group_above) return Mapping::work_item;
+  if (n > max_private_n) return Mapping::work_group;
+  return systems >= work_items_per_unit * units ? Mapping::work_item : Mapping::work_group;
 }
 
 // The method's constants, computed as radau5.f computes them (host pow and sqrt are glibc's, as the
@@ -125,11 +137,19 @@ std::size_t group_count(const core::Device& d, Mapping m) {
 }
 
 // Whether the kernel calls the system's jac() (see Jacobian).
-bool analytic(Jacobian choice, const System& system, Mapping mapping) {
+bool analytic(Jacobian choice, const System& system) {
   if (choice == Jacobian::analytic && !system.analytic_jacobian)
     throw core::Error("ODE options: jacobian is analytic but the system has no jac() (analytic_jacobian is not set)");
-  if (choice == Jacobian::automatic) return system.analytic_jacobian && mapping == Mapping::work_item;
+  if (choice == Jacobian::automatic) return system.analytic_jacobian;
   return choice == Jacobian::analytic;
+}
+
+// Mapping 2's per-group scratch on device d: the matrices and vectors, then the pivots.
+std::size_t group_scratch_doubles(const core::Device& d, std::size_t n) {
+  return group_count(d, Mapping::work_group) * group_doubles(n);
+}
+std::size_t group_scratch_pivots(const core::Device& d, std::size_t n) {
+  return group_count(d, Mapping::work_group) * 2 * n;
 }
 
 }  // namespace
@@ -159,9 +179,10 @@ Radau5::Radau5(const core::DeviceSet& devices, System system, Options options)
     : devices_(&devices),
       system_(std::move(system)),
       options_(std::move(options)),
-      mapping_(resolve(options_.mapping, system_.n, devices)),
-      analytic_jacobian_(analytic(options_.jacobian, system_, mapping_)) {
-  check_system(system_, mapping_);
+      analytic_jacobian_(analytic(options_.jacobian, system_)),
+      parts_(devices.size()) {
+  // A batch of one takes mapping 2 wherever any batch may (n > 64 on GPUs), so this checks n for all.
+  check_system(system_, mapping(1));
   validate(options_, system_.n);
   const Tolerances tol = transformed_tolerances(options_, system_.n);
   tolerances_ = tol.rtol;
@@ -180,26 +201,36 @@ Radau5::Radau5(const core::DeviceSet& devices, System system, Options options)
   settings_[s_hmax] = options_.h_max;
   method_constants(settings_);
 
+  for (std::size_t k = 0; k < devices.size(); ++k)
+    if (!devices.device(k).info.fp64)
+      throw core::Error("RADAU5 needs double precision (cl_khr_fp64), which " + devices.device(k).label() + " lacks");
+}
+
+Mapping Radau5::mapping(std::size_t systems) const {
+  return resolve(options_.mapping, system_.n, *devices_, systems);
+}
+
+// Built on first use: a batch size may never need the other mapping, and a large system's kernel takes
+// minutes to compile on NVIDIA (GRI-Mech 3.0: about 250 s for mapping 2, 430 s for mapping 1).
+Radau5::Device& Radau5::part(std::size_t k, Mapping mapping) const {
+  const bool group = mapping == Mapping::work_group;
+  std::unique_ptr<Device>& part = parts_[k][group ? 1 : 0];
+  if (part) return *part;
+  check_system(system_, mapping);
   const std::string source =
       core::kernel_source("ode/radau5.cl") + "\n#line 1 \"ode system\"\n" + system_.source + "\n";
   core::BuildOptions build;
-  const bool group = mapping_ == Mapping::work_group;
   build.define("ODE_N", system_.n)
       .define("ODE_ANALYTIC_JACOBIAN", analytic_jacobian_ ? 1 : 0)
       .define("ODE_GROUP", group ? 1 : 0);
   const auto n = static_cast<std::size_t>(system_.n);
-  for (std::size_t k = 0; k < devices.size(); ++k) {
-    const core::Device& d = devices.device(k);
-    if (!d.info.fp64)
-      throw core::Error("RADAU5 needs double precision (cl_khr_fp64), which " + d.label() + " lacks");
-    const std::size_t groups = group ? group_count(d, mapping_) : 1;
-    auto part = std::make_unique<Device>(
-        Device{core::build_program(devices.context(k), "ode/radau5.cl", source, build.str()), {},
-               core::Buffer<double>(devices.context(k), group ? groups * group_doubles(n) : 1),
-               core::Buffer<cl_int>(devices.context(k), group ? groups * 2 * n : 1)});
-    part->kernel = part->program.kernel("radau5_integrate");
-    parts_.push_back(std::move(part));
-  }
+  const core::Device& d = devices_->device(k);
+  part = std::make_unique<Device>(
+      Device{core::build_program(devices_->context(k), "ode/radau5.cl", source, build.str()), {},
+             core::Buffer<double>(devices_->context(k), group ? group_scratch_doubles(d, n) : 1),
+             core::Buffer<cl_int>(devices_->context(k), group ? group_scratch_pivots(d, n) : 1)});
+  part->kernel = part->program.kernel("radau5_integrate");
+  return *part;
 }
 
 Radau5::Radau5(Radau5&&) noexcept = default;
@@ -250,6 +281,7 @@ std::vector<ChunkPlan> Radau5::plan(std::size_t systems, bool per_system_times) 
   const std::size_t per_system = sizeof(double) * (n + np + times + 2) + sizeof(std::int64_t) * counter_count;
   const std::size_t largest = std::max({n, np, counter_count}) * sizeof(double);
   const core::Partition split(systems, 1, core::distribution_weights(core::Distribution::uniform, *devices_));
+  const bool group = mapping(systems) == Mapping::work_group;
   std::vector<ChunkPlan> plans(parts_.size());
   for (std::size_t k = 0; k < parts_.size(); ++k) {
     const core::Device& d = devices_->device(k);
@@ -259,8 +291,11 @@ std::vector<ChunkPlan> Radau5::plan(std::size_t systems, bool per_system_times) 
     p.system_bytes = per_system;
     p.budget = options_.memory_budget ? options_.memory_budget : static_cast<std::size_t>(d.info.global_mem / 4);
     // Held whatever the chunking: mapping 2's scratch, the tolerances and settings, shared times.
-    const std::size_t fixed = parts_[k]->scratch.bytes() + parts_[k]->scratch_pivots.bytes() +
-                              sizeof(double) * (tolerances_.size() + settings_.size() + (per_system_times ? 0 : 2));
+    const std::size_t scratch = group ? sizeof(double) * group_scratch_doubles(d, n) +
+                                            sizeof(cl_int) * group_scratch_pivots(d, n)
+                                      : sizeof(double) + sizeof(cl_int);
+    const std::size_t fixed =
+        scratch + sizeof(double) * (tolerances_.size() + settings_.size() + (per_system_times ? 0 : 2));
     if (p.systems == 0) continue;
     std::size_t chunk = p.systems;
     if (fixed + p.systems * per_system > p.budget) {
@@ -304,6 +339,7 @@ Result Radau5::integrate(const Batch& batch) const {
   result.statistics.resize(count);
   result.nmax = options_.nmax;
   result.chunking = plan(count, time_stride != 0);
+  const Mapping batch_mapping = mapping(count);
   std::vector<std::int64_t> counters(count * counter_count);
   std::vector<double> reached(count * 2);
 
@@ -382,17 +418,18 @@ Result Radau5::integrate(const Batch& batch) const {
         stage(t_end, s.first, s.count, 1, s.host_t_end.data());
         uploads.push_back(s.t_end.write(tq, s.host_t_end.span().first(s.count), 0, core::Blocking::no));
       }
-      core::Kernel& kernel = parts_[k]->kernel;
+      Device& part = this->part(k, batch_mapping);
+      core::Kernel& kernel = part.kernel;
       kernel.args(s.y, s.params, static_cast<cl_uint>(np), time_stride ? s.t0 : pipe.t0,
                   time_stride ? s.t_end : pipe.t_end, time_stride, pipe.tol, pipe.settings,
                   static_cast<cl_long>(options_.nmax), static_cast<cl_int>(options_.nit),
                   static_cast<cl_int>(options_.controller == Controller::gustafsson ? 1 : 0),
                   static_cast<cl_int>(options_.zero_start ? 1 : 0), s.counters, s.reached,
-                  static_cast<cl_ulong>(s.count), parts_[k]->scratch, parts_[k]->scratch_pivots);
+                  static_cast<cl_ulong>(s.count), part.scratch, part.scratch_pivots);
       const core::Device& d = devices_->device(k);
-      const core::NDRange local = local_range(d, mapping_);
+      const core::NDRange local = local_range(d, batch_mapping);
       const core::Event ran =
-          kernel.launch(cq, core::NDRange(local.size[0] * group_count(d, mapping_)), local, uploads);
+          kernel.launch(cq, core::NDRange(local.size[0] * group_count(d, batch_mapping)), local, uploads);
       const std::span<const core::Event> after(&ran, 1);
       s.downloads.clear();
       s.downloads.push_back(s.y.read(tq, s.host_y.span().first(s.count * n), 0, core::Blocking::no, after));

@@ -1,4 +1,5 @@
 #pragma once
+#include <array>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -60,12 +61,14 @@ struct Result {
 };
 
 // Hairer & Wanner's RADAU5 (3-stage Radau IIA, order 5) on a batch of independent systems, one
-// work-item per system (mapping 1) or one work-group per system (mapping 2), as Options::mapping says;
-// both give the same statistics and the same bits on one device. The batch is split into contiguous shares across the devices of
-// the DeviceSet, uniformly, and every device integrates its share concurrently, in chunks that fit
-// Options::memory_budget (plan()). The kernel is built
-// once per device when the solver is made; integrate() may be called again with other batches. The
-// DeviceSet must outlive the solver; one integrate() at a time (it sets the kernels' arguments).
+// work-item per system (mapping 1) or one work-group per system (mapping 2), as Options::mapping says
+// or, when automatic, as suits the batch size (mapping()); both give the same statistics and the same
+// bits on one device. The batch is split into contiguous shares across the devices of the DeviceSet,
+// uniformly, and every device integrates its share concurrently, in chunks that fit
+// Options::memory_budget (plan()). Each mapping's kernel is built on a device the first time a batch
+// runs in it (so a compile error in the system's source surfaces from integrate()); integrate() may be
+// called again with other batches. The DeviceSet must outlive the
+// solver; one integrate() at a time (it sets the kernels' arguments).
 class Radau5 {
  public:
   Radau5(const core::DeviceSet& devices, System system, Options options = {});
@@ -75,9 +78,10 @@ class Radau5 {
 
   const System& system() const { return system_; }
   const Options& options() const { return options_; }
-  // The mapping in use: options().mapping with `automatic` resolved for this system's n.
-  Mapping mapping() const { return mapping_; }
-  // Whether the kernel uses the system's jac(): options().jacobian resolved for the mapping.
+  // The mapping a batch of `systems` systems runs in: options().mapping, or `automatic` resolved for
+  // this system's n, the devices and the batch size.
+  Mapping mapping(std::size_t systems) const;
+  // Whether the kernels use the system's jac(): options().jacobian resolved for the system.
   bool analytic_jacobian() const { return analytic_jacobian_; }
 
   // Integrates every system of the batch; throws core::Error for malformed input (naming the value),
@@ -94,11 +98,12 @@ class Radau5 {
   const core::DeviceSet* devices_;
   System system_;
   Options options_;
-  Mapping mapping_;
   bool analytic_jacobian_;
   std::vector<double> settings_;  // the kernel's settings array (radau5.cl, S_*)
   std::vector<double> tolerances_;  // rtol' then atol', n each
-  std::vector<std::unique_ptr<Device>> parts_;
+  Device& part(std::size_t k, Mapping mapping) const;
+  // Per device, the kernel of mapping 1 and of mapping 2, each built on first use.
+  mutable std::vector<std::array<std::unique_ptr<Device>, 2>> parts_;
 };
 
 }  // namespace hetflow::ode
