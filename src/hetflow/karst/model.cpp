@@ -4,14 +4,14 @@
 #include <string>
 
 #include "hetflow/core/error.hpp"
-#include "hetflow/karst/text.hpp"
+#include "hetflow/core/number_text.hpp"
 
 namespace hetflow::karst {
 namespace {
 
 [[noreturn]] void fail(const std::string& what) { throw core::Error(what); }
 
-std::string num(double v) { return text(v); }
+std::string num(double v) { return core::shortest_text(v); }
 
 }  // namespace
 

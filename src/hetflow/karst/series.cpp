@@ -5,13 +5,13 @@
 #include <string>
 
 #include "hetflow/core/error.hpp"
-#include "hetflow/karst/text.hpp"
+#include "hetflow/core/number_text.hpp"
 
 namespace hetflow::karst {
 namespace {
 
 std::string entry(const char* array, std::size_t i, double v) {
-  return std::string(array) + "[" + std::to_string(i) + "] = " + text(v);
+  return std::string(array) + "[" + std::to_string(i) + "] = " + core::shortest_text(v);
 }
 
 }  // namespace
@@ -39,15 +39,15 @@ void check_series(const Series& s, std::string_view name, Sign sign) {
     if (i > 0 && !(s.t[i] > s.t[i - 1]))
       throw core::Error(where + entry("t", i, s.t[i]) + " is not after " + entry("t", i - 1, s.t[i - 1]));
     if (sign == Sign::positive && !(s.value[i] > 0))
-      throw core::Error(where + entry("value", i, s.value[i]) + " at t = " + text(s.t[i]) +
+      throw core::Error(where + entry("value", i, s.value[i]) + " at t = " + core::shortest_text(s.t[i]) +
                         " is not > 0 (the flow runs from the inlet at x* = 0 to the outlet at x* = 1)");
   }
 }
 
 void check_covers(const Series& s, std::string_view name, double from, double to) {
   if (s.t.front() > from || s.t.back() < to)
-    throw core::Error(std::string(name) + " series: covers t = [" + text(s.t.front()) + ", " + text(s.t.back()) +
-                      "] but the steps need t = [" + text(from) + ", " + text(to) + "]");
+    throw core::Error(std::string(name) + " series: covers t = [" + core::shortest_text(s.t.front()) + ", " + core::shortest_text(s.t.back()) +
+                      "] but the steps need t = [" + core::shortest_text(from) + ", " + core::shortest_text(to) + "]");
 }
 
 StepForcing step_forcing(const Series& inlet, const Series& velocity, const Grid& grid) {
