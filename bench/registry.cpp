@@ -4,6 +4,7 @@
 #include "bench/core/probe_bench.hpp"
 #include "bench/ftle/ftle_bench.hpp"
 #include "bench/lbm/lbm_bench.hpp"
+#include "bench/nnls/nnls_bench.hpp"
 #include "hetflow/core/error.hpp"
 
 namespace hetflow::bench {
@@ -16,6 +17,8 @@ const std::vector<Benchmark>& benchmarks() {
        ftle},
       {"chem", "RADAU5 chemistry ODE systems/s: GRI-Mech 3.0 and H2/O2, dt 1e-6 and 1e-4 s, against batch size, paper Table 5",
        chem},
+      {"nnls", "TNT non-negative least squares against n (5 % and 50 % active), FNNLS and Lawson-Hanson, SVC generation, A^T A GFLOP/s",
+       nnls},
       {"lbm-scaling", "lattice-Boltzmann weak scaling over the selected devices (slabs, halo relay)", lbm_scaling},
   };
   return all;

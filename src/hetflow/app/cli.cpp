@@ -10,6 +10,7 @@
 #include "hetflow/app/bench_command.hpp"
 #include "hetflow/app/case_type.hpp"
 #include "hetflow/app/devices_command.hpp"
+#include "hetflow/app/nnls_command.hpp"
 #include "hetflow/app/processes.hpp"
 #include "hetflow/app/ranks.hpp"
 #include "hetflow/app/run_command.hpp"
@@ -66,6 +67,9 @@ int main(int argc, char** argv) {
   std::string bench_build_options;
   bench_cmd->add_option("--build-options", bench_build_options, "extra OpenCL compiler options for every kernel");
 
+  NnlsRequest nnls;
+  const CLI::App* nnls_cmd = add_nnls_command(app, nnls);
+
   std::string case_name;
   auto* cases_cmd = app.add_subcommand("cases", "list case types, or print a commented template of one");
   cases_cmd->add_option("type", case_name, "case type");
@@ -93,6 +97,7 @@ int main(int argc, char** argv) {
   try {
     if (*devices_cmd) return devices_command(device, bench_devices, std::cout);
     if (*bench_cmd) return bench_command(bench_name, bench_device, bench_output, repeats, bench_build_options);
+    if (*nnls_cmd) return nnls_command(nnls, std::cout);
     if (*cases_cmd) {
       if (case_name.empty()) {
         for (const std::string& t : case_registry().types()) std::cout << t << "\n";

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Times scipy.optimize.nnls on the problems `hetflow bench nnls` kept, for the comparison the
+benchmark binary cannot make itself.
+
+    HETFLOW_BENCH_KEEP_PROBLEMS=/tmp/nnls-problems hetflow bench nnls --device gpu
+    scripts/nnls_scipy_bench.py /tmp/nnls-problems bench/results/nvidia-h200/nnls.json
+
+reads PROBLEMS/problems.json (the SVC matrices and right-hand sides with n <= 5000, written as .npy,
+with the medians hetflow measured on each) and writes scipy.json beside the bench JSON: one case per
+problem with the median, min and max of the timed runs, the relative error against the known
+solution and the speedup of hetflow's TNT. A size is skipped when the last one predicts, by n^4
+(Lawson-Hanson releases one variable per iteration and refactors), a run over --cap seconds.
+"""
+import argparse
+import datetime
+import json
+import pathlib
+import platform
+import time
+
+import numpy as np
+import scipy
+from scipy.optimize import nnls
+
+
+def timed_runs(A, b, cap, budget, max_repeats):
+    """Seconds of each run and the last solution: runs fill about `budget`, one at least."""
+    seconds, x = [], None
+    while True:
+        start = time.perf_counter()
+        x, _ = nnls(A, b, maxiter=3 * A.shape[1])
+        seconds.append(time.perf_counter() - start)
+        if sum(seconds) + seconds[-1] > budget or len(seconds) >= max_repeats or seconds[-1] > cap:
+            return seconds, x
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("problems", help="the folder HETFLOW_BENCH_KEEP_PROBLEMS named")
+    p.add_argument("bench_json", help="the bench's nnls.json; scipy.json goes beside it")
+    p.add_argument("--cap", type=float, default=60.0, help="longest predicted single run in s (default 60)")
+    p.add_argument("--budget", type=float, default=10.0, help="seconds of repeats per problem (default 10)")
+    p.add_argument("--repeats", type=int, default=5, help="most runs per problem (default 5)")
+    args = p.parse_args()
+
+    folder = pathlib.Path(args.problems)
+    listing = json.loads((folder / "problems.json").read_text())
+    cases, skipped, last = [], [], {}  # last: active fraction -> (n, seconds)
+    for prob in sorted(listing["problems"], key=lambda q: (q["n"], q["active_fraction"])):
+        n, fraction = prob["n"], prob["active_fraction"]
+        if fraction in last:
+            n0, t0 = last[fraction]
+            predicted = t0 * (n / n0) ** 4
+            if predicted > args.cap:
+                print(f"skipping n={n} active={fraction:.0%}: one run would take about {predicted:.3g} s")
+                skipped.append({"n": n, "active_fraction": fraction, "predicted_s": predicted})
+                continue
+        A = np.load(folder / prob["A"])
+        b = np.load(folder / prob["b"])
+        x_true = np.load(folder / prob["x"])
+        seconds, x = timed_runs(A, b, args.cap, args.budget, args.repeats)
+        median = float(np.median(seconds))
+        last[fraction] = (n, median)
+        params = {
+            "n": n,
+            "m": A.shape[0],
+            "active_fraction": fraction,
+            "relative_error_x": float(np.linalg.norm(x - x_true) / np.linalg.norm(x_true)),
+            "residual_norm": float(np.linalg.norm(A @ x - b)),
+            "hetflow_seconds": prob["seconds"],
+        }
+        if "tnt" in prob["seconds"]:
+            params["tnt_speedup"] = median / prob["seconds"]["tnt"]
+        name = f"scipy-nnls n={n} active={fraction * 100:g}%"
+        cases.append({"name": name, "unit": "s", "value": median, "median": median, "min": min(seconds),
+                      "max": max(seconds), "repeats": len(seconds), "bytes_per_unit": 0, "efficiency": 0,
+                      "params": params})
+        print(f"{name}: {median:.4g} s (error {params['relative_error_x']:.1e})")
+
+    result = {
+        "benchmark": "nnls-scipy",
+        "device": f"host: {platform.processor() or platform.machine()}",
+        "hetflow_device": listing.get("device"),
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "scipy": scipy.__version__,
+        "timed": "wall clock of scipy.optimize.nnls(A, b, maxiter=3n), single process",
+        "skipped": skipped,
+        "cases": cases,
+    }
+    out = pathlib.Path(args.bench_json).parent / "scipy.json"
+    out.write_text(json.dumps(result, indent=2) + "\n")
+    print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()

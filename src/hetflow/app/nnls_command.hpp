@@ -1,0 +1,33 @@
+#pragma once
+#include <iosfwd>
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace hetflow::app {
+
+// What `hetflow nnls` was asked to do.
+struct NnlsRequest {
+  std::string a_file, b_file;  // any form io::read_dense takes: .npy, .csv/.txt, file.h5:/dataset
+  std::string output = "nnls";
+  std::string method = "tnt";  // tnt, fnnls, lawson-hanson
+  std::string device = "auto";
+  bool fp32 = false;
+  double reduction = 0.2, expansion = 1.2;  // TNT's rc and ec
+  double tolerance = 0;                     // 0: each solver's default KKT tolerance
+  int max_iterations = 0;                   // 0: 3n
+};
+
+// Adds the `nnls` subcommand and its options (writing into `request`) to `app`. Options that only TNT
+// reads are refused, as a command-line error, with another method.
+CLI::App* add_nnls_command(CLI::App& app, NnlsRequest& request);
+
+// `hetflow nnls A b`: min ||A x - b||_2 subject to x >= 0 for each column of b. Writes OUTPUT/x.npy and
+// OUTPUT/report.json and prints one line per right-hand side to `out`. Throws core::Error for unreadable
+// or inconsistent input (naming the file) before anything is written, and after writing both files
+// when a right-hand side did not converge: every failure is exit status 1, as for `hetflow run`.
+int nnls_command(const NnlsRequest& request, std::ostream& out);
+
+}  // namespace hetflow::app
