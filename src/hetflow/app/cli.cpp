@@ -14,6 +14,7 @@
 #include "hetflow/app/processes.hpp"
 #include "hetflow/app/ranks.hpp"
 #include "hetflow/app/run_command.hpp"
+#include "hetflow/app/tune_command.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/io/case_error.hpp"
 #include "hetflow/io/error.hpp"
@@ -70,6 +71,9 @@ int main(int argc, char** argv) {
   NnlsRequest nnls;
   const CLI::App* nnls_cmd = add_nnls_command(app, nnls);
 
+  TuneRequest tune_request;
+  const CLI::App* tune_cmd = add_tune_command(app, tune_request);
+
   std::string case_name;
   auto* cases_cmd = app.add_subcommand("cases", "list case types, or print a commented template of one");
   cases_cmd->add_option("type", case_name, "case type");
@@ -98,6 +102,7 @@ int main(int argc, char** argv) {
     if (*devices_cmd) return devices_command(device, bench_devices, std::cout);
     if (*bench_cmd) return bench_command(bench_name, bench_device, bench_output, repeats, bench_build_options);
     if (*nnls_cmd) return nnls_command(nnls, std::cout);
+    if (*tune_cmd) return tune_command(tune_request, std::cout);
     if (*cases_cmd) {
       if (case_name.empty()) {
         for (const std::string& t : case_registry().types()) std::cout << t << "\n";

@@ -9,6 +9,7 @@
 #include "hetflow/app/lbm_case_multiphase.hpp"
 #include "hetflow/app/lbm_case_outputs.hpp"
 #include "hetflow/app/step_chunks.hpp"
+#include "hetflow/app/tune_command.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/event.hpp"
 #include "hetflow/io/interrupt.hpp"
@@ -147,7 +148,8 @@ void LbmCase::check(const io::Case& c) const {
 RunOutcome LbmCase::run(const io::Case& c, RunContext& ctx) const {
   const core::WallTimer total;
   RunDirectory& dir = ctx.directory;
-  const lbm::Config config = solver_config(c);
+  const lbm::Config config =
+      with_lbm_tuning(solver_config(c), c, ctx.devices, ctx.ranks.size(), dir.manifest()["tuning"]);
   const long steps = c.get<long>("lbm.steps");
   const long every = c.get<long>("output.every");
   // Every rank makes the whole mask (a file can be missing on one host only) and builds its share.

@@ -1,0 +1,49 @@
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "hetflow/core/device_set.hpp"
+#include "hetflow/io/case_file.hpp"
+#include "hetflow/lbm/solver.hpp"
+#include "hetflow/tune/database.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace hetflow::app {
+
+// What `hetflow tune` was asked to do.
+struct TuneRequest {
+  std::string name;            // lbm, probe
+  std::string device = "auto"; // the first selected device is tuned
+  std::string search;          // exhaustive, annealing; empty: exhaustive when the space fits the budget
+  std::size_t budget = 0;      // settings measured at most; 0: the tuner's default
+  std::string db;              // empty: tune::default_database_path()
+  int size = 0;                // lbm: lattice edge; 0: 192 on a GPU, 64 elsewhere
+  int repeats = 5;             // timed runs per setting, after one warm-up
+  std::uint64_t seed = 1;
+};
+
+// Adds the `tune` subcommand and its options (writing into `request`) to `app`.
+CLI::App* add_tune_command(CLI::App& app, TuneRequest& request);
+
+// `hetflow tune NAME`: measures the settings, prints each and the best with its best/mean and
+// best/worst ratios, and writes the best into the tuning database.
+int tune_command(const TuneRequest& request, std::ostream& out);
+
+// The database key the LBM uses on `device` for `config`'s storage and physics model.
+tune::Key lbm_tuning_key(const core::DeviceInfo& device, const lbm::Config& config);
+
+// `config` with its work-group and pattern taken from the tuning database where the case leaves them
+// open (lbm.work_group 0; lbm.pattern not given, and one process only, since every process must use one
+// pattern), all devices share one name and driver, and HETFLOW_NO_TUNE is unset. What was taken, or
+// why nothing, goes into `record` (the manifest's "tuning").
+lbm::Config with_lbm_tuning(lbm::Config config, const io::Case& c, const core::DeviceSet& devices,
+                            std::size_t processes, nlohmann::json& record);
+
+}  // namespace hetflow::app

@@ -1,0 +1,75 @@
+// Tuning on the test device: the core probe kernels through the library, and `hetflow tune lbm`
+// through the executable on a tiny lattice, whose database entry a following `hetflow run` takes up.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "../app/command_test.hpp"
+#include "hetflow/tune/probe_tunable.hpp"
+#include "test_devices.hpp"
+
+namespace hetflow::tune {
+namespace {
+
+TEST(ProbeTuning, EveryWorkGroupOfTheProbeKernels) {
+  const core::DeviceSet devices = test::test_device();
+  // Small arrays and few repeats: this checks the plumbing, not the device.
+  const Tunable t = probe_tunable(devices.compute(0), {.warmup = 1, .repeats = 2}, std::size_t{4} << 20);
+  EXPECT_EQ(t.space.dimensions().size(), 3u);
+  EXPECT_EQ(t.space.dimensions()[0].values.front(), "32");
+  const TuneResult r = tune(t.space, t.seconds, t.defaults, {});
+  EXPECT_EQ(r.search, Search::exhaustive);
+  EXPECT_EQ(r.trials.size(), r.space_size);
+  for (const Trial& trial : r.trials) EXPECT_TRUE(trial.failure.empty()) << trial.failure;
+  EXPECT_GT(r.best_seconds, 0.0);
+  EXPECT_LE(r.best_seconds, r.mean_seconds);
+  EXPECT_LE(r.mean_seconds, r.worst_seconds);
+  const Entry e = entry_of(t, r);
+  EXPECT_EQ(e.evaluations, r.space_size);
+  EXPECT_EQ(e.best, r.best);
+}
+
+class TuneCommand : public test::CommandTest {};
+
+TEST_F(TuneCommand, LbmWritesAnEntryThatARunTakesUp) {
+  const std::string env = "HETFLOW_TUNING_DB='" + (dir / "tuning.json").string() + "'";
+  test::CommandResult r = run_hetflow("tune lbm --device " + device() + " --size 12 --repeats 2", env);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("15 of 15 settings evaluated"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("best/mean "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("best/worst "), std::string::npos) << r.output;
+
+  std::ifstream in(dir / "tuning.json");
+  const nlohmann::json db = nlohmann::json::parse(in);
+  ASSERT_EQ(db.at("entries").size(), 1u);
+  const nlohmann::json& e = db.at("entries")[0];
+  EXPECT_EQ(e.at("key").at("tunable"), "lbm");
+  EXPECT_EQ(e.at("key").at("problem_class"), "fp32 single-phase");
+  EXPECT_EQ(e.at("key").at("source_hash").get<std::string>().size(), 64u);
+  EXPECT_EQ(e.at("evaluations"), 15);
+  EXPECT_EQ(e.at("unit"), "MLUPs/s");
+  EXPECT_GT(e.at("best_rate").get<double>(), 0.0);
+  EXPECT_LE(e.at("best_seconds").get<double>(), e.at("mean_seconds").get<double>());
+  EXPECT_LE(e.at("mean_seconds").get<double>(), e.at("worst_seconds").get<double>());
+
+  // The LBM case takes the tuned work-group and pattern when it leaves them open, and not with
+  // HETFLOW_NO_TUNE.
+  write("duct.yaml", "type: lbm\nlbm:\n  steps: 4\ngeometry:\n  kind: duct\n  size: [8, 8, 4]\n");
+  r = run_hetflow("run duct.yaml -o tuned -q --device " + device(), env);
+  ASSERT_EQ(r.status, 0) << r.output;
+  const nlohmann::json tuning = manifest("tuned").at("tuning");
+  EXPECT_EQ(std::to_string(tuning.at("work_group").get<int>()), e.at("best").at("work_group").get<std::string>()) << tuning;
+  EXPECT_EQ(tuning.at("pattern"), e.at("best").at("pattern")) << tuning;
+  r = run_hetflow("run duct.yaml -o untuned -q --device " + device(), env + " HETFLOW_NO_TUNE=1");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(manifest("untuned").at("tuning"), "disabled (HETFLOW_NO_TUNE)");
+}
+
+TEST_F(TuneCommand, RefusesUnknownTunablesAndSearches) {
+  EXPECT_EQ(run_hetflow("tune nothing --db x.json").status, 2);
+  EXPECT_EQ(run_hetflow("tune lbm --search random --db x.json").status, 2);
+  EXPECT_FALSE(std::filesystem::exists(dir / "x.json"));
+}
+
+}  // namespace
+}  // namespace hetflow::tune
