@@ -13,6 +13,8 @@
 namespace hetflow::nnls {
 namespace {
 
+constexpr int batch_tries = 4;  // TntDeletion::batch's points x(a) per deletion loop
+
 double norm2(const Vector& v) {
   double s = 0.0;
   for (const double x : v) s += x * x;
@@ -55,6 +57,8 @@ TntActiveSet<Real>::TntActiveSet(DeviceDense<Real>& dense, const core::Queue& qu
   bb_ = core::Buffer<Real>(c, n * n);
   b_ = core::Buffer<Real>(c, m);
   r_ = core::Buffer<Real>(c, m);
+  rp_ = core::Buffer<Real>(c, m);
+  xp_ = core::Buffer<Real>(c, n);
   g_ = core::Buffer<Real>(c, n);
   rr_ = core::Buffer<Real>(c, 1);
   free_ = core::Buffer<cl_int>(c, n);
@@ -96,28 +100,112 @@ Vector TntActiveSet<Real>::gradient(const Trial& t, double lambda) {
 }
 
 template <class Real>
+std::vector<Real> TntActiveSet<Real>::solve_on(const std::vector<int>& free, const TntOptions& options,
+                                               TntResult& result, LsqStats& stats) {
+  const std::size_t k = free.size();
+  if (k == 0) return {};
+  free_.write(queue_, std::span<const cl_int>(free.data(), k));
+  factor(k, result);
+  // PCGNR from y = 0 every time (the spec), so the under-determined case leans to small-norm solutions.
+  stats.cg_iterations += pcgnr_.solve(problem_.a, free_, k, DeviceMatrixView<Real>{bb_, k, k, k, 0}, b_,
+                                      options.lambda, options.max_cg_iterations, options.cg_tolerance);
+  std::vector<Real> y(k);
+  pcgnr_.y().read(queue_, std::span<Real>(y));
+  return y;
+}
+
+template <class Real>
+void TntActiveSet<Real>::evaluate(const std::vector<Real>& y, double lambda, double& residual, double& score) {
+  const std::size_t k = y.size();
+  double yy = 0.0;
+  for (const Real v : y) yy += static_cast<double>(v) * static_cast<double>(v);
+  // The residual from scratch (CGNR's recursive r drifts): r = b - A_s(:, F) y, with F and y those of
+  // the last solve_on.
+  r_.copy_from(queue_, b_, 0, 0, m_);
+  if (k > 0) dense_.gemv_n(queue_, Real(-1), problem_.a, free_, k, pcgnr_.y(), Real(1), r_);
+  dense_.dot(queue_, m_, r_, r_, rr_, 0);
+  Real rr = 0;
+  rr_.read(queue_, std::span<Real>(&rr, 1));
+  residual = std::sqrt(static_cast<double>(rr));
+  score = std::sqrt(static_cast<double>(rr) + lambda * yy);
+}
+
+template <class Real>
+double TntActiveSet<Real>::score_of(const std::vector<double>& x, double lambda) {
+  const std::size_t k = x.size();
+  double xx = 0.0;
+  for (const double v : x) xx += v * v;
+  rp_.copy_from(queue_, b_, 0, 0, m_);
+  if (k > 0) {
+    const std::vector<Real> xr(x.begin(), x.end());
+    xp_.write(queue_, std::span<const Real>(xr));
+    dense_.gemv_n(queue_, Real(-1), problem_.a, free_, k, xp_, Real(1), rp_);
+  }
+  dense_.dot(queue_, m_, rp_, rp_, rr_, 0);
+  Real rr = 0;
+  rr_.read(queue_, std::span<Real>(&rr, 1));
+  return std::sqrt(static_cast<double>(rr) + lambda * xx);
+}
+
+template <class Real>
 typename TntActiveSet<Real>::LsqStats TntActiveSet<Real>::lsq(Trial& t, std::size_t deletions_per_loop,
                                                               const TntOptions& options, TntResult& result) {
   LsqStats stats;
-  std::vector<Real> y;
+  const std::size_t entry = t.free.size();
+  const bool batch = options.deletion == TntDeletion::batch;
+  std::vector<Real> y = solve_on(t.free, options, result, stats);
   for (;;) {
     const std::size_t k = t.free.size();
-    y.clear();
-    if (k == 0) break;
-    free_.write(queue_, std::span<const cl_int>(t.free.data(), k));
-    factor(k, result);
-    // PCGNR from y = 0 every time (the spec), so the under-determined case leans to small-norm solutions.
-    stats.cg_iterations += pcgnr_.solve(problem_.a, free_, k, DeviceMatrixView<Real>{bb_, k, k, k, 0}, b_,
-                                        options.lambda, options.max_cg_iterations, options.cg_tolerance);
-    y.resize(k);
-    pcgnr_.y().read(queue_, std::span<Real>(y));
     std::vector<std::size_t> bad;  // positions in F of y <= 0 (or NaN)
     for (std::size_t i = 0; i < k; ++i)
       if (!(y[i] > 0)) bad.push_back(i);
     if (bad.empty()) break;
+    if (batch) {
+      // TntDeletion::batch, a projected line search: x(a) = max(0, x + a (y - x)) for a from 1 (the
+      // projection of y: every bad variable goes at once) down towards step_back's a0, where the first
+      // bad variable reaches 0 and x(a0) = x + a0 (y - x) lowers the score. The largest a whose x(a)
+      // scores below x(a0) becomes the feasible point, and its zeros leave F (so the next solution,
+      // on a set holding that point, scores lower still). Each try costs a GEMV, not a factorisation.
+      double a0 = 1.0;
+      for (const std::size_t i : bad) {
+        const double yi = static_cast<double>(y[i]), xi = t.x[static_cast<std::size_t>(t.free[i])];
+        a0 = std::min(a0, std::isnan(yi) ? 0.0 : (xi > 0.0 ? xi / (xi - yi) : 0.0));
+      }
+      const auto point = [&](double a) {
+        std::vector<double> xa(k);
+        for (std::size_t i = 0; i < k; ++i) {
+          const double xi = t.x[static_cast<std::size_t>(t.free[i])], yi = static_cast<double>(y[i]);
+          xa[i] = std::isnan(yi) ? 0.0 : std::max(0.0, xi + a * (yi - xi));
+        }
+        return xa;
+      };
+      const double floor = score_of(point(a0), options.lambda);
+      bool moved = false;
+      for (int j = 0; j < batch_tries && !moved; ++j) {
+        const double a = a0 + (1.0 - a0) * std::ldexp(1.0, -j);
+        if (a <= a0) break;
+        std::vector<double> xa = point(a);
+        const double score = score_of(xa, options.lambda);
+        if (!(score < floor)) continue;
+        std::vector<int> gone;
+        for (std::size_t i = 0; i < k; ++i) {
+          t.x[static_cast<std::size_t>(t.free[i])] = xa[i];
+          if (!(xa[i] > 0)) gone.push_back(t.free[i]);
+        }
+        t.score = score;
+        t.free = without(t.free, gone);
+        t.bound = merged(t.bound, gone);
+        moved = true;
+      }
+      if (moved) {
+        y = solve_on(t.free, options, result, stats);
+        continue;
+      }
+      t.score = floor;  // step_back's point, taken below
+    }
     // The order of deletion: by y (the spec), or by the step from the feasible point t.x towards y at
     // which each bad variable reaches 0 (Lawson-Hanson); NaN (from a breakdown) goes first either way.
-    const bool step_back = options.deletion == TntDeletion::step_back;
+    const bool step_back = options.deletion != TntDeletion::most_negative;
     std::vector<double> key(k, 0.0);
     for (const std::size_t i : bad) {
       const double yi = static_cast<double>(y[i]), xi = t.x[static_cast<std::size_t>(t.free[i])];
@@ -149,24 +237,14 @@ typename TntActiveSet<Real>::LsqStats TntActiveSet<Real>::lsq(Trial& t, std::siz
     std::sort(gone.begin(), gone.end());
     t.free = without(t.free, gone);
     t.bound = merged(t.bound, gone);
-    stats.deleted += gone.size();
+    y = solve_on(t.free, options, result, stats);
   }
 
   const std::size_t k = t.free.size();
+  stats.deleted = entry - k;
   t.x.assign(n_, 0.0);
-  double yy = 0.0;
-  for (std::size_t i = 0; i < k; ++i) {
-    t.x[static_cast<std::size_t>(t.free[i])] = static_cast<double>(y[i]);
-    yy += static_cast<double>(y[i]) * static_cast<double>(y[i]);
-  }
-  // The residual from scratch (CGNR's recursive r drifts): r = b - A_s(:, F) y.
-  r_.copy_from(queue_, b_, 0, 0, m_);
-  if (k > 0) dense_.gemv_n(queue_, Real(-1), problem_.a, free_, k, pcgnr_.y(), Real(1), r_);
-  dense_.dot(queue_, m_, r_, r_, rr_, 0);
-  Real rr = 0;
-  rr_.read(queue_, std::span<Real>(&rr, 1));
-  t.residual = std::sqrt(static_cast<double>(rr));
-  t.score = std::sqrt(static_cast<double>(rr) + options.lambda * yy);
+  for (std::size_t i = 0; i < k; ++i) t.x[static_cast<std::size_t>(t.free[i])] = static_cast<double>(y[i]);
+  evaluate(y, options.lambda, t.residual, t.score);
   return stats;
 }
 
@@ -199,6 +277,7 @@ TntResult TntActiveSet<Real>::solve(const Vector& b, const TntOptions& options) 
     best.bound = without(best.bound, best.free);
   }
   best.x.assign(n_, 0.0);  // the initial LSQ steps back from x = 0: every bad variable goes at once
+  best.residual = best.score = beta;
   const LsqStats first = lsq(best, n_, options, result);
   result.cg_iterations += first.cg_iterations;
   result.log.push_back({0, best.free.size(), 0, first.deleted, best.score, first.cg_iterations, true});
@@ -245,7 +324,9 @@ TntResult TntActiveSet<Real>::solve(const Vector& b, const TntOptions& options) 
       Trial trial;
       trial.free = merged(best.free, inserted);
       trial.bound = without(best.bound, inserted);
-      trial.x = best.x;  // LSQ's feasible starting point (the inserted variables at 0)
+      trial.x = best.x;  // LSQ's feasible starting point (the inserted variables at 0), and its score
+      trial.score = best.score;
+      trial.residual = best.residual;
       // Deletions per loop (a gap of the spec): by default as many as were inserted, so a trial can undo
       // its batch in one refactorisation but a batch of one cannot empty the free set at once.
       const LsqStats s = lsq(trial, options.deletions_per_loop > 0 ? options.deletions_per_loop : k, options, result);

@@ -43,10 +43,18 @@ class TntActiveSet {
   };
 
   // LSQ(F, Z) of spec 6.2 ("PCGNR with deletions"): solves on F, moves at most deletions_per_loop of
-  // the variables with y <= 0 to Z (in the order TntOptions::deletion gives) and solves again until
-  // y > 0. On entry t.x is the feasible point to step back from; on return the solution, with r on the
+  // the variables with y <= 0 to Z (in the order TntOptions::deletion gives; TntDeletion::batch first
+  // tries them all at once, without that limit) and solves again until y > 0. On entry t.x is the
+  // feasible point to step back from and t.score its score; on return the solution, with r on the
   // device.
   LsqStats lsq(Trial& t, std::size_t deletions_per_loop, const TntOptions& options, TntResult& result);
+  // Factors AA(F, F) and runs PCGNR on F (left on the device in free_); returns y, read back.
+  std::vector<Real> solve_on(const std::vector<int>& free, const TntOptions& options, TntResult& result,
+                             LsqStats& stats);
+  // The score of the feasible x (on F, as the device's free_ holds it), in scratch buffers.
+  double score_of(const std::vector<double>& x, double lambda);
+  // r = b - A_s(:, F) y on the device for the last solve_on's F and y; ||r|| and the score.
+  void evaluate(const std::vector<Real>& y, double lambda, double& residual, double& score);
   // Gathers BB = AA(F, F) (+ the accumulated shift) and factors it, raising the shift tenfold after
   // each failure (spec LSQ step 4).
   void factor(std::size_t k, TntResult& result);
@@ -57,7 +65,7 @@ class TntActiveSet {
   core::Queue queue_;
   ScaledProblem<Real> problem_;
   std::size_t m_, n_;
-  core::Buffer<Real> bb_, b_, r_, g_, rr_;
+  core::Buffer<Real> bb_, b_, r_, g_, rr_, rp_, xp_;
   core::Buffer<cl_int> free_, all_;  // F on the device; 0 .. n-1 (the gradient's "gather")
   Pcgnr<Real> pcgnr_;
   double epsilon_ = 0.0, shift_ = 0.0;  // this solve's current epsilon and its extra diagonal shift
