@@ -3,6 +3,7 @@
 #include "bench/chem/chem_bench.hpp"
 #include "bench/core/probe_bench.hpp"
 #include "bench/ftle/ftle_bench.hpp"
+#include "bench/karst/karst_bench.hpp"
 #include "bench/lbm/lbm_bench.hpp"
 #include "bench/nnls/nnls_bench.hpp"
 #include "hetflow/core/error.hpp"
@@ -19,6 +20,8 @@ const std::vector<Benchmark>& benchmarks() {
        chem},
       {"nnls", "TNT non-negative least squares against n (5 % and 50 % active), FNNLS and Lawson-Hanson, SVC generation, A^T A GFLOP/s",
        nnls},
+      {"karst", "karst-conduit forward runs/s (N=M*10=1000, 1000 steps; N=M=1000, 10000 steps) batched over 1..10000 parameter sets",
+       karst},
       {"lbm-scaling", "lattice-Boltzmann weak scaling over the selected devices (slabs, halo relay)", lbm_scaling},
   };
   return all;

@@ -6,6 +6,7 @@
 
 #include "hetflow/app/ftle_case.hpp"
 #include "hetflow/app/ignition_case.hpp"
+#include "hetflow/app/karst_case.hpp"
 #include "hetflow/app/lbm_case.hpp"
 #include "hetflow/app/reactor_batch_case.hpp"
 #include "hetflow/app/selftest_case.hpp"
@@ -34,6 +35,8 @@ const std::vector<std::unique_ptr<CaseType>>& case_types() {
     v.push_back(std::make_unique<LbmCase>());
     v.push_back(std::make_unique<IgnitionCase>());
     v.push_back(std::make_unique<ReactorBatchCase>());
+    v.push_back(std::make_unique<KarstCase>());
+    v.push_back(std::make_unique<KarstInversionCase>());
     return v;
   }();
   return all;
