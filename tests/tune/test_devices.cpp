@@ -63,6 +63,9 @@ TEST_F(TuneCommand, LbmWritesAnEntryThatARunTakesUp) {
   r = run_hetflow("run duct.yaml -o untuned -q --device " + device(), env + " HETFLOW_NO_TUNE=1");
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_EQ(manifest("untuned").at("tuning"), "disabled (HETFLOW_NO_TUNE)");
+  r = run_hetflow("run duct.yaml -o no-tune -q --no-tune --device " + device(), env);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(manifest("no-tune").at("tuning"), "disabled (HETFLOW_NO_TUNE)");
 }
 
 TEST_F(TuneCommand, RefusesUnknownTunablesAndSearches) {

@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -55,6 +56,8 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--set", run.overrides, "override a case key: --set section.key=value")->allow_extra_args(false);
   run_cmd->add_flag("--quiet,-q", quiet, "print nothing but errors and where the results are");
   run_cmd->add_flag("--verbose,-v", verbose, "print every file written");
+  bool no_tune = false;
+  run_cmd->add_flag("--no-tune", no_tune, "take no settings from the tuning database (as HETFLOW_NO_TUNE=1)");
 
   std::string bench_name, bench_device = "auto", bench_output = "bench/results";
   int repeats = 15;
@@ -99,6 +102,8 @@ int main(int argc, char** argv) {
   }
 
   try {
+    // Through the environment, which every solver's tuning lookup reads (tune::tuning_disabled).
+    if (no_tune) ::setenv("HETFLOW_NO_TUNE", "1", 1);
     if (*devices_cmd) return devices_command(device, bench_devices, std::cout);
     if (*bench_cmd) return bench_command(bench_name, bench_device, bench_output, repeats, bench_build_options);
     if (*nnls_cmd) return nnls_command(nnls, std::cout);
