@@ -3,12 +3,15 @@
 // problem may differ by.
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <string>
 #include <limits>
 #include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "hetflow/core/error.hpp"
 #include "hetflow/nnls/lapack.hpp"
 #include "hetflow/nnls/matrix.hpp"
 
@@ -74,6 +77,16 @@ inline double forward_error_bound(const Matrix& A, const Vector& x, double resid
   if (s.empty()) return 0.0;
   const double kappa = s.front() / s.back(), rho = residual / (s.front() * norm2(x));
   return 10.0 * eps * (kappa + kappa * kappa * (rho + (normal_equations ? 1.0 : 0.0)));
+}
+
+// Expects call() to throw core::Error with exactly `message`.
+inline void expect_error(const std::function<void()>& call, const std::string& message) {
+  try {
+    call();
+    ADD_FAILURE() << "no error, expected: " << message;
+  } catch (const core::Error& e) {
+    EXPECT_EQ(std::string(e.what()), message);
+  }
 }
 
 }  // namespace hetflow::test

@@ -243,15 +243,6 @@ TEST(NnlsKkt, MatchesTheDefinition) {
   EXPECT_FALSE(infeasible.satisfied(1e-10));
 }
 
-void expect_error(const std::function<void()>& call, const std::string& message) {
-  try {
-    call();
-    ADD_FAILURE() << "no error, expected: " << message;
-  } catch (const core::Error& e) {
-    EXPECT_EQ(std::string(e.what()), message);
-  }
-}
-
 TEST(NnlsBaselines, MalformedInputIsNamed) {
   Matrix A = random_matrix(20, 5, 10.0, 2);
   const Vector b(20, 1.0);

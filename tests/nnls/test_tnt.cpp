@@ -393,15 +393,6 @@ TEST_F(TntTest, TrivialProblems) {
   EXPECT_TRUE(kkt_report(Z, p.b, s.x).satisfied(1e-10));
 }
 
-void expect_error(const std::function<void()>& call, const std::string& message) {
-  try {
-    call();
-    ADD_FAILURE() << "no error, expected: " << message;
-  } catch (const core::Error& e) {
-    EXPECT_EQ(std::string(e.what()), message);
-  }
-}
-
 TEST_F(TntTest, MalformedInputIsNamed) {
   const Matrix A = random_matrix(20, 5, 10.0, 2);
   const Vector b(20, 1.0);

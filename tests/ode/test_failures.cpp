@@ -168,6 +168,7 @@ TEST(OdeFailuresInput, BadInputNamesTheValue) {
   // the batch's mapping is built then).
   const Radau5 broken(devices(), System{1, "void rhs(double t) { oops; }", false, 0});
   EXPECT_NE(error_of([&] { broken.integrate(Batch{{1.0}, {}}); }).find("oops"), std::string::npos);
+  EXPECT_NE(error_of([&] { broken.prepare(1); }).find("oops"), std::string::npos);
 }
 
 }  // namespace

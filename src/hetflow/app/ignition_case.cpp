@@ -155,6 +155,7 @@ RunOutcome IgnitionCase::run(const io::Case& c, RunContext& ctx) const {
   const IgnitionSettings settings = ignition_settings(c);
   const core::WallTimer build_timer;
   const ode::Radau5 solver(ctx.devices, chem::reactor_system(*mechanism, case_jacobian(c)), case_solver_options(c));
+  solver.prepare(points.size());
   dir.add_timing("build", build_timer.seconds());
   dir.manifest()["mechanism"] = {{"species", mechanism->species.size()}, {"reactions", mechanism->reactions.size()}};
   dir.write_manifest("running");

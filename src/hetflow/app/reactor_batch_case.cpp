@@ -102,6 +102,7 @@ RunOutcome ReactorBatchCase::run(const io::Case& c, RunContext& ctx) const {
   batch.t_end = {c.get<double>("batch.dt")};
   const core::WallTimer build_timer;
   const ode::Radau5 solver(ctx.devices, chem::reactor_system(*mechanism, case_jacobian(c)), case_solver_options(c));
+  solver.prepare(batch.params.size());
   dir.add_timing("build", build_timer.seconds());
   dir.write_manifest("running");
 

@@ -7,16 +7,20 @@
 #define TNT_WG 256  // work-items per column of the column reductions (a power of two)
 #endif
 
-real_t tnt_group_sum(__local real_t* part, real_t value) {
-  const int lid = get_local_id(0);
-  part[lid] = value;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (int stride = TNT_WG / 2; stride > 0; stride >>= 1) {
-    if (lid < stride) part[lid] += part[lid + stride];
-    barrier(CLK_LOCAL_MEM_FENCE);
+// The sum of `value` over the work-group, in a tree over `part` (TNT_WG entries); one body for the
+// working precision and for FP64, which the kernels reading the caller's matrix need.
+#define TNT_GROUP_SUM(T, name)                                       \
+  T name(__local T* part, T value) {                                 \
+    const int lid = get_local_id(0);                                 \
+    part[lid] = value;                                               \
+    barrier(CLK_LOCAL_MEM_FENCE);                                    \
+    for (int stride = TNT_WG / 2; stride > 0; stride >>= 1) {        \
+      if (lid < stride) part[lid] += part[lid + stride];             \
+      barrier(CLK_LOCAL_MEM_FENCE);                                  \
+    }                                                                \
+    return part[0];                                                  \
   }
-  return part[0];
-}
+TNT_GROUP_SUM(real_t, tnt_group_sum)
 
 // out[j] = sum_i |C(i, j)|, one work-group per column.
 __kernel __attribute__((reqd_work_group_size(TNT_WG, 1, 1)))
@@ -35,16 +39,7 @@ void tnt_column_abs_sums(const int rows, __global const real_t* restrict C, cons
 // the file without them (it cannot hold such a matrix anyway).
 #if defined(cl_khr_fp64)
 
-double tnt_group_sum_double(__local double* part, double value) {
-  const int lid = get_local_id(0);
-  part[lid] = value;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (int stride = TNT_WG / 2; stride > 0; stride >>= 1) {
-    if (lid < stride) part[lid] += part[lid + stride];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  return part[0];
-}
+TNT_GROUP_SUM(double, tnt_group_sum_double)
 
 // out[j] = sum_i A(i, j)^2 in FP64, one work-group per column; NaN or Inf entries make it non-finite,
 // which the host reports.

@@ -210,6 +210,11 @@ Mapping Radau5::mapping(std::size_t systems) const {
   return resolve(options_.mapping, system_.n, *devices_, systems);
 }
 
+void Radau5::prepare(std::size_t systems) const {
+  const Mapping m = mapping(systems);
+  for (std::size_t k = 0; k < parts_.size(); ++k) part(k, m);
+}
+
 // Built on first use: a batch size may never need the other mapping, and a large system's kernel takes
 // minutes to compile on NVIDIA (GRI-Mech 3.0: about 250 s for mapping 2, 430 s for mapping 1).
 Radau5::Device& Radau5::part(std::size_t k, Mapping mapping) const {

@@ -84,6 +84,10 @@ class Radau5 {
   // Whether the kernels use the system's jac(): options().jacobian resolved for the system.
   bool analytic_jacobian() const { return analytic_jacobian_; }
 
+  // Builds, on every device, the kernel a batch of `systems` systems runs in (integrate() would build it
+  // on first use): for callers that time or report the build apart from the integration.
+  void prepare(std::size_t systems) const;
+
   // Integrates every system of the batch; throws core::Error for malformed input (naming the value),
   // never for a system that fails: that system's Statistics say why.
   Result integrate(const Batch& batch) const;
