@@ -69,27 +69,26 @@ Report lbm(const core::DeviceSet& devices, const Options& options) {
   const bool gpu = info.kind == core::DeviceKind::gpu;
   const std::vector<int> sizes = gpu ? std::vector<int>{256, 384} : std::vector<int>{128, 256};
 
-  // Work-group sweep on the smaller lattice, FP32 A-A.
-  std::size_t best_wg = 0;
-  double best_rate = 0;
-  for (std::size_t wg : {32u, 64u, 128u, 256u, 512u}) {
-    if (wg > info.max_work_group) continue;
-    lbm::Config c;
-    c.work_group = wg;
-    c.force = {0, 0, 1e-6};
-    lbm::Solver s(devices, lbm::duct(sizes[0], sizes[0], sizes[0]), c);
-    s.initialise();
-    const core::Summary rate = time_solver(s, std::max(3, options.repeats / 3));
-    std::cerr << "  work-group " << wg << ": " << rate.median << " MLUPs/s\n";
-    if (rate.median > best_rate) {
-      best_rate = rate.median;
-      best_wg = wg;
+  for (lbm::Storage storage : {lbm::Storage::fp32, lbm::Storage::fp16, lbm::Storage::fp64}) {
+    // Work-group sweep per storage (each needs its own registers) on the smaller lattice, A-A.
+    std::size_t best_wg = 0;
+    double best_rate = 0;
+    for (std::size_t wg : {32u, 64u, 128u, 256u, 512u}) {
+      if (wg > info.max_work_group) continue;
+      lbm::Config c;
+      c.work_group = wg;
+      c.force = {0, 0, 1e-6};
+      c.storage = storage;
+      lbm::Solver s(devices, lbm::duct(sizes[0], sizes[0], sizes[0]), c);
+      s.initialise();
+      const core::Summary rate = time_solver(s, std::max(3, options.repeats / 3));
+      std::cerr << "  " << lbm::to_string(storage) << " work-group " << wg << ": " << rate.median << " MLUPs/s\n";
+      if (rate.median > best_rate) {
+        best_rate = rate.median;
+        best_wg = wg;
+      }
     }
-  }
-
-  for (int n : sizes) {
-    const lbm::Geometry geometry = lbm::duct(n, n, n);
-    for (lbm::Storage storage : {lbm::Storage::fp32, lbm::Storage::fp16, lbm::Storage::fp64}) {
+    for (int n : sizes) {
       for (lbm::Pattern pattern : {lbm::Pattern::aa, lbm::Pattern::ab, lbm::Pattern::lagrangian}) {
         lbm::Config c;
         c.work_group = best_wg;
@@ -98,7 +97,7 @@ Report lbm(const core::DeviceSet& devices, const Options& options) {
         c.pattern = pattern;
         const std::string name = std::to_string(n) + "^3 " + lbm::to_string(storage) + " " + lbm::to_string(pattern);
         try {
-          lbm::Solver s(devices, geometry, c);
+          lbm::Solver s(devices, lbm::duct(n, n, n), c);
           s.initialise();
           const core::Summary rate = time_solver(s, options.repeats);
           const double bytes = static_cast<double>(s.bytes_per_update());
