@@ -34,6 +34,25 @@ def timed_runs(A, b, cap, budget, max_repeats):
             return seconds, x
 
 
+def write_result(bench_json, listing, skipped, cases):
+    """scipy.json beside the bench JSON, rewritten after every case so that a run cut short keeps what it timed."""
+    result = {
+        "benchmark": "nnls-scipy",
+        "device": f"host: {platform.processor() or platform.machine()}",
+        "hetflow_device": listing.get("device"),
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "scipy": scipy.__version__,
+        "timed": "wall clock of scipy.optimize.nnls(A, b, maxiter=3n), single process",
+        "skipped": skipped,
+        "cases": cases,
+    }
+    out = pathlib.Path(bench_json).parent / "scipy.json"
+    out.write_text(json.dumps(result, indent=2) + "\n")
+    return out
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("problems", help="the folder HETFLOW_BENCH_KEEP_PROBLEMS named")
@@ -54,6 +73,7 @@ def main():
             if predicted > args.cap:
                 print(f"skipping n={n} active={fraction:.0%}: one run would take about {predicted:.3g} s")
                 skipped.append({"n": n, "active_fraction": fraction, "predicted_s": predicted})
+                write_result(args.bench_json, listing, skipped, cases)
                 continue
         A = np.load(folder / prob["A"])
         b = np.load(folder / prob["b"])
@@ -75,23 +95,9 @@ def main():
         cases.append({"name": name, "unit": "s", "value": median, "median": median, "min": min(seconds),
                       "max": max(seconds), "repeats": len(seconds), "bytes_per_unit": 0, "efficiency": 0,
                       "params": params})
-        print(f"{name}: {median:.4g} s (error {params['relative_error_x']:.1e})")
+        print(f"{name}: {median:.4g} s (error {params['relative_error_x']:.1e})", flush=True)
+        print(f"wrote {write_result(args.bench_json, listing, skipped, cases)}", flush=True)
 
-    result = {
-        "benchmark": "nnls-scipy",
-        "device": f"host: {platform.processor() or platform.machine()}",
-        "hetflow_device": listing.get("device"),
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "python": platform.python_version(),
-        "numpy": np.__version__,
-        "scipy": scipy.__version__,
-        "timed": "wall clock of scipy.optimize.nnls(A, b, maxiter=3n), single process",
-        "skipped": skipped,
-        "cases": cases,
-    }
-    out = pathlib.Path(args.bench_json).parent / "scipy.json"
-    out.write_text(json.dumps(result, indent=2) + "\n")
-    print(f"wrote {out}")
 
 
 if __name__ == "__main__":
