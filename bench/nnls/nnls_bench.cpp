@@ -136,7 +136,8 @@ class ProblemKeeper {
                                  {"seconds", nlohmann::json::object()}});
     return list_["problems"].back();
   }
-  void finish(const Report& report) {
+  // Rewrites DIR/problems.json; called after each kept size, so that a run cut short keeps its list.
+  void save(const Report& report) {
     if (dir_.empty()) return;
     list_.update({{"device", report.device.name}, {"kappa", kappa}, {"matrix_seed", matrix_seed},
                   {"rhs_seed", rhs_seed}, {"matrix", "square SVC, geometric singular values"}});
@@ -278,11 +279,11 @@ void solve_series(Context& ctx) {
                   << "\n";
       }
     }
+    if (keeper.keeps(n)) keeper.save(ctx.report);
   }
   setup.annotate(ctx.report);
   for (const auto& per_fraction : methods)
     for (const Method& m : per_fraction) m.series.annotate(ctx.report);
-  keeper.finish(ctx.report);
 }
 
 // SVC generation time; efficiency from a memory-traffic model, bandwidth being what limits it.
