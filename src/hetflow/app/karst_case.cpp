@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "hetflow/app/chem_case_setup.hpp"
 #include "hetflow/app/karst_case_setup.hpp"
@@ -296,23 +297,29 @@ RunOutcome KarstInversionCase::run(const io::Case& c, RunContext& ctx) const {
   const karst::MisfitProblem problem = *misfit_problem(c, problems);
   karst::KarstDevice device(ctx.devices);
   karst::KarstMisfit misfit(device, problem, case_box(c));
-  optim::EvaluationLog log = optim::EvaluationLog::create(dir.file("inversion_log.jsonl"));
+  // Rank 0 alone writes files; every rank takes the same steps, so its log is the run's.
+  const bool root = ctx.ranks.root();
+  std::optional<optim::EvaluationLog> log;
+  if (root) log = optim::EvaluationLog::create(dir.file("inversion_log.jsonl"));
   dir.add_output("inversion_log.jsonl", "every candidate evaluated (points in unit coordinates of the bounds), as JSON lines");
   karst::InversionOptions options;
   options.method = c.get<std::string>("inversion.method") == "lm" ? karst::Method::levenberg_marquardt : karst::Method::nlcg;
   options.start = heat_point(c, "inversion.start");
   options.noise = c.get<double>("inversion.noise");
   options.run = {static_cast<std::size_t>(c.get<long>("inversion.max_evaluations")),
-                 c.get<std::string>("inversion.on_failure") == "skip" ? optim::OnFailure::skip : optim::OnFailure::stop, &log};
+                 c.get<std::string>("inversion.on_failure") == "skip" ? optim::OnFailure::skip : optim::OnFailure::stop,
+                 log ? &*log : nullptr};
   dir.write_manifest("running");
 
   const core::WallTimer timer;
-  const karst::InversionResult r = karst::invert(misfit, options);
+  const karst::InversionResult r = karst::invert(misfit, options, ctx.ranks.link());
   const double seconds = timer.seconds();
 
-  write_fit(dir, problem, r, c.get<bool>("output.png"));
   const nlohmann::json summary = summary_json(c, r, seconds);
-  io::write_file_atomically(dir.file("inversion.json"), summary.dump(2) + "\n");
+  if (root) {
+    write_fit(dir, problem, r, c.get<bool>("output.png"));
+    io::write_file_atomically(dir.file("inversion.json"), summary.dump(2) + "\n");
+  }
   dir.add_output("inversion.json", "recovered Pe, St, Theta with standard deviations, RMS misfit, how the run ended");
   dir.manifest()["result"] = summary;
   dir.add_timing("inversion", seconds);

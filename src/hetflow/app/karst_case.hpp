@@ -24,6 +24,8 @@ class KarstInversionCase : public CaseType {
   io::Schema schema() const override;
   void check(const io::Case& c) const override;
   RunOutcome run(const io::Case& c, RunContext& context) const override;
+  // Under mpiexec each rank runs its share of every batch of forward runs on its own devices.
+  bool runs_across_processes() const override { return true; }
 };
 
 }  // namespace hetflow::app

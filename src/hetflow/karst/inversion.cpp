@@ -12,6 +12,7 @@
 #include "hetflow/optim/finite_difference.hpp"
 #include "hetflow/optim/levenberg_marquardt.hpp"
 #include "hetflow/optim/nlcg.hpp"
+#include "hetflow/optim/spread.hpp"
 
 namespace hetflow::karst {
 namespace {
@@ -150,9 +151,11 @@ optim::Result minimise(const optim::BatchObjective& objective, const ParameterBo
   return optim::nlcg(objective, start, o);
 }
 
-InversionResult invert(KarstMisfit& misfit, const InversionOptions& options) {
+InversionResult invert(KarstMisfit& misfit, const InversionOptions& options, core::Link* processes) {
   InversionResult result;
-  result.optimisation = minimise([&misfit](std::span<const optim::Point> p) { return misfit(p); }, misfit.box(), options);
+  optim::BatchObjective objective = [&misfit](std::span<const optim::Point> p) { return misfit(p); };
+  if (processes) objective = optim::spread_over(*processes, std::move(objective));
+  result.optimisation = minimise(objective, misfit.box(), options);
   const optim::Result& opt = result.optimisation;
   if (!std::isfinite(opt.value))
     throw core::Error("karst inversion: no candidate could be evaluated: " + opt.stop_reason);
@@ -163,7 +166,7 @@ InversionResult invert(KarstMisfit& misfit, const InversionOptions& options) {
   const optim::DifferenceStencil stencil(opt.best, unit_box, {});
   std::vector<optim::Point> batch{opt.best};
   batch.insert(batch.end(), stencil.points().begin(), stencil.points().end());
-  const std::vector<optim::Evaluation> evaluations = misfit(batch);
+  const std::vector<optim::Evaluation> evaluations = objective(batch);
   if (!evaluations[0].ok()) throw core::Error("karst inversion: re-running the solution failed: " + evaluations[0].failure);
   const std::vector<double>& r = evaluations[0].residuals;
   const Series& observed = misfit.observed();
@@ -193,6 +196,12 @@ InversionResult invert(KarstMisfit& misfit, const InversionOptions& options) {
     }
   }
   result.forward_runs = misfit.forward_runs();
+  if (processes) {
+    const double mine = static_cast<double>(result.forward_runs);
+    result.forward_runs = 0;
+    for (const std::vector<double>& runs : processes->all_gather(std::span(&mine, 1)))
+      result.forward_runs += static_cast<std::size_t>(runs.at(0));
+  }
   return result;
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "hetflow/core/link.hpp"
 #include "hetflow/karst/device_solver.hpp"
 #include "hetflow/karst/model.hpp"
 #include "hetflow/karst/series.hpp"
@@ -93,7 +94,7 @@ struct InversionResult {
   double noise = 0;  // the standard deviation used for sigma
   double rms = 0;    // RMS of the residuals at the solution
   Series fit;        // the modelled outlet at the observation times
-  std::size_t forward_runs = 0;
+  std::size_t forward_runs = 0;  // over all processes
 };
 
 // Runs the method on a unit-coordinate objective from box.to_unit(start) in [0, 1]^3. Checks the box and
@@ -101,7 +102,9 @@ struct InversionResult {
 optim::Result minimise(const optim::BatchObjective& objective, const ParameterBox& box, const InversionOptions& options);
 
 // minimise() on the misfit, then the fit and the uncertainties at the solution. A run that ended on a
-// failed candidate still returns its best point so far (optimisation.stop_reason says why).
-InversionResult invert(KarstMisfit& misfit, const InversionOptions& options);
+// failed candidate still returns its best point so far (optimisation.stop_reason says why). With
+// `processes` every batch of forward runs is spread over them (optim::spread_over): collective, each
+// process calls it with the same options and its own misfit on its own devices, and all get the result.
+InversionResult invert(KarstMisfit& misfit, const InversionOptions& options, core::Link* processes = nullptr);
 
 }  // namespace hetflow::karst

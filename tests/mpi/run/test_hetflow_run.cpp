@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 #include <iterator>
 
@@ -44,15 +45,23 @@ std::string bytes(const std::filesystem::path& file) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-class HetflowRunMpi : public CommandTest {};
+class HetflowRunMpi : public CommandTest {
+ protected:
+  // Runs `case_file` on one process into one/ and on two ranks into two/: the two-rank run's result.
+  CommandResult one_and_two(const std::string& case_file) {
+    const std::string args = "run " + case_file + " --device " + device() + " -q -o ";
+    const CommandResult one = run_hetflow(args + "one");
+    EXPECT_EQ(one.status, 0) << one.output;
+    const CommandResult two = run_shell(mpiexec({args + "two", args + "two"}));
+    EXPECT_EQ(two.status, 0) << two.output;
+    return two;
+  }
+};
 
 TEST_F(HetflowRunMpi, FtleOnTwoRanksWritesTheOneProcessFieldBitForBit) {
   write("gyre.yaml", gyre_case);
-  const std::string args = "run gyre.yaml --device " + device() + " -q -o ";
-  const CommandResult one = run_hetflow(args + "one");
-  ASSERT_EQ(one.status, 0) << one.output;
-  const CommandResult two = run_shell(mpiexec({args + "two", args + "two"}));
-  ASSERT_EQ(two.status, 0) << two.output;
+  const CommandResult two = one_and_two("gyre.yaml");
+  ASSERT_FALSE(HasFailure());
 
   for (const char* file : {"ftle.vti", "pathlines.vtp"}) {
     ASSERT_TRUE(std::filesystem::exists(dir / "two" / file)) << file;
@@ -74,11 +83,8 @@ TEST_F(HetflowRunMpi, FtleOnTwoRanksWritesTheOneProcessFieldBitForBit) {
 TEST_F(HetflowRunMpi, LbmOnTwoRanksWritesTheOneProcessFieldsBitForBit) {
   write("cylinder.yaml", "type: lbm\nlbm:\n  force: [1e-5, 0, 0]\n  steps: 200\ngeometry:\n  kind: cylinder\n"
                          "  size: [48, 24, 12]\noutput:\n  every: 100\n");
-  const std::string args = "run cylinder.yaml --device " + device() + " -q -o ";
-  const CommandResult one = run_hetflow(args + "one");
-  ASSERT_EQ(one.status, 0) << one.output;
-  const CommandResult two = run_shell(mpiexec({args + "two", args + "two"}));
-  ASSERT_EQ(two.status, 0) << two.output;
+  one_and_two("cylinder.yaml");
+  ASSERT_FALSE(HasFailure());
   for (const char* file : {"fields_000100.vti", "fields_000200.vti", "lbm.csv"}) {
     ASSERT_TRUE(std::filesystem::exists(dir / "two" / file)) << file;
     EXPECT_EQ(bytes(dir / "two" / file), bytes(dir / "one" / file)) << file;
@@ -86,6 +92,37 @@ TEST_F(HetflowRunMpi, LbmOnTwoRanksWritesTheOneProcessFieldsBitForBit) {
   EXPECT_EQ(manifest("two")["status"], "complete");
   EXPECT_EQ(manifest("two")["processes"]["count"], 2);
   EXPECT_EQ(manifest("two")["result"]["mass_drift"], manifest("one")["result"]["mass_drift"]);
+}
+
+// The karst inversion with each batch of forward runs split over the two ranks: the same candidates in
+// the same order as one process, so the same log and parameters; rank 0 alone writes them.
+TEST_F(HetflowRunMpi, KarstInversionOnTwoRanksTakesTheOneProcessSteps) {
+  std::string inlet = "t,T\n", velocity = "t,v\n";
+  for (int i = 0; i <= 30; ++i) {
+    const double t = 0.1 * i;
+    inlet += std::to_string(t) + "," + std::to_string(10 + 3 * std::exp(-std::pow((t - 0.8) / 0.3, 2))) + "\n";
+    velocity += std::to_string(t) + "," + std::to_string(1 + std::exp(-std::pow((t - 0.6) / 0.4, 2))) + "\n";
+  }
+  write("inlet.csv", inlet);
+  write("velocity.csv", velocity);
+  const std::string common = "forcing:\n  inlet: inlet.csv\n  velocity: velocity.csv\ngrid:\n  nodes: 30\n"
+                             "  rock_nodes: 10\n  rock_extent: 3\n  initial: 10\n";
+  write("truth.yaml", "type: karst\n" + common + "model:\n  st: [12]\n  theta: [3.2]\n  pe: [1960]\n"
+                      "time:\n  dt: 0.01\n  end: 3\noutput:\n  png: false\n");
+  ASSERT_EQ(run_hetflow("run truth.yaml -q --device " + device() + " -o truth").status, 0);
+  std::filesystem::copy_file(dir / "truth/outlet.csv", dir / "observed.csv");
+  write("inversion.yaml", "type: karst_inversion\n" + common +
+                              "observed:\n  file: observed.csv\ninversion:\n  max_evaluations: 80\n"
+                              "output:\n  png: false\n");
+  one_and_two("inversion.yaml");
+  ASSERT_FALSE(HasFailure());
+  EXPECT_EQ(bytes(dir / "two/inversion_log.jsonl"), bytes(dir / "one/inversion_log.jsonl"));
+  const nlohmann::json a = manifest("one")["result"], b = manifest("two")["result"];
+  EXPECT_EQ(b["parameters"], a["parameters"]);
+  EXPECT_EQ(b["evaluations"], a["evaluations"]);
+  EXPECT_EQ(b["forward_runs"], a["forward_runs"]);  // summed over the ranks
+  EXPECT_EQ(manifest("two")["processes"]["count"], 2);
+  EXPECT_GT(a["evaluations"].get<int>(), 20);  // several batches of candidates to split
 }
 
 // SIGINT to rank 1 alone: the ranks agree after every chunk, so rank 0 stops after the same chunk,
