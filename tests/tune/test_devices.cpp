@@ -68,8 +68,29 @@ TEST_F(TuneCommand, LbmWritesAnEntryThatARunTakesUp) {
   EXPECT_EQ(manifest("no-tune").at("tuning"), "disabled (HETFLOW_NO_TUNE)");
 }
 
+// Each storage is tuned apart, under its own problem class; an FP16 case takes the FP16 entry.
+TEST_F(TuneCommand, LbmStoragesAreTunedApart) {
+  const std::string env = "HETFLOW_TUNING_DB='" + (dir / "tuning.json").string() + "'";
+  test::CommandResult r = run_hetflow("tune lbm --storage fp16 --device " + device() + " --size 12 --repeats 1", env);
+  ASSERT_EQ(r.status, 0) << r.output;
+  std::ifstream in(dir / "tuning.json");
+  const nlohmann::json db = nlohmann::json::parse(in);
+  ASSERT_EQ(db.at("entries").size(), 1u);
+  const nlohmann::json& e = db.at("entries")[0];
+  EXPECT_EQ(e.at("key").at("problem_class"), "fp16 single-phase");
+  write("duct.yaml", "type: lbm\nlbm:\n  steps: 2\n  storage: fp16\ngeometry:\n  kind: duct\n  size: [8, 8, 4]\n");
+  r = run_hetflow("run duct.yaml -o fp16 -q --device " + device(), env);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(manifest("fp16").at("tuning").at("pattern"), e.at("best").at("pattern"));
+  write("duct.yaml", "type: lbm\nlbm:\n  steps: 2\ngeometry:\n  kind: duct\n  size: [8, 8, 4]\n");
+  r = run_hetflow("run duct.yaml -o fp32 -q --device " + device(), env);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(manifest("fp32").at("tuning").is_string()) << manifest("fp32").at("tuning");  // nothing for FP32
+}
+
 TEST_F(TuneCommand, RefusesUnknownTunablesAndSearches) {
   EXPECT_EQ(run_hetflow("tune nothing --db x.json").status, 2);
+  EXPECT_EQ(run_hetflow("tune lbm --storage fp8 --db x.json").status, 2);
   EXPECT_EQ(run_hetflow("tune lbm --search random --db x.json").status, 2);
   EXPECT_FALSE(std::filesystem::exists(dir / "x.json"));
 }

@@ -22,13 +22,16 @@ std::string lbm_problem_class(const lbm::Config& config) {
   return std::string(lbm::to_string(config.storage)) + " " + model;
 }
 
-// The LBM on a duct of n^3 nodes, FP32, single phase: work-group along x × pattern on the first device.
-tune::Tunable lbm_tunable(const core::DeviceSet& devices, int n, const tune::MeasureOptions& measure) {
+// The LBM on a duct of n^3 nodes, single phase, with `storage`: work-group along x × pattern on the first
+// device. Storages tune apart: their kernels need different registers (on an H200 FP16 runs best with
+// work-groups of 32, FP32 with 128).
+tune::Tunable lbm_tunable(const core::DeviceSet& devices, int n, lbm::Storage storage, const tune::MeasureOptions& measure) {
   const core::DeviceInfo& info = devices.device(0).info;
   auto geometry = std::make_shared<const lbm::Geometry>(lbm::duct(n, n, n));
   const double updates = static_cast<double>(n) * n * n * lbm_steps_per_run;
   lbm::Config base;
   base.force = {0, 0, 1e-6};  // a flow, so the kernels do the arithmetic of a real run
+  base.storage = storage;
   const std::size_t solver_default = 64;
   tune::Tunable t{"lbm",
                   {"lbm/lbm.cl"},
@@ -77,7 +80,7 @@ void print_trial(std::ostream& out, const tune::Tunable& t, const tune::Trial& t
 
 CLI::App* add_tune_command(CLI::App& app, TuneRequest& r) {
   CLI::App* cmd = app.add_subcommand("tune", "tune a kernel's parameters on a device and store the best in the tuning database");
-  cmd->add_option("name", r.name, "what to tune:\n  lbm: LBM work-group and pattern (FP32)\n  probe: the bandwidth and FMA probe work-groups")
+  cmd->add_option("name", r.name, "what to tune:\n  lbm: LBM work-group and pattern (for --storage)\n  probe: the bandwidth and FMA probe work-groups")
       ->required()
       ->check(CLI::IsMember({"lbm", "probe"}));
   cmd->add_option("--device", r.device, "device selection; the first selected device is tuned");
@@ -86,6 +89,8 @@ CLI::App* add_tune_command(CLI::App& app, TuneRequest& r) {
   cmd->add_option("--budget", r.budget, "settings measured at most (default: all for exhaustive, a quarter for annealing)");
   cmd->add_option("--db", r.db, "tuning database (default $HETFLOW_TUNING_DB, else $XDG_CACHE_HOME/hetflow/tuning.json)");
   cmd->add_option("--size", r.size, "lbm: lattice edge (default 192 on a GPU, 64 elsewhere)")->check(CLI::Range(4, 4096));
+  cmd->add_option("--storage", r.storage, "lbm: population storage, fp32 (default), fp16 or fp64")
+      ->check(CLI::IsMember({"fp32", "fp16", "fp64"}));
   cmd->add_option("--repeats", r.repeats, "timed runs per setting after one warm-up")->check(CLI::Range(1, 1000));
   cmd->add_option("--seed", r.seed, "annealing's random seed");
   return cmd;
@@ -97,7 +102,7 @@ int tune_command(const TuneRequest& r, std::ostream& out) {
   const core::DeviceInfo& info = devices.device(0).info;
   const tune::MeasureOptions measure{1, r.repeats};
   const int n = r.size ? r.size : info.kind == core::DeviceKind::gpu ? 192 : 64;
-  const tune::Tunable t = r.name == "lbm" ? lbm_tunable(devices, n, measure) : tune::probe_tunable(devices.compute(0), measure);
+  const tune::Tunable t = r.name == "lbm" ? lbm_tunable(devices, n, lbm::parse_storage(r.storage), measure) : tune::probe_tunable(devices.compute(0), measure);
   const tune::Database db(r.db.empty() ? tune::default_database_path() : std::filesystem::path(r.db));
   if (db.path().empty()) throw core::Error("no tuning database path: give --db, or set HETFLOW_TUNING_DB or HOME");
 

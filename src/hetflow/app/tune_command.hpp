@@ -25,6 +25,7 @@ struct TuneRequest {
   std::size_t budget = 0;      // settings measured at most; 0: the tuner's default
   std::string db;              // empty: tune::default_database_path()
   int size = 0;                // lbm: lattice edge; 0: 192 on a GPU, 64 elsewhere
+  std::string storage = "fp32";  // lbm: population storage (each has its own best work-group)
   int repeats = 5;             // timed runs per setting, after one warm-up
   std::uint64_t seed = 1;
 };
