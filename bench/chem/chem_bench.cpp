@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bench/reference.hpp"
 #include "hetflow/chem/reactor_source.hpp"
 #include "hetflow/chem/thermo.hpp"
 #include "hetflow/chem/yaml_mechanism.hpp"
@@ -216,7 +217,7 @@ Report chem(const core::DeviceSet& selected, const Options& options) {
   const core::DeviceInfo& info = devices.device(0).info;
   if (!info.fp64) throw core::Error("the chem benchmark needs FP64, which " + info.name + " lacks");
   const bool gpu = info.kind == core::DeviceKind::gpu;
-  Report report{"chem", info, core::measure_bandwidth(queue).copy.median, {}};
+  Report report{"chem", info, reference_bandwidth(queue).copy.median, {}};
 
   core::FlopOptions flop_options;
   flop_options.repeats = options.repeats;

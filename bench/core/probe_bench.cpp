@@ -1,6 +1,6 @@
 #include "bench/core/probe_bench.hpp"
 
-#include "hetflow/core/probe.hpp"
+#include "bench/reference.hpp"
 
 namespace hetflow::bench {
 
@@ -12,13 +12,16 @@ Report core_probe(const core::DeviceSet& devices, const Options& options) {
     core::ProbeOptions o;
     o.bytes_per_array = bytes;
     o.repeats = options.repeats;
-    const core::Bandwidth bw = core::measure_bandwidth(queue, o);
+    const core::Bandwidth bw = reference_bandwidth(queue, o);
     if (bytes == full) report.reference_bandwidth_GBs = bw.copy.median;
     const std::string mib = std::to_string(bw.bytes_per_array >> 20) + " MiB";
     // bytes_per_unit: bytes read plus written per float4 element.
     const nlohmann::json params = {{"bytes_per_array", bw.bytes_per_array}, {"element", "float4"}};
-    report.cases.push_back({"copy " + mib, "GB/s", bw.copy, 32.0, bw.copy.median / report.reference_bandwidth_GBs, params});
-    report.cases.push_back({"triad " + mib, "GB/s", bw.triad, 48.0, bw.triad.median / report.reference_bandwidth_GBs, params});
+    nlohmann::json copy = params, triad = params;
+    copy["work_group"] = bw.copy_work_group;
+    triad["work_group"] = bw.triad_work_group;
+    report.cases.push_back({"copy " + mib, "GB/s", bw.copy, 32.0, bw.copy.median / report.reference_bandwidth_GBs, copy});
+    report.cases.push_back({"triad " + mib, "GB/s", bw.triad, 48.0, bw.triad.median / report.reference_bandwidth_GBs, triad});
   }
   return report;
 }

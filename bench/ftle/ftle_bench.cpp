@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/reference.hpp"
 #include "hetflow/core/buffer.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/event.hpp"
@@ -178,7 +179,7 @@ Report ftle(const core::DeviceSet& selected, const Options& options) {
   const core::Queue& queue = devices.compute(0);
   const core::DeviceInfo& info = devices.device(0).info;
   const bool gpu = info.kind == core::DeviceKind::gpu;
-  Report report{"ftle", info, core::measure_bandwidth(queue).copy.median, {}};
+  Report report{"ftle", info, reference_bandwidth(queue).copy.median, {}};
   const double bandwidth = report.reference_bandwidth_GBs;
 
   core::FlopOptions flop_options;

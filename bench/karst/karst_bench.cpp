@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "bench/reference.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/event.hpp"
-#include "hetflow/core/probe.hpp"
 #include "hetflow/karst/device_solver.hpp"
 
 namespace hetflow::bench {
@@ -48,7 +48,7 @@ Report karst(const core::DeviceSet& devices, const Options& options) {
   const core::Queue& queue = devices.compute(0);
   const core::DeviceInfo& info = devices.device(0).info;
   if (!info.fp64) throw core::Error("the karst benchmark needs FP64, which " + info.name + " lacks");
-  Report report{"karst", info, core::measure_bandwidth(queue).copy.median, {}};
+  Report report{"karst", info, reference_bandwidth(queue).copy.median, {}};
   const bool gpu = info.kind == core::DeviceKind::gpu;
   // A batch runs only when its one run is predicted within run_cap; its timed repeats fill about
   // case_budget, at least one. On 2 PoCL cores this keeps the benchmark near a minute.

@@ -2,7 +2,7 @@
 
 #include <iostream>
 
-#include "hetflow/core/probe.hpp"
+#include "bench/reference.hpp"
 #include "hetflow/lbm/geometry_generators.hpp"
 #include "hetflow/lbm/solver.hpp"
 
@@ -29,7 +29,7 @@ core::Summary time_solver(lbm::Solver& solver, int repeats) {
 
 Report lbm_scaling(const core::DeviceSet& devices, const Options& options) {
   const core::DeviceInfo& info = devices.device(0).info;
-  Report report{"lbm-scaling", info, core::measure_bandwidth(devices.compute(0)).copy.median, {}};
+  Report report{"lbm-scaling", info, reference_bandwidth(devices.compute(0)).copy.median, {}};
   const int n = info.kind == core::DeviceKind::gpu ? 384 : 128;
   double single = 0;
   for (std::size_t count = 1; count <= devices.size(); ++count) {
@@ -65,7 +65,7 @@ Report lbm_scaling(const core::DeviceSet& devices, const Options& options) {
 
 Report lbm(const core::DeviceSet& devices, const Options& options) {
   const core::DeviceInfo& info = devices.device(0).info;
-  Report report{"lbm", info, core::measure_bandwidth(devices.compute(0)).copy.median, {}};
+  Report report{"lbm", info, reference_bandwidth(devices.compute(0)).copy.median, {}};
   const bool gpu = info.kind == core::DeviceKind::gpu;
   const std::vector<int> sizes = gpu ? std::vector<int>{256, 384} : std::vector<int>{128, 256};
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/reference.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/event.hpp"
 #include "hetflow/core/probe.hpp"
@@ -376,7 +377,7 @@ Report nnls(const core::DeviceSet& devices, const Options& options) {
   if (!info.fp64) throw core::Error("the nnls benchmark needs FP64, which " + info.name + " lacks");
   if (devices.size() > 1) std::cerr << "  nnls: measuring " << devices.device(0).label() << " alone\n";
   const core::Queue& queue = devices.compute(0);
-  Report report{"nnls", info, core::measure_bandwidth(queue).copy.median, {}};
+  Report report{"nnls", info, reference_bandwidth(queue).copy.median, {}};
   core::FlopOptions flop_options;
   flop_options.repeats = options.repeats;
   const double peak64 = core::measure_flops(queue, core::Precision::f64, flop_options).gflops.median;

@@ -2,6 +2,11 @@
 // through the executable on a tiny lattice, whose database entry a following `hetflow run` takes up.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "../app/command_test.hpp"
@@ -27,6 +32,43 @@ TEST(ProbeTuning, EveryWorkGroupOfTheProbeKernels) {
   const Entry e = entry_of(t, r);
   EXPECT_EQ(e.evaluations, r.space_size);
   EXPECT_EQ(e.best, r.best);
+}
+
+// An entry `hetflow tune probe` would store: the probe measures with its work-groups, and not with
+// HETFLOW_NO_TUNE, nor from values that are not sizes.
+TEST(ProbeTuning, TheProbeReadsItsEntryBack) {
+  const core::DeviceSet devices = test::test_device();
+  const core::DeviceInfo& info = devices.device(0).info;
+  const std::filesystem::path path = std::filesystem::temp_directory_path() / ("probe-db-" + std::to_string(::getpid()) + ".json");
+  const Database db(path);
+  Entry entry;
+  entry.best = {{"copy_work_group", "32"}, {"triad_work_group", "64"}, {"fma_work_group", "128"}};
+  db.store(probe_key(info), entry);
+
+  core::ProbeOptions options;
+  options.bytes_per_array = std::size_t{1} << 20;
+  options.repeats = 1;
+  core::FlopOptions flops;
+  apply_probe_tuning(info, db, options, &flops);
+  EXPECT_EQ(options.copy_work_group, 32u);
+  EXPECT_EQ(options.triad_work_group, 64u);
+  EXPECT_EQ(flops.work_group, 128u);
+  const core::Bandwidth bw = core::measure_bandwidth(devices.compute(0), options);
+  EXPECT_EQ(bw.copy_work_group, 32u);
+  EXPECT_EQ(bw.triad_work_group, 64u);
+  EXPECT_GT(bw.copy.median, 0.0);
+
+  core::ProbeOptions untouched;
+  ::setenv("HETFLOW_NO_TUNE", "1", 1);
+  apply_probe_tuning(info, db, untouched);
+  ::unsetenv("HETFLOW_NO_TUNE");
+  EXPECT_EQ(untouched.copy_work_group, 0u);
+  entry.best["copy_work_group"] = "many";
+  db.store(probe_key(info), entry);
+  apply_probe_tuning(info, db, untouched);
+  EXPECT_EQ(untouched.copy_work_group, 0u);  // not a size: the default stays
+  EXPECT_EQ(untouched.triad_work_group, 64u);
+  std::filesystem::remove(path);
 }
 
 class TuneCommand : public test::CommandTest {};
@@ -86,6 +128,29 @@ TEST_F(TuneCommand, LbmStoragesAreTunedApart) {
   r = run_hetflow("run duct.yaml -o fp32 -q --device " + device(), env);
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_TRUE(manifest("fp32").at("tuning").is_string()) << manifest("fp32").at("tuning");  // nothing for FP32
+}
+
+// `hetflow bench probe` measures with the stored work-groups and says so in its JSON.
+TEST_F(TuneCommand, TheBenchmarksReferenceUsesTheTunedProbe) {
+  const std::filesystem::path db_path = dir / "tuning.json";
+  Entry entry;
+  entry.best = {{"copy_work_group", "32"}, {"triad_work_group", "128"}, {"fma_work_group", "64"}};
+  const core::DeviceSet devices = test::test_device();
+  Database(db_path).store(probe_key(devices.device(0).info), entry);
+  const std::string env = "HETFLOW_TUNING_DB='" + db_path.string() + "'";
+  const test::CommandResult r = run_hetflow("bench probe --repeats 1 --output out --device " + device(), env);
+  ASSERT_EQ(r.status, 0) << r.output;
+  std::filesystem::path json;
+  for (const auto& f : std::filesystem::recursive_directory_iterator(dir / "out"))
+    if (f.path().filename() == "probe.json") json = f.path();
+  ASSERT_FALSE(json.empty()) << r.output;
+  std::ifstream in(json);
+  const nlohmann::json report = nlohmann::json::parse(in);
+  ASSERT_FALSE(report.at("cases").empty());
+  for (const nlohmann::json& c : report.at("cases")) {
+    const bool copy = c.at("name").get<std::string>().rfind("copy", 0) == 0;
+    EXPECT_EQ(c.at("params").at("work_group"), copy ? 32 : 128) << c.at("name");
+  }
 }
 
 TEST_F(TuneCommand, RefusesUnknownTunablesAndSearches) {

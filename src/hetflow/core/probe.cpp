@@ -31,22 +31,24 @@ Bandwidth measure_bandwidth(const Queue& queue, const ProbeOptions& options) {
   const cl_ulong count = n;
   copy.args(a, b, count);
   triad.args(a, b, c, 3.0f, count);
-  const NDRange global(round_up(n, 256));
-  const NDRange local(256 <= copy.max_work_group(queue) ? 256 : 64);
+  const std::size_t fallback = 256 <= std::min(copy.max_work_group(queue), triad.max_work_group(queue)) ? 256 : 64;
 
-  auto time = [&](const Kernel& k, double arrays) {
-    for (int i = 0; i < options.warmup; ++i) k.launch(queue, global, local).wait();
+  auto time = [&](const Kernel& k, std::size_t local, double arrays) {
+    const NDRange global(round_up(n, local));
+    for (int i = 0; i < options.warmup; ++i) k.launch(queue, global, NDRange(local)).wait();
     std::vector<double> rates;
     for (int i = 0; i < options.repeats; ++i) {
-      const double s = k.launch(queue, global, local).seconds();
+      const double s = k.launch(queue, global, NDRange(local)).seconds();
       rates.push_back(arrays * static_cast<double>(n * sizeof(cl_float4)) / s * 1e-9);
     }
     return summarize(rates);
   };
   Bandwidth result;
   result.bytes_per_array = n * sizeof(cl_float4);
-  result.copy = time(copy, 2.0);
-  result.triad = time(triad, 3.0);
+  result.copy_work_group = options.copy_work_group ? options.copy_work_group : fallback;
+  result.triad_work_group = options.triad_work_group ? options.triad_work_group : fallback;
+  result.copy = time(copy, result.copy_work_group, 2.0);
+  result.triad = time(triad, result.triad_work_group, 3.0);
   return result;
 }
 
@@ -56,7 +58,7 @@ FlopRate measure_flops(const Queue& queue, Precision precision, const FlopOption
   if (precision == Precision::f64 && !info.fp64) throw Error(ctx.device().label() + " has no double precision");
   const bool gpu = info.kind == DeviceKind::gpu;
   const std::size_t units = std::max(info.compute_units, 1u);
-  const std::size_t local = 64;
+  const std::size_t local = options.work_group ? options.work_group : 64;
   const std::size_t items = round_up(options.work_items ? options.work_items : units * (gpu ? 8192 : 1024), local);
   const unsigned iterations = options.iterations ? options.iterations : (gpu ? 2048u : 1024u);
   const std::size_t real = precision == Precision::f64 ? 8 : 4;

@@ -11,12 +11,17 @@ struct ProbeOptions {
   std::size_t bytes_per_array = 0;  // 0: default_probe_bytes() of the device
   int warmup = 2;
   int repeats = 15;
+  // Work-group sizes (`hetflow tune probe` finds the best); 0: 256 where the kernel allows it, else 64.
+  std::size_t copy_work_group = 0;
+  std::size_t triad_work_group = 0;
 };
 
 // Device-memory bandwidth in GB/s (1e9 bytes/s), counting bytes read plus bytes written:
 // copy moves 2 arrays per element, triad 3.
 struct Bandwidth {
   std::size_t bytes_per_array = 0;
+  std::size_t copy_work_group = 0;  // as launched
+  std::size_t triad_work_group = 0;
   Summary copy;
   Summary triad;
 };
@@ -34,6 +39,7 @@ constexpr int probe_fma_chains = 32;
 struct FlopOptions {
   std::size_t work_items = 0;  // 0: 8192 per compute unit on a GPU, 1024 on other devices
   unsigned iterations = 0;     // 0: 2048 on a GPU, 1024 on other devices
+  std::size_t work_group = 0;  // 0: 64
   int warmup = 2;
   int repeats = 15;
 };

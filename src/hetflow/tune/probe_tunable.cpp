@@ -1,8 +1,12 @@
 #include "hetflow/tune/probe_tunable.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "hetflow/core/buffer.hpp"
 #include "hetflow/core/kernel.hpp"
@@ -15,6 +19,12 @@ namespace {
 constexpr const char* copy_name = "copy_work_group";
 constexpr const char* triad_name = "triad_work_group";
 constexpr const char* fma_name = "fma_work_group";
+constexpr const char* probe_name = "probe";
+constexpr const char* probe_class = "f32";
+const std::vector<std::string>& probe_files() {
+  static const std::vector<std::string> files{"core/probe.cl"};
+  return files;
+}
 
 // Buffers and kernels shared by every evaluation, and the times measured so far.
 struct ProbeState {
@@ -69,9 +79,9 @@ Tunable probe_tunable(const core::Queue& queue, const MeasureOptions& measure, s
   const std::size_t copy_limit = kernel_limit(state->copy, queue), triad_limit = kernel_limit(state->triad, queue);
   // The defaults are what core::measure_bandwidth and measure_flops use untuned.
   const std::string stream_default = std::min(copy_limit, triad_limit) >= 256 ? "256" : "64";
-  Tunable t{"probe",
-            {"core/probe.cl"},
-            "f32",
+  Tunable t{probe_name,
+            probe_files(),
+            probe_class,
             std::to_string(bytes >> 20) + " MiB arrays, " + std::to_string(state->fma_items) + " fma work-items",
             TuningSpace({Dimension::ordered(copy_name, powers_of_two(32, copy_limit)),
                          Dimension::ordered(triad_name, powers_of_two(32, triad_limit)),
@@ -87,6 +97,26 @@ Tunable probe_tunable(const core::Queue& queue, const MeasureOptions& measure, s
            state->time("fma", state->fma, state->fma_items, local(fma_name), measure);
   };
   return t;
+}
+
+Key probe_key(const core::DeviceInfo& device) { return make_key(probe_name, device, probe_files(), probe_class); }
+
+void apply_probe_tuning(const core::DeviceInfo& device, const Database& db, core::ProbeOptions& options,
+                        core::FlopOptions* flops) {
+  if (tuning_disabled()) return;
+  const std::optional<Entry> entry = db.find(probe_key(device));
+  if (!entry) return;
+  // A value that is not a size (a hand-edited file) leaves the default: the database is advisory.
+  const auto size = [&](const char* name, std::size_t& into) {
+    const auto it = entry->best.find(name);
+    if (it == entry->best.end()) return;
+    std::size_t v = 0;
+    const char* end = it->second.data() + it->second.size();
+    if (const auto [p, ec] = std::from_chars(it->second.data(), end, v); ec == std::errc() && p == end && v > 0) into = v;
+  };
+  size(copy_name, options.copy_work_group);
+  size(triad_name, options.triad_work_group);
+  if (flops) size(fma_name, flops->work_group);
 }
 
 }  // namespace hetflow::tune
