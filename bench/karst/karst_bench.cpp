@@ -11,6 +11,7 @@
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/event.hpp"
 #include "hetflow/karst/device_solver.hpp"
+#include "hetflow/karst/workload.hpp"
 
 namespace hetflow::bench {
 namespace {
@@ -18,29 +19,6 @@ namespace {
 struct Size {
   std::size_t nodes, rock_nodes, steps;
 };
-
-// A storm pulse over one transit time t* in [0, 1]: velocity up to 2 V̄, inlet up to 1.4 T_r0. With
-// dt* = 1e-3 (first size) the water matrix stays diagonally dominant (v* dt / dx <= 1 + 2a).
-karst::Series storm(double base, double peak, double at) {
-  karst::Series s;
-  for (int i = 0; i <= 200; ++i) {
-    const double t = 0.005 * i;
-    s.t.push_back(t);
-    s.value.push_back(base + peak * std::exp(-std::pow((t - at) / 0.15, 2)));
-  }
-  return s;
-}
-
-// Sets spread over the thesis's inversion box (Pe [1900, 2050], St [0.75, 20], Theta [0.1, 6]) by
-// additive recurrences, as an inversion's stencils and line searches spread them.
-std::vector<karst::KarstParameters> spread_sets(std::size_t count) {
-  std::vector<karst::KarstParameters> sets(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    const auto frac = [&](double a) { return std::fmod(0.5 + a * static_cast<double>(i), 1.0); };
-    sets[i] = {1900 + 150 * frac(0.6180339887), 0.75 + 19.25 * frac(0.7548776662), 0.1 + 5.9 * frac(0.5698402910), 2.235, 0};
-  }
-  return sets;
-}
 
 }  // namespace
 
@@ -55,7 +33,7 @@ Report karst(const core::DeviceSet& devices, const Options& options) {
   const double run_cap = gpu ? 30.0 : 10.0, case_budget = gpu ? 5.0 : 2.0;
   const std::vector<Size> sizes = {{1000, 100, 1000}, {1000, 1000, 10000}};
   const std::vector<std::size_t> batches = {1, 10, 100, 500, 1000, 10000};
-  const karst::Series velocity = storm(1, 1, 0.3), inlet = storm(1, 0.4, 0.35);
+  const karst::Series velocity = karst::storm(1, 1, 0.3), inlet = karst::storm(1, 0.4, 0.35);
 
   karst::KarstDevice device(devices);
   double updates_per_second = 0;  // water-node x rock-node x step updates, of the last batch measured
@@ -79,7 +57,7 @@ Report karst(const core::DeviceSet& devices, const Options& options) {
         stopped = std::to_string(count) + " sets would pass " + std::to_string(int(run_cap)) + " s in one run";
       }
       if (!stopped.empty()) break;
-      const std::vector<karst::KarstParameters> sets = spread_sets(count);
+      const std::vector<karst::KarstParameters> sets = karst::spread_sets(count);
       const core::WallTimer warm_timer;
       const std::vector<karst::Series> warm = device.run(inlet, velocity, sets, grid);
       const double warm_seconds = warm_timer.seconds();

@@ -153,6 +153,32 @@ TEST_F(TuneCommand, TheBenchmarksReferenceUsesTheTunedProbe) {
   }
 }
 
+// `hetflow tune karst` stores the karst solver's work-group; karst runs take it up unless told not to.
+TEST_F(TuneCommand, KarstWritesAnEntryThatARunTakesUp) {
+  const std::string env = "HETFLOW_TUNING_DB='" + (dir / "tuning.json").string() + "'";
+  test::CommandResult r = run_hetflow("tune karst --device " + device() + " --size 30 --repeats 1", env);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("runs/s"), std::string::npos) << r.output;
+  std::ifstream in(dir / "tuning.json");
+  const nlohmann::json db = nlohmann::json::parse(in);
+  ASSERT_EQ(db.at("entries").size(), 1u);
+  const nlohmann::json& e = db.at("entries")[0];
+  EXPECT_EQ(e.at("key").at("tunable"), "karst");
+  EXPECT_EQ(e.at("key").at("problem_class"), "heat fp64");
+
+  write("inlet.csv", "t,T\n0,10\n1,12\n");
+  write("velocity.csv", "t,v\n0,1\n1,1\n");
+  write("storm.yaml", "type: karst\nforcing:\n  inlet: inlet.csv\n  velocity: velocity.csv\ngrid:\n  nodes: 20\n"
+                      "  rock_nodes: 5\n  rock_extent: 3\n  initial: 10\ntime:\n  dt: 0.01\n  end: 0.2\noutput:\n  png: false\n");
+  r = run_hetflow("run storm.yaml -o tuned -q --device " + device(), env);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(std::to_string(manifest("tuned").at("tuning").at("work_group").get<int>()),
+            e.at("best").at("work_group").get<std::string>());
+  r = run_hetflow("run storm.yaml -o untuned -q --no-tune --device " + device(), env);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(manifest("untuned").at("tuning"), "disabled (HETFLOW_NO_TUNE)");
+}
+
 TEST_F(TuneCommand, RefusesUnknownTunablesAndSearches) {
   EXPECT_EQ(run_hetflow("tune nothing --db x.json").status, 2);
   EXPECT_EQ(run_hetflow("tune lbm --storage fp8 --db x.json").status, 2);

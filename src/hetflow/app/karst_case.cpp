@@ -7,6 +7,7 @@
 
 #include "hetflow/app/chem_case_setup.hpp"
 #include "hetflow/app/karst_case_setup.hpp"
+#include "hetflow/app/tune_command.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/event.hpp"
 #include "hetflow/core/number_text.hpp"
@@ -198,7 +199,7 @@ RunOutcome KarstCase::run(const io::Case& c, RunContext& ctx) const {
   std::vector<std::string> problems;
   const ForwardSetup s = *forward_setup(c, problems);
   const karst::Grid& g = s.grid;
-  karst::KarstDevice device(ctx.devices);
+  karst::KarstDevice device(ctx.devices, 0, karst_tuned_work_group(ctx.devices, dir.manifest()["tuning"]));
   dir.write_manifest("running");
 
   const double set_bytes = 8.0 * static_cast<double>(g.nodes) * static_cast<double>(g.has_rock() ? g.rock_nodes : 1);
@@ -295,7 +296,7 @@ RunOutcome KarstInversionCase::run(const io::Case& c, RunContext& ctx) const {
   RunDirectory& dir = ctx.directory;
   std::vector<std::string> problems;
   const karst::MisfitProblem problem = *misfit_problem(c, problems);
-  karst::KarstDevice device(ctx.devices);
+  karst::KarstDevice device(ctx.devices, 0, karst_tuned_work_group(ctx.devices, dir.manifest()["tuning"]));
   karst::KarstMisfit misfit(device, problem, case_box(c));
   // Rank 0 alone writes files; every rank takes the same steps, so its log is the run's.
   const bool root = ctx.ranks.root();

@@ -2,12 +2,16 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <ostream>
 
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/number_text.hpp"
+#include "hetflow/karst/device_solver.hpp"
+#include "hetflow/karst/workload.hpp"
 #include "hetflow/lbm/geometry_generators.hpp"
 #include "hetflow/tune/probe_tunable.hpp"
 #include "hetflow/tune/tuner.hpp"
@@ -59,6 +63,44 @@ tune::Tunable lbm_tunable(const core::DeviceSet& devices, int n, lbm::Storage st
   return t;
 }
 
+const std::vector<std::string>& karst_files() {
+  static const std::vector<std::string> files{"karst/karst.cl"};
+  return files;
+}
+constexpr const char* karst_class = "heat fp64";
+
+// The karst heat model's batched forward runs (the inversion's workload): work-items per set on the
+// first device, timed by the wall clock of KarstDevice::run (uploads and outlet downloads included).
+// N = `nodes` water nodes, M = N / 10 rock nodes, 100 steps, a batch of 500 sets on a GPU, 16 elsewhere.
+tune::Tunable karst_tunable(const core::DeviceSet& devices, int nodes, const tune::MeasureOptions& measure) {
+  const core::DeviceInfo& info = devices.device(0).info;
+  const bool gpu = info.kind == core::DeviceKind::gpu;
+  auto grid = std::make_shared<karst::Grid>();
+  grid->nodes = static_cast<std::size_t>(nodes);
+  grid->rock_nodes = std::max<std::size_t>(grid->nodes / 10, 2);
+  grid->times = karst::Grid::uniform_times(1e-3, 100);
+  auto sets = std::make_shared<const std::vector<karst::KarstParameters>>(karst::spread_sets(gpu ? 500 : 16));
+  auto velocity = std::make_shared<const karst::Series>(karst::storm(1, 1, 0.3));
+  auto inlet = std::make_shared<const karst::Series>(karst::storm(1, 0.4, 0.35));
+  const std::size_t limit = std::min<std::size_t>(1024, karst::KarstDevice(devices, 0, std::size_t{1} << 20).work_group());
+  const double runs = static_cast<double>(sets->size());
+  tune::Tunable t{"karst",
+                  karst_files(),
+                  karst_class,
+                  "N=" + std::to_string(grid->nodes) + " M=" + std::to_string(grid->rock_nodes) + " 100 steps, " +
+                      std::to_string(sets->size()) + " sets",
+                  tune::TuningSpace({tune::Dimension::ordered("work_group", tune::powers_of_two(32, limit))}),
+                  {{"work_group", std::to_string(std::min<std::size_t>(256, limit))}},
+                  {},
+                  [runs](double seconds) { return runs / seconds; },
+                  "runs/s"};
+  t.seconds = [&devices, grid, sets, velocity, inlet, measure](const tune::Setting& s) {
+    karst::KarstDevice device(devices, 0, std::stoul(s.at("work_group")));
+    return tune::measure(tune::wall_clock([&] { device.run(*inlet, *velocity, *sets, *grid); }), measure).median;
+  };
+  return t;
+}
+
 std::string fixed(double v, int digits) {
   char text[32];
   std::snprintf(text, sizeof text, "%.*f", digits, v);
@@ -80,15 +122,15 @@ void print_trial(std::ostream& out, const tune::Tunable& t, const tune::Trial& t
 
 CLI::App* add_tune_command(CLI::App& app, TuneRequest& r) {
   CLI::App* cmd = app.add_subcommand("tune", "tune a kernel's parameters on a device and store the best in the tuning database");
-  cmd->add_option("name", r.name, "what to tune:\n  lbm: LBM work-group and pattern (for --storage)\n  probe: the bandwidth and FMA probe work-groups")
+  cmd->add_option("name", r.name, "what to tune:\n  lbm: LBM work-group and pattern (for --storage)\n  karst: the karst solver's work-items per parameter set\n  probe: the bandwidth and FMA probe work-groups")
       ->required()
-      ->check(CLI::IsMember({"lbm", "probe"}));
+      ->check(CLI::IsMember({"lbm", "karst", "probe"}));
   cmd->add_option("--device", r.device, "device selection; the first selected device is tuned");
   cmd->add_option("--search", r.search, "exhaustive or annealing (default: exhaustive when the space fits the budget)")
       ->check(CLI::IsMember({"exhaustive", "annealing"}));
   cmd->add_option("--budget", r.budget, "settings measured at most (default: all for exhaustive, a quarter for annealing)");
   cmd->add_option("--db", r.db, "tuning database (default $HETFLOW_TUNING_DB, else $XDG_CACHE_HOME/hetflow/tuning.json)");
-  cmd->add_option("--size", r.size, "lbm: lattice edge (default 192 on a GPU, 64 elsewhere)")->check(CLI::Range(4, 4096));
+  cmd->add_option("--size", r.size, "lbm: lattice edge (default 192 on a GPU, 64 elsewhere); karst: water nodes (default 1000 on a GPU, 100 elsewhere)")->check(CLI::Range(4, 4096));
   cmd->add_option("--storage", r.storage, "lbm: population storage, fp32 (default), fp16 or fp64")
       ->check(CLI::IsMember({"fp32", "fp16", "fp64"}));
   cmd->add_option("--repeats", r.repeats, "timed runs per setting after one warm-up")->check(CLI::Range(1, 1000));
@@ -101,8 +143,10 @@ int tune_command(const TuneRequest& r, std::ostream& out) {
   const core::DeviceSet devices({selected.device(0)});
   const core::DeviceInfo& info = devices.device(0).info;
   const tune::MeasureOptions measure{1, r.repeats};
-  const int n = r.size ? r.size : info.kind == core::DeviceKind::gpu ? 192 : 64;
-  const tune::Tunable t = r.name == "lbm" ? lbm_tunable(devices, n, lbm::parse_storage(r.storage), measure) : tune::probe_tunable(devices.compute(0), measure);
+  const bool gpu = info.kind == core::DeviceKind::gpu;
+  const tune::Tunable t = r.name == "lbm"     ? lbm_tunable(devices, r.size ? r.size : gpu ? 192 : 64, lbm::parse_storage(r.storage), measure)
+                          : r.name == "karst" ? karst_tunable(devices, r.size ? r.size : gpu ? 1000 : 100, measure)
+                                              : tune::probe_tunable(devices.compute(0), measure);
   const tune::Database db(r.db.empty() ? tune::default_database_path() : std::filesystem::path(r.db));
   if (db.path().empty()) throw core::Error("no tuning database path: give --db, or set HETFLOW_TUNING_DB or HOME");
 
@@ -131,29 +175,44 @@ tune::Key lbm_tuning_key(const core::DeviceInfo& device, const lbm::Config& conf
   return tune::make_key("lbm", device, files, lbm_problem_class(config));
 }
 
-lbm::Config with_lbm_tuning(lbm::Config config, const io::Case& c, const core::DeviceSet& devices,
-                            std::size_t processes, nlohmann::json& record) {
+namespace {
+
+// The database's entry for `key` when every device shares one name and driver and tuning is enabled;
+// else nothing. `record` (the manifest's "tuning") says what was found, or why nothing.
+std::optional<tune::Entry> find_tuning(const core::DeviceSet& devices, const tune::Key& key, nlohmann::json& record) {
   const core::DeviceInfo& first = devices.device(0).info;
   for (std::size_t k = 1; k < devices.size(); ++k) {
     const core::DeviceInfo& d = devices.device(k).info;
     if (d.name != first.name || d.driver != first.driver) {
       record = "none: the devices differ, and one device's setting need not suit another";
-      return config;
+      return std::nullopt;
     }
   }
   if (tune::tuning_disabled()) {
     record = "disabled (HETFLOW_NO_TUNE)";
-    return config;
+    return std::nullopt;
   }
-  const bool open_work_group = config.work_group == 0;
-  const bool open_pattern = c.is_default("lbm.pattern") && processes == 1;
   const tune::Database db(tune::default_database_path());
-  const std::optional<tune::Entry> entry = db.find(lbm_tuning_key(first, config));
+  std::optional<tune::Entry> entry = db.find(key);
   if (!entry) {
-    record = "none: nothing tuned for this device, driver, kernel and problem class (`hetflow tune lbm`)";
-    return config;
+    record = std::string("none: nothing tuned for this device, driver, kernel and problem class (`hetflow tune ")
+                 .append(key.tunable)
+                 .append("`)");
+    return std::nullopt;
   }
   record = {{"database", db.path().string()}, {"tuned_at", entry->tuned_at}, {"tuned_on", entry->problem}};
+  return entry;
+}
+
+}  // namespace
+
+lbm::Config with_lbm_tuning(lbm::Config config, const io::Case& c, const core::DeviceSet& devices,
+                            std::size_t processes, nlohmann::json& record) {
+  const core::DeviceInfo& first = devices.device(0).info;
+  const bool open_work_group = config.work_group == 0;
+  const bool open_pattern = c.is_default("lbm.pattern") && processes == 1;
+  const std::optional<tune::Entry> entry = find_tuning(devices, lbm_tuning_key(first, config), record);
+  if (!entry) return config;
   try {
     if (open_work_group && entry->best.contains("work_group")) {
       const std::size_t wg = std::stoul(entry->best.at("work_group"));
@@ -171,6 +230,22 @@ lbm::Config with_lbm_tuning(lbm::Config config, const io::Case& c, const core::D
     record["ignored"] = e.what();
   }
   return config;
+}
+
+std::size_t karst_tuned_work_group(const core::DeviceSet& devices, nlohmann::json& record) {
+  const core::DeviceInfo& first = devices.device(0).info;
+  const std::optional<tune::Entry> entry =
+      find_tuning(devices, tune::make_key("karst", first, karst_files(), karst_class), record);
+  if (!entry || !entry->best.contains("work_group")) return 0;
+  const std::string& text = entry->best.at("work_group");
+  std::size_t wg = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), wg);
+  if (ec != std::errc() || end != text.data() + text.size() || wg == 0 || wg > first.max_work_group) {
+    record["ignored"] = "work_group " + text + " is not a work-group size of this device";  // advisory data
+    return 0;
+  }
+  record["work_group"] = wg;
+  return wg;
 }
 
 }  // namespace hetflow::app

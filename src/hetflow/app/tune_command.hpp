@@ -24,7 +24,7 @@ struct TuneRequest {
   std::string search;          // exhaustive, annealing; empty: exhaustive when the space fits the budget
   std::size_t budget = 0;      // settings measured at most; 0: the tuner's default
   std::string db;              // empty: tune::default_database_path()
-  int size = 0;                // lbm: lattice edge; 0: 192 on a GPU, 64 elsewhere
+  int size = 0;                // lbm: lattice edge (0: 192 on a GPU, 64 elsewhere); karst: water nodes (0: 1000, 100)
   std::string storage = "fp32";  // lbm: population storage (each has its own best work-group)
   int repeats = 5;             // timed runs per setting, after one warm-up
   std::uint64_t seed = 1;
@@ -46,5 +46,9 @@ tune::Key lbm_tuning_key(const core::DeviceInfo& device, const lbm::Config& conf
 // why nothing, goes into `record` (the manifest's "tuning").
 lbm::Config with_lbm_tuning(lbm::Config config, const io::Case& c, const core::DeviceSet& devices,
                             std::size_t processes, nlohmann::json& record);
+
+// The karst solver's work-items per set from the tuning database (`hetflow tune karst`), under the
+// same conditions; 0 (the solver's default) when nothing applies. Recorded in `record` likewise.
+std::size_t karst_tuned_work_group(const core::DeviceSet& devices, nlohmann::json& record);
 
 }  // namespace hetflow::app

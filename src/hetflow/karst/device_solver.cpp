@@ -18,11 +18,12 @@ constexpr std::size_t preferred_work_group = 256;
 
 }  // namespace
 
-KarstDevice::KarstDevice(const core::DeviceSet& devices, std::size_t device) : queue_(devices.compute(device)) {
+KarstDevice::KarstDevice(const core::DeviceSet& devices, std::size_t device, std::size_t work_group)
+    : queue_(devices.compute(device)) {
   const core::Program& program =
       devices.context(device).program("karst/karst.cl", core::BuildOptions(core::Precision::f64));
   kernel_ = program.kernel("karst_run");
-  work_group_ = std::min(preferred_work_group, kernel_.max_work_group(queue_));
+  work_group_ = std::min(work_group ? work_group : preferred_work_group, kernel_.max_work_group(queue_));
 }
 
 std::vector<Series> KarstDevice::run(const Series& inlet, const Series& velocity, std::span<const KarstParameters> sets,

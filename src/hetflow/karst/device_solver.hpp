@@ -21,8 +21,9 @@ namespace hetflow::karst {
 // once.
 class KarstDevice {
  public:
-  // Builds the kernel for device `device` of `devices` (the compute queue is used).
-  explicit KarstDevice(const core::DeviceSet& devices, std::size_t device = 0);
+  // Builds the kernel for device `device` of `devices` (the compute queue is used), with `work_group`
+  // work-items per set (`hetflow tune karst` finds the best; 0: 256), at most what the kernel allows.
+  explicit KarstDevice(const core::DeviceSet& devices, std::size_t device = 0, std::size_t work_group = 0);
 
   // One outlet series per parameter set, at grid.times. Throws core::Error for invalid input (see
   // step_forcing, check_parameters) or a grid whose water system does not fit in local memory, before
