@@ -214,11 +214,11 @@ RunOutcome KarstCase::run(const io::Case& c, RunContext& ctx) const {
   const double seconds = timer.seconds();
 
   std::string table = "t";
-  for (std::size_t p = 0; p < outlets.size(); ++p) table += ",outlet_" + std::to_string(p);
+  for (std::size_t p = 0; p < outlets.size(); ++p) table.append(",outlet_").append(std::to_string(p));
   table += "\n";
   for (std::size_t k = 0; k < g.times.size(); ++k) {
     table += exact_number(g.times[k]);
-    for (const karst::Series& o : outlets) table += "," + exact_number(o.value[k]);
+    for (const karst::Series& o : outlets) table.append(",").append(exact_number(o.value[k]));
     table += "\n";
   }
   io::write_file_atomically(dir.file("outlet.csv"), table);
