@@ -162,6 +162,15 @@ struct Context {
   Report& report;
 };
 
+// Records a GFLOP/s case, its efficiency the share of the FP64 peak measured in this run; returns
+// its index.
+std::size_t record_flop_rate(Context& ctx, std::string name, const core::Summary& rate, nlohmann::json params) {
+  params["peak_fp64_gflops"] = ctx.peak64;
+  params["efficiency_is"] = "GFLOP/s / the FP64 multiply-add peak measured in this run";
+  ctx.report.cases.push_back({std::move(name), "GFLOP/s", rate, 0, rate.median / ctx.peak64, std::move(params)});
+  return ctx.report.cases.size() - 1;
+}
+
 // TNT, FNNLS and Lawson-Hanson against n on square SVC matrices.
 void solve_series(Context& ctx) {
   nnls::SvcGenerator generator(ctx.devices);
@@ -325,47 +334,77 @@ void svc_series(Context& ctx) {
   series.annotate(ctx.report);
 }
 
-// A^T A (TNT's O(m n^2) step) in GFLOP/s against the FP64 peak.
-void gram_series(Context& ctx) {
+// TNT's dense kernels on square SVC matrices (kappa 1e2): A^T A (its O(m n^2) set-up) and the blocked
+// Cholesky factorisation of it (each outer iteration's) in GFLOP/s against the FP64 peak, and the
+// preconditioner R^-1 R^-T z (each CG iteration's), which reads R twice, in seconds with its
+// efficiency against the copy bandwidth.
+void dense_series(Context& ctx) {
   const core::Context& context = ctx.devices.context(0);
   const core::Queue& queue = ctx.devices.compute(0);
   const core::DeviceInfo& info = ctx.devices.device(0).info;
+  nnls::SvcGenerator generator(ctx.devices);
   nnls::DeviceDense<double> dense(context);
-  Series series("gram", ctx.caps.run, 3);
+  Series series("dense kernels", ctx.caps.run, 3);
   for (const std::size_t n : {1000u, 2000u, 5000u, 10000u}) {
     if (!series.admits(n)) break;
-    if (n * n * sizeof(double) > info.max_alloc || 2 * n * n * sizeof(double) > info.global_mem) {
-      series.stop(n, "A and A^T A would not fit in device memory");
+    if (n * n * sizeof(double) > info.max_alloc || 3 * n * n * sizeof(double) > info.global_mem) {
+      series.stop(n, "A, A^T A and its factor would not fit in device memory");
       break;
     }
-    core::Buffer<double> a(context, n * n), c(context, n * n);
-    a.fill(queue, 1.0);  // the rate does not depend on the values
-    const auto A = nnls::DeviceMatrixView<double>::whole(a, n, n);
-    const auto C = nnls::DeviceMatrixView<double>::whole(c, n, n);
-    const auto run = [&] {
+    const core::Buffer<double> a = generator.generate({n, n, kappa, nnls::SvcMode::geometric, matrix_seed, {}});
+    generator.queue().finish();
+    core::Buffer<double> gram(context, n * n), factor(context, n * n), z(context, n), w(context, n), y(context, n);
+    const auto G = nnls::DeviceMatrixView<double>::whole(gram, n, n);
+    const auto R = nnls::DeviceMatrixView<double>::whole(factor, n, n);
+    const auto timed = [&](auto&& work) {
       queue.finish();
       const core::WallTimer timer;
-      dense.gram(queue, A, C);
+      work();
       queue.finish();
       return timer.seconds();
     };
-    const double warm = run();
-    const double flops = double(n) * double(n) * double(n + 1);  // the upper triangle's multiply-adds, x 2
-    const core::Summary stats =
-        core::summarize(inverted(samples(warm, ctx.caps.case_budget, ctx.options.repeats, run), flops / 1e9));
-    ctx.report.cases.push_back({"gram n=" + std::to_string(n),
-                                "GFLOP/s",
-                                stats,
+    const auto gram_run = [&] { return timed([&] { dense.gram(queue, nnls::DeviceMatrixView<double>::whole(a, n, n), G); }); };
+    const auto factor_run = [&] {
+      factor.copy_from(queue, gram, 0, 0, n * n);
+      return timed([&] {
+        if (dense.cholesky(queue, R)) throw core::Error("nnls benchmark: A^T A is not positive definite");
+      });
+    };
+    const auto precondition_run = [&] { return timed([&] { dense.precondition(queue, R, z, w, y); }); };
+
+    const double gram_warm = gram_run(), factor_warm = factor_run();
+    z.fill(queue, 1.0);
+    const double gram_flops = double(n) * double(n) * double(n + 1);  // the upper triangle's multiply-adds, x 2
+    const double factor_flops = double(n) * double(n) * double(n) / 3;
+    const auto rate = [&](double warm, auto& run, double flops) {
+      return core::summarize(inverted(samples(warm, ctx.caps.case_budget, ctx.options.repeats, run), flops / 1e9));
+    };
+    const core::Summary gram_rate = rate(gram_warm, gram_run, gram_flops);
+    const core::Summary factor_rate = rate(factor_warm, factor_run, factor_flops);
+    const std::size_t index = record_flop_rate(
+        ctx, "gram n=" + std::to_string(n), gram_rate,
+        {{"n", n}, {"m", n}, {"flops", gram_flops}, {"timed", "host wall clock of DeviceDense::gram between queue finishes"}});
+    record_flop_rate(ctx, "cholesky n=" + std::to_string(n), factor_rate,
+                     {{"n", n},
+                      {"flops", factor_flops},
+                      {"block", dense.tuning().cholesky_block},
+                      {"timed", "host wall clock of DeviceDense::cholesky, its info read back included"}});
+    const core::Summary seconds =
+        core::summarize(samples(precondition_run(), ctx.caps.case_budget, ctx.options.repeats, precondition_run));
+    const double bytes = 2.0 * sizeof(double) * double(n) * double(n + 1) / 2;  // the triangle, read twice
+    ctx.report.cases.push_back({"precondition n=" + std::to_string(n),
+                                "s",
+                                seconds,
                                 0,
-                                stats.median / ctx.peak64,
+                                bytes / seconds.median / (ctx.report.reference_bandwidth_GBs * 1e9),
                                 {{"n", n},
-                                 {"m", n},
-                                 {"flops", flops},
-                                 {"peak_fp64_gflops", ctx.peak64},
-                                 {"timed", "host wall clock of DeviceDense::gram between queue finishes"},
-                                 {"efficiency_is", "GFLOP/s / the FP64 multiply-add peak measured in this run"}}});
-    series.record(n, flops / 1e9 / stats.median, ctx.report.cases.size() - 1);
-    std::cerr << "  gram n=" << n << ": " << stats.median << " GFLOP/s\n";
+                                 {"bytes_model", bytes},
+                                 {"block", dense.tuning().cholesky_block},
+                                 {"timed", "host wall clock of DeviceDense::precondition between queue finishes"},
+                                 {"efficiency_is", "R's triangle read twice / time / copy bandwidth"}}});
+    series.record(n, gram_flops / 1e9 / gram_rate.median + factor_flops / 1e9 / factor_rate.median, index);
+    std::cerr << "  n=" << n << ": gram " << gram_rate.median << " GFLOP/s, cholesky " << factor_rate.median
+              << " GFLOP/s, precondition " << seconds.median << " s\n";
   }
   series.annotate(ctx.report);
 }
@@ -384,7 +423,7 @@ Report nnls(const core::DeviceSet& devices, const Options& options) {
   std::cerr << "  peak multiply-add rate: " << peak64 << " GFLOP/s fp64\n";
 
   Context ctx{devices, options, caps_for(info), peak64, report};
-  gram_series(ctx);
+  dense_series(ctx);
   svc_series(ctx);
   solve_series(ctx);
   return report;

@@ -273,10 +273,22 @@ TYPED_TEST(DeviceDenseTest, CholeskyFactorsSpdMatrices) {
     ASSERT_FALSE(failed.has_value()) << "column " << *failed;
     const HostMatrix r = this->download(dev);
     EXPECT_LE(cholesky_residual(r, bb), this->tol) << "k = " << k;
+    // Below the diagonal blocks nothing is written; inside each, L (strict part stored, diagonal
+    // 1 / R(i, i)) must be R_jj^-T: L R_jj^T = I to a few k u (R's condition number is below 2.3).
+    const std::size_t nb = static_cast<std::size_t>(this->dense().tuning().cholesky_block);
     for (std::size_t j = 0; j < k; ++j) {
       ASSERT_GT(r(j, j), 0.0);
-      for (std::size_t i = j + 1; i < k; ++i) ASSERT_EQ(r(i, j), bb(i, j)) << "strict lower triangle was written";
+      for (std::size_t i = (j / nb + 1) * nb; i < k; ++i)
+        ASSERT_EQ(r(i, j), bb(i, j)) << "strict lower triangle outside the diagonal blocks";
     }
+    const auto l = [&](std::size_t i, std::size_t c) { return i == c ? 1 / r(i, i) : r(i, c); };
+    for (std::size_t j0 = 0; j0 < k; j0 += nb)
+      for (std::size_t i = j0; i < std::min(k, j0 + nb); ++i)
+        for (std::size_t c = j0; c < std::min(k, j0 + nb); ++c) {
+          double sum = 0;  // (L R^T)(i, c) = sum over s of L(i, s) R(c, s), s <= i and s >= c
+          for (std::size_t t = c; t <= i; ++t) sum += l(i, t) * r(c, t);
+          ASSERT_NEAR(sum, i == c ? 1.0 : 0.0, 10 * this->tol) << "k = " << k << ", (R_jj^-T R_jj^T)(" << i << ", " << c << ")";
+        }
   }
 }
 
@@ -295,7 +307,9 @@ TYPED_TEST(DeviceDenseTest, CholeskyReportsTheFailingColumnAsLapackDoes) {
     const int n = static_cast<int>(k), lda = static_cast<int>(lapack.ld);
     int info = 0;
     dpotrf_("U", &n, lapack.data.data(), &lda, &info);
-    if (info > 0) EXPECT_EQ(static_cast<std::size_t>(info - 1), column);
+    if (info > 0) {
+      EXPECT_EQ(static_cast<std::size_t>(info - 1), column);
+    }
     const auto failed = this->dense().cholesky(this->queue(), this->upload(*bad));
     ASSERT_TRUE(failed.has_value());
     EXPECT_EQ(*failed, column);
@@ -312,14 +326,12 @@ TYPED_TEST(DeviceDenseTest, TriangularSolvesWithTheCholeskyFactor) {
   const double solve_tol = sizeof(TypeParam) == 8 ? 1e-12 : 1e-5;
   for (const std::size_t k : {std::size_t{300}, std::size_t{257}}) {
     std::mt19937_64 rng(8 + k);
-    HostMatrix r = spd_matrix<double>(k, k + 3, rng);
-    const int n = static_cast<int>(k), lda = static_cast<int>(r.ld);
-    int info = 0;
-    dpotrf_("U", &n, r.data.data(), &lda, &info);
-    ASSERT_EQ(info, 0);
+    // The solves need the factor's inverted diagonal blocks, so R comes from the device's cholesky.
+    const auto r_dev = this->upload(spd_matrix<TypeParam>(k, k + 3, rng), 2);
+    ASSERT_FALSE(this->dense().cholesky(this->queue(), r_dev).has_value());
+    HostMatrix r = this->download(r_dev);
     for (std::size_t j = 0; j < k; ++j)
-      for (std::size_t i = 0; i < k; ++i) r(i, j) = i <= j ? rounded<TypeParam>(r(i, j)) : 0.0;
-    const auto r_dev = this->upload(r, 2);
+      for (std::size_t i = j + 1; i < k; ++i) r(i, j) = 0.0;
     const std::vector<double> z = random_vector<TypeParam>(k, rng);
 
     // y = R^-T z: residual of R^T y = z, entry by entry against |R^T| |y|.
@@ -414,7 +426,7 @@ TYPED_TEST(DeviceDenseTest, DotAndPcgnrVectorSteps) {
 TYPED_TEST(DeviceDenseTest, NonDefaultTuningRunsTheTntPipeline) {
   DenseTuning t;
   t.gemm_tile_m = 48, t.gemm_tile_n = 32, t.gemm_tile_k = 8, t.gemm_block_m = 3, t.gemm_block_n = 2;
-  t.cholesky_block = 24, t.cholesky_work_group = 96, t.trsm_columns = 5, t.trsv_block = 40;
+  t.cholesky_block = 24, t.cholesky_work_group = 100, t.trsm_columns = 5;
   t.gemv_rows = 32, t.gemv_slices = 3, t.reduce_work_group = 64, t.reduce_groups = 7, t.gather_work_group = 32;
   DeviceDense<TypeParam> dense(this->devices_->context(0), t);
   const core::Queue& q = this->queue();

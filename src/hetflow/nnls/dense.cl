@@ -32,9 +32,6 @@
 #ifndef TRSM_COLS
 #define TRSM_COLS 16  // columns of the block row per work-group of the block-row solve
 #endif
-#ifndef TRSV_NB
-#define TRSV_NB 64  // block size (and work-group size) of the triangular solves
-#endif
 #ifndef GEMV_ROWS
 #define GEMV_ROWS 64  // rows per work-group of A(:, F) p
 #endif
@@ -54,7 +51,6 @@
 // Local arrays are padded by one element so that work-items walking along the slow index hit
 // different banks.
 #define CHOL_LD (CHOL_NB + 1)
-#define TRSV_LD (TRSV_NB + 1)
 
 // The sum over a work-group of REDUCE_WG items, valid in item 0; `part` holds REDUCE_WG values.
 real_t group_sum(__local real_t* part, real_t value) {
@@ -186,60 +182,140 @@ void dense_gemv_t_gather(const int m, const real_t alpha, __global const real_t*
   if (lid == 0) y[j] = beta != 0 ? alpha * sum + beta * y[j] : alpha * sum;
 }
 
-// Factors the b x b diagonal block at A + off in place (upper: R^T R = A11) in one work-group, in local
-// memory. A pivot that is not positive, or not finite, sets *info = col0 + column + 1 and leaves the
-// block as it was; a non-zero *info on entry (an earlier block failed) makes the kernel a no-op.
+// The diagonal-block kernels below give each work-item fixed entries (r, s) of a block: r its index
+// modulo CHOL_NB, s every CHOL_ROWS-th column from its index / CHOL_NB (items past CHOL_ROWS * CHOL_NB
+// own nothing), so the entries stay in registers and a loop step costs one barrier and a few fused
+// multiply-adds. These kernels are latency-bound (one work-group per block, one launch per block
+// step), so what counts is the dependent chain per step, not the operation count.
+#define CHOL_ROWS (CHOL_WG / CHOL_NB)
+#define CHOL_OWN ((CHOL_NB + CHOL_ROWS - 1) / CHOL_ROWS)
+
+// Factors the b x b diagonal block at A + off in place (upper: R^T R = A11) in one work-group, and
+// writes the strict upper part of R^-1, transposed, into the block's strict lower triangle: the block
+// row's solve and the triangular solves then multiply by the inverse instead of running b dependent
+// substitution steps each. A pivot that is not positive, or not finite, sets *info = col0 + column + 1
+// and leaves the block as it was; a non-zero *info on entry (an earlier block failed) makes the kernel
+// a no-op.
 __kernel __attribute__((reqd_work_group_size(CHOL_WG, 1, 1)))
 void dense_potrf_diag(__global real_t* restrict A, const ulong off, const int ld, const int b, const int col0,
                       __global int* restrict info) {
   __local real_t T[CHOL_NB * CHOL_LD];
-  __local int failed;
+  __local real_t row[2][CHOL_NB];  // the current pivot row, double-buffered: one barrier per step
+  __local real_t diag[CHOL_NB], inv_diag[CHOL_NB];
   if (*info) return;
-  const int lid = get_local_id(0);
+  const int lid = get_local_id(0), r = lid % CHOL_NB, ty = lid / CHOL_NB;
+  const bool active = ty < CHOL_ROWS;
   A += off;
-  for (int e = lid; e < b * b; e += CHOL_WG) {
-    const int r = e % b, s = e / b;
-    if (r <= s) T[r + s * CHOL_LD] = A[r + (ulong)s * ld];
+  real_t a[CHOL_OWN];
+  for (int q = 0; q < CHOL_OWN; ++q) {
+    const int s = ty + q * CHOL_ROWS;
+    a[q] = active && r <= s && s < b ? A[r + (ulong)s * ld] : 0;
   }
-  if (lid == 0) failed = 0;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  // Right-looking: after a failure the remaining steps only pass their barriers, which every
-  // work-item must reach (an early exit inside the loop would leave PoCL's work-item loops undefined).
+  // Right-looking on the unscaled rows U (R(c, s) = U(c, s) / sqrt(U(c, c))): row c is final once
+  // published, so the step is one barrier and a(r, s) -= U(c, r) U(c, s) / U(c, c), and the scaling
+  // waits for the end. rsqrt (a few ulps) keeps a correctly rounded division and square root out of
+  // the chain. Every item reads the same pivot, so a failure is seen by all at once; the loop still
+  // runs to its end, passing its barriers (an early exit inside it would leave PoCL's work-item loops
+  // undefined).
+  bool failed = false;
   for (int c = 0; c < b; ++c) {
-    if (lid == 0 && !failed) {
-      const real_t pivot = T[c + c * CHOL_LD];
-      if (!(pivot > 0) || isinf(pivot)) {  // !(pivot > 0) also catches NaN
-        failed = 1;
-        *info = col0 + c + 1;
-      } else {
-        T[c + c * CHOL_LD] = sqrt(pivot);
+    __local real_t* rc = row[c & 1];
+    if (active && r == c)
+      for (int q = 0; q < CHOL_OWN; ++q) {
+        const int s = ty + q * CHOL_ROWS;
+        if (s >= c && s < b) rc[s] = a[q];
       }
-    }
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (!failed) {
-      const real_t d = T[c + c * CHOL_LD];
-      for (int s = c + 1 + lid; s < b; s += CHOL_WG) T[c + s * CHOL_LD] /= d;
+    const real_t pivot = rc[c];
+    if (!failed && (!(pivot > 0) || isinf(pivot))) {  // !(pivot > 0) also catches NaN
+      failed = true;
+      if (lid == 0) *info = col0 + c + 1;
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const int rest = b - c - 1;
-    if (!failed) {
-      for (int e = lid; e < rest * rest; e += CHOL_WG) {
-        const int r = c + 1 + e % rest, s = c + 1 + e / rest;
-        if (r <= s) T[r + s * CHOL_LD] -= T[c + r * CHOL_LD] * T[c + s * CHOL_LD];
-      }
+    if (failed) continue;
+    const real_t inv = rsqrt(pivot);
+    if (lid == 0) {
+      diag[c] = pivot * inv;
+      inv_diag[c] = inv;
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    if (!active || r <= c) continue;
+    const real_t ur = rc[r] * (inv * inv);
+    for (int q = 0; q < CHOL_OWN; ++q) {
+      const int s = ty + q * CHOL_ROWS;
+      if (s >= r && s < b) a[q] -= ur * rc[s];
+    }
   }
   if (failed) return;
-  for (int e = lid; e < b * b; e += CHOL_WG) {
-    const int r = e % b, s = e / b;
-    if (r <= s) A[r + (ulong)s * ld] = T[r + s * CHOL_LD];
+  barrier(CLK_LOCAL_MEM_FENCE);  // diag and inv_diag complete
+
+  // R to A and to T; then X = R^-1 by backward substitution on the identity, right-looking: row i of
+  // X is final once divided by R(i, i) (multiplied by the rsqrt above), and the rows above it
+  // subtract R(l, i) X(i, :).
+  real_t x[CHOL_OWN];
+  for (int q = 0; q < CHOL_OWN; ++q) {
+    const int s = ty + q * CHOL_ROWS;
+    x[q] = r == s ? 1 : 0;
+    if (active && r <= s && s < b) {
+      a[q] = r == s ? diag[r] : a[q] * inv_diag[r];
+      A[r + (ulong)s * ld] = a[q];
+      T[r + s * CHOL_LD] = a[q];
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int i = b - 1; i >= 0; --i) {
+    __local real_t* xi = row[i & 1];
+    if (active && r == i)
+      for (int q = 0; q < CHOL_OWN; ++q) {
+        const int s = ty + q * CHOL_ROWS;
+        if (s >= i && s < b) xi[s] = x[q] = x[q] * inv_diag[i];
+      }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (!active || r >= i) continue;
+    const real_t rli = T[r + i * CHOL_LD];
+    for (int q = 0; q < CHOL_OWN; ++q) {
+      const int s = ty + q * CHOL_ROWS;
+      if (s >= i && s < b) x[q] -= rli * xi[s];
+    }
+  }
+  // X's strict upper part, transposed through T so that the stores run down columns.
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int q = 0; q < CHOL_OWN; ++q) {
+    const int s = ty + q * CHOL_ROWS;
+    if (active && r < s && s < b) T[s + r * CHOL_LD] = x[q];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int q = 0; q < CHOL_OWN; ++q) {
+    const int s = ty + q * CHOL_ROWS;
+    if (active && r > s && r < b) A[r + (ulong)s * ld] = T[r + s * CHOL_LD];
   }
 }
 
-// The block row of the factorisation: solves R11^T X = A12 in place, R11 the factored b x b diagonal
-// block at A + off, A12 its ncols columns to the right. Each work-group keeps R11 and TRSM_COLS columns
-// of A12 in local memory and runs forward substitution on them.
+// Loads columns c0 .. c0+w of the b rows at R into T (leading dimension CHOL_LD) with the whole
+// work-group, items down the columns: every item issues its loads at once (a loop of dependent
+// single loads per item would pay the memory latency for each).
+void load_panel(__local real_t* T, __global const real_t* R, const int ld, const int b, const int w) {
+  const int lid = get_local_id(0), i = lid % CHOL_NB, ty = lid / CHOL_NB;
+  if (ty >= CHOL_ROWS || i >= b) return;
+  for (int q = 0; q < CHOL_OWN; ++q) {
+    const int c = ty + q * CHOL_ROWS;
+    if (c < w) T[i + c * CHOL_LD] = R[i + (ulong)c * ld];
+  }
+}
+
+// Loads L = R_jj^-T of the b x b diagonal block at R into T: its strict lower part as dense_potrf_diag
+// left it, its diagonal 1 / R(i, i); the strict upper part of T is left as it was.
+void load_inverse_block(__local real_t* T, __global const real_t* R, const int ld, const int b) {
+  const int lid = get_local_id(0), i = lid % CHOL_NB, ty = lid / CHOL_NB;
+  if (ty >= CHOL_ROWS || i >= b) return;
+  for (int q = 0; q < CHOL_OWN; ++q) {
+    const int c = ty + q * CHOL_ROWS;
+    if (c < i) T[i + c * CHOL_LD] = R[i + (ulong)c * ld];
+    else if (c == i) T[i + c * CHOL_LD] = 1 / R[i + (ulong)i * ld];
+  }
+}
+
+// The block row of the factorisation: A12 <- R11^-T A12 in place, R11 the factored b x b diagonal
+// block at A + off, A12 its ncols columns to the right. Each work-group keeps R11^-T and TRSM_COLS
+// columns of A12 in local memory and multiplies them.
 __kernel __attribute__((reqd_work_group_size(CHOL_WG, 1, 1)))
 void dense_trsm_row(__global real_t* restrict A, const ulong off, const int ld, const int b, const int ncols,
                     __global const int* restrict info) {
@@ -250,104 +326,95 @@ void dense_trsm_row(__global real_t* restrict A, const ulong off, const int ld, 
   const int s0 = get_group_id(0) * TRSM_COLS;
   const int w = min(TRSM_COLS, ncols - s0);
   A += off;
-  for (int e = lid; e < b * b; e += CHOL_WG) {
-    const int r = e % b, s = e / b;
-    if (r <= s) T[r + s * CHOL_LD] = A[r + (ulong)s * ld];
-  }
+  load_inverse_block(T, A, ld, b);
   __global real_t* A12 = A + (ulong)(b + s0) * ld;
-  for (int e = lid; e < b * w; e += CHOL_WG) {
-    const int r = e % b, t = e / b;
-    X[r + t * CHOL_NB] = A12[r + (ulong)t * ld];
+  for (int e = lid; e < CHOL_NB * TRSM_COLS; e += CHOL_WG) {
+    const int r = e % CHOL_NB, t = e / CHOL_NB;
+    if (r < b && t < w) X[r + t * CHOL_NB] = A12[r + (ulong)t * ld];
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (int c = 0; c < b; ++c) {
-    for (int t = lid; t < w; t += CHOL_WG) X[c + t * CHOL_NB] /= T[c + c * CHOL_LD];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    const int rest = b - c - 1;
-    for (int e = lid; e < rest * w; e += CHOL_WG) {
-      const int r = c + 1 + e % rest, t = e / rest;
-      X[r + t * CHOL_NB] -= T[c + r * CHOL_LD] * X[c + t * CHOL_NB];
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  for (int e = lid; e < b * w; e += CHOL_WG) {
-    const int r = e % b, t = e / b;
-    A12[r + (ulong)t * ld] = X[r + t * CHOL_NB];
+  for (int e = lid; e < CHOL_NB * TRSM_COLS; e += CHOL_WG) {
+    const int r = e % CHOL_NB, t = e / CHOL_NB;
+    if (r >= b || t >= w) continue;
+    real_t sum = 0;
+    for (int c = 0; c <= r; ++c) sum += T[r + c * CHOL_LD] * X[c + t * CHOL_NB];
+    A12[r + (ulong)t * ld] = sum;
   }
 }
 
-// Loads the upper triangle of the b x b diagonal block of R at row and column j0 into T.
-void load_diagonal_block(__local real_t* T, __global const real_t* R, const int ld, const int j0, const int b) {
-  const int t = get_local_id(0);
-  for (int s = 0; s < b; ++s)
-    if (t <= s) T[t + s * TRSV_LD] = R[j0 + t + (ulong)(j0 + s) * ld];
-}
-
-// One block step of the forward solve R^T y = z (rows j0 .. j0+b of y). Every work-group solves the
-// diagonal block itself, which costs less than a second launch per block; group 0 stores y_j, and each
-// group then subtracts R(block, its columns)^T y_j from its TRSV_NB entries of z beyond the block. z is
-// the workspace (entries at and beyond j0 are overwritten), y a separate output, so that groups
-// starting late still read the z_j every group solved from.
-__kernel __attribute__((reqd_work_group_size(TRSV_NB, 1, 1)))
+// One block step of the forward solve R^T y = z (rows j0 .. j0+b of y): y_j = R_jj^-T z_j, the product
+// with the inverse that dense_potrf_diag stored, which every work-group forms itself (cheaper than a
+// second launch per block); group 0 stores y_j, and each group then subtracts R(block, its
+// columns)^T y_j from its CHOL_NB entries of z beyond the block. z is the workspace (entries at and
+// beyond j0 are overwritten), y a separate output, so that groups starting late still read the z_j
+// every group solved from.
+__kernel __attribute__((reqd_work_group_size(CHOL_WG, 1, 1)))
 void dense_trsv_t_step(const int k, const int j0, __global const real_t* restrict R, const ulong r_off,
                        const int ld, __global real_t* restrict z, __global real_t* restrict y) {
-  __local real_t T[TRSV_NB * TRSV_LD];
-  __local real_t ys[TRSV_NB];
+  __local real_t T[CHOL_NB * CHOL_LD];
+  __local real_t zs[CHOL_NB], ys[CHOL_NB];
   const int t = get_local_id(0), g = get_group_id(0);
-  const int b = min(TRSV_NB, k - j0);
+  const int b = min(CHOL_NB, k - j0);
   R += r_off;
-  load_diagonal_block(T, R, ld, j0, b);
-  real_t x = t < b ? z[j0 + t] : 0;
+  load_inverse_block(T, R + j0 + (ulong)j0 * ld, ld, b);
+  if (t < b) zs[t] = z[j0 + t];
   barrier(CLK_LOCAL_MEM_FENCE);
-  // Column-oriented substitution: item c finishes y_c, then every later item subtracts its share.
-  for (int c = 0; c < b; ++c) {
-    if (t == c) ys[c] = x / T[c + c * TRSV_LD];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (t > c && t < b) x -= T[c + t * TRSV_LD] * ys[c];
+  if (t < b) {
+    real_t sum = 0;
+    for (int c = 0; c <= t; ++c) sum += T[t + c * CHOL_LD] * zs[c];
+    ys[t] = sum;
+    if (g == 0) y[j0 + t] = sum;
   }
-  if (g == 0 && t < b) y[j0 + t] = ys[t];
-
-  const int c0 = j0 + b + g * TRSV_NB;
-  const int w = min(TRSV_NB, k - c0);
-  barrier(CLK_LOCAL_MEM_FENCE);  // T is reused for the panel
+  const int c0 = j0 + b + g * CHOL_NB;
+  const int w = min(CHOL_NB, k - c0);
   if (w <= 0) return;
+  barrier(CLK_LOCAL_MEM_FENCE);  // T is reused for the panel
   // The panel R(j0 .. j0+b, c0 .. c0+w) through local memory: read down its columns, used across them.
-  for (int s = 0; s < w; ++s)
-    if (t < b) T[t + s * TRSV_LD] = R[j0 + t + (ulong)(c0 + s) * ld];
+  load_panel(T, R + j0 + (ulong)c0 * ld, ld, b, w);
   barrier(CLK_LOCAL_MEM_FENCE);
   if (t < w) {
     real_t sum = 0;
-    for (int r = 0; r < b; ++r) sum += T[r + t * TRSV_LD] * ys[r];
+    for (int r = 0; r < b; ++r) sum += T[r + t * CHOL_LD] * ys[r];
     z[c0 + t] -= sum;
   }
 }
 
 // One block step of the backward solve R w = y (rows j0 .. j0+b of w), run from the last block to the
-// first: as dense_trsv_t_step, with y the workspace (entries below j0 + b are overwritten) and w the
-// output; the update y(0 .. j0) -= R(0 .. j0, block) w_j reads R down its columns directly.
-__kernel __attribute__((reqd_work_group_size(TRSV_NB, 1, 1)))
+// first: w_j = R_jj^-1 y_j as in dense_trsv_t_step, with y the workspace (entries below j0 + b are
+// overwritten) and w the output; then each group subtracts R(its rows, block) w_j from its CHOL_NB
+// entries of y above the block, its items splitting the block's columns CHOL_ROWS ways.
+__kernel __attribute__((reqd_work_group_size(CHOL_WG, 1, 1)))
 void dense_trsv_n_step(const int k, const int j0, __global const real_t* restrict R, const ulong r_off,
                        const int ld, __global real_t* restrict y, __global real_t* restrict w) {
-  __local real_t T[TRSV_NB * TRSV_LD];
-  __local real_t ws[TRSV_NB];
+  __local real_t T[CHOL_NB * CHOL_LD];
+  __local real_t ys[CHOL_NB], ws[CHOL_NB];
   const int t = get_local_id(0), g = get_group_id(0);
-  const int b = min(TRSV_NB, k - j0);
+  const int b = min(CHOL_NB, k - j0);
   R += r_off;
-  load_diagonal_block(T, R, ld, j0, b);
-  real_t x = t < b ? y[j0 + t] : 0;
+  // R_jj^-1 = L^T: row t of it is column t of L.
+  load_inverse_block(T, R + j0 + (ulong)j0 * ld, ld, b);
+  if (t < b) ys[t] = y[j0 + t];
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (int c = b - 1; c >= 0; --c) {
-    if (t == c) ws[c] = x / T[c + c * TRSV_LD];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (t < c) x -= T[t + c * TRSV_LD] * ws[c];
+  if (t < b) {
+    real_t sum = 0;
+    for (int c = t; c < b; ++c) sum += T[c + t * CHOL_LD] * ys[c];
+    ws[t] = sum;
+    if (g == 0) w[j0 + t] = sum;
   }
-  if (g == 0 && t < b) w[j0 + t] = ws[t];
+  barrier(CLK_LOCAL_MEM_FENCE);
 
-  const int r = g * TRSV_NB + t;
-  if (r >= j0) return;
-  __global const real_t* row = R + r + (ulong)j0 * ld;
+  const int i = t % CHOL_NB, slice = t / CHOL_NB;
+  const int r = g * CHOL_NB + i;
   real_t sum = 0;
-  for (int c = 0; c < b; ++c) sum += row[(ulong)c * ld] * ws[c];
+  if (slice < CHOL_ROWS && r < j0)
+    for (int q = 0; q < CHOL_OWN; ++q) {
+      const int c = slice + q * CHOL_ROWS;
+      if (c < b) sum += R[r + (ulong)(j0 + c) * ld] * ws[c];
+    }
+  T[t] = sum;  // T is free: the partial sums of the slices
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (slice != 0 || r >= j0) return;
+  for (int s = 1; s < CHOL_ROWS; ++s) sum += T[i + s * CHOL_NB];
   y[r] -= sum;
 }
 

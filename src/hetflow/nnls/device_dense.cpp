@@ -43,26 +43,28 @@ bool power_of_two(int n) { return n > 0 && (n & (n - 1)) == 0; }
 
 void check_tuning(const DenseTuning& t, const core::DeviceInfo& device, std::size_t real_bytes) {
   const int sizes[] = {t.gemm_tile_m,    t.gemm_tile_n,         t.gemm_tile_k,   t.gemm_block_m,     t.gemm_block_n,
-                       t.cholesky_block, t.cholesky_work_group, t.trsm_columns,  t.trsv_block,       t.gemv_rows,
-                       t.gemv_slices,    t.reduce_work_group,   t.reduce_groups, t.gather_work_group};
+                       t.cholesky_block, t.cholesky_work_group, t.trsm_columns,  t.gemv_rows,        t.gemv_slices,
+                       t.reduce_work_group, t.reduce_groups,   t.gather_work_group};
   require(std::all_of(std::begin(sizes), std::end(sizes), [](int v) { return v > 0; }), "every size must be positive");
   require(t.gemm_tile_m % t.gemm_block_m == 0 && t.gemm_tile_n % t.gemm_block_n == 0,
           "GEMM tiles must be multiples of the register blocks");
   require(power_of_two(t.reduce_work_group), "reduce_work_group must be a power of two");
+  require(t.cholesky_work_group >= t.cholesky_block &&
+              t.cholesky_work_group <= t.cholesky_block * (t.cholesky_block + 1),
+          "cholesky_work_group must lie between cholesky_block and cholesky_block (cholesky_block + 1)");
   const std::size_t u = real_bytes;
   const std::size_t groups[] = {
       std::size_t(t.gemm_tile_m / t.gemm_block_m) * std::size_t(t.gemm_tile_n / t.gemm_block_n),
       std::size_t(t.cholesky_work_group),
-      std::size_t(t.trsv_block),
       std::size_t(t.gemv_rows) * std::size_t(t.gemv_slices),
       std::size_t(t.reduce_work_group),
       std::size_t(t.gather_work_group)};
   for (const std::size_t g : groups)
     require(g <= device.max_work_group,
             "a work-group of " + std::to_string(g) + " exceeds the device's " + std::to_string(device.max_work_group));
-  const std::size_t locals[] = {u * std::size_t(t.gemm_tile_k) * std::size_t(t.gemm_tile_m + t.gemm_tile_n + 2),
-                                u * std::size_t(t.cholesky_block) * std::size_t(t.cholesky_block + 1 + t.trsm_columns),
-                                u * std::size_t(t.trsv_block) * std::size_t(t.trsv_block + 2)};
+  const std::size_t locals[] = {
+      u * std::size_t(t.gemm_tile_k) * std::size_t(t.gemm_tile_m + t.gemm_tile_n + 2),
+      u * std::size_t(t.cholesky_block) * std::size_t(t.cholesky_block + 1 + std::max(t.trsm_columns, 2))};
   for (const std::size_t bytes : locals)
     require(bytes <= device.local_mem,
             std::to_string(bytes) + " bytes of local memory exceed the device's " + std::to_string(device.local_mem));
@@ -73,7 +75,7 @@ core::BuildOptions build_options(const DenseTuning& t, core::Precision precision
   o.define("GEMM_TM", t.gemm_tile_m).define("GEMM_TN", t.gemm_tile_n).define("GEMM_TK", t.gemm_tile_k);
   o.define("GEMM_RM", t.gemm_block_m).define("GEMM_RN", t.gemm_block_n);
   o.define("CHOL_NB", t.cholesky_block).define("CHOL_WG", t.cholesky_work_group);
-  o.define("TRSM_COLS", t.trsm_columns).define("TRSV_NB", t.trsv_block);
+  o.define("TRSM_COLS", t.trsm_columns);
   o.define("GEMV_ROWS", t.gemv_rows).define("GEMV_SLICES", t.gemv_slices);
   o.define("REDUCE_WG", t.reduce_work_group).define("GATHER_WG", t.gather_work_group);
   return o;
@@ -233,13 +235,14 @@ core::Event DeviceDense<Real>::solve_rt(const core::Queue& q, const Matrix& r, c
   const std::size_t k = r.rows;
   check_length(z, k, "solve_rt z");
   check_length(y, k, "solve_rt y");
-  const std::size_t nb = static_cast<std::size_t>(tuning_.trsv_block);
+  const std::size_t nb = static_cast<std::size_t>(tuning_.cholesky_block);
+  const std::size_t wg = static_cast<std::size_t>(tuning_.cholesky_work_group);
   core::Event last;
   for (std::size_t j = 0; j < k; j += nb) {
     const std::size_t after = k - std::min(k, j + nb);
     trsv_t_.args(to_int(k, "solve_rt k"), static_cast<int>(j), r.buffer, cl_ulong{r.offset}, static_cast<int>(r.ld), z,
                  y);
-    last = trsv_t_.launch(q, NDRange(std::max<std::size_t>(1, blocks(after, nb)) * nb), NDRange(nb));
+    last = trsv_t_.launch(q, NDRange(std::max<std::size_t>(1, blocks(after, nb)) * wg), NDRange(wg));
   }
   return last;
 }
@@ -251,13 +254,14 @@ core::Event DeviceDense<Real>::solve_r(const core::Queue& q, const Matrix& r, co
   const std::size_t k = r.rows;
   check_length(y, k, "solve_r y");
   check_length(w, k, "solve_r w");
-  const std::size_t nb = static_cast<std::size_t>(tuning_.trsv_block);
+  const std::size_t nb = static_cast<std::size_t>(tuning_.cholesky_block);
+  const std::size_t wg = static_cast<std::size_t>(tuning_.cholesky_work_group);
   core::Event last;
   for (std::size_t j = blocks(k, nb) * nb; j > 0;) {
     j -= nb;
     trsv_n_.args(to_int(k, "solve_r k"), static_cast<int>(j), r.buffer, cl_ulong{r.offset}, static_cast<int>(r.ld), y,
                  w);
-    last = trsv_n_.launch(q, NDRange(std::max<std::size_t>(1, blocks(j, nb)) * nb), NDRange(nb));
+    last = trsv_n_.launch(q, NDRange(std::max<std::size_t>(1, blocks(j, nb)) * wg), NDRange(wg));
   }
   return last;
 }

@@ -28,17 +28,16 @@ struct DeviceMatrixView {
 
 // Sizes of the dense kernels, passed as build options (so the kernels' loops and local arrays are
 // fixed at compile time) and chosen by a tuner per device; the defaults suit an H100/H200 in FP64 and
-// run on PoCL. Local memory use: GEMM 8·tile_k·(tile_m + tile_n + 2) bytes, Cholesky
-// 8·cholesky_block·(cholesky_block + 1 + trsm_columns), triangular solves 8·trsv_block·(trsv_block + 2)
-// in FP64 (half in FP32); NVIDIA allows 48 KiB per work-group.
+// run on PoCL. Local memory use: GEMM 8·tile_k·(tile_m + tile_n + 2) bytes, Cholesky and triangular
+// solves 8·cholesky_block·(cholesky_block + 1 + max(trsm_columns, 2)) in FP64 (half in FP32); NVIDIA
+// allows 48 KiB per work-group.
 struct DenseTuning {
   int gemm_tile_m = 64, gemm_tile_n = 64;  // C tile per work-group of the GEMM
   int gemm_tile_k = 16;                    // contraction depth per local-memory pass
   int gemm_block_m = 4, gemm_block_n = 4;  // C register block per work-item
-  int cholesky_block = 64;                 // block size of the factorisation
-  int cholesky_work_group = 256;           // work-items factoring a diagonal block / solving a block row
+  int cholesky_block = 64;                 // block size of the factorisation and the triangular solves
+  int cholesky_work_group = 256;           // work-items of the diagonal-block, block-row and solve kernels
   int trsm_columns = 16;                   // block-row columns per work-group
-  int trsv_block = 64;                     // block size and work-group of the triangular solves
   int gemv_rows = 64, gemv_slices = 4;     // A(:, F) p: rows per work-group, work-items per row
   int reduce_work_group = 256;             // dot products and A(:, F)^T r (a power of two)
   int reduce_groups = 512;                 // first-stage partial sums of a dot product
@@ -78,13 +77,15 @@ class DeviceDense {
   core::Event gemv_t(const core::Queue& q, Real alpha, const Matrix& a, const Indices& f, std::size_t k,
                      const Vector& x, Real beta, const Vector& y);
 
-  // Factors the square matrix in place as R^T R (R upper, in the upper triangle; the strict lower
-  // triangle is not referenced, as in LAPACK's dpotrf). Returns the 0-based column whose pivot was not
-  // positive or not finite (the matrix is then partly overwritten), or nothing on success; waits for
+  // Factors the square matrix in place as R^T R (R upper, in the upper triangle, as LAPACK's dpotrf;
+  // its strict lower triangle is read nowhere). The strict lower triangle of each cholesky_block-sized
+  // diagonal block receives the strict lower part of R_jj^-T, which the solves below multiply by (the
+  // rest of the strict lower triangle is left as it was). Returns the 0-based column whose pivot was
+  // not positive or not finite (the matrix is then partly overwritten), or nothing on success; waits for
   // the factorisation, the one value it reads back.
   std::optional<std::size_t> cholesky(const core::Queue& q, const Matrix& a);
 
-  // y = R^-T z for the upper k x k R; z is the workspace and is overwritten.
+  // y = R^-T z for R a factor from cholesky() (k x k); z is the workspace and is overwritten.
   core::Event solve_rt(const core::Queue& q, const Matrix& r, const Vector& z, const Vector& y);
   // w = R^-1 y; y is the workspace and is overwritten.
   core::Event solve_r(const core::Queue& q, const Matrix& r, const Vector& y, const Vector& w);
