@@ -179,10 +179,44 @@ TEST_F(TuneCommand, KarstWritesAnEntryThatARunTakesUp) {
   EXPECT_EQ(manifest("untuned").at("tuning"), "disabled (HETFLOW_NO_TUNE)");
 }
 
+// `hetflow tune nnls` stores TNT's dense-kernel sizes per precision; `hetflow nnls` takes them up
+// unless told not to, and an FP32 run does not take the FP64 entry.
+TEST_F(TuneCommand, NnlsWritesAnEntryThatTheCommandTakesUp) {
+  const std::string env = "HETFLOW_TUNING_DB='" + (dir / "tuning.json").string() + "'";
+  test::CommandResult r =
+      run_hetflow("tune nnls --device " + device() + " --size 40 --repeats 1 --search annealing --budget 3", env);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("annealing search: 3 of"), std::string::npos) << r.output;
+  std::ifstream in(dir / "tuning.json");
+  const nlohmann::json db = nlohmann::json::parse(in);
+  ASSERT_EQ(db.at("entries").size(), 1u);
+  const nlohmann::json& e = db.at("entries")[0];
+  EXPECT_EQ(e.at("key").at("tunable"), "nnls");
+  EXPECT_EQ(e.at("key").at("problem_class"), "fp64");
+  EXPECT_EQ(e.at("best").size(), 4u);
+
+  write("A.csv", "1,0\n0,1\n1,1\n");
+  write("b.csv", "1\n-1\n0.5\n");
+  const auto report = [&](const std::string& folder) {
+    std::ifstream file(dir / folder / "report.json");
+    return nlohmann::json::parse(file);
+  };
+  r = run_hetflow("nnls A.csv b.csv -o tuned --device " + device(), env);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(report("tuned").at("tuning").at("setting"), e.at("best"));
+  r = run_hetflow("nnls A.csv b.csv -o untuned --no-tune --device " + device(), env);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(report("untuned").at("tuning"), "disabled (--no-tune)");
+  r = run_hetflow("nnls A.csv b.csv -o single --fp32 --device " + device(), env);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(report("single").at("tuning").get<std::string>().rfind("none:", 0), 0u);
+}
+
 TEST_F(TuneCommand, RefusesUnknownTunablesAndSearches) {
   EXPECT_EQ(run_hetflow("tune nothing --db x.json").status, 2);
   EXPECT_EQ(run_hetflow("tune lbm --storage fp8 --db x.json").status, 2);
   EXPECT_EQ(run_hetflow("tune lbm --search random --db x.json").status, 2);
+  EXPECT_EQ(run_hetflow("tune nnls --storage fp16 --db x.json").status, 1);
   EXPECT_FALSE(std::filesystem::exists(dir / "x.json"));
 }
 

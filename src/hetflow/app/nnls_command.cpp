@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hetflow/app/tune_command.hpp"
 #include "hetflow/core/device_set.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/event.hpp"
@@ -101,14 +102,14 @@ Rhs read_b(const std::string& file, const nnls::Matrix& A, const std::string& a_
 nnls::Vector column(const nnls::Matrix& B, std::size_t j) { return {B.column(j), B.column(j) + B.rows}; }
 
 std::vector<RhsResult> solve_tnt(const NnlsRequest& r, const core::DeviceSet& devices, const nnls::Matrix& A,
-                                 const nnls::Matrix& B) {
+                                 const nnls::Matrix& B, const nnls::DenseTuning& tuning) {
   nnls::TntOptions o;
   o.reduction = r.reduction;
   o.expansion = r.expansion;
   o.tolerance = r.tolerance;
   o.max_outer_iterations = r.max_iterations;
   o.fp32 = r.fp32;
-  nnls::Tnt tnt(devices);
+  nnls::Tnt tnt(devices, 0, tuning);
   std::vector<RhsResult> out;
   // Several right-hand sides go in one call, which forms A^T A once; the call is then timed as a whole.
   const core::WallTimer timer;
@@ -207,6 +208,7 @@ CLI::App* add_nnls_command(CLI::App& app, NnlsRequest& r) {
       ->check(CLI::IsMember({"tnt", "fnnls", "lawson-hanson"}));
   auto* device = cmd->add_option("--device", r.device, "device selection for tnt (default auto; its first device)");
   auto* fp32 = cmd->add_flag("--fp32", r.fp32, "tnt: run the device work in FP32");
+  auto* no_tune = cmd->add_flag("--no-tune", r.no_tune, "tnt: take no kernel sizes from the tuning database");
   const CLI::Validator open_unit(
       [](std::string& s) {
         const double v = std::strtod(s.c_str(), nullptr);
@@ -224,7 +226,7 @@ CLI::App* add_nnls_command(CLI::App& app, NnlsRequest& r) {
       ->check(CLI::NonNegativeNumber);
   cmd->callback([=, &r] {
     if (r.method == "tnt") return;
-    for (const CLI::Option* o : {device, fp32, rc, ec})
+    for (const CLI::Option* o : {device, fp32, no_tune, rc, ec})
       if (o->count() > 0) throw CLI::ValidationError(o->get_name(), "applies to --method tnt only");
   });
   return cmd;
@@ -243,7 +245,10 @@ int nnls_command(const NnlsRequest& r, std::ostream& out) {
     const core::DeviceSet devices = core::DeviceSet::select(r.device);
     report["device"] = device_json(devices.device(0).info);
     report["options"] = {{"rc", r.reduction}, {"ec", r.expansion}, {"fp32", r.fp32}};
-    results = solve_tnt(r, devices, A, B);
+    nlohmann::json tuning;
+    const nnls::DenseTuning dense = r.no_tune ? nnls::DenseTuning{} : nnls_tuned_dense(devices, r.fp32, tuning);
+    report["tuning"] = r.no_tune ? nlohmann::json("disabled (--no-tune)") : tuning;
+    results = solve_tnt(r, devices, A, B, dense);
   } else {
     report["device"] = {{"name", "host"}, {"type", core::to_string(core::DeviceKind::cpu)}};
     report["options"] = nlohmann::json::object();

@@ -18,6 +18,7 @@ struct NnlsRequest {
   double reduction = 0.2, expansion = 1.2;  // TNT's rc and ec
   double tolerance = 0;                     // 0: each solver's default KKT tolerance
   int max_iterations = 0;                   // 0: 3n
+  bool no_tune = false;                     // tnt: take no kernel sizes from the tuning database
 };
 
 // Adds the `nnls` subcommand and its options (writing into `request`) to `app`. Options that only TNT

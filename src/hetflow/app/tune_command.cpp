@@ -13,6 +13,9 @@
 #include "hetflow/karst/device_solver.hpp"
 #include "hetflow/karst/workload.hpp"
 #include "hetflow/lbm/geometry_generators.hpp"
+#include "hetflow/nnls/svc_device.hpp"
+#include "hetflow/nnls/test_problems.hpp"
+#include "hetflow/nnls/tnt.hpp"
 #include "hetflow/tune/probe_tunable.hpp"
 #include "hetflow/tune/tuner.hpp"
 
@@ -101,6 +104,77 @@ tune::Tunable karst_tunable(const core::DeviceSet& devices, int nodes, const tun
   return t;
 }
 
+const std::vector<std::string>& nnls_files() {
+  static const std::vector<std::string> files{"nnls/dense.cl", "nnls/tnt.cl"};
+  return files;
+}
+const char* nnls_class(bool fp32) { return fp32 ? "fp32" : "fp64"; }
+
+// DenseTuning from a setting of nnls_tunable's space (names as DenseTuning's fields; gemm_tile T is a
+// T x T tile of 16 x 16 work-items). Keys it does not hold keep their defaults.
+nnls::DenseTuning dense_tuning(const tune::Setting& s) {
+  nnls::DenseTuning t;
+  const auto take = [&s](const char* key, int& field) {
+    const auto it = s.find(key);
+    if (it == s.end()) return;
+    int v = 0;
+    const auto [end, ec] = std::from_chars(it->second.data(), it->second.data() + it->second.size(), v);
+    if (ec != std::errc() || end != it->second.data() + it->second.size())
+      throw core::Error(std::string(key) + " " + it->second + " is not a whole number");
+    field = v;
+  };
+  take("cholesky_block", t.cholesky_block);
+  take("cholesky_work_group", t.cholesky_work_group);
+  take("gemv_slices", t.gemv_slices);
+  int tile = t.gemm_tile_m;
+  take("gemm_tile", tile);
+  t.gemm_tile_m = t.gemm_tile_n = tile;
+  t.gemm_block_m = t.gemm_block_n = std::max(1, tile / 16);
+  return t;
+}
+
+// TNT's dense kernels, end to end: the wall clock of one TNT solve on the first device of an n x n
+// SVC matrix (kappa 1e2, on the device) with 5 % of the variables active, in FP64 or FP32.
+tune::Tunable nnls_tunable(const core::DeviceSet& devices, int n, bool fp32, const tune::MeasureOptions& measure) {
+  const core::DeviceInfo& info = devices.device(0).info;
+  const std::size_t size = static_cast<std::size_t>(n);
+  const nnls::SvcSpec spec{size, size, 1e2, nnls::SvcMode::geometric, 5, {}};
+  nnls::SvcGenerator generator(devices);
+  auto a = std::make_shared<const core::Buffer<double>>(generator.generate(spec));
+  auto b = std::make_shared<const nnls::Vector>(nnls::with_active_set(generator.matrix(spec), 0.05, 7).b);
+  const std::size_t real_bytes = fp32 ? 4 : 8;
+  tune::TuningSpace space(
+      {tune::Dimension::ordered("cholesky_block", {"16", "32", "48", "64"}),
+       tune::Dimension::ordered("cholesky_work_group", {"64", "128", "256", "512"}),
+       tune::Dimension::ordered("gemv_slices", {"2", "4", "8", "16"}),
+       tune::Dimension::ordered("gemm_tile", {"32", "64", "128"})},
+      [info, real_bytes](const tune::Setting& s) {
+        try {
+          nnls::validate(dense_tuning(s), info, real_bytes);
+          return true;
+        } catch (const core::Error&) {
+          return false;
+        }
+      });
+  tune::Tunable t{"nnls",
+                  nnls_files(),
+                  nnls_class(fp32),
+                  "TNT, " + std::to_string(n) + " x " + std::to_string(n) + " SVC matrix, kappa 1e2, 5 % active",
+                  std::move(space),
+                  {{"cholesky_block", "64"}, {"cholesky_work_group", "256"}, {"gemv_slices", "4"}, {"gemm_tile", "64"}},
+                  {},
+                  {},
+                  ""};
+  t.seconds = [&devices, a, b, size, fp32, measure](const tune::Setting& s) {
+    nnls::Tnt tnt(devices, 0, dense_tuning(s));
+    nnls::TntOptions options;
+    options.fp32 = fp32;
+    const auto view = nnls::DeviceMatrixView<double>::whole(*a, size, size);
+    return tune::measure(tune::wall_clock([&] { tnt.solve(view, *b, options); }), measure).median;
+  };
+  return t;
+}
+
 std::string fixed(double v, int digits) {
   char text[32];
   std::snprintf(text, sizeof text, "%.*f", digits, v);
@@ -122,16 +196,16 @@ void print_trial(std::ostream& out, const tune::Tunable& t, const tune::Trial& t
 
 CLI::App* add_tune_command(CLI::App& app, TuneRequest& r) {
   CLI::App* cmd = app.add_subcommand("tune", "tune a kernel's parameters on a device and store the best in the tuning database");
-  cmd->add_option("name", r.name, "what to tune:\n  lbm: LBM work-group and pattern (for --storage)\n  karst: the karst solver's work-items per parameter set\n  probe: the bandwidth and FMA probe work-groups")
+  cmd->add_option("name", r.name, "what to tune:\n  lbm: LBM work-group and pattern (for --storage)\n  karst: the karst solver's work-items per parameter set\n  nnls: TNT's dense kernels (for --storage fp64 or fp32)\n  probe: the bandwidth and FMA probe work-groups")
       ->required()
-      ->check(CLI::IsMember({"lbm", "karst", "probe"}));
+      ->check(CLI::IsMember({"lbm", "karst", "nnls", "probe"}));
   cmd->add_option("--device", r.device, "device selection; the first selected device is tuned");
   cmd->add_option("--search", r.search, "exhaustive or annealing (default: exhaustive when the space fits the budget)")
       ->check(CLI::IsMember({"exhaustive", "annealing"}));
   cmd->add_option("--budget", r.budget, "settings measured at most (default: all for exhaustive, a quarter for annealing)");
   cmd->add_option("--db", r.db, "tuning database (default $HETFLOW_TUNING_DB, else $XDG_CACHE_HOME/hetflow/tuning.json)");
-  cmd->add_option("--size", r.size, "lbm: lattice edge (default 192 on a GPU, 64 elsewhere); karst: water nodes (default 1000 on a GPU, 100 elsewhere)")->check(CLI::Range(4, 4096));
-  cmd->add_option("--storage", r.storage, "lbm: population storage, fp32 (default), fp16 or fp64")
+  cmd->add_option("--size", r.size, "lbm: lattice edge (default 192 on a GPU, 64 elsewhere); karst: water nodes (default 1000 on a GPU, 100 elsewhere); nnls: matrix order (default 2000 on a GPU, 200 elsewhere)")->check(CLI::Range(4, 4096));
+  cmd->add_option("--storage", r.storage, "lbm: population storage, fp32 (default), fp16 or fp64; nnls: TNT's precision, fp64 (default) or fp32")
       ->check(CLI::IsMember({"fp32", "fp16", "fp64"}));
   cmd->add_option("--repeats", r.repeats, "timed runs per setting after one warm-up")->check(CLI::Range(1, 1000));
   cmd->add_option("--seed", r.seed, "annealing's random seed");
@@ -144,8 +218,12 @@ int tune_command(const TuneRequest& r, std::ostream& out) {
   const core::DeviceInfo& info = devices.device(0).info;
   const tune::MeasureOptions measure{1, r.repeats};
   const bool gpu = info.kind == core::DeviceKind::gpu;
-  const tune::Tunable t = r.name == "lbm"     ? lbm_tunable(devices, r.size ? r.size : gpu ? 192 : 64, lbm::parse_storage(r.storage), measure)
+  if (r.name == "nnls" && r.storage == "fp16")
+    throw core::Error("tune nnls: --storage is fp64 or fp32 (TNT has no FP16 path)");
+  const bool nnls_fp32 = r.storage == "fp32";
+  const tune::Tunable t = r.name == "lbm"     ? lbm_tunable(devices, r.size ? r.size : gpu ? 192 : 64, lbm::parse_storage(r.storage.empty() ? "fp32" : r.storage), measure)
                           : r.name == "karst" ? karst_tunable(devices, r.size ? r.size : gpu ? 1000 : 100, measure)
+                          : r.name == "nnls"  ? nnls_tunable(devices, r.size ? r.size : gpu ? 2000 : 200, nnls_fp32, measure)
                                               : tune::probe_tunable(devices.compute(0), measure);
   const tune::Database db(r.db.empty() ? tune::default_database_path() : std::filesystem::path(r.db));
   if (db.path().empty()) throw core::Error("no tuning database path: give --db, or set HETFLOW_TUNING_DB or HOME");
@@ -246,6 +324,22 @@ std::size_t karst_tuned_work_group(const core::DeviceSet& devices, nlohmann::jso
   }
   record["work_group"] = wg;
   return wg;
+}
+
+nnls::DenseTuning nnls_tuned_dense(const core::DeviceSet& devices, bool fp32, nlohmann::json& record) {
+  const core::DeviceInfo& first = devices.device(0).info;
+  const std::optional<tune::Entry> entry =
+      find_tuning(devices, tune::make_key("nnls", first, nnls_files(), nnls_class(fp32)), record);
+  if (!entry) return {};
+  try {
+    const nnls::DenseTuning t = dense_tuning(entry->best);
+    nnls::validate(t, first, fp32 ? 4 : 8);
+    record["setting"] = entry->best;
+    return t;
+  } catch (const core::Error& e) {
+    record["ignored"] = e.what();  // advisory data: the defaults serve
+    return {};
+  }
 }
 
 }  // namespace hetflow::app

@@ -9,6 +9,7 @@
 #include "hetflow/core/device_set.hpp"
 #include "hetflow/io/case_file.hpp"
 #include "hetflow/lbm/solver.hpp"
+#include "hetflow/nnls/device_dense.hpp"
 #include "hetflow/tune/database.hpp"
 
 namespace CLI {
@@ -19,13 +20,14 @@ namespace hetflow::app {
 
 // What `hetflow tune` was asked to do.
 struct TuneRequest {
-  std::string name;            // lbm, probe
+  std::string name;            // lbm, karst, nnls, probe
   std::string device = "auto"; // the first selected device is tuned
   std::string search;          // exhaustive, annealing; empty: exhaustive when the space fits the budget
   std::size_t budget = 0;      // settings measured at most; 0: the tuner's default
   std::string db;              // empty: tune::default_database_path()
-  int size = 0;                // lbm: lattice edge (0: 192 on a GPU, 64 elsewhere); karst: water nodes (0: 1000, 100)
-  std::string storage = "fp32";  // lbm: population storage (each has its own best work-group)
+  int size = 0;                // lbm: lattice edge (0: 192 on a GPU, 64 elsewhere); karst: water nodes (0: 1000, 100);
+                               // nnls: matrix order (0: 2000, 200)
+  std::string storage;         // lbm: population storage, empty fp32; nnls: fp64 (empty) or fp32; each its own class
   int repeats = 5;             // timed runs per setting, after one warm-up
   std::uint64_t seed = 1;
 };
@@ -50,5 +52,10 @@ lbm::Config with_lbm_tuning(lbm::Config config, const io::Case& c, const core::D
 // The karst solver's work-items per set from the tuning database (`hetflow tune karst`), under the
 // same conditions; 0 (the solver's default) when nothing applies. Recorded in `record` likewise.
 std::size_t karst_tuned_work_group(const core::DeviceSet& devices, nlohmann::json& record);
+
+// TNT's dense-kernel sizes for `devices` in FP32 or FP64 from the tuning database (`hetflow tune nnls`),
+// under the same conditions; the defaults when nothing applies or the entry does not fit the device.
+// Recorded in `record` likewise.
+nnls::DenseTuning nnls_tuned_dense(const core::DeviceSet& devices, bool fp32, nlohmann::json& record);
 
 }  // namespace hetflow::app

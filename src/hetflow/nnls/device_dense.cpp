@@ -35,13 +35,28 @@ void check_length(const core::Buffer<T>& v, std::size_t n, const char* what) {
   if (v.size() < n) throw core::Error(std::string(what) + ": buffer shorter than " + std::to_string(n));
 }
 
+core::BuildOptions build_options(const DenseTuning& t, core::Precision precision) {
+  core::BuildOptions o(precision);
+  o.define("GEMM_TM", t.gemm_tile_m).define("GEMM_TN", t.gemm_tile_n).define("GEMM_TK", t.gemm_tile_k);
+  o.define("GEMM_RM", t.gemm_block_m).define("GEMM_RN", t.gemm_block_n);
+  o.define("CHOL_NB", t.cholesky_block).define("CHOL_WG", t.cholesky_work_group);
+  o.define("TRSM_COLS", t.trsm_columns);
+  o.define("GEMV_ROWS", t.gemv_rows).define("GEMV_SLICES", t.gemv_slices);
+  o.define("REDUCE_WG", t.reduce_work_group).define("GATHER_WG", t.gather_work_group);
+  return o;
+}
+
+std::size_t blocks(std::size_t n, std::size_t size) { return (n + size - 1) / size; }
+
 void require(bool ok, const std::string& message) {
   if (!ok) throw core::Error("DenseTuning: " + message);
 }
 
 bool power_of_two(int n) { return n > 0 && (n & (n - 1)) == 0; }
 
-void check_tuning(const DenseTuning& t, const core::DeviceInfo& device, std::size_t real_bytes) {
+}  // namespace
+
+void validate(const DenseTuning& t, const core::DeviceInfo& device, std::size_t real_bytes) {
   const int sizes[] = {t.gemm_tile_m,    t.gemm_tile_n,         t.gemm_tile_k,   t.gemm_block_m,     t.gemm_block_n,
                        t.cholesky_block, t.cholesky_work_group, t.trsm_columns,  t.gemv_rows,        t.gemv_slices,
                        t.reduce_work_group, t.reduce_groups,   t.gather_work_group};
@@ -70,25 +85,10 @@ void check_tuning(const DenseTuning& t, const core::DeviceInfo& device, std::siz
             std::to_string(bytes) + " bytes of local memory exceed the device's " + std::to_string(device.local_mem));
 }
 
-core::BuildOptions build_options(const DenseTuning& t, core::Precision precision) {
-  core::BuildOptions o(precision);
-  o.define("GEMM_TM", t.gemm_tile_m).define("GEMM_TN", t.gemm_tile_n).define("GEMM_TK", t.gemm_tile_k);
-  o.define("GEMM_RM", t.gemm_block_m).define("GEMM_RN", t.gemm_block_n);
-  o.define("CHOL_NB", t.cholesky_block).define("CHOL_WG", t.cholesky_work_group);
-  o.define("TRSM_COLS", t.trsm_columns);
-  o.define("GEMV_ROWS", t.gemv_rows).define("GEMV_SLICES", t.gemv_slices);
-  o.define("REDUCE_WG", t.reduce_work_group).define("GATHER_WG", t.gather_work_group);
-  return o;
-}
-
-std::size_t blocks(std::size_t n, std::size_t size) { return (n + size - 1) / size; }
-
-}  // namespace
-
 template <class Real>
 DeviceDense<Real>::DeviceDense(const core::Context& context, const DenseTuning& tuning) : tuning_(tuning) {
   constexpr auto precision = sizeof(Real) == 8 ? core::Precision::f64 : core::Precision::f32;
-  check_tuning(tuning_, context.device().info, sizeof(Real));
+  validate(tuning_, context.device().info, sizeof(Real));
   const core::Program& p = context.program("nnls/dense.cl", build_options(tuning_, precision));
   gemm_ = p.kernel("dense_gemm_tn");
   gather_ = p.kernel("dense_gather");

@@ -44,6 +44,11 @@ struct DenseTuning {
   int gather_work_group = 64;
 };
 
+// Throws core::Error (naming the field) when `tuning` cannot build or run on `device` with reals of
+// `real_bytes` bytes: sizes that are not positive, tiles that are not multiples of their register
+// blocks, work-groups or local memory beyond the device's.
+void validate(const DenseTuning& tuning, const core::DeviceInfo& device, std::size_t real_bytes);
+
 // The dense linear algebra that TNT runs on a device (spec section 6): Gram matrix, gathers of an index
 // list F, GEMVs with a column gather, blocked upper Cholesky, triangular solves with its factor and the
 // vector steps of PCGNR. Real is float or double (the REAL build option). Built once per context; the
