@@ -71,18 +71,26 @@ TEST(ProbeTuning, TheProbeReadsItsEntryBack) {
   std::filesystem::remove(path);
 }
 
-class TuneCommand : public test::CommandTest {};
+class TuneCommand : public test::CommandTest {
+ protected:
+  std::filesystem::path db_path() const { return dir / "tuning.json"; }
+  // The environment that points hetflow at this test's own tuning database.
+  std::string tuning_env() const { return "HETFLOW_TUNING_DB='" + db_path().string() + "'"; }
+  nlohmann::json database() const {
+    std::ifstream in(db_path());
+    return nlohmann::json::parse(in);
+  }
+};
 
 TEST_F(TuneCommand, LbmWritesAnEntryThatARunTakesUp) {
-  const std::string env = "HETFLOW_TUNING_DB='" + (dir / "tuning.json").string() + "'";
+  const std::string env = tuning_env();
   test::CommandResult r = run_hetflow("tune lbm --device " + device() + " --size 12 --repeats 2", env);
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("15 of 15 settings evaluated"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("best/mean "), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("best/worst "), std::string::npos) << r.output;
 
-  std::ifstream in(dir / "tuning.json");
-  const nlohmann::json db = nlohmann::json::parse(in);
+  const nlohmann::json db = database();
   ASSERT_EQ(db.at("entries").size(), 1u);
   const nlohmann::json& e = db.at("entries")[0];
   EXPECT_EQ(e.at("key").at("tunable"), "lbm");
@@ -112,11 +120,10 @@ TEST_F(TuneCommand, LbmWritesAnEntryThatARunTakesUp) {
 
 // Each storage is tuned apart, under its own problem class; an FP16 case takes the FP16 entry.
 TEST_F(TuneCommand, LbmStoragesAreTunedApart) {
-  const std::string env = "HETFLOW_TUNING_DB='" + (dir / "tuning.json").string() + "'";
+  const std::string env = tuning_env();
   test::CommandResult r = run_hetflow("tune lbm --storage fp16 --device " + device() + " --size 12 --repeats 1", env);
   ASSERT_EQ(r.status, 0) << r.output;
-  std::ifstream in(dir / "tuning.json");
-  const nlohmann::json db = nlohmann::json::parse(in);
+  const nlohmann::json db = database();
   ASSERT_EQ(db.at("entries").size(), 1u);
   const nlohmann::json& e = db.at("entries")[0];
   EXPECT_EQ(e.at("key").at("problem_class"), "fp16 single-phase");
@@ -135,15 +142,13 @@ TEST_F(TuneCommand, LbmStoragesAreTunedApart) {
 // never opens the device: on the GPU machine (compute mode Default) the bench found no GPU while this
 // process held a context on it, for a reason not found.
 TEST_F(TuneCommand, TheBenchmarksReferenceUsesTheTunedProbe) {
-  const std::filesystem::path db_path = dir / "tuning.json";
-  const std::string env = "HETFLOW_TUNING_DB='" + db_path.string() + "'";
+  const std::string env = tuning_env();
   test::CommandResult r = run_hetflow("tune probe --budget 1 --repeats 1 --device " + device(), env);
   ASSERT_EQ(r.status, 0) << r.output;
-  nlohmann::json db;
-  std::ifstream(db_path) >> db;
+  nlohmann::json db = database();
   ASSERT_EQ(db.at("entries").size(), 1u);
   db["entries"][0]["best"] = {{"copy_work_group", "32"}, {"triad_work_group", "128"}, {"fma_work_group", "64"}};
-  std::ofstream(db_path) << db.dump(2);
+  std::ofstream(db_path()) << db.dump(2);
   r = run_hetflow("bench probe --repeats 1 --output out --device " + device(), env);
   ASSERT_EQ(r.status, 0) << r.output;
   std::filesystem::path json;
@@ -161,12 +166,11 @@ TEST_F(TuneCommand, TheBenchmarksReferenceUsesTheTunedProbe) {
 
 // `hetflow tune karst` stores the karst solver's work-group; karst runs take it up unless told not to.
 TEST_F(TuneCommand, KarstWritesAnEntryThatARunTakesUp) {
-  const std::string env = "HETFLOW_TUNING_DB='" + (dir / "tuning.json").string() + "'";
+  const std::string env = tuning_env();
   test::CommandResult r = run_hetflow("tune karst --device " + device() + " --size 30 --repeats 1", env);
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("runs/s"), std::string::npos) << r.output;
-  std::ifstream in(dir / "tuning.json");
-  const nlohmann::json db = nlohmann::json::parse(in);
+  const nlohmann::json db = database();
   ASSERT_EQ(db.at("entries").size(), 1u);
   const nlohmann::json& e = db.at("entries")[0];
   EXPECT_EQ(e.at("key").at("tunable"), "karst");
@@ -188,13 +192,12 @@ TEST_F(TuneCommand, KarstWritesAnEntryThatARunTakesUp) {
 // `hetflow tune nnls` stores TNT's dense-kernel sizes per precision; `hetflow nnls` takes them up
 // unless told not to, and an FP32 run does not take the FP64 entry.
 TEST_F(TuneCommand, NnlsWritesAnEntryThatTheCommandTakesUp) {
-  const std::string env = "HETFLOW_TUNING_DB='" + (dir / "tuning.json").string() + "'";
+  const std::string env = tuning_env();
   test::CommandResult r =
       run_hetflow("tune nnls --device " + device() + " --size 40 --repeats 1 --search annealing --budget 3", env);
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("annealing search: 3 of"), std::string::npos) << r.output;
-  std::ifstream in(dir / "tuning.json");
-  const nlohmann::json db = nlohmann::json::parse(in);
+  const nlohmann::json db = database();
   ASSERT_EQ(db.at("entries").size(), 1u);
   const nlohmann::json& e = db.at("entries")[0];
   EXPECT_EQ(e.at("key").at("tunable"), "nnls");
