@@ -72,21 +72,15 @@ std::size_t HaloExchange::face_bytes(std::size_t k, int axis, int side, core::Ha
 }
 
 std::vector<core::Event> HaloExchange::exchange(std::span<const core::Buffer<std::uint8_t>* const> fields,
-                                                core::HaloFlow flow, std::span<const core::Event> ready,
-                                                const std::function<void()>& overlap) {
+                                                core::HaloFlow flow, std::span<const core::Event> ready) {
   std::vector<core::Event> now(ready.begin(), ready.end());
   now.resize(parts_.size());
-  bool overlapped = !overlap;
   for (int axis = 0; axis < 3; ++axis) {
     if (!grid_.split(axis)) continue;
-    const std::vector<core::Event> reads = send(axis, flow, fields, now);
-    if (!overlapped) overlap();
-    overlapped = true;
-    core::wait_all(reads);  // events cannot cross contexts: the host bridges them
+    core::wait_all(send(axis, flow, fields, now));  // events cannot cross contexts: the host bridges them
     relay(axis, flow);
     receive(axis, flow, fields, now);
   }
-  if (!overlapped) overlap();
   return now;
 }
 
@@ -105,15 +99,11 @@ std::vector<core::Event> HaloExchange::send(int axis, core::HaloFlow flow,
       const std::size_t bytes = face_bytes(k, axis, s, flow);
       p.pack.args(*fields[k], p.axis[axis].out[index_of(s)], local[0], local[1], per_plane_, axis,
                   packed_layer(flow, s, local[axis]), mask);
-      // On the compute queue, ahead of the interior update: a kernel waiting on another queue got no
-      // multiprocessor until the interior's blocks drained (seen on two H200s), so the faces only
-      // left after the interior and the halo traffic no longer overlapped it.
-      const core::Event packed = p.pack.launch(devices_->compute(k), core::NDRange(u, v, std::popcount(mask)), {}, wait);
+      const core::Event packed = p.pack.launch(devices_->transfer(k), core::NDRange(u, v, std::popcount(mask)), {}, wait);
       reads.push_back(p.axis[axis].out[index_of(s)].read(devices_->transfer(k),
                                                           p.axis[axis].send[index_of(s)].span().first(bytes), 0,
                                                           core::Blocking::no, std::span(&packed, 1)));
     }
-    devices_->compute(k).flush();
     devices_->transfer(k).flush();
   }
   return reads;

@@ -36,12 +36,9 @@ class HaloExchange {
                FaceMask mask);
 
   // Brings the halos of the local parts' `fields` up to date once `ready[k]` has completed; returns one
-  // event per local part for the kernels that depend on the exchange. The faces are packed on the
-  // compute queues, reads, writes and unpacking run on the transfer queues. `overlap`, when given,
-  // runs once, after the first split axis's packing is enqueued and before the host first waits: what
-  // it enqueues on the compute queues (the interior update) then runs while the faces travel.
+  // event per local part for the kernels that depend on the exchange.
   std::vector<core::Event> exchange(std::span<const core::Buffer<std::uint8_t>* const> fields, core::HaloFlow flow,
-                                    std::span<const core::Event> ready, const std::function<void()>& overlap = {});
+                                    std::span<const core::Event> ready);
 
  private:
   // One local part's buffers for one axis, [0] for data moving down (side -1), [1] up.

@@ -456,24 +456,21 @@ core::Event Solver::launch_all(const std::function<const core::Kernel&(const Par
     for (std::size_t k = 0; k < parts_.size(); ++k) pending_[k] = launch(pick(parts_[k]), k, own(k), wait(k));
     return pending_[0];
   }
-  // The boundary layers first, then their faces' packing, then the interiors, all on each device's
-  // in-order compute queue, so the faces travel while the interiors are updated.
+  // The boundary layers first, so their halo traffic runs while the interiors are updated; all
+  // launches of a device share its in-order compute queue.
   std::vector<core::Event> boundary(parts_.size()), first(parts_.size());
-  std::vector<Region> interiors(parts_.size());
   for (std::size_t k = 0; k < parts_.size(); ++k) {
-    for (const Region& layer : boundary_layers(k, interiors[k])) {
+    Region interior;
+    for (const Region& layer : boundary_layers(k, interior)) {
       boundary[k] = launch(pick(parts_[k]), k, layer, first[k] ? std::span<const core::Event>() : wait(k));
       if (!first[k]) first[k] = boundary[k];
     }
+    if (interior.nodes() > 0) launch(pick(parts_[k]), k, interior, {});
+    devices_->compute(k).flush();
   }
   std::vector<const core::Buffer<std::uint8_t>*> fields;
   for (const Part& p : parts_) fields.push_back(&p.f[component][array]);
-  pending_ = population_halos_->exchange(fields, *flow, boundary, [&] {
-    for (std::size_t k = 0; k < parts_.size(); ++k) {
-      if (interiors[k].nodes() > 0) launch(pick(parts_[k]), k, interiors[k], {});
-      devices_->compute(k).flush();
-    }
-  });
+  pending_ = population_halos_->exchange(fields, *flow, boundary);
   return first[0];
 }
 
