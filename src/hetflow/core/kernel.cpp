@@ -1,23 +1,23 @@
 #include "hetflow/core/kernel.hpp"
 
+#include <algorithm>
+
 #include "hetflow/core/context.hpp"
 
 namespace hetflow::core {
 
-Event Kernel::launch(const Queue& queue, NDRange global, NDRange local, std::span<const Event> wait,
-                     NDRange offset) const {
+NDRange strided_range(const DeviceInfo& device, std::size_t work_group, std::size_t groups_per_unit) {
+  return NDRange(work_group * groups_per_unit * std::max(device.compute_units, 1u));
+}
+
+Event Kernel::launch(const Queue& queue, NDRange global, NDRange local, std::span<const Event> wait) const {
   if (local.dims != 0 && local.dims != global.dims) {
     throw Error("kernel " + name_ + ": the local size has " + std::to_string(local.dims) +
                 " dimensions, the global size " + std::to_string(global.dims));
   }
   const auto list = raw_events(wait);
   cl_event e = nullptr;
-  if (offset.dims != 0 && offset.dims != global.dims) {
-    throw Error("kernel " + name_ + ": the offset has " + std::to_string(offset.dims) + " dimensions, the global size " +
-                std::to_string(global.dims));
-  }
-  check(clEnqueueNDRangeKernel(queue.get(), handle_.get(), global.dims, offset.dims ? offset.size.data() : nullptr,
-                               global.size.data(),
+  check(clEnqueueNDRangeKernel(queue.get(), handle_.get(), global.dims, nullptr, global.size.data(),
                                local.dims ? local.size.data() : nullptr, static_cast<cl_uint>(list.size()),
                                list.empty() ? nullptr : list.data(), &e),
         "clEnqueueNDRangeKernel(" + name_ + ")");

@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "hetflow/core/buffer.hpp"
+#include "hetflow/core/device.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/event.hpp"
 #include "hetflow/core/handle.hpp"
@@ -27,6 +28,18 @@ struct NDRange {
 constexpr std::size_t round_up(std::size_t n, std::size_t multiple) {
   return (n + multiple - 1) / multiple * multiple;
 }
+
+// The global size of every launch of a kernel that strides over its items (get_global_size(0) apart):
+// one width per device, `groups_per_unit` work-groups of `work_group` per compute unit, whatever the
+// item count. PoCL 3.1's CPU driver needs this. It shares loaded kernel code between all contexts by
+// kernel hash (source, options, device model) and finds a copy by hash, local size, the largest grid
+// width the copy was made for and whether it was made for a zero global offset, but releases a
+// finished launch by hash and local size alone. A launch that no loaded copy serves (wider, or offset
+// where the copy wants none) while launches of that kernel still run loads a second copy in front; the
+// earlier launches release that one, and PoCL aborts in pocl_release_dlhandle_cache
+// (`found->ref_count > 0`). One width per kernel and device model, and no offsets, leave one copy,
+// whatever the item counts and the order of launches.
+NDRange strided_range(const DeviceInfo& device, std::size_t work_group, std::size_t groups_per_unit);
 
 // Dynamic local memory of a kernel argument declared `__local T*`.
 struct LocalMemory {
@@ -63,9 +76,9 @@ class Kernel {
     check(clSetKernelArg(handle_.get(), index, sizeof(T), &value), arg_call(index));
   }
 
-  // `offset` (optional) is the global work offset: get_global_id starts there.
-  Event launch(const Queue& queue, NDRange global, NDRange local = {}, std::span<const Event> wait = {},
-               NDRange offset = {}) const;
+  // No global offset: PoCL 3.1 keeps apart copies of a kernel for zero and other offsets and may
+  // release the wrong one (strided_range says how); kernels take their origin as an argument.
+  Event launch(const Queue& queue, NDRange global, NDRange local = {}, std::span<const Event> wait = {}) const;
 
   // The largest work-group this kernel can run with on the queue's device.
   std::size_t max_work_group(const Queue& queue) const;

@@ -324,7 +324,7 @@ inline bool step(vec_t* x, real_t t, real_t dt, uint* code, __global const real_
 }
 
 // Every kernel below takes a fixed number of work-items, whatever `count` is, and each work-item
-// strides over the items by the global size (solver.cpp says why).
+// strides over the items by the global size (core/kernel.hpp says why).
 #define FOR_EACH(i, count) for (ulong i = get_global_id(0); i < (count); i += get_global_size(0))
 
 // Tracers at their seeds: seed (i, j, k) of the grid at origin o, spacing h; this part's tracers are

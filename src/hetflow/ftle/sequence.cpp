@@ -20,13 +20,13 @@ namespace {
 constexpr int flow_grid = 6;
 constexpr int boundary_clamp = 0;
 
-// One launch width per kernel and device, whatever the seed count, as the Solver does (solver.cpp says
+// One launch width per kernel and device, whatever the seed count, as the Solver does (kernel.hpp says
 // why PoCL needs it); the kernels stride over their items.
 constexpr std::size_t work_group = 64;
 constexpr std::size_t groups_per_unit = 32;
 
 core::NDRange launch_range(const core::Device& device) {
-  return core::NDRange(work_group * groups_per_unit * std::max(device.info.compute_units, 1u));
+  return core::strided_range(device.info, work_group, groups_per_unit);
 }
 
 std::string number(double v) { return core::number_text(v, 9); }

@@ -28,17 +28,10 @@ std::string point(std::span<const double> x) {
   return s + ")";
 }
 
-// Every FTLE kernel launch on a device has one global size, set by the device alone, and the kernels
-// stride over their tracers (FOR_EACH in ftle.cl). PoCL 3.1's CPU driver needs this. It shares loaded
-// kernel code between all contexts by kernel hash (source, options, device model) and finds a copy by
-// hash, local size and the largest grid width the copy was made for, but releases a finished launch by
-// hash and local size alone. A launch wider than every loaded copy while narrower launches of that
-// kernel still run (a one-device solver's 1728 tracers during a two-device one's 1024 per device)
-// loads a second copy in front; the narrower launches release that one, and PoCL aborts in
-// pocl_release_dlhandle_cache (`found->ref_count > 0`). One width per kernel and device model leaves
-// one copy, whatever the seed grids, the split and the order of launches.
+// Every FTLE kernel launch on a device has one global size, set by the device alone (kernel.hpp says
+// why PoCL needs it), and the kernels stride over their tracers (FOR_EACH in ftle.cl).
 core::NDRange launch_range(const core::Device& device) {
-  return core::NDRange(work_group * groups_per_unit * std::max(device.info.compute_units, 1u));
+  return core::strided_range(device.info, work_group, groups_per_unit);
 }
 
 void check_config(const Config& c) {

@@ -9,6 +9,10 @@ namespace {
 constexpr int sides[2] = {-1, +1};
 int index_of(int side) { return side < 0 ? 0 : 1; }
 
+// Every face kernel launch on a device has one width (core/kernel.hpp says why): 2,048 work-items per
+// compute unit, what an NVIDIA SM holds at once; the work-items stride over the face.
+constexpr std::size_t face_group = 256, face_groups_per_unit = 8;
+
 // The layer of `axis` (local extent n) that a face moving towards `side` is packed from: a fill sends
 // the boundary layer on that side, a swap the halo the pushes went into.
 int packed_layer(core::HaloFlow flow, int side, int n) {
@@ -66,21 +70,31 @@ std::array<std::size_t, 2> HaloExchange::face_cells(std::size_t k, int axis) con
   return {static_cast<std::size_t>(local[u]), static_cast<std::size_t>(local[v])};
 }
 
+core::NDRange HaloExchange::range(std::size_t k) const {
+  return core::strided_range(devices_->device(k).info, face_group, face_groups_per_unit);
+}
+
 std::size_t HaloExchange::face_bytes(std::size_t k, int axis, int side, core::HaloFlow flow) const {
   const auto [u, v] = face_cells(k, axis);
   return u * v * static_cast<std::size_t>(std::popcount(mask_(axis, side, flow))) * element_bytes_;
 }
 
 std::vector<core::Event> HaloExchange::exchange(std::span<const core::Buffer<std::uint8_t>* const> fields,
-                                                core::HaloFlow flow, std::span<const core::Event> ready) {
+                                                core::HaloFlow flow, std::span<const core::Event> ready,
+                                                const std::function<void()>& overlap) {
   std::vector<core::Event> now(ready.begin(), ready.end());
   now.resize(parts_.size());
+  bool overlapped = !overlap;
   for (int axis = 0; axis < 3; ++axis) {
     if (!grid_.split(axis)) continue;
-    core::wait_all(send(axis, flow, fields, now));  // events cannot cross contexts: the host bridges them
+    const std::vector<core::Event> reads = send(axis, flow, fields, now);
+    if (!overlapped) overlap();
+    overlapped = true;
+    core::wait_all(reads);  // events cannot cross contexts: the host bridges them
     relay(axis, flow);
     receive(axis, flow, fields, now);
   }
+  if (!overlapped) overlap();
   return now;
 }
 
@@ -98,12 +112,16 @@ std::vector<core::Event> HaloExchange::send(int axis, core::HaloFlow flow,
       const std::uint32_t mask = mask_(axis, s, flow);
       const std::size_t bytes = face_bytes(k, axis, s, flow);
       p.pack.args(*fields[k], p.axis[axis].out[index_of(s)], local[0], local[1], per_plane_, axis,
-                  packed_layer(flow, s, local[axis]), mask);
-      const core::Event packed = p.pack.launch(devices_->transfer(k), core::NDRange(u, v, std::popcount(mask)), {}, wait);
+                  packed_layer(flow, s, local[axis]), mask, static_cast<int>(u), static_cast<int>(v));
+      // On the compute queue, ahead of the interior update: a kernel waiting on another queue got no
+      // multiprocessor until the interior's blocks drained (seen on two H200s), so the faces only
+      // left after the interior and the halo traffic no longer overlapped it.
+      const core::Event packed = p.pack.launch(devices_->compute(k), range(k), core::NDRange(face_group), wait);
       reads.push_back(p.axis[axis].out[index_of(s)].read(devices_->transfer(k),
                                                           p.axis[axis].send[index_of(s)].span().first(bytes), 0,
                                                           core::Blocking::no, std::span(&packed, 1)));
     }
+    devices_->compute(k).flush();
     devices_->transfer(k).flush();
   }
   return reads;
@@ -151,12 +169,13 @@ void HaloExchange::receive(int axis, core::HaloFlow flow, std::span<const core::
           face.write(devices_->transfer(k), std::span<const std::uint8_t>(staged.span().first(bytes)), 0, core::Blocking::no);
       writes_[axis].push_back(written);
       core::Kernel& kernel = flow == core::HaloFlow::fill ? p.unpack : p.merge;
-      kernel.args(*fields[k], face, local[0], local[1], per_plane_, axis, landing_layer(flow, s, local[axis]), mask);
+      kernel.args(*fields[k], face, local[0], local[1], per_plane_, axis, landing_layer(flow, s, local[axis]), mask,
+                  static_cast<int>(u), static_cast<int>(v));
       if (flow == core::HaloFlow::swap) {
-        kernel.set(8, *flags_[k]);
-        kernel.set(9, local[2]);
+        kernel.set(10, *flags_[k]);
+        kernel.set(11, local[2]);
       }
-      ready[k] = kernel.launch(devices_->transfer(k), core::NDRange(u, v, std::popcount(mask)), {}, std::span(&written, 1));
+      ready[k] = kernel.launch(devices_->transfer(k), range(k), core::NDRange(face_group), std::span(&written, 1));
     }
     devices_->transfer(k).flush();
   }

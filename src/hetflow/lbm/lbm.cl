@@ -170,14 +170,17 @@ inline Pair relax_pair(const Relax r, const real_t a, const real_t b, const real
 }
 
 // A box of a device grid has halo layers at 0 and n - 1 of every split axis, which the host keeps
-// current; its kernels are launched over a region of own nodes with a global offset, so neighbours
-// wrap only along axes left whole. Every node kernel takes `x_end` first: the end of its region along
-// x, whose range is rounded up to whole work-groups.
+// current; its kernels are launched over a region of own nodes, so neighbours wrap only along axes
+// left whole. Every node kernel takes `region` first: the region's first node (x, y, z) and its end
+// along x (w), whose range is rounded up to whole work-groups. The region's origin is an argument, not
+// a global offset: PoCL 3.1 loads one copy of a kernel for launches with a zero offset and another for
+// the rest, releases them by kernel alone, and aborts when both run at once (core/kernel.hpp).
 // The node of this work-item, its periodic neighbours' coordinates and the index pieces they share.
 // Slot (i, x, y, z) = (z * 19 + i) * plane + y * nx + x.
 #define NODE_SETUP                                                                              \
-  const int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);                  \
-  if (x >= x_end) return;                                                                       \
+  const int x = region.x + (int)get_global_id(0), y = region.y + (int)get_global_id(1);         \
+  const int z = region.z + (int)get_global_id(2);                                               \
+  if (x >= region.w) return;                                                                    \
   const idx_t plane = (idx_t)nx * (idx_t)ny;                                                    \
   const int xm = x == 0 ? nx - 1 : x - 1, xp = x == nx - 1 ? 0 : x + 1;                         \
   const int ym = y == 0 ? ny - 1 : y - 1, yp = y == ny - 1 ? 0 : y + 1;                         \
@@ -404,7 +407,7 @@ inline void zou_he(real_t* f, const bool inlet, const real_t ux, const real_t uy
       __global const real_t* restrict psi, const real_t sc_g, const real_t in_ux, const real_t in_uy,         \
       const real_t in_uz, const real_t out_rho MIX_ARG
 
-__kernel void lbm_ab(const int x_end, __global store_t* restrict fout, __global const store_t* restrict fin, FLAG_ARGS,
+__kernel void lbm_ab(const int4 region, __global store_t* restrict fout, __global const store_t* restrict fin, FLAG_ARGS,
                      PHYSICS_ARGS) {
   NODE_SETUP
 #define READ_FAST READ_OWN
@@ -419,7 +422,7 @@ __kernel void lbm_ab(const int x_end, __global store_t* restrict fout, __global 
 }
 
 // A-A even step: collide in place, store each packet in the opposite slot of the same node.
-__kernel void lbm_aa_even(const int x_end, __global store_t* fbuf, FLAG_ARGS, PHYSICS_ARGS) {
+__kernel void lbm_aa_even(const int4 region, __global store_t* fbuf, FLAG_ARGS, PHYSICS_ARGS) {
   NODE_SETUP
   __global store_t* fin = fbuf;
   __global store_t* fout = fbuf;
@@ -434,7 +437,7 @@ __kernel void lbm_aa_even(const int x_end, __global store_t* fbuf, FLAG_ARGS, PH
 #undef WRITE_NEAR
 }
 
-__kernel void lbm_aa_odd(const int x_end, __global store_t* fbuf, FLAG_ARGS, PHYSICS_ARGS) {
+__kernel void lbm_aa_odd(const int4 region, __global store_t* fbuf, FLAG_ARGS, PHYSICS_ARGS) {
   NODE_SETUP
   __global store_t* fin = fbuf;
   __global store_t* fout = fbuf;
@@ -465,7 +468,7 @@ inline int wrap_shift(int x, int c, int s, int n) {
 #define WRITE_LAG_WALLS(i, cx, cy, cz, o, v) \
   if (WALL_TOWARDS(i)) STORE(fout, LAG_SLOT(o, -(cx), -(cy), -(cz), ux, uy, uz), v); else STORE(fout, LAG_SLOT(i, cx, cy, cz, tx, ty, tz), v);
 
-__kernel void lbm_lagrangian(const int x_end, __global store_t* fbuf, FLAG_ARGS, const int tx, const int ty, const int tz,
+__kernel void lbm_lagrangian(const int4 region, __global store_t* fbuf, FLAG_ARGS, const int tx, const int ty, const int tz,
                              PHYSICS_ARGS) {
   NODE_SETUP
   __global store_t* fin = fbuf;
@@ -484,11 +487,12 @@ __kernel void lbm_lagrangian(const int x_end, __global store_t* fbuf, FLAG_ARGS,
 }
 
 // Halo faces (halo_exchange.cpp): a face is local layer `at` of `axis` over the whole local extent of
-// the other two axes (their halos too, so that what crosses an edge travels on with the next axis).
-// Of a field with `per_plane` values per node laid out like the populations ((z * per_plane + i) *
-// plane + y * nx + x), a face carries the values i whose bit is set in `mask`, the k-th of them at face
-// index (k * V + v) * U + u; the range is exactly U x V x (bits in mask). Elements are moved as
-// unsigned integers of their size, so one kernel serves every storage.
+// the other two axes (their halos too, so that what crosses an edge travels on with the next axis),
+// U x V cells. Of a field with `per_plane` values per node laid out like the populations
+// ((z * per_plane + i) * plane + y * nx + x), a face carries the values i whose bit is set in `mask`,
+// the k-th of them at face index (k * V + v) * U + u. Every launch has one width per device and its
+// work-items stride over the face (core/kernel.hpp says why). Elements are moved as unsigned integers
+// of their size, so one kernel serves every storage.
 #define C_ENTRY(i, cx, cy, cz, o) cx, cy, cz,
 __constant int C_TABLE[57] = {D3Q19(C_ENTRY)};
 #undef C_ENTRY
@@ -504,16 +508,22 @@ inline int face_value(const uint mask, const int k) {
   return found;
 }
 
-#define FACE_SETUP                                                                                    \
-  const int u = get_global_id(0), v = get_global_id(1), k = get_global_id(2);                      \
-  const int U = (int)get_global_size(0), V = (int)get_global_size(1);                              \
-  const int x = axis == 0 ? at : u, y = axis == 0 ? u : axis == 1 ? at : v, z = axis == 2 ? at : v; \
-  const int i = face_value(mask, k);                                                                \
-  const idx_t plane = (idx_t)nx * (idx_t)ny;                                                        \
-  const idx_t cell = ((idx_t)z * (idx_t)per_plane + (idx_t)i) * plane + (idx_t)y * (idx_t)nx + (idx_t)x; \
-  const idx_t at_face = ((idx_t)k * (idx_t)V + (idx_t)v) * (idx_t)U + (idx_t)u;
+#define FACE_ARGS                                                                                   \
+  const int nx, const int ny, const int per_plane, const int axis, const int at, const uint mask, \
+      const int U, const int V
+// Runs the body for every value of the face; it sees the node (x, y, z), the value i, its field index
+// `cell` and its face index `at_face`.
+#define FOR_EACH_FACE_VALUE(...)                                                                         \
+  const idx_t plane = (idx_t)nx * (idx_t)ny;                                                           \
+  const uint count = (uint)U * (uint)V * popcount(mask);                                               \
+  for (uint at_face = get_global_id(0); at_face < count; at_face += get_global_size(0)) {              \
+    const int u = (int)(at_face % (uint)U), v = (int)(at_face / (uint)U % (uint)V);                    \
+    const int x = axis == 0 ? at : u, y = axis == 0 ? u : axis == 1 ? at : v, z = axis == 2 ? at : v; \
+    const int i = face_value(mask, (int)(at_face / ((uint)U * (uint)V)));                             \
+    const idx_t cell = ((idx_t)z * (idx_t)per_plane + (idx_t)i) * plane + (idx_t)y * (idx_t)nx + (idx_t)x; \
+    __VA_ARGS__                                                                                        \
+  }
 
-#define FACE_ARGS const int nx, const int ny, const int per_plane, const int axis, const int at, const uint mask
 // pack: face <- field; unpack: field <- face (a halo filled from a neighbour's boundary layer).
 // merge (populations, after a swap): the face holds the packets the neighbour pushed into its halo
 // towards this box's boundary layer `at`; copies those that a fluid node pushed. Where the pusher
@@ -521,19 +531,17 @@ inline int face_value(const uint mask, const int k) {
 // that slot, which stands.
 #define FACE_KERNELS(T, BYTES)                                                                               \
   __kernel void lbm_pack_##BYTES(__global const T* restrict field, __global T* restrict face, FACE_ARGS) {   \
-    FACE_SETUP                                                                                               \
-    face[at_face] = field[cell];                                                                             \
+    FOR_EACH_FACE_VALUE(face[at_face] = field[cell];)                                                        \
   }                                                                                                          \
   __kernel void lbm_unpack_##BYTES(__global T* restrict field, __global const T* restrict face, FACE_ARGS) { \
-    FACE_SETUP                                                                                               \
-    field[cell] = face[at_face];                                                                             \
+    FOR_EACH_FACE_VALUE(field[cell] = face[at_face];)                                                        \
   }                                                                                                          \
   __kernel void lbm_merge_##BYTES(__global T* restrict field, __global const T* restrict face, FACE_ARGS,    \
                                   __global const uchar* restrict flags, const int nz) {                     \
-    FACE_SETUP                                                                                               \
-    const int px = (x - C_TABLE[3 * i] + nx) % nx, py = (y - C_TABLE[3 * i + 1] + ny) % ny;                 \
-    const int pz = (z - C_TABLE[3 * i + 2] + nz) % nz;                                                       \
-    if ((flags[NODE(px, py, pz)] & TYPE_MASK) != WALL) field[cell] = face[at_face];                         \
+    FOR_EACH_FACE_VALUE(                                                                                     \
+        const int px = (x - C_TABLE[3 * i] + nx) % nx, py = (y - C_TABLE[3 * i + 1] + ny) % ny;             \
+        const int pz = (z - C_TABLE[3 * i + 2] + nz) % nz;                                                   \
+        if ((flags[NODE(px, py, pz)] & TYPE_MASK) != WALL) field[cell] = face[at_face];)                    \
   }
 FACE_KERNELS(ushort, 2)
 FACE_KERNELS(uint, 4)
@@ -542,7 +550,7 @@ FACE_KERNELS(ulong, 8)
 
 // Records, for every node, which neighbours are walls (bit i: x + c_i) and sets NEAR_WALL on the
 // non-wall nodes that have any. Reads `flags`, writes `marked`: no node reads what another writes.
-__kernel void lbm_mark(const int x_end, __global uchar* restrict marked, __global uint* restrict wall_bits,
+__kernel void lbm_mark(const int4 region, __global uchar* restrict marked, __global uint* restrict wall_bits,
                        __global const uchar* restrict flags, const int nx, const int ny, const int nz) {
   NODE_SETUP
   uint walls = 0;
@@ -633,7 +641,7 @@ inline real_t portable_exp(const real_t x) {
 
 // The Shan-Chen pseudo-potential psi = psi0 exp(-rho0 / rho) (Shan & Chen 1993) of every fluid node,
 // zero on walls (no wall adhesion), for the step that follows.
-__kernel void lbm_psi(const int x_end, __global real_t* restrict psi_out, __global const store_t* restrict fin, FLAG_ARGS,
+__kernel void lbm_psi(const int4 region, __global real_t* restrict psi_out, __global const store_t* restrict fin, FLAG_ARGS,
                       const int nx, const int ny, const int nz, const int layout, const int tx, const int ty,
                       const int tz, const real_t psi0, const real_t rho0, const real_t in_ux, const real_t in_uy,
                       const real_t in_uz, const real_t out_rho) {
@@ -650,7 +658,7 @@ __kernel void lbm_psi(const int x_end, __global real_t* restrict psi_out, __glob
 // The mixture field (see MIX) of the current state of components 0 (populations fa) and 1 (fb): their
 // densities, and Shan-Chen's common velocity u' = sum_s j_s omega_s / sum_s rho_s omega_s. Wall nodes
 // get the components' wall densities, which set the contact angle, and u' = 0.
-__kernel void lbm_mix(const int x_end, __global real_t* restrict psi, __global const store_t* restrict fa, FLAG_ARGS, const int nx,
+__kernel void lbm_mix(const int4 region, __global real_t* restrict psi, __global const store_t* restrict fa, FLAG_ARGS, const int nx,
                       const int ny, const int nz, const int layout, const int tx, const int ty, const int tz,
                       __global const store_t* restrict fb, const real_t omega_a, const real_t omega_b,
                       const real_t wall_a, const real_t wall_b, const real_t in_ux, const real_t in_uy,
@@ -680,7 +688,7 @@ __kernel void lbm_mix(const int x_end, __global real_t* restrict psi, __global c
 // velocity of Guo's scheme). Walls get rho = 0, u = 0. With TWO_COMPONENT, of component `1 - other`,
 // and u_out holds its momentum density with half its force, j + F/2: the host sums the components'
 // and divides by the total density (the mixture's velocity), so no component density is divided by.
-__kernel void lbm_fields(const int x_end, __global real_t* restrict rho_out, __global real_t* restrict u_out,
+__kernel void lbm_fields(const int4 region, __global real_t* restrict rho_out, __global real_t* restrict u_out,
                          __global const store_t* restrict fin, FLAG_ARGS, const int nx, const int ny, const int nz,
                          const int layout, const int tx, const int ty, const int tz, const real_t fx,
                          const real_t fy, const real_t fz, __global const real_t* restrict psi, const real_t sc_g,

@@ -198,7 +198,7 @@ void Solver::build_part(std::size_t k, const Geometry& geometry) {
   const core::Program& program = ctx.program("lbm/lbm.cl", options);
   p.program = &program;
 
-  // Argument 0 of every node kernel, the end of its region along x, is set by launch().
+  // Argument 0 of every node kernel, its region, is set by launch().
   const double g = config_.shan_chen ? config_.shan_chen->g : config_.two_component ? config_.two_component->g : 0.0;
   for (std::size_t c = 0; c < component_count(); ++c) {
     Part::Kernels& kc = p.component[c];
@@ -217,7 +217,7 @@ void Solver::build_part(std::size_t k, const Geometry& geometry) {
     for (int parity = 0; parity < 2; ++parity) {
       if (config_.pattern == Pattern::ab) {
         kc.ab[parity] = program.kernel("lbm_ab");
-        kc.ab[parity].args(0, p.f[c][1 - parity], p.f[c][parity], p.flags, p.wall_bits);
+        kc.ab[parity].args(cl_int4{}, p.f[c][1 - parity], p.f[c][parity], p.flags, p.wall_bits);
         physics(kc.ab[parity], 5);
       }
     }
@@ -225,13 +225,13 @@ void Solver::build_part(std::size_t k, const Geometry& geometry) {
       kc.aa[0] = program.kernel("lbm_aa_even");
       kc.aa[1] = program.kernel("lbm_aa_odd");
       for (core::Kernel& kernel : kc.aa) {
-        kernel.args(0, p.f[c][0], p.flags, p.wall_bits);
+        kernel.args(cl_int4{}, p.f[c][0], p.flags, p.wall_bits);
         physics(kernel, 4);
       }
     }
     if (config_.pattern == Pattern::lagrangian) {
       kc.lagrangian = program.kernel("lbm_lagrangian");
-      kc.lagrangian.args(0, p.f[c][0], p.flags, p.wall_bits);
+      kc.lagrangian.args(cl_int4{}, p.f[c][0], p.flags, p.wall_bits);
       physics(kc.lagrangian, 7);
     }
     kc.fields = program.kernel("lbm_fields");
@@ -268,7 +268,7 @@ void Solver::build_part(std::size_t k, const Geometry& geometry) {
   }
   // The kernels read marked flags and wall bits that lbm_mark derives from the node types.
   core::Kernel mark = program.kernel("lbm_mark");
-  mark.args(0, p.flags, p.wall_bits, type_buffer);
+  mark.args(cl_int4{}, p.flags, p.wall_bits, type_buffer);
   set_dims(mark, 4, p);
   launch(mark, k, own(k), {}).wait();
 }
@@ -439,12 +439,10 @@ void Solver::set_state(core::Kernel& k, cl_uint first) const {
 
 core::Event Solver::launch(core::Kernel kernel, std::size_t k, const Region& region,
                            std::span<const core::Event> wait) const {
-  kernel.set(0, region.first[0] + region.count[0]);
+  kernel.set(0, cl_int4{{region.first[0], region.first[1], region.first[2], region.first[0] + region.count[0]}});
   const core::NDRange global(core::round_up(static_cast<std::size_t>(region.count[0]), work_group()),
                              static_cast<std::size_t>(region.count[1]), static_cast<std::size_t>(region.count[2]));
-  const core::NDRange offset(static_cast<std::size_t>(region.first[0]), static_cast<std::size_t>(region.first[1]),
-                             static_cast<std::size_t>(region.first[2]));
-  return kernel.launch(devices_->compute(k), global, local(), wait, offset);
+  return kernel.launch(devices_->compute(k), global, local(), wait);
 }
 
 core::Event Solver::launch_all(const std::function<const core::Kernel&(const Part&)>& pick, std::size_t array,
@@ -456,21 +454,24 @@ core::Event Solver::launch_all(const std::function<const core::Kernel&(const Par
     for (std::size_t k = 0; k < parts_.size(); ++k) pending_[k] = launch(pick(parts_[k]), k, own(k), wait(k));
     return pending_[0];
   }
-  // The boundary layers first, so their halo traffic runs while the interiors are updated; all
-  // launches of a device share its in-order compute queue.
+  // The boundary layers first, then their faces' packing, then the interiors, all on each device's
+  // in-order compute queue, so the faces travel while the interiors are updated.
   std::vector<core::Event> boundary(parts_.size()), first(parts_.size());
+  std::vector<Region> interiors(parts_.size());
   for (std::size_t k = 0; k < parts_.size(); ++k) {
-    Region interior;
-    for (const Region& layer : boundary_layers(k, interior)) {
+    for (const Region& layer : boundary_layers(k, interiors[k])) {
       boundary[k] = launch(pick(parts_[k]), k, layer, first[k] ? std::span<const core::Event>() : wait(k));
       if (!first[k]) first[k] = boundary[k];
     }
-    if (interior.nodes() > 0) launch(pick(parts_[k]), k, interior, {});
-    devices_->compute(k).flush();
   }
   std::vector<const core::Buffer<std::uint8_t>*> fields;
   for (const Part& p : parts_) fields.push_back(&p.f[component][array]);
-  pending_ = population_halos_->exchange(fields, *flow, boundary);
+  pending_ = population_halos_->exchange(fields, *flow, boundary, [&] {
+    for (std::size_t k = 0; k < parts_.size(); ++k) {
+      if (interiors[k].nodes() > 0) launch(pick(parts_[k]), k, interiors[k], {});
+      devices_->compute(k).flush();
+    }
+  });
   return first[0];
 }
 
