@@ -221,6 +221,46 @@ TEST_F(TuneCommand, NnlsWritesAnEntryThatTheCommandTakesUp) {
   EXPECT_EQ(report("single").at("tuning").get<std::string>().rfind("none:", 0), 0u);
 }
 
+// `hetflow tune ftle` stores the FTLE kernels' launch shape for gridded 2D flows per precision; a
+// gridded 2D run of that precision takes it up unless told not to, an analytic run does not.
+TEST_F(TuneCommand, FtleWritesAnEntryThatAGriddedRunTakesUp) {
+  const std::string env = tuning_env();
+  test::CommandResult r =
+      run_hetflow("tune ftle --device " + device() + " --size 32 --repeats 1 --search annealing --budget 6", env);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("annealing search: 6 of"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("steps/s"), std::string::npos) << r.output;
+  const nlohmann::json db = database();
+  ASSERT_EQ(db.at("entries").size(), 1u);
+  const nlohmann::json& e = db.at("entries")[0];
+  EXPECT_EQ(e.at("key").at("tunable"), "ftle");
+  EXPECT_EQ(e.at("key").at("problem_class"), "gridded 2d fp64");
+  EXPECT_EQ(e.at("evaluations"), 6);
+
+  // A steady uniform flow on 8 x 5 nodes (raw doubles, u = 0.1, v = 0.05).
+  std::string bytes;
+  for (int node = 0; node < 40; ++node) {
+    for (const double v : {0.1, 0.05}) bytes.append(reinterpret_cast<const char*>(&v), sizeof v);
+  }
+  write("flow.raw", bytes);
+  write("flow.yaml", "dims: [8, 5]\nspacing: 0.25\nfiles: [flow.raw]\n");
+  write("gridded.yaml", "type: ftle\nftle:\n  flow: file\n  duration: 1\n  steps: 4\n  velocity:\n    files: [flow.yaml]\n"
+                        "  boundary: stop\n");
+  r = run_hetflow("run gridded.yaml -o tuned -q --device " + device(), env);
+  ASSERT_EQ(r.status, 0) << r.output;
+  const nlohmann::json tuning = manifest("tuned").at("tuning");
+  EXPECT_EQ(std::to_string(tuning.at("work_group").get<int>()), e.at("best").at("work_group").get<std::string>()) << tuning;
+  EXPECT_EQ(std::to_string(tuning.at("groups_per_unit").get<int>()), e.at("best").at("groups_per_unit").get<std::string>())
+      << tuning;
+  r = run_hetflow("run gridded.yaml -o untuned -q --no-tune --device " + device(), env);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(manifest("untuned").at("tuning"), "disabled (HETFLOW_NO_TUNE)");
+  write("analytic.yaml", "type: ftle\nftle:\n  duration: 1\n  steps: 4\nseeds:\n  counts: [9, 5]\n");
+  r = run_hetflow("run analytic.yaml -o analytic -q --device " + device(), env);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(manifest("analytic").at("tuning").get<std::string>().rfind("none: tuned for gridded 2D flows only", 0), 0u);
+}
+
 TEST_F(TuneCommand, RefusesUnknownTunablesAndSearches) {
   EXPECT_EQ(run_hetflow("tune nothing --db x.json").status, 2);
   EXPECT_EQ(run_hetflow("tune lbm --storage fp8 --db x.json").status, 2);

@@ -10,6 +10,7 @@
 
 #include "hetflow/app/ftle_case_setup.hpp"
 #include "hetflow/app/step_chunks.hpp"
+#include "hetflow/app/tunables.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/event.hpp"
 #include "hetflow/core/number_text.hpp"
@@ -362,9 +363,12 @@ RunOutcome FtleCase::run(const io::Case& c, RunContext& ctx) const {
     throw core::Error("ftle: a sequence (sequence.count > 1) under MPI is not supported yet: run it as one process");
   }
   // Every rank reads the velocity itself (a file can be missing on one host only).
-  const FtleSetup setup = ctx.ranks.make_together([&] { return make_ftle_setup(c); });
+  FtleSetup setup = ctx.ranks.make_together([&] { return make_ftle_setup(c); });
   dir.manifest()["flow"] = setup.info;
   if (setup.sequence.fields > 1) return run_sequence(c, ctx, setup, total);
+  const auto* gridded = std::get_if<std::shared_ptr<const ftle::VelocityGrid>>(&setup.flow);
+  setup.config = with_ftle_tuning(setup.config, gridded && (*gridded)->dimension == 2, ctx.devices,
+                                  dir.manifest()["tuning"]);
   // What the run holds, known before anything is allocated: a gridded series over ftle.velocity.budget
   // is streamed (docs/ftle.md, "Streamed snapshots"). Across processes: rank 0's share.
   const auto* analytic = std::get_if<ftle::AnalyticFlow>(&setup.flow);

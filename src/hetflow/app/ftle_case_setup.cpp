@@ -208,6 +208,8 @@ ftle::Config solver_config(const io::Case& c) {
   config.boundary = ftle::parse_boundary(c.get<std::string>("ftle.boundary"));
   config.precision = c.get<std::string>("ftle.precision") == "fp32" ? core::Precision::f32 : core::Precision::f64;
   config.velocity_budget_bytes = static_cast<std::size_t>(c.get<double>("ftle.velocity.budget") * (1 << 20));
+  config.work_group = c.get<std::size_t>("ftle.work_group");
+  config.groups_per_unit = c.get<std::size_t>("ftle.groups_per_unit");
   return config;
 }
 
@@ -329,6 +331,9 @@ void declare_ftle_keys(io::Schema& s) {
   f.key<std::string>("boundary", "clamp", "gridded velocity at the data box's faces (flow: file)")
       .one_of({"clamp", "stop", "periodic"});
   f.key<std::string>("precision", "fp64", "tracer positions and velocity arithmetic").one_of({"fp32", "fp64"});
+  f.key<int>("work_group", 0, "work-items per work-group of the kernels; 0 (with groups_per_unit 0): tuned "
+                              "(hetflow tune ftle) or 64").at_least(0);
+  f.key<int>("groups_per_unit", 0, "work-groups per compute unit in a launch; 0: tuned or 32").at_least(0).at_most(4096);
 
   auto& dg = f.section("double_gyre", "psi = A sin(pi f(x, t)) sin(pi y), f = a x^2 + b x, a = epsilon sin(omega t), "
                                       "b = 1 - 2a, on [0, 2] x [0, 1] (Shadden et al. 2005)");

@@ -8,6 +8,7 @@
 #include <optional>
 #include <ostream>
 
+#include "hetflow/app/tunables.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/number_text.hpp"
 #include "hetflow/karst/device_solver.hpp"
@@ -196,16 +197,16 @@ void print_trial(std::ostream& out, const tune::Tunable& t, const tune::Trial& t
 
 CLI::App* add_tune_command(CLI::App& app, TuneRequest& r) {
   CLI::App* cmd = app.add_subcommand("tune", "tune a kernel's parameters on a device and store the best in the tuning database");
-  cmd->add_option("name", r.name, "what to tune:\n  lbm: LBM work-group and pattern (for --storage)\n  karst: the karst solver's work-items per parameter set\n  nnls: TNT's dense kernels (for --storage fp64 or fp32)\n  probe: the bandwidth and FMA probe work-groups")
+  cmd->add_option("name", r.name, "what to tune:\n  lbm: LBM work-group and pattern (for --storage)\n  karst: the karst solver's work-items per parameter set\n  nnls: TNT's dense kernels (for --storage fp64 or fp32)\n  ftle: the FTLE kernels' work-group and work-groups per compute unit (for --storage fp64 or fp32)\n  probe: the bandwidth and FMA probe work-groups")
       ->required()
-      ->check(CLI::IsMember({"lbm", "karst", "nnls", "probe"}));
+      ->check(CLI::IsMember({"lbm", "karst", "nnls", "ftle", "probe"}));
   cmd->add_option("--device", r.device, "device selection; the first selected device is tuned");
   cmd->add_option("--search", r.search, "exhaustive or annealing (default: exhaustive when the space fits the budget)")
       ->check(CLI::IsMember({"exhaustive", "annealing"}));
   cmd->add_option("--budget", r.budget, "settings measured at most (default: all for exhaustive, a quarter for annealing)");
   cmd->add_option("--db", r.db, "tuning database (default $HETFLOW_TUNING_DB, else $XDG_CACHE_HOME/hetflow/tuning.json)");
-  cmd->add_option("--size", r.size, "lbm: lattice edge (default 192 on a GPU, 64 elsewhere); karst: water nodes (default 1000 on a GPU, 100 elsewhere); nnls: matrix order (default 2000 on a GPU, 200 elsewhere)")->check(CLI::Range(4, 4096));
-  cmd->add_option("--storage", r.storage, "lbm: population storage, fp32 (default), fp16 or fp64; nnls: TNT's precision, fp64 (default) or fp32")
+  cmd->add_option("--size", r.size, "lbm: lattice edge (default 192 on a GPU, 64 elsewhere); karst: water nodes (default 1000 on a GPU, 100 elsewhere); nnls: matrix order (default 2000 on a GPU, 200 elsewhere); ftle: grid nodes along x (default 2048 on a GPU, 256 elsewhere)")->check(CLI::Range(4, 4096));
+  cmd->add_option("--storage", r.storage, "lbm: population storage, fp32 (default), fp16 or fp64; nnls: TNT's precision, fp64 (default) or fp32; ftle: tracer precision, fp64 (default) or fp32")
       ->check(CLI::IsMember({"fp32", "fp16", "fp64"}));
   cmd->add_option("--repeats", r.repeats, "timed runs per setting after one warm-up")->check(CLI::Range(1, 1000));
   cmd->add_option("--seed", r.seed, "annealing's random seed");
@@ -218,12 +219,14 @@ int tune_command(const TuneRequest& r, std::ostream& out) {
   const core::DeviceInfo& info = devices.device(0).info;
   const tune::MeasureOptions measure{1, r.repeats};
   const bool gpu = info.kind == core::DeviceKind::gpu;
-  if (r.name == "nnls" && r.storage == "fp16")
-    throw core::Error("tune nnls: --storage is fp64 or fp32 (TNT has no FP16 path)");
-  const bool nnls_fp32 = r.storage == "fp32";
+  if ((r.name == "nnls" || r.name == "ftle") && r.storage == "fp16")
+    throw core::Error("tune " + r.name + ": --storage is fp64 or fp32 (" + r.name + " has no FP16 path)");
+  const bool fp32 = r.storage == "fp32";
   const tune::Tunable t = r.name == "lbm"     ? lbm_tunable(devices, r.size ? r.size : gpu ? 192 : 64, lbm::parse_storage(r.storage.empty() ? "fp32" : r.storage), measure)
                           : r.name == "karst" ? karst_tunable(devices, r.size ? r.size : gpu ? 1000 : 100, measure)
-                          : r.name == "nnls"  ? nnls_tunable(devices, r.size ? r.size : gpu ? 2000 : 200, nnls_fp32, measure)
+                          : r.name == "nnls"  ? nnls_tunable(devices, r.size ? r.size : gpu ? 2000 : 200, fp32, measure)
+                          : r.name == "ftle"  ? ftle_tunable(devices, r.size ? r.size : gpu ? 2048 : 256,
+                                                             fp32 ? core::Precision::f32 : core::Precision::f64, measure)
                                               : tune::probe_tunable(devices.compute(0), measure);
   const tune::Database db(r.db.empty() ? tune::default_database_path() : std::filesystem::path(r.db));
   if (db.path().empty()) throw core::Error("no tuning database path: give --db, or set HETFLOW_TUNING_DB or HOME");
@@ -253,10 +256,6 @@ tune::Key lbm_tuning_key(const core::DeviceInfo& device, const lbm::Config& conf
   return tune::make_key("lbm", device, files, lbm_problem_class(config));
 }
 
-namespace {
-
-// The database's entry for `key` when every device shares one name and driver and tuning is enabled;
-// else nothing. `record` (the manifest's "tuning") says what was found, or why nothing.
 std::optional<tune::Entry> find_tuning(const core::DeviceSet& devices, const tune::Key& key, nlohmann::json& record) {
   const core::DeviceInfo& first = devices.device(0).info;
   for (std::size_t k = 1; k < devices.size(); ++k) {
@@ -281,8 +280,6 @@ std::optional<tune::Entry> find_tuning(const core::DeviceSet& devices, const tun
   record = {{"database", db.path().string()}, {"tuned_at", entry->tuned_at}, {"tuned_on", entry->problem}};
   return entry;
 }
-
-}  // namespace
 
 lbm::Config with_lbm_tuning(lbm::Config config, const io::Case& c, const core::DeviceSet& devices,
                             std::size_t processes, nlohmann::json& record) {

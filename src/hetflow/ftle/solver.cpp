@@ -16,9 +16,9 @@ namespace {
 constexpr int flow_grid = 6;
 constexpr cl_uint tracer_stopped = 1, tracer_bad_velocity = 2;
 
-constexpr std::size_t work_group = 64;
+constexpr std::size_t default_work_group = 64;
 // Work-groups per compute unit in a launch: 32 x 64 = 2048 work-items, what an NVIDIA SM holds at once.
-constexpr std::size_t groups_per_unit = 32;
+constexpr std::size_t default_groups_per_unit = 32;
 
 std::string number(double v) { return core::number_text(v, 9); }
 
@@ -28,18 +28,14 @@ std::string point(std::span<const double> x) {
   return s + ")";
 }
 
-// Every FTLE kernel launch on a device has one global size, set by the device alone (kernel.hpp says
-// why PoCL needs it), and the kernels stride over their tracers (FOR_EACH in ftle.cl).
-core::NDRange launch_range(const core::Device& device) {
-  return core::strided_range(device.info, work_group, groups_per_unit);
-}
-
 void check_config(const Config& c) {
   if (!(c.duration != 0.0) || !std::isfinite(c.duration))
     throw core::Error("FTLE integration time T = " + number(c.duration) + ": expected a finite, non-zero time");
   if (!std::isfinite(c.t0)) throw core::Error("FTLE start time t0 = " + number(c.t0) + " is not finite");
   if (c.steps < 1 || c.steps > std::numeric_limits<cl_uint>::max())
     throw core::Error("FTLE step count " + std::to_string(c.steps) + ": expected 1 .. 2^32 - 1");
+  if (c.groups_per_unit > 4096)
+    throw core::Error("FTLE work-groups per compute unit " + std::to_string(c.groups_per_unit) + ": expected 0 .. 4096");
 }
 
 // Gridded velocity: the seeds (unless periodic) and the time window must lie inside the data.
@@ -276,6 +272,9 @@ Solver::Solver(const core::DeviceSet& devices, int flow_code, int velocity_dimen
   for (std::size_t k = 0; k < devices.size(); ++k) {
     if (config.precision == core::Precision::f64 && !devices.device(k).info.fp64)
       throw core::Error(devices.device(k).label() + " has no double precision: use precision fp32");
+    if (local().size[0] > devices.device(k).info.max_work_group)
+      throw core::Error("FTLE work-group " + std::to_string(local().size[0]) + ": " + devices.device(k).label() +
+                        " takes at most " + std::to_string(devices.device(k).info.max_work_group));
   }
 
   // The velocity source on every device.
@@ -423,7 +422,7 @@ std::vector<double> Solver::to_doubles(const std::vector<std::uint8_t>& bytes) c
 
 void Solver::initialise() {
   for (std::size_t k = 0; k < parts_.size(); ++k) {
-    pending_[k] = parts_[k].seed.launch(devices_->compute(k), launch_range(devices_->device(k)), core::NDRange(work_group));
+    pending_[k] = parts_[k].seed.launch(devices_->compute(k), launch_range(devices_->device(k)), local());
   }
   step_ = 0;
   if (stream_) {
@@ -452,7 +451,7 @@ core::Event Solver::advance(long steps) {
       p.advect.set(5, static_cast<cl_uint>(steps));
       p.advect.set(6, static_cast<cl_uint>(step_));
       // In-order queues keep the order; the event is kept for the caller and for timing.
-      pending_[k] = p.advect.launch(devices_->compute(k), launch_range(devices_->device(k)), core::NDRange(work_group));
+      pending_[k] = p.advect.launch(devices_->compute(k), launch_range(devices_->device(k)), local());
       devices_->compute(k).flush();
     }
   }
@@ -485,7 +484,7 @@ void Solver::advance_streamed(long first, long steps) {
       p.advect.set(5, static_cast<cl_uint>(next - s));
       p.advect.set(6, static_cast<cl_uint>(s));
       const core::Event done =
-          p.advect.launch(devices_->compute(k), launch_range(devices_->device(k)), core::NDRange(work_group), wait);
+          p.advect.launch(devices_->compute(k), launch_range(devices_->device(k)), local(), wait);
       for (long u = r.lo; u <= r.hi; ++u) st.rings[k][static_cast<std::size_t>(u % slots)].last_read = done;
       pending_[k] = done;
       devices_->compute(k).flush();
@@ -582,7 +581,7 @@ std::vector<double> Solver::ftle() const {
   for (std::size_t k = 0; k < parts_.size(); ++k) {
     const Part& p = parts_[k];
     set_real(p.field, 9, 1.0 / elapsed);
-    p.field.launch(devices_->compute(k), launch_range(devices_->device(k)), core::NDRange(work_group));
+    p.field.launch(devices_->compute(k), launch_range(devices_->device(k)), local());
     const std::vector<double> values = to_doubles(p.ftle.to_vector(devices_->compute(k)));
     std::copy(values.begin(), values.end(), out.begin() + static_cast<std::ptrdiff_t>(p.own0 * seeds_.plane()));
   }
@@ -603,7 +602,7 @@ std::vector<double> Solver::stretch_direction() const {
     core::Buffer<std::uint8_t> direction(devices_->context(k), own * dim * real_bytes());
     p.direction.set(2, direction);
     set_real(p.direction, 10, 1.0 / elapsed);
-    p.direction.launch(devices_->compute(k), launch_range(devices_->device(k)), core::NDRange(work_group));
+    p.direction.launch(devices_->compute(k), launch_range(devices_->device(k)), local());
     const std::vector<double> values = to_doubles(direction.to_vector(devices_->compute(k)));
     std::copy(values.begin(), values.end(), out.begin() + static_cast<std::ptrdiff_t>(p.own0 * seeds_.plane() * dim));
   }
@@ -661,8 +660,19 @@ std::vector<double> Solver::velocity_at(std::span<const double> points, double t
   k.set(6, times_->buffer(0));
   k.set(7, snapshots_);
   k.set(8, grid_dims_);
-  k.launch(q, launch_range(devices_->device(0)), core::NDRange(work_group));
+  k.launch(q, launch_range(devices_->device(0)), local());
   return to_doubles(out.to_vector(q));
+}
+
+core::NDRange Solver::local() const {
+  return core::NDRange(config_.work_group ? config_.work_group : default_work_group);
+}
+
+// Every FTLE kernel launch on a device has one global size, set by the device and the configuration
+// alone, and the kernels stride over their tracers (FOR_EACH in ftle.cl).
+core::NDRange Solver::launch_range(const core::Device& device) const {
+  return core::strided_range(device.info, local().size[0],
+                             config_.groups_per_unit ? config_.groups_per_unit : default_groups_per_unit);
 }
 
 std::size_t Solver::uploads() const { return stream_ ? stream_->uploads : 0; }

@@ -33,6 +33,11 @@ struct Config {
   // as fit (at least the snapshots one step reads plus one being uploaded). 0: half the smallest
   // device memory of the set.
   std::size_t velocity_budget_bytes = 0;
+  // The launch shape of every kernel: work-items per work-group, and work-groups per compute unit (a
+  // launch has work_group x groups_per_unit x compute units work-items, which stride over the tracers).
+  // 0: the defaults, 64 and 32. `hetflow tune ftle` measures them.
+  std::size_t work_group = 0;
+  std::size_t groups_per_unit = 0;
 };
 
 // How a solver holds its velocity and what that needs, known before anything is allocated.
@@ -167,6 +172,9 @@ class Solver {
   // Streamed: enqueues steps [first, first + steps) in launches of one snapshot window each.
   void advance_streamed(long first, long steps);
   std::size_t real_bytes() const { return config_.precision == core::Precision::f64 ? 8 : 4; }
+  core::NDRange local() const;
+  // The global size of every launch on `device`: one width per device (core::strided_range says why).
+  core::NDRange launch_range(const core::Device& device) const;
   std::size_t tracers(const Part& p) const { return p.planes * seeds_.plane(); }
   void set_real(core::Kernel& k, cl_uint index, double value) const;
   std::vector<double> to_doubles(const std::vector<std::uint8_t>& bytes) const;
