@@ -124,6 +124,37 @@ TEST(OdeJacobianChoice, AutomaticUsesJacInMapping2) {
   EXPECT_EQ(solve(Mapping::work_group, true, batch, Jacobian::automatic).y, solve(Mapping::work_item, true, batch).y);
 }
 
+// The launch shape (Options::work_group, groups_per_unit; what `hetflow tune radau5` picks) moves systems
+// between work-items, never their numbers, in either mapping; launch_shape() reports what runs, and a
+// work-group above the device's limit or more than 4096 groups per unit is refused.
+TEST(OdeLaunchShape, ChangesNoBitsOfEitherMapping) {
+  const Batch batch = stiff_batch(5);
+  for (Mapping mapping : {Mapping::work_item, Mapping::work_group}) {
+    if (test::untestable(mapping, devices())) continue;
+    const Result standard = solve(mapping, true, batch);
+    Options o;
+    o.rtol = {1e-8};
+    o.atol = {1e-8};
+    o.mapping = mapping;
+    o.work_group = 8;
+    o.groups_per_unit = 3;
+    const Radau5 shaped(devices(), stiff_linear(true), o);
+    const Radau5::LaunchShape shape = shaped.launch_shape(5);
+    EXPECT_EQ(shape.mapping, mapping);
+    EXPECT_EQ(shape.work_group, 8u);
+    EXPECT_EQ(shape.groups_per_unit, 3u);
+    const Result r = shaped.integrate(batch);
+    EXPECT_EQ(r.y, standard.y) << test::mapping_name(mapping);
+    for (std::size_t s = 0; s < 5; ++s) test::expect_same_counters(r.statistics[s], standard.statistics[s]);
+  }
+  Options wide;
+  wide.work_group = devices().device(0).info.max_work_group + 1;
+  EXPECT_THROW(Radau5(devices(), stiff_linear(true), wide), core::Error);
+  Options many;
+  many.groups_per_unit = 4097;
+  EXPECT_THROW(Radau5(devices(), stiff_linear(true), many), core::Error);
+}
+
 INSTANTIATE_TEST_SUITE_P(Jacobians, OdeMappings, ::testing::Bool(),
                          [](const auto& param_info) { return param_info.param ? "analytic" : "fd"; });
 

@@ -261,6 +261,40 @@ TEST_F(TuneCommand, FtleWritesAnEntryThatAGriddedRunTakesUp) {
   EXPECT_EQ(manifest("analytic").at("tuning").get<std::string>().rfind("none: tuned for gridded 2D flows only", 0), 0u);
 }
 
+// `hetflow tune radau5` stores RADAU5's mapping and launch shape for a reactor_batch case's system and
+// batch-size decade; a batch run of that system and decade takes them up, one of another decade does not.
+TEST_F(TuneCommand, Radau5WritesAnEntryThatABatchRunOfItsDecadeTakesUp) {
+  const std::filesystem::path source_root = std::filesystem::path(__FILE__).parent_path().parent_path().parent_path();
+  std::filesystem::copy_file(source_root / "data/mechanisms/h2o2.yaml", dir / "h2o2.yaml");
+  write("batch.yaml", "type: reactor_batch\nmechanism:\n  file: h2o2.yaml\nmixture:\n  fuel: \"H2:1\"\n"
+                      "batch:\n  count: 12\n  dt: 1e-6\n");
+  const std::string env = tuning_env();
+  test::CommandResult r = run_hetflow(
+      "tune radau5 --case batch.yaml --device " + device() + " --repeats 1 --search annealing --budget 3", env);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("annealing search: 3 of"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("systems/s"), std::string::npos) << r.output;
+  const nlohmann::json db = database();
+  ASSERT_EQ(db.at("entries").size(), 1u);
+  const nlohmann::json& e = db.at("entries")[0];
+  EXPECT_EQ(e.at("key").at("tunable"), "radau5");
+  const std::string problem = e.at("key").at("problem_class");
+  EXPECT_NE(problem.find(" n=11 jac, 1e1 systems"), std::string::npos) << problem;  // 10 species and T
+  EXPECT_EQ(e.at("best").size(), 3u);
+
+  r = run_hetflow("run batch.yaml -o tuned -q --device " + device(), env);
+  ASSERT_EQ(r.status, 0) << r.output;
+  const nlohmann::json tuning = manifest("tuned").at("tuning");
+  EXPECT_EQ(tuning.at("mapping"), e.at("best").at("mapping")) << tuning;
+  EXPECT_EQ(std::to_string(tuning.at("work_group").get<int>()), e.at("best").at("work_group").get<std::string>()) << tuning;
+  EXPECT_EQ(std::to_string(tuning.at("groups_per_unit").get<int>()), e.at("best").at("groups_per_unit").get<std::string>())
+      << tuning;
+  r = run_hetflow("run batch.yaml -o larger -q --set batch.count=150 --device " + device(), env);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(manifest("larger").at("tuning").get<std::string>().rfind("none: nothing tuned", 0), 0u);
+  EXPECT_EQ(run_hetflow("tune radau5 --device " + device(), env).status, 1);  // no --case
+}
+
 TEST_F(TuneCommand, RefusesUnknownTunablesAndSearches) {
   EXPECT_EQ(run_hetflow("tune nothing --db x.json").status, 2);
   EXPECT_EQ(run_hetflow("tune lbm --storage fp8 --db x.json").status, 2);

@@ -1,4 +1,3 @@
-#include <charconv>
 #include <cmath>
 #include <memory>
 #include <numbers>
@@ -21,14 +20,6 @@ const std::vector<std::string>& ftle_files() {
 
 std::string ftle_class(core::Precision precision) {
   return std::string("gridded 2d ") + (precision == core::Precision::f64 ? "fp64" : "fp32");
-}
-
-// A whole number from an entry's text, or nothing when it is not one in [lowest, highest].
-std::optional<std::size_t> count_of(const std::string& text, std::size_t lowest, std::size_t highest) {
-  std::size_t value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size() || value < lowest || value > highest) return std::nullopt;
-  return value;
 }
 
 }  // namespace
@@ -93,11 +84,8 @@ ftle::Config with_ftle_tuning(ftle::Config config, bool gridded_2d, const core::
   const std::optional<tune::Entry> entry =
       find_tuning(devices, tune::make_key("ftle", first, ftle_files(), ftle_class(config.precision)), record);
   if (!entry) return config;
-  const auto take = [&](const char* key, std::size_t highest) -> std::optional<std::size_t> {
-    const auto it = entry->best.find(key);
-    return it == entry->best.end() ? std::nullopt : count_of(it->second, 1, highest);
-  };
-  const std::optional<std::size_t> wg = take("work_group", first.max_work_group), groups = take("groups_per_unit", 4096);
+  const std::optional<std::size_t> wg = whole_number(entry->best, "work_group", 1, first.max_work_group),
+                                   groups = whole_number(entry->best, "groups_per_unit", 1, 4096);
   if (!wg || !groups) {
     record["ignored"] = "the entry's work_group or groups_per_unit does not fit this device";  // advisory data
     return config;

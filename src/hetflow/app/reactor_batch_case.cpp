@@ -5,6 +5,7 @@
 #include <random>
 
 #include "hetflow/app/chem_case_setup.hpp"
+#include "hetflow/app/tunables.hpp"
 #include "hetflow/chem/reactor_source.hpp"
 #include "hetflow/core/event.hpp"
 #include "hetflow/io/atomic_file.hpp"
@@ -62,6 +63,15 @@ void initial_states(const io::Case& c, const chem::Mechanism& m, const Compositi
 
 }  // namespace
 
+ReactorBatch reactor_batch(const io::Case& c) {
+  std::vector<std::string> problems;
+  const auto [mechanism, fuel, oxidizer] = case_mixture(c, problems);
+  ReactorBatch r{mechanism, {}, chem::reactor_system(*mechanism, case_jacobian(c)), case_solver_options(c)};
+  initial_states(c, *mechanism, fuel, oxidizer, r.batch.y0, r.batch.params);
+  r.batch.t_end = {c.get<double>("batch.dt")};
+  return r;
+}
+
 io::Schema ReactorBatchCase::schema() const {
   io::Schema s("reactor_batch", "a batch of constant-pressure reactors integrated over dt (docs/chem.md)");
   declare_mechanism_keys(s);
@@ -95,13 +105,12 @@ void ReactorBatchCase::check(const io::Case& c) const {
 RunOutcome ReactorBatchCase::run(const io::Case& c, RunContext& ctx) const {
   const core::WallTimer total;
   RunDirectory& dir = ctx.directory;
-  std::vector<std::string> problems;
-  const auto [mechanism, fuel, oxidizer] = case_mixture(c, problems);
-  ode::Batch batch;
-  initial_states(c, *mechanism, fuel, oxidizer, batch.y0, batch.params);
-  batch.t_end = {c.get<double>("batch.dt")};
+  const ReactorBatch r = reactor_batch(c);
+  const chem::Mechanism* mechanism = r.mechanism.get();
+  const ode::Batch& batch = r.batch;
   const core::WallTimer build_timer;
-  const ode::Radau5 solver(ctx.devices, chem::reactor_system(*mechanism, case_jacobian(c)), case_solver_options(c));
+  const ode::Radau5 solver(ctx.devices, r.system,
+                           with_radau5_tuning(r.options, r.system, batch.params.size(), ctx.devices, dir.manifest()["tuning"]));
   solver.prepare(batch.params.size());
   dir.add_timing("build", build_timer.seconds());
   dir.write_manifest("running");

@@ -1,7 +1,21 @@
 #pragma once
+#include <memory>
+
 #include "hetflow/app/case_type.hpp"
+#include "hetflow/chem/mechanism.hpp"
+#include "hetflow/ode/radau5.hpp"
 
 namespace hetflow::app {
+
+// What a reactor_batch case integrates: the batch (mass fractions and T per system, pressures as
+// parameters, t_end = dt), the reactor system and the solver options; `hetflow tune radau5` measures it.
+struct ReactorBatch {
+  std::shared_ptr<const chem::Mechanism> mechanism;
+  ode::Batch batch;
+  ode::System system;
+  ode::Options options;
+};
+ReactorBatch reactor_batch(const io::Case& c);
 
 // `type: reactor_batch`: many constant-pressure reactor states integrated over one interval dt in a
 // single ode::Radau5 batch, as a partially-stirred-reactor step does: states sampled uniformly from

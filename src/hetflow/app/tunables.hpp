@@ -5,6 +5,8 @@
 
 #include "hetflow/core/device_set.hpp"
 #include "hetflow/ftle/solver.hpp"
+#include "hetflow/io/case_file.hpp"
+#include "hetflow/ode/radau5.hpp"
 #include "hetflow/tune/database.hpp"
 #include "hetflow/tune/measurement.hpp"
 #include "hetflow/tune/tuner.hpp"
@@ -14,6 +16,11 @@ namespace hetflow::app {
 // The database's entry for `key` when every device shares one name and driver and tuning is enabled;
 // else nothing. `record` (the manifest's "tuning") says what was found, or why nothing.
 std::optional<tune::Entry> find_tuning(const core::DeviceSet& devices, const tune::Key& key, nlohmann::json& record);
+
+// The whole number an entry's setting holds under `key`, or nothing when it lacks the key or the value is
+// not one in [lowest, highest]: entries are advisory data, perhaps edited by hand.
+std::optional<std::size_t> whole_number(const tune::Setting& setting, const std::string& key, std::size_t lowest,
+                                        std::size_t highest);
 
 // The FTLE kernels' launch shape (ftle::Config::work_group, groups_per_unit) on the first device: Heun
 // steps with M4' interpolation on a steady gridded 2D flow, one tracer per node (`nodes` x nodes / 2,
@@ -27,5 +34,17 @@ tune::Tunable ftle_tunable(const core::DeviceSet& devices, int nodes, core::Prec
 // into `record` (the manifest's "tuning").
 ftle::Config with_ftle_tuning(ftle::Config config, bool gridded_2d, const core::DeviceSet& devices,
                               nlohmann::json& record);
+
+// RADAU5's mapping and launch shape (ode::Options::mapping, work_group, groups_per_unit) on the first
+// device for the batch of a reactor_batch case `c` (its mechanism, states, count and dt): the wall clock
+// of integrate(), as the chemistry benchmark times it, in systems per second. Mapping 2 is offered on GPUs
+// only (radau5.cpp says why). Each system and batch-size decade is its own problem class.
+tune::Tunable radau5_tunable(const core::DeviceSet& devices, const io::Case& c, const tune::MeasureOptions& measure);
+
+// `options` with the mapping and launch shape taken from the tuning database (`hetflow tune radau5`) for
+// `system` at a batch of `systems` (same decade), where the options leave them open (automatic, 0),
+// under find_tuning's conditions. What was taken, or why nothing, goes into `record`.
+ode::Options with_radau5_tuning(ode::Options options, const ode::System& system, std::size_t systems,
+                                const core::DeviceSet& devices, nlohmann::json& record);
 
 }  // namespace hetflow::app

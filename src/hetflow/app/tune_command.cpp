@@ -8,6 +8,7 @@
 #include <optional>
 #include <ostream>
 
+#include "hetflow/app/reactor_batch_case.hpp"
 #include "hetflow/app/tunables.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/number_text.hpp"
@@ -197,17 +198,18 @@ void print_trial(std::ostream& out, const tune::Tunable& t, const tune::Trial& t
 
 CLI::App* add_tune_command(CLI::App& app, TuneRequest& r) {
   CLI::App* cmd = app.add_subcommand("tune", "tune a kernel's parameters on a device and store the best in the tuning database");
-  cmd->add_option("name", r.name, "what to tune:\n  lbm: LBM work-group and pattern (for --storage)\n  karst: the karst solver's work-items per parameter set\n  nnls: TNT's dense kernels (for --storage fp64 or fp32)\n  ftle: the FTLE kernels' work-group and work-groups per compute unit (for --storage fp64 or fp32)\n  probe: the bandwidth and FMA probe work-groups")
+  cmd->add_option("name", r.name, "what to tune:\n  lbm: LBM work-group and pattern (for --storage)\n  karst: the karst solver's work-items per parameter set\n  nnls: TNT's dense kernels (for --storage fp64 or fp32)\n  ftle: the FTLE kernels' work-group and work-groups per compute unit (for --storage fp64 or fp32)\n  radau5: RADAU5's mapping, work-group and work-groups per compute unit for a reactor_batch case (--case)\n  probe: the bandwidth and FMA probe work-groups")
       ->required()
-      ->check(CLI::IsMember({"lbm", "karst", "nnls", "ftle", "probe"}));
+      ->check(CLI::IsMember({"lbm", "karst", "nnls", "ftle", "radau5", "probe"}));
   cmd->add_option("--device", r.device, "device selection; the first selected device is tuned");
   cmd->add_option("--search", r.search, "exhaustive or annealing (default: exhaustive when the space fits the budget)")
       ->check(CLI::IsMember({"exhaustive", "annealing"}));
   cmd->add_option("--budget", r.budget, "settings measured at most (default: all for exhaustive, a quarter for annealing)");
   cmd->add_option("--db", r.db, "tuning database (default $HETFLOW_TUNING_DB, else $XDG_CACHE_HOME/hetflow/tuning.json)");
-  cmd->add_option("--size", r.size, "lbm: lattice edge (default 192 on a GPU, 64 elsewhere); karst: water nodes (default 1000 on a GPU, 100 elsewhere); nnls: matrix order (default 2000 on a GPU, 200 elsewhere); ftle: grid nodes along x (default 2048 on a GPU, 256 elsewhere)")->check(CLI::Range(4, 4096));
+  cmd->add_option("--size", r.size, "lbm: lattice edge (default 192 on a GPU, 64 elsewhere); karst: water nodes (default 1000 on a GPU, 100 elsewhere); nnls: matrix order (default 2000 on a GPU, 200 elsewhere); ftle: grid nodes along x (default 2048 on a GPU, 256 elsewhere); radau5: systems (default the case's batch.count)")->check(CLI::Range(4, 10000000));
   cmd->add_option("--storage", r.storage, "lbm: population storage, fp32 (default), fp16 or fp64; nnls: TNT's precision, fp64 (default) or fp32; ftle: tracer precision, fp64 (default) or fp32")
       ->check(CLI::IsMember({"fp32", "fp16", "fp64"}));
+  cmd->add_option("--case", r.case_file, "radau5: the reactor_batch case whose batch is measured")->check(CLI::ExistingFile);
   cmd->add_option("--repeats", r.repeats, "timed runs per setting after one warm-up")->check(CLI::Range(1, 1000));
   cmd->add_option("--seed", r.seed, "annealing's random seed");
   return cmd;
@@ -222,9 +224,21 @@ int tune_command(const TuneRequest& r, std::ostream& out) {
   if ((r.name == "nnls" || r.name == "ftle") && r.storage == "fp16")
     throw core::Error("tune " + r.name + ": --storage is fp64 or fp32 (" + r.name + " has no FP16 path)");
   const bool fp32 = r.storage == "fp32";
+  if ((r.name == "radau5") != !r.case_file.empty())
+    throw core::Error(r.name == "radau5" ? "tune radau5: give the reactor_batch case to measure with --case FILE"
+                                         : "tune " + r.name + ": --case is for radau5 only");
+  const auto batch_case = [&] {
+    std::vector<std::string> overrides;
+    if (r.size) overrides.push_back("batch.count=" + std::to_string(r.size));
+    const ReactorBatchCase type;
+    io::Case c = io::load_case(r.case_file, type.schema(), overrides);
+    type.check(c);
+    return c;
+  };
   const tune::Tunable t = r.name == "lbm"     ? lbm_tunable(devices, r.size ? r.size : gpu ? 192 : 64, lbm::parse_storage(r.storage.empty() ? "fp32" : r.storage), measure)
                           : r.name == "karst" ? karst_tunable(devices, r.size ? r.size : gpu ? 1000 : 100, measure)
                           : r.name == "nnls"  ? nnls_tunable(devices, r.size ? r.size : gpu ? 2000 : 200, fp32, measure)
+                          : r.name == "radau5" ? radau5_tunable(devices, batch_case(), measure)
                           : r.name == "ftle"  ? ftle_tunable(devices, r.size ? r.size : gpu ? 2048 : 256,
                                                              fp32 ? core::Precision::f32 : core::Precision::f64, measure)
                                               : tune::probe_tunable(devices.compute(0), measure);
@@ -254,6 +268,17 @@ int tune_command(const TuneRequest& r, std::ostream& out) {
 tune::Key lbm_tuning_key(const core::DeviceInfo& device, const lbm::Config& config) {
   static const std::vector<std::string> files{"lbm/lbm.cl"};
   return tune::make_key("lbm", device, files, lbm_problem_class(config));
+}
+
+std::optional<std::size_t> whole_number(const tune::Setting& setting, const std::string& key, std::size_t lowest,
+                                        std::size_t highest) {
+  const auto it = setting.find(key);
+  if (it == setting.end()) return std::nullopt;
+  const std::string& text = it->second;
+  std::size_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < lowest || value > highest) return std::nullopt;
+  return value;
 }
 
 std::optional<tune::Entry> find_tuning(const core::DeviceSet& devices, const tune::Key& key, nlohmann::json& record) {
@@ -312,15 +337,13 @@ std::size_t karst_tuned_work_group(const core::DeviceSet& devices, nlohmann::jso
   const std::optional<tune::Entry> entry =
       find_tuning(devices, tune::make_key("karst", first, karst_files(), karst_class), record);
   if (!entry || !entry->best.contains("work_group")) return 0;
-  const std::string& text = entry->best.at("work_group");
-  std::size_t wg = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), wg);
-  if (ec != std::errc() || end != text.data() + text.size() || wg == 0 || wg > first.max_work_group) {
-    record["ignored"] = "work_group " + text + " is not a work-group size of this device";  // advisory data
+  const std::optional<std::size_t> wg = whole_number(entry->best, "work_group", 1, first.max_work_group);
+  if (!wg) {
+    record["ignored"] = "work_group " + entry->best.at("work_group") + " is not a work-group size of this device";
     return 0;
   }
-  record["work_group"] = wg;
-  return wg;
+  record["work_group"] = *wg;
+  return *wg;
 }
 
 nnls::DenseTuning nnls_tuned_dense(const core::DeviceSet& devices, bool fp32, nlohmann::json& record) {

@@ -20,14 +20,16 @@ namespace hetflow::app {
 
 // What `hetflow tune` was asked to do.
 struct TuneRequest {
-  std::string name;            // lbm, karst, nnls, ftle, probe
+  std::string name;            // lbm, karst, nnls, ftle, radau5, probe
   std::string device = "auto"; // the first selected device is tuned
   std::string search;          // exhaustive, annealing; empty: exhaustive when the space fits the budget
   std::size_t budget = 0;      // settings measured at most; 0: the tuner's default
   std::string db;              // empty: tune::default_database_path()
   int size = 0;                // lbm: lattice edge (0: 192 on a GPU, 64 elsewhere); karst: water nodes (0: 1000, 100);
-                               // nnls: matrix order (0: 2000, 200); ftle: grid nodes along x (0: 2048, 256)
+                               // nnls: matrix order (0: 2000, 200); ftle: grid nodes along x (0: 2048, 256);
+                               // radau5: systems (0: the case's batch.count)
   std::string storage;         // lbm: population storage, empty fp32; nnls, ftle: fp64 (empty) or fp32; each its own class
+  std::string case_file;       // radau5: the reactor_batch case whose batch is measured
   int repeats = 5;             // timed runs per setting, after one warm-up
   std::uint64_t seed = 1;
 };

@@ -45,6 +45,7 @@ void validate(const Options& o, int n) {
     bad("min_step_ratio", number_text(o.min_step_ratio), "0 < min_step_ratio <= 1");
   if (!(o.max_step_ratio >= 1.0) || !std::isfinite(o.max_step_ratio))
     bad("max_step_ratio", number_text(o.max_step_ratio), "a finite value >= 1");
+  if (o.groups_per_unit > 4096) bad("groups_per_unit", std::to_string(o.groups_per_unit), "0 .. 4096 (0: default)");
 }
 
 Tolerances transformed_tolerances(const Options& o, int n) {

@@ -55,6 +55,11 @@ struct Options {
   // runs in chunks whose transfers overlap the integration (docs/ode.md). 0: a quarter of the device's
   // global memory. Same results at any budget.
   std::size_t memory_budget = 0;
+  // Not RADAU5's: the launch shape of the mapping a batch runs in, work-items per work-group and
+  // work-groups per compute unit (`hetflow tune radau5` measures them); 0: the mapping's defaults
+  // (radau5.cpp, local_range). Same results in any shape.
+  std::size_t work_group = 0;
+  std::size_t groups_per_unit = 0;
 };
 
 // Throws core::Error naming the first option out of range and its value; n is the system size.

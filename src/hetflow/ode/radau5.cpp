@@ -121,18 +121,20 @@ void check_times(const Batch& b, std::size_t count) {
   }
 }
 
-// Per device: global size fixed by the device and mapping alone, as in ftle (PoCL 3.1 must see one
-// launch width per kernel); the kernel strides over its share of systems. Mapping 2's group of 64 on a
-// GPU gives each work-item about one column at chemistry's n ~ 54; on PoCL a group runs in one thread
-// anyway, and 4 work-items make every one own several columns. Mapping 2 runs fewer, larger groups
-// because each holds its scratch.
-core::NDRange local_range(const core::Device& d, Mapping m) {
+// Per device: global size fixed by the device, the mapping and the options alone (one launch width per
+// kernel: core/kernel.hpp says why PoCL needs it); the kernel strides over its share of systems. By
+// default mapping 2's group of 64 on a GPU gives each work-item about one column at chemistry's n ~ 54;
+// on PoCL a group runs in one thread anyway, and 4 work-items make every one own several columns.
+// Mapping 2 runs fewer, larger groups because each holds its scratch. Options::work_group and
+// groups_per_unit (`hetflow tune radau5`) replace these defaults.
+core::NDRange local_range(const core::Device& d, Mapping m, const Options& o) {
   const bool gpu = d.info.kind == core::DeviceKind::gpu;
-  return core::NDRange(m == Mapping::work_group && gpu ? 64 : gpu ? 32 : 4);
+  return core::NDRange(o.work_group ? o.work_group : m == Mapping::work_group && gpu ? 64 : gpu ? 32 : 4);
 }
-std::size_t group_count(const core::Device& d, Mapping m) {
+std::size_t group_count(const core::Device& d, Mapping m, const Options& o) {
   const bool gpu = d.info.kind == core::DeviceKind::gpu;
-  const std::size_t per_unit = m == Mapping::work_group ? (gpu ? 8u : 4u) : (gpu ? 64u : 16u);
+  const std::size_t per_unit =
+      o.groups_per_unit ? o.groups_per_unit : m == Mapping::work_group ? (gpu ? 8u : 4u) : (gpu ? 64u : 16u);
   return per_unit * std::max(d.info.compute_units, 1u);
 }
 
@@ -145,11 +147,11 @@ bool analytic(Jacobian choice, const System& system) {
 }
 
 // Mapping 2's per-group scratch on device d: the matrices and vectors, then the pivots.
-std::size_t group_scratch_doubles(const core::Device& d, std::size_t n) {
-  return group_count(d, Mapping::work_group) * group_doubles(n);
+std::size_t group_scratch_doubles(const core::Device& d, std::size_t n, const Options& o) {
+  return group_count(d, Mapping::work_group, o) * group_doubles(n);
 }
-std::size_t group_scratch_pivots(const core::Device& d, std::size_t n) {
-  return group_count(d, Mapping::work_group) * 2 * n;
+std::size_t group_scratch_pivots(const core::Device& d, std::size_t n, const Options& o) {
+  return group_count(d, Mapping::work_group, o) * 2 * n;
 }
 
 }  // namespace
@@ -201,13 +203,24 @@ Radau5::Radau5(const core::DeviceSet& devices, System system, Options options)
   settings_[s_hmax] = options_.h_max;
   method_constants(settings_);
 
-  for (std::size_t k = 0; k < devices.size(); ++k)
-    if (!devices.device(k).info.fp64)
+  for (std::size_t k = 0; k < devices.size(); ++k) {
+    const core::DeviceInfo& info = devices.device(k).info;
+    if (!info.fp64)
       throw core::Error("RADAU5 needs double precision (cl_khr_fp64), which " + devices.device(k).label() + " lacks");
+    if (options_.work_group > info.max_work_group)
+      throw core::Error("ODE options: work_group = " + std::to_string(options_.work_group) + ": " +
+                        devices.device(k).label() + " takes at most " + std::to_string(info.max_work_group));
+  }
 }
 
 Mapping Radau5::mapping(std::size_t systems) const {
   return resolve(options_.mapping, system_.n, *devices_, systems);
+}
+
+Radau5::LaunchShape Radau5::launch_shape(std::size_t systems, std::size_t k) const {
+  const Mapping m = mapping(systems);
+  const core::Device& d = devices_->device(k);
+  return {m, local_range(d, m, options_).size[0], group_count(d, m, options_) / std::max(d.info.compute_units, 1u)};
 }
 
 void Radau5::prepare(std::size_t systems) const {
@@ -232,8 +245,8 @@ Radau5::Device& Radau5::part(std::size_t k, Mapping mapping) const {
   const core::Device& d = devices_->device(k);
   part = std::make_unique<Device>(
       Device{core::build_program(devices_->context(k), "ode/radau5.cl", source, build.str()), {},
-             core::Buffer<double>(devices_->context(k), group ? group_scratch_doubles(d, n) : 1),
-             core::Buffer<cl_int>(devices_->context(k), group ? group_scratch_pivots(d, n) : 1)});
+             core::Buffer<double>(devices_->context(k), group ? group_scratch_doubles(d, n, options_) : 1),
+             core::Buffer<cl_int>(devices_->context(k), group ? group_scratch_pivots(d, n, options_) : 1)});
   part->kernel = part->program.kernel("radau5_integrate");
   return *part;
 }
@@ -296,8 +309,8 @@ std::vector<ChunkPlan> Radau5::plan(std::size_t systems, bool per_system_times) 
     p.system_bytes = per_system;
     p.budget = options_.memory_budget ? options_.memory_budget : static_cast<std::size_t>(d.info.global_mem / 4);
     // Held whatever the chunking: mapping 2's scratch, the tolerances and settings, shared times.
-    const std::size_t scratch = group ? sizeof(double) * group_scratch_doubles(d, n) +
-                                            sizeof(cl_int) * group_scratch_pivots(d, n)
+    const std::size_t scratch = group ? sizeof(double) * group_scratch_doubles(d, n, options_) +
+                                            sizeof(cl_int) * group_scratch_pivots(d, n, options_)
                                       : sizeof(double) + sizeof(cl_int);
     const std::size_t fixed =
         scratch + sizeof(double) * (tolerances_.size() + settings_.size() + (per_system_times ? 0 : 2));
@@ -432,9 +445,9 @@ Result Radau5::integrate(const Batch& batch) const {
                   static_cast<cl_int>(options_.zero_start ? 1 : 0), s.counters, s.reached,
                   static_cast<cl_ulong>(s.count), part.scratch, part.scratch_pivots);
       const core::Device& d = devices_->device(k);
-      const core::NDRange local = local_range(d, batch_mapping);
+      const core::NDRange local = local_range(d, batch_mapping, options_);
       const core::Event ran =
-          kernel.launch(cq, core::NDRange(local.size[0] * group_count(d, batch_mapping)), local, uploads);
+          kernel.launch(cq, core::NDRange(local.size[0] * group_count(d, batch_mapping, options_)), local, uploads);
       const std::span<const core::Event> after(&ran, 1);
       s.downloads.clear();
       s.downloads.push_back(s.y.read(tq, s.host_y.span().first(s.count * n), 0, core::Blocking::no, after));

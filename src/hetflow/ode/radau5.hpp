@@ -81,6 +81,13 @@ class Radau5 {
   // The mapping a batch of `systems` systems runs in: options().mapping, or `automatic` resolved for
   // this system's n, the devices and the batch size.
   Mapping mapping(std::size_t systems) const;
+  // How a batch of `systems` systems is launched on device k: its mapping, work-items per work-group and
+  // work-groups per compute unit (Options::work_group and groups_per_unit, or the mapping's defaults).
+  struct LaunchShape {
+    Mapping mapping;
+    std::size_t work_group, groups_per_unit;
+  };
+  LaunchShape launch_shape(std::size_t systems, std::size_t k = 0) const;
   // Whether the kernels use the system's jac(): options().jacobian resolved for the system.
   bool analytic_jacobian() const { return analytic_jacobian_; }
 

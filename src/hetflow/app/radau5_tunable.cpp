@@ -1,0 +1,101 @@
+#include <cmath>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "hetflow/app/reactor_batch_case.hpp"
+#include "hetflow/app/tunables.hpp"
+#include "hetflow/core/error.hpp"
+#include "hetflow/core/sha256.hpp"
+
+namespace hetflow::app {
+namespace {
+
+const std::vector<std::string>& radau5_files() {
+  static const std::vector<std::string> files{"ode/radau5.cl"};
+  return files;
+}
+
+const char* mapping_name(ode::Mapping m) { return m == ode::Mapping::work_group ? "work_group" : "work_item"; }
+
+// The system (its source, which holds the mechanism, and its Jacobian) and the batch's decade: the best
+// mapping changes with the batch size, the launch shape with the system's registers.
+std::string radau5_class(const ode::System& system, bool analytic, std::size_t systems) {
+  const std::string hash = core::Sha256().update(system.source).hex().substr(0, 16);
+  const long decade = std::lround(std::log10(static_cast<double>(std::max<std::size_t>(systems, 1))));
+  return "system " + hash + " n=" + std::to_string(system.n) + (analytic ? " jac" : " fd") + ", 1e" +
+         std::to_string(decade) + " systems";
+}
+
+}  // namespace
+
+tune::Tunable radau5_tunable(const core::DeviceSet& devices, const io::Case& c, const tune::MeasureOptions& measure) {
+  const core::DeviceInfo& info = devices.device(0).info;
+  const bool gpu = info.kind == core::DeviceKind::gpu;
+  auto batch = std::make_shared<const ReactorBatch>(reactor_batch(c));
+  const std::size_t systems = batch->batch.params.size();
+  const ode::Radau5 standard(devices, batch->system, batch->options);
+  const ode::Radau5::LaunchShape shape = standard.launch_shape(systems);
+  const std::size_t biggest = std::min<std::size_t>(256, info.max_work_group);
+  tune::Tunable t{"radau5",
+                  radau5_files(),
+                  radau5_class(batch->system, standard.analytic_jacobian(), systems),
+                  "reactor batch of " + c.source() + ": " + std::to_string(systems) + " systems of " +
+                      std::to_string(batch->system.n) + " equations",
+                  tune::TuningSpace({tune::Dimension::choice("mapping", {"work_item", "work_group"}),
+                                     tune::Dimension::ordered("work_group", tune::powers_of_two(4, biggest)),
+                                     tune::Dimension::ordered("groups_per_unit", tune::powers_of_two(1, 128))},
+                                    [gpu](const tune::Setting& s) { return gpu || s.at("mapping") == "work_item"; }),
+                  {{"mapping", mapping_name(shape.mapping)},
+                   {"work_group", std::to_string(shape.work_group)},
+                   {"groups_per_unit", std::to_string(shape.groups_per_unit)}},
+                  {},
+                  [systems](double seconds) { return static_cast<double>(systems) / seconds; },
+                  "systems/s"};
+  t.seconds = [&devices, batch, measure](const tune::Setting& s) {
+    ode::Options o = batch->options;
+    o.mapping = s.at("mapping") == "work_group" ? ode::Mapping::work_group : ode::Mapping::work_item;
+    o.work_group = std::stoul(s.at("work_group"));
+    o.groups_per_unit = std::stoul(s.at("groups_per_unit"));
+    const ode::Radau5 solver(devices, batch->system, o);
+    solver.prepare(batch->batch.params.size());  // the build is not the setting's cost
+    return tune::measure(tune::wall_clock([&] {
+                           const ode::Result r = solver.integrate(batch->batch);
+                           if (r.failures() != 0) throw core::Error("failed systems:\n" + r.report());
+                         }),
+                         measure)
+        .median;
+  };
+  return t;
+}
+
+ode::Options with_radau5_tuning(ode::Options options, const ode::System& system, std::size_t systems,
+                                const core::DeviceSet& devices, nlohmann::json& record) {
+  if (options.mapping != ode::Mapping::automatic || options.work_group != 0 || options.groups_per_unit != 0) {
+    record = "none: the options set the mapping or the launch shape";
+    return options;
+  }
+  const core::DeviceInfo& first = devices.device(0).info;
+  const bool analytic = options.jacobian == ode::Jacobian::analytic ||
+                        (options.jacobian == ode::Jacobian::automatic && system.analytic_jacobian);
+  const std::optional<tune::Entry> entry = find_tuning(
+      devices, tune::make_key("radau5", first, radau5_files(), radau5_class(system, analytic, systems)), record);
+  if (!entry) return options;
+  const auto it = entry->best.find("mapping");
+  const std::string mapping = it == entry->best.end() ? std::string() : it->second;
+  const std::optional<std::size_t> wg = whole_number(entry->best, "work_group", 1, first.max_work_group),
+                                   groups = whole_number(entry->best, "groups_per_unit", 1, 4096);
+  if ((mapping != "work_item" && mapping != "work_group") || !wg || !groups) {
+    record["ignored"] = "the entry's mapping, work_group or groups_per_unit does not fit this device";  // advisory
+    return options;
+  }
+  options.mapping = mapping == "work_group" ? ode::Mapping::work_group : ode::Mapping::work_item;
+  options.work_group = *wg;
+  options.groups_per_unit = *groups;
+  record["mapping"] = mapping;
+  record["work_group"] = *wg;
+  record["groups_per_unit"] = *groups;
+  return options;
+}
+
+}  // namespace hetflow::app
