@@ -118,6 +118,36 @@ TEST_F(TuneCommand, LbmWritesAnEntryThatARunTakesUp) {
   EXPECT_EQ(manifest("no-tune").at("tuning"), "disabled (HETFLOW_NO_TUNE)");
 }
 
+// On several devices the device grid is tuned too (every split of the lattice, no Lagrangian pattern),
+// under a class of its own; a run on as many devices takes the grid, one on a single device does not.
+TEST_F(TuneCommand, LbmTunesTheDeviceGridOnSeveralDevices) {
+  const std::string several = several_devices();
+  const std::string env = tuning_env();
+  test::CommandResult r = run_hetflow("tune lbm --device " + several + " --size 12 --repeats 1", env);
+  ASSERT_EQ(r.status, 0) << r.output;
+  const nlohmann::json db = database();
+  ASSERT_EQ(db.at("entries").size(), 1u);
+  const nlohmann::json& e = db.at("entries")[0];
+  const std::string problem = e.at("key").at("problem_class");
+  if (problem == "fp32 single-phase") GTEST_SKIP() << several << " selects one device";
+  ASSERT_EQ(problem.rfind("fp32 single-phase, ", 0), 0u) << problem;  // "..., 2 devices"
+  const int count = std::stoi(problem.substr(19));
+  int grids = 0;  // boxes along x, y and z whose product is the device count (2 devices: 3 grids)
+  for (int x = 1; x <= count; ++x)
+    for (int y = 1; y <= count; ++y) grids += count % (x * y) == 0 ? 1 : 0;
+  EXPECT_EQ(e.at("evaluations"), 5 * 2 * grids) << problem;  // work-groups 32 ... 512, A-A and A-B
+  EXPECT_NE(e.at("best").at("pattern"), "lagrangian");
+  EXPECT_EQ(e.at("best").at("device_grid").get<std::string>().size(), 5u);
+
+  write("duct.yaml", "type: lbm\nlbm:\n  steps: 4\ngeometry:\n  kind: duct\n  size: [8, 8, 8]\n");
+  r = run_hetflow("run duct.yaml -o split -q --device " + several, env);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(manifest("split").at("tuning").at("device_grid"), e.at("best").at("device_grid"));
+  r = run_hetflow("run duct.yaml -o one -q --device " + device(), env);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(manifest("one").at("tuning").get<std::string>().rfind("none: nothing tuned", 0), 0u);
+}
+
 // Each storage is tuned apart, under its own problem class; an FP16 case takes the FP16 entry.
 TEST_F(TuneCommand, LbmStoragesAreTunedApart) {
   const std::string env = tuning_env();

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -26,29 +27,59 @@ namespace {
 
 constexpr long lbm_steps_per_run = 4;  // even: A-A runs whole even/odd pairs
 
-std::string lbm_problem_class(const lbm::Config& config) {
+// Storage and physics, and the device count past one: a split lattice has its own best setting.
+std::string lbm_problem_class(const lbm::Config& config, std::size_t devices) {
   const char* model = config.shan_chen ? "shan-chen" : config.two_component ? "two-component" : "single-phase";
-  return std::string(lbm::to_string(config.storage)) + " " + model;
+  return std::string(lbm::to_string(config.storage)) + " " + model +
+         (devices > 1 ? ", " + std::to_string(devices) + " devices" : std::string());
 }
 
-// The LBM on a duct of n^3 nodes, single phase, with `storage`: work-group along x × pattern on the first
-// device. Storages tune apart: their kernels need different registers (on an H200 FP16 runs best with
-// work-groups of 32, FP32 with 128).
+// Every way of splitting a lattice over `count` devices as boxes along x, y and z ("2x1x1").
+std::vector<std::string> device_grids(std::size_t count) {
+  std::vector<std::string> grids;
+  for (std::size_t x = 1; x <= count; ++x) {
+    for (std::size_t y = 1; x * y <= count; ++y) {
+      if (count % (x * y) == 0) grids.push_back(std::to_string(x) + "x" + std::to_string(y) + "x" + std::to_string(count / (x * y)));
+    }
+  }
+  return grids;
+}
+
+lbm::Extent parse_device_grid(const std::string& text) {
+  lbm::Extent grid{};
+  if (std::sscanf(text.c_str(), "%dx%dx%d", &grid[0], &grid[1], &grid[2]) != 3 || grid[0] < 1 || grid[1] < 1 || grid[2] < 1)
+    throw core::Error("device grid " + text + ": expected AxBxC with positive A, B and C");
+  return grid;
+}
+
+// The LBM on a duct of n^3 nodes, single phase, with `storage`: work-group along x × pattern on the
+// devices, and on several devices also the device grid (every split of the lattice into boxes; the
+// Lagrangian pattern runs on one device only). Storages tune apart: their kernels need different
+// registers (on an H200 FP16 runs best with work-groups of 32, FP32 with 128).
 tune::Tunable lbm_tunable(const core::DeviceSet& devices, int n, lbm::Storage storage, const tune::MeasureOptions& measure) {
   const core::DeviceInfo& info = devices.device(0).info;
+  const bool several = devices.size() > 1;
   auto geometry = std::make_shared<const lbm::Geometry>(lbm::duct(n, n, n));
   const double updates = static_cast<double>(n) * n * n * lbm_steps_per_run;
   lbm::Config base;
   base.force = {0, 0, 1e-6};  // a flow, so the kernels do the arithmetic of a real run
   base.storage = storage;
   const std::size_t solver_default = 64;
+  std::vector<tune::Dimension> dimensions{
+      tune::Dimension::ordered("work_group", tune::powers_of_two(32, std::min<std::size_t>(512, info.max_work_group))),
+      tune::Dimension::choice("pattern", {"aa", "ab", "lagrangian"})};
+  tune::Setting defaults{{"work_group", std::to_string(std::min(solver_default, info.max_work_group))}, {"pattern", "aa"}};
+  if (several) {
+    dimensions.push_back(tune::Dimension::choice("device_grid", device_grids(devices.size())));
+    defaults["device_grid"] = "1x1x" + std::to_string(devices.size());  // the solver's z-slabs
+  }
   tune::Tunable t{"lbm",
                   {"lbm/lbm.cl"},
-                  lbm_problem_class(base),
+                  lbm_problem_class(base, devices.size()),
                   "duct " + std::to_string(n) + "^3",
-                  tune::TuningSpace({tune::Dimension::ordered("work_group", tune::powers_of_two(32, std::min<std::size_t>(512, info.max_work_group))),
-                                     tune::Dimension::choice("pattern", {"aa", "ab", "lagrangian"})}),
-                  {{"work_group", std::to_string(std::min(solver_default, info.max_work_group))}, {"pattern", "aa"}},
+                  tune::TuningSpace(std::move(dimensions),
+                                    [several](const tune::Setting& s) { return !several || s.at("pattern") != "lagrangian"; }),
+                  std::move(defaults),
                   {},
                   [updates](double seconds) { return updates / seconds * 1e-6; },
                   "MLUPs/s"};
@@ -56,6 +87,7 @@ tune::Tunable lbm_tunable(const core::DeviceSet& devices, int n, lbm::Storage st
     lbm::Config c = base;
     c.work_group = std::stoul(s.at("work_group"));
     c.pattern = lbm::parse_pattern(s.at("pattern"));
+    if (s.contains("device_grid")) c.device_grid = parse_device_grid(s.at("device_grid"));
     lbm::Solver solver(devices, *geometry, c);
     solver.initialise();
     return tune::measure(tune::event_span([&] {
@@ -201,7 +233,7 @@ CLI::App* add_tune_command(CLI::App& app, TuneRequest& r) {
   cmd->add_option("name", r.name, "what to tune:\n  lbm: LBM work-group and pattern (for --storage)\n  karst: the karst solver's work-items per parameter set\n  nnls: TNT's dense kernels (for --storage fp64 or fp32)\n  ftle: the FTLE kernels' work-group and work-groups per compute unit (for --storage fp64 or fp32)\n  radau5: RADAU5's mapping, work-group and work-groups per compute unit for a reactor_batch case (--case)\n  probe: the bandwidth and FMA probe work-groups")
       ->required()
       ->check(CLI::IsMember({"lbm", "karst", "nnls", "ftle", "radau5", "probe"}));
-  cmd->add_option("--device", r.device, "device selection; the first selected device is tuned");
+  cmd->add_option("--device", r.device, "device selection; the first selected device is tuned (lbm: all of them, with their device grid)");
   cmd->add_option("--search", r.search, "exhaustive or annealing (default: exhaustive when the space fits the budget)")
       ->check(CLI::IsMember({"exhaustive", "annealing"}));
   cmd->add_option("--budget", r.budget, "settings measured at most (default: all for exhaustive, a quarter for annealing)");
@@ -217,7 +249,10 @@ CLI::App* add_tune_command(CLI::App& app, TuneRequest& r) {
 
 int tune_command(const TuneRequest& r, std::ostream& out) {
   const core::DeviceSet selected = core::DeviceSet::select(r.device);
-  const core::DeviceSet devices({selected.device(0)});
+  // The first selected device alone, but every selected device for the LBM, whose device grid is tuned.
+  std::optional<core::DeviceSet> first_only;
+  if (r.name != "lbm" || selected.size() == 1) first_only.emplace(std::vector<core::Device>{selected.device(0)});
+  const core::DeviceSet& devices = first_only ? *first_only : selected;
   const core::DeviceInfo& info = devices.device(0).info;
   const tune::MeasureOptions measure{1, r.repeats};
   const bool gpu = info.kind == core::DeviceKind::gpu;
@@ -249,7 +284,9 @@ int tune_command(const TuneRequest& r, std::ostream& out) {
   if (!r.search.empty()) options.search = tune::parse_search(r.search);
   options.budget = r.budget;
   options.seed = r.seed;
-  out << "tuning " << t.name << " (" << t.problem << ") on " << devices.device(0).label() << "\n";
+  out << "tuning " << t.name << " (" << t.problem << ") on " << devices.device(0).label();
+  if (devices.size() > 1) out << " and " << devices.size() - 1 << " more";
+  out << "\n";
   const tune::TuneResult result = tune::tune(t.space, t.seconds, t.defaults, options);
   for (const tune::Trial& trial : result.trials) print_trial(out, t, trial);
 
@@ -265,9 +302,9 @@ int tune_command(const TuneRequest& r, std::ostream& out) {
   return 0;
 }
 
-tune::Key lbm_tuning_key(const core::DeviceInfo& device, const lbm::Config& config) {
+tune::Key lbm_tuning_key(const core::DeviceInfo& device, const lbm::Config& config, std::size_t devices) {
   static const std::vector<std::string> files{"lbm/lbm.cl"};
-  return tune::make_key("lbm", device, files, lbm_problem_class(config));
+  return tune::make_key("lbm", device, files, lbm_problem_class(config, devices));
 }
 
 std::optional<std::size_t> whole_number(const tune::Setting& setting, const std::string& key, std::size_t lowest,
@@ -310,8 +347,12 @@ lbm::Config with_lbm_tuning(lbm::Config config, const io::Case& c, const core::D
                             std::size_t processes, nlohmann::json& record) {
   const core::DeviceInfo& first = devices.device(0).info;
   const bool open_work_group = config.work_group == 0;
+  // Pattern and device grid only with one process: every process must use the same ones, and the
+  // entries are measured on one process's devices.
   const bool open_pattern = c.is_default("lbm.pattern") && processes == 1;
-  const std::optional<tune::Entry> entry = find_tuning(devices, lbm_tuning_key(first, config), record);
+  const bool open_grid = c.is_default("lbm.device_grid") && processes == 1;
+  const std::optional<tune::Entry> entry =
+      find_tuning(devices, lbm_tuning_key(first, config, processes == 1 ? devices.size() : 1), record);
   if (!entry) return config;
   try {
     if (open_work_group && entry->best.contains("work_group")) {
@@ -324,6 +365,10 @@ lbm::Config with_lbm_tuning(lbm::Config config, const io::Case& c, const core::D
     if (open_pattern && entry->best.contains("pattern")) {
       config.pattern = lbm::parse_pattern(entry->best.at("pattern"));
       record["pattern"] = entry->best.at("pattern");
+    }
+    if (open_grid && entry->best.contains("device_grid")) {
+      config.device_grid = parse_device_grid(entry->best.at("device_grid"));
+      record["device_grid"] = entry->best.at("device_grid");
     }
   } catch (const std::exception& e) {
     // A hand-edited entry is advisory data: the run goes on with whatever was taken before.

@@ -21,7 +21,7 @@ namespace hetflow::app {
 // What `hetflow tune` was asked to do.
 struct TuneRequest {
   std::string name;            // lbm, karst, nnls, ftle, radau5, probe
-  std::string device = "auto"; // the first selected device is tuned
+  std::string device = "auto"; // the first selected device is tuned (lbm: all, with the device grid)
   std::string search;          // exhaustive, annealing; empty: exhaustive when the space fits the budget
   std::size_t budget = 0;      // settings measured at most; 0: the tuner's default
   std::string db;              // empty: tune::default_database_path()
@@ -41,12 +41,13 @@ CLI::App* add_tune_command(CLI::App& app, TuneRequest& request);
 // best/worst ratios, and writes the best into the tuning database.
 int tune_command(const TuneRequest& request, std::ostream& out);
 
-// The database key the LBM uses on `device` for `config`'s storage and physics model.
-tune::Key lbm_tuning_key(const core::DeviceInfo& device, const lbm::Config& config);
+// The database key the LBM uses on `device` for `config`'s storage and physics model on `devices` devices.
+tune::Key lbm_tuning_key(const core::DeviceInfo& device, const lbm::Config& config, std::size_t devices);
 
-// `config` with its work-group and pattern taken from the tuning database where the case leaves them
-// open (lbm.work_group 0; lbm.pattern not given, and one process only, since every process must use one
-// pattern), all devices share one name and driver, and HETFLOW_NO_TUNE is unset. What was taken, or
+// `config` with its work-group, pattern and device grid taken from the tuning database where the case
+// leaves them open (lbm.work_group 0; lbm.pattern and lbm.device_grid not given, and one process only,
+// since every process must use the same ones), all devices share one name and driver, and
+// HETFLOW_NO_TUNE is unset; on several devices from the entry tuned on as many. What was taken, or
 // why nothing, goes into `record` (the manifest's "tuning").
 lbm::Config with_lbm_tuning(lbm::Config config, const io::Case& c, const core::DeviceSet& devices,
                             std::size_t processes, nlohmann::json& record);
