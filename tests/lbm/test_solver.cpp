@@ -92,6 +92,38 @@ TEST(LbmPatterns, GiveBitIdenticalFields) {
   }
 }
 
+// The work-group's shape (what `hetflow tune lbm` picks; rows along y that leave part of the last group
+// past the lattice included) changes no bits; a shape the device cannot take is refused by name.
+TEST(LbmWorkGroup, ShapeChangesNoBits) {
+  const core::DeviceSet ds = test::test_device();
+  const Geometry geo = test::random_walls();
+  for (Pattern pattern : {Pattern::aa, Pattern::ab}) {
+    std::vector<Fields> results;
+    for (const auto& [x, y] : {std::pair<std::size_t, std::size_t>{64, 1}, {32, 4}, {128, 2}}) {
+      Config c = test::skewed_flow(pattern, Storage::fp32);
+      c.work_group = x;
+      c.work_group_y = y;
+      Solver s(ds, geo, c);
+      s.initialise(1.0, {0.01, 0.0, -0.02});
+      s.advance(7);
+      results.push_back(s.fields());
+    }
+    for (std::size_t k = 1; k < results.size(); ++k) {
+      EXPECT_EQ(results[k].rho, results[0].rho) << to_string(pattern) << ", shape " << k;
+      EXPECT_EQ(results[k].u, results[0].u) << to_string(pattern) << ", shape " << k;
+    }
+  }
+  Config too_big;
+  too_big.work_group = ds.device(0).info.max_work_group;
+  too_big.work_group_y = 2;
+  try {
+    Solver(ds, geo, too_big);
+    FAIL();
+  } catch (const core::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("takes at most"), std::string::npos) << e.what();
+  }
+}
+
 // Mass drift over 3000 steps of forced flow through the obstacle box (the longest CI affords here).
 TEST(LbmMass, IsConserved) {
   const core::DeviceSet ds = test::test_device();

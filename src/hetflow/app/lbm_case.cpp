@@ -56,6 +56,7 @@ lbm::Config solver_config(const io::Case& c) {
   config.pattern = lbm::parse_pattern(c.get<std::string>("lbm.pattern"));
   config.storage = lbm::parse_storage(c.get<std::string>("lbm.storage"));
   config.work_group = c.get<std::size_t>("lbm.work_group");
+  config.work_group_y = c.get<std::size_t>("lbm.work_group_y");
   const auto grid = c.get<std::vector<int>>("lbm.device_grid");
   std::copy(grid.begin(), grid.end(), config.device_grid.begin());
   config.exact_arithmetic = c.get<bool>("lbm.exact_arithmetic");
@@ -101,7 +102,8 @@ io::Schema LbmCase::schema() const {
   l.key<std::vector<double>>("initial_velocity", std::vector<double>{0, 0, 0}, "velocity of the initial equilibrium")
       .length(3)
       .unit("lattice units");
-  l.key<int>("work_group", 0, "work-items per group along x; 0: the solver's default").at_least(0);
+  l.key<int>("work_group", 0, "work-items per group along x; 0: tuned (hetflow tune lbm) or 64").at_least(0);
+  l.key<int>("work_group_y", 0, "work-items per group along y; 0: tuned or 1").at_least(0);
   l.key<std::vector<int>>("device_grid", std::vector<int>{0, 0, 0},
                           "boxes along [x, y, z], one per device of every process; [0, 0, 0]: z-slabs")
       .length(3)

@@ -52,8 +52,8 @@ lbm::Extent parse_device_grid(const std::string& text) {
   return grid;
 }
 
-// The LBM on a duct of n^3 nodes, single phase, with `storage`: work-group along x × pattern on the
-// devices, and on several devices also the device grid (every split of the lattice into boxes; the
+// The LBM on a duct of n^3 nodes, single phase, with `storage`: work-group along x and y (at most 512
+// work-items) × pattern on the devices, and on several devices also the device grid (every split of the lattice into boxes; the
 // Lagrangian pattern runs on one device only). Storages tune apart: their kernels need different
 // registers (on an H200 FP16 runs best with work-groups of 32, FP32 with 128).
 tune::Tunable lbm_tunable(const core::DeviceSet& devices, int n, lbm::Storage storage, const tune::MeasureOptions& measure) {
@@ -65,10 +65,13 @@ tune::Tunable lbm_tunable(const core::DeviceSet& devices, int n, lbm::Storage st
   base.force = {0, 0, 1e-6};  // a flow, so the kernels do the arithmetic of a real run
   base.storage = storage;
   const std::size_t solver_default = 64;
-  std::vector<tune::Dimension> dimensions{
-      tune::Dimension::ordered("work_group", tune::powers_of_two(32, std::min<std::size_t>(512, info.max_work_group))),
-      tune::Dimension::choice("pattern", {"aa", "ab", "lagrangian"})};
-  tune::Setting defaults{{"work_group", std::to_string(std::min(solver_default, info.max_work_group))}, {"pattern", "aa"}};
+  const std::size_t biggest = std::min<std::size_t>(512, info.max_work_group);
+  std::vector<tune::Dimension> dimensions{tune::Dimension::ordered("work_group", tune::powers_of_two(32, biggest)),
+                                          tune::Dimension::ordered("work_group_y", {"1", "2", "4"}),
+                                          tune::Dimension::choice("pattern", {"aa", "ab", "lagrangian"})};
+  tune::Setting defaults{{"work_group", std::to_string(std::min(solver_default, info.max_work_group))},
+                         {"work_group_y", "1"},
+                         {"pattern", "aa"}};
   if (several) {
     dimensions.push_back(tune::Dimension::choice("device_grid", device_grids(devices.size())));
     defaults["device_grid"] = "1x1x" + std::to_string(devices.size());  // the solver's z-slabs
@@ -78,7 +81,10 @@ tune::Tunable lbm_tunable(const core::DeviceSet& devices, int n, lbm::Storage st
                   lbm_problem_class(base, devices.size()),
                   "duct " + std::to_string(n) + "^3",
                   tune::TuningSpace(std::move(dimensions),
-                                    [several](const tune::Setting& s) { return !several || s.at("pattern") != "lagrangian"; }),
+                                    [several, biggest](const tune::Setting& s) {
+                                      return std::stoul(s.at("work_group")) * std::stoul(s.at("work_group_y")) <= biggest &&
+                                             (!several || s.at("pattern") != "lagrangian");
+                                    }),
                   std::move(defaults),
                   {},
                   [updates](double seconds) { return updates / seconds * 1e-6; },
@@ -86,6 +92,7 @@ tune::Tunable lbm_tunable(const core::DeviceSet& devices, int n, lbm::Storage st
   t.seconds = [&devices, geometry, base, measure](const tune::Setting& s) {
     lbm::Config c = base;
     c.work_group = std::stoul(s.at("work_group"));
+    c.work_group_y = std::stoul(s.at("work_group_y"));
     c.pattern = lbm::parse_pattern(s.at("pattern"));
     if (s.contains("device_grid")) c.device_grid = parse_device_grid(s.at("device_grid"));
     lbm::Solver solver(devices, *geometry, c);
@@ -346,7 +353,8 @@ std::optional<tune::Entry> find_tuning(const core::DeviceSet& devices, const tun
 lbm::Config with_lbm_tuning(lbm::Config config, const io::Case& c, const core::DeviceSet& devices,
                             std::size_t processes, nlohmann::json& record) {
   const core::DeviceInfo& first = devices.device(0).info;
-  const bool open_work_group = config.work_group == 0;
+  // The work-group's shape is taken whole or not at all.
+  const bool open_work_group = config.work_group == 0 && config.work_group_y == 0;
   // Pattern and device grid only with one process: every process must use the same ones, and the
   // entries are measured on one process's devices.
   const bool open_pattern = c.is_default("lbm.pattern") && processes == 1;
@@ -355,12 +363,15 @@ lbm::Config with_lbm_tuning(lbm::Config config, const io::Case& c, const core::D
       find_tuning(devices, lbm_tuning_key(first, config, processes == 1 ? devices.size() : 1), record);
   if (!entry) return config;
   try {
-    if (open_work_group && entry->best.contains("work_group")) {
-      const std::size_t wg = std::stoul(entry->best.at("work_group"));
-      if (wg <= first.max_work_group) {
-        config.work_group = wg;
-        record["work_group"] = wg;
-      }
+    const std::optional<std::size_t> wg = whole_number(entry->best, "work_group", 1, first.max_work_group);
+    const std::optional<std::size_t> wg_y = entry->best.contains("work_group_y")
+                                                ? whole_number(entry->best, "work_group_y", 1, first.max_work_group)
+                                                : std::optional<std::size_t>(1);
+    if (open_work_group && wg && wg_y && *wg * *wg_y <= first.max_work_group) {
+      config.work_group = *wg;
+      config.work_group_y = *wg_y;
+      record["work_group"] = *wg;
+      record["work_group_y"] = *wg_y;
     }
     if (open_pattern && entry->best.contains("pattern")) {
       config.pattern = lbm::parse_pattern(entry->best.at("pattern"));

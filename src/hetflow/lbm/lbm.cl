@@ -171,16 +171,16 @@ inline Pair relax_pair(const Relax r, const real_t a, const real_t b, const real
 
 // A box of a device grid has halo layers at 0 and n - 1 of every split axis, which the host keeps
 // current; its kernels are launched over a region of own nodes, so neighbours wrap only along axes
-// left whole. Every node kernel takes `region` first: the region's first node (x, y, z) and its end
-// along x (w), whose range is rounded up to whole work-groups. The region's origin is an argument, not
+// left whole. Every node kernel takes `region` first: the region's first node (s0, s1, s2) and its ends
+// along x and y (s3, s4), whose ranges are rounded up to whole work-groups. The region's origin is an argument, not
 // a global offset: PoCL 3.1 loads one copy of a kernel for launches with a zero offset and another for
 // the rest, releases them by kernel alone, and aborts when both run at once (core/kernel.hpp).
 // The node of this work-item, its periodic neighbours' coordinates and the index pieces they share.
 // Slot (i, x, y, z) = (z * 19 + i) * plane + y * nx + x.
 #define NODE_SETUP                                                                              \
-  const int x = region.x + (int)get_global_id(0), y = region.y + (int)get_global_id(1);         \
-  const int z = region.z + (int)get_global_id(2);                                               \
-  if (x >= region.w) return;                                                                    \
+  const int x = region.s0 + (int)get_global_id(0), y = region.s1 + (int)get_global_id(1);       \
+  const int z = region.s2 + (int)get_global_id(2);                                              \
+  if (x >= region.s3 || y >= region.s4) return;                                                 \
   const idx_t plane = (idx_t)nx * (idx_t)ny;                                                    \
   const int xm = x == 0 ? nx - 1 : x - 1, xp = x == nx - 1 ? 0 : x + 1;                         \
   const int ym = y == 0 ? ny - 1 : y - 1, yp = y == ny - 1 ? 0 : y + 1;                         \
@@ -407,7 +407,7 @@ inline void zou_he(real_t* f, const bool inlet, const real_t ux, const real_t uy
       __global const real_t* restrict psi, const real_t sc_g, const real_t in_ux, const real_t in_uy,         \
       const real_t in_uz, const real_t out_rho MIX_ARG
 
-__kernel void lbm_ab(const int4 region, __global store_t* restrict fout, __global const store_t* restrict fin, FLAG_ARGS,
+__kernel void lbm_ab(const int8 region, __global store_t* restrict fout, __global const store_t* restrict fin, FLAG_ARGS,
                      PHYSICS_ARGS) {
   NODE_SETUP
 #define READ_FAST READ_OWN
@@ -422,7 +422,7 @@ __kernel void lbm_ab(const int4 region, __global store_t* restrict fout, __globa
 }
 
 // A-A even step: collide in place, store each packet in the opposite slot of the same node.
-__kernel void lbm_aa_even(const int4 region, __global store_t* fbuf, FLAG_ARGS, PHYSICS_ARGS) {
+__kernel void lbm_aa_even(const int8 region, __global store_t* fbuf, FLAG_ARGS, PHYSICS_ARGS) {
   NODE_SETUP
   __global store_t* fin = fbuf;
   __global store_t* fout = fbuf;
@@ -437,7 +437,7 @@ __kernel void lbm_aa_even(const int4 region, __global store_t* fbuf, FLAG_ARGS, 
 #undef WRITE_NEAR
 }
 
-__kernel void lbm_aa_odd(const int4 region, __global store_t* fbuf, FLAG_ARGS, PHYSICS_ARGS) {
+__kernel void lbm_aa_odd(const int8 region, __global store_t* fbuf, FLAG_ARGS, PHYSICS_ARGS) {
   NODE_SETUP
   __global store_t* fin = fbuf;
   __global store_t* fout = fbuf;
@@ -468,7 +468,7 @@ inline int wrap_shift(int x, int c, int s, int n) {
 #define WRITE_LAG_WALLS(i, cx, cy, cz, o, v) \
   if (WALL_TOWARDS(i)) STORE(fout, LAG_SLOT(o, -(cx), -(cy), -(cz), ux, uy, uz), v); else STORE(fout, LAG_SLOT(i, cx, cy, cz, tx, ty, tz), v);
 
-__kernel void lbm_lagrangian(const int4 region, __global store_t* fbuf, FLAG_ARGS, const int tx, const int ty, const int tz,
+__kernel void lbm_lagrangian(const int8 region, __global store_t* fbuf, FLAG_ARGS, const int tx, const int ty, const int tz,
                              PHYSICS_ARGS) {
   NODE_SETUP
   __global store_t* fin = fbuf;
@@ -550,7 +550,7 @@ FACE_KERNELS(ulong, 8)
 
 // Records, for every node, which neighbours are walls (bit i: x + c_i) and sets NEAR_WALL on the
 // non-wall nodes that have any. Reads `flags`, writes `marked`: no node reads what another writes.
-__kernel void lbm_mark(const int4 region, __global uchar* restrict marked, __global uint* restrict wall_bits,
+__kernel void lbm_mark(const int8 region, __global uchar* restrict marked, __global uint* restrict wall_bits,
                        __global const uchar* restrict flags, const int nx, const int ny, const int nz) {
   NODE_SETUP
   uint walls = 0;
@@ -641,7 +641,7 @@ inline real_t portable_exp(const real_t x) {
 
 // The Shan-Chen pseudo-potential psi = psi0 exp(-rho0 / rho) (Shan & Chen 1993) of every fluid node,
 // zero on walls (no wall adhesion), for the step that follows.
-__kernel void lbm_psi(const int4 region, __global real_t* restrict psi_out, __global const store_t* restrict fin, FLAG_ARGS,
+__kernel void lbm_psi(const int8 region, __global real_t* restrict psi_out, __global const store_t* restrict fin, FLAG_ARGS,
                       const int nx, const int ny, const int nz, const int layout, const int tx, const int ty,
                       const int tz, const real_t psi0, const real_t rho0, const real_t in_ux, const real_t in_uy,
                       const real_t in_uz, const real_t out_rho) {
@@ -658,7 +658,7 @@ __kernel void lbm_psi(const int4 region, __global real_t* restrict psi_out, __gl
 // The mixture field (see MIX) of the current state of components 0 (populations fa) and 1 (fb): their
 // densities, and Shan-Chen's common velocity u' = sum_s j_s omega_s / sum_s rho_s omega_s. Wall nodes
 // get the components' wall densities, which set the contact angle, and u' = 0.
-__kernel void lbm_mix(const int4 region, __global real_t* restrict psi, __global const store_t* restrict fa, FLAG_ARGS, const int nx,
+__kernel void lbm_mix(const int8 region, __global real_t* restrict psi, __global const store_t* restrict fa, FLAG_ARGS, const int nx,
                       const int ny, const int nz, const int layout, const int tx, const int ty, const int tz,
                       __global const store_t* restrict fb, const real_t omega_a, const real_t omega_b,
                       const real_t wall_a, const real_t wall_b, const real_t in_ux, const real_t in_uy,
@@ -688,7 +688,7 @@ __kernel void lbm_mix(const int4 region, __global real_t* restrict psi, __global
 // velocity of Guo's scheme). Walls get rho = 0, u = 0. With TWO_COMPONENT, of component `1 - other`,
 // and u_out holds its momentum density with half its force, j + F/2: the host sums the components'
 // and divides by the total density (the mixture's velocity), so no component density is divided by.
-__kernel void lbm_fields(const int4 region, __global real_t* restrict rho_out, __global real_t* restrict u_out,
+__kernel void lbm_fields(const int8 region, __global real_t* restrict rho_out, __global real_t* restrict u_out,
                          __global const store_t* restrict fin, FLAG_ARGS, const int nx, const int ny, const int nz,
                          const int layout, const int tx, const int ty, const int tz, const real_t fx,
                          const real_t fy, const real_t fz, __global const real_t* restrict psi, const real_t sc_g,

@@ -116,6 +116,11 @@ Solver::Solver(const core::DeviceSet& devices, const Geometry& geometry, const C
       throw core::Error("the lattice needs " + mib(need) + " of device memory on " + devices.device(k).label() +
                         ", which has " + mib(info.global_mem));
     }
+    if (work_group() * work_group_y() > info.max_work_group) {
+      throw core::Error("a work-group of " + std::to_string(work_group()) + " x " + std::to_string(work_group_y()) +
+                        " work-items: " + devices.device(k).label() + " takes at most " +
+                        std::to_string(info.max_work_group));
+    }
     const std::size_t buffer = volume(local) * q * store_bytes_;
     if (buffer > info.max_alloc) {
       throw core::Error("the populations need " + mib(buffer) + " in one buffer; " + devices.device(k).label() +
@@ -217,7 +222,7 @@ void Solver::build_part(std::size_t k, const Geometry& geometry) {
     for (int parity = 0; parity < 2; ++parity) {
       if (config_.pattern == Pattern::ab) {
         kc.ab[parity] = program.kernel("lbm_ab");
-        kc.ab[parity].args(cl_int4{}, p.f[c][1 - parity], p.f[c][parity], p.flags, p.wall_bits);
+        kc.ab[parity].args(cl_int8{}, p.f[c][1 - parity], p.f[c][parity], p.flags, p.wall_bits);
         physics(kc.ab[parity], 5);
       }
     }
@@ -225,13 +230,13 @@ void Solver::build_part(std::size_t k, const Geometry& geometry) {
       kc.aa[0] = program.kernel("lbm_aa_even");
       kc.aa[1] = program.kernel("lbm_aa_odd");
       for (core::Kernel& kernel : kc.aa) {
-        kernel.args(cl_int4{}, p.f[c][0], p.flags, p.wall_bits);
+        kernel.args(cl_int8{}, p.f[c][0], p.flags, p.wall_bits);
         physics(kernel, 4);
       }
     }
     if (config_.pattern == Pattern::lagrangian) {
       kc.lagrangian = program.kernel("lbm_lagrangian");
-      kc.lagrangian.args(cl_int4{}, p.f[c][0], p.flags, p.wall_bits);
+      kc.lagrangian.args(cl_int8{}, p.f[c][0], p.flags, p.wall_bits);
       physics(kc.lagrangian, 7);
     }
     kc.fields = program.kernel("lbm_fields");
@@ -268,7 +273,7 @@ void Solver::build_part(std::size_t k, const Geometry& geometry) {
   }
   // The kernels read marked flags and wall bits that lbm_mark derives from the node types.
   core::Kernel mark = program.kernel("lbm_mark");
-  mark.args(cl_int4{}, p.flags, p.wall_bits, type_buffer);
+  mark.args(cl_int8{}, p.flags, p.wall_bits, type_buffer);
   set_dims(mark, 4, p);
   launch(mark, k, own(k), {}).wait();
 }
@@ -311,7 +316,9 @@ void Solver::set_real(core::Kernel& k, cl_uint index, double value) const {
 
 std::size_t Solver::work_group() const { return config_.work_group ? config_.work_group : 64; }
 
-core::NDRange Solver::local() const { return core::NDRange(work_group(), 1, 1); }
+std::size_t Solver::work_group_y() const { return config_.work_group_y ? config_.work_group_y : 1; }
+
+core::NDRange Solver::local() const { return core::NDRange(work_group(), work_group_y(), 1); }
 
 Solver::Region Solver::own(std::size_t k) const {
   return {{grid_.halo(0), grid_.halo(1), grid_.halo(2)}, grid_.extent(global_part(k))};
@@ -404,7 +411,7 @@ void Solver::initialise(const std::vector<std::vector<double>>& local_rho, std::
     pending_[k] = p.init.launch(queue,
                                 core::NDRange(core::round_up(static_cast<std::size_t>(p.local[0]), work_group()),
                                               static_cast<std::size_t>(p.local[1]), static_cast<std::size_t>(p.local[2])),
-                                local());
+                                core::NDRange(work_group(), 1, 1));
     pending_[k].wait();  // `values` goes out of scope
   }
   step_ = 0;
@@ -439,9 +446,11 @@ void Solver::set_state(core::Kernel& k, cl_uint first) const {
 
 core::Event Solver::launch(core::Kernel kernel, std::size_t k, const Region& region,
                            std::span<const core::Event> wait) const {
-  kernel.set(0, cl_int4{{region.first[0], region.first[1], region.first[2], region.first[0] + region.count[0]}});
+  kernel.set(0, cl_int8{{region.first[0], region.first[1], region.first[2], region.first[0] + region.count[0],
+                         region.first[1] + region.count[1], 0, 0, 0}});
   const core::NDRange global(core::round_up(static_cast<std::size_t>(region.count[0]), work_group()),
-                             static_cast<std::size_t>(region.count[1]), static_cast<std::size_t>(region.count[2]));
+                             core::round_up(static_cast<std::size_t>(region.count[1]), work_group_y()),
+                             static_cast<std::size_t>(region.count[2]));
   return kernel.launch(devices_->compute(k), global, local(), wait);
 }
 

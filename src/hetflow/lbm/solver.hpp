@@ -65,6 +65,7 @@ struct Config {
   Pattern pattern = Pattern::aa;
   Storage storage = Storage::fp32;
   std::size_t work_group = 0;              // work-items along x per group; 0: 64 (best in the H200 sweep)
+  std::size_t work_group_y = 0;            // and along y (rows of x sharing the group's caches); 0: 1
   // Boxes along x, y and z, one per device of every process (see DeviceGrid); {0, 0, 0}: z-slabs.
   Extent device_grid{0, 0, 0};
   // No fused multiply-adds and correctly rounded division, so devices of different kinds compute the
@@ -181,6 +182,7 @@ class Solver {
   // Sets the state-reading arguments (layout, Lagrangian shift) of lbm_fields or lbm_psi from `first`.
   void set_state(core::Kernel& k, cl_uint first) const;
   std::size_t work_group() const;
+  std::size_t work_group_y() const;
   core::NDRange local() const;
   void build_part(std::size_t k, const Geometry& geometry);
   void set_dims(core::Kernel& k, cl_uint first, const Part& p) const;
