@@ -127,6 +127,8 @@ TEST_F(TuneCommand, LbmTunesTheDeviceGridOnSeveralDevices) {
   const std::string several = several_devices();
   const std::string env = tuning_env();
   test::CommandResult r = run_hetflow("tune lbm --device " + several + " --size 12 --repeats 1", env);
+  if (r.status == 1 && r.output.find("a device grid is tuned on devices of one model") != std::string::npos)
+    GTEST_SKIP() << several << " selects devices of different models";  // the GPU machine's GPU and CPU
   ASSERT_EQ(r.status, 0) << r.output;
   const nlohmann::json db = database();
   ASSERT_EQ(db.at("entries").size(), 1u);

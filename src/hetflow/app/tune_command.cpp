@@ -260,6 +260,12 @@ int tune_command(const TuneRequest& r, std::ostream& out) {
   std::optional<core::DeviceSet> first_only;
   if (r.name != "lbm" || selected.size() == 1) first_only.emplace(std::vector<core::Device>{selected.device(0)});
   const core::DeviceSet& devices = first_only ? *first_only : selected;
+  for (std::size_t k = 1; k < devices.size(); ++k) {
+    const core::DeviceInfo& d = devices.device(k).info;
+    if (d.name != devices.device(0).info.name || d.driver != devices.device(0).info.driver)
+      throw core::Error("tune lbm on several devices: " + devices.device(k).label() + " differs from " +
+                        devices.device(0).label() + "; a device grid is tuned on devices of one model and driver");
+  }
   const core::DeviceInfo& info = devices.device(0).info;
   const tune::MeasureOptions measure{1, r.repeats};
   const bool gpu = info.kind == core::DeviceKind::gpu;
