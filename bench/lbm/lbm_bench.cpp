@@ -1,5 +1,6 @@
 #include "bench/lbm/lbm_bench.hpp"
 
+#include <algorithm>
 #include <iostream>
 
 #include "bench/reference.hpp"
@@ -70,28 +71,35 @@ Report lbm(const core::DeviceSet& devices, const Options& options) {
   const std::vector<int> sizes = gpu ? std::vector<int>{256, 384} : std::vector<int>{128, 256};
 
   for (lbm::Storage storage : {lbm::Storage::fp32, lbm::Storage::fp16, lbm::Storage::fp64}) {
-    // Work-group sweep per storage (each needs its own registers) on the smaller lattice, A-A.
-    std::size_t best_wg = 0;
+    // Work-group sweep per storage (each needs its own registers) on the smaller lattice, A-A: 32 ... 512
+    // along x times 1, 2 or 4 along y, at most 512 work-items.
+    std::size_t best_wg = 0, best_wg_y = 1;
     double best_rate = 0;
-    for (std::size_t wg : {32u, 64u, 128u, 256u, 512u}) {
-      if (wg > info.max_work_group) continue;
-      lbm::Config c;
-      c.work_group = wg;
-      c.force = {0, 0, 1e-6};
-      c.storage = storage;
-      lbm::Solver s(devices, lbm::duct(sizes[0], sizes[0], sizes[0]), c);
-      s.initialise();
-      const core::Summary rate = time_solver(s, std::max(3, options.repeats / 3));
-      std::cerr << "  " << lbm::to_string(storage) << " work-group " << wg << ": " << rate.median << " MLUPs/s\n";
-      if (rate.median > best_rate) {
-        best_rate = rate.median;
-        best_wg = wg;
+    for (std::size_t wg_y : {1u, 2u, 4u}) {
+      for (std::size_t wg : {32u, 64u, 128u, 256u, 512u}) {
+        if (wg * wg_y > std::min<std::size_t>(512, info.max_work_group)) continue;
+        lbm::Config c;
+        c.work_group = wg;
+        c.work_group_y = wg_y;
+        c.force = {0, 0, 1e-6};
+        c.storage = storage;
+        lbm::Solver s(devices, lbm::duct(sizes[0], sizes[0], sizes[0]), c);
+        s.initialise();
+        const core::Summary rate = time_solver(s, std::max(3, options.repeats / 3));
+        std::cerr << "  " << lbm::to_string(storage) << " work-group " << wg << " x " << wg_y << ": " << rate.median
+                  << " MLUPs/s\n";
+        if (rate.median > best_rate) {
+          best_rate = rate.median;
+          best_wg = wg;
+          best_wg_y = wg_y;
+        }
       }
     }
     for (int n : sizes) {
       for (lbm::Pattern pattern : {lbm::Pattern::aa, lbm::Pattern::ab, lbm::Pattern::lagrangian}) {
         lbm::Config c;
         c.work_group = best_wg;
+        c.work_group_y = best_wg_y;
         c.force = {0, 0, 1e-6};
         c.storage = storage;
         c.pattern = pattern;
@@ -103,7 +111,7 @@ Report lbm(const core::DeviceSet& devices, const Options& options) {
           const double bytes = static_cast<double>(s.bytes_per_update());
           report.cases.push_back({name, "MLUPs/s", rate, bytes, rate.median * 1e6 * bytes / 1e9 / report.reference_bandwidth_GBs,
                                   {{"lattice", n}, {"storage", lbm::to_string(storage)},
-                                   {"pattern", lbm::to_string(pattern)}, {"work_group", best_wg},
+                                   {"pattern", lbm::to_string(pattern)}, {"work_group", best_wg}, {"work_group_y", best_wg_y},
                                    {"steps_per_run", steps_per_run}, {"device_bytes", s.device_bytes()}}});
         } catch (const core::Error& e) {
           std::cerr << "  " << name << " skipped: " << e.what() << "\n";  // e.g. does not fit the device
