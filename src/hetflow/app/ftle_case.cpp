@@ -365,10 +365,10 @@ RunOutcome FtleCase::run(const io::Case& c, RunContext& ctx) const {
   // Every rank reads the velocity itself (a file can be missing on one host only).
   FtleSetup setup = ctx.ranks.make_together([&] { return make_ftle_setup(c); });
   dir.manifest()["flow"] = setup.info;
-  if (setup.sequence.fields > 1) return run_sequence(c, ctx, setup, total);
   const auto* gridded = std::get_if<std::shared_ptr<const ftle::VelocityGrid>>(&setup.flow);
   setup.config = with_ftle_tuning(setup.config, gridded && (*gridded)->dimension == 2, ctx.devices,
                                   dir.manifest()["tuning"]);
+  if (setup.sequence.fields > 1) return run_sequence(c, ctx, setup, total);
   // What the run holds, known before anything is allocated: a gridded series over ftle.velocity.budget
   // is streamed (docs/ftle.md, "Streamed snapshots"). Across processes: rank 0's share.
   const auto* analytic = std::get_if<ftle::AnalyticFlow>(&setup.flow);

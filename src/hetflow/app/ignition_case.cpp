@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "hetflow/app/chem_case_setup.hpp"
+#include "hetflow/app/tunables.hpp"
 #include "hetflow/app/ignition_search.hpp"
 #include "hetflow/chem/reactor_source.hpp"
 #include "hetflow/core/event.hpp"
@@ -154,7 +155,10 @@ RunOutcome IgnitionCase::run(const io::Case& c, RunContext& ctx) const {
   }
   const IgnitionSettings settings = ignition_settings(c);
   const core::WallTimer build_timer;
-  const ode::Radau5 solver(ctx.devices, chem::reactor_system(*mechanism, case_jacobian(c)), case_solver_options(c));
+  const ode::System system = chem::reactor_system(*mechanism, case_jacobian(c));
+  const ode::Radau5 solver(ctx.devices, system,
+                           with_radau5_tuning(case_solver_options(c), system, points.size(), ctx.devices,
+                                              dir.manifest()["tuning"]));
   solver.prepare(points.size());
   dir.add_timing("build", build_timer.seconds());
   dir.manifest()["mechanism"] = {{"species", mechanism->species.size()}, {"reactions", mechanism->reactions.size()}};
