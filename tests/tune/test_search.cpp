@@ -113,9 +113,15 @@ TEST(Search, FailedSettingsAreSkippedNotFatal) {
     if (wg > 256) throw core::Error("work-group " + s.at("work_group") + " exceeds the kernel's limit");
     return 1.0 / wg;
   };
-  const TuneResult r = tune(space, seconds, {{"work_group", "64"}}, {});
+  std::vector<Trial> observed;  // the observer sees every trial, failed ones too, in the order measured
+  const TuneResult r = tune(space, seconds, {{"work_group", "64"}}, {}, [&](const Trial& t) { observed.push_back(t); });
   EXPECT_EQ(r.best.at("work_group"), "256");
   EXPECT_EQ(r.trials.size(), 6u);
+  ASSERT_EQ(observed.size(), r.trials.size());
+  for (std::size_t k = 0; k < observed.size(); ++k) {
+    EXPECT_EQ(observed[k].setting, r.trials[k].setting);
+    EXPECT_EQ(observed[k].failure, r.trials[k].failure);
+  }
   EXPECT_EQ(r.worst_seconds, 1.0 / 32);  // over the measured ones only
   EXPECT_NE(r.trials.back().failure.find("exceeds"), std::string::npos);
   EXPECT_THROW(tune(space, [](const Setting&) -> double { throw core::Error("no"); }, {{"work_group", "64"}}, {}),

@@ -225,12 +225,12 @@ std::string fixed(double v, int digits) {
 void print_trial(std::ostream& out, const tune::Tunable& t, const tune::Trial& trial) {
   out << "  " << tune::describe(trial.setting) << ": ";
   if (!trial.failure.empty()) {
-    out << "failed: " << trial.failure << "\n";
+    out << "failed: " << trial.failure << std::endl;
     return;
   }
   out << core::number_text(trial.seconds * 1e3, 4) << " ms";
   if (t.rate) out << ", " << core::number_text(t.rate(trial.seconds), 4) << " " << t.unit;
-  out << "\n";
+  out << std::endl;  // as it comes: a tuning run can take minutes
 }
 
 }  // namespace
@@ -300,8 +300,8 @@ int tune_command(const TuneRequest& r, std::ostream& out) {
   out << "tuning " << t.name << " (" << t.problem << ") on " << devices.device(0).label();
   if (devices.size() > 1) out << " and " << devices.size() - 1 << " more";
   out << "\n";
-  const tune::TuneResult result = tune::tune(t.space, t.seconds, t.defaults, options);
-  for (const tune::Trial& trial : result.trials) print_trial(out, t, trial);
+  const tune::TuneResult result =
+      tune::tune(t.space, t.seconds, t.defaults, options, [&](const tune::Trial& trial) { print_trial(out, t, trial); });
 
   out << "best: " << tune::describe(result.best) << ", " << core::number_text(result.best_seconds * 1e3, 4) << " ms";
   if (t.rate) out << ", " << core::number_text(t.rate(result.best_seconds), 4) << " " << t.unit;

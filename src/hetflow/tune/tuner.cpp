@@ -83,7 +83,8 @@ void summarise(TuneResult& r) {
 
 }  // namespace
 
-TuneResult tune(const TuningSpace& space, const Objective& seconds, const Setting& start, const TunerOptions& options) {
+TuneResult tune(const TuningSpace& space, const Objective& seconds, const Setting& start, const TunerOptions& options,
+                const TrialObserver& observe) {
   TuneResult result;
   result.space_size = space.feasible_size();
   result.search = options.search;
@@ -117,6 +118,7 @@ TuneResult tune(const TuningSpace& space, const Objective& seconds, const Settin
         out.push_back(optim::Evaluation::failed(t.failure));
       }
       known.emplace(std::move(setting), out.back());
+      if (observe) observe(t);
       result.trials.push_back(std::move(t));
     }
     return out;

@@ -47,6 +47,11 @@ struct TunerOptions {
   std::uint64_t seed = 1;
 };
 
+struct Trial;
+// Called with every trial as soon as it is measured (a tuning run can take minutes: `hetflow tune`
+// prints each as it comes).
+using TrialObserver = std::function<void(const Trial&)>;
+
 struct Trial {
   Setting setting;
   double seconds = 0;   // NaN for a failed one
@@ -71,7 +76,8 @@ struct TuneResult {
 // the budget). Annealing (optim::simulated_annealing on log-time, from `start`) runs on 80 % of the
 // budget, restarted from the best so far when its schedule ends early, and a greedy descent over the
 // best's one-parameter neighbours spends the rest. core::Error if nothing could be measured.
-TuneResult tune(const TuningSpace& space, const Objective& seconds, const Setting& start, const TunerOptions& options);
+TuneResult tune(const TuningSpace& space, const Objective& seconds, const Setting& start, const TunerOptions& options,
+                const TrialObserver& observe = {});
 
 // The database record of a result, rating the best with the tunable's figure of merit.
 Entry entry_of(const Tunable& tunable, const TuneResult& result);
