@@ -121,7 +121,7 @@ tune::Tunable karst_tunable(const core::DeviceSet& devices, int nodes, const tun
   const bool gpu = info.kind == core::DeviceKind::gpu;
   auto grid = std::make_shared<karst::Grid>();
   grid->nodes = static_cast<std::size_t>(nodes);
-  grid->rock_nodes = std::max<std::size_t>(grid->nodes / 10, 2);
+  grid->rock_nodes = std::max<std::size_t>(grid->nodes / 10, 3);  // the karst grid takes at least 3
   grid->times = karst::Grid::uniform_times(1e-3, 100);
   auto sets = std::make_shared<const std::vector<karst::KarstParameters>>(karst::spread_sets(gpu ? 500 : 16));
   auto velocity = std::make_shared<const karst::Series>(karst::storm(1, 1, 0.3));
