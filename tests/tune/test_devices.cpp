@@ -80,6 +80,25 @@ class TuneCommand : public test::CommandTest {
     std::ifstream in(db_path());
     return nlohmann::json::parse(in);
   }
+  // The one entry of this test's database (each test tunes once).
+  nlohmann::json only_entry() const {
+    const nlohmann::json db = database();
+    EXPECT_EQ(db.at("entries").size(), 1u);
+    return db.at("entries").at(0);
+  }
+  // `hetflow run ARGS` against this test's database, output in `folder`; its manifest's "tuning".
+  nlohmann::json run_tuning(const std::string& args, const std::string& folder, const std::string& env = "") const {
+    const test::CommandResult r = run_hetflow("run " + args + " -o " + folder + " -q", tuning_env() + " " + env);
+    EXPECT_EQ(r.status, 0) << r.output;
+    return manifest(folder).at("tuning");
+  }
+  // The run took each of the whole-number `keys` (numbers in the manifest, text in the entry) from the
+  // entry's best setting.
+  static void expect_taken(const nlohmann::json& tuning, const nlohmann::json& entry,
+                           std::initializer_list<const char*> keys) {
+    for (const char* key : keys)
+      EXPECT_EQ(std::to_string(tuning.at(key).get<long>()), entry.at("best").at(key).get<std::string>()) << key << ": " << tuning;
+  }
 };
 
 TEST_F(TuneCommand, LbmWritesAnEntryThatARunTakesUp) {
@@ -91,9 +110,7 @@ TEST_F(TuneCommand, LbmWritesAnEntryThatARunTakesUp) {
   EXPECT_NE(r.output.find("best/mean "), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("best/worst "), std::string::npos) << r.output;
 
-  const nlohmann::json db = database();
-  ASSERT_EQ(db.at("entries").size(), 1u);
-  const nlohmann::json& e = db.at("entries")[0];
+  const nlohmann::json e = only_entry();
   EXPECT_EQ(e.at("key").at("tunable"), "lbm");
   EXPECT_EQ(e.at("key").at("problem_class"), "fp32 single-phase");
   EXPECT_EQ(e.at("key").at("source_hash").get<std::string>().size(), 64u);
@@ -106,19 +123,11 @@ TEST_F(TuneCommand, LbmWritesAnEntryThatARunTakesUp) {
   // The LBM case takes the tuned work-group and pattern when it leaves them open, and not with
   // HETFLOW_NO_TUNE.
   write("duct.yaml", "type: lbm\nlbm:\n  steps: 4\ngeometry:\n  kind: duct\n  size: [8, 8, 4]\n");
-  r = run_hetflow("run duct.yaml -o tuned -q --device " + device(), env);
-  ASSERT_EQ(r.status, 0) << r.output;
-  const nlohmann::json tuning = manifest("tuned").at("tuning");
-  EXPECT_EQ(std::to_string(tuning.at("work_group").get<int>()), e.at("best").at("work_group").get<std::string>()) << tuning;
-  EXPECT_EQ(std::to_string(tuning.at("work_group_y").get<int>()), e.at("best").at("work_group_y").get<std::string>())
-      << tuning;
+  const nlohmann::json tuning = run_tuning("duct.yaml --device " + device(), "tuned");
+  expect_taken(tuning, e, {"work_group", "work_group_y"});
   EXPECT_EQ(tuning.at("pattern"), e.at("best").at("pattern")) << tuning;
-  r = run_hetflow("run duct.yaml -o untuned -q --device " + device(), env + " HETFLOW_NO_TUNE=1");
-  ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_EQ(manifest("untuned").at("tuning"), "disabled (HETFLOW_NO_TUNE)");
-  r = run_hetflow("run duct.yaml -o no-tune -q --no-tune --device " + device(), env);
-  ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_EQ(manifest("no-tune").at("tuning"), "disabled (HETFLOW_NO_TUNE)");
+  EXPECT_EQ(run_tuning("duct.yaml --device " + device(), "untuned", "HETFLOW_NO_TUNE=1"), "disabled (HETFLOW_NO_TUNE)");
+  EXPECT_EQ(run_tuning("duct.yaml --no-tune --device " + device(), "no-tune"), "disabled (HETFLOW_NO_TUNE)");
 }
 
 // On several devices the device grid is tuned too (every split of the lattice, no Lagrangian pattern),
@@ -130,9 +139,7 @@ TEST_F(TuneCommand, LbmTunesTheDeviceGridOnSeveralDevices) {
   if (r.status == 1 && r.output.find("a device grid is tuned on devices of one model") != std::string::npos)
     GTEST_SKIP() << several << " selects devices of different models";  // the GPU machine's GPU and CPU
   ASSERT_EQ(r.status, 0) << r.output;
-  const nlohmann::json db = database();
-  ASSERT_EQ(db.at("entries").size(), 1u);
-  const nlohmann::json& e = db.at("entries")[0];
+  const nlohmann::json e = only_entry();
   const std::string problem = e.at("key").at("problem_class");
   if (problem == "fp32 single-phase") GTEST_SKIP() << several << " selects one device";
   ASSERT_EQ(problem.rfind("fp32 single-phase, ", 0), 0u) << problem;  // "..., 2 devices"
@@ -145,12 +152,8 @@ TEST_F(TuneCommand, LbmTunesTheDeviceGridOnSeveralDevices) {
   EXPECT_EQ(e.at("best").at("device_grid").get<std::string>().size(), 5u);
 
   write("duct.yaml", "type: lbm\nlbm:\n  steps: 4\ngeometry:\n  kind: duct\n  size: [8, 8, 8]\n");
-  r = run_hetflow("run duct.yaml -o split -q --device " + several, env);
-  ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_EQ(manifest("split").at("tuning").at("device_grid"), e.at("best").at("device_grid"));
-  r = run_hetflow("run duct.yaml -o one -q --device " + device(), env);
-  ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_EQ(manifest("one").at("tuning").get<std::string>().rfind("none: nothing tuned", 0), 0u);
+  EXPECT_EQ(run_tuning("duct.yaml --device " + several, "split").at("device_grid"), e.at("best").at("device_grid"));
+  EXPECT_EQ(run_tuning("duct.yaml --device " + device(), "one").get<std::string>().rfind("none: nothing tuned", 0), 0u);
 }
 
 // Each storage is tuned apart, under its own problem class; an FP16 case takes the FP16 entry.
@@ -158,18 +161,13 @@ TEST_F(TuneCommand, LbmStoragesAreTunedApart) {
   const std::string env = tuning_env();
   test::CommandResult r = run_hetflow("tune lbm --storage fp16 --device " + device() + " --size 12 --repeats 1", env);
   ASSERT_EQ(r.status, 0) << r.output;
-  const nlohmann::json db = database();
-  ASSERT_EQ(db.at("entries").size(), 1u);
-  const nlohmann::json& e = db.at("entries")[0];
+  const nlohmann::json e = only_entry();
   EXPECT_EQ(e.at("key").at("problem_class"), "fp16 single-phase");
   write("duct.yaml", "type: lbm\nlbm:\n  steps: 2\n  storage: fp16\ngeometry:\n  kind: duct\n  size: [8, 8, 4]\n");
-  r = run_hetflow("run duct.yaml -o fp16 -q --device " + device(), env);
-  ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_EQ(manifest("fp16").at("tuning").at("pattern"), e.at("best").at("pattern"));
+  EXPECT_EQ(run_tuning("duct.yaml --device " + device(), "fp16").at("pattern"), e.at("best").at("pattern"));
   write("duct.yaml", "type: lbm\nlbm:\n  steps: 2\ngeometry:\n  kind: duct\n  size: [8, 8, 4]\n");
-  r = run_hetflow("run duct.yaml -o fp32 -q --device " + device(), env);
-  ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_TRUE(manifest("fp32").at("tuning").is_string()) << manifest("fp32").at("tuning");  // nothing for FP32
+  const nlohmann::json fp32 = run_tuning("duct.yaml --device " + device(), "fp32");
+  EXPECT_TRUE(fp32.is_string()) << fp32;  // nothing for FP32
 }
 
 // `hetflow bench probe` measures with the stored work-groups and says so in its JSON. The entry is
@@ -205,9 +203,7 @@ TEST_F(TuneCommand, KarstWritesAnEntryThatARunTakesUp) {
   test::CommandResult r = run_hetflow("tune karst --device " + device() + " --size 30 --repeats 1", env);
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("runs/s"), std::string::npos) << r.output;
-  const nlohmann::json db = database();
-  ASSERT_EQ(db.at("entries").size(), 1u);
-  const nlohmann::json& e = db.at("entries")[0];
+  const nlohmann::json e = only_entry();
   EXPECT_EQ(e.at("key").at("tunable"), "karst");
   EXPECT_EQ(e.at("key").at("problem_class"), "heat fp64");
 
@@ -215,13 +211,8 @@ TEST_F(TuneCommand, KarstWritesAnEntryThatARunTakesUp) {
   write("velocity.csv", "t,v\n0,1\n1,1\n");
   write("storm.yaml", "type: karst\nforcing:\n  inlet: inlet.csv\n  velocity: velocity.csv\ngrid:\n  nodes: 20\n"
                       "  rock_nodes: 5\n  rock_extent: 3\n  initial: 10\ntime:\n  dt: 0.01\n  end: 0.2\noutput:\n  png: false\n");
-  r = run_hetflow("run storm.yaml -o tuned -q --device " + device(), env);
-  ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_EQ(std::to_string(manifest("tuned").at("tuning").at("work_group").get<int>()),
-            e.at("best").at("work_group").get<std::string>());
-  r = run_hetflow("run storm.yaml -o untuned -q --no-tune --device " + device(), env);
-  ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_EQ(manifest("untuned").at("tuning"), "disabled (HETFLOW_NO_TUNE)");
+  expect_taken(run_tuning("storm.yaml --device " + device(), "tuned"), e, {"work_group"});
+  EXPECT_EQ(run_tuning("storm.yaml --no-tune --device " + device(), "untuned"), "disabled (HETFLOW_NO_TUNE)");
 }
 
 // `hetflow tune nnls` stores TNT's dense-kernel sizes per precision; `hetflow nnls` takes them up
@@ -232,9 +223,7 @@ TEST_F(TuneCommand, NnlsWritesAnEntryThatTheCommandTakesUp) {
       run_hetflow("tune nnls --device " + device() + " --size 40 --repeats 1 --search annealing --budget 3", env);
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("annealing search: 3 of"), std::string::npos) << r.output;
-  const nlohmann::json db = database();
-  ASSERT_EQ(db.at("entries").size(), 1u);
-  const nlohmann::json& e = db.at("entries")[0];
+  const nlohmann::json e = only_entry();
   EXPECT_EQ(e.at("key").at("tunable"), "nnls");
   EXPECT_EQ(e.at("key").at("problem_class"), "fp64");
   EXPECT_EQ(e.at("best").size(), 4u);
@@ -265,9 +254,7 @@ TEST_F(TuneCommand, FtleWritesAnEntryThatAGriddedRunTakesUp) {
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("annealing search: 6 of"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("steps/s"), std::string::npos) << r.output;
-  const nlohmann::json db = database();
-  ASSERT_EQ(db.at("entries").size(), 1u);
-  const nlohmann::json& e = db.at("entries")[0];
+  const nlohmann::json e = only_entry();
   EXPECT_EQ(e.at("key").at("tunable"), "ftle");
   EXPECT_EQ(e.at("key").at("problem_class"), "gridded 2d fp64");
   EXPECT_EQ(e.at("evaluations"), 6);
@@ -281,19 +268,12 @@ TEST_F(TuneCommand, FtleWritesAnEntryThatAGriddedRunTakesUp) {
   write("flow.yaml", "dims: [8, 5]\nspacing: 0.25\nfiles: [flow.raw]\n");
   write("gridded.yaml", "type: ftle\nftle:\n  flow: file\n  duration: 1\n  steps: 4\n  velocity:\n    files: [flow.yaml]\n"
                         "  boundary: stop\n");
-  r = run_hetflow("run gridded.yaml -o tuned -q --device " + device(), env);
-  ASSERT_EQ(r.status, 0) << r.output;
-  const nlohmann::json tuning = manifest("tuned").at("tuning");
-  EXPECT_EQ(std::to_string(tuning.at("work_group").get<int>()), e.at("best").at("work_group").get<std::string>()) << tuning;
-  EXPECT_EQ(std::to_string(tuning.at("groups_per_unit").get<int>()), e.at("best").at("groups_per_unit").get<std::string>())
-      << tuning;
-  r = run_hetflow("run gridded.yaml -o untuned -q --no-tune --device " + device(), env);
-  ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_EQ(manifest("untuned").at("tuning"), "disabled (HETFLOW_NO_TUNE)");
+  expect_taken(run_tuning("gridded.yaml --device " + device(), "tuned"), e, {"work_group", "groups_per_unit"});
+  EXPECT_EQ(run_tuning("gridded.yaml --no-tune --device " + device(), "untuned"), "disabled (HETFLOW_NO_TUNE)");
   write("analytic.yaml", "type: ftle\nftle:\n  duration: 1\n  steps: 4\nseeds:\n  counts: [9, 5]\n");
-  r = run_hetflow("run analytic.yaml -o analytic -q --device " + device(), env);
-  ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_EQ(manifest("analytic").at("tuning").get<std::string>().rfind("none: tuned for gridded 2D flows only", 0), 0u);
+  EXPECT_EQ(run_tuning("analytic.yaml --device " + device(), "analytic").get<std::string>().rfind(
+                "none: tuned for gridded 2D flows only", 0),
+            0u);
 }
 
 // `hetflow tune radau5` stores RADAU5's mapping and launch shape for a reactor_batch case's system and
@@ -309,24 +289,18 @@ TEST_F(TuneCommand, Radau5WritesAnEntryThatABatchRunOfItsDecadeTakesUp) {
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("annealing search: 3 of"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("systems/s"), std::string::npos) << r.output;
-  const nlohmann::json db = database();
-  ASSERT_EQ(db.at("entries").size(), 1u);
-  const nlohmann::json& e = db.at("entries")[0];
+  const nlohmann::json e = only_entry();
   EXPECT_EQ(e.at("key").at("tunable"), "radau5");
   const std::string problem = e.at("key").at("problem_class");
   EXPECT_NE(problem.find(" n=11 jac, 1e1 systems"), std::string::npos) << problem;  // 10 species and T
   EXPECT_EQ(e.at("best").size(), 3u);
 
-  r = run_hetflow("run batch.yaml -o tuned -q --device " + device(), env);
-  ASSERT_EQ(r.status, 0) << r.output;
-  const nlohmann::json tuning = manifest("tuned").at("tuning");
+  const nlohmann::json tuning = run_tuning("batch.yaml --device " + device(), "tuned");
   EXPECT_EQ(tuning.at("mapping"), e.at("best").at("mapping")) << tuning;
-  EXPECT_EQ(std::to_string(tuning.at("work_group").get<int>()), e.at("best").at("work_group").get<std::string>()) << tuning;
-  EXPECT_EQ(std::to_string(tuning.at("groups_per_unit").get<int>()), e.at("best").at("groups_per_unit").get<std::string>())
-      << tuning;
-  r = run_hetflow("run batch.yaml -o larger -q --set batch.count=150 --device " + device(), env);
-  ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_EQ(manifest("larger").at("tuning").get<std::string>().rfind("none: nothing tuned", 0), 0u);
+  expect_taken(tuning, e, {"work_group", "groups_per_unit"});
+  EXPECT_EQ(run_tuning("batch.yaml --set batch.count=150 --device " + device(), "larger").get<std::string>().rfind(
+                "none: nothing tuned", 0),
+            0u);
   EXPECT_EQ(run_hetflow("tune radau5 --device " + device(), env).status, 1);  // no --case
 }
 

@@ -42,8 +42,8 @@ ftle::Config with_ftle_tuning(ftle::Config config, bool gridded_2d, const core::
 tune::Tunable radau5_tunable(const core::DeviceSet& devices, const io::Case& c, const tune::MeasureOptions& measure);
 
 // `options` with the mapping and launch shape taken from the tuning database (`hetflow tune radau5`) for
-// `system` at a batch of `systems` (same decade; reactor_batch and ignition runs), where the options leave them open (automatic, 0),
-// under find_tuning's conditions. What was taken, or why nothing, goes into `record`.
+// `system` at a batch of `systems` (same decade; reactor_batch and ignition runs), where the options
+// leave them open (automatic, 0), under find_tuning's conditions. What was taken, or why nothing, goes into `record`.
 ode::Options with_radau5_tuning(ode::Options options, const ode::System& system, std::size_t systems,
                                 const core::DeviceSet& devices, nlohmann::json& record);
 

@@ -53,9 +53,9 @@ lbm::Extent parse_device_grid(const std::string& text) {
 }
 
 // The LBM on a duct of n^3 nodes, single phase, with `storage`: work-group along x and y (at most 512
-// work-items) × pattern on the devices, and on several devices also the device grid (every split of the lattice into boxes; the
-// Lagrangian pattern runs on one device only). Storages tune apart: their kernels need different
-// registers (on an H200 FP16 runs best with work-groups of 32, FP32 with 128).
+// work-items) × pattern on the devices, and on several devices also the device grid (every split of
+// the lattice into boxes; the Lagrangian pattern runs on one device only). Storages tune apart: their
+// kernels need different registers (on an H200 FP16 runs best with work-groups of 32, FP32 with 128).
 tune::Tunable lbm_tunable(const core::DeviceSet& devices, int n, lbm::Storage storage, const tune::MeasureOptions& measure) {
   const core::DeviceInfo& info = devices.device(0).info;
   const bool several = devices.size() > 1;

@@ -171,10 +171,11 @@ inline Pair relax_pair(const Relax r, const real_t a, const real_t b, const real
 
 // A box of a device grid has halo layers at 0 and n - 1 of every split axis, which the host keeps
 // current; its kernels are launched over a region of own nodes, so neighbours wrap only along axes
-// left whole. Every node kernel takes `region` first: the region's first node (s0, s1, s2) and its ends
-// along x and y (s3, s4), whose ranges are rounded up to whole work-groups. The region's origin is an argument, not
-// a global offset: PoCL 3.1 loads one copy of a kernel for launches with a zero offset and another for
-// the rest, releases them by kernel alone, and aborts when both run at once (core/kernel.hpp).
+// left whole. Every node kernel takes `region` first: the region's first node (s0, s1, s2) and its
+// ends along x and y (s3, s4), whose ranges are rounded up to whole work-groups. The origin is an
+// argument, not a global offset: PoCL 3.1 loads one copy of a kernel for launches with a zero offset
+// and another for the rest, releases them by kernel alone, and aborts when both run at once
+// (core/kernel.hpp).
 // The node of this work-item, its periodic neighbours' coordinates and the index pieces they share.
 // Slot (i, x, y, z) = (z * 19 + i) * plane + y * nx + x.
 #define NODE_SETUP                                                                              \
