@@ -1,4 +1,4 @@
-// The device reactor RHS (chem/reactor.cl) against the host reactor at the states of
+// The generated OpenCL reactor RHS (reactor_source.cpp) against the host reactor at the states of
 // the Cantera reference tables.
 #include <gtest/gtest.h>
 
@@ -19,12 +19,11 @@ constexpr double rtol = 1e-11;
 
 // Evaluates rhs() once per work-item: state i is y[i*n..], its pressure p[i].
 constexpr const char* wrapper = R"(
-__kernel void reactor_rhs(__global const double* y, __global double* f, __global const double* p,
-                          __global const double* tables) {
+__kernel void reactor_rhs(__global const double* y, __global double* f, __global const double* p) {
   const size_t i = get_global_id(0);
   double yi[CHEM_K + 1], fi[CHEM_K + 1];
   for (int k = 0; k <= CHEM_K; ++k) yi[k] = y[i * (CHEM_K + 1) + k];
-  rhs(0.0, yi, fi, p + i, tables);
+  rhs(0.0, yi, fi, p + i);
   for (int k = 0; k <= CHEM_K; ++k) f[i * (CHEM_K + 1) + k] = fi[k];
 }
 )";
@@ -49,14 +48,12 @@ void check_device_rhs(const Mechanism& mechanism, const std::string& name) {
   const core::Context& ctx = devices.context(0);
   const core::Queue& q = devices.compute(0);
   const core::Program program =
-      core::build_program(ctx, "chem reactor rhs " + name, reactor_source(mechanism) + wrapper, "");
+      core::build_program(ctx, "chem reactor rhs " + name, reactor_rhs_source(mechanism) + wrapper, "");
   core::Kernel kernel = program.kernel("reactor_rhs");
-  const std::vector<double> tables = reactor_tables(mechanism);
-  core::Buffer<double> y_dev(ctx, y.size()), f_dev(ctx, y.size()), p_dev(ctx, count), t_dev(ctx, tables.size());
+  core::Buffer<double> y_dev(ctx, y.size()), f_dev(ctx, y.size()), p_dev(ctx, count);
   y_dev.write(q, y);
   p_dev.write(q, pressures);
-  t_dev.write(q, tables);
-  kernel.args(y_dev, f_dev, p_dev, t_dev);
+  kernel.args(y_dev, f_dev, p_dev);
   kernel.launch(q, count);
   std::vector<double> device(y.size());
   f_dev.read(q, device);

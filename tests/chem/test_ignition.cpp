@@ -1,6 +1,6 @@
-// H2/air ignition with the device reactor RHS integrated by ode::Radau5: against the ignition delays
+// H2/air ignition with the generated reactor RHS integrated by ode::Radau5: against the ignition delays
 // of Cantera's IdealGasConstPressureReactor (scripts/chem_reference.py, h2_ignition), and with the
-// reactor's analytic Jacobian (chem/reactor.cl) against RADAU5's forward differences.
+// reactor's analytic Jacobian (reactor_jacobian_source.cpp) against RADAU5's forward differences.
 #include <gtest/gtest.h>
 
 #include <cmath>

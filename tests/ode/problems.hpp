@@ -41,11 +41,11 @@ inline bool untestable(Mapping m, const core::DeviceSet& devices) {
 // Van der Pol, y1' = y2, y2' = ((1 - y1^2) y2 - y1) / eps, with eps the system's parameter.
 inline System van_der_pol(bool analytic) {
   return {2, R"(
-void rhs(double t, const double* y, double* f, __global const double* p, __global const double* tables) {
+void rhs(double t, const double* y, double* f, __global const double* p) {
   f[0] = y[1];
   f[1] = ((1.0 - y[0] * y[0]) * y[1] - y[0]) / p[0];
 }
-void jac(double t, const double* y, double* dfdy, __global const double* p, __global const double* tables) {
+void jac(double t, const double* y, double* dfdy, __global const double* p) {
   dfdy[0] = 0.0;
   dfdy[2] = 1.0;
   dfdy[1] = (-2.0 * y[0] * y[1] - 1.0) / p[0];
@@ -58,12 +58,12 @@ void jac(double t, const double* y, double* dfdy, __global const double* p, __gl
 // Robertson's chemical kinetics.
 inline System robertson(bool analytic) {
   return {3, R"(
-void rhs(double t, const double* y, double* f, __global const double* p, __global const double* tables) {
+void rhs(double t, const double* y, double* f, __global const double* p) {
   f[0] = -0.04 * y[0] + 1.0e4 * y[1] * y[2];
   f[2] = 3.0e7 * y[1] * y[1];
   f[1] = -f[0] - f[2];
 }
-void jac(double t, const double* y, double* dfdy, __global const double* p, __global const double* tables) {
+void jac(double t, const double* y, double* dfdy, __global const double* p) {
   dfdy[0] = -0.04;
   dfdy[3] = 1.0e4 * y[2];
   dfdy[6] = 1.0e4 * y[1];
@@ -81,7 +81,7 @@ void jac(double t, const double* y, double* dfdy, __global const double* p, __gl
 // HIRES, the 8-equation photomorphogenesis model of the Bari test set.
 inline System hires(bool analytic) {
   return {8, R"(
-void rhs(double t, const double* y, double* f, __global const double* p, __global const double* tables) {
+void rhs(double t, const double* y, double* f, __global const double* p) {
   f[0] = -1.71 * y[0] + 0.43 * y[1] + 8.32 * y[2] + 0.0007;
   f[1] = 1.71 * y[0] - 8.75 * y[1];
   f[2] = -10.03 * y[2] + 0.43 * y[3] + 0.035 * y[4];
@@ -92,7 +92,7 @@ void rhs(double t, const double* y, double* f, __global const double* p, __globa
   f[7] = -f[6];
 }
 #define J(i, j) dfdy[(i) + (j) * 8]
-void jac(double t, const double* y, double* dfdy, __global const double* p, __global const double* tables) {
+void jac(double t, const double* y, double* dfdy, __global const double* p) {
   for (int k = 0; k < 64; ++k) dfdy[k] = 0.0;
   J(0, 0) = -1.71; J(0, 1) = 0.43; J(0, 2) = 8.32;
   J(1, 0) = 1.71; J(1, 1) = -8.75;

@@ -59,9 +59,7 @@ TEST_P(OdeFailures, TooManySteps) {
 // y' = y^2 from y(0) = 1 blows up at t = 1: the step size shrinks until 0.1 |h| <= |t| uround.
 TEST_P(OdeFailures, StepSizeTooSmall) {
   SKIP_UNTESTABLE(GetParam(), devices());
-  System blow_up{1,
-                 "void rhs(double t, const double* y, double* f, __global const double* p,"
-                 " __global const double* tables) { f[0] = y[0] * y[0]; }",
+  System blow_up{1, "void rhs(double t, const double* y, double* f, __global const double* p) { f[0] = y[0] * y[0]; }",
                  false, 0};
   Options o;
   o.mapping = GetParam();
@@ -83,11 +81,8 @@ TEST_P(OdeFailures, StepSizeTooSmall) {
 TEST_P(OdeFailures, RepeatedlySingular) {
   SKIP_UNTESTABLE(GetParam(), devices());
   System singular{2, R"(
-void rhs(double t, const double* y, double* f, __global const double* p, __global const double* tables) {
-  f[0] = 0.0;
-  f[1] = 0.0;
-}
-void jac(double t, const double* y, double* dfdy, __global const double* p, __global const double* tables) {
+void rhs(double t, const double* y, double* f, __global const double* p) { f[0] = 0.0; f[1] = 0.0; }
+void jac(double t, const double* y, double* dfdy, __global const double* p) {
   for (int k = 0; k < 4; ++k) dfdy[k] = 0x1p1000;
 })",
                   true, 0};
@@ -116,8 +111,8 @@ INSTANTIATE_TEST_SUITE_P(Mappings, OdeFailures, ::testing::Values(Mapping::work_
 
 // Each mapping states its own limit on n; automatic takes mapping 2 above n = 16 on GPUs.
 TEST(OdeFailuresInput, SystemSizeLimits) {
-  const std::string rhs = "void rhs(double t, const double* y, double* f, __global const double* p,"
-                          " __global const double* tables) { for (int i = 0; i < ODE_N; ++i) f[i] = -y[i]; }";
+  const std::string rhs = "void rhs(double t, const double* y, double* f, __global const double* p) {"
+                          " for (int i = 0; i < ODE_N; ++i) f[i] = -y[i]; }";
   Options o;
   o.mapping = Mapping::work_item;
   EXPECT_NE(error_of([&] { Radau5(devices(), System{65, rhs, false, 0}, o); }).find("n = 65: expected 1 .. 64"),

@@ -30,7 +30,7 @@ std::vector<double> reflect(std::vector<double> v) {
 System stiff_linear(bool analytic) {
   return {big_n, R"(
 double eigenvalue(int i) { return -pow(10.0, 4.0 * i / (ODE_N - 1)); }
-void rhs(double t, const double* y, double* f, __global const double* p, __global const double* tables) {
+void rhs(double t, const double* y, double* f, __global const double* p) {
   double s = 0.0;
   for (int i = 0; i < ODE_N; ++i) s += y[i];
   for (int i = 0; i < ODE_N; ++i) f[i] = eigenvalue(i) * (y[i] - 2.0 / ODE_N * s);
@@ -39,7 +39,7 @@ void rhs(double t, const double* y, double* f, __global const double* p, __globa
   for (int i = 0; i < ODE_N; ++i) f[i] -= 2.0 / ODE_N * r;
 }
 // A_ij = d_i delta_ij - (2/n)(d_i + d_j) + (4/n^2) sum(d).
-void jac(double t, const double* y, double* dfdy, __global const double* p, __global const double* tables) {
+void jac(double t, const double* y, double* dfdy, __global const double* p) {
   double sum = 0.0;
   for (int k = 0; k < ODE_N; ++k) sum += eigenvalue(k);
   for (int j = 0; j < ODE_N; ++j)
@@ -103,37 +103,6 @@ TEST_P(OdeMappings, StiffLinearSystemAgrees) {
       EXPECT_EQ(u, v) << "system " << s << " component " << i;
       EXPECT_NEAR(v, exact[i], 1e-6) << "system " << s << " component " << i;
     }
-  }
-}
-
-// System::tables reach rhs() and jac() on every device, in both mappings: y_i' = -k_i y_i with the
-// rates k_i read from the tables, against y_i(t) = exp(-k_i t).
-TEST(OdeTables, ReachRhsAndJacInBothMappings) {
-  const System decay{3, R"(
-void rhs(double t, const double* y, double* f, __global const double* p, __global const double* tables) {
-  for (int i = 0; i < ODE_N; ++i) f[i] = -tables[i] * y[i];
-}
-void jac(double t, const double* y, double* dfdy, __global const double* p, __global const double* tables) {
-  for (int k = 0; k < ODE_N * ODE_N; ++k) dfdy[k] = 0.0;
-  for (int i = 0; i < ODE_N; ++i) dfdy[i + i * ODE_N] = -tables[i];
-}
-)",
-                     true, 0, {0.5, 20.0, 3000.0}};
-  Batch batch;
-  batch.y0 = {1.0, 1.0, 1.0, 2.0, 2.0, 2.0};
-  batch.t_end = {0.25};
-  for (const Mapping mapping : {Mapping::work_item, Mapping::work_group}) {
-    if (test::untestable(mapping, devices())) continue;
-    Options o;
-    o.rtol = {1e-10};
-    o.atol = {1e-12};
-    o.mapping = mapping;
-    const Result r = Radau5(devices(), decay, o).integrate(batch);
-    ASSERT_EQ(r.failures(), 0u) << r.report();
-    for (std::size_t s = 0; s < 2; ++s)
-      for (std::size_t i = 0; i < 3; ++i)
-        EXPECT_NEAR(r.y[s * 3 + i], batch.y0[s * 3 + i] * std::exp(-decay.tables[i] * 0.25), 1e-8)
-            << test::mapping_name(mapping) << " system " << s << " component " << i;
   }
 }
 

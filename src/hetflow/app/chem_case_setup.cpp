@@ -180,7 +180,7 @@ ode::Options case_solver_options(const io::Case& c) {
   return o;
 }
 
-// Differences when asked for: the reactor then offers no jac() to RADAU5.
+// Without jac() when differences are asked for: its code only lengthens the kernel build.
 chem::ReactorJacobian case_jacobian(const io::Case& c) {
   return c.get<std::string>("solver.jacobian") == "finite_difference" ? chem::ReactorJacobian::finite_difference
                                                                       : chem::ReactorJacobian::analytic;

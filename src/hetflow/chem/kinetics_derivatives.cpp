@@ -2,7 +2,7 @@
 // concentrations and the temperature, for the analytic Jacobian of the reactor (reactor_jacobian.cpp).
 // Every value (k_f, k_r, [M], Pr, F, the concentration products) comes from the same functions the rate
 // evaluation uses (kinetics_parts.hpp); this file adds only the slopes. The generated OpenCL jac()
-// (chem/reactor.cl) repeats these formulas in the same order.
+// (reactor_jacobian_source.cpp) repeats these formulas in the same order.
 #include <cmath>
 #include <numbers>
 

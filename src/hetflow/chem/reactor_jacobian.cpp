@@ -2,7 +2,7 @@
 // (kinetics_derivatives.cpp); this file chains them through C_i = ρ Y_i / W_i with ρ = p W̄ / (R T),
 //   ∂C_i/∂Y_j = ρ/W_i δ_ij - C_i W̄/W_j,   ∂C_i/∂T = -C_i/T,
 // and through f_k = W_k ω̇_k / ρ and f_T = -Σ h_k ω̇_k / (ρ c̄_p), where ρ, h_k and c̄_p depend on T and Y
-// too. The device jac() (chem/reactor.cl) does the same operations in the same order.
+// too. The generated jac() (reactor_jacobian_source.cpp) does the same operations in the same order.
 
 #include "hetflow/chem/reactor.hpp"
 #include "hetflow/chem/thermo.hpp"

@@ -1,34 +1,30 @@
 #pragma once
-#include <cstddef>
 #include <string>
-#include <vector>
 
 #include "hetflow/chem/mechanism.hpp"
 #include "hetflow/ode/radau5.hpp"
 
 namespace hetflow::chem {
 
-// OpenCL C for the constant-pressure adiabatic reactor of ConstantPressureReactor (chem/reactor.cl
-// after the mechanism's sizes): it defines
-//   void rhs(double t, const double* y, double* f, __global const double* p, __global const double* tables)
-//   void jac(double t, const double* y, double* dfdy, __global const double* p, __global const double* tables)
-// with y = (Y_1..Y_K, T), as the host reactor orders it, the pressure [Pa] in p[0], the mechanism in
-// `tables` (reactor_tables) and dfdy[i + j (K + 1)] = ∂f_i/∂y_j. Every formula keeps the host code's
-// order of operations, so the two agree to the last bits that the devices' exp, log and pow leave.
-std::string reactor_source(const Mechanism& mechanism);
+// OpenCL C for the constant-pressure adiabatic reactor of ConstantPressureReactor: it defines
+//   void rhs(double t, const double* y, double* f, __global const double* p)
+// with y = (Y_1..Y_K, T), as the host reactor orders it, and the pressure [Pa] in p[0]. The
+// mechanism's constants are embedded; every formula keeps the host code's order of operations
+// (kinetics.cpp, kinetics_parts.cpp, thermo.cpp, reactor.cpp), so the two agree to the last bits that the devices' exp,
+// log and pow leave. Contraction is switched off for the same reason.
+std::string reactor_rhs_source(const Mechanism& mechanism);
 
-// The mechanism's species and reactions as the table reactor.cl reads.
-std::vector<double> reactor_tables(const Mechanism& mechanism);
+// OpenCL C to append to reactor_rhs_source: it defines
+//   void jac(double t, const double* y, double* dfdy, __global const double* p)
+// with dfdy[i + j (K + 1)] = ∂f_i/∂y_j, the twin of ConstantPressureReactor::jacobian (same order of
+// operations, so device and host agree to the last bits of exp, log and pow).
+std::string reactor_jacobian_source(const Mechanism& mechanism);
 
-// The most concentration exponents of one reaction, forward and reverse together (at least 1).
-std::size_t reactor_max_exponents(const Mechanism& mechanism);
-
-// How RADAU5 gets the reactor's Jacobian: the exact one (jac()), or its own forward differences of
-// rhs() (K + 1 evaluations per Jacobian).
+// How RADAU5 gets the reactor's Jacobian: the exact one (jac(), from reactor_jacobian_source), or its
+// own forward differences of rhs() (K + 1 evaluations per Jacobian).
 enum class ReactorJacobian { analytic, finite_difference };
 
-// The reactor as an ode::Radau5 system: K + 1 equations, one parameter (the pressure), the mechanism
-// as its tables.
+// The reactor as an ode::Radau5 system: K + 1 equations, one parameter (the pressure).
 ode::System reactor_system(const Mechanism& mechanism, ReactorJacobian jacobian = ReactorJacobian::analytic);
 
 }  // namespace hetflow::chem

@@ -10,8 +10,7 @@
 // values. Norms are summed in index order by every work-item, as in mapping 1, so both mappings give
 // the same bits.
 //
-// The host appends the user's system after this file: rhs() and, with ODE_ANALYTIC_JACOBIAN, jac(); both
-// get the system's parameters p and its tables, shared by every system (radau5.hpp).
+// The host appends the user's system after this file: rhs() and, with ODE_ANALYTIC_JACOBIAN, jac().
 // Contraction stays off for them too, so the step statistics match the Fortran built with
 // -ffp-contract=off; every expression keeps the Fortran's order of operations for the same reason.
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -19,10 +18,10 @@
 
 #include "ode/dense_lu.cl"
 
-void rhs(double t, const double* y, double* f, __global const double* p, __global const double* tables);
+void rhs(double t, const double* y, double* f, __global const double* p);
 #if ODE_ANALYTIC_JACOBIAN
 // dfdy[i + j * ODE_N] = d f_i / d y_j.
-void jac(double t, const double* y, double* dfdy, __global const double* p, __global const double* tables);
+void jac(double t, const double* y, double* dfdy, __global const double* p);
 #endif
 
 // Layout of the settings array; mirrored by radau5.cpp's Setting.
@@ -144,19 +143,18 @@ double newton_norm(const SHARED double* z1, const SHARED double* z2, const SHARE
 // f = f(t, y). The user's rhs takes private arrays; in mapping 2 one work-item copies y in and f out
 // while the others wait at the barriers, so the group idles for the evaluation (the paper's parallel
 // rhs needs a cooperative user function; see evaluate_stages for the Newton iteration's three).
-void evaluate(double t, const SHARED double* y, SHARED double* f, __global const double* p,
-              __global const double* tables) {
+void evaluate(double t, const SHARED double* y, SHARED double* f, __global const double* p) {
 #if ODE_GROUP
   SYNC();  // y is complete and nobody reads f any more
   if (LEADER) {
     double yp[ODE_N], fp[ODE_N];
     for (int i = 0; i < ODE_N; ++i) yp[i] = y[i];
-    rhs(t, yp, fp, p, tables);
+    rhs(t, yp, fp, p);
     for (int i = 0; i < ODE_N; ++i) f[i] = fp[i];
   }
   SYNC();
 #else
-  rhs(t, y, f, p, tables);
+  rhs(t, y, f, p);
 #endif
 }
 
@@ -164,8 +162,7 @@ void evaluate(double t, const SHARED double* y, SHARED double* f, __global const
 // Mapping 2 gives each stage to its own work-item, so the group waits for one rhs instead of three;
 // the values are those of three evaluations in turn, since each depends only on its inputs.
 void evaluate_stages(double x1, double x2, double x3, const SHARED double* y, SHARED double* z1, SHARED double* z2,
-                     SHARED double* z3, SHARED double* cont, __global const double* p,
-                     __global const double* tables) {
+                     SHARED double* z3, SHARED double* cont, __global const double* p) {
 #if ODE_GROUP
   SYNC();  // y and the z are complete
   const int k = (int)get_local_id(0);
@@ -173,46 +170,45 @@ void evaluate_stages(double x1, double x2, double x3, const SHARED double* y, SH
     SHARED double* z = k == 0 ? z1 : k == 1 ? z2 : z3;
     double yp[ODE_N], fp[ODE_N];
     for (int i = 0; i < ODE_N; ++i) yp[i] = y[i] + z[i];
-    rhs(k == 0 ? x1 : k == 1 ? x2 : x3, yp, fp, p, tables);
+    rhs(k == 0 ? x1 : k == 1 ? x2 : x3, yp, fp, p);
     for (int i = 0; i < ODE_N; ++i) z[i] = fp[i];
   }
   SYNC();
 #else
   FOR_EACH(i) cont[i] = y[i] + z1[i];
-  rhs(x1, cont, z1, p, tables);
+  rhs(x1, cont, z1, p);
   FOR_EACH(i) cont[i] = y[i] + z2[i];
-  rhs(x2, cont, z2, p, tables);
+  rhs(x2, cont, z2, p);
   FOR_EACH(i) cont[i] = y[i] + z3[i];
-  rhs(x3, cont, z3, p, tables);
+  rhs(x3, cont, z3, p);
 #endif
 }
 
 #if ODE_ANALYTIC_JACOBIAN
 // fjac = df/dy; in mapping 2 evaluated by one work-item through private copies (n^2 private doubles in
 // every work-item's frame: the user API's price).
-void evaluate_jacobian(double t, const SHARED double* y, SHARED double* fjac, __global const double* p,
-                       __global const double* tables) {
+void evaluate_jacobian(double t, const SHARED double* y, SHARED double* fjac, __global const double* p) {
 #if ODE_GROUP
   if (LEADER) {
     double yp[ODE_N], dfdy[ODE_N * ODE_N];
     for (int i = 0; i < ODE_N; ++i) yp[i] = y[i];
-    jac(t, yp, dfdy, p, tables);
+    jac(t, yp, dfdy, p);
     for (int k = 0; k < ODE_N * ODE_N; ++k) fjac[k] = dfdy[k];
   }
 #else
-  jac(t, y, fjac, p, tables);
+  jac(t, y, fjac, p);
 #endif
 }
 #else
 // Column i of RADAU5's forward-difference Jacobian around f0 = f(t, y), from a private copy of y, so
 // that mapping 2's work-items evaluate their columns at once. These evaluations are not counted in nfcn.
 void difference_column(int i, double t, const SHARED double* y, const SHARED double* f0, SHARED double* fjac,
-                       double uround, __global const double* p, __global const double* tables) {
+                       double uround, __global const double* p) {
   double yp[ODE_N], f[ODE_N];
   for (int j = 0; j < ODE_N; ++j) yp[j] = y[j];
   const double delt = sqrt(uround * max2(1.0e-5, fabs(yp[i])));
   yp[i] = yp[i] + delt;
-  rhs(t, yp, f, p, tables);
+  rhs(t, yp, f, p);
   for (int j = 0; j < ODE_N; ++j) fjac[j + i * ODE_N] = (f[j] - f0[j]) / delt;
 }
 #endif
@@ -221,13 +217,12 @@ void difference_column(int i, double t, const SHARED double* y, const SHARED dou
 // last accepted step; t0/t_end have one entry per system, or one for all when time_stride is 0.
 // tol holds the transformed rtol' (ODE_N) then atol' (ODE_N). counters gets C_COUNT longs per system,
 // reached the time reached and the predicted next step size. Mapping 2 takes W_DOUBLES doubles of work and
-// 2 ODE_N ints of work_pivots per work-group; mapping 1 ignores both. tables: System::tables.
+// 2 ODE_N ints of work_pivots per work-group; mapping 1 ignores both.
 __kernel void radau5_integrate(__global double* y_io, __global const double* params, uint param_count,
                                __global const double* t0, __global const double* t_end, uint time_stride,
                                __global const double* tol, __global const double* settings, long nmax, int nit,
                                int predictive, int zero_start, __global long* counters, __global double* reached,
-                               ulong count, __global double* scratch, __global int* scratch_pivots,
-                               __global const double* tables) {
+                               ulong count, __global double* scratch, __global int* scratch_pivots) {
   const double uround = settings[S_UROUND], safe = settings[S_SAFE], thet = settings[S_THET];
   const double fnewt = settings[S_FNEWT], quot1 = settings[S_QUOT1], quot2 = settings[S_QUOT2];
   const double facl = settings[S_FACL], facr = settings[S_FACR];
@@ -287,7 +282,7 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
     double fac1 = 0.0, alphn = 0.0, betan = 0.0;
 
     error_scale(y, rtol, atol, scal);
-    evaluate(x, y, y0, p, tables);
+    evaluate(x, y, y0, p);
     ++nfcn;
 
     int go = GO_JACOBIAN;
@@ -296,9 +291,9 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
         ++njac;
         SYNC();  // y is complete
 #if ODE_ANALYTIC_JACOBIAN
-        evaluate_jacobian(x, y, fjac, p, tables);
+        evaluate_jacobian(x, y, fjac, p);
 #else
-        FOR_EACH(i) difference_column(i, x, y, y0, fjac, uround, p, tables);
+        FOR_EACH(i) difference_column(i, x, y, y0, fjac, uround, p);
 #endif
         caljac = true;
       }
@@ -365,7 +360,7 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
             unexpected_reject = true;
             break;
           }
-          evaluate_stages(x + c1 * h, x + c2 * h, xph, y, z1, z2, z3, cont, p, tables);
+          evaluate_stages(x + c1 * h, x + c2 * h, xph, y, z1, z2, z3, cont, p);
           nfcn += 3;
           FOR_EACH(i) {
             const double f1 = z1[i], f2 = z2[i], f3 = z3[i];
@@ -443,7 +438,7 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
       if (err >= 1.0 && (first || reject)) {
         // Refinement after a first or rejected step: one more evaluation, at y + e (w1 is free now).
         FOR_EACH(i) cont[i] = y[i] + cont[i];
-        evaluate(x, cont, w1, p, tables);
+        evaluate(x, cont, w1, p);
         ++nfcn;
         FOR_EACH(i) cont[i] = w1[i] + tmp[i];
         lu_solve(e1, ip1, cont);
@@ -493,7 +488,7 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
         idid = 1;
         break;
       }
-      evaluate(x, y, y0, p, tables);
+      evaluate(x, y, y0, p);
       ++nfcn;
       hnew = posneg * min2(fabs(hnew), hmaxn);
       hopt = min2(h, hnew);

@@ -90,10 +90,10 @@ void check_system(const System& sys, Mapping mapping) {
                              : " (one work-item per system keeps 4 n^2 doubles; the work_group mapping takes more)"));
   if (sys.source.find("rhs") == std::string::npos)
     throw core::Error("ODE system source: expected OpenCL C defining void rhs(double t, const double* y, "
-                      "double* f, __global const double* p, __global const double* tables)");
+                      "double* f, __global const double* p)");
   if (sys.analytic_jacobian && sys.source.find("jac") == std::string::npos)
     throw core::Error("ODE system source: analytic_jacobian is set but no jac(double t, const double* y, "
-                      "double* dfdy, __global const double* p, __global const double* tables) is defined");
+                      "double* dfdy, __global const double* p) is defined");
 }
 
 void check_finite(const std::vector<double>& v, const char* name, std::size_t per_system) {
@@ -162,7 +162,6 @@ struct Radau5::Device {
   // Mapping 2's per-group matrices, vectors and pivots; one element each in mapping 1, which ignores them.
   core::Buffer<double> scratch;
   core::Buffer<cl_int> scratch_pivots;
-  core::Buffer<double> tables;  // System::tables (one element when it has none)
 };
 
 std::size_t Result::failures() const {
@@ -230,7 +229,7 @@ void Radau5::prepare(std::size_t systems) const {
 }
 
 // Built on first use: a batch size may never need the other mapping, and a large system's kernel takes
-// long to compile on NVIDIA.
+// minutes to compile on NVIDIA (GRI-Mech 3.0: about 250 s for mapping 2, 430 s for mapping 1).
 Radau5::Device& Radau5::part(std::size_t k, Mapping mapping) const {
   const bool group = mapping == Mapping::work_group;
   std::unique_ptr<Device>& part = parts_[k][group ? 1 : 0];
@@ -247,10 +246,7 @@ Radau5::Device& Radau5::part(std::size_t k, Mapping mapping) const {
   part = std::make_unique<Device>(
       Device{core::build_program(devices_->context(k), "ode/radau5.cl", source, build.str()), {},
              core::Buffer<double>(devices_->context(k), group ? group_scratch_doubles(d, n, options_) : 1),
-             core::Buffer<cl_int>(devices_->context(k), group ? group_scratch_pivots(d, n, options_) : 1),
-             core::Buffer<double>(devices_->context(k), std::max<std::size_t>(1, system_.tables.size()),
-                                  CL_MEM_READ_ONLY)});
-  if (!system_.tables.empty()) part->tables.write(devices_->transfer(k), std::span<const double>(system_.tables));
+             core::Buffer<cl_int>(devices_->context(k), group ? group_scratch_pivots(d, n, options_) : 1)});
   part->kernel = part->program.kernel("radau5_integrate");
   return *part;
 }
@@ -447,7 +443,7 @@ Result Radau5::integrate(const Batch& batch) const {
                   static_cast<cl_long>(options_.nmax), static_cast<cl_int>(options_.nit),
                   static_cast<cl_int>(options_.controller == Controller::gustafsson ? 1 : 0),
                   static_cast<cl_int>(options_.zero_start ? 1 : 0), s.counters, s.reached,
-                  static_cast<cl_ulong>(s.count), part.scratch, part.scratch_pivots, part.tables);
+                  static_cast<cl_ulong>(s.count), part.scratch, part.scratch_pivots);
       const core::Device& d = devices_->device(k);
       const core::NDRange local = local_range(d, batch_mapping, options_);
       const core::Event ran =

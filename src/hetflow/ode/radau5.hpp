@@ -12,22 +12,18 @@
 namespace hetflow::ode {
 
 // An ODE system y' = f(t, y) of n equations, given as OpenCL C source that defines
-//   void rhs(double t, const double* y, double* f, __global const double* p, __global const double* tables)
+//   void rhs(double t, const double* y, double* f, __global const double* p)
 // and, when analytic_jacobian is set,
-//   void jac(double t, const double* y, double* dfdy, __global const double* p, __global const double* tables)
+//   void jac(double t, const double* y, double* dfdy, __global const double* p)
 // with dfdy column-major: dfdy[i + j * n] = d f_i / d y_j. y, f and dfdy are private arrays of the
-// work-item; p points at this system's `parameters` doubles (unusable when parameters is 0) and `tables`
-// at the system's `tables`, one copy on each device shared by every system (unusable when empty). Data
-// read from tables rather than written into the source keeps a large system's code small: a GPU runs
-// one work-item's long straight-line code at the speed its instruction cache refills. The source may
-// use the macro ODE_N (= n) and define helpers; it is compiled with FP contraction off. Without an
-// analytic Jacobian, RADAU5's forward differences are used.
+// work-item; p points at this system's `parameters` doubles (unusable when parameters is 0). The source
+// may use the macro ODE_N (= n) and define helpers; it is compiled with FP contraction off.
+// Without an analytic Jacobian, RADAU5's forward differences are used.
 struct System {
   int n = 0;
   std::string source;
   bool analytic_jacobian = false;
   std::size_t parameters = 0;
-  std::vector<double> tables{};
 };
 
 // Independent initial-value problems of one System: size() systems, each with its initial state,
