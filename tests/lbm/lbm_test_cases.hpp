@@ -6,14 +6,15 @@
 
 namespace hetflow::test {
 
-// A 13 x 11 x 9 periodic box with a fifth of its nodes walls, at random: walls straddle every face and
-// edge of any split over devices.
+// A 37 x 11 x 9 periodic box with a fifth of its nodes walls, at random: walls straddle every face and
+// edge of any split over devices. Along x it holds whole vectors of the CPU kernels (8 or 16 nodes) with
+// and without walls, beside nodes that wrap.
 inline lbm::Geometry random_walls() {
-  lbm::Geometry geo(13, 11, 9);
+  lbm::Geometry geo(37, 11, 9);
   std::mt19937 rng(7);
   for (std::size_t z = 0; z < 9; ++z) {
     for (std::size_t y = 0; y < 11; ++y) {
-      for (std::size_t x = 0; x < 13; ++x) {
+      for (std::size_t x = 0; x < 37; ++x) {
         if (rng() % 5 == 0) geo.set(x, y, z, lbm::NodeType::wall);
       }
     }

@@ -92,30 +92,67 @@ inline real_t equilibrium(const real_t w, const real_t drho, const real_t rho, c
   return w * (drho + rho * (cu + (real_t)0.5 * cu * cu - usq));
 }
 
-// The state a collision needs, from the moments of the shifted populations.
-typedef struct {
-  real_t drho, rho, ux, uy, uz, usq, omega, guo3, fx, fy, fz, uf;
-} Relax;
-
-inline Relax relax_state(const real_t drho, const real_t jx, const real_t jy, const real_t jz, const real_t omega,
-                         const real_t fx, const real_t fy, const real_t fz) {
-  Relax r;
-  r.drho = drho;
-  r.rho = (real_t)1 + drho;
-  const real_t inv_rho = (real_t)1 / r.rho;
-  // Velocity with half the force (second-order accurate forcing).
-  r.ux = (jx + (real_t)0.5 * fx) * inv_rho;
-  r.uy = (jy + (real_t)0.5 * fy) * inv_rho;
-  r.uz = (jz + (real_t)0.5 * fz) * inv_rho;
-  r.usq = (real_t)1.5 * (r.ux * r.ux + r.uy * r.uy + r.uz * r.uz);
-  r.omega = omega;
-  r.guo3 = (real_t)3 - (real_t)1.5 * omega;
-  r.fx = fx;
-  r.fy = fy;
-  r.fz = fz;
-  r.uf = r.ux * fx + r.uy * fy + r.uz * fz;
-  return r;
-}
+// The collision, defined by COLLISION(T, S) for lanes of type T: real_t (one node, S empty) and, on CPUs,
+// a vector of nodes along x (LBM_VEC). It defines Relax##S, the state a collision needs from the moments
+// of the shifted populations, and relax_state##S, relax_rest##S and relax_pair##S. Every lane of a
+// vector sees the same operations as one node does, hence the same bits.
+//
+// relax_rest: BGK of the rest population fs = f_0 - w_0, with Guo's forcing term (one component).
+// relax_pair: BGK of the shifted populations a (direction c, weight w) and b (direction -c), given
+// cu1 = c.u and cf = c.F; with one component, plus Guo's forcing term w (1 - omega/2) [3 (c - u).F +
+// 9 (c.u)(c.F)]. The two directions share the even parts of the equilibrium and of the forcing term,
+// computed once: arithmetic, not memory, bounds the FP16-storage kernels, which this made 13 % faster on
+// the H200. The velocity carries half the force (second-order accurate forcing).
+#ifdef TWO_COMPONENT
+#define WITH_GUO(term)
+#else
+#define WITH_GUO(term) term
+#endif
+#define COLLISION(T, S)                                                                                           \
+  typedef struct {                                                                                                \
+    T drho, rho, ux, uy, uz, usq, omega, guo3, fx, fy, fz, uf;                                                    \
+  } Relax##S;                                                                                                     \
+  inline Relax##S relax_state##S(const T drho, const T jx, const T jy, const T jz, const real_t omega,             \
+                                 const real_t fx, const real_t fy, const real_t fz) {                             \
+    Relax##S r;                                                                                                   \
+    r.drho = drho;                                                                                                \
+    r.rho = (real_t)1 + drho;                                                                                     \
+    const T inv_rho = (real_t)1 / r.rho;                                                                          \
+    r.ux = (jx + (real_t)0.5 * fx) * inv_rho;                                                                     \
+    r.uy = (jy + (real_t)0.5 * fy) * inv_rho;                                                                     \
+    r.uz = (jz + (real_t)0.5 * fz) * inv_rho;                                                                     \
+    r.usq = (real_t)1.5 * (r.ux * r.ux + r.uy * r.uy + r.uz * r.uz);                                              \
+    r.omega = omega;                                                                                              \
+    r.guo3 = (real_t)3 - (real_t)1.5 * omega;                                                                     \
+    r.fx = fx;                                                                                                    \
+    r.fy = fy;                                                                                                    \
+    r.fz = fz;                                                                                                    \
+    r.uf = r.ux * fx + r.uy * fy + r.uz * fz;                                                                     \
+    return r;                                                                                                     \
+  }                                                                                                               \
+  inline T relax_rest##S(const Relax##S r, const T fs) {                                                          \
+    const T feq = W0 * (r.drho - r.rho * r.usq);                                                                  \
+    return fs + r.omega * (feq - fs) WITH_GUO(-r.guo3 * W0 * r.uf);                                              \
+  }                                                                                                               \
+  typedef struct {                                                                                                \
+    T a, b;                                                                                                       \
+  } Pair##S;                                                                                                      \
+  inline Pair##S relax_pair##S(const Relax##S r, const T a, const T b, const real_t w, const T cu1, const T cf) { \
+    const T cu = (real_t)3 * cu1;                                                                                 \
+    const T even = w * (r.drho + r.rho * ((real_t)0.5 * cu * cu - r.usq));                                        \
+    const T odd = w * r.rho * cu;                                                                                 \
+    const T gw = r.guo3 * w;                                                                                      \
+    const T s = cu * cf - r.uf; /* even part of the forcing term over 3 w (1 - omega/2) */                        \
+    Pair##S p;                                                                                                    \
+    p.a = a + r.omega * ((even + odd) - a) WITH_GUO(+gw * (s + cf));                                              \
+    p.b = b + r.omega * ((even - odd) - b) WITH_GUO(+gw * (s - cf));                                              \
+    return p;                                                                                                     \
+  }
+COLLISION(real_t, )
+// The node update below is written for lanes of type LANE through the functions COLLIDE(name): one node
+// here; the CPU kernels at the end of the file redefine both for vectors of nodes.
+#define LANE real_t
+#define COLLIDE(name) name
 
 // Two components (TWO_COMPONENT): Shan-Chen's forcing, the equilibrium of the component at the common
 // velocity u' of the mixture shifted by tau times the component's force per mass (ax, ay, az), with no
@@ -135,40 +172,6 @@ inline Relax relax_shifted(const real_t drho, const real_t ux, const real_t uy, 
   return r;
 }
 
-// BGK of the rest population fs = f_0 - w_0, with Guo's forcing term (one component).
-inline real_t relax_rest(const Relax r, const real_t fs) {
-  const real_t feq = W0 * (r.drho - r.rho * r.usq);
-#ifdef TWO_COMPONENT
-  return fs + r.omega * (feq - fs);
-#else
-  return fs + r.omega * (feq - fs) - r.guo3 * W0 * r.uf;
-#endif
-}
-
-// BGK of the shifted populations a (direction c, weight w) and b (direction -c), given cu1 = c.u and
-// cf = c.F; with one component, plus Guo's forcing term w (1 - omega/2) [3 (c - u).F + 9 (c.u)(c.F)].
-// The two directions share the even parts of the equilibrium and of the forcing term, computed once:
-// arithmetic, not memory, bounds the FP16-storage kernels, which this made 13 % faster on the H200.
-typedef struct {
-  real_t a, b;
-} Pair;
-inline Pair relax_pair(const Relax r, const real_t a, const real_t b, const real_t w, const real_t cu1, const real_t cf) {
-  const real_t cu = (real_t)3 * cu1;
-  const real_t even = w * (r.drho + r.rho * ((real_t)0.5 * cu * cu - r.usq));
-  const real_t odd = w * r.rho * cu;
-  Pair p;
-#ifdef TWO_COMPONENT
-  p.a = a + r.omega * ((even + odd) - a);
-  p.b = b + r.omega * ((even - odd) - b);
-#else
-  const real_t gw = r.guo3 * w;
-  const real_t s = cu * cf - r.uf;  // even part of the forcing term over 3 w (1 - omega/2)
-  p.a = a + r.omega * ((even + odd) - a) + gw * (s + cf);
-  p.b = b + r.omega * ((even - odd) - b) + gw * (s - cf);
-#endif
-  return p;
-}
-
 // A box of a device grid has halo layers at 0 and n - 1 of every split axis, which the host keeps
 // current; its kernels are launched over a region of own nodes, so neighbours wrap only along axes
 // left whole. Every node kernel takes `region` first: the region's first node (s0, s1, s2) and its
@@ -182,6 +185,9 @@ inline Pair relax_pair(const Relax r, const real_t a, const real_t b, const real
   const int x = region.s0 + (int)get_global_id(0), y = region.s1 + (int)get_global_id(1);       \
   const int z = region.s2 + (int)get_global_id(2);                                              \
   if (x >= region.s3 || y >= region.s4) return;                                                 \
+  NODE_AT
+// The same for node (x, y, z) given.
+#define NODE_AT                                                                                 \
   const idx_t plane = (idx_t)nx * (idx_t)ny;                                                    \
   const int xm = x == 0 ? nx - 1 : x - 1, xp = x == nx - 1 ? 0 : x + 1;                         \
   const int ym = y == 0 ? ny - 1 : y - 1, yp = y == ny - 1 ? 0 : y + 1;                         \
@@ -205,13 +211,13 @@ inline Pair relax_pair(const Relax r, const real_t a, const real_t b, const real
 // pair a second time instead of holding it saves registers but measured slower: FP16 26,600 against
 // 27,800 MLUPs/s on the H200, FP32 64 against 79 on PoCL with 2 cores.)
 #define ACCUMULATE(i, cx, cy, cz, o)           \
-  const real_t f##i = READ(i, cx, cy, cz, o); \
+  const LANE f##i = READ(i, cx, cy, cz, o);   \
   ADD_MOMENTS(f##i, cx, cy, cz)
 #define HELD(i, cx, cy, cz, o) f##i
 // Relaxes and writes the pair (i, o) of shifted populations VALUE(i, ...), VALUE(o, ...).
 #define UPDATE_PAIR_WITH(VALUE, i, cx, cy, cz, o)                                                               \
   {                                                                                                             \
-    const Pair p_ = relax_pair(r, VALUE(i, cx, cy, cz, o), VALUE(o, -(cx), -(cy), -(cz), i), WEIGHT(i),         \
+    const COLLIDE(Pair) p_ = COLLIDE(relax_pair)(r, VALUE(i, cx, cy, cz, o), VALUE(o, -(cx), -(cy), -(cz), i), WEIGHT(i),         \
                                CDOT(cx, cy, cz, r.ux, r.uy, r.uz), CDOT(cx, cy, cz, r.fx, r.fy, r.fz));         \
     WRITE(i, cx, cy, cz, o, p_.a)                                                                               \
     WRITE(o, -(cx), -(cy), -(cz), i, p_.b)                                                                      \
@@ -222,11 +228,11 @@ inline Pair relax_pair(const Relax r, const real_t a, const real_t b, const real
   X(13, 1, -1, 0, 14) X(15, 1, 0, -1, 16) X(17, 0, 1, -1, 18)
 #define UPDATE_NODE                                  \
   {                                                  \
-    real_t drho = 0, jx = 0, jy = 0, jz = 0;         \
+    LANE drho = 0, jx = 0, jy = 0, jz = 0;           \
     D3Q19(ACCUMULATE)                                \
     NODE_FORCE                                       \
     NODE_RELAX                                       \
-    WRITE(0, 0, 0, 0, 0, relax_rest(r, HELD(0, 0, 0, 0, 0))) \
+    WRITE(0, 0, 0, 0, 0, COLLIDE(relax_rest)(r, HELD(0, 0, 0, 0, 0))) \
     D3Q19_PAIRS(UPDATE_PAIR)                         \
   }
 
@@ -283,9 +289,11 @@ inline Pair relax_pair(const Relax r, const real_t a, const real_t b, const real
 #define NODE_RELAX \
   const Relax r = relax_shifted(drho, MIX(2, x, y, z), MIX(3, x, y, z), MIX(4, x, y, z), omega, Ax, Ay, Az);
 #define MIX_ARG , const int other
+#define MIX_PASS , other
 #else
-#define NODE_RELAX const Relax r = relax_state(drho, jx, jy, jz, omega, Fx, Fy, Fz);
+#define NODE_RELAX const COLLIDE(Relax) r = COLLIDE(relax_state)(drho, jx, jy, jz, omega, Fx, Fy, Fz);
 #define MIX_ARG
+#define MIX_PASS
 #endif
 
 // Read and write rules. OWN: the node's own slot. REVERSED: the packet arriving in direction i left
@@ -372,7 +380,7 @@ inline void zou_he(real_t* f, const bool inlet, const real_t ux, const real_t uy
 #define READ(i, cx, cy, cz, o) (near ? READ_NEAR(i, cx, cy, cz, o) : READ_FAST(i, cx, cy, cz, o))
 #define WRITE(i, cx, cy, cz, o, v)                     \
   {                                                    \
-    const real_t v_ = (v);                             \
+    const LANE v_ = (v);                               \
     if (live) {                                        \
       if (near) {                                      \
         WRITE_NEAR(i, cx, cy, cz, o, v_)               \
@@ -422,9 +430,16 @@ __kernel void lbm_ab(const int8 region, __global store_t* restrict fout, __globa
 #undef WRITE_NEAR
 }
 
-// A-A even step: collide in place, store each packet in the opposite slot of the same node.
-__kernel void lbm_aa_even(const int8 region, __global store_t* fbuf, FLAG_ARGS, PHYSICS_ARGS) {
-  NODE_SETUP
+// A-A even step: collide in place, store each packet in the opposite slot of the same node. The update of
+// one node is a function, which the CPU kernels at the end of the file call for the nodes they cannot
+// take as vectors.
+// Inlined always: a call left in a kernel stops PoCL from running its work-items in SIMD lanes.
+#define NODE_UPDATE inline __attribute__((always_inline))
+#define AA_PARAMS __global store_t *fbuf, FLAG_ARGS, PHYSICS_ARGS
+#define AA_ARGS \
+  fbuf, flags, wall_bits, nx, ny, nz, omega, fx, fy, fz, psi, sc_g, in_ux, in_uy, in_uz, out_rho MIX_PASS
+NODE_UPDATE void aa_even_node(const int x, const int y, const int z, AA_PARAMS) {
+  NODE_AT
   __global store_t* fin = fbuf;
   __global store_t* fout = fbuf;
 #define READ_FAST READ_OWN
@@ -438,8 +453,8 @@ __kernel void lbm_aa_even(const int8 region, __global store_t* fbuf, FLAG_ARGS, 
 #undef WRITE_NEAR
 }
 
-__kernel void lbm_aa_odd(const int8 region, __global store_t* fbuf, FLAG_ARGS, PHYSICS_ARGS) {
-  NODE_SETUP
+NODE_UPDATE void aa_odd_node(const int x, const int y, const int z, AA_PARAMS) {
+  NODE_AT
   __global store_t* fin = fbuf;
   __global store_t* fout = fbuf;
 #define READ_FAST READ_REVERSED
@@ -448,10 +463,21 @@ __kernel void lbm_aa_odd(const int8 region, __global store_t* fbuf, FLAG_ARGS, P
 #define WRITE_NEAR WRITE_PUSH_WALLS
   DISPATCH
 #undef READ_FAST
-#undef READ_NEAR
 #undef WRITE_FAST
+#undef READ_NEAR
 #undef WRITE_NEAR
 }
+
+#define NODE_KERNEL(name, node)                          \
+  __kernel void name(const int8 region, AA_PARAMS) {     \
+    const int x = region.s0 + (int)get_global_id(0);     \
+    const int y = region.s1 + (int)get_global_id(1);     \
+    const int z = region.s2 + (int)get_global_id(2);     \
+    if (x < region.s3 && y < region.s4) node(x, y, z, AA_ARGS); \
+  }
+NODE_KERNEL(lbm_aa_even, aa_even_node)
+NODE_KERNEL(lbm_aa_odd, aa_odd_node)
+#undef NODE_KERNEL
 
 // x + c * s on the torus for c in {-1, 0, 1} and 0 <= s < n.
 inline int wrap_shift(int x, int c, int s, int n) {
@@ -714,3 +740,124 @@ __kernel void lbm_fields(const int8 region, __global real_t* restrict rho_out, _
   u_out[3 * n + 2] = (jz + (real_t)0.5 * Fz) / rho;
 #endif
 }
+
+#ifdef LBM_VEC
+// A-A on CPUs: a work-item updates LBM_VEC consecutive nodes along x as one vector of each quantity,
+// through the node update above with LANE a vector. CPUs run work-items in SIMD lanes only where their
+// OpenCL compiler's cost model says it pays, and PoCL 5 with LLVM 16 finds that it does not, which left
+// these kernels scalar on a 16-core Xeon (docs/lbm-validation.md); explicit vectors need no such
+// decision, and their loads along x are contiguous rather than gathered. A vector whose nodes would
+// wrap along x or pass the region's end, or holding an inlet or outlet node, is updated node by node.
+// Wall nodes are masked: the even step keeps their slots (a blend with what was there: only this
+// work-item touches its nodes' own slots); in a vector holding a wall the odd step stores the other
+// lanes' packets one by one, since the slots a wall lane would push into belong to other work-items.
+#if defined(SHAN_CHEN) || defined(TWO_COMPONENT) || defined(STORE_HALF)
+#error "LBM_VEC takes single-phase lattices with FP32 storage only"
+#endif
+#define VCAT_(a, b) a##b
+#define VCAT(a, b) VCAT_(a, b)
+// The host sets LBM_VEC only for FP32 storage: float lanes, int masks for select().
+typedef VCAT(float, LBM_VEC) vreal_t;
+typedef VCAT(int, LBM_VEC) vmask_t;
+#define TO_MASK(c) VCAT(convert_int, LBM_VEC)(c)
+#define VLOAD(p, k) VCAT(vload, LBM_VEC)(0, (p) + (k))
+#define VSTORE(p, k, v) VCAT(vstore, LBM_VEC)(v, 0, (p) + (k))
+
+COLLISION(vreal_t, _vec)
+#undef LANE
+#undef COLLIDE
+#define LANE vreal_t
+#define COLLIDE(name) name##_vec
+
+// Stores lane l of vector v, for every lane where COND holds, at SLOT_OF_LANE (both may use l).
+#define STORE_LANES(v, COND, SLOT_OF_LANE)                     \
+  {                                                            \
+    real_t lanes_[LBM_VEC];                                    \
+    VCAT(vstore, LBM_VEC)(v, 0, lanes_);                       \
+    for (int l = 0; l < LBM_VEC; ++l) {                        \
+      if (COND) STORE(fout, SLOT_OF_LANE, lanes_[l]);          \
+    }                                                          \
+  }
+#define LANE_LIVE ((flags[n + l] & TYPE_MASK) != WALL)
+// The vector's own slots and its neighbours' (x - 1 and x + LBM_VEC exist: no lane wraps).
+#define VREAD_OWN(i, cx, cy, cz, o) VLOAD(fin, SLOT(i, x, y, z))
+#define VREAD_REVERSED(i, cx, cy, cz, o) VLOAD(fin, SLOT(o, x - (cx), AT_Y(-(cy)), AT_Z(-(cz))))
+#define VREAD_REVERSED_WALLS(i, cx, cy, cz, o) \
+  select(VREAD_REVERSED(i, cx, cy, cz, o), VREAD_OWN(i, cx, cy, cz, o), TO_MASK(((walls >> (o)) & 1u) != 0u))
+#define VWRITE_OPPOSITE(i, cx, cy, cz, o, v)                                 \
+  if (all_live) {                                                            \
+    VSTORE(fout, SLOT(o, x, y, z), v);                                       \
+  } else {                                                                   \
+    VSTORE(fout, SLOT(o, x, y, z), select(VLOAD(fout, SLOT(o, x, y, z)), v, live_lanes)); \
+  }
+// A fluid lane's packet towards a wall also lands in the wall's slot, which nothing reads.
+#define VWRITE_PUSH(i, cx, cy, cz, o, v)                                               \
+  if (all_live) {                                                                      \
+    VSTORE(fout, SLOT(i, x + (cx), AT_Y(cy), AT_Z(cz)), v);                            \
+  } else {                                                                             \
+    STORE_LANES(v, LANE_LIVE, SLOT(i, x + (cx) + l, AT_Y(cy), AT_Z(cz)))               \
+  }
+#define VWRITE_PUSH_WALLS(i, cx, cy, cz, o, v) \
+  VWRITE_PUSH(i, cx, cy, cz, o, v)             \
+  STORE_LANES(v, LANE_LIVE && ((wall_bits[n + l] >> (i)) & 1u), SLOT(o, x + l, y, z))
+
+// The vector at x = region.s0 + LBM_VEC * id, or its nodes one by one through `node` (see above);
+// `reach` is 1 where the update reads the x-neighbours.
+#define VEC_SETUP(node, reach)                                                                          \
+  const int x = region.s0 + LBM_VEC * (int)get_global_id(0), y = region.s1 + (int)get_global_id(1);   \
+  const int z = region.s2 + (int)get_global_id(2);                                                    \
+  if (x >= region.s3 || y >= region.s4) return;                                                       \
+  const idx_t plane = (idx_t)nx * (idx_t)ny;                                                          \
+  const idx_t n = NODE(x, y, z);                                                                      \
+  bool whole = x + LBM_VEC <= region.s3 && x >= (reach) && x + LBM_VEC + (reach) <= nx;               \
+  VCAT(uchar, LBM_VEC) types = 0;                                                                     \
+  if (whole) {                                                                                        \
+    types = VLOAD(flags, n) & (uchar)TYPE_MASK;                                                   \
+    whole = !any((types == (uchar)INLET) | (types == (uchar)OUTLET));                                 \
+  }                                                                                                   \
+  if (!whole) {                                                                                       \
+    for (int l = 0; l < LBM_VEC && x + l < region.s3; ++l) node(x + l, y, z, AA_ARGS);                \
+    return;                                                                                           \
+  }                                                                                                   \
+  const vmask_t live_lanes = TO_MASK(types != (uchar)WALL);                                           \
+  const bool all_live = all(live_lanes);                                                              \
+  const bool live = true; /* per lane: live_lanes */                                                  \
+  const int ym = y == 0 ? ny - 1 : y - 1, yp = y == ny - 1 ? 0 : y + 1;                               \
+  const int zm = z == 0 ? nz - 1 : z - 1, zp = z == nz - 1 ? 0 : z + 1;                               \
+  __global store_t* fin = fbuf;                                                                       \
+  __global store_t* fout = fbuf;
+
+__kernel void lbm_aa_even_vec(const int8 region, AA_PARAMS) {
+  VEC_SETUP(aa_even_node, 0)
+  const bool near = false;
+#define READ_FAST VREAD_OWN
+#define READ_NEAR VREAD_OWN
+#define WRITE_FAST VWRITE_OPPOSITE
+#define WRITE_NEAR VWRITE_OPPOSITE
+  UPDATE_NODE
+#undef READ_FAST
+#undef READ_NEAR
+#undef WRITE_FAST
+#undef WRITE_NEAR
+}
+
+__kernel void lbm_aa_odd_vec(const int8 region, AA_PARAMS) {
+  VEC_SETUP(aa_odd_node, 1)
+  const VCAT(uint, LBM_VEC) walls = VLOAD(wall_bits, n);
+#define READ_FAST VREAD_REVERSED
+#define WRITE_FAST VWRITE_PUSH
+#define READ_NEAR VREAD_REVERSED_WALLS
+#define WRITE_NEAR VWRITE_PUSH_WALLS
+  if (any(walls != 0u)) {
+    const bool near = true;
+    UPDATE_NODE
+  } else {
+    const bool near = false;
+    UPDATE_NODE
+  }
+#undef READ_FAST
+#undef WRITE_FAST
+#undef READ_NEAR
+#undef WRITE_NEAR
+}
+#endif

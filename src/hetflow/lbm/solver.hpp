@@ -150,6 +150,8 @@ class Solver {
       core::Kernel ab[2], aa[2], lagrangian, fields;
     };
     Kernels component[2];
+    // Nodes along x that a work-item of the A-A kernels updates: LBM_VEC on CPUs, else 1.
+    int aa_lanes = 1;
     core::Kernel init, psi_pass;
     const core::Program* program = nullptr;
   };
@@ -190,12 +192,14 @@ class Solver {
   void set_open_boundaries(core::Kernel& k, cl_uint first) const;
   // Sets a real_t argument: float or double as the storage's arithmetic precision.
   void set_real(core::Kernel& k, cl_uint index, double value) const;
-  // Launches node kernel `kernel` on device k over `region`.
-  core::Event launch(core::Kernel kernel, std::size_t k, const Region& region, std::span<const core::Event> wait) const;
+  // Launches node kernel `kernel` on device k over `region`, a work-item for every `lanes` nodes along x.
+  core::Event launch(core::Kernel kernel, std::size_t k, const Region& region, std::span<const core::Event> wait,
+                     int lanes = 1) const;
   // Launches `pick(part)` on every device after `pending_`; with halos, the boundary layers first, then
   // the interiors while the halos of population array `array` of `component` are filled or swapped.
+  // With `aa`, the kernels are A-A's and take the part's aa_lanes.
   core::Event launch_all(const std::function<const core::Kernel&(const Part&)>& pick, std::size_t array,
-                         std::optional<core::HaloFlow> flow, std::size_t component = 0) const;
+                         std::optional<core::HaloFlow> flow, std::size_t component, bool aa) const;
 
   const core::DeviceSet* devices_;
   core::Link* link_;  // the other processes, if any
