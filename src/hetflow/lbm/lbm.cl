@@ -751,17 +751,54 @@ __kernel void lbm_fields(const int8 region, __global real_t* restrict rho_out, _
 // Wall nodes are masked: the even step keeps their slots (a blend with what was there: only this
 // work-item touches its nodes' own slots); in a vector holding a wall the odd step stores the other
 // lanes' packets one by one, since the slots a wall lane would push into belong to other work-items.
-#if defined(SHAN_CHEN) || defined(TWO_COMPONENT) || defined(STORE_HALF)
-#error "LBM_VEC takes single-phase lattices with FP32 storage only"
+#if defined(SHAN_CHEN) || defined(TWO_COMPONENT)
+#error "LBM_VEC takes single-phase lattices only"
 #endif
 #define VCAT_(a, b) a##b
 #define VCAT(a, b) VCAT_(a, b)
-// The host sets LBM_VEC only for FP32 storage: float lanes, int masks for select().
+// The host sets LBM_VEC only for FP32 arithmetic (FP32 or FP16 storage): float lanes, int masks for
+// select().
 typedef VCAT(float, LBM_VEC) vreal_t;
 typedef VCAT(int, LBM_VEC) vmask_t;
+typedef VCAT(uint, LBM_VEC) vuint_t;
 #define TO_MASK(c) VCAT(convert_int, LBM_VEC)(c)
-#define VLOAD(p, k) VCAT(vload, LBM_VEC)(0, (p) + (k))
-#define VSTORE(p, k, v) VCAT(vstore, LBM_VEC)(v, 0, (p) + (k))
+#define VLOAD_RAW(p, k) VCAT(vload, LBM_VEC)(0, (p) + (k))
+#define VSTORE_RAW(p, k, v) VCAT(vstore, LBM_VEC)(v, 0, (p) + (k))
+#ifdef STORE_HALF
+// IEEE half to float and back by integer operations, exact, rounding to nearest even as vstore_half
+// does, on the halves' bits loaded as ushorts: PoCL 5 compiles vload_half8 to an aligned 16-byte load,
+// which faults at the x-neighbours' addresses (OpenCL asks only for a half's alignment), and
+// converting half by half through vload_half measured slower than the scalar kernels.
+inline vreal_t float_of_half_bits(const vuint_t h) {
+  const vuint_t sign = (h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+  // A subnormal half is a normal float: shift its leading one onto bit 10, lower the exponent to match.
+  const vuint_t s = clz(m) - 21u;
+  const vuint_t subnormal = select(((113u - s) << 23) | (((m << s) & 0x3ffu) << 13), (vuint_t)0, m == 0u);
+  const vuint_t normal = ((e + 112u) << 23) | (m << 13);
+  const vuint_t special = 0x7f800000u | (m << 13);  // infinity, NaN
+  return VCAT(as_float, LBM_VEC)(sign | select(select(normal, special, e == 31u), subnormal, e == 0u));
+}
+inline vuint_t half_bits_of_float(const vreal_t f) {
+  const vuint_t x = VCAT(as_uint, LBM_VEC)(f), sign = (x >> 16) & 0x8000u, a = x & 0x7fffffffu;
+  // Normal half: rebias the exponent, round the 13 dropped bits to nearest even (a carry may raise it).
+  const vuint_t normal = (a - 0x38000000u + 0xfffu + ((a >> 13) & 1u)) >> 13;
+  // Subnormal half, |f| < 2^-14: the 24-bit significand in units of 2^-24 is shifted right by r >= 14.
+  const vuint_t r = 126u - (a >> 23), significand = (a & 0x7fffffu) | 0x800000u;
+  const vuint_t q = significand >> r, rest = significand & (((vuint_t)1 << r) - 1u), tie = (vuint_t)1 << (r - 1u);
+  const vuint_t subnormal = q + select((vuint_t)0, (vuint_t)1, (rest > tie) | ((rest == tie) & ((q & 1u) == 1u)));
+  vuint_t h = select(normal, subnormal, a < 0x38800000u);
+  h = select(h, (vuint_t)0, a < 0x33000000u);                                  // below 2^-25: zero
+  h = select(h, (vuint_t)0x7c00u, a >= 0x477ff000u);                           // 65520 and up: infinity
+  h = select(h, (vuint_t)0x7e00u | ((a >> 13) & 0x3ffu), a > 0x7f800000u);    // NaN stays quiet NaN
+  return sign | h;
+}
+#define VLOAD(p, k) \
+  float_of_half_bits(VCAT(convert_uint, LBM_VEC)(VLOAD_RAW((__global const ushort*)(p), k)))
+#define VSTORE(p, k, v) VSTORE_RAW((__global ushort*)(p), k, VCAT(convert_ushort, LBM_VEC)(half_bits_of_float(v)))
+#else
+#define VLOAD(p, k) VLOAD_RAW(p, k)
+#define VSTORE(p, k, v) VSTORE_RAW(p, k, v)
+#endif
 
 COLLISION(vreal_t, _vec)
 #undef LANE
@@ -812,7 +849,7 @@ COLLISION(vreal_t, _vec)
   bool whole = x + LBM_VEC <= region.s3 && x >= (reach) && x + LBM_VEC + (reach) <= nx;               \
   VCAT(uchar, LBM_VEC) types = 0;                                                                     \
   if (whole) {                                                                                        \
-    types = VLOAD(flags, n) & (uchar)TYPE_MASK;                                                   \
+    types = VLOAD_RAW(flags, n) & (uchar)TYPE_MASK;                                               \
     whole = !any((types == (uchar)INLET) | (types == (uchar)OUTLET));                                 \
   }                                                                                                   \
   if (!whole) {                                                                                       \
@@ -843,7 +880,7 @@ __kernel void lbm_aa_even_vec(const int8 region, AA_PARAMS) {
 
 __kernel void lbm_aa_odd_vec(const int8 region, AA_PARAMS) {
   VEC_SETUP(aa_odd_node, 1)
-  const VCAT(uint, LBM_VEC) walls = VLOAD(wall_bits, n);
+  const vuint_t walls = VLOAD_RAW(wall_bits, n);
 #define READ_FAST VREAD_REVERSED
 #define WRITE_FAST VWRITE_PUSH
 #define READ_NEAR VREAD_REVERSED_WALLS

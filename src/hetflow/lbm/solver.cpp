@@ -192,10 +192,10 @@ void Solver::build_part(std::size_t k, const Geometry& geometry) {
   // branching past walls and the cheaper 32-bit slots until the slot count needs 64 bits.
   const bool cpu = devices_->device(k).info.kind == core::DeviceKind::cpu;
   if (cpu) options.define("UNIFORM_NODES", 1);
-  // CPUs take A-A's nodes as explicit vectors of 8 along x, with FP32 storage (lbm.cl says why). Measured
-  // on a 16-core Xeon (PoCL 5): 8 lanes ahead of 16 and of 4; FP64 vectors no faster than the scalar
-  // kernels, which run near the memory bound there.
-  const bool vector_aa = cpu && config_.storage == Storage::fp32 && !config_.shan_chen && !config_.two_component;
+  // CPUs take A-A's nodes as explicit vectors of 8 along x with FP32 arithmetic (lbm.cl says why).
+  // Measured on a 16-core Xeon (PoCL 5): 8 lanes ahead of 16 and of 4; FP64 vectors no faster than the
+  // scalar kernels, which run near the memory bound there.
+  const bool vector_aa = cpu && config_.storage != Storage::fp64 && !config_.shan_chen && !config_.two_component;
   if (vector_aa) {
     p.aa_lanes = 8;
     options.define("LBM_VEC", p.aa_lanes);
