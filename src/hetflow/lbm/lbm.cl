@@ -416,9 +416,19 @@ inline void zou_he(real_t* f, const bool inlet, const real_t ux, const real_t uy
       __global const real_t* restrict psi, const real_t sc_g, const real_t in_ux, const real_t in_uy,         \
       const real_t in_uz, const real_t out_rho MIX_ARG
 
-__kernel void lbm_ab(const int8 region, __global store_t* restrict fout, __global const store_t* restrict fin, FLAG_ARGS,
-                     PHYSICS_ARGS) {
-  NODE_SETUP
+// The update of one node is a function per kernel, which the CPU kernels at the end of the file also
+// call for the nodes they cannot take as vectors. Inlined always: a call left in a kernel stops PoCL
+// from running its work-items in SIMD lanes.
+#define NODE_UPDATE inline __attribute__((always_inline))
+#define PHYSICS_PASS nx, ny, nz, omega, fx, fy, fz, psi, sc_g, in_ux, in_uy, in_uz, out_rho MIX_PASS
+#define AB_PARAMS __global store_t *restrict fout, __global const store_t *restrict fin, FLAG_ARGS, PHYSICS_ARGS
+#define AB_ARGS fout, fin, flags, wall_bits, PHYSICS_PASS
+#define AA_PARAMS __global store_t *fbuf, FLAG_ARGS, PHYSICS_ARGS
+#define AA_ARGS fbuf, flags, wall_bits, PHYSICS_PASS
+
+// A-B: read the node's own packets from `fin`, push them to their destinations in `fout`.
+NODE_UPDATE void ab_node(const int x, const int y, const int z, AB_PARAMS) {
+  NODE_AT
 #define READ_FAST READ_OWN
 #define READ_NEAR READ_OWN
 #define WRITE_FAST WRITE_PUSH
@@ -430,14 +440,7 @@ __kernel void lbm_ab(const int8 region, __global store_t* restrict fout, __globa
 #undef WRITE_NEAR
 }
 
-// A-A even step: collide in place, store each packet in the opposite slot of the same node. The update of
-// one node is a function, which the CPU kernels at the end of the file call for the nodes they cannot
-// take as vectors.
-// Inlined always: a call left in a kernel stops PoCL from running its work-items in SIMD lanes.
-#define NODE_UPDATE inline __attribute__((always_inline))
-#define AA_PARAMS __global store_t *fbuf, FLAG_ARGS, PHYSICS_ARGS
-#define AA_ARGS \
-  fbuf, flags, wall_bits, nx, ny, nz, omega, fx, fy, fz, psi, sc_g, in_ux, in_uy, in_uz, out_rho MIX_PASS
+// A-A even step: collide in place, store each packet in the opposite slot of the same node.
 NODE_UPDATE void aa_even_node(const int x, const int y, const int z, AA_PARAMS) {
   NODE_AT
   __global store_t* fin = fbuf;
@@ -453,6 +456,7 @@ NODE_UPDATE void aa_even_node(const int x, const int y, const int z, AA_PARAMS) 
 #undef WRITE_NEAR
 }
 
+// A-A odd step: read the reversed packets from the neighbours, push each to where it moves.
 NODE_UPDATE void aa_odd_node(const int x, const int y, const int z, AA_PARAMS) {
   NODE_AT
   __global store_t* fin = fbuf;
@@ -468,15 +472,16 @@ NODE_UPDATE void aa_odd_node(const int x, const int y, const int z, AA_PARAMS) {
 #undef WRITE_NEAR
 }
 
-#define NODE_KERNEL(name, node)                          \
-  __kernel void name(const int8 region, AA_PARAMS) {     \
-    const int x = region.s0 + (int)get_global_id(0);     \
-    const int y = region.s1 + (int)get_global_id(1);     \
-    const int z = region.s2 + (int)get_global_id(2);     \
-    if (x < region.s3 && y < region.s4) node(x, y, z, AA_ARGS); \
+#define NODE_KERNEL(name, node, PARAMS, ARGS)             \
+  __kernel void name(const int8 region, PARAMS) {         \
+    const int x = region.s0 + (int)get_global_id(0);      \
+    const int y = region.s1 + (int)get_global_id(1);      \
+    const int z = region.s2 + (int)get_global_id(2);      \
+    if (x < region.s3 && y < region.s4) node(x, y, z, ARGS); \
   }
-NODE_KERNEL(lbm_aa_even, aa_even_node)
-NODE_KERNEL(lbm_aa_odd, aa_odd_node)
+NODE_KERNEL(lbm_ab, ab_node, AB_PARAMS, AB_ARGS)
+NODE_KERNEL(lbm_aa_even, aa_even_node, AA_PARAMS, AA_ARGS)
+NODE_KERNEL(lbm_aa_odd, aa_odd_node, AA_PARAMS, AA_ARGS)
 #undef NODE_KERNEL
 
 // x + c * s on the torus for c in {-1, 0, 1} and 0 <= s < n.
@@ -742,15 +747,15 @@ __kernel void lbm_fields(const int8 region, __global real_t* restrict rho_out, _
 }
 
 #ifdef LBM_VEC
-// A-A on CPUs: a work-item updates LBM_VEC consecutive nodes along x as one vector of each quantity,
+// A-B and A-A on CPUs: a work-item updates LBM_VEC consecutive nodes along x as one vector of each quantity,
 // through the node update above with LANE a vector. CPUs run work-items in SIMD lanes only where their
 // OpenCL compiler's cost model says it pays, and PoCL 5 with LLVM 16 finds that it does not, which left
 // these kernels scalar on a 16-core Xeon (docs/lbm-validation.md); explicit vectors need no such
 // decision, and their loads along x are contiguous rather than gathered. A vector whose nodes would
 // wrap along x or pass the region's end, or holding an inlet or outlet node, is updated node by node.
 // Wall nodes are masked: the even step keeps their slots (a blend with what was there: only this
-// work-item touches its nodes' own slots); in a vector holding a wall the odd step stores the other
-// lanes' packets one by one, since the slots a wall lane would push into belong to other work-items.
+// work-item touches its nodes' own slots); in a vector holding a wall the pushing kernels store the
+// other lanes' packets one by one, since the slots a wall lane would push into belong to other nodes.
 #if defined(SHAN_CHEN) || defined(TWO_COMPONENT)
 #error "LBM_VEC takes single-phase lattices only"
 #endif
@@ -838,9 +843,9 @@ COLLISION(vreal_t, _vec)
   VWRITE_PUSH(i, cx, cy, cz, o, v)             \
   STORE_LANES(v, LANE_LIVE && ((wall_bits[n + l] >> (i)) & 1u), SLOT(o, x + l, y, z))
 
-// The vector at x = region.s0 + LBM_VEC * id, or its nodes one by one through `node` (see above);
-// `reach` is 1 where the update reads the x-neighbours.
-#define VEC_SETUP(node, reach)                                                                          \
+// The vector at x = region.s0 + LBM_VEC * id, or its nodes one by one through `node(..., ARGS)` (see
+// above); `reach` is 1 where the update reads or writes the x-neighbours.
+#define VEC_SETUP(node, reach, ARGS)                                                                          \
   const int x = region.s0 + LBM_VEC * (int)get_global_id(0), y = region.s1 + (int)get_global_id(1);   \
   const int z = region.s2 + (int)get_global_id(2);                                                    \
   if (x >= region.s3 || y >= region.s4) return;                                                       \
@@ -853,19 +858,43 @@ COLLISION(vreal_t, _vec)
     whole = !any((types == (uchar)INLET) | (types == (uchar)OUTLET));                                 \
   }                                                                                                   \
   if (!whole) {                                                                                       \
-    for (int l = 0; l < LBM_VEC && x + l < region.s3; ++l) node(x + l, y, z, AA_ARGS);                \
+    for (int l = 0; l < LBM_VEC && x + l < region.s3; ++l) node(x + l, y, z, ARGS);                   \
     return;                                                                                           \
   }                                                                                                   \
   const vmask_t live_lanes = TO_MASK(types != (uchar)WALL);                                           \
   const bool all_live = all(live_lanes);                                                              \
   const bool live = true; /* per lane: live_lanes */                                                  \
   const int ym = y == 0 ? ny - 1 : y - 1, yp = y == ny - 1 ? 0 : y + 1;                               \
-  const int zm = z == 0 ? nz - 1 : z - 1, zp = z == nz - 1 ? 0 : z + 1;                               \
-  __global store_t* fin = fbuf;                                                                       \
-  __global store_t* fout = fbuf;
+  const int zm = z == 0 ? nz - 1 : z - 1, zp = z == nz - 1 ? 0 : z + 1;
+
+// A-B and the A-A odd step push packets to the neighbours, past walls only beside them.
+#define PUSHING_UPDATE                         \
+  const vuint_t walls = VLOAD_RAW(wall_bits, n); \
+  if (any(walls != 0u)) {                      \
+    const bool near = true;                    \
+    UPDATE_NODE                                \
+  } else {                                     \
+    const bool near = false;                   \
+    UPDATE_NODE                                \
+  }
+
+__kernel void lbm_ab_vec(const int8 region, AB_PARAMS) {
+  VEC_SETUP(ab_node, 1, AB_ARGS)
+#define READ_FAST VREAD_OWN
+#define READ_NEAR VREAD_OWN
+#define WRITE_FAST VWRITE_PUSH
+#define WRITE_NEAR VWRITE_PUSH_WALLS
+  PUSHING_UPDATE
+#undef READ_FAST
+#undef READ_NEAR
+#undef WRITE_FAST
+#undef WRITE_NEAR
+}
 
 __kernel void lbm_aa_even_vec(const int8 region, AA_PARAMS) {
-  VEC_SETUP(aa_even_node, 0)
+  VEC_SETUP(aa_even_node, 0, AA_ARGS)
+  __global store_t* fin = fbuf;
+  __global store_t* fout = fbuf;
   const bool near = false;
 #define READ_FAST VREAD_OWN
 #define READ_NEAR VREAD_OWN
@@ -879,19 +908,14 @@ __kernel void lbm_aa_even_vec(const int8 region, AA_PARAMS) {
 }
 
 __kernel void lbm_aa_odd_vec(const int8 region, AA_PARAMS) {
-  VEC_SETUP(aa_odd_node, 1)
-  const vuint_t walls = VLOAD_RAW(wall_bits, n);
+  VEC_SETUP(aa_odd_node, 1, AA_ARGS)
+  __global store_t* fin = fbuf;
+  __global store_t* fout = fbuf;
 #define READ_FAST VREAD_REVERSED
 #define WRITE_FAST VWRITE_PUSH
 #define READ_NEAR VREAD_REVERSED_WALLS
 #define WRITE_NEAR VWRITE_PUSH_WALLS
-  if (any(walls != 0u)) {
-    const bool near = true;
-    UPDATE_NODE
-  } else {
-    const bool near = false;
-    UPDATE_NODE
-  }
+  PUSHING_UPDATE
 #undef READ_FAST
 #undef WRITE_FAST
 #undef READ_NEAR

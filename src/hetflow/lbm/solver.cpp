@@ -192,13 +192,13 @@ void Solver::build_part(std::size_t k, const Geometry& geometry) {
   // branching past walls and the cheaper 32-bit slots until the slot count needs 64 bits.
   const bool cpu = devices_->device(k).info.kind == core::DeviceKind::cpu;
   if (cpu) options.define("UNIFORM_NODES", 1);
-  // CPUs take A-A's nodes as explicit vectors of 8 along x with FP32 arithmetic (lbm.cl says why).
+  // CPUs take A-B's and A-A's nodes as explicit vectors of 8 along x with FP32 arithmetic (lbm.cl says why).
   // Measured on a 16-core Xeon (PoCL 5): 8 lanes ahead of 16 and of 4; FP64 vectors no faster than the
   // scalar kernels, which run near the memory bound there.
-  const bool vector_aa = cpu && config_.storage != Storage::fp64 && !config_.shan_chen && !config_.two_component;
-  if (vector_aa) {
-    p.aa_lanes = 8;
-    options.define("LBM_VEC", p.aa_lanes);
+  const bool vectors = cpu && config_.storage != Storage::fp64 && !config_.shan_chen && !config_.two_component;
+  if (vectors) {
+    p.lanes = 8;
+    options.define("LBM_VEC", p.lanes);
   }
   if (cpu || cells * q >= (std::size_t{1} << 32)) options.define("INDEX64", 1);
   const auto open = [](std::uint8_t t) {
@@ -229,14 +229,14 @@ void Solver::build_part(std::size_t k, const Geometry& geometry) {
     };
     for (int parity = 0; parity < 2; ++parity) {
       if (config_.pattern == Pattern::ab) {
-        kc.ab[parity] = program.kernel("lbm_ab");
+        kc.ab[parity] = program.kernel(vectors ? "lbm_ab_vec" : "lbm_ab");
         kc.ab[parity].args(cl_int8{}, p.f[c][1 - parity], p.f[c][parity], p.flags, p.wall_bits);
         physics(kc.ab[parity], 5);
       }
     }
     if (config_.pattern == Pattern::aa) {
-      kc.aa[0] = program.kernel(vector_aa ? "lbm_aa_even_vec" : "lbm_aa_even");
-      kc.aa[1] = program.kernel(vector_aa ? "lbm_aa_odd_vec" : "lbm_aa_odd");
+      kc.aa[0] = program.kernel(vectors ? "lbm_aa_even_vec" : "lbm_aa_even");
+      kc.aa[1] = program.kernel(vectors ? "lbm_aa_odd_vec" : "lbm_aa_odd");
       for (core::Kernel& kernel : kc.aa) {
         kernel.args(cl_int8{}, p.f[c][0], p.flags, p.wall_bits);
         physics(kernel, 4);
@@ -464,8 +464,8 @@ core::Event Solver::launch(core::Kernel kernel, std::size_t k, const Region& reg
 }
 
 core::Event Solver::launch_all(const std::function<const core::Kernel&(const Part&)>& pick, std::size_t array,
-                               std::optional<core::HaloFlow> flow, std::size_t component, bool aa) const {
-  auto lanes = [&](std::size_t k) { return aa ? parts_[k].aa_lanes : 1; };
+                               std::optional<core::HaloFlow> flow, std::size_t component, bool vectors) const {
+  auto lanes = [&](std::size_t k) { return vectors ? parts_[k].lanes : 1; };
   auto wait = [&](std::size_t k) {
     return pending_[k] ? std::span(&pending_[k], 1) : std::span<const core::Event>();
   };
@@ -506,7 +506,7 @@ core::Event Solver::advance(long steps) {
         case Pattern::ab:
           // Packets pushed into the halos of the array just written belong to the neighbours.
           last = launch_all([parity, c](const Part& p) -> const core::Kernel& { return p.component[c].ab[parity]; },
-                            1 - static_cast<std::size_t>(parity), core::HaloFlow::swap, c, false);
+                            1 - static_cast<std::size_t>(parity), core::HaloFlow::swap, c, true);
           break;
         case Pattern::aa:
           // Even steps stay inside the node; the odd step then reads the neighbours' reversed packets
