@@ -771,9 +771,9 @@ typedef VCAT(uint, LBM_VEC) vuint_t;
 #define VSTORE_RAW(p, k, v) VCAT(vstore, LBM_VEC)(v, 0, (p) + (k))
 #ifdef STORE_HALF
 // IEEE half to float and back by integer operations, exact, rounding to nearest even as vstore_half
-// does, on the halves' bits loaded as ushorts: PoCL 5 compiles vload_half8 to an aligned 16-byte load,
-// which faults at the x-neighbours' addresses (OpenCL asks only for a half's alignment), and
-// converting half by half through vload_half measured slower than the scalar kernels.
+// does, on the halves' bits loaded as ushorts: PoCL 3.1 compiles vload_half8 to an aligned 16-byte
+// load, which faults at the x-neighbours' addresses (OpenCL asks only for a half's alignment), and
+// converting half by half through vload_half lost most of the vectors' gain (docs/lbm-validation.md).
 inline vreal_t float_of_half_bits(const vuint_t h) {
   const vuint_t sign = (h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
   // A subnormal half is a normal float: shift its leading one onto bit 10, lower the exponent to match.
