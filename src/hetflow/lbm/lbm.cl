@@ -482,7 +482,6 @@ NODE_UPDATE void aa_odd_node(const int x, const int y, const int z, AA_PARAMS) {
 NODE_KERNEL(lbm_ab, ab_node, AB_PARAMS, AB_ARGS)
 NODE_KERNEL(lbm_aa_even, aa_even_node, AA_PARAMS, AA_ARGS)
 NODE_KERNEL(lbm_aa_odd, aa_odd_node, AA_PARAMS, AA_ARGS)
-#undef NODE_KERNEL
 
 // x + c * s on the torus for c in {-1, 0, 1} and 0 <= s < n.
 inline int wrap_shift(int x, int c, int s, int n) {
@@ -500,13 +499,16 @@ inline int wrap_shift(int x, int c, int s, int n) {
 #define WRITE_LAG_WALLS(i, cx, cy, cz, o, v) \
   if (WALL_TOWARDS(i)) STORE(fout, LAG_SLOT(o, -(cx), -(cy), -(cz), ux, uy, uz), v); else STORE(fout, LAG_SLOT(i, cx, cy, cz, tx, ty, tz), v);
 
-__kernel void lbm_lagrangian(const int8 region, __global store_t* fbuf, FLAG_ARGS, const int tx, const int ty, const int tz,
-                             PHYSICS_ARGS) {
-  NODE_SETUP
+#define LAG_PARAMS __global store_t *fbuf, FLAG_ARGS, const int tx, const int ty, const int tz, PHYSICS_ARGS
+#define LAG_ARGS fbuf, flags, wall_bits, tx, ty, tz, PHYSICS_PASS
+// Shift (ux, uy, uz) of the next step.
+#define NEXT_SHIFT \
+  const int ux = tx + 1 == nx ? 0 : tx + 1, uy = ty + 1 == ny ? 0 : ty + 1, uz = tz + 1 == nz ? 0 : tz + 1;
+NODE_UPDATE void lagrangian_node(const int x, const int y, const int z, LAG_PARAMS) {
+  NODE_AT
   __global store_t* fin = fbuf;
   __global store_t* fout = fbuf;
-  // Shift of the next step.
-  const int ux = tx + 1 == nx ? 0 : tx + 1, uy = ty + 1 == ny ? 0 : ty + 1, uz = tz + 1 == nz ? 0 : tz + 1;
+  NEXT_SHIFT
 #define READ_FAST READ_LAG
 #define READ_NEAR READ_LAG
 #define WRITE_FAST WRITE_LAG
@@ -517,6 +519,8 @@ __kernel void lbm_lagrangian(const int8 region, __global store_t* fbuf, FLAG_ARG
 #undef WRITE_FAST
 #undef WRITE_NEAR
 }
+NODE_KERNEL(lbm_lagrangian, lagrangian_node, LAG_PARAMS, LAG_ARGS)
+#undef NODE_KERNEL
 
 // Halo faces (halo_exchange.cpp): a face is local layer `at` of `axis` over the whole local extent of
 // the other two axes (their halos too, so that what crosses an edge travels on with the next axis),
@@ -747,7 +751,7 @@ __kernel void lbm_fields(const int8 region, __global real_t* restrict rho_out, _
 }
 
 #ifdef LBM_VEC
-// A-B and A-A on CPUs: a work-item updates LBM_VEC consecutive nodes along x as one vector of each quantity,
+// The patterns on CPUs: a work-item updates LBM_VEC consecutive nodes along x as one vector of each quantity,
 // through the node update above with LANE a vector. CPUs run work-items in SIMD lanes only where their
 // OpenCL compiler's cost model says it pays, and PoCL 5 with LLVM 16 finds that it does not, which left
 // these kernels scalar on a 16-core Xeon (docs/lbm-validation.md); explicit vectors need no such
@@ -844,14 +848,14 @@ COLLISION(vreal_t, _vec)
   STORE_LANES(v, LANE_LIVE && ((wall_bits[n + l] >> (i)) & 1u), SLOT(o, x + l, y, z))
 
 // The vector at x = region.s0 + LBM_VEC * id, or its nodes one by one through `node(..., ARGS)` (see
-// above); `reach` is 1 where the update reads or writes the x-neighbours.
-#define VEC_SETUP(node, reach, ARGS)                                                                          \
+// above); `reach` is 1 where the update reads or writes the x-neighbours, and `fits` must hold too.
+#define VEC_SETUP(node, reach, fits, ARGS)                                                                          \
   const int x = region.s0 + LBM_VEC * (int)get_global_id(0), y = region.s1 + (int)get_global_id(1);   \
   const int z = region.s2 + (int)get_global_id(2);                                                    \
   if (x >= region.s3 || y >= region.s4) return;                                                       \
   const idx_t plane = (idx_t)nx * (idx_t)ny;                                                          \
   const idx_t n = NODE(x, y, z);                                                                      \
-  bool whole = x + LBM_VEC <= region.s3 && x >= (reach) && x + LBM_VEC + (reach) <= nx;               \
+  bool whole = x + LBM_VEC <= region.s3 && x >= (reach) && x + LBM_VEC + (reach) <= nx && (fits);     \
   VCAT(uchar, LBM_VEC) types = 0;                                                                     \
   if (whole) {                                                                                        \
     types = VLOAD_RAW(flags, n) & (uchar)TYPE_MASK;                                               \
@@ -867,7 +871,7 @@ COLLISION(vreal_t, _vec)
   const int ym = y == 0 ? ny - 1 : y - 1, yp = y == ny - 1 ? 0 : y + 1;                               \
   const int zm = z == 0 ? nz - 1 : z - 1, zp = z == nz - 1 ? 0 : z + 1;
 
-// A-B and the A-A odd step push packets to the neighbours, past walls only beside them.
+// A-B, the A-A odd step and Lagrangian treat walls only beside them.
 #define PUSHING_UPDATE                         \
   const vuint_t walls = VLOAD_RAW(wall_bits, n); \
   if (any(walls != 0u)) {                      \
@@ -879,7 +883,7 @@ COLLISION(vreal_t, _vec)
   }
 
 __kernel void lbm_ab_vec(const int8 region, AB_PARAMS) {
-  VEC_SETUP(ab_node, 1, AB_ARGS)
+  VEC_SETUP(ab_node, 1, true, AB_ARGS)
 #define READ_FAST VREAD_OWN
 #define READ_NEAR VREAD_OWN
 #define WRITE_FAST VWRITE_PUSH
@@ -892,7 +896,7 @@ __kernel void lbm_ab_vec(const int8 region, AB_PARAMS) {
 }
 
 __kernel void lbm_aa_even_vec(const int8 region, AA_PARAMS) {
-  VEC_SETUP(aa_even_node, 0, AA_ARGS)
+  VEC_SETUP(aa_even_node, 0, true, AA_ARGS)
   __global store_t* fin = fbuf;
   __global store_t* fout = fbuf;
   const bool near = false;
@@ -908,7 +912,7 @@ __kernel void lbm_aa_even_vec(const int8 region, AA_PARAMS) {
 }
 
 __kernel void lbm_aa_odd_vec(const int8 region, AA_PARAMS) {
-  VEC_SETUP(aa_odd_node, 1, AA_ARGS)
+  VEC_SETUP(aa_odd_node, 1, true, AA_ARGS)
   __global store_t* fin = fbuf;
   __global store_t* fout = fbuf;
 #define READ_FAST VREAD_REVERSED
@@ -919,6 +923,40 @@ __kernel void lbm_aa_odd_vec(const int8 region, AA_PARAMS) {
 #undef READ_FAST
 #undef WRITE_FAST
 #undef READ_NEAR
+#undef WRITE_NEAR
+}
+
+// Lagrangian: the nodes' own slots sit at x - t c_i, whole vectors where neither shift along x wraps
+// inside the vector. A node whose neighbour towards i is a wall also writes its own slot of i, which no
+// node reads next step (its reader would be that wall), besides the bounced packet.
+#define VREAD_LAG(i, cx, cy, cz, o) VLOAD(fin, LAG_SLOT(i, cx, cy, cz, tx, ty, tz))
+#define VWRITE_LAG(i, cx, cy, cz, o, v)                                               \
+  if (all_live) {                                                                     \
+    VSTORE(fout, LAG_SLOT(i, cx, cy, cz, tx, ty, tz), v);                             \
+  } else {                                                                            \
+    STORE_LANES(v, LANE_LIVE, LAG_SLOT(i, cx, cy, cz, tx, ty, tz) + l)                \
+  }
+#define VWRITE_LAG_WALLS(i, cx, cy, cz, o, v) \
+  VWRITE_LAG(i, cx, cy, cz, o, v)             \
+  STORE_LANES(v, LANE_LIVE && ((wall_bits[n + l] >> (i)) & 1u), LANE_BOUNCE_SLOT(i, cx, cy, cz, o))
+// The slot of node x + l's packet towards a wall, bounced (WRITE_LAG_WALLS).
+#define LANE_BOUNCE_SLOT(i, cx, cy, cz, o) \
+  SLOT(o, wrap_shift(x + l, cx, ux, nx), wrap_shift(y, cy, uy, ny), wrap_shift(z, cz, uz, nz))
+
+__kernel void lbm_lagrangian_vec(const int8 region, LAG_PARAMS) {
+  VEC_SETUP(lagrangian_node, 0,
+            wrap_shift(x, -1, tx, nx) + LBM_VEC <= nx && wrap_shift(x, 1, tx, nx) + LBM_VEC <= nx, LAG_ARGS)
+  __global store_t* fin = fbuf;
+  __global store_t* fout = fbuf;
+  NEXT_SHIFT
+#define READ_FAST VREAD_LAG
+#define READ_NEAR VREAD_LAG
+#define WRITE_FAST VWRITE_LAG
+#define WRITE_NEAR VWRITE_LAG_WALLS
+  PUSHING_UPDATE
+#undef READ_FAST
+#undef READ_NEAR
+#undef WRITE_FAST
 #undef WRITE_NEAR
 }
 #endif

@@ -192,7 +192,7 @@ void Solver::build_part(std::size_t k, const Geometry& geometry) {
   // branching past walls and the cheaper 32-bit slots until the slot count needs 64 bits.
   const bool cpu = devices_->device(k).info.kind == core::DeviceKind::cpu;
   if (cpu) options.define("UNIFORM_NODES", 1);
-  // CPUs take A-B's and A-A's nodes as explicit vectors of 8 along x with FP32 arithmetic (lbm.cl says why).
+  // CPUs take the nodes as explicit vectors of 8 along x with FP32 arithmetic (lbm.cl says why).
   // Measured on a 16-core Xeon (PoCL 5): 8 lanes ahead of 16 and of 4; FP64 vectors no faster than the
   // scalar kernels, which run near the memory bound there.
   const bool vectors = cpu && config_.storage != Storage::fp64 && !config_.shan_chen && !config_.two_component;
@@ -243,7 +243,7 @@ void Solver::build_part(std::size_t k, const Geometry& geometry) {
       }
     }
     if (config_.pattern == Pattern::lagrangian) {
-      kc.lagrangian = program.kernel("lbm_lagrangian");
+      kc.lagrangian = program.kernel(vectors ? "lbm_lagrangian_vec" : "lbm_lagrangian");
       kc.lagrangian.args(cl_int8{}, p.f[c][0], p.flags, p.wall_bits);
       physics(kc.lagrangian, 7);
     }
@@ -464,8 +464,8 @@ core::Event Solver::launch(core::Kernel kernel, std::size_t k, const Region& reg
 }
 
 core::Event Solver::launch_all(const std::function<const core::Kernel&(const Part&)>& pick, std::size_t array,
-                               std::optional<core::HaloFlow> flow, std::size_t component, bool vectors) const {
-  auto lanes = [&](std::size_t k) { return vectors ? parts_[k].lanes : 1; };
+                               std::optional<core::HaloFlow> flow, std::size_t component) const {
+  auto lanes = [&](std::size_t k) { return parts_[k].lanes; };
   auto wait = [&](std::size_t k) {
     return pending_[k] ? std::span(&pending_[k], 1) : std::span<const core::Event>();
   };
@@ -506,20 +506,20 @@ core::Event Solver::advance(long steps) {
         case Pattern::ab:
           // Packets pushed into the halos of the array just written belong to the neighbours.
           last = launch_all([parity, c](const Part& p) -> const core::Kernel& { return p.component[c].ab[parity]; },
-                            1 - static_cast<std::size_t>(parity), core::HaloFlow::swap, c, true);
+                            1 - static_cast<std::size_t>(parity), core::HaloFlow::swap, c);
           break;
         case Pattern::aa:
           // Even steps stay inside the node; the odd step then reads the neighbours' reversed packets
           // (filled into the halos first) and pushes packets into them (swapped and merged after).
           last = launch_all([parity, c](const Part& p) -> const core::Kernel& { return p.component[c].aa[parity]; }, 0,
-                            parity == 0 ? core::HaloFlow::fill : core::HaloFlow::swap, c, true);
+                            parity == 0 ? core::HaloFlow::fill : core::HaloFlow::swap, c);
           break;
         case Pattern::lagrangian:
           for (cl_uint d = 0; d < 3; ++d) {
             parts_[0].component[c].lagrangian.set(4 + d, static_cast<int>(step_ % dims_[d]));
           }
           last = launch_all([c](const Part& p) -> const core::Kernel& { return p.component[c].lagrangian; }, 0,
-                            std::nullopt, c, false);
+                            std::nullopt, c);
           break;
       }
     }

@@ -150,7 +150,7 @@ class Solver {
       core::Kernel ab[2], aa[2], lagrangian, fields;
     };
     Kernels component[2];
-    // Nodes along x that a work-item of the A-B and A-A kernels updates: LBM_VEC on CPUs, else 1.
+    // Nodes along x that a work-item of the collision kernels updates: LBM_VEC on CPUs, else 1.
     int lanes = 1;
     core::Kernel init, psi_pass;
     const core::Program* program = nullptr;
@@ -197,9 +197,9 @@ class Solver {
                      int lanes = 1) const;
   // Launches `pick(part)` on every device after `pending_`; with halos, the boundary layers first, then
   // the interiors while the halos of population array `array` of `component` are filled or swapped.
-  // With `vectors`, each work-item takes the part's `lanes` nodes (A-B and A-A).
+  // Each work-item takes the part's `lanes` nodes.
   core::Event launch_all(const std::function<const core::Kernel&(const Part&)>& pick, std::size_t array,
-                         std::optional<core::HaloFlow> flow, std::size_t component, bool vectors) const;
+                         std::optional<core::HaloFlow> flow, std::size_t component) const;
 
   const core::DeviceSet* devices_;
   core::Link* link_;  // the other processes, if any
