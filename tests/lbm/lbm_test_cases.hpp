@@ -7,8 +7,9 @@
 namespace hetflow::test {
 
 // A 37 x 11 x 9 periodic box with a fifth of its nodes walls, at random: walls straddle every face and
-// edge of any split over devices. Along x it holds whole vectors of the CPU kernels (8 or 16 nodes) with
-// and without walls, beside nodes that wrap.
+// edge of any split over devices. Along x it holds whole vectors of the CPU kernels (8 nodes) with and
+// without walls, beside nodes that wrap and take the one-node path; split along x over devices, the
+// vectors start at other nodes, so the device-grid test also holds the vector path to the one-node bits.
 inline lbm::Geometry random_walls() {
   lbm::Geometry geo(37, 11, 9);
   std::mt19937 rng(7);

@@ -465,12 +465,11 @@ core::Event Solver::launch(core::Kernel kernel, std::size_t k, const Region& reg
 
 core::Event Solver::launch_all(const std::function<const core::Kernel&(const Part&)>& pick, std::size_t array,
                                std::optional<core::HaloFlow> flow, std::size_t component) const {
-  auto lanes = [&](std::size_t k) { return parts_[k].lanes; };
   auto wait = [&](std::size_t k) {
     return pending_[k] ? std::span(&pending_[k], 1) : std::span<const core::Event>();
   };
   if (!flow || !population_halos_) {
-    for (std::size_t k = 0; k < parts_.size(); ++k) pending_[k] = launch(pick(parts_[k]), k, own(k), wait(k), lanes(k));
+    for (std::size_t k = 0; k < parts_.size(); ++k) pending_[k] = launch(pick(parts_[k]), k, own(k), wait(k), parts_[k].lanes);
     return pending_[0];
   }
   // The boundary layers first, then their faces' packing, then the interiors, all on each device's
@@ -479,7 +478,7 @@ core::Event Solver::launch_all(const std::function<const core::Kernel&(const Par
   std::vector<Region> interiors(parts_.size());
   for (std::size_t k = 0; k < parts_.size(); ++k) {
     for (const Region& layer : boundary_layers(k, interiors[k])) {
-      boundary[k] = launch(pick(parts_[k]), k, layer, first[k] ? std::span<const core::Event>() : wait(k), lanes(k));
+      boundary[k] = launch(pick(parts_[k]), k, layer, first[k] ? std::span<const core::Event>() : wait(k), parts_[k].lanes);
       if (!first[k]) first[k] = boundary[k];
     }
   }
@@ -487,7 +486,7 @@ core::Event Solver::launch_all(const std::function<const core::Kernel&(const Par
   for (const Part& p : parts_) fields.push_back(&p.f[component][array]);
   pending_ = population_halos_->exchange(fields, *flow, boundary, [&] {
     for (std::size_t k = 0; k < parts_.size(); ++k) {
-      if (interiors[k].nodes() > 0) launch(pick(parts_[k]), k, interiors[k], {}, lanes(k));
+      if (interiors[k].nodes() > 0) launch(pick(parts_[k]), k, interiors[k], {}, parts_[k].lanes);
       devices_->compute(k).flush();
     }
   });
