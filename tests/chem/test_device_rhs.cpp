@@ -3,12 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstring>
 
 #include "chem_test_util.hpp"
 #include "hetflow/chem/reactor.hpp"
 #include "hetflow/chem/reactor_source.hpp"
 #include "hetflow/core/buffer.hpp"
 #include "hetflow/core/program.hpp"
+#include "hetflow/core/registry.hpp"
 #include "test_devices.hpp"
 
 namespace hetflow::chem {
@@ -28,35 +30,61 @@ __kernel void reactor_rhs(__global const double* y, __global double* f, __global
 }
 )";
 
-void check_device_rhs(const Mechanism& mechanism, const std::string& name) {
-  const nlohmann::json ref = test::reference(name);
-  const auto names = ref["species"].get<std::vector<std::string>>();
-  const std::size_t n = mechanism.species.size() + 1;
-  ASSERT_EQ(names.size() + 1, n);
-  // States in the mechanism's species order, T last, as the reactor wants them.
+// rhs_group (reactor_group.cl) by one work-group of `group_size` per state: f[i*n..] for y[i*n..].
+constexpr const char* group_wrapper = R"(
+__kernel void reactor_rhs_group(__global const double* y, __global double* f, __global const double* p,
+                                __global const double* tables, __global double* work, int work_size) {
+  const size_t i = get_group_id(0);
+  rhs_group(0.0, y + i * (CHEM_K + 1), f + i * (CHEM_K + 1), p + i, tables, work + i * work_size);
+}
+)";
+
+// The reference table's states in the mechanism's species order, T last, as the reactor wants them,
+// and their pressures.
+struct States {
   std::vector<double> y, pressures;
+};
+
+States reference_states(const Mechanism& mechanism, const nlohmann::json& ref) {
+  const auto names = ref["species"].get<std::vector<std::string>>();
+  EXPECT_EQ(names.size(), mechanism.species.size());
+  States s;
   for (const auto& state : ref["states"]) {
     const std::vector<double> mass_fractions =
         test::in_mechanism_order(mechanism, names, state["Y"].get<std::vector<double>>());
-    y.insert(y.end(), mass_fractions.begin(), mass_fractions.end());
-    y.push_back(state["T"].get<double>());
-    pressures.push_back(state["p"].get<double>());
+    s.y.insert(s.y.end(), mass_fractions.begin(), mass_fractions.end());
+    s.y.push_back(state["T"].get<double>());
+    s.pressures.push_back(state["p"].get<double>());
   }
-  const std::size_t count = pressures.size();
+  return s;
+}
 
-  const core::DeviceSet devices = hetflow::test::test_device();
+// rhs() at every state, one work-item each.
+std::vector<double> device_rhs(const core::DeviceSet& devices, const Mechanism& mechanism, const States& s,
+                               const std::string& name) {
   const core::Context& ctx = devices.context(0);
   const core::Queue& q = devices.compute(0);
   const core::Program program =
       core::build_program(ctx, "chem reactor rhs " + name, reactor_rhs_source(mechanism) + wrapper, "");
   core::Kernel kernel = program.kernel("reactor_rhs");
-  core::Buffer<double> y_dev(ctx, y.size()), f_dev(ctx, y.size()), p_dev(ctx, count);
-  y_dev.write(q, y);
-  p_dev.write(q, pressures);
+  core::Buffer<double> y_dev(ctx, s.y.size()), f_dev(ctx, s.y.size()), p_dev(ctx, s.pressures.size());
+  y_dev.write(q, s.y);
+  p_dev.write(q, s.pressures);
   kernel.args(y_dev, f_dev, p_dev);
-  kernel.launch(q, count);
-  std::vector<double> device(y.size());
-  f_dev.read(q, device);
+  kernel.launch(q, s.pressures.size());
+  std::vector<double> f(s.y.size());
+  f_dev.read(q, f);
+  return f;
+}
+
+void check_device_rhs(const Mechanism& mechanism, const std::string& name) {
+  const States states = reference_states(mechanism, test::reference(name));
+  const std::vector<double>& y = states.y;
+  const std::vector<double>& pressures = states.pressures;
+  const std::size_t n = mechanism.species.size() + 1;
+  const std::size_t count = pressures.size();
+  const core::DeviceSet devices = hetflow::test::test_device();
+  const std::vector<double> device = device_rhs(devices, mechanism, states, name);
 
   const Kinetics kinetics(mechanism);
   double worst = 0.0;
@@ -77,6 +105,38 @@ void check_device_rhs(const Mechanism& mechanism, const std::string& name) {
               devices.device(0).label().c_str(), worst);
 }
 
+// RADAU5's mapping 2 takes rhs_group, mapping 1 rhs(): the two must give the same bits, so that results
+// do not depend on the mapping. A group of 16 work-items makes each own several species and reactions.
+void check_group_rhs(const Mechanism& mechanism, const std::string& name) {
+  const States states = reference_states(mechanism, test::reference(name));
+  const std::size_t count = states.pressures.size();
+  const core::DeviceSet devices = hetflow::test::test_device();
+  const std::vector<double> expected = device_rhs(devices, mechanism, states, name);
+
+  const ode::System system = reactor_system(mechanism);
+  ASSERT_TRUE(system.group_rhs);
+  const core::Context& ctx = devices.context(0);
+  const core::Queue& q = devices.compute(0);
+  const std::string source = "#define ODE_GROUP 1\n#define ODE_GROUP_RHS 1\n#define ODE_N " + std::to_string(system.n) +
+                             "\n" + core::kernel_source("ode/mapping.cl") + system.source + group_wrapper;
+  const core::Program program = core::build_program(ctx, "chem reactor rhs_group " + name, source, "");
+  core::Kernel kernel = program.kernel("reactor_rhs_group");
+  core::Buffer<double> y_dev(ctx, states.y.size()), f_dev(ctx, states.y.size()), p_dev(ctx, count),
+      tables(ctx, system.tables.size()), work(ctx, count * system.group_work);
+  y_dev.write(q, states.y);
+  p_dev.write(q, states.pressures);
+  tables.write(q, system.tables);
+  kernel.args(y_dev, f_dev, p_dev, tables, work, static_cast<cl_int>(system.group_work));
+  constexpr std::size_t group = 16;
+  kernel.launch(q, core::NDRange(count * group), core::NDRange(group));
+  std::vector<double> got(states.y.size());
+  f_dev.read(q, got);
+  for (std::size_t i = 0; i < got.size(); ++i)
+    EXPECT_EQ(std::memcmp(&got[i], &expected[i], sizeof(double)), 0)
+        << name << " state " << i / system.n << " component " << i % system.n << ": rhs_group " << got[i] << ", rhs "
+        << expected[i];
+}
+
 TEST(ChemDeviceRhs, Gri30MatchesHost) { check_device_rhs(test::gri30_yaml(), "gri30"); }
 
 TEST(ChemDeviceRhs, H2O2MatchesHost) { check_device_rhs(read_yaml_mechanism(test::mechanisms / "h2o2.yaml"), "h2o2"); }
@@ -84,6 +144,14 @@ TEST(ChemDeviceRhs, H2O2MatchesHost) { check_device_rhs(read_yaml_mechanism(test
 // The Chemkin fixture exercises what GRI 3.0 lacks: PLOG, SRI, explicit REV, FORD/RORD, named colliders.
 TEST(ChemDeviceRhs, ChemkinFeatureFixtureMatchesHost) {
   check_device_rhs(read_chemkin(test::test_data / "features.inp", test::mechanisms / "gri30_thermo.dat"), "features");
+}
+
+TEST(ChemGroupRhs, Gri30GivesRhsBits) { check_group_rhs(test::gri30_yaml(), "gri30"); }
+
+TEST(ChemGroupRhs, H2O2GivesRhsBits) { check_group_rhs(read_yaml_mechanism(test::mechanisms / "h2o2.yaml"), "h2o2"); }
+
+TEST(ChemGroupRhs, ChemkinFeatureFixtureGivesRhsBits) {
+  check_group_rhs(read_chemkin(test::test_data / "features.inp", test::mechanisms / "gri30_thermo.dat"), "features");
 }
 
 }  // namespace

@@ -51,6 +51,32 @@ void jac(double t, const double* y, double* dfdy, __global const double* p) {
           analytic, 0};
 }
 
+// The same system with a cooperative rhs for mapping 2 (System::group_rhs): each work-item takes some
+// components, and the two sums go through `work`; 2 / n comes from `tables`. The same operations in the
+// same order as rhs(), so the same bits.
+System stiff_linear_cooperative() {
+  System s = stiff_linear(true);
+  s.source += R"(
+#if ODE_GROUP_RHS
+void rhs_group(double t, __global const double* y, __global double* f, __global const double* p,
+               __global const double* tables, __global double* work) {
+  const double scale = tables[0];
+  double s = 0.0;
+  for (int i = 0; i < ODE_N; ++i) s += y[i];
+  FOR_OWN(i, 0, ODE_N) work[i] = eigenvalue(i) * (y[i] - scale * s);
+  SYNC();
+  double r = 0.0;
+  for (int i = 0; i < ODE_N; ++i) r += work[i];
+  FOR_OWN(i, 0, ODE_N) f[i] = work[i] - scale * r;
+}
+#endif
+)";
+  s.group_rhs = true;
+  s.group_work = big_n;
+  s.tables = {2.0 / big_n};
+  return s;
+}
+
 Batch stiff_batch(int systems) {
   Batch b;
   for (int s = 0; s < systems; ++s)
@@ -65,13 +91,14 @@ const core::DeviceSet& devices() {
 }
 
 // The system offers jac() when `analytic`; `jacobian` says whether it is used (default: when offered).
-Result solve(Mapping mapping, bool analytic, const Batch& batch, std::optional<Jacobian> jacobian = std::nullopt) {
+Result solve(Mapping mapping, bool analytic, const Batch& batch, std::optional<Jacobian> jacobian = std::nullopt,
+             bool cooperative = false) {
   Options o;
   o.rtol = {1e-8};
   o.atol = {1e-8};
   o.mapping = mapping;
   o.jacobian = jacobian.value_or(analytic ? Jacobian::analytic : Jacobian::finite_difference);
-  const Radau5 solver(devices(), stiff_linear(analytic), o);
+  const Radau5 solver(devices(), cooperative ? stiff_linear_cooperative() : stiff_linear(analytic), o);
   EXPECT_EQ(solver.mapping(batch.y0.size() / solver.system().n), mapping);
   return solver.integrate(batch);
 }
@@ -104,6 +131,21 @@ TEST_P(OdeMappings, StiffLinearSystemAgrees) {
       EXPECT_NEAR(v, exact[i], 1e-6) << "system " << s << " component " << i;
     }
   }
+}
+
+// A cooperative rhs (rhs_group) in mapping 2 gives mapping 1's counters and bits.
+TEST(OdeGroupRhs, GivesMapping1Bits) {
+  SKIP_UNTESTABLE(Mapping::work_group, devices());
+  const Batch batch = stiff_batch(3);
+  const Result a = solve(Mapping::work_item, true, batch);
+  const Result b = solve(Mapping::work_group, true, batch, std::nullopt, true);
+  ASSERT_EQ(a.failures(), 0u) << a.report();
+  ASSERT_EQ(b.failures(), 0u) << b.report();
+  for (std::size_t s = 0; s < 3; ++s) {
+    test::expect_same_counters(a.statistics[s], b.statistics[s]);
+    EXPECT_EQ(a.statistics[s].h, b.statistics[s].h);
+  }
+  EXPECT_EQ(a.y, b.y);
 }
 
 // Automatic: the system's jac() in either mapping (the same bits as asking for it), differences for a

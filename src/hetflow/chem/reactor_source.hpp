@@ -1,5 +1,6 @@
 #pragma once
 #include <string>
+#include <vector>
 
 #include "hetflow/chem/mechanism.hpp"
 #include "hetflow/ode/radau5.hpp"
@@ -20,11 +21,16 @@ std::string reactor_rhs_source(const Mechanism& mechanism);
 // operations, so device and host agree to the last bits of exp, log and pow).
 std::string reactor_jacobian_source(const Mechanism& mechanism);
 
+// The mechanism's reactions, and each species' production terms, as the table that the reactor's
+// cooperative rhs_group (chem/reactor_group.cl) reads in RADAU5's mapping 2.
+std::vector<double> reactor_tables(const Mechanism& mechanism);
+
 // How RADAU5 gets the reactor's Jacobian: the exact one (jac(), from reactor_jacobian_source), or its
 // own forward differences of rhs() (K + 1 evaluations per Jacobian).
 enum class ReactorJacobian { analytic, finite_difference };
 
-// The reactor as an ode::Radau5 system: K + 1 equations, one parameter (the pressure).
+// The reactor as an ode::Radau5 system: K + 1 equations, one parameter (the pressure), and the
+// cooperative rhs for mapping 2 (System::group_rhs) with reactor_tables.
 ode::System reactor_system(const Mechanism& mechanism, ReactorJacobian jacobian = ReactorJacobian::analytic);
 
 }  // namespace hetflow::chem

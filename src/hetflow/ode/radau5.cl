@@ -23,6 +23,11 @@ void rhs(double t, const double* y, double* f, __global const double* p);
 // dfdy[i + j * ODE_N] = d f_i / d y_j.
 void jac(double t, const double* y, double* dfdy, __global const double* p);
 #endif
+#if ODE_GROUP_RHS
+// Mapping 2's cooperative rhs (radau5.hpp's System::group_rhs).
+void rhs_group(double t, __global const double* y, __global double* f, __global const double* p,
+               __global const double* tables, __global double* work);
+#endif
 
 // Layout of the settings array; mirrored by radau5.cpp's Setting.
 #define S_UROUND 0
@@ -58,10 +63,10 @@ void jac(double t, const double* y, double* dfdy, __global const double* p);
 #define C_NSOL 7
 #define C_COUNT 8
 
-// Mapping 2's scratch per work-group, mirrored by radau5.cpp: 14 vectors then 4 matrices (doubles),
-// and 2 pivot vectors (ints).
+// Mapping 2's scratch per work-group, mirrored by radau5.cpp: 14 vectors, 4 matrices and the system's
+// ODE_GROUP_WORK (doubles), and 2 pivot vectors (ints).
 #define W_VECTORS 14
-#define W_DOUBLES (W_VECTORS * ODE_N + 4 * ODE_N * ODE_N)
+#define W_DOUBLES (W_VECTORS * ODE_N + 4 * ODE_N * ODE_N + ODE_GROUP_WORK)
 #if ODE_GROUP
 #define VECTOR(name, slot) SHARED double* name = work + (slot) * ODE_N
 #define MATRIX(name, slot) SHARED double* name = work + W_VECTORS * ODE_N + (slot) * ODE_N * ODE_N
@@ -140,11 +145,22 @@ double newton_norm(const SHARED double* z1, const SHARED double* z2, const SHARE
   return sqrt(sum / (double)(3 * ODE_N));
 }
 
-// f = f(t, y). The user's rhs takes private arrays; in mapping 2 one work-item copies y in and f out
-// while the others wait at the barriers, so the group idles for the evaluation (the paper's parallel
-// rhs needs a cooperative user function; see evaluate_stages for the Newton iteration's three).
-void evaluate(double t, const SHARED double* y, SHARED double* f, __global const double* p) {
-#if ODE_GROUP
+// The system's parameters, and in mapping 2 what its rhs_group takes besides.
+typedef struct {
+  __global const double* p;
+  __global const double* tables;
+  __global double* work;
+} User;
+
+// f = f(t, y). The user's rhs takes private arrays; in mapping 2 without rhs_group one work-item copies
+// y in and f out while the others wait at the barriers, so the group idles for the evaluation.
+void evaluate(double t, const SHARED double* y, SHARED double* f, const User* u) {
+  __global const double* p = u->p;
+#if ODE_GROUP_RHS
+  SYNC();  // y is complete and nobody reads f any more
+  rhs_group(t, y, f, p, u->tables, u->work);
+  SYNC();
+#elif ODE_GROUP
   SYNC();  // y is complete and nobody reads f any more
   if (LEADER) {
     double yp[ODE_N], fp[ODE_N];
@@ -158,12 +174,21 @@ void evaluate(double t, const SHARED double* y, SHARED double* f, __global const
 #endif
 }
 
-// z_k = f(x_k, y + z_k) for the three stages of a Newton iteration (cont: scratch for mapping 1).
-// Mapping 2 gives each stage to its own work-item, so the group waits for one rhs instead of three;
+// z_k = f(x_k, y + z_k) for the three stages of a Newton iteration (cont: scratch). Mapping 2 without
+// rhs_group gives each stage to its own work-item, so the group waits for one rhs instead of three;
 // the values are those of three evaluations in turn, since each depends only on its inputs.
 void evaluate_stages(double x1, double x2, double x3, const SHARED double* y, SHARED double* z1, SHARED double* z2,
-                     SHARED double* z3, SHARED double* cont, __global const double* p) {
-#if ODE_GROUP
+                     SHARED double* z3, SHARED double* cont, const User* u) {
+#if ODE_GROUP_RHS
+  SYNC();  // y and the z are complete
+  for (int k = 0; k < 3; ++k) {
+    SHARED double* z = k == 0 ? z1 : k == 1 ? z2 : z3;
+    // The last evaluation has read cont: evaluate returns after a barrier.
+    FOR_EACH(i) cont[i] = y[i] + z[i];
+    evaluate(k == 0 ? x1 : k == 1 ? x2 : x3, cont, z, u);
+  }
+#elif ODE_GROUP
+  __global const double* p = u->p;
   SYNC();  // y and the z are complete
   const int k = (int)get_local_id(0);
   if (k < 3) {  // groups have at least 4 work-items (radau5.cpp)
@@ -175,6 +200,7 @@ void evaluate_stages(double x1, double x2, double x3, const SHARED double* y, SH
   }
   SYNC();
 #else
+  __global const double* p = u->p;
   FOR_EACH(i) cont[i] = y[i] + z1[i];
   rhs(x1, cont, z1, p);
   FOR_EACH(i) cont[i] = y[i] + z2[i];
@@ -222,7 +248,8 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
                                __global const double* t0, __global const double* t_end, uint time_stride,
                                __global const double* tol, __global const double* settings, long nmax, int nit,
                                int predictive, int zero_start, __global long* counters, __global double* reached,
-                               ulong count, __global double* scratch, __global int* scratch_pivots) {
+                               ulong count, __global double* scratch, __global int* scratch_pivots,
+                               __global const double* tables) {
   const double uround = settings[S_UROUND], safe = settings[S_SAFE], thet = settings[S_THET];
   const double fnewt = settings[S_FNEWT], quot1 = settings[S_QUOT1], quot2 = settings[S_QUOT2];
   const double facl = settings[S_FACL], facr = settings[S_FACR];
@@ -238,6 +265,11 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
 #endif
   for (ulong s = SYSTEM_FIRST; s < count; s += SYSTEM_STRIDE) {
     __global const double* p = params + s * param_count;
+#if ODE_GROUP
+    const User user = {p, tables, work + W_DOUBLES - ODE_GROUP_WORK};
+#else
+    const User user = {p, tables, 0};
+#endif
     VECTOR(y, 0);
     VECTOR(y0, 1);
     VECTOR(scal, 2);
@@ -282,7 +314,7 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
     double fac1 = 0.0, alphn = 0.0, betan = 0.0;
 
     error_scale(y, rtol, atol, scal);
-    evaluate(x, y, y0, p);
+    evaluate(x, y, y0, &user);
     ++nfcn;
 
     int go = GO_JACOBIAN;
@@ -360,7 +392,7 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
             unexpected_reject = true;
             break;
           }
-          evaluate_stages(x + c1 * h, x + c2 * h, xph, y, z1, z2, z3, cont, p);
+          evaluate_stages(x + c1 * h, x + c2 * h, xph, y, z1, z2, z3, cont, &user);
           nfcn += 3;
           FOR_EACH(i) {
             const double f1 = z1[i], f2 = z2[i], f3 = z3[i];
@@ -438,7 +470,7 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
       if (err >= 1.0 && (first || reject)) {
         // Refinement after a first or rejected step: one more evaluation, at y + e (w1 is free now).
         FOR_EACH(i) cont[i] = y[i] + cont[i];
-        evaluate(x, cont, w1, p);
+        evaluate(x, cont, w1, &user);
         ++nfcn;
         FOR_EACH(i) cont[i] = w1[i] + tmp[i];
         lu_solve(e1, ip1, cont);
@@ -488,7 +520,7 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
         idid = 1;
         break;
       }
-      evaluate(x, y, y0, p);
+      evaluate(x, y, y0, &user);
       ++nfcn;
       hnew = posneg * min2(fabs(hnew), hmaxn);
       hopt = min2(h, hnew);

@@ -40,8 +40,12 @@ constexpr int automatic_group_above = 16;
 // 22,300, 20,040, 17,630 and 17,010.
 constexpr std::size_t work_items_per_unit = 64;
 
-// radau5.cl's W_DOUBLES: mapping 2's scratch per work-group (14 vectors, 4 matrices).
-std::size_t group_doubles(std::size_t n) { return 14 * n + 4 * n * n; }
+// radau5.cl's W_DOUBLES: mapping 2's scratch per work-group (14 vectors, 4 matrices), then the system's
+// own (System::group_work).
+std::size_t group_doubles(const System& s) {
+  const auto n = static_cast<std::size_t>(s.n);
+  return 14 * n + 4 * n * n + (s.group_rhs ? s.group_work : 0);
+}
 
 // Mapping 2 only on GPUs: PoCL 3.1's work-group compiler does not finish its kernel in usable time (its
 // barrier-region passes grow with the kernel's conditional barriers; measured on 2 cores: unfinished
@@ -147,8 +151,8 @@ bool analytic(Jacobian choice, const System& system) {
 }
 
 // Mapping 2's per-group scratch on device d: the matrices and vectors, then the pivots.
-std::size_t group_scratch_doubles(const core::Device& d, std::size_t n, const Options& o) {
-  return group_count(d, Mapping::work_group, o) * group_doubles(n);
+std::size_t group_scratch_doubles(const core::Device& d, const System& s, const Options& o) {
+  return group_count(d, Mapping::work_group, o) * group_doubles(s);
 }
 std::size_t group_scratch_pivots(const core::Device& d, std::size_t n, const Options& o) {
   return group_count(d, Mapping::work_group, o) * 2 * n;
@@ -162,6 +166,7 @@ struct Radau5::Device {
   // Mapping 2's per-group matrices, vectors and pivots; one element each in mapping 1, which ignores them.
   core::Buffer<double> scratch;
   core::Buffer<cl_int> scratch_pivots;
+  core::Buffer<double> tables;  // System::tables (one element when it has none)
 };
 
 std::size_t Result::failures() const {
@@ -237,16 +242,22 @@ Radau5::Device& Radau5::part(std::size_t k, Mapping mapping) const {
   check_system(system_, mapping);
   const std::string source =
       core::kernel_source("ode/radau5.cl") + "\n#line 1 \"ode system\"\n" + system_.source + "\n";
+  const core::Device& d = devices_->device(k);
   core::BuildOptions build;
   build.define("ODE_N", system_.n)
+      .define("ODE_LU_BY_COLUMN", !group && d.info.kind == core::DeviceKind::cpu ? 1 : 0)
       .define("ODE_ANALYTIC_JACOBIAN", analytic_jacobian_ ? 1 : 0)
-      .define("ODE_GROUP", group ? 1 : 0);
+      .define("ODE_GROUP", group ? 1 : 0)
+      .define("ODE_GROUP_RHS", group && system_.group_rhs ? 1 : 0)
+      .define("ODE_GROUP_WORK", system_.group_rhs ? system_.group_work : 0);
   const auto n = static_cast<std::size_t>(system_.n);
-  const core::Device& d = devices_->device(k);
+  const core::Context& ctx = devices_->context(k);
   part = std::make_unique<Device>(
-      Device{core::build_program(devices_->context(k), "ode/radau5.cl", source, build.str()), {},
-             core::Buffer<double>(devices_->context(k), group ? group_scratch_doubles(d, n, options_) : 1),
-             core::Buffer<cl_int>(devices_->context(k), group ? group_scratch_pivots(d, n, options_) : 1)});
+      Device{core::build_program(ctx, "ode/radau5.cl", source, build.str()), {},
+             core::Buffer<double>(ctx, group ? group_scratch_doubles(d, system_, options_) : 1),
+             core::Buffer<cl_int>(ctx, group ? group_scratch_pivots(d, n, options_) : 1),
+             core::Buffer<double>(ctx, std::max<std::size_t>(system_.tables.size(), 1))});
+  if (!system_.tables.empty()) part->tables.write(devices_->compute(k), system_.tables);
   part->kernel = part->program.kernel("radau5_integrate");
   return *part;
 }
@@ -309,11 +320,11 @@ std::vector<ChunkPlan> Radau5::plan(std::size_t systems, bool per_system_times) 
     p.system_bytes = per_system;
     p.budget = options_.memory_budget ? options_.memory_budget : static_cast<std::size_t>(d.info.global_mem / 4);
     // Held whatever the chunking: mapping 2's scratch, the tolerances and settings, shared times.
-    const std::size_t scratch = group ? sizeof(double) * group_scratch_doubles(d, n, options_) +
+    const std::size_t scratch = group ? sizeof(double) * group_scratch_doubles(d, system_, options_) +
                                             sizeof(cl_int) * group_scratch_pivots(d, n, options_)
                                       : sizeof(double) + sizeof(cl_int);
     const std::size_t fixed =
-        scratch + sizeof(double) * (tolerances_.size() + settings_.size() + (per_system_times ? 0 : 2));
+        scratch + sizeof(double) * (system_.tables.size() + tolerances_.size() + settings_.size() + (per_system_times ? 0 : 2));
     if (p.systems == 0) continue;
     std::size_t chunk = p.systems;
     if (fixed + p.systems * per_system > p.budget) {
@@ -443,7 +454,7 @@ Result Radau5::integrate(const Batch& batch) const {
                   static_cast<cl_long>(options_.nmax), static_cast<cl_int>(options_.nit),
                   static_cast<cl_int>(options_.controller == Controller::gustafsson ? 1 : 0),
                   static_cast<cl_int>(options_.zero_start ? 1 : 0), s.counters, s.reached,
-                  static_cast<cl_ulong>(s.count), part.scratch, part.scratch_pivots);
+                  static_cast<cl_ulong>(s.count), part.scratch, part.scratch_pivots, part.tables);
       const core::Device& d = devices_->device(k);
       const core::NDRange local = local_range(d, batch_mapping, options_);
       const core::Event ran =

@@ -19,11 +19,23 @@ namespace hetflow::ode {
 // work-item; p points at this system's `parameters` doubles (unusable when parameters is 0). The source
 // may use the macro ODE_N (= n) and define helpers; it is compiled with FP contraction off.
 // Without an analytic Jacobian, RADAU5's forward differences are used.
+//
+// With group_rhs set, the source also defines the right-hand side for mapping 2, one work-group per
+// system, where every work-item of the group calls
+//   void rhs_group(double t, __global const double* y, __global double* f, __global const double* p,
+//                  __global const double* tables, __global double* work)
+// y is complete when it is called, and f must be complete once every work-item has returned and passed
+// a barrier; it may split the work with mapping.cl's FOR_OWN, SYNC and LEADER. `tables` holds `tables`
+// (uploaded once per device), `work` the group's group_work doubles of scratch. It must give the bits of
+// rhs(), which mapping 1 calls, so that results do not depend on the mapping.
 struct System {
   int n = 0;
   std::string source;
   bool analytic_jacobian = false;
   std::size_t parameters = 0;
+  bool group_rhs = false;
+  std::size_t group_work = 0;
+  std::vector<double> tables{};
 };
 
 // Independent initial-value problems of one System: size() systems, each with its initial state,
