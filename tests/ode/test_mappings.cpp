@@ -39,21 +39,26 @@ void rhs(double t, const double* y, double* f, __global const double* p) {
   for (int i = 0; i < ODE_N; ++i) f[i] -= 2.0 / ODE_N * r;
 }
 // A_ij = d_i delta_ij - (2/n)(d_i + d_j) + (4/n^2) sum(d).
-void jac(double t, const double* y, double* dfdy, __global const double* p) {
+double sum_of_eigenvalues() {
   double sum = 0.0;
   for (int k = 0; k < ODE_N; ++k) sum += eigenvalue(k);
+  return sum;
+}
+double entry(int i, int j, double sum) {
+  return (i == j ? eigenvalue(i) : 0.0) - 2.0 / ODE_N * (eigenvalue(i) + eigenvalue(j)) + 4.0 / (ODE_N * ODE_N) * sum;
+}
+void jac(double t, const double* y, double* dfdy, __global const double* p) {
+  const double sum = sum_of_eigenvalues();
   for (int j = 0; j < ODE_N; ++j)
-    for (int i = 0; i < ODE_N; ++i)
-      dfdy[i + j * ODE_N] = (i == j ? eigenvalue(i) : 0.0) - 2.0 / ODE_N * (eigenvalue(i) + eigenvalue(j)) +
-                            4.0 / (ODE_N * ODE_N) * sum;
+    for (int i = 0; i < ODE_N; ++i) dfdy[i + j * ODE_N] = entry(i, j, sum);
 }
 )",
           analytic, 0};
 }
 
-// The same system with a cooperative rhs for mapping 2 (System::group_rhs): each work-item takes some
-// components, and the two sums go through `work`; 2 / n comes from `tables`. The same operations in the
-// same order as rhs(), so the same bits.
+// The same system with a cooperative rhs and jac for mapping 2 (System::group_rhs, group_jac): each
+// work-item takes some components or columns, the rhs's two sums go through `work`, and 2 / n comes from
+// `tables`. The same operations in the same order as rhs() and jac(), so the same bits.
 System stiff_linear_cooperative() {
   System s = stiff_linear(true);
   s.source += R"(
@@ -70,8 +75,17 @@ void rhs_group(double t, __global const double* y, __global double* f, __global 
   FOR_OWN(i, 0, ODE_N) f[i] = work[i] - scale * r;
 }
 #endif
+#if ODE_GROUP_JAC
+void jac_group(double t, __global const double* y, __global double* dfdy, __global const double* p,
+               __global const double* tables, __global double* work) {
+  const double sum = sum_of_eigenvalues();
+  FOR_OWN(j, 0, ODE_N)
+  for (int i = 0; i < ODE_N; ++i) dfdy[i + j * ODE_N] = entry(i, j, sum);
+}
+#endif
 )";
   s.group_rhs = true;
+  s.group_jac = true;
   s.group_work = big_n;
   s.tables = {2.0 / big_n};
   return s;
@@ -133,7 +147,7 @@ TEST_P(OdeMappings, StiffLinearSystemAgrees) {
   }
 }
 
-// A cooperative rhs (rhs_group) in mapping 2 gives mapping 1's counters and bits.
+// A cooperative rhs and jac (rhs_group, jac_group) in mapping 2 give mapping 1's counters and bits.
 TEST(OdeGroupRhs, GivesMapping1Bits) {
   SKIP_UNTESTABLE(Mapping::work_group, devices());
   const Batch batch = stiff_batch(3);

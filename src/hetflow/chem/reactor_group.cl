@@ -5,8 +5,9 @@
 // reactions in rhs()'s order). Every value takes the operations of rhs() in the same order, so both give
 // the same bits. Reactions are read from `tables` (reactor_tables.cpp) rather than written out, so
 // that neighbouring work-items run the same instructions on different reactions. Appended after the
-// generated source, whose helpers and constants it calls; the host defines CHEM_REACTIONS and
-// CHEM_MAX_PRESSURES (the most pressures of a PLOG reaction, at least 1).
+// generated source, whose helpers and constants it calls; the host defines CHEM_REACTIONS,
+// CHEM_MAX_PRESSURES (the most pressures of a PLOG reaction, at least 1) and CHEM_MAX_EXPONENTS (the
+// most concentration exponents of one reaction, forward and reverse together, at least 1).
 #if ODE_GROUP_RHS
 
 // tables: the offset of each reaction's record, then the start of each species' production list
@@ -46,12 +47,20 @@
 
 double chem_arrhenius_at(__global const double* k, double T) { return chem_arrhenius(k[0], k[1], k[2], T); }
 
-// concentration_product: Π c_s^order, integer orders multiplied out.
-double chem_product(__global const double* terms, int n, __global const double* c) {
+// concentration_product: Π c_s^order, integer orders multiplied out; with which >= 0, its derivative by
+// that term's species (product_derivative).
+double chem_product(__global const double* terms, int n, __global const double* c, int which) {
   double s = 1.0;
   for (int u = 0; u < n; ++u) {
     const double x = c[SPECIES(terms, u)], order = COEFFICIENT(terms, u);
-    s *= order == 1.0 ? x : order == 2.0 ? x * x : order == 3.0 ? x * x * x : pow(chem_floor(x, 0.0), order);
+    if (u == which)
+      s = s * (order == 1.0   ? 1.0
+               : order == 2.0 ? 2.0 * x
+               : order == 3.0 ? 3.0 * (x * x)
+               : x > 0.0      ? order * pow(x, order - 1.0)
+                              : 0.0);
+    else
+      s = s * (order == 1.0 ? x : order == 2.0 ? x * x : order == 3.0 ? x * x * x : pow(chem_floor(x, 0.0), order));
   }
   return s;
 }
@@ -64,27 +73,6 @@ double chem_change(__global const double* rec, __global const double* x) {
   for (int u = 0; u < COUNT(rec, H_PRODUCTS); ++u) d += COEFFICIENT(products, u) * x[SPECIES(products, u)];
   for (int u = 0; u < COUNT(rec, H_REACTANTS); ++u) d -= COEFFICIENT(reactants, u) * x[SPECIES(reactants, u)];
   return d;
-}
-
-// kf of a falloff or chemically activated reaction (falloff_constant).
-double chem_falloff(__global const double* rate, double form, int kind, double T, double m) {
-  const double k0 = chem_arrhenius_at(rate, T);
-  const double kinf = chem_arrhenius_at(rate + 3, T);
-  const double pr = k0 * m / kinf;
-  const double log10_pr = log10(chem_floor(pr, CHEM_TINY));
-  __global const double* t = rate + 6;
-  double f = 1.0;
-  if (form == FORM_TROE) {
-    // (1 - A, T***, A, T*, has T**, -T**); zero T*** or T* drop their terms.
-    double fcent = 0.0;
-    if (t[1] != 0.0) fcent += t[0] * exp(-T / t[1]);
-    if (t[3] != 0.0) fcent += t[2] * exp(-T / t[3]);
-    if (t[4] != 0.0) fcent += exp(t[5] / T);
-    f = chem_troe(fcent, log10_pr);
-  } else if (form == FORM_SRI) {
-    f = chem_sri(T, log10_pr, t[0], t[1], t[2], t[3], t[4]);
-  }
-  return kind == KIND_FALLOFF ? kinf * pr / (1.0 + pr) * f : k0 / (1.0 + pr) * f;
 }
 
 // PLOG (plog_constant): the count of pressures, then per pressure (p, rates, offset of its Arrhenius
@@ -102,83 +90,303 @@ double chem_plog(__global const double* rec, __global const double* table, doubl
   return chem_plog_rate(P, n, pp, kp);
 }
 
-// The rate of progress of reaction `rec` (the generated reaction block up to q).
-double chem_rate_of_progress(__global const double* rec, double T, double P, __global const double* c, double c_total,
-                             __global const double* g, double log_c0) {
+// One reaction's rate of progress and what its derivatives need (the generated reaction block up to q).
+typedef struct {
+  double m;                                 // [M] of third-body, falloff and activated rates
+  double kf, kr, ratio;                     // ratio = kr / kf for an equilibrium reverse rate
+  double k0, kinf, pr, log10_pr, fcent, f;  // falloff and activated rates
+  double forward_product, reverse_product, q;
+} ChemRate;
+
+ChemRate chem_rate(__global const double* rec, double T, double P, __global const double* c, double c_total,
+                   __global const double* g, double log_c0) {
+  ChemRate r = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0};
   const int kind = COUNT(rec, H_KIND);
   __global const double* rate = PART(rec, O_RATE);
   __global const double* third = PART(rec, O_THIRD_BODY);
-  double m = 0.0;
   if (rec[H_THIRD_BODY] == 1.0) {
-    m = c[(int)third[0]];
+    r.m = c[(int)third[0]];
   } else if (rec[H_THIRD_BODY] == 2.0) {
-    m = third[0] * c_total;
-    for (int u = 0; u < (int)third[1]; ++u) m += third[3 + 2 * u] * c[(int)third[2 + 2 * u]];
+    r.m = third[0] * c_total;
+    for (int u = 0; u < (int)third[1]; ++u) r.m += third[3 + 2 * u] * c[(int)third[2 + 2 * u]];
   }
-  const double kf = kind == KIND_FALLOFF || kind == KIND_ACTIVATED ? chem_falloff(rate, rec[H_FORM], kind, T, m)
-                    : kind == KIND_PLOG                            ? chem_plog(rec, rate, T, P)
-                                                                   : chem_arrhenius_at(rate, T);
+  if (kind == KIND_FALLOFF || kind == KIND_ACTIVATED) {
+    r.k0 = chem_arrhenius_at(rate, T);
+    r.kinf = chem_arrhenius_at(rate + 3, T);
+    r.pr = r.k0 * r.m / r.kinf;
+    r.log10_pr = log10(chem_floor(r.pr, CHEM_TINY));
+    __global const double* t = rate + 6;
+    if (rec[H_FORM] == FORM_TROE) {
+      // (1 - A, T***, A, T*, has T**, -T**); zero T*** or T* drop their terms.
+      if (t[1] != 0.0) r.fcent += t[0] * exp(-T / t[1]);
+      if (t[3] != 0.0) r.fcent += t[2] * exp(-T / t[3]);
+      if (t[4] != 0.0) r.fcent += exp(t[5] / T);
+      r.f = chem_troe(r.fcent, r.log10_pr);
+    } else if (rec[H_FORM] == FORM_SRI) {
+      r.f = chem_sri(T, r.log10_pr, t[0], t[1], t[2], t[3], t[4]);
+    }
+    r.kf = kind == KIND_FALLOFF ? r.kinf * r.pr / (1.0 + r.pr) * r.f : r.k0 / (1.0 + r.pr) * r.f;
+  } else if (kind == KIND_PLOG) {
+    r.kf = chem_plog(rec, rate, T, P);
+  } else {
+    r.kf = chem_arrhenius_at(rate, T);
+  }
   // [M] multiplies three-body rates; in falloff rates it is already inside kf.
   const int scaled = kind == KIND_THREE_BODY;
-  const double forward_product = chem_product(PART(rec, O_FORWARD), COUNT(rec, H_FORWARD), c);
-  const double qf = scaled ? m * kf * forward_product : kf * forward_product;
-  if (rec[H_REVERSIBLE] == 0.0) return qf;
-  double kr;
+  r.forward_product = chem_product(PART(rec, O_FORWARD), COUNT(rec, H_FORWARD), c, -1);
+  const double qf = scaled ? r.m * r.kf * r.forward_product : r.kf * r.forward_product;
+  r.q = qf;
+  if (rec[H_REVERSIBLE] == 0.0) return r;
   if (rec[H_REVERSIBLE] == 2.0) {
-    kr = chem_arrhenius_at(PART(rec, O_REVERSE), T);
+    r.kr = chem_arrhenius_at(PART(rec, O_REVERSE), T);
   } else {
-    const double ratio = exp(chem_change(rec, g) / (CHEM_R * T) - rec[H_DELTA_NU] * log_c0);
-    kr = kf * ratio;
+    r.ratio = exp(chem_change(rec, g) / (CHEM_R * T) - rec[H_DELTA_NU] * log_c0);
+    r.kr = r.kf * r.ratio;
   }
-  const double reverse_product = chem_product(PART(rec, O_REVERSE_ORDERS), COUNT(rec, H_REVERSE), c);
-  return scaled ? qf - m * kr * reverse_product : qf - kr * reverse_product;
+  r.reverse_product = chem_product(PART(rec, O_REVERSE_ORDERS), COUNT(rec, H_REVERSE), c, -1);
+  r.q = scaled ? qf - r.m * r.kr * r.reverse_product : qf - r.kr * r.reverse_product;
+  return r;
 }
 
-// work: c, c_p, h, g and ω̇ (CHEM_K each), then q (CHEM_REACTIONS): 5 CHEM_K + CHEM_REACTIONS doubles.
-void rhs_group(double t, __global const double* y, __global double* f, __global const double* p,
-               __global const double* tables, __global double* work) {
-  __global double* c = work;
-  __global double* cp = c + CHEM_K;
-  __global double* h = cp + CHEM_K;
-  __global double* g = h + CHEM_K;
-  __global double* w = g + CHEM_K;
-  __global double* q = w + CHEM_K;
-  const double P = p[0];
-  const double T = y[CHEM_K];
+// The start of the group's work: c, c_p, h, g and ω̇ (CHEM_K each); `rest` is the caller's.
+typedef struct {
+  __global double *c, *cp, *h, *g, *w, *rest;
+} ChemWork;
+
+ChemWork chem_work(__global double* work) {
+  const ChemWork v = {work, work + CHEM_K, work + 2 * CHEM_K, work + 3 * CHEM_K, work + 4 * CHEM_K, work + 5 * CHEM_K};
+  return v;
+}
+
+// The state the rhs and the Jacobian start from: T, W̄, ρ, Σ c and ln(p_atm / RT), with c, c_p, h and g
+// of every species in v, the species spread over the group (and a barrier so all see them).
+typedef struct {
+  double T, wbar, rho, c_total, log_c0;
+} ChemState;
+
+ChemState chem_group_state(__global const double* y, double P, const ChemWork* v) {
+  ChemState s;
+  s.T = y[CHEM_K];
   double inverse_weight = 0.0;
   for (int k = 0; k < CHEM_K; ++k) inverse_weight += y[k] / chem_weight[k];
-  const double rho = P * (1.0 / inverse_weight) / (CHEM_R * T);
+  s.wbar = 1.0 / inverse_weight;
+  s.rho = P * s.wbar / (CHEM_R * s.T);
   FOR_OWN(k, 0, CHEM_K) {
-    c[k] = rho * y[k] / chem_weight[k];
+    v->c[k] = s.rho * y[k] / chem_weight[k];
     double cpk, hk, gk;
-    chem_species_thermo(T, k, &cpk, &hk, &gk);
-    cp[k] = cpk;
-    h[k] = hk;
-    g[k] = gk;
+    chem_species_thermo(s.T, k, &cpk, &hk, &gk);
+    v->cp[k] = cpk;
+    v->h[k] = hk;
+    v->g[k] = gk;
   }
   SYNC();  // c and g are complete
-  const double log_c0 = log(CHEM_ONE_ATM / (CHEM_R * T));
-  double c_total = 0.0;
-  for (int k = 0; k < CHEM_K; ++k) c_total += c[k];
-  FOR_OWN(r, 0, CHEM_REACTIONS) q[r] = chem_rate_of_progress(CHEM_RECORD(r), T, P, c, c_total, g, log_c0);
+  s.log_c0 = log(CHEM_ONE_ATM / (CHEM_R * s.T));
+  s.c_total = 0.0;
+  for (int k = 0; k < CHEM_K; ++k) s.c_total += v->c[k];
+  return s;
+}
+
+// work: chem_work's arrays, then q (CHEM_REACTIONS).
+void rhs_group(double t, __global const double* y, __global double* f, __global const double* p,
+               __global const double* tables, __global double* work) {
+  const ChemWork v = chem_work(work);
+  __global double* q = v.rest;
+  const double P = p[0];
+  // rhs() forms ρ as P (1 / Σ Y/W) / (R T), the same bits as the state's P W̄ / (R T).
+  const ChemState s = chem_group_state(y, P, &v);
+  FOR_OWN(r, 0, CHEM_REACTIONS) q[r] = chem_rate(CHEM_RECORD(r), s.T, P, v.c, s.c_total, v.g, s.log_c0).q;
   SYNC();  // q is complete
   FOR_OWN(k, 0, CHEM_K) {
     // w -= ν' q as w + (-ν') q: the same bits.
     double wk = 0.0;
     for (int e = CHEM_PRODUCTION(k); e < CHEM_PRODUCTION(k + 1); e += 2) wk += tables[e + 1] * q[(int)tables[e]];
-    w[k] = wk;
-    f[k] = chem_weight[k] * wk / rho;
+    v.w[k] = wk;
+    f[k] = chem_weight[k] * wk / s.rho;
   }
   SYNC();  // w is complete
   if (LEADER) {
     double cp_mass = 0.0;
     double heat_release = 0.0;
     for (int k = 0; k < CHEM_K; ++k) {
-      cp_mass += y[k] * cp[k] / chem_weight[k];
-      heat_release += h[k] * w[k];
+      cp_mass += y[k] * v.cp[k] / chem_weight[k];
+      heat_release += v.h[k] * v.w[k];
     }
-    f[CHEM_K] = -heat_release / (rho * cp_mass);
+    f[CHEM_K] = -heat_release / (s.rho * cp_mass);
   }
 }
+
+#if ODE_GROUP_JAC
+// The Jacobian for mapping 2 (System::group_jac): the generated jac() in phases as rhs_group. Each
+// reaction's q and its derivatives go to work (reaction by reaction); then each species' row of
+// ∂ω̇/∂c and ∂ω̇/∂T is summed from its production list, which holds exactly the terms through which
+// jac() adds to that row, in jac()'s order; then the reactor's transform, column by column.
+#define CHEM_DQ (3 + CHEM_MAX_EXPONENTS)  // per reaction: q, dq/dT, dq/d[M], dq/dc_u
+
+double chem_slope_at(__global const double* k, double T) { return chem_arrhenius_slope(k[1], k[2], T); }
+
+// d kf/dT and d kf/d[M] (forward_slopes).
+void chem_forward_slopes(__global const double* rec, const ChemRate* r, double T, double P, double* dT, double* dm) {
+  const int kind = COUNT(rec, H_KIND);
+  __global const double* rate = PART(rec, O_RATE);
+  *dm = 0.0;
+  if (kind == KIND_PLOG) {
+    const int n = (int)rate[0];
+    double pp[CHEM_MAX_PRESSURES], kp[CHEM_MAX_PRESSURES], dkp[CHEM_MAX_PRESSURES];
+    for (int i = 0; i < n; ++i) {
+      pp[i] = rate[1 + 3 * i];
+      __global const double* a = rec + (int)rate[3 + 3 * i];
+      double k = 0.0, dk = 0.0;
+      for (int j = 0; j < (int)rate[2 + 3 * i]; ++j) {
+        k = k + chem_arrhenius_at(a + 3 * j, T);
+        dk = dk + chem_arrhenius_at(a + 3 * j, T) * chem_slope_at(a + 3 * j, T);
+      }
+      kp[i] = k;
+      dkp[i] = dk;
+    }
+    *dT = r->kf * chem_plog_slope(P, n, pp, kp, dkp);
+    return;
+  }
+  if (kind != KIND_FALLOFF && kind != KIND_ACTIVATED) {
+    *dT = r->kf * chem_slope_at(rate, T);
+    return;
+  }
+  double bx = 0.0, bT = 0.0;
+  __global const double* t = rate + 6;
+  if (rec[H_FORM] == FORM_TROE) {
+    double dfcent = 0.0;
+    if (t[1] != 0.0) dfcent -= t[0] * exp(-T / t[1]) / t[1];
+    if (t[3] != 0.0) dfcent -= t[2] * exp(-T / t[3]) / t[3];
+    if (t[4] != 0.0) dfcent += -t[5] * exp(t[5] / T) / (T * T);
+    chem_troe_slopes(r->fcent, dfcent, r->log10_pr, &bx, &bT);
+  } else if (rec[H_FORM] == FORM_SRI) {
+    chem_sri_slopes(T, r->log10_pr, t[0], t[1], t[2], t[4], &bx, &bT);
+  }
+  const int live = !(r->pr < CHEM_TINY);
+  const double a0 = chem_slope_at(rate, T);
+  const double ainf = chem_slope_at(rate + 3, T);
+  const double dlnf_dT = bT + (live ? bx / CHEM_LN10 * (a0 - ainf) : 0.0);
+  const double dlnf_dm = live ? bx / (CHEM_LN10 * r->m) : 0.0;
+  const double blend = r->k0 * r->f / ((1.0 + r->pr) * (1.0 + r->pr));
+  if (kind == KIND_FALLOFF) {
+    *dT = r->kf * (ainf + (a0 - ainf) / (1.0 + r->pr) + dlnf_dT);
+    *dm = blend + r->kf * dlnf_dm;
+  } else {
+    *dT = r->kf * (a0 - (a0 - ainf) * r->pr / (1.0 + r->pr) + dlnf_dT);
+    *dm = -blend * (r->k0 / r->kinf) + r->kf * dlnf_dm;
+  }
+}
+
+// q, dq/dT, dq/d[M] and dq/dc_u of one reaction into dq (CHEM_DQ doubles), u over its forward then
+// reverse exponents.
+void chem_rate_derivatives(__global const double* rec, double T, double P, __global const double* c, double c_total,
+                           __global const double* g, __global const double* h, double log_c0, __global double* dq) {
+  const ChemRate r = chem_rate(rec, T, P, c, c_total, g, log_c0);
+  const int three_body = COUNT(rec, H_KIND) == KIND_THREE_BODY;
+  const double multiplier = three_body ? r.m : 1.0;
+  double dkf_dT, dkf_dm;
+  chem_forward_slopes(rec, &r, T, P, &dkf_dT, &dkf_dm);
+  dq[0] = r.q;
+  if (rec[H_REVERSIBLE] != 0.0) {
+    double dkr_dT, dkr_dm = 0.0;
+    if (rec[H_REVERSIBLE] == 2.0) {
+      dkr_dT = r.kr * chem_slope_at(PART(rec, O_REVERSE), T);
+    } else {
+      dkr_dT = dkf_dT * r.ratio + r.kr * (rec[H_DELTA_NU] / T - chem_change(rec, h) / (CHEM_R * T * T));
+      dkr_dm = dkf_dm * r.ratio;
+    }
+    dq[1] = multiplier * (dkf_dT * r.forward_product - dkr_dT * r.reverse_product);
+    dq[2] = three_body ? r.kf * r.forward_product - r.kr * r.reverse_product
+                       : dkf_dm * r.forward_product - dkr_dm * r.reverse_product;
+  } else {
+    dq[1] = multiplier * (dkf_dT * r.forward_product);
+    dq[2] = three_body ? r.kf * r.forward_product : dkf_dm * r.forward_product;
+  }
+  const int nf = COUNT(rec, H_FORWARD);
+  for (int u = 0; u < nf; ++u) dq[3 + u] = multiplier * r.kf * chem_product(PART(rec, O_FORWARD), nf, c, u);
+  if (rec[H_REVERSIBLE] == 0.0) return;
+  const int nr = COUNT(rec, H_REVERSE);
+  for (int u = 0; u < nr; ++u)
+    dq[3 + nf + u] = -(multiplier * r.kr * chem_product(PART(rec, O_REVERSE_ORDERS), nr, c, u));
+}
+
+// jac()'s updates of row k through one term ν of reaction rec: ∂ω̇_k/∂c by the exponents' species, then
+// by [M]'s.
+void chem_row_terms(__global const double* rec, __global const double* dq, double nu, int k, __global double* J) {
+  __global const double* forward = PART(rec, O_FORWARD);
+  __global const double* reverse = PART(rec, O_REVERSE_ORDERS);
+  const int nf = COUNT(rec, H_FORWARD), nr = rec[H_REVERSIBLE] != 0.0 ? COUNT(rec, H_REVERSE) : 0;
+  for (int u = 0; u < nf + nr; ++u) {
+    const int i = u < nf ? SPECIES(forward, u) : SPECIES(reverse, u - nf);
+    J[k + i * CHEM_N] += nu * dq[3 + u];
+  }
+  __global const double* third = PART(rec, O_THIRD_BODY);
+  if (rec[H_THIRD_BODY] == 1.0) {
+    J[k + (int)third[0] * CHEM_N] += nu * dq[2];
+  } else if (rec[H_THIRD_BODY] == 2.0) {
+    for (int i = 0; i < CHEM_K; ++i) J[k + i * CHEM_N] += nu * (dq[2] * third[0]);
+    for (int u = 0; u < (int)third[1]; ++u) J[k + (int)third[2 + 2 * u] * CHEM_N] += nu * (dq[2] * third[3 + 2 * u]);
+  }
+}
+
+// work: chem_work's arrays, ∂ω̇/∂T and a (CHEM_K each), then CHEM_DQ per reaction.
+void jac_group(double t, __global const double* y, __global double* dfdy, __global const double* p,
+               __global const double* tables, __global double* work) {
+  const ChemWork v = chem_work(work);
+  __global const double *c = v.c, *cp = v.cp, *h = v.h;
+  __global double* w = v.w;
+  __global double* wT = v.rest;
+  __global double* a = wT + CHEM_K;
+  __global double* dq = a + CHEM_K;
+  const double P = p[0];
+  FOR_OWN(i, 0, CHEM_N * CHEM_N) dfdy[i] = 0.0;
+  const ChemState s = chem_group_state(y, P, &v);
+  const double T = s.T, wbar = s.wbar, rho = s.rho;
+  FOR_OWN(r, 0, CHEM_REACTIONS)
+  chem_rate_derivatives(CHEM_RECORD(r), T, P, c, s.c_total, v.g, h, s.log_c0, dq + r * CHEM_DQ);
+  SYNC();  // dq is complete
+  FOR_OWN(k, 0, CHEM_K) {
+    double wk = 0.0, wTk = 0.0;
+    for (int e = CHEM_PRODUCTION(k); e < CHEM_PRODUCTION(k + 1); e += 2) {
+      const int r = (int)tables[e];
+      const double nu = tables[e + 1];
+      __global const double* dqr = dq + r * CHEM_DQ;
+      wk += nu * dqr[0];
+      wTk += nu * dqr[1];
+      chem_row_terms(CHEM_RECORD(r), dqr, nu, k, dfdy);
+    }
+    w[k] = wk;
+    double ak = 0.0;
+    for (int i = 0; i < CHEM_K; ++i) ak += dfdy[k + i * CHEM_N] * c[i];
+    a[k] = ak;
+    wT[k] = wTk - ak / T;
+  }
+  SYNC();  // w, wT, a and the rows of ∂ω̇/∂c are complete
+  double cp_mass = 0.0, heat_release = 0.0, dcp_mass = 0.0;
+  for (int k = 0; k < CHEM_K; ++k) {
+    cp_mass += y[k] * cp[k] / chem_weight[k];
+    heat_release += h[k] * w[k];
+    dcp_mass += y[k] * (CHEM_R * chem_cp_slope(T, k)) / chem_weight[k];
+  }
+  const double f_T = -heat_release / (rho * cp_mass);
+  FOR_OWN(j, 0, CHEM_N) {
+    double dheat = 0.0;
+    if (j < CHEM_K) {
+      for (int k = 0; k < CHEM_K; ++k) {
+        const double dwdy = rho / chem_weight[j] * dfdy[k + j * CHEM_N] - wbar / chem_weight[j] * a[k];
+        dheat += h[k] * dwdy;
+        dfdy[k + j * CHEM_N] = chem_weight[k] * dwdy / rho + chem_weight[k] * w[k] / rho * wbar / chem_weight[j];
+      }
+      dfdy[CHEM_K + j * CHEM_N] =
+          -dheat / (rho * cp_mass) - f_T * (cp[j] / (chem_weight[j] * cp_mass) - wbar / chem_weight[j]);
+    } else {
+      for (int k = 0; k < CHEM_K; ++k) {
+        dheat += cp[k] * w[k] + h[k] * wT[k];
+        dfdy[k + CHEM_K * CHEM_N] = chem_weight[k] * wT[k] / rho + chem_weight[k] * w[k] / rho / T;
+      }
+      dfdy[CHEM_K + CHEM_K * CHEM_N] = -dheat / (rho * cp_mass) - f_T * (dcp_mass / cp_mass - 1.0 / T);
+    }
+  }
+}
+#endif
 
 #endif

@@ -80,6 +80,13 @@ std::string reaction(const Reaction& r, std::size_t j) {
   return s + production(r) + "  }\n";
 }
 
+// The most concentration exponents of one reaction, forward and reverse together (at least 1).
+std::size_t max_exponents(const Mechanism& m) {
+  std::size_t most = 1;
+  for (const Reaction& r : m.reactions) most = std::max(most, r.forward_exponents().size() + r.reverse_exponents().size());
+  return most;
+}
+
 std::string table(const std::string& name, const std::vector<std::string>& rows) {
   return "__constant double " + name + " = {\n    " + join(rows, ",\n    ") + "};\n";
 }
@@ -106,6 +113,7 @@ std::string reactor_rhs_source(const Mechanism& m) {
   for (const Reaction& r : m.reactions)
     if (r.kind == RateKind::plog) pressures = std::max(pressures, parts::plog_table(r).pressures.size());
   s += "#define CHEM_MAX_PRESSURES " + std::to_string(pressures) + "\n";
+  s += "#define CHEM_MAX_EXPONENTS " + std::to_string(max_exponents(m)) + "\n";
   s += "#define CHEM_R " + literal(gas_constant) + "\n";
   s += "#define CHEM_ONE_ATM " + literal(one_atm) + "\n";
   // Keeps log10 finite when a falloff pressure ratio or F_cent underflows to zero.
@@ -164,8 +172,10 @@ ode::System reactor_system(const Mechanism& m, ReactorJacobian jacobian) {
   std::string source = reactor_rhs_source(m);
   if (analytic) source += reactor_jacobian_source(m);
   source += core::kernel_source("chem/reactor_group.cl");
-  const std::size_t work = 5 * m.species.size() + m.reactions.size();  // reactor_group.cl's rhs_group
-  return ode::System{static_cast<int>(m.species.size()) + 1, std::move(source), analytic, 1, true, work, reactor_tables(m)};
+  // reactor_group.cl's work: rhs_group's, or jac_group's (the larger: 7 K + R (3 + CHEM_MAX_EXPONENTS)).
+  const std::size_t k = m.species.size(), r = m.reactions.size();
+  const std::size_t work = analytic ? 7 * k + r * (3 + max_exponents(m)) : 5 * k + r;
+  return ode::System{static_cast<int>(k) + 1, std::move(source), analytic, 1, true, analytic, work, reactor_tables(m)};
 }
 
 }  // namespace hetflow::chem

@@ -28,6 +28,10 @@ void jac(double t, const double* y, double* dfdy, __global const double* p);
 void rhs_group(double t, __global const double* y, __global double* f, __global const double* p,
                __global const double* tables, __global double* work);
 #endif
+#if ODE_GROUP_JAC
+void jac_group(double t, __global const double* y, __global double* dfdy, __global const double* p,
+               __global const double* tables, __global double* work);
+#endif
 
 // Layout of the settings array; mirrored by radau5.cpp's Setting.
 #define S_UROUND 0
@@ -211,10 +215,13 @@ void evaluate_stages(double x1, double x2, double x3, const SHARED double* y, SH
 }
 
 #if ODE_ANALYTIC_JACOBIAN
-// fjac = df/dy; in mapping 2 evaluated by one work-item through private copies (n^2 private doubles in
-// every work-item's frame: the user API's price).
-void evaluate_jacobian(double t, const SHARED double* y, SHARED double* fjac, __global const double* p) {
-#if ODE_GROUP
+// fjac = df/dy; in mapping 2 by jac_group, or without it by one work-item through private copies (n^2
+// private doubles in every work-item's frame: the user API's price).
+void evaluate_jacobian(double t, const SHARED double* y, SHARED double* fjac, const User* u) {
+  __global const double* p = u->p;
+#if ODE_GROUP_JAC
+  jac_group(t, y, fjac, p, u->tables, u->work);
+#elif ODE_GROUP
   if (LEADER) {
     double yp[ODE_N], dfdy[ODE_N * ODE_N];
     for (int i = 0; i < ODE_N; ++i) yp[i] = y[i];
@@ -323,7 +330,7 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
         ++njac;
         SYNC();  // y is complete
 #if ODE_ANALYTIC_JACOBIAN
-        evaluate_jacobian(x, y, fjac, p);
+        evaluate_jacobian(x, y, fjac, &user);
 #else
         FOR_EACH(i) difference_column(i, x, y, y0, fjac, uround, p);
 #endif

@@ -249,6 +249,7 @@ Radau5::Device& Radau5::part(std::size_t k, Mapping mapping) const {
       .define("ODE_ANALYTIC_JACOBIAN", analytic_jacobian_ ? 1 : 0)
       .define("ODE_GROUP", group ? 1 : 0)
       .define("ODE_GROUP_RHS", group && system_.group_rhs ? 1 : 0)
+      .define("ODE_GROUP_JAC", group && system_.group_rhs && system_.group_jac && analytic_jacobian_ ? 1 : 0)
       .define("ODE_GROUP_WORK", system_.group_rhs ? system_.group_work : 0);
   const auto n = static_cast<std::size_t>(system_.n);
   const core::Context& ctx = devices_->context(k);
