@@ -29,6 +29,20 @@ inline std::vector<ReactorState> reference_states(const Mechanism& m, const std:
   return out;
 }
 
+// The same states one after the other (as a batch of device systems), and their pressures.
+struct StackedStates {
+  std::vector<double> y, pressures;
+};
+
+inline StackedStates stacked_reference_states(const Mechanism& m, const std::string& name) {
+  StackedStates out;
+  for (const ReactorState& s : reference_states(m, name)) {
+    out.y.insert(out.y.end(), s.y.begin(), s.y.end());
+    out.pressures.push_back(s.pressure);
+  }
+  return out;
+}
+
 // The Jacobian of the scaled state (Y_k, T / T_0), T_0 the state's temperature, which makes every entry
 // a rate in 1/s: the T row divided by T_0, the T column multiplied by it.
 inline std::vector<double> scaled(std::vector<double> dfdy, double t0) {

@@ -42,19 +42,7 @@ __kernel void reactor_jac_group(__global const double* y, __global double* dfdy,
 }
 )";
 
-// The reference states one after the other, and their pressures.
-struct States {
-  std::vector<double> y, pressures;
-};
-
-States stacked_states(const Mechanism& mechanism, const std::string& name) {
-  States out;
-  for (const test::ReactorState& s : test::reference_states(mechanism, name)) {
-    out.y.insert(out.y.end(), s.y.begin(), s.y.end());
-    out.pressures.push_back(s.pressure);
-  }
-  return out;
-}
+using States = test::StackedStates;
 
 // jac() at every state, one work-item each.
 std::vector<double> device_jacobian(const core::DeviceSet& devices, const Mechanism& mechanism, const States& s,
@@ -78,9 +66,10 @@ std::vector<double> device_jacobian(const core::DeviceSet& devices, const Mechan
 void check_device_jacobian(const Mechanism& mechanism, const std::string& name) {
   const std::vector<test::ReactorState> states = test::reference_states(mechanism, name);
   const std::size_t n = mechanism.species.size() + 1, count = states.size();
-  const std::vector<double> pressures = stacked_states(mechanism, name).pressures;
+  const States stacked = test::stacked_reference_states(mechanism, name);
+  const std::vector<double>& pressures = stacked.pressures;
   const core::DeviceSet devices = hetflow::test::test_device();
-  const std::vector<double> device = device_jacobian(devices, mechanism, stacked_states(mechanism, name), name);
+  const std::vector<double> device = device_jacobian(devices, mechanism, stacked, name);
 
   const Kinetics kinetics(mechanism);
   double worst = 0.0;
@@ -104,7 +93,7 @@ void check_device_jacobian(const Mechanism& mechanism, const std::string& name) 
 // RADAU5's mapping 2 takes jac_group, mapping 1 jac(): the same bits, so that results do not depend on
 // the mapping. A group of 16 work-items makes each own several species, reactions and columns.
 void check_group_jacobian(const Mechanism& mechanism, const std::string& name) {
-  const States states = stacked_states(mechanism, name);
+  const States states = test::stacked_reference_states(mechanism, name);
   const std::size_t count = states.pressures.size();
   const core::DeviceSet devices = hetflow::test::test_device();
   const std::vector<double> expected = device_jacobian(devices, mechanism, states, name);

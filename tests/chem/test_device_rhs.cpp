@@ -11,6 +11,7 @@
 #include "hetflow/core/buffer.hpp"
 #include "hetflow/core/program.hpp"
 #include "hetflow/core/registry.hpp"
+#include "jacobian_test_util.hpp"
 #include "test_devices.hpp"
 
 namespace hetflow::chem {
@@ -39,25 +40,7 @@ __kernel void reactor_rhs_group(__global const double* y, __global double* f, __
 }
 )";
 
-// The reference table's states in the mechanism's species order, T last, as the reactor wants them,
-// and their pressures.
-struct States {
-  std::vector<double> y, pressures;
-};
-
-States reference_states(const Mechanism& mechanism, const nlohmann::json& ref) {
-  const auto names = ref["species"].get<std::vector<std::string>>();
-  EXPECT_EQ(names.size(), mechanism.species.size());
-  States s;
-  for (const auto& state : ref["states"]) {
-    const std::vector<double> mass_fractions =
-        test::in_mechanism_order(mechanism, names, state["Y"].get<std::vector<double>>());
-    s.y.insert(s.y.end(), mass_fractions.begin(), mass_fractions.end());
-    s.y.push_back(state["T"].get<double>());
-    s.pressures.push_back(state["p"].get<double>());
-  }
-  return s;
-}
+using States = test::StackedStates;
 
 // rhs() at every state, one work-item each.
 std::vector<double> device_rhs(const core::DeviceSet& devices, const Mechanism& mechanism, const States& s,
@@ -78,7 +61,7 @@ std::vector<double> device_rhs(const core::DeviceSet& devices, const Mechanism& 
 }
 
 void check_device_rhs(const Mechanism& mechanism, const std::string& name) {
-  const States states = reference_states(mechanism, test::reference(name));
+  const States states = test::stacked_reference_states(mechanism, name);
   const std::vector<double>& y = states.y;
   const std::vector<double>& pressures = states.pressures;
   const std::size_t n = mechanism.species.size() + 1;
@@ -108,7 +91,7 @@ void check_device_rhs(const Mechanism& mechanism, const std::string& name) {
 // RADAU5's mapping 2 takes rhs_group, mapping 1 rhs(): the two must give the same bits, so that results
 // do not depend on the mapping. A group of 16 work-items makes each own several species and reactions.
 void check_group_rhs(const Mechanism& mechanism, const std::string& name) {
-  const States states = reference_states(mechanism, test::reference(name));
+  const States states = test::stacked_reference_states(mechanism, name);
   const std::size_t count = states.pressures.size();
   const core::DeviceSet devices = hetflow::test::test_device();
   const std::vector<double> expected = device_rhs(devices, mechanism, states, name);
