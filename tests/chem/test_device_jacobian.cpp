@@ -3,14 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <cstring>
 
 #include "chem_test_util.hpp"
 #include "hetflow/chem/reactor.hpp"
 #include "hetflow/chem/reactor_source.hpp"
 #include "hetflow/core/buffer.hpp"
 #include "hetflow/core/program.hpp"
-#include "hetflow/core/registry.hpp"
+#include "group_test_util.hpp"
 #include "jacobian_test_util.hpp"
 #include "test_devices.hpp"
 
@@ -30,15 +29,6 @@ __kernel void reactor_jac(__global const double* y, __global double* dfdy, __glo
   for (int k = 0; k < CHEM_N; ++k) yi[k] = y[i * CHEM_N + k];
   jac(0.0, yi, ji, p + i);
   for (int k = 0; k < CHEM_N * CHEM_N; ++k) dfdy[i * CHEM_N * CHEM_N + k] = ji[k];
-}
-)";
-
-// jac_group (reactor_group.cl) by one work-group of `group_size` per state.
-constexpr const char* group_wrapper = R"(
-__kernel void reactor_jac_group(__global const double* y, __global double* dfdy, __global const double* p,
-                                __global const double* tables, __global double* work, int work_size) {
-  const size_t i = get_group_id(0);
-  jac_group(0.0, y + i * CHEM_N, dfdy + i * CHEM_N * CHEM_N, p + i, tables, work + i * work_size);
 }
 )";
 
@@ -94,36 +84,15 @@ void check_device_jacobian(const Mechanism& mechanism, const std::string& name) 
 // the mapping. A group of 16 work-items makes each own several species, reactions and columns.
 void check_group_jacobian(const Mechanism& mechanism, const std::string& name) {
   const States states = test::stacked_reference_states(mechanism, name);
-  const std::size_t count = states.pressures.size();
   const core::DeviceSet devices = hetflow::test::test_device();
-  const std::vector<double> expected = device_jacobian(devices, mechanism, states, name);
-
   const ode::System system = reactor_system(mechanism);
   ASSERT_TRUE(system.group_jac);
   const auto n = static_cast<std::size_t>(system.n);
-  const core::Context& ctx = devices.context(0);
-  const core::Queue& q = devices.compute(0);
-  const std::string source = "#define ODE_GROUP 1\n#define ODE_GROUP_RHS 1\n#define ODE_GROUP_JAC 1\n#define ODE_N " +
-                             std::to_string(n) + "\n" + core::kernel_source("ode/mapping.cl") + system.source +
-                             group_wrapper;
-  const core::Program program = core::build_program(ctx, "chem reactor jac_group " + name, source, "");
-  core::Kernel kernel = program.kernel("reactor_jac_group");
-  core::Buffer<double> y_dev(ctx, states.y.size()), j_dev(ctx, count * n * n), p_dev(ctx, count),
-      tables(ctx, system.tables.size()), work(ctx, count * system.group_work);
-  y_dev.write(q, states.y);
-  p_dev.write(q, states.pressures);
-  tables.write(q, system.tables);
-  kernel.args(y_dev, j_dev, p_dev, tables, work, static_cast<cl_int>(system.group_work));
-  constexpr std::size_t group = 16;
-  kernel.launch(q, core::NDRange(count * group), core::NDRange(group));
-  std::vector<double> got(count * n * n);
-  j_dev.read(q, got);
-  std::size_t differing = 0;
-  for (std::size_t i = 0; i < got.size(); ++i)
-    if (std::memcmp(&got[i], &expected[i], sizeof(double)) != 0 && differing++ < 10)
-      ADD_FAILURE() << name << " state " << i / (n * n) << " entry (" << i % n << ", " << i / n % n
-                    << "): jac_group " << got[i] << ", jac " << expected[i];
-  EXPECT_EQ(differing, 0u);
+  test::expect_same_bits(test::run_group(devices, system, states, true, name),
+                         device_jacobian(devices, mechanism, states, name), [&](std::size_t i) {
+                           return name + " state " + std::to_string(i / (n * n)) + " entry (" + std::to_string(i % n) +
+                                  ", " + std::to_string(i / n % n) + ")";
+                         });
 }
 
 // GRI-Mech 3.0's jac() takes PoCL about 25 s to build: labelled slow.

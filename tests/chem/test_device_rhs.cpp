@@ -3,14 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <cstring>
 
 #include "chem_test_util.hpp"
 #include "hetflow/chem/reactor.hpp"
 #include "hetflow/chem/reactor_source.hpp"
 #include "hetflow/core/buffer.hpp"
 #include "hetflow/core/program.hpp"
-#include "hetflow/core/registry.hpp"
+#include "group_test_util.hpp"
 #include "jacobian_test_util.hpp"
 #include "test_devices.hpp"
 
@@ -28,15 +27,6 @@ __kernel void reactor_rhs(__global const double* y, __global double* f, __global
   for (int k = 0; k <= CHEM_K; ++k) yi[k] = y[i * (CHEM_K + 1) + k];
   rhs(0.0, yi, fi, p + i);
   for (int k = 0; k <= CHEM_K; ++k) f[i * (CHEM_K + 1) + k] = fi[k];
-}
-)";
-
-// rhs_group (reactor_group.cl) by one work-group of `group_size` per state: f[i*n..] for y[i*n..].
-constexpr const char* group_wrapper = R"(
-__kernel void reactor_rhs_group(__global const double* y, __global double* f, __global const double* p,
-                                __global const double* tables, __global double* work, int work_size) {
-  const size_t i = get_group_id(0);
-  rhs_group(0.0, y + i * (CHEM_K + 1), f + i * (CHEM_K + 1), p + i, tables, work + i * work_size);
 }
 )";
 
@@ -92,32 +82,15 @@ void check_device_rhs(const Mechanism& mechanism, const std::string& name) {
 // do not depend on the mapping. A group of 16 work-items makes each own several species and reactions.
 void check_group_rhs(const Mechanism& mechanism, const std::string& name) {
   const States states = test::stacked_reference_states(mechanism, name);
-  const std::size_t count = states.pressures.size();
   const core::DeviceSet devices = hetflow::test::test_device();
-  const std::vector<double> expected = device_rhs(devices, mechanism, states, name);
-
-  const ode::System system = reactor_system(mechanism);
+  // Without jac(), so that rhs_group is shown to build from the rhs source alone.
+  const ode::System system = reactor_system(mechanism, ReactorJacobian::finite_difference);
   ASSERT_TRUE(system.group_rhs);
-  const core::Context& ctx = devices.context(0);
-  const core::Queue& q = devices.compute(0);
-  const std::string source = "#define ODE_GROUP 1\n#define ODE_GROUP_RHS 1\n#define ODE_N " + std::to_string(system.n) +
-                             "\n" + core::kernel_source("ode/mapping.cl") + system.source + group_wrapper;
-  const core::Program program = core::build_program(ctx, "chem reactor rhs_group " + name, source, "");
-  core::Kernel kernel = program.kernel("reactor_rhs_group");
-  core::Buffer<double> y_dev(ctx, states.y.size()), f_dev(ctx, states.y.size()), p_dev(ctx, count),
-      tables(ctx, system.tables.size()), work(ctx, count * system.group_work);
-  y_dev.write(q, states.y);
-  p_dev.write(q, states.pressures);
-  tables.write(q, system.tables);
-  kernel.args(y_dev, f_dev, p_dev, tables, work, static_cast<cl_int>(system.group_work));
-  constexpr std::size_t group = 16;
-  kernel.launch(q, core::NDRange(count * group), core::NDRange(group));
-  std::vector<double> got(states.y.size());
-  f_dev.read(q, got);
-  for (std::size_t i = 0; i < got.size(); ++i)
-    EXPECT_EQ(std::memcmp(&got[i], &expected[i], sizeof(double)), 0)
-        << name << " state " << i / system.n << " component " << i % system.n << ": rhs_group " << got[i] << ", rhs "
-        << expected[i];
+  const auto n = static_cast<std::size_t>(system.n);
+  test::expect_same_bits(test::run_group(devices, system, states, false, name),
+                         device_rhs(devices, mechanism, states, name), [&](std::size_t i) {
+                           return name + " state " + std::to_string(i / n) + " component " + std::to_string(i % n);
+                         });
 }
 
 TEST(ChemDeviceRhs, Gri30MatchesHost) { check_device_rhs(test::gri30_yaml(), "gri30"); }

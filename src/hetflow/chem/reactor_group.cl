@@ -1,9 +1,11 @@
-// The reactor's rhs for RADAU5's mapping 2 (one work-group per system, radau5.hpp's System::group_rhs):
-// generated rhs() (reactor_source.cpp), run by one work-item, keeps the rest of the group waiting, so
-// here the group shares it in three phases: species by species (concentrations and thermo), reaction by
-// reaction (rates of progress), species by species again (production rates, each summed over its
-// reactions in rhs()'s order). Every value takes the operations of rhs() in the same order, so both give
-// the same bits. Reactions are read from `tables` (reactor_tables.cpp) rather than written out, so
+// The reactor's rhs and Jacobian for RADAU5's mapping 2 (one work-group per system, radau5.hpp's
+// System::group_rhs and group_jac): generated rhs() and jac() (reactor_source.cpp,
+// reactor_jacobian_source.cpp), run by one work-item, keep the rest of the group waiting, so here the
+// group shares them in phases: species by species (concentrations and thermo), reaction by reaction
+// (rates of progress, and their derivatives), species by species again (production rates, each summed
+// over its reactions in rhs()'s order, and the rows of ∂ω̇/∂c), and for the Jacobian the reactor's
+// transform column by column. Every value takes the operations of rhs() or jac() in the same order, so
+// both give the same bits. Reactions are read from `tables` (reactor_tables.cpp) rather than written out, so
 // that neighbouring work-items run the same instructions on different reactions. Appended after the
 // generated source, whose helpers and constants it calls; the host defines CHEM_REACTIONS,
 // CHEM_MAX_PRESSURES (the most pressures of a PLOG reaction, at least 1) and CHEM_MAX_EXPONENTS (the
@@ -76,17 +78,30 @@ double chem_change(__global const double* rec, __global const double* x) {
 }
 
 // PLOG (plog_constant): the count of pressures, then per pressure (p, rates, offset of its Arrhenius
-// triples from the record's start); each pressure's rates summed from 0.0 in order.
-double chem_plog(__global const double* rec, __global const double* table, double T, double P) {
+// triples from the record's start). Fills pp and kp, each pressure's rates summed from 0.0 in order,
+// and with dkp (not 0) Σ k d ln k/dT likewise (forward_slopes); returns the count.
+int chem_plog_sums(__global const double* rec, __global const double* table, double T, double* pp, double* kp,
+                   double* dkp) {
   const int n = (int)table[0];
-  double pp[CHEM_MAX_PRESSURES], kp[CHEM_MAX_PRESSURES];
   for (int i = 0; i < n; ++i) {
     pp[i] = table[1 + 3 * i];
     __global const double* rate = rec + (int)table[3 + 3 * i];
-    double k = 0.0;
-    for (int j = 0; j < (int)table[2 + 3 * i]; ++j) k = k + chem_arrhenius_at(rate + 3 * j, T);
+    double k = 0.0, dk = 0.0;
+    for (int j = 0; j < (int)table[2 + 3 * i]; ++j) {
+      k = k + chem_arrhenius_at(rate + 3 * j, T);
+#if ODE_GROUP_JAC  // the slope is jac()'s helper, there only with it
+      if (dkp) dk = dk + chem_arrhenius_at(rate + 3 * j, T) * chem_arrhenius_slope(rate[3 * j + 1], rate[3 * j + 2], T);
+#endif
+    }
     kp[i] = k;
+    if (dkp) dkp[i] = dk;
   }
+  return n;
+}
+
+double chem_plog(__global const double* rec, __global const double* table, double T, double P) {
+  double pp[CHEM_MAX_PRESSURES], kp[CHEM_MAX_PRESSURES];
+  const int n = chem_plog_sums(rec, table, T, pp, kp, 0);
   return chem_plog_rate(P, n, pp, kp);
 }
 
@@ -230,19 +245,8 @@ void chem_forward_slopes(__global const double* rec, const ChemRate* r, double T
   __global const double* rate = PART(rec, O_RATE);
   *dm = 0.0;
   if (kind == KIND_PLOG) {
-    const int n = (int)rate[0];
     double pp[CHEM_MAX_PRESSURES], kp[CHEM_MAX_PRESSURES], dkp[CHEM_MAX_PRESSURES];
-    for (int i = 0; i < n; ++i) {
-      pp[i] = rate[1 + 3 * i];
-      __global const double* a = rec + (int)rate[3 + 3 * i];
-      double k = 0.0, dk = 0.0;
-      for (int j = 0; j < (int)rate[2 + 3 * i]; ++j) {
-        k = k + chem_arrhenius_at(a + 3 * j, T);
-        dk = dk + chem_arrhenius_at(a + 3 * j, T) * chem_slope_at(a + 3 * j, T);
-      }
-      kp[i] = k;
-      dkp[i] = dk;
-    }
+    const int n = chem_plog_sums(rec, rate, T, pp, kp, dkp);
     *dT = r->kf * chem_plog_slope(P, n, pp, kp, dkp);
     return;
   }

@@ -22,7 +22,7 @@ std::string reactor_rhs_source(const Mechanism& mechanism);
 std::string reactor_jacobian_source(const Mechanism& mechanism);
 
 // The mechanism's reactions, and each species' production terms, as the table that the reactor's
-// cooperative rhs_group (chem/reactor_group.cl) reads in RADAU5's mapping 2.
+// cooperative rhs_group and jac_group (chem/reactor_group.cl) read in RADAU5's mapping 2.
 std::vector<double> reactor_tables(const Mechanism& mechanism);
 
 // How RADAU5 gets the reactor's Jacobian: the exact one (jac(), from reactor_jacobian_source), or its
@@ -30,7 +30,8 @@ std::vector<double> reactor_tables(const Mechanism& mechanism);
 enum class ReactorJacobian { analytic, finite_difference };
 
 // The reactor as an ode::Radau5 system: K + 1 equations, one parameter (the pressure), and the
-// cooperative rhs for mapping 2 (System::group_rhs) with reactor_tables.
+// cooperative rhs and (with jac()) Jacobian for mapping 2 (System::group_rhs, group_jac) with
+// reactor_tables.
 ode::System reactor_system(const Mechanism& mechanism, ReactorJacobian jacobian = ReactorJacobian::analytic);
 
 }  // namespace hetflow::chem

@@ -25,9 +25,9 @@ namespace hetflow::ode {
 //   void rhs_group(double t, __global const double* y, __global double* f, __global const double* p,
 //                  __global const double* tables, __global double* work)
 // y is complete when it is called, and f must be complete once every work-item has returned and passed
-// a barrier; it may split the work with mapping.cl's FOR_OWN, SYNC and LEADER. `tables` holds `tables`
-// (uploaded once per device), `work` the group's group_work doubles of scratch. It must give the bits of
-// rhs(), which mapping 1 calls, so that results do not depend on the mapping. With group_jac (and
+// a barrier; it may split the work with mapping.cl's FOR_OWN, SYNC and LEADER. `tables` holds
+// System::tables (uploaded once per device), `work` the group's group_work doubles of scratch. It must
+// give the bits of rhs(), which mapping 1 calls, so that results do not depend on the mapping. With group_jac (and
 // group_rhs) likewise
 //   void jac_group(double t, __global const double* y, __global double* dfdy, __global const double* p,
 //                  __global const double* tables, __global double* work)

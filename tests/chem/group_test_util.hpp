@@ -1,0 +1,64 @@
+#pragma once
+// Shared by the rhs_group and jac_group tests: running the reactor's cooperative functions on a device,
+// one work-group per state, and comparing them with rhs() and jac() bit for bit.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "hetflow/core/buffer.hpp"
+#include "hetflow/core/device_set.hpp"
+#include "hetflow/core/program.hpp"
+#include "hetflow/core/registry.hpp"
+#include "hetflow/ode/radau5.hpp"
+#include "jacobian_test_util.hpp"
+
+namespace hetflow::chem::test {
+
+// Calls rhs_group (or, with `jacobian`, jac_group) of `system` once per state, one group of 16
+// work-items each, so that every work-item owns several species, reactions and columns; returns f (or
+// dfdy) of every state one after the other.
+inline std::vector<double> run_group(const core::DeviceSet& devices, const ode::System& system,
+                                     const StackedStates& states, bool jacobian, const std::string& name) {
+  const auto n = static_cast<std::size_t>(system.n);
+  const std::size_t count = states.pressures.size(), out = jacobian ? n * n : n;
+  const std::string function = jacobian ? "jac_group" : "rhs_group";
+  const std::string wrapper = "__kernel void run(__global const double* y, __global double* out,"
+                              " __global const double* p, __global const double* tables, __global double* work) {\n"
+                              "  const size_t i = get_group_id(0);\n  " +
+                              function + "(0.0, y + i * " + std::to_string(n) + ", out + i * " + std::to_string(out) +
+                              ", p + i, tables, work + i * " + std::to_string(system.group_work) + ");\n}\n";
+  const std::string source = "#define ODE_GROUP 1\n#define ODE_GROUP_RHS 1\n#define ODE_GROUP_JAC " +
+                             std::string(jacobian ? "1" : "0") + "\n#define ODE_N " + std::to_string(n) + "\n" +
+                             core::kernel_source("ode/mapping.cl") + system.source + wrapper;
+  const core::Context& ctx = devices.context(0);
+  const core::Queue& q = devices.compute(0);
+  const core::Program program = core::build_program(ctx, "chem reactor " + function + " " + name, source, "");
+  core::Kernel kernel = program.kernel("run");
+  core::Buffer<double> y(ctx, states.y.size()), result(ctx, count * out), p(ctx, count),
+      tables(ctx, system.tables.size()), work(ctx, count * system.group_work);
+  y.write(q, states.y);
+  p.write(q, states.pressures);
+  tables.write(q, system.tables);
+  kernel.args(y, result, p, tables, work);
+  constexpr std::size_t group = 16;
+  kernel.launch(q, core::NDRange(count * group), core::NDRange(group));
+  std::vector<double> values(count * out);
+  result.read(q, values);
+  return values;
+}
+
+// Fails for every value whose bits differ (naming the first ten: `what` of value i); returns how many.
+template <class Name>
+std::size_t expect_same_bits(const std::vector<double>& got, const std::vector<double>& expected, Name what) {
+  EXPECT_EQ(got.size(), expected.size());
+  std::size_t differing = 0;
+  for (std::size_t i = 0; i < std::min(got.size(), expected.size()); ++i)
+    if (std::memcmp(&got[i], &expected[i], sizeof(double)) != 0 && differing++ < 10)
+      ADD_FAILURE() << what(i) << ": cooperative " << got[i] << ", one work-item " << expected[i];
+  EXPECT_EQ(differing, 0u);
+  return differing;
+}
+
+}  // namespace hetflow::chem::test
