@@ -175,9 +175,15 @@ void HaloExchange::receive(int axis, core::HaloFlow flow, std::span<const core::
         kernel.set(10, *flags_[k]);
         kernel.set(11, local[2]);
       }
-      ready[k] = kernel.launch(devices_->transfer(k), range(k), core::NDRange(face_group), std::span(&written, 1));
+      // On the compute queue, behind the interior update: on the transfer queue the kernel got no
+      // multiprocessor until the interior drained, and held up the next face's write behind it, so
+      // that write and the step's next boundary layers waited for the interior (seen on two H100s).
+      // The next write into `face` comes only after the host has seen this queue's next packing
+      // finish, so this kernel has read it by then.
+      ready[k] = kernel.launch(devices_->compute(k), range(k), core::NDRange(face_group), std::span(&written, 1));
     }
     devices_->transfer(k).flush();
+    devices_->compute(k).flush();
   }
 }
 

@@ -23,9 +23,10 @@ using FaceMask = std::function<std::uint32_t(int axis, int side, core::HaloFlow 
 // axes, so what crosses an edge reaches the diagonal neighbour in two hops. A face is packed on the
 // device, read into pinned host memory, written into the neighbour's device (or sent to its process
 // through the link) and unpacked there (fill: into the halo) or merged (swap: into the boundary layer,
-// lbm.cl's lbm_merge_*). Past the packing, everything runs on the devices' transfer queues, so it
-// overlaps with kernels on the compute queues; the host waits only for each axis's faces to reach
-// host memory.
+// lbm.cl's lbm_merge_*). The reads and writes run on the devices' transfer queues, so they overlap
+// with kernels on the compute queues; packing and unpacking are kernels on the compute queues (a
+// kernel on the transfer queue waits for the compute queue's kernel to drain); the host waits only
+// for each axis's faces to reach host memory.
 class HaloExchange {
  public:
   // `fields` layout: `per_plane` values of `element_bytes` per node ((z * per_plane + i) * plane + ...);
@@ -37,8 +38,8 @@ class HaloExchange {
                FaceMask mask);
 
   // Brings the halos of the local parts' `fields` up to date once `ready[k]` has completed; returns one
-  // event per local part for the kernels that depend on the exchange. The faces are packed on the
-  // compute queues, reads, writes and unpacking run on the transfer queues. `overlap`, when given,
+  // event per local part for the kernels that depend on the exchange. The faces are packed and
+  // unpacked on the compute queues, read and written on the transfer queues. `overlap`, when given,
   // runs once, after the first split axis's packing is enqueued and before the host first waits: what
   // it enqueues on the compute queues (the interior update) then runs while the faces travel.
   std::vector<core::Event> exchange(std::span<const core::Buffer<std::uint8_t>* const> fields, core::HaloFlow flow,
