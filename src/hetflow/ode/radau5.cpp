@@ -35,10 +35,12 @@ constexpr int max_group_n = 128;
 // run at once (see resolve).
 constexpr int automatic_group_above = 16;
 // Above that n, mapping 1 once a batch has this many systems per compute unit of the GPUs, mapping 2
-// below. GRI-Mech 3.0 (n = 54) on an H200 (132 units), analytic Jacobian: mapping 1 gave 4,270, 10,140,
-// 36,500 and 52,150 systems/s at 1,000, 4,096, 20,000 and 100,000 systems; mapping 2 (differences)
-// 22,300, 20,040, 17,630 and 17,010.
-constexpr std::size_t work_items_per_unit = 64;
+// below. Below the GPU's capacity mapping 1's rate grows in proportion to the batch, mapping 2's stays
+// near its plateau: GRI-Mech 3.0 (n = 54) on an H200 (132 units), analytic Jacobian, at a18698b:
+// mapping 1 50,660 systems/s at 1e4 systems and 105,300 at 2e4, mapping 2 76,710 at 4,096 (Δt 1e-6 s);
+// at Δt 1e-4 s mapping 1 8,020 at 1e4, mapping 2 14,230 at 4,096. The lines cross near 1.4e4 and
+// 1.8e4 systems, 107 and 134 per unit.
+constexpr std::size_t work_items_per_unit = 120;
 
 // radau5.cl's W_DOUBLES: mapping 2's scratch per work-group (14 vectors, 4 matrices), then the system's
 // own (System::group_work).
@@ -250,7 +252,8 @@ Radau5::Device& Radau5::part(std::size_t k, Mapping mapping) const {
       .define("ODE_GROUP", group ? 1 : 0)
       .define("ODE_GROUP_RHS", group && system_.group_rhs ? 1 : 0)
       .define("ODE_GROUP_JAC", group && system_.group_rhs && system_.group_jac && analytic_jacobian_ ? 1 : 0)
-      .define("ODE_GROUP_WORK", system_.group_rhs ? system_.group_work : 0);
+      .define("ODE_GROUP_WORK", system_.group_rhs ? system_.group_work : 0)
+      .define("ODE_OUTLINE_USER", d.info.kind == core::DeviceKind::gpu ? 1 : 0);
   const auto n = static_cast<std::size_t>(system_.n);
   const core::Context& ctx = devices_->context(k);
   part = std::make_unique<Device>(
