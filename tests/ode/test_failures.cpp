@@ -123,13 +123,16 @@ TEST(OdeFailuresInput, SystemSizeLimits) {
   o.mapping = Mapping::automatic;
   const bool gpus = !test::untestable(Mapping::work_group, devices());
   // n > 16 on GPUs: mapping 2 for a batch that cannot fill them with work-items, mapping 1 for one that
-  // can (64 systems per compute unit); n > 64 only fits mapping 2.
+  // can (120 systems per compute unit); n > 64 only fits mapping 2.
   const Radau5 small(devices(), System{16, rhs, false, 0}, o), large(devices(), System{17, rhs, false, 0}, o);
-  const std::size_t fill = 64 * devices().device(0).info.compute_units * devices().size();
+  const std::size_t fill = 120 * devices().device(0).info.compute_units * devices().size();
   EXPECT_EQ(small.mapping(1), Mapping::work_item);
   EXPECT_EQ(large.mapping(1), gpus ? Mapping::work_group : Mapping::work_item);
+  EXPECT_EQ(large.mapping(fill - 1), gpus ? Mapping::work_group : Mapping::work_item);
   EXPECT_EQ(large.mapping(fill), Mapping::work_item);
-  if (gpus) EXPECT_EQ(Radau5(devices(), System{65, rhs, false, 0}, o).mapping(fill), Mapping::work_group);
+  if (gpus) {
+    EXPECT_EQ(Radau5(devices(), System{65, rhs, false, 0}, o).mapping(fill), Mapping::work_group);
+  }
   SKIP_UNTESTABLE(Mapping::work_group, devices());
   // Mapping 1's cap does not apply to mapping 2: y' = -y with n = 100 decays to e^-1 y0.
   o.mapping = Mapping::work_group;

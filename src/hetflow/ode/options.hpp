@@ -16,7 +16,7 @@ enum class Mapping {
   work_item,   // mapping 1: one work-item per system, everything private; n <= 64
   work_group,  // mapping 2: one work-group per system, matrices in per-group global scratch; n <= 128
   // On GPUs for n > 16: work_group for batches too small to fill the device with one work-item per
-  // system (fewer than 64 systems per compute unit) or n > 64, work_item otherwise (docs/ode.md).
+  // system (fewer than 120 systems per compute unit) or n > 64, work_item otherwise (docs/ode.md).
   automatic
 };
 

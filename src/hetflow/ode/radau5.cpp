@@ -36,10 +36,10 @@ constexpr int max_group_n = 128;
 constexpr int automatic_group_above = 16;
 // Above that n, mapping 1 once a batch has this many systems per compute unit of the GPUs, mapping 2
 // below. Below the GPU's capacity mapping 1's rate grows in proportion to the batch, mapping 2's stays
-// near its plateau: GRI-Mech 3.0 (n = 54) on an H200 (132 units), analytic Jacobian, at a18698b:
-// mapping 1 50,660 systems/s at 1e4 systems and 105,300 at 2e4, mapping 2 76,710 at 4,096 (Δt 1e-6 s);
-// at Δt 1e-4 s mapping 1 8,020 at 1e4, mapping 2 14,230 at 4,096. The lines cross near 1.4e4 and
-// 1.8e4 systems, 107 and 134 per unit.
+// near its plateau: GRI-Mech 3.0 (n = 54) on an H200 (132 units), analytic Jacobian, at a18698b, dt
+// 1e-6 s: mapping 1 50,660 systems/s at 1e4 systems (105,300 at 2e4 in a `hetflow run`), mapping 2
+// 76,710 at 4,096; dt 1e-4 s: mapping 1 8,020 at 1e4, mapping 2 14,230 at 4,096. The lines cross near
+// 1.4e4 and 1.8e4 systems, 107 and 134 per unit.
 constexpr std::size_t work_items_per_unit = 120;
 
 // radau5.cl's W_DOUBLES: mapping 2's scratch per work-group (14 vectors, 4 matrices), then the system's
@@ -128,19 +128,20 @@ void check_times(const Batch& b, std::size_t count) {
 }
 
 // Per device: global size fixed by the device, the mapping and the options alone (one launch width per
-// kernel: core/kernel.hpp says why PoCL needs it); the kernel strides over its share of systems. By
-// default mapping 2's group of 64 on a GPU gives each work-item about one column at chemistry's n ~ 54;
-// on PoCL a group runs in one thread anyway, and 4 work-items make every one own several columns.
-// Mapping 2 runs fewer, larger groups because each holds its scratch. Options::work_group and
+// kernel: core/kernel.hpp says why PoCL needs it); the kernel strides over its share of systems. On a
+// GPU both mappings run groups of 32, mapping 2 32 of them per compute unit: with the reactor's
+// rhs_group and jac_group, GRI-Mech 3.0 batches of 4,096 and 1e4 (H100, `hetflow run` at 05d250c,
+// T 1000-1400 K) ran 5-12 % faster than in groups of 64, 8 per unit, at dt 1e-6 s, and 12-22 % at
+// 1e-4 s; 64 x 16 and 32 x 16 fell between, groups of 128 were slowest. On PoCL a group runs in one
+// thread anyway, and 4 work-items make every one own several columns. Options::work_group and
 // groups_per_unit (`hetflow tune radau5`) replace these defaults.
-core::NDRange local_range(const core::Device& d, Mapping m, const Options& o) {
-  const bool gpu = d.info.kind == core::DeviceKind::gpu;
-  return core::NDRange(o.work_group ? o.work_group : m == Mapping::work_group && gpu ? 64 : gpu ? 32 : 4);
+core::NDRange local_range(const core::Device& d, const Options& o) {
+  return core::NDRange(o.work_group ? o.work_group : d.info.kind == core::DeviceKind::gpu ? 32 : 4);
 }
 std::size_t group_count(const core::Device& d, Mapping m, const Options& o) {
   const bool gpu = d.info.kind == core::DeviceKind::gpu;
   const std::size_t per_unit =
-      o.groups_per_unit ? o.groups_per_unit : m == Mapping::work_group ? (gpu ? 8u : 4u) : (gpu ? 64u : 16u);
+      o.groups_per_unit ? o.groups_per_unit : m == Mapping::work_group ? (gpu ? 32u : 4u) : (gpu ? 64u : 16u);
   return per_unit * std::max(d.info.compute_units, 1u);
 }
 
@@ -227,7 +228,7 @@ Mapping Radau5::mapping(std::size_t systems) const {
 Radau5::LaunchShape Radau5::launch_shape(std::size_t systems, std::size_t k) const {
   const Mapping m = mapping(systems);
   const core::Device& d = devices_->device(k);
-  return {m, local_range(d, m, options_).size[0], group_count(d, m, options_) / std::max(d.info.compute_units, 1u)};
+  return {m, local_range(d, options_).size[0], group_count(d, m, options_) / std::max(d.info.compute_units, 1u)};
 }
 
 void Radau5::prepare(std::size_t systems) const {
@@ -460,7 +461,7 @@ Result Radau5::integrate(const Batch& batch) const {
                   static_cast<cl_int>(options_.zero_start ? 1 : 0), s.counters, s.reached,
                   static_cast<cl_ulong>(s.count), part.scratch, part.scratch_pivots, part.tables);
       const core::Device& d = devices_->device(k);
-      const core::NDRange local = local_range(d, batch_mapping, options_);
+      const core::NDRange local = local_range(d, options_);
       const core::Event ran =
           kernel.launch(cq, core::NDRange(local.size[0] * group_count(d, batch_mapping, options_)), local, uploads);
       const std::span<const core::Event> after(&ran, 1);
