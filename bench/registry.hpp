@@ -1,5 +1,7 @@
 #pragma once
 #include <functional>
+#include <optional>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -10,6 +12,10 @@ namespace hetflow::bench {
 
 struct Options {
   int repeats = 15;  // timed repeats per case, after warm-up
+  // `--only`: the cases to run, by name (searched, ECMAScript syntax); none means every case. A
+  // benchmark may skip the work of cases it does not want; bench_command drops whatever else it reports.
+  std::optional<std::regex> only;
+  bool wants(const std::string& case_name) const { return !only || std::regex_search(case_name, *only); }
 };
 
 struct Benchmark {

@@ -46,14 +46,16 @@ nlohmann::json Report::to_json() const {
                           {"efficiency", c.efficiency},
                           {"params", c.params}});
   }
-  return {{"benchmark", benchmark},
-          {"device", device.name},
-          {"platform", device.platform},
-          {"driver", device.driver},
-          {"commit", git_commit},
-          {"date", io::utc_timestamp()},
-          {"reference_bandwidth_GBs", reference_bandwidth_GBs},
-          {"cases", cases_json}};
+  nlohmann::json report = {{"benchmark", benchmark},
+                            {"device", device.name},
+                            {"platform", device.platform},
+                            {"driver", device.driver},
+                            {"commit", git_commit},
+                            {"date", io::utc_timestamp()},
+                            {"reference_bandwidth_GBs", reference_bandwidth_GBs},
+                            {"cases", cases_json}};
+  if (!subset.empty()) report["subset"] = subset;
+  return report;
 }
 
 void Report::print_table(std::ostream& out) const {
@@ -73,7 +75,7 @@ void Report::print_table(std::ostream& out) const {
 std::filesystem::path Report::write(const std::filesystem::path& dir) const {
   const std::filesystem::path folder = dir / device_slug(device);
   std::filesystem::create_directories(folder);
-  const std::filesystem::path path = folder / (benchmark + ".json");
+  const std::filesystem::path path = folder / (benchmark + (subset.empty() ? "" : "-subset") + ".json");
   io::write_file_atomically(path, to_json().dump(2) + "\n");
   return path;
 }

@@ -27,10 +27,12 @@ struct Report {
   core::DeviceInfo device;
   double reference_bandwidth_GBs = 0;
   std::vector<Case> cases;
+  std::string subset = {};  // the `--only` pattern that chose the cases, if any
 
   nlohmann::json to_json() const;
   void print_table(std::ostream& out) const;
-  // Writes DIR/<device-slug>/<benchmark>.json atomically and returns the path.
+  // Writes DIR/<device-slug>/<benchmark>.json (<benchmark>-subset.json for a subset, so that it never
+  // replaces a whole run's record) atomically and returns the path.
   std::filesystem::path write(const std::filesystem::path& dir) const;
 };
 

@@ -70,7 +70,16 @@ Report lbm(const core::DeviceSet& devices, const Options& options) {
   const bool gpu = info.kind == core::DeviceKind::gpu;
   const std::vector<int> sizes = gpu ? std::vector<int>{256, 384} : std::vector<int>{128, 256};
 
+  const std::vector<lbm::Pattern> patterns = {lbm::Pattern::aa, lbm::Pattern::ab, lbm::Pattern::lagrangian};
+  auto case_name = [](int n, lbm::Storage storage, lbm::Pattern pattern) {
+    return std::to_string(n) + "^3 " + lbm::to_string(storage) + " " + lbm::to_string(pattern);
+  };
   for (lbm::Storage storage : {lbm::Storage::fp32, lbm::Storage::fp16, lbm::Storage::fp64}) {
+    // A storage none of whose cases is wanted skips its work-group sweep too.
+    bool wanted = false;
+    for (int n : sizes)
+      for (lbm::Pattern pattern : patterns) wanted = wanted || options.wants(case_name(n, storage, pattern));
+    if (!wanted) continue;
     // Work-group sweep per storage (each needs its own registers) on the smaller lattice, A-A: 32 ... 512
     // along x times 1, 2 or 4 along y, at most 512 work-items.
     std::size_t best_wg = 0, best_wg_y = 1;
@@ -96,14 +105,15 @@ Report lbm(const core::DeviceSet& devices, const Options& options) {
       }
     }
     for (int n : sizes) {
-      for (lbm::Pattern pattern : {lbm::Pattern::aa, lbm::Pattern::ab, lbm::Pattern::lagrangian}) {
+      for (lbm::Pattern pattern : patterns) {
+        const std::string name = case_name(n, storage, pattern);
+        if (!options.wants(name)) continue;
         lbm::Config c;
         c.work_group = best_wg;
         c.work_group_y = best_wg_y;
         c.force = {0, 0, 1e-6};
         c.storage = storage;
         c.pattern = pattern;
-        const std::string name = std::to_string(n) + "^3 " + lbm::to_string(storage) + " " + lbm::to_string(pattern);
         try {
           lbm::Solver s(devices, lbm::duct(n, n, n), c);
           s.initialise();

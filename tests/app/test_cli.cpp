@@ -4,7 +4,9 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "command_test.hpp"
 #include "hetflow/io/csv.hpp"
@@ -102,6 +104,32 @@ TEST_F(Cli, DevicesListsNameAndMemory) {
   EXPECT_NE(r.output.find("memory"), std::string::npos);
   EXPECT_NE(r.output.find("fp64"), std::string::npos);
   EXPECT_EQ(hetflow("devices --device gpu:99").status, 1);
+}
+
+TEST_F(Cli, BenchOnlyRunsAndWritesTheMatchingCasesApart) {
+  const Result r = hetflow("bench probe --device " + device() + " --repeats 1 --only '^triad' -o results");
+  ASSERT_EQ(r.status, 0) << r.output;
+  std::vector<fs::path> written;
+  for (const auto& e : fs::recursive_directory_iterator(dir / "results"))
+    if (e.is_regular_file()) written.push_back(e.path());
+  ASSERT_EQ(written.size(), 1u) << r.output;  // the subset, never probe.json
+  EXPECT_EQ(written[0].filename(), "probe-subset.json");
+  std::ifstream in(written[0]);
+  const nlohmann::json report = nlohmann::json::parse(in);
+  EXPECT_EQ(report["subset"], "^triad");
+  ASSERT_FALSE(report["cases"].empty());
+  for (const auto& c : report["cases"]) EXPECT_EQ(c["name"].get<std::string>().rfind("triad ", 0), 0u) << c["name"];
+}
+
+TEST_F(Cli, BenchOnlyRefusesBadPatternsAndPatternsThatMatchNothing) {
+  Result r = hetflow("bench probe --device " + device() + " --repeats 1 --only '(triad' -o results");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("--only"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("not a regular expression"), std::string::npos) << r.output;
+  r = hetflow("bench probe --device " + device() + " --repeats 1 --only '^nothing' -o results");
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("--only '^nothing': no case of probe matches"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir / "results"));  // nothing written
 }
 
 TEST_F(Cli, SigintStopsAfterTheCurrentStepAndWritesFinalOutputs) {

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <optional>
+#include <regex>
 #include <string>
 
 #include "bench/registry.hpp"
@@ -70,6 +71,18 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--repeats", repeats, "timed repeats per case")->check(CLI::Range(1, 10000));
   std::string bench_build_options;
   bench_cmd->add_option("--build-options", bench_build_options, "extra OpenCL compiler options for every kernel");
+  std::string bench_only;
+  bench_cmd
+      ->add_option("--only", bench_only,
+                   "run only the cases whose name matches this regular expression; writes NAME-subset.json")
+      ->check([](const std::string& pattern) {
+        try {
+          std::regex{pattern};
+          return std::string();
+        } catch (const std::regex_error& e) {
+          return "not a regular expression (" + std::string(e.what()) + ")";
+        }
+      });
 
   NnlsRequest nnls;
   const CLI::App* nnls_cmd = add_nnls_command(app, nnls);
@@ -105,7 +118,7 @@ int main(int argc, char** argv) {
     // Through the environment, which every solver's tuning lookup reads (tune::tuning_disabled).
     if (no_tune) ::setenv("HETFLOW_NO_TUNE", "1", 1);
     if (*devices_cmd) return devices_command(device, bench_devices, std::cout);
-    if (*bench_cmd) return bench_command(bench_name, bench_device, bench_output, repeats, bench_build_options);
+    if (*bench_cmd) return bench_command(bench_name, bench_device, bench_output, repeats, bench_build_options, bench_only);
     if (*nnls_cmd) return nnls_command(nnls, std::cout);
     if (*tune_cmd) return tune_command(tune_request, std::cout);
     if (*cases_cmd) {
