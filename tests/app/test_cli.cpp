@@ -132,6 +132,56 @@ TEST_F(Cli, BenchOnlyRefusesBadPatternsAndPatternsThatMatchNothing) {
   EXPECT_FALSE(fs::exists(dir / "results"));  // nothing written
 }
 
+// Splits a CSV line whose quoted fields may hold commas (the trace's device names).
+std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (char c : line) {
+    if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      fields.emplace_back();
+    } else {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+
+TEST_F(Cli, TraceWritesEveryCommandsDeviceTimes) {
+  const std::string run = "run " + selftest() + " --device " + device() +
+                          " -q --set selftest.size=[8,8,8] --set selftest.bandwidth=false";
+  const Result r = hetflow(run + " -o run --set selftest.steps=6", "HETFLOW_TRACE=trace.csv");
+  ASSERT_EQ(r.status, 0) << r.output;
+  std::ifstream in(dir / "trace.csv");
+  std::string line;
+  ASSERT_TRUE(std::getline(in, line));
+  EXPECT_EQ(line, "device,queue,command,bytes,queued_us,submitted_us,started_us,ended_us,duration_us");
+  std::size_t steps = 0, reads = 0;
+  double first = 1e300;
+  while (std::getline(in, line)) {
+    const std::vector<std::string> f = csv_fields(line);
+    ASSERT_EQ(f.size(), 9u) << line;
+    const double queued = std::stod(f[4]), started = std::stod(f[6]), ended = std::stod(f[7]);
+    steps += f[2] == "selftest_diffuse";
+    if (f[2] == "read") {
+      ++reads;
+      EXPECT_GT(std::stoul(f[3]), 0u) << line;  // bytes
+    }
+    EXPECT_LE(queued, started + 1e-3) << line;  // printed to the ns
+    EXPECT_LE(started, ended) << line;
+    EXPECT_NEAR(std::stod(f[8]), ended - started, 2e-3) << line;
+    first = std::min(first, started);
+  }
+  EXPECT_EQ(steps, 6u);  // one launch per step
+  EXPECT_GT(reads, 0u);  // the outputs came back
+  EXPECT_EQ(first, 0.0);  // times count from the device's first start
+  // Without the variable nothing is written.
+  fs::remove(dir / "trace.csv");
+  ASSERT_EQ(hetflow(run + " -o again --set selftest.steps=1").status, 0);
+  EXPECT_FALSE(fs::exists(dir / "trace.csv"));
+}
+
 TEST_F(Cli, SigintStopsAfterTheCurrentStepAndWritesFinalOutputs) {
   // A short run first puts the kernels in the binary cache: a cold build on a loaded machine can outlast
   // the wait below, and an interrupt before the first step rightly leaves zero steps.

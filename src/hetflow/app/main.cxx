@@ -1,3 +1,17 @@
-#include "hetflow/app/cli.hpp"
+#include <cstdio>
+#include <exception>
 
-int main(int argc, char** argv) { return hetflow::app::main(argc, argv); }
+#include "hetflow/app/cli.hpp"
+#include "hetflow/core/trace.hpp"
+
+int main(int argc, char** argv) {
+  const int status = hetflow::app::main(argc, argv);
+  // After the command, whatever its outcome: the recorded events keep what the timeline needs.
+  try {
+    hetflow::core::trace::write();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "hetflow: trace: %s\n", e.what());
+    return status != 0 ? status : 1;
+  }
+  return status;
+}

@@ -11,6 +11,7 @@
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/event.hpp"
 #include "hetflow/core/handle.hpp"
+#include "hetflow/core/trace.hpp"
 
 namespace hetflow::core {
 
@@ -79,6 +80,7 @@ class Buffer {
     check(clEnqueueWriteBuffer(q.get(), get(), b == Blocking::yes, offset * sizeof(T), src.size_bytes(), src.data(),
                                count(list), data(list), &e),
           "clEnqueueWriteBuffer");
+    trace::record(q, "write", e, src.size_bytes());
     return Event(e);
   }
 
@@ -91,6 +93,7 @@ class Buffer {
     check(clEnqueueReadBuffer(q.get(), get(), b == Blocking::yes, offset * sizeof(T), dst.size_bytes(), dst.data(),
                               count(list), data(list), &e),
           "clEnqueueReadBuffer");
+    trace::record(q, "read", e, dst.size_bytes());
     return Event(e);
   }
 
@@ -113,6 +116,7 @@ class Buffer {
     check(clEnqueueFillBuffer(q.get(), get(), &value, sizeof(T), offset * sizeof(T), n * sizeof(T), count(list),
                               data(list), &e),
           "clEnqueueFillBuffer");
+    trace::record(q, "fill", e, n * sizeof(T));
     return Event(e);
   }
 
@@ -127,6 +131,7 @@ class Buffer {
     check(clEnqueueCopyBuffer(q.get(), src.get(), get(), src_offset * sizeof(T), dst_offset * sizeof(T),
                               n * sizeof(T), count(list), data(list), &e),
           "clEnqueueCopyBuffer");
+    trace::record(q, "copy", e, n * sizeof(T));
     return Event(e);
   }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "hetflow/core/context.hpp"
+#include "hetflow/core/trace.hpp"
 
 namespace hetflow::core {
 
@@ -21,6 +22,7 @@ Event Kernel::launch(const Queue& queue, NDRange global, NDRange local, std::spa
                                local.dims ? local.size.data() : nullptr, static_cast<cl_uint>(list.size()),
                                list.empty() ? nullptr : list.data(), &e),
         "clEnqueueNDRangeKernel(" + name_ + ")");
+  trace::record(queue, name_, e);
   return Event(e);
 }
 
