@@ -18,9 +18,9 @@
 // one contiguous block (the unit of slab decomposition).
 //
 // Kernels run on a 3-D range (x rounded up to the work-group size) so no node index is divided. A node
-// whose 18 neighbours are all fluid (flag bit NEAR_WALL clear, set once by lbm_mark) takes a path with no
-// wall tests; a node next to a wall reads one word whose bit i says that x + c_i is a wall, rather than
-// 18 neighbour flags (fewer loads and, above all, fewer live registers).
+// next to a wall (flag bit NEAR_WALL, set once by lbm_mark) reads one word whose bit i says that x + c_i
+// is a wall, rather than 18 neighbour flags (fewer loads and, above all, fewer live registers); the
+// other nodes take the word as zero without reading it.
 //
 // Build options: REAL (float|double, arithmetic), STORE_HALF (populations as IEEE half through
 // vload_half/vstore_half; otherwise stored as real_t), INDEX64 (64-bit slot indices, needed once
@@ -201,7 +201,7 @@ inline Relax relax_shifted(const real_t drho, const real_t ux, const real_t uy, 
 #define AT_Z(c) ((c) == 1 ? zp : (c) == -1 ? zm : z)
 #define SLOT(i, X, Y, Z) (((idx_t)(Z) * 19 + (idx_t)(i)) * plane + (idx_t)(Y) * (idx_t)nx + (idx_t)(X))
 #define NODE(X, Y, Z) ((idx_t)(Z) * plane + (idx_t)(Y) * (idx_t)nx + (idx_t)(X))
-// Is the neighbour at x + c_i a wall? Only asked on nodes flagged NEAR_WALL, which read `walls` first.
+// Is the neighbour at x + c_i a wall? `walls` is zero on nodes not flagged NEAR_WALL.
 #define WALL_TOWARDS(i) ((walls >> (i)) & 1u)
 
 // One node update through the pattern's READ(i, cx, cy, cz, o) and WRITE(i, cx, cy, cz, o, value)
@@ -299,14 +299,13 @@ inline Relax relax_shifted(const real_t drho, const real_t ux, const real_t uy, 
 // Read and write rules. OWN: the node's own slot. REVERSED: the packet arriving in direction i left
 // x - c_i, whose A-A even step stored it reversed; a wall returns the node's own packet, stored reversed
 // in the node itself. PUSH: each packet goes to the slot of the node it moves to; towards a wall it
-// comes back reversed. OPPOSITE: the node's own opposite slot (A-A even step).
+// comes back reversed. OPPOSITE: the node's own opposite slot (A-A even step). A wall picks the address,
+// so that the lanes of a warp beside a wall and away from it issue one load or store together.
 #define READ_OWN(i, cx, cy, cz, o) LOAD(fin, SLOT(i, x, y, z))
-#define READ_REVERSED(i, cx, cy, cz, o) LOAD(fin, SLOT(o, AT_X(-(cx)), AT_Y(-(cy)), AT_Z(-(cz))))
 #define READ_REVERSED_WALLS(i, cx, cy, cz, o) \
-  (WALL_TOWARDS(o) ? LOAD(fin, SLOT(i, x, y, z)) : LOAD(fin, SLOT(o, AT_X(-(cx)), AT_Y(-(cy)), AT_Z(-(cz)))))
-#define WRITE_PUSH(i, cx, cy, cz, o, v) STORE(fout, SLOT(i, AT_X(cx), AT_Y(cy), AT_Z(cz)), v);
+  LOAD(fin, WALL_TOWARDS(o) ? SLOT(i, x, y, z) : SLOT(o, AT_X(-(cx)), AT_Y(-(cy)), AT_Z(-(cz))))
 #define WRITE_PUSH_WALLS(i, cx, cy, cz, o, v) \
-  if (WALL_TOWARDS(i)) STORE(fout, SLOT(o, x, y, z), v); else STORE(fout, SLOT(i, AT_X(cx), AT_Y(cy), AT_Z(cz)), v);
+  STORE(fout, WALL_TOWARDS(i) ? SLOT(o, x, y, z) : SLOT(i, AT_X(cx), AT_Y(cy), AT_Z(cz)), v);
 #define WRITE_OPPOSITE(i, cx, cy, cz, o, v) STORE(fout, SLOT(o, x, y, z), v);
 
 // Zou-He boundaries (Zou & He 1997, in the D3Q19 form of Hecht & Harting 2010) on the z-faces, for
@@ -371,43 +370,32 @@ inline void zou_he(real_t* f, const bool inlet, const real_t ux, const real_t uy
 #define UPDATE_SLOW_NODE UPDATE_NODE
 #endif
 
-// How a kernel updates its node through its rules READ_FAST / WRITE_FAST (no wall tests) and
-// READ_NEAR / WRITE_NEAR (beside walls, reading `walls`). GPUs branch: a wall node returns, a node
-// beside a wall or on an open boundary takes the slow path and every other node the lean fast path;
-// warps rarely diverge. CPUs (UNIFORM_NODES) run work-items in SIMD lanes, which the compiler only
-// forms from straight-line code: every node, walls included, takes the wall-aware rules, and the
-// writes of wall nodes are masked off. Both give the same arithmetic, hence the same bits.
-#define READ(i, cx, cy, cz, o) (near ? READ_NEAR(i, cx, cy, cz, o) : READ_FAST(i, cx, cy, cz, o))
-#define WRITE(i, cx, cy, cz, o, v)                     \
-  {                                                    \
-    const LANE v_ = (v);                               \
-    if (live) {                                        \
-      if (near) {                                      \
-        WRITE_NEAR(i, cx, cy, cz, o, v_)               \
-      } else {                                         \
-        WRITE_FAST(i, cx, cy, cz, o, v_)               \
-      }                                                \
-    }                                                  \
+// How a node kernel updates its node: through its wall-aware rules READ_RULE / WRITE_RULE, which read
+// `walls` (zero away from walls). GPUs return from wall nodes and read wall_bits only beside a wall,
+// but run one path otherwise: splitting nodes beside walls off into a branch of their own serialized
+// the two paths in every warp that holds both (the first and last warp of each row of a duct), which
+// cost the pushing kernels 7-25 % on an H100 (docs/lbm-validation.md). CPUs (UNIFORM_NODES) run
+// work-items in SIMD lanes, which the compiler only forms from straight-line code: wall nodes take the
+// same rules with their writes masked off. Both give the same arithmetic, hence the same bits.
+#define READ(i, cx, cy, cz, o) READ_RULE(i, cx, cy, cz, o)
+#define WRITE(i, cx, cy, cz, o, v)  \
+  {                                 \
+    const LANE v_ = (v);            \
+    if (live) {                     \
+      WRITE_RULE(i, cx, cy, cz, o, v_) \
+    }                               \
   }
 #ifdef UNIFORM_NODES
 #define DISPATCH                                \
   const bool live = (flag & TYPE_MASK) != WALL; \
-  const bool near = true;                       \
   const uint walls = wall_bits[n];              \
   UPDATE_SLOW_NODE
 #else
-#define DISPATCH                        \
-  if ((flag & TYPE_MASK) == WALL) return; \
-  const bool live = true;               \
-  if (flag & NEAR_WALL) {               \
-    const bool near = true;             \
-    const uint walls = wall_bits[n];    \
-    UPDATE_SLOW_NODE                    \
-  } else {                              \
-    const bool near = false;            \
-    const uint walls = 0;               \
-    UPDATE_NODE                         \
-  }
+#define DISPATCH                                             \
+  if ((flag & TYPE_MASK) == WALL) return;                    \
+  const bool live = true;                                    \
+  const uint walls = (flag & NEAR_WALL) ? wall_bits[n] : 0u; \
+  UPDATE_SLOW_NODE
 #endif
 
 #define FLAG_ARGS __global const uchar* restrict flags, __global const uint* restrict wall_bits
@@ -429,15 +417,11 @@ inline void zou_he(real_t* f, const bool inlet, const real_t ux, const real_t uy
 // A-B: read the node's own packets from `fin`, push them to their destinations in `fout`.
 NODE_UPDATE void ab_node(const int x, const int y, const int z, AB_PARAMS) {
   NODE_AT
-#define READ_FAST READ_OWN
-#define READ_NEAR READ_OWN
-#define WRITE_FAST WRITE_PUSH
-#define WRITE_NEAR WRITE_PUSH_WALLS
+#define READ_RULE READ_OWN
+#define WRITE_RULE WRITE_PUSH_WALLS
   DISPATCH
-#undef READ_FAST
-#undef READ_NEAR
-#undef WRITE_FAST
-#undef WRITE_NEAR
+#undef READ_RULE
+#undef WRITE_RULE
 }
 
 // A-A even step: collide in place, store each packet in the opposite slot of the same node.
@@ -445,15 +429,11 @@ NODE_UPDATE void aa_even_node(const int x, const int y, const int z, AA_PARAMS) 
   NODE_AT
   __global store_t* fin = fbuf;
   __global store_t* fout = fbuf;
-#define READ_FAST READ_OWN
-#define READ_NEAR READ_OWN
-#define WRITE_FAST WRITE_OPPOSITE
-#define WRITE_NEAR WRITE_OPPOSITE
+#define READ_RULE READ_OWN
+#define WRITE_RULE WRITE_OPPOSITE
   DISPATCH
-#undef READ_FAST
-#undef READ_NEAR
-#undef WRITE_FAST
-#undef WRITE_NEAR
+#undef READ_RULE
+#undef WRITE_RULE
 }
 
 // A-A odd step: read the reversed packets from the neighbours, push each to where it moves.
@@ -461,15 +441,11 @@ NODE_UPDATE void aa_odd_node(const int x, const int y, const int z, AA_PARAMS) {
   NODE_AT
   __global store_t* fin = fbuf;
   __global store_t* fout = fbuf;
-#define READ_FAST READ_REVERSED
-#define WRITE_FAST WRITE_PUSH
-#define READ_NEAR READ_REVERSED_WALLS
-#define WRITE_NEAR WRITE_PUSH_WALLS
+#define READ_RULE READ_REVERSED_WALLS
+#define WRITE_RULE WRITE_PUSH_WALLS
   DISPATCH
-#undef READ_FAST
-#undef WRITE_FAST
-#undef READ_NEAR
-#undef WRITE_NEAR
+#undef READ_RULE
+#undef WRITE_RULE
 }
 
 #define NODE_KERNEL(name, node, PARAMS, ARGS)             \
@@ -494,10 +470,9 @@ inline int wrap_shift(int x, int c, int s, int n) {
 #define LAG_SLOT(i, cx, cy, cz, sx, sy, sz) \
   SLOT(i, wrap_shift(x, -(cx), sx, nx), wrap_shift(y, -(cy), sy, ny), wrap_shift(z, -(cz), sz, nz))
 #define READ_LAG(i, cx, cy, cz, o) LOAD(fin, LAG_SLOT(i, cx, cy, cz, tx, ty, tz))
-#define WRITE_LAG(i, cx, cy, cz, o, v) STORE(fout, LAG_SLOT(i, cx, cy, cz, tx, ty, tz), v);
 // A packet bounced by a wall waits in the slot it occupies next step, which only the wall owns now.
 #define WRITE_LAG_WALLS(i, cx, cy, cz, o, v) \
-  if (WALL_TOWARDS(i)) STORE(fout, LAG_SLOT(o, -(cx), -(cy), -(cz), ux, uy, uz), v); else STORE(fout, LAG_SLOT(i, cx, cy, cz, tx, ty, tz), v);
+  STORE(fout, WALL_TOWARDS(i) ? LAG_SLOT(o, -(cx), -(cy), -(cz), ux, uy, uz) : LAG_SLOT(i, cx, cy, cz, tx, ty, tz), v);
 
 #define LAG_PARAMS __global store_t *fbuf, FLAG_ARGS, const int tx, const int ty, const int tz, PHYSICS_ARGS
 #define LAG_ARGS fbuf, flags, wall_bits, tx, ty, tz, PHYSICS_PASS
@@ -509,15 +484,11 @@ NODE_UPDATE void lagrangian_node(const int x, const int y, const int z, LAG_PARA
   __global store_t* fin = fbuf;
   __global store_t* fout = fbuf;
   NEXT_SHIFT
-#define READ_FAST READ_LAG
-#define READ_NEAR READ_LAG
-#define WRITE_FAST WRITE_LAG
-#define WRITE_NEAR WRITE_LAG_WALLS
+#define READ_RULE READ_LAG
+#define WRITE_RULE WRITE_LAG_WALLS
   DISPATCH
-#undef READ_FAST
-#undef READ_NEAR
-#undef WRITE_FAST
-#undef WRITE_NEAR
+#undef READ_RULE
+#undef WRITE_RULE
 }
 NODE_KERNEL(lbm_lagrangian, lagrangian_node, LAG_PARAMS, LAG_ARGS)
 #undef NODE_KERNEL
@@ -814,6 +785,22 @@ COLLISION(vreal_t, _vec)
 #undef COLLIDE
 #define LANE vreal_t
 #define COLLIDE(name) name##_vec
+// Vector kernels choose per vector between the rules READ_FAST / WRITE_FAST (no lane beside a wall) and
+// READ_NEAR / WRITE_NEAR (reading `walls`): the wall tests cost the CPU's lanes more than a branch.
+#undef READ
+#undef WRITE
+#define READ(i, cx, cy, cz, o) (near ? READ_NEAR(i, cx, cy, cz, o) : READ_FAST(i, cx, cy, cz, o))
+#define WRITE(i, cx, cy, cz, o, v)                     \
+  {                                                    \
+    const LANE v_ = (v);                               \
+    if (live) {                                        \
+      if (near) {                                      \
+        WRITE_NEAR(i, cx, cy, cz, o, v_)               \
+      } else {                                         \
+        WRITE_FAST(i, cx, cy, cz, o, v_)               \
+      }                                                \
+    }                                                  \
+  }
 
 // Stores lane l of vector v, for every lane where COND holds, at SLOT_OF_LANE (both may use l).
 #define STORE_LANES(v, COND, SLOT_OF_LANE)                     \
