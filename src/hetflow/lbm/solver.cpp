@@ -189,7 +189,7 @@ void Solver::build_part(std::size_t k, const Geometry& geometry) {
   if (config_.storage == Storage::fp16) options.define("STORE_HALF", 1);
   // CPUs vectorise work-items only through straight-line code with addresses the compiler sees are
   // consecutive, which 32-bit index arithmetic (it may wrap) hides: about 3x on PoCL. GPUs prefer
-  // branching past walls and the cheaper 32-bit slots until the slot count needs 64 bits.
+  // returning from wall nodes and the cheaper 32-bit slots until the slot count needs 64 bits.
   const bool cpu = devices_->device(k).info.kind == core::DeviceKind::cpu;
   if (cpu) options.define("UNIFORM_NODES", 1);
   // CPUs take the nodes as explicit vectors of 8 along x with FP32 arithmetic (lbm.cl says why).
