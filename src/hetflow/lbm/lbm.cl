@@ -374,7 +374,7 @@ inline void zou_he(real_t* f, const bool inlet, const real_t ux, const real_t uy
 // `walls` (zero away from walls). GPUs return from wall nodes and read wall_bits only beside a wall,
 // but run one path otherwise: splitting nodes beside walls off into a branch of their own serialized
 // the two paths in every warp that holds both (the first and last warp of each row of a duct), which
-// cost the pushing kernels 7-25 % on an H100 (docs/lbm-validation.md). CPUs (UNIFORM_NODES) run
+// cost the A-A odd kernel 3-27 % on an H100 (docs/lbm-validation.md). CPUs (UNIFORM_NODES) run
 // work-items in SIMD lanes, which the compiler only forms from straight-line code: wall nodes take the
 // same rules with their writes masked off. Both give the same arithmetic, hence the same bits.
 #define READ(i, cx, cy, cz, o) READ_RULE(i, cx, cy, cz, o)
