@@ -74,45 +74,60 @@ Report lbm(const core::DeviceSet& devices, const Options& options) {
   auto case_name = [](int n, lbm::Storage storage, lbm::Pattern pattern) {
     return std::to_string(n) + "^3 " + lbm::to_string(storage) + " " + lbm::to_string(pattern);
   };
+  const bool nvidia = info.platform.find("NVIDIA") != std::string::npos;
   for (lbm::Storage storage : {lbm::Storage::fp32, lbm::Storage::fp16, lbm::Storage::fp64}) {
-    // A storage none of whose cases is wanted skips its work-group sweep too.
-    bool wanted = false;
-    for (int n : sizes)
+    for (int n : sizes) {
+      // A lattice none of whose cases is wanted skips its sweep too.
+      bool wanted = false;
       for (lbm::Pattern pattern : patterns) wanted = wanted || options.wants(case_name(n, storage, pattern));
-    if (!wanted) continue;
-    // Work-group sweep per storage (each needs its own registers) on the smaller lattice, A-A: 32 ... 512
-    // along x times 1, 2 or 4 along y, at most 512 work-items.
-    std::size_t best_wg = 0, best_wg_y = 1;
-    double best_rate = 0;
-    for (std::size_t wg_y : {1u, 2u, 4u}) {
-      for (std::size_t wg : {32u, 64u, 128u, 256u, 512u}) {
-        if (wg * wg_y > std::min<std::size_t>(512, info.max_work_group)) continue;
-        lbm::Config c;
-        c.work_group = wg;
-        c.work_group_y = wg_y;
-        c.force = {0, 0, 1e-6};
-        c.storage = storage;
-        lbm::Solver s(devices, lbm::duct(sizes[0], sizes[0], sizes[0]), c);
-        s.initialise();
-        const core::Summary rate = time_solver(s, std::max(3, options.repeats / 3));
-        std::cerr << "  " << lbm::to_string(storage) << " work-group " << wg << " x " << wg_y << ": " << rate.median
-                  << " MLUPs/s\n";
+      if (!wanted) continue;
+      lbm::Config best;
+      best.force = {0, 0, 1e-6};
+      best.storage = storage;
+      double best_rate = 0;
+      // A-A on this lattice with `c`; the best so far is kept.
+      auto trial = [&](const lbm::Config& c) {
+        core::Summary rate;
+        try {
+          lbm::Solver s(devices, lbm::duct(n, n, n), c);
+          s.initialise();
+          rate = time_solver(s, std::max(3, options.repeats / 3));
+        } catch (const core::Error& e) {  // e.g. registers too many for this many work-items
+          std::cerr << "  " << lbm::to_string(storage) << " " << c.work_group << " x " << c.work_group_y << ", registers "
+                    << c.max_registers << " skipped: " << e.what() << "\n";
+          return;
+        }
+        std::cerr << "  " << n << "^3 " << lbm::to_string(storage) << " work-group " << c.work_group << " x " << c.work_group_y
+                  << ", registers " << c.max_registers << ": " << rate.median << " MLUPs/s\n";
         if (rate.median > best_rate) {
           best_rate = rate.median;
-          best_wg = wg;
-          best_wg_y = wg_y;
+          best = c;
+        }
+      };
+      // The sweep, per storage (each needs its own registers) and lattice: work-groups of 32 ... 512
+      // along x times 1, 2 or 4 along y, at most 512 work-items; then, on NVIDIA GPUs, register budgets
+      // for the best shape (0: the compiler's choice).
+      for (std::size_t wg_y : {1u, 2u, 4u}) {
+        for (std::size_t wg : {32u, 64u, 128u, 256u, 512u}) {
+          if (wg * wg_y > std::min<std::size_t>(512, info.max_work_group)) continue;
+          lbm::Config c = best;
+          c.work_group = wg;
+          c.work_group_y = wg_y;
+          trial(c);
         }
       }
-    }
-    for (int n : sizes) {
+      if (nvidia) {
+        const lbm::Config shape = best;
+        for (unsigned registers : {64u, 72u, 80u, 96u, 128u}) {
+          lbm::Config c = shape;
+          c.max_registers = registers;
+          trial(c);
+        }
+      }
       for (lbm::Pattern pattern : patterns) {
         const std::string name = case_name(n, storage, pattern);
         if (!options.wants(name)) continue;
-        lbm::Config c;
-        c.work_group = best_wg;
-        c.work_group_y = best_wg_y;
-        c.force = {0, 0, 1e-6};
-        c.storage = storage;
+        lbm::Config c = best;
         c.pattern = pattern;
         try {
           lbm::Solver s(devices, lbm::duct(n, n, n), c);
@@ -121,7 +136,8 @@ Report lbm(const core::DeviceSet& devices, const Options& options) {
           const double bytes = static_cast<double>(s.bytes_per_update());
           report.cases.push_back({name, "MLUPs/s", rate, bytes, rate.median * 1e6 * bytes / 1e9 / report.reference_bandwidth_GBs,
                                   {{"lattice", n}, {"storage", lbm::to_string(storage)},
-                                   {"pattern", lbm::to_string(pattern)}, {"work_group", best_wg}, {"work_group_y", best_wg_y},
+                                   {"pattern", lbm::to_string(pattern)}, {"work_group", c.work_group},
+                                   {"work_group_y", c.work_group_y}, {"max_registers", c.max_registers},
                                    {"steps_per_run", steps_per_run}, {"device_bytes", s.device_bytes()}}});
         } catch (const core::Error& e) {
           std::cerr << "  " << name << " skipped: " << e.what() << "\n";  // e.g. does not fit the device

@@ -57,6 +57,7 @@ lbm::Config solver_config(const io::Case& c) {
   config.storage = lbm::parse_storage(c.get<std::string>("lbm.storage"));
   config.work_group = c.get<std::size_t>("lbm.work_group");
   config.work_group_y = c.get<std::size_t>("lbm.work_group_y");
+  config.max_registers = c.get<unsigned>("lbm.max_registers");
   const auto grid = c.get<std::vector<int>>("lbm.device_grid");
   std::copy(grid.begin(), grid.end(), config.device_grid.begin());
   config.exact_arithmetic = c.get<bool>("lbm.exact_arithmetic");
@@ -104,6 +105,10 @@ io::Schema LbmCase::schema() const {
       .unit("lattice units");
   l.key<int>("work_group", 0, "work-items per group along x; 0: tuned (hetflow tune lbm) or 64").at_least(0);
   l.key<int>("work_group_y", 0, "work-items per group along y; 0: tuned or 1").at_least(0);
+  l.key<int>("max_registers", 0, "registers per work-item on NVIDIA GPUs (-cl-nv-maxrregcount); 0: tuned or the "
+                                  "compiler's choice; other devices ignore it")
+      .at_least(0)
+      .at_most(255);
   l.key<std::vector<int>>("device_grid", std::vector<int>{0, 0, 0},
                           "boxes along [x, y, z], one per device of every process; [0, 0, 0]: z-slabs")
       .length(3)

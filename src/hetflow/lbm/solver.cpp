@@ -206,6 +206,9 @@ void Solver::build_part(std::size_t k, const Geometry& geometry) {
   };
   if (std::any_of(types.begin(), types.end(), open)) options.define("OPEN_BOUNDARIES", 1);
   if (exact_arithmetic_) options.define("LBM_NO_FMA", 1).raw("-cl-fp32-correctly-rounded-divide-sqrt");
+  if (config_.max_registers && devices_->device(k).info.platform.find("NVIDIA") != std::string::npos) {
+    options.raw("-cl-nv-maxrregcount=" + std::to_string(config_.max_registers));
+  }
   if (config_.shan_chen) options.define("SHAN_CHEN", 1);
   if (config_.two_component) options.define("TWO_COMPONENT", 1);
   const core::Program& program = ctx.program("lbm/lbm.cl", options);

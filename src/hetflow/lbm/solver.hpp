@@ -66,6 +66,9 @@ struct Config {
   Storage storage = Storage::fp32;
   std::size_t work_group = 0;              // work-items along x per group; 0: 64 (best in the H200 sweep)
   std::size_t work_group_y = 0;            // and along y (rows of x sharing the group's caches); 0: 1
+  // Registers per work-item on NVIDIA GPUs (-cl-nv-maxrregcount); 0: the compiler's choice. Fewer
+  // registers let more groups share a multiprocessor; other devices ignore it.
+  unsigned max_registers = 0;
   // Boxes along x, y and z, one per device of every process (see DeviceGrid); {0, 0, 0}: z-slabs.
   Extent device_grid{0, 0, 0};
   // No fused multiply-adds and correctly rounded division, so devices of different kinds compute the
