@@ -116,11 +116,13 @@ TEST_F(LbmCase, SeveralDevicesSplitTheLatticeAndGiveTheSameFields) {
 }
 
 TEST_F(LbmCase, BadCasesExitTwoWithFileAndLine) {
-  write("tau.yaml", "type: lbm\nlbm:\n  tau: 0.5\n  pattern: zigzag\ngeometry:\n  kind: duct\n  size: [8, 8, 4]\n");
+  write("tau.yaml", "type: lbm\nlbm:\n  tau: 0.5\n  pattern: zigzag\n  max_registers: 256\ngeometry:\n  kind: duct\n"
+                    "  size: [8, 8, 4]\n");
   Result r = hetflow("run tau.yaml -o tau");
   EXPECT_EQ(r.status, 2) << r.output;
   EXPECT_NE(r.output.find("tau.yaml:3: lbm.tau = 0.5"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("tau.yaml:4: lbm.pattern = zigzag"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("tau.yaml:5: lbm.max_registers = 256 is out of range"), std::string::npos) << r.output;
 
   // A key the kind does not read, and a kind that needs a size it was not given.
   write("keys.yaml", "type: lbm\ngeometry:\n  kind: duct\n  size: [8, 8, 4]\n  radius: 3\n");
