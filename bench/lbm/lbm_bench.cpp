@@ -74,7 +74,6 @@ Report lbm(const core::DeviceSet& devices, const Options& options) {
   auto case_name = [](int n, lbm::Storage storage, lbm::Pattern pattern) {
     return std::to_string(n) + "^3 " + lbm::to_string(storage) + " " + lbm::to_string(pattern);
   };
-  const bool nvidia = info.platform.find("NVIDIA") != std::string::npos;
   for (lbm::Storage storage : {lbm::Storage::fp32, lbm::Storage::fp16, lbm::Storage::fp64}) {
     for (int n : sizes) {
       // A lattice none of whose cases is wanted skips its sweep too.
@@ -116,7 +115,7 @@ Report lbm(const core::DeviceSet& devices, const Options& options) {
           trial(c);
         }
       }
-      if (nvidia) {
+      if (lbm::takes_register_budget(info)) {
         const lbm::Config shape = best;
         for (unsigned registers : {64u, 72u, 80u, 96u, 128u}) {
           lbm::Config c = shape;
