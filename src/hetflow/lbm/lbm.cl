@@ -15,7 +15,12 @@
 // keeps the low bits that FP32 and FP16 storage would otherwise lose (mass drift). Density is carried as
 // drho = rho - 1 for the same reason. Layout: per z-plane, direction-major: slot (i, x, y, z) sits at
 // (z * 19 + i) * nx * ny + y * nx + x, so x is contiguous (coalesced) and a z-plane of all directions is
-// one contiguous block (the unit of slab decomposition).
+// one contiguous block (the unit of slab decomposition). With SHIFT_WEST, the five directions with
+// c_x = -1 keep node x at column x + 1 of its row (wrapping): the A-A odd step reads and writes those
+// slots at x - 1 + 1, aligned with the warp, and the even step reads and writes them one off instead,
+// so each step has five of the ten slots shifted along x rather than none and all ten. Same total, but
+// the H200 moves it faster split so: 384^3 A-A FP32 +2.0 %, FP64 +1.0 %, FP16 -0.9 % (more index
+// arithmetic in a kernel bound by its instructions; docs/lbm-validation.md).
 //
 // Kernels run on a 3-D range (x rounded up to the work-group size) so no node index is divided. A node
 // next to a wall (flag bit NEAR_WALL, set once by lbm_mark) reads one word whose bit i says that x + c_i
@@ -24,7 +29,8 @@
 //
 // Build options: REAL (float|double, arithmetic), STORE_HALF (populations as IEEE half through
 // vload_half/vstore_half; otherwise stored as real_t), INDEX64 (64-bit slot indices, needed once
-// 19 x nodes exceeds 2^32), SHAN_CHEN or TWO_COMPONENT (multiphase forces, see NODE_FORCE).
+// 19 x nodes exceeds 2^32), SHIFT_WEST (above), SHAN_CHEN or TWO_COMPONENT (multiphase forces, see
+// NODE_FORCE).
 #include "core/common.cl"
 
 // Fused multiply-adds are allowed (about 8 % faster on an H200): the patterns stay bit-identical because
@@ -199,7 +205,14 @@ inline Relax relax_shifted(const real_t drho, const real_t ux, const real_t uy, 
 #define AT_X(c) ((c) == 1 ? xp : (c) == -1 ? xm : x)
 #define AT_Y(c) ((c) == 1 ? yp : (c) == -1 ? ym : y)
 #define AT_Z(c) ((c) == 1 ? zp : (c) == -1 ? zm : z)
-#define SLOT(i, X, Y, Z) (((idx_t)(Z) * 19 + (idx_t)(i)) * plane + (idx_t)(Y) * (idx_t)nx + (idx_t)(X))
+// Column of node X's packet of direction i in its row (SHIFT_WEST: X + 1 for c_x = -1, wrapping).
+inline int column(const int i, const int X, const int nx) {
+#ifdef SHIFT_WEST
+  if (i == 2 || i == 8 || i == 10 || i == 14 || i == 16) return X + 1 == nx ? 0 : X + 1;
+#endif
+  return X;
+}
+#define SLOT(i, X, Y, Z) (((idx_t)(Z) * 19 + (idx_t)(i)) * plane + (idx_t)(Y) * (idx_t)nx + (idx_t)column(i, X, nx))
 #define NODE(X, Y, Z) ((idx_t)(Z) * plane + (idx_t)(Y) * (idx_t)nx + (idx_t)(X))
 // Is the neighbour at x + c_i a wall? `walls` is zero on nodes not flagged NEAR_WALL.
 #define WALL_TOWARDS(i) ((walls >> (i)) & 1u)
@@ -496,8 +509,9 @@ NODE_KERNEL(lbm_lagrangian, lagrangian_node, LAG_PARAMS, LAG_ARGS)
 // Halo faces (halo_exchange.cpp): a face is local layer `at` of `axis` over the whole local extent of
 // the other two axes (their halos too, so that what crosses an edge travels on with the next axis),
 // U x V cells. Of a field with `per_plane` values per node laid out like the populations
-// ((z * per_plane + i) * plane + y * nx + x), a face carries the values i whose bit is set in `mask`,
-// the k-th of them at face index (k * V + v) * U + u. Every launch has one width per device and its
+// ((z * per_plane + i) * plane + y * nx + x, populations at their columns), a face carries the values
+// i whose bit is set in `mask`, the k-th of them at face index (k * V + v) * U + u, in node order, so
+// devices may store their columns differently. Every launch has one width per device and its
 // work-items stride over the face (core/kernel.hpp says why). Elements are moved as unsigned integers
 // of their size, so one kernel serves every storage.
 #define C_ENTRY(i, cx, cy, cz, o) cx, cy, cz,
@@ -527,7 +541,8 @@ inline int face_value(const uint mask, const int k) {
     const int u = (int)(at_face % (uint)U), v = (int)(at_face / (uint)U % (uint)V);                    \
     const int x = axis == 0 ? at : u, y = axis == 0 ? u : axis == 1 ? at : v, z = axis == 2 ? at : v; \
     const int i = face_value(mask, (int)(at_face / ((uint)U * (uint)V)));                             \
-    const idx_t cell = ((idx_t)z * (idx_t)per_plane + (idx_t)i) * plane + (idx_t)y * (idx_t)nx + (idx_t)x; \
+    const int col = per_plane == 19 ? column(i, x, nx) : x; /* populations: their columns */          \
+    const idx_t cell = ((idx_t)z * (idx_t)per_plane + (idx_t)i) * plane + (idx_t)y * (idx_t)nx + (idx_t)col; \
     __VA_ARGS__                                                                                        \
   }
 
