@@ -205,9 +205,10 @@ void Solver::build_part(std::size_t k, const Geometry& geometry) {
     options.define("LBM_VEC", p.lanes);
   }
   if (cpu || cells * q >= (std::size_t{1} << 32)) options.define("INDEX64", 1);
-  // Balances A-A's shifts along x between its two steps (lbm.cl says how and what it gains). FP16
-  // storage loses by it, and CPU vectors take their nodes whole along x.
-  if (!vectors && config_.storage != Storage::fp16) options.define("SHIFT_WEST", 1);
+  // Balances A-A's shifts along x between its two steps, and reads the odd step's packets before its
+  // wall bits (lbm.cl says how and what each gains). FP16 storage loses by both, and CPU vectors take
+  // their nodes whole along x and treat walls their own way.
+  if (!vectors && config_.storage != Storage::fp16) options.define("SHIFT_WEST", 1).define("BLIND_READS", 1);
   const auto open = [](std::uint8_t t) {
     return t == static_cast<std::uint8_t>(NodeType::inlet) || t == static_cast<std::uint8_t>(NodeType::outlet);
   };
