@@ -19,8 +19,8 @@
 // c_x = -1 keep node x at column x + 1 of its row (wrapping): the A-A odd step reads and writes those
 // slots at x - 1 + 1, aligned with the warp, and the even step reads and writes them one off instead,
 // so each step has five of the ten slots shifted along x rather than none and all ten. Same total, but
-// the H200 moves it faster split so: 384^3 A-A FP32 +2.0 %, FP64 +1.0 %, FP16 -0.9 % (more index
-// arithmetic in a kernel bound by its instructions; docs/lbm-validation.md).
+// the H200 moves it faster split so: 384^3 A-A FP32 +2.0 %, FP64 +1.0 %, FP16 -0.9 % (presumably the
+// extra index arithmetic, in a kernel bound by its instructions; docs/lbm-validation.md).
 //
 // Kernels run on a 3-D range (x rounded up to the work-group size) so no node index is divided. A node
 // next to a wall (flag bit NEAR_WALL, set once by lbm_mark) reads one word whose bit i says that x + c_i
