@@ -171,10 +171,8 @@ void HaloExchange::receive(int axis, core::HaloFlow flow, std::span<const core::
       core::Kernel& kernel = flow == core::HaloFlow::fill ? p.unpack : p.merge;
       kernel.args(*fields[k], face, local[0], local[1], per_plane_, axis, landing_layer(flow, s, local[axis]), mask,
                   static_cast<int>(u), static_cast<int>(v));
-      if (flow == core::HaloFlow::swap) {
-        kernel.set(10, *flags_[k]);
-        kernel.set(11, local[2]);
-      }
+      kernel.set(10, *flags_[k]);
+      if (flow == core::HaloFlow::swap) kernel.set(11, local[2]);
       // On the compute queue, behind the interior update: on the transfer queue the kernel got no
       // multiprocessor until the interior drained, and held up the next face's write behind it, so
       // that write and the step's next boundary layers waited for the interior (seen on two H100s).

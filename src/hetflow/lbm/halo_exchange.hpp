@@ -31,7 +31,7 @@ class HaloExchange {
  public:
   // `fields` layout: `per_plane` values of `element_bytes` per node ((z * per_plane + i) * plane + ...);
   // local part k is part placement.first() + k, built from `programs[k]` (lbm.cl) with node types
-  // `flags[k]` (read by merges).
+  // `flags[k]` (read by merges and unpacks).
   HaloExchange(const core::DeviceSet& devices, const DeviceGrid& grid, const core::PartPlacement& placement,
                core::Link* link, std::span<const core::Program* const> programs,
                std::span<const core::Buffer<std::uint8_t>* const> flags, int per_plane, std::size_t element_bytes,

@@ -29,8 +29,8 @@
 //
 // Build options: REAL (float|double, arithmetic), STORE_HALF (populations as IEEE half through
 // vload_half/vstore_half; otherwise stored as real_t), INDEX64 (64-bit slot indices, needed once
-// 19 x nodes exceeds 2^32), SHIFT_WEST (above), BLIND_READS (the A-A odd step's walls, see
-// READ_REVERSED), SHAN_CHEN or TWO_COMPONENT (multiphase forces, see NODE_FORCE).
+// 19 x nodes exceeds 2^32), SHIFT_WEST (above), BOUNCE_INTO_WALLS (the A-A steps' walls, see
+// WRITE_OPPOSITE_WALLS), SHAN_CHEN or TWO_COMPONENT (multiphase forces, see NODE_FORCE).
 #include "core/common.cl"
 
 // Fused multiply-adds are allowed (about 8 % faster on an H200): the patterns stay bit-identical because
@@ -218,16 +218,13 @@ inline int column(const int i, const int X, const int nx) {
 #define WALL_TOWARDS(i) ((walls >> (i)) & 1u)
 
 // One node update through the pattern's READ(i, cx, cy, cz, o) and WRITE(i, cx, cy, cz, o, value)
-// rules and its READ_FIXUP(VAR) (below): every population is read once into f0 .. f18 and the moments
-// are summed, then each pair (i, opposite) is relaxed and written. The pair's two slots are the pair's
-// two destinations in every pattern, so reading both before writing either is all the in-place
-// patterns need. (Reading each pair a second time instead of holding it saves registers but measured
-// slower: FP16 26,600 against 27,800 MLUPs/s on the H200, FP32 64 against 79 on PoCL with 2 cores.)
+// rules: every population is read once into f0 .. f18 and the moments are summed, then each pair
+// (i, opposite) is relaxed and written. The pair's two slots are the pair's two destinations in every
+// pattern, so reading both before writing either is all the in-place patterns need. (Reading each pair
+// a second time instead of holding it saves registers but measured slower: FP16 26,600 against 27,800
+// MLUPs/s on the H200, FP32 64 against 79 on PoCL with 2 cores.)
 #define LOAD_PACKET(i, cx, cy, cz, o) LANE f##i = READ(i, cx, cy, cz, o);
 #define ADD_PACKET(i, cx, cy, cz, o) ADD_MOMENTS(f##i, cx, cy, cz)
-// The packet variables, by name (f0 .. f18) or in an array f[19]: what READ_FIXUP(VAR) fixes.
-#define NAMED(i) f##i
-#define IN_ARRAY(i) f[i]
 #define HELD(i, cx, cy, cz, o) f##i
 // Relaxes and writes the pair (i, o) of shifted populations VALUE(i, ...), VALUE(o, ...).
 #define UPDATE_PAIR_WITH(VALUE, i, cx, cy, cz, o)                                                               \
@@ -244,7 +241,6 @@ inline int column(const int i, const int X, const int nx) {
 #define UPDATE_NODE                                  \
   {                                                  \
     D3Q19(LOAD_PACKET)                               \
-    READ_FIXUP(NAMED)                                \
     LANE drho = 0, jx = 0, jy = 0, jz = 0;           \
     D3Q19(ADD_PACKET)                                \
     NODE_FORCE                                       \
@@ -324,21 +320,24 @@ inline int column(const int i, const int X, const int nx) {
 #define WRITE_PUSH_WALLS(i, cx, cy, cz, o, v) \
   STORE(fout, WALL_TOWARDS(i) ? SLOT(o, x, y, z) : SLOT(i, AT_X(cx), AT_Y(cy), AT_Z(cz)), v);
 #define WRITE_OPPOSITE(i, cx, cy, cz, o, v) STORE(fout, SLOT(o, x, y, z), v);
-// With BLIND_READS the A-A odd step reads REVERSED from a wall like from any other node (only this
-// node reads that slot), and then, beside a wall only, replaces what came from a wall by the node's own
-// packet (REREAD_BOUNCED): an address chosen by the wall bits held every load back until those bits
-// arrived. 384^3 A-A on the H200: FP32 +2.4 %, FP16 -6.8 % (it takes more registers), so FP16 keeps
-// READ_REVERSED_WALLS (docs/lbm-validation.md).
+// BOUNCE_INTO_WALLS: the A-A even step stores a packet that moves towards a wall in the wall's slot,
+// where the odd step reads it as from any other node (only this node uses that slot), so the odd step
+// reads every packet from the neighbour it came from, walls or not: an address chosen by the wall bits
+// held every load of the odd step back until those bits arrived, while stores wait for nothing. The
+// state after an even step is then read through READ_REVERSED too (READ_AFTER_EVEN), and a halo fill
+// leaves the walls' slots alone (lbm_unpack). 384^3 A-A on the H200: FP32 +1.1 %, FP64 -0.5 %
+// against reading and re-reading beside walls in the odd step, FP16 -0.9 % against the address
+// select (the even step then computes its neighbours' addresses too); docs/lbm-validation.md.
+#define WRITE_OPPOSITE_WALLS(i, cx, cy, cz, o, v) \
+  STORE(fout, WALL_TOWARDS(i) ? SLOT(i, AT_X(cx), AT_Y(cy), AT_Z(cz)) : SLOT(o, x, y, z), v);
 #define READ_REVERSED(i, cx, cy, cz, o) LOAD(fin, SLOT(o, AT_X(-(cx)), AT_Y(-(cy)), AT_Z(-(cz))))
-#define REREAD_BOUNCED(VAR, i, cx, cy, cz, o) \
-  if (WALL_TOWARDS(o)) VAR(i) = LOAD(fin, SLOT(i, x, y, z));
-#define REREAD_NAMED(i, cx, cy, cz, o) REREAD_BOUNCED(NAMED, i, cx, cy, cz, o)
-#define REREAD_IN_ARRAY(i, cx, cy, cz, o) REREAD_BOUNCED(IN_ARRAY, i, cx, cy, cz, o)
-#define FIXUP_REVERSED(VAR) \
-  if (walls != 0u) {        \
-    D3Q19(REREAD_##VAR)     \
-  }
-#define NO_READ_FIXUP(VAR)
+#ifdef BOUNCE_INTO_WALLS
+#define READ_AFTER_EVEN READ_REVERSED
+#define WRITE_EVEN WRITE_OPPOSITE_WALLS
+#else
+#define READ_AFTER_EVEN READ_REVERSED_WALLS
+#define WRITE_EVEN WRITE_OPPOSITE
+#endif
 
 // Zou-He boundaries (Zou & He 1997, in the D3Q19 form of Hecht & Harting 2010) on the z-faces, for
 // unshifted populations: an inlet node (z = 0) gets the packets that come from outside (c_z = +1) so
@@ -384,7 +383,6 @@ inline void zou_he(real_t* f, const bool inlet, const real_t ux, const real_t uy
   {                                                                               \
     real_t f[19];                                                                 \
     D3Q19(LOAD_TO_ARRAY)                                                          \
-    READ_FIXUP(IN_ARRAY)                                                          \
     D3Q19(UNSHIFT)                                                                \
     zou_he(f, (flag & TYPE_MASK) == INLET, in_ux, in_uy, in_uz, out_rho);         \
     real_t drho = 0, jx = 0, jy = 0, jz = 0;                                      \
@@ -453,11 +451,9 @@ inline void zou_he(real_t* f, const bool inlet, const real_t ux, const real_t uy
 NODE_UPDATE void ab_node(const int x, const int y, const int z, AB_PARAMS) {
   NODE_AT
 #define READ_RULE READ_OWN
-#define READ_FIXUP NO_READ_FIXUP
 #define WRITE_RULE WRITE_PUSH_WALLS
   DISPATCH
 #undef READ_RULE
-#undef READ_FIXUP
 #undef WRITE_RULE
 }
 
@@ -467,11 +463,9 @@ NODE_UPDATE void aa_even_node(const int x, const int y, const int z, AA_PARAMS) 
   __global store_t* fin = fbuf;
   __global store_t* fout = fbuf;
 #define READ_RULE READ_OWN
-#define READ_FIXUP NO_READ_FIXUP
-#define WRITE_RULE WRITE_OPPOSITE
+#define WRITE_RULE WRITE_EVEN
   DISPATCH
 #undef READ_RULE
-#undef READ_FIXUP
 #undef WRITE_RULE
 }
 
@@ -480,17 +474,10 @@ NODE_UPDATE void aa_odd_node(const int x, const int y, const int z, AA_PARAMS) {
   NODE_AT
   __global store_t* fin = fbuf;
   __global store_t* fout = fbuf;
-#ifdef BLIND_READS
-#define READ_RULE READ_REVERSED
-#define READ_FIXUP FIXUP_REVERSED
-#else
-#define READ_RULE READ_REVERSED_WALLS
-#define READ_FIXUP NO_READ_FIXUP
-#endif
+#define READ_RULE READ_AFTER_EVEN
 #define WRITE_RULE WRITE_PUSH_WALLS
   DISPATCH
 #undef READ_RULE
-#undef READ_FIXUP
 #undef WRITE_RULE
 }
 
@@ -531,11 +518,9 @@ NODE_UPDATE void lagrangian_node(const int x, const int y, const int z, LAG_PARA
   __global store_t* fout = fbuf;
   NEXT_SHIFT
 #define READ_RULE READ_LAG
-#define READ_FIXUP NO_READ_FIXUP
 #define WRITE_RULE WRITE_LAG_WALLS
   DISPATCH
 #undef READ_RULE
-#undef READ_FIXUP
 #undef WRITE_RULE
 }
 NODE_KERNEL(lbm_lagrangian, lagrangian_node, LAG_PARAMS, LAG_ARGS)
@@ -581,7 +566,9 @@ inline int face_value(const uint mask, const int k) {
     __VA_ARGS__                                                                                        \
   }
 
-// pack: face <- field; unpack: field <- face (a halo filled from a neighbour's boundary layer).
+// pack: face <- field; unpack: field <- face (a halo filled from a neighbour's boundary layer), but for
+// the populations of a wall node, which hold what this box's own fluid nodes stored there for
+// themselves (BOUNCE_INTO_WALLS) or nothing anyone reads.
 // merge (populations, after a swap): the face holds the packets the neighbour pushed into its halo
 // towards this box's boundary layer `at`; copies those that a fluid node pushed. Where the pusher
 // (at x - c_i, in this box's facing halo) is a wall, the boundary node bounced its own packet into
@@ -590,8 +577,10 @@ inline int face_value(const uint mask, const int k) {
   __kernel void lbm_pack_##BYTES(__global const T* restrict field, __global T* restrict face, FACE_ARGS) {   \
     FOR_EACH_FACE_VALUE(face[at_face] = field[cell];)                                                        \
   }                                                                                                          \
-  __kernel void lbm_unpack_##BYTES(__global T* restrict field, __global const T* restrict face, FACE_ARGS) { \
-    FOR_EACH_FACE_VALUE(field[cell] = face[at_face];)                                                        \
+  __kernel void lbm_unpack_##BYTES(__global T* restrict field, __global const T* restrict face, FACE_ARGS,   \
+                                   __global const uchar* restrict flags) {                                  \
+    FOR_EACH_FACE_VALUE(                                                                                     \
+        if (per_plane != 19 || (flags[NODE(x, y, z)] & TYPE_MASK) != WALL) field[cell] = face[at_face];)    \
   }                                                                                                          \
   __kernel void lbm_merge_##BYTES(__global T* restrict field, __global const T* restrict face, FACE_ARGS,    \
                                   __global const uchar* restrict flags, const int nz) {                     \
@@ -662,7 +651,7 @@ __kernel void lbm_init(__global store_t* fbuf, const int nx, const int ny, const
   } else {                                                                  \
     D3Q19(ACCUMULATE_OWN)                                                   \
   }
-#define LOAD_REVERSED_UNSHIFTED(i, cx, cy, cz, o) f[i] = READ_REVERSED_WALLS(i, cx, cy, cz, o) + WEIGHT(i);
+#define LOAD_REVERSED_UNSHIFTED(i, cx, cy, cz, o) f[i] = READ_AFTER_EVEN(i, cx, cy, cz, o) + WEIGHT(i);
 #define LOAD_LAG_UNSHIFTED(i, cx, cy, cz, o) f[i] = READ_LAG(i, cx, cy, cz, o) + WEIGHT(i);
 #define LOAD_OWN_UNSHIFTED(i, cx, cy, cz, o) f[i] = READ_OWN(i, cx, cy, cz, o) + WEIGHT(i);
 #define ACCUMULATE_WITH(READ_RULE, i, cx, cy, cz, o) \
@@ -670,7 +659,7 @@ __kernel void lbm_init(__global store_t* fbuf, const int nx, const int ny, const
     const real_t v = READ_RULE(i, cx, cy, cz, o);    \
     ADD_MOMENTS(v, cx, cy, cz)                       \
   }
-#define ACCUMULATE_REVERSED(i, cx, cy, cz, o) ACCUMULATE_WITH(READ_REVERSED_WALLS, i, cx, cy, cz, o)
+#define ACCUMULATE_REVERSED(i, cx, cy, cz, o) ACCUMULATE_WITH(READ_AFTER_EVEN, i, cx, cy, cz, o)
 #define ACCUMULATE_LAG(i, cx, cy, cz, o) ACCUMULATE_WITH(READ_LAG, i, cx, cy, cz, o)
 #define ACCUMULATE_OWN(i, cx, cy, cz, o) ACCUMULATE_WITH(READ_OWN, i, cx, cy, cz, o)
 
@@ -840,7 +829,6 @@ COLLISION(vreal_t, _vec)
 // NEAR rules treat walls themselves, so there is nothing to fix up after them.
 #undef READ
 #undef WRITE
-#define READ_FIXUP NO_READ_FIXUP
 #define READ(i, cx, cy, cz, o) (near ? READ_NEAR(i, cx, cy, cz, o) : READ_FAST(i, cx, cy, cz, o))
 #define WRITE(i, cx, cy, cz, o, v)                     \
   {                                                    \

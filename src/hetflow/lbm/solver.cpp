@@ -205,12 +205,13 @@ void Solver::build_part(std::size_t k, const Geometry& geometry) {
     options.define("LBM_VEC", p.lanes);
   }
   if (cpu || cells * q >= (std::size_t{1} << 32)) options.define("INDEX64", 1);
-  // Balances A-A's shifts along x between its two steps, and reads the odd step's packets before its
-  // wall bits (lbm.cl says how and what each gains on the H200). FP16 storage loses by both, and CPU
-  // vectors take their nodes whole along x and treat walls their own way. CPU scalar kernels (FP64,
-  // multiphase) take both like GPUs, so that PoCL tests the GPUs' code; on 2 PoCL cores FP64 128^3
-  // A-A measured 54-57 against 59-65 MLUPs/s with SHIFT_WEST and A-B 49-51 against 20.5 (noisy).
-  if (!vectors && config_.storage != Storage::fp16) options.define("SHIFT_WEST", 1).define("BLIND_READS", 1);
+  // A-A's shifts along x balanced between its two steps, and its even step bouncing packets into the
+  // walls' slots so that the odd step reads without its wall bits (lbm.cl says how and what each gains
+  // on the H200). FP16 storage loses by both, and CPU vectors take their nodes whole along x and treat
+  // walls their own way. CPU scalar kernels (FP64, multiphase) take both like GPUs, so that PoCL tests
+  // the GPUs' code; on 2 PoCL cores FP64 128^3 A-A measured 54-57 against 59-65 MLUPs/s with
+  // SHIFT_WEST and A-B 49-51 against 20.5 (noisy).
+  if (!vectors && config_.storage != Storage::fp16) options.define("SHIFT_WEST", 1).define("BOUNCE_INTO_WALLS", 1);
   const auto open = [](std::uint8_t t) {
     return t == static_cast<std::uint8_t>(NodeType::inlet) || t == static_cast<std::uint8_t>(NodeType::outlet);
   };
