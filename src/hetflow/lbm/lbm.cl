@@ -326,8 +326,9 @@ inline int column(const int i, const int X, const int nx) {
 // held every load of the odd step back until those bits arrived, while stores wait for nothing. The
 // state after an even step is then read through READ_REVERSED too (READ_AFTER_EVEN), and a halo fill
 // leaves the walls' slots alone (lbm_unpack). 384^3 A-A on the H200: FP32 +1.1 %, FP64 -0.5 %
-// against reading and re-reading beside walls in the odd step, FP16 -0.9 % against the address
-// select (the even step then computes its neighbours' addresses too); docs/lbm-validation.md.
+// against reading and re-reading beside walls in the odd step (at 256^3 FP32 -2.0 %), FP16 -0.9 %
+// against the address select (the even step then computes its neighbours' addresses too);
+// docs/lbm-validation.md.
 #define WRITE_OPPOSITE_WALLS(i, cx, cy, cz, o, v) \
   STORE(fout, WALL_TOWARDS(i) ? SLOT(i, AT_X(cx), AT_Y(cy), AT_Z(cz)) : SLOT(o, x, y, z), v);
 #define READ_REVERSED(i, cx, cy, cz, o) LOAD(fin, SLOT(o, AT_X(-(cx)), AT_Y(-(cy)), AT_Z(-(cz))))
