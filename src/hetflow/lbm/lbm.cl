@@ -394,8 +394,7 @@ inline void zou_he(real_t* f, const bool inlet, const real_t ux, const real_t uy
 
 // An inlet or outlet node: all packets read at once (the boundary replaces some before the collision),
 // then relaxed and written through the pattern's rules.
-#define LOAD_TO_ARRAY(i, cx, cy, cz, o) f[i] = READ(i, cx, cy, cz, o);
-#define UNSHIFT(i, cx, cy, cz, o) f[i] += WEIGHT(i);
+#define LOAD_UNSHIFTED(i, cx, cy, cz, o) f[i] = READ(i, cx, cy, cz, o) + WEIGHT(i);
 #define MOMENTS_OF_ARRAY(i, cx, cy, cz, o) \
   {                                        \
     const real_t v = f[i] - WEIGHT(i);     \
@@ -406,8 +405,7 @@ inline void zou_he(real_t* f, const bool inlet, const real_t ux, const real_t uy
 #define UPDATE_OPEN_NODE                                                          \
   {                                                                               \
     real_t f[19];                                                                 \
-    D3Q19(LOAD_TO_ARRAY)                                                          \
-    D3Q19(UNSHIFT)                                                                \
+    D3Q19(LOAD_UNSHIFTED)                                                         \
     zou_he(f, (flag & TYPE_MASK) == INLET, in_ux, in_uy, in_uz, out_rho);         \
     real_t drho = 0, jx = 0, jy = 0, jz = 0;                                      \
     D3Q19(MOMENTS_OF_ARRAY)                                                       \
@@ -849,8 +847,7 @@ COLLISION(vreal_t, _vec)
 #define LANE vreal_t
 #define COLLIDE(name) name##_vec
 // Vector kernels choose per vector between the rules READ_FAST / WRITE_FAST (no lane beside a wall) and
-// READ_NEAR / WRITE_NEAR (reading `walls`): the wall tests cost the CPU's lanes more than a branch. The
-// NEAR rules treat walls themselves, so there is nothing to fix up after them.
+// READ_NEAR / WRITE_NEAR (reading `walls`): the wall tests cost the CPU's lanes more than a branch.
 #undef READ
 #undef WRITE
 #define READ(i, cx, cy, cz, o) (near ? READ_NEAR(i, cx, cy, cz, o) : READ_FAST(i, cx, cy, cz, o))
