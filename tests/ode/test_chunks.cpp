@@ -103,6 +103,28 @@ TEST(OdeChunks, RobertsonPerSystemTimesChunksEqualOneChunk) {
   expect_identical(whole, chunked);
 }
 
+// A solver keeps its buffers from one integrate() to the next, growing them for a larger batch or one
+// with per-system times: every run equals a fresh solver's.
+TEST(OdeChunks, ReusedSolverEqualsFreshSolvers) {
+  const core::DeviceSet devices = hetflow::test::test_device();
+  const Options o = chunk_options(32 * 1024);
+  const Batch chunked = vdp_batch();
+  Batch small = chunked;
+  small.y0.resize(2 * 100);
+  small.params.resize(100);
+  small.t_end = {1.0};
+  Batch timed = small;
+  timed.t_end.clear();
+  for (std::size_t k = 0; k < 100; ++k) timed.t_end.push_back(0.5 + 0.01 * static_cast<double>(k));
+  const Radau5 reused(devices, test::van_der_pol(true), o);
+  const Batch* const runs[] = {&small, &chunked, &timed, &small};
+  for (const Batch* b : runs) {
+    const Result again = reused.integrate(*b);
+    EXPECT_EQ(again.failures(), 0u) << again.report();
+    expect_identical(Radau5(devices, test::van_der_pol(true), o).integrate(*b), again);
+  }
+}
+
 // The multi-device test devices, or the one device twice (a context each) where CI's PoCL has one.
 core::DeviceSet two_devices() {
   std::vector<core::Device> d = core::select_devices(hetflow::test::test_device_spec(true));

@@ -163,6 +163,50 @@ std::size_t group_scratch_pivots(const core::Device& d, std::size_t n, const Opt
 
 }  // namespace
 
+namespace {
+
+// One chunk's device buffers and their pinned host staging. With two slots in rotation, one chunk
+// integrates while the other slot's results come down and its next inputs go up.
+struct Slot {
+  Slot(const core::Context& ctx, const core::Queue& transfer, std::size_t systems, std::size_t n, std::size_t np,
+       std::size_t times)
+      : capacity(systems),
+        per_system_times(times != 0),
+        y(ctx, systems * n),
+        params(ctx, std::max<std::size_t>(systems * np, 1)),  // the kernel needs a buffer even without parameters
+        t0(ctx, times),
+        t_end(ctx, times),
+        reached(ctx, systems * 2),
+        counters(ctx, systems * counter_count),
+        host_y(transfer, systems * n),
+        host_params(transfer, systems * np),
+        host_t0(transfer, times),
+        host_t_end(transfer, times),
+        host_reached(transfer, systems * 2),
+        host_counters(transfer, systems * counter_count) {}
+
+  std::size_t capacity;   // systems it holds
+  bool per_system_times;  // whether it holds a time interval per system
+  core::Buffer<double> y, params, t0, t_end, reached;
+  core::Buffer<std::int64_t> counters;
+  core::PinnedBuffer<double> host_y, host_params, host_t0, host_t_end, host_reached;
+  core::PinnedBuffer<std::int64_t> host_counters;
+  std::size_t first = 0, count = 0;  // the chunk in flight (batch numbering); count 0: none
+  std::vector<core::Event> downloads;
+};
+
+}  // namespace
+
+// Per device, what integrate() keeps from one call to the next: the tolerances and settings, the shared
+// time interval, and the chunk slots, which grow to the largest chunk seen. Allocating them afresh
+// (pinned host memory above all) took about 1.9 ms between two runs of 4,096 H2/O2 systems on an
+// H200 whose kernel ran 14 ms (docs/chem.md): small batches, as an operator-split flow solver
+// integrates every time step, paid it every call.
+struct Radau5::Pipeline {
+  core::Buffer<double> tol, settings, t0, t_end;  // t0, t_end: shared times only
+  std::vector<Slot> slots;
+};
+
 struct Radau5::Device {
   core::Program program;
   core::Kernel kernel;
@@ -190,7 +234,8 @@ Radau5::Radau5(const core::DeviceSet& devices, System system, Options options)
       system_(std::move(system)),
       options_(std::move(options)),
       analytic_jacobian_(analytic(options_.jacobian, system_)),
-      parts_(devices.size()) {
+      parts_(devices.size()),
+      pipes_(devices.size()) {
   // A batch of one takes mapping 2 wherever any batch may (n > 64 on GPUs), so this checks n for all.
   check_system(system_, mapping(1));
   validate(options_, system_.n);
@@ -273,32 +318,6 @@ Radau5::~Radau5() = default;
 
 namespace {
 
-// One chunk's device buffers and their pinned host staging. With two slots in rotation, one chunk
-// integrates while the other slot's results come down and its next inputs go up.
-struct Slot {
-  Slot(const core::Context& ctx, const core::Queue& transfer, std::size_t systems, std::size_t n, std::size_t np,
-       std::size_t times)
-      : y(ctx, systems * n),
-        params(ctx, std::max<std::size_t>(systems * np, 1)),  // the kernel needs a buffer even without parameters
-        t0(ctx, times),
-        t_end(ctx, times),
-        reached(ctx, systems * 2),
-        counters(ctx, systems * counter_count),
-        host_y(transfer, systems * n),
-        host_params(transfer, systems * np),
-        host_t0(transfer, times),
-        host_t_end(transfer, times),
-        host_reached(transfer, systems * 2),
-        host_counters(transfer, systems * counter_count) {}
-
-  core::Buffer<double> y, params, t0, t_end, reached;
-  core::Buffer<std::int64_t> counters;
-  core::PinnedBuffer<double> host_y, host_params, host_t0, host_t_end, host_reached;
-  core::PinnedBuffer<std::int64_t> host_counters;
-  std::size_t first = 0, count = 0;  // the chunk in flight (batch numbering); count 0: none
-  std::vector<core::Event> downloads;
-};
-
 // Copies `count` values of `per` each from system `first` of `from` into the start of `to`.
 template <class T>
 void stage(const std::vector<T>& from, std::size_t first, std::size_t count, std::size_t per, T* to) {
@@ -353,6 +372,46 @@ std::vector<ChunkPlan> Radau5::plan(std::size_t systems, bool per_system_times) 
   return plans;
 }
 
+// Device k's pipeline for a run planned as p, made or grown here and kept for later runs.
+Radau5::Pipeline& Radau5::pipeline(std::size_t k, const ChunkPlan& p, bool per_system_times) const {
+  std::unique_ptr<Pipeline>& pipe = pipes_[k];
+  const core::Context& ctx = devices_->context(k);
+  const core::Queue& tq = devices_->transfer(k);
+  if (!pipe) {
+    pipe = std::make_unique<Pipeline>();
+    pipe->tol = core::Buffer<double>(ctx, tolerances_.size());
+    pipe->tol.write(tq, tolerances_, 0, core::Blocking::no);
+    pipe->settings = core::Buffer<double>(ctx, settings_.size());
+    pipe->settings.write(tq, settings_, 0, core::Blocking::no);
+    pipe->t0 = core::Buffer<double>(ctx, 1);
+    pipe->t_end = core::Buffer<double>(ctx, 1);
+  }
+  // A run that threw may have left transfers and kernels in flight that use the slots.
+  for (Slot& s : pipe->slots)
+    if (s.count != 0) {
+      devices_->compute(k).finish();
+      tq.finish();
+      s.count = 0;
+    }
+  const std::size_t slot_count = std::min<std::size_t>(p.chunks, 2);
+  std::size_t capacity = p.chunk_systems;
+  bool times = per_system_times, fits = pipe->slots.size() >= slot_count;
+  for (const Slot& s : pipe->slots) {
+    fits = fits && s.capacity >= p.chunk_systems && (s.per_system_times || !per_system_times);
+    capacity = std::max(capacity, s.capacity);
+    times = times || s.per_system_times;
+  }
+  if (!fits) {
+    // Released before the larger ones are allocated.
+    pipe->slots.clear();
+    pipe->slots.reserve(slot_count);
+    for (std::size_t i = 0; i < slot_count; ++i)
+      pipe->slots.emplace_back(ctx, tq, capacity, static_cast<std::size_t>(system_.n), system_.parameters,
+                               times ? capacity : 0);
+  }
+  return *pipe;
+}
+
 Result Radau5::integrate(const Batch& batch) const {
   const auto n = static_cast<std::size_t>(system_.n);
   if (batch.y0.empty() || batch.y0.size() % n != 0)
@@ -384,34 +443,18 @@ Result Radau5::integrate(const Batch& batch) const {
     if (t_end.size() == 1) t_end.assign(count, batch.t_end[0]);
   }
 
-  // Per device: the data every chunk shares, and the chunk slots.
-  struct Pipeline {
-    core::Buffer<double> tol, settings, t0, t_end;  // t0, t_end: shared times only
-    std::vector<Slot> slots;
-  };
-  std::vector<Pipeline> pipes(parts_.size());
+  std::vector<Pipeline*> pipes(parts_.size(), nullptr);
   for (std::size_t k = 0; k < parts_.size(); ++k) {
     const ChunkPlan& p = result.chunking[k];
     if (p.chunks == 0) continue;
-    Pipeline& pipe = pipes[k];
-    const core::Context& ctx = devices_->context(k);
-    const core::Queue& tq = devices_->transfer(k);
-    // Written before any chunk's inputs on the in-order transfer queue, so every launch that waits
-    // for its chunk's uploads finds them in place.
-    pipe.tol = core::Buffer<double>(ctx, tolerances_.size());
-    pipe.tol.write(tq, tolerances_, 0, core::Blocking::no);
-    pipe.settings = core::Buffer<double>(ctx, settings_.size());
-    pipe.settings.write(tq, settings_, 0, core::Blocking::no);
+    Pipeline& pipe = pipeline(k, p, time_stride != 0);
+    // On the in-order transfer queue before any chunk's inputs, so every launch that waits for its
+    // chunk's uploads finds them in place.
     if (!time_stride) {
-      pipe.t0 = core::Buffer<double>(ctx, 1);
-      pipe.t0.write(tq, t0, 0, core::Blocking::no);
-      pipe.t_end = core::Buffer<double>(ctx, 1);
-      pipe.t_end.write(tq, t_end, 0, core::Blocking::no);
+      pipe.t0.write(devices_->transfer(k), t0, 0, core::Blocking::no);
+      pipe.t_end.write(devices_->transfer(k), t_end, 0, core::Blocking::no);
     }
-    const std::size_t slot_count = std::min<std::size_t>(p.chunks, 2);
-    pipe.slots.reserve(slot_count);
-    for (std::size_t i = 0; i < slot_count; ++i)
-      pipe.slots.emplace_back(ctx, tq, p.chunk_systems, n, np, time_stride ? p.chunk_systems : 0);
+    pipes[k] = &pipe;
   }
 
   // Waits for a slot's chunk to come down and files its results.
@@ -434,8 +477,8 @@ Result Radau5::integrate(const Batch& batch) const {
     for (std::size_t k = 0; k < parts_.size(); ++k) {
       const ChunkPlan& p = result.chunking[k];
       if (r >= p.chunks) continue;
-      Pipeline& pipe = pipes[k];
-      Slot& s = pipe.slots[r % pipe.slots.size()];
+      Pipeline& pipe = *pipes[k];
+      Slot& s = pipe.slots[r % std::min<std::size_t>(p.chunks, 2)];
       collect(s);
       s.first = p.first + r * p.chunk_systems;
       s.count = std::min(p.chunk_systems, p.systems - r * p.chunk_systems);
@@ -473,8 +516,9 @@ Result Radau5::integrate(const Batch& batch) const {
       cq.flush();
       tq.flush();
     }
-  for (Pipeline& pipe : pipes)
-    for (Slot& s : pipe.slots) collect(s);
+  for (Pipeline* pipe : pipes)
+    if (pipe)
+      for (Slot& s : pipe->slots) collect(s);
 
   for (std::size_t s = 0; s < count; ++s) {
     const std::int64_t* c = &counters[s * counter_count];

@@ -84,8 +84,9 @@ struct Result {
 // uniformly, and every device integrates its share concurrently, in chunks that fit
 // Options::memory_budget (plan()). Each mapping's kernel is built on a device the first time a batch
 // runs in it (so a compile error in the system's source surfaces from integrate()); integrate() may be
-// called again with other batches. The DeviceSet must outlive the
-// solver; one integrate() at a time (it sets the kernels' arguments).
+// called again with other batches, and keeps its device buffers and pinned host staging for them
+// (growing to the largest chunk seen; plan()'s device_bytes is what one run needs). The DeviceSet must
+// outlive the solver; one integrate() at a time (it sets the kernels' arguments and fills the buffers).
 class Radau5 {
  public:
   Radau5(const core::DeviceSet& devices, System system, Options options = {});
@@ -132,6 +133,10 @@ class Radau5 {
   Device& part(std::size_t k, Mapping mapping) const;
   // Per device, the kernel of mapping 1 and of mapping 2, each built on first use.
   mutable std::vector<std::array<std::unique_ptr<Device>, 2>> parts_;
+  struct Pipeline;
+  Pipeline& pipeline(std::size_t k, const ChunkPlan& plan, bool per_system_times) const;
+  // Per device, integrate()'s buffers, kept from one call to the next (made on first use).
+  mutable std::vector<std::unique_ptr<Pipeline>> pipes_;
 };
 
 }  // namespace hetflow::ode
