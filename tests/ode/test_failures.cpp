@@ -109,7 +109,7 @@ void jac(double t, const double* y, double* dfdy, __global const double* p) {
 INSTANTIATE_TEST_SUITE_P(Mappings, OdeFailures, ::testing::Values(Mapping::work_item, Mapping::work_group),
                          [](const auto& param_info) { return test::mapping_name(param_info.param); });
 
-// Each mapping states its own limit on n; automatic takes mapping 2 above n = 16 on GPUs.
+// Each mapping states its own limit on n; automatic takes mapping 2 on GPUs for small batches.
 TEST(OdeFailuresInput, SystemSizeLimits) {
   const std::string rhs = "void rhs(double t, const double* y, double* f, __global const double* p) {"
                           " for (int i = 0; i < ODE_N; ++i) f[i] = -y[i]; }";
@@ -133,6 +133,11 @@ TEST(OdeFailuresInput, SystemSizeLimits) {
   if (gpus) {
     EXPECT_EQ(Radau5(devices(), System{65, rhs, false, 0}, o).mapping(fill), Mapping::work_group);
   }
+  // n <= 16 with a cooperative rhs_group: mapping 2 for batches below 16 systems per compute unit.
+  const Radau5 cooperative(devices(), System{11, rhs, false, 0, true}, o);
+  const std::size_t few = 16 * devices().device(0).info.compute_units * devices().size();
+  EXPECT_EQ(cooperative.mapping(few - 1), gpus ? Mapping::work_group : Mapping::work_item);
+  EXPECT_EQ(cooperative.mapping(few), Mapping::work_item);
   SKIP_UNTESTABLE(Mapping::work_group, devices());
   // Mapping 1's cap does not apply to mapping 2: y' = -y with n = 100 decays to e^-1 y0.
   o.mapping = Mapping::work_group;

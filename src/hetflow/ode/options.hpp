@@ -16,7 +16,8 @@ enum class Mapping {
   work_item,   // mapping 1: one work-item per system, everything private; n <= 64
   work_group,  // mapping 2: one work-group per system, matrices in per-group global scratch; n <= 128
   // On GPUs for n > 16: work_group for batches too small to fill the device with one work-item per
-  // system (fewer than 120 systems per compute unit) or n > 64, work_item otherwise (docs/ode.md).
+  // system (fewer than 120 systems per compute unit) or n > 64, work_item otherwise; for n <= 16
+  // work_group below 16 systems per unit when the system has rhs_group (docs/ode.md).
   automatic
 };
 

@@ -30,10 +30,18 @@ constexpr int max_private_n = 64;
 // Mapping 2 keeps them in global scratch, but the user's jac still fills a private n x n array in one
 // work-item, and every work-item's frame is sized for it: 128 KiB at n = 128.
 constexpr int max_group_n = 128;
-// Mapping 1 up to here whatever the batch: at n = 16 its private matrices already take 8 KiB per
-// work-item, which spills from registers and cache on GPUs, but the GPU hides that once enough systems
-// run at once (see resolve).
+// Up to here mapping 1 once a batch can fill the GPUs, and below that too unless the system has a
+// cooperative rhs_group: at n = 16 its private matrices already take 8 KiB per work-item, which
+// spills from registers and cache on GPUs, but the GPU hides that once enough systems run at once.
 constexpr int automatic_group_above = 16;
+// For such a small system with rhs_group, mapping 2 below this many systems per compute unit: one
+// work-item integrating a system alone is slow (an H2/O2 reactor, n = 11, took 10 ms for 100 systems),
+// and a small batch leaves the GPU's other warps nothing to hide that behind. H200 (132 units), the
+// chem benchmark's H2/O2 states at 4a428d7: mapping 2 ran 243,600 systems/s at 1,000 systems and dt
+// 1e-6 s against mapping 1's 86,180, and 45,190 against 22,200 at 1e-4 s; at 4,096 mapping 1 led
+// (298,900 against 256,800; 78,070 against 51,100). Interpolated in log-log, the lines cross near
+// 3,300 and 2,300 systems, 25 and 17 per unit.
+constexpr std::size_t small_work_items_per_unit = 16;
 // Above that n, mapping 1 once a batch has this many systems per compute unit of the GPUs, mapping 2
 // below. Below the GPU's capacity mapping 1's rate grows in proportion to the batch, mapping 2's stays
 // near its plateau: GRI-Mech 3.0 (n = 54) on an H200 (132 units), analytic Jacobian, at a18698b, dt
@@ -52,15 +60,18 @@ std::size_t group_doubles(const System& s) {
 // Mapping 2 only on GPUs: PoCL 3.1's work-group compiler does not finish its kernel in usable time (its
 // barrier-region passes grow with the kernel's conditional barriers; measured on 2 cores: unfinished
 // after 13 min by default, 5 min with POCL_WORK_GROUP_METHOD=cbs), and a CPU has no group to spread over.
-Mapping resolve(Mapping m, int n, const core::DeviceSet& devices, std::size_t systems) {
+Mapping resolve(Mapping m, const System& system, const core::DeviceSet& devices, std::size_t systems) {
   if (m != Mapping::automatic) return m;
+  const int n = system.n;
   bool gpus = true;
   std::size_t units = 0;
   for (std::size_t k = 0; k < devices.size(); ++k) {
     gpus = gpus && devices.device(k).info.kind == core::DeviceKind::gpu;
     units += std::max(devices.device(k).info.compute_units, 1u);
   }
-  if (!gpus || n <= automatic_group_above) return Mapping::work_item;
+  if (!gpus) return Mapping::work_item;
+  if (n <= automatic_group_above)
+    return system.group_rhs && systems < small_work_items_per_unit * units ? Mapping::work_group : Mapping::work_item;
   if (n > max_private_n) return Mapping::work_group;
   return systems >= work_items_per_unit * units ? Mapping::work_item : Mapping::work_group;
 }
@@ -267,7 +278,7 @@ Radau5::Radau5(const core::DeviceSet& devices, System system, Options options)
 }
 
 Mapping Radau5::mapping(std::size_t systems) const {
-  return resolve(options_.mapping, system_.n, *devices_, systems);
+  return resolve(options_.mapping, system_, *devices_, systems);
 }
 
 Radau5::LaunchShape Radau5::launch_shape(std::size_t systems, std::size_t k) const {
