@@ -125,6 +125,24 @@ TEST(OdeChunks, ReusedSolverEqualsFreshSolvers) {
   }
 }
 
+// Systems run in the order of Batch::sort_key and come back in batch order: the same values and
+// counters, bit for bit, as without a key, also across chunks with per-system times.
+TEST(OdeChunks, SortKeyChangesOnlyTheRunOrder) {
+  const core::DeviceSet devices = hetflow::test::test_device();
+  Batch batch = vdp_batch();
+  batch.t_end.clear();
+  for (std::size_t k = 0; k < 1000; ++k) {
+    batch.t_end.push_back(1.0 + 0.001 * static_cast<double>(k));
+    batch.sort_key.push_back(static_cast<double>((k * 7919) % 1000));  // a permutation of 0 .. 999
+  }
+  const Radau5 chunking(devices, test::van_der_pol(true), chunk_options(32 * 1024));
+  const Result sorted = chunking.integrate(batch);
+  EXPECT_GE(sorted.chunking[0].chunks, 5u);
+  EXPECT_EQ(sorted.failures(), 0u) << sorted.report();
+  batch.sort_key.clear();
+  expect_identical(chunking.integrate(batch), sorted);
+}
+
 // The multi-device test devices, or the one device twice (a context each) where CI's PoCL has one.
 core::DeviceSet two_devices() {
   std::vector<core::Device> d = core::select_devices(hetflow::test::test_device_spec(true));

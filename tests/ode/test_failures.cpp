@@ -172,6 +172,11 @@ TEST(OdeFailuresInput, BadInputNamesTheValue) {
   b = vdp(2.0);
   b.y0.push_back(1.0);
   EXPECT_NE(error_of([&] { solver.integrate(b); }).find("y0 has 3 values"), std::string::npos);
+  b = vdp(2.0);
+  b.sort_key = {1.0, 2.0};
+  EXPECT_NE(error_of([&] { solver.integrate(b); }).find("sort_key has 2 values: expected none or 1"), std::string::npos);
+  b.sort_key = {std::numeric_limits<double>::infinity()};
+  EXPECT_NE(error_of([&] { solver.integrate(b); }).find("sort_key of system 0, component 0 = inf"), std::string::npos);
   // A compile error in the user's source shows the build log, from the first integrate() (the kernel of
   // the batch's mapping is built then).
   const Radau5 broken(devices(), System{1, "void rhs(double t) { oops; }", false, 0});

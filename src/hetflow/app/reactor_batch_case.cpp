@@ -69,6 +69,7 @@ ReactorBatch reactor_batch(const io::Case& c) {
   ReactorBatch r{mechanism, {}, chem::reactor_system(*mechanism, case_jacobian(c)), case_solver_options(c)};
   initial_states(c, *mechanism, fuel, oxidizer, r.batch.y0, r.batch.params);
   r.batch.t_end = {c.get<double>("batch.dt")};
+  r.batch.sort_key = chem::reactor_temperatures(r.batch.y0, mechanism->species.size());
   return r;
 }
 

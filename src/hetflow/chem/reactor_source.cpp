@@ -178,4 +178,11 @@ ode::System reactor_system(const Mechanism& m, ReactorJacobian jacobian) {
   return ode::System{static_cast<int>(k) + 1, std::move(source), analytic, 1, true, analytic, work, reactor_tables(m)};
 }
 
+std::vector<double> reactor_temperatures(const std::vector<double>& states, std::size_t species) {
+  std::vector<double> t;
+  t.reserve(states.size() / (species + 1));
+  for (std::size_t at = species; at < states.size(); at += species + 1) t.push_back(states[at]);
+  return t;
+}
+
 }  // namespace hetflow::chem

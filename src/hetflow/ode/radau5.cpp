@@ -329,10 +329,23 @@ Radau5::~Radau5() = default;
 
 namespace {
 
-// Copies `count` values of `per` each from system `first` of `from` into the start of `to`.
+// Copies the `per` values each of the systems at run positions first .. first + count - 1 from
+// `from` (batch order) into the start of `to`.
 template <class T>
-void stage(const std::vector<T>& from, std::size_t first, std::size_t count, std::size_t per, T* to) {
-  std::copy_n(from.begin() + static_cast<std::ptrdiff_t>(first * per), count * per, to);
+void gather(const std::vector<T>& from, const std::vector<std::size_t>& order, std::size_t first, std::size_t count,
+            std::size_t per, T* to) {
+  for (std::size_t i = 0; i < count; ++i)
+    std::copy_n(from.begin() + static_cast<std::ptrdiff_t>(order[first + i] * per), per, to + i * per);
+}
+
+// The batch's systems in the order they run: by Batch::sort_key when there is one (ties in batch order).
+std::vector<std::size_t> run_order(const Batch& b, std::size_t count) {
+  std::vector<std::size_t> order(count);
+  for (std::size_t i = 0; i < count; ++i) order[i] = i;
+  if (!b.sort_key.empty())
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t i, std::size_t j) { return b.sort_key[i] < b.sort_key[j]; });
+  return order;
 }
 
 }  // namespace
@@ -436,6 +449,11 @@ Result Radau5::integrate(const Batch& batch) const {
   check_finite(batch.y0, "y0", n);
   check_finite(batch.params, "params", std::max<std::size_t>(np, 1));
   check_times(batch, count);
+  if (!batch.sort_key.empty() && batch.sort_key.size() != count)
+    throw core::Error("batch sort_key has " + std::to_string(batch.sort_key.size()) + " values: expected none or " +
+                      std::to_string(count) + " (one per system)");
+  check_finite(batch.sort_key, "sort_key", 1);
+  const std::vector<std::size_t> order = run_order(batch, count);
 
   const cl_uint time_stride = batch.t0.size() == 1 && batch.t_end.size() == 1 ? 0u : 1u;
   Result result;
@@ -444,7 +462,7 @@ Result Radau5::integrate(const Batch& batch) const {
   result.nmax = options_.nmax;
   result.chunking = plan(count, time_stride != 0);
   const Mapping batch_mapping = mapping(count);
-  std::vector<std::int64_t> counters(count * counter_count);
+  std::vector<std::int64_t> counters(count * counter_count);  // in run order, as `reached`
   std::vector<double> reached(count * 2);
 
   // A per-system time list may pair with a shared one: the shared one is expanded.
@@ -472,7 +490,8 @@ Result Radau5::integrate(const Batch& batch) const {
   const auto collect = [&](Slot& s) {
     if (s.count == 0) return;
     core::wait_all(s.downloads);
-    std::copy_n(s.host_y.data(), s.count * n, result.y.begin() + static_cast<std::ptrdiff_t>(s.first * n));
+    for (std::size_t i = 0; i < s.count; ++i)
+      std::copy_n(s.host_y.data() + i * n, n, result.y.begin() + static_cast<std::ptrdiff_t>(order[s.first + i] * n));
     std::copy_n(s.host_counters.data(), s.count * counter_count,
                 counters.begin() + static_cast<std::ptrdiff_t>(s.first * counter_count));
     std::copy_n(s.host_reached.data(), s.count * 2, reached.begin() + static_cast<std::ptrdiff_t>(s.first * 2));
@@ -496,14 +515,14 @@ Result Radau5::integrate(const Batch& batch) const {
       const core::Queue& tq = devices_->transfer(k);
       const core::Queue& cq = devices_->compute(k);
       std::vector<core::Event> uploads;
-      stage(batch.y0, s.first, s.count, n, s.host_y.data());
+      gather(batch.y0, order, s.first, s.count, n, s.host_y.data());
       uploads.push_back(s.y.write(tq, s.host_y.span().first(s.count * n), 0, core::Blocking::no));
-      stage(batch.params, s.first, s.count, np, s.host_params.data());
+      gather(batch.params, order, s.first, s.count, np, s.host_params.data());
       uploads.push_back(s.params.write(tq, s.host_params.span().first(s.count * np), 0, core::Blocking::no));
       if (time_stride) {
-        stage(t0, s.first, s.count, 1, s.host_t0.data());
+        gather(t0, order, s.first, s.count, 1, s.host_t0.data());
         uploads.push_back(s.t0.write(tq, s.host_t0.span().first(s.count), 0, core::Blocking::no));
-        stage(t_end, s.first, s.count, 1, s.host_t_end.data());
+        gather(t_end, order, s.first, s.count, 1, s.host_t_end.data());
         uploads.push_back(s.t_end.write(tq, s.host_t_end.span().first(s.count), 0, core::Blocking::no));
       }
       Device& part = this->part(k, batch_mapping);
@@ -533,7 +552,7 @@ Result Radau5::integrate(const Batch& batch) const {
 
   for (std::size_t s = 0; s < count; ++s) {
     const std::int64_t* c = &counters[s * counter_count];
-    Statistics& st = result.statistics[s];
+    Statistics& st = result.statistics[order[s]];
     st.status = static_cast<Status>(c[0]);
     st.nfcn = c[1];
     st.njac = c[2];

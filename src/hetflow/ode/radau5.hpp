@@ -51,6 +51,11 @@ struct Batch {
   // One entry for every system, or one per system; t_end != t0 (t_end < t0 integrates backwards).
   std::vector<double> t0{0.0};
   std::vector<double> t_end{1.0};
+  // Empty, or one value per system: integrate() then runs the systems in the order of these keys and
+  // returns them in batch order. Systems with close keys should take similar paths (for reactors,
+  // the initial temperature): work-items side by side on a GPU run their systems in step, and a
+  // system that needs another branch or more iterations holds its neighbours back.
+  std::vector<double> sort_key{};
 };
 
 // How one device runs its share of a batch: in `chunks` launches of at most `chunk_systems` systems,
