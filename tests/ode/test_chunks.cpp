@@ -47,6 +47,13 @@ void expect_identical(const Result& a, const Result& b) {
   }
 }
 
+// A sort key per system that runs them in another order: a permutation of 0 .. count - 1 (count 1000).
+std::vector<double> shuffled_keys(std::size_t count) {
+  std::vector<double> keys;
+  for (std::size_t k = 0; k < count; ++k) keys.push_back(static_cast<double>((k * 7919) % count));
+  return keys;
+}
+
 std::size_t total_chunks(const Result& r) {
   std::size_t chunks = 0;
   for (const ChunkPlan& p : r.chunking) chunks += p.chunks;
@@ -131,10 +138,8 @@ TEST(OdeChunks, SortKeyChangesOnlyTheRunOrder) {
   const core::DeviceSet devices = hetflow::test::test_device();
   Batch batch = vdp_batch();
   batch.t_end.clear();
-  for (std::size_t k = 0; k < 1000; ++k) {
-    batch.t_end.push_back(1.0 + 0.001 * static_cast<double>(k));
-    batch.sort_key.push_back(static_cast<double>((k * 7919) % 1000));  // a permutation of 0 .. 999
-  }
+  for (std::size_t k = 0; k < 1000; ++k) batch.t_end.push_back(1.0 + 0.001 * static_cast<double>(k));
+  batch.sort_key = shuffled_keys(1000);
   const Radau5 chunking(devices, test::van_der_pol(true), chunk_options(32 * 1024));
   const Result sorted = chunking.integrate(batch);
   EXPECT_GE(sorted.chunking[0].chunks, 5u);
@@ -162,6 +167,10 @@ TEST(OdeChunks, TwoDevicesChunkTheirShares) {
   EXPECT_GE(total_chunks(chunked), 5u);
   expect_consistent(chunked.chunking, 1000);
   expect_identical(whole, chunked);
+  // Sorted, each device's share is a range of the run order, not of the batch.
+  Batch sorted = batch;
+  sorted.sort_key = shuffled_keys(1000);
+  expect_identical(whole, Radau5(devices, test::van_der_pol(false), chunk_options(16 * 1024)).integrate(sorted));
 }
 
 TEST(OdeChunks, BudgetBelowOneSystemIsAnError) {
