@@ -62,7 +62,7 @@ struct Batch {
 // each with its own device buffers (two in rotation when there are several chunks, so one chunk's
 // transfers overlap another's integration).
 struct ChunkPlan {
-  std::size_t first = 0;          // the device's share: its first system
+  std::size_t first = 0;          // the device's share: its first system in run order (Batch::sort_key)
   std::size_t systems = 0;        // and its size
   std::size_t chunks = 0;         // launches; 0 for an empty share
   std::size_t chunk_systems = 0;  // systems per chunk (the last may have fewer)
