@@ -7,6 +7,7 @@
 
 #include "hetflow/chem/kinetics.hpp"
 #include "hetflow/chem/reactor.hpp"
+#include "hetflow/chem/reactor_source.hpp"
 #include "hetflow/core/number_text.hpp"
 
 namespace hetflow::app {
@@ -128,6 +129,8 @@ IgnitionSweep find_ignition(const ode::Radau5& solver, const chem::Mechanism& me
     if (active.empty()) break;
     batch.t0 = {sweep.times[k]};
     batch.t_end = {sweep.times[k + 1]};
+    // Burnt, igniting and cold systems side by side would hold each other back on a GPU.
+    batch.sort_key = chem::reactor_temperatures(batch.y0, samples[active[0]].back().y.size() - 1);
     const ode::Result r = solver.integrate(batch);
     ++sweep.launches;
     for (std::size_t j = 0; j < active.size(); ++j) {
