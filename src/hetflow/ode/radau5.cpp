@@ -173,10 +173,6 @@ std::size_t group_scratch_pivots(const core::Device& d, std::size_t n, const Opt
   return group_count(d, Mapping::work_group, o) * 2 * n;
 }
 
-}  // namespace
-
-namespace {
-
 // One chunk's device buffers and their pinned host staging. With two slots in rotation, one chunk
 // integrates while the other slot's results come down and its next inputs go up.
 struct Slot {
@@ -203,17 +199,18 @@ struct Slot {
   core::Buffer<std::int64_t> counters;
   core::PinnedBuffer<double> host_y, host_params, host_t0, host_t_end, host_reached;
   core::PinnedBuffer<std::int64_t> host_counters;
-  std::size_t first = 0, count = 0;  // the chunk in flight (batch numbering); count 0: none
+  std::size_t first = 0, count = 0;  // the chunk in flight (run positions); count 0: none
   std::vector<core::Event> downloads;
 };
 
 }  // namespace
 
 // Per device, what integrate() keeps from one call to the next: the tolerances and settings, the shared
-// time interval, and the chunk slots, which grow to the largest chunk seen. Allocating them afresh
-// (pinned host memory above all) took about 1.9 ms between two runs of 4,096 H2/O2 systems on an
-// H200 whose kernel ran 14 ms (docs/chem.md): small batches, as an operator-split flow solver
-// integrates every time step, paid it every call.
+// time interval, and the chunk slots, which grow to the largest chunk seen. Allocated afresh in every
+// call (pinned host memory above all), they left 1.5-1.9 ms between one run's kernel and the next's for
+// 100 to 4,096 H2/O2 systems on an H200 whose kernels ran 10-14 ms, and 0.09-0.46 ms once kept
+// (docs/chem.md): small batches, as an operator-split flow solver integrates every time step, paid it
+// every call.
 struct Radau5::Pipeline {
   core::Buffer<double> tol, settings, t0, t_end;  // t0, t_end: shared times only
   std::vector<Slot> slots;
