@@ -37,11 +37,11 @@ constexpr int automatic_group_above = 16;
 // For such a small system with rhs_group, mapping 2 below this many systems per compute unit: one
 // work-item integrating a system alone is slow (an H2/O2 reactor, n = 11, took 10 ms for 100 systems),
 // and a small batch leaves the GPU's other warps nothing to hide that behind. H200 (132 units), the
-// chem benchmark's H2/O2 states at 4a428d7: mapping 2 ran 243,600 systems/s at 1,000 systems and dt
-// 1e-6 s against mapping 1's 86,180, and 45,190 against 22,200 at 1e-4 s; at 4,096 mapping 1 led
-// (298,900 against 256,800; 78,070 against 51,100). Interpolated in log-log, the lines cross near
-// 3,300 and 2,300 systems, 25 and 17 per unit; with the states in order of temperature
-// (Batch::sort_key, at 5ff6d1c) near 2,800 and 2,000, 21 and 15 per unit.
+// chem benchmark's H2/O2 states: at 1,000 systems mapping 2 ran 242,500 systems/s at dt 1e-6 s against
+// mapping 1's 87,710, and 47,490 against 22,810 at 1e-4 s (d846464); at 4,096 mapping 1 led (279,500
+// against 252,900; 72,650 against 51,370; 5ff6d1c). Interpolated in log-log, the lines cross near
+// 3,600 and 2,600 systems, 27 and 20 per unit; with the states in order of temperature
+// (Batch::sort_key, 5ff6d1c) near 2,800 and 2,000, 21 and 15 per unit.
 constexpr std::size_t small_work_items_per_unit = 16;
 // Above that n, mapping 1 once a batch has this many systems per compute unit of the GPUs, mapping 2
 // below. Below the GPU's capacity mapping 1's rate grows in proportion to the batch, mapping 2's stays
