@@ -63,8 +63,8 @@ System stiff_linear_cooperative() {
   System s = stiff_linear(true);
   s.source += R"(
 #if ODE_GROUP_RHS
-void rhs_group(double t, __global const double* y, __global double* f, __global const double* p,
-               __global const double* tables, __global double* work) {
+void rhs_group(double t, const SHARED double* y, SHARED double* f, __global const double* p,
+               __global const double* tables, SHARED double* work) {
   const double scale = tables[0];
   double s = 0.0;
   for (int i = 0; i < ODE_N; ++i) s += y[i];
@@ -76,8 +76,8 @@ void rhs_group(double t, __global const double* y, __global double* f, __global 
 }
 #endif
 #if ODE_GROUP_JAC
-void jac_group(double t, __global const double* y, __global double* dfdy, __global const double* p,
-               __global const double* tables, __global double* work) {
+void jac_group(double t, const SHARED double* y, SHARED double* dfdy, __global const double* p,
+               __global const double* tables, SHARED double* work) {
   const double sum = sum_of_eigenvalues();
   FOR_OWN(j, 0, ODE_N)
   for (int i = 0; i < ODE_N; ++i) dfdy[i + j * ODE_N] = entry(i, j, sum);

@@ -51,7 +51,7 @@ double chem_arrhenius_at(__global const double* k, double T) { return chem_arrhe
 
 // concentration_product: Π c_s^order, integer orders multiplied out; with which >= 0, its derivative by
 // that term's species (product_derivative).
-double chem_product(__global const double* terms, int n, __global const double* c, int which) {
+double chem_product(__global const double* terms, int n, const SHARED double* c, int which) {
   double s = 1.0;
   for (int u = 0; u < n; ++u) {
     const double x = c[SPECIES(terms, u)], order = COEFFICIENT(terms, u);
@@ -68,7 +68,7 @@ double chem_product(__global const double* terms, int n, __global const double* 
 }
 
 // reaction_change: Σ ν'' x_s (products) then - Σ ν' x_s (reactants).
-double chem_change(__global const double* rec, __global const double* x) {
+double chem_change(__global const double* rec, const SHARED double* x) {
   __global const double* products = PART(rec, O_PRODUCTS);
   __global const double* reactants = PART(rec, O_REACTANTS);
   double d = 0.0;
@@ -113,8 +113,8 @@ typedef struct {
   double forward_product, reverse_product, q;
 } ChemRate;
 
-ChemRate chem_rate(__global const double* rec, double T, double P, __global const double* c, double c_total,
-                   __global const double* g, double log_c0) {
+ChemRate chem_rate(__global const double* rec, double T, double P, const SHARED double* c, double c_total,
+                   const SHARED double* g, double log_c0) {
   ChemRate r = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0};
   const int kind = COUNT(rec, H_KIND);
   __global const double* rate = PART(rec, O_RATE);
@@ -165,10 +165,10 @@ ChemRate chem_rate(__global const double* rec, double T, double P, __global cons
 
 // The start of the group's work: c, c_p, h, g and ω̇ (CHEM_K each); `rest` is the caller's.
 typedef struct {
-  __global double *c, *cp, *h, *g, *w, *rest;
+  SHARED double *c, *cp, *h, *g, *w, *rest;
 } ChemWork;
 
-ChemWork chem_work(__global double* work) {
+ChemWork chem_work(SHARED double* work) {
   const ChemWork v = {work, work + CHEM_K, work + 2 * CHEM_K, work + 3 * CHEM_K, work + 4 * CHEM_K, work + 5 * CHEM_K};
   return v;
 }
@@ -179,7 +179,7 @@ typedef struct {
   double T, wbar, rho, c_total, log_c0;
 } ChemState;
 
-ChemState chem_group_state(__global const double* y, double P, const ChemWork* v) {
+ChemState chem_group_state(const SHARED double* y, double P, const ChemWork* v) {
   ChemState s;
   s.T = y[CHEM_K];
   double inverse_weight = 0.0;
@@ -202,10 +202,10 @@ ChemState chem_group_state(__global const double* y, double P, const ChemWork* v
 }
 
 // work: chem_work's arrays, then q (CHEM_REACTIONS).
-void rhs_group(double t, __global const double* y, __global double* f, __global const double* p,
-               __global const double* tables, __global double* work) {
+void rhs_group(double t, const SHARED double* y, SHARED double* f, __global const double* p,
+               __global const double* tables, SHARED double* work) {
   const ChemWork v = chem_work(work);
-  __global double* q = v.rest;
+  SHARED double* q = v.rest;
   const double P = p[0];
   // rhs() forms ρ as P (1 / Σ Y/W) / (R T), the same bits as the state's P W̄ / (R T).
   const ChemState s = chem_group_state(y, P, &v);
@@ -282,8 +282,8 @@ void chem_forward_slopes(__global const double* rec, const ChemRate* r, double T
 
 // q, dq/dT, dq/d[M] and dq/dc_u of one reaction into dq (CHEM_DQ doubles), u over its forward then
 // reverse exponents.
-void chem_rate_derivatives(__global const double* rec, double T, double P, __global const double* c, double c_total,
-                           __global const double* g, __global const double* h, double log_c0, __global double* dq) {
+void chem_rate_derivatives(__global const double* rec, double T, double P, const SHARED double* c, double c_total,
+                           const SHARED double* g, const SHARED double* h, double log_c0, SHARED double* dq) {
   const ChemRate r = chem_rate(rec, T, P, c, c_total, g, log_c0);
   const int three_body = COUNT(rec, H_KIND) == KIND_THREE_BODY;
   const double multiplier = three_body ? r.m : 1.0;
@@ -315,7 +315,7 @@ void chem_rate_derivatives(__global const double* rec, double T, double P, __glo
 
 // jac()'s updates of row k through one term ν of reaction rec: ∂ω̇_k/∂c by the exponents' species, then
 // by [M]'s.
-void chem_row_terms(__global const double* rec, __global const double* dq, double nu, int k, __global double* J) {
+void chem_row_terms(__global const double* rec, const SHARED double* dq, double nu, int k, SHARED double* J) {
   __global const double* forward = PART(rec, O_FORWARD);
   __global const double* reverse = PART(rec, O_REVERSE_ORDERS);
   const int nf = COUNT(rec, H_FORWARD), nr = rec[H_REVERSIBLE] != 0.0 ? COUNT(rec, H_REVERSE) : 0;
@@ -333,14 +333,14 @@ void chem_row_terms(__global const double* rec, __global const double* dq, doubl
 }
 
 // work: chem_work's arrays, ∂ω̇/∂T and a (CHEM_K each), then CHEM_DQ per reaction.
-void jac_group(double t, __global const double* y, __global double* dfdy, __global const double* p,
-               __global const double* tables, __global double* work) {
+void jac_group(double t, const SHARED double* y, SHARED double* dfdy, __global const double* p,
+               __global const double* tables, SHARED double* work) {
   const ChemWork v = chem_work(work);
-  __global const double *c = v.c, *cp = v.cp, *h = v.h;
-  __global double* w = v.w;
-  __global double* wT = v.rest;
-  __global double* a = wT + CHEM_K;
-  __global double* dq = a + CHEM_K;
+  const SHARED double *c = v.c, *cp = v.cp, *h = v.h;
+  SHARED double* w = v.w;
+  SHARED double* wT = v.rest;
+  SHARED double* a = wT + CHEM_K;
+  SHARED double* dq = a + CHEM_K;
   const double P = p[0];
   FOR_OWN(i, 0, CHEM_N * CHEM_N) dfdy[i] = 0.0;
   const ChemState s = chem_group_state(y, P, &v);
@@ -353,7 +353,7 @@ void jac_group(double t, __global const double* y, __global double* dfdy, __glob
     for (int e = CHEM_PRODUCTION(k); e < CHEM_PRODUCTION(k + 1); e += 2) {
       const int r = (int)tables[e];
       const double nu = tables[e + 1];
-      __global const double* dqr = dq + r * CHEM_DQ;
+      const SHARED double* dqr = dq + r * CHEM_DQ;
       wk += nu * dqr[0];
       wTk += nu * dqr[1];
       chem_row_terms(CHEM_RECORD(r), dqr, nu, k, dfdy);

@@ -3,14 +3,20 @@
 //
 // Mapping 1 (ODE_GROUP 0): one work-item per system; vectors and matrices are private arrays, every loop
 // runs over all indices and there is nothing to synchronise.
-// Mapping 2 (ODE_GROUP 1): one work-group per system; vectors and matrices live in the group's slice of a
-// global scratch buffer, loops over indices are strided over the group's work-items, and SYNC() is a
-// group barrier whose global fence makes one work-item's writes visible to the others. The scalar
-// control logic runs in every work-item on the same shared data, so all take the same branches and
-// reach the same barriers.
+// Mapping 2 (ODE_GROUP 1): one work-group per system; vectors and matrices live in the group's share of
+// memory (SHARED), loops over indices are strided over the group's work-items, and SYNC() is a group
+// barrier whose fence makes one work-item's writes visible to the others. The scalar control logic runs
+// in every work-item on the same shared data, so all take the same branches and reach the same
+// barriers. The share is local memory where it fits (ODE_LOCAL_SCRATCH, set by the host), else the
+// group's slice of a global scratch buffer.
 #if ODE_GROUP
+#if ODE_LOCAL_SCRATCH
+#define SHARED __local
+#define SYNC() barrier(CLK_LOCAL_MEM_FENCE)
+#else
 #define SHARED __global
 #define SYNC() barrier(CLK_GLOBAL_MEM_FENCE)
+#endif
 #define LEADER (get_local_id(0) == 0)
 #define FOR_OWN(i, first, end) for (int i = (first) + (int)get_local_id(0); i < (end); i += (int)get_local_size(0))
 #define SYSTEM_FIRST get_group_id(0)

@@ -34,12 +34,12 @@ ODE_USER_FUNCTION void jac(double t, const double* y, double* dfdy, __global con
 #endif
 #if ODE_GROUP_RHS
 // Mapping 2's cooperative rhs (radau5.hpp's System::group_rhs).
-void rhs_group(double t, __global const double* y, __global double* f, __global const double* p,
-               __global const double* tables, __global double* work);
+void rhs_group(double t, const SHARED double* y, SHARED double* f, __global const double* p,
+               __global const double* tables, SHARED double* work);
 #endif
 #if ODE_GROUP_JAC
-void jac_group(double t, __global const double* y, __global double* dfdy, __global const double* p,
-               __global const double* tables, __global double* work);
+void jac_group(double t, const SHARED double* y, SHARED double* dfdy, __global const double* p,
+               __global const double* tables, SHARED double* work);
 #endif
 
 // Layout of the settings array; mirrored by radau5.cpp's Setting.
@@ -162,7 +162,7 @@ double newton_norm(const SHARED double* z1, const SHARED double* z2, const SHARE
 typedef struct {
   __global const double* p;
   __global const double* tables;
-  __global double* work;
+  SHARED double* work;
 } User;
 
 // f = f(t, y). The user's rhs takes private arrays; in mapping 2 without rhs_group one work-item copies
@@ -275,7 +275,10 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
   __global const double* rtol = tol;
   __global const double* atol = tol + ODE_N;
 
-#if ODE_GROUP
+#if ODE_LOCAL_SCRATCH
+  __local double work[W_DOUBLES];
+  __local int work_pivots[2 * ODE_N];
+#elif ODE_GROUP
   __global double* work = scratch + get_group_id(0) * W_DOUBLES;
   __global int* work_pivots = scratch_pivots + get_group_id(0) * 2 * ODE_N;
 #endif

@@ -165,12 +165,21 @@ bool analytic(Jacobian choice, const System& system) {
   return choice == Jacobian::analytic;
 }
 
-// Mapping 2's per-group scratch on device d: the matrices and vectors, then the pivots.
-std::size_t group_scratch_doubles(const core::Device& d, const System& s, const Options& o) {
-  return group_count(d, Mapping::work_group, o) * group_doubles(s);
+// Whether mapping 2 keeps a group's matrices, vectors, pivots and system work in local memory
+// (radau5.cl's ODE_LOCAL_SCRATCH) on device d: where they fit, since every phase of a step reads what
+// other work-items wrote just before, and from global scratch each such read waits for the L2 cache.
+bool local_scratch(const core::Device& d, const System& s) {
+  const auto n = static_cast<std::size_t>(s.n);
+  return sizeof(double) * group_doubles(s) + sizeof(cl_int) * 2 * n <= d.info.local_mem;
 }
-std::size_t group_scratch_pivots(const core::Device& d, std::size_t n, const Options& o) {
-  return group_count(d, Mapping::work_group, o) * 2 * n;
+
+// Mapping 2's per-group scratch on device d, none where local_scratch: the matrices and vectors, then
+// the pivots.
+std::size_t group_scratch_doubles(const core::Device& d, const System& s, const Options& o) {
+  return local_scratch(d, s) ? 0 : group_count(d, Mapping::work_group, o) * group_doubles(s);
+}
+std::size_t group_scratch_pivots(const core::Device& d, const System& s, const Options& o) {
+  return local_scratch(d, s) ? 0 : group_count(d, Mapping::work_group, o) * 2 * static_cast<std::size_t>(s.n);
 }
 
 // One chunk's device buffers and their pinned host staging. With two slots in rotation, one chunk
@@ -219,7 +228,8 @@ struct Radau5::Pipeline {
 struct Radau5::Device {
   core::Program program;
   core::Kernel kernel;
-  // Mapping 2's per-group matrices, vectors and pivots; one element each in mapping 1, which ignores them.
+  // Mapping 2's per-group matrices, vectors and pivots in global memory; one element each where the
+  // kernel ignores them (mapping 1, local scratch).
   core::Buffer<double> scratch;
   core::Buffer<cl_int> scratch_pivots;
   core::Buffer<double> tables;  // System::tables (one element when it has none)
@@ -308,13 +318,14 @@ Radau5::Device& Radau5::part(std::size_t k, Mapping mapping) const {
       .define("ODE_GROUP_RHS", group && system_.group_rhs ? 1 : 0)
       .define("ODE_GROUP_JAC", group && system_.group_rhs && system_.group_jac && analytic_jacobian_ ? 1 : 0)
       .define("ODE_GROUP_WORK", system_.group_rhs ? system_.group_work : 0)
+      .define("ODE_LOCAL_SCRATCH", group && local_scratch(d, system_) ? 1 : 0)
       .define("ODE_OUTLINE_USER", d.info.kind == core::DeviceKind::gpu ? 1 : 0);
-  const auto n = static_cast<std::size_t>(system_.n);
   const core::Context& ctx = devices_->context(k);
+  // The kernel takes a buffer even where it ignores it.
   part = std::make_unique<Device>(
       Device{core::build_program(ctx, "ode/radau5.cl", source, build.str()), {},
-             core::Buffer<double>(ctx, group ? group_scratch_doubles(d, system_, options_) : 1),
-             core::Buffer<cl_int>(ctx, group ? group_scratch_pivots(d, n, options_) : 1),
+             core::Buffer<double>(ctx, std::max<std::size_t>(group ? group_scratch_doubles(d, system_, options_) : 0, 1)),
+             core::Buffer<cl_int>(ctx, std::max<std::size_t>(group ? group_scratch_pivots(d, system_, options_) : 0, 1)),
              core::Buffer<double>(ctx, std::max<std::size_t>(system_.tables.size(), 1))});
   if (!system_.tables.empty()) part->tables.write(devices_->compute(k), system_.tables);
   part->kernel = part->program.kernel("radau5_integrate");
@@ -367,7 +378,7 @@ std::vector<ChunkPlan> Radau5::plan(std::size_t systems, bool per_system_times) 
     p.budget = options_.memory_budget ? options_.memory_budget : static_cast<std::size_t>(d.info.global_mem / 4);
     // Held whatever the chunking: mapping 2's scratch, the tolerances and settings, shared times.
     const std::size_t scratch = group ? sizeof(double) * group_scratch_doubles(d, system_, options_) +
-                                            sizeof(cl_int) * group_scratch_pivots(d, n, options_)
+                                            sizeof(cl_int) * group_scratch_pivots(d, system_, options_)
                                       : sizeof(double) + sizeof(cl_int);
     const std::size_t fixed =
         scratch + sizeof(double) * (system_.tables.size() + tolerances_.size() + settings_.size() + (per_system_times ? 0 : 2));

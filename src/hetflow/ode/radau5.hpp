@@ -22,15 +22,16 @@ namespace hetflow::ode {
 //
 // With group_rhs set, the source also defines the right-hand side for mapping 2, one work-group per
 // system, where every work-item of the group calls
-//   void rhs_group(double t, __global const double* y, __global double* f, __global const double* p,
-//                  __global const double* tables, __global double* work)
+//   void rhs_group(double t, const SHARED double* y, SHARED double* f, __global const double* p,
+//                  __global const double* tables, SHARED double* work)
 // y is complete when it is called, and f must be complete once every work-item has returned and passed
-// a barrier; it may split the work with mapping.cl's FOR_OWN, SYNC and LEADER. `tables` holds
-// System::tables (uploaded once per device), `work` the group's group_work doubles of scratch. It must
-// give the bits of rhs(), which mapping 1 calls, so that results do not depend on the mapping. With group_jac (and
-// group_rhs) likewise
-//   void jac_group(double t, __global const double* y, __global double* dfdy, __global const double* p,
-//                  __global const double* tables, __global double* work)
+// a barrier; it may split the work with mapping.cl's FOR_OWN, SYNC and LEADER. SHARED is the group's
+// address space (mapping.cl: __local where RADAU5's scratch fits the device's local memory, else
+// __global). `tables` holds System::tables (uploaded once per device), `work` the group's group_work
+// doubles of scratch. It must give the bits of rhs(), which mapping 1 calls, so that results do not
+// depend on the mapping. With group_jac (and group_rhs) likewise
+//   void jac_group(double t, const SHARED double* y, SHARED double* dfdy, __global const double* p,
+//                  __global const double* tables, SHARED double* work)
 // with the bits of jac().
 struct System {
   int n = 0;
