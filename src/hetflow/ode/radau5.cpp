@@ -166,11 +166,14 @@ bool analytic(Jacobian choice, const System& system) {
 }
 
 // Whether mapping 2 keeps a group's matrices, vectors, pivots and system work in local memory
-// (radau5.cl's ODE_LOCAL_SCRATCH) on device d: where they fit, since every phase of a step reads what
-// other work-items wrote just before, and from global scratch each such read waits for the L2 cache.
+// (radau5.cl's ODE_LOCAL_SCRATCH) on device d: on GPUs where they fit, since every phase of a step reads
+// what other work-items wrote just before, and from global scratch each such read waits for the L2
+// cache. Not on CPUs: PoCL 3.1 built that kernel but failed RADAU5's Van der Pol reference statistics
+// with it (docs/ode.md), and a CPU's local memory is ordinary memory anyway.
 bool local_scratch(const core::Device& d, const System& s) {
   const auto n = static_cast<std::size_t>(s.n);
-  return sizeof(double) * group_doubles(s) + sizeof(cl_int) * 2 * n <= d.info.local_mem;
+  return d.info.kind == core::DeviceKind::gpu &&
+         sizeof(double) * group_doubles(s) + sizeof(cl_int) * 2 * n <= d.info.local_mem;
 }
 
 // Mapping 2's per-group scratch on device d, none where local_scratch: the matrices and vectors, then

@@ -26,7 +26,7 @@ namespace hetflow::ode {
 //                  __global const double* tables, SHARED double* work)
 // y is complete when it is called, and f must be complete once every work-item has returned and passed
 // a barrier; it may split the work with mapping.cl's FOR_OWN, SYNC and LEADER. SHARED is the group's
-// address space (mapping.cl: __local where RADAU5's scratch fits the device's local memory, else
+// address space (mapping.cl: __local where RADAU5's scratch fits a GPU's local memory, else
 // __global). `tables` holds System::tables (uploaded once per device), `work` the group's group_work
 // doubles of scratch. It must give the bits of rhs(), which mapping 1 calls, so that results do not
 // depend on the mapping. With group_jac (and group_rhs) likewise
