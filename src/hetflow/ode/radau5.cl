@@ -4,11 +4,11 @@
 // Mapping 1: one work-item integrates one system, all its vectors and matrices in private memory (ODE_N,
 // a build option, sizes them; NVIDIA places large private arrays in thread-interleaved local memory, so
 // neighbouring work-items still access memory together). Mapping 2: one work-group integrates one
-// system; its vectors and matrices are in the group's local memory where they fit a GPU's (4 n^2 + 14 n doubles
-// and the system's work: H2/O2 fits NVIDIA's 48 KiB, GRI-Mech's n = 54 does not), else its slice of
-// global scratch (mapping.cl's SHARED), its vector loops and LU are spread over the work-items, and every work-item runs the same scalar control logic on the same
-// values. Norms are summed in index order by every work-item, as in mapping 1, so both mappings give
-// the same bits.
+// system; its vectors and matrices are in the group's local memory where they fit a GPU's (4 n^2 + 14 n
+// doubles and the system's work: H2/O2 fits NVIDIA's 48 KiB, GRI-Mech's n = 54 does not), else in its
+// slice of global scratch (mapping.cl's SHARED); its vector loops and LU are spread over the
+// work-items, and every work-item runs the same scalar control logic on the same values. Norms are
+// summed in index order by every work-item, as in mapping 1, so both mappings give the same bits.
 //
 // The host appends the user's system after this file: rhs() and, with ODE_ANALYTIC_JACOBIAN, jac().
 // Contraction stays off for them too, so the step statistics match the Fortran built with
