@@ -295,6 +295,7 @@ Report chem(const core::DeviceSet& selected, const Options& options) {
                        {"dt_s", dt},
                        {"systems", size},
                        {"mapping", mapping_name(solver.mapping(size))},
+                       {"max_registers", solver.launch_shape(size).max_registers},
                        {"jacobian", solver.analytic_jacobian() ? "analytic" : "finite_difference"},
                        {"pressure_Pa", chem::one_atm},
                        {"seconds_per_run", last_seconds},

@@ -115,7 +115,7 @@ Report lbm(const core::DeviceSet& devices, const Options& options) {
           trial(c);
         }
       }
-      if (lbm::takes_register_budget(info)) {
+      if (core::takes_register_budget(info)) {
         const lbm::Config shape = best;
         for (unsigned registers : {64u, 72u, 80u, 96u, 128u}) {
           lbm::Config c = shape;

@@ -194,11 +194,13 @@ TEST(OdeLaunchShape, ChangesNoBitsOfEitherMapping) {
     o.mapping = mapping;
     o.work_group = 8;
     o.groups_per_unit = 3;
+    o.max_registers = 32;  // binds on NVIDIA GPUs only
     const Radau5 shaped(devices(), stiff_linear(true), o);
     const Radau5::LaunchShape shape = shaped.launch_shape(5);
     EXPECT_EQ(shape.mapping, mapping);
     EXPECT_EQ(shape.work_group, 8u);
     EXPECT_EQ(shape.groups_per_unit, 3u);
+    EXPECT_EQ(shape.max_registers, core::takes_register_budget(devices().device(0).info) ? 32u : 0u);
     const Result r = shaped.integrate(batch);
     EXPECT_EQ(r.y, standard.y) << test::mapping_name(mapping);
     for (std::size_t s = 0; s < 5; ++s) test::expect_same_counters(r.statistics[s], standard.statistics[s]);
@@ -209,6 +211,11 @@ TEST(OdeLaunchShape, ChangesNoBitsOfEitherMapping) {
   Options many;
   many.groups_per_unit = 4097;
   EXPECT_THROW(Radau5(devices(), stiff_linear(true), many), core::Error);
+  for (std::size_t registers : {8u, 256u}) {
+    Options budget;
+    budget.max_registers = registers;
+    EXPECT_THROW(Radau5(devices(), stiff_linear(true), budget), core::Error) << registers;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Jacobians, OdeMappings, ::testing::Bool(),

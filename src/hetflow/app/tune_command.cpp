@@ -74,7 +74,7 @@ tune::Tunable lbm_tunable(const core::DeviceSet& devices, int n, lbm::Storage st
                          {"pattern", "aa"}};
   // NVIDIA's compiler takes a register budget per work-item; at a smaller one more groups fit on a
   // multiprocessor, at too small a one registers spill (H200, 384^3 A-A: 72 gave FP16 +3.4 %, 64 -11 %).
-  if (lbm::takes_register_budget(info)) {
+  if (core::takes_register_budget(info)) {
     dimensions.push_back(tune::Dimension::ordered("max_registers", {"0", "64", "72", "80", "96", "128"}));
     defaults["max_registers"] = "0";
   }

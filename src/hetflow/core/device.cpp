@@ -49,6 +49,8 @@ const char* to_string(DeviceKind kind) {
   return "other";
 }
 
+bool takes_register_budget(const DeviceInfo& device) { return device.platform.find("NVIDIA") != std::string::npos; }
+
 std::string Device::label() const {
   return info.name + " (" + info.platform + ", device " + std::to_string(info.index) + ")";
 }

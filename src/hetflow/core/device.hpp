@@ -34,6 +34,10 @@ struct DeviceInfo {
 
 const char* to_string(DeviceKind kind);
 
+// Whether kernels built for `device` take a register budget per work-item (-cl-nv-maxrregcount):
+// NVIDIA's OpenCL compiler only.
+bool takes_register_budget(const DeviceInfo& device);
+
 struct Device {
   cl_platform_id platform = nullptr;
   cl_device_id id = nullptr;

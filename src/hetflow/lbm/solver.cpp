@@ -57,10 +57,6 @@ double two_component_pressure(double rho_a, double rho_b, const TwoComponent& tc
   return (rho_a + rho_b) / 3.0 + tc.g * rho_a * rho_b / 3.0;
 }
 
-bool takes_register_budget(const core::DeviceInfo& device) {
-  return device.platform.find("NVIDIA") != std::string::npos;
-}
-
 Pattern parse_pattern(std::string_view text) {
   if (text == "ab") return Pattern::ab;
   if (text == "aa") return Pattern::aa;
@@ -217,7 +213,7 @@ void Solver::build_part(std::size_t k, const Geometry& geometry) {
   };
   if (std::any_of(types.begin(), types.end(), open)) options.define("OPEN_BOUNDARIES", 1);
   if (exact_arithmetic_) options.define("LBM_NO_FMA", 1).raw("-cl-fp32-correctly-rounded-divide-sqrt");
-  if (config_.max_registers && takes_register_budget(devices_->device(k).info)) {
+  if (config_.max_registers && core::takes_register_budget(devices_->device(k).info)) {
     options.raw("-cl-nv-maxrregcount=" + std::to_string(config_.max_registers));
   }
   if (config_.shan_chen) options.define("SHAN_CHEN", 1);

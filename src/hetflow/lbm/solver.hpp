@@ -59,9 +59,6 @@ struct TwoComponent {
 // Pressure of the two-component fluid: p = (rho_a + rho_b)/3 + G rho_a rho_b / 3.
 double two_component_pressure(double rho_a, double rho_b, const TwoComponent& tc);
 
-// Whether Config::max_registers binds kernels built for `device` (NVIDIA's OpenCL compiler only).
-bool takes_register_budget(const core::DeviceInfo& device);
-
 struct Config {
   double tau = 0.8;                        // relaxation time; viscosity (tau - 1/2) / 3
   std::array<double, 3> force{0, 0, 0};    // body force density (lattice units)

@@ -46,6 +46,8 @@ void validate(const Options& o, int n) {
   if (!(o.max_step_ratio >= 1.0) || !std::isfinite(o.max_step_ratio))
     bad("max_step_ratio", number_text(o.max_step_ratio), "a finite value >= 1");
   if (o.groups_per_unit > 4096) bad("groups_per_unit", std::to_string(o.groups_per_unit), "0 .. 4096 (0: default)");
+  if (o.max_registers != 0 && (o.max_registers < 16 || o.max_registers > 255))
+    bad("max_registers", std::to_string(o.max_registers), "16 .. 255 (0: default)");
 }
 
 Tolerances transformed_tolerances(const Options& o, int n) {

@@ -17,7 +17,7 @@ enum class Mapping {
   work_group,  // mapping 2: one work-group per system, matrices in per-group global scratch; n <= 128
   // On GPUs for n > 16: work_group for batches too small to fill the device with one work-item per
   // system (fewer than 120 systems per compute unit) or n > 64, work_item otherwise; for n <= 16
-  // work_group below 16 systems per unit when the system has rhs_group (docs/ode.md).
+  // work_group below 40 systems per unit when the system has rhs_group (docs/ode.md).
   automatic
 };
 
@@ -61,6 +61,10 @@ struct Options {
   // (radau5.cpp, local_range). Same results in any shape.
   std::size_t work_group = 0;
   std::size_t groups_per_unit = 0;
+  // Not RADAU5's: registers per work-item on NVIDIA GPUs (-cl-nv-maxrregcount), 0: 64 (radau5.cpp,
+  // default_max_registers); other devices ignore it. Fewer registers let more systems share a
+  // multiprocessor; same results at any value.
+  std::size_t max_registers = 0;
 };
 
 // Throws core::Error naming the first option out of range and its value; n is the system size.

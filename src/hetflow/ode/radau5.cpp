@@ -37,12 +37,12 @@ constexpr int automatic_group_above = 16;
 // For such a small system with rhs_group, mapping 2 below this many systems per compute unit: one
 // work-item integrating a system alone is slow (an H2/O2 reactor, n = 11, took 10 ms for 100 systems),
 // and a small batch leaves the GPU's other warps nothing to hide that behind. H200 (132 units), the
-// chem benchmark's H2/O2 states: at 1,000 systems mapping 2 ran 242,500 systems/s at dt 1e-6 s against
-// mapping 1's 87,710, and 47,490 against 22,810 at 1e-4 s (d846464); at 4,096 mapping 1 led (279,500
-// against 252,900; 72,650 against 51,370; 5ff6d1c). Interpolated in log-log, the lines cross near
-// 3,600 and 2,600 systems, 27 and 20 per unit; with the states in order of temperature
-// (Batch::sort_key, 5ff6d1c) near 2,800 and 2,000, 21 and 15 per unit.
-constexpr std::size_t small_work_items_per_unit = 16;
+// chem benchmark's H2/O2 states in order of temperature, both mappings at 64 registers
+// (default_max_registers): at 4,096 systems mapping 2 ran 401,400 systems/s at dt 1e-6 s against
+// mapping 1's 346,500, and 98,540 against 94,880 at 1e-4 s; at 1e4 mapping 1 led (420,300 against
+// 349,400; 131,400 against 93,090). Interpolated in log-log, the lines cross near 6,100 and 4,500
+// systems, 46 and 34 per unit. Uncapped, mapping 2 had led only up to 21 and 15 per unit (5ff6d1c).
+constexpr std::size_t small_work_items_per_unit = 40;
 // Above that n, mapping 1 once a batch has this many systems per compute unit of the GPUs, mapping 2
 // below. Below the GPU's capacity mapping 1's rate grows in proportion to the batch, mapping 2's stays
 // near its plateau: GRI-Mech 3.0 (n = 54) on an H200 (132 units), analytic Jacobian, at a18698b, dt
@@ -155,6 +155,24 @@ std::size_t group_count(const core::Device& d, Mapping m, const Options& o) {
   const std::size_t per_unit =
       o.groups_per_unit ? o.groups_per_unit : m == Mapping::work_group ? (gpu ? 32u : 4u) : (gpu ? 64u : 16u);
   return per_unit * std::max(d.info.compute_units, 1u);
+}
+
+// Registers per work-item on NVIDIA GPUs unless Options::max_registers says otherwise. Uncapped, the
+// compiler gave the H2/O2 reactor's kernels 255 (mapping 1) and 206 (mapping 2) registers, so 8 and 9
+// warps fit a multiprocessor; at 64 it fits 32, and the spills this costs stay in cache. H200, chem
+// benchmark, sorted states, dt 1e-6 / 1e-4 s, uncapped against 128 / 64 registers in one call:
+// H2/O2 mapping 1 at 1e6 systems 636,500 against 842,600 / 1,030,000 systems/s and 214,500 against
+// 307,600 / 413,400 (40 and 32 registers: 888,800 and 827,300 at 1e-6 s); mapping 2 at 4,096
+// systems 273,900 against 333,900 / 401,400 and 58,520 against 80,580 / 98,540 (96: 358,800).
+// GRI-Mech 3.0 (n = 54) at 64 registers, against the uncapped record of another H200: mapping 1 at
+// 1e5 systems 139,800 against 126,940 and 27,190 against 26,460; mapping 2 at 4,096 119,500 against
+// 105,490 and 16,510 against 17,630 (bench/results/nvidia-h200/experiments-2026-11-26).
+constexpr std::size_t default_max_registers = 64;
+
+// The register budget kernels for device d are built with; 0 where the device takes none.
+std::size_t register_budget(const core::Device& d, const Options& o) {
+  if (!core::takes_register_budget(d.info)) return 0;
+  return o.max_registers ? o.max_registers : default_max_registers;
 }
 
 // Whether the kernel calls the system's jac() (see Jacobian).
@@ -295,7 +313,8 @@ Mapping Radau5::mapping(std::size_t systems) const {
 Radau5::LaunchShape Radau5::launch_shape(std::size_t systems, std::size_t k) const {
   const Mapping m = mapping(systems);
   const core::Device& d = devices_->device(k);
-  return {m, local_range(d, options_).size[0], group_count(d, m, options_) / std::max(d.info.compute_units, 1u)};
+  return {m, local_range(d, options_).size[0], group_count(d, m, options_) / std::max(d.info.compute_units, 1u),
+          register_budget(d, options_)};
 }
 
 void Radau5::prepare(std::size_t systems) const {
@@ -323,6 +342,8 @@ Radau5::Device& Radau5::part(std::size_t k, Mapping mapping) const {
       .define("ODE_GROUP_WORK", system_.group_rhs ? system_.group_work : 0)
       .define("ODE_LOCAL_SCRATCH", group && local_scratch(d, system_) ? 1 : 0)
       .define("ODE_OUTLINE_USER", d.info.kind == core::DeviceKind::gpu ? 1 : 0);
+  if (const std::size_t registers = register_budget(d, options_))
+    build.raw("-cl-nv-maxrregcount=" + std::to_string(registers));
   const core::Context& ctx = devices_->context(k);
   // The kernel takes a buffer even where it ignores it.
   part = std::make_unique<Device>(

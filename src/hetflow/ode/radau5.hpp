@@ -110,6 +110,7 @@ class Radau5 {
   struct LaunchShape {
     Mapping mapping;
     std::size_t work_group, groups_per_unit;
+    std::size_t max_registers;  // the kernel's register budget per work-item; 0 where the device takes none
   };
   LaunchShape launch_shape(std::size_t systems, std::size_t k = 0) const;
   // Whether the kernels use the system's jac(): options().jacobian resolved for the system.
