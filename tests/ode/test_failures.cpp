@@ -133,9 +133,9 @@ TEST(OdeFailuresInput, SystemSizeLimits) {
   if (gpus) {
     EXPECT_EQ(Radau5(devices(), System{65, rhs, false, 0}, o).mapping(fill), Mapping::work_group);
   }
-  // n <= 16 with a cooperative rhs_group: mapping 2 for batches below 16 systems per compute unit.
+  // n <= 16 with a cooperative rhs_group: mapping 2 for batches below 40 systems per compute unit.
   const Radau5 cooperative(devices(), System{11, rhs, false, 0, true}, o);
-  const std::size_t few = 16 * devices().device(0).info.compute_units * devices().size();
+  const std::size_t few = 40 * devices().device(0).info.compute_units * devices().size();
   EXPECT_EQ(cooperative.mapping(few - 1), gpus ? Mapping::work_group : Mapping::work_item);
   EXPECT_EQ(cooperative.mapping(few), Mapping::work_item);
   SKIP_UNTESTABLE(Mapping::work_group, devices());

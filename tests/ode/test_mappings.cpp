@@ -218,6 +218,23 @@ TEST(OdeLaunchShape, ChangesNoBitsOfEitherMapping) {
   }
 }
 
+// On NVIDIA GPUs kernels take 64 registers per work-item, but mapping 2's batches below 8 systems per
+// compute unit the compiler's choice; Options::max_registers overrides both; other devices take none.
+TEST(OdeLaunchShape, RegisterBudgetFollowsTheBatch) {
+  const bool budgets = core::takes_register_budget(devices().device(0).info);
+  const std::size_t units = devices().device(0).info.compute_units;
+  Options o;
+  o.mapping = Mapping::work_group;
+  const Radau5 group(devices(), stiff_linear(true), o);
+  EXPECT_EQ(group.launch_shape(8 * units - 1).max_registers, 0u);
+  EXPECT_EQ(group.launch_shape(8 * units).max_registers, budgets ? 64u : 0u);
+  o.max_registers = 100;
+  EXPECT_EQ(Radau5(devices(), stiff_linear(true), o).launch_shape(1).max_registers, budgets ? 100u : 0u);
+  o = Options{};
+  o.mapping = Mapping::work_item;
+  EXPECT_EQ(Radau5(devices(), stiff_linear(true), o).launch_shape(1).max_registers, budgets ? 64u : 0u);
+}
+
 INSTANTIATE_TEST_SUITE_P(Jacobians, OdeMappings, ::testing::Bool(),
                          [](const auto& param_info) { return param_info.param ? "analytic" : "fd"; });
 

@@ -61,15 +61,18 @@ std::size_t group_doubles(const System& s) {
 // Mapping 2 only on GPUs: PoCL 3.1's work-group compiler does not finish its kernel in usable time (its
 // barrier-region passes grow with the kernel's conditional barriers; measured on 2 cores: unfinished
 // after 13 min by default, 5 min with POCL_WORK_GROUP_METHOD=cbs), and a CPU has no group to spread over.
+std::size_t compute_units(const core::DeviceSet& devices) {
+  std::size_t units = 0;
+  for (std::size_t k = 0; k < devices.size(); ++k) units += std::max(devices.device(k).info.compute_units, 1u);
+  return units;
+}
+
 Mapping resolve(Mapping m, const System& system, const core::DeviceSet& devices, std::size_t systems) {
   if (m != Mapping::automatic) return m;
   const int n = system.n;
   bool gpus = true;
-  std::size_t units = 0;
-  for (std::size_t k = 0; k < devices.size(); ++k) {
-    gpus = gpus && devices.device(k).info.kind == core::DeviceKind::gpu;
-    units += std::max(devices.device(k).info.compute_units, 1u);
-  }
+  for (std::size_t k = 0; k < devices.size(); ++k) gpus = gpus && devices.device(k).info.kind == core::DeviceKind::gpu;
+  const std::size_t units = compute_units(devices);
   if (!gpus) return Mapping::work_item;
   if (n <= automatic_group_above)
     return system.group_rhs && systems < small_work_items_per_unit * units ? Mapping::work_group : Mapping::work_item;
@@ -157,7 +160,8 @@ std::size_t group_count(const core::Device& d, Mapping m, const Options& o) {
   return per_unit * std::max(d.info.compute_units, 1u);
 }
 
-// Registers per work-item on NVIDIA GPUs unless Options::max_registers says otherwise. Uncapped, the
+// Registers per work-item on NVIDIA GPUs unless Options::max_registers says otherwise, for every batch
+// but mapping 2's smallest (uncapped_groups_per_unit). Uncapped, the
 // compiler gave the H2/O2 reactor's kernels 255 (mapping 1) and 206 (mapping 2) registers, so 8 and 9
 // warps fit a multiprocessor; at 64 it fits 32, and the spills this costs stay in cache. H200, chem
 // benchmark, sorted states, dt 1e-6 / 1e-4 s, uncapped against 128 / 64 registers in one call:
@@ -168,11 +172,20 @@ std::size_t group_count(const core::Device& d, Mapping m, const Options& o) {
 // 1e5 systems 139,800 against 126,940 and 27,190 against 26,460; mapping 2 at 4,096 119,500 against
 // 105,490 and 16,510 against 17,630 (bench/results/nvidia-h200/experiments-2026-11-26).
 constexpr std::size_t default_max_registers = 64;
+// Mapping 2 keeps the compiler's registers below this many systems per compute unit: as many groups as
+// that fit a multiprocessor uncapped, and the budget's spills only slow them. H2/O2 on the H200,
+// uncapped against 64 registers: 1,000 systems 255,700 against 233,200 systems/s (1e-6 s) and 46,630
+// against 43,150 (1e-4 s) in one call; 100 systems 43,370 and 44,780 (two calls) against 38,710.
+constexpr std::size_t uncapped_groups_per_unit = 8;
 
-// The register budget kernels for device d are built with; 0 where the device takes none.
-std::size_t register_budget(const core::Device& d, const Options& o) {
-  if (!core::takes_register_budget(d.info)) return 0;
-  return o.max_registers ? o.max_registers : default_max_registers;
+// The register budget of the kernel a batch of `systems` in mapping m runs on device k; 0: the
+// compiler's choice (as on every device but NVIDIA's).
+std::size_t register_budget(const core::DeviceSet& devices, std::size_t k, const Options& o, Mapping m,
+                            std::size_t systems) {
+  if (!core::takes_register_budget(devices.device(k).info)) return 0;
+  if (o.max_registers) return o.max_registers;
+  if (m == Mapping::work_group && systems < uncapped_groups_per_unit * compute_units(devices)) return 0;
+  return default_max_registers;
 }
 
 // Whether the kernel calls the system's jac() (see Jacobian).
@@ -314,21 +327,20 @@ Radau5::LaunchShape Radau5::launch_shape(std::size_t systems, std::size_t k) con
   const Mapping m = mapping(systems);
   const core::Device& d = devices_->device(k);
   return {m, local_range(d, options_).size[0], group_count(d, m, options_) / std::max(d.info.compute_units, 1u),
-          register_budget(d, options_)};
+          register_budget(*devices_, k, options_, m, systems)};
 }
 
 void Radau5::prepare(std::size_t systems) const {
-  const Mapping m = mapping(systems);
-  for (std::size_t k = 0; k < parts_.size(); ++k) part(k, m);
+  for (std::size_t k = 0; k < parts_.size(); ++k) part(k, launch_shape(systems, k));
 }
 
 // Built on first use: a batch size may never need the other mapping, and a large system's kernel takes
 // minutes to compile on NVIDIA (GRI-Mech 3.0: about 250 s for mapping 2, 430 s for mapping 1).
-Radau5::Device& Radau5::part(std::size_t k, Mapping mapping) const {
-  const bool group = mapping == Mapping::work_group;
-  std::unique_ptr<Device>& part = parts_[k][group ? 1 : 0];
+Radau5::Device& Radau5::part(std::size_t k, const LaunchShape& shape) const {
+  const bool group = shape.mapping == Mapping::work_group;
+  std::unique_ptr<Device>& part = parts_[k][2 * (group ? 1 : 0) + (shape.max_registers ? 1 : 0)];
   if (part) return *part;
-  check_system(system_, mapping);
+  check_system(system_, shape.mapping);
   const std::string source =
       core::kernel_source("ode/radau5.cl") + "\n#line 1 \"ode system\"\n" + system_.source + "\n";
   const core::Device& d = devices_->device(k);
@@ -342,8 +354,7 @@ Radau5::Device& Radau5::part(std::size_t k, Mapping mapping) const {
       .define("ODE_GROUP_WORK", system_.group_rhs ? system_.group_work : 0)
       .define("ODE_LOCAL_SCRATCH", group && local_scratch(d, system_) ? 1 : 0)
       .define("ODE_OUTLINE_USER", d.info.kind == core::DeviceKind::gpu ? 1 : 0);
-  if (const std::size_t registers = register_budget(d, options_))
-    build.raw("-cl-nv-maxrregcount=" + std::to_string(registers));
+  if (shape.max_registers) build.raw("-cl-nv-maxrregcount=" + std::to_string(shape.max_registers));
   const core::Context& ctx = devices_->context(k);
   // The kernel takes a buffer even where it ignores it.
   part = std::make_unique<Device>(
@@ -558,7 +569,7 @@ Result Radau5::integrate(const Batch& batch) const {
         gather(t_end, order, s.first, s.count, 1, s.host_t_end.data());
         uploads.push_back(s.t_end.write(tq, s.host_t_end.span().first(s.count), 0, core::Blocking::no));
       }
-      Device& part = this->part(k, batch_mapping);
+      Device& part = this->part(k, launch_shape(count, k));
       core::Kernel& kernel = part.kernel;
       kernel.args(s.y, s.params, static_cast<cl_uint>(np), time_stride ? s.t0 : pipe.t0,
                   time_stride ? s.t_end : pipe.t_end, time_stride, pipe.tol, pipe.settings,

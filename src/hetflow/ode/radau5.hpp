@@ -110,7 +110,7 @@ class Radau5 {
   struct LaunchShape {
     Mapping mapping;
     std::size_t work_group, groups_per_unit;
-    std::size_t max_registers;  // the kernel's register budget per work-item; 0 where the device takes none
+    std::size_t max_registers;  // the kernel's register budget per work-item; 0: the compiler's choice
   };
   LaunchShape launch_shape(std::size_t systems, std::size_t k = 0) const;
   // Whether the kernels use the system's jac(): options().jacobian resolved for the system.
@@ -137,9 +137,10 @@ class Radau5 {
   bool analytic_jacobian_;
   std::vector<double> settings_;  // the kernel's settings array (radau5.cl, S_*)
   std::vector<double> tolerances_;  // rtol' then atol', n each
-  Device& part(std::size_t k, Mapping mapping) const;
-  // Per device, the kernel of mapping 1 and of mapping 2, each built on first use.
-  mutable std::vector<std::array<std::unique_ptr<Device>, 2>> parts_;
+  Device& part(std::size_t k, const LaunchShape& shape) const;
+  // Per device, the kernel of mapping 1 and of mapping 2, each with the compiler's registers and with
+  // a budget (parts_[k][2 * mapping 2 + budget]), each built on first use.
+  mutable std::vector<std::array<std::unique_ptr<Device>, 4>> parts_;
   struct Pipeline;
   Pipeline& pipeline(std::size_t k, const ChunkPlan& plan, bool per_system_times) const;
   // Per device, integrate()'s buffers, kept from one call to the next (made on first use).
