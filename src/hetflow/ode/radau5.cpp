@@ -161,13 +161,13 @@ std::size_t group_count(const core::Device& d, Mapping m, const Options& o) {
 }
 
 // Registers per work-item on NVIDIA GPUs unless Options::max_registers says otherwise, for every batch
-// but mapping 2's smallest (uncapped_groups_per_unit). Uncapped, the
-// compiler gave the H2/O2 reactor's kernels 255 (mapping 1) and 206 (mapping 2) registers, so 8 and 9
-// warps fit a multiprocessor; at 64 it fits 32, and the spills this costs stay in cache. H200, chem
-// benchmark, sorted states, dt 1e-6 / 1e-4 s, uncapped against 128 / 64 registers in one call:
-// H2/O2 mapping 1 at 1e6 systems 636,500 against 842,600 / 1,030,000 systems/s and 214,500 against
-// 307,600 / 413,400 (40 and 32 registers: 888,800 and 827,300 at 1e-6 s); mapping 2 at 4,096
-// systems 273,900 against 333,900 / 401,400 and 58,520 against 80,580 / 98,540 (96: 358,800).
+// but mapping 2's smallest (uncapped_groups_per_unit). Uncapped, the compiler gave the H2/O2 reactor's
+// kernels 255 (mapping 1) and 206 (mapping 2) registers, so 8 and 9 warps fit a multiprocessor; at 64
+// it fits 32, and the spills this costs stay in cache. H200, chem benchmark, sorted states, dt 1e-6 /
+// 1e-4 s, uncapped against 128 / 64 registers in one call: H2/O2 mapping 1 at 1e6 systems 636,500
+// against 842,600 / 1,030,000 systems/s and 214,500 against 307,600 / 413,400 (40 and 32 registers, in
+// the next call: 888,800 and 827,300 at 1e-6 s); mapping 2 at 4,096 systems 273,900 against 333,900 /
+// 401,400 and 58,520 against 80,580 / 98,540 (96: 358,800).
 // GRI-Mech 3.0 (n = 54) at 64 registers, against the uncapped record of another H200: mapping 1 at
 // 1e5 systems 139,800 against 126,940 and 27,190 against 26,460; mapping 2 at 4,096 119,500 against
 // 105,490 and 16,510 against 17,630 (bench/results/nvidia-h200/experiments-2026-11-26).
