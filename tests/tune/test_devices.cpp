@@ -10,7 +10,6 @@
 #include <nlohmann/json.hpp>
 
 #include "../app/command_test.hpp"
-#include "hetflow/core/selection.hpp"
 #include "hetflow/tune/probe_tunable.hpp"
 #include "test_devices.hpp"
 
@@ -81,9 +80,14 @@ class TuneCommand : public test::CommandTest {
     std::ifstream in(db_path());
     return nlohmann::json::parse(in);
   }
-  // Whether the test device's compiler takes a register budget (NVIDIA's), read from its description
-  // alone: a context held by this process would keep hetflow's runs off a GPU in exclusive-process mode.
-  bool takes_budget() const { return core::takes_register_budget(core::select_devices(device()).at(0).info); }
+  // Whether the test device's compiler takes a register budget (core::takes_register_budget: NVIDIA's
+  // platform), as `hetflow devices` lists it. This process must not touch OpenCL itself: on the GPU
+  // machine, once it had so much as listed the NVIDIA platform, the hetflow runs it started found no GPU.
+  bool takes_budget() const {
+    const test::CommandResult r = run_hetflow("devices --device " + device());
+    EXPECT_EQ(r.status, 0) << r.output;
+    return r.output.find("platform      NVIDIA") != std::string::npos;
+  }
   // The one entry of this test's database (each test tunes once).
   nlohmann::json only_entry() const {
     const nlohmann::json db = database();
