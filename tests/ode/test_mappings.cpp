@@ -147,6 +147,34 @@ TEST_P(OdeMappings, StiffLinearSystemAgrees) {
   }
 }
 
+// Mapping 1's decompositions in panels (Options::lu_panel; GPUs take 4) give DEC's counters and bits:
+// panels of 3 and 4 against none on the n = 60 system; widths outside -1 .. 16 are refused.
+TEST(OdeLuPanels, KeepDecsBits) {
+  for (const int panel : {-2, 17}) {
+    Options bad;
+    bad.lu_panel = panel;
+    EXPECT_THROW(Radau5(devices(), stiff_linear(true), bad), core::Error) << panel;
+  }
+  const Batch batch = stiff_batch(3);
+  std::vector<Result> results;
+  for (const int panel : {0, 3, 4}) {
+    Options o;
+    o.rtol = {1e-8};
+    o.atol = {1e-8};
+    o.mapping = Mapping::work_item;
+    o.lu_panel = panel;
+    results.push_back(Radau5(devices(), stiff_linear(true), o).integrate(batch));
+    ASSERT_EQ(results.back().failures(), 0u) << results.back().report();
+  }
+  for (std::size_t k = 1; k < results.size(); ++k) {
+    for (std::size_t s = 0; s < 3; ++s) {
+      test::expect_same_counters(results[0].statistics[s], results[k].statistics[s]);
+      EXPECT_EQ(results[0].statistics[s].h, results[k].statistics[s].h);
+    }
+    EXPECT_EQ(results[0].y, results[k].y) << "panels of " << (k == 1 ? 3 : 4);
+  }
+}
+
 // A cooperative rhs and jac (rhs_group, jac_group) in mapping 2 give mapping 1's counters and bits.
 TEST(OdeGroupRhs, GivesMapping1Bits) {
   SKIP_UNTESTABLE(Mapping::work_group, devices());

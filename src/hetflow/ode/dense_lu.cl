@@ -1,6 +1,7 @@
 // Dense LU factorisation with partial pivoting and its solve, real and complex, for ODE_N x ODE_N
 // matrices stored column-major (a[i + j * ODE_N] is row i, column j): one work-item's private matrices in
-// mapping 1, one work-group's shared matrices in mapping 2 (mapping.cl).
+// mapping 1, one work-group's shared matrices in mapping 2 (mapping.cl). Mapping 1 on GPUs works in
+// panels of columns (ODE_LU_PANEL, below).
 //
 // The operations are those of Moler's DEC/SOL and their complex twins DECC/SOLC, which RADAU5 uses, in
 // the same order: RADAU5's step statistics depend on every rounding, so the multipliers are stored
@@ -31,6 +32,7 @@
 #define FOR_ROWS(i, first) for (int i = (first); i < ODE_N; i += LU_ROWS)
 #endif
 #define ROW_IN(i, u) ((i) + (u) < ODE_N)
+#define LU_PANEL_ROWS 4
 
 // The product of multiplier (lr, li) and pivot-row entry (sr, si). Purely real or purely imaginary
 // entries drop the zero products, as DECC does; the sums differ from the general formula only in the
@@ -41,11 +43,11 @@ double2 complex_update(double lr, double li, double sr, double si) {
   return (double2)(lr * sr - li * si, li * sr + lr * si);
 }
 
-// a[i,j] += a[i,k] a[k,j] below and right of pivot k, after its multipliers and row swap; a zero in the
-// pivot row leaves its column unchanged (skipping it also keeps -0.0 signs as DEC).
-void eliminate(SHARED double* a, int k) {
+// a[i,j] += a[i,k] a[k,j] below pivot k and right of it up to column q, after its multipliers and row
+// swap; a zero in the pivot row leaves its column unchanged (skipping it also keeps -0.0 signs as DEC).
+void eliminate(SHARED double* a, int k, int q) {
 #if ODE_LU_BY_COLUMN
-  for (int j = k + 1; j < ODE_N; ++j) {
+  for (int j = k + 1; j < q; ++j) {
     const double s = a[LU_AT(k, j)];
     if (s != 0.0)
       for (int i = k + 1; i < ODE_N; ++i) a[LU_AT(i, j)] = a[LU_AT(i, j)] + a[LU_AT(i, k)] * s;
@@ -54,7 +56,7 @@ void eliminate(SHARED double* a, int k) {
   FOR_ROWS(i, k + 1) {
     double l[LU_ROWS];
     for (int u = 0; u < LU_ROWS; ++u) l[u] = ROW_IN(i, u) ? a[LU_AT(i + u, k)] : 0.0;
-    for (int j = k + 1; j < ODE_N; ++j) {
+    for (int j = k + 1; j < q; ++j) {
       const double s = a[LU_AT(k, j)];
       if (s == 0.0) continue;
       double x[LU_ROWS];
@@ -68,9 +70,9 @@ void eliminate(SHARED double* a, int k) {
 }
 
 // The complex twin: the entries of the pivot row decide the form of each product, as in DECC.
-void eliminate_complex(SHARED double* ar, SHARED double* ai, int k) {
+void eliminate_complex(SHARED double* ar, SHARED double* ai, int k, int q) {
 #if ODE_LU_BY_COLUMN
-  for (int j = k + 1; j < ODE_N; ++j) {
+  for (int j = k + 1; j < q; ++j) {
     const double sr = ar[LU_AT(k, j)], si = ai[LU_AT(k, j)];
     if (fabs(sr) + fabs(si) == 0.0) continue;
     for (int i = k + 1; i < ODE_N; ++i) {
@@ -86,7 +88,7 @@ void eliminate_complex(SHARED double* ar, SHARED double* ai, int k) {
       lr[u] = ROW_IN(i, u) ? ar[LU_AT(i + u, k)] : 0.0;
       li[u] = ROW_IN(i, u) ? ai[LU_AT(i + u, k)] : 0.0;
     }
-    for (int j = k + 1; j < ODE_N; ++j) {
+    for (int j = k + 1; j < q; ++j) {
       const double sr = ar[LU_AT(k, j)], si = ai[LU_AT(k, j)];
       if (fabs(sr) + fabs(si) == 0.0) continue;
       double xr[LU_ROWS], xi[LU_ROWS];
@@ -106,31 +108,115 @@ void eliminate_complex(SHARED double* ar, SHARED double* ai, int k) {
 #endif
 }
 
-// Returns 0, or the 1-based column of the first exactly zero pivot (a is then partly overwritten).
-int lu_decompose(SHARED double* a, SHARED int* pivot) {
-  for (int k = 0; k < ODE_N - 1; ++k) {
-    SYNC();  // column k is final
-    int m = k;
-    for (int i = k + 1; i < ODE_N; ++i)
-      if (fabs(a[LU_AT(i, k)]) > fabs(a[LU_AT(m, k)])) m = i;
-    const double p = a[LU_AT(m, k)], displaced = a[LU_AT(k, k)];
-    SYNC();  // every work-item has read column k before it changes
-    if (p == 0.0) return k + 1;
-    if (LEADER) {
-      pivot[k] = m;
-      a[LU_AT(k, k)] = p;
-    }
-    const double t = 1.0 / p;
-    // Row m receives the displaced diagonal entry: DEC's swap and multiplier in one write.
-    FOR_OWN(i, k + 1, ODE_N) a[LU_AT(i, k)] = -(i == m ? displaced : a[LU_AT(i, k)]) * t;
-    FOR_OWN(j, k + 1, ODE_N) {
+// DEC's step k on columns k to q - 1: the pivot search in column k, its multipliers, the row swap and
+// the elimination. Returns 0, or k + 1 for an exactly zero pivot.
+int decompose_step(SHARED double* a, SHARED int* pivot, int k, int q) {
+  SYNC();  // column k is final
+  int m = k;
+  for (int i = k + 1; i < ODE_N; ++i)
+    if (fabs(a[LU_AT(i, k)]) > fabs(a[LU_AT(m, k)])) m = i;
+  const double p = a[LU_AT(m, k)], displaced = a[LU_AT(k, k)];
+  SYNC();  // every work-item has read column k before it changes
+  if (p == 0.0) return k + 1;
+  if (LEADER) {
+    pivot[k] = m;
+    a[LU_AT(k, k)] = p;
+  }
+  const double t = 1.0 / p;
+  // Row m receives the displaced diagonal entry: DEC's swap and multiplier in one write.
+  FOR_OWN(i, k + 1, ODE_N) a[LU_AT(i, k)] = -(i == m ? displaced : a[LU_AT(i, k)]) * t;
+  FOR_OWN(j, k + 1, q) {
+    const double s = a[LU_AT(m, j)];
+    a[LU_AT(m, j)] = a[LU_AT(k, j)];
+    a[LU_AT(k, j)] = s;
+  }
+  SYNC();  // the multipliers and the swapped rows are complete
+  eliminate(a, k, q);
+  return 0;
+}
+
+#if ODE_LU_PANEL
+// Mapping 1 on GPUs (ODE_LU_PANEL, set by the host) decomposes in panels of ODE_LU_PANEL columns:
+// DEC's steps run on a panel's columns only, then reach the columns right of the panel all at once, so
+// the trailing matrix, in private memory far past the caches, is read and written once per panel
+// rather than once per step. Every element still takes DEC's swaps and updates in DEC's order, so the
+// factors keep their bits:
+// - the panel's rows and the rows below it that its pivots name take the steps one at a time, swaps
+//   included (the first loop of apply_panel);
+// - every other row below the panel takes the panel's updates in step order, LU_PANEL_ROWS rows at a
+//   time with their multipliers in registers (the second loop), since no swap of the panel touches it.
+
+// The rows below panel p that its pivots name, each once, as a list and as a mask.
+typedef struct {
+  int rows[ODE_LU_PANEL], count;
+  ulong mask[(ODE_N + 63) / 64];
+} SwappedRows;
+
+SwappedRows swapped_rows(const int* pivot, int p) {
+  SwappedRows w;
+  for (int v = 0; v < (ODE_N + 63) / 64; ++v) w.mask[v] = 0;
+  w.count = 0;
+  for (int k = p; k < p + ODE_LU_PANEL; ++k) {
+    const int m = pivot[k];
+    if (m < p + ODE_LU_PANEL || (w.mask[m / 64] >> (m % 64) & 1)) continue;
+    w.mask[m / 64] |= 1UL << (m % 64);
+    w.rows[w.count++] = m;
+  }
+  return w;
+}
+#define PANEL_ROW_IN(w, i, u) (ROW_IN(i, u) && !((w).mask[((i) + (u)) / 64] >> (((i) + (u)) % 64) & 1))
+
+// Panel p's steps (columns p to q - 1, q = p + ODE_LU_PANEL < ODE_N) on the columns from q on.
+void apply_panel(double* a, const int* pivot, int p) {
+  const int q = p + ODE_LU_PANEL;
+  const SwappedRows w = swapped_rows(pivot, p);
+  for (int j = q; j < ODE_N; ++j)
+    for (int k = p; k < q; ++k) {
+      const int m = pivot[k];
       const double s = a[LU_AT(m, j)];
       a[LU_AT(m, j)] = a[LU_AT(k, j)];
       a[LU_AT(k, j)] = s;
+      if (s == 0.0) continue;
+      for (int i = k + 1; i < q; ++i) a[LU_AT(i, j)] = a[LU_AT(i, j)] + a[LU_AT(i, k)] * s;
+      for (int u = 0; u < w.count; ++u) a[LU_AT(w.rows[u], j)] = a[LU_AT(w.rows[u], j)] + a[LU_AT(w.rows[u], k)] * s;
     }
-    SYNC();  // the multipliers and the swapped rows are complete
-    eliminate(a, k);
+  for (int i = q; i < ODE_N; i += LU_PANEL_ROWS) {
+    double l[LU_PANEL_ROWS][ODE_LU_PANEL];
+    for (int u = 0; u < LU_PANEL_ROWS; ++u)
+      for (int k = 0; k < ODE_LU_PANEL; ++k) l[u][k] = PANEL_ROW_IN(w, i, u) ? a[LU_AT(i + u, p + k)] : 0.0;
+    for (int j = q; j < ODE_N; ++j) {
+      double s[ODE_LU_PANEL], x[LU_PANEL_ROWS];
+      for (int k = 0; k < ODE_LU_PANEL; ++k) s[k] = a[LU_AT(p + k, j)];
+      for (int u = 0; u < LU_PANEL_ROWS; ++u)
+        if (PANEL_ROW_IN(w, i, u)) x[u] = a[LU_AT(i + u, j)];
+      for (int u = 0; u < LU_PANEL_ROWS; ++u)
+        if (PANEL_ROW_IN(w, i, u)) {
+          for (int k = 0; k < ODE_LU_PANEL; ++k)
+            if (s[k] != 0.0) x[u] = x[u] + l[u][k] * s[k];
+          a[LU_AT(i + u, j)] = x[u];
+        }
+    }
   }
+}
+#endif
+
+// Returns 0, or the 1-based column of the first exactly zero pivot (a is then partly overwritten).
+int lu_decompose(SHARED double* a, SHARED int* pivot) {
+#if ODE_LU_PANEL
+  for (int p = 0; p < ODE_N - 1; p += ODE_LU_PANEL) {
+    const int q = min(p + ODE_LU_PANEL, ODE_N);
+    for (int k = p; k < min(q, ODE_N - 1); ++k) {
+      const int zero = decompose_step(a, pivot, k, q);
+      if (zero) return zero;
+    }
+    if (q < ODE_N) apply_panel(a, pivot, p);
+  }
+#else
+  for (int k = 0; k < ODE_N - 1; ++k) {
+    const int zero = decompose_step(a, pivot, k, ODE_N);
+    if (zero) return zero;
+  }
+#endif
   SYNC();
   return a[LU_AT(ODE_N - 1, ODE_N - 1)] == 0.0 ? ODE_N : 0;
 }
@@ -155,41 +241,115 @@ void lu_solve(const SHARED double* a, const SHARED int* pivot, SHARED double* b)
   SYNC();
 }
 
-// The complex matrix ar + i ai; the pivot is the entry of largest |re| + |im|.
-int lu_decompose_complex(SHARED double* ar, SHARED double* ai, SHARED int* pivot) {
-  for (int k = 0; k < ODE_N - 1; ++k) {
-    SYNC();  // column k is final
-    int m = k;
-    for (int i = k + 1; i < ODE_N; ++i)
-      if (fabs(ar[LU_AT(i, k)]) + fabs(ai[LU_AT(i, k)]) > fabs(ar[LU_AT(m, k)]) + fabs(ai[LU_AT(m, k)])) m = i;
-    const double pr = ar[LU_AT(m, k)], pim = ai[LU_AT(m, k)];
-    const double dr = ar[LU_AT(k, k)], di = ai[LU_AT(k, k)];
-    SYNC();  // every work-item has read column k before it changes
-    if (fabs(pr) + fabs(pim) == 0.0) return k + 1;
-    if (LEADER) {
-      pivot[k] = m;
-      ar[LU_AT(k, k)] = pr;
-      ai[LU_AT(k, k)] = pim;
-    }
-    const double den = pr * pr + pim * pim;
-    const double tr = pr / den, ti = -pim / den;
-    FOR_OWN(i, k + 1, ODE_N) {
-      const double xr = i == m ? dr : ar[LU_AT(i, k)], xi = i == m ? di : ai[LU_AT(i, k)];
-      const double qr = xr * tr - xi * ti;
-      const double qi = xi * tr + xr * ti;
-      ar[LU_AT(i, k)] = -qr;
-      ai[LU_AT(i, k)] = -qi;
-    }
-    FOR_OWN(j, k + 1, ODE_N) {
+// The complex twins for the matrix ar + i ai; the pivot is the entry of largest |re| + |im|.
+int decompose_step_complex(SHARED double* ar, SHARED double* ai, SHARED int* pivot, int k, int q) {
+  SYNC();  // column k is final
+  int m = k;
+  for (int i = k + 1; i < ODE_N; ++i)
+    if (fabs(ar[LU_AT(i, k)]) + fabs(ai[LU_AT(i, k)]) > fabs(ar[LU_AT(m, k)]) + fabs(ai[LU_AT(m, k)])) m = i;
+  const double pr = ar[LU_AT(m, k)], pim = ai[LU_AT(m, k)];
+  const double dr = ar[LU_AT(k, k)], di = ai[LU_AT(k, k)];
+  SYNC();  // every work-item has read column k before it changes
+  if (fabs(pr) + fabs(pim) == 0.0) return k + 1;
+  if (LEADER) {
+    pivot[k] = m;
+    ar[LU_AT(k, k)] = pr;
+    ai[LU_AT(k, k)] = pim;
+  }
+  const double den = pr * pr + pim * pim;
+  const double tr = pr / den, ti = -pim / den;
+  FOR_OWN(i, k + 1, ODE_N) {
+    const double xr = i == m ? dr : ar[LU_AT(i, k)], xi = i == m ? di : ai[LU_AT(i, k)];
+    const double qr = xr * tr - xi * ti;
+    const double qi = xi * tr + xr * ti;
+    ar[LU_AT(i, k)] = -qr;
+    ai[LU_AT(i, k)] = -qi;
+  }
+  FOR_OWN(j, k + 1, q) {
+    const double sr = ar[LU_AT(m, j)], si = ai[LU_AT(m, j)];
+    ar[LU_AT(m, j)] = ar[LU_AT(k, j)];
+    ai[LU_AT(m, j)] = ai[LU_AT(k, j)];
+    ar[LU_AT(k, j)] = sr;
+    ai[LU_AT(k, j)] = si;
+  }
+  SYNC();  // the multipliers and the swapped rows are complete
+  eliminate_complex(ar, ai, k, q);
+  return 0;
+}
+
+#if ODE_LU_PANEL
+// a[i,j] += a[i,k] (sr + i si), as eliminate_complex updates one element.
+void update_complex(double* ar, double* ai, int i, int j, int k, double sr, double si) {
+  const double2 d = complex_update(ar[LU_AT(i, k)], ai[LU_AT(i, k)], sr, si);
+  ar[LU_AT(i, j)] = ar[LU_AT(i, j)] + d.x;
+  ai[LU_AT(i, j)] = ai[LU_AT(i, j)] + d.y;
+}
+
+void apply_panel_complex(double* ar, double* ai, const int* pivot, int p) {
+  const int q = p + ODE_LU_PANEL;
+  const SwappedRows w = swapped_rows(pivot, p);
+  for (int j = q; j < ODE_N; ++j)
+    for (int k = p; k < q; ++k) {
+      const int m = pivot[k];
       const double sr = ar[LU_AT(m, j)], si = ai[LU_AT(m, j)];
       ar[LU_AT(m, j)] = ar[LU_AT(k, j)];
       ai[LU_AT(m, j)] = ai[LU_AT(k, j)];
       ar[LU_AT(k, j)] = sr;
       ai[LU_AT(k, j)] = si;
+      if (fabs(sr) + fabs(si) == 0.0) continue;
+      for (int i = k + 1; i < q; ++i) update_complex(ar, ai, i, j, k, sr, si);
+      for (int u = 0; u < w.count; ++u) update_complex(ar, ai, w.rows[u], j, k, sr, si);
     }
-    SYNC();  // the multipliers and the swapped rows are complete
-    eliminate_complex(ar, ai, k);
+  for (int i = q; i < ODE_N; i += LU_PANEL_ROWS) {
+    double lr[LU_PANEL_ROWS][ODE_LU_PANEL], li[LU_PANEL_ROWS][ODE_LU_PANEL];
+    for (int u = 0; u < LU_PANEL_ROWS; ++u)
+      for (int k = 0; k < ODE_LU_PANEL; ++k) {
+        lr[u][k] = PANEL_ROW_IN(w, i, u) ? ar[LU_AT(i + u, p + k)] : 0.0;
+        li[u][k] = PANEL_ROW_IN(w, i, u) ? ai[LU_AT(i + u, p + k)] : 0.0;
+      }
+    for (int j = q; j < ODE_N; ++j) {
+      double sr[ODE_LU_PANEL], si[ODE_LU_PANEL], xr[LU_PANEL_ROWS], xi[LU_PANEL_ROWS];
+      for (int k = 0; k < ODE_LU_PANEL; ++k) {
+        sr[k] = ar[LU_AT(p + k, j)];
+        si[k] = ai[LU_AT(p + k, j)];
+      }
+      for (int u = 0; u < LU_PANEL_ROWS; ++u)
+        if (PANEL_ROW_IN(w, i, u)) {
+          xr[u] = ar[LU_AT(i + u, j)];
+          xi[u] = ai[LU_AT(i + u, j)];
+        }
+      for (int u = 0; u < LU_PANEL_ROWS; ++u)
+        if (PANEL_ROW_IN(w, i, u)) {
+          for (int k = 0; k < ODE_LU_PANEL; ++k)
+            if (fabs(sr[k]) + fabs(si[k]) != 0.0) {
+              const double2 d = complex_update(lr[u][k], li[u][k], sr[k], si[k]);
+              xr[u] = xr[u] + d.x;
+              xi[u] = xi[u] + d.y;
+            }
+          ar[LU_AT(i + u, j)] = xr[u];
+          ai[LU_AT(i + u, j)] = xi[u];
+        }
+    }
   }
+}
+#endif
+
+int lu_decompose_complex(SHARED double* ar, SHARED double* ai, SHARED int* pivot) {
+#if ODE_LU_PANEL
+  for (int p = 0; p < ODE_N - 1; p += ODE_LU_PANEL) {
+    const int q = min(p + ODE_LU_PANEL, ODE_N);
+    for (int k = p; k < min(q, ODE_N - 1); ++k) {
+      const int zero = decompose_step_complex(ar, ai, pivot, k, q);
+      if (zero) return zero;
+    }
+    if (q < ODE_N) apply_panel_complex(ar, ai, pivot, p);
+  }
+#else
+  for (int k = 0; k < ODE_N - 1; ++k) {
+    const int zero = decompose_step_complex(ar, ai, pivot, k, ODE_N);
+    if (zero) return zero;
+  }
+#endif
   SYNC();
   const int last = LU_AT(ODE_N - 1, ODE_N - 1);
   return fabs(ar[last]) + fabs(ai[last]) == 0.0 ? ODE_N : 0;

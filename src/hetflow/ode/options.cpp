@@ -48,6 +48,7 @@ void validate(const Options& o, int n) {
   if (o.groups_per_unit > 4096) bad("groups_per_unit", std::to_string(o.groups_per_unit), "0 .. 4096 (0: default)");
   if (o.max_registers != 0 && (o.max_registers < 16 || o.max_registers > 255))
     bad("max_registers", std::to_string(o.max_registers), "16 .. 255 (0: default)");
+  if (o.lu_panel < -1 || o.lu_panel > 16) bad("lu_panel", std::to_string(o.lu_panel), "-1 .. 16 (-1: default, 0: none)");
 }
 
 Tolerances transformed_tolerances(const Options& o, int n) {

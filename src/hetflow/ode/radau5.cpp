@@ -188,6 +188,20 @@ std::size_t register_budget(const core::DeviceSet& devices, std::size_t k, const
   return default_max_registers;
 }
 
+// The panel width of mapping 1's LU decompositions on device d (dense_lu.cl's ODE_LU_PANEL; 0: none).
+// Options::lu_panel, else 4 on GPUs, where the decompositions took about 55 % of mapping 1's time:
+// GRI-Mech 3.0 at 1e5 systems ran 92,960 systems/s at 1e-6 s and 18,460 at 1e-4 s with each done
+// twice, against 143,800 and 27,910 (H200, one call). Panels of 4 against none, H100, one call: GRI-Mech
+// 3.0 at 1e5 systems 132,200 against 113,100 (1e-6 s) and 26,880 against 22,820 (1e-4 s); panels of 6
+// 121,800 and 24,860. H2/O2 in the next call: 812,600 against 690,400 and 347,600 against 328,100 at
+// 1e6 systems, but 801,900 against 829,700 and 284,300 against 300,300 at 1e5. CPUs keep DEC's column
+// order: on 2 PoCL cores panels of 4 took 8.5 s for 3,000 GRI-Mech 3.0 systems (dt 1e-4 s) against 3.8.
+int lu_panel(const core::Device& d, const Options& o, Mapping m) {
+  if (m == Mapping::work_group) return 0;
+  if (o.lu_panel >= 0) return o.lu_panel;
+  return d.info.kind == core::DeviceKind::gpu ? 4 : 0;
+}
+
 // Whether the kernel calls the system's jac() (see Jacobian).
 bool analytic(Jacobian choice, const System& system) {
   if (choice == Jacobian::analytic && !system.analytic_jacobian)
@@ -347,6 +361,7 @@ Radau5::Device& Radau5::part(std::size_t k, const LaunchShape& shape) const {
   core::BuildOptions build;
   build.define("ODE_N", system_.n)
       .define("ODE_LU_BY_COLUMN", !group && d.info.kind == core::DeviceKind::cpu ? 1 : 0)
+      .define("ODE_LU_PANEL", lu_panel(d, options_, shape.mapping))
       .define("ODE_ANALYTIC_JACOBIAN", analytic_jacobian_ ? 1 : 0)
       .define("ODE_GROUP", group ? 1 : 0)
       .define("ODE_GROUP_RHS", group && system_.group_rhs ? 1 : 0)
