@@ -58,15 +58,16 @@ std::size_t group_doubles(const System& s) {
   return 14 * n + 4 * n * n + (s.group_rhs ? s.group_work : 0);
 }
 
-// Mapping 2 only on GPUs: PoCL 3.1's work-group compiler does not finish its kernel in usable time (its
-// barrier-region passes grow with the kernel's conditional barriers; measured on 2 cores: unfinished
-// after 13 min by default, 5 min with POCL_WORK_GROUP_METHOD=cbs), and a CPU has no group to spread over.
+// The compute units of all the devices together.
 std::size_t compute_units(const core::DeviceSet& devices) {
   std::size_t units = 0;
   for (std::size_t k = 0; k < devices.size(); ++k) units += std::max(devices.device(k).info.compute_units, 1u);
   return units;
 }
 
+// Mapping 2 only on GPUs: PoCL 3.1's work-group compiler does not finish its kernel in usable time (its
+// barrier-region passes grow with the kernel's conditional barriers; measured on 2 cores: unfinished
+// after 13 min by default, 5 min with POCL_WORK_GROUP_METHOD=cbs), and a CPU has no group to spread over.
 Mapping resolve(Mapping m, const System& system, const core::DeviceSet& devices, std::size_t systems) {
   if (m != Mapping::automatic) return m;
   const int n = system.n;
