@@ -196,7 +196,8 @@ std::size_t register_budget(const core::DeviceSet& devices, std::size_t k, const
 // 3.0 at 1e5 systems 132,200 against 113,100 (1e-6 s) and 26,880 against 22,820 (1e-4 s); panels of 6
 // 121,800 and 24,860. H2/O2 in the next call: 812,600 against 690,400 and 347,600 against 328,100 at
 // 1e6 systems, but 801,900 against 829,700 and 284,300 against 300,300 at 1e5. CPUs keep DEC's column
-// order: on 2 PoCL cores panels of 4 took 8.5 s for 3,000 GRI-Mech 3.0 systems (dt 1e-4 s) against 3.8.
+// order: on 2 PoCL cores a reactor_batch run of 3,000 GRI-Mech 3.0 systems (dt 1e-4 s) took 8.5 s of
+// wall clock with panels of 4 against 3.8 s without.
 int lu_panel(const core::Device& d, const Options& o, Mapping m) {
   if (m == Mapping::work_group) return 0;
   if (o.lu_panel >= 0) return o.lu_panel;
