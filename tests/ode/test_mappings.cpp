@@ -263,6 +263,19 @@ TEST(OdeLaunchShape, RegisterBudgetFollowsTheBatch) {
   EXPECT_EQ(Radau5(devices(), stiff_linear(true), o).launch_shape(1).max_registers, budgets ? 64u : 0u);
 }
 
+// Mapping 1 decomposes in panels of 4 on GPUs and of none on CPUs unless Options::lu_panel says;
+// mapping 2 never does.
+TEST(OdeLaunchShape, PanelWidthFollowsTheDevice) {
+  const bool gpu = devices().device(0).info.kind == core::DeviceKind::gpu;
+  Options o;
+  o.mapping = Mapping::work_item;
+  EXPECT_EQ(Radau5(devices(), stiff_linear(true), o).launch_shape(1).lu_panel, gpu ? 4 : 0);
+  o.lu_panel = 3;
+  EXPECT_EQ(Radau5(devices(), stiff_linear(true), o).launch_shape(1).lu_panel, 3);
+  o.mapping = Mapping::work_group;
+  EXPECT_EQ(Radau5(devices(), stiff_linear(true), o).launch_shape(1).lu_panel, 0);
+}
+
 INSTANTIATE_TEST_SUITE_P(Jacobians, OdeMappings, ::testing::Bool(),
                          [](const auto& param_info) { return param_info.param ? "analytic" : "fd"; });
 

@@ -288,7 +288,7 @@ TEST_F(TuneCommand, FtleWritesAnEntryThatAGriddedRunTakesUp) {
             0u);
 }
 
-// `hetflow tune radau5` stores RADAU5's mapping and launch shape (and on NVIDIA GPUs its register budget)
+// `hetflow tune radau5` stores RADAU5's mapping, launch shape and panel width (and on NVIDIA GPUs its register budget)
 // for a reactor_batch case's system and batch-size decade; a batch run of that system and decade takes
 // them up, one of another decade does not.
 TEST_F(TuneCommand, Radau5WritesAnEntryThatABatchRunOfItsDecadeTakesUp) {
@@ -307,11 +307,14 @@ TEST_F(TuneCommand, Radau5WritesAnEntryThatABatchRunOfItsDecadeTakesUp) {
   const std::string problem = e.at("key").at("problem_class");
   EXPECT_NE(problem.find(" n=11 jac, 1e1 systems"), std::string::npos) << problem;  // 10 species and T
   const bool budget = takes_budget();
-  EXPECT_EQ(e.at("best").size(), budget ? 4u : 3u);
+  EXPECT_EQ(e.at("best").size(), budget ? 5u : 4u);
+  if (e.at("best").at("mapping") == "work_group") {
+    EXPECT_EQ(e.at("best").at("lu_panel"), "0");  // mapping 2 has no panels
+  }
 
   const nlohmann::json tuning = run_tuning("batch.yaml --device " + device(), "tuned");
   EXPECT_EQ(tuning.at("mapping"), e.at("best").at("mapping")) << tuning;
-  expect_taken(tuning, e, {"work_group", "groups_per_unit"});
+  expect_taken(tuning, e, {"work_group", "groups_per_unit", "lu_panel"});
   if (budget) expect_taken(tuning, e, {"max_registers"});
   // An entry's register budget is taken on any device (other devices ignore it when they build).
   nlohmann::json db = database();

@@ -37,12 +37,16 @@ tune::Tunable radau5_tunable(const core::DeviceSet& devices, const io::Case& c, 
   const ode::Radau5 standard(devices, batch->system, batch->options);
   const ode::Radau5::LaunchShape shape = standard.launch_shape(systems);
   const std::size_t biggest = std::min<std::size_t>(256, info.max_work_group);
+  // Mapping 1's decompositions in panels (ode::Options::lu_panel): against none, panels of 4 ran
+  // GRI-Mech 3.0 17 % faster on an H100 but from 2 % faster to 11 % slower on an H200 (docs/chem.md).
   std::vector<tune::Dimension> dimensions{tune::Dimension::choice("mapping", {"work_item", "work_group"}),
                                           tune::Dimension::ordered("work_group", tune::powers_of_two(4, biggest)),
-                                          tune::Dimension::ordered("groups_per_unit", tune::powers_of_two(1, 128))};
+                                          tune::Dimension::ordered("groups_per_unit", tune::powers_of_two(1, 128)),
+                                          tune::Dimension::ordered("lu_panel", {"0", "2", "4", "8"})};
   tune::Setting defaults{{"mapping", mapping_name(shape.mapping)},
                          {"work_group", std::to_string(shape.work_group)},
-                         {"groups_per_unit", std::to_string(shape.groups_per_unit)}};
+                         {"groups_per_unit", std::to_string(shape.groups_per_unit)},
+                         {"lu_panel", std::to_string(shape.lu_panel)}};
   // NVIDIA's compiler takes a register budget (ode::Options::max_registers); 255 is its own choice. The
   // best one differs by mechanism: GRI-Mech 3.0 in mapping 1 ran faster at 128 than at 64 at dt 1e-6 s
   // and slower at 1e-4 s (docs/chem.md).
@@ -55,8 +59,11 @@ tune::Tunable radau5_tunable(const core::DeviceSet& devices, const io::Case& c, 
                   radau5_class(batch->system, standard.analytic_jacobian(), systems),
                   "reactor batch of " + c.source() + ": " + std::to_string(systems) + " systems of " +
                       std::to_string(batch->system.n) + " equations",
+                  // Mapping 2 only on GPUs (radau5.cpp), and without panels, which it does not take.
                   tune::TuningSpace(std::move(dimensions),
-                                    [gpu](const tune::Setting& s) { return gpu || s.at("mapping") == "work_item"; }),
+                                    [gpu](const tune::Setting& s) {
+                                      return s.at("mapping") == "work_item" || (gpu && s.at("lu_panel") == "0");
+                                    }),
                   std::move(defaults),
                   {},
                   [systems](double seconds) { return static_cast<double>(systems) / seconds; },
@@ -66,6 +73,7 @@ tune::Tunable radau5_tunable(const core::DeviceSet& devices, const io::Case& c, 
     o.mapping = s.at("mapping") == "work_group" ? ode::Mapping::work_group : ode::Mapping::work_item;
     o.work_group = std::stoul(s.at("work_group"));
     o.groups_per_unit = std::stoul(s.at("groups_per_unit"));
+    o.lu_panel = std::stoi(s.at("lu_panel"));
     if (s.contains("max_registers")) o.max_registers = std::stoul(s.at("max_registers"));
     const ode::Radau5 solver(devices, batch->system, o);
     solver.prepare(batch->batch.params.size());  // the build is not the setting's cost
@@ -82,8 +90,8 @@ tune::Tunable radau5_tunable(const core::DeviceSet& devices, const io::Case& c, 
 ode::Options with_radau5_tuning(ode::Options options, const ode::System& system, std::size_t systems,
                                 const core::DeviceSet& devices, nlohmann::json& record) {
   if (options.mapping != ode::Mapping::automatic || options.work_group != 0 || options.groups_per_unit != 0 ||
-      options.max_registers != 0) {
-    record = "none: the options set the mapping, the launch shape or the register budget";
+      options.max_registers != 0 || options.lu_panel >= 0) {
+    record = "none: the options set the mapping, the launch shape, the register budget or the panel width";
     return options;
   }
   const core::DeviceInfo& first = devices.device(0).info;
@@ -106,6 +114,11 @@ ode::Options with_radau5_tuning(ode::Options options, const ode::System& system,
   record["mapping"] = mapping;
   record["work_group"] = *wg;
   record["groups_per_unit"] = *groups;
+  // An entry written before panels were tuned has none.
+  if (const std::optional<std::size_t> panel = whole_number(entry->best, "lu_panel", 0, 16)) {
+    options.lu_panel = static_cast<int>(*panel);
+    record["lu_panel"] = *panel;
+  }
   // An entry tuned elsewhere than on NVIDIA has no budget; one that has gives it to every device.
   if (const std::optional<std::size_t> registers = whole_number(entry->best, "max_registers", 16, 255)) {
     options.max_registers = *registers;

@@ -197,7 +197,9 @@ std::size_t register_budget(const core::DeviceSet& devices, std::size_t k, const
 // 121,800 and 24,860. H2/O2 in the next call: 812,600 against 690,400 and 347,600 against 328,100 at
 // 1e6 systems, but 801,900 against 829,700 and 284,300 against 300,300 at 1e5. CPUs keep DEC's column
 // order: on 2 PoCL cores a reactor_batch run of 3,000 GRI-Mech 3.0 systems (dt 1e-4 s) took 8.5 s of
-// wall clock with panels of 4 against 3.8 s without.
+// wall clock with panels of 4 against 3.8 s without. An H200 gains less from the traffic saved (one call:
+// GRI-Mech 3.0 at 1e5 systems 141,500 against 138,800 and 26,890 against 27,700; H2/O2 at 1e6 950,500
+// against 996,100 and 367,500 against 414,600), so `hetflow tune radau5` searches the width.
 int lu_panel(const core::Device& d, const Options& o, Mapping m) {
   if (m == Mapping::work_group) return 0;
   if (o.lu_panel >= 0) return o.lu_panel;
@@ -343,7 +345,7 @@ Radau5::LaunchShape Radau5::launch_shape(std::size_t systems, std::size_t k) con
   const Mapping m = mapping(systems);
   const core::Device& d = devices_->device(k);
   return {m, local_range(d, options_).size[0], group_count(d, m, options_) / std::max(d.info.compute_units, 1u),
-          register_budget(*devices_, k, options_, m, systems)};
+          register_budget(*devices_, k, options_, m, systems), lu_panel(d, options_, m)};
 }
 
 void Radau5::prepare(std::size_t systems) const {
@@ -363,7 +365,7 @@ Radau5::Device& Radau5::part(std::size_t k, const LaunchShape& shape) const {
   core::BuildOptions build;
   build.define("ODE_N", system_.n)
       .define("ODE_LU_BY_COLUMN", !group && d.info.kind == core::DeviceKind::cpu ? 1 : 0)
-      .define("ODE_LU_PANEL", lu_panel(d, options_, shape.mapping))
+      .define("ODE_LU_PANEL", shape.lu_panel)
       .define("ODE_ANALYTIC_JACOBIAN", analytic_jacobian_ ? 1 : 0)
       .define("ODE_GROUP", group ? 1 : 0)
       .define("ODE_GROUP_RHS", group && system_.group_rhs ? 1 : 0)

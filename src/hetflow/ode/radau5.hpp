@@ -106,11 +106,13 @@ class Radau5 {
   // this system's n, the devices and the batch size.
   Mapping mapping(std::size_t systems) const;
   // How a batch of `systems` systems is launched on device k: its mapping, work-items per work-group and
-  // work-groups per compute unit (Options::work_group and groups_per_unit, or the mapping's defaults).
+  // work-groups per compute unit (Options::work_group and groups_per_unit, or the mapping's defaults),
+  // and how its kernel is built.
   struct LaunchShape {
     Mapping mapping;
     std::size_t work_group, groups_per_unit;
     std::size_t max_registers;  // the kernel's register budget per work-item; 0: the compiler's choice
+    int lu_panel;               // the panel width of the decompositions (Options::lu_panel); 0: none
   };
   LaunchShape launch_shape(std::size_t systems, std::size_t k = 0) const;
   // Whether the kernels use the system's jac(): options().jacobian resolved for the system.
