@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@ Options chunk_options(std::size_t budget) {
   o.atol = {1e-4};
   o.h0 = 1e-6;
   o.memory_budget = budget;
+  o.order = Order::batch;  // a device's share is then a range of the batch (TwoDevicesChunkTheirShares)
   return o;
 }
 
@@ -146,6 +148,29 @@ TEST(OdeChunks, SortKeyChangesOnlyTheRunOrder) {
   EXPECT_EQ(sorted.failures(), 0u) << sorted.report();
   batch.sort_key.clear();
   expect_identical(chunking.integrate(batch), sorted);
+}
+
+// Order::initial_rate's key is the scaled norm of rhs(t0, y0) (here Van der Pol's, computed on the host),
+// and running the systems in its order changes no bit of any result.
+TEST(OdeChunks, InitialRateOrderChangesOnlyTheRunOrder) {
+  const core::DeviceSet devices = hetflow::test::test_device();
+  const Batch batch = vdp_batch();
+  Options o = chunk_options(0);
+  o.order = Order::initial_rate;
+  const Radau5 solver(devices, test::van_der_pol(true), o);
+  const std::vector<double> keys = solver.initial_rates(batch);
+  const Tolerances tol = transformed_tolerances(o, 2);
+  ASSERT_EQ(keys.size(), 1000u);
+  for (std::size_t k = 0; k < 1000; ++k) {
+    const double y1 = batch.y0[2 * k], y2 = batch.y0[2 * k + 1];
+    const double f[2] = {y2, ((1 - y1 * y1) * y2 - y1) / batch.params[k]};
+    const double q1 = f[0] / (tol.atol[0] + tol.rtol[0] * std::fabs(y1));
+    const double q2 = f[1] / (tol.atol[1] + tol.rtol[1] * std::fabs(y2));
+    EXPECT_NEAR(keys[k], std::sqrt((q1 * q1 + q2 * q2) / 2), 1e-14 * keys[k]) << "system " << k;
+  }
+  const Result sorted = solver.integrate(batch);
+  EXPECT_EQ(sorted.failures(), 0u) << sorted.report();
+  expect_identical(Radau5(devices, test::van_der_pol(true), chunk_options(0)).integrate(batch), sorted);
 }
 
 // The multi-device test devices, or the one device twice (a context each) where CI's PoCL has one.

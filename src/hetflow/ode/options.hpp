@@ -22,6 +22,16 @@ enum class Mapping {
 };
 
 // Which Jacobian RADAU5 uses (not RADAU5's option: its IJAC follows from the system).
+// Not RADAU5's: the order in which a batch without Batch::sort_key runs (radau5.hpp), which changes no
+// result. Work-items side by side on a GPU run their systems in step, so a system that needs more steps
+// or iterations holds its neighbours back.
+enum class Order {
+  // Mapping 1 first evaluates every system's rhs at (t0, y0) and runs them in order of its norm scaled
+  // by the error tolerances (default): systems that change fast for their tolerances take more steps.
+  initial_rate,
+  batch  // in batch order
+};
+
 enum class Jacobian {
   analytic,           // the system's jac(); an error when it has none
   finite_difference,  // RADAU5's forward differences of rhs(), one column per evaluation
@@ -52,6 +62,7 @@ struct Options {
   double max_step_ratio = 8.0;  // h_new / h <= this (WORK(9); RADAU5's facr = 1 / this)
   Mapping mapping = Mapping::automatic;  // not RADAU5's: the GPU mapping, same results either way
   Jacobian jacobian = Jacobian::automatic;
+  Order order = Order::initial_rate;
   // Not RADAU5's: device memory (bytes) one integrate() may hold per device; a larger share of the batch
   // runs in chunks whose transfers overlap the integration (docs/ode.md). 0: a quarter of the device's
   // global memory. Same results at any budget.

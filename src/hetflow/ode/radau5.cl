@@ -258,12 +258,14 @@ void difference_column(int i, double t, const SHARED double* y, const SHARED dou
 // One system per work-item (mapping 1) or work-group (mapping 2). y (ODE_N per system) holds the initial state and returns the state at the
 // last accepted step; t0/t_end have one entry per system, or one for all when time_stride is 0.
 // tol holds the transformed rtol' (ODE_N) then atol' (ODE_N). counters gets C_COUNT longs per system,
-// reached the time reached and the predicted next step size. Mapping 2 takes W_DOUBLES doubles of work and
-// 2 ODE_N ints of work_pivots per work-group; mapping 1 ignores both.
+// reached the time reached and the predicted next step size. With rates_only no system steps: reached's
+// first value is the scaled norm of its initial rate (Options::order). Mapping 2 takes W_DOUBLES doubles
+// of work and 2 ODE_N ints of work_pivots per work-group; mapping 1 ignores both.
 __kernel void radau5_integrate(__global double* y_io, __global const double* params, uint param_count,
                                __global const double* t0, __global const double* t_end, uint time_stride,
                                __global const double* tol, __global const double* settings, long nmax, int nit,
-                               int predictive, int zero_start, __global long* counters, __global double* reached,
+                               int predictive, int zero_start, int rates_only, __global long* counters,
+                               __global double* reached,
                                ulong count, __global double* scratch, __global int* scratch_pivots,
                                __global const double* tables) {
   const double uround = settings[S_UROUND], safe = settings[S_SAFE], thet = settings[S_THET];
@@ -335,6 +337,11 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
     error_scale(y, rtol, atol, scal);
     evaluate(x, y, y0, &user);
     ++nfcn;
+    if (rates_only) {
+      // The key of Options::order, returned where the time reached goes; the step loop is skipped.
+      x = scaled_norm(y0, scal);
+      idid = 1;
+    }
 
     int go = GO_JACOBIAN;
     while (idid == 0) {

@@ -53,9 +53,9 @@ struct Batch {
   std::vector<double> t0{0.0};
   std::vector<double> t_end{1.0};
   // Empty, or one value per system: integrate() then runs the systems in the order of these keys and
-  // returns them in batch order. Systems with close keys should take similar paths (for reactors,
-  // the initial temperature): work-items side by side on a GPU run their systems in step, and a
-  // system that needs another branch or more iterations holds its neighbours back.
+  // returns them in batch order. Systems with close keys should take similar paths: work-items side by
+  // side on a GPU run their systems in step, and a system that needs another branch or more iterations
+  // holds its neighbours back. Empty: Options::order.
   std::vector<double> sort_key{};
 };
 
@@ -126,6 +126,11 @@ class Radau5 {
   // never for a system that fails: that system's Statistics say why.
   Result integrate(const Batch& batch) const;
 
+  // What Order::initial_rate sorts by, per system in batch order: the norm of rhs(t0, y0) scaled by the
+  // error tolerances, sqrt(sum((f_i / (atol'_i + rtol'_i |y0_i|))^2) / n), at least 1e-10, one rhs per
+  // system on the devices (as integrate() checks the batch).
+  std::vector<double> initial_rates(const Batch& batch) const;
+
   // How integrate() splits a batch of `systems` systems (with one time interval per system, or one for
   // all) over the devices and into chunks that fit Options::memory_budget. Throws core::Error when the
   // budget cannot hold one system, naming the budget and the bytes one system needs.
@@ -140,6 +145,14 @@ class Radau5 {
   std::vector<double> settings_;  // the kernel's settings array (radau5.cl, S_*)
   std::vector<double> tolerances_;  // rtol' then atol', n each
   Device& part(std::size_t k, const LaunchShape& shape) const;
+  // The batch's system count; throws core::Error for malformed input (naming the value).
+  std::size_t checked_count(const Batch& batch) const;
+  // The batch's systems in the order they run (Batch::sort_key, else Options::order).
+  std::vector<std::size_t> run_order(const Batch& batch, std::size_t count) const;
+  std::vector<double> rates(const Batch& batch, std::size_t count) const;  // initial_rates() unchecked
+  // integrate() on checked input, the systems in `order`; with rates_only every system's Statistics::t
+  // is the scaled norm of its initial rate instead (Order::initial_rate), and y is empty.
+  Result run(const Batch& batch, const std::vector<std::size_t>& order, bool rates_only) const;
   // Per device, the kernel of mapping 1 and of mapping 2, each with the compiler's registers and with
   // a budget (parts_[k][2 * mapping 2 + budget]), each built on first use.
   mutable std::vector<std::array<std::unique_ptr<Device>, 4>> parts_;
