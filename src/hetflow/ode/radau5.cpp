@@ -623,9 +623,9 @@ Result Radau5::run(const Batch& batch, const std::vector<std::size_t>& order, bo
                   time_stride ? s.t_end : pipe.t_end, time_stride, pipe.tol, pipe.settings,
                   static_cast<cl_long>(options_.nmax), static_cast<cl_int>(options_.nit),
                   static_cast<cl_int>(options_.controller == Controller::gustafsson ? 1 : 0),
-                  static_cast<cl_int>(options_.zero_start ? 1 : 0), static_cast<cl_int>(rates_only ? 1 : 0), s.counters,
-                  s.reached,
-                  static_cast<cl_ulong>(s.count), part.scratch, part.scratch_pivots, part.tables);
+                  static_cast<cl_int>(options_.zero_start ? 1 : 0), static_cast<cl_int>(rates_only ? 1 : 0),
+                  s.counters, s.reached, static_cast<cl_ulong>(s.count), part.scratch, part.scratch_pivots,
+                  part.tables);
       const core::Device& d = devices_->device(k);
       const core::NDRange local = local_range(d, options_);
       const core::Event ran =
