@@ -26,8 +26,9 @@ enum class Mapping {
 // result. Work-items side by side on a GPU run their systems in step, so a system that needs more steps
 // or iterations holds its neighbours back.
 enum class Order {
+  automatic,  // initial_rate where every device is a GPU, else batch (default)
   // Mapping 1 first evaluates every system's rhs at (t0, y0) and runs them in order of its norm scaled
-  // by the error tolerances (default): systems that change fast for their tolerances take more steps.
+  // by the error tolerances: systems that change fast for their tolerances take more steps.
   initial_rate,
   batch  // in batch order
 };
@@ -62,7 +63,7 @@ struct Options {
   double max_step_ratio = 8.0;  // h_new / h <= this (WORK(9); RADAU5's facr = 1 / this)
   Mapping mapping = Mapping::automatic;  // not RADAU5's: the GPU mapping, same results either way
   Jacobian jacobian = Jacobian::automatic;
-  Order order = Order::initial_rate;
+  Order order = Order::automatic;
   // Not RADAU5's: device memory (bytes) one integrate() may hold per device; a larger share of the batch
   // runs in chunks whose transfers overlap the integration (docs/ode.md). 0: a quarter of the device's
   // global memory. Same results at any budget.
