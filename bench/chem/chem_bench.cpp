@@ -161,7 +161,8 @@ ode::Batch states(const Flamelet& f, std::size_t count, double dt) {
     const double c = std::fmod(double(i + 1) * 0.6180339887498949, 1.0);
     for (std::size_t k = 0; k < n; ++k) b.y0[i * n + k] = (1 - c) * f.unburnt[j][k] + c * f.burnt[j][k];
   }
-  // No sort_key, as the reactor_batch case: integrate() (timed) runs them in order of initial rate.
+  // No sort_key, as the reactor_batch case: integrate() (timed) runs them in the solver's order
+  // (ode::Order: of initial rate on GPUs).
   return b;
 }
 
