@@ -72,7 +72,6 @@ ReactorBatch reactor_batch(const io::Case& c) {
   // No sort_key: on GPUs Radau5 runs the states in order of initial rate (ode::Order), which ran
   // GRI-Mech 3.0 faster than order of temperature (docs/chem.md).
   return r;
-
 }
 
 io::Schema ReactorBatchCase::schema() const {
