@@ -1,7 +1,7 @@
 // Dense LU factorisation with partial pivoting and its solve, real and complex, for ODE_N x ODE_N
 // matrices stored column-major (a[i + j * ODE_N] is row i, column j): one work-item's private matrices in
-// mapping 1, one work-group's shared matrices in mapping 2 (mapping.cl). Mapping 1 on GPUs works in
-// panels of columns (ODE_LU_PANEL, below).
+// mapping 1, one work-group's shared matrices in mapping 2 (mapping.cl). Either may work in panels of
+// columns (ODE_LU_PANEL, below): mapping 1 does on GPUs by default.
 //
 // The operations are those of Moler's DEC/SOL and their complex twins DECC/SOLC, which RADAU5 uses, in
 // the same order: RADAU5's step statistics depend on every rounding, so the multipliers are stored
@@ -26,13 +26,14 @@
 // an H200: 82,600 -> 142,600 systems/s at 1e5 systems, both in a build timing each phase).
 #if ODE_GROUP
 #define LU_ROWS 1
-#define FOR_ROWS(i, first) FOR_OWN(i, first, ODE_N)
+#define LU_PANEL_ROWS 1
+#define FOR_ROWS(i, first, rows) FOR_OWN(i, first, ODE_N)
 #else
 #define LU_ROWS 8
-#define FOR_ROWS(i, first) for (int i = (first); i < ODE_N; i += LU_ROWS)
+#define LU_PANEL_ROWS 4
+#define FOR_ROWS(i, first, rows) for (int i = (first); i < ODE_N; i += (rows))
 #endif
 #define ROW_IN(i, u) ((i) + (u) < ODE_N)
-#define LU_PANEL_ROWS 4
 
 // The product of multiplier (lr, li) and pivot-row entry (sr, si). Purely real or purely imaginary
 // entries drop the zero products, as DECC does; the sums differ from the general formula only in the
@@ -53,7 +54,7 @@ void eliminate(SHARED double* a, int k, int q) {
       for (int i = k + 1; i < ODE_N; ++i) a[LU_AT(i, j)] = a[LU_AT(i, j)] + a[LU_AT(i, k)] * s;
   }
 #else
-  FOR_ROWS(i, k + 1) {
+  FOR_ROWS(i, k + 1, LU_ROWS) {
     double l[LU_ROWS];
     for (int u = 0; u < LU_ROWS; ++u) l[u] = ROW_IN(i, u) ? a[LU_AT(i + u, k)] : 0.0;
     for (int j = k + 1; j < q; ++j) {
@@ -82,7 +83,7 @@ void eliminate_complex(SHARED double* ar, SHARED double* ai, int k, int q) {
     }
   }
 #else
-  FOR_ROWS(i, k + 1) {
+  FOR_ROWS(i, k + 1, LU_ROWS) {
     double lr[LU_ROWS], li[LU_ROWS];
     for (int u = 0; u < LU_ROWS; ++u) {
       lr[u] = ROW_IN(i, u) ? ar[LU_AT(i + u, k)] : 0.0;
@@ -136,15 +137,16 @@ int decompose_step(SHARED double* a, SHARED int* pivot, int k, int q) {
 }
 
 #if ODE_LU_PANEL
-// Mapping 1 on GPUs (ODE_LU_PANEL, set by the host) decomposes in panels of ODE_LU_PANEL columns:
-// DEC's steps run on a panel's columns only, then reach the columns right of the panel all at once, so
-// the trailing matrix, in private memory far past the caches, is read and written once per panel
-// rather than once per step. Every element still takes DEC's swaps and updates in DEC's order, so the
+// With ODE_LU_PANEL (set by the host) the decompositions work in panels of ODE_LU_PANEL columns: DEC's
+// steps run on a panel's columns only, then reach the columns right of the panel all at once, so the
+// trailing matrix (mapping 1's in private memory far past the caches) is read and written once per
+// panel rather than once per step. Every element still takes DEC's swaps and updates in DEC's order, so the
 // factors keep their bits:
 // - the panel's rows and the rows below it that its pivots name take the steps one at a time, swaps
-//   included (the first loop of apply_panel);
+//   included (the first loop of apply_panel, whose columns mapping 2 spreads over its work-items);
 // - every other row below the panel takes the panel's updates in step order, LU_PANEL_ROWS rows at a
-//   time with their multipliers in registers (the second loop), since no swap of the panel touches it.
+//   time with their multipliers in registers (the second loop, whose rows mapping 2 spreads), since no
+//   swap of the panel touches it.
 
 // The rows below panel p that its pivots name, each once, as a list and as a mask.
 typedef struct {
@@ -152,7 +154,7 @@ typedef struct {
   ulong mask[(ODE_N + 63) / 64];
 } SwappedRows;
 
-SwappedRows swapped_rows(const int* pivot, int p) {
+SwappedRows swapped_rows(const SHARED int* pivot, int p) {
   SwappedRows w;
   for (int v = 0; v < (ODE_N + 63) / 64; ++v) w.mask[v] = 0;
   w.count = 0;
@@ -167,10 +169,11 @@ SwappedRows swapped_rows(const int* pivot, int p) {
 #define PANEL_ROW_IN(w, i, u) (ROW_IN(i, u) && !((w).mask[((i) + (u)) / 64] >> (((i) + (u)) % 64) & 1))
 
 // Panel p's steps (columns p to q - 1, q = p + ODE_LU_PANEL < ODE_N) on the columns from q on.
-void apply_panel(double* a, const int* pivot, int p) {
+void apply_panel(SHARED double* a, const SHARED int* pivot, int p) {
   const int q = p + ODE_LU_PANEL;
+  SYNC();  // the panel's steps are complete
   const SwappedRows w = swapped_rows(pivot, p);
-  for (int j = q; j < ODE_N; ++j)
+  FOR_OWN(j, q, ODE_N)
     for (int k = p; k < q; ++k) {
       const int m = pivot[k];
       const double s = a[LU_AT(m, j)];
@@ -180,7 +183,8 @@ void apply_panel(double* a, const int* pivot, int p) {
       for (int i = k + 1; i < q; ++i) a[LU_AT(i, j)] = a[LU_AT(i, j)] + a[LU_AT(i, k)] * s;
       for (int u = 0; u < w.count; ++u) a[LU_AT(w.rows[u], j)] = a[LU_AT(w.rows[u], j)] + a[LU_AT(w.rows[u], k)] * s;
     }
-  for (int i = q; i < ODE_N; i += LU_PANEL_ROWS) {
+  SYNC();  // the panel's rows are final right of it
+  FOR_ROWS(i, q, LU_PANEL_ROWS) {
     double l[LU_PANEL_ROWS][ODE_LU_PANEL];
     for (int u = 0; u < LU_PANEL_ROWS; ++u)
       for (int k = 0; k < ODE_LU_PANEL; ++k) l[u][k] = PANEL_ROW_IN(w, i, u) ? a[LU_AT(i + u, p + k)] : 0.0;
@@ -279,16 +283,17 @@ int decompose_step_complex(SHARED double* ar, SHARED double* ai, SHARED int* piv
 
 #if ODE_LU_PANEL
 // a[i,j] += a[i,k] (sr + i si), as eliminate_complex updates one element.
-void update_complex(double* ar, double* ai, int i, int j, int k, double sr, double si) {
+void update_complex(SHARED double* ar, SHARED double* ai, int i, int j, int k, double sr, double si) {
   const double2 d = complex_update(ar[LU_AT(i, k)], ai[LU_AT(i, k)], sr, si);
   ar[LU_AT(i, j)] = ar[LU_AT(i, j)] + d.x;
   ai[LU_AT(i, j)] = ai[LU_AT(i, j)] + d.y;
 }
 
-void apply_panel_complex(double* ar, double* ai, const int* pivot, int p) {
+void apply_panel_complex(SHARED double* ar, SHARED double* ai, const SHARED int* pivot, int p) {
   const int q = p + ODE_LU_PANEL;
+  SYNC();  // the panel's steps are complete
   const SwappedRows w = swapped_rows(pivot, p);
-  for (int j = q; j < ODE_N; ++j)
+  FOR_OWN(j, q, ODE_N)
     for (int k = p; k < q; ++k) {
       const int m = pivot[k];
       const double sr = ar[LU_AT(m, j)], si = ai[LU_AT(m, j)];
@@ -300,7 +305,8 @@ void apply_panel_complex(double* ar, double* ai, const int* pivot, int p) {
       for (int i = k + 1; i < q; ++i) update_complex(ar, ai, i, j, k, sr, si);
       for (int u = 0; u < w.count; ++u) update_complex(ar, ai, w.rows[u], j, k, sr, si);
     }
-  for (int i = q; i < ODE_N; i += LU_PANEL_ROWS) {
+  SYNC();  // the panel's rows are final right of it
+  FOR_ROWS(i, q, LU_PANEL_ROWS) {
     double lr[LU_PANEL_ROWS][ODE_LU_PANEL], li[LU_PANEL_ROWS][ODE_LU_PANEL];
     for (int u = 0; u < LU_PANEL_ROWS; ++u)
       for (int k = 0; k < ODE_LU_PANEL; ++k) {

@@ -77,9 +77,10 @@ struct Options {
   // compiler's choice for mapping 2's smallest batches (radau5.cpp, register_budget); other devices
   // ignore it. Fewer registers let more systems share a multiprocessor; same results at any value.
   std::size_t max_registers = 0;
-  // Not RADAU5's: mapping 1 decomposes in panels of this many columns (dense_lu.cl, ODE_LU_PANEL); -1:
-  // panels of 4 on GPUs, where it cuts the traffic of matrices in off-chip private memory, and none on
-  // CPUs, where PoCL vectorises DEC's column order better; 0: none. Same results at any value.
+  // Not RADAU5's: the LU decompositions work in panels of this many columns (dense_lu.cl,
+  // ODE_LU_PANEL); -1: panels of 4 for mapping 1 on GPUs, where it cuts the traffic of matrices in
+  // off-chip private memory, none for mapping 2 and on CPUs, where PoCL vectorises DEC's column order
+  // better; 0: none. Same results at any value.
   int lu_panel = -1;
 };
 

@@ -193,8 +193,8 @@ std::size_t register_budget(const core::DeviceSet& devices, std::size_t k, const
   return default_max_registers;
 }
 
-// The panel width of mapping 1's LU decompositions on device d (dense_lu.cl's ODE_LU_PANEL; 0: none).
-// Options::lu_panel, else 4 on GPUs, where the decompositions took about 55 % of mapping 1's time:
+// The panel width of the LU decompositions on device d (dense_lu.cl's ODE_LU_PANEL; 0: none).
+// Options::lu_panel, else 4 for mapping 1 on GPUs, where the decompositions took about 55 % of mapping 1's time:
 // GRI-Mech 3.0 at 1e5 systems ran 92,960 systems/s at 1e-6 s and 18,460 at 1e-4 s with each done
 // twice, against 143,800 and 27,910 (H200, one call). Panels of 4 against none, H100, one call: GRI-Mech
 // 3.0 at 1e5 systems 132,200 against 113,100 (1e-6 s) and 26,880 against 22,820 (1e-4 s); panels of 6
@@ -203,11 +203,14 @@ std::size_t register_budget(const core::DeviceSet& devices, std::size_t k, const
 // order: on 2 PoCL cores a reactor_batch run of 3,000 GRI-Mech 3.0 systems (dt 1e-4 s) took 8.5 s of
 // wall clock with panels of 4 against 3.8 s without. An H200 gains less from the traffic saved (one call:
 // GRI-Mech 3.0 at 1e5 systems 141,500 against 138,800 and 26,890 against 27,700; H2/O2 at 1e6 950,500
-// against 996,100 and 367,500 against 414,600), so `hetflow tune radau5` searches the width.
+// against 996,100 and 367,500 against 414,600), so `hetflow tune radau5` searches the width. Mapping 2
+// takes none by default: its matrices are in local memory or in its group's slice of global scratch,
+// and panels of 2 / 4 / 8 against none, H100, one call, ran GRI-Mech 3.0 at 4,096 systems 131,300 /
+// 130,000 and 133,500 / 132,400 against 120,200 and 117,600 (1e-6 s) but 15,880 / 15,810 and 15,820 /
+// 15,200 against 16,550 and 16,430 (1e-4 s), and H2/O2 at 100 and 1,000 systems 5-13 % slower.
 int lu_panel(const core::Device& d, const Options& o, Mapping m) {
-  if (m == Mapping::work_group) return 0;
   if (o.lu_panel >= 0) return o.lu_panel;
-  return d.info.kind == core::DeviceKind::gpu ? 4 : 0;
+  return d.info.kind == core::DeviceKind::gpu && m == Mapping::work_item ? 4 : 0;
 }
 
 // Whether the kernel calls the system's jac() (see Jacobian).
