@@ -39,8 +39,8 @@ tune::Tunable radau5_tunable(const core::DeviceSet& devices, const io::Case& c, 
   const std::size_t biggest = std::min<std::size_t>(256, info.max_work_group);
   // The decompositions in panels (ode::Options::lu_panel): against none, panels of 4 ran mapping 1 on
   // GRI-Mech 3.0 17 % faster on an H100 but from 2 % faster to 11 % slower on an H200, and mapping 2 on
-  // GRI-Mech 3.0 at 4,096 systems 11-16 % faster at dt 1e-6 s but 4-5 % slower at 1e-4 s (two H100 calls,
-  // docs/chem.md).
+  // GRI-Mech 3.0 at 4,096 systems 11-20 % faster at dt 1e-6 s but 2-5 % slower at 1e-4 s (three H100
+  // calls, docs/chem.md).
   std::vector<tune::Dimension> dimensions{tune::Dimension::choice("mapping", {"work_item", "work_group"}),
                                           tune::Dimension::ordered("work_group", tune::powers_of_two(4, biggest)),
                                           tune::Dimension::ordered("groups_per_unit", tune::powers_of_two(1, 128)),

@@ -21,7 +21,6 @@ enum class Mapping {
   automatic
 };
 
-// Which Jacobian RADAU5 uses (not RADAU5's option: its IJAC follows from the system).
 // Not RADAU5's: the order in which a batch without Batch::sort_key runs (radau5.hpp), which changes no
 // result. Work-items side by side on a GPU run their systems in step, so a system that needs more steps
 // or iterations holds its neighbours back.
@@ -33,6 +32,7 @@ enum class Order {
   batch  // in batch order
 };
 
+// Which Jacobian RADAU5 uses (not RADAU5's option: its IJAC follows from the system).
 enum class Jacobian {
   analytic,           // the system's jac(); an error when it has none
   finite_difference,  // RADAU5's forward differences of rhs(), one column per evaluation
