@@ -176,7 +176,9 @@ ode::Options paper_options(std::size_t n) {
 }
 
 const char* mapping_name(ode::Mapping m) {
-  return m == ode::Mapping::work_group ? "work_group (mapping 2)" : "work_item (mapping 1)";
+  return m == ode::Mapping::work_group ? "work_group (mapping 2)"
+         : m == ode::Mapping::phased   ? "phased (mapping 1's steps, decompositions by work-group)"
+                                       : "work_item (mapping 1)";
 }
 
 struct Mechanism {

@@ -9,13 +9,17 @@
 
 namespace hetflow::ode {
 // Names the mapping in gtest's parameter listings.
-inline void PrintTo(Mapping m, std::ostream* os) { *os << (m == Mapping::work_item ? "work_item" : "work_group"); }
+inline void PrintTo(Mapping m, std::ostream* os) {
+  *os << (m == Mapping::work_item ? "work_item" : m == Mapping::work_group ? "work_group" : "phased");
+}
 }  // namespace hetflow::ode
 
 namespace hetflow::ode::test {
 
 // Test-name suffix of a mapping.
-inline const char* mapping_name(Mapping m) { return m == Mapping::work_item ? "item" : "group"; }
+inline const char* mapping_name(Mapping m) {
+  return m == Mapping::work_item ? "item" : m == Mapping::work_group ? "group" : "phased";
+}
 
 // Every status and counter equal.
 inline void expect_same_counters(const Statistics& s, const Statistics& t) {

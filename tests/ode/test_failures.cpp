@@ -106,10 +106,12 @@ void jac(double t, const double* y, double* dfdy, __global const double* p) {
   EXPECT_NE(r.report().find("system 1: IDID = -4"), std::string::npos) << r.report();
 }
 
-INSTANTIATE_TEST_SUITE_P(Mappings, OdeFailures, ::testing::Values(Mapping::work_item, Mapping::work_group),
+INSTANTIATE_TEST_SUITE_P(Mappings, OdeFailures,
+                         ::testing::Values(Mapping::work_item, Mapping::work_group, Mapping::phased),
                          [](const auto& param_info) { return test::mapping_name(param_info.param); });
 
-// Each mapping states its own limit on n; automatic takes mapping 2 on GPUs for small batches.
+// Each mapping states its own limit on n; automatic takes mapping 2 on GPUs for small batches and the
+// phased mapping for large ones.
 TEST(OdeFailuresInput, SystemSizeLimits) {
   const std::string rhs = "void rhs(double t, const double* y, double* f, __global const double* p) {"
                           " for (int i = 0; i < ODE_N; ++i) f[i] = -y[i]; }";
@@ -122,22 +124,24 @@ TEST(OdeFailuresInput, SystemSizeLimits) {
             std::string::npos);
   o.mapping = Mapping::automatic;
   const bool gpus = !test::untestable(Mapping::work_group, devices());
-  // n > 16 on GPUs: mapping 2 for a batch that cannot fill them with work-items, mapping 1 for one that
-  // can (120 systems per compute unit); n > 64 only fits mapping 2.
+  // n > 16 on GPUs: mapping 2 for a batch that cannot fill them, the phased mapping for one that can (64
+  // systems per compute unit); n > 64 only fits mapping 2. CPUs take mapping 1.
   const Radau5 small(devices(), System{16, rhs, false, 0}, o), large(devices(), System{17, rhs, false, 0}, o);
-  const std::size_t fill = 120 * devices().device(0).info.compute_units * devices().size();
+  const std::size_t fill = 64 * devices().device(0).info.compute_units * devices().size();
   EXPECT_EQ(small.mapping(1), Mapping::work_item);
   EXPECT_EQ(large.mapping(1), gpus ? Mapping::work_group : Mapping::work_item);
   EXPECT_EQ(large.mapping(fill - 1), gpus ? Mapping::work_group : Mapping::work_item);
-  EXPECT_EQ(large.mapping(fill), Mapping::work_item);
+  EXPECT_EQ(large.mapping(fill), gpus ? Mapping::phased : Mapping::work_item);
   if (gpus) {
     EXPECT_EQ(Radau5(devices(), System{65, rhs, false, 0}, o).mapping(fill), Mapping::work_group);
   }
-  // n <= 16 with a cooperative rhs_group: mapping 2 for batches below 40 systems per compute unit.
+  // n <= 16: with a cooperative rhs_group mapping 2 for batches below 40 systems per compute unit, the
+  // phased mapping from there.
   const Radau5 cooperative(devices(), System{11, rhs, false, 0, true}, o);
   const std::size_t few = 40 * devices().device(0).info.compute_units * devices().size();
   EXPECT_EQ(cooperative.mapping(few - 1), gpus ? Mapping::work_group : Mapping::work_item);
-  EXPECT_EQ(cooperative.mapping(few), Mapping::work_item);
+  EXPECT_EQ(cooperative.mapping(few), gpus ? Mapping::phased : Mapping::work_item);
+  EXPECT_EQ(small.mapping(few), gpus ? Mapping::phased : Mapping::work_item);
   SKIP_UNTESTABLE(Mapping::work_group, devices());
   // Mapping 1's cap does not apply to mapping 2: y' = -y with n = 100 decays to e^-1 y0.
   o.mapping = Mapping::work_group;

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -188,6 +189,50 @@ TEST(OdeGroupRhs, GivesMapping1Bits) {
     EXPECT_EQ(a.statistics[s].h, b.statistics[s].h);
   }
   EXPECT_EQ(a.y, b.y);
+}
+
+// The phased mapping (steps in work-items, decompositions by a work-group per system between passes)
+// gives mapping 1's counters and bits: the n = 60 system with jac() and with differences, whose matrices
+// a GPU decomposes in global memory, and Van der Pol oscillators of stiffness 1e-1 to 1e-6, which leave
+// the passes after different numbers of steps (a GPU decomposes their matrices in local memory).
+TEST(OdePhased, GivesMapping1Bits) {
+  for (const bool analytic : {true, false}) {
+    const Batch batch = stiff_batch(3);
+    const Result a = solve(Mapping::work_item, analytic, batch);
+    const Result b = solve(Mapping::phased, analytic, batch);
+    ASSERT_EQ(a.failures(), 0u) << a.report();
+    ASSERT_EQ(b.failures(), 0u) << b.report();
+    for (std::size_t s = 0; s < 3; ++s) {
+      test::expect_same_counters(a.statistics[s], b.statistics[s]);
+      EXPECT_EQ(a.statistics[s].h, b.statistics[s].h);
+    }
+    EXPECT_EQ(a.y, b.y) << (analytic ? "jac()" : "differences");
+  }
+  constexpr int oscillators = 40;
+  Batch vdp;
+  for (int s = 0; s < oscillators; ++s) {
+    vdp.y0.insert(vdp.y0.end(), {2.0, -0.66});
+    vdp.params.push_back(std::pow(10.0, -1.0 - 5.0 * s / (oscillators - 1)));
+  }
+  vdp.t_end = {2.0};
+  std::vector<Result> results;
+  for (const Mapping mapping : {Mapping::work_item, Mapping::phased}) {
+    Options o;
+    o.rtol = {1e-6};
+    o.atol = {1e-6};
+    o.mapping = mapping;
+    results.push_back(Radau5(devices(), test::van_der_pol(true), o).integrate(vdp));
+    ASSERT_EQ(results.back().failures(), 0u) << results.back().report();
+  }
+  long fewest = results[0].statistics[0].nstep, most = fewest;
+  for (std::size_t s = 0; s < oscillators; ++s) {
+    test::expect_same_counters(results[0].statistics[s], results[1].statistics[s]);
+    EXPECT_EQ(results[0].statistics[s].h, results[1].statistics[s].h);
+    fewest = std::min(fewest, results[0].statistics[s].nstep);
+    most = std::max(most, results[0].statistics[s].nstep);
+  }
+  EXPECT_EQ(results[0].y, results[1].y);
+  EXPECT_LT(2 * fewest, most);  // the passes' lists shrink as systems finish
 }
 
 // Automatic: the system's jac() in either mapping (the same bits as asking for it), differences for a

@@ -104,7 +104,8 @@ TEST_P(OdeReferenceStatistics, MatchFortranRadau5) {
 
 INSTANTIATE_TEST_SUITE_P(Spec52, OdeReferenceStatistics,
                          ::testing::Combine(::testing::ValuesIn(cases()),
-                                            ::testing::Values(Mapping::work_item, Mapping::work_group)),
+                                            ::testing::Values(Mapping::work_item, Mapping::work_group,
+                                                              Mapping::phased)),
                          [](const auto& param_info) {
                            return std::string(std::get<0>(param_info.param).name) + "_" +
                                   test::mapping_name(std::get<1>(param_info.param));

@@ -16,7 +16,15 @@ const std::vector<std::string>& radau5_files() {
   return files;
 }
 
-const char* mapping_name(ode::Mapping m) { return m == ode::Mapping::work_group ? "work_group" : "work_item"; }
+const char* mapping_name(ode::Mapping m) {
+  return m == ode::Mapping::work_group ? "work_group" : m == ode::Mapping::phased ? "phased" : "work_item";
+}
+// The mapping a setting names; none for a name no mapping has.
+std::optional<ode::Mapping> named_mapping(const std::string& name) {
+  for (const ode::Mapping m : {ode::Mapping::work_item, ode::Mapping::work_group, ode::Mapping::phased})
+    if (name == mapping_name(m)) return m;
+  return std::nullopt;
+}
 
 // The system (its source, which holds the mechanism, and its Jacobian) and the batch's decade: the best
 // mapping changes with the batch size, the launch shape with the system's registers.
@@ -41,7 +49,7 @@ tune::Tunable radau5_tunable(const core::DeviceSet& devices, const io::Case& c, 
   // GRI-Mech 3.0 17 % faster on an H100 but from 2 % faster to 11 % slower on an H200, and mapping 2 on
   // GRI-Mech 3.0 at 4,096 systems 11-20 % faster at dt 1e-6 s but 2-5 % slower at 1e-4 s (three H100
   // calls, docs/chem.md).
-  std::vector<tune::Dimension> dimensions{tune::Dimension::choice("mapping", {"work_item", "work_group"}),
+  std::vector<tune::Dimension> dimensions{tune::Dimension::choice("mapping", {"work_item", "work_group", "phased"}),
                                           tune::Dimension::ordered("work_group", tune::powers_of_two(4, biggest)),
                                           tune::Dimension::ordered("groups_per_unit", tune::powers_of_two(1, 128)),
                                           tune::Dimension::ordered("lu_panel", {"0", "2", "4", "8"})};
@@ -61,7 +69,7 @@ tune::Tunable radau5_tunable(const core::DeviceSet& devices, const io::Case& c, 
                   radau5_class(batch->system, standard.analytic_jacobian(), systems),
                   "reactor batch of " + c.source() + ": " + std::to_string(systems) + " systems of " +
                       std::to_string(batch->system.n) + " equations",
-                  // Mapping 2 only on GPUs (radau5.cpp).
+                  // Mapping 2 and the phased mapping only on GPUs (radau5.cpp).
                   tune::TuningSpace(std::move(dimensions),
                                     [gpu](const tune::Setting& s) { return s.at("mapping") == "work_item" || gpu; }),
                   std::move(defaults),
@@ -70,7 +78,7 @@ tune::Tunable radau5_tunable(const core::DeviceSet& devices, const io::Case& c, 
                   "systems/s"};
   t.seconds = [&devices, batch, measure](const tune::Setting& s) {
     ode::Options o = batch->options;
-    o.mapping = s.at("mapping") == "work_group" ? ode::Mapping::work_group : ode::Mapping::work_item;
+    o.mapping = *named_mapping(s.at("mapping"));
     o.work_group = std::stoul(s.at("work_group"));
     o.groups_per_unit = std::stoul(s.at("groups_per_unit"));
     o.lu_panel = std::stoi(s.at("lu_panel"));
@@ -101,17 +109,17 @@ ode::Options with_radau5_tuning(ode::Options options, const ode::System& system,
       devices, tune::make_key("radau5", first, radau5_files(), radau5_class(system, analytic, systems)), record);
   if (!entry) return options;
   const auto it = entry->best.find("mapping");
-  const std::string mapping = it == entry->best.end() ? std::string() : it->second;
+  const std::optional<ode::Mapping> mapping = named_mapping(it == entry->best.end() ? std::string() : it->second);
   const std::optional<std::size_t> wg = whole_number(entry->best, "work_group", 1, first.max_work_group),
                                    groups = whole_number(entry->best, "groups_per_unit", 1, 4096);
-  if ((mapping != "work_item" && mapping != "work_group") || !wg || !groups) {
+  if (!mapping || !wg || !groups) {
     record["ignored"] = "the entry's mapping, work_group or groups_per_unit does not fit this device";  // advisory
     return options;
   }
-  options.mapping = mapping == "work_group" ? ode::Mapping::work_group : ode::Mapping::work_item;
+  options.mapping = *mapping;
   options.work_group = *wg;
   options.groups_per_unit = *groups;
-  record["mapping"] = mapping;
+  record["mapping"] = mapping_name(*mapping);
   record["work_group"] = *wg;
   record["groups_per_unit"] = *groups;
   // An entry written before panels were tuned has none.

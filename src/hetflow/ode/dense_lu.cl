@@ -19,13 +19,13 @@
 #define LU_AT(i, j) ((i) + (j) * ODE_N)
 // The elimination updates the rows below the pivot. On CPUs (ODE_LU_BY_COLUMN, set by the host) it runs
 // column by column, as DEC does, which PoCL vectorises across work-items best: the row blocks below ran
-// GRI-Mech 3.0 at 3,181 systems/s against 5,199 on 2 PoCL cores. On GPUs it runs row by row: mapping 2
-// gives each work-item one row, so a group's loads of a column are contiguous; mapping 1 updates LU_ROWS
-// rows at a time and loads them all before it stores any, since its matrices live in local memory far
-// past the caches and one row at a time left every update waiting a full memory latency (GRI-Mech 3.0 on
-// an H200: 82,600 -> 142,600 systems/s at 1e5 systems, both in a build timing each phase).
+// GRI-Mech 3.0 at 3,181 systems/s against 5,199 on 2 PoCL cores. On GPUs it runs row by row: mapping 1
+// updates LU_ROWS rows at a time and loads them all before it stores any, since its matrices live in
+// local memory far past the caches and one row at a time left every update waiting a full memory latency
+// (GRI-Mech 3.0 on an H200: 82,600 -> 142,600 systems/s at 1e5 systems, both in a build timing each
+// phase). A group (eliminate_lanes) spreads both the rows and the columns over its work-items, each
+// updating GROUP_ROWS rows of a column at once.
 #if ODE_GROUP
-#define LU_ROWS 1
 #define LU_PANEL_ROWS 1
 #define FOR_ROWS(i, first, rows) FOR_OWN(i, first, ODE_N)
 #else
@@ -34,6 +34,29 @@
 #define FOR_ROWS(i, first, rows) for (int i = (first); i < ODE_N; i += (rows))
 #endif
 #define ROW_IN(i, u) ((i) + (u) < ODE_N)
+
+#if ODE_GROUP
+// A group's work-items as ROW_LANES lanes down the rows times as many lanes across the columns as the
+// rest allows (work-items past them idle); lane (rl, cl) updates rows rl, rl + ROW_LANES, ... in blocks
+// of GROUP_ROWS, and columns cl, cl + col_lanes, ..., so that a step's updates run side by side rather
+// than one row's columns in turn.
+#define ROW_LANES 16
+#define GROUP_ROWS 4
+typedef struct {
+  int rl, row_lanes, cl, col_lanes;
+} Lanes;
+Lanes lanes(void) {
+  const int size = (int)get_local_size(0), id = (int)get_local_id(0);
+  Lanes w;
+  w.row_lanes = min(size, ROW_LANES);
+  w.col_lanes = size / w.row_lanes;
+  w.rl = id % w.row_lanes;
+  w.cl = id / w.row_lanes;
+  return w;
+}
+// Row u of a lane's block from row i.
+#define LANE_ROW(w, i, u) ((i) + (u) * (w).row_lanes)
+#endif
 
 // The product of multiplier (lr, li) and pivot-row entry (sr, si). Purely real or purely imaginary
 // entries drop the zero products, as DECC does; the sums differ from the general formula only in the
@@ -46,12 +69,28 @@ double2 complex_update(double lr, double li, double sr, double si) {
 
 // a[i,j] += a[i,k] a[k,j] below pivot k and right of it up to column q, after its multipliers and row
 // swap; a zero in the pivot row leaves its column unchanged (skipping it also keeps -0.0 signs as DEC).
-void eliminate(SHARED double* a, int k, int q) {
+void eliminate(MATRIX_SPACE double* a, int k, int q) {
 #if ODE_LU_BY_COLUMN
   for (int j = k + 1; j < q; ++j) {
     const double s = a[LU_AT(k, j)];
     if (s != 0.0)
       for (int i = k + 1; i < ODE_N; ++i) a[LU_AT(i, j)] = a[LU_AT(i, j)] + a[LU_AT(i, k)] * s;
+  }
+#elif ODE_GROUP
+  const Lanes w = lanes();
+  if (w.cl >= w.col_lanes) return;
+  for (int i = k + 1 + w.rl; i < ODE_N; i += w.row_lanes * GROUP_ROWS) {
+    double l[GROUP_ROWS];
+    for (int u = 0; u < GROUP_ROWS; ++u) l[u] = LANE_ROW(w, i, u) < ODE_N ? a[LU_AT(LANE_ROW(w, i, u), k)] : 0.0;
+    for (int j = k + 1 + w.cl; j < q; j += w.col_lanes) {
+      const double s = a[LU_AT(k, j)];
+      if (s == 0.0) continue;
+      double x[GROUP_ROWS];
+      for (int u = 0; u < GROUP_ROWS; ++u)
+        if (LANE_ROW(w, i, u) < ODE_N) x[u] = a[LU_AT(LANE_ROW(w, i, u), j)];
+      for (int u = 0; u < GROUP_ROWS; ++u)
+        if (LANE_ROW(w, i, u) < ODE_N) a[LU_AT(LANE_ROW(w, i, u), j)] = x[u] + l[u] * s;
+    }
   }
 #else
   FOR_ROWS(i, k + 1, LU_ROWS) {
@@ -71,7 +110,7 @@ void eliminate(SHARED double* a, int k, int q) {
 }
 
 // The complex twin: the entries of the pivot row decide the form of each product, as in DECC.
-void eliminate_complex(SHARED double* ar, SHARED double* ai, int k, int q) {
+void eliminate_complex(MATRIX_SPACE double* ar, MATRIX_SPACE double* ai, int k, int q) {
 #if ODE_LU_BY_COLUMN
   for (int j = k + 1; j < q; ++j) {
     const double sr = ar[LU_AT(k, j)], si = ai[LU_AT(k, j)];
@@ -80,6 +119,33 @@ void eliminate_complex(SHARED double* ar, SHARED double* ai, int k, int q) {
       const double2 q = complex_update(ar[LU_AT(i, k)], ai[LU_AT(i, k)], sr, si);
       ar[LU_AT(i, j)] = ar[LU_AT(i, j)] + q.x;
       ai[LU_AT(i, j)] = ai[LU_AT(i, j)] + q.y;
+    }
+  }
+#elif ODE_GROUP
+  const Lanes w = lanes();
+  if (w.cl >= w.col_lanes) return;
+  for (int i = k + 1 + w.rl; i < ODE_N; i += w.row_lanes * GROUP_ROWS) {
+    double lr[GROUP_ROWS], li[GROUP_ROWS];
+    for (int u = 0; u < GROUP_ROWS; ++u) {
+      const bool in = LANE_ROW(w, i, u) < ODE_N;
+      lr[u] = in ? ar[LU_AT(LANE_ROW(w, i, u), k)] : 0.0;
+      li[u] = in ? ai[LU_AT(LANE_ROW(w, i, u), k)] : 0.0;
+    }
+    for (int j = k + 1 + w.cl; j < q; j += w.col_lanes) {
+      const double sr = ar[LU_AT(k, j)], si = ai[LU_AT(k, j)];
+      if (fabs(sr) + fabs(si) == 0.0) continue;
+      double xr[GROUP_ROWS], xi[GROUP_ROWS];
+      for (int u = 0; u < GROUP_ROWS; ++u)
+        if (LANE_ROW(w, i, u) < ODE_N) {
+          xr[u] = ar[LU_AT(LANE_ROW(w, i, u), j)];
+          xi[u] = ai[LU_AT(LANE_ROW(w, i, u), j)];
+        }
+      for (int u = 0; u < GROUP_ROWS; ++u)
+        if (LANE_ROW(w, i, u) < ODE_N) {
+          const double2 d = complex_update(lr[u], li[u], sr, si);
+          ar[LU_AT(LANE_ROW(w, i, u), j)] = xr[u] + d.x;
+          ai[LU_AT(LANE_ROW(w, i, u), j)] = xi[u] + d.y;
+        }
     }
   }
 #else
@@ -111,11 +177,19 @@ void eliminate_complex(SHARED double* ar, SHARED double* ai, int k, int q) {
 
 // DEC's step k on columns k to q - 1: the pivot search in column k, its multipliers, the row swap and
 // the elimination. Returns 0, or k + 1 for an exactly zero pivot.
-int decompose_step(SHARED double* a, SHARED int* pivot, int k, int q) {
+int decompose_step(MATRIX_SPACE double* a, MATRIX_SPACE int* pivot, int k, int q) {
   SYNC();  // column k is final
+  // The first entry of largest magnitude, as DEC; the largest so far stays in a register, so the loads
+  // of the column do not wait for each other.
   int m = k;
-  for (int i = k + 1; i < ODE_N; ++i)
-    if (fabs(a[LU_AT(i, k)]) > fabs(a[LU_AT(m, k)])) m = i;
+  double largest = fabs(a[LU_AT(k, k)]);
+  for (int i = k + 1; i < ODE_N; ++i) {
+    const double v = fabs(a[LU_AT(i, k)]);
+    if (v > largest) {
+      largest = v;
+      m = i;
+    }
+  }
   const double p = a[LU_AT(m, k)], displaced = a[LU_AT(k, k)];
   SYNC();  // every work-item has read column k before it changes
   if (p == 0.0) return k + 1;
@@ -154,7 +228,7 @@ typedef struct {
   ulong mask[(ODE_N + 63) / 64];
 } SwappedRows;
 
-SwappedRows swapped_rows(const SHARED int* pivot, int p) {
+SwappedRows swapped_rows(const MATRIX_SPACE int* pivot, int p) {
   SwappedRows w;
   for (int v = 0; v < (ODE_N + 63) / 64; ++v) w.mask[v] = 0;
   w.count = 0;
@@ -169,7 +243,7 @@ SwappedRows swapped_rows(const SHARED int* pivot, int p) {
 #define PANEL_ROW_IN(w, i, u) (ROW_IN(i, u) && !((w).mask[((i) + (u)) / 64] >> (((i) + (u)) % 64) & 1))
 
 // Panel p's steps (columns p to q - 1, q = p + ODE_LU_PANEL < ODE_N) on the columns from q on.
-void apply_panel(SHARED double* a, const SHARED int* pivot, int p) {
+void apply_panel(MATRIX_SPACE double* a, const MATRIX_SPACE int* pivot, int p) {
   const int q = p + ODE_LU_PANEL;
   SYNC();  // the panel's steps are complete
   const SwappedRows w = swapped_rows(pivot, p);
@@ -205,7 +279,7 @@ void apply_panel(SHARED double* a, const SHARED int* pivot, int p) {
 #endif
 
 // Returns 0, or the 1-based column of the first exactly zero pivot (a is then partly overwritten).
-int lu_decompose(SHARED double* a, SHARED int* pivot) {
+int lu_decompose(MATRIX_SPACE double* a, MATRIX_SPACE int* pivot) {
 #if ODE_LU_PANEL
   for (int p = 0; p < ODE_N - 1; p += ODE_LU_PANEL) {
     const int q = min(p + ODE_LU_PANEL, ODE_N);
@@ -226,7 +300,7 @@ int lu_decompose(SHARED double* a, SHARED int* pivot) {
 }
 
 // b <- A^-1 b with the factors of lu_decompose.
-void lu_solve(const SHARED double* a, const SHARED int* pivot, SHARED double* b) {
+void lu_solve(const MATRIX_SPACE double* a, const MATRIX_SPACE int* pivot, SHARED double* b) {
   for (int k = 0; k < ODE_N - 1; ++k) {
     SYNC();  // b is up to date
     const int m = pivot[k];
@@ -246,11 +320,17 @@ void lu_solve(const SHARED double* a, const SHARED int* pivot, SHARED double* b)
 }
 
 // The complex twins for the matrix ar + i ai; the pivot is the entry of largest |re| + |im|.
-int decompose_step_complex(SHARED double* ar, SHARED double* ai, SHARED int* pivot, int k, int q) {
+int decompose_step_complex(MATRIX_SPACE double* ar, MATRIX_SPACE double* ai, MATRIX_SPACE int* pivot, int k, int q) {
   SYNC();  // column k is final
   int m = k;
-  for (int i = k + 1; i < ODE_N; ++i)
-    if (fabs(ar[LU_AT(i, k)]) + fabs(ai[LU_AT(i, k)]) > fabs(ar[LU_AT(m, k)]) + fabs(ai[LU_AT(m, k)])) m = i;
+  double largest = fabs(ar[LU_AT(k, k)]) + fabs(ai[LU_AT(k, k)]);
+  for (int i = k + 1; i < ODE_N; ++i) {
+    const double v = fabs(ar[LU_AT(i, k)]) + fabs(ai[LU_AT(i, k)]);
+    if (v > largest) {
+      largest = v;
+      m = i;
+    }
+  }
   const double pr = ar[LU_AT(m, k)], pim = ai[LU_AT(m, k)];
   const double dr = ar[LU_AT(k, k)], di = ai[LU_AT(k, k)];
   SYNC();  // every work-item has read column k before it changes
@@ -283,13 +363,13 @@ int decompose_step_complex(SHARED double* ar, SHARED double* ai, SHARED int* piv
 
 #if ODE_LU_PANEL
 // a[i,j] += a[i,k] (sr + i si), as eliminate_complex updates one element.
-void update_complex(SHARED double* ar, SHARED double* ai, int i, int j, int k, double sr, double si) {
+void update_complex(MATRIX_SPACE double* ar, MATRIX_SPACE double* ai, int i, int j, int k, double sr, double si) {
   const double2 d = complex_update(ar[LU_AT(i, k)], ai[LU_AT(i, k)], sr, si);
   ar[LU_AT(i, j)] = ar[LU_AT(i, j)] + d.x;
   ai[LU_AT(i, j)] = ai[LU_AT(i, j)] + d.y;
 }
 
-void apply_panel_complex(SHARED double* ar, SHARED double* ai, const SHARED int* pivot, int p) {
+void apply_panel_complex(MATRIX_SPACE double* ar, MATRIX_SPACE double* ai, const MATRIX_SPACE int* pivot, int p) {
   const int q = p + ODE_LU_PANEL;
   SYNC();  // the panel's steps are complete
   const SwappedRows w = swapped_rows(pivot, p);
@@ -340,7 +420,7 @@ void apply_panel_complex(SHARED double* ar, SHARED double* ai, const SHARED int*
 }
 #endif
 
-int lu_decompose_complex(SHARED double* ar, SHARED double* ai, SHARED int* pivot) {
+int lu_decompose_complex(MATRIX_SPACE double* ar, MATRIX_SPACE double* ai, MATRIX_SPACE int* pivot) {
 #if ODE_LU_PANEL
   for (int p = 0; p < ODE_N - 1; p += ODE_LU_PANEL) {
     const int q = min(p + ODE_LU_PANEL, ODE_N);
@@ -362,8 +442,8 @@ int lu_decompose_complex(SHARED double* ar, SHARED double* ai, SHARED int* pivot
 }
 
 // (br + i bi) <- A^-1 (br + i bi) with the factors of lu_decompose_complex.
-void lu_solve_complex(const SHARED double* ar, const SHARED double* ai, const SHARED int* pivot, SHARED double* br,
-                      SHARED double* bi) {
+void lu_solve_complex(const MATRIX_SPACE double* ar, const MATRIX_SPACE double* ai, const MATRIX_SPACE int* pivot,
+                      SHARED double* br, SHARED double* bi) {
   for (int k = 0; k < ODE_N - 1; ++k) {
     SYNC();  // b is up to date
     const int m = pivot[k];

@@ -29,6 +29,14 @@
 #define SYSTEM_FIRST get_global_id(0)
 #define SYSTEM_STRIDE get_global_size(0)
 #endif
+// Where the matrices and pivots live: the mapping's SHARED space, except in the phased mapping
+// (ODE_PHASED, mapping 1's kernel), which keeps them per system in global memory so that
+// radau5_decompose.cl, a work-group per system, decomposes them between the work-items' passes.
+#if ODE_PHASED
+#define MATRIX_SPACE __global
+#else
+#define MATRIX_SPACE SHARED
+#endif
 // Element-wise vector loops: index i has the same owner in every one of them, so they need no barrier
 // between each other.
 #define FOR_EACH(i) FOR_OWN(i, 0, ODE_N)

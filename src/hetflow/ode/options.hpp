@@ -15,6 +15,10 @@ enum class Controller {
 enum class Mapping {
   work_item,   // mapping 1: one work-item per system, everything private; n <= 64
   work_group,  // mapping 2: one work-group per system, matrices in per-group global scratch; n <= 128
+  // Mapping 1's steps with the decompositions apart: each pass runs every unfinished system up to its
+  // next decomposition, then a work-group per system factorises (radau5_decompose.cl); J and the
+  // factors stay in global memory between passes; n <= 64.
+  phased,
   // On GPUs for n > 16: work_group for batches too small to fill the device with one work-item per
   // system (fewer than 120 systems per compute unit) or n > 64, work_item otherwise; for n <= 16
   // work_group below 40 systems per unit when the system has rhs_group (docs/ode.md).

@@ -17,6 +17,7 @@
 #pragma OPENCL FP_CONTRACT OFF
 
 #include "ode/dense_lu.cl"
+#include "ode/phased_state.cl"
 
 // On GPUs the user's rhs() and jac() stay functions of their own (ODE_OUTLINE_USER): inlined at every
 // call site (six rhs() in mapping 1), GRI-Mech 3.0's generated code took NVIDIA's compiler minutes.
@@ -84,6 +85,10 @@ void jac_group(double t, const SHARED double* y, SHARED double* dfdy, __global c
 #define VECTOR(name, slot) SHARED double* name = work + (slot) * ODE_N
 #define MATRIX(name, slot) SHARED double* name = work + W_VECTORS * ODE_N + (slot) * ODE_N * ODE_N
 #define PIVOTS(name, slot) SHARED int* name = work_pivots + (slot) * ODE_N
+#elif ODE_PHASED
+#define VECTOR(name, slot) double name[ODE_N]
+#define MATRIX(name, slot) __global double* name = matrices + s * PHASED_MATRICES + (slot) * ODE_N * ODE_N
+#define PIVOTS(name, slot) __global int* name = matrix_pivots + s * PHASED_PIVOTS + (slot) * ODE_N
 #else
 #define VECTOR(name, slot) double name[ODE_N]
 #define MATRIX(name, slot) double name[ODE_N * ODE_N]
@@ -226,7 +231,7 @@ void evaluate_stages(double x1, double x2, double x3, const SHARED double* y, SH
 #if ODE_ANALYTIC_JACOBIAN
 // fjac = df/dy; in mapping 2 by jac_group, or without it by one work-item through private copies (n^2
 // private doubles in every work-item's frame: the user API's price).
-void evaluate_jacobian(double t, const SHARED double* y, SHARED double* fjac, const User* u) {
+void evaluate_jacobian(double t, const SHARED double* y, MATRIX_SPACE double* fjac, const User* u) {
   __global const double* p = u->p;
 #if ODE_GROUP_JAC
   jac_group(t, y, fjac, p, u->tables, u->work);
@@ -237,6 +242,10 @@ void evaluate_jacobian(double t, const SHARED double* y, SHARED double* fjac, co
     jac(t, yp, dfdy, p);
     for (int k = 0; k < ODE_N * ODE_N; ++k) fjac[k] = dfdy[k];
   }
+#elif ODE_PHASED
+  double dfdy[ODE_N * ODE_N];
+  jac(t, y, dfdy, p);
+  for (int k = 0; k < ODE_N * ODE_N; ++k) fjac[k] = dfdy[k];
 #else
   jac(t, y, fjac, p);
 #endif
@@ -244,7 +253,7 @@ void evaluate_jacobian(double t, const SHARED double* y, SHARED double* fjac, co
 #else
 // Column i of RADAU5's forward-difference Jacobian around f0 = f(t, y), from a private copy of y, so
 // that mapping 2's work-items evaluate their columns at once. These evaluations are not counted in nfcn.
-void difference_column(int i, double t, const SHARED double* y, const SHARED double* f0, SHARED double* fjac,
+void difference_column(int i, double t, const SHARED double* y, const SHARED double* f0, MATRIX_SPACE double* fjac,
                        double uround, __global const double* p) {
   double yp[ODE_N], f[ODE_N];
   for (int j = 0; j < ODE_N; ++j) yp[j] = y[j];
@@ -261,13 +270,19 @@ void difference_column(int i, double t, const SHARED double* y, const SHARED dou
 // reached the time reached and the predicted next step size. With rates_only no system steps: reached's
 // first value is the scaled norm of its initial rate (Options::order). Mapping 2 takes W_DOUBLES doubles
 // of work and 2 ODE_N ints of work_pivots per work-group; mapping 1 ignores both.
+// The phased mapping (ODE_PHASED) runs each system up to its next decomposition: it leaves the system's
+// record in state (phased_state.cl), y and the counters in place, with IDID 0, and appends the system to
+// next (next_count counts them); radau5_decompose then factorises its matrices, and the next pass, with
+// resume set, runs the count systems that list names from there. The other mappings ignore these.
 __kernel void radau5_integrate(__global double* y_io, __global const double* params, uint param_count,
                                __global const double* t0, __global const double* t_end, uint time_stride,
                                __global const double* tol, __global const double* settings, long nmax, int nit,
                                int predictive, int zero_start, int rates_only, __global long* counters,
                                __global double* reached,
                                ulong count, __global double* scratch, __global int* scratch_pivots,
-                               __global const double* tables) {
+                               __global const double* tables, __global double* matrices,
+                               __global int* matrix_pivots, __global double* state, int resume,
+                               __global const uint* list, __global uint* next, __global uint* next_count) {
   const double uround = settings[S_UROUND], safe = settings[S_SAFE], thet = settings[S_THET];
   const double fnewt = settings[S_FNEWT], quot1 = settings[S_QUOT1], quot2 = settings[S_QUOT2];
   const double facl = settings[S_FACL], facr = settings[S_FACR];
@@ -284,7 +299,12 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
   __global double* work = scratch + get_group_id(0) * W_DOUBLES;
   __global int* work_pivots = scratch_pivots + get_group_id(0) * 2 * ODE_N;
 #endif
-  for (ulong s = SYSTEM_FIRST; s < count; s += SYSTEM_STRIDE) {
+  for (ulong item = SYSTEM_FIRST; item < count; item += SYSTEM_STRIDE) {
+#if ODE_PHASED
+    const ulong s = resume ? list[item] : item;
+#else
+    const ulong s = item;
+#endif
     __global const double* p = params + s * param_count;
 #if ODE_GROUP
     const User user = {p, tables, work + W_DOUBLES - ODE_GROUP_WORK};
@@ -334,16 +354,58 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
     long nfcn = 0, njac = 0, nstep = 0, naccpt = 0, nrejct = 0, ndec = 0, nsol = 0;
     double fac1 = 0.0, alphn = 0.0, betan = 0.0;
 
+    int go = GO_JACOBIAN;
     error_scale(y, rtol, atol, scal);
-    evaluate(x, y, y0, &user);
-    ++nfcn;
-    if (rates_only) {
-      // The key of Options::order, returned where the time reached goes; the step loop is skipped.
-      x = scaled_norm(y0, scal);
-      idid = 1;
+#if ODE_PHASED
+    __global double* st = state + s * PHASED_STATE;
+    // A resumed system goes on from its decomposition's outcome, in the step loop below.
+    bool resumed = resume != 0;
+    if (resumed) {
+      x = st[P_X];
+      h = st[P_H];
+      hold = st[P_HOLD];
+      hopt = st[P_HOPT];
+      faccon = st[P_FACCON];
+      theta = st[P_THETA];
+      thqold = st[P_THQOLD];
+      dynold = st[P_DYNOLD];
+      hacc = st[P_HACC];
+      erracc = st[P_ERRACC];
+      fac1 = st[P_FAC1];
+      alphn = st[P_ALPHN];
+      betan = st[P_BETAN];
+      reject = st[P_REJECT] != 0.0;
+      first = st[P_FIRST] != 0.0;
+      last = st[P_LAST] != 0.0;
+      caljac = st[P_CALJAC] != 0.0;
+      nsing = (int)st[P_NSING];
+      for (int i = 0; i < ODE_N; ++i) {
+        y0[i] = st[P_Y0 + i];
+        a1[i] = st[P_A1 + i];
+        a2[i] = st[P_A2 + i];
+        a3[i] = st[P_A3 + i];
+      }
+      __global const long* c = counters + s * C_COUNT;
+      nfcn = c[C_NFCN];
+      njac = c[C_NJAC];
+      nstep = c[C_NSTEP];
+      naccpt = c[C_NACCPT];
+      nrejct = c[C_NREJCT];
+      ndec = c[C_NDEC];
+      nsol = c[C_NSOL];
+      go = GO_DECOMPOSE;
+    } else
+#endif
+    {
+      evaluate(x, y, y0, &user);
+      ++nfcn;
+      if (rates_only) {
+        // The key of Options::order, returned where the time reached goes; the step loop is skipped.
+        x = scaled_norm(y0, scal);
+        idid = 1;
+      }
     }
 
-    int go = GO_JACOBIAN;
     while (idid == 0) {
       if (go == GO_JACOBIAN) {
         ++njac;
@@ -358,6 +420,17 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
       // A singular matrix or a failed Newton iteration: halve h and try again.
       bool unexpected_reject = false, singular = false;
       if (go != GO_STEP) {
+#if ODE_PHASED
+        if (!resumed) {
+          // Suspended here (IDID 0) until radau5_decompose has factorised E1 and E2.
+          fac1 = u1 / h;
+          alphn = alph / h;
+          betan = beta / h;
+          break;
+        }
+        resumed = false;
+        singular = st[P_SINGULAR] != 0.0;
+#else
         fac1 = u1 / h;
         alphn = alph / h;
         betan = beta / h;
@@ -373,6 +446,7 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
           e2i[j + j * ODE_N] = betan;
         }
         singular = lu_decompose(e1, ip1) != 0 || lu_decompose_complex(e2r, e2i, ip2) != 0;
+#endif
         if (!singular) ++ndec;
         unexpected_reject = singular;
       }
@@ -568,6 +642,35 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
       go = theta <= thet ? GO_DECOMPOSE : GO_JACOBIAN;
     }
 
+#if ODE_PHASED
+    if (idid == 0) {
+      st[P_X] = x;
+      st[P_H] = h;
+      st[P_HOLD] = hold;
+      st[P_HOPT] = hopt;
+      st[P_FACCON] = faccon;
+      st[P_THETA] = theta;
+      st[P_THQOLD] = thqold;
+      st[P_DYNOLD] = dynold;
+      st[P_HACC] = hacc;
+      st[P_ERRACC] = erracc;
+      st[P_FAC1] = fac1;
+      st[P_ALPHN] = alphn;
+      st[P_BETAN] = betan;
+      st[P_REJECT] = reject ? 1.0 : 0.0;
+      st[P_FIRST] = first ? 1.0 : 0.0;
+      st[P_LAST] = last ? 1.0 : 0.0;
+      st[P_CALJAC] = caljac ? 1.0 : 0.0;
+      st[P_NSING] = (double)nsing;
+      for (int i = 0; i < ODE_N; ++i) {
+        st[P_Y0 + i] = y0[i];
+        st[P_A1 + i] = a1[i];
+        st[P_A2 + i] = a2[i];
+        st[P_A3 + i] = a3[i];
+      }
+      next[atomic_inc(next_count)] = (uint)s;
+    }
+#endif
     FOR_EACH(i) y_io[s * ODE_N + i] = y[i];
     if (LEADER) {
       __global long* c = counters + s * C_COUNT;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 
 #include "hetflow/core/buffer.hpp"
 #include "hetflow/core/build_options.hpp"
@@ -25,6 +26,18 @@ enum Setting : std::size_t {
 };
 constexpr std::size_t counter_count = 8;
 
+// phased_state.cl's layout per system: the record (19 scalars, then f(x, y) and the three divided
+// differences), the matrices J, E1, E2 (real and imaginary) and the two pivot vectors.
+std::size_t phased_state_doubles(std::size_t n) { return 19 + 4 * n; }
+std::size_t phased_matrix_doubles(std::size_t n) { return 4 * n * n; }
+std::size_t phased_pivots(std::size_t n) { return 2 * n; }
+// What the phased mapping holds per system beside the batch's own data: the record, the matrices, the
+// pivots and the system's place in each of the two lists of the passes.
+std::size_t phased_bytes(std::size_t n) {
+  return sizeof(double) * (phased_state_doubles(n) + phased_matrix_doubles(n)) +
+         sizeof(cl_int) * phased_pivots(n) + 2 * sizeof(cl_uint);
+}
+
 // Mapping 1 keeps J, E1 and the complex E2 (4 n^2 doubles) in one work-item's private memory.
 constexpr int max_private_n = 64;
 // Mapping 2 keeps them in global scratch, but the user's jac still fills a private n x n array in one
@@ -43,13 +56,12 @@ constexpr int automatic_group_above = 16;
 // 349,400; 131,400 against 93,090). Interpolated in log-log, the lines cross near 6,100 and 4,500
 // systems, 46 and 34 per unit. Uncapped, mapping 2 had led only up to 21 and 15 per unit (5ff6d1c).
 constexpr std::size_t small_work_items_per_unit = 40;
-// Above that n, mapping 1 once a batch has this many systems per compute unit of the GPUs, mapping 2
-// below. Below the GPU's capacity mapping 1's rate grows in proportion to the batch, mapping 2's stays
-// near its plateau: GRI-Mech 3.0 (n = 54) on an H200 (132 units), analytic Jacobian, at a18698b, dt
-// 1e-6 s: mapping 1 50,660 systems/s at 1e4 systems (105,300 at 2e4 in a `hetflow run`), mapping 2
-// 76,710 at 4,096; dt 1e-4 s: mapping 1 8,020 at 1e4, mapping 2 14,230 at 4,096. The lines cross near
-// 1.4e4 and 1.8e4 systems, 107 and 134 per unit.
-constexpr std::size_t work_items_per_unit = 120;
+// Above that n, the phased mapping once a batch has this many systems per compute unit of the GPUs,
+// mapping 2 below. Below the GPU's capacity the phased mapping's rate grows with the batch, mapping 2's
+// stays near its plateau: GRI-Mech 3.0 (n = 54) on an H100 (132 units), chem benchmark, dt 1e-6 s:
+// mapping 2 118,400 systems/s at 4,096 and 102,300 at 1e4, the phased mapping 64,750 and 121,900. The
+// lines cross near 8,200 systems, 62 per unit.
+constexpr std::size_t phased_per_unit = 64;
 
 // radau5.cl's W_DOUBLES: mapping 2's scratch per work-group (14 vectors, 4 matrices), then the system's
 // own (System::group_work).
@@ -71,18 +83,27 @@ bool all_gpus(const core::DeviceSet& devices) {
   return gpus;
 }
 
-// Mapping 2 only on GPUs: PoCL 3.1's work-group compiler does not finish its kernel in usable time (its
-// barrier-region passes grow with the kernel's conditional barriers; measured on 2 cores: unfinished
-// after 13 min by default, 5 min with POCL_WORK_GROUP_METHOD=cbs), and a CPU has no group to spread over.
+// Mapping 2 and the phased mapping only on GPUs: PoCL 3.1's work-group compiler does not finish
+// mapping 2's kernel in usable time (its barrier-region passes grow with the kernel's conditional
+// barriers; measured on 2 cores: unfinished after 13 min by default, 5 min with
+// POCL_WORK_GROUP_METHOD=cbs), a CPU has no group to spread over, and the phased mapping's passes only
+// add work there. Where a GPU has enough systems to fill it, the phased mapping: mapping 1 spent about
+// 55 % of its time decomposing matrices that live in off-chip private memory, one latency per update,
+// and a work-group per system decomposes them in local memory. Against mapping 1, H100, chem benchmark:
+// GRI-Mech 3.0 at 1e5 systems 249,600 against 171,600 systems/s (dt 1e-6 s) and 46,490 against 31,650
+// (1e-4 s); H2/O2 at 1e5 1,372,000 against 848,000 and 334,000 against 260,100, at 1e4 569,900 against
+// 487,400 and 125,800 against 107,800, but at 4,096 301,300 against 317,300 and 65,910 against 84,160.
 Mapping resolve(Mapping m, const System& system, const core::DeviceSet& devices, std::size_t systems) {
   if (m != Mapping::automatic) return m;
   const int n = system.n;
   const std::size_t units = compute_units(devices);
   if (!all_gpus(devices)) return Mapping::work_item;
-  if (n <= automatic_group_above)
-    return system.group_rhs && systems < small_work_items_per_unit * units ? Mapping::work_group : Mapping::work_item;
   if (n > max_private_n) return Mapping::work_group;
-  return systems >= work_items_per_unit * units ? Mapping::work_item : Mapping::work_group;
+  if (n <= automatic_group_above) {
+    if (systems >= small_work_items_per_unit * units) return Mapping::phased;
+    return system.group_rhs ? Mapping::work_group : Mapping::work_item;
+  }
+  return systems >= phased_per_unit * units ? Mapping::phased : Mapping::work_group;
 }
 
 // The method's constants, computed as radau5.f computes them (host pow and sqrt are glibc's, as the
@@ -232,6 +253,22 @@ bool local_scratch(const core::Device& d, const System& s) {
          sizeof(double) * group_doubles(s) + sizeof(cl_int) * 2 * n <= d.info.local_mem;
 }
 
+// Whether the phased mapping's decompositions work in local memory on device d (radau5_decompose.cl's
+// ODE_LOCAL_SCRATCH): on GPUs where E2 and a pivot vector fit, as for GRI-Mech 3.0 (n = 54: 46,872 of
+// NVIDIA's 49,152 bytes). Not on CPUs, for the reason local_scratch gives.
+bool decompose_local(const core::Device& d, std::size_t n) {
+  return d.info.kind == core::DeviceKind::gpu && sizeof(double) * 2 * n * n + sizeof(cl_int) * n <= d.info.local_mem;
+}
+// The phased mapping's decomposition launch: on GPUs a work-group of 64 per system, 8 groups per
+// compute unit (which the local memory of n = 54, 46.9 KB per group, cuts to 4 on NVIDIA's); on CPUs a
+// work-item per system in groups of 4, 4 groups per unit.
+core::NDRange decompose_local_range(const core::Device& d) {
+  return core::NDRange(d.info.kind == core::DeviceKind::gpu ? 128 : 4);
+}
+std::size_t decompose_groups(const core::Device& d) {
+  return (d.info.kind == core::DeviceKind::gpu ? 8u : 4u) * std::max(d.info.compute_units, 1u);
+}
+
 // Mapping 2's per-group scratch on device d, none where local_scratch: the matrices and vectors, then
 // the pivots.
 std::size_t group_scratch_doubles(const core::Device& d, const System& s, const Options& o) {
@@ -245,9 +282,10 @@ std::size_t group_scratch_pivots(const core::Device& d, const System& s, const O
 // integrates while the other slot's results come down and its next inputs go up.
 struct Slot {
   Slot(const core::Context& ctx, const core::Queue& transfer, std::size_t systems, std::size_t n, std::size_t np,
-       std::size_t times)
+       std::size_t times, bool with_phased)
       : capacity(systems),
         per_system_times(times != 0),
+        phased(with_phased),
         y(ctx, systems * n),
         params(ctx, std::max<std::size_t>(systems * np, 1)),  // the kernel needs a buffer even without parameters
         t0(ctx, times),
@@ -259,14 +297,28 @@ struct Slot {
         host_t0(transfer, times),
         host_t_end(transfer, times),
         host_reached(transfer, systems * 2),
-        host_counters(transfer, systems * counter_count) {}
+        host_counters(transfer, systems * counter_count),
+        state(ctx, with_phased ? systems * phased_state_doubles(n) : 1),
+        matrices(ctx, with_phased ? systems * phased_matrix_doubles(n) : 1),
+        matrix_pivots(ctx, with_phased ? systems * phased_pivots(n) : 1),
+        lists{core::Buffer<cl_uint>(ctx, with_phased ? systems : 1),
+              core::Buffer<cl_uint>(ctx, with_phased ? systems : 1)},
+        pending(ctx, 1),
+        host_pending(transfer, 1) {}
 
   std::size_t capacity;   // systems it holds
   bool per_system_times;  // whether it holds a time interval per system
+  bool phased;            // whether it holds the phased mapping's buffers
   core::Buffer<double> y, params, t0, t_end, reached;
   core::Buffer<std::int64_t> counters;
   core::PinnedBuffer<double> host_y, host_params, host_t0, host_t_end, host_reached;
   core::PinnedBuffer<std::int64_t> host_counters;
+  // The phased mapping's: each system's record and matrices between passes, the systems a pass left
+  // for decomposition (lists[0] and [1] in turn) and how many.
+  core::Buffer<double> state, matrices;
+  core::Buffer<cl_int> matrix_pivots;
+  core::Buffer<cl_uint> lists[2], pending;
+  core::PinnedBuffer<cl_uint> host_pending;
   std::size_t first = 0, count = 0;  // the chunk in flight (run positions); count 0: none
   std::vector<core::Event> downloads;
 };
@@ -292,6 +344,10 @@ struct Radau5::Device {
   core::Buffer<double> scratch;
   core::Buffer<cl_int> scratch_pivots;
   core::Buffer<double> tables;  // System::tables (one element when it has none)
+  core::Buffer<cl_uint> no_list;  // the kernel's list arguments where it ignores them (all but phased)
+  // The phased mapping's decompositions (radau5_decompose.cl); empty for the other mappings.
+  std::optional<core::Program> decompose_program;
+  core::Kernel decompose;
 };
 
 std::size_t Result::failures() const {
@@ -362,8 +418,8 @@ void Radau5::prepare(std::size_t systems) const {
 // Built on first use: a batch size may never need the other mapping, and a large system's kernel takes
 // minutes to compile on NVIDIA (GRI-Mech 3.0: about 250 s for mapping 2, 430 s for mapping 1).
 Radau5::Device& Radau5::part(std::size_t k, const LaunchShape& shape) const {
-  const bool group = shape.mapping == Mapping::work_group;
-  std::unique_ptr<Device>& part = parts_[k][2 * (group ? 1 : 0) + (shape.max_registers ? 1 : 0)];
+  const bool group = shape.mapping == Mapping::work_group, phased = shape.mapping == Mapping::phased;
+  std::unique_ptr<Device>& part = parts_[k][2 * (group ? 1 : phased ? 2 : 0) + (shape.max_registers ? 1 : 0)];
   if (part) return *part;
   check_system(system_, shape.mapping);
   const std::string source =
@@ -372,9 +428,10 @@ Radau5::Device& Radau5::part(std::size_t k, const LaunchShape& shape) const {
   core::BuildOptions build;
   build.define("ODE_N", system_.n)
       .define("ODE_LU_BY_COLUMN", !group && d.info.kind == core::DeviceKind::cpu ? 1 : 0)
-      .define("ODE_LU_PANEL", shape.lu_panel)
+      .define("ODE_LU_PANEL", phased ? 0 : shape.lu_panel)
       .define("ODE_ANALYTIC_JACOBIAN", analytic_jacobian_ ? 1 : 0)
       .define("ODE_GROUP", group ? 1 : 0)
+      .define("ODE_PHASED", phased ? 1 : 0)
       .define("ODE_GROUP_RHS", group && system_.group_rhs ? 1 : 0)
       .define("ODE_GROUP_JAC", group && system_.group_rhs && system_.group_jac && analytic_jacobian_ ? 1 : 0)
       .define("ODE_GROUP_WORK", system_.group_rhs ? system_.group_work : 0)
@@ -387,9 +444,24 @@ Radau5::Device& Radau5::part(std::size_t k, const LaunchShape& shape) const {
       Device{core::build_program(ctx, "ode/radau5.cl", source, build.str()), {},
              core::Buffer<double>(ctx, std::max<std::size_t>(group ? group_scratch_doubles(d, system_, options_) : 0, 1)),
              core::Buffer<cl_int>(ctx, std::max<std::size_t>(group ? group_scratch_pivots(d, system_, options_) : 0, 1)),
-             core::Buffer<double>(ctx, std::max<std::size_t>(system_.tables.size(), 1))});
+             core::Buffer<double>(ctx, std::max<std::size_t>(system_.tables.size(), 1)),
+             core::Buffer<cl_uint>(ctx, 1), std::nullopt, {}});
   if (!system_.tables.empty()) part->tables.write(devices_->compute(k), system_.tables);
   part->kernel = part->program.kernel("radau5_integrate");
+  if (phased) {
+    const auto n = static_cast<std::size_t>(system_.n);
+    const bool gpu = d.info.kind == core::DeviceKind::gpu;
+    core::BuildOptions lu;
+    lu.define("ODE_N", system_.n)
+        .define("ODE_GROUP", gpu ? 1 : 0)
+        .define("ODE_PHASED", gpu ? 0 : 1)
+        .define("ODE_LU_BY_COLUMN", gpu ? 0 : 1)
+        .define("ODE_LU_PANEL", shape.lu_panel)
+        .define("ODE_LOCAL_SCRATCH", decompose_local(d, n) ? 1 : 0);
+    part->decompose_program = core::build_program(ctx, "ode/radau5_decompose.cl",
+                                                  core::kernel_source("ode/radau5_decompose.cl"), lu.str());
+    part->decompose = part->decompose_program->kernel("radau5_decompose");
+  }
   return *part;
 }
 
@@ -425,7 +497,11 @@ std::vector<double> Radau5::rates(const Batch& batch, std::size_t count) const {
 
 std::vector<double> Radau5::initial_rates(const Batch& batch) const { return rates(batch, checked_count(batch)); }
 
-// Ties in batch order. Only mapping 1 runs systems side by side; a group of mapping 2 runs one alone.
+// Ties in batch order. Only mapping 1 sorts: a group of mapping 2 runs one system alone, and the phased
+// mapping's passes leave only the unfinished systems side by side. Sorted against batch order, H100,
+// chem benchmark, phased mapping, one call: GRI-Mech 3.0 at 1e5 systems 269,900 against 257,100
+// systems/s (dt 1e-6 s) and 48,980 against 46,810 (1e-4 s), but H2/O2 at 1e6 897,000 and 803,400
+// against 1,206,000 and 1,230,000 (1e-6 s) and 336,200 and 315,200 against 352,000 and 355,100.
 std::vector<std::size_t> Radau5::run_order(const Batch& batch, std::size_t count) const {
   std::vector<std::size_t> order = batch_order(count);
   std::vector<double> key = batch.sort_key;
@@ -447,8 +523,11 @@ std::vector<ChunkPlan> Radau5::plan(std::size_t systems, bool per_system_times) 
   const std::size_t np = system_.parameters;
   const std::size_t times = per_system_times ? 2 : 0;
   // Per system in a chunk: y, parameters, its times, the reached t and h, and the counters.
-  const std::size_t per_system = sizeof(double) * (n + np + times + 2) + sizeof(std::int64_t) * counter_count;
-  const std::size_t largest = std::max({n, np, counter_count}) * sizeof(double);
+  const bool phased = mapping(systems) == Mapping::phased;
+  const std::size_t per_system = sizeof(double) * (n + np + times + 2) + sizeof(std::int64_t) * counter_count +
+                                 (phased ? phased_bytes(n) : 0);
+  const std::size_t largest =
+      std::max({n, np, counter_count, phased ? phased_matrix_doubles(n) : 0}) * sizeof(double);
   const core::Partition split(systems, 1, core::distribution_weights(core::Distribution::uniform, *devices_));
   const bool group = mapping(systems) == Mapping::work_group;
   std::vector<ChunkPlan> plans(parts_.size());
@@ -489,7 +568,7 @@ std::vector<ChunkPlan> Radau5::plan(std::size_t systems, bool per_system_times) 
 }
 
 // Device k's pipeline for a run planned as p, made or grown here and kept for later runs.
-Radau5::Pipeline& Radau5::pipeline(std::size_t k, const ChunkPlan& p, bool per_system_times) const {
+Radau5::Pipeline& Radau5::pipeline(std::size_t k, const ChunkPlan& p, bool per_system_times, bool phased) const {
   std::unique_ptr<Pipeline>& pipe = pipes_[k];
   const core::Context& ctx = devices_->context(k);
   const core::Queue& tq = devices_->transfer(k);
@@ -511,11 +590,13 @@ Radau5::Pipeline& Radau5::pipeline(std::size_t k, const ChunkPlan& p, bool per_s
     }
   const std::size_t slot_count = std::min<std::size_t>(p.chunks, 2);
   std::size_t capacity = p.chunk_systems;
-  bool times = per_system_times, fits = pipe->slots.size() >= slot_count;
+  bool times = per_system_times, with_phased = phased, fits = pipe->slots.size() >= slot_count;
   for (const Slot& s : pipe->slots) {
-    fits = fits && s.capacity >= p.chunk_systems && (s.per_system_times || !per_system_times);
+    fits = fits && s.capacity >= p.chunk_systems && (s.per_system_times || !per_system_times) &&
+           (s.phased || !phased);
     capacity = std::max(capacity, s.capacity);
     times = times || s.per_system_times;
+    with_phased = with_phased || s.phased;
   }
   if (!fits) {
     // Released before the larger ones are allocated.
@@ -523,7 +604,7 @@ Radau5::Pipeline& Radau5::pipeline(std::size_t k, const ChunkPlan& p, bool per_s
     pipe->slots.reserve(slot_count);
     for (std::size_t i = 0; i < slot_count; ++i)
       pipe->slots.emplace_back(ctx, tq, capacity, static_cast<std::size_t>(system_.n), system_.parameters,
-                               times ? capacity : 0);
+                               times ? capacity : 0, with_phased);
   }
   return *pipe;
 }
@@ -578,7 +659,7 @@ Result Radau5::run(const Batch& batch, const std::vector<std::size_t>& order, bo
   for (std::size_t k = 0; k < parts_.size(); ++k) {
     const ChunkPlan& p = result.chunking[k];
     if (p.chunks == 0) continue;
-    Pipeline& pipe = pipeline(k, p, time_stride != 0);
+    Pipeline& pipe = pipeline(k, p, time_stride != 0, batch_mapping == Mapping::phased);
     // On the in-order transfer queue before any chunk's inputs, so every launch that waits for its
     // chunk's uploads finds them in place.
     if (!time_stride) {
@@ -601,12 +682,72 @@ Result Radau5::run(const Batch& batch, const std::vector<std::size_t>& order, bo
     s.count = 0;
   };
 
+  // One chunk's kernels on device k. The phased mapping integrates in passes: `list` is the slot's
+  // list that names the systems left for decomposition after the last pass, `last` that pass's read of
+  // their count; otherwise `last` is the kernel.
+  struct Launch {
+    std::size_t k;
+    Slot* slot;
+    Device* part;
+    Pipeline* pipe;
+    core::Event last;
+    int list = 0;
+    bool done = false;
+  };
+  const bool phased = batch_mapping == Mapping::phased;
+  // A pass over the whole chunk (resume false), or over the `listed` systems decomposed since the last.
+  const auto integrate_pass = [&](Launch& l, bool resume, cl_uint listed, std::span<const core::Event> wait) {
+    Slot& s = *l.slot;
+    Device& part = *l.part;
+    const core::Device& d = devices_->device(l.k);
+    const core::Queue& cq = devices_->compute(l.k);
+    if (phased) s.pending.fill(cq, 0);
+    part.kernel.args(s.y, s.params, static_cast<cl_uint>(np), time_stride ? s.t0 : l.pipe->t0,
+                     time_stride ? s.t_end : l.pipe->t_end, time_stride, l.pipe->tol, l.pipe->settings,
+                     static_cast<cl_long>(options_.nmax), static_cast<cl_int>(options_.nit),
+                     static_cast<cl_int>(options_.controller == Controller::gustafsson ? 1 : 0),
+                     static_cast<cl_int>(options_.zero_start ? 1 : 0), static_cast<cl_int>(rates_only ? 1 : 0),
+                     s.counters, s.reached, static_cast<cl_ulong>(resume ? listed : s.count), part.scratch,
+                     part.scratch_pivots, part.tables, phased ? s.matrices : part.scratch,
+                     phased ? s.matrix_pivots : part.scratch_pivots, phased ? s.state : part.scratch,
+                     static_cast<cl_int>(resume ? 1 : 0), phased ? s.lists[l.list] : part.no_list,
+                     phased ? s.lists[1 - l.list] : part.no_list, phased ? s.pending : part.no_list);
+    const core::NDRange local = local_range(d, options_);
+    l.last = part.kernel.launch(cq, core::NDRange(local.size[0] * group_count(d, batch_mapping, options_)), local, wait);
+    if (phased) {
+      l.list = 1 - l.list;
+      l.last = s.pending.read(cq, s.host_pending.span(), 0, core::Blocking::no);
+    }
+    cq.flush();
+  };
+  // The phased mapping's passes until no system is left: each waits for the last pass's count, then
+  // decomposes the systems it left and runs them on.
+  const auto finish_passes = [&](std::vector<Launch>& launches) {
+    for (bool running = true; running;) {
+      running = false;
+      for (Launch& l : launches) {
+        if (l.done) continue;
+        l.last.wait();
+        const cl_uint listed = l.slot->host_pending[0];
+        l.done = listed == 0;
+        if (l.done) continue;
+        const core::Device& d = devices_->device(l.k);
+        const core::NDRange local = decompose_local_range(d);
+        l.part->decompose.args(l.slot->matrices, l.slot->matrix_pivots, l.slot->state, l.slot->lists[l.list], listed);
+        l.part->decompose.launch(devices_->compute(l.k), core::NDRange(local.size[0] * decompose_groups(d)), local);
+        integrate_pass(l, true, listed, {});
+        running = true;
+      }
+    }
+  };
+
   // Chunk r of every device in turn, so all devices are fed. Reusing a slot first waits for its
   // previous chunk's download, which followed that chunk's kernel; so chunk r's upload and chunk r-2's
   // download run on the transfer queue while chunk r-1 integrates on the compute queue.
   std::size_t rounds = 0;
   for (const ChunkPlan& p : result.chunking) rounds = std::max(rounds, p.chunks);
-  for (std::size_t r = 0; r < rounds; ++r)
+  for (std::size_t r = 0; r < rounds; ++r) {
+    std::vector<Launch> launches;
     for (std::size_t k = 0; k < parts_.size(); ++k) {
       const ChunkPlan& p = result.chunking[k];
       if (r >= p.chunks) continue;
@@ -616,7 +757,6 @@ Result Radau5::run(const Batch& batch, const std::vector<std::size_t>& order, bo
       s.first = p.first + r * p.chunk_systems;
       s.count = std::min(p.chunk_systems, p.systems - r * p.chunk_systems);
       const core::Queue& tq = devices_->transfer(k);
-      const core::Queue& cq = devices_->compute(k);
       std::vector<core::Event> uploads;
       gather(batch.y0, order, s.first, s.count, n, s.host_y.data());
       uploads.push_back(s.y.write(tq, s.host_y.span().first(s.count * n), 0, core::Blocking::no));
@@ -628,29 +768,24 @@ Result Radau5::run(const Batch& batch, const std::vector<std::size_t>& order, bo
         gather(t_end, order, s.first, s.count, 1, s.host_t_end.data());
         uploads.push_back(s.t_end.write(tq, s.host_t_end.span().first(s.count), 0, core::Blocking::no));
       }
-      Device& part = this->part(k, launch_shape(count, k));
-      core::Kernel& kernel = part.kernel;
-      kernel.args(s.y, s.params, static_cast<cl_uint>(np), time_stride ? s.t0 : pipe.t0,
-                  time_stride ? s.t_end : pipe.t_end, time_stride, pipe.tol, pipe.settings,
-                  static_cast<cl_long>(options_.nmax), static_cast<cl_int>(options_.nit),
-                  static_cast<cl_int>(options_.controller == Controller::gustafsson ? 1 : 0),
-                  static_cast<cl_int>(options_.zero_start ? 1 : 0), static_cast<cl_int>(rates_only ? 1 : 0),
-                  s.counters, s.reached, static_cast<cl_ulong>(s.count), part.scratch, part.scratch_pivots,
-                  part.tables);
-      const core::Device& d = devices_->device(k);
-      const core::NDRange local = local_range(d, options_);
-      const core::Event ran =
-          kernel.launch(cq, core::NDRange(local.size[0] * group_count(d, batch_mapping, options_)), local, uploads);
-      const std::span<const core::Event> after(&ran, 1);
+      tq.flush();
+      launches.push_back({k, &s, &this->part(k, launch_shape(count, k)), &pipe, core::Event(), 0, false});
+      integrate_pass(launches.back(), false, 0, uploads);
+    }
+    if (phased) finish_passes(launches);
+    for (Launch& l : launches) {
+      Slot& s = *l.slot;
+      const core::Queue& tq = devices_->transfer(l.k);
+      const std::span<const core::Event> after(&l.last, 1);
       s.downloads.clear();
       if (!rates_only)
         s.downloads.push_back(s.y.read(tq, s.host_y.span().first(s.count * n), 0, core::Blocking::no, after));
       s.downloads.push_back(
           s.counters.read(tq, s.host_counters.span().first(s.count * counter_count), 0, core::Blocking::no, after));
       s.downloads.push_back(s.reached.read(tq, s.host_reached.span().first(s.count * 2), 0, core::Blocking::no, after));
-      cq.flush();
       tq.flush();
     }
+  }
   for (Pipeline* pipe : pipes)
     if (pipe)
       for (Slot& s : pipe->slots) collect(s);

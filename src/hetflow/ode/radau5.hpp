@@ -153,11 +153,11 @@ class Radau5 {
   // integrate() on checked input, the systems in `order`; with rates_only every system's Statistics::t
   // is the scaled norm of its initial rate instead (Order::initial_rate), and y is empty.
   Result run(const Batch& batch, const std::vector<std::size_t>& order, bool rates_only) const;
-  // Per device, the kernel of mapping 1 and of mapping 2, each with the compiler's registers and with
-  // a budget (parts_[k][2 * mapping 2 + budget]), each built on first use.
-  mutable std::vector<std::array<std::unique_ptr<Device>, 4>> parts_;
+  // Per device, the kernel of each mapping (work_item, work_group, phased), each with the compiler's
+  // registers and with a budget (parts_[k][2 * mapping + budget]), each built on first use.
+  mutable std::vector<std::array<std::unique_ptr<Device>, 6>> parts_;
   struct Pipeline;
-  Pipeline& pipeline(std::size_t k, const ChunkPlan& plan, bool per_system_times) const;
+  Pipeline& pipeline(std::size_t k, const ChunkPlan& plan, bool per_system_times, bool phased) const;
   // Per device, integrate()'s buffers, kept from one call to the next (made on first use).
   mutable std::vector<std::unique_ptr<Pipeline>> pipes_;
 };

@@ -1,0 +1,84 @@
+// The phased mapping's decompositions (radau5.cl, ODE_PHASED): each listed system's E1 = fac1 I - J and
+// E2 = (alphn + i betan) I - J, formed from the J and the scalars its pass left, factorised by
+// dense_lu.cl. On GPUs a work-group per system (built as mapping 2, ODE_GROUP 1) works in local memory
+// where E2 fits (ODE_LOCAL_SCRATCH: 2 n^2 doubles and n ints) and writes the factors back, else in
+// place in global memory. On CPUs a work-item per system (ODE_GROUP 0 with ODE_PHASED) works in place:
+// PoCL 3.1's work-group compiler failed on the group kernel ("Could not find a dominating alternative
+// variable", then a crashing kernel), as on mapping 2's. The operations are DEC's and DECC's in their
+// order, so the factors are those mapping 1 computes in its step loop, to the bit.
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL FP_CONTRACT OFF
+
+#include "ode/dense_lu.cl"
+#include "ode/phased_state.cl"
+
+#define SQUARE (ODE_N * ODE_N)
+
+#if ODE_LOCAL_SCRATCH
+// Copies a matrix or a pivot vector out of local memory, each work-item its own columns or entries.
+void store_matrix(const __local double* from, __global double* to) {
+  FOR_OWN(k, 0, SQUARE) to[k] = from[k];
+}
+void store_pivots(const __local int* from, __global int* to) {
+  FOR_OWN(k, 0, ODE_N) to[k] = from[k];
+}
+#endif
+
+__kernel void radau5_decompose(__global double* matrices, __global int* matrix_pivots, __global double* state,
+                               __global const uint* list, uint count) {
+#if ODE_LOCAL_SCRATCH
+  __local double work[2 * SQUARE];
+  __local int work_pivots[ODE_N];
+#endif
+  for (uint item = SYSTEM_FIRST; item < count; item += SYSTEM_STRIDE) {
+    const uint s = list[item];
+    __global double* fjac = matrices + (ulong)s * PHASED_MATRICES;
+    __global double* e1 = fjac + SQUARE;
+    __global double* e2r = e1 + SQUARE;
+    __global double* e2i = e2r + SQUARE;
+    __global int* ip1 = matrix_pivots + (ulong)s * PHASED_PIVOTS;
+    __global int* ip2 = ip1 + ODE_N;
+    __global double* st = state + (ulong)s * PHASED_STATE;
+    const double fac1 = st[P_FAC1], alphn = st[P_ALPHN], betan = st[P_BETAN];
+#if ODE_LOCAL_SCRATCH
+    MATRIX_SPACE double* ar = work;
+    MATRIX_SPACE double* ai = work + SQUARE;
+    MATRIX_SPACE int* pivot = work_pivots;
+#else
+    MATRIX_SPACE double* ar = e1;
+    MATRIX_SPACE int* pivot = ip1;
+#endif
+    SYNC();  // the last system's factors are out
+    FOR_OWN(j, 0, ODE_N) {
+      for (int i = 0; i < ODE_N; ++i) ar[i + j * ODE_N] = -fjac[i + j * ODE_N];
+      ar[j + j * ODE_N] = ar[j + j * ODE_N] + fac1;
+    }
+    int zero = lu_decompose(ar, pivot);
+#if ODE_LOCAL_SCRATCH
+    store_matrix(ar, e1);
+    store_pivots(pivot, ip1);
+    SYNC();  // every work-item has copied its share out
+#else
+    ar = e2r;
+    MATRIX_SPACE double* ai = e2i;
+    pivot = ip2;
+#endif
+    if (!zero) {
+      FOR_OWN(j, 0, ODE_N) {
+        for (int i = 0; i < ODE_N; ++i) {
+          ar[i + j * ODE_N] = -fjac[i + j * ODE_N];
+          ai[i + j * ODE_N] = 0.0;
+        }
+        ar[j + j * ODE_N] = ar[j + j * ODE_N] + alphn;
+        ai[j + j * ODE_N] = betan;
+      }
+      zero = lu_decompose_complex(ar, ai, pivot);
+#if ODE_LOCAL_SCRATCH
+      store_matrix(ar, e2r);
+      store_matrix(ai, e2i);
+      store_pivots(pivot, ip2);
+#endif
+    }
+    if (LEADER) st[P_SINGULAR] = zero ? 1.0 : 0.0;
+  }
+}
