@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <ostream>
+#include <string>
 
 #include "hetflow/ode/radau5.hpp"
 
@@ -31,6 +32,19 @@ inline void expect_same_counters(const Statistics& s, const Statistics& t) {
   EXPECT_EQ(s.nrejct, t.nrejct);
   EXPECT_EQ(s.ndec, t.ndec);
   EXPECT_EQ(s.nsol, t.nsol);
+}
+
+// Every value and counter of every system equal, bit for bit.
+inline void expect_identical(const Result& a, const Result& b) {
+  ASSERT_EQ(a.y.size(), b.y.size());
+  ASSERT_EQ(a.statistics.size(), b.statistics.size());
+  for (std::size_t i = 0; i < a.y.size(); ++i) ASSERT_EQ(a.y[i], b.y[i]) << "value " << i;
+  for (std::size_t s = 0; s < a.statistics.size(); ++s) {
+    SCOPED_TRACE("system " + std::to_string(s));
+    test::expect_same_counters(a.statistics[s], b.statistics[s]);
+    EXPECT_EQ(a.statistics[s].t, b.statistics[s].t);
+    EXPECT_EQ(a.statistics[s].h, b.statistics[s].h);
+  }
 }
 
 // Mapping 2 is tested on GPUs only: PoCL 3.1 does not compile its kernel in test time (radau5.cpp).

@@ -36,19 +36,6 @@ Batch vdp_batch() {
   return b;
 }
 
-// Every value and counter of every system equal, bit for bit.
-void expect_identical(const Result& a, const Result& b) {
-  ASSERT_EQ(a.y.size(), b.y.size());
-  ASSERT_EQ(a.statistics.size(), b.statistics.size());
-  for (std::size_t i = 0; i < a.y.size(); ++i) ASSERT_EQ(a.y[i], b.y[i]) << "value " << i;
-  for (std::size_t s = 0; s < a.statistics.size(); ++s) {
-    SCOPED_TRACE("system " + std::to_string(s));
-    test::expect_same_counters(a.statistics[s], b.statistics[s]);
-    EXPECT_EQ(a.statistics[s].t, b.statistics[s].t);
-    EXPECT_EQ(a.statistics[s].h, b.statistics[s].h);
-  }
-}
-
 // A sort key per system that runs them in another order: a permutation of 0 .. count - 1 (count 1000).
 std::vector<double> shuffled_keys(std::size_t count) {
   std::vector<double> keys;
@@ -87,7 +74,7 @@ TEST(OdeChunks, VanDerPolChunksEqualOneChunk) {
   EXPECT_GE(chunked.chunking[0].chunks, 5u);
   expect_consistent(chunked.chunking, 1000);
   EXPECT_EQ(whole.failures(), 0u) << whole.report();
-  expect_identical(whole, chunked);
+  test::expect_identical(whole, chunked);
 }
 
 // Per-system end times travel with their chunk; forward differences for the Jacobian.
@@ -109,7 +96,7 @@ TEST(OdeChunks, RobertsonPerSystemTimesChunksEqualOneChunk) {
   EXPECT_GE(chunked.chunking[0].chunks, 5u);
   expect_consistent(chunking.plan(1000, true), 1000);
   EXPECT_EQ(whole.failures(), 0u) << whole.report();
-  expect_identical(whole, chunked);
+  test::expect_identical(whole, chunked);
 }
 
 // A solver keeps its buffers from one integrate() to the next, growing them for a larger batch or one
@@ -130,7 +117,7 @@ TEST(OdeChunks, ReusedSolverEqualsFreshSolvers) {
   for (const Batch* b : runs) {
     const Result again = reused.integrate(*b);
     EXPECT_EQ(again.failures(), 0u) << again.report();
-    expect_identical(Radau5(devices, test::van_der_pol(true), o).integrate(*b), again);
+    test::expect_identical(Radau5(devices, test::van_der_pol(true), o).integrate(*b), again);
   }
 }
 
@@ -147,7 +134,7 @@ TEST(OdeChunks, SortKeyChangesOnlyTheRunOrder) {
   EXPECT_GE(sorted.chunking[0].chunks, 5u);
   EXPECT_EQ(sorted.failures(), 0u) << sorted.report();
   batch.sort_key.clear();
-  expect_identical(chunking.integrate(batch), sorted);
+  test::expect_identical(chunking.integrate(batch), sorted);
 }
 
 // Order::initial_rate's key is the scaled norm of rhs(t0, y0) (here Van der Pol's, computed on the host),
@@ -170,7 +157,7 @@ TEST(OdeChunks, InitialRateOrderChangesOnlyTheRunOrder) {
   }
   const Result sorted = solver.integrate(batch);
   EXPECT_EQ(sorted.failures(), 0u) << sorted.report();
-  expect_identical(Radau5(devices, test::van_der_pol(true), chunk_options(0)).integrate(batch), sorted);
+  test::expect_identical(Radau5(devices, test::van_der_pol(true), chunk_options(0)).integrate(batch), sorted);
 }
 
 // The multi-device test devices, or the one device twice (a context each) where CI's PoCL has one.
@@ -191,14 +178,14 @@ TEST(OdeChunks, TwoDevicesChunkTheirShares) {
   for (const ChunkPlan& p : chunked.chunking) EXPECT_GE(p.chunks, 2u);
   EXPECT_GE(total_chunks(chunked), 5u);
   expect_consistent(chunked.chunking, 1000);
-  expect_identical(whole, chunked);
+  test::expect_identical(whole, chunked);
   // Sorted, each device's share is a range of the run order, not of the batch: chunked or not, the
   // same bits; and those of the unsorted run for every system that runs on the same device in both
   // (a GPU and a CPU may round differently: pow, sqrt).
   Batch sorted = batch;
   sorted.sort_key = shuffled_keys(1000);
   const Result sorted_chunked = Radau5(devices, test::van_der_pol(false), chunk_options(16 * 1024)).integrate(sorted);
-  expect_identical(Radau5(devices, test::van_der_pol(false), chunk_options(0)).integrate(sorted), sorted_chunked);
+  test::expect_identical(Radau5(devices, test::van_der_pol(false), chunk_options(0)).integrate(sorted), sorted_chunked);
   const std::size_t first_share = chunked.chunking[0].systems;  // keys are run positions
   std::size_t compared = 0;
   for (std::size_t s = 0; s < 1000; ++s) {
@@ -224,7 +211,7 @@ TEST(OdeChunks, PhasedChunksOnTwoDevicesEqualMapping1) {
   for (const ChunkPlan& p : chunked.chunking) EXPECT_GE(p.chunks, 2u);
   expect_consistent(chunked.chunking, 1000);
   EXPECT_EQ(whole.failures(), 0u) << whole.report();
-  expect_identical(whole, chunked);
+  test::expect_identical(whole, chunked);
 }
 
 TEST(OdeChunks, BudgetBelowOneSystemIsAnError) {

@@ -38,7 +38,8 @@ ftle::Config with_ftle_tuning(ftle::Config config, bool gridded_2d, const core::
 // RADAU5's mapping, launch shape and panel width (ode::Options::mapping, work_group, groups_per_unit,
 // lu_panel, and on NVIDIA GPUs max_registers) on the first device for the batch of a reactor_batch
 // case `c` (its mechanism, states, count and dt): the wall clock of integrate(), as the chemistry
-// benchmark times it, in systems per second. Mapping 2 is offered on GPUs only (radau5.cpp says why).
+// benchmark times it, in systems per second. Mapping 2 and the phased mapping are offered on GPUs only
+// (radau5.cpp says why).
 // Each system and batch-size decade is its own problem class.
 tune::Tunable radau5_tunable(const core::DeviceSet& devices, const io::Case& c, const tune::MeasureOptions& measure);
 

@@ -19,9 +19,9 @@ enum class Mapping {
   // next decomposition, then a work-group per system factorises (radau5_decompose.cl); J and the
   // factors stay in global memory between passes; n <= 64.
   phased,
-  // On GPUs for n > 16: work_group for batches too small to fill the device with one work-item per
-  // system (fewer than 120 systems per compute unit) or n > 64, work_item otherwise; for n <= 16
-  // work_group below 40 systems per unit when the system has rhs_group (docs/ode.md).
+  // On CPUs work_item. On GPUs work_group for n > 64; for 16 < n <= 64 work_group below 64 systems per
+  // compute unit, phased from there; for n <= 16 phased from 40 systems per unit, below that
+  // work_group when the system has rhs_group, else work_item (docs/ode.md).
   automatic
 };
 
