@@ -1,7 +1,8 @@
 // Dense LU factorisation with partial pivoting and its solve, real and complex, for ODE_N x ODE_N
 // matrices stored column-major (a[i + j * ODE_N] is row i, column j): one work-item's private matrices in
-// mapping 1, one work-group's shared matrices in mapping 2 (mapping.cl). Either may work in panels of
-// columns (ODE_LU_PANEL, below): mapping 1 does on GPUs by default.
+// mapping 1, one work-group's shared matrices in mapping 2, and in the phased mapping a system's matrices
+// in global memory (MATRIX_SPACE, mapping.cl), decomposed by radau5_decompose.cl. Either may work in
+// panels of columns (ODE_LU_PANEL, below): mapping 1 does on GPUs by default.
 //
 // The operations are those of Moler's DEC/SOL and their complex twins DECC/SOLC, which RADAU5 uses, in
 // the same order: RADAU5's step statistics depend on every rounding, so the multipliers are stored
