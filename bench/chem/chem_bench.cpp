@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "bench/reference.hpp"
@@ -18,6 +19,8 @@
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/event.hpp"
 #include "hetflow/core/probe.hpp"
+#include "hetflow/core/program.hpp"
+#include "hetflow/core/buffer.hpp"
 
 namespace hetflow::bench {
 namespace {
@@ -212,6 +215,78 @@ std::optional<core::DeviceSet> first_alone(const core::DeviceSet& selected) {
   return core::DeviceSet(std::vector<core::Device>{selected.device(0)});
 }
 
+// ---- The mechanism's own functions alone --------------------------------------------------------------
+
+// rhs() and jac() at one state per work-item, `repeats` times each, declared as RADAU5's kernels declare
+// them (radau5.cl: out of line on GPUs). The temperature moves by a part in 1e12 per repeat, so no
+// evaluation repeats the last one.
+constexpr const char* function_prototypes = R"(
+#if FUNCTIONS_OUTLINED
+#define USER_FUNCTION __attribute__((noinline))
+#else
+#define USER_FUNCTION
+#endif
+USER_FUNCTION void rhs(double t, const double* y, double* f, __global const double* p);
+USER_FUNCTION void jac(double t, const double* y, double* dfdy, __global const double* p);
+)";
+constexpr const char* function_kernels = R"(
+#define N (CHEM_K + 1)
+// function(0, y, out, p) `repeats` times at the work-item's state; entry `pick` of each result is summed.
+#define REPEATED(function, values, pick)                                                              \
+  __kernel void function##_repeated(__global const double* y, __global const double* p, __global double* out, \
+                                    int repeats) {                                                    \
+    const size_t s = get_global_id(0);                                                                \
+    double ys[N], v[values];                                                                          \
+    for (int k = 0; k < N; ++k) ys[k] = y[s * N + k];                                                 \
+    const double t0 = ys[CHEM_K];                                                                     \
+    double sum = 0.0;                                                                                 \
+    for (int r = 0; r < repeats; ++r) {                                                               \
+      ys[CHEM_K] = t0 * (1.0 + 1e-12 * r);                                                            \
+      function(0.0, ys, v, p + s);                                                                    \
+      sum += v[pick];                                                                                 \
+    }                                                                                                 \
+    out[s] = sum;                                                                                     \
+  }
+REPEATED(rhs, N, r % N)
+REPEATED(jac, N * N, (r * 97) % (N * N))
+)";
+
+// Evaluations per second of rhs() or jac() (`function`) over the batch's states, timed on the host
+// around the launch and its finish. A diagnostic beside the systems/s cases: RADAU5 evaluates rhs()
+// about ten times and jac() once or twice per system at these steps (the cases' counters).
+Case function_rate(const core::DeviceSet& devices, const chem::Mechanism& m, const std::string& mechanism,
+                   const ode::Batch& batch,
+                   const std::string& function, const std::string& name, int repeats, const Options& options) {
+  const core::Context& ctx = devices.context(0);
+  const core::Queue& q = devices.compute(0);
+  const bool gpu = devices.device(0).info.kind == core::DeviceKind::gpu;
+  const std::string source = std::string(function_prototypes) + chem::reactor_system(m).source + function_kernels;
+  const core::Program program = core::build_program(ctx, "chem bench functions", source,
+                                                    std::string("-DFUNCTIONS_OUTLINED=") + (gpu ? "1" : "0"));
+  core::Kernel kernel = program.kernel(function + "_repeated");
+  const std::size_t count = batch.params.size();
+  core::Buffer<double> y(ctx, batch.y0.size()), p(ctx, count), out(ctx, count);
+  y.write(q, batch.y0);
+  p.write(q, batch.params);
+  kernel.args(y, p, out, static_cast<cl_int>(repeats));
+  kernel.launch(q, count);
+  q.finish();
+  std::vector<double> rate;
+  for (int r = 0; r < std::max(options.repeats, 1); ++r) {
+    const core::WallTimer timer;
+    kernel.launch(q, count);
+    q.finish();
+    rate.push_back(double(count) * repeats / timer.seconds());
+  }
+  nlohmann::json params = {{"mechanism", mechanism},
+                           {"function", function},
+                           {"states", count},
+                           {"evaluations_per_state", repeats},
+                           {"limit", "none established: a diagnostic of the share of the mechanism's functions"},
+                           {"timed", "host wall clock of one launch and its finish"}};
+  return {name, "evaluations/s", core::summarize(rate), 0, 0, std::move(params)};
+}
+
 }  // namespace
 
 Report chem(const core::DeviceSet& selected, const Options& options) {
@@ -243,7 +318,8 @@ Report chem(const core::DeviceSet& selected, const Options& options) {
   };
   for (const Mechanism& mech : mechanisms) {
     // A mechanism none of whose cases is wanted costs nothing (its flamelet integrates in RADAU5).
-    bool wanted = false;
+    const std::string rhs_name = mech.label + " rhs n=100000", jac_name = mech.label + " jac n=100000";
+    bool wanted = options.wants(rhs_name) || options.wants(jac_name);
     for (const double dt : {1e-6, 1e-4})
       for (const std::size_t size : sizes) wanted = wanted || options.wants(case_name(mech, dt, size));
     if (!wanted) continue;
@@ -252,6 +328,12 @@ Report chem(const core::DeviceSet& selected, const Options& options) {
     // The defaults: the generated jac(), and the mapping that suits each batch size (built on first use).
     const ode::Radau5 solver(devices, chem::reactor_system(m), paper_options(n));
     const Flamelet f = flamelet(m, mech.fuel, solver);
+    for (const auto& [function, name, repeats] : {std::tuple{"rhs", rhs_name, 10}, std::tuple{"jac", jac_name, 2}})
+      if (options.wants(name)) {
+        report.cases.push_back(
+            function_rate(devices, m, mech.label, states(f, 100000, 1e-6), function, name, repeats, options));
+        std::cerr << "  " << name << ": " << report.cases.back().stats.median << " evaluations/s\n";
+      }
 
     for (const double dt : {1e-6, 1e-4}) {
       const std::size_t first_case = report.cases.size();
