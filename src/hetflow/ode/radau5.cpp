@@ -259,12 +259,25 @@ bool local_scratch(const core::Device& d, const System& s) {
 bool decompose_local(const core::Device& d, std::size_t n) {
   return d.info.kind == core::DeviceKind::gpu && sizeof(double) * 2 * n * n + sizeof(cl_int) * n <= d.info.local_mem;
 }
+// Whether they keep each matrix in its group's registers instead (register_lu.cl): on GPUs up to
+// n = 16. H200, chem benchmark, one call: H2/O2 (n = 10) at 1e6 systems ran 1,334,000 / 376,100
+// systems/s at dt 1e-6 / 1e-4 s against 1,142,000 / 316,300 with the group LU in local memory, but
+// GRI-Mech 3.0 (n = 54) at 1e5 systems fell from 301,200 to 174,400 (4 parts) and 201,000 (8 parts):
+// every work-item walks all its rows at every step, where the group LU's work shrinks with the step.
+constexpr std::size_t max_register_lu_n = 16;
+bool decompose_in_registers(const core::Device& d, std::size_t n) {
+  return d.info.kind == core::DeviceKind::gpu && n <= max_register_lu_n;
+}
 // The phased mapping's decomposition launch: on GPUs a work-group of 128 per system, 8 groups per
 // compute unit (as many as fit beside each other's local memory run at once); on CPUs a work-item per
 // system in groups of 4, 4 groups per unit. Groups of 32 / 64 / 128 / 256, H100, chem benchmark,
 // GRI-Mech 3.0 at 1e5 systems: 257,600 / 290,900 / 299,800 / 251,800 systems/s at dt 1e-6 s and 46,350 /
 // 52,090 / 53,700 / 45,220 at 1e-4 s (256 in the next call); in global memory instead of local, 217,400.
-core::NDRange decompose_local_range(const core::Device& d) {
+// The parts the rows of each column are dealt to in register_lu.cl (ODE_RL_PARTS): with 4, H2/O2 above
+// ran 1,231,000 / 334,700 systems/s.
+constexpr std::size_t register_lu_parts = 2;
+core::NDRange decompose_local_range(const core::Device& d, std::size_t n) {
+  if (decompose_in_registers(d, n)) return core::NDRange(register_lu_parts * ((n + 31) / 32 * 32));
   return core::NDRange(d.info.kind == core::DeviceKind::gpu ? 128 : 4);
 }
 std::size_t decompose_groups(const core::Device& d) {
@@ -459,7 +472,9 @@ Radau5::Device& Radau5::part(std::size_t k, const LaunchShape& shape) const {
         .define("ODE_PHASED", gpu ? 0 : 1)
         .define("ODE_LU_BY_COLUMN", gpu ? 0 : 1)
         .define("ODE_LU_PANEL", shape.lu_panel)
-        .define("ODE_LOCAL_SCRATCH", decompose_local(d, n) ? 1 : 0);
+        .define("ODE_LOCAL_SCRATCH", decompose_local(d, n) ? 1 : 0)
+        .define("ODE_REGISTER_LU", decompose_in_registers(d, n) ? 1 : 0)
+        .define("ODE_RL_PARTS", register_lu_parts);
     part->decompose_program = core::build_program(ctx, "ode/radau5_decompose.cl",
                                                   core::kernel_source("ode/radau5_decompose.cl"), lu.str());
     part->decompose = part->decompose_program->kernel("radau5_decompose");
@@ -749,7 +764,7 @@ Result Radau5::run(const Batch& batch, const std::vector<std::size_t>& order, bo
         l.done = listed == 0;
         if (l.done) continue;
         const core::Device& d = devices_->device(l.k);
-        const core::NDRange local = decompose_local_range(d);
+        const core::NDRange local = decompose_local_range(d, static_cast<std::size_t>(system_.n));
         l.part->decompose.args(l.slot->matrices, l.slot->matrix_pivots, l.slot->state, l.slot->lists[l.list], listed);
         l.part->decompose.launch(devices_->compute(l.k), core::NDRange(local.size[0] * decompose_groups(d)), local);
         integrate_pass(l, true, listed, {});

@@ -1,7 +1,8 @@
 // The phased mapping's decompositions (radau5.cl, ODE_PHASED): each listed system's E1 = fac1 I - J and
 // E2 = (alphn + i betan) I - J, formed from the J and the scalars its pass left, factorised by
-// dense_lu.cl. On GPUs a work-group per system (built as mapping 2, ODE_GROUP 1) works in local memory
-// where E2 fits (ODE_LOCAL_SCRATCH: 2 n^2 doubles and n ints) and writes the factors back, else in
+// dense_lu.cl or, on GPUs for small n (ODE_REGISTER_LU), by register_lu.cl. On GPUs a work-group per
+// system: register_lu.cl's in registers, or dense_lu.cl's (built as mapping 2, ODE_GROUP 1) in local
+// memory where E2 fits (ODE_LOCAL_SCRATCH: 2 n^2 doubles and n ints), writing the factors back, else in
 // place in global memory. On CPUs a work-item per system (ODE_GROUP 0 with ODE_PHASED) works in place:
 // PoCL 3.1's work-group compiler failed on the group kernel ("Could not find a dominating alternative
 // variable", then a crashing kernel), as on mapping 2's. The operations are DEC's and DECC's in their
@@ -13,6 +14,54 @@
 #include "ode/phased_state.cl"
 
 #define SQUARE (ODE_N * ODE_N)
+
+#if ODE_REGISTER_LU
+#include "ode/register_lu.cl"
+
+// E1 (ar only) or E2 of column rl_column() from J, with DEC's operations: -J, and the diagonal's shift.
+void form_column(__global const double* fjac, double shift, double imaginary, double* ar, double* ai) {
+  const int c = rl_column(), h = rl_part();
+#pragma unroll
+  for (int u = 0; u < RL_ROWS; ++u) {
+    const int i = RL_ROW(h, u);
+    if (i >= ODE_N || c >= ODE_N) continue;
+    ar[u] = -fjac[i + c * ODE_N];
+    if (i == c) ar[u] = ar[u] + shift;
+    if (ai) ai[u] = i == c ? imaginary : 0.0;
+  }
+}
+
+// This work-item's entries of a factorised matrix, to its place in global memory.
+void store_column(const double* a, __global double* to) {
+  const int c = rl_column(), h = rl_part();
+#pragma unroll
+  for (int u = 0; u < RL_ROWS; ++u)
+    if (RL_ROW(h, u) < ODE_N && c < ODE_N) to[RL_ROW(h, u) + c * ODE_N] = a[u];
+}
+
+__kernel void radau5_decompose(__global double* matrices, __global int* matrix_pivots, __global double* state,
+                               __global const uint* list, uint count) {
+  __local RegisterLuShare share;
+  for (uint item = get_group_id(0); item < count; item += get_num_groups(0)) {
+    const uint s = list[item];
+    __global double* fjac = matrices + (ulong)s * PHASED_MATRICES;
+    __global int* ip1 = matrix_pivots + (ulong)s * PHASED_PIVOTS;
+    __global double* st = state + (ulong)s * PHASED_STATE;
+    double ar[RL_ROWS], ai[RL_ROWS];
+    barrier(CLK_LOCAL_MEM_FENCE);  // every work-item is done with the last system's share
+    form_column(fjac, st[P_FAC1], 0.0, ar, 0);
+    int zero = register_lu(ar, ip1, &share);
+    store_column(ar, fjac + SQUARE);
+    if (!zero) {
+      form_column(fjac, st[P_ALPHN], st[P_BETAN], ar, ai);
+      zero = register_lu_complex(ar, ai, ip1 + ODE_N, &share);
+      store_column(ar, fjac + 2 * SQUARE);
+      store_column(ai, fjac + 3 * SQUARE);
+    }
+    if (get_local_id(0) == 0) st[P_SINGULAR] = zero ? 1.0 : 0.0;
+  }
+}
+#else
 
 #if ODE_LOCAL_SCRATCH
 // Copies a matrix or a pivot vector out of local memory, each work-item its own columns or entries.
@@ -82,3 +131,4 @@ __kernel void radau5_decompose(__global double* matrices, __global int* matrix_p
     if (LEADER) st[P_SINGULAR] = zero ? 1.0 : 0.0;
   }
 }
+#endif
