@@ -260,10 +260,10 @@ bool decompose_local(const core::Device& d, std::size_t n) {
   return d.info.kind == core::DeviceKind::gpu && sizeof(double) * 2 * n * n + sizeof(cl_int) * n <= d.info.local_mem;
 }
 // Whether they keep each matrix in its group's registers instead (register_lu.cl): on GPUs up to
-// n = 16. H200, chem benchmark, one call: H2/O2 (n = 10) at 1e6 systems ran 1,334,000 / 376,100
-// systems/s at dt 1e-6 / 1e-4 s against 1,142,000 / 316,300 with the group LU in local memory, but
-// GRI-Mech 3.0 (n = 54) at 1e5 systems fell from 301,200 to 174,400 (4 parts) and 201,000 (8 parts):
-// every work-item walks all its rows at every step, where the group LU's work shrinks with the step.
+// n = 16. H200, chem benchmark, one call: with H2/O2 (n = 10) at 1e6 systems a run's decompositions took
+// 156 / 717 ms at dt 1e-6 / 1e-4 s against 249 / 1,146 ms with the group LU in local memory, but
+// GRI-Mech 3.0 (n = 54) at 1e5 systems fell from 301,200 to 174,400 (4 parts) and 201,000 (8 parts)
+// systems/s: every work-item walks all its rows at every step, where the group LU's work shrinks.
 constexpr std::size_t max_register_lu_n = 16;
 bool decompose_in_registers(const core::Device& d, std::size_t n) {
   return d.info.kind == core::DeviceKind::gpu && n <= max_register_lu_n;
@@ -274,7 +274,7 @@ bool decompose_in_registers(const core::Device& d, std::size_t n) {
 // GRI-Mech 3.0 at 1e5 systems: 257,600 / 290,900 / 299,800 / 251,800 systems/s at dt 1e-6 s and 46,350 /
 // 52,090 / 53,700 / 45,220 at 1e-4 s (256 in the next call); in global memory instead of local, 217,400.
 // The parts the rows of each column are dealt to in register_lu.cl (ODE_RL_PARTS): with 4, H2/O2 above
-// ran 1,231,000 / 334,700 systems/s.
+// took 227 / 1,045 ms.
 constexpr std::size_t register_lu_parts = 2;
 core::NDRange decompose_local_range(const core::Device& d, std::size_t n) {
   if (decompose_in_registers(d, n)) return core::NDRange(register_lu_parts * ((n + 31) / 32 * 32));
