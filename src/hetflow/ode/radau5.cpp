@@ -268,14 +268,15 @@ constexpr std::size_t max_register_lu_n = 16;
 bool decompose_in_registers(const core::Device& d, std::size_t n) {
   return d.info.kind == core::DeviceKind::gpu && n <= max_register_lu_n;
 }
-// The phased mapping's decomposition launch: on GPUs a work-group of 128 per system, 8 groups per
-// compute unit (as many as fit beside each other's local memory run at once); on CPUs a work-item per
-// system in groups of 4, 4 groups per unit. Groups of 32 / 64 / 128 / 256, H100, chem benchmark,
-// GRI-Mech 3.0 at 1e5 systems: 257,600 / 290,900 / 299,800 / 251,800 systems/s at dt 1e-6 s and 46,350 /
-// 52,090 / 53,700 / 45,220 at 1e-4 s (256 in the next call); in global memory instead of local, 217,400.
 // The parts the rows of each column are dealt to in register_lu.cl (ODE_RL_PARTS): with 4, H2/O2 above
 // took 227 / 1,045 ms.
 constexpr std::size_t register_lu_parts = 2;
+// The phased mapping's decomposition launch, 8 groups per compute unit on GPUs: in registers a group of
+// register_lu_parts times the columns in whole warps; else a group of 128 per system (as many as fit
+// beside each other's local memory run at once); on CPUs a work-item per system in groups of 4, 4 groups
+// per unit. Groups of 32 / 64 / 128 / 256, H100, chem benchmark, GRI-Mech 3.0 at 1e5 systems: 257,600 /
+// 290,900 / 299,800 / 251,800 systems/s at dt 1e-6 s and 46,350 / 52,090 / 53,700 / 45,220 at 1e-4 s (256
+// in the next call); in global memory instead of local, 217,400.
 core::NDRange decompose_local_range(const core::Device& d, std::size_t n) {
   if (decompose_in_registers(d, n)) return core::NDRange(register_lu_parts * ((n + 31) / 32 * 32));
   return core::NDRange(d.info.kind == core::DeviceKind::gpu ? 128 : 4);
