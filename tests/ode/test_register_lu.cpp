@@ -27,7 +27,8 @@ struct Factors {
   std::vector<cl_int> pivots;
 };
 
-// radau5_decompose, in registers (rows dealt to `parts` parts) or by dense_lu.cl (one work-item per system).
+// radau5_decompose, in registers (rows dealt to `parts` parts; radau5.cpp uses it on GPUs only, but PoCL
+// runs it too) or by dense_lu.cl (one work-item per system).
 core::Program build(const core::DeviceSet& devices, std::size_t n, std::size_t parts, bool registers) {
   const std::string options = "-DODE_N=" + std::to_string(n) + " -DODE_GROUP=0 -DODE_PHASED=" +
                               (registers ? "0" : "1") + " -DODE_REGISTER_LU=" + (registers ? "1" : "0") +
@@ -117,10 +118,6 @@ TEST_P(OdeRegisterLu, GivesDenseLuBits) {
   const std::size_t n = GetParam(), systems = 20;
   const core::DeviceSet devices = hetflow::test::test_device();
   const Factors in = random_systems(n, systems);
-  if (devices.device(0).info.kind != core::DeviceKind::gpu) {
-    build(devices, n, 4, true);  // at least it compiles
-    GTEST_SKIP() << "GPUs only, as in radau5.cpp: PoCL 3.1 runs this group kernel into a corrupted heap";
-  }
   const Factors dense = decompose(devices, n, 1, false, in);
   for (const std::size_t parts : {2, 3, 4, 8}) {
     SCOPED_TRACE(std::to_string(parts) + " parts");
@@ -128,7 +125,9 @@ TEST_P(OdeRegisterLu, GivesDenseLuBits) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Sizes, OdeRegisterLu, ::testing::Values(2, 7, 33, 54, 64));
+// Up to 16, where radau5.cpp uses it, and past two warps of columns; PoCL takes about 40 s to build the
+// four n = 33 kernels, so larger n (54 and 64 passed on an H200) stay out.
+INSTANTIATE_TEST_SUITE_P(Sizes, OdeRegisterLu, ::testing::Values(2, 7, 16, 33));
 
 }  // namespace
 }  // namespace hetflow::ode

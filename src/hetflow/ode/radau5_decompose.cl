@@ -50,15 +50,15 @@ __kernel void radau5_decompose(__global double* matrices, __global int* matrix_p
     double ar[RL_ROWS], ai[RL_ROWS];
     barrier(CLK_LOCAL_MEM_FENCE);  // every work-item is done with the last system's share
     form_column(fjac, st[P_FAC1], 0.0, ar, 0);
-    int zero = register_lu(ar, ip1, &share);
+    const int zero = register_lu(ar, ip1, &share);
     store_column(ar, fjac + SQUARE);
-    if (!zero) {
-      form_column(fjac, st[P_ALPHN], st[P_BETAN], ar, ai);
-      zero = register_lu_complex(ar, ai, ip1 + ODE_N, &share);
-      store_column(ar, fjac + 2 * SQUARE);
-      store_column(ai, fjac + 3 * SQUARE);
-    }
-    if (get_local_id(0) == 0) st[P_SINGULAR] = zero ? 1.0 : 0.0;
+    // E2 even after a singular E1, whose system will not use it: barriers only in code every work-item
+    // reaches unconditionally, which PoCL's work-group compiler needs.
+    form_column(fjac, st[P_ALPHN], st[P_BETAN], ar, ai);
+    const int zero_complex = register_lu_complex(ar, ai, ip1 + ODE_N, &share);
+    store_column(ar, fjac + 2 * SQUARE);
+    store_column(ai, fjac + 3 * SQUARE);
+    if (get_local_id(0) == 0) st[P_SINGULAR] = zero || zero_complex ? 1.0 : 0.0;
   }
 }
 #else

@@ -112,19 +112,21 @@ int rl_last_pivot(const double* ar, const double* ai, __local RegisterLuShare* s
 }
 
 // DEC on the registers a (this work-item's rows of column rl_column()); pivots to pivot. Returns 0, or
-// the 1-based column of the first exactly zero pivot, in every work-item.
+// the 1-based column of the first exactly zero pivot, in every work-item. After a zero pivot the steps
+// go on without changing anything, so that every barrier is met in code all work-items reach: with the
+// loop left early (a condition PoCL 3.1 cannot prove uniform) PoCL's kernels corrupted the heap.
 int register_lu(double* a, __global int* pivot, __local RegisterLuShare* sh) {
   const int c = rl_column(), h = rl_part();
   int zero = 0;
-  for (int k = 0; k < ODE_N - 1 && !zero; ++k) {
+  for (int k = 0; k < ODE_N - 1; ++k) {
     const int b = k & 1;
     rl_publish_column(a, 0, k, sh);
     barrier(CLK_LOCAL_MEM_FENCE);  // the pivot column and the candidates are out
     const int m = rl_pivot(k, sh);
     const double p = sh->column[b][m], displaced = sh->column[b][k];
-    if (p == 0.0) {
+    if (!zero && p == 0.0) {
       zero = k + 1;
-    } else {
+    } else if (!zero) {
       if (get_local_id(0) == 0) pivot[k] = m;
       rl_publish_rows(a, 0, k, m, sh);
     }
@@ -143,7 +145,8 @@ int register_lu(double* a, __global int* pivot, __local RegisterLuShare* sh) {
       }
     }
   }
-  return zero ? zero : rl_last_pivot(a, 0, sh);
+  const int last = rl_last_pivot(a, 0, sh);  // its barrier in every case
+  return zero ? zero : last;
 }
 
 // DECC on ar + i ai, as register_lu: the magnitude is |re| + |im|, the reciprocal of the pivot
@@ -151,16 +154,16 @@ int register_lu(double* a, __global int* pivot, __local RegisterLuShare* sh) {
 int register_lu_complex(double* ar, double* ai, __global int* pivot, __local RegisterLuShare* sh) {
   const int c = rl_column(), h = rl_part();
   int zero = 0;
-  for (int k = 0; k < ODE_N - 1 && !zero; ++k) {
+  for (int k = 0; k < ODE_N - 1; ++k) {
     const int b = k & 1;
     rl_publish_column(ar, ai, k, sh);
     barrier(CLK_LOCAL_MEM_FENCE);  // the pivot column and the candidates are out
     const int m = rl_pivot(k, sh);
     const double pr = sh->column[b][m], pim = sh->column[b][ODE_N + m];
     const double dr = sh->column[b][k], di = sh->column[b][ODE_N + k];
-    if (fabs(pr) + fabs(pim) == 0.0) {
+    if (!zero && fabs(pr) + fabs(pim) == 0.0) {
       zero = k + 1;
-    } else {
+    } else if (!zero) {
       if (get_local_id(0) == 0) pivot[k] = m;
       rl_publish_rows(ar, ai, k, m, sh);
     }
@@ -191,5 +194,6 @@ int register_lu_complex(double* ar, double* ai, __global int* pivot, __local Reg
       }
     }
   }
-  return zero ? zero : rl_last_pivot(ar, ai, sh);
+  const int last = rl_last_pivot(ar, ai, sh);  // its barrier in every case
+  return zero ? zero : last;
 }
