@@ -271,15 +271,26 @@ bool decompose_in_registers(const core::Device& d, std::size_t n) {
 // The parts the rows of each column are dealt to in register_lu.cl (ODE_RL_PARTS): with 4, H2/O2 above
 // took 227 / 1,045 ms.
 constexpr std::size_t register_lu_parts = 2;
-// The phased mapping's decomposition launch, 8 groups per compute unit on GPUs: in registers a group of
-// register_lu_parts times the columns in whole warps; else a group of 128 per system (as many as fit
-// beside each other's local memory run at once); on CPUs a work-item per system in groups of 4, 4 groups
-// per unit. Groups of 32 / 64 / 128 / 256, H100, chem benchmark, GRI-Mech 3.0 at 1e5 systems: 257,600 /
-// 290,900 / 299,800 / 251,800 systems/s at dt 1e-6 s and 46,350 / 52,090 / 53,700 / 45,220 at 1e-4 s (256
-// in the next call); in global memory instead of local, 217,400.
-core::NDRange decompose_local_range(const core::Device& d, std::size_t n) {
-  if (decompose_in_registers(d, n)) return core::NDRange(register_lu_parts * ((n + 31) / 32 * 32));
-  return core::NDRange(d.info.kind == core::DeviceKind::gpu ? 128 : 4);
+// The phased mapping's decomposition kernels (radau5_decompose.cl) in launch order, each with its
+// group size, 8 groups per compute unit on GPUs. In registers, one kernel for E1 and E2, in groups of
+// register_lu_parts times the columns in whole warps. Else E1's kernel, then E2's: on GPUs a group per
+// system, of 64 work-items for E1 and 128 for E2; on CPUs a work-item per system in groups of 4, 4 groups
+// per unit. The group LU's rate is bound by the latency of its elimination steps, so by how many groups
+// fit beside each other's local memory (4 per unit with E2 for n = 54 on an H200: GRI-Mech 3.0's first
+// decomposition at 1e5 systems took 126 / 69 / 50 / 42 / 42 ms with 1 / 2 / 3 / 4 / 8 groups launched per
+// unit, one kernel for both matrices). The same kernel alone, 2e4 random n = 54 systems on an H200, took
+// 42.3 ms per 1e5 systems in groups of 128; E1 alone in E1's local memory 10.9 / 14.7 / 23.4 ms in groups
+// of 64 / 128 / 256, E2 alone (after forming and storing E1) 32.2 / 27.4 / 37.5 ms. Groups of 32 / 64 /
+// 128 / 256 for both, H100, chem benchmark, GRI-Mech 3.0 at 1e5 systems: 257,600 / 290,900 / 299,800 /
+// 251,800 systems/s at dt 1e-6 s; in global memory instead of local, 217,400.
+struct DecomposeKernel {
+  const char* name;
+  std::size_t local;
+};
+std::vector<DecomposeKernel> decompose_kernels(const core::Device& d, std::size_t n) {
+  if (decompose_in_registers(d, n)) return {{"radau5_decompose", register_lu_parts * ((n + 31) / 32 * 32)}};
+  const bool gpu = d.info.kind == core::DeviceKind::gpu;
+  return {{"radau5_decompose_real", gpu ? 64u : 4u}, {"radau5_decompose_complex", gpu ? 128u : 4u}};
 }
 std::size_t decompose_groups(const core::Device& d) {
   return (d.info.kind == core::DeviceKind::gpu ? 8u : 4u) * std::max(d.info.compute_units, 1u);
@@ -361,9 +372,10 @@ struct Radau5::Device {
   core::Buffer<cl_int> scratch_pivots;
   core::Buffer<double> tables;  // System::tables (one element when it has none)
   core::Buffer<cl_uint> no_list;  // the kernel's list arguments where it ignores them (all but phased)
-  // The phased mapping's decompositions (radau5_decompose.cl); empty for the other mappings.
+  // The phased mapping's decompositions (radau5_decompose.cl) with their group sizes, in launch order;
+  // empty for the other mappings.
   std::optional<core::Program> decompose_program;
-  core::Kernel decompose;
+  std::vector<std::pair<core::Kernel, std::size_t>> decompose;
 };
 
 std::size_t Result::failures() const {
@@ -478,7 +490,8 @@ Radau5::Device& Radau5::part(std::size_t k, const LaunchShape& shape) const {
         .define("ODE_RL_PARTS", register_lu_parts);
     part->decompose_program = core::build_program(ctx, "ode/radau5_decompose.cl",
                                                   core::kernel_source("ode/radau5_decompose.cl"), lu.str());
-    part->decompose = part->decompose_program->kernel("radau5_decompose");
+    for (const DecomposeKernel& dk : decompose_kernels(d, n))
+      part->decompose.emplace_back(part->decompose_program->kernel(dk.name), dk.local);
   }
   return *part;
 }
@@ -765,9 +778,10 @@ Result Radau5::run(const Batch& batch, const std::vector<std::size_t>& order, bo
         l.done = listed == 0;
         if (l.done) continue;
         const core::Device& d = devices_->device(l.k);
-        const core::NDRange local = decompose_local_range(d, static_cast<std::size_t>(system_.n));
-        l.part->decompose.args(l.slot->matrices, l.slot->matrix_pivots, l.slot->state, l.slot->lists[l.list], listed);
-        l.part->decompose.launch(devices_->compute(l.k), core::NDRange(local.size[0] * decompose_groups(d)), local);
+        for (auto& [kernel, local] : l.part->decompose) {
+          kernel.args(l.slot->matrices, l.slot->matrix_pivots, l.slot->state, l.slot->lists[l.list], listed);
+          kernel.launch(devices_->compute(l.k), core::NDRange(local * decompose_groups(d)), core::NDRange(local));
+        }
         integrate_pass(l, true, listed, {});
         running = true;
       }
