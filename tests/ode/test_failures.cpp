@@ -168,6 +168,15 @@ TEST(OdeFailuresInput, BadInputNamesTheValue) {
   Batch b = vdp(2.0);
   b.y0[1] = std::numeric_limits<double>::quiet_NaN();
   EXPECT_NE(error_of([&] { solver.integrate(b); }).find("y0 of system 0, component 1 = nan"), std::string::npos);
+  // A large batch is checked in ranges on several threads (radau5.cpp's parallel_grain, 2^18 values):
+  // the error still names its first non-finite value, though on two threads the second range finds
+  // its own (early in it) long before the first range reaches the first (late in it).
+  b = vdp(2.0);
+  b.y0.assign(2 * 300000, 1.0);
+  b.params.assign(300000, 1e-6);
+  b.y0[2 * 149000 + 1] = std::numeric_limits<double>::quiet_NaN();
+  b.y0[2 * 150500] = std::numeric_limits<double>::infinity();
+  EXPECT_NE(error_of([&] { solver.integrate(b); }).find("y0 of system 149000, component 1 = nan"), std::string::npos);
   b = vdp(0.0);
   EXPECT_NE(error_of([&] { solver.integrate(b); }).find("t_end = t0 = 0"), std::string::npos);
   b = vdp(2.0);

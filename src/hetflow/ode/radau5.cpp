@@ -1,8 +1,10 @@
 #include "hetflow/ode/radau5.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
+#include <future>
 #include <optional>
 
 #include "hetflow/core/buffer.hpp"
@@ -10,6 +12,7 @@
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/kernel.hpp"
 #include "hetflow/core/number_text.hpp"
+#include "hetflow/core/parallel.hpp"
 #include "hetflow/core/partition.hpp"
 #include "hetflow/core/program.hpp"
 #include "hetflow/core/registry.hpp"
@@ -143,10 +146,24 @@ void check_system(const System& sys, Mapping mapping) {
                       "double* dfdy, __global const double* p) is defined");
 }
 
+// The host's checks, packing and unpacking of a batch run on all cores in ranges of at least this many
+// values (2 MB): each costs milliseconds per run at 1e5 GRI-Mech 3.0 systems on one core, while the GPU
+// waits.
+constexpr std::size_t parallel_grain = std::size_t{1} << 18;
+
 void check_finite(const std::vector<double>& v, const char* name, std::size_t per_system) {
-  for (std::size_t i = 0; i < v.size(); ++i)
-    if (!std::isfinite(v[i]))
-      throw core::Error(std::string("batch ") + name + " of system " + std::to_string(i / per_system) +
+  std::atomic<std::size_t> first_bad{v.size()};  // the error names the first, as a serial scan would
+  core::parallel_ranges(v.size(), parallel_grain, [&](std::size_t first, std::size_t last) {
+    for (std::size_t i = first; i < last; ++i)
+      if (!std::isfinite(v[i])) {
+        std::size_t seen = first_bad.load();
+        while (i < seen && !first_bad.compare_exchange_weak(seen, i)) {
+        }
+        return;
+      }
+  });
+  if (const std::size_t i = first_bad.load(); i < v.size())
+    throw core::Error(std::string("batch ") + name + " of system " + std::to_string(i / per_system) +
                         ", component " + std::to_string(i % per_system) + " = " + number_text(v[i]) +
                         ": expected a finite value");
 }
@@ -507,8 +524,10 @@ namespace {
 template <class T>
 void gather(const std::vector<T>& from, const std::vector<std::size_t>& order, std::size_t first, std::size_t count,
             std::size_t per, T* to) {
-  for (std::size_t i = 0; i < count; ++i)
-    std::copy_n(from.begin() + static_cast<std::ptrdiff_t>(order[first + i] * per), per, to + i * per);
+  core::parallel_ranges(count, parallel_grain / std::max<std::size_t>(per, 1), [&](std::size_t a, std::size_t b) {
+    for (std::size_t i = a; i < b; ++i)
+      std::copy_n(from.begin() + static_cast<std::ptrdiff_t>(order[first + i] * per), per, to + i * per);
+  });
 }
 
 std::vector<std::size_t> batch_order(std::size_t count) {
@@ -674,14 +693,20 @@ Result Radau5::run(const Batch& batch, const std::vector<std::size_t>& order, bo
   result.nmax = options_.nmax;
   result.chunking = plan(count, time_stride != 0);
   const Mapping batch_mapping = mapping(count);
-  // The results' host arrays are allocated once the first chunks integrate, so that their first touch
-  // (55 MB at 1e5 systems of GRI-Mech 3.0) overlaps the kernels. H200 trace of the chem benchmark there:
-  // the host's time between one run's last download and the next run's first upload fell from about
-  // 60 to 30 ms, and the runs from 310,500 / 303,900 to 335,800 / 340,800 systems/s (one call each).
-  const auto allocate_results = [&] {
+  // The results' host arrays are allocated on a thread of their own, so that their first touch (55 MB at
+  // 1e5 systems of GRI-Mech 3.0, 168 MB at 1e6 of H2/O2) overlaps the packing and the kernels. H200
+  // traces of the chem benchmark: allocated on this thread before the first launch, the host's time
+  // between one run's last download and the next run's first upload was about 60 ms at 1e5 GRI-Mech 3.0
+  // systems, after the first launch 26-30 ms (the runs 310,500 / 303,900 against 335,800 / 340,800
+  // systems/s, one call each), but then the first pass waited for it, 3.4 ms at 1e5 GRI-Mech 3.0
+  // systems and 90 ms at 1e6 H2/O2 systems. On a thread of its own from the start no pass waits, though
+  // the time between runs grew to 35 ms for GRI-Mech 3.0 (the packing shares the memory system with it):
+  // GRI-Mech 3.0 at 1e5 systems ran as before, H2/O2 at 1e6 2-8 % faster (docs/chem.md, stop 36).
+  // Every collect() waits for it.
+  std::future<void> allocated = std::async(std::launch::async, [&] {
     if (!rates_only) result.y.resize(batch.y0.size());
     result.statistics.resize(count);
-  };
+  });
 
   // A per-system time list may pair with a shared one: the shared one is expanded.
   std::vector<double> t0 = batch.t0, t_end = batch.t_end;
@@ -706,25 +731,28 @@ Result Radau5::run(const Batch& batch, const std::vector<std::size_t>& order, bo
 
   // Waits for a slot's chunk to come down and files its results under each system's batch index.
   const auto collect = [&](Slot& s) {
+    if (allocated.valid()) allocated.get();  // the final collects reach it whatever the slots hold
     if (s.count == 0) return;
     core::wait_all(s.downloads);
-    for (std::size_t i = 0; i < s.count; ++i) {
-      const std::size_t system = order[s.first + i];
-      if (!rates_only)
-        std::copy_n(s.host_y.data() + i * n, n, result.y.begin() + static_cast<std::ptrdiff_t>(system * n));
-      const std::int64_t* c = s.host_counters.data() + i * counter_count;
-      Statistics& st = result.statistics[system];
-      st.status = static_cast<Status>(c[0]);
-      st.nfcn = c[1];
-      st.njac = c[2];
-      st.nstep = c[3];
-      st.naccpt = c[4];
-      st.nrejct = c[5];
-      st.ndec = c[6];
-      st.nsol = c[7];
-      st.t = s.host_reached[2 * i];
-      st.h = s.host_reached[2 * i + 1];
-    }
+    core::parallel_ranges(s.count, parallel_grain / (n + counter_count), [&](std::size_t first, std::size_t last) {
+      for (std::size_t i = first; i < last; ++i) {
+        const std::size_t system = order[s.first + i];
+        if (!rates_only)
+          std::copy_n(s.host_y.data() + i * n, n, result.y.begin() + static_cast<std::ptrdiff_t>(system * n));
+        const std::int64_t* c = s.host_counters.data() + i * counter_count;
+        Statistics& st = result.statistics[system];
+        st.status = static_cast<Status>(c[0]);
+        st.nfcn = c[1];
+        st.njac = c[2];
+        st.nstep = c[3];
+        st.naccpt = c[4];
+        st.nrejct = c[5];
+        st.ndec = c[6];
+        st.nsol = c[7];
+        st.t = s.host_reached[2 * i];
+        st.h = s.host_reached[2 * i + 1];
+      }
+    });
     s.count = 0;
   };
 
@@ -819,7 +847,6 @@ Result Radau5::run(const Batch& batch, const std::vector<std::size_t>& order, bo
       launches.push_back({k, &s, &this->part(k, launch_shape(count, k)), &pipe, core::Event(), 0, false});
       integrate_pass(launches.back(), false, 0, uploads);
     }
-    if (r == 0) allocate_results();
     if (phased) finish_passes(launches);
     for (Launch& l : launches) {
       Slot& s = *l.slot;
