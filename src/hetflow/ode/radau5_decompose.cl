@@ -75,7 +75,7 @@ void store_pivots(const __local int* from, __global int* to) {
 
 // E = shift I - J, and where ai is given its imaginary part imaginary I: J read in runs of consecutive
 // entries across the work-items, so that a group's loads coalesce, then the diagonal. (Each work-item
-// reading its own column, forming and storing E1 and E2 took 4.4 against 3.5 ms per 1e5 systems of
+// reading its own column, forming and storing E1 and E2 took 4.4-4.6 against 3.5 ms per 1e5 systems of
 // n = 54 on an H200.)
 void form(__global const double* fjac, double shift, double imaginary, MATRIX_SPACE double* ar,
           MATRIX_SPACE double* ai) {
