@@ -48,11 +48,12 @@ struct Variant {
 };
 
 core::Program build(const core::DeviceSet& devices, std::size_t n, const Variant& v) {
-  const std::string options = "-DODE_N=" + std::to_string(n) + " -DODE_GROUP=" + (v.kind == Variant::group ? "1" : "0") +
-                              " -DODE_PHASED=" + (v.kind == Variant::work_item ? "1" : "0") +
-                              " -DODE_REGISTER_LU=" + (v.kind == Variant::registers ? "1" : "0") +
+  const auto flag = [](bool on) { return std::string(on ? "1" : "0"); };
+  const std::string options = "-DODE_N=" + std::to_string(n) + " -DODE_GROUP=" + flag(v.kind == Variant::group) +
+                              " -DODE_PHASED=" + flag(v.kind == Variant::work_item) +
+                              " -DODE_REGISTER_LU=" + flag(v.kind == Variant::registers) +
                               " -DODE_LU_BY_COLUMN=0 -DODE_LU_PANEL=" + std::to_string(v.panel) +
-                              " -DODE_LOCAL_SCRATCH=" + (v.local ? "1" : "0") + " -DODE_RL_PARTS=" + std::to_string(v.parts);
+                              " -DODE_LOCAL_SCRATCH=" + flag(v.local) + " -DODE_RL_PARTS=" + std::to_string(v.parts);
   return core::build_program(devices.context(0), "ode/radau5_decompose.cl",
                              core::kernel_source("ode/radau5_decompose.cl"), options);
 }

@@ -3,10 +3,11 @@
 // dense_lu.cl or, on GPUs for small n (ODE_REGISTER_LU), by register_lu.cl. On GPUs a work-group per
 // system: register_lu.cl's in registers, or dense_lu.cl's (built as mapping 2, ODE_GROUP 1), E1 and E2
 // by kernels of their own, in local memory where E2 fits (ODE_LOCAL_SCRATCH: 2 n^2 doubles and n ints),
-// writing the factors back, else in place in global memory. On CPUs a work-item per system (ODE_GROUP 0 with ODE_PHASED) works in place:
-// PoCL 3.1's work-group compiler failed on the group kernel ("Could not find a dominating alternative
-// variable", then a crashing kernel), as on mapping 2's. The operations are DEC's and DECC's in their
-// order, so the factors are those mapping 1 computes in its step loop, to the bit.
+// writing the factors back, else in place in global memory. On CPUs a work-item per system (ODE_GROUP 0
+// with ODE_PHASED) works in place: PoCL 3.1's work-group compiler failed on the group kernel ("Could not
+// find a dominating alternative variable", then a crashing kernel), as on mapping 2's. The operations
+// are DEC's and DECC's in their order, so the factors are those mapping 1 computes in its step loop, to
+// the bit.
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 
