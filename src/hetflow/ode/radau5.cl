@@ -272,7 +272,7 @@ void difference_column(int i, double t, const SHARED double* y, const SHARED dou
 // of work and 2 ODE_N ints of work_pivots per work-group; mapping 1 ignores both.
 // The phased mapping (ODE_PHASED) runs each system up to its next decomposition: it leaves the system's
 // record in state (phased_state.cl), y and the counters in place, with IDID 0, and appends the system to
-// next (next_count counts them); radau5_decompose then factorises its matrices, and the next pass, with
+// next (next_count counts them); radau5_decompose.cl then factorises its matrices, and the next pass, with
 // resume set, runs the count systems that list names from there. The other mappings ignore these.
 __kernel void radau5_integrate(__global double* y_io, __global const double* params, uint param_count,
                                __global const double* t0, __global const double* t_end, uint time_stride,
@@ -422,7 +422,7 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
       if (go != GO_STEP) {
 #if ODE_PHASED
         if (!resumed) {
-          // Suspended here (IDID 0) until radau5_decompose has factorised E1 and E2.
+          // Suspended here (IDID 0) until radau5_decompose.cl has factorised E1 and E2.
           fac1 = u1 / h;
           alphn = alph / h;
           betan = beta / h;
