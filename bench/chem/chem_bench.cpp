@@ -16,11 +16,11 @@
 #include "hetflow/chem/reactor_source.hpp"
 #include "hetflow/chem/thermo.hpp"
 #include "hetflow/chem/yaml_mechanism.hpp"
+#include "hetflow/core/buffer.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/event.hpp"
 #include "hetflow/core/probe.hpp"
 #include "hetflow/core/program.hpp"
-#include "hetflow/core/buffer.hpp"
 
 namespace hetflow::bench {
 namespace {
