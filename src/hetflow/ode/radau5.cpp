@@ -694,15 +694,14 @@ Result Radau5::run(const Batch& batch, const std::vector<std::size_t>& order, bo
   result.chunking = plan(count, time_stride != 0);
   const Mapping batch_mapping = mapping(count);
   // The results' host arrays are allocated on a thread of their own, so that their first touch (55 MB at
-  // 1e5 systems of GRI-Mech 3.0, 168 MB at 1e6 of H2/O2) overlaps the packing and the kernels. H200
-  // traces of the chem benchmark: allocated on this thread before the first launch, the host's time
-  // between one run's last download and the next run's first upload was about 60 ms at 1e5 GRI-Mech 3.0
-  // systems, after the first launch 26-30 ms (the runs 310,500 / 303,900 against 335,800 / 340,800
-  // systems/s, one call each), but then the first pass waited for it, 3.4 ms at 1e5 GRI-Mech 3.0
-  // systems and 90 ms at 1e6 H2/O2 systems. On a thread of its own from the start no pass waits, though
-  // the time between runs grew to 35 ms for GRI-Mech 3.0 (the packing shares the memory system with it):
-  // GRI-Mech 3.0 at 1e5 systems ran as before, H2/O2 at 1e6 2-8 % faster (docs/chem.md, stop 36).
-  // Every collect() waits for it.
+  // 1e5 systems of GRI-Mech 3.0, 168 MB at 1e6 of H2/O2) overlaps the packing and the kernels; the first
+  // collect() of a filled slot waits for it. H200 traces of the chem benchmark: allocated on this thread
+  // before the first launch, the host's time between one run's last download and the next run's first
+  // upload was about 60 ms at 1e5 GRI-Mech 3.0 systems; after the first launch 26-30 ms, but then the
+  // first pass's successor waited for it (3.4 ms at 1e5 GRI-Mech 3.0 systems, 90 ms at 1e6 H2/O2). When
+  // collect() of the first, empty slot still waited for it, the packing began only after it: 34.5 ms
+  // from a run's first upload to its states' at 1e5 GRI-Mech 3.0 systems, 2.5 ms now, and GRI-Mech 3.0 at
+  // 1e5 systems runs 12 % faster at dt 1e-6 s, H2/O2 at 1e6 16 % (docs/chem.md, stop 37).
   std::future<void> allocated = std::async(std::launch::async, [&] {
     if (!rates_only) result.y.resize(batch.y0.size());
     result.statistics.resize(count);
@@ -729,10 +728,11 @@ Result Radau5::run(const Batch& batch, const std::vector<std::size_t>& order, bo
     pipes[k] = &pipe;
   }
 
-  // Waits for a slot's chunk to come down and files its results under each system's batch index.
+  // Waits for a slot's chunk to come down and files its results under each system's batch index. An
+  // empty slot does not wait for the allocation: the first chunks are packed meanwhile.
   const auto collect = [&](Slot& s) {
-    if (allocated.valid()) allocated.get();  // the final collects reach it whatever the slots hold
     if (s.count == 0) return;
+    if (allocated.valid()) allocated.get();
     core::wait_all(s.downloads);
     core::parallel_ranges(s.count, parallel_grain / (n + counter_count), [&](std::size_t first, std::size_t last) {
       for (std::size_t i = first; i < last; ++i) {
