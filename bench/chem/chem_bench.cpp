@@ -189,22 +189,33 @@ struct Mechanism {
   bool paper;  // GRI 3.0: the paper's Table 5 has it
 };
 
-// Per-system means of the counters, and the spread of steps (spec §5.1's stiffness inhomogeneity).
+// Per-system means of the counters, and the spread of steps (spec §5.1's stiffness inhomogeneity). The
+// evaluations, decompositions and solves give the work a run does, to set beside the rates of rhs() and
+// jac() alone (the `rhs` and `jac` cases).
 nlohmann::json counters(const ode::Result& r) {
-  double steps = 0, accepted = 0, rejected = 0, jacobians = 0;
+  double steps = 0, accepted = 0, rejected = 0, jacobians = 0, evaluations = 0, decompositions = 0, solves = 0;
   long least = r.statistics.front().nstep, most = least;
   for (const ode::Statistics& s : r.statistics) {
     steps += double(s.nstep);
     accepted += double(s.naccpt);
     rejected += double(s.nrejct);
     jacobians += double(s.njac);
+    evaluations += double(s.nfcn);
+    decompositions += double(s.ndec);
+    solves += double(s.nsol);
     least = std::min(least, s.nstep);
     most = std::max(most, s.nstep);
   }
   const double count = double(r.statistics.size());
-  return {{"mean_steps", steps / count},       {"mean_accepted", accepted / count},
-          {"mean_rejected", rejected / count}, {"mean_jacobians", jacobians / count},
-          {"min_steps", least},                {"max_steps", most},
+  return {{"mean_steps", steps / count},
+          {"mean_accepted", accepted / count},
+          {"mean_rejected", rejected / count},
+          {"mean_jacobians", jacobians / count},
+          {"mean_rhs_evaluations", evaluations / count},
+          {"mean_decompositions", decompositions / count},
+          {"mean_solves", solves / count},
+          {"min_steps", least},
+          {"max_steps", most},
           {"failures", r.failures()}};
 }
 
