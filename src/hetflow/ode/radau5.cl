@@ -272,8 +272,10 @@ void difference_column(int i, double t, const SHARED double* y, const SHARED dou
 // of work and 2 ODE_N ints of work_pivots per work-group; mapping 1 ignores both.
 // The phased mapping (ODE_PHASED) runs each system up to its next decomposition: it leaves the system's
 // record in state (phased_state.cl), y and the counters in place, with IDID 0, and appends the system to
-// next (next_count counts them); radau5_decompose.cl then factorises its matrices, and the next pass, with
-// resume set, runs the count systems that list names from there. The other mappings ignore these.
+// next (next_count[0] counts them), and also to jacobians (next_count[1]) where the decomposition needs
+// a new J; radau5_jacobian evaluates those, radau5_decompose.cl then factorises the matrices, and the
+// next pass, with resume set, runs the count systems that list names from there. The other mappings
+// ignore these.
 __kernel void radau5_integrate(__global double* y_io, __global const double* params, uint param_count,
                                __global const double* t0, __global const double* t_end, uint time_stride,
                                __global const double* tol, __global const double* settings, long nmax, int nit,
@@ -282,7 +284,8 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
                                ulong count, __global double* scratch, __global int* scratch_pivots,
                                __global const double* tables, __global double* matrices,
                                __global int* matrix_pivots, __global double* state, int resume,
-                               __global const uint* list, __global uint* next, __global uint* next_count) {
+                               __global const uint* list, __global uint* next, __global uint* jacobians,
+                               __global uint* next_count) {
   const double uround = settings[S_UROUND], safe = settings[S_SAFE], thet = settings[S_THET];
   const double fnewt = settings[S_FNEWT], quot1 = settings[S_QUOT1], quot2 = settings[S_QUOT2];
   const double facl = settings[S_FACL], facr = settings[S_FACR];
@@ -409,11 +412,16 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
     while (idid == 0) {
       if (go == GO_JACOBIAN) {
         ++njac;
+#if ODE_PHASED
+        // radau5_jacobian evaluates J where this pass leaves the system, just below.
+        jacobians[atomic_inc(next_count + 1)] = (uint)s;
+#else
         SYNC();  // y is complete
 #if ODE_ANALYTIC_JACOBIAN
         evaluate_jacobian(x, y, fjac, &user);
 #else
         FOR_EACH(i) difference_column(i, x, y, y0, fjac, uround, p);
+#endif
 #endif
         caljac = true;
       }
@@ -422,7 +430,8 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
       if (go != GO_STEP) {
 #if ODE_PHASED
         if (!resumed) {
-          // Suspended here (IDID 0) until radau5_decompose.cl has factorised E1 and E2.
+          // Suspended here (IDID 0) until radau5_decompose.cl has factorised E1 and E2 (after
+          // radau5_jacobian where this step asked for J).
           fac1 = u1 / h;
           alphn = alph / h;
           betan = beta / h;
@@ -687,3 +696,31 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
     }
   }
 }
+
+#if ODE_PHASED
+// J for the count systems that list names (the phased mapping's jacobians), each at the x, y and f(x, y)
+// its pass left (state and y_io), into its matrices, with the bits the pass would have computed. Apart
+// from the passes so that every work-item evaluates one: in a pass the work-items of a system that
+// needs none waited for those that did.
+__kernel void radau5_jacobian(__global const double* y_io, __global const double* params, uint param_count,
+                              __global const double* settings, __global const double* tables,
+                              __global double* matrices, __global const double* state,
+                              __global const uint* list, ulong count) {
+  for (ulong item = SYSTEM_FIRST; item < count; item += SYSTEM_STRIDE) {
+    const ulong s = list[item];
+    __global const double* p = params + s * param_count;
+    __global const double* st = state + s * PHASED_STATE;
+    MATRIX(fjac, 0);
+    double y[ODE_N];
+    for (int i = 0; i < ODE_N; ++i) y[i] = y_io[s * ODE_N + i];
+#if ODE_ANALYTIC_JACOBIAN
+    const User user = {p, tables, 0};
+    evaluate_jacobian(st[P_X], y, fjac, &user);
+#else
+    double f0[ODE_N];
+    for (int i = 0; i < ODE_N; ++i) f0[i] = st[P_Y0 + i];
+    for (int i = 0; i < ODE_N; ++i) difference_column(i, st[P_X], y, f0, fjac, settings[S_UROUND], p);
+#endif
+  }
+}
+#endif

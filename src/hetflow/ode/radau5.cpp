@@ -35,10 +35,10 @@ std::size_t phased_state_doubles(std::size_t n) { return 19 + 4 * n; }
 std::size_t phased_matrix_doubles(std::size_t n) { return 4 * n * n; }
 std::size_t phased_pivots(std::size_t n) { return 2 * n; }
 // What the phased mapping holds per system beside the batch's own data: the record, the matrices, the
-// pivots and the system's place in each of the two lists of the passes.
+// pivots and the system's place in each of the three lists of the passes.
 std::size_t phased_bytes(std::size_t n) {
   return sizeof(double) * (phased_state_doubles(n) + phased_matrix_doubles(n)) +
-         sizeof(cl_int) * phased_pivots(n) + 2 * sizeof(cl_uint);
+         sizeof(cl_int) * phased_pivots(n) + 3 * sizeof(cl_uint);
 }
 
 // Mapping 1 keeps J, E1 and the complex E2 (4 n^2 doubles) in one work-item's private memory.
@@ -347,8 +347,9 @@ struct Slot {
         matrix_pivots(ctx, with_phased ? systems * phased_pivots(n) : 1),
         lists{core::Buffer<cl_uint>(ctx, with_phased ? systems : 1),
               core::Buffer<cl_uint>(ctx, with_phased ? systems : 1)},
-        pending(ctx, 1),
-        host_pending(transfer, 1) {}
+        jacobians(ctx, with_phased ? systems : 1),
+        pending(ctx, 2),
+        host_pending(transfer, 2) {}
 
   std::size_t capacity;   // systems it holds
   bool per_system_times;  // whether it holds a time interval per system
@@ -358,10 +359,10 @@ struct Slot {
   core::PinnedBuffer<double> host_y, host_params, host_t0, host_t_end, host_reached;
   core::PinnedBuffer<std::int64_t> host_counters;
   // The phased mapping's: each system's record and matrices between passes, the systems a pass left
-  // for decomposition (lists[0] and [1] in turn) and how many.
+  // for decomposition (lists[0] and [1] in turn), those of them that need a new J, and how many of each.
   core::Buffer<double> state, matrices;
   core::Buffer<cl_int> matrix_pivots;
-  core::Buffer<cl_uint> lists[2], pending;
+  core::Buffer<cl_uint> lists[2], jacobians, pending;
   core::PinnedBuffer<cl_uint> host_pending;
   std::size_t first = 0, count = 0;  // the chunk in flight (run positions); count 0: none
   std::vector<core::Event> downloads;
@@ -389,10 +390,11 @@ struct Radau5::Device {
   core::Buffer<cl_int> scratch_pivots;
   core::Buffer<double> tables;  // System::tables (one element when it has none)
   core::Buffer<cl_uint> no_list;  // the kernel's list arguments where it ignores them (all but phased)
-  // The phased mapping's decompositions (radau5_decompose.cl) with their group sizes, in launch order;
-  // empty for the other mappings.
+  // The phased mapping's decompositions (radau5_decompose.cl) with their group sizes, in launch order,
+  // and its Jacobians (radau5_jacobian); empty for the other mappings.
   std::optional<core::Program> decompose_program;
   std::vector<std::pair<core::Kernel, std::size_t>> decompose;
+  core::Kernel jacobian;
 };
 
 std::size_t Result::failures() const {
@@ -490,10 +492,11 @@ Radau5::Device& Radau5::part(std::size_t k, const LaunchShape& shape) const {
              core::Buffer<double>(ctx, std::max<std::size_t>(group ? group_scratch_doubles(d, system_, options_) : 0, 1)),
              core::Buffer<cl_int>(ctx, std::max<std::size_t>(group ? group_scratch_pivots(d, system_, options_) : 0, 1)),
              core::Buffer<double>(ctx, std::max<std::size_t>(system_.tables.size(), 1)),
-             core::Buffer<cl_uint>(ctx, 1), std::nullopt, {}});
+             core::Buffer<cl_uint>(ctx, 1), std::nullopt, {}, {}});
   if (!system_.tables.empty()) part->tables.write(devices_->compute(k), system_.tables);
   part->kernel = part->program.kernel("radau5_integrate");
   if (phased) {
+    part->jacobian = part->program.kernel("radau5_jacobian");
     const auto n = static_cast<std::size_t>(system_.n);
     const bool gpu = d.info.kind == core::DeviceKind::gpu;
     core::BuildOptions lu;
@@ -785,7 +788,8 @@ Result Radau5::run(const Batch& batch, const std::vector<std::size_t>& order, bo
                      part.scratch_pivots, part.tables, phased ? s.matrices : part.scratch,
                      phased ? s.matrix_pivots : part.scratch_pivots, phased ? s.state : part.scratch,
                      static_cast<cl_int>(resume ? 1 : 0), phased ? s.lists[l.list] : part.no_list,
-                     phased ? s.lists[1 - l.list] : part.no_list, phased ? s.pending : part.no_list);
+                     phased ? s.lists[1 - l.list] : part.no_list, phased ? s.jacobians : part.no_list,
+                     phased ? s.pending : part.no_list);
     const core::NDRange local = local_range(d, options_);
     l.last = part.kernel.launch(cq, core::NDRange(local.size[0] * group_count(d, batch_mapping, options_)), local, wait);
     if (phased) {
@@ -794,18 +798,26 @@ Result Radau5::run(const Batch& batch, const std::vector<std::size_t>& order, bo
     }
     cq.flush();
   };
-  // The phased mapping's passes until no system is left: each waits for the last pass's count, then
-  // decomposes the systems it left and runs them on.
+  // The phased mapping's passes until no system is left: each waits for the last pass's counts, then
+  // evaluates J where the systems it left asked for one, decomposes them and runs them on.
   const auto finish_passes = [&](std::vector<Launch>& launches) {
     for (bool running = true; running;) {
       running = false;
       for (Launch& l : launches) {
         if (l.done) continue;
         l.last.wait();
-        const cl_uint listed = l.slot->host_pending[0];
+        const cl_uint listed = l.slot->host_pending[0], jacobians = l.slot->host_pending[1];
         l.done = listed == 0;
         if (l.done) continue;
         const core::Device& d = devices_->device(l.k);
+        Slot& s = *l.slot;
+        if (jacobians) {
+          l.part->jacobian.args(s.y, s.params, static_cast<cl_uint>(np), l.pipe->settings, l.part->tables, s.matrices,
+                                s.state, s.jacobians, static_cast<cl_ulong>(jacobians));
+          const core::NDRange local = local_range(d, options_);
+          l.part->jacobian.launch(devices_->compute(l.k),
+                                  core::NDRange(local.size[0] * group_count(d, batch_mapping, options_)), local);
+        }
         for (auto& [kernel, local] : l.part->decompose) {
           kernel.args(l.slot->matrices, l.slot->matrix_pivots, l.slot->state, l.slot->lists[l.list], listed);
           kernel.launch(devices_->compute(l.k), core::NDRange(local * decompose_groups(d)), core::NDRange(local));
