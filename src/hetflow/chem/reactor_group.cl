@@ -189,7 +189,7 @@ ChemState chem_group_state(const SHARED double* y, double P, const ChemWork* v) 
   FOR_OWN(k, 0, CHEM_K) {
     v->c[k] = s.rho * y[k] / chem_weight[k];
     double cpk, hk, gk;
-    chem_species_thermo(s.T, k, &cpk, &hk, &gk);
+    chem_species_thermo(s.T, log(s.T), k, &cpk, &hk, &gk);
     v->cp[k] = cpk;
     v->h[k] = hk;
     v->g[k] = gk;

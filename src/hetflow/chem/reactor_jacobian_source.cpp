@@ -13,9 +13,10 @@ namespace {
 
 using namespace source;
 
-// Fixed helpers, each the twin of a host function: chem_arrhenius_slope arrhenius_log_slope(),
-// chem_troe_slopes troe_slopes() after F_cent', chem_sri_slopes sri_slopes(), chem_plog_slope the PLOG
-// case of Kinetics::forward_slopes, chem_cp_slope cp_over_r_slope().
+// Fixed helpers, each the twin of a host function: chem_arrhenius_slope arrhenius_log_slope() (for
+// reactor_group.cl; the generated code writes it out), chem_troe_slopes troe_slopes() after F_cent',
+// chem_sri_slopes sri_slopes(), chem_plog_slope the PLOG case of Kinetics::forward_slopes, chem_cp_slope
+// cp_over_r_slope().
 constexpr std::string_view helpers = R"(
 double chem_arrhenius_slope(double b, double ea, double T) { return (b + ea / (CHEM_R * T)) / T; }
 
@@ -63,9 +64,8 @@ double chem_cp_slope(double T, int k) {
 }
 )";
 
-std::string slope_call(const Arrhenius& k) {
-  return "chem_arrhenius_slope(" + literal(k.b) + ", " + literal(k.ea) + ", T)";
-}
+// chem_arrhenius_slope written out with the caller's RT, as arrhenius_call writes chem_arrhenius.
+std::string slope_call(const Arrhenius& k) { return "((" + literal(k.b) + " + " + literal(k.ea) + " / RT) / T)"; }
 
 // dkf_dT and dkf_dm (Kinetics::forward_slopes), after forward_constant's statements.
 std::string forward_slopes(const Reaction& r) {
@@ -119,7 +119,7 @@ std::string reverse_slopes(const Reaction& r) {
   if (r.reverse) return "    const double dkr_dT = kr * " + slope_call(*r.reverse) + ";\n    const double dkr_dm = 0.0;\n";
   std::string s = reaction_change(r, "dh", "h");
   s += "    const double dkr_dT = dkf_dT * ratio + kr * (" + literal(parts::total(r.products) - parts::total(r.reactants)) +
-       " / T - dh / (CHEM_R * T * T));\n";
+       " / T - dh / (RT * T));\n";
   return s + "    const double dkr_dm = dkf_dm * ratio;\n";
 }
 
@@ -215,7 +215,8 @@ std::string reactor_jacobian_source(const Mechanism& m) {
 // w = ω̇, J[k + i CHEM_N] += ∂ω̇_k/∂c_i and wT = ∂ω̇/∂T at fixed c (J zeroed by the caller).
 void chem_production_jacobian(double T, double P, const double* c, const double* g, const double* h, double* w,
                               double* J, double* wT) {
-  const double log_c0 = log(CHEM_ONE_ATM / (CHEM_R * T));
+  const double log_T = log(T), RT = CHEM_R * T;
+  const double log_c0 = log(CHEM_ONE_ATM / RT);
   double c_total = 0.0;
   for (int k = 0; k < CHEM_K; ++k) c_total += c[k];
   for (int k = 0; k < CHEM_K; ++k) {

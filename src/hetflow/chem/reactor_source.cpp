@@ -13,8 +13,9 @@ namespace {
 using namespace source;
 
 // Fixed helpers; the mechanism-specific code below calls them. Each mirrors one host function:
-// chem_arrhenius arrhenius(), chem_troe troe_factor() after F_cent, chem_sri sri_factor(),
-// chem_floor std::max(x, floor) (returning x unless x < floor, as std::max does).
+// chem_arrhenius arrhenius() (for reactor_group.cl; the generated code writes it out), chem_troe
+// troe_factor() after F_cent, chem_sri sri_factor(), chem_floor std::max(x, floor) (returning x unless
+// x < floor, as std::max does).
 constexpr std::string_view prelude = R"(
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
@@ -49,17 +50,19 @@ double chem_plog_rate(double P, int n, const double* pp, const double* kp) {
   return exp(log(kp[i]) + w * (log(kp[i + 1]) - log(kp[i])));
 }
 
-// Molar c_p, h and g = h - T s of species k (thermo.cpp): the lower polynomial up to and including T_mid.
-void chem_species_thermo(double T, int k, double* cp, double* h, double* g) {
+// Molar c_p, h and g = h - T s of species k (thermo.cpp) at T, log_T = log(T): the lower polynomial up to
+// and including T_mid.
+void chem_species_thermo(double T, double log_T, int k, double* cp, double* h, double* g) {
   __constant const double* a = T <= chem_t_mid[k] ? chem_nasa_low[k] : chem_nasa_high[k];
   *cp = CHEM_R * (a[0] + T * (a[1] + T * (a[2] + T * (a[3] + T * a[4]))));
   *h = CHEM_R * T * (a[0] + T * (a[1] / 2 + T * (a[2] / 3 + T * (a[3] / 4 + T * a[4] / 5))) + a[5] / T);
-  const double s = CHEM_R * (a[0] * log(T) + T * (a[1] + T * (a[2] / 2 + T * (a[3] / 3 + T * a[4] / 4))) + a[6]);
+  const double s = CHEM_R * (a[0] * log_T + T * (a[1] + T * (a[2] / 2 + T * (a[3] / 3 + T * a[4] / 4))) + a[6]);
   *g = *h - T * s;
 }
 
 void chem_thermo(double T, double* cp, double* h, double* g) {
-  for (int k = 0; k < CHEM_K; ++k) chem_species_thermo(T, k, cp + k, h + k, g + k);
+  const double log_T = log(T);
+  for (int k = 0; k < CHEM_K; ++k) chem_species_thermo(T, log_T, k, cp + k, h + k, g + k);
 }
 )";
 
@@ -134,7 +137,8 @@ std::string reactor_rhs_source(const Mechanism& m) {
   s += R"(
 // Net molar production rates w [mol/(m^3 s)] from the concentrations c and the species' g.
 void chem_production_rates(double T, double P, const double* c, const double* g, double* w) {
-  const double log_c0 = log(CHEM_ONE_ATM / (CHEM_R * T));
+  const double log_T = log(T), RT = CHEM_R * T;
+  const double log_c0 = log(CHEM_ONE_ATM / RT);
   double c_total = 0.0;
   for (int k = 0; k < CHEM_K; ++k) c_total += c[k];
   for (int k = 0; k < CHEM_K; ++k) w[k] = 0.0;

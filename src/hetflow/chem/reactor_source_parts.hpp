@@ -13,7 +13,8 @@ namespace hetflow::chem::source {
 std::string literal(double v);
 std::string num(int k);
 std::string join(const std::vector<std::string>& items, const std::string& separator);
-// chem_arrhenius(a, b, ea, T)
+// k = A T^b exp(-E_a / RT) as chem_arrhenius computes it, from log_T and RT, which the enclosing
+// function defines.
 std::string arrhenius_call(const Arrhenius& k);
 
 // One factor x^order of a concentration product (parts::factor) as an expression.
@@ -26,7 +27,8 @@ std::string forward_constant(const Reaction& r);
 // `double <name>` = Σ ν''_k x[k] - Σ ν'_k x[k], products first (the reaction's change of species
 // property x: g for ΔG°, h for ΔH°).
 std::string reaction_change(const Reaction& r, const std::string& name, const std::string& x);
-// For a reversible reaction: kr, and for an equilibrium reverse rate also ratio = kr / kf.
+// For a reversible reaction: kr, and for an equilibrium reverse rate also ratio = kr / kf (from RT and
+// log_c0).
 std::string reverse_constant(const Reaction& r);
 // "m * " for a three-body rate, whose rate of progress [M] multiplies; "" otherwise.
 std::string rate_scale(const Reaction& r);
