@@ -280,12 +280,15 @@ Case function_rate(const core::DeviceSet& devices, const chem::Mechanism& m, con
   y.write(q, batch.y0);
   p.write(q, batch.params);
   kernel.args(y, p, out, static_cast<cl_int>(repeats));
-  kernel.launch(q, count);
+  // PoCL, left to choose the groups, crashed (a segmentation fault, 2 cores) in GRI-Mech 3.0's jac(),
+  // whose private matrix takes 23 KB a work-item; in radau5.cpp's CPU groups of 4 it runs.
+  const core::NDRange local = gpu ? core::NDRange{} : core::NDRange(4);
+  kernel.launch(q, count, local);
   q.finish();
   std::vector<double> rate;
   for (int r = 0; r < std::max(options.repeats, 1); ++r) {
     const core::WallTimer timer;
-    kernel.launch(q, count);
+    kernel.launch(q, count, local);
     q.finish();
     rate.push_back(double(count) * repeats / timer.seconds());
   }
