@@ -47,7 +47,21 @@
 #define SPECIES(terms, u) ((int)(terms)[2 * (u)])
 #define COEFFICIENT(terms, u) ((terms)[2 * (u) + 1])
 
-double chem_arrhenius_at(__global const double* k, double T) { return chem_arrhenius(k[0], k[1], k[2], T); }
+// The state the rhs and the Jacobian start from (chem_group_state): T, log T, RT, W̄, ρ, Σ c and
+// ln(p_atm / RT), with c, c_p, h and g of every species in the group's work.
+typedef struct {
+  double T, log_T, RT, wbar, rho, c_total, log_c0;
+} ChemState;
+
+// arrhenius() and arrhenius_log_slope() from the state's log T and RT, computed once per state rather
+// than per reaction (as the generated code does: reactor_source_parts.cpp's arrhenius_call); the host's
+// bits.
+double chem_arrhenius_at(__global const double* k, const ChemState* s) {
+  return k[0] * exp(k[1] * s->log_T - k[2] / s->RT);
+}
+#if ODE_GROUP_JAC  // the slope is jac()'s, there only with it
+double chem_slope_at(__global const double* k, const ChemState* s) { return (k[1] + k[2] / s->RT) / s->T; }
+#endif
 
 // concentration_product: Π c_s^order, integer orders multiplied out; with which >= 0, its derivative by
 // that term's species (product_derivative).
@@ -80,17 +94,17 @@ double chem_change(__global const double* rec, const SHARED double* x) {
 // PLOG (plog_constant): the count of pressures, then per pressure (p, rates, offset of its Arrhenius
 // triples from the record's start). Fills pp and kp, each pressure's rates summed from 0.0 in order,
 // and with dkp (not 0) Σ k d ln k/dT likewise (forward_slopes); returns the count.
-int chem_plog_sums(__global const double* rec, __global const double* table, double T, double* pp, double* kp,
-                   double* dkp) {
+int chem_plog_sums(__global const double* rec, __global const double* table, const ChemState* s, double* pp,
+                   double* kp, double* dkp) {
   const int n = (int)table[0];
   for (int i = 0; i < n; ++i) {
     pp[i] = table[1 + 3 * i];
     __global const double* rate = rec + (int)table[3 + 3 * i];
     double k = 0.0, dk = 0.0;
     for (int j = 0; j < (int)table[2 + 3 * i]; ++j) {
-      k = k + chem_arrhenius_at(rate + 3 * j, T);
-#if ODE_GROUP_JAC  // the slope is jac()'s helper, there only with it
-      if (dkp) dk = dk + chem_arrhenius_at(rate + 3 * j, T) * chem_arrhenius_slope(rate[3 * j + 1], rate[3 * j + 2], T);
+      k = k + chem_arrhenius_at(rate + 3 * j, s);
+#if ODE_GROUP_JAC
+      if (dkp) dk = dk + chem_arrhenius_at(rate + 3 * j, s) * chem_slope_at(rate + 3 * j, s);
 #endif
     }
     kp[i] = k;
@@ -99,9 +113,9 @@ int chem_plog_sums(__global const double* rec, __global const double* table, dou
   return n;
 }
 
-double chem_plog(__global const double* rec, __global const double* table, double T, double P) {
+double chem_plog(__global const double* rec, __global const double* table, const ChemState* s, double P) {
   double pp[CHEM_MAX_PRESSURES], kp[CHEM_MAX_PRESSURES];
-  const int n = chem_plog_sums(rec, table, T, pp, kp, 0);
+  const int n = chem_plog_sums(rec, table, s, pp, kp, 0);
   return chem_plog_rate(P, n, pp, kp);
 }
 
@@ -113,8 +127,9 @@ typedef struct {
   double forward_product, reverse_product, q;
 } ChemRate;
 
-ChemRate chem_rate(__global const double* rec, double T, double P, const SHARED double* c, double c_total,
-                   const SHARED double* g, double log_c0) {
+ChemRate chem_rate(__global const double* rec, const ChemState* s, double P, const SHARED double* c,
+                   const SHARED double* g) {
+  const double T = s->T;
   ChemRate r = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0};
   const int kind = COUNT(rec, H_KIND);
   __global const double* rate = PART(rec, O_RATE);
@@ -122,12 +137,12 @@ ChemRate chem_rate(__global const double* rec, double T, double P, const SHARED 
   if (rec[H_THIRD_BODY] == 1.0) {
     r.m = c[(int)third[0]];
   } else if (rec[H_THIRD_BODY] == 2.0) {
-    r.m = third[0] * c_total;
+    r.m = third[0] * s->c_total;
     for (int u = 0; u < (int)third[1]; ++u) r.m += third[3 + 2 * u] * c[(int)third[2 + 2 * u]];
   }
   if (kind == KIND_FALLOFF || kind == KIND_ACTIVATED) {
-    r.k0 = chem_arrhenius_at(rate, T);
-    r.kinf = chem_arrhenius_at(rate + 3, T);
+    r.k0 = chem_arrhenius_at(rate, s);
+    r.kinf = chem_arrhenius_at(rate + 3, s);
     r.pr = r.k0 * r.m / r.kinf;
     r.log10_pr = log10(chem_floor(r.pr, CHEM_TINY));
     __global const double* t = rate + 6;
@@ -142,9 +157,9 @@ ChemRate chem_rate(__global const double* rec, double T, double P, const SHARED 
     }
     r.kf = kind == KIND_FALLOFF ? r.kinf * r.pr / (1.0 + r.pr) * r.f : r.k0 / (1.0 + r.pr) * r.f;
   } else if (kind == KIND_PLOG) {
-    r.kf = chem_plog(rec, rate, T, P);
+    r.kf = chem_plog(rec, rate, s, P);
   } else {
-    r.kf = chem_arrhenius_at(rate, T);
+    r.kf = chem_arrhenius_at(rate, s);
   }
   // [M] multiplies three-body rates; in falloff rates it is already inside kf.
   const int scaled = kind == KIND_THREE_BODY;
@@ -153,9 +168,9 @@ ChemRate chem_rate(__global const double* rec, double T, double P, const SHARED 
   r.q = qf;
   if (rec[H_REVERSIBLE] == 0.0) return r;
   if (rec[H_REVERSIBLE] == 2.0) {
-    r.kr = chem_arrhenius_at(PART(rec, O_REVERSE), T);
+    r.kr = chem_arrhenius_at(PART(rec, O_REVERSE), s);
   } else {
-    r.ratio = exp(chem_change(rec, g) / (CHEM_R * T) - rec[H_DELTA_NU] * log_c0);
+    r.ratio = exp(chem_change(rec, g) / s->RT - rec[H_DELTA_NU] * s->log_c0);
     r.kr = r.kf * r.ratio;
   }
   r.reverse_product = chem_product(PART(rec, O_REVERSE_ORDERS), COUNT(rec, H_REVERSE), c, -1);
@@ -173,29 +188,27 @@ ChemWork chem_work(SHARED double* work) {
   return v;
 }
 
-// The state the rhs and the Jacobian start from: T, W̄, ρ, Σ c and ln(p_atm / RT), with c, c_p, h and g
-// of every species in v, the species spread over the group (and a barrier so all see them).
-typedef struct {
-  double T, wbar, rho, c_total, log_c0;
-} ChemState;
-
+// The state, with c, c_p, h and g of every species in v, the species spread over the group (and a
+// barrier so all see them).
 ChemState chem_group_state(const SHARED double* y, double P, const ChemWork* v) {
   ChemState s;
   s.T = y[CHEM_K];
+  s.log_T = log(s.T);
+  s.RT = CHEM_R * s.T;
   double inverse_weight = 0.0;
   for (int k = 0; k < CHEM_K; ++k) inverse_weight += y[k] / chem_weight[k];
   s.wbar = 1.0 / inverse_weight;
-  s.rho = P * s.wbar / (CHEM_R * s.T);
+  s.rho = P * s.wbar / s.RT;
   FOR_OWN(k, 0, CHEM_K) {
     v->c[k] = s.rho * y[k] / chem_weight[k];
     double cpk, hk, gk;
-    chem_species_thermo(s.T, log(s.T), k, &cpk, &hk, &gk);
+    chem_species_thermo(s.T, s.log_T, k, &cpk, &hk, &gk);
     v->cp[k] = cpk;
     v->h[k] = hk;
     v->g[k] = gk;
   }
   SYNC();  // c and g are complete
-  s.log_c0 = log(CHEM_ONE_ATM / (CHEM_R * s.T));
+  s.log_c0 = log(CHEM_ONE_ATM / s.RT);
   s.c_total = 0.0;
   for (int k = 0; k < CHEM_K; ++k) s.c_total += v->c[k];
   return s;
@@ -209,7 +222,7 @@ void rhs_group(double t, const SHARED double* y, SHARED double* f, __global cons
   const double P = p[0];
   // rhs() forms ρ as P (1 / Σ Y/W) / (R T), the same bits as the state's P W̄ / (R T).
   const ChemState s = chem_group_state(y, P, &v);
-  FOR_OWN(r, 0, CHEM_REACTIONS) q[r] = chem_rate(CHEM_RECORD(r), s.T, P, v.c, s.c_total, v.g, s.log_c0).q;
+  FOR_OWN(r, 0, CHEM_REACTIONS) q[r] = chem_rate(CHEM_RECORD(r), &s, P, v.c, v.g).q;
   SYNC();  // q is complete
   FOR_OWN(k, 0, CHEM_K) {
     // w -= ν' q as w + (-ν') q: the same bits.
@@ -237,21 +250,21 @@ void rhs_group(double t, const SHARED double* y, SHARED double* f, __global cons
 // jac() adds to that row, in jac()'s order; then the reactor's transform, column by column.
 #define CHEM_DQ (3 + CHEM_MAX_EXPONENTS)  // per reaction: q, dq/dT, dq/d[M], dq/dc_u
 
-double chem_slope_at(__global const double* k, double T) { return chem_arrhenius_slope(k[1], k[2], T); }
-
 // d kf/dT and d kf/d[M] (forward_slopes).
-void chem_forward_slopes(__global const double* rec, const ChemRate* r, double T, double P, double* dT, double* dm) {
+void chem_forward_slopes(__global const double* rec, const ChemRate* r, const ChemState* s, double P, double* dT,
+                         double* dm) {
+  const double T = s->T;
   const int kind = COUNT(rec, H_KIND);
   __global const double* rate = PART(rec, O_RATE);
   *dm = 0.0;
   if (kind == KIND_PLOG) {
     double pp[CHEM_MAX_PRESSURES], kp[CHEM_MAX_PRESSURES], dkp[CHEM_MAX_PRESSURES];
-    const int n = chem_plog_sums(rec, rate, T, pp, kp, dkp);
+    const int n = chem_plog_sums(rec, rate, s, pp, kp, dkp);
     *dT = r->kf * chem_plog_slope(P, n, pp, kp, dkp);
     return;
   }
   if (kind != KIND_FALLOFF && kind != KIND_ACTIVATED) {
-    *dT = r->kf * chem_slope_at(rate, T);
+    *dT = r->kf * chem_slope_at(rate, s);
     return;
   }
   double bx = 0.0, bT = 0.0;
@@ -266,8 +279,8 @@ void chem_forward_slopes(__global const double* rec, const ChemRate* r, double T
     chem_sri_slopes(T, r->log10_pr, t[0], t[1], t[2], t[4], &bx, &bT);
   }
   const int live = !(r->pr < CHEM_TINY);
-  const double a0 = chem_slope_at(rate, T);
-  const double ainf = chem_slope_at(rate + 3, T);
+  const double a0 = chem_slope_at(rate, s);
+  const double ainf = chem_slope_at(rate + 3, s);
   const double dlnf_dT = bT + (live ? bx / CHEM_LN10 * (a0 - ainf) : 0.0);
   const double dlnf_dm = live ? bx / (CHEM_LN10 * r->m) : 0.0;
   const double blend = r->k0 * r->f / ((1.0 + r->pr) * (1.0 + r->pr));
@@ -282,20 +295,21 @@ void chem_forward_slopes(__global const double* rec, const ChemRate* r, double T
 
 // q, dq/dT, dq/d[M] and dq/dc_u of one reaction into dq (CHEM_DQ doubles), u over its forward then
 // reverse exponents.
-void chem_rate_derivatives(__global const double* rec, double T, double P, const SHARED double* c, double c_total,
-                           const SHARED double* g, const SHARED double* h, double log_c0, SHARED double* dq) {
-  const ChemRate r = chem_rate(rec, T, P, c, c_total, g, log_c0);
+void chem_rate_derivatives(__global const double* rec, const ChemState* s, double P, const SHARED double* c,
+                           const SHARED double* g, const SHARED double* h, SHARED double* dq) {
+  const double T = s->T;
+  const ChemRate r = chem_rate(rec, s, P, c, g);
   const int three_body = COUNT(rec, H_KIND) == KIND_THREE_BODY;
   const double multiplier = three_body ? r.m : 1.0;
   double dkf_dT, dkf_dm;
-  chem_forward_slopes(rec, &r, T, P, &dkf_dT, &dkf_dm);
+  chem_forward_slopes(rec, &r, s, P, &dkf_dT, &dkf_dm);
   dq[0] = r.q;
   if (rec[H_REVERSIBLE] != 0.0) {
     double dkr_dT, dkr_dm = 0.0;
     if (rec[H_REVERSIBLE] == 2.0) {
-      dkr_dT = r.kr * chem_slope_at(PART(rec, O_REVERSE), T);
+      dkr_dT = r.kr * chem_slope_at(PART(rec, O_REVERSE), s);
     } else {
-      dkr_dT = dkf_dT * r.ratio + r.kr * (rec[H_DELTA_NU] / T - chem_change(rec, h) / (CHEM_R * T * T));
+      dkr_dT = dkf_dT * r.ratio + r.kr * (rec[H_DELTA_NU] / T - chem_change(rec, h) / (s->RT * T));
       dkr_dm = dkf_dm * r.ratio;
     }
     dq[1] = multiplier * (dkf_dT * r.forward_product - dkr_dT * r.reverse_product);
@@ -346,7 +360,7 @@ void jac_group(double t, const SHARED double* y, SHARED double* dfdy, __global c
   const ChemState s = chem_group_state(y, P, &v);
   const double T = s.T, wbar = s.wbar, rho = s.rho;
   FOR_OWN(r, 0, CHEM_REACTIONS)
-  chem_rate_derivatives(CHEM_RECORD(r), T, P, c, s.c_total, v.g, h, s.log_c0, dq + r * CHEM_DQ);
+  chem_rate_derivatives(CHEM_RECORD(r), &s, P, c, v.g, h, dq + r * CHEM_DQ);
   SYNC();  // dq is complete
   FOR_OWN(k, 0, CHEM_K) {
     double wk = 0.0, wTk = 0.0;

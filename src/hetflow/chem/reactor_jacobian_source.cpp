@@ -13,13 +13,10 @@ namespace {
 
 using namespace source;
 
-// Fixed helpers, each the twin of a host function: chem_arrhenius_slope arrhenius_log_slope() (for
-// reactor_group.cl; the generated code writes it out), chem_troe_slopes troe_slopes() after F_cent',
+// Fixed helpers, each the twin of a host function: chem_troe_slopes troe_slopes() after F_cent',
 // chem_sri_slopes sri_slopes(), chem_plog_slope the PLOG case of Kinetics::forward_slopes, chem_cp_slope
-// cp_over_r_slope().
+// cp_over_r_slope(). Arrhenius slopes are written out (slope_call).
 constexpr std::string_view helpers = R"(
-double chem_arrhenius_slope(double b, double ea, double T) { return (b + ea / (CHEM_R * T)) / T; }
-
 void chem_troe_slopes(double fcent, double dfcent, double log10_pr, double* dx, double* dT) {
   const int clamped = fcent < CHEM_TINY;
   const double log_fcent = log10(clamped ? CHEM_TINY : fcent);
@@ -64,7 +61,7 @@ double chem_cp_slope(double T, int k) {
 }
 )";
 
-// chem_arrhenius_slope written out with the caller's RT, as arrhenius_call writes chem_arrhenius.
+// d ln k/dT = (b + E_a / RT) / T (arrhenius_log_slope) with the caller's RT, as arrhenius_call writes k.
 std::string slope_call(const Arrhenius& k) { return "((" + literal(k.b) + " + " + literal(k.ea) + " / RT) / T)"; }
 
 // dkf_dT and dkf_dm (Kinetics::forward_slopes), after forward_constant's statements.

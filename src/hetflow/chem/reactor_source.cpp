@@ -13,18 +13,13 @@ namespace {
 using namespace source;
 
 // Fixed helpers; the mechanism-specific code below calls them. Each mirrors one host function:
-// chem_arrhenius arrhenius() (for reactor_group.cl; the generated code writes it out), chem_troe
-// troe_factor() after F_cent, chem_sri sri_factor(), chem_floor std::max(x, floor) (returning x unless
-// x < floor, as std::max does).
+// chem_troe troe_factor() after F_cent, chem_sri sri_factor(), chem_floor std::max(x, floor) (returning
+// x unless x < floor, as std::max does). Arrhenius rates are written out (arrhenius_call).
 constexpr std::string_view prelude = R"(
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 
 double chem_floor(double x, double floor) { return x < floor ? floor : x; }
-
-double chem_arrhenius(double a, double b, double ea, double T) {
-  return a * exp(b * log(T) - ea / (CHEM_R * T));
-}
 
 double chem_troe(double fcent, double log10_pr) {
   const double log_fcent = log10(chem_floor(fcent, CHEM_TINY));

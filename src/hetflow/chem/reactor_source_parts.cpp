@@ -79,11 +79,11 @@ std::string join(const std::vector<std::string>& items, const std::string& separ
   return s;
 }
 
-// chem_arrhenius written out with the caller's log_T = log(T) and RT = CHEM_R * T, the values it would
-// compute itself, so the bits stay the host's. A zero b or E_a drops its term, which only ever added a
-// zero (0 · log T - x is -x, x - 0 / RT is x, exp(0) is 1); at b = E_a = 0 k is A. NVIDIA's compiler kept
-// a log and a division per reaction in the function: GRI-Mech 3.0's rhs() ran 51.7 M evaluations/s
-// written out against 38.8 M through it (H200, chem benchmark's `rhs` case).
+// arrhenius() written out as A exp(b log T - E_a / RT) with the caller's log_T = log(T) and RT = CHEM_R T,
+// so the bits stay the host's. A zero b or E_a drops its term, which only ever added a zero (0 log T - x
+// is -x, x - 0 / RT is x, exp(0) is 1); at b = E_a = 0 k is A. NVIDIA's compiler kept a log and a division
+// per reaction in a helper function that took T: GRI-Mech 3.0's rhs() ran 51.7 M evaluations/s written
+// out against 38.8 M through it (H200, chem benchmark's `rhs` case).
 std::string arrhenius_call(const Arrhenius& k) {
   const std::string a = literal(k.a), b = literal(k.b), ea = literal(k.ea);
   if (k.b == 0.0 && k.ea == 0.0) return a;

@@ -13,7 +13,7 @@ namespace hetflow::chem::source {
 std::string literal(double v);
 std::string num(int k);
 std::string join(const std::vector<std::string>& items, const std::string& separator);
-// k = A T^b exp(-E_a / RT) as chem_arrhenius computes it, from log_T and RT, which the enclosing
+// k = A T^b exp(-E_a / RT) as Kinetics's arrhenius() computes it, from log_T and RT, which the enclosing
 // function defines.
 std::string arrhenius_call(const Arrhenius& k);
 
