@@ -213,7 +213,10 @@ std::size_t group_count(const core::Device& d, Mapping m, const Options& o) {
 // 401,400 and 58,520 against 80,580 / 98,540 (96: 358,800).
 // GRI-Mech 3.0 (n = 54) at 64 registers, against the uncapped record of another H200: mapping 1 at
 // 1e5 systems 139,800 against 126,940 and 27,190 against 26,460; mapping 2 at 4,096 119,500 against
-// 105,490 and 16,510 against 17,630 (bench/results/nvidia-h200/experiments-2026-11-26).
+// 105,490 and 16,510 against 17,630 (bench/results/nvidia-h200/experiments-2026-11-26). The phased
+// mapping at 48, 96 and 128 registers against 64 (87c247c, one call): GRI-Mech 3.0 at 1e5 systems and
+// 1e-6 s 409,900 / 393,000 / 397,400 against 414,900 systems/s; H2/O2 at 1e6 1,856,000 / 1,821,000 /
+// 1,728,000 against 1,987,000.
 constexpr std::size_t default_max_registers = 64;
 // Mapping 2 keeps the compiler's registers below this many systems per compute unit: as many groups as
 // that fit a multiprocessor uncapped, and the budget's spills only slow them. H2/O2 on the H200,
