@@ -89,6 +89,23 @@ TEST(CoreProgram, BuildsWithPrecisionDefinesAndRuns) {
   }
 }
 
+// A context's extra options (`hetflow bench --build-options`, a case's device.build_options) reach
+// programs built from generated source too, as RADAU5's and the chem benchmark's are.
+TEST(CoreProgram, SourceBuildsTakeTheContextsExtraOptions) {
+  DeviceSet ds = test::test_device();
+  const Context& ctx = ds.context(0);
+  const Queue& q = ds.compute(0);
+  CacheDir cache;
+  const std::string source = "__kernel void extra(__global int* out) { out[0] = EXTRA_VALUE; }\n";
+  ds.set_extra_build_options("-D EXTRA_VALUE=7");
+  const Program program = build_program(ctx, "test/extra.cl", source, "");
+  ds.set_extra_build_options("");
+  EXPECT_NE(program.options().find("-D EXTRA_VALUE=7"), std::string::npos) << program.options();
+  Buffer<cl_int> out(ctx, 1);
+  program.kernel("extra").args(out).launch(q, 1).wait();
+  EXPECT_EQ(out.to_vector(q)[0], 7);
+}
+
 TEST(CoreProgram, BuildErrorCarriesTheFullLog) {
   const DeviceSet ds = test::test_device();
   CacheDir cache;

@@ -7,7 +7,8 @@
 namespace hetflow::core {
 
 struct Context::Programs {
-  std::mutex mutex;
+  std::mutex mutex;  // held while a program builds
+  std::mutex options_mutex;
   std::string extra_options;
   std::map<std::string, Program> built;
 };
@@ -21,8 +22,17 @@ Context::Context(const Device& device) : device_(device), programs_(std::make_sh
 }
 
 void Context::set_extra_build_options(std::string options) {
-  const std::lock_guard lock(programs_->mutex);
+  const std::lock_guard lock(programs_->options_mutex);
   programs_->extra_options = std::move(options);
+}
+
+std::string Context::full_build_options(const std::string& options) const {
+  const std::lock_guard lock(programs_->options_mutex);
+  const std::string& extra = programs_->extra_options;
+  if (extra.empty()) return options;
+  std::string all = options;
+  if (!all.empty()) all += ' ';
+  return all += extra;
 }
 
 const Program& Context::program(const std::string& name, const BuildOptions& options) const {
@@ -31,12 +41,10 @@ const Program& Context::program(const std::string& name, const BuildOptions& opt
                 " does not support; use single precision (float) on this device");
   }
   const std::lock_guard lock(programs_->mutex);
-  std::string all = options.str();
-  if (!programs_->extra_options.empty()) all += (all.empty() ? "" : " ") + programs_->extra_options;
-  const std::string key = name + '\n' + all;
+  const std::string key = name + '\n' + full_build_options(options.str());
   auto it = programs_->built.find(key);
   if (it == programs_->built.end()) {
-    it = programs_->built.emplace(key, build_program(*this, name, kernel_source(name), all)).first;
+    it = programs_->built.emplace(key, build_program(*this, name, kernel_source(name), options.str())).first;
   }
   return it->second;
 }

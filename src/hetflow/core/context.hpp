@@ -28,6 +28,8 @@ class Context {
 
   // Extra compiler options appended to every build in this context (a case's device.build_options).
   void set_extra_build_options(std::string options);
+  // options followed by the extra options: what build_program() passes to the compiler.
+  std::string full_build_options(const std::string& options) const;
 
  private:
   Device device_;

@@ -56,7 +56,8 @@ Kernel Program::kernel(const std::string& entry) const {
 }
 
 Program build_program(const Context& context, const std::string& name, const std::string& source,
-                      const std::string& options) {
+                      const std::string& requested) {
+  const std::string options = context.full_build_options(requested);
   const Device& device = context.device();
   const BinaryCache cache = BinaryCache::from_environment();
   const std::string key = BinaryCache::key(source, options, device.info);

@@ -29,8 +29,9 @@ class Program {
   bool from_cache_;
 };
 
-// Builds `source` for the context's device with `options`, through the persistent binary cache
-// (BinaryCache::from_environment()). A compile error throws KernelBuildError with the full log.
+// Builds `source` for the context's device with `options` and the context's extra options, through the
+// persistent binary cache (BinaryCache::from_environment()). A compile error throws KernelBuildError with
+// the full log.
 Program build_program(const Context& context, const std::string& name, const std::string& source,
                       const std::string& options);
 
