@@ -557,7 +557,10 @@ std::vector<double> Radau5::initial_rates(const Batch& batch) const { return rat
 // mapping's passes leave only the unfinished systems side by side. Sorted against batch order, H100,
 // chem benchmark, phased mapping, one call: GRI-Mech 3.0 at 1e5 systems 269,900 against 257,100
 // systems/s (dt 1e-6 s) and 48,980 against 46,810 (1e-4 s), but H2/O2 at 1e6 897,000 and 803,400
-// against 1,206,000 and 1,230,000 (1e-6 s) and 336,200 and 315,200 against 352,000 and 355,100.
+// against 1,206,000 and 1,230,000 (1e-6 s) and 336,200 and 315,200 against 352,000 and 355,100. Again on
+// an H200 at 87c247c, sorted ascending / descending against batch order: GRI-Mech 3.0 410,300 / 411,200
+// against 419,300 (1e-6 s) and 70,960 / 71,050 against 69,160 (1e-4 s); H2/O2 1,475,000 / 1,494,000
+// against 1,996,000 and 479,800 / 476,600 against 500,800.
 std::vector<std::size_t> Radau5::run_order(const Batch& batch, std::size_t count) const {
   std::vector<std::size_t> order = batch_order(count);
   std::vector<double> key = batch.sort_key;
