@@ -36,6 +36,7 @@ struct Variant {
   std::size_t parts = 1;
   int panel = 0;       // the group LU's ODE_LU_PANEL
   bool local = false;  // the group LU's matrices in local memory
+  bool final_rows = false;  // dense_lu.cl's ODE_FINAL_ROWS
   // The kernels in launch order, as radau5.cpp launches them.
   std::vector<std::string> kernels() const {
     if (kind == registers) return {"radau5_decompose"};
@@ -53,7 +54,8 @@ core::Program build(const core::DeviceSet& devices, std::size_t n, const Variant
                               " -DODE_PHASED=" + flag(v.kind == Variant::work_item) +
                               " -DODE_REGISTER_LU=" + flag(v.kind == Variant::registers) +
                               " -DODE_LU_BY_COLUMN=0 -DODE_LU_PANEL=" + std::to_string(v.panel) +
-                              " -DODE_LOCAL_SCRATCH=" + flag(v.local) + " -DODE_RL_PARTS=" + std::to_string(v.parts);
+                              " -DODE_LOCAL_SCRATCH=" + flag(v.local) + " -DODE_RL_PARTS=" + std::to_string(v.parts) +
+                              " -DODE_FINAL_ROWS=" + flag(v.final_rows);
   return core::build_program(devices.context(0), "ode/radau5_decompose.cl",
                              core::kernel_source("ode/radau5_decompose.cl"), options);
 }
@@ -161,14 +163,18 @@ TEST_P(OdeGroupLu, GivesDenseLuBits) {
     GTEST_SKIP() << "the group LU is tested on GPUs (PoCL cannot compile it)";
   const std::size_t n = GetParam(), systems = 20;
   const Factors in = random_systems(n, systems);
-  const Factors dense = decompose(devices, n, Variant{}, in);
   const bool fits = (2 * n * n + n) * sizeof(double) <= devices.device(0).info.local_mem;  // E2 and the pivots
-  for (const bool local : {false, true})
-    for (const int panel : {0, 4}) {
-      if (local && !fits) continue;
-      SCOPED_TRACE(std::string(local ? "local" : "global") + " memory, panel " + std::to_string(panel));
-      expect_same_factors(decompose(devices, n, Variant{Variant::group, 1, panel, local}, in), dense, n);
-    }
+  for (const bool final_rows : {false, true}) {
+    const Factors dense = decompose(devices, n, Variant{Variant::work_item, 1, 0, false, final_rows}, in);
+    for (const bool local : {false, true})
+      for (const int panel : {0, 4}) {
+        if (local && !fits) continue;
+        SCOPED_TRACE(std::string(local ? "local" : "global") + " memory, panel " + std::to_string(panel) +
+                     (final_rows ? ", final rows" : ""));
+        expect_same_factors(decompose(devices, n, Variant{Variant::group, 1, panel, local, final_rows}, in), dense,
+                            n);
+      }
+  }
 }
 
 // Sizes within and past one sweep of dense_lu.cl's row lanes (16 lanes of 4 rows), among them GRI-Mech

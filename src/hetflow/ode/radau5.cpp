@@ -291,6 +291,16 @@ bool decompose_in_registers(const core::Device& d, std::size_t n) {
 // The parts the rows of each column are dealt to in register_lu.cl (ODE_RL_PARTS): with 4, H2/O2 above
 // took 227 / 1,045 ms.
 constexpr std::size_t register_lu_parts = 2;
+// Whether the decompositions leave the multipliers in the rows of the final order and the solves of one
+// work-item sweep blocks of rows in registers (dense_lu.cl's ODE_FINAL_ROWS): in the phased mapping's
+// passes where its decompositions are the group LU's. H100, chem benchmark, against SOL's sweeps, one
+// call: GRI-Mech 3.0 (n = 54) at 1e5 systems 430,100 / 422,300 against 373,500 / 373,600 systems/s at
+// dt 1e-6 s. With the register LU (n <= 16) and in mapping 2 it cost: H2/O2 (n = 10) at 1e6 systems
+// 1,664,000 / 1,677,000 against 1,745,000 / 1,796,000 systems/s at dt 1e-6 s, GRI-Mech 3.0 at 4,096
+// (mapping 2) 117,300 / 115,700 against 123,600 / 123,900.
+bool final_rows(const core::Device& d, std::size_t n, Mapping m) {
+  return m == Mapping::phased && !decompose_in_registers(d, n);
+}
 // The phased mapping's decomposition kernels (radau5_decompose.cl) in launch order, each with its
 // group size, 8 groups per compute unit on GPUs. In registers, one kernel for E1 and E2, in groups of
 // register_lu_parts times the columns in whole warps. Else E1's kernel, then E2's: on GPUs a group per
@@ -486,6 +496,7 @@ Radau5::Device& Radau5::part(std::size_t k, const LaunchShape& shape) const {
       .define("ODE_GROUP_JAC", group && system_.group_rhs && system_.group_jac && analytic_jacobian_ ? 1 : 0)
       .define("ODE_GROUP_WORK", system_.group_rhs ? system_.group_work : 0)
       .define("ODE_LOCAL_SCRATCH", group && local_scratch(d, system_) ? 1 : 0)
+      .define("ODE_FINAL_ROWS", final_rows(d, static_cast<std::size_t>(system_.n), shape.mapping) ? 1 : 0)
       .define("ODE_OUTLINE_USER", d.info.kind == core::DeviceKind::gpu ? 1 : 0);
   if (shape.max_registers) build.raw("-cl-nv-maxrregcount=" + std::to_string(shape.max_registers));
   const core::Context& ctx = devices_->context(k);
@@ -510,6 +521,7 @@ Radau5::Device& Radau5::part(std::size_t k, const LaunchShape& shape) const {
         .define("ODE_LU_PANEL", shape.lu_panel)
         .define("ODE_LOCAL_SCRATCH", decompose_local(d, n) ? 1 : 0)
         .define("ODE_REGISTER_LU", decompose_in_registers(d, n) ? 1 : 0)
+        .define("ODE_FINAL_ROWS", final_rows(d, n, Mapping::phased) ? 1 : 0)
         .define("ODE_RL_PARTS", register_lu_parts);
     part->decompose_program = core::build_program(ctx, "ode/radau5_decompose.cl",
                                                   core::kernel_source("ode/radau5_decompose.cl"), lu.str());
