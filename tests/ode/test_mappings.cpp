@@ -344,8 +344,9 @@ TEST(OdeLaunchShape, ChangesNoBitsOfEitherMapping) {
   }
 }
 
-// On NVIDIA GPUs kernels take 64 registers per work-item, but mapping 2's batches below 8 systems per
-// compute unit the compiler's choice; Options::max_registers overrides both; other devices take none.
+// On NVIDIA GPUs kernels take 64 registers per work-item, the phased mapping 80 past n = 16 (its solves
+// in the final row order), but mapping 2's batches below 8 systems per compute unit the compiler's
+// choice; Options::max_registers overrides them all; other devices take none.
 TEST(OdeLaunchShape, RegisterBudgetFollowsTheBatch) {
   const bool budgets = core::takes_register_budget(devices().device(0).info);
   const std::size_t units = devices().device(0).info.compute_units;
@@ -359,6 +360,9 @@ TEST(OdeLaunchShape, RegisterBudgetFollowsTheBatch) {
   o = Options{};
   o.mapping = Mapping::work_item;
   EXPECT_EQ(Radau5(devices(), stiff_linear(true), o).launch_shape(1).max_registers, budgets ? 64u : 0u);
+  o.mapping = Mapping::phased;
+  EXPECT_EQ(Radau5(devices(), stiff_linear(true), o).launch_shape(1).max_registers, budgets ? 80u : 0u);
+  EXPECT_EQ(Radau5(devices(), test::van_der_pol(true), o).launch_shape(1).max_registers, budgets ? 64u : 0u);
 }
 
 // Mapping 1 decomposes in panels of 4 on GPUs and of none on CPUs, mapping 2 in none, unless

@@ -77,8 +77,9 @@ struct Options {
   // (radau5.cpp, local_range). Same results in any shape.
   std::size_t work_group = 0;
   std::size_t groups_per_unit = 0;
-  // Not RADAU5's: registers per work-item on NVIDIA GPUs (-cl-nv-maxrregcount), 0: 64, or the
-  // compiler's choice for mapping 2's smallest batches (radau5.cpp, register_budget); other devices
+  // Not RADAU5's: registers per work-item on NVIDIA GPUs (-cl-nv-maxrregcount), 0: 64 (80 for the
+  // phased mapping past n = 16), or the compiler's choice for mapping 2's smallest batches (radau5.cpp,
+  // register_budget); other devices
   // ignore it. Fewer registers let more systems share a multiprocessor; same results at any value.
   std::size_t max_registers = 0;
   // Not RADAU5's: the LU decompositions work in panels of this many columns (dense_lu.cl,
