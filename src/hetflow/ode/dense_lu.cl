@@ -342,7 +342,8 @@ void permute(const MATRIX_SPACE int* pivot, SHARED double* b) {
 // in SOL's order, so b is read once per block and column rather than read and written once per entry
 // of the factors. GRI-Mech 3.0 on an H100, chem benchmark, phased mapping at 1e5 systems: 430,100 /
 // 422,300 against SOL's 373,500 / 373,600 systems/s at dt 1e-6 s, 69,740 / 69,610 against 62,680 /
-// 62,850 at 1e-4 s (radau5.cpp's final_rows says where it is used).
+// 62,850 at 1e-4 s (radau5.cpp's final_rows says where it is used). Blocks of 4 and 16 rows ran 66,010
+// and 65,350 against 69,600 / 69,700 at 1e-4 s in another call.
 #define SOLVE_ROWS 8
 #define BLOCK_ROW_IN(i0, u) ((i0) + (u) < ODE_N)
 
