@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "hetflow/core/buffer.hpp"
+#include "hetflow/core/device.hpp"
 #include "hetflow/core/registry.hpp"
 #include "hetflow/core/program.hpp"
 #include "test_devices.hpp"
@@ -37,6 +38,7 @@ struct Variant {
   int panel = 0;       // the group LU's ODE_LU_PANEL
   bool local = false;  // the group LU's matrices in local memory
   bool final_rows = false;  // dense_lu.cl's ODE_FINAL_ROWS
+  bool warp_pivot = false;  // dense_lu.cl's ODE_WARP_PIVOT (NVIDIA)
   // The kernels in launch order, as radau5.cpp launches them.
   std::vector<std::string> kernels() const {
     if (kind == registers) return {"radau5_decompose"};
@@ -55,7 +57,7 @@ core::Program build(const core::DeviceSet& devices, std::size_t n, const Variant
                               " -DODE_REGISTER_LU=" + flag(v.kind == Variant::registers) +
                               " -DODE_LU_BY_COLUMN=0 -DODE_LU_PANEL=" + std::to_string(v.panel) +
                               " -DODE_LOCAL_SCRATCH=" + flag(v.local) + " -DODE_RL_PARTS=" + std::to_string(v.parts) +
-                              " -DODE_FINAL_ROWS=" + flag(v.final_rows);
+                              " -DODE_FINAL_ROWS=" + flag(v.final_rows) + " -DODE_WARP_PIVOT=" + flag(v.warp_pivot);
   return core::build_program(devices.context(0), "ode/radau5_decompose.cl",
                              core::kernel_source("ode/radau5_decompose.cl"), options);
 }
@@ -164,16 +166,18 @@ TEST_P(OdeGroupLu, GivesDenseLuBits) {
   const std::size_t n = GetParam(), systems = 20;
   const Factors in = random_systems(n, systems);
   const bool fits = (2 * n * n + n) * sizeof(double) <= devices.device(0).info.local_mem;  // E2 and the pivots
+  const bool ptx = core::takes_inline_ptx(devices.device(0).info);
   for (const bool final_rows : {false, true}) {
     const Factors dense = decompose(devices, n, Variant{Variant::work_item, 1, 0, false, final_rows}, in);
     for (const bool local : {false, true})
-      for (const int panel : {0, 4}) {
-        if (local && !fits) continue;
-        SCOPED_TRACE(std::string(local ? "local" : "global") + " memory, panel " + std::to_string(panel) +
-                     (final_rows ? ", final rows" : ""));
-        expect_same_factors(decompose(devices, n, Variant{Variant::group, 1, panel, local, final_rows}, in), dense,
-                            n);
-      }
+      for (const int panel : {0, 4})
+        for (const bool warp_pivot : {false, true}) {
+          if ((local && !fits) || (warp_pivot && !ptx)) continue;
+          SCOPED_TRACE(std::string(local ? "local" : "global") + " memory, panel " + std::to_string(panel) +
+                       (final_rows ? ", final rows" : "") + (warp_pivot ? ", warp pivot" : ""));
+          expect_same_factors(
+              decompose(devices, n, Variant{Variant::group, 1, panel, local, final_rows, warp_pivot}, in), dense, n);
+        }
   }
 }
 

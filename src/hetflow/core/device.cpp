@@ -50,6 +50,7 @@ const char* to_string(DeviceKind kind) {
 }
 
 bool takes_register_budget(const DeviceInfo& device) { return device.platform.find("NVIDIA") != std::string::npos; }
+bool takes_inline_ptx(const DeviceInfo& device) { return takes_register_budget(device); }
 
 std::string Device::label() const {
   return info.name + " (" + info.platform + ", device " + std::to_string(info.index) + ")";

@@ -37,6 +37,8 @@ const char* to_string(DeviceKind kind);
 // Whether kernels built for `device` take a register budget per work-item (-cl-nv-maxrregcount):
 // NVIDIA's OpenCL compiler only.
 bool takes_register_budget(const DeviceInfo& device);
+// Whether kernels built for `device` may hold inline PTX (asm statements): NVIDIA's OpenCL compiler only.
+bool takes_inline_ptx(const DeviceInfo& device);
 
 struct Device {
   cl_platform_id platform = nullptr;

@@ -183,29 +183,89 @@ void eliminate_complex(MATRIX_SPACE double* ar, MATRIX_SPACE double* ai, int k, 
 #endif
 }
 
-// DEC's step k on columns k to q - 1: the pivot search in column k, its multipliers, the row swap and
-// the elimination. Returns 0, or k + 1 for an exactly zero pivot.
-int decompose_step(MATRIX_SPACE double* a, MATRIX_SPACE int* pivot, int k, int q) {
-  SYNC();  // column k is final
-  // The first entry of largest magnitude, as DEC; the largest so far stays in a register, so the loads
-  // of the column do not wait for each other.
+// |a[i]|, or |re| + |im| where ai is given (DECC's magnitude).
+double magnitude(const MATRIX_SPACE double* ar, const MATRIX_SPACE double* ai, int i) {
+  return ai ? fabs(ar[i]) + fabs(ai[i]) : fabs(ar[i]);
+}
+
+#if ODE_WARP_PIVOT
+// NVIDIA's warp shuffle (inline PTX), 32 bits at a time: the value of the lane whose index differs in
+// the bits of `mask`, or of lane 0.
+int shuffle_xor(int v, int mask) {
+  int r;
+  asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(mask));
+  return r;
+}
+double shuffle_xor_double(double v, int mask) {
+  const int2 h = as_int2(v);
+  return as_double((int2)(shuffle_xor(h.x, mask), shuffle_xor(h.y, mask)));
+}
+int shuffle_first(int v) {
+  int r;
+  asm volatile("shfl.sync.idx.b32 %0, %1, 0, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v));
+  return r;
+}
+
+// DEC's pivot row, found by each warp of a group (ODE_WARP_PIVOT: NVIDIA, groups of whole warps): each
+// lane scans its rows of column k (row k in lane 0), then five exchanges keep the larger magnitude, the
+// earlier row of equal ones, so every lane ends with DEC's choice, the first row of largest magnitude;
+// lane 0's is taken, whose first row is k. Where every work-item scans the whole column, each
+// comparison waits on the last: GRI-Mech 3.0 at 1e5 systems and dt 1e-6 s on an H200 (chem benchmark,
+// one call, with the reciprocal below before its barrier) ran 501,800 / 507,700 against 484,200 /
+// 481,800 systems/s, its decompositions 138.8 against 157.2 ms of a traced run. (With NaN entries the
+// choice can differ from DEC's; the factors are NaN either way.)
+int pivot_row(const MATRIX_SPACE double* ar, const MATRIX_SPACE double* ai, int k) {
+  const int lane = (int)get_local_id(0) % 32;
+  int m = ODE_N;
+  double largest = -1.0;
+  for (int i = k + lane; i < ODE_N; i += 32) {
+    const double v = magnitude(ar, ai, LU_AT(i, k));
+    if (m == ODE_N || v > largest) {
+      largest = v;
+      m = i;
+    }
+  }
+  for (int mask = 16; mask > 0; mask /= 2) {
+    const double v = shuffle_xor_double(largest, mask);
+    const int i = shuffle_xor(m, mask);
+    if (v > largest || (v == largest && i < m)) {
+      largest = v;
+      m = i;
+    }
+  }
+  return shuffle_first(m);
+}
+#else
+// DEC's pivot row: the first entry of largest magnitude in column k from row k on. The largest so far
+// stays in a register, so the loads of the column do not wait for each other.
+int pivot_row(const MATRIX_SPACE double* ar, const MATRIX_SPACE double* ai, int k) {
   int m = k;
-  double largest = fabs(a[LU_AT(k, k)]);
+  double largest = magnitude(ar, ai, LU_AT(k, k));
   for (int i = k + 1; i < ODE_N; ++i) {
-    const double v = fabs(a[LU_AT(i, k)]);
+    const double v = magnitude(ar, ai, LU_AT(i, k));
     if (v > largest) {
       largest = v;
       m = i;
     }
   }
+  return m;
+}
+#endif
+
+// DEC's step k on columns k to q - 1: the pivot search in column k, its multipliers, the row swap and
+// the elimination. Returns 0, or k + 1 for an exactly zero pivot. The pivot's reciprocal is taken
+// before the barrier, which hides its latency.
+int decompose_step(MATRIX_SPACE double* a, MATRIX_SPACE int* pivot, int k, int q) {
+  SYNC();  // column k is final
+  const int m = pivot_row(a, 0, k);
   const double p = a[LU_AT(m, k)], displaced = a[LU_AT(k, k)];
+  const double t = 1.0 / p;
   SYNC();  // every work-item has read column k before it changes
   if (p == 0.0) return k + 1;
   if (LEADER) {
     pivot[k] = m;
     a[LU_AT(k, k)] = p;
   }
-  const double t = 1.0 / p;
   // Row m receives the displaced diagonal entry: DEC's swap and multiplier in one write.
   FOR_OWN(i, k + 1, ODE_N) a[LU_AT(i, k)] = -(i == m ? displaced : a[LU_AT(i, k)]) * t;
   FOR_OWN(j, k + 1, q) {
@@ -403,20 +463,15 @@ void lu_solve(const MATRIX_SPACE double* a, const MATRIX_SPACE int* pivot, SHARE
 }
 #endif
 
-// The complex twins for the matrix ar + i ai; the pivot is the entry of largest |re| + |im|.
+// The complex twins for the matrix ar + i ai; the pivot is the entry of largest |re| + |im|, and its
+// reciprocal (tr, ti) DECC's.
 int decompose_step_complex(MATRIX_SPACE double* ar, MATRIX_SPACE double* ai, MATRIX_SPACE int* pivot, int k, int q) {
   SYNC();  // column k is final
-  int m = k;
-  double largest = fabs(ar[LU_AT(k, k)]) + fabs(ai[LU_AT(k, k)]);
-  for (int i = k + 1; i < ODE_N; ++i) {
-    const double v = fabs(ar[LU_AT(i, k)]) + fabs(ai[LU_AT(i, k)]);
-    if (v > largest) {
-      largest = v;
-      m = i;
-    }
-  }
+  const int m = pivot_row(ar, ai, k);
   const double pr = ar[LU_AT(m, k)], pim = ai[LU_AT(m, k)];
   const double dr = ar[LU_AT(k, k)], di = ai[LU_AT(k, k)];
+  const double den = pr * pr + pim * pim;
+  const double tr = pr / den, ti = -pim / den;
   SYNC();  // every work-item has read column k before it changes
   if (fabs(pr) + fabs(pim) == 0.0) return k + 1;
   if (LEADER) {
@@ -424,8 +479,6 @@ int decompose_step_complex(MATRIX_SPACE double* ar, MATRIX_SPACE double* ai, MAT
     ar[LU_AT(k, k)] = pr;
     ai[LU_AT(k, k)] = pim;
   }
-  const double den = pr * pr + pim * pim;
-  const double tr = pr / den, ti = -pim / den;
   FOR_OWN(i, k + 1, ODE_N) {
     const double xr = i == m ? dr : ar[LU_AT(i, k)], xi = i == m ? di : ai[LU_AT(i, k)];
     const double qr = xr * tr - xi * ti;

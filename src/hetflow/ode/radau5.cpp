@@ -311,6 +311,11 @@ constexpr std::size_t register_lu_parts = 2;
 bool final_rows(const core::Device& d, std::size_t n, Mapping m) {
   return m == Mapping::phased && !decompose_in_registers(d, n);
 }
+// Whether the group LU's warps find each pivot by shuffles (dense_lu.cl's ODE_WARP_PIVOT): on NVIDIA,
+// whose OpenCL takes the PTX, in groups of whole warps (the decompositions' groups always are).
+bool warp_pivot(const core::Device& d, std::size_t group_size) {
+  return core::takes_inline_ptx(d.info) && group_size % 32 == 0;
+}
 // The phased mapping's decomposition kernels (radau5_decompose.cl) in launch order, each with its
 // group size, 8 groups per compute unit on GPUs. In registers, one kernel for E1 and E2, in groups of
 // register_lu_parts times the columns in whole warps. Else E1's kernel, then E2's: on GPUs a group per
@@ -508,6 +513,7 @@ Radau5::Device& Radau5::part(std::size_t k, const LaunchShape& shape) const {
       .define("ODE_GROUP_WORK", system_.group_rhs ? system_.group_work : 0)
       .define("ODE_LOCAL_SCRATCH", group && local_scratch(d, system_) ? 1 : 0)
       .define("ODE_FINAL_ROWS", final_rows(d, static_cast<std::size_t>(system_.n), shape.mapping) ? 1 : 0)
+      .define("ODE_WARP_PIVOT", group && warp_pivot(d, shape.work_group) ? 1 : 0)
       .define("ODE_OUTLINE_USER", d.info.kind == core::DeviceKind::gpu ? 1 : 0);
   if (shape.max_registers) build.raw("-cl-nv-maxrregcount=" + std::to_string(shape.max_registers));
   const core::Context& ctx = devices_->context(k);
@@ -533,6 +539,7 @@ Radau5::Device& Radau5::part(std::size_t k, const LaunchShape& shape) const {
         .define("ODE_LOCAL_SCRATCH", decompose_local(d, n) ? 1 : 0)
         .define("ODE_REGISTER_LU", decompose_in_registers(d, n) ? 1 : 0)
         .define("ODE_FINAL_ROWS", final_rows(d, n, Mapping::phased) ? 1 : 0)
+        .define("ODE_WARP_PIVOT", gpu && warp_pivot(d, decompose_kernels(d, n).front().local) ? 1 : 0)
         .define("ODE_RL_PARTS", register_lu_parts);
     part->decompose_program = core::build_program(ctx, "ode/radau5_decompose.cl",
                                                   core::kernel_source("ode/radau5_decompose.cl"), lu.str());
