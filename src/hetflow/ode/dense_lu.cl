@@ -19,8 +19,8 @@
 //
 // Mapping 2 spreads the rows of the multipliers, of the elimination and of the sweeps, and the columns
 // of the row swap, over the work-items. Every element gets the same operations in the same order as in
-// mapping 1, so both mappings give the same bits. Every work-item reads the whole pivot column (the same
-// values, so the same pivot). Every function returns with its results visible to the group; the caller
+// mapping 1, so both mappings give the same bits. Every work-item reads the whole pivot column, or every
+// warp finds the pivot together (ODE_WARP_PIVOT): the same values, so the same pivot. Every function returns with its results visible to the group; the caller
 // synchronises before it overwrites a matrix (a singular return skips the final barrier).
 #include "ode/mapping.cl"
 
@@ -31,7 +31,7 @@
 // updates LU_ROWS rows at a time and loads them all before it stores any, since its matrices live in
 // local memory far past the caches and one row at a time left every update waiting a full memory latency
 // (GRI-Mech 3.0 on an H200: 82,600 -> 142,600 systems/s at 1e5 systems, both in a build timing each
-// phase). A group (eliminate_lanes) spreads both the rows and the columns over its work-items, each
+// phase). A group (lanes() below) spreads both the rows and the columns over its work-items, each
 // updating GROUP_ROWS rows of a column at once.
 #if ODE_GROUP
 #define LU_PANEL_ROWS 1

@@ -290,7 +290,7 @@ bool decompose_local(const core::Device& d, std::size_t n) {
   return d.info.kind == core::DeviceKind::gpu && sizeof(double) * 2 * n * n + sizeof(cl_int) * n <= d.info.local_mem;
 }
 // Whether they keep each matrix in its group's registers instead (register_lu.cl): on GPUs up to
-// n = 16. H200, chem benchmark, one call: with H2/O2 (n = 10) at 1e6 systems a run's decompositions took
+// n = 16. H200, chem benchmark, one call: with H2/O2 (n = 11) at 1e6 systems a run's decompositions took
 // 156 / 717 ms at dt 1e-6 / 1e-4 s against 249 / 1,146 ms with the group LU in local memory, but
 // GRI-Mech 3.0 (n = 54) at 1e5 systems fell from 301,200 to 174,400 (4 parts) and 201,000 (8 parts)
 // systems/s: every work-item walks all its rows at every step, where the group LU's work shrinks.
@@ -305,7 +305,7 @@ constexpr std::size_t register_lu_parts = 2;
 // work-item sweep blocks of rows in registers (dense_lu.cl's ODE_FINAL_ROWS): in the phased mapping's
 // passes where its decompositions are the group LU's. H100, chem benchmark, against SOL's sweeps, one
 // call: GRI-Mech 3.0 (n = 54) at 1e5 systems 430,100 / 422,300 against 373,500 / 373,600 systems/s at
-// dt 1e-6 s. With the register LU (n <= 16) and in mapping 2 it cost: H2/O2 (n = 10) at 1e6 systems
+// dt 1e-6 s. With the register LU (n <= 16) and in mapping 2 it cost: H2/O2 (n = 11) at 1e6 systems
 // 1,664,000 / 1,677,000 against 1,745,000 / 1,796,000 systems/s at dt 1e-6 s, GRI-Mech 3.0 at 4,096
 // (mapping 2) 117,300 / 115,700 against 123,600 / 123,900.
 bool final_rows(const core::Device& d, std::size_t n, Mapping m) {
