@@ -20,8 +20,9 @@
 // Mapping 2 spreads the rows of the multipliers, of the elimination and of the sweeps, and the columns
 // of the row swap, over the work-items. Every element gets the same operations in the same order as in
 // mapping 1, so both mappings give the same bits. Every work-item reads the whole pivot column, or every
-// warp finds the pivot together (ODE_WARP_PIVOT): the same values, so the same pivot. Every function returns with its results visible to the group; the caller
-// synchronises before it overwrites a matrix (a singular return skips the final barrier).
+// warp finds the pivot together (ODE_WARP_PIVOT): the same values, so the same pivot. Every function
+// returns with its results visible to the group; the caller synchronises before it overwrites a matrix
+// (a singular return skips the final barrier).
 #include "ode/mapping.cl"
 
 #define LU_AT(i, j) ((i) + (j) * ODE_N)
