@@ -79,8 +79,8 @@ struct Options {
   std::size_t groups_per_unit = 0;
   // Not RADAU5's: registers per work-item on NVIDIA GPUs (-cl-nv-maxrregcount), 0: 64 (80 for the
   // phased mapping past n = 16), or the compiler's choice for mapping 2's smallest batches (radau5.cpp,
-  // register_budget); other devices
-  // ignore it. Fewer registers let more systems share a multiprocessor; same results at any value.
+  // register_budget); other devices ignore it. Fewer registers let more systems share a multiprocessor;
+  // same results at any value.
   std::size_t max_registers = 0;
   // Not RADAU5's: the LU decompositions work in panels of this many columns (dense_lu.cl,
   // ODE_LU_PANEL); -1: panels of 4 for mapping 1 on GPUs, where it cuts the traffic of matrices in
