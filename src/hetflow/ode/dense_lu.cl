@@ -54,13 +54,22 @@
 typedef struct {
   int rl, row_lanes, cl, col_lanes;
 } Lanes;
+// Every elimination step asks for them, so a group of ROW_LANES or more work-items takes them by shifts
+// of the constant rather than by divisions by a variable (about 40 instructions per warp and step).
 Lanes lanes(void) {
   const int size = (int)get_local_size(0), id = (int)get_local_id(0);
   Lanes w;
-  w.row_lanes = min(size, ROW_LANES);
-  w.col_lanes = size / w.row_lanes;
-  w.rl = id % w.row_lanes;
-  w.cl = id / w.row_lanes;
+  if (size >= ROW_LANES) {
+    w.row_lanes = ROW_LANES;
+    w.col_lanes = size / ROW_LANES;
+    w.rl = id % ROW_LANES;
+    w.cl = id / ROW_LANES;
+  } else {
+    w.row_lanes = size;
+    w.col_lanes = 1;
+    w.rl = id;
+    w.cl = 0;
+  }
   return w;
 }
 // Row u of a lane's block from row i.
@@ -69,12 +78,35 @@ Lanes lanes(void) {
 
 // The product of multiplier (lr, li) and pivot-row entry (sr, si). Purely real or purely imaginary
 // entries drop the zero products, as DECC does; the sums differ from the general formula only in the
-// sign of zero results.
-double2 complex_update(double lr, double li, double sr, double si) {
-  if (si == 0.0) return (double2)(lr * sr, li * sr);
-  if (sr == 0.0) return (double2)(-li * si, lr * si);
+// sign of zero results. The form depends on the pivot-row entry alone, so a column's rows share it.
+#define FORM_REAL 0
+#define FORM_IMAGINARY 1
+#define FORM_GENERAL 2
+int complex_form(double sr, double si) { return si == 0.0 ? FORM_REAL : sr == 0.0 ? FORM_IMAGINARY : FORM_GENERAL; }
+double2 complex_product(int form, double lr, double li, double sr, double si) {
+  if (form == FORM_REAL) return (double2)(lr * sr, li * sr);
+  if (form == FORM_IMAGINARY) return (double2)(-li * si, lr * si);
   return (double2)(lr * sr - li * si, li * sr + lr * si);
 }
+double2 complex_update(double lr, double li, double sr, double si) {
+  return complex_product(complex_form(sr, si), lr, li, sr, si);
+}
+
+#if ODE_GROUP
+// Column j's entries in a lane's block of rows from i, updated from their loaded values x and
+// multipliers l in the form the caller chose for the whole column: called with a literal form, each
+// call is straight-line code, where choosing per entry cost two FP64 comparisons and a branch each.
+void update_block_complex(MATRIX_SPACE double* ar, MATRIX_SPACE double* ai, Lanes w, int i, int j, int form,
+                          const double* lr, const double* li, const double* xr, const double* xi, double sr,
+                          double si) {
+  for (int u = 0; u < GROUP_ROWS; ++u)
+    if (LANE_ROW(w, i, u) < ODE_N) {
+      const double2 d = complex_product(form, lr[u], li[u], sr, si);
+      ar[LU_AT(LANE_ROW(w, i, u), j)] = xr[u] + d.x;
+      ai[LU_AT(LANE_ROW(w, i, u), j)] = xi[u] + d.y;
+    }
+}
+#endif
 
 // a[i,j] += a[i,k] a[k,j] below pivot k and right of it up to column q, after its multipliers and row
 // swap; a zero in the pivot row leaves its column unchanged (skipping it also keeps -0.0 signs as DEC).
@@ -149,12 +181,13 @@ void eliminate_complex(MATRIX_SPACE double* ar, MATRIX_SPACE double* ai, int k, 
           xr[u] = ar[LU_AT(LANE_ROW(w, i, u), j)];
           xi[u] = ai[LU_AT(LANE_ROW(w, i, u), j)];
         }
-      for (int u = 0; u < GROUP_ROWS; ++u)
-        if (LANE_ROW(w, i, u) < ODE_N) {
-          const double2 d = complex_update(lr[u], li[u], sr, si);
-          ar[LU_AT(LANE_ROW(w, i, u), j)] = xr[u] + d.x;
-          ai[LU_AT(LANE_ROW(w, i, u), j)] = xi[u] + d.y;
-        }
+      const int form = complex_form(sr, si);
+      if (form == FORM_REAL)
+        update_block_complex(ar, ai, w, i, j, FORM_REAL, lr, li, xr, xi, sr, si);
+      else if (form == FORM_IMAGINARY)
+        update_block_complex(ar, ai, w, i, j, FORM_IMAGINARY, lr, li, xr, xi, sr, si);
+      else
+        update_block_complex(ar, ai, w, i, j, FORM_GENERAL, lr, li, xr, xi, sr, si);
     }
   }
 #else
@@ -219,7 +252,12 @@ int pivot_row(const MATRIX_SPACE double* ar, const MATRIX_SPACE double* ai, int 
   const int lane = (int)get_local_id(0) % 32;
   int m = ODE_N;
   double largest = -1.0;
-  for (int i = k + lane; i < ODE_N; i += 32) {
+  // A fixed count of candidates per lane, unrolled: a loop over one or two rows compiled to about 30
+  // instructions of set-up per warp and step.
+#pragma unroll
+  for (int t = 0; t < (ODE_N + 31) / 32; ++t) {
+    const int i = k + lane + 32 * t;
+    if (i >= ODE_N) continue;
     const double v = magnitude(ar, ai, LU_AT(i, k));
     if (m == ODE_N || v > largest) {
       largest = v;
