@@ -96,15 +96,19 @@ double2 complex_update(double lr, double li, double sr, double si) {
 // Column j's entries in a lane's block of rows from i, updated from their loaded values x and
 // multipliers l in the form the caller chose for the whole column: called with a literal form, each
 // call is straight-line code, where choosing per entry cost two FP64 comparisons and a branch each.
+// Rows past the matrix hold zeros (the caller's), so only their stores are skipped: the arithmetic
+// needs no branch around it.
 void update_block_complex(MATRIX_SPACE double* ar, MATRIX_SPACE double* ai, Lanes w, int i, int j, int form,
                           const double* lr, const double* li, const double* xr, const double* xi, double sr,
                           double si) {
-  for (int u = 0; u < GROUP_ROWS; ++u)
+  for (int u = 0; u < GROUP_ROWS; ++u) {
+    const double2 d = complex_product(form, lr[u], li[u], sr, si);
+    const double yr = xr[u] + d.x, yi = xi[u] + d.y;
     if (LANE_ROW(w, i, u) < ODE_N) {
-      const double2 d = complex_product(form, lr[u], li[u], sr, si);
-      ar[LU_AT(LANE_ROW(w, i, u), j)] = xr[u] + d.x;
-      ai[LU_AT(LANE_ROW(w, i, u), j)] = xi[u] + d.y;
+      ar[LU_AT(LANE_ROW(w, i, u), j)] = yr;
+      ai[LU_AT(LANE_ROW(w, i, u), j)] = yi;
     }
+  }
 }
 #endif
 
@@ -176,11 +180,11 @@ void eliminate_complex(MATRIX_SPACE double* ar, MATRIX_SPACE double* ai, int k, 
       const double sr = ar[LU_AT(k, j)], si = ai[LU_AT(k, j)];
       if (fabs(sr) + fabs(si) == 0.0) continue;
       double xr[GROUP_ROWS], xi[GROUP_ROWS];
-      for (int u = 0; u < GROUP_ROWS; ++u)
-        if (LANE_ROW(w, i, u) < ODE_N) {
-          xr[u] = ar[LU_AT(LANE_ROW(w, i, u), j)];
-          xi[u] = ai[LU_AT(LANE_ROW(w, i, u), j)];
-        }
+      for (int u = 0; u < GROUP_ROWS; ++u) {
+        const bool in = LANE_ROW(w, i, u) < ODE_N;
+        xr[u] = in ? ar[LU_AT(LANE_ROW(w, i, u), j)] : 0.0;
+        xi[u] = in ? ai[LU_AT(LANE_ROW(w, i, u), j)] : 0.0;
+      }
       const int form = complex_form(sr, si);
       if (form == FORM_REAL)
         update_block_complex(ar, ai, w, i, j, FORM_REAL, lr, li, xr, xi, sr, si);
