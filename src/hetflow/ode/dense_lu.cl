@@ -256,8 +256,8 @@ int pivot_row(const MATRIX_SPACE double* ar, const MATRIX_SPACE double* ai, int 
   const int lane = (int)get_local_id(0) % 32;
   int m = ODE_N;
   double largest = -1.0;
-  // A fixed count of candidates per lane, unrolled: a loop over one or two rows compiled to about 30
-  // instructions of set-up per warp and step.
+  // A fixed count of candidates per lane, unrolled: as a loop over so few rows (two for n = 54) it
+  // compiled to about 30 instructions of set-up per warp and step.
 #pragma unroll
   for (int t = 0; t < (ODE_N + 31) / 32; ++t) {
     const int i = k + lane + 32 * t;
