@@ -1,5 +1,6 @@
 #pragma once
 #include <span>
+#include <vector>
 
 namespace hetflow::core {
 
@@ -10,8 +11,19 @@ struct KernelSource {
 };
 
 namespace detail {
-// Defined in the file that cmake/embed_kernels.cmake generates at build time.
-std::span<const KernelSource> embedded_kernel_sources();
+// Every module's table of embedded kernel files. Inline, so the tables that modules register during
+// static initialisation need no symbol of core's library and find this list already constructed.
+inline std::vector<std::span<const KernelSource>>& kernel_tables() {
+  static std::vector<std::span<const KernelSource>> tables;
+  return tables;
+}
 }  // namespace detail
+
+// Registers a module's kernel files with the registry (core/registry.hpp). The file that
+// cmake/embed_kernels.cmake generates for each module holds one of these; the build links that file's
+// library whole, since nothing refers to it by name.
+struct KernelRegistration {
+  explicit KernelRegistration(std::span<const KernelSource> files) { detail::kernel_tables().push_back(files); }
+};
 
 }  // namespace hetflow::core

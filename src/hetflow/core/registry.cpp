@@ -10,8 +10,10 @@ namespace hetflow::core {
 namespace {
 
 const KernelSource* find(std::string_view name) {
-  for (const KernelSource& k : detail::embedded_kernel_sources()) {
-    if (name == k.name) return &k;
+  for (const auto& table : detail::kernel_tables()) {
+    for (const KernelSource& k : table) {
+      if (name == k.name) return &k;
+    }
   }
   return nullptr;
 }
@@ -60,8 +62,8 @@ std::string kernel_source(std::string_view name) {
 
 std::vector<std::string> kernel_names() {
   std::set<std::string> names;
-  for (const KernelSource& k : detail::embedded_kernel_sources()) {
-    if (*k.name) names.insert(k.name);
+  for (const auto& table : detail::kernel_tables()) {
+    for (const KernelSource& k : table) names.insert(k.name);
   }
   return {names.begin(), names.end()};
 }
