@@ -341,6 +341,166 @@ class Pathlines {
   std::vector<double> times_;
 };
 
+// Plans the solver's memory (in the manifest), builds it and records the seeds at t0. A rank that fails
+// to plan or build its part fails every rank here, before the stepping's agreements. Across processes
+// the plan is rank 0's share.
+ftle::MemoryPlan start_solver(const FtleSetup& setup, RunContext& ctx, Pathlines& pathlines,
+                              std::optional<ftle::Solver>& solver) {
+  const auto* analytic = std::get_if<ftle::AnalyticFlow>(&setup.flow);
+  core::Link* const link = ctx.ranks.link();
+  ftle::MemoryPlan memory;
+  ctx.ranks.together([&] {
+    memory = analytic ? ftle::Solver::memory_plan(ctx.devices, *analytic, setup.seeds, setup.config, link)
+                      : ftle::Solver::memory_plan(ctx.devices,
+                                                  *std::get<std::shared_ptr<const ftle::VelocityGrid>>(setup.flow),
+                                                  setup.seeds, setup.config, link);
+    ctx.directory.manifest()["memory"] = {{"velocity", memory.streamed ? "streamed" : "resident"},
+                                          {"snapshot_slots", memory.slots},
+                                          {"device_bytes", memory.device_bytes},
+                                          {"pinned_host_bytes", memory.pinned_bytes}};
+    if (analytic) {
+      solver.emplace(ctx.devices, *analytic, setup.seeds, setup.config, link);
+    } else {
+      solver.emplace(ctx.devices, *std::get<std::shared_ptr<const ftle::VelocityGrid>>(setup.flow), setup.seeds,
+                     setup.config, link);
+    }
+    try {
+      pathlines.record(*solver, true);  // the seeds at t0
+    } catch (const ftle::TracerError& e) {
+      rethrow_tracer_error(e, *solver);
+    }
+  });
+  return memory;
+}
+
+// How far the stepping got and what it took.
+struct Stepping {
+  long done = 0;
+  double seconds = 0.0, device_seconds = 0.0;
+};
+
+// Advances to `steps` in chunks, recording pathlines. At least one chunk, interrupted or not: an FTLE
+// needs a non-zero integration time. The ranks agree after each chunk, so they take the same chunks
+// (sized by the slowest) and stop after the same one.
+Stepping advance_to_end(ftle::Solver& solver, Pathlines& pathlines, RunContext& ctx, io::Progress& progress,
+                        long steps) {
+  Stepping s;
+  StepChunks chunk(4);
+  bool interrupted = false;
+  while (s.done < steps && (s.done == 0 || !interrupted)) {
+    const long n = std::min(chunk.steps(), pathlines.limit(s.done, steps));
+    const Ranks::Agreed agreed = ctx.ranks.together([&] {
+      const core::Event event = solver.advance(n);
+      solver.finish();
+      s.device_seconds += event.seconds();
+      try {
+        pathlines.record(solver, s.done + n == steps);
+      } catch (const ftle::TracerError& e) {
+        rethrow_tracer_error(e, solver);
+      }
+    });
+    interrupted = agreed.interrupted;
+    s.seconds += agreed.seconds;
+    chunk.adapt(agreed.seconds);
+    s.done += n;
+    progress.update(s.done);
+  }
+  progress.finish();
+  return s;
+}
+
+// What the run reads back at its end: the field and, when asked for, the flow map and the direction of
+// largest stretching, per seed.
+struct FinalFields {
+  std::vector<double> field, flow_map, eigenvector;
+  std::size_t stopped_tracers = 0;
+};
+
+// The collective reads, whole on rank 0, which alone goes on to write.
+FinalFields read_final_fields(ftle::Solver& solver, Pathlines& pathlines, RunContext& ctx, bool want_flow_map,
+                              bool want_eigenvector) {
+  FinalFields f;
+  ctx.ranks.together([&] {
+    try {
+      f.field = solver.ftle();
+      if (want_flow_map) f.flow_map = solver.flow_map();
+      if (want_eigenvector) f.eigenvector = solver.stretch_direction();
+      pathlines.record(solver, true);  // an interrupted run's last step
+    } catch (const ftle::TracerError& e) {
+      rethrow_tracer_error(e, solver);
+    }
+    f.stopped_tracers = solver.stopped_tracers();
+  });
+  return f;
+}
+
+// `values` (seeds.dimension components per seed) as 3 components per seed, z = 0 in 2D, as ParaView's
+// vectors expect.
+std::vector<double> three_components(const std::vector<double>& values, const ftle::SeedGrid& seeds) {
+  const auto dim = static_cast<std::size_t>(seeds.dimension);
+  std::vector<double> out(3 * seeds.size(), 0.0);
+  for (std::size_t i = 0; i < seeds.size(); ++i) {
+    for (std::size_t d = 0; d < dim; ++d) out[3 * i + d] = values[dim * i + d];
+  }
+  return out;
+}
+
+// Writes the field files the case asks for (VTI, HDF5 + XDMF, pathlines, PNG) on rank 0. fp32 runs write
+// Float32, fp64 runs Float64 (the field is computed in double either way).
+void write_field_files(const io::Case& c, RunDirectory& dir, io::Progress& progress, const FinalFields& f,
+                       const FtleSetup& setup, const Pathlines& pathlines, long done) {
+  const ftle::SeedGrid& seeds = setup.seeds;
+  const io::ImageGrid image{seeds.counts, seeds.origin, seeds.spacing};
+  const bool want_flow_map = c.get<bool>("output.flow_map"), want_eigenvector = c.get<bool>("output.eigenvector");
+  const bool fp32 = setup.config.precision == core::Precision::f32;
+  // The arrays only view these: they are kept alive here.
+  const std::vector<float> field32 = fp32 ? std::vector<float>(f.field.begin(), f.field.end()) : std::vector<float>{};
+  const std::vector<double> positions = want_flow_map ? three_components(f.flow_map, seeds) : std::vector<double>{};
+  const std::vector<float> positions32 =
+      fp32 ? std::vector<float>(positions.begin(), positions.end()) : std::vector<float>{};
+  const std::vector<double> eigenvector3 =
+      want_eigenvector ? three_components(f.eigenvector, seeds) : std::vector<double>{};
+  const std::vector<float> eigenvector32 =
+      fp32 ? std::vector<float>(eigenvector3.begin(), eigenvector3.end()) : std::vector<float>{};
+  std::vector<io::Field> arrays;
+  if (fp32) arrays.emplace_back("ftle", field32);
+  else arrays.emplace_back("ftle", f.field);
+  if (want_flow_map) {
+    if (fp32) arrays.emplace_back("flow_map", positions32, 3);
+    else arrays.emplace_back("flow_map", positions, 3);
+  }
+  if (want_eigenvector) {
+    if (fp32) arrays.emplace_back("eigenvector", eigenvector32, 3);
+    else arrays.emplace_back("eigenvector", eigenvector3, 3);
+  }
+  const std::string what = std::string(want_flow_map ? "FTLE and the final tracer positions flow_map on the seed grid"
+                                                     : "FTLE on the seed grid") +
+                           (want_eigenvector ? ", with eigenvector, the direction of largest stretching" : "");
+  if (c.get<bool>("output.vti")) {
+    io::write_vti(dir.file("ftle.vti"), image, arrays);
+    dir.add_output("ftle.vti", what + (seeds.dimension == 2 ? " (one point thick along z)" : ""));
+    progress.note("wrote " + dir.file("ftle.vti").string());
+  }
+  if (c.get<bool>("output.hdf5")) {
+    io::write_hdf5_xdmf(dir.file("ftle"), image, arrays);
+    dir.add_output("ftle.xmf", what + " (HDF5 + XDMF)");
+  }
+  if (pathlines.on()) {
+    pathlines.write(dir.file("pathlines.vtp"), fp32);
+    dir.add_output("pathlines.vtp", "pathlines of " + std::to_string(pathlines.lines()) + " seeds (output.pathlines."
+                   "stride), " + std::to_string(pathlines.points_per_line()) + " points each at t0, every " +
+                   std::to_string(c.get<long>("output.pathlines.every")) + " steps and the last step; point data time, "
+                   "cell data seed (index in the seed grid)");
+    progress.note("wrote " + dir.file("pathlines.vtp").string());
+  }
+  if (c.get<bool>("output.png")) {
+    write_png(dir, c, "ftle.png", f.field, seeds, setup.config, done);
+    dir.add_output("ftle.png", seeds.dimension == 3 ? "the FTLE field's middle z-plane with a colour bar"
+                                                    : "the FTLE field with a colour bar");
+    progress.note("wrote " + dir.file("ftle.png").string());
+  }
+}
+
 }  // namespace
 
 io::Schema FtleCase::schema() const {
@@ -370,34 +530,10 @@ RunOutcome FtleCase::run(const io::Case& c, RunContext& ctx) const {
                                   dir.manifest()["tuning"]);
   if (setup.sequence.fields > 1) return run_sequence(c, ctx, setup, total);
   // What the run holds, known before anything is allocated: a gridded series over ftle.velocity.budget
-  // is streamed (docs/ftle.md, "Streamed snapshots"). Across processes: rank 0's share.
-  const auto* analytic = std::get_if<ftle::AnalyticFlow>(&setup.flow);
-  core::Link* const link = ctx.ranks.link();
-  ftle::MemoryPlan memory;
+  // is streamed (docs/ftle.md, "Streamed snapshots").
   std::optional<ftle::Solver> solver;
   Pathlines pathlines(c, setup.seeds);
-  // A rank that fails to plan or build its part fails every rank here, before the stepping's agreements.
-  ctx.ranks.together([&] {
-    memory = analytic ? ftle::Solver::memory_plan(ctx.devices, *analytic, setup.seeds, setup.config, link)
-                      : ftle::Solver::memory_plan(ctx.devices,
-                                                  *std::get<std::shared_ptr<const ftle::VelocityGrid>>(setup.flow),
-                                                  setup.seeds, setup.config, link);
-    dir.manifest()["memory"] = {{"velocity", memory.streamed ? "streamed" : "resident"},
-                                {"snapshot_slots", memory.slots},
-                                {"device_bytes", memory.device_bytes},
-                                {"pinned_host_bytes", memory.pinned_bytes}};
-    if (analytic) {
-      solver.emplace(ctx.devices, *analytic, setup.seeds, setup.config, link);
-    } else {
-      solver.emplace(ctx.devices, *std::get<std::shared_ptr<const ftle::VelocityGrid>>(setup.flow), setup.seeds,
-                     setup.config, link);
-    }
-    try {
-      pathlines.record(*solver, true);  // the seeds at t0
-    } catch (const ftle::TracerError& e) {
-      rethrow_tracer_error(e, *solver);
-    }
-  });
+  const ftle::MemoryPlan memory = start_solver(setup, ctx, pathlines, solver);
 
   const long steps = setup.config.steps;
   io::Progress progress(steps, "ftle", ctx.verbosity);
@@ -406,132 +542,35 @@ RunOutcome FtleCase::run(const io::Case& c, RunContext& ctx) const {
                   number(static_cast<double>(memory.device_bytes) / (1 << 20)) + " MiB of device memory, " +
                   number(static_cast<double>(memory.pinned_bytes) / (1 << 20)) + " MiB pinned host memory");
   }
-  long done = 0;
-  StepChunks chunk(4);
-  double stepping = 0.0, device_seconds = 0.0;
-  // At least one chunk, interrupted or not: an FTLE needs a non-zero integration time. The ranks agree
-  // after each chunk, so they take the same chunks (sized by the slowest) and stop after the same one.
-  bool interrupted = false;
-  while (done < steps && (done == 0 || !interrupted)) {
-    const long n = std::min(chunk.steps(), pathlines.limit(done, steps));
-    const Ranks::Agreed agreed = ctx.ranks.together([&] {
-      const core::Event event = solver->advance(n);
-      solver->finish();
-      device_seconds += event.seconds();
-      try {
-        pathlines.record(*solver, done + n == steps);
-      } catch (const ftle::TracerError& e) {
-        rethrow_tracer_error(e, *solver);
-      }
-    });
-    interrupted = agreed.interrupted;
-    stepping += agreed.seconds;
-    chunk.adapt(agreed.seconds);
-    done += n;
-    progress.update(done);
-  }
-  progress.finish();
+  const Stepping stepped = advance_to_end(*solver, pathlines, ctx, progress, steps);
+  const long done = stepped.done;
 
   const core::WallTimer output_timer;
-  std::vector<double> field, flow_map, eigenvector;
-  std::size_t stopped_tracers = 0;
-  const bool want_flow_map = c.get<bool>("output.flow_map");
-  const bool want_eigenvector = c.get<bool>("output.eigenvector");
-  // The collective reads, whole on rank 0, which alone goes on to write.
-  ctx.ranks.together([&] {
-    try {
-      field = solver->ftle();
-      if (want_flow_map) flow_map = solver->flow_map();
-      if (want_eigenvector) eigenvector = solver->stretch_direction();
-      pathlines.record(*solver, true);  // an interrupted run's last step
-    } catch (const ftle::TracerError& e) {
-      rethrow_tracer_error(e, *solver);
-    }
-    stopped_tracers = solver->stopped_tracers();
-  });
+  const FinalFields f =
+      read_final_fields(*solver, pathlines, ctx, c.get<bool>("output.flow_map"), c.get<bool>("output.eigenvector"));
   const RunOutcome outcome = done < steps ? RunOutcome::interrupted : RunOutcome::complete;
   if (!ctx.ranks.root()) return outcome;
-  const FieldStats stats = statistics(field, setup.seeds);
-
-  const ftle::SeedGrid& seeds = setup.seeds;
-  const io::ImageGrid image{seeds.counts, seeds.origin, seeds.spacing};
-  // fp32 runs write Float32, fp64 runs Float64 (the field is computed in double either way).
-  const bool fp32 = setup.config.precision == core::Precision::f32;
-  const std::vector<float> field32 = fp32 ? std::vector<float>(field.begin(), field.end()) : std::vector<float>{};
-  std::vector<double> positions;  // 3 components per seed, z = 0 in 2D, as ParaView's vectors expect
-  if (want_flow_map) {
-    const auto dim = static_cast<std::size_t>(seeds.dimension);
-    positions.assign(3 * seeds.size(), 0.0);
-    for (std::size_t i = 0; i < seeds.size(); ++i) {
-      for (std::size_t d = 0; d < dim; ++d) positions[3 * i + d] = flow_map[dim * i + d];
-    }
-  }
-  const std::vector<float> positions32 =
-      fp32 ? std::vector<float>(positions.begin(), positions.end()) : std::vector<float>{};
-  std::vector<io::Field> arrays;
-  if (fp32) arrays.emplace_back("ftle", field32);
-  else arrays.emplace_back("ftle", field);
-  if (want_flow_map) {
-    if (fp32) arrays.emplace_back("flow_map", positions32, 3);
-    else arrays.emplace_back("flow_map", positions, 3);
-  }
-  // The eigenvector: 3 components per seed, z = 0 in 2D (arrays only views it: kept alive here).
-  std::vector<double> eigenvector3;
-  std::vector<float> eigenvector32;
-  if (want_eigenvector) {
-    const auto dim = static_cast<std::size_t>(seeds.dimension);
-    eigenvector3.assign(3 * seeds.size(), 0.0);
-    for (std::size_t i = 0; i < seeds.size(); ++i)
-      for (std::size_t d = 0; d < dim; ++d) eigenvector3[3 * i + d] = eigenvector[dim * i + d];
-    if (fp32) eigenvector32.assign(eigenvector3.begin(), eigenvector3.end());
-    if (fp32) arrays.emplace_back("eigenvector", eigenvector32, 3);
-    else arrays.emplace_back("eigenvector", eigenvector3, 3);
-  }
-  const std::string what = std::string(want_flow_map ? "FTLE and the final tracer positions flow_map on the seed grid"
-                                                     : "FTLE on the seed grid") +
-                           (want_eigenvector ? ", with eigenvector, the direction of largest stretching" : "");
-  if (c.get<bool>("output.vti")) {
-    io::write_vti(dir.file("ftle.vti"), image, arrays);
-    dir.add_output("ftle.vti", what + (seeds.dimension == 2 ? " (one point thick along z)" : ""));
-    progress.note("wrote " + dir.file("ftle.vti").string());
-  }
-  if (c.get<bool>("output.hdf5")) {
-    io::write_hdf5_xdmf(dir.file("ftle"), image, arrays);
-    dir.add_output("ftle.xmf", what + " (HDF5 + XDMF)");
-  }
-  if (pathlines.on()) {
-    pathlines.write(dir.file("pathlines.vtp"), fp32);
-    dir.add_output("pathlines.vtp", "pathlines of " + std::to_string(pathlines.lines()) + " seeds (output.pathlines."
-                   "stride), " + std::to_string(pathlines.points_per_line()) + " points each at t0, every " +
-                   std::to_string(c.get<long>("output.pathlines.every")) + " steps and the last step; point data time, "
-                   "cell data seed (index in the seed grid)");
-    progress.note("wrote " + dir.file("pathlines.vtp").string());
-  }
-  if (c.get<bool>("output.png")) {
-    write_png(dir, c, "ftle.png", field, seeds, setup.config, done);
-    dir.add_output("ftle.png", seeds.dimension == 3 ? "the FTLE field's middle z-plane with a colour bar"
-                                                    : "the FTLE field with a colour bar");
-    progress.note("wrote " + dir.file("ftle.png").string());
-  }
+  const FieldStats stats = statistics(f.field, setup.seeds);
+  write_field_files(c, dir, progress, f, setup, pathlines, done);
 
   dir.manifest()["result"] = {
       {"mean_ftle", stats.mean},
       {"min_ftle", stats.min},
       {"max_ftle", stats.max},
       {"interior_mean_ftle", stats.interior_mean},
-      {"seeds", seeds_json(seeds)},
+      {"seeds", seeds_json(setup.seeds)},
       {"steps", done},
       {"dt", solver->dt()},
       {"integration_time", static_cast<double>(done) * solver->dt()},
-      {"stopped_tracers", stopped_tracers},
-      {"device_seconds", device_seconds},
+      {"stopped_tracers", f.stopped_tracers},
+      {"device_seconds", stepped.device_seconds},
       {"device_seconds_note", "advection kernels' OpenCL profiling time (last device), output excluded"}};
-  dir.add_timing("stepping", stepping);
+  dir.add_timing("stepping", stepped.seconds);
   dir.add_timing("output", output_timer.seconds());
   dir.add_timing("total", total.seconds());
   if (ctx.verbosity != io::Verbosity::quiet) {
     std::fprintf(stderr, "ftle: %zu seeds, %ld steps of dt = %s: mean FTLE %.4f (min %.4f, max %.4f)\n",
-                 seeds.size(), done, number(solver->dt()).c_str(), stats.mean, stats.min, stats.max);
+                 setup.seeds.size(), done, number(solver->dt()).c_str(), stats.mean, stats.min, stats.max);
   }
   return outcome;
 }

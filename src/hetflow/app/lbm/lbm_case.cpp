@@ -86,6 +86,137 @@ std::string cell_text(const std::array<std::size_t, 3>& p) {
   return "(" + std::to_string(p[0]) + ", " + std::to_string(p[1]) + ", " + std::to_string(p[2]) + ")";
 }
 
+// Builds the solver on every rank and sets up its phases. A device grid that does not fit the lattice
+// is reported at lbm.device_grid, a lattice the devices cannot hold with a hint.
+void start_solver(const io::Case& c, RunContext& ctx, const LbmGeometry& geometry, const lbm::Config& config,
+                  std::optional<lbm::Solver>& solver) {
+  ctx.ranks.together([&] {
+    try {
+      solver.emplace(ctx.devices, geometry.mask, config, ctx.ranks.link());
+    } catch (const core::Error& e) {
+      const std::string what = e.what();
+      if (what.find("device grid") != std::string::npos || what.find("cannot be split") != std::string::npos) {
+        const auto grid = c.get<std::vector<int>>("lbm.device_grid");
+        throw core::Error(c.where("lbm.device_grid") + ": lbm.device_grid = [" + std::to_string(grid[0]) + ", " +
+                          std::to_string(grid[1]) + ", " + std::to_string(grid[2]) + "]: " + what);
+      }
+      if (what.find("needs") == std::string::npos) throw;
+      throw core::Error(what + memory_hint);
+    }
+    initialise_multiphase(c, geometry.mask, *solver);
+  });
+}
+
+// What the output section asks the outputs to write and show.
+LbmOutputs::Options output_options(const io::Case& c, const lbm::Config& config, std::optional<int> axis,
+                                   double nu) {
+  LbmOutputs::Options options;
+  options.vti = c.get<bool>("output.vti");
+  options.png = c.get<bool>("output.png");
+  options.hdf5 = c.get<bool>("output.hdf5");
+  const std::string slice = c.get<std::string>("output.slice_axis");
+  options.slice_axis = slice == "x" ? 0 : slice == "y" ? 1 : 2;
+  options.flow_axis = axis;
+  options.force = axis ? config.force[static_cast<std::size_t>(*axis)] : 0.0;
+  options.viscosity = nu;
+  options.double_fields = config.storage == lbm::Storage::fp64;
+  const std::string shown = c.get<std::string>("output.slice_field");
+  options.slice_density = shown == "density" || (shown == "auto" && c.get<std::string>("lbm.model") != "single");
+  return options;
+}
+
+// Re = U D / nu for an obstacle in a channel, with U the mean velocity through the open channel
+// cross-section: the superficial mean over all nodes scaled by the walls' share of each plane.
+struct Reynolds {
+  const LbmGeometry& geometry;
+  std::optional<int> axis;
+  double nu;
+
+  bool known() const { return geometry.diameter && axis && *axis != 1; }
+  double operator()(const LbmDiagnostics& d) const {
+    const auto dims = geometry.mask.dims();
+    const double open = static_cast<double>(dims[1]) / static_cast<double>(dims[1] - 2);
+    return d.mean_u[static_cast<std::size_t>(*axis)] * open * *geometry.diameter / nu;
+  }
+};
+
+// The stepping of a run, with the outputs every output.every steps and after the last step. Output is
+// collective: rank 0 alone writes (`outputs` is null on the others), every rank takes part in
+// solver.fields(), and rank 0's checks of the fields fail every rank there, not in a later halo exchange.
+class LbmStepping {
+ public:
+  LbmStepping(RunContext& ctx, lbm::Solver& solver, LbmOutputs* outputs, const LbmGeometry& geometry,
+              const Reynolds& reynolds, io::Progress& progress)
+      : ctx_(ctx), solver_(solver), outputs_(outputs), geometry_(geometry), reynolds_(reynolds), progress_(progress) {}
+
+  // Steps to `steps` (or an interruption), writing outputs on the way; returns the steps done. The ranks
+  // agree after each chunk, so they take the same chunks (sized by the slowest) and stop after the same one.
+  long run(long steps, long every) {
+    output(0);
+    long done = 0;
+    StepChunks chunk(8);
+    bool interrupted = io::interrupted();
+    while (done < steps && !interrupted) {
+      const long next = std::min(steps, (done / every + 1) * every);
+      const long n = std::min(chunk.steps(), next - done);
+      const Ranks::Agreed agreed = ctx_.ranks.together([&] {
+        solver_.advance(n);
+        solver_.finish();
+      });
+      interrupted = agreed.interrupted;
+      stepping_seconds += agreed.seconds;
+      chunk.adapt(agreed.seconds);
+      done += n;
+      progress_.update(done);
+      if (done == next && done < steps) output(done);
+    }
+    if (last_output_ != done) output(done);
+    progress_.finish();
+    return done;
+  }
+
+  double mass0 = 0.0, output_seconds = 0.0, stepping_seconds = 0.0;
+  LbmDiagnostics last;
+
+ private:
+  void output(long step) {
+    const core::WallTimer timer;
+    last_output_ = step;
+    ctx_.ranks.together([&] {
+      const lbm::Fields fields = solver_.fields();
+      if (!outputs_) return;
+      last = diagnose(fields, step);
+      if (step == 0) mass0 = last.mass;
+      outputs_->write(step, fields, last, mass0, title_extra(last));
+      progress_.note("step " + std::to_string(step) + " written");
+      output_seconds += timer.seconds();
+      if (last.max_speed > max_lattice_speed) {
+        throw core::Error("lbm: max |u| = " + fixed(last.max_speed, 3) + " at step " + std::to_string(step) +
+                          ", cell " + cell_text(last.max_cell) + " exceeds " + fixed(max_lattice_speed, 1) +
+                          " (lattice Mach ~0.5): the compressibility error is large there and the run is near "
+                          "instability; use a smaller lbm.force or a larger lbm.tau. Outputs up to this step are "
+                          "kept");
+      }
+    });
+  }
+
+  std::string title_extra(const LbmDiagnostics& d) const {
+    if (reynolds_.known()) return "Re = " + fixed(reynolds_(d), 1);
+    if (geometry_.kind == "packing" || geometry_.kind == "file") {
+      if (const auto k = outputs_->permeability(d)) return "k = " + fixed(*k, 4);
+    }
+    return {};
+  }
+
+  RunContext& ctx_;
+  lbm::Solver& solver_;
+  LbmOutputs* outputs_;
+  const LbmGeometry& geometry_;
+  const Reynolds& reynolds_;
+  io::Progress& progress_;
+  long last_output_ = -1;
+};
+
 }  // namespace
 
 io::Schema LbmCase::schema() const {
@@ -166,113 +297,30 @@ RunOutcome LbmCase::run(const io::Case& c, RunContext& ctx) const {
   });
   dir.manifest()["geometry"] = geometry.info;
   std::optional<lbm::Solver> solver;
-  ctx.ranks.together([&] {
-    try {
-      solver.emplace(ctx.devices, geometry.mask, config, ctx.ranks.link());
-    } catch (const core::Error& e) {
-      const std::string what = e.what();
-      if (what.find("device grid") != std::string::npos || what.find("cannot be split") != std::string::npos) {
-        const auto grid = c.get<std::vector<int>>("lbm.device_grid");
-        throw core::Error(c.where("lbm.device_grid") + ": lbm.device_grid = [" + std::to_string(grid[0]) + ", " +
-                          std::to_string(grid[1]) + ", " + std::to_string(grid[2]) + "]: " + what);
-      }
-      if (what.find("needs") == std::string::npos) throw;
-      throw core::Error(what + memory_hint);
-    }
-    initialise_multiphase(c, geometry.mask, *solver);
-  });
+  start_solver(c, ctx, geometry, config, solver);
 
   const double nu = solver->viscosity();
   const std::optional<int> axis = flow_axis(config.force);
-  LbmOutputs::Options options;
-  options.vti = c.get<bool>("output.vti");
-  options.png = c.get<bool>("output.png");
-  options.hdf5 = c.get<bool>("output.hdf5");
-  const std::string slice = c.get<std::string>("output.slice_axis");
-  options.slice_axis = slice == "x" ? 0 : slice == "y" ? 1 : 2;
-  options.flow_axis = axis;
-  options.force = axis ? config.force[static_cast<std::size_t>(*axis)] : 0.0;
-  options.viscosity = nu;
-  options.double_fields = config.storage == lbm::Storage::fp64;
-  const std::string shown = c.get<std::string>("output.slice_field");
-  options.slice_density = shown == "density" || (shown == "auto" && c.get<std::string>("lbm.model") != "single");
+  const LbmOutputs::Options options = output_options(c, config, axis, nu);
   // Rank 0 alone writes; the others only take part in solver->fields().
   std::optional<LbmOutputs> outputs;
   if (ctx.ranks.root()) {
     outputs.emplace(dir, geometry.mask, options);
     outputs->write_geometry();
   }
-
-  // Re = U D / nu for an obstacle in a channel, with U the mean velocity through the open channel
-  // cross-section: the superficial mean over all nodes scaled by the walls' share of each plane.
-  const auto dims = geometry.mask.dims();
-  const bool has_re = geometry.diameter && axis && *axis != 1;
-  auto reynolds = [&](const LbmDiagnostics& d) {
-    const double open = static_cast<double>(dims[1]) / static_cast<double>(dims[1] - 2);
-    return d.mean_u[static_cast<std::size_t>(*axis)] * open * *geometry.diameter / nu;
-  };
-  auto title_extra = [&](const LbmDiagnostics& d) -> std::string {
-    if (has_re) return "Re = " + fixed(reynolds(d), 1);
-    if (geometry.kind == "packing" || geometry.kind == "file") {
-      if (const auto k = outputs->permeability(d)) return "k = " + fixed(*k, 4);
-    }
-    return {};
-  };
+  const Reynolds reynolds{geometry, axis, nu};
 
   io::Progress progress(steps, "lbm", ctx.verbosity);
-  double mass0 = 0.0, output_seconds = 0.0;
-  long last_output = -1;
-  LbmDiagnostics last;
-  // Collective. Rank 0's checks of the fields fail every rank here, not in a later halo exchange.
-  auto output = [&](long step) {
-    const core::WallTimer timer;
-    last_output = step;
-    ctx.ranks.together([&] {
-      const lbm::Fields fields = solver->fields();
-      if (!outputs) return;
-      last = diagnose(fields, step);
-      if (step == 0) mass0 = last.mass;
-      outputs->write(step, fields, last, mass0, title_extra(last));
-      progress.note("step " + std::to_string(step) + " written");
-      output_seconds += timer.seconds();
-      if (last.max_speed > max_lattice_speed) {
-        throw core::Error("lbm: max |u| = " + fixed(last.max_speed, 3) + " at step " + std::to_string(step) +
-                          ", cell " + cell_text(last.max_cell) + " exceeds " + fixed(max_lattice_speed, 1) +
-                          " (lattice Mach ~0.5): the compressibility error is large there and the run is near "
-                          "instability; use a smaller lbm.force or a larger lbm.tau. Outputs up to this step are "
-                          "kept");
-      }
-    });
-  };
-
-  output(0);
-  long done = 0;
-  StepChunks chunk(8);
-  double stepping = 0.0;
-  // The ranks agree after each chunk, so they take the same chunks (sized by the slowest) and stop
-  // after the same one.
-  bool interrupted = io::interrupted();
-  while (done < steps && !interrupted) {
-    const long next = std::min(steps, (done / every + 1) * every);
-    const long n = std::min(chunk.steps(), next - done);
-    const Ranks::Agreed agreed = ctx.ranks.together([&] {
-      solver->advance(n);
-      solver->finish();
-    });
-    interrupted = agreed.interrupted;
-    stepping += agreed.seconds;
-    chunk.adapt(agreed.seconds);
-    done += n;
-    progress.update(done);
-    if (done == next && done < steps) output(done);
-  }
-  if (last_output != done) output(done);
-  progress.finish();
+  LbmStepping stepping(ctx, *solver, outputs ? &*outputs : nullptr, geometry, reynolds, progress);
+  const long done = stepping.run(steps, every);
   const RunOutcome outcome = done < steps ? RunOutcome::interrupted : RunOutcome::complete;
   if (!outputs) return outcome;
   outputs->close();
 
-  const double mlups = stepping > 0 ? static_cast<double>(solver->nodes()) * static_cast<double>(done) / stepping / 1e6 : 0.0;
+  const LbmDiagnostics& last = stepping.last;
+  const double mass0 = stepping.mass0;
+  const double seconds = stepping.stepping_seconds;
+  const double mlups = seconds > 0 ? static_cast<double>(solver->nodes()) * static_cast<double>(done) / seconds / 1e6 : 0.0;
   nlohmann::json& result = dir.manifest()["result"];
   result = {{"steps", done},
             {"mass_drift", (last.mass - mass0) / mass0},
@@ -284,9 +332,9 @@ RunOutcome LbmCase::run(const io::Case& c, RunContext& ctx) const {
             {"mlups_note", "lattice nodes (solids included) x steps / host wall time of the stepping between the "
                            "first and last output, output time excluded"}};
   if (const auto k = outputs->permeability(last)) result["permeability"] = *k;
-  if (has_re) result["reynolds"] = reynolds(last);
-  dir.add_timing("stepping", stepping);
-  dir.add_timing("output", output_seconds);
+  if (reynolds.known()) result["reynolds"] = reynolds(last);
+  dir.add_timing("stepping", seconds);
+  dir.add_timing("output", stepping.output_seconds);
   dir.add_timing("total", total.seconds());
   return outcome;
 }
