@@ -3,22 +3,22 @@
 #include <iostream>
 #include <regex>
 
-#include "bench/registry.hpp"
+#include "hetflow/app/bench/registry.hpp"
 #include "hetflow/core/error.hpp"
 
 namespace hetflow::app {
 
 int bench_command(const std::string& name, const std::string& device, const std::string& output, int repeats,
                   const std::string& build_options, const std::string& only) {
-  const bench::Benchmark& b = bench::find_benchmark(name);
-  bench::Options options;
+  const Benchmark& b = find_benchmark(name);
+  BenchOptions options;
   options.repeats = repeats;
   if (!only.empty()) options.only = std::regex(only);  // the command line checked it
   core::DeviceSet devices = core::DeviceSet::select(device);
   devices.set_extra_build_options(build_options);
-  bench::Report report = b.run(devices, options);
+  BenchReport report = b.run(devices, options);
   if (options.only) {
-    std::erase_if(report.cases, [&](const bench::Case& c) { return !options.wants(c.name); });
+    std::erase_if(report.cases, [&](const BenchCase& c) { return !options.wants(c.name); });
     if (report.cases.empty()) throw core::Error("--only '" + only + "': no case of " + name + " matches");
     report.subset = only;
   }

@@ -4,12 +4,7 @@
 #include <cstdlib>
 #include <limits>
 
-#include "hetflow/app/ftle_case.hpp"
-#include "hetflow/app/ignition_case.hpp"
-#include "hetflow/app/karst_case.hpp"
-#include "hetflow/app/lbm_case.hpp"
-#include "hetflow/app/reactor_batch_case.hpp"
-#include "hetflow/app/selftest_case.hpp"
+#include "hetflow/app/solvers.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/io/case_error.hpp"
 
@@ -27,16 +22,12 @@ void throw_problems(const io::Case& c, std::vector<std::string> problems) {
   throw io::CaseError(std::move(problems));
 }
 
-const std::vector<std::unique_ptr<CaseType>>& case_types() {
-  static const std::vector<std::unique_ptr<CaseType>> all = [] {
-    std::vector<std::unique_ptr<CaseType>> v;
-    v.push_back(std::make_unique<FtleCase>());
-    v.push_back(std::make_unique<SelftestCase>());
-    v.push_back(std::make_unique<LbmCase>());
-    v.push_back(std::make_unique<IgnitionCase>());
-    v.push_back(std::make_unique<ReactorBatchCase>());
-    v.push_back(std::make_unique<KarstCase>());
-    v.push_back(std::make_unique<KarstInversionCase>());
+const std::vector<const CaseType*>& case_types() {
+  static const std::vector<const CaseType*> all = [] {
+    std::vector<const CaseType*> v;
+    for (const Solver& s : solvers()) {
+      for (const auto& t : s.case_types) v.push_back(t.get());
+    }
     return v;
   }();
   return all;

@@ -1,5 +1,4 @@
 #pragma once
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -42,8 +41,9 @@ class CaseType {
 // own (overrides and defaults, which have no line, last); nothing when there are none.
 void throw_problems(const io::Case& c, std::vector<std::string> problems);
 
-// Every case type, and the registry of their schemas that case files are validated against.
-const std::vector<std::unique_ptr<CaseType>>& case_types();
+// Every case type (those of solvers(), in its order), and the registry of their schemas that case files
+// are validated against.
+const std::vector<const CaseType*>& case_types();
 const io::CaseRegistry& case_registry();
 const CaseType& find_case_type(const std::string& name);
 

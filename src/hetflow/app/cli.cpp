@@ -7,15 +7,16 @@
 #include <optional>
 #include <regex>
 #include <string>
+#include <vector>
 
-#include "bench/registry.hpp"
+#include "hetflow/app/bench/registry.hpp"
 #include "hetflow/app/bench_command.hpp"
 #include "hetflow/app/case_type.hpp"
 #include "hetflow/app/devices_command.hpp"
-#include "hetflow/app/nnls_command.hpp"
 #include "hetflow/app/processes.hpp"
 #include "hetflow/app/ranks.hpp"
 #include "hetflow/app/run_command.hpp"
+#include "hetflow/app/solvers.hpp"
 #include "hetflow/app/tune_command.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/io/case_error.hpp"
@@ -64,7 +65,7 @@ int main(int argc, char** argv) {
   int repeats = 15;
   auto* bench_cmd = app.add_subcommand("bench", "run a benchmark and write its JSON");
   std::string names;
-  for (const auto& b : bench::benchmarks()) names += "\n  " + b.name + ": " + b.summary;
+  for (const auto& b : benchmarks()) names += "\n  " + b.name + ": " + b.summary;
   bench_cmd->add_option("name", bench_name, "benchmark:" + names)->required();
   bench_cmd->add_option("--device", bench_device, "device selection; the first selected device is measured");
   bench_cmd->add_option("--output,-o", bench_output, "results folder; JSON goes to OUTPUT/<device>/NAME.json");
@@ -84,8 +85,11 @@ int main(int argc, char** argv) {
         }
       });
 
-  NnlsRequest nnls;
-  const CLI::App* nnls_cmd = add_nnls_command(app, nnls);
+  // The solvers' own commands (`hetflow nnls`).
+  std::vector<Command> solver_commands;
+  for (const Solver& s : solvers()) {
+    for (const auto& add : s.commands) solver_commands.push_back(add(app));
+  }
 
   TuneRequest tune_request;
   const CLI::App* tune_cmd = add_tune_command(app, tune_request);
@@ -119,7 +123,9 @@ int main(int argc, char** argv) {
     if (no_tune) ::setenv("HETFLOW_NO_TUNE", "1", 1);
     if (*devices_cmd) return devices_command(device, bench_devices, std::cout);
     if (*bench_cmd) return bench_command(bench_name, bench_device, bench_output, repeats, bench_build_options, bench_only);
-    if (*nnls_cmd) return nnls_command(nnls, std::cout);
+    for (const Command& c : solver_commands) {
+      if (*c.command) return c.run();
+    }
     if (*tune_cmd) return tune_command(tune_request, std::cout);
     if (*cases_cmd) {
       if (case_name.empty()) {

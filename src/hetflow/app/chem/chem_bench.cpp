@@ -1,0 +1,428 @@
+#include "hetflow/app/chem/chem_bench.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "hetflow/app/bench/reference.hpp"
+#include "hetflow/chem/reactor_source.hpp"
+#include "hetflow/chem/thermo.hpp"
+#include "hetflow/chem/yaml_mechanism.hpp"
+#include "hetflow/core/buffer.hpp"
+#include "hetflow/core/error.hpp"
+#include "hetflow/core/event.hpp"
+#include "hetflow/core/probe.hpp"
+#include "hetflow/core/program.hpp"
+
+namespace hetflow::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+// $HETFLOW_MECHANISMS, or data/mechanisms of the source tree this file was compiled from (CMake
+// passes absolute source paths), so a build tree runs the benchmark without setup.
+fs::path mechanism_dir() {
+  if (const char* dir = std::getenv("HETFLOW_MECHANISMS"); dir && *dir) return dir;
+  fs::path root = __FILE__;
+  for (int up = 0; up < 5; ++up) root = root.parent_path();  // past src/hetflow/app/chem/chem_bench.cpp
+  return root / "data" / "mechanisms";
+}
+
+// ---- Test states (Sewerin & Rigopoulos 2015): fuel/air flamelet points between unburnt and burnt --------
+
+constexpr double unburnt_temperature = 300.0;  // K, fuel and air alike
+constexpr int flamelet_points = 12;            // equivalence ratios 0.5 .. 2, geometric
+constexpr double relax_time = 1e-2;            // s the burnt states are integrated towards equilibrium
+
+std::size_t species(const chem::Mechanism& m, std::string_view name) {
+  const int k = m.species_index(name);
+  if (k < 0) throw core::Error("mechanism has no species " + std::string(name) + ", which the chem benchmark needs");
+  return static_cast<std::size_t>(k);
+}
+
+// Atoms of element `symbol` in a mixture given in moles per species (0 when the mechanism lacks it).
+double atoms(const chem::Mechanism& m, const std::vector<double>& moles, std::string_view symbol) {
+  const int e = m.element_index(symbol);
+  double sum = 0;
+  for (std::size_t k = 0; k < moles.size(); ++k)
+    for (const auto& [element, count] : m.species[k].composition)
+      if (element == e) sum += moles[k] * count;
+  return sum;
+}
+
+std::vector<double> mass_fractions(const chem::Mechanism& m, const std::vector<double>& moles) {
+  std::vector<double> y(moles.size());
+  double total = 0;
+  for (std::size_t k = 0; k < y.size(); ++k) total += y[k] = moles[k] * m.species[k].molecular_weight;
+  for (double& v : y) v /= total;
+  return y;
+}
+
+// Mass-specific enthalpy [J/kg] and heat capacity [J/(kg K)] of mass fractions y at T.
+std::pair<double, double> enthalpy_cp(const chem::Mechanism& m, const std::vector<double>& y, double t) {
+  const chem::SpeciesThermo th = chem::species_thermo(m, t);
+  double h = 0, cp = 0;
+  for (std::size_t k = 0; k < y.size(); ++k) {
+    h += y[k] * th.h[k] / m.species[k].molecular_weight;
+    cp += y[k] * th.cp[k] / m.species[k].molecular_weight;
+  }
+  return {h, cp};
+}
+
+// Fuel and air (21 % O2, 79 % N2 by moles) at equivalence ratio phi, in moles per species.
+std::vector<double> unburnt_moles(const chem::Mechanism& m, std::string_view fuel, double phi) {
+  std::vector<double> moles(m.species.size(), 0.0);
+  moles[species(m, fuel)] = 1;
+  const double o2_per_fuel = atoms(m, moles, "C") + atoms(m, moles, "H") / 4 - atoms(m, moles, "O") / 2;
+  moles[species(m, "O2")] = o2_per_fuel / phi;
+  moles[species(m, "N2")] = 3.76 * o2_per_fuel / phi;
+  return moles;
+}
+
+// Complete combustion of those atoms: C to CO, H to H2O as far as O allows (the rest H2), CO to CO2
+// with O left over, then O2. A start for the relaxation below, which reaches equilibrium from it.
+std::vector<double> product_moles(const chem::Mechanism& m, const std::vector<double>& reactants) {
+  std::vector<double> moles(m.species.size(), 0.0);
+  const double c = atoms(m, reactants, "C"), h = atoms(m, reactants, "H");
+  double o = atoms(m, reactants, "O") - c;
+  const double water = std::min(h / 2, o);
+  o -= water;
+  const double dioxide = std::min(c, o);
+  o -= dioxide;
+  if (c > 0) {
+    moles[species(m, "CO")] = c - dioxide;
+    moles[species(m, "CO2")] = dioxide;
+  }
+  moles[species(m, "H2O")] = water;
+  moles[species(m, "H2")] = h / 2 - water;
+  moles[species(m, "O2")] = o / 2;
+  moles[species(m, "N2")] = atoms(m, reactants, "N") / 2;
+  return moles;
+}
+
+// The temperature at which mass fractions y have enthalpy h, by Newton from 2000 K.
+double temperature_at(const chem::Mechanism& m, const std::vector<double>& y, double h) {
+  double t = 2000;
+  for (int i = 0; i < 50; ++i) {
+    const auto [hi, cp] = enthalpy_cp(m, y, t);
+    const double dt = (hi - h) / cp;
+    t -= dt;
+    if (std::abs(dt) < 1e-9 * t) return t;
+  }
+  throw core::Error("the chem benchmark's adiabatic flame temperature did not converge");
+}
+
+// Unburnt and burnt (Y_1..Y_K, T) at each flamelet point. The burnt state is the complete-combustion
+// products at the unburnt enthalpy, integrated by the adiabatic constant-pressure reactor itself for
+// relax_time: the reactor conserves enthalpy, so it tends to the HP equilibrium of the unburnt mixture
+// (the flamelet's initial profiles, Sewerin & Rigopoulos 2015), with the slow NOx chemistry not yet at its end.
+struct Flamelet {
+  std::vector<std::vector<double>> unburnt, burnt;
+};
+
+Flamelet flamelet(const chem::Mechanism& m, std::string_view fuel, const ode::Radau5& solver) {
+  Flamelet f;
+  ode::Batch relax;
+  for (int j = 0; j < flamelet_points; ++j) {
+    const double phi = 0.5 * std::pow(4.0, double(j) / (flamelet_points - 1));
+    const std::vector<double> reactants = unburnt_moles(m, fuel, phi);
+    std::vector<double> u = mass_fractions(m, reactants);
+    const double h = enthalpy_cp(m, u, unburnt_temperature).first;
+    std::vector<double> b = mass_fractions(m, product_moles(m, reactants));
+    b.push_back(temperature_at(m, b, h));
+    u.push_back(unburnt_temperature);
+    f.unburnt.push_back(std::move(u));
+    relax.y0.insert(relax.y0.end(), b.begin(), b.end());
+    relax.params.push_back(chem::one_atm);
+  }
+  relax.t_end = {relax_time};
+  const ode::Result r = solver.integrate(relax);
+  if (r.failures() != 0) throw core::Error("relaxing the chem benchmark's burnt states failed:\n" + r.report());
+  const std::size_t n = m.species.size() + 1;
+  for (int j = 0; j < flamelet_points; ++j)
+    f.burnt.emplace_back(r.y.begin() + std::ptrdiff_t(j * n), r.y.begin() + std::ptrdiff_t((j + 1) * n));
+  return f;
+}
+
+// System i: flamelet point i mod 12 at progress c_i = frac((i + 1) / golden ratio), its Y and T mixed
+// linearly, (1 - c) unburnt + c burnt: a deterministic spread from cold inert mixtures through
+// igniting ones to nearly equilibrium, as in a partially stirred reactor. All at 1 atm.
+ode::Batch states(const Flamelet& f, std::size_t count, double dt) {
+  const std::size_t n = f.unburnt[0].size();
+  ode::Batch b;
+  b.y0.resize(count * n);
+  b.params.assign(count, chem::one_atm);
+  b.t_end = {dt};
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::size_t j = i % flamelet_points;
+    const double c = std::fmod(double(i + 1) * 0.6180339887498949, 1.0);
+    for (std::size_t k = 0; k < n; ++k) b.y0[i * n + k] = (1 - c) * f.unburnt[j][k] + c * f.burnt[j][k];
+  }
+  // No sort_key, as the reactor_batch case: integrate() (timed) runs them in the solver's order
+  // (ode::Order: of initial rate on GPUs).
+  return b;
+}
+
+// The paper's tolerances (Sewerin & Rigopoulos 2015): species atol 1e-8, rtol 1e-5; temperature atol and rtol 1e-5.
+ode::Options paper_options(std::size_t n) {
+  ode::Options o;
+  o.rtol.assign(n, 1e-5);
+  o.atol.assign(n, 1e-8);
+  o.atol.back() = 1e-5;
+  return o;
+}
+
+const char* mapping_name(ode::Mapping m) {
+  return m == ode::Mapping::work_group ? "work_group (mapping 2)"
+         : m == ode::Mapping::phased   ? "phased (mapping 1's steps, decompositions by work-group)"
+                                       : "work_item (mapping 1)";
+}
+
+struct Mechanism {
+  std::string label, file, fuel;
+  bool paper;  // GRI 3.0: the paper's Table 5 has it
+};
+
+// Per-system means of the counters, and the spread of steps (the stiffness inhomogeneity of
+// Sewerin & Rigopoulos 2015). The
+// evaluations, decompositions and solves give the work a run does, to set beside the rates of rhs() and
+// jac() alone (the `rhs` and `jac` cases).
+nlohmann::json counters(const ode::Result& r) {
+  double steps = 0, accepted = 0, rejected = 0, jacobians = 0, evaluations = 0, decompositions = 0, solves = 0;
+  long least = r.statistics.front().nstep, most = least;
+  for (const ode::Statistics& s : r.statistics) {
+    steps += double(s.nstep);
+    accepted += double(s.naccpt);
+    rejected += double(s.nrejct);
+    jacobians += double(s.njac);
+    evaluations += double(s.nfcn);
+    decompositions += double(s.ndec);
+    solves += double(s.nsol);
+    least = std::min(least, s.nstep);
+    most = std::max(most, s.nstep);
+  }
+  const double count = double(r.statistics.size());
+  return {{"mean_steps", steps / count},
+          {"mean_accepted", accepted / count},
+          {"mean_rejected", rejected / count},
+          {"mean_jacobians", jacobians / count},
+          {"mean_rhs_evaluations", evaluations / count},
+          {"mean_decompositions", decompositions / count},
+          {"mean_solves", solves / count},
+          {"min_steps", least},
+          {"max_steps", most},
+          {"failures", r.failures()}};
+}
+
+// Radau5 splits a batch over every device of its set; the benchmark rates the first device alone.
+std::optional<core::DeviceSet> first_alone(const core::DeviceSet& selected) {
+  if (selected.size() == 1) return std::nullopt;
+  std::cerr << "  chem: measuring " << selected.device(0).label() << " alone\n";
+  return core::DeviceSet(std::vector<core::Device>{selected.device(0)});
+}
+
+// ---- The mechanism's own functions alone --------------------------------------------------------------
+
+// rhs() and jac() at one state per work-item, `repeats` times each, declared as RADAU5's kernels declare
+// them (radau5.cl: out of line on GPUs). The temperature moves by a part in 1e12 per repeat, so no
+// evaluation repeats the last one.
+constexpr const char* function_prototypes = R"(
+#if FUNCTIONS_OUTLINED
+#define USER_FUNCTION __attribute__((noinline))
+#else
+#define USER_FUNCTION
+#endif
+USER_FUNCTION void rhs(double t, const double* y, double* f, __global const double* p);
+USER_FUNCTION void jac(double t, const double* y, double* dfdy, __global const double* p);
+)";
+constexpr const char* function_kernels = R"(
+#define N (CHEM_K + 1)
+// function(0, y, out, p) `repeats` times at the work-item's state; entry `pick` of each result is summed.
+#define REPEATED(function, values, pick)                                                              \
+  __kernel void function##_repeated(__global const double* y, __global const double* p, __global double* out, \
+                                    int repeats) {                                                    \
+    const size_t s = get_global_id(0);                                                                \
+    double ys[N], v[values];                                                                          \
+    for (int k = 0; k < N; ++k) ys[k] = y[s * N + k];                                                 \
+    const double t0 = ys[CHEM_K];                                                                     \
+    double sum = 0.0;                                                                                 \
+    for (int r = 0; r < repeats; ++r) {                                                               \
+      ys[CHEM_K] = t0 * (1.0 + 1e-12 * r);                                                            \
+      function(0.0, ys, v, p + s);                                                                    \
+      sum += v[pick];                                                                                 \
+    }                                                                                                 \
+    out[s] = sum;                                                                                     \
+  }
+REPEATED(rhs, N, r % N)
+REPEATED(jac, N * N, (r * 97) % (N * N))
+)";
+
+// Evaluations per second of rhs() or jac() (`function`) over the batch's states, timed on the host
+// around the launch and its finish. A diagnostic beside the systems/s cases: RADAU5 evaluates rhs()
+// about ten times and jac() once or twice per system at these steps (the cases' counters).
+BenchCase function_rate(const core::DeviceSet& devices, const chem::Mechanism& m, const std::string& mechanism,
+                   const ode::Batch& batch,
+                   const std::string& function, const std::string& name, int repeats, const BenchOptions& options) {
+  const core::Context& ctx = devices.context(0);
+  const core::Queue& q = devices.compute(0);
+  const bool gpu = devices.device(0).info.kind == core::DeviceKind::gpu;
+  const std::string source = std::string(function_prototypes) + chem::reactor_system(m).source + function_kernels;
+  const core::Program program = core::build_program(ctx, "chem bench functions", source,
+                                                    std::string("-DFUNCTIONS_OUTLINED=") + (gpu ? "1" : "0"));
+  core::Kernel kernel = program.kernel(function + "_repeated");
+  const std::size_t count = batch.params.size();
+  core::Buffer<double> y(ctx, batch.y0.size()), p(ctx, count), out(ctx, count);
+  y.write(q, batch.y0);
+  p.write(q, batch.params);
+  kernel.args(y, p, out, static_cast<cl_int>(repeats));
+  // PoCL, left to choose the groups, crashed (a segmentation fault, 2 cores) in GRI-Mech 3.0's jac(),
+  // whose private matrix takes 23 KB a work-item; in radau5.cpp's CPU groups of 4 it runs.
+  const core::NDRange local = gpu ? core::NDRange{} : core::NDRange(4);
+  kernel.launch(q, count, local);
+  q.finish();
+  std::vector<double> rate;
+  for (int r = 0; r < std::max(options.repeats, 1); ++r) {
+    const core::WallTimer timer;
+    kernel.launch(q, count, local);
+    q.finish();
+    rate.push_back(double(count) * repeats / timer.seconds());
+  }
+  nlohmann::json params = {{"mechanism", mechanism},
+                           {"function", function},
+                           {"states", count},
+                           {"evaluations_per_state", repeats},
+                           {"limit", "none established: a diagnostic of the share of the mechanism's functions"},
+                           {"timed", "host wall clock of one launch and its finish"}};
+  return {name, "evaluations/s", core::summarize(rate), 0, 0, std::move(params)};
+}
+
+}  // namespace
+
+BenchReport chem_benchmark(const core::DeviceSet& selected, const BenchOptions& options) {
+  const std::optional<core::DeviceSet> own = first_alone(selected);
+  const core::DeviceSet& devices = own ? *own : selected;
+  const core::Queue& queue = devices.compute(0);
+  const core::DeviceInfo& info = devices.device(0).info;
+  if (!info.fp64) throw core::Error("the chem benchmark needs FP64, which " + info.name + " lacks");
+  const bool gpu = info.kind == core::DeviceKind::gpu;
+  BenchReport report{"chem", info, reference_bandwidth(queue).copy.median, {}};
+
+  core::FlopOptions flop_options;
+  flop_options.repeats = options.repeats;
+  const double peak64 = core::measure_flops(queue, core::Precision::f64, flop_options).gflops.median;
+  std::cerr << "  peak multiply-add rate: " << peak64 << " GFLOP/s fp64\n";
+
+  // A size runs only when its one run is predicted (linearly from the last size) within run_cap; the
+  // timed repeats of a size fill about case_budget, at least one. The caps bound the whole benchmark to
+  // a few minutes.
+  const double run_cap = gpu ? 30.0 : 10.0, case_budget = gpu ? 8.0 : 2.0;
+  // 2e4 and 5e4 show where the phased mapping, a work-item per system, nears its plateau on a GPU
+  // that holds a few hundred thousand resident work-items; mapping 2 reaches its own by 4,096.
+  const std::vector<std::size_t> sizes = {100, 1000, 4096, 10000, 20000, 50000, 100000, 1000000};
+  const std::vector<Mechanism> mechanisms = {{"gri30", "gri30.yaml", "CH4", true}, {"h2o2", "h2o2.yaml", "H2", false}};
+  const fs::path dir = mechanism_dir();
+
+  auto case_name = [](const Mechanism& mech, double dt, std::size_t size) {
+    char name[64];
+    std::snprintf(name, sizeof name, "%s dt=%g n=%zu", mech.label.c_str(), dt, size);
+    return std::string(name);
+  };
+  for (const Mechanism& mech : mechanisms) {
+    // A mechanism none of whose cases is wanted costs nothing (its flamelet integrates in RADAU5).
+    const std::string rhs_name = mech.label + " rhs n=100000", jac_name = mech.label + " jac n=100000";
+    bool wanted = options.wants(rhs_name) || options.wants(jac_name);
+    for (const double dt : {1e-6, 1e-4})
+      for (const std::size_t size : sizes) wanted = wanted || options.wants(case_name(mech, dt, size));
+    if (!wanted) continue;
+    const chem::Mechanism m = chem::read_yaml_mechanism(dir / mech.file);
+    const std::size_t n = m.species.size() + 1;
+    // The defaults: the generated jac(), and the mapping that suits each batch size (built on first use).
+    const ode::Radau5 solver(devices, chem::reactor_system(m), paper_options(n));
+    const Flamelet f = flamelet(m, mech.fuel, solver);
+    for (const auto& [function, name, repeats] : {std::tuple{"rhs", rhs_name, 10}, std::tuple{"jac", jac_name, 2}})
+      if (options.wants(name)) {
+        report.cases.push_back(
+            function_rate(devices, m, mech.label, states(f, 100000, 1e-6), function, name, repeats, options));
+        std::cerr << "  " << name << ": " << report.cases.back().stats.median << " evaluations/s\n";
+      }
+
+    for (const double dt : {1e-6, 1e-4}) {
+      const std::size_t first_case = report.cases.size();
+      double last_seconds = 0;
+      std::size_t last_size = 0;
+      for (const std::size_t size : sizes) {
+        const std::string name = case_name(mech, dt, size);
+        if (!options.wants(name)) continue;
+        if (last_size != 0 && last_seconds * double(size) / double(last_size) > run_cap) {
+          std::cerr << "  " << mech.label << " dt=" << dt << ": stopping before " << size
+                    << " systems (one run would pass " << run_cap << " s)\n";
+          break;
+        }
+        const ode::Batch batch = states(f, size, dt);
+        // Builds the mapping this size takes before any timing: the first size past the switch would
+        // otherwise time the other mapping's build (minutes for GRI-Mech 3.0 on NVIDIA) as its run.
+        solver.prepare(size);
+        const core::WallTimer warm_timer;
+        const ode::Result warm = solver.integrate(batch);
+        const double warm_seconds = warm_timer.seconds();
+        if (warm.failures() != 0)
+          throw core::Error(mech.label + " at dt = " + std::to_string(dt) + ", " + std::to_string(size) +
+                            " systems: " + std::to_string(warm.failures()) + " failed:\n" + warm.report());
+        // A run as long as the budget is its own sample: the kernel is built and every integrate()
+        // allocates its buffers afresh, so the first run at a size costs what the others do.
+        const bool warm_counts = warm_seconds >= case_budget;
+        const int repeats = warm_counts ? 0 : std::clamp(int(case_budget / warm_seconds), 1, options.repeats);
+        std::vector<double> rate;
+        if (warm_counts) rate.push_back(double(size) / warm_seconds);
+        for (int r = 0; r < repeats; ++r) {
+          const core::WallTimer timer;
+          solver.integrate(batch);
+          rate.push_back(double(size) / timer.seconds());
+        }
+        const core::Summary stats = core::summarize(rate);
+        last_seconds = double(size) / stats.median;
+        last_size = size;
+
+        nlohmann::json params = counters(warm);
+        params.update({{"mechanism", mech.label},
+                       {"species", m.species.size()},
+                       {"reactions", m.reactions.size()},
+                       {"dt_s", dt},
+                       {"systems", size},
+                       {"mapping", mapping_name(solver.mapping(size))},
+                       {"max_registers", solver.launch_shape(size).max_registers},
+                       {"jacobian", solver.analytic_jacobian() ? "analytic" : "finite_difference"},
+                       {"pressure_Pa", chem::one_atm},
+                       {"seconds_per_run", last_seconds},
+                       {"peak_fp64_gflops", peak64},
+                       {"timed", "host wall clock of Radau5::integrate: packing, transfers and kernel"},
+                       {"states", "flamelet point i mod 12 (phi 0.5..2) mixed (1-c) unburnt 300 K + c burnt, "
+                                  "c = frac((i+1) 0.618...)"},
+                       {"efficiency_is", "systems/s / the highest systems/s of this mechanism and dt"}});
+        if (mech.paper && dt == 1e-6)
+          params["paper_table5_systems_per_s"] = {{"Quadro 6000", 2344},
+                                                   {"Quadro 600", 113},
+                                                   {"Xeon E5-2687W, 16 MPI ranks", 4334},
+                                                   {"Core i5-520M, 4 MPI ranks", 743}};
+        report.cases.push_back({name, "systems/s", stats, 0, 0, std::move(params)});
+        std::cerr << "  " << name << ": " << stats.median << " systems/s\n";
+      }
+      double plateau = 0;
+      for (std::size_t c = first_case; c < report.cases.size(); ++c)
+        plateau = std::max(plateau, report.cases[c].stats.median);
+      for (std::size_t c = first_case; c < report.cases.size(); ++c)
+        report.cases[c].efficiency = report.cases[c].stats.median / plateau;
+    }
+  }
+  return report;
+}
+
+}  // namespace hetflow::app

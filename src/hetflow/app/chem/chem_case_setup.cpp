@@ -1,0 +1,189 @@
+#include "hetflow/app/chem/chem_case_setup.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <sstream>
+
+#include "hetflow/chem/chemkin_reader.hpp"
+#include "hetflow/chem/yaml_mechanism.hpp"
+#include "hetflow/core/error.hpp"
+#include "hetflow/io/case_error.hpp"
+
+namespace hetflow::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Relative to the case file's folder; built-in and string cases use the working directory.
+fs::path resolve(const io::Case& c, const std::string& file) {
+  const fs::path p = file;
+  if (p.is_absolute() || c.source().empty() || c.source().front() == '<') return p;
+  return fs::path(c.source()).parent_path() / p;
+}
+
+std::string trim(const std::string& s) {
+  const auto a = s.find_first_not_of(" \t");
+  const auto b = s.find_last_not_of(" \t");
+  return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
+}
+
+// Oxygen atoms needed (> 0) or supplied (< 0) per molecule burnt to CO2 and H2O: 2C + H/2 - O.
+double oxygen_demand(const chem::Mechanism& m, const Composition& mixture) {
+  double total = 0, amount = 0;
+  for (const auto& [name, x] : mixture) {
+    const chem::Species& s = m.species[static_cast<std::size_t>(m.species_index(name))];
+    double d = 0;
+    for (const auto& [e, atoms] : s.composition) {
+      const std::string& symbol = m.elements[static_cast<std::size_t>(e)].symbol;
+      if (symbol == "C") d += 2 * atoms;
+      else if (symbol == "H") d += atoms / 2;
+      else if (symbol == "O") d -= atoms;
+    }
+    total += x * d;
+    amount += x;
+  }
+  return total / amount;
+}
+
+}  // namespace
+
+void declare_mechanism_keys(io::Schema& s) {
+  auto& m = s.section("mechanism", "the reaction mechanism");
+  m.key<std::string>("file", "a Cantera .yaml or Chemkin .inp mechanism, relative to the case file");
+  m.key<std::string>("thermo", "", "Chemkin only: a separate thermo file for species the mechanism's THERMO lacks");
+}
+
+void declare_mixture_keys(io::Section& m) {
+  m.key<std::string>("fuel", "CH4:1", "fuel mole amounts, \"species:amount, ...\" (normalised)");
+  m.key<std::string>("oxidizer", "O2:1, N2:3.76", "oxidizer mole amounts, \"species:amount, ...\" (normalised)");
+}
+
+void declare_solver_keys(io::Schema& s) {
+  auto& o = s.section("solver", "ode::Radau5 options (docs/ode.md)");
+  o.key<double>("rtol", 1e-8, "relative tolerance").above(0).below(1);
+  o.key<double>("atol", 1e-14, "absolute tolerance (mass fractions and T)").above(0);
+  o.key<long>("max_steps", 100000, "most steps per integration; a system that needs more fails").at_least(1);
+  o.key<double>("h0", 1e-10, "first step of every integration").above(0).unit("s");
+  o.key<std::string>("jacobian", "automatic",
+                     "the reactor's Jacobian: analytic (generated jac()), finite_difference (Radau5's own) or "
+                     "automatic (the analytic one)")
+      .one_of({"automatic", "analytic", "finite_difference"});
+}
+
+std::shared_ptr<const chem::Mechanism> case_mechanism(const io::Case& c, std::vector<std::string>& problems) {
+  static std::map<std::pair<std::string, std::string>, std::shared_ptr<const chem::Mechanism>> cache;
+  const std::string file = c.get<std::string>("mechanism.file");
+  const std::string thermo = c.get<std::string>("mechanism.thermo");
+  const fs::path path = resolve(c, file);
+  const fs::path thermo_path = thermo.empty() ? fs::path() : resolve(c, thermo);
+  const auto key = std::pair{path.string(), thermo_path.string()};
+  if (const auto hit = cache.find(key); hit != cache.end()) return hit->second;
+  for (const auto& [p, k] : {std::pair{path, "mechanism.file"}, std::pair{thermo_path, "mechanism.thermo"}}) {
+    if (!p.empty() && !fs::is_regular_file(p)) {
+      problems.push_back(c.where(k) + ": " + k + " = " + p.string() + ": no such file (paths are relative to the "
+                         "case file's folder)");
+      return nullptr;
+    }
+  }
+  try {
+    const std::string ext = path.extension().string();
+    auto m = std::make_shared<const chem::Mechanism>(ext == ".yaml" || ext == ".yml"
+                                                         ? chem::read_yaml_mechanism(path)
+                                                         : chem::read_chemkin(path, thermo_path));
+    cache[key] = m;
+    return m;
+  } catch (const std::exception& e) {
+    problems.push_back(c.where("mechanism.file") + ": mechanism.file: " + e.what());
+    return nullptr;
+  }
+}
+
+Composition case_composition(const io::Case& c, const std::string& key, const chem::Mechanism* mechanism,
+                             std::vector<std::string>& problems) {
+  Composition out;
+  std::stringstream items(c.get<std::string>(key));
+  std::string item;
+  const auto bad = [&](const std::string& why) { problems.push_back(c.where(key) + ": " + key + ": " + why); };
+  while (std::getline(items, item, ',')) {
+    const auto colon = item.find(':');
+    const std::string name = trim(item.substr(0, colon));
+    const std::string amount = colon == std::string::npos ? "" : trim(item.substr(colon + 1));
+    double x = 0;
+    const auto [end, ec] = std::from_chars(amount.data(), amount.data() + amount.size(), x);
+    if (name.empty() || ec != std::errc() || end != amount.data() + amount.size()) {
+      bad("'" + trim(item) + "' is not species:amount (expected e.g. \"O2:1, N2:3.76\")");
+    } else if (!(x > 0) || !std::isfinite(x)) {
+      bad("the amount of " + name + " is " + amount + ": expected a number > 0");
+    } else if (mechanism && mechanism->species_index(name) < 0) {
+      bad("unknown species '" + name + "': the mechanism has no species of that name");
+    } else {
+      out.emplace_back(name, x);
+    }
+  }
+  if (out.empty() && problems.empty()) bad("no species given");
+  return out;
+}
+
+CaseMixture case_mixture(const io::Case& c, std::vector<std::string>& problems) {
+  CaseMixture m;
+  m.mechanism = case_mechanism(c, problems);
+  m.fuel = case_composition(c, "mixture.fuel", m.mechanism.get(), problems);
+  m.oxidizer = case_composition(c, "mixture.oxidizer", m.mechanism.get(), problems);
+  return m;
+}
+
+std::vector<double> mixture_mole_fractions(const chem::Mechanism& m, const Composition& fuel,
+                                           const Composition& oxidizer, double phi) {
+  const double need = oxygen_demand(m, fuel), supply = -oxygen_demand(m, oxidizer);
+  if (!(need > 0)) throw core::Error("the fuel needs no oxygen to burn: no equivalence ratio can be set");
+  if (!(supply > 0)) throw core::Error("the oxidizer carries no net oxygen: no equivalence ratio can be set");
+  const double oxidizer_per_fuel = need / (phi * supply);
+  std::vector<double> x(m.species.size(), 0.0);
+  const auto add = [&](const Composition& part, double weight) {
+    double total = 0;
+    for (const auto& [name, amount] : part) total += amount;
+    for (const auto& [name, amount] : part) x[static_cast<std::size_t>(m.species_index(name))] += weight * amount / total;
+  };
+  add(fuel, 1.0 / (1.0 + oxidizer_per_fuel));
+  add(oxidizer, oxidizer_per_fuel / (1.0 + oxidizer_per_fuel));
+  return x;
+}
+
+std::vector<double> mass_fractions(const chem::Mechanism& m, const std::vector<double>& x) {
+  const std::vector<double> w = m.molecular_weights();
+  double mean = 0;
+  for (std::size_t k = 0; k < x.size(); ++k) mean += x[k] * w[k];
+  std::vector<double> y(x.size());
+  for (std::size_t k = 0; k < x.size(); ++k) y[k] = x[k] * w[k] / mean;
+  return y;
+}
+
+double pressure_in_pa(const io::Case& c, const std::string& unit_key, double value) {
+  return c.get<std::string>(unit_key) == "atm" ? value * chem::one_atm : value;
+}
+
+ode::Options case_solver_options(const io::Case& c) {
+  ode::Options o;
+  o.rtol = {c.get<double>("solver.rtol")};
+  o.atol = {c.get<double>("solver.atol")};
+  o.nmax = c.get<long>("solver.max_steps");
+  o.h0 = c.get<double>("solver.h0");
+  const std::string jacobian = c.get<std::string>("solver.jacobian");
+  o.jacobian = jacobian == "analytic"            ? ode::Jacobian::analytic
+               : jacobian == "finite_difference" ? ode::Jacobian::finite_difference
+                                                 : ode::Jacobian::automatic;
+  return o;
+}
+
+// Without jac() when differences are asked for: its code only lengthens the kernel build.
+chem::ReactorJacobian case_jacobian(const io::Case& c) {
+  return c.get<std::string>("solver.jacobian") == "finite_difference" ? chem::ReactorJacobian::finite_difference
+                                                                      : chem::ReactorJacobian::analytic;
+}
+
+}  // namespace hetflow::app

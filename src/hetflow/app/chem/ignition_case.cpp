@@ -1,0 +1,209 @@
+#include "hetflow/app/chem/ignition_case.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+#include "hetflow/app/chem/chem_case_setup.hpp"
+#include "hetflow/app/chem/ignition_search.hpp"
+#include "hetflow/app/chem/radau5_tunable.hpp"
+#include "hetflow/app/csv_text.hpp"
+#include "hetflow/chem/reactor_source.hpp"
+#include "hetflow/core/event.hpp"
+#include "hetflow/core/number_text.hpp"
+#include "hetflow/io/atomic_file.hpp"
+#include "hetflow/io/interrupt.hpp"
+#include "hetflow/io/line_plot.hpp"
+
+namespace hetflow::app {
+namespace {
+
+std::string number(double v) { return core::number_text(v, 6); }
+
+// One system of the sweep.
+struct Point {
+  double T0, p, phi;  // p in the case's unit
+};
+
+std::vector<Point> sweep_points(const io::Case& c) {
+  std::vector<Point> points;
+  // (p, phi) outermost, so each curve of the delay plot is a contiguous run of T0.
+  for (const double p : c.get<std::vector<double>>("initial.pressure"))
+    for (const double phi : c.get<std::vector<double>>("mixture.phi"))
+      for (const double T0 : c.get<std::vector<double>>("initial.temperature")) points.push_back({T0, p, phi});
+  return points;
+}
+
+IgnitionSettings ignition_settings(const io::Case& c) {
+  IgnitionSettings s;
+  s.criterion = c.get<std::string>("ignition.criterion") == "max_slope" ? IgnitionCriterion::max_slope
+                                                                        : IgnitionCriterion::temperature_rise;
+  s.rise = c.get<double>("ignition.rise");
+  s.end_time = c.get<double>("ignition.end_time");
+  s.first_sample = c.get<double>("ignition.first_sample");
+  s.samples_per_decade = c.get<int>("ignition.samples_per_decade");
+  s.refinements = c.get<int>("ignition.refinements");
+  s.candidates = c.get<int>("ignition.candidates");
+  return s;
+}
+
+void write_outputs(const io::Case& c, RunDirectory& dir, const std::vector<Point>& points, const IgnitionSweep& sweep) {
+  const std::string unit = c.get<std::string>("initial.pressure_unit");
+  std::string table = "T0_K,p_" + unit + ",phi,delay_s,final_T_K,status,reason\n";
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const IgnitionRun& r = sweep.runs[i];
+    // A value the run did not reach stays empty, never a number.
+    table += exact_number(points[i].T0) + "," + exact_number(points[i].p) + "," + exact_number(points[i].phi) + "," +
+             (std::isfinite(r.delay) ? exact_number(r.delay) : "") + "," +
+             (std::isfinite(r.final_temperature) ? exact_number(r.final_temperature) : "") + "," + r.status + "," +
+             csv_field(r.reason) + "\n";
+  }
+  io::write_file_atomically(dir.file("ignition.csv"), table);
+  dir.add_output("ignition.csv", "per system: T0, p, phi, ignition delay, T at end_time, status and reason");
+
+  std::string series = "t_s";
+  for (std::size_t i = 0; i < points.size(); ++i) series += ",T_" + std::to_string(i);
+  series += "\n";
+  for (std::size_t k = 0; k < sweep.times.size(); ++k) {
+    series += exact_number(sweep.times[k]);
+    for (const auto& r : sweep.runs)
+      series += "," + (std::isfinite(r.temperature[k]) ? exact_number(r.temperature[k]) : std::string());
+    series += "\n";
+  }
+  io::write_file_atomically(dir.file("temperature.csv"), series);
+  dir.add_output("temperature.csv", "T(t) of every system (column T_i: row i of ignition.csv) on the sample grid");
+
+  if (!c.get<bool>("output.png")) return;
+  io::LinePlot delays{"ignition delay", {"1000 / T0 (1/K)", false}, {"delay (s)", true}, {}};
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (i == 0 || points[i].p != points[i - 1].p || points[i].phi != points[i - 1].phi)
+      delays.series.push_back({"p = " + number(points[i].p) + " " + unit + ", phi = " + number(points[i].phi), {}, {}, true});
+    delays.series.back().x.push_back(1000.0 / points[i].T0);
+    delays.series.back().y.push_back(sweep.runs[i].delay);
+  }
+  io::write_line_plot_png(dir.file("ignition_delay.png"), delays, 800, 560);
+  dir.add_output("ignition_delay.png", "ignition delay (log) against 1000 / T0, one curve per (p, phi)");
+
+  const auto shown = std::min(points.size(), static_cast<std::size_t>(c.get<long>("output.plot_series")));
+  io::LinePlot temperatures{"temperature", {"t (s)", true}, {"T (K)", false}, {}};
+  for (std::size_t i = 0; i < shown; ++i) {
+    io::PlotSeries s{"T0 = " + number(points[i].T0) + " K, p = " + number(points[i].p) + ", phi = " + number(points[i].phi),
+                     {sweep.times.begin() + 1, sweep.times.end()},
+                     {sweep.runs[i].temperature.begin() + 1, sweep.runs[i].temperature.end()}, false};
+    temperatures.series.push_back(std::move(s));
+  }
+  io::write_line_plot_png(dir.file("temperature.png"), temperatures, 800, 560);
+  dir.add_output("temperature.png", "T(t) of the first " + std::to_string(shown) + " systems (log time)");
+}
+
+}  // namespace
+
+io::Schema IgnitionCase::schema() const {
+  io::Schema s("ignition", "ignition delays of constant-pressure reactors over lists of T0, p and phi (docs/chem.md)");
+  declare_mechanism_keys(s);
+  auto& m = s.section("mixture", "the fuel / oxidizer mixture");
+  declare_mixture_keys(m);
+  m.key<std::vector<double>>("phi", std::vector<double>{1.0}, "equivalence ratios").above(0);
+  auto& i = s.section("initial", "initial states; every combination of T0, p and phi is one system");
+  i.key<std::vector<double>>("temperature", "initial temperatures T0").above(0).unit("K");
+  i.key<std::vector<double>>("pressure", std::vector<double>{1.0}, "pressures, in pressure_unit").above(0);
+  i.key<std::string>("pressure_unit", "atm", "unit of pressure").one_of({"atm", "Pa"});
+  auto& g = s.section("ignition", "how the ignition is found");
+  g.key<std::string>("criterion", "temperature_rise", "temperature_rise: first time T = T0 + rise; max_slope: "
+                                                      "time of the largest dT/dt (a system must still reach T0 + rise)")
+      .one_of({"temperature_rise", "max_slope"});
+  g.key<double>("rise", 400.0, "temperature rise that marks ignition").above(0).unit("K");
+  g.key<double>("end_time", 0.1, "integration end; a system below T0 + rise then has not ignited").above(0).unit("s");
+  g.key<double>("first_sample", 1e-7, "first sample time after 0").above(0).unit("s");
+  g.key<int>("samples_per_decade", 20, "sample grid density (geometric from first_sample to end_time)").range(1, 1000);
+  g.key<int>("refinements", 3, "bracket refinement levels").range(0, 20);
+  g.key<int>("candidates", 15, "sample times per refinement level inside the bracket").range(1, 1000);
+  declare_solver_keys(s);
+  s.section("output").key<long>("plot_series", 12, "T(t) curves in temperature.png (the first systems)").at_least(1);
+  return s;
+}
+
+void IgnitionCase::check(const io::Case& c) const {
+  std::vector<std::string> problems;
+  const auto [mechanism, fuel, oxidizer] = case_mixture(c, problems);
+  for (const char* key : {"initial.temperature", "initial.pressure", "mixture.phi"})
+    if (c.get<std::vector<double>>(key).empty()) problems.push_back(c.where(key) + ": " + key + " is empty: expected at least one value");
+  if (c.get<double>("ignition.first_sample") >= c.get<double>("ignition.end_time"))
+    problems.push_back(c.where("ignition.first_sample") + ": ignition.first_sample = " +
+                       number(c.get<double>("ignition.first_sample")) + " is not below ignition.end_time = " +
+                       number(c.get<double>("ignition.end_time")));
+  if (mechanism && problems.empty()) {
+    try {
+      mixture_mole_fractions(*mechanism, fuel, oxidizer, 1.0);
+    } catch (const std::exception& e) {
+      problems.push_back(c.where("mixture.oxidizer") + ": mixture: " + e.what());
+    }
+  }
+  throw_problems(c, std::move(problems));
+}
+
+RunOutcome IgnitionCase::run(const io::Case& c, RunContext& ctx) const {
+  const core::WallTimer total;
+  RunDirectory& dir = ctx.directory;
+  std::vector<std::string> problems;
+  const auto [mechanism, fuel, oxidizer] = case_mixture(c, problems);
+  const std::vector<Point> points = sweep_points(c);
+  std::vector<std::vector<double>> y0;
+  std::vector<double> pressures;
+  for (const Point& pt : points) {
+    y0.push_back(mass_fractions(*mechanism, mixture_mole_fractions(*mechanism, fuel, oxidizer, pt.phi)));
+    y0.back().push_back(pt.T0);
+    pressures.push_back(pressure_in_pa(c, "initial.pressure_unit", pt.p));
+  }
+  const IgnitionSettings settings = ignition_settings(c);
+  const core::WallTimer build_timer;
+  const ode::System system = chem::reactor_system(*mechanism, case_jacobian(c));
+  const ode::Radau5 solver(ctx.devices, system,
+                           with_radau5_tuning(case_solver_options(c), system, points.size(), ctx.devices,
+                                              dir.manifest()["tuning"]));
+  solver.prepare(points.size());
+  dir.add_timing("build", build_timer.seconds());
+  dir.manifest()["mechanism"] = {{"species", mechanism->species.size()}, {"reactions", mechanism->reactions.size()}};
+  dir.write_manifest("running");
+
+  io::Progress progress(0, "ignition", ctx.verbosity);
+  progress.note(std::to_string(points.size()) + " systems of " + std::to_string(mechanism->species.size() + 1) +
+                " equations");
+  const core::WallTimer timer;
+  const IgnitionSweep sweep = find_ignition(solver, *mechanism, y0, pressures, settings, [&](long done, long) {
+    progress.update(done);
+    return !io::interrupted();
+  });
+  const double integration = timer.seconds();
+  progress.finish();
+
+  const core::WallTimer output_timer;
+  write_outputs(c, dir, points, sweep);
+  nlohmann::json systems = nlohmann::json::array(), failures = nlohmann::json::array();
+  std::size_t ignited = 0;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const IgnitionRun& r = sweep.runs[i];
+    nlohmann::json s = {{"T0", points[i].T0}, {"p", points[i].p}, {"phi", points[i].phi}, {"status", r.status}};
+    if (std::isfinite(r.delay)) s["delay"] = r.delay;
+    if (std::isfinite(r.final_temperature)) s["final_T"] = r.final_temperature;
+    if (!r.reason.empty()) s["reason"] = r.reason;
+    if (r.status == "failed") failures.push_back({{"system", i}, {"reason", r.reason}});
+    ignited += r.status == "ignited";
+    systems.push_back(s);
+  }
+  dir.manifest()["result"] = {{"systems", systems},
+                              {"ignited", ignited},
+                              {"failures", failures},
+                              {"criterion", c.get<std::string>("ignition.criterion")},
+                              {"samples", sweep.times.size()},
+                              {"launches", sweep.launches},
+                              {"p_unit", c.get<std::string>("initial.pressure_unit")}};
+  dir.add_timing("integration", integration);
+  dir.add_timing("output", output_timer.seconds());
+  dir.add_timing("total", total.seconds());
+  if (ctx.verbosity != io::Verbosity::quiet)
+    std::fprintf(stderr, "ignition: %zu systems, %zu ignited, %zu failed, %ld launches in %.2f s\n", points.size(),
+                 ignited, failures.size(), sweep.launches, integration);
+  return sweep.stopped ? RunOutcome::interrupted : RunOutcome::complete;
+}
+
+}  // namespace hetflow::app

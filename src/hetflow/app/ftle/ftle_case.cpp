@@ -1,0 +1,578 @@
+#include "hetflow/app/ftle/ftle_case.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <optional>
+
+#include "hetflow/app/ftle/ftle_case_setup.hpp"
+#include "hetflow/app/ftle/ftle_tunable.hpp"
+#include "hetflow/app/step_chunks.hpp"
+#include "hetflow/core/error.hpp"
+#include "hetflow/core/event.hpp"
+#include "hetflow/core/number_text.hpp"
+#include "hetflow/io/hdf5_xdmf.hpp"
+#include "hetflow/io/interrupt.hpp"
+#include "hetflow/io/preview.hpp"
+#include "hetflow/io/progress.hpp"
+#include "hetflow/io/pvd.hpp"
+#include "hetflow/io/vtk_writer.hpp"
+
+namespace hetflow::app {
+namespace {
+
+std::string number(double v) { return core::number_text(v, 6); }
+
+[[noreturn]] void rethrow_tracer_error(const ftle::TracerError& e, const ftle::Solver& solver) {
+  throw core::Error(std::string("ftle: non-finite tracer: ") + e.what() + " (step " + std::to_string(e.step()) +
+                    " of " + std::to_string(solver.config().steps) + ", dt = " + number(solver.dt()) +
+                    "): the velocity or the time step is too large for the tracers to stay finite; no field was written");
+}
+
+struct FieldStats {
+  double mean = 0, min = 0, max = 0, interior_mean = 0;
+};
+
+// Statistics of the field; a non-finite value (a degenerate flow-map gradient) stops the run with its seed.
+FieldStats statistics(const std::vector<double>& f, const ftle::SeedGrid& seeds) {
+  FieldStats s{0, f.front(), f.front(), 0};
+  double interior = 0;
+  std::size_t inner = 0;
+  const auto& n = seeds.counts;
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    const std::size_t x = i % n[0], y = i / n[0] % n[1], z = i / (n[0] * n[1]);
+    if (!std::isfinite(f[i])) {
+      throw core::Error("ftle: the FTLE of seed " + std::to_string(i) + " (grid index (" + std::to_string(x) + ", " +
+                        std::to_string(y) + (seeds.dimension == 3 ? ", " + std::to_string(z) : "") +
+                        ")) is " + number(f[i]) + ": the flow map's gradient there is degenerate");
+    }
+    s.mean += f[i];
+    s.min = std::min(s.min, f[i]);
+    s.max = std::max(s.max, f[i]);
+    const auto inside = [](std::size_t k, std::size_t count) { return k > 0 && k + 1 < count; };
+    if (inside(x, n[0]) && inside(y, n[1]) && (seeds.dimension == 2 || inside(z, n[2]))) {
+      interior += f[i];
+      ++inner;
+    }
+  }
+  s.mean /= static_cast<double>(f.size());
+  s.interior_mean = inner ? interior / static_cast<double>(inner) : s.mean;
+  return s;
+}
+
+// The shown plane of a field: the whole 2D field, or the middle z-plane in 3D.
+std::span<const double> shown_plane(const std::vector<double>& field, const ftle::SeedGrid& seeds) {
+  const std::size_t nx = seeds.counts[0], ny = seeds.counts[1];
+  const std::size_t z = seeds.dimension == 3 ? seeds.counts[2] / 2 : 0;
+  return std::span<const double>(field).subspan(z * nx * ny, nx * ny);
+}
+
+// `range` empty: the colour range is output.range, or auto (the plane's min and max).
+void write_png(RunDirectory& dir, const io::Case& c, const std::string& name, const std::vector<double>& field,
+               const ftle::SeedGrid& seeds, const ftle::Config& config, long steps,
+               std::optional<std::array<double, 2>> range = std::nullopt) {
+  const std::size_t nx = seeds.counts[0], ny = seeds.counts[1];
+  const std::size_t z = seeds.dimension == 3 ? seeds.counts[2] / 2 : 0;
+  const std::span<const double> slice = shown_plane(field, seeds);
+  io::PreviewOptions look;
+  look.colormap = c.get<std::string>("output.colormap");
+  const auto given = c.get<std::vector<double>>("output.range");
+  if (given.size() == 2) range = std::array<double, 2>{given[0], given[1]};
+  if (range) {
+    look.min = (*range)[0];
+    look.max = (*range)[1];
+  }
+  look.extent = {seeds.origin[0], seeds.position(0, nx - 1), seeds.origin[1], seeds.position(1, ny - 1)};
+  const double elapsed = static_cast<double>(steps) * config.duration / static_cast<double>(config.steps);
+  look.title = std::string(config.duration > 0 ? "forward" : "backward") + " FTLE  t0 = " + number(config.t0) +
+               "  T = " + number(elapsed) +
+               (seeds.dimension == 3 ? "  z = " + number(seeds.position(2, z)) : std::string());
+  look.value_label = "FTLE (1/time)";
+  const double width = std::abs(seeds.position(0, nx - 1) - seeds.origin[0]);
+  const double height = std::abs(seeds.position(1, ny - 1) - seeds.origin[1]);
+  const double aspect = width > 0 ? height / width : 1.0;
+  const int pixels_y = static_cast<int>(std::clamp(200.0 + 600.0 * aspect, 440.0, 760.0));
+  io::write_preview_png(dir.file(name), io::PreviewField{slice, nx, ny}, 900, pixels_y, look);
+}
+
+nlohmann::json seeds_json(const ftle::SeedGrid& seeds) {
+  return {{"counts", std::vector<std::size_t>(seeds.counts.begin(), seeds.counts.begin() + seeds.dimension)},
+          {"origin", std::vector<double>(seeds.origin.begin(), seeds.origin.begin() + seeds.dimension)},
+          {"spacing", std::vector<double>(seeds.spacing.begin(), seeds.spacing.begin() + seeds.dimension)},
+          {"total", seeds.size()}};
+}
+
+std::string frame_name(std::size_t k, const char* extension) {
+  char text[32];
+  std::snprintf(text, sizeof text, "ftle_%04zu%s", k, extension);
+  return text;
+}
+
+std::string mib(std::size_t bytes) { return number(static_cast<double>(bytes) / (1 << 20)) + " MiB"; }
+
+// sequence.count > 1: the fields at start times t0 + k interval through ftle::Sequence, written as
+// ftle_NNNN.vti (+ ftle.pvd, time = start time) and ftle_NNNN.png frames with one colour range for all.
+RunOutcome run_sequence(const io::Case& c, RunContext& ctx, const FtleSetup& setup, const core::WallTimer& total) {
+  RunDirectory& dir = ctx.directory;
+  const ftle::SeedGrid& seeds = setup.seeds;
+  const ftle::Config& config = setup.config;
+  const ftle::SequenceSpec& spec = setup.sequence;
+  const bool flow_maps = spec.method == ftle::SequenceMethod::intermediate;
+  const auto* analytic = std::get_if<ftle::AnalyticFlow>(&setup.flow);
+  const ftle::VelocityGrid* grid =
+      analytic ? nullptr : std::get<std::shared_ptr<const ftle::VelocityGrid>>(setup.flow).get();
+
+  // What the sequence costs and needs, before anything is allocated.
+  const ftle::SequenceCost cost = ftle::Sequence::cost(config, spec);
+  const ftle::SequenceMemory need = analytic ? ftle::Sequence::memory(ctx.devices, *analytic, seeds, config, spec)
+                                             : ftle::Sequence::memory(ctx.devices, *grid, seeds, config, spec);
+  const ftle::MemoryPlan plan = analytic ? ftle::Solver::memory_plan(ctx.devices, *analytic, seeds, config)
+                                         : ftle::Solver::memory_plan(ctx.devices, *grid, seeds, config);
+  const long planned_steps = flow_maps ? cost.map_steps : cost.direct_steps;
+  nlohmann::json seq = {{"count", spec.fields},
+                        {"interval", spec.interval},
+                        {"method", flow_maps ? "flow_maps" : "direct"},
+                        {"direct_steps", cost.direct_steps},
+                        {"planned_steps", planned_steps}};
+  if (flow_maps) {
+    seq["composition"] = ftle::to_string(spec.composition);
+    seq["short_maps"] = cost.short_maps;
+    seq["window"] = cost.short_maps - static_cast<long>(spec.fields) + 1;
+    seq["map_steps"] = cost.map_steps;
+    seq["compositions"] = cost.compositions;
+    seq["step_saving"] = cost.step_saving();
+  }
+  dir.manifest()["memory"] = {{"velocity", plan.streamed ? "streamed" : "resident"},
+                              {"snapshot_slots", plan.slots},
+                              {"pinned_host_bytes", plan.pinned_bytes},
+                              {"device_bytes", need.total()},
+                              {"solver_bytes", need.solver_bytes},
+                              {"map_bytes", need.map_bytes},
+                              {"work_bytes", need.work_bytes}};
+  dir.write_manifest("running");
+
+  io::Progress progress(planned_steps, "ftle sequence", ctx.verbosity);
+  progress.note("sequence of " + std::to_string(spec.fields) + " fields, start times " + number(config.t0) + " + k " +
+                number(spec.interval) + ", method " + (flow_maps ? "flow_maps" : "direct") + ": " +
+                (flow_maps ? std::to_string(cost.short_maps) + " short maps, " + std::to_string(cost.map_steps) +
+                                 " steps + " + std::to_string(cost.compositions) + " compositions (direct: " +
+                                 std::to_string(cost.direct_steps) + " steps, saving " + number(cost.step_saving()) +
+                                 "x)"
+                           : std::to_string(cost.direct_steps) + " steps"));
+  progress.note("device memory needed: " + mib(need.total()) + " (solver " + mib(need.solver_bytes) +
+                (flow_maps ? ", short maps " + mib(need.map_bytes) + ", composition " + mib(need.work_bytes) : "") +
+                ")" + (plan.streamed ? ", velocity streamed, " + mib(plan.pinned_bytes) + " pinned host memory" : ""));
+
+  std::optional<ftle::Sequence> sequence;
+  if (analytic) sequence.emplace(ctx.devices, *analytic, seeds, config, spec);
+  else sequence.emplace(ctx.devices, *grid, seeds, config, spec);
+  const core::WallTimer timer;
+  std::vector<std::vector<double>> fields;
+  try {
+    // At least one field, interrupted or not, so that a stopped run still writes a frame.
+    fields = sequence->run([&](long steps, std::size_t done) {
+      progress.update(steps);
+      return done == 0 || !io::interrupted();
+    });
+  } catch (const ftle::TracerError& e) {
+    throw core::Error(std::string("ftle: non-finite tracer in the sequence: ") + e.what() + " (step " +
+                      std::to_string(e.step()) + ", dt = " + number(config.duration / static_cast<double>(config.steps)) +
+                      "): the velocity or the time step is too large for the tracers to stay finite; no field was "
+                      "written");
+  }
+  const double stepping = timer.seconds();
+  const bool stopped = fields.size() < spec.fields;
+  if (!stopped) progress.update(planned_steps);
+  progress.finish();
+
+  const core::WallTimer output_timer;
+  std::vector<FieldStats> stats;
+  double low = std::numeric_limits<double>::infinity(), high = -low;  // over the shown planes
+  for (const auto& f : fields) {
+    stats.push_back(statistics(f, seeds));
+    for (const double v : shown_plane(f, seeds)) {
+      low = std::min(low, v);
+      high = std::max(high, v);
+    }
+  }
+  // One colour range for every frame, so that a movie does not flicker: output.range, or auto over all frames.
+  const auto given = c.get<std::vector<double>>("output.range");
+  std::array<double, 2> range = given.size() == 2 ? std::array<double, 2>{given[0], given[1]}
+                                                  : std::array<double, 2>{low, high > low ? high : low + 1e-12};
+
+  const io::ImageGrid image{seeds.counts, seeds.origin, seeds.spacing};
+  const bool fp32 = config.precision == core::Precision::f32;
+  std::optional<io::PvdSeries> pvd;
+  if (c.get<bool>("output.vti")) pvd.emplace(dir.file("ftle.pvd"));
+  nlohmann::json frames = nlohmann::json::array();
+  FieldStats all{0, stats.front().min, stats.front().max, 0};
+  for (std::size_t k = 0; k < fields.size(); ++k) {
+    const double t0 = sequence->start_time(k);
+    std::vector<io::Field> arrays;
+    const std::vector<float> field32 =
+        fp32 ? std::vector<float>(fields[k].begin(), fields[k].end()) : std::vector<float>{};
+    if (fp32) arrays.emplace_back("ftle", field32);
+    else arrays.emplace_back("ftle", fields[k]);
+    nlohmann::json frame = {{"index", k},
+                            {"start_time", t0},
+                            {"mean_ftle", stats[k].mean},
+                            {"min_ftle", stats[k].min},
+                            {"max_ftle", stats[k].max},
+                            {"interior_mean_ftle", stats[k].interior_mean}};
+    if (pvd) {
+      io::write_vti(dir.file(frame_name(k, ".vti")), image, arrays);
+      pvd->add(t0, dir.file(frame_name(k, ".vti")));
+      frame["vti"] = frame_name(k, ".vti");
+    }
+    if (c.get<bool>("output.hdf5")) {
+      io::write_hdf5_xdmf(dir.file(frame_name(k, "")), image, arrays);
+      frame["xmf"] = frame_name(k, ".xmf");
+    }
+    if (c.get<bool>("output.png")) {
+      ftle::Config shown = config;
+      shown.t0 = t0;
+      write_png(dir, c, frame_name(k, ".png"), fields[k], seeds, shown, config.steps, range);
+      frame["png"] = frame_name(k, ".png");
+    }
+    frames.push_back(frame);
+    all.mean += stats[k].mean / static_cast<double>(fields.size());
+    all.min = std::min(all.min, stats[k].min);
+    all.max = std::max(all.max, stats[k].max);
+  }
+  const std::string plane = seeds.dimension == 3 ? "middle z-plane" : "field";
+  if (pvd) {
+    dir.add_output("ftle.pvd", "the series of FTLE fields ftle_NNNN.vti on the seed grid, time = start time");
+    progress.note("wrote " + dir.file("ftle.pvd").string() + " and " + std::to_string(fields.size()) + " .vti files");
+  }
+  if (c.get<bool>("output.hdf5"))
+    dir.add_output("ftle_NNNN.xmf", "each FTLE field as HDF5 + XDMF (NNNN: the start time's index)");
+  if (c.get<bool>("output.png"))
+    dir.add_output("ftle_NNNN.png", "each FTLE " + plane + " with a colour bar, one colour range for all frames");
+
+  seq["start_times"] = nlohmann::json::array();
+  for (std::size_t k = 0; k < fields.size(); ++k) seq["start_times"].push_back(sequence->start_time(k));
+  seq["completed"] = fields.size();
+  seq["steps_taken"] = sequence->steps_taken();
+  seq["compositions_done"] = sequence->compositions_done();
+  seq["peak_device_bytes"] = sequence->peak_memory().total();
+  dir.manifest()["result"] = {{"mean_ftle", all.mean},
+                              {"min_ftle", all.min},
+                              {"max_ftle", all.max},
+                              {"png_range", range},
+                              {"png_range_source", given.size() == 2 ? "output.range" : "auto: min and max over all frames"},
+                              {"seeds", seeds_json(seeds)},
+                              {"steps", config.steps},
+                              {"dt", config.duration / static_cast<double>(config.steps)},
+                              {"integration_time", config.duration},
+                              {"sequence", seq},
+                              {"frames", frames}};
+  dir.add_timing("stepping", stepping);
+  dir.add_timing("output", output_timer.seconds());
+  dir.add_timing("total", total.seconds());
+  if (ctx.verbosity != io::Verbosity::quiet) {
+    std::fprintf(stderr, "ftle: %zu fields of %zu seeds (%s, %ld steps%s) in %.2f s: mean FTLE %.4f (min %.4f, max %.4f)\n",
+                 fields.size(), seeds.size(), flow_maps ? "flow_maps" : "direct", sequence->steps_taken(),
+                 flow_maps ? (" + " + std::to_string(sequence->compositions_done()) + " compositions").c_str() : "",
+                 stepping, all.mean, all.min, all.max);
+  }
+  return stopped ? RunOutcome::interrupted : RunOutcome::complete;
+}
+
+// output.pathlines: the positions of every stride-th seed per axis, read back at t0, every N steps and at
+// the run's last step, written as pathlines.vtp (one polyline per seed, point data 'time').
+class Pathlines {
+ public:
+  Pathlines(const io::Case& c, const ftle::SeedGrid& seeds) : every_(c.get<long>("output.pathlines.every")) {
+    if (every_ <= 0) return;
+    auto stride = c.get<std::vector<long>>("output.pathlines.stride");
+    stride.resize(3, 1);
+    const auto& n = seeds.counts;
+    for (std::size_t z = 0; z < n[2]; z += static_cast<std::size_t>(stride[2]))
+      for (std::size_t y = 0; y < n[1]; y += static_cast<std::size_t>(stride[1]))
+        for (std::size_t x = 0; x < n[0]; x += static_cast<std::size_t>(stride[0])) selected_.push_back(x + n[0] * (y + n[1] * z));
+  }
+  bool on() const { return every_ > 0; }
+  // The steps the next chunk may take from `done` so that it ends on a multiple of N.
+  long limit(long done, long steps) const { return (on() ? std::min(steps, (done / every_ + 1) * every_) : steps) - done; }
+  // After a chunk: records at multiples of N and at the last step (`last`), once per step.
+  void record(const ftle::Solver& solver, bool last) {
+    if (!on() || solver.step() == recorded_ || (!last && solver.step() % every_ != 0)) return;
+    recorded_ = solver.step();
+    const std::vector<double> map = solver.flow_map();
+    const auto dim = static_cast<std::size_t>(solver.dimension());
+    std::vector<double> frame(3 * selected_.size(), 0.0);
+    for (std::size_t k = 0; k < selected_.size(); ++k)
+      for (std::size_t d = 0; d < dim; ++d) frame[3 * k + d] = map[dim * selected_[k] + d];
+    frames_.push_back(std::move(frame));
+    times_.push_back(solver.time());
+  }
+  std::size_t lines() const { return selected_.size(); }
+  std::size_t points_per_line() const { return frames_.size(); }
+  void write(const std::filesystem::path& path, bool fp32) const {
+    const std::size_t m = frames_.size();
+    std::vector<double> points(3 * m * selected_.size()), time(m * selected_.size());
+    std::vector<std::int64_t> connectivity(points.size() / 3), offsets(selected_.size());
+    std::vector<std::int32_t> seed(selected_.size());  // Int32: point data has no Int64 type
+    for (std::size_t k = 0; k < selected_.size(); ++k) {
+      for (std::size_t j = 0; j < m; ++j) {
+        const std::size_t p = k * m + j;
+        for (std::size_t d = 0; d < 3; ++d) points[3 * p + d] = frames_[j][3 * k + d];
+        time[p] = times_[j];
+        connectivity[p] = static_cast<std::int64_t>(p);
+      }
+      offsets[k] = static_cast<std::int64_t>((k + 1) * m);
+      seed[k] = static_cast<std::int32_t>(selected_[k]);
+    }
+    const std::vector<float> points32 = fp32 ? std::vector<float>(points.begin(), points.end()) : std::vector<float>{};
+    const io::PointSpan shown = fp32 ? io::PointSpan(std::span<const float>(points32)) : io::PointSpan(std::span<const double>(points));
+    const std::vector<io::Field> point_data{{"time", time}};
+    const std::vector<io::Field> cell_data{{"seed", seed}};
+    io::write_vtp(path, io::PolyLines{shown, connectivity, offsets}, point_data, cell_data);
+  }
+
+ private:
+  long every_;
+  long recorded_ = -1;
+  std::vector<std::size_t> selected_;
+  std::vector<std::vector<double>> frames_;  // 3 per selected seed, per recorded step
+  std::vector<double> times_;
+};
+
+// Plans the solver's memory (in the manifest), builds it and records the seeds at t0. A rank that fails
+// to plan or build its part fails every rank here, before the stepping's agreements. Across processes
+// the plan is rank 0's share.
+ftle::MemoryPlan start_solver(const FtleSetup& setup, RunContext& ctx, Pathlines& pathlines,
+                              std::optional<ftle::Solver>& solver) {
+  const auto* analytic = std::get_if<ftle::AnalyticFlow>(&setup.flow);
+  core::Link* const link = ctx.ranks.link();
+  ftle::MemoryPlan memory;
+  ctx.ranks.together([&] {
+    memory = analytic ? ftle::Solver::memory_plan(ctx.devices, *analytic, setup.seeds, setup.config, link)
+                      : ftle::Solver::memory_plan(ctx.devices,
+                                                  *std::get<std::shared_ptr<const ftle::VelocityGrid>>(setup.flow),
+                                                  setup.seeds, setup.config, link);
+    ctx.directory.manifest()["memory"] = {{"velocity", memory.streamed ? "streamed" : "resident"},
+                                          {"snapshot_slots", memory.slots},
+                                          {"device_bytes", memory.device_bytes},
+                                          {"pinned_host_bytes", memory.pinned_bytes}};
+    if (analytic) {
+      solver.emplace(ctx.devices, *analytic, setup.seeds, setup.config, link);
+    } else {
+      solver.emplace(ctx.devices, *std::get<std::shared_ptr<const ftle::VelocityGrid>>(setup.flow), setup.seeds,
+                     setup.config, link);
+    }
+    try {
+      pathlines.record(*solver, true);  // the seeds at t0
+    } catch (const ftle::TracerError& e) {
+      rethrow_tracer_error(e, *solver);
+    }
+  });
+  return memory;
+}
+
+// How far the stepping got and what it took.
+struct Stepping {
+  long done = 0;
+  double seconds = 0.0, device_seconds = 0.0;
+};
+
+// Advances to `steps` in chunks, recording pathlines. At least one chunk, interrupted or not: an FTLE
+// needs a non-zero integration time. The ranks agree after each chunk, so they take the same chunks
+// (sized by the slowest) and stop after the same one.
+Stepping advance_to_end(ftle::Solver& solver, Pathlines& pathlines, RunContext& ctx, io::Progress& progress,
+                        long steps) {
+  Stepping s;
+  StepChunks chunk(4);
+  bool interrupted = false;
+  while (s.done < steps && (s.done == 0 || !interrupted)) {
+    const long n = std::min(chunk.steps(), pathlines.limit(s.done, steps));
+    const Ranks::Agreed agreed = ctx.ranks.together([&] {
+      const core::Event event = solver.advance(n);
+      solver.finish();
+      s.device_seconds += event.seconds();
+      try {
+        pathlines.record(solver, s.done + n == steps);
+      } catch (const ftle::TracerError& e) {
+        rethrow_tracer_error(e, solver);
+      }
+    });
+    interrupted = agreed.interrupted;
+    s.seconds += agreed.seconds;
+    chunk.adapt(agreed.seconds);
+    s.done += n;
+    progress.update(s.done);
+  }
+  progress.finish();
+  return s;
+}
+
+// What the run reads back at its end: the field and, when asked for, the flow map and the direction of
+// largest stretching, per seed.
+struct FinalFields {
+  std::vector<double> field, flow_map, eigenvector;
+  std::size_t stopped_tracers = 0;
+};
+
+// The collective reads, whole on rank 0, which alone goes on to write.
+FinalFields read_final_fields(ftle::Solver& solver, Pathlines& pathlines, RunContext& ctx, bool want_flow_map,
+                              bool want_eigenvector) {
+  FinalFields f;
+  ctx.ranks.together([&] {
+    try {
+      f.field = solver.ftle();
+      if (want_flow_map) f.flow_map = solver.flow_map();
+      if (want_eigenvector) f.eigenvector = solver.stretch_direction();
+      pathlines.record(solver, true);  // an interrupted run's last step
+    } catch (const ftle::TracerError& e) {
+      rethrow_tracer_error(e, solver);
+    }
+    f.stopped_tracers = solver.stopped_tracers();
+  });
+  return f;
+}
+
+// `values` (seeds.dimension components per seed) as 3 components per seed, z = 0 in 2D, as ParaView's
+// vectors expect.
+std::vector<double> three_components(const std::vector<double>& values, const ftle::SeedGrid& seeds) {
+  const auto dim = static_cast<std::size_t>(seeds.dimension);
+  std::vector<double> out(3 * seeds.size(), 0.0);
+  for (std::size_t i = 0; i < seeds.size(); ++i) {
+    for (std::size_t d = 0; d < dim; ++d) out[3 * i + d] = values[dim * i + d];
+  }
+  return out;
+}
+
+// Writes the field files the case asks for (VTI, HDF5 + XDMF, pathlines, PNG) on rank 0. fp32 runs write
+// Float32, fp64 runs Float64 (the field is computed in double either way).
+void write_field_files(const io::Case& c, RunDirectory& dir, io::Progress& progress, const FinalFields& f,
+                       const FtleSetup& setup, const Pathlines& pathlines, long done) {
+  const ftle::SeedGrid& seeds = setup.seeds;
+  const io::ImageGrid image{seeds.counts, seeds.origin, seeds.spacing};
+  const bool want_flow_map = c.get<bool>("output.flow_map"), want_eigenvector = c.get<bool>("output.eigenvector");
+  const bool fp32 = setup.config.precision == core::Precision::f32;
+  // The arrays only view these: they are kept alive here.
+  const std::vector<float> field32 = fp32 ? std::vector<float>(f.field.begin(), f.field.end()) : std::vector<float>{};
+  const std::vector<double> positions = want_flow_map ? three_components(f.flow_map, seeds) : std::vector<double>{};
+  const std::vector<float> positions32 =
+      fp32 ? std::vector<float>(positions.begin(), positions.end()) : std::vector<float>{};
+  const std::vector<double> eigenvector3 =
+      want_eigenvector ? three_components(f.eigenvector, seeds) : std::vector<double>{};
+  const std::vector<float> eigenvector32 =
+      fp32 ? std::vector<float>(eigenvector3.begin(), eigenvector3.end()) : std::vector<float>{};
+  std::vector<io::Field> arrays;
+  if (fp32) arrays.emplace_back("ftle", field32);
+  else arrays.emplace_back("ftle", f.field);
+  if (want_flow_map) {
+    if (fp32) arrays.emplace_back("flow_map", positions32, 3);
+    else arrays.emplace_back("flow_map", positions, 3);
+  }
+  if (want_eigenvector) {
+    if (fp32) arrays.emplace_back("eigenvector", eigenvector32, 3);
+    else arrays.emplace_back("eigenvector", eigenvector3, 3);
+  }
+  const std::string what = std::string(want_flow_map ? "FTLE and the final tracer positions flow_map on the seed grid"
+                                                     : "FTLE on the seed grid") +
+                           (want_eigenvector ? ", with eigenvector, the direction of largest stretching" : "");
+  if (c.get<bool>("output.vti")) {
+    io::write_vti(dir.file("ftle.vti"), image, arrays);
+    dir.add_output("ftle.vti", what + (seeds.dimension == 2 ? " (one point thick along z)" : ""));
+    progress.note("wrote " + dir.file("ftle.vti").string());
+  }
+  if (c.get<bool>("output.hdf5")) {
+    io::write_hdf5_xdmf(dir.file("ftle"), image, arrays);
+    dir.add_output("ftle.xmf", what + " (HDF5 + XDMF)");
+  }
+  if (pathlines.on()) {
+    pathlines.write(dir.file("pathlines.vtp"), fp32);
+    dir.add_output("pathlines.vtp", "pathlines of " + std::to_string(pathlines.lines()) + " seeds (output.pathlines."
+                   "stride), " + std::to_string(pathlines.points_per_line()) + " points each at t0, every " +
+                   std::to_string(c.get<long>("output.pathlines.every")) + " steps and the last step; point data time, "
+                   "cell data seed (index in the seed grid)");
+    progress.note("wrote " + dir.file("pathlines.vtp").string());
+  }
+  if (c.get<bool>("output.png")) {
+    write_png(dir, c, "ftle.png", f.field, seeds, setup.config, done);
+    dir.add_output("ftle.png", seeds.dimension == 3 ? "the FTLE field's middle z-plane with a colour bar"
+                                                    : "the FTLE field with a colour bar");
+    progress.note("wrote " + dir.file("ftle.png").string());
+  }
+}
+
+}  // namespace
+
+io::Schema FtleCase::schema() const {
+  io::Schema s("ftle", "finite-time Lyapunov exponents of an analytic or gridded flow on a seed grid");
+  declare_ftle_keys(s);
+  return s;
+}
+
+void FtleCase::check(const io::Case& c) const {
+  std::vector<std::string> problems;
+  check_ftle_case(c, problems);
+  throw_problems(c, std::move(problems));
+}
+
+RunOutcome FtleCase::run(const io::Case& c, RunContext& ctx) const {
+  const core::WallTimer total;
+  RunDirectory& dir = ctx.directory;
+  // ftle::Sequence takes no link yet. Every rank sees the same case, so all refuse alike.
+  if (ctx.ranks.size() > 1 && c.get<long>("sequence.count") > 1) {
+    throw core::Error("ftle: a sequence (sequence.count > 1) under MPI is not supported yet: run it as one process");
+  }
+  // Every rank reads the velocity itself (a file can be missing on one host only).
+  FtleSetup setup = ctx.ranks.make_together([&] { return make_ftle_setup(c); });
+  dir.manifest()["flow"] = setup.info;
+  const auto* gridded = std::get_if<std::shared_ptr<const ftle::VelocityGrid>>(&setup.flow);
+  setup.config = with_ftle_tuning(setup.config, gridded && (*gridded)->dimension == 2, ctx.devices,
+                                  dir.manifest()["tuning"]);
+  if (setup.sequence.fields > 1) return run_sequence(c, ctx, setup, total);
+  // What the run holds, known before anything is allocated: a gridded series over ftle.velocity.budget
+  // is streamed (docs/ftle.md, "Streamed snapshots").
+  std::optional<ftle::Solver> solver;
+  Pathlines pathlines(c, setup.seeds);
+  const ftle::MemoryPlan memory = start_solver(setup, ctx, pathlines, solver);
+
+  const long steps = setup.config.steps;
+  io::Progress progress(steps, "ftle", ctx.verbosity);
+  if (memory.streamed) {
+    progress.note("velocity streamed through " + std::to_string(memory.slots) + " snapshot slots per device: " +
+                  number(static_cast<double>(memory.device_bytes) / (1 << 20)) + " MiB of device memory, " +
+                  number(static_cast<double>(memory.pinned_bytes) / (1 << 20)) + " MiB pinned host memory");
+  }
+  const Stepping stepped = advance_to_end(*solver, pathlines, ctx, progress, steps);
+  const long done = stepped.done;
+
+  const core::WallTimer output_timer;
+  const FinalFields f =
+      read_final_fields(*solver, pathlines, ctx, c.get<bool>("output.flow_map"), c.get<bool>("output.eigenvector"));
+  const RunOutcome outcome = done < steps ? RunOutcome::interrupted : RunOutcome::complete;
+  if (!ctx.ranks.root()) return outcome;
+  const FieldStats stats = statistics(f.field, setup.seeds);
+  write_field_files(c, dir, progress, f, setup, pathlines, done);
+
+  dir.manifest()["result"] = {
+      {"mean_ftle", stats.mean},
+      {"min_ftle", stats.min},
+      {"max_ftle", stats.max},
+      {"interior_mean_ftle", stats.interior_mean},
+      {"seeds", seeds_json(setup.seeds)},
+      {"steps", done},
+      {"dt", solver->dt()},
+      {"integration_time", static_cast<double>(done) * solver->dt()},
+      {"stopped_tracers", f.stopped_tracers},
+      {"device_seconds", stepped.device_seconds},
+      {"device_seconds_note", "advection kernels' OpenCL profiling time (last device), output excluded"}};
+  dir.add_timing("stepping", stepped.seconds);
+  dir.add_timing("output", output_timer.seconds());
+  dir.add_timing("total", total.seconds());
+  if (ctx.verbosity != io::Verbosity::quiet) {
+    std::fprintf(stderr, "ftle: %zu seeds, %ld steps of dt = %s: mean FTLE %.4f (min %.4f, max %.4f)\n",
+                 setup.seeds.size(), done, number(solver->dt()).c_str(), stats.mean, stats.min, stats.max);
+  }
+  return outcome;
+}
+
+}  // namespace hetflow::app

@@ -1,0 +1,337 @@
+#include "hetflow/app/karst/karst_case.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+
+#include "hetflow/app/csv_text.hpp"
+#include "hetflow/app/karst/karst_case_setup.hpp"
+#include "hetflow/app/karst/karst_tunable.hpp"
+#include "hetflow/core/error.hpp"
+#include "hetflow/core/event.hpp"
+#include "hetflow/core/number_text.hpp"
+#include "hetflow/io/atomic_file.hpp"
+#include "hetflow/io/interrupt.hpp"
+#include "hetflow/io/line_plot.hpp"
+#include "hetflow/karst/device_solver.hpp"
+#include "hetflow/karst/inversion.hpp"
+#include "hetflow/optim/evaluation_log.hpp"
+
+namespace hetflow::app {
+namespace {
+
+constexpr const char* group_keys[] = {"model.pe", "model.st", "model.theta", "model.da"};
+
+// The rock state of a batch takes 8 M N bytes per set on the device; batches stay below this.
+constexpr double batch_bytes = 256e6;
+
+// ---- karst ------------------------------------------------------------------------------------------
+
+// The parameter sets: the longest group list gives their number, lists of one entry are broadcast.
+std::vector<karst::KarstParameters> case_sets(const io::Case& c, std::vector<std::string>& problems) {
+  std::size_t n = 1;
+  for (const char* key : group_keys) n = std::max(n, c.get<std::vector<double>>(key).size());
+  for (const char* key : group_keys) {
+    const std::size_t size = c.get<std::vector<double>>(key).size();
+    if (size != 1 && size != n)
+      problems.push_back(c.where(key) + ": " + key + " has " + std::to_string(size) + " entries: expected 1 or " +
+                         std::to_string(n) + " (one per parameter set)");
+  }
+  if (!problems.empty()) return {};
+  const auto entry = [&](const char* key, std::size_t i) {
+    const auto v = c.get<std::vector<double>>(key);
+    return v.size() == 1 ? v[0] : v[i];
+  };
+  std::vector<karst::KarstParameters> sets(n);
+  for (std::size_t i = 0; i < n; ++i)
+    sets[i] = {entry("model.pe", i), entry("model.st", i), entry("model.theta", i), c.get<double>("model.psi"),
+               entry("model.da", i)};
+  return sets;
+}
+
+// The grid with its step times: time.dt up to time.end, or to the end of the forcing when that is 0.
+karst::Grid forward_grid(const io::Case& c, const KarstForcing& f) {
+  karst::Grid g = case_grid(c);
+  g.model = c.get<std::string>("model.kind") == "solute" ? karst::Model::solute : karst::Model::heat;
+  double end = c.get<double>("time.end");
+  if (end == 0) end = std::min(f.inlet.t.back(), f.velocity.t.back());
+  const double dt = c.get<double>("time.dt");
+  g.times = karst::Grid::uniform_times(dt, static_cast<std::size_t>(std::floor(end / dt * (1 + 1e-12))));
+  return g;
+}
+
+struct ForwardSetup {
+  KarstForcing forcing;
+  karst::Grid grid;
+  std::vector<karst::KarstParameters> sets;
+};
+
+std::optional<ForwardSetup> forward_setup(const io::Case& c, std::vector<std::string>& problems) {
+  auto forcing = case_forcing(c, problems);
+  auto sets = case_sets(c, problems);
+  if (!forcing || !problems.empty()) return std::nullopt;
+  ForwardSetup s{std::move(*forcing), {}, std::move(sets)};
+  s.grid = forward_grid(c, s.forcing);
+  try {
+    if (s.grid.times.empty())
+      throw core::Error("time.dt = " + core::shortest_text(c.get<double>("time.dt")) + " leaves no step before the end");
+    karst::step_forcing(s.forcing.inlet, s.forcing.velocity, s.grid);
+  } catch (const core::Error& e) {
+    problems.push_back(c.where("time.dt") + ": " + e.what());
+  }
+  try {
+    karst::check_parameters(s.sets, s.grid.model);
+  } catch (const core::Error& e) {
+    problems.push_back(c.where("model.pe") + ": " + e.what());
+  }
+  return s;
+}
+
+nlohmann::json set_json(const karst::KarstParameters& p, karst::Model model) {
+  if (model == karst::Model::solute) return {{"Pe", p.Pe}, {"Da", p.Da}};
+  return {{"Pe", p.Pe}, {"St", p.St}, {"Theta", p.Theta}, {"Psi", p.Psi}};
+}
+
+io::PlotSeries inlet_curve(const karst::Series& inlet, const std::vector<double>& times) {
+  io::PlotSeries s{"inlet", times, {}, false};
+  for (const double t : times) s.y.push_back(inlet.at(t));
+  return s;
+}
+
+// ---- karst_inversion --------------------------------------------------------------------------------
+
+karst::HeatPoint heat_point(const io::Case& c, const char* key) {
+  const auto v = c.get<std::vector<double>>(key);
+  return {v[0], v[1], v[2]};
+}
+
+karst::ParameterBox case_box(const io::Case& c) { return {heat_point(c, "inversion.lower"), heat_point(c, "inversion.upper")}; }
+
+std::optional<karst::MisfitProblem> misfit_problem(const io::Case& c, std::vector<std::string>& problems) {
+  auto forcing = case_forcing(c, problems);
+  auto observed = read_case_series(c, "observed.file", false, problems);
+  if (!forcing || !observed) return std::nullopt;
+  karst::MisfitProblem p{std::move(forcing->inlet), std::move(forcing->velocity), std::move(*observed), case_grid(c),
+                         static_cast<std::size_t>(c.get<long>("observed.substeps")), c.get<double>("inversion.psi")};
+  return p;
+}
+
+void write_fit(RunDirectory& dir, const karst::MisfitProblem& p, const karst::InversionResult& r, bool png) {
+  std::string table = "t,observed,fit,residual\n";
+  for (std::size_t k = 0; k < r.fit.size(); ++k)
+    table += exact_number(r.fit.t[k]) + "," + exact_number(p.observed.value[k]) + "," + exact_number(r.fit.value[k]) +
+             "," + exact_number(r.fit.value[k] - p.observed.value[k]) + "\n";
+  io::write_file_atomically(dir.file("fit.csv"), table);
+  dir.add_output("fit.csv", "observed outlet, fitted outlet and residual at the observation times");
+  if (!png) return;
+  io::LinePlot plot{"karst inversion: outlet data and fit", {"t*", false}, {"temperature", false}, {}};
+  plot.series.push_back(inlet_curve(p.inlet, p.observed.t));
+  plot.series.push_back({"observed", p.observed.t, p.observed.value, false});
+  plot.series.push_back({"fit: Pe " + core::number_text(r.best.Pe, 5) + ", St " + core::number_text(r.best.St, 4) +
+                             ", Theta " + core::number_text(r.best.Theta, 4),
+                         r.fit.t, r.fit.value, false});
+  io::write_line_plot_png(dir.file("fit.png"), plot, 900, 560);
+  dir.add_output("fit.png", "inlet, observed outlet and the fitted model's outlet against t*");
+}
+
+nlohmann::json summary_json(const io::Case& c, const karst::InversionResult& r, double seconds) {
+  const optim::Result& o = r.optimisation;
+  nlohmann::json best, sigma, failures = nlohmann::json::array();
+  const double x[3] = {r.best.Pe, r.best.St, r.best.Theta};
+  for (std::size_t i = 0; i < 3; ++i) {
+    best[karst::heat_point_names[i]] = x[i];
+    sigma[karst::heat_point_names[i]] = std::isfinite(r.sigma[i]) ? nlohmann::json(r.sigma[i]) : nlohmann::json();
+  }
+  for (const optim::FailedEvaluation& f : o.failures) failures.push_back({{"batch", f.batch}, {"reason", f.reason}});
+  return {{"method", c.get<std::string>("inversion.method")},
+          {"start", c.get<std::vector<double>>("inversion.start")},
+          {"lower", c.get<std::vector<double>>("inversion.lower")},
+          {"upper", c.get<std::vector<double>>("inversion.upper")},
+          {"parameters", best},
+          {"sigma", sigma},
+          {"Psi", r.best.Psi},
+          {"rms", r.rms},
+          {"noise", r.noise},
+          {"noise_given", c.get<double>("inversion.noise") > 0},
+          {"converged", o.converged},
+          {"stop_reason", o.stop_reason},
+          {"iterations", o.iterations},
+          {"evaluations", o.evaluations},
+          {"batches", o.batches},
+          {"forward_runs", r.forward_runs},
+          {"failures", failures},
+          {"seconds", seconds},
+          {"forward_runs_per_second", static_cast<double>(r.forward_runs) / seconds}};
+}
+
+}  // namespace
+
+// ---- karst ------------------------------------------------------------------------------------------
+
+io::Schema KarstCase::schema() const {
+  io::Schema s("karst", "forward runs of the karst-conduit heat / solute model for parameter sets (docs/karst.md)");
+  declare_forcing_keys(s);
+  declare_grid_keys(s);
+  auto& m = s.section("model", "the model and its parameter sets; lists of one entry apply to every set");
+  m.key<std::string>("kind", "heat", "heat (water + rock) or solute (water, no rock)").one_of({"heat", "solute"});
+  m.key<std::vector<double>>("pe", std::vector<double>{2000.0}, "Peclet numbers L V̄ / D_L").above(0);
+  m.key<std::vector<double>>("st", std::vector<double>{10.0}, "Stanton numbers (heat)").at_least(0);
+  m.key<std::vector<double>>("theta", std::vector<double>{4.5}, "rock time scales R^2 V̄ / (L alpha_r) (heat)").above(0);
+  m.key<std::vector<double>>("da", std::vector<double>{0.0}, "Damkoehler numbers (solute)");
+  m.key<double>("psi", 2.235, "heat capacity ratio rho_w c_pw / (rho_r c_pr) (heat)").above(0);
+  auto& t = s.section("time", "the steps");
+  t.key<double>("dt", 0.01, "step length dt*").above(0);
+  t.key<double>("end", 0.0, "last step end t*; 0: where the shorter forcing series ends").at_least(0);
+  s.section("output").key<long>("plot_series", 8, "outlet curves in outlet.png (the first sets)").at_least(1);
+  return s;
+}
+
+void KarstCase::check(const io::Case& c) const {
+  std::vector<std::string> problems;
+  forward_setup(c, problems);
+  throw_problems(c, std::move(problems));
+}
+
+RunOutcome KarstCase::run(const io::Case& c, RunContext& ctx) const {
+  const core::WallTimer total;
+  RunDirectory& dir = ctx.directory;
+  std::vector<std::string> problems;
+  const ForwardSetup s = *forward_setup(c, problems);
+  const karst::Grid& g = s.grid;
+  karst::KarstDevice device(ctx.devices, 0, karst_tuned_work_group(ctx.devices, dir.manifest()["tuning"]));
+  dir.write_manifest("running");
+
+  const double set_bytes = 8.0 * static_cast<double>(g.nodes) * static_cast<double>(g.has_rock() ? g.rock_nodes : 1);
+  const auto per_batch = static_cast<std::size_t>(std::max(1.0, std::floor(batch_bytes / set_bytes)));
+  std::vector<karst::Series> outlets;
+  const core::WallTimer timer;
+  for (std::size_t first = 0; first < s.sets.size() && !io::interrupted(); first += per_batch) {
+    const std::size_t count = std::min(per_batch, s.sets.size() - first);
+    auto runs = device.run(s.forcing.inlet, s.forcing.velocity, std::span(s.sets).subspan(first, count), g);
+    outlets.insert(outlets.end(), std::make_move_iterator(runs.begin()), std::make_move_iterator(runs.end()));
+  }
+  const double seconds = timer.seconds();
+
+  std::string table = "t";
+  for (std::size_t p = 0; p < outlets.size(); ++p) table.append(",outlet_").append(std::to_string(p));
+  table += "\n";
+  for (std::size_t k = 0; k < g.times.size(); ++k) {
+    table += exact_number(g.times[k]);
+    for (const karst::Series& o : outlets) table.append(",").append(exact_number(o.value[k]));
+    table += "\n";
+  }
+  io::write_file_atomically(dir.file("outlet.csv"), table);
+  dir.add_output("outlet.csv", "outlet series at the step ends t*, column outlet_i: parameter set i");
+  if (c.get<bool>("output.png")) {
+    io::LinePlot plot{"karst outlet", {"t*", false}, {"temperature / concentration", false}, {}};
+    plot.series.push_back(inlet_curve(s.forcing.inlet, g.times));
+    const auto shown = std::min(outlets.size(), static_cast<std::size_t>(c.get<long>("output.plot_series")));
+    for (std::size_t p = 0; p < shown; ++p)
+      plot.series.push_back({"outlet " + std::to_string(p), g.times, outlets[p].value, false});
+    io::write_line_plot_png(dir.file("outlet.png"), plot, 900, 560);
+    dir.add_output("outlet.png", "inlet and the outlets of the first " + std::to_string(shown) + " sets against t*");
+  }
+  nlohmann::json sets = nlohmann::json::array();
+  for (std::size_t p = 0; p < outlets.size(); ++p) sets.push_back(set_json(s.sets[p], g.model));
+  dir.manifest()["result"] = {{"sets", sets},
+                              {"runs", outlets.size()},
+                              {"steps", g.times.size()},
+                              {"nodes", g.nodes},
+                              {"rock_nodes", g.has_rock() ? g.rock_nodes : 0},
+                              {"seconds", seconds},
+                              {"runs_per_second", static_cast<double>(outlets.size()) / seconds}};
+  dir.add_timing("forward", seconds);
+  dir.add_timing("total", total.seconds());
+  if (ctx.verbosity != io::Verbosity::quiet)
+    std::fprintf(stderr, "karst: %zu forward runs of %zu steps in %.3f s (%.1f runs/s)\n", outlets.size(),
+                 g.times.size(), seconds, static_cast<double>(outlets.size()) / seconds);
+  return outlets.size() < s.sets.size() ? RunOutcome::interrupted : RunOutcome::complete;
+}
+
+// ---- karst_inversion --------------------------------------------------------------------------------
+
+io::Schema KarstInversionCase::schema() const {
+  io::Schema s("karst_inversion", "(Pe, St, Theta) of the karst heat model from an observed outlet series (docs/karst.md)");
+  declare_forcing_keys(s);
+  declare_grid_keys(s);
+  auto& o = s.section("observed", "the outlet series to fit");
+  o.key<std::string>("file", "CSV: a header, then t*, outlet value per row (t* > 0, increasing)");
+  o.key<long>("substeps", 1, "model steps per observation interval").at_least(1);
+  auto& v = s.section("inversion", "the method, its start and bounds (defaults: thesis Table 7.3)");
+  v.key<std::string>("method", "nlcg", "nlcg (non-linear conjugate gradients) or lm (Levenberg-Marquardt)").one_of({"nlcg", "lm"});
+  v.key<std::vector<double>>("start", std::vector<double>{2000.0, 10.0, 4.5}, "start [Pe, St, Theta]").length(3);
+  v.key<std::vector<double>>("lower", std::vector<double>{1900.0, 0.75, 0.1}, "lower bounds [Pe, St, Theta]").length(3);
+  v.key<std::vector<double>>("upper", std::vector<double>{2050.0, 20.0, 6.0}, "upper bounds [Pe, St, Theta]").length(3);
+  v.key<double>("psi", 2.235, "heat capacity ratio (not inverted)").above(0);
+  v.key<double>("noise", 0.0, "standard deviation of the observations; 0: estimated from the residuals").at_least(0);
+  v.key<long>("max_evaluations", 1000, "budget of forward runs for the method").at_least(1);
+  v.key<std::string>("on_failure", "stop", "a failed forward run ends the inversion (stop) or is a rejected trial (skip)")
+      .one_of({"stop", "skip"});
+  return s;
+}
+
+void KarstInversionCase::check(const io::Case& c) const {
+  std::vector<std::string> problems;
+  try {
+    case_box(c).check(heat_point(c, "inversion.start"));
+  } catch (const core::Error& e) {
+    problems.push_back(c.where("inversion.start") + ": " + e.what());
+  }
+  if (auto p = misfit_problem(c, problems)) {
+    try {
+      // The misfit's own checks (observations, grid, forcing covering every step) without a device.
+      if (!(p->observed.t.front() > 0)) throw core::Error("observed outlet series starts at t* <= 0");
+      p->grid.times = p->observed.t;
+      karst::step_forcing(p->inlet, p->velocity, p->grid);
+    } catch (const core::Error& e) {
+      problems.push_back(c.where("observed.file") + ": " + e.what());
+    }
+  }
+  throw_problems(c, std::move(problems));
+}
+
+RunOutcome KarstInversionCase::run(const io::Case& c, RunContext& ctx) const {
+  const core::WallTimer total;
+  RunDirectory& dir = ctx.directory;
+  std::vector<std::string> problems;
+  const karst::MisfitProblem problem = *misfit_problem(c, problems);
+  karst::KarstDevice device(ctx.devices, 0, karst_tuned_work_group(ctx.devices, dir.manifest()["tuning"]));
+  karst::KarstMisfit misfit(device, problem, case_box(c));
+  // Rank 0 alone writes files; every rank takes the same steps, so its log is the run's.
+  const bool root = ctx.ranks.root();
+  std::optional<optim::EvaluationLog> log;
+  if (root) log = optim::EvaluationLog::create(dir.file("inversion_log.jsonl"));
+  dir.add_output("inversion_log.jsonl", "every candidate evaluated (points in unit coordinates of the bounds), as JSON lines");
+  karst::InversionOptions options;
+  options.method = c.get<std::string>("inversion.method") == "lm" ? karst::Method::levenberg_marquardt : karst::Method::nlcg;
+  options.start = heat_point(c, "inversion.start");
+  options.noise = c.get<double>("inversion.noise");
+  options.run = {static_cast<std::size_t>(c.get<long>("inversion.max_evaluations")),
+                 c.get<std::string>("inversion.on_failure") == "skip" ? optim::OnFailure::skip : optim::OnFailure::stop,
+                 log ? &*log : nullptr};
+  dir.write_manifest("running");
+
+  const core::WallTimer timer;
+  const karst::InversionResult r = karst::invert(misfit, options, ctx.ranks.link());
+  const double seconds = timer.seconds();
+
+  const nlohmann::json summary = summary_json(c, r, seconds);
+  if (root) {
+    write_fit(dir, problem, r, c.get<bool>("output.png"));
+    io::write_file_atomically(dir.file("inversion.json"), summary.dump(2) + "\n");
+  }
+  dir.add_output("inversion.json", "recovered Pe, St, Theta with standard deviations, RMS misfit, how the run ended");
+  dir.manifest()["result"] = summary;
+  dir.add_timing("inversion", seconds);
+  dir.add_timing("total", total.seconds());
+  if (ctx.verbosity != io::Verbosity::quiet) {
+    std::fprintf(stderr, "karst_inversion: Pe %.6g +- %.3g, St %.6g +- %.3g, Theta %.6g +- %.3g; RMS %.4g (noise %.4g)\n",
+                 r.best.Pe, r.sigma[0], r.best.St, r.sigma[1], r.best.Theta, r.sigma[2], r.rms, r.noise);
+    std::fprintf(stderr, "karst_inversion: %zu forward runs in %.2f s, %zu failed; %s\n", r.forward_runs, seconds,
+                 r.optimisation.failures.size(), r.optimisation.stop_reason.c_str());
+  }
+  return io::interrupted() ? RunOutcome::interrupted : RunOutcome::complete;
+}
+
+}  // namespace hetflow::app

@@ -1,0 +1,458 @@
+#include "hetflow/app/nnls/nnls_bench.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hetflow/app/bench/reference.hpp"
+#ifdef HETFLOW_HAVE_CLBLAST
+#include "hetflow/app/nnls/clblast_reference.hpp"
+#endif
+#include "hetflow/core/error.hpp"
+#include "hetflow/core/event.hpp"
+#include "hetflow/core/probe.hpp"
+#include "hetflow/io/atomic_file.hpp"
+#include "hetflow/io/matrix_file.hpp"
+#include "hetflow/nnls/device_dense.hpp"
+#include "hetflow/nnls/fnnls.hpp"
+#include "hetflow/nnls/lawson_hanson.hpp"
+#include "hetflow/nnls/svc_device.hpp"
+#include "hetflow/nnls/test_problems.hpp"
+#include "hetflow/nnls/tnt.hpp"
+
+namespace hetflow::app {
+namespace {
+
+namespace fs = std::filesystem;
+using nnls::Matrix;
+using nnls::Vector;
+
+constexpr double kappa = 1e2;
+constexpr std::uint64_t matrix_seed = 5, rhs_seed = 7;
+constexpr std::size_t keep_limit = 5000;  // larger problems are too big to hand to scipy usefully
+
+// Seconds a series may spend: a size runs only when its one run is predicted within `run` (and its
+// with_active_set within `setup`); the timed repeats of a case fill about `case_budget`, at least one.
+struct Caps {
+  double run, setup, case_budget;
+};
+
+Caps caps_for(const core::DeviceInfo& d) {
+  return d.kind == core::DeviceKind::gpu ? Caps{60, 180, 10} : Caps{20, 30, 3};
+}
+
+// Sizes of one measured quantity, stopped before the first size predicted, by (n / last n)^exponent
+// from the last run, to pass the cap. Remembers where it stopped, for the params of its cases.
+class Series {
+ public:
+  Series(std::string label, double cap, double exponent) : label_(std::move(label)), cap_(cap), exponent_(exponent) {}
+
+  bool admits(std::size_t n) {
+    if (stopped_before_) return false;
+    if (last_n_ == 0) return true;
+    const double predicted = last_seconds_ * std::pow(double(n) / double(last_n_), exponent_);
+    if (predicted <= cap_) return true;
+    char why[160];
+    std::snprintf(why, sizeof why, "one run would take about %.3g s, over the cap of %g s", predicted, cap_);
+    stop(n, why);
+    return false;
+  }
+  void stop(std::size_t n, const std::string& why) {
+    stopped_before_ = n;
+    std::cerr << "  " << label_ << ": stopping before n = " << n << " (" << why << ")\n";
+  }
+  void record(std::size_t n, double seconds, std::optional<std::size_t> case_index = std::nullopt) {
+    last_n_ = n;
+    last_seconds_ = seconds;
+    if (case_index) cases_.push_back(*case_index);
+  }
+  void annotate(BenchReport& report) const {
+    for (std::size_t c : cases_) report.cases[c].params["series_stopped_before_n"] = stopped_before_;
+  }
+
+ private:
+  std::string label_;
+  double cap_, exponent_;
+  std::size_t last_n_ = 0, stopped_before_ = 0;  // 0: not stopped
+  double last_seconds_ = 0;
+  std::vector<std::size_t> cases_;
+};
+
+// Samples of `run()` (which returns its seconds) after a warm-up run that took `warm` s: the warm-up
+// is the one sample when it alone fills the budget (kernels are built by then, so it costs what the
+// others would), else repeats fill about the budget.
+template <class Run>
+std::vector<double> samples(double warm, double budget, int max_repeats, Run&& run) {
+  if (warm >= budget) return {warm};
+  const int repeats = std::clamp(int(budget / std::max(warm, 1e-6)), 1, max_repeats);
+  std::vector<double> s;
+  for (int r = 0; r < repeats; ++r) s.push_back(run());
+  return s;
+}
+
+std::vector<double> inverted(std::vector<double> seconds, double work) {
+  for (double& s : seconds) s = work / s;
+  return seconds;
+}
+
+double relative_error(const Vector& x, const Vector& reference) {
+  double d = 0, r = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    d += (x[i] - reference[i]) * (x[i] - reference[i]);
+    r += reference[i] * reference[i];
+  }
+  return std::sqrt(d / r);
+}
+
+std::string case_name(const char* method, std::size_t n, double fraction) {
+  char name[64];
+  std::snprintf(name, sizeof name, "%s n=%zu active=%g%%", method, n, 100 * fraction);
+  return name;
+}
+
+// HETFLOW_BENCH_KEEP_PROBLEMS=DIR: the problems with n <= keep_limit as .npy files in DIR, listed with
+// the measured medians in DIR/problems.json (what scripts/nnls_scipy_bench.py reads).
+class ProblemKeeper {
+ public:
+  ProblemKeeper() {
+    if (const char* d = std::getenv("HETFLOW_BENCH_KEEP_PROBLEMS"); d && *d) dir_ = d;
+    if (!dir_.empty()) fs::create_directories(dir_);
+  }
+  bool keeps(std::size_t n) const { return !dir_.empty() && n <= keep_limit; }
+
+  void matrix(const Matrix& A) const { io::write_dense(dir_ / file(A.cols, "A"), {{A.rows, A.cols}, A.data}); }
+  // Returns the entry, where the caller adds the medians it measures.
+  nlohmann::json& problem(std::size_t n, double fraction, const nnls::Problem& p) {
+    const std::string stem = "active" + std::to_string(int(std::lround(100 * fraction)));
+    io::write_dense(dir_ / file(n, stem + "_b"), {{n}, p.b});
+    io::write_dense(dir_ / file(n, stem + "_x"), {{n}, p.x});
+    list_["problems"].push_back({{"n", n},
+                                 {"active_fraction", fraction},
+                                 {"A", file(n, "A")},
+                                 {"b", file(n, stem + "_b")},
+                                 {"x", file(n, stem + "_x")},
+                                 {"seconds", nlohmann::json::object()}});
+    return list_["problems"].back();
+  }
+  // Rewrites DIR/problems.json; called after each kept size, so that a run cut short keeps its list.
+  void save(const BenchReport& report) {
+    if (dir_.empty()) return;
+    list_.update({{"device", report.device.name}, {"kappa", kappa}, {"matrix_seed", matrix_seed},
+                  {"rhs_seed", rhs_seed}, {"matrix", "square SVC, geometric singular values"}});
+    io::write_file_atomically(dir_ / "problems.json", list_.dump(2) + "\n");
+    std::cerr << "  problems kept in " << dir_.string() << "\n";
+  }
+
+ private:
+  static std::string file(std::size_t n, const std::string& what) {
+    return std::string("n").append(std::to_string(n)).append("_").append(what).append(".npy");
+  }
+  fs::path dir_;
+  nlohmann::json list_ = {{"problems", nlohmann::json::array()}};
+};
+
+struct Context {
+  const core::DeviceSet& devices;
+  const BenchOptions& options;
+  Caps caps;
+  double peak64;  // GFLOP/s
+  BenchReport& report;
+};
+
+// Records a GFLOP/s case, its efficiency the share of the FP64 peak measured in this run; returns
+// its index.
+std::size_t record_flop_rate(Context& ctx, std::string name, const core::Summary& rate, nlohmann::json params) {
+  params["peak_fp64_gflops"] = ctx.peak64;
+  params["efficiency_is"] = "GFLOP/s / the FP64 multiply-add peak measured in this run";
+  ctx.report.cases.push_back({std::move(name), "GFLOP/s", rate, 0, rate.median / ctx.peak64, std::move(params)});
+  return ctx.report.cases.size() - 1;
+}
+
+// TNT, FNNLS and Lawson-Hanson against n on square SVC matrices.
+void solve_series(Context& ctx) {
+  nnls::SvcGenerator generator(ctx.devices);
+  nnls::Tnt tnt(ctx.devices);
+  {  // builds TNT's kernels outside the timed runs
+    const Matrix A = nnls::random_matrix(60, 40, 10, 1);
+    tnt.solve(A, nnls::with_active_set(A, 0.5, 1).b);
+  }
+  ProblemKeeper keeper;
+  const std::vector<std::size_t> sizes = {500, 1000, 2000, 5000, 10000, 20000};
+  const std::vector<double> fractions = {0.05, 0.5};
+  struct Method {
+    const char* name;
+    Series series;
+  };
+  Series setup("with_active_set (host)", ctx.caps.setup, 3);
+  std::vector<std::vector<Method>> methods;  // [fraction][tnt, fnnls, lawson-hanson]
+  for (double f : fractions) {
+    const std::string tag = " active=" + std::to_string(int(100 * f)) + "%";
+    // TNT's work grows as n^3 (A^T A, factorisations); the host baselines refactor once per variable.
+    methods.push_back({{"tnt", Series("tnt" + tag, ctx.caps.run, 3)},
+                       {"fnnls", Series("fnnls" + tag, ctx.caps.run, 4)},
+                       {"lawson-hanson", Series("lawson-hanson" + tag, ctx.caps.run, 4)}});
+  }
+  const core::DeviceInfo& info = ctx.devices.device(0).info;
+
+  for (const std::size_t n : sizes) {
+    if (!setup.admits(n)) break;
+    if (n * n * sizeof(double) > info.max_alloc || 3 * n * n * sizeof(double) > info.global_mem) {
+      setup.stop(n, "A, its scaled copy and A^T A would not fit in device memory");
+      break;
+    }
+    bool any = false;
+    std::vector<std::vector<bool>> runs(fractions.size());
+    for (std::size_t f = 0; f < fractions.size(); ++f)
+      for (Method& m : methods[f]) {
+        const bool admitted = m.series.admits(n);
+        runs[f].push_back(admitted);
+        any |= admitted;
+      }
+    if (!any) break;
+
+    const nnls::SvcSpec spec{n, n, kappa, nnls::SvcMode::geometric, matrix_seed, {}};
+    const core::Buffer<double> a = generator.generate(spec);
+    const nnls::DeviceMatrixView<double> device_a = nnls::DeviceMatrixView<double>::whole(a, n, n);
+    Matrix A(n, n);
+    a.read(generator.queue(), A.data);
+    if (keeper.keeps(n)) keeper.matrix(A);
+
+    for (std::size_t f = 0; f < fractions.size(); ++f) {
+      if (std::find(runs[f].begin(), runs[f].end(), true) == runs[f].end()) continue;
+      const double fraction = fractions[f];
+      const core::WallTimer setup_timer;
+      const nnls::Problem p = nnls::with_active_set(A, fraction, rhs_seed);
+      const double setup_seconds = setup_timer.seconds();
+      setup.record(n, setup_seconds);
+      nlohmann::json* kept = keeper.keeps(n) ? &keeper.problem(n, fraction, p) : nullptr;
+      const nlohmann::json common = {{"n", n},
+                                     {"m", n},
+                                     {"kappa", kappa},
+                                     {"svc_mode", "geometric"},
+                                     {"matrix_seed", matrix_seed},
+                                     {"rhs_seed", rhs_seed},
+                                     {"active_fraction", fraction},
+                                     {"problem_strict", p.strict},
+                                     {"problem_seconds", setup_seconds}};
+      std::optional<double> tnt_median;
+      for (std::size_t k = 0; k < methods[f].size(); ++k) {
+        if (!runs[f][k]) continue;
+        Method& method = methods[f][k];
+        const bool is_tnt = k == 0;
+        nnls::Solution solution;
+        nlohmann::json counters = nlohmann::json::object();
+        const auto run = [&] {
+          const core::WallTimer timer;
+          if (is_tnt) {
+            const nnls::TntResult r = tnt.solve(device_a, p.b);
+            counters = {{"inner_iterations", r.inner_iterations},
+                        {"cg_iterations", r.cg_iterations},
+                        {"factorizations", r.factorizations}};
+            solution = r;
+          } else {
+            solution = k == 1 ? nnls::fnnls(A, p.b) : nnls::lawson_hanson(A, p.b);
+          }
+          return timer.seconds();
+        };
+        const double warm = run();
+        const core::Summary stats = core::summarize(samples(warm, ctx.caps.case_budget, ctx.options.repeats, run));
+        nlohmann::json params = common;
+        params.update(counters);
+        params.update({{"iterations", solution.iterations},
+                       {"converged", solution.converged},
+                       {"diagnosis", solution.diagnosis},
+                       {"relative_error_x", relative_error(solution.x, p.x)},
+                       {"residual_norm", solution.residual_norm},
+                       {"seconds_per_run", stats.median}});
+        double efficiency = 0;
+        if (is_tnt) {
+          tnt_median = stats.median;
+          // A^T A alone: n (n + 1) multiply-adds per row of A, the solve's unavoidable O(n^3) part.
+          const double gram_flops = double(n) * double(n) * double(n + 1);
+          efficiency = gram_flops / (ctx.peak64 * 1e9) / stats.median;
+          params.update({{"where", "device, A resident (SvcGenerator); x read back"},
+                         {"peak_fp64_gflops", ctx.peak64},
+                         {"timed", "host wall clock of Tnt::solve: scaled copy, A^T A, every iteration"},
+                         {"efficiency_is", "time of A^T A's n^2 (n + 1) FLOPs at the FP64 peak / solve time"}});
+        } else {
+          params.update({{"where", "host, LAPACK"}, {"efficiency_is", "none (host baseline): see tnt_speedup"}});
+          if (tnt_median) params.update({{"tnt_seconds", *tnt_median}, {"tnt_speedup", stats.median / *tnt_median}});
+        }
+        if (kept) (*kept)["seconds"][method.name] = stats.median;
+        const std::string name = case_name(method.name, n, fraction);
+        ctx.report.cases.push_back({name, "s", stats, 0, efficiency, std::move(params)});
+        method.series.record(n, stats.median, ctx.report.cases.size() - 1);
+        std::cerr << "  " << name << ": " << stats.median << " s" << (solution.converged ? "" : " (NOT converged)")
+                  << "\n";
+      }
+    }
+    if (keeper.keeps(n)) keeper.save(ctx.report);
+  }
+  setup.annotate(ctx.report);
+  for (const auto& per_fraction : methods)
+    for (const Method& m : per_fraction) m.series.annotate(ctx.report);
+}
+
+// SVC generation time; efficiency from a memory-traffic model, bandwidth being what limits it.
+void svc_series(Context& ctx) {
+  nnls::SvcGenerator generator(ctx.devices);
+  const core::DeviceInfo& info = ctx.devices.device(0).info;
+  Series series("svc", ctx.caps.run, 2);
+  for (const std::size_t n : {1024u, 4096u, 16384u}) {
+    if (!series.admits(n)) break;
+    if (n * n * sizeof(double) > info.max_alloc) {
+      series.stop(n, "the matrix exceeds the device's largest allocation");
+      break;
+    }
+    const nnls::SvcSpec spec{n, n, kappa, nnls::SvcMode::geometric, matrix_seed, {}};
+    const auto run = [&] {
+      const core::WallTimer timer;
+      const core::Buffer<double> a = generator.generate(spec);
+      generator.queue().finish();
+      return timer.seconds();
+    };
+    const double warm = run();
+    const core::Summary stats = core::summarize(samples(warm, ctx.caps.case_budget, ctx.options.repeats, run));
+    // A square of n = 2^K takes 4 n (n - 1) element updates (nnls/svc.hpp); each reads and writes 8 bytes.
+    const double bytes = 16.0 * 4.0 * double(n) * double(n - 1);
+    const double efficiency = bytes / stats.median / (ctx.report.reference_bandwidth_GBs * 1e9);
+    nlohmann::json params = {{"n", n},
+                             {"kappa", kappa},
+                             {"svc_mode", "geometric"},
+                             {"seed", matrix_seed},
+                             {"bytes_model", bytes},
+                             {"timed", "host wall clock of SvcGenerator::generate and a queue finish"},
+                             {"efficiency_is", "16 bytes x 4 n (n - 1) updates / time / copy bandwidth"}};
+    if (n == 16384) params["goal_h200_s"] = 1.0;
+    ctx.report.cases.push_back({"svc n=" + std::to_string(n), "s", stats, 0, efficiency, std::move(params)});
+    series.record(n, stats.median, ctx.report.cases.size() - 1);
+    std::cerr << "  svc n=" << n << ": " << stats.median << " s\n";
+  }
+  series.annotate(ctx.report);
+}
+
+// TNT's dense kernels on square SVC matrices (kappa 1e2): A^T A (its O(m n^2) set-up) and the blocked
+// Cholesky factorisation of it (each outer iteration's) in GFLOP/s against the FP64 peak, and the
+// preconditioner R^-1 R^-T z (each CG iteration's), which reads R twice, in seconds with its
+// efficiency against the copy bandwidth.
+void dense_series(Context& ctx) {
+  const core::Context& context = ctx.devices.context(0);
+  const core::Queue& queue = ctx.devices.compute(0);
+  const core::DeviceInfo& info = ctx.devices.device(0).info;
+  nnls::SvcGenerator generator(ctx.devices);
+  nnls::DeviceDense<double> dense(context);
+  Series series("dense kernels", ctx.caps.run, 3);
+  for (const std::size_t n : {1000u, 2000u, 5000u, 10000u}) {
+    if (!series.admits(n)) break;
+    if (n * n * sizeof(double) > info.max_alloc || 3 * n * n * sizeof(double) > info.global_mem) {
+      series.stop(n, "A, A^T A and its factor would not fit in device memory");
+      break;
+    }
+    const core::Buffer<double> a = generator.generate({n, n, kappa, nnls::SvcMode::geometric, matrix_seed, {}});
+    generator.queue().finish();
+    core::Buffer<double> gram(context, n * n), factor(context, n * n), z(context, n), w(context, n), y(context, n);
+    const auto G = nnls::DeviceMatrixView<double>::whole(gram, n, n);
+    const auto R = nnls::DeviceMatrixView<double>::whole(factor, n, n);
+    const auto timed = [&](auto&& work) {
+      queue.finish();
+      const core::WallTimer timer;
+      work();
+      queue.finish();
+      return timer.seconds();
+    };
+    const auto gram_run = [&] { return timed([&] { dense.gram(queue, nnls::DeviceMatrixView<double>::whole(a, n, n), G); }); };
+    const auto factor_run = [&] {
+      factor.copy_from(queue, gram, 0, 0, n * n);
+      return timed([&] {
+        if (dense.cholesky(queue, R)) throw core::Error("nnls benchmark: A^T A is not positive definite");
+      });
+    };
+    const auto precondition_run = [&] { return timed([&] { dense.precondition(queue, R, z, w, y); }); };
+
+    const double gram_warm = gram_run(), factor_warm = factor_run();
+    z.fill(queue, 1.0);
+    const double gram_flops = double(n) * double(n) * double(n + 1);  // the upper triangle's multiply-adds, x 2
+    const double factor_flops = double(n) * double(n) * double(n) / 3;
+    const auto rate = [&](double warm, auto& run, double flops) {
+      return core::summarize(inverted(samples(warm, ctx.caps.case_budget, ctx.options.repeats, run), flops / 1e9));
+    };
+    const core::Summary gram_rate = rate(gram_warm, gram_run, gram_flops);
+    const core::Summary factor_rate = rate(factor_warm, factor_run, factor_flops);
+    const std::size_t index = record_flop_rate(
+        ctx, "gram n=" + std::to_string(n), gram_rate,
+        {{"n", n}, {"m", n}, {"flops", gram_flops}, {"timed", "host wall clock of DeviceDense::gram between queue finishes"}});
+    record_flop_rate(ctx, "cholesky n=" + std::to_string(n), factor_rate,
+                     {{"n", n},
+                      {"flops", factor_flops},
+                      {"block", dense.tuning().cholesky_block},
+                      {"timed", "host wall clock of DeviceDense::cholesky, its info read back included"}});
+    const core::Summary seconds =
+        core::summarize(samples(precondition_run(), ctx.caps.case_budget, ctx.options.repeats, precondition_run));
+    // A preconditioner application reads R's triangle twice: its efficiency is against the copy bandwidth.
+    const auto record_solves = [&](std::string name, const core::Summary& s, nlohmann::json params) {
+      const double bytes = 2.0 * sizeof(double) * double(n) * double(n + 1) / 2;
+      params.update({{"n", n}, {"bytes_model", bytes}, {"efficiency_is", "R's triangle read twice / time / copy bandwidth"}});
+      ctx.report.cases.push_back({std::move(name), "s", s, 0,
+                                  bytes / s.median / (ctx.report.reference_bandwidth_GBs * 1e9), std::move(params)});
+    };
+    record_solves("precondition n=" + std::to_string(n), seconds,
+                  {{"block", dense.tuning().cholesky_block},
+                   {"timed", "host wall clock of DeviceDense::precondition between queue finishes"}});
+#ifdef HETFLOW_HAVE_CLBLAST
+    // CLBlast on the same operands, for the choice between it and the own kernels: DSYRK (which
+    // stores only the upper triangle, where gram also mirrors it) and the preconditioner as two DTRSVs.
+    const auto syrk_run = [&] { return timed([&] { clblast_reference::gram(queue, a, gram, n); }); };
+    syrk_run();  // CLBlast builds its kernels on first use
+    const core::Summary syrk_rate = rate(syrk_run(), syrk_run, gram_flops);
+    record_flop_rate(ctx, "clblast syrk n=" + std::to_string(n), syrk_rate,
+                     {{"n", n},
+                      {"flops", gram_flops},
+                      {"hetflow_gram_gflops", gram_rate.median},
+                      {"timed", "host wall clock of clblast::Syrk between queue finishes"}});
+    const auto trsv_run = [&] {
+      w.copy_from(queue, z, 0, 0, n);
+      return timed([&] { clblast_reference::precondition(queue, factor, w, n); });
+    };
+    trsv_run();
+    const core::Summary trsv_seconds =
+        core::summarize(samples(trsv_run(), ctx.caps.case_budget, ctx.options.repeats, trsv_run));
+    record_solves("clblast precondition n=" + std::to_string(n), trsv_seconds,
+                  {{"hetflow_seconds", seconds.median},
+                   {"timed", "host wall clock of two clblast::Trsv between queue finishes"}});
+    std::cerr << "  n=" << n << ": CLBlast syrk " << syrk_rate.median << " GFLOP/s, two trsv " << trsv_seconds.median
+              << " s\n";
+#endif
+    series.record(n, gram_flops / 1e9 / gram_rate.median + factor_flops / 1e9 / factor_rate.median, index);
+    std::cerr << "  n=" << n << ": gram " << gram_rate.median << " GFLOP/s, cholesky " << factor_rate.median
+              << " GFLOP/s, precondition " << seconds.median << " s\n";
+  }
+  series.annotate(ctx.report);
+}
+
+}  // namespace
+
+BenchReport nnls_benchmark(const core::DeviceSet& devices, const BenchOptions& options) {
+  const core::DeviceInfo& info = devices.device(0).info;
+  if (!info.fp64) throw core::Error("the nnls benchmark needs FP64, which " + info.name + " lacks");
+  if (devices.size() > 1) std::cerr << "  nnls: measuring " << devices.device(0).label() << " alone\n";
+  const core::Queue& queue = devices.compute(0);
+  BenchReport report{"nnls", info, reference_bandwidth(queue).copy.median, {}};
+  core::FlopOptions flop_options;
+  flop_options.repeats = options.repeats;
+  const double peak64 = core::measure_flops(queue, core::Precision::f64, flop_options).gflops.median;
+  std::cerr << "  peak multiply-add rate: " << peak64 << " GFLOP/s fp64\n";
+
+  Context ctx{devices, options, caps_for(info), peak64, report};
+  dense_series(ctx);
+  svc_series(ctx);
+  solve_series(ctx);
+  return report;
+}
+
+}  // namespace hetflow::app

@@ -1,0 +1,285 @@
+#include "hetflow/app/nnls/nnls_command.hpp"
+
+#include <CLI/CLI.hpp>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "hetflow/app/nnls/nnls_tunable.hpp"
+#include "hetflow/core/device_set.hpp"
+#include "hetflow/core/error.hpp"
+#include "hetflow/core/event.hpp"
+#include "hetflow/io/atomic_file.hpp"
+#include "hetflow/io/error.hpp"
+#include "hetflow/io/matrix_file.hpp"
+#include "hetflow/nnls/fnnls.hpp"
+#include "hetflow/nnls/kkt.hpp"
+#include "hetflow/nnls/lawson_hanson.hpp"
+#include "hetflow/nnls/tnt.hpp"
+
+namespace hetflow::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct TntCounters {
+  int inner_iterations = 0, cg_iterations = 0, factorizations = 0;
+};
+
+// One right-hand side's outcome, whatever the method.
+struct RhsResult {
+  nnls::Solution solution;
+  std::optional<TntCounters> tnt;
+  std::optional<double> seconds;  // absent when several right-hand sides shared one timed call
+};
+
+// Reads a file the user named; every failure becomes a core::Error naming it (io's messages already do),
+// so that input problems are reported as errors, not as output errors.
+io::DenseArray read_input(const std::string& spec) {
+  try {
+    return io::read_dense(spec);
+  } catch (const io::IoError& e) {
+    throw core::Error(e.what());
+  }
+}
+
+void check_finite(const io::DenseArray& a, const std::string& file, const char* name) {
+  for (std::size_t k = 0; k < a.values.size(); ++k) {
+    if (std::isfinite(a.values[k])) continue;
+    std::ostringstream s;
+    s << file << ": " << name;
+    if (a.shape.size() == 2)
+      s << "(" << k % a.rows() << ", " << k / a.rows() << ")";
+    else
+      s << "(" << k << ")";
+    s << " = " << a.values[k] << " (0-based): " << name << " must be finite";
+    throw core::Error(s.str());
+  }
+}
+
+nnls::Matrix read_a(const std::string& file) {
+  io::DenseArray a = read_input(file);
+  if (a.shape.size() != 2)
+    throw core::Error(file + ": A must be a matrix (m x n), but the file holds a vector of " +
+                      std::to_string(a.rows()) + " entries");
+  check_finite(a, file, "A");
+  nnls::Matrix m;
+  m.rows = a.rows();
+  m.cols = a.cols();
+  m.data = std::move(a.values);
+  return m;
+}
+
+// b as an m x k matrix, one right-hand side per column; `vector` says whether the file held a vector
+// (then x is written as one too).
+struct Rhs {
+  nnls::Matrix B;
+  bool vector = false;
+};
+
+Rhs read_b(const std::string& file, const nnls::Matrix& A, const std::string& a_file) {
+  io::DenseArray b = read_input(file);
+  if (b.rows() != A.rows)
+    throw core::Error(file + ": b has " + std::to_string(b.rows()) + " rows but A has " + std::to_string(A.rows) +
+                      " (" + a_file + ")");
+  check_finite(b, file, "b");
+  Rhs rhs;
+  rhs.vector = b.shape.size() == 1;
+  rhs.B.rows = b.rows();
+  rhs.B.cols = b.cols();
+  rhs.B.data = std::move(b.values);
+  return rhs;
+}
+
+nnls::Vector column(const nnls::Matrix& B, std::size_t j) { return {B.column(j), B.column(j) + B.rows}; }
+
+std::vector<RhsResult> solve_tnt(const NnlsRequest& r, const core::DeviceSet& devices, const nnls::Matrix& A,
+                                 const nnls::Matrix& B, const nnls::DenseTuning& tuning) {
+  nnls::TntOptions o;
+  o.reduction = r.reduction;
+  o.expansion = r.expansion;
+  o.tolerance = r.tolerance;
+  o.max_outer_iterations = r.max_iterations;
+  o.fp32 = r.fp32;
+  nnls::Tnt tnt(devices, 0, tuning);
+  std::vector<RhsResult> out;
+  // Several right-hand sides go in one call, which forms A^T A once; the call is then timed as a whole.
+  const core::WallTimer timer;
+  std::vector<nnls::TntResult> results =
+      B.cols == 1 ? std::vector<nnls::TntResult>{tnt.solve(A, column(B, 0), o)} : tnt.solve(A, B, o);
+  const double seconds = timer.seconds();
+  for (nnls::TntResult& t : results) {
+    const TntCounters counters{t.inner_iterations, t.cg_iterations, t.factorizations};
+    out.push_back({std::move(static_cast<nnls::Solution&>(t)), counters,
+                   B.cols == 1 ? std::optional<double>(seconds) : std::nullopt});
+  }
+  return out;
+}
+
+std::vector<RhsResult> solve_host(const NnlsRequest& r, const nnls::Matrix& A, const nnls::Matrix& B) {
+  const nnls::BaselineOptions o{r.tolerance, r.max_iterations};
+  std::vector<RhsResult> out;
+  for (std::size_t j = 0; j < B.cols; ++j) {
+    const nnls::Vector b = column(B, j);
+    const core::WallTimer timer;
+    nnls::Solution s = r.method == "fnnls" ? nnls::fnnls(A, b, o) : nnls::lawson_hanson(A, b, o);
+    out.push_back({std::move(s), std::nullopt, timer.seconds()});
+  }
+  return out;
+}
+
+double norm2(const nnls::Vector& v) {
+  double s = 0;
+  for (double x : v) s += x * x;
+  return std::sqrt(s);
+}
+
+std::size_t positives(const nnls::Vector& x) {
+  std::size_t p = 0;
+  for (double v : x) p += v > 0;
+  return p;
+}
+
+nlohmann::json rhs_json(const RhsResult& r, const nnls::KktReport& kkt, double b_norm) {
+  const nnls::Solution& s = r.solution;
+  nlohmann::json j = {{"residual_norm", s.residual_norm},
+                      {"relative_residual", b_norm > 0 ? s.residual_norm / b_norm : s.residual_norm},
+                      {"iterations", s.iterations},
+                      {"converged", s.converged},
+                      {"diagnosis", s.diagnosis},
+                      {"positive", positives(s.x)},
+                      {"kkt",
+                       {{"min_x", kkt.min_x},
+                        {"max_active_gradient", kkt.max_active_gradient},
+                        {"max_free_gradient", kkt.max_free_gradient}}}};
+  if (r.tnt)
+    j.update({{"inner_iterations", r.tnt->inner_iterations},
+              {"cg_iterations", r.tnt->cg_iterations},
+              {"factorizations", r.tnt->factorizations}});
+  if (r.seconds) j["seconds"] = *r.seconds;
+  return j;
+}
+
+std::string summary_line(std::size_t j, std::size_t k, const RhsResult& r, double b_norm) {
+  const nnls::Solution& s = r.solution;
+  std::ostringstream line;
+  line << "rhs " << j + 1 << "/" << k << ": " << (s.converged ? "converged" : "NOT converged") << ", "
+       << s.iterations << " iterations";
+  if (r.tnt)
+    line << " (" << r.tnt->inner_iterations << " trials, " << r.tnt->cg_iterations << " CG, "
+         << r.tnt->factorizations << " factorisations)";
+  char numbers[128];
+  std::snprintf(numbers, sizeof numbers, ", residual %.3e (%.2e ||b||), %zu of %zu positive", s.residual_norm,
+                b_norm > 0 ? s.residual_norm / b_norm : s.residual_norm, positives(s.x), s.x.size());
+  line << numbers;
+  if (r.seconds) {
+    std::snprintf(numbers, sizeof numbers, ", %.3g s", *r.seconds);
+    line << numbers;
+  }
+  if (!s.converged) line << ": " << s.diagnosis;
+  return line.str();
+}
+
+nlohmann::json device_json(const core::DeviceInfo& i) {
+  return {{"name", i.name}, {"platform", i.platform}, {"driver", i.driver}, {"type", core::to_string(i.kind)}};
+}
+
+}  // namespace
+
+CLI::App* add_nnls_command(CLI::App& app, NnlsRequest& r) {
+  CLI::App* cmd = app.add_subcommand("nnls", "non-negative least squares: min ||A x - b|| subject to x >= 0");
+  cmd->footer(
+      "Writes OUTPUT/x.npy and OUTPUT/report.json (docs/nnls.md) and one line per right-hand side (column of "
+      "b).\nExit status: 0 when every right-hand side converged; 1 when an input file is unusable (nothing "
+      "written) or a right-hand side did not converge (both files written all the same); 2 for a "
+      "command-line error.");
+  cmd->add_option("A", r.a_file, "m x n matrix: .npy, .csv, .txt or file.h5:/dataset")->required();
+  cmd->add_option("b", r.b_file, "m-vector, or m x k matrix of k right-hand sides (same formats)")->required();
+  cmd->add_option("--output,-o", r.output, "folder for x.npy (n, or n x k) and report.json (default nnls)");
+  cmd->add_option("--method", r.method, "tnt (device, default), fnnls or lawson-hanson (host, LAPACK)")
+      ->check(CLI::IsMember({"tnt", "fnnls", "lawson-hanson"}));
+  auto* device = cmd->add_option("--device", r.device, "device selection for tnt (default auto; its first device)");
+  auto* fp32 = cmd->add_flag("--fp32", r.fp32, "tnt: run the device work in FP32");
+  auto* no_tune = cmd->add_flag("--no-tune", r.no_tune, "tnt: take no kernel sizes from the tuning database");
+  const CLI::Validator open_unit(
+      [](std::string& s) {
+        const double v = std::strtod(s.c_str(), nullptr);
+        return v > 0 && v < 1 ? std::string() : "must lie in (0, 1)";
+      },
+      "in (0, 1)");
+  auto* rc = cmd->add_option("--rc", r.reduction, "tnt: reduction constant, in (0, 1) (default 0.2)")
+                 ->check(open_unit);
+  auto* ec = cmd->add_option("--ec", r.expansion, "tnt: expansion constant, >= 1 (default 1.2)")
+                 ->check(CLI::Range(1.0, 1e6));
+  cmd->add_option("--tolerance", r.tolerance,
+                  "KKT tolerance on the scaled gradient a_j^T r / (||a_j|| ||b||) (default: the method's own)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--max-iterations", r.max_iterations, "outer iterations (default 3n)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->callback([=, &r] {
+    if (r.method == "tnt") return;
+    for (const CLI::Option* o : {device, fp32, no_tune, rc, ec})
+      if (o->count() > 0) throw CLI::ValidationError(o->get_name(), "applies to --method tnt only");
+  });
+  return cmd;
+}
+
+int nnls_command(const NnlsRequest& r, std::ostream& out) {
+  const core::WallTimer total;
+  const nnls::Matrix A = read_a(r.a_file);
+  const Rhs rhs = read_b(r.b_file, A, r.a_file);
+  const nnls::Matrix& B = rhs.B;
+
+  nlohmann::json report = {{"method", r.method}, {"A", r.a_file}, {"b", r.b_file},
+                           {"m", A.rows},        {"n", A.cols},   {"k", B.cols}};
+  std::vector<RhsResult> results;
+  if (r.method == "tnt") {
+    const core::DeviceSet devices = core::DeviceSet::select(r.device);
+    report["device"] = device_json(devices.device(0).info);
+    report["options"] = {{"rc", r.reduction}, {"ec", r.expansion}, {"fp32", r.fp32}};
+    nlohmann::json tuning;
+    const nnls::DenseTuning dense = r.no_tune ? nnls::DenseTuning{} : nnls_tuned_dense(devices, r.fp32, tuning);
+    report["tuning"] = r.no_tune ? nlohmann::json("disabled (--no-tune)") : tuning;
+    results = solve_tnt(r, devices, A, B, dense);
+  } else {
+    report["device"] = {{"name", "host"}, {"type", core::to_string(core::DeviceKind::cpu)}};
+    report["options"] = nlohmann::json::object();
+    results = solve_host(r, A, B);
+  }
+  report["options"].update({{"tolerance", r.tolerance}, {"max_iterations", r.max_iterations}});
+
+  io::DenseArray x{rhs.vector ? std::vector<std::size_t>{A.cols} : std::vector<std::size_t>{A.cols, B.cols}, {}};
+  std::vector<std::string> lines;
+  std::size_t failed = 0;
+  for (std::size_t j = 0; j < results.size(); ++j) {
+    const nnls::Vector b = column(B, j);
+    const RhsResult& rr = results[j];
+    const double b_norm = norm2(b);
+    report["rhs"].push_back(rhs_json(rr, nnls::kkt_report(A, b, rr.solution.x), b_norm));
+    x.values.insert(x.values.end(), rr.solution.x.begin(), rr.solution.x.end());
+    lines.push_back(summary_line(j, results.size(), rr, b_norm));
+    failed += !rr.solution.converged;
+  }
+  report["seconds"] = total.seconds();
+
+  fs::create_directories(r.output);
+  io::write_dense(fs::path(r.output) / "x.npy", x);
+  io::write_file_atomically(fs::path(r.output) / "report.json", report.dump(2) + "\n");
+  for (const std::string& l : lines) out << l << "\n";
+  out << "wrote " << (fs::path(r.output) / "x.npy").string() << " and report.json\n";
+  if (failed)
+    throw core::Error(std::to_string(failed) + " of " + std::to_string(results.size()) +
+                      " right-hand sides did not converge (see " + (fs::path(r.output) / "report.json").string() +
+                      "; x.npy holds where each stopped)");
+  return 0;
+}
+
+}  // namespace hetflow::app
