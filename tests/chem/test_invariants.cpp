@@ -1,4 +1,4 @@
-// Invariants of the closed constant-pressure adiabatic reactor (spec §3.1, §5.3) along RADAU5
+// Invariants of the closed constant-pressure adiabatic reactor (docs/chem.md) along RADAU5
 // integrations through ignition: the mixture's mass-specific enthalpy h = Σ_k Y_k h_k(T) / W_k, the
 // element mass fractions Z_e = Σ_k a_ek W_e Y_k / W_k, and Σ_k Y_k = 1.
 //
@@ -23,7 +23,7 @@ constexpr double atol = 1e-14;
 // but h is not linear in the state (h_k(T) is a polynomial), so the integrator conserves it only up to
 // its error off the invariant's surface. The check is |h - h0| / (c_p T) <= rtol: the enthalpy error
 // as the temperature error it amounts to, within the relative tolerance the integration asks for.
-// RADAU5 only promises rtol' = 0.1 rtol^(2/3) = 2.2e-8 per step (spec §2.4), but the error along the
+// RADAU5 only promises rtol' = 0.1 rtol^(2/3) = 2.2e-8 per step (Hairer & Wanner 1996, IV.8), but the error along the
 // trajectory (a shift in time, which leaves h alone) dominates; the measured drift is ~1.5e-12 (printed),
 // 70 times below rtol. What this test is for is a temperature equation inconsistent with the species
 // equations or the host thermo (a wrong h_k or c_p in the generated kernel): an error ε there drifts
@@ -35,8 +35,8 @@ constexpr double enthalpy_tolerance = rtol;
 // keeps linear invariants exactly, whatever its step size and error, and RADAU5's simplified Newton
 // iteration does too: its Jacobian (analytic, or forward differences of f) has c^T J = 0 up to rounding, so every
 // Newton correction stays in the invariant's null space. What remains is rounding: a sum of ~50 terms
-// per step, over the ~10^3 steps of an integration, each rounding ~1e-16 relative. 1e-12 (the spec's
-// number) leaves room for that; the measured drift (printed) is below 1e-15.
+// per step, over the ~10^3 steps of an integration, each rounding ~1e-16 relative. 1e-12 leaves room
+// for that; the measured drift (printed) is below 1e-15.
 constexpr double element_tolerance = 1e-12;
 constexpr double sum_tolerance = 1e-12;
 

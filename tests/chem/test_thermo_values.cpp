@@ -1,5 +1,5 @@
 // NASA-7 thermo of the shipped mechanisms against well-known values at 298.15 K, and the continuity
-// of every species' two polynomials at T_common (spec §3.2, §5.3).
+// of every species' two polynomials at T_common (docs/chem.md, Validation).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -14,7 +14,7 @@ namespace {
 
 constexpr double t_ref = 298.15;
 
-// The spec's tolerance for textbook values (NIST-JANAF / CODATA): 0.5 %. GRI 3.0's fits reproduce the
+// The tolerance for textbook values (NIST-JANAF / CODATA): 0.5 %. GRI 3.0's fits reproduce the
 // tables they were made from to ~0.1 % (measured below: c_p(N2) 29.071 against 29.124, -0.18 %).
 constexpr double well_known_tolerance = 0.005;
 // Enthalpies of the reference elements are zero by definition, so a relative tolerance has no scale: use

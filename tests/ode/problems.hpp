@@ -1,5 +1,5 @@
 #pragma once
-// The test problems of spec radau5-chemistry.md section 5.2 as OpenCL C systems, written with the
+// The test problems of docs/ode.md, Validation, as OpenCL C systems, written with the
 // Hairer & Wanner test drivers' order of operations so the step statistics can match the Fortran's.
 #include <gtest/gtest.h>
 
@@ -47,7 +47,7 @@ inline void expect_identical(const Result& a, const Result& b) {
   }
 }
 
-// Mapping 2 is tested on GPUs only: PoCL 3.1 does not compile its kernel in test time (radau5.cpp).
+// Mapping 2 is tested on GPUs only: PoCL 3.1 does not compile its kernel in test time (radau5_launch.cpp).
 inline bool untestable(Mapping m, const core::DeviceSet& devices) {
   bool gpus = true;
   for (std::size_t k = 0; k < devices.size(); ++k) gpus = gpus && devices.device(k).info.kind == core::DeviceKind::gpu;
@@ -58,7 +58,7 @@ inline bool untestable(Mapping m, const core::DeviceSet& devices) {
 
 // Van der Pol, y1' = y2, y2' = ((1 - y1^2) y2 - y1) / eps, with eps the system's parameter.
 inline System van_der_pol(bool analytic) {
-  return {2, R"(
+  return {.n = 2, .source = R"(
 void rhs(double t, const double* y, double* f, __global const double* p) {
   f[0] = y[1];
   f[1] = ((1.0 - y[0] * y[0]) * y[1] - y[0]) / p[0];
@@ -70,12 +70,13 @@ void jac(double t, const double* y, double* dfdy, __global const double* p) {
   dfdy[3] = (1.0 - y[0] * y[0]) / p[0];
 }
 )",
-          analytic, 1};
+          .analytic_jacobian = analytic,
+          .parameters = 1};
 }
 
 // Robertson's chemical kinetics.
 inline System robertson(bool analytic) {
-  return {3, R"(
+  return {.n = 3, .source = R"(
 void rhs(double t, const double* y, double* f, __global const double* p) {
   f[0] = -0.04 * y[0] + 1.0e4 * y[1] * y[2];
   f[2] = 3.0e7 * y[1] * y[1];
@@ -93,12 +94,12 @@ void jac(double t, const double* y, double* dfdy, __global const double* p) {
   dfdy[7] = -1.0e4 * y[1];
 }
 )",
-          analytic, 0};
+          .analytic_jacobian = analytic};
 }
 
 // HIRES, the 8-equation photomorphogenesis model of the Bari test set.
 inline System hires(bool analytic) {
-  return {8, R"(
+  return {.n = 8, .source = R"(
 void rhs(double t, const double* y, double* f, __global const double* p) {
   f[0] = -1.71 * y[0] + 0.43 * y[1] + 8.32 * y[2] + 0.0007;
   f[1] = 1.71 * y[0] - 8.75 * y[1];
@@ -122,7 +123,7 @@ void jac(double t, const double* y, double* dfdy, __global const double* p) {
   J(7, 5) = -280.0 * y[7]; J(7, 6) = 1.81; J(7, 7) = -280.0 * y[5];
 }
 )",
-          analytic, 0};
+          .analytic_jacobian = analytic};
 }
 
 }  // namespace hetflow::ode::test

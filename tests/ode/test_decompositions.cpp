@@ -30,8 +30,8 @@ struct Factors {
 };
 
 // How radau5_decompose.cl is built: dense_lu.cl one work-item per system (the reference), dense_lu.cl's
-// group LU (radau5.cpp's on GPUs past n = 16; PoCL cannot compile it), or register_lu.cl in `parts` parts
-// (radau5.cpp's on GPUs up to n = 16; PoCL runs it too).
+// group LU (radau5_launch.cpp's on GPUs past n = 16; PoCL cannot compile it), or register_lu.cl in `parts`
+// parts (radau5_launch.cpp's on GPUs up to n = 16; PoCL runs it too).
 struct Variant {
   enum Kind { work_item, group, registers } kind = work_item;
   std::size_t parts = 1;
@@ -39,7 +39,7 @@ struct Variant {
   bool local = false;  // the group LU's matrices in local memory
   bool final_rows = false;  // dense_lu.cl's ODE_FINAL_ROWS
   bool warp_pivot = false;  // dense_lu.cl's ODE_WARP_PIVOT (NVIDIA)
-  // The kernels in launch order, as radau5.cpp launches them.
+  // The kernels in launch order, as radau5_run.cpp launches them.
   std::vector<std::string> kernels() const {
     if (kind == registers) return {"radau5_decompose"};
     return {"radau5_decompose_real", "radau5_decompose_complex"};
@@ -149,12 +149,12 @@ TEST_P(OdeRegisterLu, GivesDenseLuBits) {
   const Factors dense = decompose(devices, n, Variant{}, in);
   for (const std::size_t parts : {2, 3, 4, 8}) {
     SCOPED_TRACE(std::to_string(parts) + " parts");
-    expect_same_factors(decompose(devices, n, Variant{Variant::registers, parts}, in), dense, n);
+    expect_same_factors(decompose(devices, n, Variant{.kind = Variant::registers, .parts = parts}, in), dense, n);
   }
 }
 
-// Up to 16, where radau5.cpp uses it, and past two warps of columns; PoCL takes about 40 s to build the
-// four n = 33 kernels, so larger n (54 and 64 passed on an H200) stay out.
+// Up to 16, where radau5_launch.cpp uses it, and past two warps of columns; larger n stay out, as PoCL
+// takes long to build their kernels.
 INSTANTIATE_TEST_SUITE_P(Sizes, OdeRegisterLu, ::testing::Values(2, 7, 16, 33));
 
 class OdeGroupLu : public ::testing::TestWithParam<std::size_t> {};
@@ -168,15 +168,19 @@ TEST_P(OdeGroupLu, GivesDenseLuBits) {
   const bool fits = (2 * n * n + n) * sizeof(double) <= devices.device(0).info.local_mem;  // E2 and the pivots
   const bool ptx = core::takes_inline_ptx(devices.device(0).info);
   for (const bool final_rows : {false, true}) {
-    const Factors dense = decompose(devices, n, Variant{Variant::work_item, 1, 0, false, final_rows}, in);
+    const Factors dense = decompose(devices, n, Variant{.final_rows = final_rows}, in);
     for (const bool local : {false, true})
       for (const int panel : {0, 4})
         for (const bool warp_pivot : {false, true}) {
           if ((local && !fits) || (warp_pivot && !ptx)) continue;
           SCOPED_TRACE(std::string(local ? "local" : "global") + " memory, panel " + std::to_string(panel) +
                        (final_rows ? ", final rows" : "") + (warp_pivot ? ", warp pivot" : ""));
-          expect_same_factors(
-              decompose(devices, n, Variant{Variant::group, 1, panel, local, final_rows, warp_pivot}, in), dense, n);
+          const Variant group{.kind = Variant::group,
+                              .panel = panel,
+                              .local = local,
+                              .final_rows = final_rows,
+                              .warp_pivot = warp_pivot};
+          expect_same_factors(decompose(devices, n, group, in), dense, n);
         }
   }
 }

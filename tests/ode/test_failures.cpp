@@ -59,8 +59,9 @@ TEST_P(OdeFailures, TooManySteps) {
 // y' = y^2 from y(0) = 1 blows up at t = 1: the step size shrinks until 0.1 |h| <= |t| uround.
 TEST_P(OdeFailures, StepSizeTooSmall) {
   SKIP_UNTESTABLE(GetParam(), devices());
-  System blow_up{1, "void rhs(double t, const double* y, double* f, __global const double* p) { f[0] = y[0] * y[0]; }",
-                 false, 0};
+  const System blow_up{.n = 1,
+                       .source = "void rhs(double t, const double* y, double* f, __global const double* p) {"
+                                 " f[0] = y[0] * y[0]; }"};
   Options o;
   o.mapping = GetParam();
   const Radau5 solver(devices(), blow_up, o);
@@ -80,12 +81,12 @@ TEST_P(OdeFailures, StepSizeTooSmall) {
 // any step was attempted.
 TEST_P(OdeFailures, RepeatedlySingular) {
   SKIP_UNTESTABLE(GetParam(), devices());
-  System singular{2, R"(
+  const System singular{.n = 2, .source = R"(
 void rhs(double t, const double* y, double* f, __global const double* p) { f[0] = 0.0; f[1] = 0.0; }
 void jac(double t, const double* y, double* dfdy, __global const double* p) {
   for (int k = 0; k < 4; ++k) dfdy[k] = 0x1p1000;
 })",
-                  true, 0};
+                        .analytic_jacobian = true};
   Options o;
   o.mapping = GetParam();
   o.jacobian = Jacobian::analytic;  // automatic would difference rhs under mapping 2
@@ -117,27 +118,27 @@ TEST(OdeFailuresInput, SystemSizeLimits) {
                           " for (int i = 0; i < ODE_N; ++i) f[i] = -y[i]; }";
   Options o;
   o.mapping = Mapping::work_item;
-  EXPECT_NE(error_of([&] { Radau5(devices(), System{65, rhs, false, 0}, o); }).find("n = 65: expected 1 .. 64"),
+  EXPECT_NE(error_of([&] { Radau5(devices(), System{.n = 65, .source = rhs}, o); }).find("n = 65: expected 1 .. 64"),
             std::string::npos);
   o.mapping = Mapping::work_group;
-  EXPECT_NE(error_of([&] { Radau5(devices(), System{129, rhs, false, 0}, o); }).find("n = 129: expected 1 .. 128"),
+  EXPECT_NE(error_of([&] { Radau5(devices(), System{.n = 129, .source = rhs}, o); }).find("n = 129: expected 1 .. 128"),
             std::string::npos);
   o.mapping = Mapping::automatic;
   const bool gpus = !test::untestable(Mapping::work_group, devices());
   // n > 16 on GPUs: mapping 2 for a batch that cannot fill them, the phased mapping for one that can (64
   // systems per compute unit); n > 64 only fits mapping 2. CPUs take mapping 1.
-  const Radau5 small(devices(), System{16, rhs, false, 0}, o), large(devices(), System{17, rhs, false, 0}, o);
+  const Radau5 small(devices(), System{.n = 16, .source = rhs}, o), large(devices(), System{.n = 17, .source = rhs}, o);
   const std::size_t fill = 64 * devices().device(0).info.compute_units * devices().size();
   EXPECT_EQ(small.mapping(1), Mapping::work_item);
   EXPECT_EQ(large.mapping(1), gpus ? Mapping::work_group : Mapping::work_item);
   EXPECT_EQ(large.mapping(fill - 1), gpus ? Mapping::work_group : Mapping::work_item);
   EXPECT_EQ(large.mapping(fill), gpus ? Mapping::phased : Mapping::work_item);
   if (gpus) {
-    EXPECT_EQ(Radau5(devices(), System{65, rhs, false, 0}, o).mapping(fill), Mapping::work_group);
+    EXPECT_EQ(Radau5(devices(), System{.n = 65, .source = rhs}, o).mapping(fill), Mapping::work_group);
   }
   // n <= 16: with a cooperative rhs_group mapping 2 for batches below 40 systems per compute unit, the
   // phased mapping from there.
-  const Radau5 cooperative(devices(), System{11, rhs, false, 0, true}, o);
+  const Radau5 cooperative(devices(), System{.n = 11, .source = rhs, .group_rhs = true}, o);
   const std::size_t few = 40 * devices().device(0).info.compute_units * devices().size();
   EXPECT_EQ(cooperative.mapping(few - 1), gpus ? Mapping::work_group : Mapping::work_item);
   EXPECT_EQ(cooperative.mapping(few), gpus ? Mapping::phased : Mapping::work_item);
@@ -145,15 +146,16 @@ TEST(OdeFailuresInput, SystemSizeLimits) {
   SKIP_UNTESTABLE(Mapping::work_group, devices());
   // Mapping 1's cap does not apply to mapping 2: y' = -y with n = 100 decays to e^-1 y0.
   o.mapping = Mapping::work_group;
-  const Result r = Radau5(devices(), System{100, rhs, false, 0}, o).integrate(Batch{std::vector<double>(100, 1.0), {}});
+  const Result r =
+      Radau5(devices(), System{.n = 100, .source = rhs}, o).integrate(Batch{.y0 = std::vector<double>(100, 1.0)});
   ASSERT_EQ(r.failures(), 0u) << r.report();
   for (double v : r.y) EXPECT_NEAR(v, std::exp(-1.0), 1e-5);
 }
 
 TEST(OdeFailuresInput, BadInputNamesTheValue) {
   const auto rhs_only = test::van_der_pol(false);
-  EXPECT_NE(error_of([&] { Radau5(devices(), System{0, rhs_only.source, false, 1}); }).find("n = 0"),
-            std::string::npos);
+  const System empty{.n = 0, .source = rhs_only.source, .parameters = 1};
+  EXPECT_NE(error_of([&] { Radau5(devices(), empty); }).find("n = 0"), std::string::npos);
   Options o;
   o.rtol = {0.0};
   EXPECT_NE(error_of([&] { Radau5(devices(), rhs_only, o); }).find("rtol[0] = 0"), std::string::npos);
@@ -168,7 +170,7 @@ TEST(OdeFailuresInput, BadInputNamesTheValue) {
   Batch b = vdp(2.0);
   b.y0[1] = std::numeric_limits<double>::quiet_NaN();
   EXPECT_NE(error_of([&] { solver.integrate(b); }).find("y0 of system 0, component 1 = nan"), std::string::npos);
-  // A large batch is checked in ranges on several threads (radau5.cpp's parallel_grain, 2^18 values):
+  // A large batch is checked in ranges on several threads (radau5_buffers.hpp's parallel_grain, 2^18 values):
   // the error still names its first non-finite value, though on two threads the second range finds
   // its own (early in it) long before the first range reaches the first (late in it).
   b = vdp(2.0);
@@ -192,8 +194,8 @@ TEST(OdeFailuresInput, BadInputNamesTheValue) {
   EXPECT_NE(error_of([&] { solver.integrate(b); }).find("sort_key of system 0, component 0 = inf"), std::string::npos);
   // A compile error in the user's source shows the build log, from the first integrate() (the kernel of
   // the batch's mapping is built then).
-  const Radau5 broken(devices(), System{1, "void rhs(double t) { oops; }", false, 0});
-  EXPECT_NE(error_of([&] { broken.integrate(Batch{{1.0}, {}}); }).find("oops"), std::string::npos);
+  const Radau5 broken(devices(), System{.n = 1, .source = "void rhs(double t) { oops; }"});
+  EXPECT_NE(error_of([&] { broken.integrate(Batch{.y0 = {1.0}}); }).find("oops"), std::string::npos);
   EXPECT_NE(error_of([&] { broken.prepare(1); }).find("oops"), std::string::npos);
 }
 

@@ -29,7 +29,7 @@ std::vector<double> reflect(std::vector<double> v) {
 }
 
 System stiff_linear(bool analytic) {
-  return {big_n, R"(
+  return {.n = big_n, .source = R"(
 double eigenvalue(int i) { return -pow(10.0, 4.0 * i / (ODE_N - 1)); }
 void rhs(double t, const double* y, double* f, __global const double* p) {
   double s = 0.0;
@@ -54,7 +54,7 @@ void jac(double t, const double* y, double* dfdy, __global const double* p) {
     for (int i = 0; i < ODE_N; ++i) dfdy[i + j * ODE_N] = entry(i, j, sum);
 }
 )",
-          analytic, 0};
+          .analytic_jacobian = analytic};
 }
 
 // The same system with a cooperative rhs and jac for mapping 2 (System::group_rhs, group_jac): each
@@ -255,7 +255,7 @@ constexpr double ties_a = 1e4, ties_c = 1e6;
 
 TEST(OdePivotTies, GroupMappingTakesDecsRows) {
   SKIP_UNTESTABLE(Mapping::work_group, devices());
-  const System ties{ties_n, R"(
+  const System ties{.n = ties_n, .source = R"(
 double rate(int i) { return 1.0 + (double)i / ODE_N; }
 void rhs(double t, const double* y, double* f, __global const double* p) {
   f[0] = -1e4 * y[0];
@@ -270,7 +270,7 @@ void jac(double t, const double* y, double* dfdy, __global const double* p) {
   }
 }
 )",
-                    true, 0};
+                    .analytic_jacobian = true};
   Batch batch;
   for (int s = 0; s < 2; ++s)
     for (int i = 0; i < ties_n; ++i) batch.y0.push_back(1.0 + 0.5 * s);

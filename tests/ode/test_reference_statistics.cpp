@@ -23,7 +23,7 @@ struct Case {
   double rtol, atol, t_end;
   std::vector<double> y0, params;
   Expected stats;
-  // Final components from the Fortran oracle (spec section 5.2, "Behavioural acceptance"); HIRES lists
+  // Final components from the Fortran oracle (docs/ode.md, Validation); HIRES lists
   // y1 and y8 only (index, value).
   std::vector<std::pair<int, double>> y;
   double rel_tol;  // on those components: see MatchFortranRadau5
@@ -60,7 +60,7 @@ std::vector<Case> cases() {
 
 class OdeReferenceStatistics : public ::testing::TestWithParam<std::tuple<Case, Mapping>> {};
 
-// Spec section 5.2: with h0 = 1e-6 and every other parameter at its default, the port takes exactly the
+// docs/ode.md, Validation: with h0 = 1e-6 and every other parameter at its default, the port takes exactly the
 // Fortran's steps, so every counter matches exactly. The final states agree to about 1e-12 but not bit
 // for bit: FP contraction is off and sqrt is correctly rounded on both sides, but PoCL's pow() differs
 // from glibc's in the last bit for about 9 % of arguments (measured), and pow(err, 0.25) sets the step
@@ -102,7 +102,7 @@ TEST_P(OdeReferenceStatistics, MatchFortranRadau5) {
     EXPECT_NEAR(r.y.at(static_cast<std::size_t>(i)), value, c.rel_tol * std::fabs(value)) << "component " << i;
 }
 
-INSTANTIATE_TEST_SUITE_P(Spec52, OdeReferenceStatistics,
+INSTANTIATE_TEST_SUITE_P(Fortran, OdeReferenceStatistics,
                          ::testing::Combine(::testing::ValuesIn(cases()),
                                             ::testing::Values(Mapping::work_item, Mapping::work_group,
                                                               Mapping::phased)),

@@ -5,7 +5,7 @@
 
 namespace hetflow::chem {
 
-// The constant-pressure adiabatic reactor of spec §3.1, with state y = (Y_1..Y_n, T):
+// The constant-pressure adiabatic reactor (docs/chem.md), with state y = (Y_1..Y_n, T):
 //   dY_k/dt = W_k ω̇_k / ρ,   dT/dt = -Σ_k h_k ω̇_k / (ρ c̄_p),   ρ = p W̄ / (R T),
 // h_k molar enthalpies and c̄_p the mass-specific heat capacity. Every species is integrated.
 class ConstantPressureReactor {

@@ -174,7 +174,14 @@ ode::System reactor_system(const Mechanism& m, ReactorJacobian jacobian) {
   // reactor_group.cl's work: rhs_group's, or jac_group's (the larger: 7 K + R (3 + CHEM_MAX_EXPONENTS)).
   const std::size_t k = m.species.size(), r = m.reactions.size();
   const std::size_t work = analytic ? 7 * k + r * (3 + max_exponents(m)) : 5 * k + r;
-  return ode::System{static_cast<int>(k) + 1, std::move(source), analytic, 1, true, analytic, work, reactor_tables(m)};
+  return ode::System{.n = static_cast<int>(k) + 1,
+                     .source = std::move(source),
+                     .analytic_jacobian = analytic,
+                     .parameters = 1,  // the pressure
+                     .group_rhs = true,
+                     .group_jac = analytic,
+                     .group_work = work,
+                     .tables = reactor_tables(m)};
 }
 
 std::vector<double> reactor_temperatures(const std::vector<double>& states, std::size_t species) {

@@ -35,9 +35,8 @@ enum class ReactorJacobian { analytic, finite_difference };
 ode::System reactor_system(const Mechanism& mechanism, ReactorJacobian jacobian = ReactorJacobian::analytic);
 
 // The temperature of every state in `states` (reactor_system's y, K + 1 values each): the
-// ode::Batch::sort_key that runs reactors of similar temperature side by side. On an H200, sorting the
-// chem benchmark's mixed H2/O2 batch so took mapping 1 from 546,600 to 718,400 systems/s at 1e5 systems
-// and dt 1e-6 s, and from 141,800 to 229,700 at 1e-4 s (docs/chem.md).
+// ode::Batch::sort_key that runs reactors of similar temperature side by side: they take similar steps,
+// so neighbouring work-items on a GPU wait less for each other (docs/chem.md, Performance).
 std::vector<double> reactor_temperatures(const std::vector<double>& states, std::size_t species);
 
 }  // namespace hetflow::chem

@@ -27,13 +27,12 @@
 
 #define LU_AT(i, j) ((i) + (j) * ODE_N)
 // The elimination updates the rows below the pivot. On CPUs (ODE_LU_BY_COLUMN, set by the host) it runs
-// column by column, as DEC does, which PoCL vectorises across work-items best: the row blocks below ran
-// GRI-Mech 3.0 at 3,181 systems/s against 5,199 on 2 PoCL cores. On GPUs it runs row by row: mapping 1
-// updates LU_ROWS rows at a time and loads them all before it stores any, since its matrices live in
-// local memory far past the caches and one row at a time left every update waiting a full memory latency
-// (GRI-Mech 3.0 on an H200: 82,600 -> 142,600 systems/s at 1e5 systems, both in a build timing each
-// phase). A group (lanes() below) spreads both the rows and the columns over its work-items, each
-// updating GROUP_ROWS rows of a column at once.
+// column by column, as DEC does, which PoCL vectorises across work-items better than the row blocks
+// below. On GPUs it runs row by row: mapping 1 updates LU_ROWS rows at a time and loads them all before
+// it stores any, since its matrices live in local memory far past the caches and one row at a time
+// leaves every update waiting a full memory latency (docs/ode.md, Mappings). A group (lanes() below)
+// spreads both the rows and the columns over its work-items, each updating GROUP_ROWS rows of a column
+// at once.
 #if ODE_GROUP
 #define LU_PANEL_ROWS 1
 #define FOR_ROWS(i, first, rows) FOR_OWN(i, first, ODE_N)
@@ -247,11 +246,9 @@ int shuffle_first(int v) {
 // DEC's pivot row, found by each warp of a group (ODE_WARP_PIVOT: NVIDIA, groups of whole warps): each
 // lane scans its rows of column k (row k in lane 0), then five exchanges keep the larger magnitude, the
 // earlier row of equal ones, so every lane ends with DEC's choice, the first row of largest magnitude;
-// lane 0's is taken, whose first row is k. Where every work-item scans the whole column, each
-// comparison waits on the last: GRI-Mech 3.0 at 1e5 systems and dt 1e-6 s on an H200 (chem benchmark,
-// one call, with the reciprocal below before its barrier) ran 501,800 / 507,700 against 484,200 /
-// 481,800 systems/s, its decompositions 138.8 against 157.2 ms of a traced run. (With NaN entries the
-// choice can differ from DEC's; the factors are NaN either way.)
+// lane 0's is taken, whose first row is k. The exchanges replace a scan of the whole column by every
+// work-item, in which each comparison waits on the last. (With NaN entries the choice can differ from
+// DEC's; the factors are NaN either way.)
 int pivot_row(const MATRIX_SPACE double* ar, const MATRIX_SPACE double* ai, int k) {
   const int lane = (int)get_local_id(0) % 32;
   int m = ODE_N;
@@ -443,10 +440,8 @@ void permute(const MATRIX_SPACE int* pivot, SHARED double* b) {
 
 // The sweeps take SOLVE_ROWS rows of b at a time in registers, each row's sum running over the columns
 // in SOL's order, so b is read once per block and column rather than read and written once per entry
-// of the factors. GRI-Mech 3.0 on an H100, chem benchmark, phased mapping at 1e5 systems: 430,100 /
-// 422,300 against SOL's 373,500 / 373,600 systems/s at dt 1e-6 s, 69,740 / 69,610 against 62,680 /
-// 62,850 at 1e-4 s (radau5.cpp's final_rows says where it is used). Blocks of 4 and 16 rows ran 66,010
-// and 65,350 against 69,600 / 69,700 at 1e-4 s in another call.
+// of the factors; 8 rows balance the registers held against the reads saved (radau5_launch.cpp's
+// final_rows says where it is used).
 #define SOLVE_ROWS 8
 #define BLOCK_ROW_IN(i0, u) ((i0) + (u) < ODE_N)
 

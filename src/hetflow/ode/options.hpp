@@ -11,7 +11,7 @@ enum class Controller {
   classical    // h_new from the current error alone
 };
 
-// How systems map onto work-items (spec radau5-chemistry.md section 4.1).
+// How systems map onto work-items (Sewerin & Rigopoulos 2015, section 5; docs/ode.md, Mappings).
 enum class Mapping {
   work_item,   // mapping 1: one work-item per system, everything private; n <= 64
   work_group,  // mapping 2: one work-group per system, matrices in per-group global scratch; n <= 128
@@ -74,13 +74,13 @@ struct Options {
   std::size_t memory_budget = 0;
   // Not RADAU5's: the launch shape of the mapping a batch runs in, work-items per work-group and
   // work-groups per compute unit (`hetflow tune radau5` measures them); 0: the mapping's defaults
-  // (radau5.cpp, local_range). Same results in any shape.
+  // (radau5_launch.cpp, local_range). Same results in any shape.
   std::size_t work_group = 0;
   std::size_t groups_per_unit = 0;
   // Not RADAU5's: registers per work-item on NVIDIA GPUs (-cl-nv-maxrregcount), 0: 64 (80 for the
-  // phased mapping past n = 16), or the compiler's choice for mapping 2's smallest batches (radau5.cpp,
-  // register_budget); other devices ignore it. Fewer registers let more systems share a multiprocessor;
-  // same results at any value.
+  // phased mapping past n = 16), or the compiler's choice for mapping 2's smallest batches
+  // (radau5_launch.cpp, register_budget); other devices ignore it. Fewer registers let more systems share
+  // a multiprocessor; same results at any value.
   std::size_t max_registers = 0;
   // Not RADAU5's: the LU decompositions work in panels of this many columns (dense_lu.cl,
   // ODE_LU_PANEL); -1: panels of 4 for mapping 1 on GPUs, where it cuts the traffic of matrices in

@@ -1,5 +1,5 @@
 // The phased mapping's record of a system between passes (radau5.cl with ODE_PHASED, radau5_decompose.cl),
-// PHASED_STATE doubles per system; mirrored by radau5.cpp. A pass of radau5_integrate runs each system
+// PHASED_STATE doubles per system; mirrored by radau5_buffers.hpp. A pass of radau5_integrate runs each system
 // up to its next decomposition and leaves here what the step loop needs to go on: its scalars, f(x, y)
 // and the last collocation polynomial. y stays in the batch's y, the counters in the counters, J and
 // the factors in the matrices. The decomposition returns in P_SINGULAR whether a pivot was zero.

@@ -1,6 +1,6 @@
-// RADAU5 (Hairer & Wanner): the 3-stage Radau IIA method of order 5 with simplified Newton iterations
-// on one real and one complex n x n system, an embedded error estimate and Gustafsson's predictive
-// step-size control (spec radau5-chemistry.md section 2), in either mapping of mapping.cl (ODE_GROUP).
+// RADAU5 (Hairer & Wanner 1996, section IV.8): the 3-stage Radau IIA method of order 5 with simplified
+// Newton iterations on one real and one complex n x n system, an embedded error estimate and
+// Gustafsson's predictive step-size control (docs/ode.md), in either mapping of mapping.cl (ODE_GROUP).
 // Mapping 1: one work-item integrates one system, all its vectors and matrices in private memory (ODE_N,
 // a build option, sizes them; NVIDIA places large private arrays in thread-interleaved local memory, so
 // neighbouring work-items still access memory together). Mapping 2: one work-group integrates one
@@ -20,7 +20,8 @@
 #include "ode/phased_state.cl"
 
 // On GPUs the user's rhs() and jac() stay functions of their own (ODE_OUTLINE_USER): inlined at every
-// call site (six rhs() in mapping 1), GRI-Mech 3.0's generated code took NVIDIA's compiler minutes.
+// call site (six rhs() in mapping 1), a large mechanism's generated code keeps NVIDIA's compiler busy
+// for minutes.
 // CPUs keep them inlined, as PoCL's work-group compilation has always had them (the RADAU5 reference
 // statistics, batch and device-chemistry tests also passed on PoCL with them out of line).
 #if ODE_OUTLINE_USER
@@ -77,8 +78,8 @@ void jac_group(double t, const SHARED double* y, SHARED double* dfdy, __global c
 #define C_NSOL 7
 #define C_COUNT 8
 
-// Mapping 2's scratch per work-group, mirrored by radau5.cpp: 14 vectors, 4 matrices and the system's
-// ODE_GROUP_WORK (doubles), and 2 pivot vectors (ints).
+// Mapping 2's scratch per work-group, mirrored by radau5_launch.cpp's group_doubles: 14 vectors,
+// 4 matrices and the system's ODE_GROUP_WORK (doubles), and 2 pivot vectors (ints).
 #define W_VECTORS 14
 #define W_DOUBLES (W_VECTORS * ODE_N + 4 * ODE_N * ODE_N + ODE_GROUP_WORK)
 #if ODE_GROUP
@@ -209,7 +210,7 @@ void evaluate_stages(double x1, double x2, double x3, const SHARED double* y, SH
   __global const double* p = u->p;
   SYNC();  // y and the z are complete
   const int k = (int)get_local_id(0);
-  if (k < 3) {  // groups have at least 4 work-items (radau5.cpp)
+  if (k < 3) {  // groups have at least 4 work-items (radau5_launch.cpp)
     SHARED double* z = k == 0 ? z1 : k == 1 ? z2 : z3;
     double yp[ODE_N], fp[ODE_N];
     for (int i = 0; i < ODE_N; ++i) yp[i] = y[i] + z[i];

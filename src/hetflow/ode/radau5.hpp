@@ -32,10 +32,11 @@ namespace hetflow::ode {
 // depend on the mapping. With group_jac (and group_rhs) likewise
 //   void jac_group(double t, const SHARED double* y, SHARED double* dfdy, __global const double* p,
 //                  __global const double* tables, SHARED double* work)
-// with the bits of jac().
+// with the bits of jac(). Built by name, e.g. System{.n = 2, .source = src, .analytic_jacobian = true}:
+// every member has a default (as every Batch member does), so designated initializers may leave any out.
 struct System {
   int n = 0;
-  std::string source;
+  std::string source{};
   bool analytic_jacobian = false;
   std::size_t parameters = 0;
   bool group_rhs = false;
@@ -47,8 +48,8 @@ struct System {
 // Independent initial-value problems of one System: size() systems, each with its initial state,
 // parameters and time interval.
 struct Batch {
-  std::vector<double> y0;      // n per system
-  std::vector<double> params;  // System::parameters per system
+  std::vector<double> y0{};      // n per system
+  std::vector<double> params{};  // System::parameters per system
   // One entry for every system, or one per system; t_end != t0 (t_end < t0 integrates backwards).
   std::vector<double> t0{0.0};
   std::vector<double> t_end{1.0};
@@ -150,9 +151,9 @@ class Radau5 {
   // The batch's systems in the order they run (Batch::sort_key, else Options::order).
   std::vector<std::size_t> run_order(const Batch& batch, std::size_t count) const;
   std::vector<double> rates(const Batch& batch, std::size_t count) const;  // initial_rates() unchecked
-  // integrate() on checked input, the systems in `order`; with rates_only every system's Statistics::t
-  // is the scaled norm of its initial rate instead (Order::initial_rate), and y is empty.
-  Result run(const Batch& batch, const std::vector<std::size_t>& order, bool rates_only) const;
+  // One call's chunks of a checked batch through the devices (radau5_run.cpp), for integrate() and for
+  // rates().
+  struct Run;
   // Per device, the kernel of each mapping (work_item, work_group, phased), each with the compiler's
   // registers and with a budget (parts_[k][2 * mapping + budget]), each built on first use.
   mutable std::vector<std::array<std::unique_ptr<Device>, 6>> parts_;

@@ -75,9 +75,8 @@ void store_pivots(const __local int* from, __global int* to) {
 #endif
 
 // E = shift I - J, and where ai is given its imaginary part imaginary I: J read in runs of consecutive
-// entries across the work-items, so that a group's loads coalesce, then the diagonal. (Each work-item
-// reading its own column, forming and storing E1 and E2 took 4.4-4.6 against 3.5 ms per 1e5 systems of
-// n = 54 on an H200.)
+// entries across the work-items, so that a group's loads coalesce (where each work-item reading its own
+// column would not), then the diagonal.
 void form(__global const double* fjac, double shift, double imaginary, MATRIX_SPACE double* ar,
           MATRIX_SPACE double* ai) {
   FOR_OWN(k, 0, SQUARE) {
@@ -92,9 +91,9 @@ void form(__global const double* fjac, double shift, double imaginary, MATRIX_SP
 }
 
 // E1 and E2 are decomposed by kernels of their own, E1 first. A group that holds E1 alone needs half
-// the local memory of one holding E2, so twice as many groups fit a GPU's compute unit: GRI-Mech 3.0's
+// the local memory of one holding E2, so twice as many groups fit a GPU's compute unit: a large system's
 // decompositions are bound by the latency of each elimination step, and the more groups run side by
-// side the more of it they hide (radau5.cpp gives the measurements).
+// side the more of it they hide (radau5_launch.cpp, decompose_kernels).
 
 // E1 = fac1 I - J of each listed system, factorised into its place after J; P_SINGULAR says whether a
 // pivot was zero.

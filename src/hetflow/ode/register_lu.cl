@@ -1,6 +1,6 @@
 // The phased mapping's decompositions on GPUs with each matrix in its work-group's registers
-// (radau5_decompose.cl with ODE_REGISTER_LU; correct up to n = 64, used up to n = 16, radau5.cpp says
-// why). Work-item (c, h) holds column c's rows h, h + RL_PARTS, h + 2 RL_PARTS, ... (RL_ROWS of them;
+// (radau5_decompose.cl with ODE_REGISTER_LU; correct up to n = 64, used up to n = 16, radau5_launch.cpp
+// says why). Work-item (c, h) holds column c's rows h, h + RL_PARTS, h + 2 RL_PARTS, ... (RL_ROWS of them;
 // RL_PARTS is the host's ODE_RL_PARTS), so an elimination step updates registers only: the pivot
 // column and the two rows that swap pass through local memory, with two barriers per step, where
 // dense_lu.cl's group LU reads and writes every updated entry in local memory, three barriers a step.

@@ -1,0 +1,75 @@
+#pragma once
+// How Radau5 launches a batch on each device: which mapping it takes, the work-group shape, the register
+// budget, where the scratch and the decompositions live, and which kernels factorise in the phased
+// mapping. Every choice here changes speed only, never a result. Internal to the ode module.
+#include <cstddef>
+#include <vector>
+
+#include "hetflow/core/device_set.hpp"
+#include "hetflow/core/kernel.hpp"
+#include "hetflow/ode/radau5.hpp"
+
+namespace hetflow::ode::launch {
+
+// Mapping 1 keeps J, E1 and the complex E2 (4 n^2 doubles) in one work-item's private memory.
+inline constexpr int max_private_n = 64;
+// Mapping 2 keeps them in global scratch, but the user's jac still fills a private n x n array in one
+// work-item, and every work-item's frame is sized for it: 128 KiB at n = 128.
+inline constexpr int max_group_n = 128;
+
+// Throws core::Error where mapping m cannot take the system (its size) or the source lacks rhs(), or
+// jac() when analytic_jacobian is set.
+void check_system(const System& sys, Mapping m);
+
+// The compute units of all the devices together.
+std::size_t compute_units(const core::DeviceSet& devices);
+bool all_gpus(const core::DeviceSet& devices);
+
+// Mapping::automatic resolved for the system, the devices and a batch of `systems` systems; any other
+// mapping as it is.
+Mapping resolve(Mapping m, const System& system, const core::DeviceSet& devices, std::size_t systems);
+
+// Work-items per work-group on device d, and the work-groups of mapping m it launches (the kernel
+// strides over its share of systems).
+core::NDRange local_range(const core::Device& d, const Options& o);
+std::size_t group_count(const core::Device& d, Mapping m, const Options& o);
+
+// The register budget of the kernel a batch of `systems` of size n in mapping m runs on device k; 0:
+// the compiler's choice (as on every device but NVIDIA's).
+std::size_t register_budget(const core::DeviceSet& devices, std::size_t k, const Options& o, Mapping m,
+                            std::size_t systems, std::size_t n);
+// The panel width of the LU decompositions on device d (dense_lu.cl's ODE_LU_PANEL; 0: none).
+int lu_panel(const core::Device& d, const Options& o, Mapping m);
+
+// radau5.cl's W_DOUBLES: mapping 2's scratch per work-group (14 vectors, 4 matrices), then the system's
+// own (System::group_work).
+std::size_t group_doubles(const System& s);
+// Whether mapping 2 keeps a group's scratch in local memory on device d (radau5.cl's ODE_LOCAL_SCRATCH).
+bool local_scratch(const core::Device& d, const System& s);
+// Mapping 2's per-group scratch on device d, none where local_scratch: the matrices and vectors, then
+// the pivots.
+std::size_t group_scratch_doubles(const core::Device& d, const System& s, const Options& o);
+std::size_t group_scratch_pivots(const core::Device& d, const System& s, const Options& o);
+
+// Whether the phased mapping's decompositions work in local memory on device d (radau5_decompose.cl's
+// ODE_LOCAL_SCRATCH), and whether they keep each matrix in its group's registers instead (register_lu.cl).
+bool decompose_local(const core::Device& d, std::size_t n);
+bool decompose_in_registers(const core::Device& d, std::size_t n);
+// The parts the rows of each column are dealt to in register_lu.cl (ODE_RL_PARTS).
+inline constexpr std::size_t register_lu_parts = 2;
+// Whether the decompositions leave the multipliers in the rows of the final order and the solves sweep
+// blocks of rows in registers (dense_lu.cl's ODE_FINAL_ROWS).
+bool final_rows(const core::Device& d, std::size_t n, Mapping m);
+// Whether the group LU's warps find each pivot by shuffles (dense_lu.cl's ODE_WARP_PIVOT).
+bool warp_pivot(const core::Device& d, std::size_t group_size);
+
+// One of the phased mapping's decomposition kernels (radau5_decompose.cl) and its group size.
+struct DecomposeKernel {
+  const char* name;
+  std::size_t local;
+};
+// The phased mapping's decomposition kernels on device d, in launch order, and the groups they launch.
+std::vector<DecomposeKernel> decompose_kernels(const core::Device& d, std::size_t n);
+std::size_t decompose_groups(const core::Device& d);
+
+}  // namespace hetflow::ode::launch
