@@ -6,13 +6,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "hetflow/io/case_file.hpp"
+#include "hetflow/casefile/case.hpp"
 
 namespace {
 
-const hetflow::io::Schema& fuzz_schema() {
-  static const hetflow::io::Schema schema = [] {
-    hetflow::io::Schema s("fuzz", "a small schema with one key of each kind");
+const hetflow::casefile::Schema& fuzz_schema() {
+  static const hetflow::casefile::Schema schema = [] {
+    hetflow::casefile::Schema s("fuzz", "a small schema with one key of each kind");
     auto& f = s.section("fuzz");
     f.key<double>("tau", "relaxation time").above(0.5);
     f.key<std::vector<int>>("size", {4, 4, 4}, "grid").length(3).at_least(1);
@@ -31,9 +31,9 @@ const hetflow::io::Schema& fuzz_schema() {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   try {
-    const auto c = hetflow::io::parse_case(text, fuzz_schema(), {"fuzz.flag=true"}, "fuzz.yaml");
+    const auto c = hetflow::casefile::parse_case(text, fuzz_schema(), {"fuzz.flag=true"}, "fuzz.yaml");
     (void)c.to_json().dump();
-  } catch (const hetflow::io::CaseError&) {
+  } catch (const hetflow::casefile::CaseError&) {
   }
   return 0;
 }

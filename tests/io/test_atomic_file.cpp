@@ -2,7 +2,7 @@
 
 #include "hetflow/io/atomic_file.hpp"
 #include "hetflow/io/error.hpp"
-#include "io_test_util.hpp"
+#include "temp_dir.hpp"
 
 namespace hetflow::io {
 namespace {

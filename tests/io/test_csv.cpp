@@ -6,7 +6,7 @@
 
 #include "hetflow/io/csv.hpp"
 #include "hetflow/io/error.hpp"
-#include "io_test_util.hpp"
+#include "temp_dir.hpp"
 
 namespace hetflow::io {
 namespace {

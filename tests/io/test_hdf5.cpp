@@ -6,7 +6,7 @@
 #include "hetflow/io/hdf5_reader.hpp"
 #include "hetflow/io/hdf5_xdmf.hpp"
 #include "hetflow/io/xml_parser.hpp"
-#include "io_test_util.hpp"
+#include "temp_dir.hpp"
 
 namespace hetflow::io {
 namespace {

@@ -6,7 +6,7 @@
 #include "hetflow/io/error.hpp"
 #include "hetflow/io/matrix_csv.hpp"
 #include "hetflow/io/matrix_file.hpp"
-#include "io_test_util.hpp"
+#include "temp_dir.hpp"
 
 #ifdef HETFLOW_HAVE_HDF5
 #include <hdf5.h>

@@ -7,7 +7,7 @@
 
 #include "hetflow/io/error.hpp"
 #include "hetflow/io/npy.hpp"
-#include "io_test_util.hpp"
+#include "temp_dir.hpp"
 
 namespace hetflow::io {
 namespace {

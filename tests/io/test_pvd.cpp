@@ -2,7 +2,7 @@
 
 #include "hetflow/io/error.hpp"
 #include "hetflow/io/pvd.hpp"
-#include "io_test_util.hpp"
+#include "temp_dir.hpp"
 
 namespace hetflow::io {
 namespace {

@@ -6,11 +6,11 @@
 
 #include "hetflow/app/solvers.hpp"
 #include "hetflow/core/error.hpp"
-#include "hetflow/io/case_error.hpp"
+#include "hetflow/casefile/error.hpp"
 
 namespace hetflow::app {
 
-void throw_problems(const io::Case& c, std::vector<std::string> problems) {
+void throw_problems(const casefile::Case& c, std::vector<std::string> problems) {
   if (problems.empty()) return;
   const auto line = [&](const std::string& p) {
     const std::string prefix = c.source() + ":";
@@ -19,7 +19,7 @@ void throw_problems(const io::Case& c, std::vector<std::string> problems) {
   };
   std::stable_sort(problems.begin(), problems.end(),
                    [&](const std::string& a, const std::string& b) { return line(a) < line(b); });
-  throw io::CaseError(std::move(problems));
+  throw casefile::CaseError(std::move(problems));
 }
 
 const std::vector<const CaseType*>& case_types() {
@@ -33,9 +33,9 @@ const std::vector<const CaseType*>& case_types() {
   return all;
 }
 
-const io::CaseRegistry& case_registry() {
-  static const io::CaseRegistry registry = [] {
-    io::CaseRegistry r;
+const casefile::CaseRegistry& case_registry() {
+  static const casefile::CaseRegistry registry = [] {
+    casefile::CaseRegistry r;
     for (const auto& t : case_types()) r.add(t->schema());
     return r;
   }();

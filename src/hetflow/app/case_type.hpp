@@ -5,9 +5,9 @@
 #include "hetflow/app/ranks.hpp"
 #include "hetflow/app/run_directory.hpp"
 #include "hetflow/core/device_set.hpp"
-#include "hetflow/io/case_file.hpp"
-#include "hetflow/io/case_registry.hpp"
-#include "hetflow/io/progress.hpp"
+#include "hetflow/casefile/case.hpp"
+#include "hetflow/casefile/registry.hpp"
+#include "hetflow/display/progress.hpp"
 
 namespace hetflow::app {
 
@@ -16,7 +16,7 @@ namespace hetflow::app {
 struct RunContext {
   const core::DeviceSet& devices;
   RunDirectory& directory;
-  io::Verbosity verbosity;
+  display::Verbosity verbosity;
   Ranks ranks{nullptr};
 };
 
@@ -27,24 +27,24 @@ enum class RunOutcome { complete, interrupted };
 class CaseType {
  public:
   virtual ~CaseType() = default;
-  virtual io::Schema schema() const = 0;
+  virtual casefile::Schema schema() const = 0;
   // What the schema cannot express (keys one variant needs, sizes that must agree), checked before any
   // device is opened or the run directory is created, so a bad case leaves nothing behind.
-  virtual void check(const io::Case&) const {}
-  virtual RunOutcome run(const io::Case& c, RunContext& context) const = 0;
+  virtual void check(const casefile::Case&) const {}
+  virtual RunOutcome run(const casefile::Case& c, RunContext& context) const = 0;
   // Whether run() spreads over the ranks of context.ranks (mpiexec -n N, N > 1): its collective calls
   // in the same order on every rank, files written on rank 0 alone. Others refuse to start under MPI.
   virtual bool runs_across_processes() const { return false; }
 };
 
-// For CaseType::check: throws io::CaseError with the problems in file order, as the schema reports its
+// For CaseType::check: throws casefile::CaseError with the problems in file order, as the schema reports its
 // own (overrides and defaults, which have no line, last); nothing when there are none.
-void throw_problems(const io::Case& c, std::vector<std::string> problems);
+void throw_problems(const casefile::Case& c, std::vector<std::string> problems);
 
 // Every case type (those of solvers(), in its order), and the registry of their schemas that case files
 // are validated against.
 const std::vector<const CaseType*>& case_types();
-const io::CaseRegistry& case_registry();
+const casefile::CaseRegistry& case_registry();
 const CaseType& find_case_type(const std::string& name);
 
 }  // namespace hetflow::app

@@ -19,7 +19,7 @@
 #include "hetflow/app/solvers.hpp"
 #include "hetflow/app/tune_command.hpp"
 #include "hetflow/core/error.hpp"
-#include "hetflow/io/case_error.hpp"
+#include "hetflow/casefile/error.hpp"
 #include "hetflow/io/error.hpp"
 #include "hetflow/version.hpp"
 
@@ -130,7 +130,7 @@ int main(int argc, char** argv) {
     if (*cases_cmd) {
       if (case_name.empty()) {
         for (const std::string& t : case_registry().types()) std::cout << t << "\n";
-      } else if (const io::Schema* s = case_registry().find(case_name)) {
+      } else if (const casefile::Schema* s = case_registry().find(case_name)) {
         std::cout << s->describe();
       } else {
         return report("error", "no case type named '" + case_name + "'; `hetflow cases` lists them", bad_input);
@@ -139,12 +139,12 @@ int main(int argc, char** argv) {
     }
     if (!run_device.empty()) run.device = run_device;
     if (!run_output.empty()) run.output = run_output;
-    run.verbosity = quiet ? io::Verbosity::quiet : verbose ? io::Verbosity::verbose : io::Verbosity::normal;
+    run.verbosity = quiet ? display::Verbosity::quiet : verbose ? display::Verbosity::verbose : display::Verbosity::normal;
     run.command_line = joined(argc, argv);
     processes.emplace(argc, argv);
     if (const core::Link* link = processes->link()) rank_prefix = "rank " + std::to_string(link->rank()) + ": ";
     return run_command(run, processes->link());
-  } catch (const io::CaseError& e) {
+  } catch (const casefile::CaseError& e) {
     return report("invalid case", e.what(), bad_input);
   } catch (const core::NoPlatformError& e) {
     return report("no OpenCL device", e.what(), no_device);

@@ -33,10 +33,10 @@ int run_command(const RunRequest& request, core::Link* processes) {
 
   // Every rank reads the case and selects its own devices; no rank goes on unless all could, so that one
   // that could not leaves none waiting in the solver's first collective.
-  const io::Case c = ranks.make_together([&] {
+  const casefile::Case c = ranks.make_together([&] {
     return request.case_file.empty()
-               ? io::parse_case(default_case_yaml(), case_registry(), overrides, "<built-in default case>")
-               : io::load_case(request.case_file, case_registry(), overrides);
+               ? casefile::parse_case(default_case_yaml(), case_registry(), overrides, "<built-in default case>")
+               : casefile::load_case(request.case_file, case_registry(), overrides);
   });
   const CaseType& type = find_case_type(c.type());
   core::DeviceSet devices = ranks.make_together([&] {
@@ -68,8 +68,8 @@ int run_command(const RunRequest& request, core::Link* processes) {
   });
 
   // Other ranks print only their errors.
-  const io::Verbosity verbosity = ranks.root() ? request.verbosity : io::Verbosity::quiet;
-  if (verbosity != io::Verbosity::quiet) {
+  const display::Verbosity verbosity = ranks.root() ? request.verbosity : display::Verbosity::quiet;
+  if (verbosity != display::Verbosity::quiet) {
     std::cerr << "hetflow: running " << c.type() << " on";
     for (std::size_t k = 0; k < devices.size(); ++k) std::cerr << (k ? "," : "") << " " << devices.device(k).label();
     if (ranks.size() > 1) std::cerr << " (rank 0 of " << ranks.size() << ")";

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "hetflow/core/link.hpp"
-#include "hetflow/io/progress.hpp"
+#include "hetflow/display/progress.hpp"
 
 namespace hetflow::app {
 
@@ -13,7 +13,7 @@ struct RunRequest {
   std::optional<std::string> device;  // --device, overrides device.select
   std::optional<std::string> output;  // --output, overrides output.dir
   std::vector<std::string> overrides;  // --set a.b=value
-  io::Verbosity verbosity = io::Verbosity::normal;
+  display::Verbosity verbosity = display::Verbosity::normal;
   std::string command_line;
 };
 

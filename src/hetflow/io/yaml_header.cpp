@@ -44,11 +44,11 @@ YamlHeader::YamlHeader(std::string_view text, std::string source, const std::vec
   std::string known;
   for (const auto& k : known_keys) known += (known.empty() ? "" : ", ") + k;
   std::vector<std::string> errors;
-  root_ = read_case_tree(text, source_, errors);
-  if (errors.empty() && root_.kind != CaseNode::Kind::map)
+  root_ = read_yaml_tree(text, source_, errors);
+  if (errors.empty() && root_.kind != YamlNode::Kind::map)
     errors.push_back(source_ + ":1: expected a YAML map of the keys " + known);
   if (!errors.empty()) throw FormatError(errors.front());
-  for (const CaseNode& entry : root_.items) {
+  for (const YamlNode& entry : root_.items) {
     const std::string where = source_ + ":" + std::to_string(entry.key_line) + ": ";
     if (root_.find(entry.key) != &entry) {
       problems_.push_back(where + "key " + in_quotes(entry.key) + " is given twice: expected it once");
@@ -59,20 +59,20 @@ YamlHeader::YamlHeader(std::string_view text, std::string source, const std::vec
 }
 
 int YamlHeader::line(std::string_view key) const {
-  const CaseNode* node = find(key);
+  const YamlNode* node = find(key);
   return node ? node->report_line() : 0;
 }
 
-const CaseNode* YamlHeader::require(std::string_view key, const std::string& expected, bool required) {
-  const CaseNode* node = find(key);
+const YamlNode* YamlHeader::require(std::string_view key, const std::string& expected, bool required) {
+  const YamlNode* node = find(key);
   if (!node && required) problems_.push_back(source_ + ": missing key " + in_quotes(key) + ": expected " + expected);
   return node;
 }
 
 void YamlHeader::fail(std::string_view key, const std::string& expected) {
-  const CaseNode* node = find(key);
+  const YamlNode* node = find(key);
   problems_.push_back(source_ + ":" + std::to_string(line(key)) + ": key " + in_quotes(key) + ": expected " + expected +
-                      ", got " + (node ? render_case_node(*node) : std::string("nothing")));
+                      ", got " + (node ? render_yaml_node(*node) : std::string("nothing")));
 }
 
 void YamlHeader::problem(std::string_view key, const std::string& text) {
@@ -82,16 +82,16 @@ void YamlHeader::problem(std::string_view key, const std::string& text) {
 template <class T, class Parse>
 std::optional<std::vector<T>> YamlHeader::list(std::string_view key, const std::string& expected, bool required,
                                                bool allow_scalar, Parse parse) {
-  const CaseNode* node = require(key, expected, required);
+  const YamlNode* node = require(key, expected, required);
   if (!node) return std::nullopt;
-  std::vector<const CaseNode*> items;
-  if (node->kind == CaseNode::Kind::scalar && allow_scalar) items.push_back(node);
-  if (node->kind == CaseNode::Kind::sequence)
+  std::vector<const YamlNode*> items;
+  if (node->kind == YamlNode::Kind::scalar && allow_scalar) items.push_back(node);
+  if (node->kind == YamlNode::Kind::sequence)
     for (const auto& item : node->items) items.push_back(&item);
   std::vector<T> out;
-  for (const CaseNode* item : items) {
+  for (const YamlNode* item : items) {
     std::optional<T> v;
-    if (item->kind == CaseNode::Kind::scalar) v = parse(item->text);
+    if (item->kind == YamlNode::Kind::scalar) v = parse(item->text);
     if (!v) break;
     out.push_back(std::move(*v));
   }
@@ -103,9 +103,9 @@ std::optional<std::vector<T>> YamlHeader::list(std::string_view key, const std::
 }
 
 std::optional<std::string> YamlHeader::text(std::string_view key, const std::string& expected, bool required) {
-  const CaseNode* node = require(key, expected, required);
+  const YamlNode* node = require(key, expected, required);
   if (!node) return std::nullopt;
-  if (node->kind != CaseNode::Kind::scalar || node->text.empty()) {
+  if (node->kind != YamlNode::Kind::scalar || node->text.empty()) {
     fail(key, expected);
     return std::nullopt;
   }

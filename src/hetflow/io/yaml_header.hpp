@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "hetflow/io/case_tree.hpp"
+#include "hetflow/io/yaml_tree.hpp"
 
 namespace hetflow::io {
 
@@ -24,7 +24,7 @@ class YamlHeader {
   // Keys not in `known_keys` and keys given twice are problems.
   YamlHeader(std::string_view text, std::string source, const std::vector<std::string>& known_keys);
 
-  const CaseNode* find(std::string_view key) const { return root_.find(key); }
+  const YamlNode* find(std::string_view key) const { return root_.find(key); }
   int line(std::string_view key) const;
 
   // A value of the key, or nullopt after recording a problem ("missing key" when it is absent and
@@ -47,13 +47,13 @@ class YamlHeader {
   const std::string& source() const { return source_; }
 
  private:
-  const CaseNode* require(std::string_view key, const std::string& expected, bool required);
+  const YamlNode* require(std::string_view key, const std::string& expected, bool required);
   template <class T, class Parse>
   std::optional<std::vector<T>> list(std::string_view key, const std::string& expected, bool required,
                                      bool allow_scalar, Parse parse);
 
   std::string source_;
-  CaseNode root_;
+  YamlNode root_;
   std::vector<std::string> problems_;
 };
 

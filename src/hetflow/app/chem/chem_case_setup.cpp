@@ -12,7 +12,7 @@
 #include "hetflow/chem/chemkin_reader.hpp"
 #include "hetflow/chem/yaml_mechanism.hpp"
 #include "hetflow/core/error.hpp"
-#include "hetflow/io/case_error.hpp"
+#include "hetflow/casefile/error.hpp"
 
 namespace hetflow::app {
 namespace {
@@ -20,7 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // Relative to the case file's folder; built-in and string cases use the working directory.
-fs::path resolve(const io::Case& c, const std::string& file) {
+fs::path resolve(const casefile::Case& c, const std::string& file) {
   const fs::path p = file;
   if (p.is_absolute() || c.source().empty() || c.source().front() == '<') return p;
   return fs::path(c.source()).parent_path() / p;
@@ -52,18 +52,18 @@ double oxygen_demand(const chem::Mechanism& m, const Composition& mixture) {
 
 }  // namespace
 
-void declare_mechanism_keys(io::Schema& s) {
+void declare_mechanism_keys(casefile::Schema& s) {
   auto& m = s.section("mechanism", "the reaction mechanism");
   m.key<std::string>("file", "a Cantera .yaml or Chemkin .inp mechanism, relative to the case file");
   m.key<std::string>("thermo", "", "Chemkin only: a separate thermo file for species the mechanism's THERMO lacks");
 }
 
-void declare_mixture_keys(io::Section& m) {
+void declare_mixture_keys(casefile::Section& m) {
   m.key<std::string>("fuel", "CH4:1", "fuel mole amounts, \"species:amount, ...\" (normalised)");
   m.key<std::string>("oxidizer", "O2:1, N2:3.76", "oxidizer mole amounts, \"species:amount, ...\" (normalised)");
 }
 
-void declare_solver_keys(io::Schema& s) {
+void declare_solver_keys(casefile::Schema& s) {
   auto& o = s.section("solver", "ode::Radau5 options (docs/ode.md)");
   o.key<double>("rtol", 1e-8, "relative tolerance").above(0).below(1);
   o.key<double>("atol", 1e-14, "absolute tolerance (mass fractions and T)").above(0);
@@ -75,7 +75,7 @@ void declare_solver_keys(io::Schema& s) {
       .one_of({"automatic", "analytic", "finite_difference"});
 }
 
-std::shared_ptr<const chem::Mechanism> case_mechanism(const io::Case& c, std::vector<std::string>& problems) {
+std::shared_ptr<const chem::Mechanism> case_mechanism(const casefile::Case& c, std::vector<std::string>& problems) {
   static std::map<std::pair<std::string, std::string>, std::shared_ptr<const chem::Mechanism>> cache;
   const std::string file = c.get<std::string>("mechanism.file");
   const std::string thermo = c.get<std::string>("mechanism.thermo");
@@ -103,7 +103,7 @@ std::shared_ptr<const chem::Mechanism> case_mechanism(const io::Case& c, std::ve
   }
 }
 
-Composition case_composition(const io::Case& c, const std::string& key, const chem::Mechanism* mechanism,
+Composition case_composition(const casefile::Case& c, const std::string& key, const chem::Mechanism* mechanism,
                              std::vector<std::string>& problems) {
   Composition out;
   std::stringstream items(c.get<std::string>(key));
@@ -129,7 +129,7 @@ Composition case_composition(const io::Case& c, const std::string& key, const ch
   return out;
 }
 
-CaseMixture case_mixture(const io::Case& c, std::vector<std::string>& problems) {
+CaseMixture case_mixture(const casefile::Case& c, std::vector<std::string>& problems) {
   CaseMixture m;
   m.mechanism = case_mechanism(c, problems);
   m.fuel = case_composition(c, "mixture.fuel", m.mechanism.get(), problems);
@@ -163,11 +163,11 @@ std::vector<double> mass_fractions(const chem::Mechanism& m, const std::vector<d
   return y;
 }
 
-double pressure_in_pa(const io::Case& c, const std::string& unit_key, double value) {
+double pressure_in_pa(const casefile::Case& c, const std::string& unit_key, double value) {
   return c.get<std::string>(unit_key) == "atm" ? value * chem::one_atm : value;
 }
 
-ode::Options case_solver_options(const io::Case& c) {
+ode::Options case_solver_options(const casefile::Case& c) {
   ode::Options o;
   o.rtol = {c.get<double>("solver.rtol")};
   o.atol = {c.get<double>("solver.atol")};
@@ -181,7 +181,7 @@ ode::Options case_solver_options(const io::Case& c) {
 }
 
 // Without jac() when differences are asked for: its code only lengthens the kernel build.
-chem::ReactorJacobian case_jacobian(const io::Case& c) {
+chem::ReactorJacobian case_jacobian(const casefile::Case& c) {
   return c.get<std::string>("solver.jacobian") == "finite_difference" ? chem::ReactorJacobian::finite_difference
                                                                       : chem::ReactorJacobian::analytic;
 }

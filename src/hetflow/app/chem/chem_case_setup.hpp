@@ -6,7 +6,7 @@
 
 #include "hetflow/chem/mechanism.hpp"
 #include "hetflow/chem/reactor_source.hpp"
-#include "hetflow/io/case_file.hpp"
+#include "hetflow/casefile/case.hpp"
 #include "hetflow/ode/options.hpp"
 #include "hetflow/ode/statistics.hpp"
 
@@ -19,18 +19,18 @@ namespace hetflow::app {
 // Species and amounts as written, "CH4:1, O2:2" (Cantera's form); normalised by the users of it.
 using Composition = std::vector<std::pair<std::string, double>>;
 
-void declare_mechanism_keys(io::Schema& schema);
+void declare_mechanism_keys(casefile::Schema& schema);
 // fuel and oxidizer in `section`.
-void declare_mixture_keys(io::Section& section);
-void declare_solver_keys(io::Schema& schema);
+void declare_mixture_keys(casefile::Section& section);
+void declare_solver_keys(casefile::Schema& schema);
 
 // The mechanism named by mechanism.file (and mechanism.thermo), relative to the case file's folder;
 // a missing or unreadable file is a problem at mechanism.file's line. Read once per process: check and
 // run share it. nullptr when it could not be read (the problem is in `problems`).
-std::shared_ptr<const chem::Mechanism> case_mechanism(const io::Case& c, std::vector<std::string>& problems);
+std::shared_ptr<const chem::Mechanism> case_mechanism(const casefile::Case& c, std::vector<std::string>& problems);
 
 // Parses the composition at `key`; each problem (syntax, unknown species, amount <= 0) names the key's line.
-Composition case_composition(const io::Case& c, const std::string& key, const chem::Mechanism* mechanism,
+Composition case_composition(const casefile::Case& c, const std::string& key, const chem::Mechanism* mechanism,
                              std::vector<std::string>& problems);
 
 // The mechanism and mixture.fuel / mixture.oxidizer together, as both case types read them.
@@ -38,7 +38,7 @@ struct CaseMixture {
   std::shared_ptr<const chem::Mechanism> mechanism;
   Composition fuel, oxidizer;
 };
-CaseMixture case_mixture(const io::Case& c, std::vector<std::string>& problems);
+CaseMixture case_mixture(const casefile::Case& c, std::vector<std::string>& problems);
 
 // Mole fractions (mechanism order) of fuel and oxidizer mixed at equivalence ratio phi: the oxidizer's
 // amount is what burns the fuel to CO2 and H2O, divided by phi (Cantera's set_equivalence_ratio).
@@ -48,10 +48,10 @@ std::vector<double> mixture_mole_fractions(const chem::Mechanism& m, const Compo
 std::vector<double> mass_fractions(const chem::Mechanism& m, const std::vector<double>& mole_fractions);
 
 // A pressure written in the unit of `unit_key` ("atm" or "Pa"), in Pa.
-double pressure_in_pa(const io::Case& c, const std::string& unit_key, double value);
+double pressure_in_pa(const casefile::Case& c, const std::string& unit_key, double value);
 
-ode::Options case_solver_options(const io::Case& c);
+ode::Options case_solver_options(const casefile::Case& c);
 // solver.jacobian: how Radau5 gets the reactor's Jacobian.
-chem::ReactorJacobian case_jacobian(const io::Case& c);
+chem::ReactorJacobian case_jacobian(const casefile::Case& c);
 
 }  // namespace hetflow::app

@@ -19,7 +19,7 @@ tune::Tunable radau5_tunable_for(const TuneRequest& r, const core::DeviceSet& de
   std::vector<std::string> overrides;
   if (r.size) overrides.push_back("batch.count=" + std::to_string(r.size));
   const ReactorBatchCase type;
-  io::Case c = io::load_case(r.case_file, type.schema(), overrides);
+  casefile::Case c = casefile::load_case(r.case_file, type.schema(), overrides);
   type.check(c);
   return radau5_tunable(devices, c, measure);
 }

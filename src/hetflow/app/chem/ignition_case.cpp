@@ -12,7 +12,7 @@
 #include "hetflow/core/number_text.hpp"
 #include "hetflow/io/atomic_file.hpp"
 #include "hetflow/io/interrupt.hpp"
-#include "hetflow/io/line_plot.hpp"
+#include "hetflow/display/line_plot.hpp"
 
 namespace hetflow::app {
 namespace {
@@ -24,7 +24,7 @@ struct Point {
   double T0, p, phi;  // p in the case's unit
 };
 
-std::vector<Point> sweep_points(const io::Case& c) {
+std::vector<Point> sweep_points(const casefile::Case& c) {
   std::vector<Point> points;
   // (p, phi) outermost, so each curve of the delay plot is a contiguous run of T0.
   for (const double p : c.get<std::vector<double>>("initial.pressure"))
@@ -33,7 +33,7 @@ std::vector<Point> sweep_points(const io::Case& c) {
   return points;
 }
 
-IgnitionSettings ignition_settings(const io::Case& c) {
+IgnitionSettings ignition_settings(const casefile::Case& c) {
   IgnitionSettings s;
   s.criterion = c.get<std::string>("ignition.criterion") == "max_slope" ? IgnitionCriterion::max_slope
                                                                         : IgnitionCriterion::temperature_rise;
@@ -46,7 +46,7 @@ IgnitionSettings ignition_settings(const io::Case& c) {
   return s;
 }
 
-void write_outputs(const io::Case& c, RunDirectory& dir, const std::vector<Point>& points, const IgnitionSweep& sweep) {
+void write_outputs(const casefile::Case& c, RunDirectory& dir, const std::vector<Point>& points, const IgnitionSweep& sweep) {
   const std::string unit = c.get<std::string>("initial.pressure_unit");
   std::string table = "T0_K,p_" + unit + ",phi,delay_s,final_T_K,status,reason\n";
   for (std::size_t i = 0; i < points.size(); ++i) {
@@ -73,32 +73,32 @@ void write_outputs(const io::Case& c, RunDirectory& dir, const std::vector<Point
   dir.add_output("temperature.csv", "T(t) of every system (column T_i: row i of ignition.csv) on the sample grid");
 
   if (!c.get<bool>("output.png")) return;
-  io::LinePlot delays{"ignition delay", {"1000 / T0 (1/K)", false}, {"delay (s)", true}, {}};
+  display::LinePlot delays{"ignition delay", {"1000 / T0 (1/K)", false}, {"delay (s)", true}, {}};
   for (std::size_t i = 0; i < points.size(); ++i) {
     if (i == 0 || points[i].p != points[i - 1].p || points[i].phi != points[i - 1].phi)
       delays.series.push_back({"p = " + number(points[i].p) + " " + unit + ", phi = " + number(points[i].phi), {}, {}, true});
     delays.series.back().x.push_back(1000.0 / points[i].T0);
     delays.series.back().y.push_back(sweep.runs[i].delay);
   }
-  io::write_line_plot_png(dir.file("ignition_delay.png"), delays, 800, 560);
+  display::write_line_plot_png(dir.file("ignition_delay.png"), delays, 800, 560);
   dir.add_output("ignition_delay.png", "ignition delay (log) against 1000 / T0, one curve per (p, phi)");
 
   const auto shown = std::min(points.size(), static_cast<std::size_t>(c.get<long>("output.plot_series")));
-  io::LinePlot temperatures{"temperature", {"t (s)", true}, {"T (K)", false}, {}};
+  display::LinePlot temperatures{"temperature", {"t (s)", true}, {"T (K)", false}, {}};
   for (std::size_t i = 0; i < shown; ++i) {
-    io::PlotSeries s{"T0 = " + number(points[i].T0) + " K, p = " + number(points[i].p) + ", phi = " + number(points[i].phi),
+    display::PlotSeries s{"T0 = " + number(points[i].T0) + " K, p = " + number(points[i].p) + ", phi = " + number(points[i].phi),
                      {sweep.times.begin() + 1, sweep.times.end()},
                      {sweep.runs[i].temperature.begin() + 1, sweep.runs[i].temperature.end()}, false};
     temperatures.series.push_back(std::move(s));
   }
-  io::write_line_plot_png(dir.file("temperature.png"), temperatures, 800, 560);
+  display::write_line_plot_png(dir.file("temperature.png"), temperatures, 800, 560);
   dir.add_output("temperature.png", "T(t) of the first " + std::to_string(shown) + " systems (log time)");
 }
 
 }  // namespace
 
-io::Schema IgnitionCase::schema() const {
-  io::Schema s("ignition", "ignition delays of constant-pressure reactors over lists of T0, p and phi (docs/chem.md)");
+casefile::Schema IgnitionCase::schema() const {
+  casefile::Schema s("ignition", "ignition delays of constant-pressure reactors over lists of T0, p and phi (docs/chem.md)");
   declare_mechanism_keys(s);
   auto& m = s.section("mixture", "the fuel / oxidizer mixture");
   declare_mixture_keys(m);
@@ -122,7 +122,7 @@ io::Schema IgnitionCase::schema() const {
   return s;
 }
 
-void IgnitionCase::check(const io::Case& c) const {
+void IgnitionCase::check(const casefile::Case& c) const {
   std::vector<std::string> problems;
   const auto [mechanism, fuel, oxidizer] = case_mixture(c, problems);
   for (const char* key : {"initial.temperature", "initial.pressure", "mixture.phi"})
@@ -141,7 +141,7 @@ void IgnitionCase::check(const io::Case& c) const {
   throw_problems(c, std::move(problems));
 }
 
-RunOutcome IgnitionCase::run(const io::Case& c, RunContext& ctx) const {
+RunOutcome IgnitionCase::run(const casefile::Case& c, RunContext& ctx) const {
   const core::WallTimer total;
   RunDirectory& dir = ctx.directory;
   std::vector<std::string> problems;
@@ -165,7 +165,7 @@ RunOutcome IgnitionCase::run(const io::Case& c, RunContext& ctx) const {
   dir.manifest()["mechanism"] = {{"species", mechanism->species.size()}, {"reactions", mechanism->reactions.size()}};
   dir.write_manifest("running");
 
-  io::Progress progress(0, "ignition", ctx.verbosity);
+  display::Progress progress(0, "ignition", ctx.verbosity);
   progress.note(std::to_string(points.size()) + " systems of " + std::to_string(mechanism->species.size() + 1) +
                 " equations");
   const core::WallTimer timer;
@@ -200,7 +200,7 @@ RunOutcome IgnitionCase::run(const io::Case& c, RunContext& ctx) const {
   dir.add_timing("integration", integration);
   dir.add_timing("output", output_timer.seconds());
   dir.add_timing("total", total.seconds());
-  if (ctx.verbosity != io::Verbosity::quiet)
+  if (ctx.verbosity != display::Verbosity::quiet)
     std::fprintf(stderr, "ignition: %zu systems, %zu ignited, %zu failed, %ld launches in %.2f s\n", points.size(),
                  ignited, failures.size(), sweep.launches, integration);
   return sweep.stopped ? RunOutcome::interrupted : RunOutcome::complete;

@@ -10,9 +10,9 @@ namespace hetflow::app {
 // and temperature.png; the manifest's result lists every system. docs/chem.md.
 class IgnitionCase : public CaseType {
  public:
-  io::Schema schema() const override;
-  void check(const io::Case& c) const override;
-  RunOutcome run(const io::Case& c, RunContext& context) const override;
+  casefile::Schema schema() const override;
+  void check(const casefile::Case& c) const override;
+  RunOutcome run(const casefile::Case& c, RunContext& context) const override;
 };
 
 }  // namespace hetflow::app

@@ -39,7 +39,7 @@ std::string radau5_class(const ode::System& system, bool analytic, std::size_t s
 
 }  // namespace
 
-tune::Tunable radau5_tunable(const core::DeviceSet& devices, const io::Case& c, const tune::MeasureOptions& measure) {
+tune::Tunable radau5_tunable(const core::DeviceSet& devices, const casefile::Case& c, const tune::MeasureOptions& measure) {
   const core::DeviceInfo& info = devices.device(0).info;
   const bool gpu = info.kind == core::DeviceKind::gpu;
   auto batch = std::make_shared<const ReactorBatch>(reactor_batch(c));

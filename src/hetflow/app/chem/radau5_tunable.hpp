@@ -2,7 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hetflow/core/device_set.hpp"
-#include "hetflow/io/case_file.hpp"
+#include "hetflow/casefile/case.hpp"
 #include "hetflow/ode/radau5.hpp"
 #include "hetflow/tune/measurement.hpp"
 #include "hetflow/tune/tuner.hpp"
@@ -15,7 +15,7 @@ namespace hetflow::app {
 // benchmark times it, in systems per second. Mapping 2 and the phased mapping are offered on GPUs only
 // (radau5.cpp says why).
 // Each system and batch-size decade is its own problem class.
-tune::Tunable radau5_tunable(const core::DeviceSet& devices, const io::Case& c, const tune::MeasureOptions& measure);
+tune::Tunable radau5_tunable(const core::DeviceSet& devices, const casefile::Case& c, const tune::MeasureOptions& measure);
 
 // `options` with the mapping, launch shape, panel width and register budget taken from the tuning
 // database (`hetflow tune radau5`) for `system` at a batch of `systems` (same decade; reactor_batch and

@@ -17,14 +17,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path states_file(const io::Case& c) {
+fs::path states_file(const casefile::Case& c) {
   const fs::path p = c.get<std::string>("batch.file");
   if (p.is_absolute() || c.source().empty() || c.source().front() == '<') return p;
   return fs::path(c.source()).parent_path() / p;
 }
 
 // The initial states (mass fractions then T, pressures in Pa): from batch.file, or sampled.
-void initial_states(const io::Case& c, const chem::Mechanism& m, const Composition& fuel, const Composition& oxidizer,
+void initial_states(const casefile::Case& c, const chem::Mechanism& m, const Composition& fuel, const Composition& oxidizer,
                     std::vector<double>& y0, std::vector<double>& pressures) {
   const std::size_t n = m.species.size() + 1;
   if (!c.get<std::string>("batch.file").empty()) {
@@ -64,7 +64,7 @@ void initial_states(const io::Case& c, const chem::Mechanism& m, const Compositi
 
 }  // namespace
 
-ReactorBatch reactor_batch(const io::Case& c) {
+ReactorBatch reactor_batch(const casefile::Case& c) {
   std::vector<std::string> problems;
   const auto [mechanism, fuel, oxidizer] = case_mixture(c, problems);
   ReactorBatch r{mechanism, {}, chem::reactor_system(*mechanism, case_jacobian(c)), case_solver_options(c)};
@@ -75,8 +75,8 @@ ReactorBatch reactor_batch(const io::Case& c) {
   return r;
 }
 
-io::Schema ReactorBatchCase::schema() const {
-  io::Schema s("reactor_batch", "a batch of constant-pressure reactors integrated over dt (docs/chem.md)");
+casefile::Schema ReactorBatchCase::schema() const {
+  casefile::Schema s("reactor_batch", "a batch of constant-pressure reactors integrated over dt (docs/chem.md)");
   declare_mechanism_keys(s);
   declare_mixture_keys(s.section("mixture", "the fuel / oxidizer of sampled states"));
   auto& b = s.section("batch", "the reactor states and the interval");
@@ -92,7 +92,7 @@ io::Schema ReactorBatchCase::schema() const {
   return s;
 }
 
-void ReactorBatchCase::check(const io::Case& c) const {
+void ReactorBatchCase::check(const casefile::Case& c) const {
   std::vector<std::string> problems;
   const auto [mechanism, fuel, oxidizer] = case_mixture(c, problems);
   for (const char* key : {"batch.temperature", "batch.pressure", "batch.phi"}) {
@@ -105,7 +105,7 @@ void ReactorBatchCase::check(const io::Case& c) const {
   throw_problems(c, std::move(problems));
 }
 
-RunOutcome ReactorBatchCase::run(const io::Case& c, RunContext& ctx) const {
+RunOutcome ReactorBatchCase::run(const casefile::Case& c, RunContext& ctx) const {
   const core::WallTimer total;
   RunDirectory& dir = ctx.directory;
   const ReactorBatch r = reactor_batch(c);
@@ -150,7 +150,7 @@ RunOutcome ReactorBatchCase::run(const io::Case& c, RunContext& ctx) const {
                               {"systems_per_second", static_cast<double>(systems) / seconds}};
   dir.add_timing("integration", seconds);
   dir.add_timing("total", total.seconds());
-  if (ctx.verbosity != io::Verbosity::quiet)
+  if (ctx.verbosity != display::Verbosity::quiet)
     std::fprintf(stderr, "reactor_batch: %zu systems of %zu equations over dt in %.3f s (%.1f systems/s), %zu failed\n",
                  systems, n, seconds, static_cast<double>(systems) / seconds, failures.size());
   return RunOutcome::complete;

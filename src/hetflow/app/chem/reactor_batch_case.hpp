@@ -15,7 +15,7 @@ struct ReactorBatch {
   ode::System system;
   ode::Options options;
 };
-ReactorBatch reactor_batch(const io::Case& c);
+ReactorBatch reactor_batch(const casefile::Case& c);
 
 // `type: reactor_batch`: many constant-pressure reactor states integrated over one interval dt in a
 // single ode::Radau5 batch, as a partially-stirred-reactor step does: states sampled uniformly from
@@ -23,9 +23,9 @@ ReactorBatch reactor_batch(const io::Case& c);
 // integrator's reason for a failed one) and a summary (systems/s, failures) in the manifest.
 class ReactorBatchCase : public CaseType {
  public:
-  io::Schema schema() const override;
-  void check(const io::Case& c) const override;
-  RunOutcome run(const io::Case& c, RunContext& context) const override;
+  casefile::Schema schema() const override;
+  void check(const casefile::Case& c) const override;
+  RunOutcome run(const casefile::Case& c, RunContext& context) const override;
 };
 
 }  // namespace hetflow::app

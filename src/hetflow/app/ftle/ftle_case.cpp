@@ -16,8 +16,8 @@
 #include "hetflow/core/number_text.hpp"
 #include "hetflow/io/hdf5_xdmf.hpp"
 #include "hetflow/io/interrupt.hpp"
-#include "hetflow/io/preview.hpp"
-#include "hetflow/io/progress.hpp"
+#include "hetflow/display/preview.hpp"
+#include "hetflow/display/progress.hpp"
 #include "hetflow/io/pvd.hpp"
 #include "hetflow/io/vtk_writer.hpp"
 
@@ -71,13 +71,13 @@ std::span<const double> shown_plane(const std::vector<double>& field, const ftle
 }
 
 // `range` empty: the colour range is output.range, or auto (the plane's min and max).
-void write_png(RunDirectory& dir, const io::Case& c, const std::string& name, const std::vector<double>& field,
+void write_png(RunDirectory& dir, const casefile::Case& c, const std::string& name, const std::vector<double>& field,
                const ftle::SeedGrid& seeds, const ftle::Config& config, long steps,
                std::optional<std::array<double, 2>> range = std::nullopt) {
   const std::size_t nx = seeds.counts[0], ny = seeds.counts[1];
   const std::size_t z = seeds.dimension == 3 ? seeds.counts[2] / 2 : 0;
   const std::span<const double> slice = shown_plane(field, seeds);
-  io::PreviewOptions look;
+  display::PreviewOptions look;
   look.colormap = c.get<std::string>("output.colormap");
   const auto given = c.get<std::vector<double>>("output.range");
   if (given.size() == 2) range = std::array<double, 2>{given[0], given[1]};
@@ -95,7 +95,7 @@ void write_png(RunDirectory& dir, const io::Case& c, const std::string& name, co
   const double height = std::abs(seeds.position(1, ny - 1) - seeds.origin[1]);
   const double aspect = width > 0 ? height / width : 1.0;
   const int pixels_y = static_cast<int>(std::clamp(200.0 + 600.0 * aspect, 440.0, 760.0));
-  io::write_preview_png(dir.file(name), io::PreviewField{slice, nx, ny}, 900, pixels_y, look);
+  display::write_preview_png(dir.file(name), display::PreviewField{slice, nx, ny}, 900, pixels_y, look);
 }
 
 nlohmann::json seeds_json(const ftle::SeedGrid& seeds) {
@@ -115,7 +115,7 @@ std::string mib(std::size_t bytes) { return number(static_cast<double>(bytes) / 
 
 // sequence.count > 1: the fields at start times t0 + k interval through ftle::Sequence, written as
 // ftle_NNNN.vti (+ ftle.pvd, time = start time) and ftle_NNNN.png frames with one colour range for all.
-RunOutcome run_sequence(const io::Case& c, RunContext& ctx, const FtleSetup& setup, const core::WallTimer& total) {
+RunOutcome run_sequence(const casefile::Case& c, RunContext& ctx, const FtleSetup& setup, const core::WallTimer& total) {
   RunDirectory& dir = ctx.directory;
   const ftle::SeedGrid& seeds = setup.seeds;
   const ftle::Config& config = setup.config;
@@ -154,7 +154,7 @@ RunOutcome run_sequence(const io::Case& c, RunContext& ctx, const FtleSetup& set
                               {"work_bytes", need.work_bytes}};
   dir.write_manifest("running");
 
-  io::Progress progress(planned_steps, "ftle sequence", ctx.verbosity);
+  display::Progress progress(planned_steps, "ftle sequence", ctx.verbosity);
   progress.note("sequence of " + std::to_string(spec.fields) + " fields, start times " + number(config.t0) + " + k " +
                 number(spec.interval) + ", method " + (flow_maps ? "flow_maps" : "direct") + ": " +
                 (flow_maps ? std::to_string(cost.short_maps) + " short maps, " + std::to_string(cost.map_steps) +
@@ -272,7 +272,7 @@ RunOutcome run_sequence(const io::Case& c, RunContext& ctx, const FtleSetup& set
   dir.add_timing("stepping", stepping);
   dir.add_timing("output", output_timer.seconds());
   dir.add_timing("total", total.seconds());
-  if (ctx.verbosity != io::Verbosity::quiet) {
+  if (ctx.verbosity != display::Verbosity::quiet) {
     std::fprintf(stderr, "ftle: %zu fields of %zu seeds (%s, %ld steps%s) in %.2f s: mean FTLE %.4f (min %.4f, max %.4f)\n",
                  fields.size(), seeds.size(), flow_maps ? "flow_maps" : "direct", sequence->steps_taken(),
                  flow_maps ? (" + " + std::to_string(sequence->compositions_done()) + " compositions").c_str() : "",
@@ -285,7 +285,7 @@ RunOutcome run_sequence(const io::Case& c, RunContext& ctx, const FtleSetup& set
 // the run's last step, written as pathlines.vtp (one polyline per seed, point data 'time').
 class Pathlines {
  public:
-  Pathlines(const io::Case& c, const ftle::SeedGrid& seeds) : every_(c.get<long>("output.pathlines.every")) {
+  Pathlines(const casefile::Case& c, const ftle::SeedGrid& seeds) : every_(c.get<long>("output.pathlines.every")) {
     if (every_ <= 0) return;
     auto stride = c.get<std::vector<long>>("output.pathlines.stride");
     stride.resize(3, 1);
@@ -382,7 +382,7 @@ struct Stepping {
 // Advances to `steps` in chunks, recording pathlines. At least one chunk, interrupted or not: an FTLE
 // needs a non-zero integration time. The ranks agree after each chunk, so they take the same chunks
 // (sized by the slowest) and stop after the same one.
-Stepping advance_to_end(ftle::Solver& solver, Pathlines& pathlines, RunContext& ctx, io::Progress& progress,
+Stepping advance_to_end(ftle::Solver& solver, Pathlines& pathlines, RunContext& ctx, display::Progress& progress,
                         long steps) {
   Stepping s;
   StepChunks chunk(4);
@@ -447,7 +447,7 @@ std::vector<double> three_components(const std::vector<double>& values, const ft
 
 // Writes the field files the case asks for (VTI, HDF5 + XDMF, pathlines, PNG) on rank 0. fp32 runs write
 // Float32, fp64 runs Float64 (the field is computed in double either way).
-void write_field_files(const io::Case& c, RunDirectory& dir, io::Progress& progress, const FinalFields& f,
+void write_field_files(const casefile::Case& c, RunDirectory& dir, display::Progress& progress, const FinalFields& f,
                        const FtleSetup& setup, const Pathlines& pathlines, long done) {
   const ftle::SeedGrid& seeds = setup.seeds;
   const io::ImageGrid image{seeds.counts, seeds.origin, seeds.spacing};
@@ -503,19 +503,19 @@ void write_field_files(const io::Case& c, RunDirectory& dir, io::Progress& progr
 
 }  // namespace
 
-io::Schema FtleCase::schema() const {
-  io::Schema s("ftle", "finite-time Lyapunov exponents of an analytic or gridded flow on a seed grid");
+casefile::Schema FtleCase::schema() const {
+  casefile::Schema s("ftle", "finite-time Lyapunov exponents of an analytic or gridded flow on a seed grid");
   declare_ftle_keys(s);
   return s;
 }
 
-void FtleCase::check(const io::Case& c) const {
+void FtleCase::check(const casefile::Case& c) const {
   std::vector<std::string> problems;
   check_ftle_case(c, problems);
   throw_problems(c, std::move(problems));
 }
 
-RunOutcome FtleCase::run(const io::Case& c, RunContext& ctx) const {
+RunOutcome FtleCase::run(const casefile::Case& c, RunContext& ctx) const {
   const core::WallTimer total;
   RunDirectory& dir = ctx.directory;
   // ftle::Sequence takes no link yet. Every rank sees the same case, so all refuse alike.
@@ -536,7 +536,7 @@ RunOutcome FtleCase::run(const io::Case& c, RunContext& ctx) const {
   const ftle::MemoryPlan memory = start_solver(setup, ctx, pathlines, solver);
 
   const long steps = setup.config.steps;
-  io::Progress progress(steps, "ftle", ctx.verbosity);
+  display::Progress progress(steps, "ftle", ctx.verbosity);
   if (memory.streamed) {
     progress.note("velocity streamed through " + std::to_string(memory.slots) + " snapshot slots per device: " +
                   number(static_cast<double>(memory.device_bytes) / (1 << 20)) + " MiB of device memory, " +
@@ -568,7 +568,7 @@ RunOutcome FtleCase::run(const io::Case& c, RunContext& ctx) const {
   dir.add_timing("stepping", stepped.seconds);
   dir.add_timing("output", output_timer.seconds());
   dir.add_timing("total", total.seconds());
-  if (ctx.verbosity != io::Verbosity::quiet) {
+  if (ctx.verbosity != display::Verbosity::quiet) {
     std::fprintf(stderr, "ftle: %zu seeds, %ld steps of dt = %s: mean FTLE %.4f (min %.4f, max %.4f)\n",
                  setup.seeds.size(), done, number(solver->dt()).c_str(), stats.mean, stats.min, stats.max);
   }

@@ -10,9 +10,9 @@ namespace hetflow::app {
 // The built-in default case of `hetflow run` is this type's defaults: the double gyre.
 class FtleCase : public CaseType {
  public:
-  io::Schema schema() const override;
-  void check(const io::Case& c) const override;
-  RunOutcome run(const io::Case& c, RunContext& context) const override;
+  casefile::Schema schema() const override;
+  void check(const casefile::Case& c) const override;
+  RunOutcome run(const casefile::Case& c, RunContext& context) const override;
   // A single field, over the ranks through ftle::Solver's link; a sequence refuses (ftle::Sequence has none).
   bool runs_across_processes() const override { return true; }
 };

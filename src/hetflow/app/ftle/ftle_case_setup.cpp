@@ -10,7 +10,7 @@
 
 #include "hetflow/core/number_text.hpp"
 #include "hetflow/ftle/velocity_io.hpp"
-#include "hetflow/io/colormap.hpp"
+#include "hetflow/display/colormap.hpp"
 
 namespace hetflow::app {
 namespace {
@@ -30,25 +30,25 @@ std::string list_text(const std::vector<double>& v) {
   return s + "]";
 }
 
-bool overridden(const io::Case& c, const std::string& path) {
+bool overridden(const casefile::Case& c, const std::string& path) {
   return c.where(path).find(" (--set ") != std::string::npos;
 }
 
 // Whether ftle.steps decides the step count: it is > 0, and ftle.dt is not a later word on the matter
 // (a --set of dt overrides steps written in the case, as a --set of steps overrides a written dt).
-bool steps_decide(const io::Case& c) {
+bool steps_decide(const casefile::Case& c) {
   if (c.get<long>("ftle.steps") <= 0) return false;
   return c.is_default("ftle.dt") || !overridden(c, "ftle.dt") || overridden(c, "ftle.steps");
 }
 
 // Both given by the same hand (both in the file, or both by --set): which one was meant is unclear.
-bool steps_and_dt_conflict(const io::Case& c) {
+bool steps_and_dt_conflict(const casefile::Case& c) {
   return c.get<long>("ftle.steps") > 0 && !c.is_default("ftle.steps") && !c.is_default("ftle.dt") &&
          overridden(c, "ftle.steps") == overridden(c, "ftle.dt");
 }
 
 // Steps from ftle.steps, or from ftle.dt as the fewest steps of at most dt each.
-long resolved_steps(const io::Case& c) {
+long resolved_steps(const casefile::Case& c) {
   if (steps_decide(c)) return c.get<long>("ftle.steps");
   const double n = std::abs(c.get<double>("ftle.duration")) / c.get<double>("ftle.dt");
   const double whole = std::round(n);
@@ -60,7 +60,7 @@ long resolved_steps(const io::Case& c) {
 
 // Velocity files are read relative to the case file's folder; built-in and string cases use the
 // working directory.
-fs::path resolve(const io::Case& c, const std::string& file) {
+fs::path resolve(const casefile::Case& c, const std::string& file) {
   const fs::path p = file;
   if (p.is_absolute() || c.source().empty() || c.source().front() == '<') return p;
   return fs::path(c.source()).parent_path() / p;
@@ -91,7 +91,7 @@ struct VelocityCache {
 };
 std::optional<VelocityCache> cache;
 
-std::shared_ptr<const ftle::VelocityGrid> load_velocity(const io::Case& c) {
+std::shared_ptr<const ftle::VelocityGrid> load_velocity(const casefile::Case& c) {
   VelocityCache key;
   for (const std::string& f : c.get<std::vector<std::string>>("ftle.velocity.files"))
     key.files.push_back(resolve(c, f).string());
@@ -119,7 +119,7 @@ std::shared_ptr<const ftle::VelocityGrid> load_velocity(const io::Case& c) {
   return key.grid;
 }
 
-ftle::AnalyticFlow analytic_flow(const io::Case& c, const std::string& flow) {
+ftle::AnalyticFlow analytic_flow(const casefile::Case& c, const std::string& flow) {
   if (flow == "double_gyre") {
     return ftle::DoubleGyre{c.get<double>("ftle.double_gyre.a"), c.get<double>("ftle.double_gyre.epsilon"),
                             c.get<double>("ftle.double_gyre.omega")};
@@ -147,7 +147,7 @@ struct Region {
 };
 
 // Where a flow is seeded when the case leaves seeds.* out.
-Region default_region(const io::Case& c, const std::string& flow, const ftle::VelocityGrid* grid) {
+Region default_region(const casefile::Case& c, const std::string& flow, const ftle::VelocityGrid* grid) {
   if (flow == "double_gyre") return {{0, 0}, {2, 1}, {401, 201}};
   if (flow == "bickley_jet") {
     const double r0 = c.get<double>("ftle.bickley_jet.radius");
@@ -171,7 +171,7 @@ Region default_region(const io::Case& c, const std::string& flow, const ftle::Ve
 }
 
 // The case's seeds.* with the flow's defaults for the keys it leaves out.
-Region seed_region(const io::Case& c, const std::string& flow, const ftle::VelocityGrid* grid) {
+Region seed_region(const casefile::Case& c, const std::string& flow, const ftle::VelocityGrid* grid) {
   const Region fallback = default_region(c, flow, grid);
   Region r{c.get<std::vector<double>>("seeds.origin"), c.get<std::vector<double>>("seeds.extent"),
            c.get<std::vector<long>>("seeds.counts")};
@@ -181,7 +181,7 @@ Region seed_region(const io::Case& c, const std::string& flow, const ftle::Veloc
   return r;
 }
 
-int flow_dimension(const io::Case& c, const std::string& flow, const ftle::VelocityGrid* grid) {
+int flow_dimension(const casefile::Case& c, const std::string& flow, const ftle::VelocityGrid* grid) {
   if (grid) return grid->dimension;
   return ftle::dimension(analytic_flow(c, flow));
 }
@@ -198,7 +198,7 @@ ftle::SeedGrid seed_grid(const Region& r) {
   return ftle::SeedGrid::spanning(lo, hi, counts, dim);
 }
 
-ftle::Config solver_config(const io::Case& c) {
+ftle::Config solver_config(const casefile::Case& c) {
   ftle::Config config;
   config.t0 = c.get<double>("ftle.t0");
   config.duration = c.get<double>("ftle.duration");
@@ -213,7 +213,7 @@ ftle::Config solver_config(const io::Case& c) {
   return config;
 }
 
-ftle::SequenceSpec sequence_spec(const io::Case& c) {
+ftle::SequenceSpec sequence_spec(const casefile::Case& c) {
   ftle::SequenceSpec spec;
   spec.fields = static_cast<std::size_t>(c.get<long>("sequence.count"));
   spec.interval = c.get<double>("sequence.interval");
@@ -224,7 +224,7 @@ ftle::SequenceSpec sequence_spec(const io::Case& c) {
 }
 
 // What a sequence (sequence.count > 1) needs beyond a single field's checks.
-void check_sequence(const io::Case& c, std::vector<std::string>& problems) {
+void check_sequence(const casefile::Case& c, std::vector<std::string>& problems) {
   if (c.get<long>("sequence.count") <= 1) return;
   if (c.get<bool>("output.flow_map"))
     problems.push_back(c.where("output.flow_map") + ": output.flow_map does not apply to a sequence "
@@ -267,7 +267,7 @@ void check_sequence(const io::Case& c, std::vector<std::string>& problems) {
 }
 
 // The first ftle.velocity key that does not suit the files' format, with why.
-std::optional<std::string> velocity_keys_problem(const io::Case& c, const std::vector<std::string>& files) {
+std::optional<std::string> velocity_keys_problem(const casefile::Case& c, const std::vector<std::string>& files) {
   const VelocityFormat format = velocity_format(files);
   const bool any_hdf5 = std::any_of(files.begin(), files.end(), [](const std::string& f) {
     return ftle::is_hdf5_velocity_file(f);
@@ -289,7 +289,7 @@ std::optional<std::string> velocity_keys_problem(const io::Case& c, const std::v
   return std::nullopt;
 }
 
-void check_seeds_in_data(const io::Case& c, const ftle::VelocityGrid& g, const Region& r,
+void check_seeds_in_data(const casefile::Case& c, const ftle::VelocityGrid& g, const Region& r,
                          std::vector<std::string>& problems) {
   if (c.get<std::string>("ftle.boundary") == "periodic") return;
   for (std::size_t a = 0; a < r.origin.size(); ++a) {
@@ -310,7 +310,7 @@ void check_seeds_in_data(const io::Case& c, const ftle::VelocityGrid& g, const R
 
 }  // namespace
 
-void declare_ftle_keys(io::Schema& s) {
+void declare_ftle_keys(casefile::Schema& s) {
   auto& f = s.section("ftle", "the FTLE computation: velocity, time window and numerics");
   f.key<std::string>("flow", "double_gyre", "velocity source: an analytic flow (parameters in the subsection of "
                                             "its name) or file (gridded velocity, ftle.velocity)")
@@ -383,7 +383,7 @@ void declare_ftle_keys(io::Schema& s) {
 
   auto& o = s.section("output");
   o.key<int>("every", 100, "not used by ftle: the field is written once, at t0 + T").at_least(1).unit("steps");
-  o.key<std::string>("colormap", "viridis", "PNG colour map").one_of(io::colormap_names());
+  o.key<std::string>("colormap", "viridis", "PNG colour map").one_of(display::colormap_names());
   o.key<std::vector<double>>("range", std::vector<double>{}, "PNG colour range [min, max]; []: auto (the field's "
                                                              "min and max)");
   o.key<bool>("flow_map", false, "also write the final tracer positions (flow_map, 3 components) into ftle.vti");
@@ -411,7 +411,7 @@ void declare_ftle_keys(io::Schema& s) {
       .one_of({"m4prime", "linear"});
 }
 
-void check_ftle_case(const io::Case& c, std::vector<std::string>& problems) {
+void check_ftle_case(const casefile::Case& c, std::vector<std::string>& problems) {
   if (c.get<double>("ftle.duration") == 0.0)
     problems.push_back(c.where("ftle.duration") + ": ftle.duration = 0 is out of range: expected a real number "
                        "other than 0 (T > 0 forward, T < 0 backward) [time]");
@@ -532,7 +532,7 @@ void check_ftle_case(const io::Case& c, std::vector<std::string>& problems) {
                        ": expected [min, max] with min < max, or [] for auto");
 }
 
-FtleSetup make_ftle_setup(const io::Case& c) {
+FtleSetup make_ftle_setup(const casefile::Case& c) {
   FtleSetup s;
   const std::string flow = c.get<std::string>("ftle.flow");
   std::shared_ptr<const ftle::VelocityGrid> grid;

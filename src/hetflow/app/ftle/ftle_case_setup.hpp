@@ -11,7 +11,7 @@
 #include "hetflow/ftle/sequence.hpp"
 #include "hetflow/ftle/solver.hpp"
 #include "hetflow/ftle/velocity_grid.hpp"
-#include "hetflow/io/case_file.hpp"
+#include "hetflow/casefile/case.hpp"
 
 namespace hetflow::app {
 
@@ -28,7 +28,7 @@ struct FtleSetup {
 };
 
 // The keys of the `ftle:` and `seeds:` sections and the ftle-specific `output:` keys.
-void declare_ftle_keys(io::Schema& schema);
+void declare_ftle_keys(casefile::Schema& schema);
 
 // What the schema cannot express, each problem with file:line and key: T = 0, steps and dt both given,
 // parameters of another flow, seed lists of different lengths or of the wrong dimension, an unreadable
@@ -36,9 +36,9 @@ void declare_ftle_keys(io::Schema& schema);
 // snapshots, a bad colour range, a sequence the chosen method cannot run (flow_maps: |T| not a whole
 // number of intervals, a step count that does not split into them, a gridded boundary other than clamp;
 // output.flow_map with a sequence). Reads the velocity files; make_ftle_setup reuses what was read.
-void check_ftle_case(const io::Case& c, std::vector<std::string>& problems);
+void check_ftle_case(const casefile::Case& c, std::vector<std::string>& problems);
 
 // The setup of a case that passed check_ftle_case.
-FtleSetup make_ftle_setup(const io::Case& c);
+FtleSetup make_ftle_setup(const casefile::Case& c);
 
 }  // namespace hetflow::app

@@ -13,7 +13,7 @@
 #include "hetflow/core/number_text.hpp"
 #include "hetflow/io/atomic_file.hpp"
 #include "hetflow/io/interrupt.hpp"
-#include "hetflow/io/line_plot.hpp"
+#include "hetflow/display/line_plot.hpp"
 #include "hetflow/karst/device_solver.hpp"
 #include "hetflow/karst/inversion.hpp"
 #include "hetflow/optim/evaluation_log.hpp"
@@ -29,7 +29,7 @@ constexpr double batch_bytes = 256e6;
 // ---- karst ------------------------------------------------------------------------------------------
 
 // The parameter sets: the longest group list gives their number, lists of one entry are broadcast.
-std::vector<karst::KarstParameters> case_sets(const io::Case& c, std::vector<std::string>& problems) {
+std::vector<karst::KarstParameters> case_sets(const casefile::Case& c, std::vector<std::string>& problems) {
   std::size_t n = 1;
   for (const char* key : group_keys) n = std::max(n, c.get<std::vector<double>>(key).size());
   for (const char* key : group_keys) {
@@ -51,7 +51,7 @@ std::vector<karst::KarstParameters> case_sets(const io::Case& c, std::vector<std
 }
 
 // The grid with its step times: time.dt up to time.end, or to the end of the forcing when that is 0.
-karst::Grid forward_grid(const io::Case& c, const KarstForcing& f) {
+karst::Grid forward_grid(const casefile::Case& c, const KarstForcing& f) {
   karst::Grid g = case_grid(c);
   g.model = c.get<std::string>("model.kind") == "solute" ? karst::Model::solute : karst::Model::heat;
   double end = c.get<double>("time.end");
@@ -67,7 +67,7 @@ struct ForwardSetup {
   std::vector<karst::KarstParameters> sets;
 };
 
-std::optional<ForwardSetup> forward_setup(const io::Case& c, std::vector<std::string>& problems) {
+std::optional<ForwardSetup> forward_setup(const casefile::Case& c, std::vector<std::string>& problems) {
   auto forcing = case_forcing(c, problems);
   auto sets = case_sets(c, problems);
   if (!forcing || !problems.empty()) return std::nullopt;
@@ -93,22 +93,22 @@ nlohmann::json set_json(const karst::KarstParameters& p, karst::Model model) {
   return {{"Pe", p.Pe}, {"St", p.St}, {"Theta", p.Theta}, {"Psi", p.Psi}};
 }
 
-io::PlotSeries inlet_curve(const karst::Series& inlet, const std::vector<double>& times) {
-  io::PlotSeries s{"inlet", times, {}, false};
+display::PlotSeries inlet_curve(const karst::Series& inlet, const std::vector<double>& times) {
+  display::PlotSeries s{"inlet", times, {}, false};
   for (const double t : times) s.y.push_back(inlet.at(t));
   return s;
 }
 
 // ---- karst_inversion --------------------------------------------------------------------------------
 
-karst::HeatPoint heat_point(const io::Case& c, const char* key) {
+karst::HeatPoint heat_point(const casefile::Case& c, const char* key) {
   const auto v = c.get<std::vector<double>>(key);
   return {v[0], v[1], v[2]};
 }
 
-karst::ParameterBox case_box(const io::Case& c) { return {heat_point(c, "inversion.lower"), heat_point(c, "inversion.upper")}; }
+karst::ParameterBox case_box(const casefile::Case& c) { return {heat_point(c, "inversion.lower"), heat_point(c, "inversion.upper")}; }
 
-std::optional<karst::MisfitProblem> misfit_problem(const io::Case& c, std::vector<std::string>& problems) {
+std::optional<karst::MisfitProblem> misfit_problem(const casefile::Case& c, std::vector<std::string>& problems) {
   auto forcing = case_forcing(c, problems);
   auto observed = read_case_series(c, "observed.file", false, problems);
   if (!forcing || !observed) return std::nullopt;
@@ -125,17 +125,17 @@ void write_fit(RunDirectory& dir, const karst::MisfitProblem& p, const karst::In
   io::write_file_atomically(dir.file("fit.csv"), table);
   dir.add_output("fit.csv", "observed outlet, fitted outlet and residual at the observation times");
   if (!png) return;
-  io::LinePlot plot{"karst inversion: outlet data and fit", {"t*", false}, {"temperature", false}, {}};
+  display::LinePlot plot{"karst inversion: outlet data and fit", {"t*", false}, {"temperature", false}, {}};
   plot.series.push_back(inlet_curve(p.inlet, p.observed.t));
   plot.series.push_back({"observed", p.observed.t, p.observed.value, false});
   plot.series.push_back({"fit: Pe " + core::number_text(r.best.Pe, 5) + ", St " + core::number_text(r.best.St, 4) +
                              ", Theta " + core::number_text(r.best.Theta, 4),
                          r.fit.t, r.fit.value, false});
-  io::write_line_plot_png(dir.file("fit.png"), plot, 900, 560);
+  display::write_line_plot_png(dir.file("fit.png"), plot, 900, 560);
   dir.add_output("fit.png", "inlet, observed outlet and the fitted model's outlet against t*");
 }
 
-nlohmann::json summary_json(const io::Case& c, const karst::InversionResult& r, double seconds) {
+nlohmann::json summary_json(const casefile::Case& c, const karst::InversionResult& r, double seconds) {
   const optim::Result& o = r.optimisation;
   nlohmann::json best, sigma, failures = nlohmann::json::array();
   const double x[3] = {r.best.Pe, r.best.St, r.best.Theta};
@@ -169,8 +169,8 @@ nlohmann::json summary_json(const io::Case& c, const karst::InversionResult& r, 
 
 // ---- karst ------------------------------------------------------------------------------------------
 
-io::Schema KarstCase::schema() const {
-  io::Schema s("karst", "forward runs of the karst-conduit heat / solute model for parameter sets (docs/karst.md)");
+casefile::Schema KarstCase::schema() const {
+  casefile::Schema s("karst", "forward runs of the karst-conduit heat / solute model for parameter sets (docs/karst.md)");
   declare_forcing_keys(s);
   declare_grid_keys(s);
   auto& m = s.section("model", "the model and its parameter sets; lists of one entry apply to every set");
@@ -187,13 +187,13 @@ io::Schema KarstCase::schema() const {
   return s;
 }
 
-void KarstCase::check(const io::Case& c) const {
+void KarstCase::check(const casefile::Case& c) const {
   std::vector<std::string> problems;
   forward_setup(c, problems);
   throw_problems(c, std::move(problems));
 }
 
-RunOutcome KarstCase::run(const io::Case& c, RunContext& ctx) const {
+RunOutcome KarstCase::run(const casefile::Case& c, RunContext& ctx) const {
   const core::WallTimer total;
   RunDirectory& dir = ctx.directory;
   std::vector<std::string> problems;
@@ -224,12 +224,12 @@ RunOutcome KarstCase::run(const io::Case& c, RunContext& ctx) const {
   io::write_file_atomically(dir.file("outlet.csv"), table);
   dir.add_output("outlet.csv", "outlet series at the step ends t*, column outlet_i: parameter set i");
   if (c.get<bool>("output.png")) {
-    io::LinePlot plot{"karst outlet", {"t*", false}, {"temperature / concentration", false}, {}};
+    display::LinePlot plot{"karst outlet", {"t*", false}, {"temperature / concentration", false}, {}};
     plot.series.push_back(inlet_curve(s.forcing.inlet, g.times));
     const auto shown = std::min(outlets.size(), static_cast<std::size_t>(c.get<long>("output.plot_series")));
     for (std::size_t p = 0; p < shown; ++p)
       plot.series.push_back({"outlet " + std::to_string(p), g.times, outlets[p].value, false});
-    io::write_line_plot_png(dir.file("outlet.png"), plot, 900, 560);
+    display::write_line_plot_png(dir.file("outlet.png"), plot, 900, 560);
     dir.add_output("outlet.png", "inlet and the outlets of the first " + std::to_string(shown) + " sets against t*");
   }
   nlohmann::json sets = nlohmann::json::array();
@@ -243,7 +243,7 @@ RunOutcome KarstCase::run(const io::Case& c, RunContext& ctx) const {
                               {"runs_per_second", static_cast<double>(outlets.size()) / seconds}};
   dir.add_timing("forward", seconds);
   dir.add_timing("total", total.seconds());
-  if (ctx.verbosity != io::Verbosity::quiet)
+  if (ctx.verbosity != display::Verbosity::quiet)
     std::fprintf(stderr, "karst: %zu forward runs of %zu steps in %.3f s (%.1f runs/s)\n", outlets.size(),
                  g.times.size(), seconds, static_cast<double>(outlets.size()) / seconds);
   return outlets.size() < s.sets.size() ? RunOutcome::interrupted : RunOutcome::complete;
@@ -251,8 +251,8 @@ RunOutcome KarstCase::run(const io::Case& c, RunContext& ctx) const {
 
 // ---- karst_inversion --------------------------------------------------------------------------------
 
-io::Schema KarstInversionCase::schema() const {
-  io::Schema s("karst_inversion", "(Pe, St, Theta) of the karst heat model from an observed outlet series (docs/karst.md)");
+casefile::Schema KarstInversionCase::schema() const {
+  casefile::Schema s("karst_inversion", "(Pe, St, Theta) of the karst heat model from an observed outlet series (docs/karst.md)");
   declare_forcing_keys(s);
   declare_grid_keys(s);
   auto& o = s.section("observed", "the outlet series to fit");
@@ -271,7 +271,7 @@ io::Schema KarstInversionCase::schema() const {
   return s;
 }
 
-void KarstInversionCase::check(const io::Case& c) const {
+void KarstInversionCase::check(const casefile::Case& c) const {
   std::vector<std::string> problems;
   try {
     case_box(c).check(heat_point(c, "inversion.start"));
@@ -291,7 +291,7 @@ void KarstInversionCase::check(const io::Case& c) const {
   throw_problems(c, std::move(problems));
 }
 
-RunOutcome KarstInversionCase::run(const io::Case& c, RunContext& ctx) const {
+RunOutcome KarstInversionCase::run(const casefile::Case& c, RunContext& ctx) const {
   const core::WallTimer total;
   RunDirectory& dir = ctx.directory;
   std::vector<std::string> problems;
@@ -325,7 +325,7 @@ RunOutcome KarstInversionCase::run(const io::Case& c, RunContext& ctx) const {
   dir.manifest()["result"] = summary;
   dir.add_timing("inversion", seconds);
   dir.add_timing("total", total.seconds());
-  if (ctx.verbosity != io::Verbosity::quiet) {
+  if (ctx.verbosity != display::Verbosity::quiet) {
     std::fprintf(stderr, "karst_inversion: Pe %.6g +- %.3g, St %.6g +- %.3g, Theta %.6g +- %.3g; RMS %.4g (noise %.4g)\n",
                  r.best.Pe, r.sigma[0], r.best.St, r.sigma[1], r.best.Theta, r.sigma[2], r.rms, r.noise);
     std::fprintf(stderr, "karst_inversion: %zu forward runs in %.2f s, %zu failed; %s\n", r.forward_runs, seconds,

@@ -9,9 +9,9 @@ namespace hetflow::app {
 // outlet.png (inlet and outlets).
 class KarstCase : public CaseType {
  public:
-  io::Schema schema() const override;
-  void check(const io::Case& c) const override;
-  RunOutcome run(const io::Case& c, RunContext& context) const override;
+  casefile::Schema schema() const override;
+  void check(const casefile::Case& c) const override;
+  RunOutcome run(const casefile::Case& c, RunContext& context) const override;
 };
 
 // `type: karst_inversion`: (Pe, St, Theta) of the heat model from an observed outlet series by NLCG or
@@ -21,9 +21,9 @@ class KarstCase : public CaseType {
 // ended). A failed candidate is reported; inversion.on_failure says whether the run stops or skips it.
 class KarstInversionCase : public CaseType {
  public:
-  io::Schema schema() const override;
-  void check(const io::Case& c) const override;
-  RunOutcome run(const io::Case& c, RunContext& context) const override;
+  casefile::Schema schema() const override;
+  void check(const casefile::Case& c) const override;
+  RunOutcome run(const casefile::Case& c, RunContext& context) const override;
   // Under mpiexec each rank runs its share of every batch of forward runs on its own devices.
   bool runs_across_processes() const override { return true; }
 };

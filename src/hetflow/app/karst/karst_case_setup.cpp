@@ -29,13 +29,13 @@ std::vector<std::size_t> data_lines(const fs::path& file) {
 
 }  // namespace
 
-void declare_forcing_keys(io::Schema& s) {
+void declare_forcing_keys(casefile::Schema& s) {
   auto& f = s.section("forcing", "the driving series (CSV: a header, then t*, value per row)");
   f.key<std::string>("inlet", "inlet temperature (or concentration) series, in the unit of grid.initial");
   f.key<std::string>("velocity", "velocity series v* = V(t) / V̄, every value > 0");
 }
 
-void declare_grid_keys(io::Schema& s) {
+void declare_grid_keys(casefile::Schema& s) {
   auto& g = s.section("grid", "discretisation and model options (docs/karst.md)");
   g.key<long>("nodes", 200, "water nodes N along the conduit").at_least(2);
   g.key<long>("rock_nodes", 40, "rock nodes M per water node (heat)").at_least(3);
@@ -46,13 +46,13 @@ void declare_grid_keys(io::Schema& s) {
   g.key<double>("initial", 1.0, "water and rock temperature at t* = 0 (T*, or °C with the rock's background)");
 }
 
-fs::path case_file_path(const io::Case& c, const std::string& key) {
+fs::path case_file_path(const casefile::Case& c, const std::string& key) {
   const fs::path p = c.get<std::string>(key);
   if (p.is_absolute() || c.source().empty() || c.source().front() == '<') return p;
   return fs::path(c.source()).parent_path() / p;
 }
 
-std::optional<karst::Series> read_case_series(const io::Case& c, const std::string& key, bool positive,
+std::optional<karst::Series> read_case_series(const casefile::Case& c, const std::string& key, bool positive,
                                               std::vector<std::string>& problems) {
   const fs::path file = case_file_path(c, key);
   if (!fs::is_regular_file(file)) {
@@ -102,14 +102,14 @@ std::optional<karst::Series> read_case_series(const io::Case& c, const std::stri
   return s;
 }
 
-std::optional<KarstForcing> case_forcing(const io::Case& c, std::vector<std::string>& problems) {
+std::optional<KarstForcing> case_forcing(const casefile::Case& c, std::vector<std::string>& problems) {
   auto inlet = read_case_series(c, "forcing.inlet", false, problems);
   auto velocity = read_case_series(c, "forcing.velocity", true, problems);
   if (!inlet || !velocity) return std::nullopt;
   return KarstForcing{std::move(*inlet), std::move(*velocity)};
 }
 
-karst::Grid case_grid(const io::Case& c) {
+karst::Grid case_grid(const casefile::Case& c) {
   karst::Grid g;
   g.nodes = static_cast<std::size_t>(c.get<long>("grid.nodes"));
   g.rock_nodes = static_cast<std::size_t>(c.get<long>("grid.rock_nodes"));

@@ -13,7 +13,7 @@
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/event.hpp"
 #include "hetflow/io/interrupt.hpp"
-#include "hetflow/io/progress.hpp"
+#include "hetflow/display/progress.hpp"
 #include "hetflow/lbm/solver.hpp"
 
 namespace hetflow::app {
@@ -48,7 +48,7 @@ void check_fits(const std::array<std::size_t, 3>& dims, const lbm::Config& confi
   }
 }
 
-lbm::Config solver_config(const io::Case& c) {
+lbm::Config solver_config(const casefile::Case& c) {
   lbm::Config config;
   config.tau = c.get<double>("lbm.tau");
   const auto force = c.get<std::vector<double>>("lbm.force");
@@ -88,7 +88,7 @@ std::string cell_text(const std::array<std::size_t, 3>& p) {
 
 // Builds the solver on every rank and sets up its phases. A device grid that does not fit the lattice
 // is reported at lbm.device_grid, a lattice the devices cannot hold with a hint.
-void start_solver(const io::Case& c, RunContext& ctx, const LbmGeometry& geometry, const lbm::Config& config,
+void start_solver(const casefile::Case& c, RunContext& ctx, const LbmGeometry& geometry, const lbm::Config& config,
                   std::optional<lbm::Solver>& solver) {
   ctx.ranks.together([&] {
     try {
@@ -108,7 +108,7 @@ void start_solver(const io::Case& c, RunContext& ctx, const LbmGeometry& geometr
 }
 
 // What the output section asks the outputs to write and show.
-LbmOutputs::Options output_options(const io::Case& c, const lbm::Config& config, std::optional<int> axis,
+LbmOutputs::Options output_options(const casefile::Case& c, const lbm::Config& config, std::optional<int> axis,
                                    double nu) {
   LbmOutputs::Options options;
   options.vti = c.get<bool>("output.vti");
@@ -146,7 +146,7 @@ struct Reynolds {
 class LbmStepping {
  public:
   LbmStepping(RunContext& ctx, lbm::Solver& solver, LbmOutputs* outputs, const LbmGeometry& geometry,
-              const Reynolds& reynolds, io::Progress& progress)
+              const Reynolds& reynolds, display::Progress& progress)
       : ctx_(ctx), solver_(solver), outputs_(outputs), geometry_(geometry), reynolds_(reynolds), progress_(progress) {}
 
   // Steps to `steps` (or an interruption), writing outputs on the way; returns the steps done. The ranks
@@ -213,14 +213,14 @@ class LbmStepping {
   LbmOutputs* outputs_;
   const LbmGeometry& geometry_;
   const Reynolds& reynolds_;
-  io::Progress& progress_;
+  display::Progress& progress_;
   long last_output_ = -1;
 };
 
 }  // namespace
 
-io::Schema LbmCase::schema() const {
-  io::Schema s("lbm", "D3Q19 lattice-Boltzmann flow through a voxel geometry, driven by a body force");
+casefile::Schema LbmCase::schema() const {
+  casefile::Schema s("lbm", "D3Q19 lattice-Boltzmann flow through a voxel geometry, driven by a body force");
   auto& l = s.section("lbm", "the solver; lattice units throughout (cell = 1, time step = 1)");
   l.key<double>("tau", 0.8, "BGK relaxation time; viscosity nu = (tau - 1/2) / 3").above(0.5);
   l.key<std::vector<double>>("force", std::vector<double>{0, 0, 0}, "body force per node [fx, fy, fz]")
@@ -259,7 +259,7 @@ io::Schema LbmCase::schema() const {
   g.key<std::vector<double>>("centre", std::vector<double>{}, "cylinder axis or sphere centre [x, y, z]; "
                                                               "empty: the middle of the domain")
       .unit("cells");
-  g.key<double>("porosity", 0.4, "packing: target pore fraction").range(0, 1, io::Bounds::exclusive);
+  g.key<double>("porosity", 0.4, "packing: target pore fraction").range(0, 1, casefile::Bounds::exclusive);
   g.key<double>("min_radius", 4.0, "packing: smallest sphere radius").above(0).unit("cells");
   g.key<double>("max_radius", 4.0, "packing: largest sphere radius").above(0).unit("cells");
   g.key<int>("seed", 1, "packing: random seed; one seed gives one mask on every platform").at_least(0);
@@ -276,14 +276,14 @@ io::Schema LbmCase::schema() const {
   return s;
 }
 
-void LbmCase::check(const io::Case& c) const {
+void LbmCase::check(const casefile::Case& c) const {
   std::vector<std::string> problems;
   check_lbm_geometry(c, problems);
   check_multiphase(c, problems);
-  if (!problems.empty()) throw io::CaseError(std::move(problems));
+  if (!problems.empty()) throw casefile::CaseError(std::move(problems));
 }
 
-RunOutcome LbmCase::run(const io::Case& c, RunContext& ctx) const {
+RunOutcome LbmCase::run(const casefile::Case& c, RunContext& ctx) const {
   const core::WallTimer total;
   RunDirectory& dir = ctx.directory;
   const lbm::Config config =
@@ -310,7 +310,7 @@ RunOutcome LbmCase::run(const io::Case& c, RunContext& ctx) const {
   }
   const Reynolds reynolds{geometry, axis, nu};
 
-  io::Progress progress(steps, "lbm", ctx.verbosity);
+  display::Progress progress(steps, "lbm", ctx.verbosity);
   LbmStepping stepping(ctx, *solver, outputs ? &*outputs : nullptr, geometry, reynolds, progress);
   const long done = stepping.run(steps, every);
   const RunOutcome outcome = done < steps ? RunOutcome::interrupted : RunOutcome::complete;

@@ -9,9 +9,9 @@ namespace hetflow::app {
 // non-finite or too fast for the lattice (docs/lbm.md).
 class LbmCase : public CaseType {
  public:
-  io::Schema schema() const override;
-  void check(const io::Case& c) const override;
-  RunOutcome run(const io::Case& c, RunContext& context) const override;
+  casefile::Schema schema() const override;
+  void check(const casefile::Case& c) const override;
+  RunOutcome run(const casefile::Case& c, RunContext& context) const override;
   // Over the ranks through lbm::Solver's link (z-slabs, one per device of every rank).
   bool runs_across_processes() const override { return true; }
 };

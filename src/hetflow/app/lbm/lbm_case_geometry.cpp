@@ -25,7 +25,7 @@ std::vector<std::string> keys_of(const std::string& kind) {
 
 const std::vector<std::string> all_keys{"size", "radius", "centre", "porosity", "min_radius", "max_radius", "seed", "file"};
 
-std::array<std::size_t, 3> size_of(const io::Case& c) {
+std::array<std::size_t, 3> size_of(const casefile::Case& c) {
   const auto s = c.get<std::vector<std::size_t>>("geometry.size");
   return {s[0], s[1], s[2]};
 }
@@ -34,7 +34,7 @@ std::string list_text(const std::array<std::size_t, 3>& d) {
   return "[" + std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " + std::to_string(d[2]) + "]";
 }
 
-fs::path geometry_path(const io::Case& c) {
+fs::path geometry_path(const casefile::Case& c) {
   const fs::path file = c.get<std::string>("geometry.file");
   if (file.is_absolute()) return file;
   const fs::path source = c.source();
@@ -43,24 +43,24 @@ fs::path geometry_path(const io::Case& c) {
   return file;
 }
 
-double radius_or_default(const io::Case& c, std::size_t ny) {
+double radius_or_default(const casefile::Case& c, std::size_t ny) {
   const double r = c.get<double>("geometry.radius");
   return r > 0 ? r : static_cast<double>(ny) / 8.0;
 }
 
-std::array<double, 3> centre_or_default(const io::Case& c, const std::array<std::size_t, 3>& d) {
+std::array<double, 3> centre_or_default(const casefile::Case& c, const std::array<std::size_t, 3>& d) {
   const auto given = c.get<std::vector<double>>("geometry.centre");
   if (given.size() == 3) return {given[0], given[1], given[2]};
   return {0.5 * static_cast<double>(d[0] - 1), 0.5 * static_cast<double>(d[1] - 1), 0.5 * static_cast<double>(d[2] - 1)};
 }
 
-[[noreturn]] void rethrow_at(const io::Case& c, const std::string& key, const std::exception& e) {
-  throw io::CaseError(c.where("geometry." + key) + ": geometry." + key + ": " + e.what());
+[[noreturn]] void rethrow_at(const casefile::Case& c, const std::string& key, const std::exception& e) {
+  throw casefile::CaseError(c.where("geometry." + key) + ": geometry." + key + ": " + e.what());
 }
 
 }  // namespace
 
-void check_lbm_geometry(const io::Case& c, std::vector<std::string>& problems) {
+void check_lbm_geometry(const casefile::Case& c, std::vector<std::string>& problems) {
   const std::string kind = c.get<std::string>("geometry.kind");
   const std::vector<std::string> used = keys_of(kind);
   for (const std::string& key : all_keys) {
@@ -93,12 +93,12 @@ void check_lbm_geometry(const io::Case& c, std::vector<std::string>& problems) {
     problems.push_back(c.where("geometry.max_radius") + ": geometry.max_radius is below geometry.min_radius");
 }
 
-std::optional<std::array<std::size_t, 3>> planned_lbm_dims(const io::Case& c) {
+std::optional<std::array<std::size_t, 3>> planned_lbm_dims(const casefile::Case& c) {
   if (c.get<std::string>("geometry.kind") == "file") return std::nullopt;
   return size_of(c);
 }
 
-LbmGeometry make_lbm_geometry(const io::Case& c) {
+LbmGeometry make_lbm_geometry(const casefile::Case& c) {
   LbmGeometry g;
   g.kind = c.get<std::string>("geometry.kind");
   g.info["kind"] = g.kind;
@@ -111,7 +111,7 @@ LbmGeometry make_lbm_geometry(const io::Case& c) {
     }
     const auto size = c.get<std::vector<std::size_t>>("geometry.size");
     if (!size.empty() && std::array<std::size_t, 3>{size[0], size[1], size[2]} != g.mask.dims()) {
-      throw io::CaseError(c.where("geometry.size") + ": geometry.size = " +
+      throw casefile::CaseError(c.where("geometry.size") + ": geometry.size = " +
                           list_text({size[0], size[1], size[2]}) + " does not match " + path.string() + ", which is " +
                           lbm::dims_text(g.mask.dims()) + ": fix the size or leave it out");
     }
@@ -152,7 +152,7 @@ LbmGeometry make_lbm_geometry(const io::Case& c) {
       rethrow_at(c, g.kind == "cylinder" || g.kind == "sphere" ? "radius" : "size", e);
     }
   }
-  if (!g.mask.any_fluid()) throw io::CaseError(c.where("geometry.kind") + ": the geometry has no fluid node");
+  if (!g.mask.any_fluid()) throw casefile::CaseError(c.where("geometry.kind") + ": the geometry has no fluid node");
   g.info["dims"] = g.mask.dims();
   g.info["porosity"] = g.mask.porosity();
   g.info["fingerprint"] = lbm::fingerprint(g.mask);

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "hetflow/io/case_file.hpp"
+#include "hetflow/casefile/case.hpp"
 #include "hetflow/lbm/geometry.hpp"
 
 namespace hetflow::app {
@@ -22,14 +22,14 @@ struct LbmGeometry {
 // Checks what the schema cannot express: which keys a kind needs or ignores, and list lengths; each
 // problem is appended to `problems` with the file:line of the key involved. Cheap: reads no geometry
 // file, so a file's dims are checked against geometry.size only when make_lbm_geometry loads it.
-void check_lbm_geometry(const io::Case& c, std::vector<std::string>& problems);
+void check_lbm_geometry(const casefile::Case& c, std::vector<std::string>& problems);
 
 // The lattice dims of a generated kind (not `file`), known before any mask is built so that a lattice
 // too large for the device is refused before the host spends memory on it.
-std::optional<std::array<std::size_t, 3>> planned_lbm_dims(const io::Case& c);
+std::optional<std::array<std::size_t, 3>> planned_lbm_dims(const casefile::Case& c);
 
 // Builds or loads the mask. A relative geometry.file is taken from the case file's folder, so a case
-// and its voxel file move together. Generator and file errors become io::CaseError naming the key.
-LbmGeometry make_lbm_geometry(const io::Case& c);
+// and its voxel file move together. Generator and file errors become casefile::CaseError naming the key.
+LbmGeometry make_lbm_geometry(const casefile::Case& c);
 
 }  // namespace hetflow::app

@@ -8,10 +8,10 @@
 namespace hetflow::app {
 namespace {
 
-std::size_t components(const io::Case& c) { return c.get<std::string>("lbm.model") == "two_component" ? 2 : 1; }
+std::size_t components(const casefile::Case& c) { return c.get<std::string>("lbm.model") == "two_component" ? 2 : 1; }
 
 // Given keys of the section of a model that is not the chosen one: a likely mistake, worth reporting.
-void check_unused_section(const io::Case& c, const std::string& section, const std::vector<std::string>& keys,
+void check_unused_section(const casefile::Case& c, const std::string& section, const std::vector<std::string>& keys,
                           std::vector<std::string>& problems) {
   if (c.get<std::string>("lbm.model") == section) return;
   for (const std::string& key : keys) {
@@ -23,7 +23,7 @@ void check_unused_section(const io::Case& c, const std::string& section, const s
   }
 }
 
-void check_length(const io::Case& c, const std::string& path, std::size_t n, std::vector<std::string>& problems) {
+void check_length(const casefile::Case& c, const std::string& path, std::size_t n, std::vector<std::string>& problems) {
   const auto v = c.get<std::vector<double>>(path);
   if (v.size() == n) return;
   problems.push_back(c.where(path) + ": " + path + " has " + std::to_string(v.size()) + " entries: lbm.model = " +
@@ -32,7 +32,7 @@ void check_length(const io::Case& c, const std::string& path, std::size_t n, std
 
 }  // namespace
 
-void declare_multiphase(io::Schema& s) {
+void declare_multiphase(casefile::Schema& s) {
   s.section("lbm").key<std::string>("model", "single", "single: one phase; shan_chen: liquid and vapour of one "
                                                        "component; two_component: two immiscible components")
       .one_of({"single", "shan_chen", "two_component"});
@@ -69,7 +69,7 @@ void declare_multiphase(io::Schema& s) {
   in.key<int>("seed", 1, "mixture: random seed; one seed gives one field on every platform").at_least(0);
 }
 
-void check_multiphase(const io::Case& c, std::vector<std::string>& problems) {
+void check_multiphase(const casefile::Case& c, std::vector<std::string>& problems) {
   check_unused_section(c, "shan_chen", {"g", "psi0", "rho0"}, problems);
   check_unused_section(c, "two_component", {"g", "tau_b", "wall_density"}, problems);
   const std::size_t n = components(c);
@@ -96,7 +96,7 @@ void check_multiphase(const io::Case& c, std::vector<std::string>& problems) {
   }
 }
 
-void configure_multiphase(const io::Case& c, lbm::Config& config) {
+void configure_multiphase(const casefile::Case& c, lbm::Config& config) {
   const std::string model = c.get<std::string>("lbm.model");
   if (model == "shan_chen") {
     config.shan_chen = lbm::ShanChen{c.get<double>("shan_chen.g"), c.get<double>("shan_chen.psi0"),
@@ -108,7 +108,7 @@ void configure_multiphase(const io::Case& c, lbm::Config& config) {
   }
 }
 
-void initialise_multiphase(const io::Case& c, const lbm::Geometry& geometry, lbm::Solver& solver) {
+void initialise_multiphase(const casefile::Case& c, const lbm::Geometry& geometry, lbm::Solver& solver) {
   const auto u0 = c.get<std::vector<double>>("lbm.initial_velocity");
   const std::array<double, 3> u{u0[0], u0[1], u0[2]};
   const std::size_t n = components(c);

@@ -10,7 +10,7 @@
 #include "hetflow/core/error.hpp"
 #include "hetflow/io/csv.hpp"
 #include "hetflow/io/hdf5_xdmf.hpp"
-#include "hetflow/io/preview.hpp"
+#include "hetflow/display/preview.hpp"
 #include "hetflow/io/pvd.hpp"
 #include "hetflow/io/vtk_writer.hpp"
 #include "hetflow/lbm/geometry_io.hpp"
@@ -173,7 +173,7 @@ void LbmOutputs::write_png(long step, const lbm::Fields& fields, const LbmDiagno
                                                         : std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
     }
   }
-  io::PreviewOptions look;
+  display::PreviewOptions look;
   // Short enough to fit above a square plot: the colour bar already says what is shown.
   look.title = "step " + std::to_string(step) + "  " + axis_names[axis] + " = " + std::to_string(mid) + "  " +
                (title_extra.empty() ? "max |u| " + short_number(d.max_speed) : title_extra);
@@ -188,7 +188,7 @@ void LbmOutputs::write_png(long step, const lbm::Fields& fields, const LbmDiagno
   const int height = static_cast<int>(std::clamp(200.0 + 600.0 * aspect, 440.0, 760.0));
   const std::string stem = (options_.slice_density ? std::string(density) : "speed") + "_" + axis_names[axis];
   const std::string name = numbered(stem.c_str(), step, "png");
-  io::write_preview_png(dir_.file(name), io::PreviewField{std::span<const double>(shown), nh, nv}, width, height, look);
+  display::write_preview_png(dir_.file(name), display::PreviewField{std::span<const double>(shown), nh, nv}, width, height, look);
   if (!png_listed_) {
     dir_.add_output(stem + "_*.png", std::string(options_.slice_density ? density : "|u|") +
                                          " on the middle slice every output step (grey: solid)");

@@ -107,7 +107,7 @@ tune::Tunable lbm_tunable(const core::DeviceSet& devices, int n, lbm::Storage st
   return t;
 }
 
-lbm::Config with_lbm_tuning(lbm::Config config, const io::Case& c, const core::DeviceSet& devices,
+lbm::Config with_lbm_tuning(lbm::Config config, const casefile::Case& c, const core::DeviceSet& devices,
                             std::size_t processes, nlohmann::json& record) {
   const core::DeviceInfo& first = devices.device(0).info;
   // The work-group's shape is taken whole or not at all.

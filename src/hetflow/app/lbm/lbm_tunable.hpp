@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hetflow/core/device_set.hpp"
-#include "hetflow/io/case_file.hpp"
+#include "hetflow/casefile/case.hpp"
 #include "hetflow/lbm/solver.hpp"
 #include "hetflow/tune/measurement.hpp"
 #include "hetflow/tune/tuner.hpp"
@@ -22,7 +22,7 @@ tune::Tunable lbm_tunable(const core::DeviceSet& devices, int n, lbm::Storage st
 // since every process must use the same ones), all devices share one name and driver, and
 // HETFLOW_NO_TUNE is unset; on several devices from the entry tuned on as many. What was taken, or
 // why nothing, goes into `record` (the manifest's "tuning").
-lbm::Config with_lbm_tuning(lbm::Config config, const io::Case& c, const core::DeviceSet& devices,
+lbm::Config with_lbm_tuning(lbm::Config config, const casefile::Case& c, const core::DeviceSet& devices,
                             std::size_t processes, nlohmann::json& record);
 
 }  // namespace hetflow::app

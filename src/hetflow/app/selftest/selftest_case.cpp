@@ -11,7 +11,7 @@
 #include "hetflow/io/csv.hpp"
 #include "hetflow/io/hdf5_xdmf.hpp"
 #include "hetflow/io/interrupt.hpp"
-#include "hetflow/io/preview.hpp"
+#include "hetflow/display/preview.hpp"
 #include "hetflow/io/pvd.hpp"
 #include "hetflow/io/vtk_writer.hpp"
 
@@ -83,7 +83,7 @@ FieldStats check_field(const Grid& g, const std::vector<Real>& u, long step) {
 }
 
 template <class Real>
-RunOutcome run_typed(const io::Case& c, RunContext& ctx, core::Precision precision) {
+RunOutcome run_typed(const casefile::Case& c, RunContext& ctx, core::Precision precision) {
   const auto size = c.get<std::vector<int>>("selftest.size");
   const Grid g{size[0], size[1], size[2]};
   const long steps = c.get<long>("selftest.steps");
@@ -131,7 +131,7 @@ RunOutcome run_typed(const io::Case& c, RunContext& ctx, core::Precision precisi
   io::CsvWriter csv(dir.file("selftest.csv"), {"step", "min", "max", "total"});
   dir.add_output("selftest.csv", "field minimum, maximum and total per output step");
   std::vector<Real> host(g.size());
-  io::Progress progress(steps, "selftest", ctx.verbosity);
+  display::Progress progress(steps, "selftest", ctx.verbosity);
   auto output = [&](long step) {
     devices.finish();
     (step % 2 ? b : a).gather(host);
@@ -187,12 +187,12 @@ RunOutcome run_typed(const io::Case& c, RunContext& ctx, core::Precision precisi
 
   if (c.get<bool>("output.png")) {
     const std::size_t mid = static_cast<std::size_t>(g.nz / 2) * g.plane();
-    io::PreviewOptions look;
+    display::PreviewOptions look;
     look.title = "u at z = " + std::to_string(g.nz / 2) + " after " + std::to_string(done) + " steps";
     look.value_label = "u";
-    const io::PreviewField slice{std::span<const Real>(host).subspan(mid, g.plane()), static_cast<std::size_t>(g.nx),
+    const display::PreviewField slice{std::span<const Real>(host).subspan(mid, g.plane()), static_cast<std::size_t>(g.nx),
                                  static_cast<std::size_t>(g.ny)};
-    io::write_preview_png(dir.file("field_mid_z.png"), slice, 800, 600, look);
+    display::write_preview_png(dir.file("field_mid_z.png"), slice, 800, 600, look);
     dir.add_output("field_mid_z.png", "preview of the final field's middle z-plane");
   }
   if (c.get<bool>("output.hdf5")) {
@@ -215,8 +215,8 @@ RunOutcome run_typed(const io::Case& c, RunContext& ctx, core::Precision precisi
 
 }  // namespace
 
-io::Schema SelftestCase::schema() const {
-  io::Schema s("selftest", "device self-test: diffusion on a grid split over the devices, checked against the host");
+casefile::Schema SelftestCase::schema() const {
+  casefile::Schema s("selftest", "device self-test: diffusion on a grid split over the devices, checked against the host");
   auto& t = s.section("selftest", "the self-test run");
   t.key<std::vector<int>>("size", {48, 40, 32}, "grid size nx, ny, nz").length(3).at_least(2).unit("cells");
   t.key<int>("steps", 200, "number of diffusion steps").at_least(1);
@@ -229,7 +229,7 @@ io::Schema SelftestCase::schema() const {
   return s;
 }
 
-RunOutcome SelftestCase::run(const io::Case& c, RunContext& context) const {
+RunOutcome SelftestCase::run(const casefile::Case& c, RunContext& context) const {
   const core::Precision precision = core::parse_precision(c.get<std::string>("selftest.precision"));
   return precision == core::Precision::f64 ? run_typed<double>(c, context, precision)
                                            : run_typed<float>(c, context, precision);

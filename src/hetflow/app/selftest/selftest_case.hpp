@@ -9,8 +9,8 @@ namespace hetflow::app {
 // and writes every kind of output a solver writes.
 class SelftestCase : public CaseType {
  public:
-  io::Schema schema() const override;
-  RunOutcome run(const io::Case& c, RunContext& context) const override;
+  casefile::Schema schema() const override;
+  RunOutcome run(const casefile::Case& c, RunContext& context) const override;
 };
 
 }  // namespace hetflow::app
