@@ -284,7 +284,7 @@ BenchCase function_rate(const core::DeviceSet& devices, const chem::Mechanism& m
   p.write(q, batch.params);
   kernel.args(y, p, out, static_cast<cl_int>(repeats));
   // PoCL, left to choose the groups, crashed (a segmentation fault, 2 cores) in GRI-Mech 3.0's jac(),
-  // whose private matrix takes 23 KB a work-item; in radau5.cpp's CPU groups of 4 it runs.
+  // whose private matrix takes 23 KB a work-item; in ode/radau5_launch.cpp's CPU groups of 4 it runs.
   const core::NDRange local = gpu ? core::NDRange{} : core::NDRange(4);
   kernel.launch(q, count, local);
   q.finish();

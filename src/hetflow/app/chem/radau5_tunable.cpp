@@ -69,7 +69,7 @@ tune::Tunable radau5_tunable(const core::DeviceSet& devices, const casefile::Cas
                   radau5_class(batch->system, standard.analytic_jacobian(), systems),
                   "reactor batch of " + c.source() + ": " + std::to_string(systems) + " systems of " +
                       std::to_string(batch->system.n) + " equations",
-                  // Mapping 2 and the phased mapping only on GPUs (radau5.cpp).
+                  // Mapping 2 and the phased mapping only on GPUs (ode/radau5_launch.cpp says why).
                   tune::TuningSpace(std::move(dimensions),
                                     [gpu](const tune::Setting& s) { return s.at("mapping") == "work_item" || gpu; }),
                   std::move(defaults),

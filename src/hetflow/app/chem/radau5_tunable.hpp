@@ -13,7 +13,7 @@ namespace hetflow::app {
 // lu_panel, and on NVIDIA GPUs max_registers) on the first device for the batch of a reactor_batch
 // case `c` (its mechanism, states, count and dt): the wall clock of integrate(), as the chemistry
 // benchmark times it, in systems per second. Mapping 2 and the phased mapping are offered on GPUs only
-// (radau5.cpp says why).
+// (ode/radau5_launch.cpp says why).
 // Each system and batch-size decade is its own problem class.
 tune::Tunable radau5_tunable(const core::DeviceSet& devices, const casefile::Case& c, const tune::MeasureOptions& measure);
 
