@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "hetflow/ftle/field_args.hpp"
 #include "hetflow/ftle/kernel_codes.hpp"
 #include "hetflow/ftle/messages.hpp"
 #include "hetflow/ftle/solver.hpp"
