@@ -1,5 +1,5 @@
 // D3Q19 lattice Boltzmann: BGK collision with Guo forcing, half-way bounce-back on wall nodes, periodic
-// edges, in three memory-access patterns (thesis App. B). The state between steps is always the
+// edges, in three memory-access patterns (Myre 2013, App. B). The state between steps is always the
 // pre-collision populations at the current step, held as follows:
 //   AB          two arrays in natural order; a step reads the node's packets from `src`, collides and
 //               pushes each to the node it moves to in `dst` (towards a wall: back into the node, reversed);

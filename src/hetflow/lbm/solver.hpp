@@ -20,7 +20,7 @@
 
 namespace hetflow::lbm {
 
-// How populations move through memory (thesis App. B): two arrays, or one array in place.
+// How populations move through memory (Myre 2013, App. B): two arrays, or one array in place.
 enum class Pattern { ab, aa, lagrangian };
 // Storage precision of the populations; arithmetic is float for fp32 and fp16, double for fp64.
 enum class Storage { fp32, fp16, fp64 };
@@ -44,7 +44,7 @@ struct ShanChen {
 // Pressure of the Shan-Chen fluid: p = rho/3 + G psi(rho)^2 / 6.
 double shan_chen_pressure(double rho, const ShanChen& sc);
 
-// Two-component multiphase flow (Shan-Chen MCMP; thesis Eqs. 3.5-3.6): components a and b, psi = rho
+// Two-component multiphase flow (Shan-Chen MCMP; Myre 2013, Eqs. 3.5-3.6): components a and b, psi = rho
 // for each, the force on a from b F_a = -G rho_a(x) sum_i w_i rho_b(x + c_i) c_i (and on b from a
 // alike); G > 0 repels. Both relax to equilibria at Shan-Chen's common velocity shifted by
 // tau_s F_s / rho_s; the body force density is shared in proportion to the densities. Wall nodes carry
