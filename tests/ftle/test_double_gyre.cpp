@@ -92,7 +92,7 @@ std::vector<double> gyre_ftle(Solver s) {
 }
 
 // The flow is invariant under (x, y, t) -> (2 - x, 1 - y, -t), so the backward field over [0, -15] is
-// the forward field mirrored (spec 4.2.2); in fp64 the two agree to round-off amplified by the
+// the forward field mirrored; in fp64 the two agree to round-off amplified by the
 // stretching (e^(0.4 * 15) ~ 400).
 TEST(FtleDoubleGyre, BackwardIsTheMirroredForwardField) {
   const core::DeviceSet ds = test::test_device();
@@ -111,9 +111,9 @@ TEST(FtleDoubleGyre, BackwardIsTheMirroredForwardField) {
   EXPECT_LT(worst, 1e-9);
 }
 
-// Spec 4.2.2's reference table: interior mean 0.1524 on 257 x 129 seeds (RK4, dt = 0.01); its acceptance
-// proposal is the mean within 1 %. RK4 with dt = 0.1 changes the flow map by ~1e-5 (the convergence
-// test), far below that.
+// An independent RK4 reference (dt = 0.01) gives the interior mean 0.1524 on 257 x 129 seeds
+// (docs/ftle.md, "Validation"); the test asks for the mean within 1 %. RK4 with dt = 0.1 changes the flow
+// map by ~1e-5 (the convergence test), far below that.
 TEST(FtleDoubleGyre, InteriorMeanMatchesTheSpecTable) {
   const core::DeviceSet ds = test::test_device();
   const SeedGrid seeds = gyre_seeds(129);
@@ -122,13 +122,13 @@ TEST(FtleDoubleGyre, InteriorMeanMatchesTheSpecTable) {
   double mean = 0;
   for (std::size_t j = 1; j + 1 < ny; ++j)
     for (std::size_t i = 1; i + 1 < nx; ++i) mean += field[j * nx + i] / static_cast<double>((nx - 2) * (ny - 2));
-  std::printf("double gyre T = 15, 257 x 129 seeds: interior mean FTLE %.4f (spec 0.1524)\n", mean);
+  std::printf("double gyre T = 15, 257 x 129 seeds: interior mean FTLE %.4f (reference 0.1524)\n", mean);
   RecordProperty("interior_mean", std::to_string(mean));
   EXPECT_NEAR(mean, 0.1524, 0.01 * 0.1524);
 }
 
 // FP32 positions and velocity against FP64, both RK4 dt = 0.1, T = 15: chaotic stretching amplifies
-// single-precision rounding where the field is ridged, so the fields agree in L1 (spec 2.11: same error
+// single-precision rounding where the field is ridged, so the fields agree in L1 (the same error
 // against a reference to three digits), not node by node.
 TEST(FtleDoubleGyre, SinglePrecisionAgreesWithDouble) {
   const core::DeviceSet ds = test::test_device();

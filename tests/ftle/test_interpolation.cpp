@@ -61,7 +61,7 @@ double max_error(const std::vector<double>& points, const std::vector<double>& v
   return worst;
 }
 
-// M4' conserves moments 0, 1 and 2 (spec 2.5): quadratics come back exactly, in 2D and 3D; linear
+// M4' conserves moments 0, 1 and 2 (Monaghan 1985): quadratics come back exactly, in 2D and 3D; linear
 // interpolation misses the curvature: its error is at most h^2 / 8 times the sum of |d2u/dx_d^2| (mixed
 // terms xy come back exactly), 0.01 / 8 * (4 + 1.6 + 1.8) = 9.25e-3 for u.
 TEST(FtleInterpolation, M4PrimeReproducesQuadratics) {

@@ -103,7 +103,7 @@ INSTANTIATE_TEST_SUITE_P(Integrators, LinearSaddle,
                          });
 
 // Solid-body rotation does not stretch: RK4's amplification per step is 1 - dt^6/144 + ..., so the
-// FTLE is below 1e-9 (the spec's Heun value, 1.25e-7 at dt = 2 pi / 628, is dt^3 / 8 per unit time).
+// FTLE is below 1e-9 (Heun's value, 1.25e-7 at dt = 2 pi / 628, is dt^3 / 8 per unit time).
 TEST(FtleLinear, RotationHasZeroFtle) {
   const core::DeviceSet ds = test::test_device();
   Config c;
@@ -117,7 +117,7 @@ TEST(FtleLinear, RotationHasZeroFtle) {
     const double bound = integrator == Integrator::rk4 ? 1e-9 : 1.3e-7;
     for (double v : field) ASSERT_LT(std::abs(v), bound) << to_string(integrator);
     if (integrator == Integrator::heun) {
-      // ln sqrt(1 + dt^4 / 4) per step (spec 4.2.1): 1.252e-7
+      // ln sqrt(1 + dt^4 / 4) per step: 1.252e-7
       const double dt = s.dt();
       EXPECT_NEAR(field[field.size() / 2], 628 * 0.5 * std::log1p(dt * dt * dt * dt / 4) / c.duration, 1e-12);
     }

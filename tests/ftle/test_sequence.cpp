@@ -231,7 +231,7 @@ TEST(SequenceDoubleGyre, ComposedFieldsApproachTheDirectOnesAsTheSeedGridRefines
                   run.compositions[i], run.composed_seconds[i]);
     }
     if (n == 129) {
-      // The spec's table (4.2.2, 257 x 129 seeds, RK4 reference): interior mean 0.1524 at t0 = 0.
+      // The RK4 reference on 257 x 129 seeds (docs/ftle.md, "Validation"): interior mean 0.1524 at t0 = 0.
       EXPECT_NEAR(interior_mean(run.composed[1][0], gyre_seeds(n)), 0.1524, 0.01 * 0.1524);
       EXPECT_NEAR(interior_mean(run.composed[0][0], gyre_seeds(n)), 0.1524, 0.02 * 0.1524);
     }
@@ -318,12 +318,12 @@ TEST(SequenceCost, StepCountsMatchTheFormulaAndTheRun) {
     }
   }
 
-  // The paper's configuration (spec 4.1.2): 32 fields, windows of 96 snapshot intervals, one step per
-  // interval. The step saving K W / (K + W - 1) = 24.2 is within 1 % of K W / (K + W) = 24; Eq. 19
-  // charges the indirect method 2 N_vel = 2 (K + W) step-equivalents and predicts half of it, 12.
-  // two_stack: 95 + 1 + 30 x 2 = 156 compositions, about N_vel + N_FTLE = 160 as Eq. 19 assumes, so
-  // the saving with a composition at half a step is 3072 / (127 + 78) = 15.0 (sequential: 3072 / (127 +
-  // 1520) = 1.87).
+  // The paper's configuration (Conti et al. 2012, Section 4.5): 32 fields, windows of 96 snapshot
+  // intervals, one step per interval. The step saving K W / (K + W - 1) = 24.2 is within 1 % of K W / (K
+  // + W) = 24; Eq. 19 charges the indirect method 2 N_vel = 2 (K + W) step-equivalents and predicts half
+  // of it, 12. two_stack: 95 + 1 + 30 x 2 = 156 compositions, about N_vel + N_FTLE = 160 as Eq. 19
+  // assumes, so the saving with a composition at half a step is 3072 / (127 + 78) = 15.0 (sequential:
+  // 3072 / (127 + 1520) = 1.87).
   c.duration = 96;
   c.steps = 96;
   spec.fields = 32;

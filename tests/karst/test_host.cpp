@@ -62,7 +62,8 @@ TEST(KarstHost, UniformStateStaysUniform) {
 }
 
 TEST(KarstHost, ThesisOutletRowDriftsFromUniformState) {
-  // Spec 4.5 test 1: the row as printed is off the uniform state by dt (v*/dx - 2/(Pe dx^2)) T per step.
+  // The row as printed (Myre 2013, Eq. 4.20) is off the uniform state by dt (v*/dx - 2/(Pe dx^2)) T per
+  // step.
   // Pe = 500, dx = 1/60, v* = 1: v*/dx = 60 > 2/(Pe dx^2) = 14.4, so the outlet warms above the uniform 1
   // (observed: +0.889 after 150 steps of 0.01).
   Grid g = heat_grid();

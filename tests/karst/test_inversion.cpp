@@ -1,8 +1,9 @@
-// The synthetic inversion of spec 4.5 test 5: data from a known (Pe, St, Theta) inside the thesis's
-// bounds, NLCG from the thesis's start (Pe 2000, St 10, Theta 4.5). Noise-free data must give the truth
-// to 1e-6 relative; with noise of 1 % of the outlet signal, every parameter must lie within 3 standard
-// deviations of the truth (Gauss-Newton covariance at the solution) and the RMS misfit must match the
-// noise. Failing candidates are reported and the run goes on (skip) or ends with its best point (stop).
+// A synthetic version of the thesis's inversion (Myre 2013, Sec. 7.3.2): data from a known (Pe, St,
+// Theta) inside the thesis's bounds, NLCG from the thesis's start (Pe 2000, St 10, Theta 4.5). Noise-free
+// data must give the truth to 1e-6 relative; with noise of 1 % of the outlet signal, every parameter
+// must lie within 3 standard deviations of the truth (Gauss-Newton covariance at the solution) and the
+// RMS misfit must match the noise. Failing candidates are reported and the run goes on (skip) or ends
+// with its best point (stop).
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,4 +1,5 @@
-// The heat groups from physical properties against the derived values of spec 4.5 (cases C11, C72).
+// The heat groups from physical properties against values derived by hand from the constants of
+// Luhmann's (2011) cases C11 and C72, as Myre 2013 quotes them.
 #include <gtest/gtest.h>
 
 #include "hetflow/karst/model.hpp"
@@ -6,7 +7,7 @@
 namespace hetflow::karst {
 namespace {
 
-// The table of spec 4.5 prints 3 to 4 significant digits: half a unit of the third is up to 0.5 %.
+// The expected values have 3 to 4 significant digits: half a unit of the third is up to 0.5 %.
 constexpr double table_rel = 5e-3;
 
 void expect_rel(double value, double expected) { EXPECT_NEAR(value, expected, table_rel * expected); }

@@ -1,6 +1,6 @@
-// SVC, the singular-value-composition generator (spec thesis-environment.md 5.3, acceptance [P]): the
-// singular values of the output are the prescribed ones, the host reference and every device give the
-// same bits for a seed, the work is the spec's count, and bad input is refused with the field named.
+// SVC, the singular-value-composition generator (Myre 2013, Sec. 5.3 and App. D): the singular values
+// of the output are the prescribed ones, the host reference and every device give the same bits for a
+// seed, the work is the thesis's count, and bad input is refused with the field named.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -104,7 +104,7 @@ std::unique_ptr<Tnt> TntTest::tnt_;
 // under-determined ones at kappa 1e8 both solvers meet the KKT test, but its tolerance leaves room for
 // residuals a few per cent apart, either way round (measured ~1.5e-6 with differences of 5e-8 to 3e-7,
 // ||b|| ~ 1, depending on the path TNT takes): the residuals are held to
-// the duality gap the tolerance allows there (the spec: TNT may lose to FNNLS on such problems).
+// the duality gap the tolerance allows there (TNT may lose to FNNLS on such problems).
 TEST_F(TntTest, AgreesWithFnnlsOnGeneratedProblems) {
   for (const auto& [m, n] : {std::pair<std::size_t, std::size_t>{80, 60}, {60, 80}, {100, 100}})
     for (const double kappa : {1e1, 1e4, 1e8}) {
@@ -347,10 +347,11 @@ TEST_F(TntTest, IterationLogIsConsistent) {
   EXPECT_GE(kkt_report(A, p.b, limited.x).min_x, 0.0);
 }
 
-// The spec's deletion rule (most negative y first) also terminates; where the active set is well
-// resolved it finds FNNLS's, and on the kappa 1e8 problem where its LSQ raises the residual it stops by
-// rule 5.6.6 with a diagnosis, still feasible and no worse than where it started (measured: scaled
-// gradient 1.5e-6 left, residual 2.9e-7 ||b|| above FNNLS's; step_back, the default, converges there).
+// The thesis's deletion rule (most negative y first; Myre 2013, App. E.2) also terminates; where the
+// active set is well resolved it finds FNNLS's, and on the kappa 1e8 problem where its LSQ raises the
+// residual it stops by rule 5.6.6 of App. E.1 with a diagnosis, still feasible and no worse than where
+// it started (scaled gradient 1.5e-6 left, residual 2.9e-7 ||b|| above FNNLS's; step_back, the default,
+// converges there).
 TEST_F(TntTest, SpecDeletionRuleTerminates) {
   const TntOptions spec_rule{.deletion = TntDeletion::most_negative};
   const Matrix A = random_matrix(80, 60, 1e4, 21);

@@ -114,7 +114,7 @@ TEST(SimulatedAnnealing, FindsMixedSpaceOptimumWithFewerEvaluations) {
   EXPECT_TRUE(r.converged);
 }
 
-// Over 20 seeds, the optimum is found in at least 19 (the spec's 95 % acceptance criterion).
+// Over 20 seeds, the optimum is found in at least 19 (95 %).
 TEST(SimulatedAnnealing, FindsOptimumForMostSeeds) {
   int found = 0;
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {

@@ -96,7 +96,7 @@ TEST(Search, AnnealingFindsTheOptimumWithinFivePercentOnAQuarterOfTheEvaluations
   for (const Trial& t : r.trials) distinct.insert(t.setting);
   EXPECT_EQ(distinct.size(), r.trials.size());  // memoised: no setting measured twice
 
-  // Not luck of one seed: the spec asks for >= 95 % of seeds.
+  // Not luck of one seed: >= 95 % of seeds must find it.
   int hits = 0;
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
     options.seed = seed;

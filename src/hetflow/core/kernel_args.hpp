@@ -1,5 +1,6 @@
 #pragma once
 #include <cstddef>
+#include <optional>
 #include <span>
 
 #include "hetflow/core/build_options.hpp"
@@ -18,6 +19,8 @@ void set_real(Kernel& kernel, cl_uint index, double value, Precision real);
 class KernelArgs {
  public:
   KernelArgs(Kernel& kernel, Precision real, cl_uint first = 0) : kernel_(kernel), real_(real), next_(first) {}
+  // A kernel without real_t parameters: real() throws.
+  explicit KernelArgs(Kernel& kernel, cl_uint first = 0) : kernel_(kernel), next_(first) {}
 
   template <class T>
   KernelArgs& add(const T& value) {
@@ -26,7 +29,7 @@ class KernelArgs {
   }
   // A real_t argument, converted to the build's precision.
   KernelArgs& real(double value) {
-    set_real(kernel_, next_++, value, real_);
+    set_real(kernel_, next_++, value, precision());
     return *this;
   }
   // Consecutive real_t arguments (the components of a vector given one by one).
@@ -40,12 +43,12 @@ class KernelArgs {
   }
   // The index the next argument goes to.
   cl_uint next() const { return next_; }
-  Precision precision() const { return real_; }
+  Precision precision() const;
   Kernel& kernel() const { return kernel_; }
 
  private:
   Kernel& kernel_;
-  Precision real_;
+  std::optional<Precision> real_;
   cl_uint next_;
 };
 

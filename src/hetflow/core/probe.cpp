@@ -6,6 +6,7 @@
 
 #include "hetflow/core/buffer.hpp"
 #include "hetflow/core/kernel.hpp"
+#include "hetflow/core/kernel_args.hpp"
 #include "hetflow/core/program.hpp"
 
 namespace hetflow::core {
@@ -64,15 +65,7 @@ FlopRate measure_flops(const Queue& queue, Precision precision, const FlopOption
   const std::size_t real = precision == Precision::f64 ? 8 : 4;
   Buffer<std::uint8_t> out(ctx, items * real);
   Kernel k = ctx.program("core/probe.cl", BuildOptions(precision)).kernel("probe_fma");
-  k.set(0, out);
-  if (precision == Precision::f64) {
-    k.set(1, 0.999);
-    k.set(2, 0.001);
-  } else {
-    k.set(1, 0.999f);
-    k.set(2, 0.001f);
-  }
-  k.set(3, static_cast<cl_uint>(iterations));
+  KernelArgs(k, precision).add(out).real(0.999).real(0.001).add(static_cast<cl_uint>(iterations));
   const double flops = 4.0 * probe_fma_chains * static_cast<double>(iterations) * static_cast<double>(items);
   for (int i = 0; i < options.warmup; ++i) k.launch(queue, NDRange(items), NDRange(local)).wait();
   std::vector<double> rates;

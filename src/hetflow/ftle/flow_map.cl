@@ -1,6 +1,6 @@
-// Composition of intermediate flow maps (Brunton & Rowley 2010; spec ftle.md §2.9, §3.7): a short map
-// phi_j over one interval is stored on the seed grid as its displacement d_j(x) = phi_j(x) - x, DIM reals
-// per seed, seeds x-fastest. The map over several intervals is built seed by seed: start at
+// Composition of intermediate flow maps (Brunton & Rowley 2010; Conti et al. 2012, Section 3.4): a short
+// map phi_j over one interval is stored on the seed grid as its displacement d_j(x) = phi_j(x) - x, DIM
+// reals per seed, seeds x-fastest. The map over several intervals is built seed by seed: start at
 // x_0 + d_first(x_0), then x <- x + d_j(x) for each later map, with d_j interpolated at x (mesh-to-particle).
 // Interpolating the displacement rather than phi itself is the same in the interior (both interpolants
 // reproduce linear functions) and better behaved where the stencil is clamped at the grid's faces.

@@ -1,6 +1,6 @@
-// Finite-time Lyapunov exponents (Conti, Rossinelli & Koumoutsakos 2012; spec ftle.md): tracers start on
-// a uniform seed grid, are advected through a velocity field, and the flow map's gradient on the seed
-// grid gives the largest finite-time stretching rate ln(sigma_max(F)) / |T|.
+// Finite-time Lyapunov exponents (Conti, Rossinelli & Koumoutsakos 2012; docs/ftle.md, "Method"): tracers
+// start on a uniform seed grid, are advected through a velocity field, and the flow map's gradient on the
+// seed grid gives the largest finite-time stretching rate ln(sigma_max(F)) / |T|.
 //
 // Build options select one specialised program per run, so no kernel branches on a mode per tracer:
 //   DIM           2 or 3 (axes and velocity components)
@@ -82,7 +82,8 @@ inline real_t to_grid(real_t x, real_t origin, real_t inv_h, int n) {
 
 #ifdef INTERP_M4
 #define TAPS 4
-// M4' (Monaghan 1985; spec Eq. 11) weights of nodes i0 - 1 .. i0 + 2 at fraction f of the cell [i0, i0 + 1].
+// M4' (Monaghan 1985; Conti et al. 2012, Eq. 11) weights of nodes i0 - 1 .. i0 + 2 at fraction f of the
+// cell [i0, i0 + 1].
 inline void weights(real_t f, real_t* w) {
   const real_t g = 1 - f;
   w[0] = -(real_t)0.5 * f * g * g;
@@ -341,14 +342,17 @@ __kernel void ftle_seed(__global real_t* pos, __global uint2* status, uint count
   }
 }
 
+// The velocity source as ftle_advect and ftle_velocity take it (ftle::Solver::bind_velocity_source).
+#define VELOCITY_SOURCE_ARGS                                                                  \
+  __global const real_t* params, __global const real_t* velocity, __global const real_t* times, \
+      uint snapshots, int4 dims
+
 // `steps` steps of dt, the first of them step `first_step` of a run that starts at time t_start. Step
 // first_step + s starts at t_start + (first_step + s) dt: time accumulates no rounding over many steps,
 // and a step's times do not depend on how the run is cut into launches (streamed series launch per
 // snapshot interval and must match a resident run bit for bit).
 __kernel void ftle_advect(__global real_t* pos, __global uint2* status, uint count, real_t t_start, real_t dt,
-                          uint steps, uint first_step, __global const real_t* params,
-                          __global const real_t* velocity, __global const real_t* times, uint snapshots,
-                          int4 dims) {
+                          uint steps, uint first_step, VELOCITY_SOURCE_ARGS) {
   FOR_EACH(i, count) {
     if (status[i].x != TRACER_MOVING) continue;
     vec_t x;
@@ -366,8 +370,7 @@ __kernel void ftle_advect(__global real_t* pos, __global uint2* status, uint cou
 
 // The velocity source at `count` points (DIM each) at time t, as the tracers see it.
 __kernel void ftle_velocity(__global const real_t* points, __global real_t* out, uint count, real_t t,
-                            __global const real_t* params, __global const real_t* velocity,
-                            __global const real_t* times, uint snapshots, int4 dims) {
+                            VELOCITY_SOURCE_ARGS) {
   FOR_EACH(i, count) {
     vec_t x;
     for (int d = 0; d < DIM; ++d) x.c[d] = points[i * DIM + d];
@@ -516,9 +519,14 @@ inline void stretch_direction_of(acc_t f[3][3], acc_t v[3]) {
   for (int d = 0; d < DIM; ++d) v[d] = sign * v[d] + 0;  // + 0 turns -0 into 0
 }
 
+// What ftle_field and ftle_field_direction take after their buffers (ftle::bind_field_args): `count` own
+// seeds from global plane own_plane of a seed grid of `seeds` nodes and spacing h, positions held from
+// global plane first_plane on, and 1 / |T|.
+#define FIELD_ARGS \
+  uint count, int4 seeds, int first_plane, int own_plane, real_t hx, real_t hy, real_t hz, real_t inv_duration
+
 // FTLE of the `count` own seeds.
-__kernel void ftle_field(__global const real_t* pos, __global real_t* ftle, uint count, int4 seeds, int first_plane,
-                         int own_plane, real_t hx, real_t hy, real_t hz, real_t inv_duration) {
+__kernel void ftle_field(__global const real_t* pos, __global real_t* ftle, FIELD_ARGS) {
   FOR_EACH(i, count) {
     ftle[i] = (real_t)(log_stretch(pos, i, seeds, first_plane, own_plane, hx, hy, hz) * (acc_t)inv_duration);
   }
@@ -527,8 +535,7 @@ __kernel void ftle_field(__global const real_t* pos, __global real_t* ftle, uint
 // FTLE of the `count` own seeds, as ftle_field computes it, and the direction of largest stretching
 // (stretch_direction_of), DIM reals per seed.
 __kernel void ftle_field_direction(__global const real_t* pos, __global real_t* ftle, __global real_t* direction,
-                                   uint count, int4 seeds, int first_plane, int own_plane, real_t hx, real_t hy,
-                                   real_t hz, real_t inv_duration) {
+                                   FIELD_ARGS) {
   FOR_EACH(i, count) {
     acc_t f[3][3];
     flow_gradient(pos, i, seeds, first_plane, own_plane, hx, hy, hz, f);

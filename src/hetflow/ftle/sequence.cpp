@@ -7,29 +7,12 @@
 #include <functional>
 #include <string>
 
-#include "hetflow/core/build_options.hpp"
 #include "hetflow/core/error.hpp"
-#include "hetflow/core/kernel.hpp"
-#include "hetflow/core/number_text.hpp"
-#include "hetflow/core/program.hpp"
+#include "hetflow/ftle/flow_map_kernels.hpp"
+#include "hetflow/ftle/messages.hpp"
 
 namespace hetflow::ftle {
 namespace {
-
-// ftle.cl's FLOW_GRID and BOUNDARY_CLAMP: flow_map.cl builds ftle.cl's interpolation with them.
-constexpr int flow_grid = 6;
-constexpr int boundary_clamp = 0;
-
-// One launch width per kernel and device, whatever the seed count, as the Solver does (kernel.hpp says
-// why PoCL needs it); the kernels stride over their items.
-constexpr std::size_t work_group = 64;
-constexpr std::size_t groups_per_unit = 32;
-
-core::NDRange launch_range(const core::Device& device) {
-  return core::strided_range(device.info, work_group, groups_per_unit);
-}
-
-std::string number(double v) { return core::number_text(v, 9); }
 
 std::size_t real_bytes(const Config& c) { return c.precision == core::Precision::f64 ? 8 : 4; }
 
@@ -296,195 +279,150 @@ std::vector<std::vector<double>> Sequence::run_direct(const Continue& go_on) {
 }
 
 namespace {
+
 // Thrown out of the short-map maker when the caller's Continue says stop: the two-stack plan has no
 // other way out, and unwinding releases every buffer.
 struct Stopped {};
+
+// The fields completed, in start-time order, up to the first one still undone.
+std::size_t fields_done(const std::vector<std::vector<double>>& out) {
+  return static_cast<std::size_t>(std::find_if(out.begin(), out.end(), [](const auto& f) { return f.empty(); }) -
+                                  out.begin());
+}
+
+std::vector<std::vector<double>> completed(std::vector<std::vector<double>>& out) {
+  out.erase(out.begin() + static_cast<std::ptrdiff_t>(fields_done(out)), out.end());
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::vector<double>> Sequence::run_intermediate(const Continue& go_on) {
   const core::Context& ctx = devices_->context(0);
-  const core::Queue& q = devices_->compute(0);
-  const core::NDRange global = launch_range(devices_->device(0)), local(work_group);
-  const bool f64 = config_.precision == core::Precision::f64;
-  const std::size_t rb = real_bytes(config_), n = seeds_.size(), dim = static_cast<std::size_t>(seeds_.dimension);
-  const long w = window_;
-  const long sign = config_.duration > 0 ? 1 : -1;
-  const long k_fields = static_cast<long>(spec_.fields);
-
-  core::BuildOptions options(config_.precision);
-  options.define("DIM", seeds_.dimension).define("FLOW", flow_grid).define("INTEGRATOR", 1);
-  options.define("BOUNDARY", boundary_clamp);
-  if (spec_.composition == Interpolation::m4prime) options.define("INTERP_M4", 1);
-  const std::size_t reals = seeds_.size() * static_cast<std::size_t>(seeds_.dimension);
-  if (reals >= (std::size_t{1} << 31)) options.define("VELOCITY_INDEX64", 1);  // see ftle.cl
-  const core::Program& program = ctx.program("ftle/flow_map.cl", options);
-  core::Kernel start = program.kernel("flow_map_start");
-  core::Kernel compose = program.kernel("flow_map_compose");
-  core::Kernel chain = program.kernel("flow_map_chain");
-  core::Kernel field = program.kernel("ftle_field");
-  const auto set_real = [&](core::Kernel& k, cl_uint i, double v) {
-    if (f64) k.set(i, v);
-    else k.set(i, static_cast<float>(v));
-  };
-
-  const cl_int4 seed_dims{{static_cast<cl_int>(seeds_.counts[0]), static_cast<cl_int>(seeds_.counts[1]),
-                           static_cast<cl_int>(seeds_.counts[2]), 1}};
-  start.set(2, static_cast<cl_uint>(n));
-  start.set(3, seed_dims);
-  compose.set(3, static_cast<cl_uint>(n));
-  compose.set(4, seed_dims);
-  chain.set(3, static_cast<cl_uint>(n));
-  chain.set(4, seed_dims);
-  for (cl_uint d = 0; d < 3; ++d) {
-    set_real(start, 4 + d, seeds_.origin[d]);
-    set_real(start, 7 + d, seeds_.spacing[d]);
-    set_real(compose, 5 + d, seeds_.origin[d]);
-    set_real(compose, 8 + d, 1.0 / seeds_.spacing[d]);
-    set_real(chain, 5 + d, seeds_.origin[d]);
-    set_real(chain, 8 + d, seeds_.spacing[d]);
-    set_real(chain, 11 + d, 1.0 / seeds_.spacing[d]);
-  }
+  const std::size_t map_bytes = seeds_.size() * static_cast<std::size_t>(seeds_.dimension) * real_bytes(config_);
+  FlowMapKernels kernels(*devices_, seeds_, config_, spec_.composition);
 
   // The field of composed positions (one position buffer for two_stack, two for sequential) and the FTLE.
   const bool stacks = spec_.scheme == CompositionScheme::two_stack;
   std::vector<core::Buffer<std::uint8_t>> pos;
-  pos.emplace_back(ctx, n * dim * rb);
-  if (!stacks) pos.emplace_back(ctx, n * dim * rb);
-  core::Buffer<std::uint8_t> ftle(ctx, n * rb);
+  pos.emplace_back(ctx, map_bytes);
+  if (!stacks) pos.emplace_back(ctx, map_bytes);
   for (const auto& b : pos) peak_.work_bytes += b.bytes();
-  peak_.work_bytes += ftle.bytes();
-  field.set(1, ftle);
-  field.set(2, static_cast<cl_uint>(n));
-  field.set(3, seed_dims);
-  field.set(4, cl_int{0});
-  field.set(5, cl_int{0});
-  for (cl_uint d = 0; d < 3; ++d) set_real(field, 6 + d, seeds_.spacing[d]);
-  set_real(field, 9, 1.0 / std::abs(config_.duration));
+  peak_.work_bytes += kernels.field_bytes();
 
   std::vector<std::vector<double>> out(spec_.fields);
-  // The fields completed, in start-time order, up to the first one still undone.
-  const auto first_undone = [&] { return std::find_if(out.begin(), out.end(), [](const auto& f) { return f.empty(); }); };
-  // The FTLE of the positions in `p`, into out[k].
-  const auto finish_field = [&](long k, const core::Buffer<std::uint8_t>& p) {
-    field.set(0, p);
-    field.launch(q, global, local);
-    const std::vector<std::uint8_t> bytes = ftle.to_vector(q);
-    std::vector<double>& f = out[static_cast<std::size_t>(k)];
-    f.resize(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      if (f64) {
-        std::memcpy(&f[i], bytes.data() + 8 * i, 8);
-      } else {
-        float v;
-        std::memcpy(&v, bytes.data() + 4 * i, 4);
-        f[i] = v;
-      }
-    }
-  };
-
   // Short maps start at t0 + m interval, m = m_first + r, made in increasing r. Forward fields use maps
   // k .. k + W - 1, backward ones k - W + 1 .. k: in both cases r = k .. k + W - 1.
   const std::vector<Config> short_maps = solver_configs(config_, spec_);
-  std::vector<double> disp(n * dim);
-  std::vector<std::uint8_t> bytes(n * dim * rb);
-  const auto make_map = [&](long r, core::Buffer<std::uint8_t>& target) {
+  const MapMaker make_map = [&](long r, core::Buffer<std::uint8_t>& target) {
     // Asked before each map but the first: every field whose maps exist has been composed by then.
-    if (go_on && r > 0 && !go_on(steps_taken_, static_cast<std::size_t>(first_undone() - out.begin()))) throw Stopped{};
-    {
-      // The Solver's positions are private, so a short map comes through the host (docs/ftle.md).
-      Solver s = make_solver(short_maps[static_cast<std::size_t>(r)]);
-      s.advance_to_end();
-      const std::vector<double> phi = s.flow_map();
-      steps_taken_ += s.step();
-      peak_.solver_bytes = std::max(peak_.solver_bytes, s.device_bytes());
-      for (std::size_t i = 0; i < n; ++i) {
-        const std::size_t index[3] = {i % seeds_.counts[0], (i / seeds_.counts[0]) % seeds_.counts[1],
-                                      i / (seeds_.counts[0] * seeds_.counts[1])};
-        for (std::size_t d = 0; d < dim; ++d) {
-          // The seed position as ftle_seed computes it, so a zero displacement stays exactly zero.
-          disp[i * dim + d] = phi[i * dim + d] - seeds_.position(static_cast<int>(d), index[d]);
-        }
-      }
-    }
-    for (std::size_t i = 0; i < disp.size(); ++i) {
-      if (f64) {
-        std::memcpy(bytes.data() + 8 * i, &disp[i], 8);
-      } else {
-        const auto v = static_cast<float>(disp[i]);
-        std::memcpy(bytes.data() + 4 * i, &v, 4);
-      }
-    }
-    target.write(q, bytes);
+    if (go_on && r > 0 && !go_on(steps_taken_, fields_done(out))) throw Stopped{};
+    write_short_map(short_maps[static_cast<std::size_t>(r)], target);
   };
-  const auto completed = [&] {
-    out.erase(first_undone(), out.end());
-    return out;
-  };
-
   if (stacks) {
-    // Map buffers are made as the plan first needs them and reused once released (Slots numbers them
-    // as the counted plan of memory() does, so the peak is the estimate).
-    struct Executor {
-      Slots slots;
-      std::vector<core::Buffer<std::uint8_t>> maps;
-      std::function<void(long, core::Buffer<std::uint8_t>&)> make;
-      std::function<void(int, int, int)> launch_chain;
-      std::function<void(long, int, int)> make_field;
-      const core::Context* ctx;
-      std::size_t bytes;
-      int acquire() {
-        const int id = slots.acquire();
-        if (static_cast<std::size_t>(id) == maps.size()) maps.emplace_back(*ctx, bytes);
-        return id;
-      }
-      void release(int id) { slots.release(id); }
-      void arrive(long r, int id) { make(r, maps[static_cast<std::size_t>(id)]); }
-      void chain(int first, int second, int out) { launch_chain(first, second, out); }
-      void field(long k, int first, int second) { make_field(k, first, second); }
-    } e;
-    e.ctx = &ctx;
-    e.bytes = n * dim * rb;
-    e.make = make_map;
-    const auto run_chain = [&](int first, int second, const core::Buffer<std::uint8_t>& target, int positions) {
-      chain.set(0, e.maps[static_cast<std::size_t>(first)]);
-      chain.set(1, e.maps[static_cast<std::size_t>(second)]);
-      chain.set(2, target);
-      chain.set(14, cl_int{positions});
-      chain.launch(q, global, local);
-      ++compositions_done_;
-    };
-    e.launch_chain = [&](int first, int second, int target) {
-      run_chain(first, second, e.maps[static_cast<std::size_t>(target)], 0);
-    };
-    e.make_field = [&](long k, int first, int second) {
-      if (second >= 0) {
-        run_chain(first, second, pos[0], 1);
-      } else {
-        start.set(0, pos[0]);
-        start.set(1, e.maps[static_cast<std::size_t>(first)]);
-        start.launch(q, global, local);
-      }
-      finish_field(k, pos[0]);
-    };
-    try {
-      two_stack_plan(k_fields, w, sign, e);
-    } catch (const Stopped&) {
-    }
-    for (const auto& m : e.maps) peak_.map_bytes += m.bytes();
-    return completed();
+    compose_two_stack(kernels, pos[0], make_map, out);
+  } else {
+    compose_sequential(kernels, pos, static_cast<long>(short_maps.size()), make_map, out);
   }
+  return completed(out);
+}
 
-  // sequential: W short maps in a ring (map r in slot r mod W); a field is composed as soon as its last
-  // map exists, so the ring never overwrites a map a pending field needs.
+void Sequence::write_short_map(const Config& c, core::Buffer<std::uint8_t>& target) {
+  const bool f64 = config_.precision == core::Precision::f64;
+  const std::size_t n = seeds_.size(), dim = static_cast<std::size_t>(seeds_.dimension);
+  std::vector<double> disp(n * dim);
+  {
+    // The Solver's positions are private, so a short map comes through the host (docs/ftle.md).
+    Solver s = make_solver(c);
+    s.advance_to_end();
+    const std::vector<double> phi = s.flow_map();
+    steps_taken_ += s.step();
+    peak_.solver_bytes = std::max(peak_.solver_bytes, s.device_bytes());
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t index[3] = {i % seeds_.counts[0], (i / seeds_.counts[0]) % seeds_.counts[1],
+                                    i / (seeds_.counts[0] * seeds_.counts[1])};
+      for (std::size_t d = 0; d < dim; ++d) {
+        // The seed position as ftle_seed computes it, so a zero displacement stays exactly zero.
+        disp[i * dim + d] = phi[i * dim + d] - seeds_.position(static_cast<int>(d), index[d]);
+      }
+    }
+  }
+  std::vector<std::uint8_t> bytes(n * dim * real_bytes(config_));
+  for (std::size_t i = 0; i < disp.size(); ++i) {
+    if (f64) {
+      std::memcpy(bytes.data() + 8 * i, &disp[i], 8);
+    } else {
+      const auto v = static_cast<float>(disp[i]);
+      std::memcpy(bytes.data() + 4 * i, &v, 4);
+    }
+  }
+  target.write(devices_->compute(0), bytes);
+}
+
+void Sequence::compose_two_stack(FlowMapKernels& kernels, const core::Buffer<std::uint8_t>& positions,
+                                 const MapMaker& make_map, std::vector<std::vector<double>>& out) {
+  // Map buffers are made as the plan first needs them and reused once released (Slots numbers them
+  // as the counted plan of memory() does, so the peak is the estimate).
+  struct Executor {
+    Slots slots;
+    std::vector<core::Buffer<std::uint8_t>> maps;
+    std::function<void(long, core::Buffer<std::uint8_t>&)> make;
+    std::function<void(int, int, int)> launch_chain;
+    std::function<void(long, int, int)> make_field;
+    const core::Context* ctx;
+    std::size_t bytes;
+    int acquire() {
+      const int id = slots.acquire();
+      if (static_cast<std::size_t>(id) == maps.size()) maps.emplace_back(*ctx, bytes);
+      return id;
+    }
+    void release(int id) { slots.release(id); }
+    void arrive(long r, int id) { make(r, maps[static_cast<std::size_t>(id)]); }
+    void chain(int first, int second, int out) { launch_chain(first, second, out); }
+    void field(long k, int first, int second) { make_field(k, first, second); }
+  } e;
+  e.ctx = &devices_->context(0);
+  e.bytes = seeds_.size() * static_cast<std::size_t>(seeds_.dimension) * real_bytes(config_);
+  e.make = make_map;
+  const auto run_chain = [&](int first, int second, const core::Buffer<std::uint8_t>& target, int as_positions) {
+    kernels.chain(e.maps[static_cast<std::size_t>(first)], e.maps[static_cast<std::size_t>(second)], target,
+                  as_positions);
+    ++compositions_done_;
+  };
+  e.launch_chain = [&](int first, int second, int target) {
+    run_chain(first, second, e.maps[static_cast<std::size_t>(target)], 0);
+  };
+  e.make_field = [&](long k, int first, int second) {
+    if (second >= 0) {
+      run_chain(first, second, positions, 1);
+    } else {
+      kernels.start(positions, e.maps[static_cast<std::size_t>(first)]);
+    }
+    out[static_cast<std::size_t>(k)] = kernels.field(positions);
+  };
+  try {
+    two_stack_plan(static_cast<long>(spec_.fields), window_, config_.duration > 0 ? 1 : -1, e);
+  } catch (const Stopped&) {
+  }
+  for (const auto& m : e.maps) peak_.map_bytes += m.bytes();
+}
+
+// W short maps in a ring (map r in slot r mod W); a field is composed as soon as its last map exists, so
+// the ring never overwrites a map a pending field needs.
+void Sequence::compose_sequential(FlowMapKernels& kernels, std::vector<core::Buffer<std::uint8_t>>& pos,
+                                  long maps_total, const MapMaker& make_map, std::vector<std::vector<double>>& out) {
+  const long w = window_;
+  const long sign = config_.duration > 0 ? 1 : -1;
   std::vector<core::Buffer<std::uint8_t>> maps;
-  for (long j = 0; j < w; ++j) maps.emplace_back(ctx, n * dim * rb);
+  const std::size_t map_bytes = seeds_.size() * static_cast<std::size_t>(seeds_.dimension) * real_bytes(config_);
+  for (long j = 0; j < w; ++j) maps.emplace_back(devices_->context(0), map_bytes);
   for (const auto& m : maps) peak_.map_bytes += m.bytes();
   const auto slot = [w](long r) { return static_cast<std::size_t>(r % w); };
-  for (long r = 0; r < static_cast<long>(short_maps.size()); ++r) {
+  for (long r = 0; r < maps_total; ++r) {
     try {
       make_map(r, maps[slot(r)]);
     } catch (const Stopped&) {
-      return completed();
+      return;
     }
     const long k = r - (w - 1);
     if (k < 0) continue;
@@ -492,21 +430,15 @@ std::vector<std::vector<double>> Sequence::run_intermediate(const Continue& go_o
     const auto map_at = [&](long i) -> core::Buffer<std::uint8_t>& {
       return maps[slot(sign > 0 ? k + i : k + w - 1 - i)];
     };
-    start.set(0, pos[0]);
-    start.set(1, map_at(0));
-    start.launch(q, global, local);
+    kernels.start(pos[0], map_at(0));
     int cur = 0;
     for (long i = 1; i < w; ++i) {
-      compose.set(0, pos[static_cast<std::size_t>(cur)]);
-      compose.set(1, pos[static_cast<std::size_t>(1 - cur)]);
-      compose.set(2, map_at(i));
-      compose.launch(q, global, local);
+      kernels.compose(pos[static_cast<std::size_t>(cur)], pos[static_cast<std::size_t>(1 - cur)], map_at(i));
       cur = 1 - cur;
       ++compositions_done_;
     }
-    finish_field(k, pos[static_cast<std::size_t>(cur)]);
+    out[static_cast<std::size_t>(k)] = kernels.field(pos[static_cast<std::size_t>(cur)]);
   }
-  return out;
 }
 
 }  // namespace hetflow::ftle

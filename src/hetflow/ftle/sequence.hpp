@@ -14,7 +14,9 @@
 
 namespace hetflow::ftle {
 
-// How a sequence of FTLE fields is computed (spec ftle.md §2.9, docs/ftle.md "Sequences"):
+class FlowMapKernels;
+
+// How a sequence of FTLE fields is computed (Conti et al. 2012, Section 3.4; docs/ftle.md "Sequences"):
 //   direct        one Solver run over [t0_k, t0_k + T] per start time: K |T| / dt steps;
 //   intermediate  Brunton & Rowley's intermediate flow maps: every short map phi over one interval
 //                 [t_j, t_j +- interval] is integrated once on the seed grid, and the map over T from t0_k
@@ -29,10 +31,11 @@ const char* to_string(SequenceMethod m);
 //   sequential  (default) each field chains its W short maps one after another, W - 1 compositions a
 //               field, every one interpolating a short map.
 //   two_stack   windows of W consecutive maps slide by one map per field, so consecutive fields share
-//               compositions (spec §2.9 (b), prefix/suffix or "two-stack" sliding-window aggregation): the
-//               short maps are cut into blocks of W; when a block is complete its suffix compositions
-//               (map j .. the block's end, for every j) are built, last first, and while the next block
-//               arrives one prefix composition is extended by each map; field k is the whole block when
+//               compositions (prefix/suffix or "two-stack" sliding-window aggregation, the cost that Eq. 19
+//               of Conti et al. 2012 assumes): the short maps are cut into blocks of W; when a block is
+//               complete its suffix compositions (map j .. the block's end, for every j) are built, last
+//               first, and while the next block arrives one prefix composition is extended by each map;
+//               field k is the whole block when
 //               k mod W = 0, else its block's suffix chained with the next block's prefix. A field costs
 //               c(k mod W) compositions, c(0) = W - 1, c(1) = 1, c(i >= 2) = 2: 3 - 4 / W a field on
 //               average (K (3 - 4 / W) when W divides K). Chaining interpolates composed maps stored on
@@ -134,7 +137,19 @@ class Sequence {
            const SequenceSpec& spec);
   Solver make_solver(const Config& c) const;
   std::vector<std::vector<double>> run_direct(const Continue& go_on);
+  // The intermediate method: short maps made one at a time, composed into fields as they arrive.
   std::vector<std::vector<double>> run_intermediate(const Continue& go_on);
+  // Makes short map r (by the Solver of solver_configs()[r]) into a map buffer.
+  using MapMaker = std::function<void(long r, core::Buffer<std::uint8_t>& target)>;
+  // Runs the Solver of the short map `c` and writes its displacement on the seed grid into `target`.
+  void write_short_map(const Config& c, core::Buffer<std::uint8_t>& target);
+  // The compositions of each scheme, from the short maps make_map makes, into `out` (field k at k),
+  // through the field buffer `positions` (two_stack) or the two of `pos` (sequential); they return
+  // early when make_map throws Stopped.
+  void compose_two_stack(FlowMapKernels& kernels, const core::Buffer<std::uint8_t>& positions,
+                         const MapMaker& make_map, std::vector<std::vector<double>>& out);
+  void compose_sequential(FlowMapKernels& kernels, std::vector<core::Buffer<std::uint8_t>>& pos, long maps_total,
+                          const MapMaker& make_map, std::vector<std::vector<double>>& out);
   static SequenceMemory estimate(const core::DeviceSet& devices, const Source& source, const SeedGrid& seeds,
                                  const Config& config, const SequenceSpec& spec);
 

@@ -5,28 +5,18 @@
 #include <cstring>
 #include <limits>
 
-#include "hetflow/core/number_text.hpp"
-#include "hetflow/core/partition.hpp"
 #include "hetflow/core/program.hpp"
+#include "hetflow/ftle/kernel_codes.hpp"
+#include "hetflow/ftle/messages.hpp"
+#include "hetflow/ftle/seed_planes.hpp"
+#include "hetflow/ftle/streaming.hpp"
 
 namespace hetflow::ftle {
 namespace {
 
-// ftle.cl's FLOW_GRID and tracer status codes.
-constexpr int flow_grid = 6;
-constexpr cl_uint tracer_stopped = 1, tracer_bad_velocity = 2;
-
 constexpr std::size_t default_work_group = 64;
 // Work-groups per compute unit in a launch: 32 x 64 = 2048 work-items, what an NVIDIA SM holds at once.
 constexpr std::size_t default_groups_per_unit = 32;
-
-std::string number(double v) { return core::number_text(v, 9); }
-
-std::string point(std::span<const double> x) {
-  std::string s = "(";
-  for (std::size_t d = 0; d < x.size(); ++d) s += (d ? ", " : "") + number(x[d]);
-  return s + ")";
-}
 
 void check_config(const Config& c) {
   if (!(c.duration != 0.0) || !std::isfinite(c.duration))
@@ -61,122 +51,7 @@ void check_against_grid(const VelocityGrid& g, const SeedGrid& s, const Config& 
   }
 }
 
-// Which snapshots the steps of a run read, as the kernel's interval search (velocity_at in ftle.cl) finds
-// them. Step s evaluates the velocity at times inside [t0 + s dt, t0 + (s + 1) dt] (ordered), computed
-// on the device in real_t; a margin of 1e-3 |dt| plus a few hundred ulps of real_t covers that
-// rounding, so a step is never launched without a snapshot it reads (it may wait for one more).
-class StepWindows {
- public:
-  struct Range {
-    long lo = 0, hi = 0;  // snapshots lo .. hi
-    bool operator==(const Range&) const = default;
-    long size() const { return hi - lo + 1; }
-  };
-
-  StepWindows(std::vector<double> times, double t0, double dt, core::Precision precision)
-      : times_(std::move(times)), t0_(t0), dt_(dt), relative_(precision == core::Precision::f64 ? 1e-13 : 1e-5) {}
-
-  bool forward() const { return dt_ > 0; }
-  Range range(long s) const {
-    return around(t0_ + static_cast<double>(s) * dt_, t0_ + static_cast<double>(s + 1) * dt_);
-  }
-  // The snapshots read at times in [min(a, b), max(a, b)].
-  Range around(double a, double b) const {
-    const double lo = std::min(a, b), hi = std::max(a, b);
-    const double margin = 1e-3 * std::abs(dt_) + relative_ * std::max(std::abs(lo), std::abs(hi));
-    return {interval(lo - margin), interval(hi + margin) + 1};
-  }
-  // One past the last step of [s, end) that reads what step s reads. Ranges move monotonically with
-  // the step, so the steps that read one range are consecutive.
-  long group_end(long s, long end) const {
-    const Range r = range(s);
-    long lo = s, hi = end - 1;
-    while (lo < hi) {
-      const long mid = lo + (hi - lo + 1) / 2;
-      if (range(mid) == r) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
-  }
-
- private:
-  // The kernel's interval [k, k + 1]: the largest k <= n - 2 with times[k] <= t, else 0.
-  long interval(double t) const {
-    const long k = static_cast<long>(std::upper_bound(times_.begin(), times_.end(), t) - times_.begin()) - 1;
-    return std::clamp(k, 0L, static_cast<long>(times_.size()) - 2);
-  }
-
-  std::vector<double> times_;
-  double t0_, dt_, relative_;
-};
-
-// The seed planes of every part, one per device of every process in rank order, weighted as one
-// process splits them over its devices.
-core::Partition plane_split(const core::PartPlacement& placement, const SeedGrid& seeds, bool processes) {
-  if (seeds.planes() < placement.parts())
-    throw core::Error("a seed grid of " + std::to_string(seeds.planes()) + " planes cannot be split over " +
-                      std::to_string(placement.parts()) + " devices" + (processes ? " of all processes" : ""));
-  return core::Partition(seeds.planes(), 1, placement.weights());
-}
-
-core::PartPlacement place_parts(const core::DeviceSet& devices, core::Link* processes) {
-  return core::PartPlacement(processes, core::distribution_weights(core::Distribution::uniform, devices));
-}
-
-// A part's own seed planes and the planes it advects: one more on either side where there is one.
-struct PartPlanes {
-  std::size_t own0, own, first, planes;
-};
-
-PartPlanes part_planes(const core::Share& share, std::size_t total) {
-  const std::size_t first = share.offset > 0 ? share.offset - 1 : 0;
-  return {share.offset, share.count, first, std::min(share.offset + share.count + 1, total) - first};
-}
-
 }  // namespace
-
-// A streamed series: every snapshot in pinned host memory (CL_MEM_ALLOC_HOST_PTR buffers of the first
-// device's context, kept mapped; every device's uploads read them), and per device a ring of slots in
-// velocity_: snapshot u lives in slot u % slots. An upload into a slot waits for the last launch that
-// read the slot's previous snapshot; a launch waits for the uploads of the snapshots it reads.
-struct Solver::Stream {
-  struct Slot {
-    long snapshot = -1;
-    core::Event upload, last_read;
-  };
-
-  Stream(std::size_t slot_count, std::size_t bytes, StepWindows w) : slots(slot_count), snapshot_bytes(bytes), windows(std::move(w)) {}
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  // The pinned memory must outlive every upload that reads it, on every device's queue.
-  ~Stream() {
-    for (const auto& ring : rings)
-      for (const Slot& slot : ring)
-        if (slot.upload) slot.upload.wait();
-  }
-
-  // Enqueues snapshot u into its slot of device k's ring unless it is there; returns the upload's event.
-  core::Event load(const core::DeviceSet& devices, core::Buffer<std::uint8_t>& ring, std::size_t k, long u) {
-    const std::size_t index = static_cast<std::size_t>(u) % slots;
-    Slot& slot = rings[k][index];
-    if (slot.snapshot == u) return slot.upload;
-    std::vector<core::Event> wait;
-    if (slot.last_read) wait.push_back(slot.last_read);
-    slot.upload = ring.write(devices.transfer(k), pinned[static_cast<std::size_t>(u)].span(), index * snapshot_bytes,
-                             core::Blocking::no, wait);
-    slot.snapshot = u;
-    slot.last_read = core::Event();
-    if (k == 0) ++uploads;
-    return slot.upload;
-  }
-
-  std::size_t slots, snapshot_bytes;
-  StepWindows windows;
-  long first = 0, last = 0;  // the snapshots the whole run reads, first and last in the run's direction
-  std::vector<core::PinnedBuffer<std::uint8_t>> pinned;
-  std::vector<std::vector<Slot>> rings;
-  std::size_t uploads = 0;  // into the first device's ring
-};
 
 Solver::Solver(Solver&&) = default;
 Solver& Solver::operator=(Solver&&) = default;
@@ -195,50 +70,6 @@ MemoryPlan Solver::memory_plan(const core::DeviceSet& devices, const VelocityGri
   seeds.check();
   velocity.check("velocity data");
   return plan(devices, place_parts(devices, processes), 6, &velocity, seeds, config);
-}
-
-MemoryPlan Solver::plan(const core::DeviceSet& devices, const core::PartPlacement& placement, std::size_t params,
-                        const VelocityGrid* grid, const SeedGrid& seeds, const Config& config) {
-  const core::Partition split = plane_split(placement, seeds, placement.parts() > devices.size());
-  const std::size_t real = config.precision == core::Precision::f64 ? 8 : 4;
-  MemoryPlan m;
-  std::size_t times = 1;
-  m.slots = 1;
-  m.snapshot_bytes = real;
-  if (grid && !grid->snapshots.empty()) {
-    const std::size_t n = grid->snapshots.size();
-    times = n;
-    m.slots = n;
-    m.snapshot_bytes = grid->nodes() * static_cast<std::size_t>(grid->dimension) * real;
-    std::uint64_t memory = std::numeric_limits<std::uint64_t>::max(), max_alloc = memory;
-    for (std::size_t k = 0; k < devices.size(); ++k) {
-      memory = std::min(memory, devices.device(k).info.global_mem);
-      max_alloc = std::min(max_alloc, devices.device(k).info.max_alloc);
-    }
-    const std::size_t budget = config.velocity_budget_bytes ? config.velocity_budget_bytes : memory / 2;
-    const std::size_t room = std::min<std::size_t>(budget, max_alloc);
-    if (n > 1 && n * m.snapshot_bytes > room) {
-      // The ring holds what the widest launch reads plus one slot being uploaded meanwhile, at least 3.
-      const StepWindows w(grid->times, config.t0, config.duration / static_cast<double>(config.steps),
-                          config.precision);
-      long widest = 2;
-      for (long s = 0; s < config.steps; s = w.group_end(s, config.steps)) widest = std::max(widest, w.range(s).size());
-      const std::size_t slots = std::max(static_cast<std::size_t>(widest) + 1, room / m.snapshot_bytes);
-      if (slots < n) {
-        m.streamed = true;
-        m.slots = slots;
-        m.pinned_bytes = n * m.snapshot_bytes;
-      }
-    }
-  }
-  const std::size_t dim = static_cast<std::size_t>(seeds.dimension);
-  for (std::size_t k = 0; k < devices.size(); ++k) {
-    const PartPlanes part = part_planes(split.share(placement.first() + k), seeds.planes());
-    const std::size_t tracers = part.planes * seeds.plane();
-    m.device_bytes += tracers * dim * real + tracers * sizeof(cl_uint2) + part.own * seeds.plane() * real +
-                      params * real + m.slots * m.snapshot_bytes + times * real;
-  }
-  return m;
 }
 
 Solver::Solver(const core::DeviceSet& devices, const AnalyticFlow& flow, const SeedGrid& seeds, const Config& config,
@@ -329,8 +160,6 @@ Solver::Solver(const core::DeviceSet& devices, int flow_code, int velocity_dimen
     if (reals >= (std::size_t{1} << 31)) options.define("VELOCITY_INDEX64", 1);
   }
 
-  const cl_int4 seed_dims{{static_cast<cl_int>(seeds.counts[0]), static_cast<cl_int>(seeds.counts[1]),
-                           static_cast<cl_int>(seeds.counts[2]), 1}};
   parts_.resize(devices.size());
   pending_.resize(devices.size());
   for (std::size_t k = 0; k < devices.size(); ++k) {
@@ -345,52 +174,9 @@ Solver::Solver(const core::DeviceSet& devices, int flow_code, int velocity_dimen
     p.status = core::Buffer<cl_uint2>(ctx, tracers(p));
     p.ftle = core::Buffer<std::uint8_t>(ctx, p.own_planes * seeds.plane() * real_bytes());
 
-    const core::Program& program = ctx.program("ftle/ftle.cl", options);
-    p.seed = program.kernel("ftle_seed");
-    p.advect = program.kernel("ftle_advect");
-    p.field = program.kernel("ftle_field");
-    p.velocity = program.kernel("ftle_velocity");
-    p.direction = program.kernel("ftle_field_direction");
-
-    p.seed.set(0, p.positions);
-    p.seed.set(1, p.status);
-    p.seed.set(2, static_cast<cl_uint>(tracers(p)));
-    p.seed.set(3, static_cast<cl_ulong>(p.first * seeds.plane()));
-    p.seed.set(4, seed_dims);
-    for (cl_uint d = 0; d < 3; ++d) {
-      set_real(p.seed, 5 + d, seeds.origin[d]);
-      set_real(p.seed, 8 + d, seeds.spacing[d]);
-    }
-
-    p.advect.set(0, p.positions);
-    p.advect.set(1, p.status);
-    p.advect.set(2, static_cast<cl_uint>(tracers(p)));
-    p.advect.set(7, params_->buffer(k));
-    p.advect.set(8, velocity_->buffer(k));
-    p.advect.set(9, times_->buffer(k));
-    p.advect.set(10, snapshots_);
-    p.advect.set(11, grid_dims_);
-
-    // ftle_field's arguments; the direction kernel takes its direction buffer (set per call) at 2 and
-    // the rest one place later.
-    const auto field_args = [&](core::Kernel& kernel, cl_uint shift) {
-      kernel.set(0, p.positions);
-      kernel.set(1, p.ftle);
-      kernel.set(2 + shift, static_cast<cl_uint>(p.own_planes * seeds.plane()));
-      kernel.set(3 + shift, seed_dims);
-      kernel.set(4 + shift, static_cast<cl_int>(p.first));
-      kernel.set(5 + shift, static_cast<cl_int>(p.own0));
-      for (cl_uint d = 0; d < 3; ++d) set_real(kernel, 6 + shift + d, seeds.spacing[d]);
-    };
-    field_args(p.field, 0);
-    field_args(p.direction, 1);
+    bind_kernels(p, k, ctx.program("ftle/ftle.cl", options));
   }
   initialise();
-}
-
-void Solver::set_real(core::Kernel& k, cl_uint index, double value) const {
-  if (config_.precision == core::Precision::f64) k.set(index, value);
-  else k.set(index, static_cast<float>(value));
 }
 
 std::vector<std::uint8_t> Solver::to_reals(std::span<const double> values) const {
@@ -446,10 +232,7 @@ core::Event Solver::advance(long steps) {
   } else {
     for (std::size_t k = 0; k < parts_.size(); ++k) {
       Part& p = parts_[k];
-      set_real(p.advect, 3, config_.t0);
-      set_real(p.advect, 4, dt());
-      p.advect.set(5, static_cast<cl_uint>(steps));
-      p.advect.set(6, static_cast<cl_uint>(step_));
+      set_steps(p, step_, steps);
       // In-order queues keep the order; the event is kept for the caller and for timing.
       pending_[k] = p.advect.launch(devices_->compute(k), launch_range(devices_->device(k)), local());
       devices_->compute(k).flush();
@@ -460,9 +243,9 @@ core::Event Solver::advance(long steps) {
 }
 
 // One launch per run of steps that read the same snapshots (about two per snapshot interval: the steps
-// inside it, and the one across its end). After each launch the snapshots that the next launches read
-// are uploaded into the slots no later launch reads, on the transfer queue, so they arrive while this
-// launch computes (the paper's overlap, spec section 3.6).
+// inside it, and the one across its end). After each launch the snapshots that the next launches read are
+// uploaded into the slots no later launch reads, on the transfer queue, so they arrive while this launch
+// computes (the overlap of Conti et al. 2012, Section 3.5 and Fig. 9).
 void Solver::advance_streamed(long first, long steps) {
   Stream& st = *stream_;
   const long end = first + steps, slots = static_cast<long>(st.slots);
@@ -479,10 +262,7 @@ void Solver::advance_streamed(long first, long steps) {
       std::vector<core::Event> wait;
       for (long u = r.lo; u <= r.hi; ++u) wait.push_back(st.load(*devices_, ring, k, u));
       devices_->transfer(k).flush();
-      set_real(p.advect, 3, config_.t0);
-      set_real(p.advect, 4, dt());
-      p.advect.set(5, static_cast<cl_uint>(next - s));
-      p.advect.set(6, static_cast<cl_uint>(s));
+      set_steps(p, s, next - s);
       const core::Event done =
           p.advect.launch(devices_->compute(k), launch_range(devices_->device(k)), local(), wait);
       for (long u = r.lo; u <= r.hi; ++u) st.rings[k][static_cast<std::size_t>(u % slots)].last_read = done;
@@ -498,170 +278,6 @@ void Solver::advance_streamed(long first, long steps) {
     }
     s = next;
   }
-}
-
-std::vector<double> Solver::first_failure() const {
-  for (std::size_t k = 0; k < parts_.size(); ++k) {
-    const Part& p = parts_[k];
-    const std::vector<cl_uint2> status = p.status.to_vector(devices_->compute(k));
-    for (std::size_t i = 0; i < status.size(); ++i) {
-      const cl_uint code = status[i].s[0];
-      if (code == 0 || code == tracer_stopped) continue;
-      std::vector<std::uint8_t> bytes(static_cast<std::size_t>(dimension()) * real_bytes());
-      p.positions.read(devices_->compute(k), bytes, i * bytes.size());
-      // Doubles hold seed indices (below 2^53), codes and steps exactly.
-      std::vector<double> failure{static_cast<double>(p.first * seeds_.plane() + i), static_cast<double>(code),
-                                  static_cast<double>(status[i].s[1])};
-      const std::vector<double> where = to_doubles(bytes);
-      failure.insert(failure.end(), where.begin(), where.end());
-      return failure;
-    }
-  }
-  return {};
-}
-
-void Solver::check_tracers() const {
-  std::vector<double> failure = first_failure();
-  if (link_) {
-    // Every process throws the same error, for the first failed seed of all, so that none goes on alone
-    // into a collective that the others left.
-    for (const std::vector<double>& other : link_->all_gather(failure)) {
-      if (!other.empty() && (failure.empty() || other[0] < failure[0])) failure = other;
-    }
-  }
-  if (failure.empty()) return;
-  const auto seed = static_cast<std::size_t>(failure[0]);
-  const auto code = static_cast<cl_uint>(failure[1]);
-  const auto step = static_cast<long>(failure[2]);
-  std::vector<double> start;
-  std::string index;
-  for (int d = 0; d < dimension(); ++d) {
-    const std::size_t stride = d == 0 ? 1 : d == 1 ? seeds_.counts[0] : seeds_.counts[0] * seeds_.counts[1];
-    const std::size_t id = seed / stride % seeds_.counts[static_cast<std::size_t>(d)];
-    start.push_back(seeds_.position(d, id));
-    index += (d ? ", " : "") + std::to_string(id);
-  }
-  const double t = config_.t0 + static_cast<double>(step) * dt();
-  throw TracerError("tracer of seed " + std::to_string(seed) + " (grid index (" + index + "), started at " +
-                        point(start) + "): " +
-                        (code == tracer_bad_velocity ? "the velocity is not finite" : "the position is not finite") +
-                        " in the step from t = " + number(t) + " at " + point(std::span(failure).subspan(3)),
-                    seed, step + 1);
-}
-
-void Solver::gather(std::vector<double>& whole, std::size_t per_seed) const {
-  if (!link_) return;
-  // A process's parts are consecutive, so its own seeds are one piece of the array.
-  const std::size_t own0 = parts_.empty() ? 0 : parts_.front().own0;
-  const std::size_t end = parts_.empty() ? 0 : parts_.back().own0 + parts_.back().own_planes;
-  const std::size_t plane_bytes = seeds_.plane() * per_seed * sizeof(double);
-  link_->gather(std::as_writable_bytes(std::span(whole)), own0 * plane_bytes, (end - own0) * plane_bytes);
-}
-
-std::vector<double> Solver::flow_map() const {
-  check_tracers();
-  const std::size_t plane = seeds_.plane() * static_cast<std::size_t>(dimension());
-  std::vector<double> out(seeds_.size() * static_cast<std::size_t>(dimension()));
-  for (std::size_t k = 0; k < parts_.size(); ++k) {
-    const Part& p = parts_[k];
-    std::vector<std::uint8_t> bytes(p.own_planes * plane * real_bytes());
-    p.positions.read(devices_->compute(k), bytes, (p.own0 - p.first) * plane * real_bytes());
-    const std::vector<double> own = to_doubles(bytes);
-    std::copy(own.begin(), own.end(), out.begin() + static_cast<std::ptrdiff_t>(p.own0 * plane));
-  }
-  gather(out, static_cast<std::size_t>(dimension()));
-  return out;
-}
-
-std::vector<double> Solver::ftle() const {
-  if (step_ == 0) throw core::Error("no FTLE before the first step: the integration time is zero");
-  check_tracers();
-  const double elapsed = std::abs(static_cast<double>(step_) * dt());
-  std::vector<double> out(seeds_.size());
-  for (std::size_t k = 0; k < parts_.size(); ++k) {
-    const Part& p = parts_[k];
-    set_real(p.field, 9, 1.0 / elapsed);
-    p.field.launch(devices_->compute(k), launch_range(devices_->device(k)), local());
-    const std::vector<double> values = to_doubles(p.ftle.to_vector(devices_->compute(k)));
-    std::copy(values.begin(), values.end(), out.begin() + static_cast<std::ptrdiff_t>(p.own0 * seeds_.plane()));
-  }
-  gather(out, 1);
-  return out;
-}
-
-std::vector<double> Solver::stretch_direction() const {
-  if (step_ == 0) throw core::Error("no stretch direction before the first step: the integration time is zero");
-  check_tracers();
-  const double elapsed = std::abs(static_cast<double>(step_) * dt());
-  const std::size_t dim = static_cast<std::size_t>(dimension());
-  std::vector<double> out(seeds_.size() * dim);
-  for (std::size_t k = 0; k < parts_.size(); ++k) {
-    const Part& p = parts_[k];
-    const std::size_t own = p.own_planes * seeds_.plane();
-    // Held only for the call: the solver's device memory (memory_plan) stays what it was.
-    core::Buffer<std::uint8_t> direction(devices_->context(k), own * dim * real_bytes());
-    p.direction.set(2, direction);
-    set_real(p.direction, 10, 1.0 / elapsed);
-    p.direction.launch(devices_->compute(k), launch_range(devices_->device(k)), local());
-    const std::vector<double> values = to_doubles(direction.to_vector(devices_->compute(k)));
-    std::copy(values.begin(), values.end(), out.begin() + static_cast<std::ptrdiff_t>(p.own0 * seeds_.plane() * dim));
-  }
-  gather(out, dim);
-  return out;
-}
-
-std::size_t Solver::stopped_tracers() const {
-  std::size_t n = 0;
-  for (std::size_t k = 0; k < parts_.size(); ++k) {
-    const Part& p = parts_[k];
-    const std::vector<cl_uint2> status = p.status.to_vector(devices_->compute(k));
-    // Count own seeds only: the neighbour planes are counted by their owner.
-    const auto own = status.begin() + static_cast<std::ptrdiff_t>((p.own0 - p.first) * seeds_.plane());
-    n += static_cast<std::size_t>(std::count_if(own, own + static_cast<std::ptrdiff_t>(p.own_planes * seeds_.plane()),
-                                                [](const cl_uint2& s) { return s.s[0] == tracer_stopped; }));
-  }
-  if (!link_) return n;
-  // Counts below 2^53 travel exactly as doubles.
-  const auto mine = static_cast<double>(n);
-  std::size_t total = 0;
-  for (const std::vector<double>& count : link_->all_gather(std::span(&mine, 1)))
-    total += static_cast<std::size_t>(count[0]);
-  return total;
-}
-
-std::vector<double> Solver::velocity_at(std::span<const double> points, double t) const {
-  const std::size_t dim = static_cast<std::size_t>(dimension());
-  if (points.size() % dim != 0)
-    throw core::Error(std::to_string(points.size()) + " coordinates are not whole " + std::to_string(dim) + "D points");
-  const std::size_t n = points.size() / dim;
-  if (n == 0) return {};
-  const core::Context& ctx = devices_->context(0);
-  const core::Queue& q = devices_->compute(0);
-  core::Buffer<std::uint8_t> in(ctx, points.size() * real_bytes()), out(ctx, points.size() * real_bytes());
-  in.write(q, to_reals(points));
-  core::Kernel& k = parts_[0].velocity;
-  k.set(0, in);
-  k.set(1, out);
-  k.set(2, static_cast<cl_uint>(n));
-  set_real(k, 3, t);
-  k.set(4, params_->buffer(0));
-  core::Buffer<std::uint8_t> ring;  // streamed: the snapshots read at t, in their slots
-  if (stream_) {
-    const StepWindows::Range r = stream_->windows.around(t, t);
-    if (r.size() > static_cast<long>(stream_->slots))
-      throw core::Error("the velocity at t = " + number(t) + " reads more snapshots than the ring holds");
-    ring = core::Buffer<std::uint8_t>(ctx, stream_->slots * stream_->snapshot_bytes);
-    for (long u = r.lo; u <= r.hi; ++u) {
-      const std::size_t slot = static_cast<std::size_t>(u) % stream_->slots;
-      ring.write(q, stream_->pinned[static_cast<std::size_t>(u)].span(), slot * stream_->snapshot_bytes);
-    }
-  }
-  k.set(5, stream_ ? ring : velocity_->buffer(0));
-  k.set(6, times_->buffer(0));
-  k.set(7, snapshots_);
-  k.set(8, grid_dims_);
-  k.launch(q, launch_range(devices_->device(0)), local());
-  return to_doubles(out.to_vector(q));
 }
 
 core::NDRange Solver::local() const {

@@ -11,8 +11,10 @@
 #include "hetflow/core/device_set.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/kernel.hpp"
+#include "hetflow/core/kernel_args.hpp"
 #include "hetflow/core/link.hpp"
 #include "hetflow/core/plan.hpp"
+#include "hetflow/core/program.hpp"
 #include "hetflow/ftle/analytic_flow.hpp"
 #include "hetflow/ftle/method.hpp"
 #include "hetflow/ftle/seed_grid.hpp"
@@ -160,6 +162,13 @@ class Solver {
     core::Buffer<std::uint8_t> ftle;       // real_t per own seed
     // Arguments change between launches (times, step counts) also in const accessors.
     mutable core::Kernel seed, advect, field, velocity, direction;
+    // Where the arguments set per launch start, remembered from the binder when the kernels are bound.
+    struct LaunchArgs {
+      cl_uint steps = 0;               // ftle_advect: t_start, dt, steps, first_step
+      cl_uint field_duration = 0;      // ftle_field: inv_duration
+      cl_uint direction_out = 0;       // ftle_field_direction: direction
+      cl_uint direction_duration = 0;  // ftle_field_direction: inv_duration
+    } at;
   };
 
   struct Stream;
@@ -176,7 +185,12 @@ class Solver {
   // The global size of every launch on `device`: one width per device (core::strided_range says why).
   core::NDRange launch_range(const core::Device& device) const;
   std::size_t tracers(const Part& p) const { return p.planes * seeds_.plane(); }
-  void set_real(core::Kernel& k, cl_uint index, double value) const;
+  // Creates part p's kernels on device k and binds their arguments but those set per launch.
+  void bind_kernels(Part& p, std::size_t k, const core::Program& program) const;
+  // Binds VELOCITY_SOURCE_ARGS (ftle.cl) of device k, with `velocity` as the snapshots.
+  void bind_velocity_source(core::KernelArgs& args, std::size_t k, const core::Buffer<std::uint8_t>& velocity) const;
+  // Sets ftle_advect's run of `count` steps from step `first`.
+  void set_steps(Part& p, long first, long count) const;
   std::vector<double> to_doubles(const std::vector<std::uint8_t>& bytes) const;
   std::vector<std::uint8_t> to_reals(std::span<const double> values) const;
   // Throws TracerError for the first failed tracer (by seed order, over all processes).

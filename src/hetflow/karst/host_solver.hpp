@@ -7,12 +7,14 @@
 
 namespace hetflow::karst {
 
-// The sequential reference of the scheme of spec 4.3 (thesis 4.2.2, App. C.1) for one parameter set.
+// The sequential reference of the thesis's scheme (Myre 2013, Sec. 4.2.2 and App. C.1; docs/karst.md,
+// "Model and discretisation") for one parameter set.
 // Per step t*_k -> t*_{k+1} (implicit Euler, central differences):
 //  1. rock (heat only), every column j with the water temperature of step k (thesis Eq. 4.14/4.15),
 //     Fo = dt/(Theta dr^2), FoBi = Psi St dt/(2 dr) (Eq. 4.18):
 //       (1 + 2Fo + 2FoBi) T0' - 2Fo T1'        = T0 + 2FoBi Tw          (wall node)
-//       -Fo T(i-1)' + (1 + 2Fo) Ti' - Fo T(i+1)' = Ti                    (interior; B holds T^k, spec 4.3)
+//       -Fo T(i-1)' + (1 + 2Fo) Ti' - Fo T(i+1)' = Ti                    (interior; B holds T^k: the
+//                                                                          thesis misprints T^(k+1))
 //       far field: T' = T (fixed) or -2Fo T(M-2)' + (1 + 2Fo) T(M-1)' = T(M-1) (insulated)
 //  2. water with the new wall temperature (Eq. 4.20), a = dt/(Pe dx^2), c = v* dt/(2 dx):
 //       (-a - c) Tw(j-1)' + (1 + 2a + dt s) Twj' + (c - a) Tw(j+1)' = Twj + dt St T0j'   (s = St; solute:
@@ -25,7 +27,7 @@ namespace hetflow::karst {
 //
 // Both solvers store the deviation from the initial state, theta = T - grid.initial (far field at 0),
 // and add grid.initial back on output. The heat equations are linear and homogeneous, so this is the
-// same model (spec 4.3 note (b)); the constant parts of the solute equation (Da T_ref) and of the
+// same model; the constant parts of the solute equation (Da T_ref) and of the
 // thesis outlet row ((2c - 2a) T_ref) become explicit source terms. A uniform state is then exactly
 // zero and stays so, and round-off scales with the signal, not with the background.
 //

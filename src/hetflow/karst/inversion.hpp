@@ -14,13 +14,13 @@
 
 namespace hetflow::karst {
 
-// Inversion of the heat model's (Pe, St, Theta) from an observed outlet series (spec 4.5 test 5, spec 7;
-// thesis Ch. 7). Psi is a property of water and rock, not inverted.
+// Inversion of the heat model's (Pe, St, Theta) from an observed outlet series (Myre 2013, Secs. 6.3 and
+// 7.3.2). Psi is a property of water and rock, not inverted.
 using HeatPoint = std::array<double, 3>;  // (Pe, St, Theta)
 inline constexpr std::array<const char*, 3> heat_point_names = {"Pe", "St", "Theta"};
 
-// The box of (Pe, St, Theta). The methods see u = (x - lower) / (upper - lower) in [0, 1]^3 (spec 7:
-// parameters normalised by their bounds): Pe ~ 2000 and Theta ~ 4 differ by 500x, and a finite-difference
+// The box of (Pe, St, Theta). The methods see u = (x - lower) / (upper - lower) in [0, 1]^3, the
+// parameters normalised by their bounds: Pe ~ 2000 and Theta ~ 4 differ by 500x, and a finite-difference
 // step or a conjugate direction must mean the same fraction of every range.
 struct ParameterBox {
   HeatPoint lower{1900, 0.75, 0.1};  // thesis Table 7.3

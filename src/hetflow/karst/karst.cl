@@ -1,4 +1,4 @@
-// Karst-conduit heat and solute transport (spec thesis-environment.md section 4): the device side of
+// Karst-conduit heat and solute transport (Myre 2013, Ch. 4; docs/karst.md): the device side of
 // karst::KarstDevice. One work-group runs one parameter set through every step, so a launch holds the
 // whole batch and the whole time loop (OpenCL 1.2 has no grid-wide barrier; a forward model never needs
 // one). Per step:

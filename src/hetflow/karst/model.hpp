@@ -5,16 +5,15 @@
 
 namespace hetflow::karst {
 
-// The karst-conduit transport model of spec thesis-environment.md section 4 (thesis Ch. 4), in the
-// thesis's dimensionless variables: x* = x/L along the conduit, r* = r/R into the rock, t* = t V̄/L,
-// T* = T/T_r0, v* = V(t)/V̄.
+// The karst-conduit transport model of Myre 2013, Ch. 4, in the thesis's dimensionless variables:
+// x* = x/L along the conduit, r* = r/R into the rock, t* = t V̄/L, T* = T/T_r0, v* = V(t)/V̄.
 //   heat (Eq. 4.3/4.4):  dTw/dt = (1/Pe) Tw'' - v* Tw' + St (T0 - Tw),   d2Tr/dr*2 = Theta dTr/dt,
 //                        dTr/dr*(wall) = Theta Psi St / 2 (T0 - Tw)
 //   solute (Eq. 4.22):   dC/dt = (1/Pe) C'' - v* C' + Da C           (no rock)
 // Inlet x* = 0: Dirichlet from the inlet series; outlet x* = 1: see Outlet.
 enum class Model { heat, solute };
 
-// The outlet row of the water system (spec 4.3 and note (a)).
+// The outlet row of the water system (Myre 2013, Eq. 4.20).
 enum class Outlet {
   // As printed (thesis Eq. 4.20 matrix): lower entry -v* dt/dx ("dispersion set to zero"), diagonal kept
   // 1 + 2a + dt St. Its row sum differs from the other rows' by 2c - 2a (a = dt/(Pe dx^2),
@@ -26,7 +25,7 @@ enum class Outlet {
   outflow,
 };
 
-// The rock row farthest from the wall (spec 4.3 says "temperature held"; the insulated variant closes
+// The rock row farthest from the wall (the thesis holds its temperature; the insulated variant closes
 // the rock for the energy balance check).
 enum class FarField {
   fixed,      // thesis: last row [0 ... 0 1], the far field stays at the initial temperature
@@ -74,7 +73,7 @@ void check_grid(const Grid& grid);
 // Theta <= 0 or Psi <= 0, or any group not finite.
 void check_parameters(std::span<const KarstParameters> sets, Model model);
 
-// Physical conduit and rock properties (SI) from which the heat groups follow (spec 4.2).
+// Physical conduit and rock properties (SI) from which the heat groups follow (Myre 2013, Sec. 4.2.1).
 struct ConduitProperties {
   double length;               // L (m)
   double hydraulic_diameter;   // D_H (m); the conduit radius is D_H / 2
@@ -82,7 +81,7 @@ struct ConduitProperties {
   double dispersion;           // D_L (m^2/s)
   double friction_factor;      // Darcy-Weisbach f
   double water_heat_capacity = 4200, water_conductivity = 0.58, water_viscosity = 1.3e-3,
-         water_density = 1000;  // c_pw, k_w, mu_w, rho_w (spec 4.5 table)
+         water_density = 1000;  // c_pw, k_w, mu_w, rho_w (Luhmann 2011, as Myre 2013 quotes them)
   double rock_heat_capacity = 810, rock_conductivity = 2.15, rock_density = 2320;  // c_pr, k_r, rho_r
 };
 

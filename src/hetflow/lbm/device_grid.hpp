@@ -7,6 +7,11 @@ namespace hetflow::lbm {
 // Lattice nodes along x, y, z.
 using Extent = std::array<int, 3>;
 
+// The nodes of a box of extent `e`.
+inline std::size_t volume(const Extent& e) {
+  return static_cast<std::size_t>(e[0]) * static_cast<std::size_t>(e[1]) * static_cast<std::size_t>(e[2]);
+}
+
 // How a lattice is split over devices: a grid of gx × gy × gz boxes, one per device, part p at grid
 // cell (p mod gx, (p / gx) mod gy, p / (gx gy)), so {1, 1, n} gives the z-slabs of n devices. Each
 // axis is split as evenly as possible, the lower boxes taking the remainder. An axis split into

@@ -70,6 +70,14 @@ std::array<std::size_t, 2> HaloExchange::face_cells(std::size_t k, int axis) con
   return {static_cast<std::size_t>(local[u]), static_cast<std::size_t>(local[v])};
 }
 
+// FACE_ARGS: nx, ny, per_plane, axis, at, mask, U, V.
+void HaloExchange::bind_face(core::KernelArgs& args, std::size_t k, int axis, int at, std::uint32_t mask) const {
+  const Extent local = grid_.local(global(k));
+  const auto [u, v] = face_cells(k, axis);
+  args.add(local[0]).add(local[1]).add(per_plane_).add(axis).add(at).add(mask).add(static_cast<int>(u)).add(
+      static_cast<int>(v));
+}
+
 core::NDRange HaloExchange::range(std::size_t k) const {
   return core::strided_range(devices_->device(k).info, face_group, face_groups_per_unit);
 }
@@ -106,16 +114,15 @@ std::vector<core::Event> HaloExchange::send(int axis, core::HaloFlow flow,
   for (std::size_t k = 0; k < parts_.size(); ++k) {
     Part& p = parts_[k];
     const Extent local = grid_.local(global(k));
-    const auto [u, v] = face_cells(k, axis);
     const std::span<const core::Event> wait = ready[k] ? std::span(&ready[k], 1) : std::span<const core::Event>();
     for (int s : sides) {
-      const std::uint32_t mask = mask_(axis, s, flow);
       const std::size_t bytes = face_bytes(k, axis, s, flow);
-      p.pack.args(*fields[k], p.axis[axis].out[index_of(s)], local[0], local[1], per_plane_, axis,
-                  packed_layer(flow, s, local[axis]), mask, static_cast<int>(u), static_cast<int>(v));
-      // On the compute queue, ahead of the interior update: a kernel waiting on another queue got no
-      // multiprocessor until the interior's blocks drained (seen on two H200s), so the faces only
-      // left after the interior and the halo traffic no longer overlapped it.
+      core::KernelArgs args(p.pack);  // field, face, FACE_ARGS
+      args.add(*fields[k]).add(p.axis[axis].out[index_of(s)]);
+      bind_face(args, k, axis, packed_layer(flow, s, local[axis]), mask_(axis, s, flow));
+      // On the compute queue, ahead of the interior update: a kernel waiting on another queue gets no
+      // multiprocessor until the interior's blocks drain, so the faces would leave only after the
+      // interior and the halo traffic would no longer overlap it.
       const core::Event packed = p.pack.launch(devices_->compute(k), range(k), core::NDRange(face_group), wait);
       reads.push_back(p.axis[axis].out[index_of(s)].read(devices_->transfer(k),
                                                           p.axis[axis].send[index_of(s)].span().first(bytes), 0,
@@ -155,11 +162,9 @@ void HaloExchange::receive(int axis, core::HaloFlow flow, std::span<const core::
   for (std::size_t k = 0; k < parts_.size(); ++k) {
     Part& p = parts_[k];
     const Extent local = grid_.local(global(k));
-    const auto [u, v] = face_cells(k, axis);
     for (int s : sides) {
       // The face that moved towards `s` came from the neighbour on the other side.
       const std::size_t from = grid_.neighbour(global(k), axis, -s);
-      const std::uint32_t mask = mask_(axis, s, flow);
       const std::size_t bytes = face_bytes(k, axis, s, flow);
       const core::PinnedBuffer<std::uint8_t>& staged =
           placement_.is_local(from) ? parts_[from - placement_.first()].axis[axis].send[index_of(s)]
@@ -169,13 +174,15 @@ void HaloExchange::receive(int axis, core::HaloFlow flow, std::span<const core::
           face.write(devices_->transfer(k), std::span<const std::uint8_t>(staged.span().first(bytes)), 0, core::Blocking::no);
       writes_[axis].push_back(written);
       core::Kernel& kernel = flow == core::HaloFlow::fill ? p.unpack : p.merge;
-      kernel.args(*fields[k], face, local[0], local[1], per_plane_, axis, landing_layer(flow, s, local[axis]), mask,
-                  static_cast<int>(u), static_cast<int>(v));
-      kernel.set(10, *flags_[k]);
-      if (flow == core::HaloFlow::swap) kernel.set(11, local[2]);
-      // On the compute queue, behind the interior update: on the transfer queue the kernel got no
-      // multiprocessor until the interior drained, and held up the next face's write behind it, so
-      // that write and the step's next boundary layers waited for the interior (seen on two H100s).
+      // lbm_unpack: field, face, FACE_ARGS, flags; lbm_merge also nz.
+      core::KernelArgs args(kernel);
+      args.add(*fields[k]).add(face);
+      bind_face(args, k, axis, landing_layer(flow, s, local[axis]), mask_(axis, s, flow));
+      args.add(*flags_[k]);
+      if (flow == core::HaloFlow::swap) args.add(local[2]);
+      // On the compute queue, behind the interior update: on the transfer queue the kernel gets no
+      // multiprocessor until the interior drains, and holds up the next face's write behind it, so
+      // that write and the step's next boundary layers would wait for the interior.
       // The next write into `face` comes only after the host has seen this queue's next packing
       // finish, so this kernel has read it by then.
       ready[k] = kernel.launch(devices_->compute(k), range(k), core::NDRange(face_group), std::span(&written, 1));

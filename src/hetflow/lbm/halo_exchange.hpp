@@ -7,6 +7,7 @@
 #include "hetflow/core/buffer.hpp"
 #include "hetflow/core/device_set.hpp"
 #include "hetflow/core/kernel.hpp"
+#include "hetflow/core/kernel_args.hpp"
 #include "hetflow/core/link.hpp"
 #include "hetflow/core/plan.hpp"
 #include "hetflow/core/program.hpp"
@@ -68,6 +69,9 @@ class HaloExchange {
   void receive(int axis, core::HaloFlow flow, std::span<const core::Buffer<std::uint8_t>* const> fields,
                std::vector<core::Event>& ready);
   std::size_t face_bytes(std::size_t k, int axis, int side, core::HaloFlow flow) const;
+  // Binds a face kernel's FACE_ARGS (lbm.cl) for local part k's face of `axis` at local layer `at`,
+  // carrying the values in `mask`.
+  void bind_face(core::KernelArgs& args, std::size_t k, int axis, int at, std::uint32_t mask) const;
   // The global size of every face kernel launch on local part k's device.
   core::NDRange range(std::size_t k) const;
 

@@ -1,5 +1,5 @@
 // D3Q19 lattice Boltzmann: BGK collision with Guo forcing, half-way bounce-back on wall nodes, periodic
-// edges, in three memory-access patterns (thesis App. B). The state between steps is always the
+// edges, in three memory-access patterns (Myre 2013, App. B). The state between steps is always the
 // pre-collision populations at the current step, held as follows:
 //   AB          two arrays in natural order; a step reads the node's packets from `src`, collides and
 //               pushes each to the node it moves to in `dst` (towards a wall: back into the node, reversed);
@@ -19,8 +19,8 @@
 // c_x = -1 keep node x at column x + 1 of its row (wrapping): the A-A odd step reads and writes those
 // slots at x - 1 + 1, aligned with the warp, and the even step reads and writes them one off instead,
 // so each step has five of the ten slots shifted along x rather than none and all ten. Same total, but
-// the H200 moves it faster split so: 384^3 A-A FP32 +2.0 %, FP64 +1.0 %, FP16 -0.9 % (presumably the
-// extra index arithmetic, in a kernel bound by its instructions; docs/lbm-validation.md).
+// GPUs move it faster split so, except with FP16 storage, whose kernels are bound by their instructions
+// and feel the extra index arithmetic (docs/lbm-validation.md, "Performance").
 //
 // Kernels run on a 3-D range (x rounded up to the work-group size) so no node index is divided. A node
 // next to a wall (flag bit NEAR_WALL, set once by lbm_mark) reads one word whose bit i says that x + c_i
@@ -33,7 +33,7 @@
 // WRITE_OPPOSITE_WALLS), SHAN_CHEN or TWO_COMPONENT (multiphase forces, see NODE_FORCE).
 #include "core/common.cl"
 
-// Fused multiply-adds are allowed (about 8 % faster on an H200): the patterns stay bit-identical because
+// Fused multiply-adds are allowed (they are faster): the patterns stay bit-identical because
 // every kernel inlines the same collision. LBM_NO_FMA forbids fusing, for bit-identical fields across
 // devices of different kinds.
 #ifdef LBM_NO_FMA
@@ -107,8 +107,8 @@ inline real_t equilibrium(const real_t w, const real_t drho, const real_t rho, c
 // relax_pair: BGK of the shifted populations a (direction c, weight w) and b (direction -c), given
 // cu1 = c.u and cf = c.F; with one component, plus Guo's forcing term w (1 - omega/2) [3 (c - u).F +
 // 9 (c.u)(c.F)]. The two directions share the even parts of the equilibrium and of the forcing term,
-// computed once: arithmetic, not memory, bounds the FP16-storage kernels, which this made 13 % faster on
-// the H200. The velocity carries half the force (second-order accurate forcing).
+// computed once: arithmetic, not memory, bounds the FP16-storage kernels. The velocity carries half the
+// force (second-order accurate forcing).
 #ifdef TWO_COMPONENT
 #define WITH_GUO(term)
 #else
@@ -230,7 +230,7 @@ inline int column(const int i, const int X, const int nx) {
 // SLOT(i, x + dx, y + dy, z + dz) for literal offsets of -1, 0 or 1, as this node's slot 0 plus steps
 // (NEIGHBOUR_STEPS): a column offset dx + WEST(i) is never 2 in the rules below. Fewer integer
 // instructions than SLOT's products and wrapped coordinates, which the FP16-storage kernels, bound by
-// their instructions, feel: 384^3 A-A on the H200 FP16 +1.6 %, FP32 +0.5 % (docs/lbm-validation.md).
+// their instructions, feel most (docs/lbm-validation.md, "Performance").
 #define STEP_X(d) ((d) == 1 ? dxp : (d) == -1 ? dxm : (idx_t)0)
 #define STEP_Y(d) ((d) == 1 ? dyp : (d) == -1 ? dym : (idx_t)0)
 #define STEP_Z(d) ((d) == 1 ? dzp : (d) == -1 ? dzm : (idx_t)0)
@@ -244,8 +244,7 @@ inline int column(const int i, const int X, const int nx) {
 // rules: every population is read once into f0 .. f18 and the moments are summed, then each pair
 // (i, opposite) is relaxed and written. The pair's two slots are the pair's two destinations in every
 // pattern, so reading both before writing either is all the in-place patterns need. (Reading each pair
-// a second time instead of holding it saves registers but measured slower: FP16 26,600 against 27,800
-// MLUPs/s on the H200, FP32 64 against 79 on PoCL with 2 cores.)
+// a second time instead of holding it saves registers but runs slower, on GPUs and on CPUs alike.)
 #define LOAD_PACKET(i, cx, cy, cz, o) LANE f##i = READ(i, cx, cy, cz, o);
 #define ADD_PACKET(i, cx, cy, cz, o) ADD_MOMENTS(f##i, cx, cy, cz)
 #define HELD(i, cx, cy, cz, o) f##i
@@ -348,10 +347,9 @@ inline int column(const int i, const int X, const int nx) {
 // reads every packet from the neighbour it came from, walls or not: an address chosen by the wall bits
 // held every load of the odd step back until those bits arrived, while stores wait for nothing. The
 // state after an even step is then read through READ_REVERSED too (READ_AFTER_EVEN), and a halo fill
-// leaves the walls' slots alone (lbm_unpack). 384^3 A-A on the H200: FP32 +1.1 %, FP64 -0.5 %
-// against reading and re-reading beside walls in the odd step (at 256^3 FP32 -2.0 %), FP16 -0.9 %
-// against the address select (the even step then computes its neighbours' addresses too);
-// docs/lbm-validation.md.
+// leaves the walls' slots alone (lbm_unpack). The host sets it with SHIFT_WEST, not for FP16 storage,
+// whose kernels, bound by their instructions, lose by it: the even step then computes its neighbours'
+// addresses too (docs/lbm-validation.md, "Performance").
 #define WRITE_OPPOSITE_WALLS(i, cx, cy, cz, o, v) \
   STORE(fout, WALL_TOWARDS(i) ? SLOT_NEAR(i, cx, cy, cz) : SLOT_NEAR(o, 0, 0, 0), v);
 #define READ_REVERSED(i, cx, cy, cz, o) LOAD(fin, SLOT_NEAR(o, -(cx), -(cy), -(cz)))
@@ -427,9 +425,9 @@ inline void zou_he(real_t* f, const bool inlet, const real_t ux, const real_t uy
 
 // How a node kernel updates its node: through its wall-aware rules READ_RULE / WRITE_RULE, which read
 // `walls` (zero away from walls). GPUs return from wall nodes and read wall_bits only beside a wall,
-// but run one path otherwise: splitting nodes beside walls off into a branch of their own serialized
+// but run one path otherwise: splitting nodes beside walls off into a branch of their own serializes
 // the two paths in every warp that holds both (the first and last warp of each row of a duct), which
-// cost the A-A odd kernel 3-27 % on an H100 (docs/lbm-validation.md). CPUs (UNIFORM_NODES) run
+// slows the A-A odd kernel (docs/lbm-validation.md, "Performance"). CPUs (UNIFORM_NODES) run
 // work-items in SIMD lanes, which the compiler only forms from straight-line code: wall nodes take the
 // same rules with their writes masked off. Both give the same arithmetic, hence the same bits.
 #define READ(i, cx, cy, cz, o) READ_RULE(i, cx, cy, cz, o)
@@ -785,8 +783,8 @@ __kernel void lbm_fields(const int8 region, __global real_t* restrict rho_out, _
 #ifdef LBM_VEC
 // The patterns on CPUs: a work-item updates LBM_VEC consecutive nodes along x as one vector of each quantity,
 // through the node update above with LANE a vector. CPUs run work-items in SIMD lanes only where their
-// OpenCL compiler's cost model says it pays, and PoCL 5 with LLVM 16 finds that it does not, which left
-// these kernels scalar on a 16-core Xeon (docs/lbm-validation.md); explicit vectors need no such
+// OpenCL compiler's cost model says it pays, and PoCL 5 with LLVM 16 finds that it does not, which leaves
+// these kernels scalar (docs/lbm-validation.md, "Performance"); explicit vectors need no such
 // decision, and their loads along x are contiguous rather than gathered. A vector whose nodes would
 // wrap along x or pass the region's end, or holding an inlet or outlet node, is updated node by node.
 // Wall nodes are masked: the even step keeps their slots (a blend with what was there: only this

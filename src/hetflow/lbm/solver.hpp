@@ -11,6 +11,7 @@
 #include "hetflow/core/buffer.hpp"
 #include "hetflow/core/device_set.hpp"
 #include "hetflow/core/kernel.hpp"
+#include "hetflow/core/kernel_args.hpp"
 #include "hetflow/core/link.hpp"
 #include "hetflow/core/plan.hpp"
 #include "hetflow/lbm/device_grid.hpp"
@@ -19,7 +20,7 @@
 
 namespace hetflow::lbm {
 
-// How populations move through memory (thesis App. B): two arrays, or one array in place.
+// How populations move through memory (Myre 2013, App. B): two arrays, or one array in place.
 enum class Pattern { ab, aa, lagrangian };
 // Storage precision of the populations; arithmetic is float for fp32 and fp16, double for fp64.
 enum class Storage { fp32, fp16, fp64 };
@@ -43,7 +44,7 @@ struct ShanChen {
 // Pressure of the Shan-Chen fluid: p = rho/3 + G psi(rho)^2 / 6.
 double shan_chen_pressure(double rho, const ShanChen& sc);
 
-// Two-component multiphase flow (Shan-Chen MCMP; thesis Eqs. 3.5-3.6): components a and b, psi = rho
+// Two-component multiphase flow (Shan-Chen MCMP; Myre 2013, Eqs. 3.5-3.6): components a and b, psi = rho
 // for each, the force on a from b F_a = -G rho_a(x) sum_i w_i rho_b(x + c_i) c_i (and on b from a
 // alike); G > 0 repels. Both relax to equilibria at Shan-Chen's common velocity shifted by
 // tau_s F_s / rho_s; the body force density is shared in proportion to the densities. Wall nodes carry
@@ -64,7 +65,7 @@ struct Config {
   std::array<double, 3> force{0, 0, 0};    // body force density (lattice units)
   Pattern pattern = Pattern::aa;
   Storage storage = Storage::fp32;
-  std::size_t work_group = 0;              // work-items along x per group; 0: 64 (best in the H200 sweep)
+  std::size_t work_group = 0;              // work-items along x per group; 0: 64 (docs/lbm-validation.md)
   std::size_t work_group_y = 0;            // and along y (rows of x sharing the group's caches); 0: 1
   // Registers per work-item on NVIDIA GPUs (-cl-nv-maxrregcount); 0: the compiler's choice. Fewer
   // registers let more groups share a multiprocessor; other devices ignore it.
@@ -157,6 +158,15 @@ class Solver {
     int lanes = 1;
     core::Kernel init, psi_pass;
     const core::Program* program = nullptr;
+    // Where the arguments set per launch start, remembered from the binder when the kernels are bound.
+    struct LaunchArgs {
+      cl_uint shift = 0;         // lbm_lagrangian: tx, ty, tz
+      cl_uint fields_out = 0;    // lbm_fields: rho_out, u_out, fin
+      cl_uint fields_state = 0;  // lbm_fields: layout, tx, ty, tz
+      cl_uint psi_in = 0;        // psi_pass (lbm_psi, lbm_mix): fin, or fa
+      cl_uint psi_state = 0;     // psi_pass: layout, tx, ty, tz
+      cl_uint psi_in_b = 0;      // lbm_mix: fb
+    } at;
   };
   // A box of a part's nodes in its local coordinates.
   struct Region {
@@ -184,17 +194,26 @@ class Solver {
   // Enqueues lbm_psi (Shan-Chen pseudo-potential) or lbm_mix (two components' densities and common
   // velocity) on every device for the current state, then fills psi's halos.
   void psi_pass() const;
-  // Sets the state-reading arguments (layout, Lagrangian shift) of lbm_fields or lbm_psi from `first`.
-  void set_state(core::Kernel& k, cl_uint first) const;
   std::size_t work_group() const;
   std::size_t work_group_y() const;
   core::NDRange local() const;
+  // The build's real_t: double with FP64 storage, else float.
+  core::Precision real() const {
+    return config_.storage == Storage::fp64 ? core::Precision::f64 : core::Precision::f32;
+  }
+  // Allocates device k's part, builds its program and binds its kernels.
   void build_part(std::size_t k, const Geometry& geometry);
-  void set_dims(core::Kernel& k, cl_uint first, const Part& p) const;
-  // Sets the inlet velocity and outlet density arguments from `first`.
-  void set_open_boundaries(core::Kernel& k, cl_uint first) const;
-  // Sets a real_t argument: float or double as the storage's arithmetic precision.
-  void set_real(core::Kernel& k, cl_uint index, double value) const;
+  // Binds every kernel's arguments but those set per launch, whose indices go to `p.at`.
+  void bind_kernels(Part& p, const core::Program& program, bool vectors) const;
+  // A binder for a node kernel, past its region (set by launch()).
+  core::KernelArgs node_args(core::Kernel& kernel) const;
+  // Binders of parameter blocks that several kernels share (solver_kernels.cpp names what each mirrors).
+  void bind_dims(core::KernelArgs& args, const Part& p) const;
+  void bind_flags(core::KernelArgs& args, const Part& p) const;
+  void bind_open_boundaries(core::KernelArgs& args) const;
+  void bind_physics(core::KernelArgs& args, const Part& p, double omega, double g, int other) const;
+  void bind_shift(core::KernelArgs& args) const;
+  void bind_state(core::KernelArgs& args) const;
   // Launches node kernel `kernel` on device k over `region`, a work-item for every `lanes` nodes along x.
   core::Event launch(core::Kernel kernel, std::size_t k, const Region& region, std::span<const core::Event> wait,
                      int lanes = 1) const;
@@ -203,6 +222,10 @@ class Solver {
   // Each work-item takes the part's `lanes` nodes.
   core::Event launch_all(const std::function<const core::Kernel&(const Part&)>& pick, std::size_t array,
                          std::optional<core::HaloFlow> flow, std::size_t component) const;
+
+  static constexpr int q = 19;  // D3Q19: populations per node
+  // Every node kernel's first parameter, `const int8 region`: the box it updates.
+  static constexpr cl_uint region_arg = 0;
 
   const core::DeviceSet* devices_;
   core::Link* link_;  // the other processes, if any

@@ -1,4 +1,4 @@
-// Dense linear algebra for TNT (spec section 6) on one device: Gram matrix and A^T B, gathers by an
+// Dense linear algebra for TNT (Myre 2013, Sec. 5.4) on one device: Gram matrix and A^T B, gathers by an
 // index list, GEMVs with a column gather, blocked Cholesky, blocked triangular solves and the vector
 // steps of PCGNR. All matrices are column-major with a leading dimension and an element offset (a
 // sub-matrix of a buffer without OpenCL sub-buffers, whose origins must be aligned).

@@ -26,11 +26,11 @@ struct DeviceMatrixView {
   }
 };
 
-// Sizes of the dense kernels, passed as build options (so the kernels' loops and local arrays are
-// fixed at compile time) and chosen by a tuner per device; the defaults suit an H100/H200 in FP64 and
-// run on PoCL. Local memory use: GEMM 8·tile_k·(tile_m + tile_n + 2) bytes, Cholesky and triangular
-// solves 8·cholesky_block·(cholesky_block + 1 + max(trsm_columns, 2)) in FP64 (half in FP32); NVIDIA
-// allows 48 KiB per work-group.
+// Sizes of the dense kernels, passed as build options (so the kernels' loops and local arrays are fixed
+// at compile time) and chosen by a tuner per device; the defaults suit NVIDIA GPUs in FP64 (docs/nnls.md,
+// "Benchmark") and run on PoCL. Local memory use: GEMM 8·tile_k·(tile_m + tile_n + 2) bytes, Cholesky and
+// triangular solves 8·cholesky_block·(cholesky_block + 1 + max(trsm_columns, 2)) in FP64 (half in FP32);
+// NVIDIA allows 48 KiB per work-group.
 struct DenseTuning {
   int gemm_tile_m = 64, gemm_tile_n = 64;  // C tile per work-group of the GEMM
   int gemm_tile_k = 16;                    // contraction depth per local-memory pass
@@ -49,9 +49,9 @@ struct DenseTuning {
 // blocks, work-groups or local memory beyond the device's.
 void validate(const DenseTuning& tuning, const core::DeviceInfo& device, std::size_t real_bytes);
 
-// The dense linear algebra that TNT runs on a device (spec section 6): Gram matrix, gathers of an index
-// list F, GEMVs with a column gather, blocked upper Cholesky, triangular solves with its factor and the
-// vector steps of PCGNR. Real is float or double (the REAL build option). Built once per context; the
+// The dense linear algebra that TNT runs on a device (Myre 2013, Sec. 5.4): Gram matrix, gathers of an
+// index list F, GEMVs with a column gather, blocked upper Cholesky, triangular solves with its factor and
+// the vector steps of PCGNR. Real is float or double (the REAL build option). Built once per context; the
 // operations enqueue on an in-order queue of that context and return their last event, reading nothing
 // back except where a method says so. The kernels' arguments and the scratch buffers are shared state:
 // one object serves one queue at a time.

@@ -47,8 +47,8 @@ int Pcgnr<Real>::solve(const DeviceMatrixView<Real>& a, const core::Buffer<cl_in
   scalars_.read(q, std::span<Real>(s));
   const double start = std::sqrt(static_cast<double>(s[zz]));
   if (!(s[zz] > 0) || !(s[cur] > 0)) return 0;  // B^T b = 0: y = 0 is the answer
-  // Past the attainable accuracy the iteration does not just stall: in FP32 ||B^T r|| was measured to
-  // grow again by 1e5 within 20 iterations (and x with it). So a rise of ||B^T r|| once it is below
+  // Past the attainable accuracy the iteration does not just stall: in FP32 ||B^T r|| can grow
+  // again by 1e5 within 20 iterations (and x with it). So a rise of ||B^T r|| once it is below
   // sqrt(eps) ||B^T b|| ends the solve at the previous iterate; above that a rise is ordinary CG.
   const double stall = std::sqrt(std::numeric_limits<Real>::epsilon()) * start;
   double last = start;

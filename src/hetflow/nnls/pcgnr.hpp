@@ -11,7 +11,7 @@ namespace hetflow::nnls {
 // solver: min ||B y - b||^2 + lambda ||y||^2 over y, B = A(:, F) gathered on the fly, from y = 0. With
 // lambda > 0 the operator is B stacked on sqrt(lambda) I (Tikhonov), carried as the k-entry tail of
 // the residual r and of q = B p. The dot products stay on the device; the host reads four scalars per
-// iteration to stop: ||B^T r|| <= tolerance ||B^T b|| (the spec's rule), or a rise of ||B^T r|| below
+// iteration to stop: ||B^T r|| <= tolerance ||B^T b|| (the thesis sets none), or a rise of ||B^T r|| below
 // sqrt(eps) ||B^T b|| (past the attainable accuracy, see pcgnr.cpp), or a breakdown.
 template <class Real>
 class Pcgnr {

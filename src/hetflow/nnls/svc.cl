@@ -1,4 +1,4 @@
-// SVC, singular value composition (spec thesis-environment.md section 5): the device side of
+// SVC, singular value composition (Myre 2013, Sec. 5.3 and App. D): the device side of
 // nnls::SvcGenerator. The host reference svc_host (svc.cpp) does the same floating-point operations in
 // the same order, so both give the same matrix bit for bit; change the two together.
 //

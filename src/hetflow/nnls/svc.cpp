@@ -53,12 +53,12 @@ void rotate(Working& w, bool rows, std::size_t x, std::size_t y, std::size_t e0,
   updates += 2 * len;
 }
 
-// Spec 5.2 fill_pow2: the 2^K x 2^K square at diagonal offset o. Level l pairs lines r and r + 2^l in
-// every block of 2^(l+1); each level rotates all its row pairs and then all its column pairs (the
-// spec's listing alternates row and column per pair; rotations of distinct rows commute with those of
+// fill_pow2 (Myre 2013, App. D): the 2^K x 2^K square at diagonal offset o. Level l pairs lines r and r +
+// 2^l in every block of 2^(l+1); each level rotates all its row pairs and then all its column pairs (the
+// thesis's listing alternates row and column per pair; rotations of distinct rows commute with those of
 // distinct columns, so the product is the same, and phase order is what the device runs in parallel).
-// Rotation q of a level is the pair's ordinal over the whole diagonal (o is a multiple of 2^K), which
-// is also how the device numbers it.
+// Rotation q of a level is the pair's ordinal over the whole diagonal (o is a multiple of 2^K), which is
+// also how the device numbers it.
 void fill_pow2(Working& w, std::uint64_t seed, std::size_t o, std::size_t size) {
   for (std::uint32_t level = 0; (std::size_t{2} << level) <= size; ++level) {
     const std::size_t stride = std::size_t{1} << level, block = 2 * stride;
@@ -74,10 +74,11 @@ void fill_pow2(Working& w, std::uint64_t seed, std::size_t o, std::size_t size) 
   }
 }
 
-// Combines the mixed 2^K block [o, o + s) with the mixed rest [o + s, o + s + rem) of its square: line
-// o + i of the block is rotated with line o + s + (i mod rem) of the rest, over the whole span. The
-// deterministic modulo pairing (spec 5.2, [P]) reaches every line of the rest; lines of the block that
-// share a partner form a chain rotated in order of i, which the device runs as one work-item per chain.
+// Combines the mixed 2^K block [o, o + s) with the mixed rest [o + s, o + s + rem) of its square: line o
+// + i of the block is rotated with line o + s + (i mod rem) of the rest, over the whole span. The
+// deterministic modulo pairing (the thesis pairs at random) reaches every line of the rest; lines of the
+// block that share a partner form a chain rotated in order of i, which the device runs as one work-item
+// per chain.
 void combine(Working& w, std::uint64_t seed, std::size_t o, std::size_t s, std::size_t rem, std::uint32_t depth) {
   for (const bool rows : {true, false}) {
     const SvcPhase phase = rows ? SvcPhase::combine_rows : SvcPhase::combine_columns;
@@ -88,7 +89,7 @@ void combine(Working& w, std::uint64_t seed, std::size_t o, std::size_t s, std::
   }
 }
 
-// Spec 5.2 fill: the largest power of two, the rest recursively, then the two combined.
+// fill (Myre 2013, App. D): the largest power of two, the rest recursively, then the two combined.
 void fill(Working& w, std::uint64_t seed, std::size_t o, std::size_t n, std::uint32_t depth) {
   const std::size_t s = std::bit_floor(n);
   fill_pow2(w, seed, o, s);
@@ -98,11 +99,11 @@ void fill(Working& w, std::uint64_t seed, std::size_t o, std::size_t n, std::uin
   }
 }
 
-// Spec 5.2 step 4, m > n: each pass rotates extra row n + i with row pairing(i mod n) of the square,
-// over the n columns (a permutation, so the rows of one chain i = c, c + n, ... share a partner and
-// distinct chains are disjoint); then each column pass rotates the columns pairwise, pairing(2t) with
-// pairing(2t + 1), over all rows: every column is rotated with one other, random, column per pass
-// (one left out when n is odd), so the pairs are disjoint.
+// The extra rows, m > n (Myre 2013, App. D): each pass rotates extra row n + i with row pairing(i mod n)
+// of the square, over the n columns (a permutation, so the rows of one chain i = c, c + n, ... share a
+// partner and distinct chains are disjoint); then each column pass rotates the columns pairwise,
+// pairing(2t) with pairing(2t + 1), over all rows: every column is rotated with one other, random, column
+// per pass (one left out when n is odd), so the pairs are disjoint.
 void extra_rows_and_columns(Working& w, std::uint64_t seed) {
   const std::size_t n = w.cols, p = w.rows - w.cols;
   for (std::uint32_t pass = 0; pass < svc_extra_passes; ++pass) {
@@ -192,7 +193,7 @@ std::vector<double> svc_singular_values(const SvcSpec& spec) {
         }
         break;
       case SvcMode::random:
-        // The spec's pseudocode says [1, n], its text [1/kappa, 1]: the latter, with both ends present
+        // The thesis's pseudocode says [1, n], its text [1/kappa, 1]: the latter, with both ends present
         // (1 first, 1/kappa last) so the condition number is kappa and not merely below it.
         for (std::size_t i = 1; i + 1 < k; ++i) {
           const PhiloxCounter x = draw(spec.seed, SvcPhase::values, 0, static_cast<std::uint32_t>(i));
@@ -216,7 +217,7 @@ std::vector<double> svc_singular_values(const SvcSpec& spec) {
 // and log, and glibc's, may differ in the last place):
 // - The normal variate is Irwin-Hall: the sum of 12 uniforms on (0, 1) minus 6 has mean 0, variance 1
 //   and support (-6, 6), which theta = pi/4 + (pi/24) z maps exactly onto (0, pi/2); the truncation
-//   to (0, pi/2) of the spec therefore never rejects. The sum is exact: 12 32-bit words add up in an
+//   to (0, pi/2) that the thesis asks for never rejects. The sum is exact: 12 32-bit words add up in an
 //   integer, and (S + 6) 2^-32 - 6 needs 36 significant bits.
 // - cos and sin of t = theta - pi/4 (|t| < pi/4) are Taylor polynomials to t^18 and t^17 (truncation
 //   below 1e-19) in Horner form with explicit fma; cos(pi/4 + t) and sin(pi/4 + t) are proportional

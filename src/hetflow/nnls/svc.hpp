@@ -7,11 +7,11 @@
 
 namespace hetflow::nnls {
 
-// SVC, singular value composition (Myre, Frahm, Lilja & Saar; thesis 5.3 and App. D; spec
-// thesis-environment.md section 5): a dense m x n matrix with exactly prescribed singular values, built in
-// O(mn) work from the diagonal matrix of the values by random plane rotations of rows and columns, so
-// U and V^T are never formed. The same seed gives the same matrix bit for bit, on the host
-// (svc_host) and on every OpenCL device (SvcGenerator in svc_device.hpp): "store seeds, not matrices".
+// SVC, singular value composition (Myre, Frahm, Lilja & Saar; Myre 2013, Sec. 5.3 and App. D): a dense m
+// x n matrix with exactly prescribed singular values, built in O(mn) work from the diagonal matrix of the
+// values by random plane rotations of rows and columns, so U and V^T are never formed. The same seed
+// gives the same matrix bit for bit, on the host (svc_host) and on every OpenCL device (SvcGenerator in
+// svc_device.hpp): "store seeds, not matrices".
 
 // How the k = min(m, n) singular values are chosen (the modes of LAPACK's dlatms); the largest is 1
 // and the smallest 1/kappa, except in `user` mode.
@@ -40,7 +40,7 @@ void validate(const SvcSpec& spec);
 std::vector<double> svc_singular_values(const SvcSpec& spec);
 
 // Element updates of the host reference, by step (one update: one matrix element rewritten by a
-// rotation). The power-of-two fills of an n x n square with n = 2^K total 4n(n - 1) (spec 5.2).
+// rotation). The power-of-two fills of an n x n square with n = 2^K total 4n(n - 1) (Myre 2013, Sec. 5.3).
 struct SvcStats {
   std::uint64_t square_updates = 0;        // fill_pow2 levels
   std::uint64_t combine_updates = 0;       // combining a 2^K block with the rest of its square
@@ -49,8 +49,8 @@ struct SvcStats {
   std::uint64_t total() const { return square_updates + combine_updates + extra_row_updates + extra_column_updates; }
 };
 
-// The reference: sequential, in the order of the spec's recursion. `stats`, when given, receives the
-// update counts.
+// The reference: sequential, in the order of the thesis's recursion (Myre 2013, App. D). `stats`, when
+// given, receives the update counts.
 Matrix svc_host(const SvcSpec& spec, SvcStats* stats = nullptr);
 
 // ---- Pieces the host reference and the device generator share (keep in step with nnls/svc.cl) ----
@@ -94,7 +94,7 @@ struct SvcPairing {
 };
 SvcPairing svc_pairing(std::uint64_t seed, SvcPhase phase, std::uint32_t pass, std::uint64_t n);
 
-// Passes over the extra rows, and then over the columns, when m > n (spec 5.2 step 4).
+// Passes over the extra rows, and then over the columns, when m > n (Myre 2013, App. D).
 inline constexpr std::uint32_t svc_extra_passes = 5;
 
 }  // namespace hetflow::nnls

@@ -146,7 +146,7 @@ std::vector<TntResult> Tnt::run(const Setup& s, const Matrix& B, const TntOption
   // ||AA||_1 >= 1 once a column is non-zero (unit diagonal); 1 keeps the shift positive for A = 0.
   const double norm1 = std::max(1.0, static_cast<double>(*std::max_element(sums.begin(), sums.end())));
   const double eps = std::numeric_limits<Real>::epsilon();
-  problem.epsilon = 10.0 * eps * norm1;  // spec setup step 2
+  problem.epsilon = 10.0 * eps * norm1;  // Myre 2013, App. E.1 step 2.1
   const double automatic = std::is_same_v<Real, float> ? 10.0 * eps * std::sqrt(static_cast<double>(n))
                                                        : 10.0 * eps * static_cast<double>(n) * norm1;
   problem.tolerance = options.tolerance > 0.0 ? options.tolerance : automatic;

@@ -12,36 +12,34 @@
 namespace hetflow::nnls {
 
 // How LSQ chooses the variables it moves back to Z when the subproblem's solution y has entries <= 0
-// (the spec's step (d)). Factorisations on PoCL for the benchmark's square SVC problems (seeds 5, 7) at
-// n = 500 / 1000, 5 % and 50 % active, are in docs/nnls.md.
+// (Myre 2013, App. E.2 step 6.4). Factorisations on PoCL for the benchmark's square SVC problems (seeds
+// 5, 7) at n = 500 / 1000, 5 % and 50 % active, are in docs/nnls.md.
 enum class TntDeletion {
   // Lawson and Hanson's rule: step from the last feasible point towards y until the first variables
   // reach 0, and move those. Every deletion loop lowers the residual, so a trial that inserts a
   // variable with a positive gradient is accepted (in exact arithmetic; the inner loop's shrinking
-  // then only runs on rounding) and TNT stops at a KKT point: 36 of 36 random problems up to 200 x 150,
-  // kappa 1e1 .. 1e8, converged, 2190 factorisations at rc 0.2, ec 1.2 (1745 at rc 0.5, ec 2). Usually
+  // then only runs on rounding) and TNT stops at a KKT point, also on ill-conditioned problems. Usually
   // one variable per loop, i.e. one factorisation per deleted variable that was positive before.
   step_back,
-  // The spec's rule (TNT-NN): the most negative entries of y first. Its LSQ can end above the residual
-  // it started from, so at kappa 1e8 even single insertions were rejected and TNT stopped by rule
-  // 5.6.6 short of the KKT point (2 of 36: scaled gradient 1.5e-6, residual 3e-7 ||b|| above FNNLS's);
-  // 2017 factorisations at rc 0.2, ec 1.2 (3070 at rc 0.5, ec 2).
+  // The thesis's rule (TNT-NN): the most negative entries of y first. Its LSQ can end above the residual
+  // it started from, so on ill-conditioned problems even single insertions can be rejected and TNT stop
+  // by App. E.1 step 5.6.6 short of the KKT point (docs/nnls.md, "How TNT works").
   most_negative,
   // The default: step_back with a projected line search. Each loop tries x(a) = max(0, x + a (y - x))
   // for a = 1 (the projection of y: every y <= 0 leaves F at once), then a halfway to step_back's
   // step a0, and so on (4 tries, one GEMV each, no factorisation), and takes the largest a whose x(a)
   // scores below step_back's point x(a0); all zeros of x(a) leave F. If none does, the loop is
   // step_back's. The feasible point's score still falls in every loop, so trials are accepted as with
-  // step_back (same KKT guarantee). Ignores deletions_per_loop in the projected loops. Measured: 27 %
-  // to 39 % fewer factorisations than step_back at kappa 1e2 (the loops after a batch insertion
-  // collapse to about one), about the same at kappa 1e8 (there y is far from feasible, the projection
-  // rarely lowers the score and the loops are step_back's).
+  // step_back (same KKT guarantee). Ignores deletions_per_loop in the projected loops. It needs
+  // fewer factorisations than step_back on well-conditioned problems (the loops after a batch insertion
+  // collapse to about one) and about as many on ill-conditioned ones (there y is far from feasible, the
+  // projection rarely lowers the score and the loops are step_back's).
   batch,
 };
 
-// Options of the TNT solver (spec section 6; Myre et al.'s TNT-NN). Every number refers to the
-// column-scaled problem (each column of A divided by its 2-norm), so none depends on the units of the
-// variables; the tolerances are also relative to ||b||.
+// Options of the TNT solver (Myre 2013, Sec. 5.4 and App. E; Myre et al.'s TNT-NN). Every number refers
+// to the column-scaled problem (each column of A divided by its 2-norm), so none depends on the units of
+// the variables; the tolerances are also relative to ||b||.
 struct TntOptions {
   double reduction = 0.2;  // rc: a first trial inserts rc |C| of the candidates C, each next one rc times fewer
   double expansion = 1.2;  // ec: a batch holds at most ceil(ec k), k the last accepted batch
@@ -64,7 +62,7 @@ struct TntOptions {
   // Deletions per loop of the LSQ calls inside the outer loop (the initial solve allows n): 0 selects
   // the trial's batch size, so a trial can undo its own batch in one refactorisation.
   std::size_t deletions_per_loop = 0;
-  std::vector<std::size_t> initial_free = {};  // warm start; empty: every variable free (spec step 4)
+  std::vector<std::size_t> initial_free = {};  // warm start; empty: every variable free (App. E.1 step 4)
   bool fp32 = false;  // run every device operation in FP32 (the host keeps FP64)
 };
 

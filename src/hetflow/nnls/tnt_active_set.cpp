@@ -76,10 +76,10 @@ void TntActiveSet<Real>::factor(std::size_t k, TntResult& result) {
     if (shift_ > 0.0) dense_.add_diagonal(queue_, bb, static_cast<Real>(shift_));
     ++result.factorizations;
     if (!dense_.cholesky(queue_, bb)) return;
-    // The spec's epsilon <- 10 epsilon, AA += epsilon I, applied to each gathered BB instead of AA so
-    // that AA stays as set up and the next right-hand side starts from it. AA(F, F) has a unit
-    // diagonal (scaled columns) and entries of at most 1 in size, so a shift of k makes it diagonally
-    // dominant: beyond that only non-finite entries can make the factorisation fail.
+    // The thesis's epsilon <- 10 epsilon, AA += epsilon I (Myre 2013, App. E.2 step 5), applied to each
+    // gathered BB instead of AA so that AA stays as set up and the next right-hand side starts from it.
+    // AA(F, F) has a unit diagonal (scaled columns) and entries of at most 1 in size, so a shift of k
+    // makes it diagonally dominant: beyond that only non-finite entries can make the factorisation fail.
     epsilon_ *= 10.0;
     shift_ += epsilon_;
     if (shift_ > 100.0 * static_cast<double>(k))
@@ -106,7 +106,8 @@ std::vector<Real> TntActiveSet<Real>::solve_on(const std::vector<int>& free, con
   if (k == 0) return {};
   free_.write(queue_, std::span<const cl_int>(free.data(), k));
   factor(k, result);
-  // PCGNR from y = 0 every time (the spec), so the under-determined case leans to small-norm solutions.
+  // PCGNR from y = 0 every time, as the thesis does (Myre 2013, Sec. 5.4), so the under-determined case
+  // leans to small-norm solutions.
   stats.cg_iterations += pcgnr_.solve(problem_.a, free_, k, DeviceMatrixView<Real>{bb_, k, k, k, 0}, b_,
                                       options.lambda, options.max_cg_iterations, options.cg_tolerance);
   std::vector<Real> y(k);
@@ -203,8 +204,9 @@ typename TntActiveSet<Real>::LsqStats TntActiveSet<Real>::lsq(Trial& t, std::siz
       }
       t.score = floor;  // step_back's point, taken below
     }
-    // The order of deletion: by y (the spec), or by the step from the feasible point t.x towards y at
-    // which each bad variable reaches 0 (Lawson-Hanson); NaN (from a breakdown) goes first either way.
+    // The order of deletion: by y (Myre 2013, App. E.2 step 6.4), or by the step from the feasible point
+    // t.x towards y at which each bad variable reaches 0 (Lawson-Hanson); NaN (from a breakdown) goes
+    // first either way.
     const bool step_back = options.deletion != TntDeletion::most_negative;
     std::vector<double> key(k, 0.0);
     for (const std::size_t i : bad) {
@@ -265,7 +267,8 @@ TntResult TntActiveSet<Real>::solve(const Vector& b, const TntOptions& options) 
   const double tol = problem_.tolerance;
   const int max_outer = options.max_outer_iterations > 0 ? options.max_outer_iterations : static_cast<int>(3 * n_);
 
-  // Spec step 4: everything free unless warm-started (Tnt has checked initial_free).
+  // The first feasible solution (Myre 2013, App. E.1 step 4): everything free unless warm-started (Tnt
+  // has checked initial_free).
   Trial best;
   for (std::size_t j = 0; j < n_; ++j) best.bound.push_back(static_cast<int>(j));
   if (options.initial_free.empty()) {
@@ -282,7 +285,7 @@ TntResult TntActiveSet<Real>::solve(const Vector& b, const TntOptions& options) 
   result.cg_iterations += first.cg_iterations;
   result.log.push_back({0, best.free.size(), 0, first.deleted, best.score, first.cg_iterations, true});
 
-  std::size_t accepted_batch = n_;  // k_acc, initially n (spec 5.1)
+  std::size_t accepted_batch = n_;  // k_acc (App. E.1 step 5.1), initially n
   for (;;) {
     if (result.iterations == max_outer) {
       result.diagnosis = "iteration limit " + std::to_string(max_outer) + " reached";
@@ -295,7 +298,7 @@ TntResult TntActiveSet<Real>::solve(const Vector& b, const TntOptions& options) 
     double free_gradient = 0.0;
     for (const int j : best.free)
       free_gradient = std::max(free_gradient, std::abs(g[static_cast<std::size_t>(j)]) / beta);
-    std::vector<int> candidates;  // spec 5.3, with the KKT tolerance in place of 0 (rounding)
+    std::vector<int> candidates;  // App. E.1 step 5.3, with the KKT tolerance in place of 0 (rounding)
     for (const int j : best.bound)
       if (g[static_cast<std::size_t>(j)] / beta > tol) candidates.push_back(j);
     if (candidates.empty()) {
@@ -310,13 +313,13 @@ TntResult TntActiveSet<Real>::solve(const Vector& b, const TntOptions& options) 
       return g[static_cast<std::size_t>(i)] > g[static_cast<std::size_t>(j)];
     });
 
-    // max_ins = ceil(ec k_acc) where the spec has floor: with floor, a batch of fewer than 5 could never
-    // grow again at ec = 1.2 (floor(1.2 k) = k).
+    // max_ins = ceil(ec k_acc): rounded down, a batch of fewer than 5 could never grow again at ec = 1.2
+    // (floor(1.2 k) = k).
     const std::size_t max_insertions =
         static_cast<std::size_t>(std::ceil(options.expansion * static_cast<double>(accepted_batch)));
     std::size_t k = candidates.size();
     bool accepted = false;
-    for (;;) {  // spec 5.6
+    for (;;) {  // App. E.1 step 5.6
       k = std::min(std::max<std::size_t>(1, static_cast<std::size_t>(options.reduction * static_cast<double>(k))),
                    max_insertions);
       std::vector<int> inserted(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(k));
@@ -327,8 +330,8 @@ TntResult TntActiveSet<Real>::solve(const Vector& b, const TntOptions& options) 
       trial.x = best.x;  // LSQ's feasible starting point (the inserted variables at 0), and its score
       trial.score = best.score;
       trial.residual = best.residual;
-      // Deletions per loop (a gap of the spec): by default as many as were inserted, so a trial can undo
-      // its batch in one refactorisation but a batch of one cannot empty the free set at once.
+      // Deletions per loop (the thesis leaves them open): by default as many as were inserted, so a trial
+      // can undo its batch in one refactorisation but a batch of one cannot empty the free set at once.
       const LsqStats s = lsq(trial, options.deletions_per_loop > 0 ? options.deletions_per_loop : k, options, result);
       ++result.inner_iterations;
       result.cg_iterations += s.cg_iterations;
@@ -340,7 +343,7 @@ TntResult TntActiveSet<Real>::solve(const Vector& b, const TntOptions& options) 
         accepted_batch = k;
         break;
       }
-      if (k == 1) break;  // spec 5.6.6: not even the most attractive single insertion helped
+      if (k == 1) break;  // App. E.1 step 5.6.6: not even the most attractive single insertion helped
     }
     if (!accepted) {
       // With step_back exact arithmetic accepts any variable with a positive gradient: this happens when

@@ -15,12 +15,12 @@ template <class Real>
 struct ScaledProblem {
   DeviceMatrixView<Real> a;   // A_s = A D^-1, m x n, unit columns (zero columns stay zero)
   DeviceMatrixView<Real> aa;  // A_s^T A_s + (epsilon + lambda) I, n x n; never changed by a solve
-  double epsilon = 0.0;       // the spec's initial shift 10 eps ||A_s^T A_s||_1
+  double epsilon = 0.0;       // the initial shift 10 eps ||A_s^T A_s||_1 (App. E.1 step 2.1)
   double tolerance = 0.0;     // KKT tolerance on the scaled gradient relative to ||b||
 };
 
-// TNT's outer and inner loops (spec 6.2) for one right-hand side at a time, with the device buffers
-// they need; the host keeps the free set F and the binding set Z as sorted index vectors.
+// TNT's outer and inner loops (Myre 2013, App. E.1) for one right-hand side at a time, with the device
+// buffers they need; the host keeps the free set F and the binding set Z as sorted index vectors.
 template <class Real>
 class TntActiveSet {
  public:
@@ -42,11 +42,11 @@ class TntActiveSet {
     std::size_t deleted = 0;
   };
 
-  // LSQ(F, Z) of spec 6.2 ("PCGNR with deletions"): solves on F, moves at most deletions_per_loop of
-  // the variables with y <= 0 to Z (in the order TntOptions::deletion gives; TntDeletion::batch first
-  // tries them all at once, without that limit) and solves again until y > 0. On entry t.x is the
-  // feasible point to step back from and t.score its score; on return the solution, with r on the
-  // device.
+  // LSQ(F, Z) of Myre 2013, App. E.2 ("PCGNR with deletions"): solves on F, moves at most
+  // deletions_per_loop of the variables with y <= 0 to Z (in the order TntOptions::deletion gives;
+  // TntDeletion::batch first tries them all at once, without that limit) and solves again until y > 0. On
+  // entry t.x is the feasible point to step back from and t.score its score; on return the solution, with
+  // r on the device.
   LsqStats lsq(Trial& t, std::size_t deletions_per_loop, const TntOptions& options, TntResult& result);
   // Factors AA(F, F) and runs PCGNR on F (left on the device in free_); returns y, read back.
   std::vector<Real> solve_on(const std::vector<int>& free, const TntOptions& options, TntResult& result,
@@ -56,7 +56,7 @@ class TntActiveSet {
   // r = b - A_s(:, F) y on the device for the last solve_on's F and y; ||r|| and the score.
   void evaluate(const std::vector<Real>& y, double lambda, double& residual, double& score);
   // Gathers BB = AA(F, F) (+ the accumulated shift) and factors it, raising the shift tenfold after
-  // each failure (spec LSQ step 4).
+  // each failure (App. E.2 steps 4 and 5).
   void factor(std::size_t k, TntResult& result);
   // g = A_s^T r (- lambda x), the negative gradient, read back.
   Vector gradient(const Trial& t, double lambda);

@@ -31,7 +31,7 @@ struct NlcgOptions {
   RunOptions run;
 };
 
-// Non-linear conjugate gradients (Shewchuk 1994; thesis Eqs. 6.2–6.3) on the box by projection: the
+// Non-linear conjugate gradients (Shewchuk 1994; Myre 2013, Eqs. 6.2–6.3) on the box by projection: the
 // gradient is projected (components pushing out of the box at an active bound are dropped), the direction
 // keeps off active bounds, and the line search follows the projected path. Each gradient is one batch of
 // finite differences. Result::iterations counts line searches.

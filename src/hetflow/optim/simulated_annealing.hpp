@@ -22,13 +22,13 @@ struct AnnealingOptions {
   RunOptions run;
 };
 
-// Simulated annealing over a mixed space (thesis §6; schedule [P] in the spec). A neighbour changes one
-// parameter drawn at random: a categorical one to another choice, an integer or grid one by a Gaussian
-// number of grid steps (σ = a tenth of its range, at least one step), a continuous one by a Gaussian of
-// σ = a tenth of its range, clipped. Each step draws batch_size neighbours of the current point,
-// evaluates those not seen before as one batch (values are memoised, so a point is never evaluated
-// twice), then applies the Metropolis test to them in the order drawn; all random numbers come from one
-// generator seeded by `seed`, so a run is reproducible and can be resumed from its log. A failed
+// Simulated annealing over a mixed space (Myre 2013, Sec. 6.3.3; the schedule is this module's own). A
+// neighbour changes one parameter drawn at random: a categorical one to another choice, an integer or
+// grid one by a Gaussian number of grid steps (σ = a tenth of its range, at least one step), a continuous
+// one by a Gaussian of σ = a tenth of its range, clipped. Each step draws batch_size neighbours of the
+// current point, evaluates those not seen before as one batch (values are memoised, so a point is never
+// evaluated twice), then applies the Metropolis test to them in the order drawn; all random numbers come
+// from one generator seeded by `seed`, so a run is reproducible and can be resumed from its log. A failed
 // proposal is rejected. Result::iterations counts steps.
 Result simulated_annealing(const Space& space, const BatchObjective& objective, const AnnealingOptions& options);
 

@@ -128,7 +128,7 @@ TEST_F(HetflowRunMpi, KarstInversionOnTwoRanksTakesTheOneProcessSteps) {
 // SIGINT to rank 1 alone: the ranks agree after every chunk, so rank 0 stops after the same chunk,
 // writes the outputs and both exit 130 (mpiexec passes that on; SIGINT to mpiexec itself reaches every
 // rank too, but mpiexec then exits 1 whatever they return). dt = 1e-6 makes 15 million steps, more
-// than any device finishes before the signal (dt = 0.01 was done within the second on an H200).
+// than any device finishes before the signal (a fast GPU takes dt = 0.01 within a second).
 TEST_F(HetflowRunMpi, InterruptingOneRankStopsEveryRank) {
   write("gyre.yaml", "type: ftle\nftle:\n  dt: 0.000001\n");
   const std::string args = "run gyre.yaml --device " + device() + " -q -o stopped";
