@@ -1,5 +1,5 @@
 // `hetflow run` with `type: ftle` end to end: the built-in default case (the double gyre) against the
-// library and the spec's table, gridded velocity from a raw file against the analytic flow, malformed
+// library and the reference interior mean (docs/ftle.md, Validation), gridded velocity from a raw file against the analytic flow, malformed
 // cases, a non-finite velocity file and tracers that go non-finite; HDF5 velocity against the raw file.
 #include <gtest/gtest.h>
 
@@ -138,9 +138,9 @@ TEST_F(FtleCase, EigenvectorOfTheSaddle) {
   }
 }
 
-// Spec 4.2.2's table: interior mean FTLE 0.1524 on 257 x 129 seeds, T = 15 (acceptance: within 1 %),
+// The reference interior mean FTLE 0.1524 on 257 x 129 seeds, T = 15 (docs/ftle.md, Validation; within 1 %),
 // here through the case file, with the flow map written too.
-TEST_F(FtleCase, SpecTableThroughTheCaseFile) {
+TEST_F(FtleCase, ReferenceMeanThroughTheCaseFile) {
   write("gyre.yaml", "type: ftle\nftle:\n  duration: 15\n  dt: 0.1\nseeds:\n  counts: [257, 129]\n"
                      "output:\n  dir: gyre\n  png: false\n  flow_map: true\n");
   const Result r = hetflow("run gyre.yaml -q");

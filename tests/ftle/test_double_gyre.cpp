@@ -114,7 +114,7 @@ TEST(FtleDoubleGyre, BackwardIsTheMirroredForwardField) {
 // An independent RK4 reference (dt = 0.01) gives the interior mean 0.1524 on 257 x 129 seeds
 // (docs/ftle.md, "Validation"); the test asks for the mean within 1 %. RK4 with dt = 0.1 changes the flow
 // map by ~1e-5 (the convergence test), far below that.
-TEST(FtleDoubleGyre, InteriorMeanMatchesTheSpecTable) {
+TEST(FtleDoubleGyre, InteriorMeanMatchesTheReference) {
   const core::DeviceSet ds = test::test_device();
   const SeedGrid seeds = gyre_seeds(129);
   const std::vector<double> field = gyre_ftle(gyre_solver(ds, seeds, 15.0));

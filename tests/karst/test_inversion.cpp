@@ -22,7 +22,7 @@
 namespace hetflow::karst {
 namespace {
 
-constexpr double background = 10;  // rock and initial water temperature, °C (spec 4.3 note (b))
+constexpr double background = 10;  // rock and initial water temperature, °C (docs/karst.md, Method)
 constexpr double psi = 2.235;      // Tyson Spring Cave (thesis Table 4.3)
 const HeatPoint truth{1960, 12, 3.2};
 

@@ -12,7 +12,7 @@ constexpr double table_rel = 5e-3;
 
 void expect_rel(double value, double expected) { EXPECT_NEAR(value, expected, table_rel * expected); }
 
-TEST(KarstModel, HeatGroupsMatchSpecTable) {
+TEST(KarstModel, HeatGroupsMatchLuhmannsCases) {
   ConduitProperties c11{.length = 100, .hydraulic_diameter = 1, .mean_velocity = 0.6264, .dispersion = 0.1,
                         .friction_factor = 0.05};
   const HeatGroups g = heat_groups(c11);

@@ -322,7 +322,7 @@ TYPED_TEST(DeviceDenseTest, TriangularSolvesWithTheCholeskyFactor) {
   // A triangular solve's backward error is bounded by gamma_k |R| (Higham, Thm 8.5), so the residual
   // relative to |R^T| |y| is below k u in the worst case and about sqrt(k) u in practice; R's condition
   // number (< 2.3) keeps the preconditioner's residual relative to ||z|| at the same level. FP64 asks
-  // 1e-12 (spec), FP32 1e-5.
+  // 1e-12, FP32 1e-5.
   const double solve_tol = sizeof(TypeParam) == 8 ? 1e-12 : 1e-5;
   for (const std::size_t k : {std::size_t{300}, std::size_t{257}}) {
     std::mt19937_64 rng(8 + k);
