@@ -130,6 +130,17 @@ TEST(CaseFile, WrongTypesAreReported) {
   EXPECT_TRUE(has_message(errors, {"t.yaml:7:", "demo.force = {x: 1} is not a list", "a list of 3 real numbers"}));
 }
 
+// `.inf` is a YAML number, but no key takes an infinite value: a force or a duration of .inf would fail
+// later, inside a solver, for a reason that names no key. Reals and lists of reals reject it here.
+TEST(CaseFile, InfiniteValuesAreRejectedWithTheKeyNamed) {
+  const auto errors = errors_of([] {
+    parse_case("type: demo\ndemo:\n  tau: .inf\n  force: [0, -.inf, 0]\n", demo_schema(), {}, "i.yaml");
+  });
+  EXPECT_EQ(errors.size(), 2u);
+  EXPECT_TRUE(has_message(errors, {"i.yaml:3:", "demo.tau = .inf is not a finite number", "expected a real number > 0.5"}));
+  EXPECT_TRUE(has_message(errors, {"i.yaml:4:", "demo.force[1] = -.inf is not a finite number"}));
+}
+
 TEST(CaseFile, ListEntriesAndLengthsAreChecked) {
   const auto errors = errors_of([] {
     parse_case("type: demo\ndemo:\n  tau: 0.6\n  size: [4, 0, 4]\n  force: [1, 2]\n  fields: [rho, v]\n", demo_schema(),

@@ -197,6 +197,9 @@ std::string Key::element_problem(const CaseValue& element) const {
   else if (const auto* d = std::get_if<double>(&element)) v = *d;
   else return {};
   if (std::isnan(v)) return "is not a number";
+  // No key takes an infinite value; caught here, the problem names its key instead of surfacing later
+  // inside a solver.
+  if (std::isinf(v)) return "is not a finite number";
   const bool low = lo_ && (lo_open_ ? !(v > *lo_) : !(v >= *lo_));
   const bool high = hi_ && (hi_open_ ? !(v < *hi_) : !(v <= *hi_));
   return low || high ? "is out of range" : std::string();
