@@ -237,6 +237,7 @@ TEST_F(FtleCase, MalformedHdf5VelocityCasesExitTwo) {
                                          [](const std::array<double, 3>&, double) { return std::array<double, 3>{1, 0, 0}; });
   ftle::test::write_velocity_h5(dir / "data" / "small.h5", grid, false, true);
   const std::string head = "type: ftle\nftle:\n  flow: file\n  velocity:\n";
+  const std::string small = (fs::weakly_canonical(dir) / "data/small.h5").string();
   const std::vector<Bad> cases{
       {"h5times", head + "    files: [data/small.h5]\n    times: [0]\noutput:\n  dir: out\n",
        "h5times.yaml:6: ftle.velocity.times does not apply to an HDF5/NetCDF-4 file"},
@@ -244,7 +245,8 @@ TEST_F(FtleCase, MalformedHdf5VelocityCasesExitTwo) {
        "h5array.yaml:6: ftle.velocity.array applies to .vti files only: an HDF5/NetCDF-4 file names its variables "
        "in ftle.velocity.components"},
       {"h5comp", head + "    files: [data/small.h5]\n    components: [u, q]\noutput:\n  dir: out\n",
-       "h5comp.yaml:5: ftle.velocity.files: 'data/small.h5': no variable 'q' (velocity component 2 of u, q)"},
+       "h5comp.yaml:5: ftle.velocity.files = [data/small.h5] (resolved to [" + small + "]): '" + small +
+           "': no variable 'q' (velocity component 2 of u, q)"},
       {"h5two", head + "    files: [data/small.h5, data/small.h5]\noutput:\n  dir: out\n",
        "h5two.yaml:5: ftle.velocity.files lists 2 files with an HDF5/NetCDF-4 file among them"},
       {"rawcomp", head + "    files: [data/gyre.yaml]\n    components: [u, v]\noutput:\n  dir: out\n",
@@ -337,7 +339,8 @@ TEST_F(FtleCase, NonFiniteVelocityFileIsAClearError) {
   const Result r = hetflow("run nan.yaml");
   EXPECT_EQ(r.status, 2) << r.output;
   // The case's line and key, the data file, the node and the component.
-  EXPECT_NE(r.output.find("nan.yaml:5: ftle.velocity.files:"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("nan.yaml:5: ftle.velocity.files = [data/bad.yaml] (resolved to ["), std::string::npos)
+      << r.output;
   EXPECT_NE(r.output.find("bad.raw"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("node (3, 5), component v is nan"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(dir / "out"));

@@ -32,6 +32,9 @@ class CaseType {
   // device is opened or the run directory is created, so a bad case leaves nothing behind.
   virtual void check(const casefile::Case&) const {}
   virtual RunOutcome run(const casefile::Case& c, RunContext& context) const = 0;
+  // Keys the case gave that another given key overrules, which the recorded case (case.yaml) leaves out so
+  // that it runs the same without the --set that did the overruling.
+  virtual std::vector<std::string> overruled_keys(const casefile::Case&) const { return {}; }
   // Whether run() spreads over the ranks of context.ranks (mpiexec -n N, N > 1): its collective calls
   // in the same order on every rank, files written on rank 0 alone. Others refuse to start under MPI.
   virtual bool runs_across_processes() const { return false; }

@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "hetflow/app/case_record.hpp"
 #include "hetflow/app/case_type.hpp"
 #include "hetflow/app/ranks.hpp"
 #include "hetflow/core/device_set.hpp"
@@ -60,6 +61,7 @@ int run_command(const RunRequest& request, core::Link* processes) {
     made.manifest()["case"] = c.to_json();
     made.manifest()["case_source"] = c.source();
     made.manifest()["overrides"] = c.overrides();
+    record_case(c, type, made, ranks.root());
     made.manifest()["devices"] = here["devices"];
     made.manifest()["processes"] = {{"count", ranks.size()}, {"ranks", nlohmann::json::array()}};
     for (const std::string& rank : everywhere) made.manifest()["processes"]["ranks"].push_back(nlohmann::json::parse(rank));

@@ -1,5 +1,6 @@
 #include "hetflow/casefile/case.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -89,6 +90,20 @@ std::string read_file(const std::filesystem::path& file) {
   return text.str();
 }
 
+
+// A run's manifest.json stands for the case it records: the keys that case gave ("case_given"), as JSON,
+// which is YAML's flow form and so reads as a case.
+std::string case_text(const std::filesystem::path& file) {
+  std::string text = read_file(file);
+  if (file.extension() != ".json") return text;
+  const nlohmann::json manifest = nlohmann::json::parse(text, nullptr, false);
+  if (manifest.is_discarded() || !manifest.is_object() || !manifest.contains("case_given") ||
+      !manifest["case_given"].is_object())
+    throw CaseError(file.string() + ": is not a hetflow run's manifest (no case_given in it): expected a YAML case "
+                    "file or the manifest.json of a run");
+  return manifest["case_given"].dump();
+}
+
 }  // namespace
 
 Case parse_case(std::string_view yaml, const CaseRegistry& types, const std::vector<std::string>& overrides,
@@ -103,11 +118,11 @@ Case parse_case(std::string_view yaml, const Schema& schema, const std::vector<s
 
 Case load_case(const std::filesystem::path& file, const CaseRegistry& types,
                const std::vector<std::string>& overrides) {
-  return parse_any(read_file(file), nullptr, &types, overrides, file.string());
+  return parse_any(case_text(file), nullptr, &types, overrides, file.string());
 }
 
 Case load_case(const std::filesystem::path& file, const Schema& schema, const std::vector<std::string>& overrides) {
-  return parse_any(read_file(file), &schema, nullptr, overrides, file.string());
+  return parse_any(case_text(file), &schema, nullptr, overrides, file.string());
 }
 
 // ---- Case ------------------------------------------------------------------------------------------
@@ -122,6 +137,19 @@ const Case::Entry& Case::entry(std::string_view path) const {
 const CaseValue& Case::value(std::string_view path) const { return entry(path).value; }
 
 bool Case::is_default(std::string_view path) const { return entry(path).line == 0 && entry(path).origin < 0; }
+
+bool Case::is_set(std::string_view path) const { return !entry(path).equals_default; }
+
+std::string Case::path_text(std::string_view path) const {
+  const Entry& e = entry(path);
+  const std::string resolved = format_case_value(e.value);
+  return e.as_given ? format_case_value(*e.as_given) + " (resolved to " + resolved + ")" : resolved;
+}
+
+std::string Case::missing_file(std::string_view path) const {
+  return where(path) + ": " + std::string(path) + " = " + path_text(path) +
+         ": no such file (a relative path reads from the case file's folder)";
+}
 
 std::string Case::where(std::string_view path) const {
   const Entry& e = entry(path);
@@ -192,9 +220,19 @@ void Case::throw_narrowing(std::string_view path, std::int64_t value, std::int64
                   std::to_string(hi) + "]");
 }
 
-nlohmann::json Case::to_json() const {
+std::vector<std::string> Case::given_paths() const {
+  std::vector<std::string> out;
+  for (const auto& [path, e] : values_)
+    if (e.line > 0 || e.origin >= 0) out.push_back(path);
+  return out;
+}
+
+nlohmann::json Case::to_json() const { return to_json(paths()); }
+
+nlohmann::json Case::to_json(const std::vector<std::string>& paths) const {
   nlohmann::json out = nlohmann::json::object();
-  for (const auto& [path, e] : values_) {
+  for (const std::string& path : paths) {
+    const Entry& e = entry(path);
     nlohmann::json* node = &out;
     std::size_t start = 0;
     for (auto dot = path.find('.'); dot != std::string::npos; dot = path.find('.', start)) {
@@ -217,6 +255,33 @@ nlohmann::json Case::to_json() const {
           }
         },
         e.value);
+  }
+  return out;
+}
+
+std::string Case::to_yaml(const std::vector<std::string>& paths) const {
+  std::vector<std::string> ordered = paths;
+  std::sort(ordered.begin(), ordered.end());
+  // `type` first, as every case starts; the rest sorted, which keeps each section's keys together.
+  std::stable_partition(ordered.begin(), ordered.end(), [](const std::string& p) { return p == "type"; });
+  std::string out;
+  std::vector<std::string> open;  // the sections of the previous key
+  for (const std::string& path : ordered) {
+    std::vector<std::string> parts;
+    for (std::size_t start = 0;;) {
+      const auto dot = path.find('.', start);
+      parts.push_back(path.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+      if (dot == std::string::npos) break;
+      start = dot + 1;
+    }
+    std::size_t shared = 0;
+    while (shared < open.size() && shared + 1 < parts.size() && open[shared] == parts[shared]) ++shared;
+    open.resize(shared);
+    for (std::size_t d = shared; d + 1 < parts.size(); ++d) {
+      out += std::string(2 * d, ' ') + parts[d] + ":\n";
+      open.push_back(parts[d]);
+    }
+    out += std::string(2 * (parts.size() - 1), ' ') + parts.back() + ": " + format_case_value(value(path)) + "\n";
   }
   return out;
 }

@@ -4,6 +4,7 @@
 #include <limits>
 #include <map>
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -36,13 +37,31 @@ class Case {
   bool contains(std::string_view path) const { return values_.find(path) != values_.end(); }
   // True when the case left this key out and the schema default applies.
   bool is_default(std::string_view path) const;
+  // True when the case gives this key a value other than the schema default. A key written with its
+  // default value reads as left out here, so a template that prints every key with its default passes
+  // the checks that reject keys of another variant (a radius for a box); behaviour that depends on
+  // whether a key was given at all asks is_default.
+  bool is_set(std::string_view path) const;
+  // A path-valued key's value for messages: "mech.yaml (resolved to /home/u/case/mech.yaml)" when the
+  // case gave a relative path, else the path itself; lists read "[a.vti, b.vti] (resolved to [...])".
+  std::string path_text(std::string_view path) const;
+  // The message for a path-valued key whose file does not exist, naming where the key was given, the
+  // path as given and where it resolved.
+  std::string missing_file(std::string_view path) const;
   // Where a value came from, to prefix a solver's own messages about it: "case.yaml:7",
   // "case.yaml (--set lbm.tau=0.6)" or "case.yaml (default)".
   std::string where(std::string_view path) const;
   // Every key path, sorted.
   std::vector<std::string> paths() const;
+  // The key paths the case gave (in its file or by --set), sorted.
+  std::vector<std::string> given_paths() const;
   // The fully resolved case as nested objects, for the run manifest.
   nlohmann::json to_json() const;
+  // The keys at `paths` alone, as nested objects.
+  nlohmann::json to_json(const std::vector<std::string>& paths) const;
+  // The keys at `paths` as a YAML case (type first, then the sections), values written so that they
+  // read back exactly: a case file that gives these keys as this case does.
+  std::string to_yaml(const std::vector<std::string>& paths) const;
 
  private:
   friend class CaseResolver;
@@ -50,6 +69,8 @@ class Case {
     CaseValue value;
     int line = 0;     // 0: default
     int origin = -1;  // override index, -1: file or default
+    bool equals_default = true;        // the value is the schema default, given or not
+    std::optional<CaseValue> as_given;  // a path key's value as written, when resolving changed it
   };
 
   const Entry& entry(std::string_view path) const;

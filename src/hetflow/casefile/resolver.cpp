@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <map>
+#include <utility>
 
 #include "hetflow/casefile/overrides.hpp"
 #include "hetflow/casefile/suggest.hpp"
@@ -84,10 +86,26 @@ std::string find_anywhere(const Section& section, const std::string& name, const
   return {};
 }
 
+// The folder relative paths in a case read from: its file's folder, or the working directory for a case
+// given as a string ("<string>", "<built-in default case>"), which has no folder of its own.
+std::filesystem::path base_folder(const std::string& source) {
+  std::error_code ec;
+  if (source.empty() || source.front() == '<') return std::filesystem::current_path(ec);
+  const std::filesystem::path folder = std::filesystem::absolute(source, ec).parent_path();
+  const std::filesystem::path canonical = std::filesystem::weakly_canonical(folder, ec);
+  return ec ? folder : canonical;
+}
+
+std::string resolved_path(const std::filesystem::path& base, const std::string& given) {
+  const std::filesystem::path p = given;
+  if (given.empty() || p.is_absolute()) return given;
+  return (base / p.lexically_normal()).string();
+}
+
 }  // namespace
 
 CaseResolver::CaseResolver(const Schema& schema, std::string source, std::vector<std::string> overrides)
-    : schema_(schema), source_(std::move(source)), overrides_(std::move(overrides)) {}
+    : schema_(schema), source_(std::move(source)), overrides_(std::move(overrides)), base_(base_folder(source_)) {}
 
 std::string CaseResolver::where(const io::YamlNode& node) const {
   if (node.origin >= 0 && static_cast<std::size_t>(node.origin) < overrides_.size())
@@ -163,7 +181,7 @@ void CaseResolver::resolve_section(const Section& section, const io::YamlNode* n
     if (seen.count(key.name())) continue;
     const std::string path = prefix + key.name();
     if (key.default_value()) {
-      case_.values_[path] = Case::Entry{*key.default_value(), 0, -1};
+      case_.values_[path] = Case::Entry{*key.default_value(), 0, -1, true, std::nullopt};
     } else {
       io::YamlNode at = anchor;
       if (anchor.key_line > 0) at.line = anchor.key_line;
@@ -215,7 +233,16 @@ void CaseResolver::resolve_key(const Key& key, const io::YamlNode& node, const s
     else if (element_type == KeyType::real) value = std::move(reals);
     else value = std::move(strings);
   }
-  case_.values_[path] = Case::Entry{std::move(value), node.report_line(), node.origin};
+  Case::Entry entry{std::move(value), node.report_line(), node.origin, false, std::nullopt};
+  entry.equals_default = key.default_value() && *key.default_value() == entry.value;
+  if (key.is_path()) {
+    CaseValue resolved = entry.value;
+    if (auto* one = std::get_if<std::string>(&resolved)) *one = resolved_path(base_, *one);
+    if (auto* many = std::get_if<std::vector<std::string>>(&resolved))
+      for (std::string& p : *many) p = resolved_path(base_, p);
+    if (resolved != entry.value) entry.as_given = std::exchange(entry.value, std::move(resolved));
+  }
+  case_.values_[path] = std::move(entry);
 }
 
 bool CaseResolver::parse_scalar(const Key& key, KeyType element_type, const io::YamlNode& node, const std::string& label,

@@ -1,4 +1,5 @@
 #pragma once
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,7 @@ class CaseResolver {
   const Schema& schema_;
   std::string source_;
   std::vector<std::string> overrides_;
+  std::filesystem::path base_;  // where relative paths in the case point from
   std::vector<Problem> problems_;
   Case case_;
 };

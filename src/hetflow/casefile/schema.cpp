@@ -131,6 +131,19 @@ Key& Key::range(double lo, double hi, Bounds bounds) {
   return *this;
 }
 
+Key& Key::path() {
+  if (type_ != KeyType::string && type_ != KeyType::string_list)
+    throw std::logic_error("case key '" + name_ + "': a path needs a string key");
+  path_ = true;
+  return *this;
+}
+
+Key& Key::required_unless(std::string condition) {
+  if (!default_) throw std::logic_error("case key '" + name_ + "': required_unless needs a default");
+  required_unless_ = std::move(condition);
+  return *this;
+}
+
 Key& Key::one_of(std::vector<std::string> choices) {
   if (type_ != KeyType::string && type_ != KeyType::string_list)
     throw std::logic_error("case key '" + name_ + "': choices need a string key");
@@ -168,13 +181,17 @@ std::string Key::expected_form() const {
     case KeyType::boolean: form = "true or false"; break;
     case KeyType::integer: form = "an integer"; break;
     case KeyType::real: form = "a real number"; break;
-    case KeyType::string: form = choices_.empty() ? "a string" : "one of: " + choice_text; break;
+    case KeyType::string:
+      form = path_ ? "a file path" : choices_.empty() ? "a string" : "one of: " + choice_text;
+      break;
     case KeyType::integer_list:
     case KeyType::real_list:
     case KeyType::string_list:
-      form = "a list of " + (length_ ? std::to_string(*length_) + " " : std::string()) + plural_noun(type_);
+      form = "a list of " + (length_ ? std::to_string(*length_) + " " : std::string()) +
+             (path_ ? "file paths" : plural_noun(type_));
       break;
   }
+  if (path_) form += ", relative to the case file's folder";
   if (is_list()) {
     if (!range_text.empty()) form += ", each " + range_text;
     if (!choice_text.empty()) form += ", each one of: " + choice_text;
@@ -323,6 +340,7 @@ void describe_section(const Section& section, int depth, const std::string& type
     if (line.size() < 36) line.resize(36, ' ');
     line += "  # ";
     if (key.is_required()) line += "REQUIRED; ";
+    if (!key.required_condition().empty()) line += "REQUIRED unless " + key.required_condition() + "; ";
     line += key.expected_form();
     if (!key.description().empty()) line += "; " + key.description();
     out += line + '\n';

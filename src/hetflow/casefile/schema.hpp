@@ -75,12 +75,21 @@ class Key {
   Key& one_of(std::vector<std::string> choices);  // string keys and string lists only
   Key& length(std::size_t n);                      // lists only: exactly n entries
   Key& unit(std::string unit);
+  // A string or string-list key naming files: the resolver makes a relative value absolute against the
+  // case file's folder (the working directory for a case given as a string), so solvers, the manifest
+  // and a re-run all read the same file wherever they run.
+  Key& path();
+  // A key with a default that the case must still give unless `condition` holds ("kind is file"): the
+  // template marks it "REQUIRED unless ...", and the case type's check() enforces it.
+  Key& required_unless(std::string condition);
 
   const std::string& name() const { return name_; }
   KeyType type() const { return type_; }
   const std::string& description() const { return description_; }
   const std::string& unit_name() const { return unit_; }
   bool is_required() const { return !default_.has_value(); }
+  bool is_path() const { return path_; }
+  const std::string& required_condition() const { return required_unless_; }
   const std::optional<CaseValue>& default_value() const { return default_; }
   const std::vector<std::string>& choices() const { return choices_; }
   std::optional<std::size_t> fixed_length() const { return length_; }
@@ -102,6 +111,8 @@ class Key {
   bool lo_open_ = false, hi_open_ = false;
   std::vector<std::string> choices_;
   std::optional<std::size_t> length_;
+  bool path_ = false;
+  std::string required_unless_;
 };
 
 // A named group of keys and subsections. std::list keeps the references handed out by key() and

@@ -136,7 +136,13 @@ void write_h5(const std::filesystem::path& h5_path, const ImageGrid& grid, const
   hdf5::QuietErrors quiet;
   AtomicFile file(h5_path);
   auto fail = [&](const std::string& what) { return IoError("cannot write '" + h5_path.string() + "': " + what); };
-  Handle h5(H5Fcreate(file.temp_path().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+  // No creation times in the object headers: a run repeated writes the same bytes.
+  Handle file_props(H5Pcreate(H5P_FILE_CREATE), H5Pclose);
+  Handle dataset_props(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+  if (!file_props.ok() || !dataset_props.ok() || H5Pset_obj_track_times(file_props.get(), false) < 0 ||
+      H5Pset_obj_track_times(dataset_props.get(), false) < 0)
+    throw fail("HDF5 could not make the creation property lists");
+  Handle h5(H5Fcreate(file.temp_path().c_str(), H5F_ACC_TRUNC, file_props.get(), H5P_DEFAULT), H5Fclose);
   if (!h5.ok()) throw fail("HDF5 could not create the file");
   std::size_t k = 0;
   auto write_one = [&](const Field& f) {
@@ -146,7 +152,7 @@ void write_h5(const std::filesystem::path& h5_path, const ImageGrid& grid, const
     if (!space.ok()) throw fail("HDF5 could not create a dataspace for '" + f.name + "'");
     const hid_t type = native_type(f.type());
     const std::string dname = "/" + f.name;
-    Handle ds(H5Dcreate2(h5.get(), dname.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
+    Handle ds(H5Dcreate2(h5.get(), dname.c_str(), type, space.get(), H5P_DEFAULT, dataset_props.get(), H5P_DEFAULT), H5Dclose);
     if (!ds.ok()) throw fail("HDF5 could not create dataset '" + dname + "'");
     if (f.size() > 0 && H5Dwrite(ds.get(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, f.bytes()) < 0)
       throw fail("HDF5 could not write dataset '" + dname + "'");

@@ -19,13 +19,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Relative to the case file's folder; built-in and string cases use the working directory.
-fs::path resolve(const casefile::Case& c, const std::string& file) {
-  const fs::path p = file;
-  if (p.is_absolute() || c.source().empty() || c.source().front() == '<') return p;
-  return fs::path(c.source()).parent_path() / p;
-}
-
 std::string trim(const std::string& s) {
   const auto a = s.find_first_not_of(" \t");
   const auto b = s.find_last_not_of(" \t");
@@ -54,8 +47,9 @@ double oxygen_demand(const chem::Mechanism& m, const Composition& mixture) {
 
 void declare_mechanism_keys(casefile::Schema& s) {
   auto& m = s.section("mechanism", "the reaction mechanism");
-  m.key<std::string>("file", "a Cantera .yaml or Chemkin .inp mechanism, relative to the case file");
-  m.key<std::string>("thermo", "", "Chemkin only: a separate thermo file for species the mechanism's THERMO lacks");
+  m.key<std::string>("file", "a Cantera .yaml or Chemkin .inp mechanism").path();
+  m.key<std::string>("thermo", "", "Chemkin only: a separate thermo file for species the mechanism's THERMO lacks")
+      .path();
 }
 
 void declare_mixture_keys(casefile::Section& m) {
@@ -77,16 +71,13 @@ void declare_solver_keys(casefile::Schema& s) {
 
 std::shared_ptr<const chem::Mechanism> case_mechanism(const casefile::Case& c, std::vector<std::string>& problems) {
   static std::map<std::pair<std::string, std::string>, std::shared_ptr<const chem::Mechanism>> cache;
-  const std::string file = c.get<std::string>("mechanism.file");
-  const std::string thermo = c.get<std::string>("mechanism.thermo");
-  const fs::path path = resolve(c, file);
-  const fs::path thermo_path = thermo.empty() ? fs::path() : resolve(c, thermo);
+  const fs::path path = c.get<std::string>("mechanism.file");
+  const fs::path thermo_path = c.get<std::string>("mechanism.thermo");
   const auto key = std::pair{path.string(), thermo_path.string()};
   if (const auto hit = cache.find(key); hit != cache.end()) return hit->second;
   for (const auto& [p, k] : {std::pair{path, "mechanism.file"}, std::pair{thermo_path, "mechanism.thermo"}}) {
     if (!p.empty() && !fs::is_regular_file(p)) {
-      problems.push_back(c.where(k) + ": " + k + " = " + p.string() + ": no such file (paths are relative to the "
-                         "case file's folder)");
+      problems.push_back(c.missing_file(k));
       return nullptr;
     }
   }

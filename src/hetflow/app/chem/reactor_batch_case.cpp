@@ -17,18 +17,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path states_file(const casefile::Case& c) {
-  const fs::path p = c.get<std::string>("batch.file");
-  if (p.is_absolute() || c.source().empty() || c.source().front() == '<') return p;
-  return fs::path(c.source()).parent_path() / p;
-}
-
 // The initial states (mass fractions then T, pressures in Pa): from batch.file, or sampled.
 void initial_states(const casefile::Case& c, const chem::Mechanism& m, const Composition& fuel, const Composition& oxidizer,
                     std::vector<double>& y0, std::vector<double>& pressures) {
   const std::size_t n = m.species.size() + 1;
   if (!c.get<std::string>("batch.file").empty()) {
-    const io::CsvTable table = io::read_csv(states_file(c));
+    const io::CsvTable table = io::read_csv(c.get<std::string>("batch.file"));
     const std::size_t T = table.column("T"), p = table.column("p");
     for (const auto& row : table.rows) {
       std::vector<double> x(m.species.size(), 0.0);
@@ -86,7 +80,8 @@ casefile::Schema ReactorBatchCase::schema() const {
   b.key<std::vector<double>>("pressure", std::vector<double>{1.0, 1.0}, "p range [min, max], in pressure_unit").length(2).above(0);
   b.key<std::vector<double>>("phi", std::vector<double>{0.5, 2.0}, "phi range [min, max]").length(2).above(0);
   b.key<std::string>("pressure_unit", "atm", "unit of pressure").one_of({"atm", "Pa"});
-  b.key<std::string>("file", "", "a CSV of states instead: columns T, p and species mole fractions (normalised)");
+  b.key<std::string>("file", "", "a CSV of states instead: columns T, p and species mole fractions (normalised)")
+      .path();
   b.key<double>("dt", 1e-4, "integration interval").above(0).unit("s");
   declare_solver_keys(s);
   return s;
@@ -100,8 +95,8 @@ void ReactorBatchCase::check(const casefile::Case& c) const {
     if (r[0] > r[1]) problems.push_back(c.where(key) + ": " + key + " = [" + exact_number(r[0]) + ", " +
                                         exact_number(r[1]) + "]: expected [min, max] with min <= max");
   }
-  if (!c.get<std::string>("batch.file").empty() && !fs::is_regular_file(states_file(c)))
-    problems.push_back(c.where("batch.file") + ": batch.file = " + states_file(c).string() + ": no such file");
+  if (!c.get<std::string>("batch.file").empty() && !fs::is_regular_file(c.get<std::string>("batch.file")))
+    problems.push_back(c.missing_file("batch.file"));
   throw_problems(c, std::move(problems));
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 #include "hetflow/app/case_type.hpp"
+#include "hetflow/app/ftle/ftle_case_setup.hpp"
 
 namespace hetflow::app {
 
@@ -12,6 +13,7 @@ class FtleCase : public CaseType {
  public:
   casefile::Schema schema() const override;
   void check(const casefile::Case& c) const override;
+  std::vector<std::string> overruled_keys(const casefile::Case& c) const override { return ftle_overruled_keys(c); }
   RunOutcome run(const casefile::Case& c, RunContext& context) const override;
   // A single field, over the ranks through ftle::Solver's link; a sequence refuses (ftle::Sequence has none).
   bool runs_across_processes() const override { return true; }

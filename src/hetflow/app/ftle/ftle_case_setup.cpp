@@ -41,9 +41,10 @@ bool steps_decide(const casefile::Case& c) {
   return c.is_default("ftle.dt") || !overridden(c, "ftle.dt") || overridden(c, "ftle.steps");
 }
 
-// Both given by the same hand (both in the file, or both by --set): which one was meant is unclear.
+// Both given by the same hand (both in the file, or both by --set): which one was meant is unclear. A dt
+// written with its default value, as the template prints it, leaves the say to steps.
 bool steps_and_dt_conflict(const casefile::Case& c) {
-  return c.get<long>("ftle.steps") > 0 && !c.is_default("ftle.steps") && !c.is_default("ftle.dt") &&
+  return c.get<long>("ftle.steps") > 0 && !c.is_default("ftle.steps") && c.is_set("ftle.dt") &&
          overridden(c, "ftle.steps") == overridden(c, "ftle.dt");
 }
 
@@ -56,14 +57,6 @@ long resolved_steps(const casefile::Case& c) {
   const double count = std::abs(n - whole) <= 1e-9 * std::max(1.0, whole) ? whole : std::ceil(n);
   return count > static_cast<double>(std::numeric_limits<long>::max() / 2) ? std::numeric_limits<long>::max()
                                                                            : std::max(1L, static_cast<long>(count));
-}
-
-// Velocity files are read relative to the case file's folder; built-in and string cases use the
-// working directory.
-fs::path resolve(const casefile::Case& c, const std::string& file) {
-  const fs::path p = file;
-  if (p.is_absolute() || c.source().empty() || c.source().front() == '<') return p;
-  return fs::path(c.source()).parent_path() / p;
 }
 
 bool is_header(const fs::path& p) {
@@ -93,8 +86,7 @@ std::optional<VelocityCache> cache;
 
 std::shared_ptr<const ftle::VelocityGrid> load_velocity(const casefile::Case& c) {
   VelocityCache key;
-  for (const std::string& f : c.get<std::vector<std::string>>("ftle.velocity.files"))
-    key.files.push_back(resolve(c, f).string());
+  key.files = c.get<std::vector<std::string>>("ftle.velocity.files");
   key.times = c.get<std::vector<double>>("ftle.velocity.times");
   key.array = c.get<std::string>("ftle.velocity.array");
   key.components = c.get<std::vector<std::string>>("ftle.velocity.components");
@@ -277,13 +269,13 @@ std::optional<std::string> velocity_keys_problem(const casefile::Case& c, const 
            " files with an HDF5/NetCDF-4 file among them: expected that one file alone (it holds every snapshot)";
   const char* owner = format == VelocityFormat::header ? "a .yaml header, which gives the snapshots' times itself"
                                                        : "an HDF5/NetCDF-4 file, which gives the snapshots' times itself";
-  if (format != VelocityFormat::vti && !c.is_default("ftle.velocity.times"))
+  if (format != VelocityFormat::vti && c.is_set("ftle.velocity.times"))
     return c.where("ftle.velocity.times") + ": ftle.velocity.times does not apply to " + owner;
-  if (format != VelocityFormat::vti && !c.is_default("ftle.velocity.array"))
+  if (format != VelocityFormat::vti && c.is_set("ftle.velocity.array"))
     return c.where("ftle.velocity.array") + ": ftle.velocity.array applies to .vti files only" +
            (format == VelocityFormat::hdf5 ? ": an HDF5/NetCDF-4 file names its variables in "
                                              "ftle.velocity.components" : "");
-  if (format != VelocityFormat::hdf5 && !c.is_default("ftle.velocity.components"))
+  if (format != VelocityFormat::hdf5 && c.is_set("ftle.velocity.components"))
     return c.where("ftle.velocity.components") + ": ftle.velocity.components applies to an HDF5/NetCDF-4 file "
            "(.h5, .hdf5, .nc) only";
   return std::nullopt;
@@ -309,6 +301,11 @@ void check_seeds_in_data(const casefile::Case& c, const ftle::VelocityGrid& g, c
 }
 
 }  // namespace
+
+std::vector<std::string> ftle_overruled_keys(const casefile::Case& c) {
+  if (c.get<long>("ftle.steps") <= 0 || c.is_default("ftle.steps") || c.is_default("ftle.dt")) return {};
+  return {steps_decide(c) ? "ftle.dt" : "ftle.steps"};
+}
 
 void declare_ftle_keys(casefile::Schema& s) {
   auto& f = s.section("ftle", "the FTLE computation: velocity, time window and numerics");
@@ -360,7 +357,8 @@ void declare_ftle_keys(casefile::Schema& s) {
   auto& v = f.section("velocity", "gridded velocity (flow: file), docs/ftle.md");
   v.key<std::vector<std::string>>("files", std::vector<std::string>{},
                                   "a raw series' .yaml header, one HDF5 or NetCDF-4 file (.h5, .hdf5, .nc), or .vti "
-                                  "files (one per snapshot); relative to the case file");
+                                  "files (one per snapshot)")
+      .path();
   v.key<std::vector<double>>("times", std::vector<double>{},
                              "time of each .vti file, increasing; [] with one file: a steady flow")
       .unit("time");
@@ -420,7 +418,7 @@ void check_ftle_case(const casefile::Case& c, std::vector<std::string>& problems
   if (resolved_steps(c) > static_cast<long>(std::numeric_limits<std::uint32_t>::max()))
     problems.push_back(c.where(steps_decide(c) ? "ftle.steps" : "ftle.dt") +
                        ": the run would take more than 2^32 - 1 steps: expected fewer steps or a larger dt");
-  if (!c.is_default("output.every"))
+  if (c.is_set("output.every"))
     problems.push_back(c.where("output.every") + ": output.every does not apply to type ftle: the FTLE field is "
                        "written once, at t0 + T");
 
@@ -428,7 +426,7 @@ void check_ftle_case(const casefile::Case& c, std::vector<std::string>& problems
   // flow: double_gyre suggests the wrong flow was picked.
   const std::string flow = c.get<std::string>("ftle.flow");
   for (const std::string& path : c.paths()) {
-    if (path.rfind("ftle.", 0) != 0 || c.is_default(path)) continue;
+    if (path.rfind("ftle.", 0) != 0 || !c.is_set(path)) continue;
     const auto dot = path.find('.', 5);
     if (dot == std::string::npos) continue;
     const std::string sub = path.substr(5, dot - 5);
@@ -438,7 +436,7 @@ void check_ftle_case(const casefile::Case& c, std::vector<std::string>& problems
   }
   if (flow != "file") {
     for (const char* key : {"ftle.interpolation", "ftle.boundary"}) {
-      if (!c.is_default(key))
+      if (c.is_set(key))
         problems.push_back(c.where(key) + ": " + key + " applies to gridded velocity only (ftle.flow: file), "
                            "not to the analytic flow " + flow);
     }
@@ -475,7 +473,8 @@ void check_ftle_case(const casefile::Case& c, std::vector<std::string>& problems
     try {
       grid = load_velocity(c);
     } catch (const std::exception& e) {
-      problems.push_back(c.where("ftle.velocity.files") + ": ftle.velocity.files: " + e.what());
+      problems.push_back(c.where("ftle.velocity.files") + ": ftle.velocity.files = " +
+                         c.path_text("ftle.velocity.files") + ": " + e.what());
       return;
     }
   }

@@ -38,6 +38,10 @@ void declare_ftle_keys(casefile::Schema& schema);
 // output.flow_map with a sequence). Reads the velocity files; make_ftle_setup reuses what was read.
 void check_ftle_case(const casefile::Case& c, std::vector<std::string>& problems);
 
+// Of ftle.steps and ftle.dt, the one the case gave but the other overrules (a --set of one overrides the
+// other written in the case): empty unless both are given and steps is > 0.
+std::vector<std::string> ftle_overruled_keys(const casefile::Case& c);
+
 // The setup of a case that passed check_ftle_case.
 FtleSetup make_ftle_setup(const casefile::Case& c);
 

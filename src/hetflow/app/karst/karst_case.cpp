@@ -256,7 +256,7 @@ casefile::Schema KarstInversionCase::schema() const {
   declare_forcing_keys(s);
   declare_grid_keys(s);
   auto& o = s.section("observed", "the outlet series to fit");
-  o.key<std::string>("file", "CSV: a header, then t*, outlet value per row (t* > 0, increasing)");
+  o.key<std::string>("file", "CSV: a header, then t*, outlet value per row (t* > 0, increasing)").path();
   o.key<long>("substeps", 1, "model steps per observation interval").at_least(1);
   auto& v = s.section("inversion", "the method, its start and bounds (defaults: thesis Table 7.3)");
   v.key<std::string>("method", "nlcg", "nlcg (non-linear conjugate gradients) or lm (Levenberg-Marquardt)").one_of({"nlcg", "lm"});

@@ -31,8 +31,8 @@ std::vector<std::size_t> data_lines(const fs::path& file) {
 
 void declare_forcing_keys(casefile::Schema& s) {
   auto& f = s.section("forcing", "the driving series (CSV: a header, then t*, value per row)");
-  f.key<std::string>("inlet", "inlet temperature (or concentration) series, in the unit of grid.initial");
-  f.key<std::string>("velocity", "velocity series v* = V(t) / V̄, every value > 0");
+  f.key<std::string>("inlet", "inlet temperature (or concentration) series, in the unit of grid.initial").path();
+  f.key<std::string>("velocity", "velocity series v* = V(t) / V̄, every value > 0").path();
 }
 
 void declare_grid_keys(casefile::Schema& s) {
@@ -46,17 +46,11 @@ void declare_grid_keys(casefile::Schema& s) {
   g.key<double>("initial", 1.0, "water and rock temperature at t* = 0 (T*, or °C with the rock's background)");
 }
 
-fs::path case_file_path(const casefile::Case& c, const std::string& key) {
-  const fs::path p = c.get<std::string>(key);
-  if (p.is_absolute() || c.source().empty() || c.source().front() == '<') return p;
-  return fs::path(c.source()).parent_path() / p;
-}
-
 std::optional<karst::Series> read_case_series(const casefile::Case& c, const std::string& key, bool positive,
                                               std::vector<std::string>& problems) {
-  const fs::path file = case_file_path(c, key);
+  const fs::path file = c.get<std::string>(key);
   if (!fs::is_regular_file(file)) {
-    problems.push_back(c.where(key) + ": " + key + " = " + file.string() + ": no such file");
+    problems.push_back(c.missing_file(key));
     return std::nullopt;
   }
   io::CsvTable table;

@@ -17,9 +17,6 @@ namespace hetflow::app {
 void declare_forcing_keys(casefile::Schema& schema);
 void declare_grid_keys(casefile::Schema& schema);
 
-// A file key's path, relative to the case file's folder.
-std::filesystem::path case_file_path(const casefile::Case& c, const std::string& key);
-
 // The series in the CSV file at `key`: a header, then rows of two columns, the first named t (t*), the
 // second the value. Problems go to `problems` and name the file and line ("storm.csv:7: t = 3 is not
 // after t = 3 on line 6"): an unreadable or malformed file, times not strictly increasing, and with

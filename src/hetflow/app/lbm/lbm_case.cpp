@@ -252,7 +252,9 @@ casefile::Schema LbmCase::schema() const {
                              "cylinder / sphere: a channel with an obstacle; packing: periodic random spheres; "
                              "file: a voxel file")
       .one_of({"box", "duct", "channel", "cylinder", "sphere", "packing", "file"});
-  g.key<std::vector<int>>("size", std::vector<int>{}, "lattice [nx, ny, nz]; required unless kind is file")
+  g.key<std::vector<int>>("size", std::vector<int>{}, "lattice [nx, ny, nz]; with kind file: the file's size, or "
+                                                     "left out")
+      .required_unless("geometry.kind is file")
       .at_least(1)
       .unit("cells");
   g.key<double>("radius", 0.0, "cylinder or sphere radius; 0: ny / 8").at_least(0).unit("cells");
@@ -263,7 +265,7 @@ casefile::Schema LbmCase::schema() const {
   g.key<double>("min_radius", 4.0, "packing: smallest sphere radius").above(0).unit("cells");
   g.key<double>("max_radius", 4.0, "packing: largest sphere radius").above(0).unit("cells");
   g.key<int>("seed", 1, "packing: random seed; one seed gives one mask on every platform").at_least(0);
-  g.key<std::string>("file", "", "kind file: a .vti or a raw voxel file's .yaml header, relative to the case file");
+  g.key<std::string>("file", "", "kind file: a .vti or a raw voxel file's .yaml header").path();
 
   declare_multiphase(s);
 

@@ -34,15 +34,6 @@ std::string list_text(const std::array<std::size_t, 3>& d) {
   return "[" + std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " + std::to_string(d[2]) + "]";
 }
 
-fs::path geometry_path(const casefile::Case& c) {
-  const fs::path file = c.get<std::string>("geometry.file");
-  if (file.is_absolute()) return file;
-  const fs::path source = c.source();
-  // Built-in and string cases have no folder of their own: the working directory stands in.
-  if (!c.source().empty() && c.source().front() != '<') return source.parent_path() / file;
-  return file;
-}
-
 double radius_or_default(const casefile::Case& c, std::size_t ny) {
   const double r = c.get<double>("geometry.radius");
   return r > 0 ? r : static_cast<double>(ny) / 8.0;
@@ -65,7 +56,7 @@ void check_lbm_geometry(const casefile::Case& c, std::vector<std::string>& probl
   const std::vector<std::string> used = keys_of(kind);
   for (const std::string& key : all_keys) {
     const std::string path = "geometry." + key;
-    if (c.is_default(path) || std::find(used.begin(), used.end(), key) != used.end()) continue;
+    if (!c.is_set(path) || std::find(used.begin(), used.end(), key) != used.end()) continue;
     std::string list;
     for (const std::string& u : used) list += (list.empty() ? "" : ", ") + u;
     problems.push_back(c.where(path) + ": " + path + " does not apply to geometry.kind = " + kind +
@@ -103,11 +94,12 @@ LbmGeometry make_lbm_geometry(const casefile::Case& c) {
   g.kind = c.get<std::string>("geometry.kind");
   g.info["kind"] = g.kind;
   if (g.kind == "file") {
-    const fs::path path = geometry_path(c);
+    const fs::path path = c.get<std::string>("geometry.file");
     try {
       g.mask = lbm::load_geometry(path);
     } catch (const io::IoError& e) {
-      rethrow_at(c, "file", e);
+      throw casefile::CaseError(c.where("geometry.file") + ": geometry.file = " + c.path_text("geometry.file") + ": " +
+                                e.what());
     }
     const auto size = c.get<std::vector<std::size_t>>("geometry.size");
     if (!size.empty() && std::array<std::size_t, 3>{size[0], size[1], size[2]} != g.mask.dims()) {

@@ -16,7 +16,7 @@ void check_unused_section(const casefile::Case& c, const std::string& section, c
   if (c.get<std::string>("lbm.model") == section) return;
   for (const std::string& key : keys) {
     const std::string path = section + "." + key;
-    if (!c.is_default(path)) {
+    if (c.is_set(path)) {
       problems.push_back(c.where(path) + ": " + path + " does not apply to lbm.model = " +
                          c.get<std::string>("lbm.model") + ": set lbm.model: " + section + " to use it");
     }
@@ -86,12 +86,12 @@ void check_multiphase(const casefile::Case& c, std::vector<std::string>& problem
   }
   for (const char* key : {"drop_density", "radius", "centre"}) {
     const std::string path = std::string("initial.") + key;
-    if (kind != "drop" && !c.is_default(path))
+    if (kind != "drop" && c.is_set(path))
       problems.push_back(c.where(path) + ": " + path + " applies only to initial.kind = drop");
   }
   for (const char* key : {"perturbation", "seed"}) {
     const std::string path = std::string("initial.") + key;
-    if (kind != "mixture" && !c.is_default(path))
+    if (kind != "mixture" && c.is_set(path))
       problems.push_back(c.where(path) + ": " + path + " applies only to initial.kind = mixture");
   }
 }
