@@ -137,6 +137,10 @@ TEST_F(TuneCommand, LbmWritesAnEntryThatARunTakesUp) {
   const nlohmann::json tuning = run_tuning("duct.yaml --device " + device(), "tuned");
   expect_taken(tuning, e, {"work_group", "work_group_y"});
   EXPECT_EQ(tuning.at("pattern"), e.at("best").at("pattern")) << tuning;
+  // Written as the template prints them, with their defaults, the tuned keys stay open.
+  write("printed.yaml", "type: lbm\nlbm:\n  steps: 4\n  pattern: aa\n  work_group: 0\n  work_group_y: 0\n"
+                        "  max_registers: 0\n  device_grid: [0, 0, 0]\ngeometry:\n  kind: duct\n  size: [8, 8, 4]\n");
+  EXPECT_EQ(run_tuning("printed.yaml --device " + device(), "printed"), tuning);
   EXPECT_EQ(run_tuning("duct.yaml --device " + device(), "untuned", "HETFLOW_NO_TUNE=1"), "disabled (HETFLOW_NO_TUNE)");
   EXPECT_EQ(run_tuning("duct.yaml --no-tune --device " + device(), "no-tune"), "disabled (HETFLOW_NO_TUNE)");
 }

@@ -7,9 +7,9 @@ namespace hetflow::app {
 
 // Records the case a run was given so that the run can be repeated from anywhere: case.yaml in the run
 // directory (written when `writes`, i.e. on rank 0) and the manifest's "case_given". Both hold the keys
-// the case gave, in its file or by --set, with path-valued keys absolute, and not the defaults: a key a
-// solver treats differently when given (an open tuning parameter) stays left out. Keys the case type
-// says another given key overrules are left out too. `hetflow run DIR/case.yaml` and
+// the case gave, in its file or by --set, with path-valued keys absolute, and not the defaults: whether
+// a key was given at all still decides some things (ftle's steps and dt), and a short record reads as
+// the case did. Keys the case type says another given key overrules are left out. `hetflow run DIR/case.yaml` and
 // `hetflow run DIR/manifest.json` run this case again.
 void record_case(const casefile::Case& c, const CaseType& type, RunDirectory& dir, bool writes);
 

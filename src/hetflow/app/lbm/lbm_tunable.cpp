@@ -113,10 +113,11 @@ lbm::Config with_lbm_tuning(lbm::Config config, const casefile::Case& c, const c
   // The work-group's shape is taken whole or not at all.
   const bool open_work_group = config.work_group == 0 && config.work_group_y == 0;
   // Pattern and device grid only with one process: every process must use the same ones, and the
-  // entries are measured on one process's devices.
-  const bool open_pattern = c.is_default("lbm.pattern") && processes == 1;
-  const bool open_registers = c.is_default("lbm.max_registers");
-  const bool open_grid = c.is_default("lbm.device_grid") && processes == 1;
+  // entries are measured on one process's devices. A key written with its default value, as the
+  // template prints it, leaves the choice open as leaving it out does.
+  const bool open_pattern = !c.is_set("lbm.pattern") && processes == 1;
+  const bool open_registers = !c.is_set("lbm.max_registers");
+  const bool open_grid = !c.is_set("lbm.device_grid") && processes == 1;
   const std::optional<tune::Entry> entry =
       find_tuning(devices, lbm_tuning_key(first, config, processes == 1 ? devices.size() : 1), record);
   if (!entry) return config;
