@@ -79,7 +79,8 @@ std::string filled(const std::string& type, const std::string& text, const std::
       if (line.find("# REQUIRED") != std::string::npos && path != "type") {
         const auto v = values.find(path);
         if (v == values.end()) {
-          ADD_FAILURE() << "the " << type << " template marks " << path << " REQUIRED, and the test has no value for it";
+          ADD_FAILURE() << "the " << type << " template marks " << path
+                        << " REQUIRED, and the test has no value for it";
         } else {
           line = m[1].str() + m[2].str() + ": " + v->second;
         }
@@ -99,8 +100,8 @@ TEST(CaseTemplates, EveryTypeValidatesOnceItsRequiredKeysAreFilled) {
     const std::string name = schema.type_name();
     seen.insert(name);
     const auto given = values.find(name);
-    const std::string text = filled(name, schema.describe(), given == values.end() ? std::map<std::string, std::string>{}
-                                                                                    : given->second);
+    const std::map<std::string, std::string> none;
+    const std::string text = filled(name, schema.describe(), given == values.end() ? none : given->second);
     try {
       const hetflow::casefile::Case c =
           hetflow::casefile::parse_case(text, hetflow::app::case_registry(), {}, "<" + name + " template>");
@@ -152,7 +153,8 @@ class RunAgain : public hetflow::test::CommandTest {
   void write_case(const std::string& type, const SmallCase& small) const {
     write("cases/" + type + ".yaml", small.yaml);
     fs::create_directories(dir / "cases/data");
-    for (const auto& [from, name] : small.files) fs::copy_file(from, dir / "cases/data" / name, fs::copy_options::overwrite_existing);
+    for (const auto& [from, name] : small.files)
+      fs::copy_file(from, dir / "cases/data" / name, fs::copy_options::overwrite_existing);
   }
 
   // Every file of run `a` but its manifest and case.yaml (which hold times, the command line and the

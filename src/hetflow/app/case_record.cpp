@@ -10,7 +10,9 @@ namespace {
 std::vector<std::string> recorded_paths(const casefile::Case& c, const CaseType& type) {
   std::vector<std::string> paths = c.given_paths();
   const std::vector<std::string> overruled = type.overruled_keys(c);
-  std::erase_if(paths, [&](const std::string& p) { return std::find(overruled.begin(), overruled.end(), p) != overruled.end(); });
+  std::erase_if(paths, [&](const std::string& p) {
+    return std::find(overruled.begin(), overruled.end(), p) != overruled.end();
+  });
   return paths;
 }
 
