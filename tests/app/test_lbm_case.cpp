@@ -212,6 +212,12 @@ TEST_F(LbmCase, LatticeTooLargeForTheDeviceExitsOneSayingWhatItNeeds) {
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_NE(r.output.find("needs"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("MiB"), std::string::npos) << r.output;
+  // What would fit, not the default pattern aa that the case already uses.
+  EXPECT_NE(r.output.find("(what fits: a lattice of "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("(the same proportions) as configured; lbm.storage: fp16, which needs "), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find(" devices of this size (device.select, lbm.device_grid), "), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("lbm.pattern: aa"), std::string::npos) << r.output;
   EXPECT_EQ(manifest("huge")["status"], "failed");
 }
 

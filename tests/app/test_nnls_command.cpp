@@ -84,6 +84,10 @@ TEST_F(NnlsCommand, EachMethodRecoversTheKnownSolution) {
     EXPECT_EQ(rhs["diagnosis"], "");
     EXPECT_GE(rhs["iterations"].get<int>(), 1);
     EXPECT_EQ(rhs["positive"], 12);  // round(0.6 * 20) free variables
+    EXPECT_EQ(rhs["zero"], 8);
+    EXPECT_EQ(rhs["tiny"], 0);
+    EXPECT_EQ(rhs["negative"], 0);
+    EXPECT_NE(r.output.find("12 of 20 positive (above 1.5e-08 max|x|), 0 tiny, 8 zero"), std::string::npos) << r.output;
     // with_active_set puts ||r|| at ||A x|| / 2, so about 0.45 ||b||.
     EXPECT_NEAR(rhs["relative_residual"].get<double>(), 1 / std::sqrt(5.0), 1e-10);
     EXPECT_GE(rhs["kkt"]["min_x"].get<double>(), 0.0);
@@ -141,6 +145,30 @@ TEST_F(NnlsCommand, UnusableInputIsNamedAndNothingIsWritten) {
   // TNT's options with a host method are a command-line error.
   EXPECT_EQ(run_hetflow("nnls A.npy b5.npy --method fnnls --fp32").status, 2);
   EXPECT_EQ(run_hetflow("nnls A.npy b5.npy --method simplex").status, 2);
+}
+
+// An empty A (no rows, no columns, or neither) is refused as invalid input with its shape, not solved as
+// "converged"; nothing is written.
+TEST_F(NnlsCommand, EmptyMatrixIsInvalidInput) {
+  hetflow::io::write_dense(dir / "b0.npy", {{0}, {}});
+  hetflow::io::write_dense(dir / "b5.npy", {{5}, Vector(5, 1.0)});
+  struct Empty {
+    std::size_t rows, cols;
+    std::string b;
+  };
+  for (const Empty& e : std::vector<Empty>{{0, 0, "b0.npy"}, {0, 5, "b0.npy"}, {5, 0, "b5.npy"}}) {
+    const std::string shape = std::to_string(e.rows) + " x " + std::to_string(e.cols);
+    hetflow::io::write_dense(dir / "A.npy", {{e.rows, e.cols}, {}});
+    for (const std::string method : {"tnt", "fnnls"}) {
+      const auto r = run_hetflow("nnls A.npy " + e.b + " -o out " + method_args(method));
+      EXPECT_EQ(r.status, 2) << shape << " " << method << ": " << r.output;
+      EXPECT_NE(r.output.find("hetflow: invalid input: A.npy: A is " + shape +
+                              " (empty): expected a matrix with at least one row and one column"),
+                std::string::npos)
+          << shape << " " << method << ": " << r.output;
+      EXPECT_FALSE(fs::exists(dir / "out")) << shape;
+    }
+  }
 }
 
 TEST_F(NnlsCommand, NonConvergedSolveStillWritesItsResults) {

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -227,6 +228,27 @@ TEST(CaseFile, InputThatMakesYamlCppLoopEndsInAnError) {
 TEST(CaseFile, MissingFileIsACaseError) {
   EXPECT_TRUE(has_message(errors_of([] { load_case(cases + "no_such.yaml", demo_schema()); }),
                           {"no_such.yaml", "no such case file"}));
+}
+
+// A binary file given as a case (here a PNG's first bytes, whose chunk length holds NUL bytes) is named
+// as such, not reported as a YAML escape error; a text file with tabs and CR LF line ends reads as before.
+TEST(CaseFile, BinaryFileIsNotATextCaseFile) {
+  const std::filesystem::path png = std::filesystem::temp_directory_path() / "hetflow-binary-case.png";
+  {
+    std::ofstream out(png, std::ios::binary);
+    out << std::string("\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR", 16);
+  }
+  EXPECT_TRUE(has_message(errors_of([&] { load_case(png, demo_schema()); }),
+                          {png.string() + " is not a text (YAML) case file: it holds byte 0x1a at offset 6 (line 2), "
+                                          "which YAML text cannot hold; expected the path of a YAML case file"}));
+  std::filesystem::remove(png);
+  const std::filesystem::path text = std::filesystem::temp_directory_path() / "hetflow-tab-case.yaml";
+  {
+    std::ofstream out(text, std::ios::binary);
+    out << "type: demo\r\ndemo:\r\n  tau: 1\t# a tab before the comment\r\n";
+  }
+  EXPECT_EQ(load_case(text, demo_schema()).type(), "demo");
+  std::filesystem::remove(text);
 }
 
 TEST(CaseFile, RegistryPicksTheSchemaByType) {

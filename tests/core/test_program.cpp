@@ -167,6 +167,49 @@ TEST(CoreBinaryCache, SecondBuildLoadsTheBinaryAndCorruptEntriesAreRebuilt) {
   EXPECT_FALSE(build_program(ds.context(0), "core/probe.cl", src, "-D REAL=float").from_cache());
 }
 
+// A well-formed entry built from other source (here: another program's binary under this source's key)
+// loads, but lacks the kernel asked for: it is rebuilt from source, replaces the entry, and is named on
+// stderr; a kernel that the source lacks too is still an error.
+TEST(CoreBinaryCache, EntryLackingARequestedKernelIsRebuiltAndReplaced) {
+  const DeviceSet ds = test::test_device();
+  const Context& ctx = ds.context(0);
+  const Queue& q = ds.compute(0);
+  CacheDir cache_dir;
+  const BinaryCache cache = BinaryCache::from_environment();
+  const std::string alpha = "__kernel void alpha(__global int* out) { out[0] = 1; }\n";
+  const std::string beta = "__kernel void beta(__global int* out) { out[0] = 2; }\n";
+  const std::string options = ctx.full_build_options("");
+  ASSERT_FALSE(build_program(ctx, "test/alpha.cl", alpha, "").from_cache());
+  const auto foreign = cache.load(BinaryCache::key(alpha, options, ctx.device().info));
+  ASSERT_TRUE(foreign);
+  const std::string beta_key = BinaryCache::key(beta, options, ctx.device().info);
+  cache.store(beta_key, *foreign);
+
+  const Program planted = build_program(ctx, "test/beta.cl", beta, "");
+  EXPECT_TRUE(planted.from_cache());
+  ::testing::internal::CaptureStderr();
+  Kernel k = planted.kernel("beta");
+  const std::string note = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(note.find("hetflow: the cached binary of test/beta.cl for " + ctx.device().label() +
+                      " had no kernel 'beta'; rebuilt it from source and replaced the cache entry\n"),
+            std::string::npos)
+      << note;
+  EXPECT_FALSE(planted.from_cache());
+  Buffer<cl_int> out(ctx, 1);
+  k.args(out).launch(q, 1).wait();
+  EXPECT_EQ(out.to_vector(q)[0], 2);
+  EXPECT_THROW(planted.kernel("alpha"), Error);
+
+  const auto replaced = cache.load(beta_key);
+  ASSERT_TRUE(replaced);
+  EXPECT_NE(*replaced, *foreign);
+  const Program again = build_program(ctx, "test/beta.cl", beta, "");
+  EXPECT_TRUE(again.from_cache());
+  ::testing::internal::CaptureStderr();
+  again.kernel("beta");
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+}
+
 TEST(CoreBinaryCache, KeyCoversDriverAndDevice) {
   DeviceInfo a;
   a.name = "dev";

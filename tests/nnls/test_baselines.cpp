@@ -17,6 +17,7 @@
 #include "hetflow/nnls/fnnls.hpp"
 #include "hetflow/nnls/kkt.hpp"
 #include "hetflow/nnls/lawson_hanson.hpp"
+#include "hetflow/nnls/support.hpp"
 #include "hetflow/nnls/test_problems.hpp"
 #include "nnls_measures.hpp"
 
@@ -241,6 +242,20 @@ TEST(NnlsKkt, MatchesTheDefinition) {
   EXPECT_NEAR(infeasible.min_x, -1.0 / std::sqrt(5.0), 1e-15);
   EXPECT_NEAR(infeasible.max_active_gradient, 2.0 / std::sqrt(5.0), 1e-15);
   EXPECT_FALSE(infeasible.satisfied(1e-10));
+}
+
+// 5e-14 next to 2.0 is round-off, not a positive variable: the threshold is sqrt(eps) * max|x|, and exact
+// zeros, tiny and negative entries are counted apart.
+TEST(NnlsSupport, CountsAboveSqrtEpsOfTheLargestEntry) {
+  const Support s = support({2.0, 5e-14, 0.0, 3e-8, 2.9e-8, -1e-15, 0.0, -1.0});
+  EXPECT_EQ(s.threshold, 2.0 * 1.4901161193847656e-08);
+  EXPECT_EQ(s.positive, 2u);  // 2.0 and 3e-8 > 2.98e-8
+  EXPECT_EQ(s.tiny, 3u);      // 5e-14, 2.9e-8, -1e-15
+  EXPECT_EQ(s.zero, 2u);
+  EXPECT_EQ(s.negative, 1u);
+  const Support none = support({0.0, 0.0});
+  EXPECT_EQ(none.zero, 2u);
+  EXPECT_EQ(none.positive + none.tiny + none.negative, 0u);
 }
 
 TEST(NnlsBaselines, MalformedInputIsNamed) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -224,6 +225,51 @@ TEST(OdePhased, GivesMapping1Bits) {
     most = std::max(most, st.nstep);
   }
   EXPECT_LT(2 * fewest, most);  // the passes' lists shrink as systems finish
+}
+
+// Mapping 1 with each system's matrices in global memory beside its chunk (what a GPU takes where private
+// matrices would have the driver reserve more than Options::private_matrix_limit; forced here by a limit
+// of one byte, and kept private by the largest limit) gives the private matrices' counters and bits, with
+// jac() and with differences, and its chunk buffers hold the matrices: a memory_budget that holds the
+// n = 60 system's vectors but not its 4 n^2 doubles is refused, naming the bytes per system it needs.
+TEST(OdeSystemMatrices, GiveMapping1BitsAndCountInTheChunks) {
+  const Batch batch = stiff_batch(5);
+  for (const bool analytic : {true, false}) {
+    SCOPED_TRACE(analytic ? "jac()" : "differences");
+    Options o;
+    o.rtol = {1e-8};
+    o.atol = {1e-8};
+    o.mapping = Mapping::work_item;
+    o.jacobian = analytic ? Jacobian::analytic : Jacobian::finite_difference;
+    o.private_matrix_limit = std::numeric_limits<std::size_t>::max();
+    const Result standard = Radau5(devices(), stiff_linear(analytic), o).integrate(batch);
+    o.private_matrix_limit = 1;
+    const Result r = Radau5(devices(), stiff_linear(analytic), o).integrate(batch);
+    ASSERT_EQ(standard.failures(), 0u) << standard.report();
+    ASSERT_EQ(r.failures(), 0u) << r.report();
+    test::expect_identical(standard, r);
+    // y, t and h, the counters; then the phased record (19 + 4 n doubles), the matrices (4 n^2), pivots
+    // (2 n ints) and three list entries.
+    constexpr std::size_t n = big_n, vectors = 8 * (n + 2) + 8 * 8;
+    EXPECT_EQ(standard.chunking[0].system_bytes, vectors);
+    EXPECT_EQ(r.chunking[0].system_bytes, vectors + 8 * (19 + 4 * n + 4 * n * n) + 4 * 2 * n + 12);
+  }
+  Options tight;
+  tight.mapping = Mapping::work_item;
+  tight.memory_budget = 100000;
+  tight.private_matrix_limit = std::numeric_limits<std::size_t>::max();
+  EXPECT_EQ(Radau5(devices(), stiff_linear(true), tight).integrate(batch).failures(), 0u);
+  tight.private_matrix_limit = 1;
+  try {
+    Radau5(devices(), stiff_linear(true), tight).integrate(batch);
+    FAIL() << "a budget below one system's matrices was accepted";
+  } catch (const core::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("ODE memory_budget = 100000 bytes on " + devices().device(0).label() +
+                                         " cannot hold one system: each of the two chunk buffers needs 118324 "
+                                         "bytes per system"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 // Automatic: the system's jac() in either mapping (the same bits as asking for it), differences for a

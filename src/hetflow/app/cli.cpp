@@ -152,6 +152,8 @@ int main(int argc, char** argv) {
     return report("kernel build failed", e.what(), kernel_build);
   } catch (const core::Error& e) {
     return report("error", e.what(), failed);
+  } catch (const io::FormatError& e) {
+    return report("invalid input", e.what(), bad_input);
   } catch (const io::IoError& e) {
     return report("output error", e.what(), failed);
   } catch (const std::exception& e) {

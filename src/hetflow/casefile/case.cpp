@@ -9,6 +9,7 @@
 #include "hetflow/casefile/overrides.hpp"
 #include "hetflow/casefile/resolver.hpp"
 #include "hetflow/casefile/suggest.hpp"
+#include "hetflow/casefile/text_file.hpp"
 #include "hetflow/io/yaml_tree.hpp"
 
 namespace hetflow::casefile {
@@ -87,6 +88,7 @@ std::string read_file(const std::filesystem::path& file) {
   std::ostringstream text;
   text << in.rdbuf();
   if (!in) throw CaseError(file.string() + ": cannot be read: expected a readable YAML case file");
+  check_text_file(text.str(), file.string());
   return text.str();
 }
 

@@ -34,4 +34,12 @@ std::size_t Kernel::max_work_group(const Queue& queue) const {
   return n;
 }
 
+std::size_t Kernel::private_memory(const Queue& queue) const {
+  cl_ulong bytes = 0;
+  check(clGetKernelWorkGroupInfo(handle_.get(), queue.context().device().id, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof(bytes),
+                                 &bytes, nullptr),
+        "clGetKernelWorkGroupInfo");
+  return static_cast<std::size_t>(bytes);
+}
+
 }  // namespace hetflow::core

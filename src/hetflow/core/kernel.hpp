@@ -82,6 +82,8 @@ class Kernel {
 
   // The largest work-group this kernel can run with on the queue's device.
   std::size_t max_work_group(const Queue& queue) const;
+  // The private memory one work-item of this kernel uses on the queue's device, as the driver reports it.
+  std::size_t private_memory(const Queue& queue) const;
 
  private:
   std::string arg_call(cl_uint index) const {

@@ -1,6 +1,9 @@
 #pragma once
+#include <memory>
+#include <mutex>
 #include <string>
 
+#include "hetflow/core/device.hpp"
 #include "hetflow/core/handle.hpp"
 #include "hetflow/core/kernel.hpp"
 
@@ -8,25 +11,38 @@ namespace hetflow::core {
 
 class Context;
 
-// A program built for one context's device.
+// A program built for one context's device. Copies share the program.
 class Program {
  public:
-  Program(ProgramHandle handle, std::string name, std::string options, bool from_cache)
-      : handle_(std::move(handle)), name_(std::move(name)), options_(std::move(options)), from_cache_(from_cache) {}
+  // What a program loaded from the binary cache needs to compile its source again.
+  struct Origin {
+    ContextHandle context;
+    Device device;
+    std::string source;
+    std::string cache_key;
+  };
 
-  cl_program get() const { return handle_.get(); }
+  Program(ProgramHandle handle, std::string name, std::string options, std::shared_ptr<const Origin> cached_from);
+
+  cl_program get() const;
   const std::string& name() const { return name_; }
   const std::string& options() const { return options_; }
   // True when the binary came from the persistent cache instead of the compiler.
-  bool from_cache() const { return from_cache_; }
+  bool from_cache() const;
 
+  // A program from the cache that lacks `entry` is a stale entry (e.g. a binary stored under another
+  // source's key): it is compiled from source, replaces the entry, and a line on stderr says so.
   Kernel kernel(const std::string& entry) const;
 
  private:
-  ProgramHandle handle_;
+  struct State {
+    std::mutex mutex;  // held while kernel() swaps in a rebuilt program
+    ProgramHandle handle;
+    std::shared_ptr<const Origin> cached_from;  // null once compiled from source
+  };
+  std::shared_ptr<State> state_;
   std::string name_;
   std::string options_;
-  bool from_cache_;
 };
 
 // Builds `source` for the context's device with `options` and the context's extra options, through the

@@ -6,11 +6,10 @@
 
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/program.hpp"
+#include "hetflow/lbm/memory_plan.hpp"
 
 namespace hetflow::lbm {
 namespace {
-
-std::string mib(std::size_t bytes) { return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB"; }
 
 // D3Q19 velocities in lbm.cl's order.
 constexpr int velocity[][3] = {{0, 0, 0},  {1, 0, 0},  {-1, 0, 0}, {0, 1, 0},  {0, -1, 0}, {0, 0, 1},  {0, 0, -1},
@@ -78,8 +77,8 @@ Solver::Solver(const core::DeviceSet& devices, const Geometry& geometry, const C
     const Extent local = grid_.local(global_part(k));
     const std::size_t need = required_bytes(local, config);
     if (need > info.global_mem) {
-      throw core::Error("the lattice needs " + mib(need) + " of device memory on " + devices.device(k).label() +
-                        ", which has " + mib(info.global_mem));
+      throw core::Error("the lattice needs " + mib(static_cast<double>(need)) + " of device memory on " +
+                        devices.device(k).label() + ", which has " + mib(static_cast<double>(info.global_mem)));
     }
     if (work_group() * work_group_y() > info.max_work_group) {
       throw core::Error("a work-group of " + std::to_string(work_group()) + " x " + std::to_string(work_group_y()) +
@@ -88,8 +87,9 @@ Solver::Solver(const core::DeviceSet& devices, const Geometry& geometry, const C
     }
     const std::size_t buffer = volume(local) * q * store_bytes_;
     if (buffer > info.max_alloc) {
-      throw core::Error("the populations need " + mib(buffer) + " in one buffer; " + devices.device(k).label() +
-                        " allocates at most " + mib(info.max_alloc) + " at once");
+      throw core::Error("the populations need " + mib(static_cast<double>(buffer)) + " in one buffer; " +
+                        devices.device(k).label() + " allocates at most " + mib(static_cast<double>(info.max_alloc)) +
+                        " at once");
     }
   }
   exact_arithmetic_ = config.exact_arithmetic;

@@ -31,8 +31,10 @@
 #endif
 // Where the matrices and pivots live: the mapping's SHARED space, except in the phased mapping
 // (ODE_PHASED, mapping 1's kernel), which keeps them per system in global memory so that
-// radau5_decompose.cl, a work-group per system, decomposes them between the work-items' passes.
-#if ODE_PHASED
+// radau5_decompose.cl, a work-group per system, decomposes them between the work-items' passes, and in
+// mapping 1 with ODE_SYSTEM_MATRICES (set by the host where private matrices would have the driver
+// reserve too much memory), which keeps them there too, beside the chunk of systems it runs.
+#if ODE_PHASED || ODE_SYSTEM_MATRICES
 #define MATRIX_SPACE __global
 #else
 #define MATRIX_SPACE SHARED

@@ -13,7 +13,7 @@ enum class Controller {
 
 // How systems map onto work-items (Sewerin & Rigopoulos 2015, section 5; docs/ode.md, Mappings).
 enum class Mapping {
-  work_item,   // mapping 1: one work-item per system, everything private; n <= 64
+  work_item,   // mapping 1: one work-item per system, everything private (see private_matrix_limit); n <= 64
   work_group,  // mapping 2: one work-group per system, matrices in per-group global scratch; n <= 128
   // Mapping 1's steps with the decompositions apart: each pass runs every unfinished system up to its
   // next decomposition, then a work-group per system factorises (radau5_decompose.cl); J and the
@@ -72,6 +72,12 @@ struct Options {
   // runs in chunks whose transfers overlap the integration (docs/ode.md). 0: a quarter of the device's
   // global memory. Same results at any budget.
   std::size_t memory_budget = 0;
+  // Not RADAU5's: device memory (bytes) mapping 1's matrices may take in private memory, which a GPU's
+  // driver reserves for every work-item the device holds at once, whatever the batch (radau5_launch.cpp,
+  // private_matrix_bytes). Above it mapping 1 keeps each system's matrices in global memory beside its
+  // chunk, as the phased mapping does, so they grow with the batch and fit memory_budget's chunks.
+  // 0: an eighth of a GPU's global memory; no limit on CPUs. Same results either way.
+  std::size_t private_matrix_limit = 0;
   // Not RADAU5's: the launch shape of the mapping a batch runs in, work-items per work-group and
   // work-groups per compute unit (`hetflow tune radau5` measures them); 0: the mapping's defaults
   // (radau5_launch.cpp, local_range). Same results in any shape.

@@ -86,7 +86,7 @@ void jac_group(double t, const SHARED double* y, SHARED double* dfdy, __global c
 #define VECTOR(name, slot) SHARED double* name = work + (slot) * ODE_N
 #define MATRIX(name, slot) SHARED double* name = work + W_VECTORS * ODE_N + (slot) * ODE_N * ODE_N
 #define PIVOTS(name, slot) SHARED int* name = work_pivots + (slot) * ODE_N
-#elif ODE_PHASED
+#elif ODE_PHASED || ODE_SYSTEM_MATRICES
 #define VECTOR(name, slot) double name[ODE_N]
 #define MATRIX(name, slot) __global double* name = matrices + s * PHASED_MATRICES + (slot) * ODE_N * ODE_N
 #define PIVOTS(name, slot) __global int* name = matrix_pivots + s * PHASED_PIVOTS + (slot) * ODE_N
@@ -243,7 +243,7 @@ void evaluate_jacobian(double t, const SHARED double* y, MATRIX_SPACE double* fj
     jac(t, yp, dfdy, p);
     for (int k = 0; k < ODE_N * ODE_N; ++k) fjac[k] = dfdy[k];
   }
-#elif ODE_PHASED
+#elif ODE_PHASED || ODE_SYSTEM_MATRICES
   double dfdy[ODE_N * ODE_N];
   jac(t, y, dfdy, p);
   for (int k = 0; k < ODE_N * ODE_N; ++k) fjac[k] = dfdy[k];

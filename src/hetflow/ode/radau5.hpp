@@ -158,6 +158,7 @@ class Radau5 {
   // registers and with a budget (parts_[k][2 * mapping + budget]), each built on first use.
   mutable std::vector<std::array<std::unique_ptr<Device>, 6>> parts_;
   struct Pipeline;
+  // `phased`: with the phased mapping's buffers, which also hold mapping 1's system matrices.
   Pipeline& pipeline(std::size_t k, const ChunkPlan& plan, bool per_system_times, bool phased) const;
   // Per device, integrate()'s buffers, kept from one call to the next (made on first use).
   mutable std::vector<std::unique_ptr<Pipeline>> pipes_;

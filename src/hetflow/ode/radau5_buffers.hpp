@@ -79,13 +79,14 @@ struct Slot {
 
   std::size_t capacity;   // systems it holds
   bool per_system_times;  // whether it holds a time interval per system
-  bool phased;            // whether it holds the phased mapping's buffers
+  bool phased;            // whether it holds the phased mapping's buffers (mapping 1's system matrices too)
   core::Buffer<double> y, params, t0, t_end, reached;
   core::Buffer<std::int64_t> counters;
   core::PinnedBuffer<double> host_y, host_params, host_t0, host_t_end, host_reached;
   core::PinnedBuffer<std::int64_t> host_counters;
-  // The phased mapping's: each system's record and matrices between passes, the systems a pass left
-  // for decomposition (lists[0] and [1] in turn), those of them that need a new J, and how many of each.
+  // The phased mapping's (matrices and pivots also mapping 1's where launch::system_matrices): each
+  // system's record and matrices between passes, the systems a pass left for decomposition (lists[0]
+  // and [1] in turn), those of them that need a new J, and how many of each.
   core::Buffer<double> state, matrices;
   core::Buffer<cl_int> matrix_pivots;
   core::Buffer<cl_uint> lists[2], jacobians, pending;

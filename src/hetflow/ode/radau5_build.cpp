@@ -13,7 +13,7 @@ namespace {
 
 // radau5.cl's build options for the system in the shape's mapping on device d.
 core::BuildOptions integrator_options(const core::Device& d, const System& system, bool analytic_jacobian,
-                                      const Radau5::LaunchShape& shape) {
+                                      const Radau5::LaunchShape& shape, const Options& o) {
   const bool group = shape.mapping == Mapping::work_group, phased = shape.mapping == Mapping::phased;
   core::BuildOptions build;
   build.define("ODE_N", system.n)
@@ -22,6 +22,8 @@ core::BuildOptions integrator_options(const core::Device& d, const System& syste
       .define("ODE_ANALYTIC_JACOBIAN", analytic_jacobian ? 1 : 0)
       .define("ODE_GROUP", group ? 1 : 0)
       .define("ODE_PHASED", phased ? 1 : 0)
+      .define("ODE_SYSTEM_MATRICES",
+              launch::system_matrices(d, o, shape.mapping, static_cast<std::size_t>(system.n)) ? 1 : 0)
       .define("ODE_GROUP_RHS", group && system.group_rhs ? 1 : 0)
       .define("ODE_GROUP_JAC", group && system.group_rhs && system.group_jac && analytic_jacobian ? 1 : 0)
       .define("ODE_GROUP_WORK", system.group_rhs ? system.group_work : 0)
@@ -63,7 +65,7 @@ Radau5::Device& Radau5::part(std::size_t k, const LaunchShape& shape) const {
   const std::string source =
       core::kernel_source("ode/radau5.cl") + "\n#line 1 \"ode system\"\n" + system_.source + "\n";
   const core::Device& d = devices_->device(k);
-  const core::BuildOptions build = integrator_options(d, system_, analytic_jacobian_, shape);
+  const core::BuildOptions build = integrator_options(d, system_, analytic_jacobian_, shape, options_);
   const core::Context& ctx = devices_->context(k);
   // The kernel takes a buffer even where it ignores it.
   part = std::make_unique<Device>(Device{

@@ -22,17 +22,19 @@ std::vector<ChunkPlan> Radau5::plan(std::size_t systems, bool per_system_times) 
   const auto n = static_cast<std::size_t>(system_.n);
   const std::size_t np = system_.parameters;
   const std::size_t times = per_system_times ? 2 : 0;
-  // Per system in a chunk: y, parameters, its times, the reached t and h, and the counters.
   const bool phased = mapping(systems) == Mapping::phased;
-  const std::size_t per_system = sizeof(double) * (n + np + times + 2) + sizeof(std::int64_t) * counter_count +
-                                 (phased ? phased_bytes(n) : 0);
-  const std::size_t largest =
-      std::max({n, np, counter_count, phased ? phased_matrix_doubles(n) : 0}) * sizeof(double);
   const core::Partition split(systems, 1, core::distribution_weights(core::Distribution::uniform, *devices_));
   const bool group = mapping(systems) == Mapping::work_group;
   std::vector<ChunkPlan> plans(parts_.size());
   for (std::size_t k = 0; k < parts_.size(); ++k) {
     const core::Device& d = devices_->device(k);
+    // Per system in a chunk: y, parameters, its times, the reached t and h, and the counters, and its
+    // matrices where the kernel keeps them beside the chunk.
+    const bool matrices = phased || launch::system_matrices(d, options_, mapping(systems), n);
+    const std::size_t per_system = sizeof(double) * (n + np + times + 2) + sizeof(std::int64_t) * counter_count +
+                                   (matrices ? phased_bytes(n) : 0);
+    const std::size_t largest =
+        std::max({n, np, counter_count, matrices ? phased_matrix_doubles(n) : 0}) * sizeof(double);
     ChunkPlan& p = plans[k];
     p.first = split.share(k).offset;
     p.systems = split.share(k).count;

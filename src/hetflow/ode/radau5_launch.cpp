@@ -1,6 +1,7 @@
 #include "hetflow/ode/radau5_launch.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 #include "hetflow/core/error.hpp"
@@ -38,6 +39,16 @@ constexpr std::size_t final_rows_max_registers = 80;
 // there they beat the group LU in local memory, while for larger n every work-item walking all its rows
 // at every step costs more than the group LU, whose work shrinks as the elimination proceeds.
 constexpr std::size_t max_register_lu_n = 16;
+
+// The most work-items a multiprocessor of an NVIDIA GPU holds at once since Volta (H100, H200), and so
+// how many work-items per compute unit the driver reserves private memory for.
+constexpr std::size_t resident_per_unit = 2048;
+// Without Options::private_matrix_limit, mapping 1's private matrices may take this share of a GPU's
+// global memory: at n = 60 on an H200 they would take 30 GiB, and a few processes sharing the GPU
+// exhaust it; at n = 16 (as the automatic choice runs mapping 1) 2.2 GiB.
+constexpr std::size_t private_matrix_share = 8;
+
+std::string mib(std::size_t bytes) { return std::to_string((bytes + (std::size_t{1} << 20) - 1) >> 20) + " MiB"; }
 
 }  // namespace
 
@@ -179,6 +190,36 @@ std::vector<DecomposeKernel> decompose_kernels(const core::Device& d, std::size_
 }
 std::size_t decompose_groups(const core::Device& d) {
   return (d.info.kind == core::DeviceKind::gpu ? 8u : 4u) * std::max(d.info.compute_units, 1u);
+}
+
+std::size_t resident_work_items(const core::Device& d, const Options& o) {
+  if (d.info.kind == core::DeviceKind::gpu) return resident_per_unit * std::max(d.info.compute_units, 1u);
+  return local_range(d, o).size[0] * group_count(d, Mapping::work_item, o);
+}
+
+std::size_t private_matrix_bytes(const core::Device& d, const Options& o, std::size_t n) {
+  return resident_work_items(d, o) * (sizeof(double) * 4 * n * n + sizeof(cl_int) * 2 * n);
+}
+
+bool system_matrices(const core::Device& d, const Options& o, Mapping m, std::size_t n) {
+  if (m != Mapping::work_item) return false;
+  const std::size_t limit = o.private_matrix_limit ? o.private_matrix_limit
+                            : d.info.kind == core::DeviceKind::gpu ? d.info.global_mem / private_matrix_share
+                                                                   : std::numeric_limits<std::size_t>::max();
+  return private_matrix_bytes(d, o, n) > limit;
+}
+
+std::string out_of_memory(const core::Device& d, const Options& o, Mapping m, std::size_t private_bytes,
+                          std::size_t buffer_bytes, const std::string& reason) {
+  const std::size_t items = resident_work_items(d, o), reserved = items * private_bytes;
+  const char* name = m == Mapping::work_item ? "work_item" : m == Mapping::work_group ? "work_group" : "phased";
+  return "RADAU5's " + std::string(name) + " mapping ran out of memory on " + d.label() + " (" + reason +
+         "): it needs about " + mib(reserved + buffer_bytes) + ", " + mib(reserved) + " of private memory (" +
+         std::to_string(private_bytes) + " bytes per work-item, reserved for each of the " + std::to_string(items) +
+         " work-items the device holds at once) and " + mib(buffer_bytes) + " of buffers, and the device has " +
+         mib(static_cast<std::size_t>(d.info.global_mem)) +
+         ", shared with every process that uses it: run fewer processes on it at once, or lower the ODE "
+         "options' memory_budget or private_matrix_limit";
 }
 
 }  // namespace hetflow::ode::launch

@@ -3,6 +3,7 @@
 // budget, where the scratch and the decompositions live, and which kernels factorise in the phased
 // mapping. Every choice here changes speed only, never a result. Internal to the ode module.
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "hetflow/core/device_set.hpp"
@@ -16,6 +17,24 @@ inline constexpr int max_private_n = 64;
 // Mapping 2 keeps them in global scratch, but the user's jac still fills a private n x n array in one
 // work-item, and every work-item's frame is sized for it: 128 KiB at n = 128.
 inline constexpr int max_group_n = 128;
+
+// Work-items device d holds at once, for which NVIDIA's driver reserves every work-item's private memory
+// when a kernel that needs it first runs (its compute units times 2048, the most a multiprocessor holds
+// since Volta); on CPUs the work-items of one launch of mapping 1 (private arrays are stack there).
+std::size_t resident_work_items(const core::Device& d, const Options& o);
+// Mapping 1's matrices and pivots (4 n^2 doubles, 2 n ints) in the private memory of every resident
+// work-item: what the driver reserves for them, whatever the batch.
+std::size_t private_matrix_bytes(const core::Device& d, const Options& o, std::size_t n);
+// Whether mapping m keeps each system's matrices in global memory beside its chunk (radau5.cl's
+// ODE_SYSTEM_MATRICES), so that they grow with the chunk instead of the device: mapping 1 where
+// private_matrix_bytes is above Options::private_matrix_limit (0: an eighth of a GPU's global memory,
+// no limit on CPUs).
+bool system_matrices(const core::Device& d, const Options& o, Mapping m, std::size_t n);
+// What a launch that ran out of memory on device d needed, for the error that replaces a bare CL code:
+// `private_bytes` per work-item of the kernel (as the driver reports it) for each resident work-item,
+// and `buffer_bytes` of the run's buffers, against the device's global memory.
+std::string out_of_memory(const core::Device& d, const Options& o, Mapping m, std::size_t private_bytes,
+                          std::size_t buffer_bytes, const std::string& reason);
 
 // Throws core::Error where mapping m cannot take the system (its size) or the source lacks rhs(), or
 // jac() when analytic_jacobian is set.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "hetflow/core/error.hpp"
 #include "hetflow/ode/radau5_launch.hpp"
 
 namespace hetflow::ode {
@@ -48,13 +49,17 @@ void Radau5::Run::prepare_pipelines() {
   for (std::size_t k = 0; k < solver_.parts_.size(); ++k) {
     const ChunkPlan& p = result_.chunking[k];
     if (p.chunks == 0) continue;
-    Pipeline& pipe = solver_.pipeline(k, p, time_stride_ != 0, phased_);
+    Pipeline& pipe = solver_.pipeline(k, p, time_stride_ != 0, matrices_in_slot(k));
     if (!time_stride_) {
       pipe.t0.write(devices_.transfer(k), t0_, 0, core::Blocking::no);
       pipe.t_end.write(devices_.transfer(k), t_end_, 0, core::Blocking::no);
     }
     pipes_[k] = &pipe;
   }
+}
+
+bool Radau5::Run::matrices_in_slot(std::size_t k) const {
+  return phased_ || launch::system_matrices(devices_.device(k), solver_.options_, mapping_, n_);
 }
 
 // Waits for a slot's chunk to come down and files its results under each system's batch index. An
@@ -120,18 +125,29 @@ void Radau5::Run::integrate_pass(Launch& l, bool resume, cl_uint listed, std::sp
   const core::Device& d = devices_.device(l.k);
   const core::Queue& cq = devices_.compute(l.k);
   if (phased_) s.pending.fill(cq, 0);
+  const bool in_slot = matrices_in_slot(l.k);
   part.kernel.args(s.y, s.params, static_cast<cl_uint>(np_), time_stride_ ? s.t0 : l.pipe->t0,
                    time_stride_ ? s.t_end : l.pipe->t_end, time_stride_, l.pipe->tol, l.pipe->settings,
                    static_cast<cl_long>(o.nmax), static_cast<cl_int>(o.nit),
                    static_cast<cl_int>(o.controller == Controller::gustafsson ? 1 : 0),
                    static_cast<cl_int>(o.zero_start ? 1 : 0), static_cast<cl_int>(rates_only_ ? 1 : 0), s.counters,
                    s.reached, static_cast<cl_ulong>(resume ? listed : s.count), part.scratch, part.scratch_pivots,
-                   part.tables, phased_ ? s.matrices : part.scratch, phased_ ? s.matrix_pivots : part.scratch_pivots,
+                   part.tables, in_slot ? s.matrices : part.scratch, in_slot ? s.matrix_pivots : part.scratch_pivots,
                    phased_ ? s.state : part.scratch, static_cast<cl_int>(resume ? 1 : 0),
                    phased_ ? s.lists[l.list] : part.no_list, phased_ ? s.lists[1 - l.list] : part.no_list,
                    phased_ ? s.jacobians : part.no_list, phased_ ? s.pending : part.no_list);
   const core::NDRange local = launch::local_range(d, o);
-  l.last = part.kernel.launch(cq, core::NDRange(local.size[0] * launch::group_count(d, mapping_, o)), local, wait);
+  try {
+    l.last = part.kernel.launch(cq, core::NDRange(local.size[0] * launch::group_count(d, mapping_, o)), local, wait);
+  } catch (const core::ClError& e) {
+    // A GPU's driver reserves the kernel's private memory for every work-item the device holds when the
+    // kernel first runs, beside the buffers of every process that shares the device.
+    if (e.code() != CL_OUT_OF_HOST_MEMORY && e.code() != CL_OUT_OF_RESOURCES &&
+        e.code() != CL_MEM_OBJECT_ALLOCATION_FAILURE)
+      throw;
+    throw core::Error(launch::out_of_memory(d, o, mapping_, part.kernel.private_memory(cq),
+                                            result_.chunking[l.k].device_bytes, e.what()));
+  }
   if (phased_) {
     l.list = 1 - l.list;
     l.last = s.pending.read(cq, s.host_pending.span(), 0, core::Blocking::no);

@@ -39,6 +39,9 @@ struct Radau5::Run {
   };
 
   void prepare_pipelines();
+  // Whether device k's kernel keeps each system's matrices in its slot (the phased mapping, or mapping 1
+  // with launch::system_matrices).
+  bool matrices_in_slot(std::size_t k) const;
   void collect(detail::Slot& s);
   Launch start_chunk(std::size_t k, std::size_t r);
   void integrate_pass(Launch& l, bool resume, cl_uint listed, std::span<const core::Event> wait);

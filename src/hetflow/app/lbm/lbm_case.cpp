@@ -14,6 +14,8 @@
 #include "hetflow/core/event.hpp"
 #include "hetflow/io/interrupt.hpp"
 #include "hetflow/display/progress.hpp"
+#include "hetflow/lbm/geometry.hpp"
+#include "hetflow/lbm/memory_plan.hpp"
 #include "hetflow/lbm/solver.hpp"
 
 namespace hetflow::app {
@@ -24,9 +26,12 @@ namespace {
 // of handing the user numbers that mean nothing.
 constexpr double max_lattice_speed = 0.3;
 
-std::string mib(double bytes) { return std::to_string(static_cast<long long>(std::ceil(bytes / (1 << 20)))) + " MiB"; }
-
-const char* memory_hint = " (reduce geometry.size, or use lbm.storage: fp16 or lbm.pattern: aa, which keep one copy)";
+// The least memory of the devices: the even split of the lattice has to fit it.
+std::size_t smallest_memory(const core::DeviceSet& devices) {
+  std::size_t least = devices.device(0).info.global_mem;
+  for (std::size_t k = 1; k < devices.size(); ++k) least = std::min<std::size_t>(least, devices.device(k).info.global_mem);
+  return least;
+}
 
 // The Solver refuses a lattice that does not fit, but only once the mask exists; a generated mask of a
 // lattice far too large would exhaust the host first. The lattice is split evenly over the devices of
@@ -42,9 +47,9 @@ void check_fits(const std::array<std::size_t, 3>& dims, const lbm::Config& confi
   for (std::size_t k = 0; k < devices.size(); ++k) {
     const core::Device& device = devices.device(k);
     if (needed <= static_cast<double>(device.info.global_mem)) continue;
-    throw core::Error("the lattice " + std::to_string(dims[0]) + "x" + std::to_string(dims[1]) + "x" +
-                      std::to_string(dims[2]) + " needs " + mib(needed) + " of device memory on " + device.label() +
-                      ", which has " + mib(static_cast<double>(device.info.global_mem)) + memory_hint);
+    throw core::Error("the lattice " + lbm::dims_text(dims) + " needs " + lbm::mib(needed) + " of device memory on " +
+                      device.label() + ", which has " + lbm::mib(static_cast<double>(device.info.global_mem)) + " (" +
+                      lbm::memory_advice(dims, config, smallest_memory(devices), devices.size() * ranks) + ")");
   }
 }
 
@@ -101,7 +106,10 @@ void start_solver(const casefile::Case& c, RunContext& ctx, const LbmGeometry& g
                           std::to_string(grid[1]) + ", " + std::to_string(grid[2]) + "]: " + what);
       }
       if (what.find("needs") == std::string::npos) throw;
-      throw core::Error(what + memory_hint);
+      throw core::Error(what + " (" +
+                        lbm::memory_advice(geometry.mask.dims(), config, smallest_memory(ctx.devices),
+                                           ctx.devices.size() * ctx.ranks.size()) +
+                        ")");
     }
     initialise_multiphase(c, geometry.mask, *solver);
   });

@@ -23,6 +23,7 @@
 #include "hetflow/nnls/fnnls.hpp"
 #include "hetflow/nnls/kkt.hpp"
 #include "hetflow/nnls/lawson_hanson.hpp"
+#include "hetflow/nnls/support.hpp"
 #include "hetflow/nnls/tnt.hpp"
 
 namespace hetflow::app {
@@ -70,6 +71,10 @@ nnls::Matrix read_a(const std::string& file) {
   if (a.shape.size() != 2)
     throw core::Error(file + ": A must be a matrix (m x n), but the file holds a vector of " +
                       std::to_string(a.rows()) + " entries");
+  // An empty A would make every method report convergence on nothing.
+  if (a.rows() == 0 || a.cols() == 0)
+    throw io::FormatError(file + ": A is " + std::to_string(a.rows()) + " x " + std::to_string(a.cols()) +
+                          " (empty): expected a matrix with at least one row and one column");
   check_finite(a, file, "A");
   nnls::Matrix m;
   m.rows = a.rows();
@@ -142,20 +147,19 @@ double norm2(const nnls::Vector& v) {
   return std::sqrt(s);
 }
 
-std::size_t positives(const nnls::Vector& x) {
-  std::size_t p = 0;
-  for (double v : x) p += v > 0;
-  return p;
-}
-
 nlohmann::json rhs_json(const RhsResult& r, const nnls::KktReport& kkt, double b_norm) {
   const nnls::Solution& s = r.solution;
+  const nnls::Support support = nnls::support(s.x);
   nlohmann::json j = {{"residual_norm", s.residual_norm},
                       {"relative_residual", b_norm > 0 ? s.residual_norm / b_norm : s.residual_norm},
                       {"iterations", s.iterations},
                       {"converged", s.converged},
                       {"diagnosis", s.diagnosis},
-                      {"positive", positives(s.x)},
+                      {"positive", support.positive},
+                      {"tiny", support.tiny},
+                      {"zero", support.zero},
+                      {"negative", support.negative},
+                      {"positive_threshold", support.threshold},
                       {"kkt",
                        {{"min_x", kkt.min_x},
                         {"max_active_gradient", kkt.max_active_gradient},
@@ -176,10 +180,13 @@ std::string summary_line(std::size_t j, std::size_t k, const RhsResult& r, doubl
   if (r.tnt)
     line << " (" << r.tnt->inner_iterations << " trials, " << r.tnt->cg_iterations << " CG, "
          << r.tnt->factorizations << " factorisations)";
-  char numbers[128];
-  std::snprintf(numbers, sizeof numbers, ", residual %.3e (%.2e ||b||), %zu of %zu positive", s.residual_norm,
-                b_norm > 0 ? s.residual_norm / b_norm : s.residual_norm, positives(s.x), s.x.size());
+  const nnls::Support support = nnls::support(s.x);
+  char numbers[160];
+  std::snprintf(numbers, sizeof numbers,
+                ", residual %.3e (%.2e ||b||), %zu of %zu positive (above %.1e max|x|), %zu tiny, %zu zero", s.residual_norm, b_norm > 0 ? s.residual_norm / b_norm : s.residual_norm, support.positive, s.x.size(),
+                nnls::support_relative_threshold, support.tiny, support.zero);
   line << numbers;
+  if (support.negative) line << ", " << support.negative << " negative";
   if (r.seconds) {
     std::snprintf(numbers, sizeof numbers, ", %.3g s", *r.seconds);
     line << numbers;
