@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "hetflow/core/binary_cache.hpp"
+#include "hetflow/core/build_notice.hpp"
 #include "hetflow/core/context.hpp"
 #include "hetflow/core/error.hpp"
 
@@ -68,6 +69,7 @@ Program build_program(const Context& context, const std::string& name, const std
     cache.remove(key);
   }
 
+  const CompileScope compiling(name, device.label());
   const char* text = source.c_str();
   const std::size_t length = source.size();
   cl_int status = CL_SUCCESS;
