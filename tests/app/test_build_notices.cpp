@@ -23,6 +23,8 @@ const std::string source = "__kernel void twice(__global double* x) { x[get_glob
 TEST(BuildNotices, AColdBuildIsAnnouncedAndAWarmOneIsNot) {
   const fs::path cache = fs::temp_directory_path() / ("hetflow-build-notices-" + std::to_string(::getpid()));
   fs::remove_all(cache);
+  const char* const given = std::getenv("HETFLOW_CACHE_DIR");
+  const std::string previous = given ? given : "";
   ::setenv("HETFLOW_CACHE_DIR", cache.c_str(), 1);
   const core::DeviceSet devices = test::test_device();
   const std::string device = devices.device(0).label();
@@ -59,7 +61,10 @@ TEST(BuildNotices, AColdBuildIsAnnouncedAndAWarmOneIsNot) {
     EXPECT_FALSE(core::build_program(cold, "twice.cl", source, "").from_cache());
     EXPECT_EQ(out.str(), "");
   }
-  ::unsetenv("HETFLOW_CACHE_DIR");
+  if (given)
+    ::setenv("HETFLOW_CACHE_DIR", previous.c_str(), 1);
+  else
+    ::unsetenv("HETFLOW_CACHE_DIR");
   fs::remove_all(cache);
 }
 

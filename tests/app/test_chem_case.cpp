@@ -148,6 +148,8 @@ TEST_F(ChemCase, ReactorBatchWritesEveryFinalState) {
 // SIGINT a second into a batch that takes several seconds: the run stops within a chunk, exits 130,
 // and writes every system's row, those it did not reach marked interrupted with no state.
 TEST_F(ChemCase, ReactorBatchStopsAtAnInterruptWithTheStatesItHas) {
+  // GPUs take a batch below 1e6 systems whole, in one chunk, and integrate this one in well under a second.
+  if (device().rfind("cpu", 0) != 0) GTEST_SKIP() << "chunks for a prompt stop are a CPU's";
   write("batch.yaml", "type: reactor_batch\nmechanism:\n  file: h2o2.yaml\nmixture:\n  fuel: \"H2:1\"\n"
                       "batch:\n  count: 3000\n  dt: 1e-4\noutput:\n  dir: out\n");
   const auto start = std::chrono::steady_clock::now();

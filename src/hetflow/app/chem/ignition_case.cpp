@@ -184,6 +184,7 @@ RunOutcome IgnitionCase::run(const casefile::Case& c, RunContext& ctx) const {
   dir.write_manifest("running");
 
   display::Progress progress(0, "ignition", ctx.verbosity);
+  progress.count("launches");
   progress.note(std::to_string(points.size()) + " systems of " + std::to_string(mechanism->species.size() + 1) +
                 " equations");
   const core::WallTimer timer;

@@ -67,13 +67,15 @@ void initial_states(const casefile::Case& c, const chem::Mechanism& m, const Com
   }
 }
 
-// On CPUs, chunks of a 32nd of the batch (at least 16 systems), so that the progress bar moves and a
-// Ctrl-C stops the run within about a 32nd of its time. GPUs take the batch whole: their throughput needs
-// every system in one launch (docs/chem.md, Performance), and they integrate a large batch in seconds.
+// Chunks of a 32nd of the batch (at least 16 systems), so that the progress bar moves and Ctrl-C stops
+// the run within about a 32nd of its time; on GPUs no smaller than 1e6 systems, which their throughput
+// needs (it nears its plateau from 1e5 systems, docs/chem.md, Performance), so a GPU takes any smaller
+// batch whole, and integrates it in seconds.
 std::size_t progress_chunk_systems(const core::DeviceSet& devices, std::size_t systems) {
+  std::size_t least = 16;
   for (std::size_t k = 0; k < devices.size(); ++k)
-    if (devices.device(k).info.kind == core::DeviceKind::gpu) return 0;
-  return std::max<std::size_t>(16, (systems + 31) / 32);
+    if (devices.device(k).info.kind == core::DeviceKind::gpu) least = 1000000;
+  return std::max(least, (systems + 31) / 32);
 }
 
 // The line a run ends with: how many systems came through, how fast, and their final temperatures.
