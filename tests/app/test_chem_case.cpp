@@ -125,6 +125,11 @@ TEST_F(ChemCase, ReactorBatchWritesEveryFinalState) {
   EXPECT_EQ(m["result"]["systems"], 20);
   EXPECT_EQ(m["result"]["failed"], 0);
   EXPECT_GT(m["result"]["systems_per_second"].get<double>(), 0.0);
+  // Kernel build apart from the integration.
+  for (const char* timing : {"build", "kernel_build", "integration"})
+    EXPECT_TRUE(m["timings_s"].contains(timing)) << timing << ": " << m["timings_s"];
+  // The progress bar's summary counts systems.
+  EXPECT_NE(r.output.find("reactor_batch: 20 systems in "), std::string::npos) << r.output;
   const auto table = lines(dir / "out/final_states.csv");
   ASSERT_EQ(table.size(), 21u);
   EXPECT_EQ(table[0].rfind("T0_K,p_Pa,T_K,Y_H2,", 0), 0u) << table[0];
