@@ -170,15 +170,14 @@ RunOutcome IgnitionCase::run(const casefile::Case& c, RunContext& ctx) const {
     pressures.push_back(pressure_in_pa(c, "initial.pressure_unit", pt.p));
   }
   const IgnitionSettings settings = ignition_settings(c);
+  // Names every build of the run, also those integrate() makes on first use (another batch size's mapping).
+  const core::BuildLabel label(radau5_build_label(c, *mechanism));
   const core::WallTimer build_timer;
   const ode::System system = chem::reactor_system(*mechanism, case_jacobian(c));
   const ode::Radau5 solver(ctx.devices, system,
                            with_radau5_tuning(case_solver_options(c), system, points.size(), ctx.devices,
                                               dir.manifest()["tuning"]));
-  {
-    const core::BuildLabel label(radau5_build_label(c, *mechanism));
-    solver.prepare(points.size());
-  }
+  solver.prepare(points.size());
   dir.add_timing("build", build_timer.seconds());
   dir.manifest()["mechanism"] = {{"species", mechanism->species.size()}, {"reactions", mechanism->reactions.size()}};
   dir.write_manifest("running");

@@ -144,15 +144,14 @@ RunOutcome ReactorBatchCase::run(const casefile::Case& c, RunContext& ctx) const
   const chem::Mechanism* mechanism = r.mechanism.get();
   const ode::Batch& batch = r.batch;
   const std::size_t n = mechanism->species.size() + 1, systems = batch.params.size();
+  // Names every build of the run, also any that integrate() makes on first use.
+  const core::BuildLabel label(radau5_build_label(c, *mechanism));
   const core::WallTimer build_timer;
   ode::Options options =
       with_radau5_tuning(r.options, r.system, systems, ctx.devices, dir.manifest()["tuning"]);
   options.chunk_systems = progress_chunk_systems(ctx.devices, systems);
   const ode::Radau5 solver(ctx.devices, r.system, options);
-  {
-    const core::BuildLabel label(radau5_build_label(c, *mechanism));
-    solver.prepare(systems);
-  }
+  solver.prepare(systems);
   dir.add_timing("build", build_timer.seconds());
   dir.write_manifest("running");
 
