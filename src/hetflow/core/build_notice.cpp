@@ -20,8 +20,6 @@ BuildListener* build_listener() { return listener.load(); }
 BuildLabel::BuildLabel(std::string what) : previous_(std::exchange(label, std::move(what))) {}
 BuildLabel::~BuildLabel() { label = std::move(previous_); }
 
-const std::string& build_label() { return label; }
-
 double compile_seconds() {
   const std::lock_guard lock(compile_mutex);
   return compiled;

@@ -37,9 +37,6 @@ class BuildLabel {
   std::string previous_;
 };
 
-// The innermost label of this thread, or "" outside any.
-const std::string& build_label();
-
 // Seconds this process has spent in builds that missed the cache, on all threads together.
 double compile_seconds();
 

@@ -90,11 +90,12 @@ struct Result {
 // or, when automatic, as suits the batch size (mapping()); both give the same statistics and the same
 // bits on one device. The batch is split into contiguous shares across the devices of the DeviceSet,
 // uniformly, and every device integrates its share concurrently, in chunks that fit
-// Options::memory_budget and Options::chunk_systems (plan()). Each mapping's kernel is built on a device the first time a batch
-// runs in it (so a compile error in the system's source surfaces from integrate()); integrate() may be
-// called again with other batches, and keeps its device buffers and pinned host staging for them
-// (growing to the largest chunk seen; plan()'s device_bytes is what one run needs). The DeviceSet must
-// outlive the solver; one integrate() at a time (it sets the kernels' arguments and fills the buffers).
+// Options::memory_budget and Options::chunk_systems (plan()). Each mapping's kernel is built on a device
+// the first time a batch runs in it (so a compile error in the system's source surfaces from
+// integrate()); integrate() may be called again with other batches, and keeps its device buffers and
+// pinned host staging for them (growing to the largest chunk seen; plan()'s device_bytes is what one run
+// needs). The DeviceSet must outlive the solver; one integrate() at a time (it sets the kernels'
+// arguments and fills the buffers).
 class Radau5 {
  public:
   Radau5(const core::DeviceSet& devices, System system, Options options = {});
@@ -140,8 +141,8 @@ class Radau5 {
   std::vector<double> initial_rates(const Batch& batch) const;
 
   // How integrate() splits a batch of `systems` systems (with one time interval per system, or one for
-  // all) over the devices and into chunks that fit Options::memory_budget and chunk_systems. Throws core::Error when the
-  // budget cannot hold one system, naming the budget and the bytes one system needs.
+  // all) over the devices and into chunks that fit Options::memory_budget and chunk_systems. Throws
+  // core::Error when the budget cannot hold one system, naming the budget and the bytes one system needs.
   std::vector<ChunkPlan> plan(std::size_t systems, bool per_system_times) const;
 
  private:
