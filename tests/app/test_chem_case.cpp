@@ -1,8 +1,10 @@
 // `hetflow run` with `type: ignition` and `type: reactor_batch`: H2/air delays against Cantera
-// (tests/chem/data/h2_ignition_reference.json), the outputs' rows, malformed cases and a failing system
-// reported with the integrator's reason.
+// (tests/chem/data/h2_ignition_reference.json), the outputs' rows, the line each run ends with, malformed
+// cases, a failing system reported with the integrator's reason, and runs stopped by SIGINT.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -10,6 +12,12 @@
 #include <sstream>
 
 #include "command_test.hpp"
+#include "hetflow/app/chem/chem_case_setup.hpp"
+#include "hetflow/app/chem/ignition_search.hpp"
+#include "hetflow/chem/reactor_source.hpp"
+#include "hetflow/chem/yaml_mechanism.hpp"
+#include "hetflow/core/number_text.hpp"
+#include "test_devices.hpp"
 
 namespace {
 
@@ -65,6 +73,18 @@ TEST_F(ChemCase, H2AirDelaysMatchCantera) {
   EXPECT_TRUE(fs::exists(dir / "out/temperature.png"));
 }
 
+// The run's last line names the ignited systems and the range of their delays, as the manifest has them.
+TEST_F(ChemCase, IgnitionEndsWithItsDelays) {
+  write("h2.yaml", h2_case());
+  const Result r = hetflow("run h2.yaml");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto systems = manifest("out")["result"]["systems"];
+  const double a = systems[0]["delay"].get<double>(), b = systems[1]["delay"].get<double>();
+  const std::string line = "ignition: 2 of 2 systems ignited (delays " + hetflow::core::number_text(std::min(a, b), 6) +
+                           " to " + hetflow::core::number_text(std::max(a, b), 6) + " s), 0 failed, 0 interrupted; ";
+  EXPECT_NE(r.output.find(line), std::string::npos) << line << "\n" << r.output;
+}
+
 TEST_F(ChemCase, FailingSystemIsReportedWithItsReason) {
   write("h2.yaml", h2_case("solver:\n  max_steps: 10\n", "[1000]"));
   const Result r = hetflow("run h2.yaml");
@@ -105,9 +125,119 @@ TEST_F(ChemCase, ReactorBatchWritesEveryFinalState) {
   EXPECT_EQ(m["result"]["systems"], 20);
   EXPECT_EQ(m["result"]["failed"], 0);
   EXPECT_GT(m["result"]["systems_per_second"].get<double>(), 0.0);
+  // Kernel build apart from the integration.
+  for (const char* timing : {"build", "kernel_build", "integration"})
+    EXPECT_TRUE(m["timings_s"].contains(timing)) << timing << ": " << m["timings_s"];
+  // The progress bar's summary counts systems.
+  EXPECT_NE(r.output.find("reactor_batch: 20 systems in "), std::string::npos) << r.output;
   const auto table = lines(dir / "out/final_states.csv");
   ASSERT_EQ(table.size(), 21u);
   EXPECT_EQ(table[0].rfind("T0_K,p_Pa,T_K,Y_H2,", 0), 0u) << table[0];
+  // The last line: systems integrated and the range of their final temperatures (column T_K).
+  double coolest = INFINITY, hottest = -INFINITY;
+  for (std::size_t i = 1; i < table.size(); ++i) {
+    const std::size_t from = table[i].find(',', table[i].find(',') + 1) + 1;
+    const double T = std::stod(table[i].substr(from, table[i].find(',', from) - from));
+    coolest = std::min(coolest, T);
+    hottest = std::max(hottest, T);
+  }
+  char range[64];
+  std::snprintf(range, sizeof range, "; final T %.1f to %.1f K\n", coolest, hottest);
+  const std::string start = "reactor_batch: 20 of 20 systems of 11 equations integrated over dt = 0.0001 s in ";
+  const std::size_t at = r.output.find(start);
+  ASSERT_NE(at, std::string::npos) << r.output;
+  const std::string line = r.output.substr(at, r.output.find('\n', at) + 1 - at);
+  EXPECT_NE(line.find(" systems/s), 0 failed, 0 interrupted" + std::string(range)), std::string::npos) << line;
+}
+
+// SIGINT a second into a batch that takes several seconds: the run stops within a chunk, exits 130,
+// and writes every system's row, those it did not reach marked interrupted with no state.
+TEST_F(ChemCase, ReactorBatchStopsAtAnInterruptWithTheStatesItHas) {
+  // GPUs take a batch below 1e6 systems whole, in one chunk, and integrate this one in well under a second.
+  if (device().rfind("cpu", 0) != 0) GTEST_SKIP() << "chunks for a prompt stop are a CPU's";
+  write("batch.yaml", "type: reactor_batch\nmechanism:\n  file: h2o2.yaml\nmixture:\n  fuel: \"H2:1\"\n"
+                      "batch:\n  count: 3000\n  dt: 1e-4\noutput:\n  dir: out\n");
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(run_interrupted({"batch.yaml"}, "out/manifest.json", std::chrono::milliseconds(1000)), 130);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const auto m = manifest("out");
+  EXPECT_EQ(m["status"], "interrupted");
+  const std::size_t integrated = m["result"]["integrated"], interrupted = m["result"]["interrupted"];
+  EXPECT_EQ(integrated + interrupted, 3000u);
+  EXPECT_GT(interrupted, 0u);
+  EXPECT_TRUE(m["outputs"].contains("final_states.csv")) << m["outputs"];
+  const auto table = lines(dir / "out/final_states.csv");
+  ASSERT_EQ(table.size(), 3001u);
+  std::size_t marked = 0;
+  for (std::size_t i = 1; i < table.size(); ++i)
+    if (table[i].find(",interrupted,the run was interrupted before this system was integrated") != std::string::npos) {
+      ++marked;
+      const std::size_t second = table[i].find(',', table[i].find(',') + 1);
+      EXPECT_EQ(table[i][second + 1], ',') << table[i];  // no final T
+    }
+  EXPECT_EQ(marked, interrupted);
+  // The whole batch takes about 20 s here; the stop comes a chunk (a 32nd of it) after the signal.
+  EXPECT_LT(seconds, 10.0);
+}
+
+// SIGINT a second into a sweep of 40 systems that takes about 13 s here (5,000 launches): exit 130,
+// every system's row written, each one ignited (with its delay), without ignition or interrupted.
+TEST_F(ChemCase, IgnitionStopsAtAnInterruptWithTheRowsItHas) {
+  std::string temperatures = "[";
+  for (int k = 0; k < 40; ++k) temperatures += (k ? ", " : "") + std::to_string(950 + 10 * k);
+  write("h2.yaml", h2_case("  samples_per_decade: 1000\n", temperatures + "]"));
+  EXPECT_EQ(run_interrupted({"h2.yaml"}, "out/manifest.json", std::chrono::milliseconds(1000)), 130);
+  const auto m = manifest("out");
+  EXPECT_EQ(m["status"], "interrupted");
+  ASSERT_EQ(m["result"]["systems"].size(), 40u);
+  EXPECT_GT(m["result"]["interrupted"].get<int>(), 0);
+  for (const auto& s : m["result"]["systems"]) {
+    const std::string status = s["status"];
+    EXPECT_TRUE(status == "ignited" || status == "interrupted" || status == "no_ignition") << s;
+    EXPECT_EQ(s.contains("delay"), status == "ignited") << s;
+  }
+  EXPECT_EQ(lines(dir / "out/ignition.csv").size(), 41u);
+  EXPECT_TRUE(fs::exists(dir / "out/temperature.csv"));
+}
+
+// A sweep stopped after the sample past one system's ignition and before another's keeps the first
+// delay, from the sample grid's bracket, and marks only the second interrupted.
+TEST(IgnitionSearch, AnInterruptedSweepKeepsTheDelaysFound) {
+  using namespace hetflow;
+  const core::DeviceSet devices = test::test_device();
+  const chem::Mechanism m = chem::read_yaml_mechanism(source_root / "data/mechanisms/h2o2.yaml");
+  const app::Composition fuel{{"H2", 1.0}}, air{{"O2", 1.0}, {"N2", 3.76}};
+  std::vector<std::vector<double>> y0;
+  for (const double T0 : {1200.0, 1000.0}) {
+    y0.push_back(app::mass_fractions(m, app::mixture_mole_fractions(m, fuel, air, 1.0)));
+    y0.back().push_back(T0);
+  }
+  const std::vector<double> pressures{101325.0, 101325.0};
+  app::IgnitionSettings settings;
+  settings.end_time = 0.01;
+  ode::Options o;
+  o.rtol = {1e-8};
+  o.atol = {1e-12};
+  const ode::Radau5 solver(devices, chem::reactor_system(m), o);
+  const app::IgnitionSweep full = app::find_ignition(solver, m, y0, pressures, settings, [](long, long) { return true; });
+  ASSERT_EQ(full.runs[0].status, "ignited");
+  ASSERT_EQ(full.runs[1].status, "ignited");
+  const double fast = full.runs[0].delay, slow = full.runs[1].delay;
+  // Launch L integrates up to times[L]: stop after the first that passes the fast delay.
+  long stop = 1;
+  while (full.times[static_cast<std::size_t>(stop)] < fast) ++stop;
+  ASSERT_LT(full.times[static_cast<std::size_t>(stop)], slow);
+  const app::IgnitionSweep cut =
+      app::find_ignition(solver, m, y0, pressures, settings, [&](long done, long) { return done < stop; });
+  EXPECT_TRUE(cut.stopped);
+  EXPECT_EQ(cut.launches, stop);
+  EXPECT_EQ(cut.runs[0].status, "ignited");
+  EXPECT_GE(cut.runs[0].delay, full.times[static_cast<std::size_t>(stop) - 1]);
+  EXPECT_LE(cut.runs[0].delay, full.times[static_cast<std::size_t>(stop)]);
+  EXPECT_NEAR(cut.runs[0].delay, fast, 0.05 * fast);
+  EXPECT_EQ(cut.runs[0].reason, "refinement interrupted: the delay comes from a wider bracket");
+  EXPECT_EQ(cut.runs[1].status, "interrupted");
+  EXPECT_TRUE(std::isnan(cut.runs[1].delay));
 }
 
 }  // namespace

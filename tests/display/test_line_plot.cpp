@@ -75,3 +75,65 @@ TEST(LinePlot, PngHasTheAskedSize) {
 
 }  // namespace
 }  // namespace hetflow::display
+
+namespace hetflow::display {
+namespace {
+
+// Whether pixel (x, y) lies in the frame's legend rectangle.
+bool in_legend(const PlotFrame& f, double x, double y) {
+  return x >= f.legend_left && x < f.legend_left + f.legend_width && y >= f.legend_top &&
+         y < f.legend_top + f.legend_height;
+}
+
+// Every point of every segment of the plot, 100 per segment in pixels, lies outside the legend.
+void expect_legend_clear(const LinePlot& p, const PlotFrame& f) {
+  ASSERT_GT(f.legend_width, 0);
+  for (const PlotSeries& s : p.series)
+    for (std::size_t i = 0; i + 1 < s.x.size(); ++i) {
+      const double x0 = f.pixel_x(s.x[i]), y0 = f.pixel_y(s.y[i]), x1 = f.pixel_x(s.x[i + 1]), y1 = f.pixel_y(s.y[i + 1]);
+      for (int k = 0; k <= 100; ++k) {
+        const double u = k / 100.0;
+        EXPECT_FALSE(in_legend(f, x0 + u * (x1 - x0), y0 + u * (y1 - y0))) << s.label << " segment " << i;
+      }
+    }
+}
+
+// Ignition curves on log time: each flat at T0, then rising to a plateau that reaches the top right.
+LinePlot ignition_curves(int count) {
+  LinePlot p{"temperature", {"t (s)", true}, {"T (K)", false}, {}};
+  for (int c = 0; c < count; ++c) {
+    PlotSeries s{"T0 = " + std::to_string(1300 + 100 * c) + " K, p = 1, phi = 1", {}, {}, false};
+    const double delay = 1e-2 / std::pow(3.0, c), T0 = 1300.0 + 100.0 * c;
+    for (double t = 1e-7; t <= 0.05; t *= 1.12) {
+      s.x.push_back(t);
+      s.y.push_back(T0 + (2700.0 + 20.0 * c - T0) / (1.0 + std::pow(delay / t, 8.0)));
+    }
+    p.series.push_back(std::move(s));
+  }
+  return p;
+}
+
+// The plateaus fill the top right, where the legend used to hide them: it moves to a clear corner.
+TEST(LinePlot, LegendHidesNoCurve) {
+  const LinePlot p = ignition_curves(4);
+  PlotFrame f;
+  render_line_plot(p, 800, 560, &f);
+  expect_legend_clear(p, f);
+  EXPECT_GE(f.legend_left, f.left);  // inside the plot area
+  EXPECT_LE(f.legend_left + f.legend_width, f.left + f.width);
+}
+
+// Curves through every corner leave no room inside: the legend goes right of the narrowed plot area.
+TEST(LinePlot, LegendGoesOutsideWhenEveryCornerHasACurve) {
+  LinePlot p{"", {"x", false}, {"y", false}, {}};
+  p.series.push_back({"rising", {0, 1}, {0, 1}, false});
+  p.series.push_back({"falling", {0, 1}, {1, 0}, false});
+  PlotFrame f;
+  const io::Image img = render_line_plot(p, 400, 300, &f);
+  expect_legend_clear(p, f);
+  EXPECT_GE(f.legend_left, f.left + f.width + 1);
+  EXPECT_LE(f.legend_left + f.legend_width, img.width);
+}
+
+}  // namespace
+}  // namespace hetflow::display

@@ -38,6 +38,22 @@ TEST(Progress, PlainLinesAtEachTenPercentAndASummary) {
   EXPECT_EQ(out.str().find('\r'), std::string::npos);
 }
 
+// A batch of ODE systems counts systems, in the lines, the rate and the summary of a stopped run.
+TEST(Progress, CountsTheUnitItIsGiven) {
+  FakeClock clock;
+  std::ostringstream out;
+  Progress p(200, "reactor_batch", Verbosity::normal, out, Terminal::no, clock.function());
+  p.count("systems");
+  clock.now = 2;
+  p.update(50);
+  clock.now = 4;
+  p.update(56);  // 28 %: no milestone
+  p.finish();
+  EXPECT_EQ(out.str(),
+            "reactor_batch: 25% (50/200 systems), 25.0 systems/s, ETA 0:06, elapsed 0:02\n"
+            "reactor_batch: stopped after 56 of 200 systems in 4.00 s (14.0 systems/s)\n");
+}
+
 TEST(Progress, PlainHeartbeatWhenProgressIsSlow) {
   FakeClock clock;
   std::ostringstream out;

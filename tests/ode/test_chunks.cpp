@@ -77,6 +77,43 @@ TEST(OdeChunks, VanDerPolChunksEqualOneChunk) {
   test::expect_identical(whole, chunked);
 }
 
+// chunk_systems caps the chunks and changes no bits; keep_going is asked before every chunk after the
+// first with the systems then in, and a stop finishes the chunk in flight and runs no later one.
+TEST(OdeChunks, KeepGoingStopsBetweenCappedChunks) {
+  const core::DeviceSet devices = hetflow::test::test_device();
+  const Batch batch = vdp_batch();
+  const Result whole = Radau5(devices, test::van_der_pol(true), chunk_options(0)).integrate(batch);
+  Options o = chunk_options(0);
+  o.chunk_systems = 100;
+  const Radau5 capped(devices, test::van_der_pol(true), o);
+  std::vector<std::size_t> asked;
+  const Result all = capped.integrate(batch, [&](std::size_t done, std::size_t total) {
+    EXPECT_EQ(total, 1000u);
+    asked.push_back(done);
+    return true;
+  });
+  EXPECT_EQ(all.chunking[0].chunks, 10u);
+  EXPECT_EQ(asked, (std::vector<std::size_t>{0, 100, 200, 300, 400, 500, 600, 700, 800}));
+  test::expect_identical(whole, all);
+
+  asked.clear();
+  const Result stopped = capped.integrate(batch, [&](std::size_t done, std::size_t) {
+    asked.push_back(done);
+    return done < 100;
+  });
+  EXPECT_EQ(asked, (std::vector<std::size_t>{0, 100}));
+  for (std::size_t i = 0; i < 1000; ++i) {
+    if (i < 200) {
+      EXPECT_EQ(stopped.statistics[i].status, whole.statistics[i].status) << i;
+      EXPECT_EQ(stopped.statistics[i].nstep, whole.statistics[i].nstep) << i;
+      EXPECT_EQ(stopped.y[2 * i], whole.y[2 * i]) << i;
+      EXPECT_EQ(stopped.y[2 * i + 1], whole.y[2 * i + 1]) << i;
+    } else {
+      EXPECT_EQ(stopped.statistics[i].status, Status::not_run) << i;
+    }
+  }
+}
+
 // Per-system end times travel with their chunk; forward differences for the Jacobian.
 TEST(OdeChunks, RobertsonPerSystemTimesChunksEqualOneChunk) {
   const core::DeviceSet devices = hetflow::test::test_device();

@@ -2,9 +2,11 @@
 
 #include <iostream>
 
+#include "hetflow/app/build_notices.hpp"
 #include "hetflow/app/case_record.hpp"
 #include "hetflow/app/case_type.hpp"
 #include "hetflow/app/ranks.hpp"
+#include "hetflow/core/build_notice.hpp"
 #include "hetflow/core/device_set.hpp"
 #include "hetflow/io/interrupt.hpp"
 
@@ -79,13 +81,17 @@ int run_command(const RunRequest& request, core::Link* processes) {
   }
   RunContext context{devices, dir, verbosity, ranks};
   RunOutcome outcome = RunOutcome::complete;
+  const double compiled_before = core::compile_seconds();
   try {
+    const BuildNotices notices(verbosity);
     ranks.together([&] { outcome = type.run(c, context); });
   } catch (const std::exception& e) {
     dir.manifest()["error"] = e.what();
     dir.write_manifest("failed");
     throw;
   }
+  // Compiling kernels that missed the cache, apart from the case's own timings (which may include it).
+  dir.add_timing("kernel_build", core::compile_seconds() - compiled_before);
   const bool interrupted = outcome == RunOutcome::interrupted;
   dir.write_manifest(interrupted ? "interrupted" : "complete");
   if (ranks.root()) {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "hetflow/core/binary_cache.hpp"
+#include "hetflow/core/build_notice.hpp"
 #include "hetflow/core/context.hpp"
 #include "hetflow/core/error.hpp"
 
@@ -46,6 +47,7 @@ ProgramHandle from_binary(const Context& context, std::span<const unsigned char>
 // Compiles `source` for the device and stores the binary in the cache under `key`.
 ProgramHandle compile(cl_context context, const Device& device, const std::string& name, const std::string& source,
                       const std::string& options, const BinaryCache& cache, const std::string& key) {
+  const CompileScope compiling(name, device.label());
   const char* text = source.c_str();
   const std::size_t length = source.size();
   cl_int status = CL_SUCCESS;

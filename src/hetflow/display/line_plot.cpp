@@ -111,9 +111,11 @@ io::Rgb series_color(std::size_t i) {
   return palette[i % palette.size()];
 }
 
-io::Image render_line_plot(const LinePlot& plot, int width, int height, PlotFrame* frame_out) {
+namespace {
+
+// The axes and the series, with the plot area `legend_room` pixels narrower than the image allows.
+io::Image render_axes_and_series(const LinePlot& plot, int width, int height, int legend_room, PlotFrame& f) {
   io::Image img(width, height);
-  PlotFrame f;
   f.x_log = plot.x.log;
   f.y_log = plot.y.log;
   auto [x0, x1] = data_range(plot, true);
@@ -129,7 +131,7 @@ io::Image render_line_plot(const LinePlot& plot, int width, int height, PlotFram
   for (const double t : yt) label_width = std::max(label_width, text_width(tick_text(t, ystep, f.y_log)));
   f.left = 16 + text_height() + label_width + 8;
   f.top = plot.title.empty() ? 12 : 30;
-  f.width = width - f.left - 16;
+  f.width = width - f.left - 16 - legend_room;
   f.height = height - f.top - (2 * text_height() + 24);
 
   // Through f, not the structured bindings: clang before 16 cannot capture those.
@@ -178,7 +180,29 @@ io::Image render_line_plot(const LinePlot& plot, int width, int height, PlotFram
       have_last = true;
     }
   }
-  // The legend: a swatch and the label per named series, top right inside the plot.
+  return img;
+}
+
+// Whether any pixel of the rectangle (with a margin of 2) has a series' colour.
+bool covers_series(const io::Image& img, const LinePlot& plot, int x, int y, int w, int h) {
+  for (int py = y - 2; py < y + h + 2; ++py)
+    for (int px = x - 2; px < x + w + 2; ++px) {
+      if (!img.contains(px, py)) continue;
+      const io::Rgb c = img.pixel(px, py);
+      for (std::size_t s = 0; s < plot.series.size(); ++s)
+        if (c == series_color(s)) return true;
+    }
+  return false;
+}
+
+}  // namespace
+
+io::Image render_line_plot(const LinePlot& plot, int width, int height, PlotFrame* frame_out) {
+  PlotFrame f;
+  io::Image img = render_axes_and_series(plot, width, height, 0, f);
+  // The legend: a swatch and the label per named series, in the first corner of the plot area where it
+  // hides no curve (top right, top left, bottom right, bottom left), else right of the plot area, which
+  // is narrowed for it.
   int widest = 0, rows = 0;
   for (const auto& s : plot.series)
     if (!s.label.empty()) {
@@ -187,7 +211,20 @@ io::Image render_line_plot(const LinePlot& plot, int width, int height, PlotFram
     }
   if (rows > 0) {
     const int w = widest + 30, h = rows * 14 + 6;
-    const int x = f.left + f.width - w - 6, y = f.top + 6;
+    const std::array<std::array<int, 2>, 4> corners{{{f.left + f.width - w - 6, f.top + 6},
+                                                      {f.left + 6, f.top + 6},
+                                                      {f.left + f.width - w - 6, f.top + f.height - h - 6},
+                                                      {f.left + 6, f.top + f.height - h - 6}}};
+    const auto clear = std::find_if(corners.begin(), corners.end(),
+                                    [&](const auto& c) { return !covers_series(img, plot, c[0], c[1], w, h); });
+    int x = 0, y = f.top;
+    if (clear != corners.end()) {
+      x = (*clear)[0];
+      y = (*clear)[1];
+    } else {
+      img = render_axes_and_series(plot, width, height, w + 12, f);
+      x = f.left + f.width + 12;
+    }
     img.fill_rect(x, y, w, h, {255, 255, 255});
     int row = 0;
     for (std::size_t s = 0; s < plot.series.size(); ++s) {
@@ -196,6 +233,10 @@ io::Image render_line_plot(const LinePlot& plot, int width, int height, PlotFram
       img.fill_rect(x + 5, ty + 2, 16, 3, series_color(s));
       draw_text(img, x + 25, ty, plot.series[s].label, black);
     }
+    f.legend_left = x;
+    f.legend_top = y;
+    f.legend_width = w;
+    f.legend_height = h;
   }
   if (frame_out) *frame_out = f;
   return img;

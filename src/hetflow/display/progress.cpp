@@ -90,7 +90,7 @@ double Progress::rate(double elapsed_s) const {
 std::string Progress::status_fields(double elapsed_s) const {
   const double r = rate(elapsed_s);
   std::string s = format_rate(r);
-  s += " steps/s";
+  s += " " + unit_ + "/s";
   if (total_ > 0) {
     const double eta = r > 0 ? static_cast<double>(total_ - done_) / r : -1.0;
     append(s, ", ETA ", format_duration(eta));
@@ -132,7 +132,7 @@ void Progress::draw_bar(double now) {
            std::string(static_cast<std::size_t>(bar_width - filled), '-'), "] ", percent, " ",
            std::to_string(done_), "/", std::to_string(total_));
   } else {
-    append(line, " ", std::to_string(done_), " steps");
+    append(line, " ", std::to_string(done_), " ", unit_);
   }
   append(line, ", ", status_fields(elapsed_s));
   const std::size_t length = line.size();
@@ -147,9 +147,9 @@ void Progress::print_line(double now) {
   const double elapsed_s = std::max(0.0, now - start_);
   out_ << label_ << ": ";
   if (total_ > 0)
-    out_ << done_ * 100 / total_ << "% (" << done_ << "/" << total_ << " steps)";
+    out_ << done_ * 100 / total_ << "% (" << done_ << "/" << total_ << " " << unit_ << ")";
   else
-    out_ << done_ << " steps";
+    out_ << done_ << " " << unit_;
   out_ << ", " << status_fields(elapsed_s) << '\n' << std::flush;
   last_line_ = now;
 }
@@ -173,10 +173,10 @@ void Progress::finish() {
   const double elapsed_s = elapsed();
   std::string line = label_ + ": ";
   if (total_ > 0 && done_ < total_)
-    append(line, "stopped after ", std::to_string(done_), " of ", std::to_string(total_), " steps");
+    append(line, "stopped after ", std::to_string(done_), " of ", std::to_string(total_), " ", unit_);
   else
-    append(line, std::to_string(done_), " steps");
-  append(line, " in ", format_seconds(elapsed_s), " (", format_rate(rate(elapsed_s)), " steps/s)");
+    append(line, std::to_string(done_), " ", unit_);
+  append(line, " in ", format_seconds(elapsed_s), " (", format_rate(rate(elapsed_s)), " ", unit_, "/s)");
   if (tty_) {
     const std::size_t length = line.size();
     if (length < bar_length_) line.append(bar_length_ - length, ' ');

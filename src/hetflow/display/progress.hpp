@@ -36,6 +36,9 @@ class Progress {
   // when fewer steps than the total were done. Later calls do nothing.
   void finish();
 
+  // What is counted, "steps" unless set (a batch of ODE systems counts "systems").
+  void count(std::string unit) { unit_ = std::move(unit); }
+
   bool is_tty() const { return tty_; }
   std::int64_t done() const { return done_; }
 
@@ -48,6 +51,7 @@ class Progress {
 
   std::int64_t total_;
   std::string label_;
+  std::string unit_ = "steps";
   Verbosity verbosity_;
   std::ostream& out_;
   bool tty_;

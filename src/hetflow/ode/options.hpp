@@ -78,6 +78,10 @@ struct Options {
   // chunk, as the phased mapping does, so they grow with the batch and fit memory_budget's chunks.
   // 0: an eighth of a GPU's global memory; no limit on CPUs. Same results either way.
   std::size_t private_matrix_limit = 0;
+  // Not RADAU5's: most systems per chunk on a device; 0: as many as memory_budget allows. Smaller chunks
+  // let integrate()'s keep_going report progress and stop a run sooner, at the cost of a launch's start
+  // and tail per chunk. Same results at any value.
+  std::size_t chunk_systems = 0;
   // Not RADAU5's: the launch shape of the mapping a batch runs in, work-items per work-group and
   // work-groups per compute unit (`hetflow tune radau5` measures them); 0: the mapping's defaults
   // (radau5_launch.cpp, local_range). Same results in any shape.

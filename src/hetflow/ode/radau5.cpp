@@ -131,10 +131,10 @@ void Radau5::prepare(std::size_t systems) const {
   for (std::size_t k = 0; k < parts_.size(); ++k) part(k, launch_shape(systems, k));
 }
 
-Result Radau5::integrate(const Batch& batch) const {
+Result Radau5::integrate(const Batch& batch, const KeepGoing& keep_going) const {
   const std::size_t count = checked_count(batch);
   const std::vector<std::size_t> order = run_order(batch, count);
-  return Run(*this, batch, order, Run::Output::states).results();
+  return Run(*this, batch, order, Run::Output::states).results(keep_going);
 }
 
 std::vector<double> Radau5::rates(const Batch& batch, std::size_t count) const {

@@ -1,6 +1,7 @@
 #pragma once
 #include <array>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -89,11 +90,12 @@ struct Result {
 // or, when automatic, as suits the batch size (mapping()); both give the same statistics and the same
 // bits on one device. The batch is split into contiguous shares across the devices of the DeviceSet,
 // uniformly, and every device integrates its share concurrently, in chunks that fit
-// Options::memory_budget (plan()). Each mapping's kernel is built on a device the first time a batch
-// runs in it (so a compile error in the system's source surfaces from integrate()); integrate() may be
-// called again with other batches, and keeps its device buffers and pinned host staging for them
-// (growing to the largest chunk seen; plan()'s device_bytes is what one run needs). The DeviceSet must
-// outlive the solver; one integrate() at a time (it sets the kernels' arguments and fills the buffers).
+// Options::memory_budget and Options::chunk_systems (plan()). Each mapping's kernel is built on a device
+// the first time a batch runs in it (so a compile error in the system's source surfaces from
+// integrate()); integrate() may be called again with other batches, and keeps its device buffers and
+// pinned host staging for them (growing to the largest chunk seen; plan()'s device_bytes is what one run
+// needs). The DeviceSet must outlive the solver; one integrate() at a time (it sets the kernels'
+// arguments and fills the buffers).
 class Radau5 {
  public:
   Radau5(const core::DeviceSet& devices, System system, Options options = {});
@@ -123,9 +125,15 @@ class Radau5 {
   // on first use): for callers that time or report the build apart from the integration.
   void prepare(std::size_t systems) const;
 
+  // Asked between chunks with the systems finished so far and the batch's size; false stops the run.
+  using KeepGoing = std::function<bool(std::size_t done, std::size_t total)>;
+
   // Integrates every system of the batch; throws core::Error for malformed input (naming the value),
-  // never for a system that fails: that system's Statistics say why.
-  Result integrate(const Batch& batch) const;
+  // never for a system that fails: that system's Statistics say why. keep_going, when given, is asked
+  // before every chunk after the first, once the chunk before the last has come down (so one chunk is
+  // in flight); when it says stop, the chunks in flight finish and the systems of later chunks keep
+  // Status::not_run.
+  Result integrate(const Batch& batch, const KeepGoing& keep_going = {}) const;
 
   // What Order::initial_rate sorts by, per system in batch order: the norm of rhs(t0, y0) scaled by the
   // error tolerances, sqrt(sum((f_i / (atol'_i + rtol'_i |y0_i|))^2) / n), at least 1e-10, one rhs per
@@ -133,8 +141,8 @@ class Radau5 {
   std::vector<double> initial_rates(const Batch& batch) const;
 
   // How integrate() splits a batch of `systems` systems (with one time interval per system, or one for
-  // all) over the devices and into chunks that fit Options::memory_budget. Throws core::Error when the
-  // budget cannot hold one system, naming the budget and the bytes one system needs.
+  // all) over the devices and into chunks that fit Options::memory_budget and chunk_systems. Throws
+  // core::Error when the budget cannot hold one system, naming the budget and the bytes one system needs.
   std::vector<ChunkPlan> plan(std::size_t systems, bool per_system_times) const;
 
  private:

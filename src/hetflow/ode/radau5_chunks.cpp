@@ -58,6 +58,7 @@ std::vector<ChunkPlan> Radau5::plan(std::size_t systems, bool per_system_times) 
                           " bytes of per-device data (at least " + std::to_string(fixed + 2 * per_system) +
                           " bytes)");
     }
+    if (options_.chunk_systems) chunk = std::min(chunk, options_.chunk_systems);
     // No single buffer may pass the device's allocation limit.
     if (d.info.max_alloc)
       chunk = std::max<std::size_t>(1, std::min<std::size_t>(chunk, d.info.max_alloc / largest));

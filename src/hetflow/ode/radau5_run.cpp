@@ -87,6 +87,7 @@ void Radau5::Run::collect(Slot& s) {
       st.h = s.host_reached[2 * i + 1];
     }
   });
+  collected_ += s.count;
   s.count = 0;
 }
 
@@ -202,11 +203,17 @@ void Radau5::Run::download(Launch& l) {
 
 // Chunk r of every device in turn, so all devices are fed. Reusing a slot first waits for its
 // previous chunk's download, which followed that chunk's kernel; so chunk r's upload and chunk r-2's
-// download run on the transfer queue while chunk r-1 integrates on the compute queue.
-Result Radau5::Run::results() {
+// download run on the transfer queue while chunk r-1 integrates on the compute queue. keep_going is
+// asked once chunk r-2 is in, before chunk r starts: a stop then waits for chunk r-1 alone.
+Result Radau5::Run::results(const KeepGoing& keep_going) {
   std::size_t rounds = 0;
   for (const ChunkPlan& p : result_.chunking) rounds = std::max(rounds, p.chunks);
   for (std::size_t r = 0; r < rounds; ++r) {
+    if (keep_going && r > 0) {
+      for (std::size_t k = 0; k < pipes_.size(); ++k)
+        if (pipes_[k] && r < result_.chunking[k].chunks) collect(pipes_[k]->slots[r % 2]);
+      if (!keep_going(collected_, count_)) break;
+    }
     std::vector<Launch> launches;
     for (std::size_t k = 0; k < solver_.parts_.size(); ++k)
       if (r < result_.chunking[k].chunks) launches.push_back(start_chunk(k, r));

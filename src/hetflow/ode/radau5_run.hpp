@@ -21,8 +21,8 @@ struct Radau5::Run {
   Run(const Run&) = delete;
   Run& operator=(const Run&) = delete;
 
-  // Runs every chunk and returns the results in batch order.
-  Result results();
+  // Runs every chunk, or those before keep_going says stop, and returns the results in batch order.
+  Result results(const KeepGoing& keep_going = {});
 
  private:
   // One chunk's kernels on device k. The phased mapping integrates in passes: `list` is the slot's
@@ -56,6 +56,7 @@ struct Radau5::Run {
   const std::size_t n_, count_, np_;
   const cl_uint time_stride_;
   Result result_;
+  std::size_t collected_ = 0;  // systems whose results are filed
   Mapping mapping_;
   bool phased_;
   // The results' host arrays, allocated on a thread of their own (Run's constructor says why); the first

@@ -177,4 +177,9 @@ chem::ReactorJacobian case_jacobian(const casefile::Case& c) {
                                                                       : chem::ReactorJacobian::analytic;
 }
 
+std::string radau5_build_label(const casefile::Case& c, const chem::Mechanism& mechanism) {
+  return "RADAU5 kernel for " + std::filesystem::path(c.get<std::string>("mechanism.file")).filename().string() + " (" +
+         std::to_string(mechanism.species.size()) + " species)";
+}
+
 }  // namespace hetflow::app

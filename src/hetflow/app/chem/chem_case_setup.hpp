@@ -51,6 +51,8 @@ std::vector<double> mass_fractions(const chem::Mechanism& m, const std::vector<d
 double pressure_in_pa(const casefile::Case& c, const std::string& unit_key, double value);
 
 ode::Options case_solver_options(const casefile::Case& c);
+// What a notice of the RADAU5 kernel's build calls it: "RADAU5 kernel for gri30.yaml (53 species)".
+std::string radau5_build_label(const casefile::Case& c, const chem::Mechanism& mechanism);
 // solver.jacobian: how Radau5 gets the reactor's Jacobian.
 chem::ReactorJacobian case_jacobian(const casefile::Case& c);
 

@@ -1,13 +1,16 @@
 #include "hetflow/app/chem/ignition_case.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include "hetflow/app/chem/chem_case_setup.hpp"
 #include "hetflow/app/chem/ignition_search.hpp"
 #include "hetflow/app/chem/radau5_tunable.hpp"
 #include "hetflow/app/csv_text.hpp"
 #include "hetflow/chem/reactor_source.hpp"
+#include "hetflow/core/build_notice.hpp"
 #include "hetflow/core/event.hpp"
 #include "hetflow/core/number_text.hpp"
 #include "hetflow/io/atomic_file.hpp"
@@ -95,6 +98,18 @@ void write_outputs(const casefile::Case& c, RunDirectory& dir, const std::vector
   dir.add_output("temperature.png", "T(t) of the first " + std::to_string(shown) + " systems (log time)");
 }
 
+// The line a run ends with: how many systems ignited, the range of their delays, and the rest.
+std::string ignition_headline(std::size_t systems, std::size_t ignited, std::size_t failed, std::size_t interrupted,
+                              double shortest, double longest, long launches, double seconds) {
+  std::string text = "ignition: " + std::to_string(ignited) + " of " + std::to_string(systems) + " systems ignited";
+  if (ignited == 1) text += " (delay " + number(shortest) + " s)";
+  if (ignited > 1) text += " (delays " + number(shortest) + " to " + number(longest) + " s)";
+  char rest[128];
+  std::snprintf(rest, sizeof rest, ", %zu failed, %zu interrupted; %ld launches in %.2f s", failed, interrupted,
+                launches, seconds);
+  return text + rest;
+}
+
 }  // namespace
 
 casefile::Schema IgnitionCase::schema() const {
@@ -155,6 +170,8 @@ RunOutcome IgnitionCase::run(const casefile::Case& c, RunContext& ctx) const {
     pressures.push_back(pressure_in_pa(c, "initial.pressure_unit", pt.p));
   }
   const IgnitionSettings settings = ignition_settings(c);
+  // Names every build of the run, also those integrate() makes on first use (another batch size's mapping).
+  const core::BuildLabel label(radau5_build_label(c, *mechanism));
   const core::WallTimer build_timer;
   const ode::System system = chem::reactor_system(*mechanism, case_jacobian(c));
   const ode::Radau5 solver(ctx.devices, system,
@@ -166,6 +183,7 @@ RunOutcome IgnitionCase::run(const casefile::Case& c, RunContext& ctx) const {
   dir.write_manifest("running");
 
   display::Progress progress(0, "ignition", ctx.verbosity);
+  progress.count("launches");
   progress.note(std::to_string(points.size()) + " systems of " + std::to_string(mechanism->species.size() + 1) +
                 " equations");
   const core::WallTimer timer;
@@ -179,7 +197,8 @@ RunOutcome IgnitionCase::run(const casefile::Case& c, RunContext& ctx) const {
   const core::WallTimer output_timer;
   write_outputs(c, dir, points, sweep);
   nlohmann::json systems = nlohmann::json::array(), failures = nlohmann::json::array();
-  std::size_t ignited = 0;
+  std::size_t ignited = 0, interrupted = 0;
+  double shortest = std::numeric_limits<double>::infinity(), longest = 0;
   for (std::size_t i = 0; i < points.size(); ++i) {
     const IgnitionRun& r = sweep.runs[i];
     nlohmann::json s = {{"T0", points[i].T0}, {"p", points[i].p}, {"phi", points[i].phi}, {"status", r.status}};
@@ -188,10 +207,16 @@ RunOutcome IgnitionCase::run(const casefile::Case& c, RunContext& ctx) const {
     if (!r.reason.empty()) s["reason"] = r.reason;
     if (r.status == "failed") failures.push_back({{"system", i}, {"reason", r.reason}});
     ignited += r.status == "ignited";
+    interrupted += r.status == "interrupted";
+    if (r.status == "ignited") {
+      shortest = std::min(shortest, r.delay);
+      longest = std::max(longest, r.delay);
+    }
     systems.push_back(s);
   }
   dir.manifest()["result"] = {{"systems", systems},
                               {"ignited", ignited},
+                              {"interrupted", interrupted},
                               {"failures", failures},
                               {"criterion", c.get<std::string>("ignition.criterion")},
                               {"samples", sweep.times.size()},
@@ -201,8 +226,10 @@ RunOutcome IgnitionCase::run(const casefile::Case& c, RunContext& ctx) const {
   dir.add_timing("output", output_timer.seconds());
   dir.add_timing("total", total.seconds());
   if (ctx.verbosity != display::Verbosity::quiet)
-    std::fprintf(stderr, "ignition: %zu systems, %zu ignited, %zu failed, %ld launches in %.2f s\n", points.size(),
-                 ignited, failures.size(), sweep.launches, integration);
+    std::fprintf(stderr, "%s\n",
+                 ignition_headline(points.size(), ignited, failures.size(), interrupted, shortest, longest,
+                                   sweep.launches, integration)
+                     .c_str());
   return sweep.stopped ? RunOutcome::interrupted : RunOutcome::complete;
 }
 

@@ -164,20 +164,21 @@ class IgnitionSearch {
     }
   }
 
-  // Brackets of the systems that ran to the end and ignited.
+  // Brackets of the systems that ignited: of those that ran to the end, and of those an interrupted
+  // sweep had already seen ignite (their delays come from the samples so far).
   void bracket_ignitions() {
     local_.resize(systems_);
     for (std::size_t i = 0; i < systems_; ++i) {
       IgnitionRun& run = sweep_.runs[i];
       if (!alive_[i]) continue;
-      if (stopped_) {
+      const auto b = bracket(samples_[i], settings_, target(i));
+      if (stopped_ && !(b && settled(*b, samples_[i].size()))) {
         run.status = "interrupted";
         run.reason = "the run was interrupted before t = end_time";
         alive_[i] = false;
         continue;
       }
-      run.final_temperature = samples_[i].back().temperature();
-      const auto b = bracket(samples_[i], settings_, target(i));
+      if (!stopped_) run.final_temperature = samples_[i].back().temperature();
       if (!b) {
         run.status = "no_ignition";
         run.reason = "T stayed below T0 + rise until end_time";
@@ -187,6 +188,13 @@ class IgnitionSearch {
       local_[i].assign(samples_[i].begin() + static_cast<long>(b->first),
                        samples_[i].begin() + static_cast<long>(b->second) + 1);
     }
+  }
+
+  // Whether a bracket found before end_time is final: the first crossing of T0 + rise always is; the
+  // largest dT/dt once a later sample has a smaller one.
+  bool settled(const std::pair<std::size_t, std::size_t>& b, std::size_t samples) const {
+    return settings_.criterion == IgnitionCriterion::temperature_rise || b.second > b.first + 1 ||
+           b.second + 1 < samples;
   }
 
   // Refinement: candidate times inside each bracket, integrated from its lower end, all in one launch.

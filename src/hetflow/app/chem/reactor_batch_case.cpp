@@ -1,16 +1,21 @@
 #include "hetflow/app/chem/reactor_batch_case.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <random>
 
 #include "hetflow/app/chem/chem_case_setup.hpp"
 #include "hetflow/app/chem/radau5_tunable.hpp"
 #include "hetflow/app/csv_text.hpp"
 #include "hetflow/chem/reactor_source.hpp"
+#include "hetflow/core/build_notice.hpp"
 #include "hetflow/core/event.hpp"
+#include "hetflow/core/number_text.hpp"
 #include "hetflow/io/atomic_file.hpp"
 #include "hetflow/io/csv.hpp"
+#include "hetflow/io/interrupt.hpp"
 
 namespace hetflow::app {
 namespace {
@@ -54,6 +59,33 @@ void initial_states(const casefile::Case& c, const chem::Mechanism& m, const Com
     y0.push_back(T);
     pressures.push_back(pressure_in_pa(c, "batch.pressure_unit", p));
   }
+}
+
+// Chunks of a 32nd of the batch (at least 16 systems), so that the progress bar moves and Ctrl-C stops
+// the run within about a 32nd of its time; on GPUs no smaller than 1e6 systems, which their throughput
+// needs (it nears its plateau from 1e5 systems, docs/chem.md, Performance), so a GPU takes any smaller
+// batch whole, and integrates it in seconds.
+std::size_t progress_chunk_systems(const core::DeviceSet& devices, std::size_t systems) {
+  std::size_t least = 16;
+  for (std::size_t k = 0; k < devices.size(); ++k)
+    if (devices.device(k).info.kind == core::DeviceKind::gpu) least = 1000000;
+  return std::max(least, (systems + 31) / 32);
+}
+
+// The line a run ends with: how many systems came through, how fast, and their final temperatures.
+std::string batch_headline(std::size_t systems, std::size_t integrated, std::size_t failed, std::size_t n, double dt,
+                           double seconds, double coolest, double hottest) {
+  char line[512];
+  std::snprintf(line, sizeof line, "reactor_batch: %zu of %zu systems of %zu equations integrated over dt = %s s in "
+                                   "%.3f s (%.1f systems/s), %zu failed, %zu interrupted",
+                integrated, systems, n, core::number_text(dt, 6).c_str(), seconds,
+                static_cast<double>(integrated) / seconds, failed, systems - integrated);
+  std::string text = line;
+  if (integrated > failed) {
+    std::snprintf(line, sizeof line, "; final T %.1f to %.1f K", coolest, hottest);
+    text += line;
+  }
+  return text;
 }
 
 }  // namespace
@@ -106,49 +138,78 @@ RunOutcome ReactorBatchCase::run(const casefile::Case& c, RunContext& ctx) const
   const ReactorBatch r = reactor_batch(c);
   const chem::Mechanism* mechanism = r.mechanism.get();
   const ode::Batch& batch = r.batch;
+  const std::size_t n = mechanism->species.size() + 1, systems = batch.params.size();
+  // Names every build of the run, also any that integrate() makes on first use.
+  const core::BuildLabel label(radau5_build_label(c, *mechanism));
   const core::WallTimer build_timer;
-  const ode::Radau5 solver(ctx.devices, r.system,
-                           with_radau5_tuning(r.options, r.system, batch.params.size(), ctx.devices, dir.manifest()["tuning"]));
-  solver.prepare(batch.params.size());
+  ode::Options options =
+      with_radau5_tuning(r.options, r.system, systems, ctx.devices, dir.manifest()["tuning"]);
+  options.chunk_systems = progress_chunk_systems(ctx.devices, systems);
+  const ode::Radau5 solver(ctx.devices, r.system, options);
+  solver.prepare(systems);
   dir.add_timing("build", build_timer.seconds());
   dir.write_manifest("running");
 
+  display::Progress progress(static_cast<std::int64_t>(systems), "reactor_batch", ctx.verbosity);
+  progress.count("systems");
   const core::WallTimer timer;
-  const ode::Result result = solver.integrate(batch);
+  const ode::Result result = solver.integrate(batch, [&](std::size_t done, std::size_t) {
+    progress.update(static_cast<std::int64_t>(done));
+    return !io::interrupted();
+  });
   const double seconds = timer.seconds();
 
-  const std::size_t n = mechanism->species.size() + 1, systems = batch.params.size();
   std::string table = "T0_K,p_Pa,T_K";
   for (const auto& s : mechanism->species) table += ",Y_" + s.name;
   table += ",steps,status,reason\n";
   nlohmann::json failures = nlohmann::json::array();
   long steps = 0;
+  std::size_t unfinished = 0;
+  double coolest = std::numeric_limits<double>::infinity(), hottest = -coolest;
   for (std::size_t i = 0; i < systems; ++i) {
     const ode::Statistics& st = result.statistics[i];
+    const bool run = st.status != ode::Status::not_run;
     steps += st.nstep;
+    unfinished += !run;
     table += exact_number(batch.y0[(i + 1) * n - 1]) + "," + exact_number(batch.params[i]);
-    // A failed system's state is the last accepted step's, not the state at dt: left empty.
+    // A failed system's state is the last accepted step's, not the state at dt, and an interrupted run
+    // never reached the systems it did not start: both left empty.
     for (std::size_t k = 0; k < n; ++k)
       table += "," + (st.ok() ? exact_number(result.y[i * n + (k + n - 1) % n]) : std::string());
-    const std::string reason = st.ok() ? "" : ode::describe(st, result.nmax);
-    table += "," + std::to_string(st.nstep) + "," + (st.ok() ? "ok" : "failed") + "," + csv_field(reason) + "\n";
-    if (!st.ok()) failures.push_back({{"system", i}, {"reason", reason}});
+    const std::string reason = st.ok()  ? ""
+                               : run    ? ode::describe(st, result.nmax)
+                                        : "the run was interrupted before this system was integrated";
+    table += "," + std::to_string(st.nstep) + "," + (st.ok() ? "ok" : run ? "failed" : "interrupted") + "," +
+             csv_field(reason) + "\n";
+    if (run && !st.ok()) failures.push_back({{"system", i}, {"reason", reason}});
+    if (st.ok()) {
+      coolest = std::min(coolest, result.y[(i + 1) * n - 1]);
+      hottest = std::max(hottest, result.y[(i + 1) * n - 1]);
+    }
   }
+  const std::size_t integrated = systems - unfinished;
+  progress.update(static_cast<std::int64_t>(integrated));
+  progress.finish();
   io::write_file_atomically(dir.file("final_states.csv"), table);
-  dir.add_output("final_states.csv", "per system: initial T and p, T and mass fractions at dt, steps, status, reason");
+  dir.add_output("final_states.csv",
+                 "per system: initial T and p, T and mass fractions at dt, steps, status (ok, failed, interrupted), reason");
   dir.manifest()["result"] = {{"systems", systems},
+                              {"integrated", integrated},
+                              {"interrupted", unfinished},
                               {"equations", n},
                               {"failures", failures},
                               {"failed", failures.size()},
                               {"steps", steps},
                               {"integration_seconds", seconds},
-                              {"systems_per_second", static_cast<double>(systems) / seconds}};
+                              {"systems_per_second", static_cast<double>(integrated) / seconds}};
+  if (integrated > failures.size()) dir.manifest()["result"]["final_T_range"] = {coolest, hottest};
   dir.add_timing("integration", seconds);
   dir.add_timing("total", total.seconds());
   if (ctx.verbosity != display::Verbosity::quiet)
-    std::fprintf(stderr, "reactor_batch: %zu systems of %zu equations over dt in %.3f s (%.1f systems/s), %zu failed\n",
-                 systems, n, seconds, static_cast<double>(systems) / seconds, failures.size());
-  return RunOutcome::complete;
+    std::fprintf(stderr, "%s\n",
+                 batch_headline(systems, integrated, failures.size(), n, c.get<double>("batch.dt"), seconds, coolest, hottest)
+                     .c_str());
+  return unfinished ? RunOutcome::interrupted : RunOutcome::complete;
 }
 
 }  // namespace hetflow::app
