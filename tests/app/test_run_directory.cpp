@@ -3,7 +3,12 @@
 #include <gtest/gtest.h>
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <thread>
 
 #include <filesystem>
 #include <fstream>
@@ -113,6 +118,37 @@ TEST_F(RunDirectories, DirectoryInUseByARunningHetflowIsAnError) {
   r = run_into("busy");
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("results in busy\n"), std::string::npos) << r.output;
+}
+
+// A second run into the directory of a run still going stops at once, naming the first by its pid.
+TEST_F(RunDirectories, SecondRunWhileTheFirstRunsIsRefused) {
+  write("long.yaml", "type: selftest\nselftest:\n  steps: 100000000\n  size: [8, 8, 8]\n  bandwidth: false\n"
+                     "output:\n  every: 1000000000\n  png: false\n");
+  std::vector<std::string> words{HETFLOW_EXE, "run", "long.yaml", "-o", "long", "-q", "--device", device()};
+  std::vector<char*> argv;
+  for (std::string& w : words) argv.push_back(w.data());
+  argv.push_back(nullptr);
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    if (chdir(dir.c_str()) != 0) _exit(99);
+    execv(HETFLOW_EXE, argv.data());
+    _exit(98);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!fs::exists(dir / "long/manifest.json") && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  const Result r = run_into("long");
+  kill(pid, SIGINT);
+  int raw = 0;
+  ASSERT_EQ(waitpid(pid, &raw, 0), pid);
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("long is in use by a running hetflow (pid " + std::to_string(pid) + " on "), std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(dir / "long-2"));
+  EXPECT_TRUE(WIFEXITED(raw) && WEXITSTATUS(raw) == 130) << raw;
+  EXPECT_EQ(manifest("long")["status"], "interrupted");
 }
 
 TEST_F(RunDirectories, KilledRunsTemporariesAreRemovedAndItsManifestMarkedKilled) {
