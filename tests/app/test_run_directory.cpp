@@ -86,6 +86,16 @@ TEST_F(RunDirectories, DirectoryWithOtherFilesIsLeftAsItIs) {
   EXPECT_NE(r.output.find("results in mine-2\n"), std::string::npos) << r.output;
   // Not even a lock file is left in it.
   EXPECT_EQ(contents(dir / "mine"), (std::map<std::string, std::string>{{"notes.txt", "my own notes\n"}}));
+
+  // Named with a trailing '/' or as ".", the directory's siblings are numbered by its name.
+  Result again = run_into("mine/");
+  ASSERT_EQ(again.status, 0) << again.output;
+  EXPECT_NE(again.output.find("writing to mine-3\n"), std::string::npos) << again.output;
+  write("mine/here/notes.txt", "more notes\n");
+  again = run_shell("cd mine/here && '" + std::string(HETFLOW_EXE) + "' run ../../selftest.yaml --device " + device() +
+                    " -o .");
+  ASSERT_EQ(again.status, 0) << again.output;
+  EXPECT_TRUE(fs::exists(dir / "mine/here-2/manifest.json")) << again.output;
 }
 
 TEST_F(RunDirectories, EmptyDirectoryIsUsedAsItIs) {
@@ -144,8 +154,8 @@ TEST_F(RunDirectories, SecondRunWhileTheFirstRunsIsRefused) {
   int raw = 0;
   ASSERT_EQ(waitpid(pid, &raw, 0), pid);
   EXPECT_EQ(r.status, 1) << r.output;
-  EXPECT_NE(r.output.find("long is in use by a running hetflow (pid " + std::to_string(pid) + " on "), std::string::npos)
-      << r.output;
+  const std::string expected = "long is in use by a running hetflow (pid " + std::to_string(pid) + " on ";
+  EXPECT_NE(r.output.find(expected), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(dir / "long-2"));
   EXPECT_TRUE(WIFEXITED(raw) && WEXITSTATUS(raw) == 130) << raw;
   EXPECT_EQ(manifest("long")["status"], "interrupted");

@@ -65,7 +65,8 @@ DirectoryLock::~DirectoryLock() {
 }
 
 void DirectoryLock::describe(const std::string& holder) {
-  if (::ftruncate(fd_, 0) != 0 || ::pwrite(fd_, holder.data(), holder.size(), 0) != static_cast<ssize_t>(holder.size())) {
+  const auto size = static_cast<ssize_t>(holder.size());
+  if (::ftruncate(fd_, 0) != 0 || ::pwrite(fd_, holder.data(), holder.size(), 0) != size) {
     throw io::system_error("write", path_, errno);
   }
 }

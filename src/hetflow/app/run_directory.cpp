@@ -108,8 +108,9 @@ RunDirectory::RunDirectory(fs::path requested, bool writes, const std::string& c
 }
 
 void RunDirectory::claim(const fs::path& requested, const std::string& command) {
-  // "runs/x/" numbers its siblings as "runs/x-2", not "runs/x/-2".
+  // "runs/x/" numbers its siblings as "runs/x-2", not "runs/x/-2", and "." as "<this folder's name>-2".
   fs::path base = requested.lexically_normal();
+  if (base.filename() == "." || base.filename() == "..") base = fs::absolute(base).lexically_normal();
   if (base.filename().empty() && base.has_parent_path()) base = base.parent_path();
   for (int n = 1;; ++n) {
     const fs::path candidate = n == 1 ? requested : fs::path(base.string() + "-" + std::to_string(n));
@@ -135,8 +136,9 @@ void RunDirectory::claim(const fs::path& requested, const std::string& command) 
       continue;
     }
     if (n > 1) {
-      notes_.push_back(requested.string() + (fs::exists(requested / "manifest.json") ? " holds an earlier run" : " is not empty") +
-                       "; writing to " + candidate.string());
+      const bool earlier_run = fs::exists(requested / "manifest.json");
+      notes_.push_back(requested.string() + (earlier_run ? " holds an earlier run" : " is not empty") + "; writing to " +
+                       candidate.string());
     }
     lock->describe("pid " + std::to_string(::getpid()) + " on " + host_name() + ", started " +
                    manifest_["started"].get<std::string>() + ", `" + command + "`");
