@@ -102,12 +102,12 @@ RunDirectory::RunDirectory(fs::path requested, bool writes, const std::string& c
                {"outputs", nlohmann::json::object()},
                {"timings_s", nlohmann::json::object()}};
   if (!writes_) return;
-  claim(dir_, command);
+  claim(dir_, command);  // a copy: claim() sets dir_
   manifest_["directory"] = dir_.string();
   written_ = std::make_unique<io::WrittenFiles>(dir_);
 }
 
-void RunDirectory::claim(const fs::path& requested, const std::string& command) {
+void RunDirectory::claim(fs::path requested, const std::string& command) {
   // "runs/x/" numbers its siblings as "runs/x-2", not "runs/x/-2", and "." as "<this folder's name>-2".
   fs::path base = requested.lexically_normal();
   if (base.filename() == "." || base.filename() == "..") base = fs::absolute(base).lexically_normal();

@@ -50,7 +50,7 @@ class RunDirectory {
   void write_manifest(const std::string& status);
 
  private:
-  void claim(const std::filesystem::path& requested, const std::string& command);
+  void claim(std::filesystem::path requested, const std::string& command);
   std::string description(const std::string& name) const;
 
   std::filesystem::path dir_;
