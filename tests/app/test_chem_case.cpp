@@ -17,6 +17,7 @@
 #include "hetflow/chem/reactor_source.hpp"
 #include "hetflow/chem/yaml_mechanism.hpp"
 #include "hetflow/core/number_text.hpp"
+#include "run_outputs_check.hpp"
 #include "test_devices.hpp"
 
 namespace {
@@ -55,6 +56,7 @@ TEST_F(ChemCase, H2AirDelaysMatchCantera) {
   const auto ref = nlohmann::json::parse(in);
   const auto m = manifest("out");
   EXPECT_EQ(m["status"], "complete");
+  hetflow::test::expect_outputs_are_the_files(dir / "out");
   ASSERT_EQ(m["result"]["systems"].size(), 2u);
   for (std::size_t i = 0; i < 2; ++i) {
     const auto& s = m["result"]["systems"][i];
@@ -122,6 +124,7 @@ TEST_F(ChemCase, ReactorBatchWritesEveryFinalState) {
   const Result r = hetflow("run batch.yaml");
   ASSERT_EQ(r.status, 0) << r.output;
   const auto m = manifest("out");
+  hetflow::test::expect_outputs_are_the_files(dir / "out");
   EXPECT_EQ(m["result"]["systems"], 20);
   EXPECT_EQ(m["result"]["failed"], 0);
   EXPECT_GT(m["result"]["systems_per_second"].get<double>(), 0.0);

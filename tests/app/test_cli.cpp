@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "command_test.hpp"
+#include "run_outputs_check.hpp"
 #include "hetflow/io/csv.hpp"
 #include "hetflow/io/pvd.hpp"
 #include "hetflow/io/vtk_reader.hpp"
@@ -30,8 +31,9 @@ class Cli : public hetflow::test::CommandTest {
 
 TEST_F(Cli, SelftestCaseWritesACompleteRunDirectory) {
   const Result r = hetflow("run " + selftest() + " --device " + device() +
-                           " -o run --set selftest.steps=20 --set output.every=10");
+                           " -o run --set selftest.steps=20 --set output.every=10" + hetflow::test::with_hdf5());
   ASSERT_EQ(r.status, 0) << r.output;
+  hetflow::test::expect_outputs_are_the_files(dir / "run");
   EXPECT_NE(r.output.find("results in run"), std::string::npos) << r.output;
   const auto m = manifest("run");
   EXPECT_EQ(m["status"], "complete");

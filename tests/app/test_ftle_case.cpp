@@ -15,6 +15,7 @@
 #include "../ftle/double_gyre_reference.hpp"
 #include "../ftle/hdf5_velocity_file.hpp"
 #include "command_test.hpp"
+#include "run_outputs_check.hpp"
 #include "hetflow/ftle/solver.hpp"
 #include "hetflow/io/pvd.hpp"
 #include "hetflow/io/vtk_reader.hpp"
@@ -73,6 +74,7 @@ TEST_F(FtleCase, DefaultCaseIsTheDoubleGyreAndMatchesTheLibrary) {
   EXPECT_GT(result["device_seconds"].get<double>(), 0.0);
   EXPECT_TRUE(m["outputs"].contains("ftle.vti")) << m["outputs"];
   EXPECT_TRUE(m["outputs"].contains("ftle.png")) << m["outputs"];
+  hetflow::test::expect_outputs_are_the_files(dir / "run");
 
   // The .vti holds the field on the seed grid: a 401 x 201 image one point thick, spacing 0.005.
   const auto image = hetflow::io::read_vti(dir / "run" / "ftle.vti");
@@ -394,8 +396,9 @@ TEST_F(FtleCase, StepsAndDtOverrideEachOther) {
 TEST_F(FtleCase, SequenceOfFieldsByBothMethods) {
   write("movie.yaml", "type: ftle\nftle:\n  duration: 15\n  dt: 0.1\nseeds:\n  counts: [65, 33]\n"
                       "sequence:\n  count: 3\n  interval: 1\noutput:\n  dir: direct\n");
-  Result r = hetflow("run movie.yaml -q");
+  Result r = hetflow("run movie.yaml -q" + hetflow::test::with_hdf5());
   ASSERT_EQ(r.status, 0) << r.output;
+  hetflow::test::expect_outputs_are_the_files(dir / "direct");
   r = hetflow("run movie.yaml -v --set sequence.method=flow_maps --set output.dir=maps");
   ASSERT_EQ(r.status, 0) << r.output;
   // Verbose: the cost and the memory are printed before the run, then the summary.
@@ -540,8 +543,9 @@ TEST_F(FtleCase, PathlinesOfSelectedSeeds) {
   write("saddle.yaml", "type: ftle\nftle:\n  flow: linear\n  duration: 1\n  steps: 10\nseeds:\n  origin: [-1, -1]\n"
                        "  extent: [2, 2]\n  counts: [5, 5]\noutput:\n  dir: saddle\n  png: false\n  flow_map: true\n"
                        "  pathlines:\n    every: 3\n    stride: [2, 2]\n");
-  const Result r = hetflow("run saddle.yaml -q");
+  const Result r = hetflow("run saddle.yaml -q" + hetflow::test::with_hdf5());
   ASSERT_EQ(r.status, 0) << r.output;
+  hetflow::test::expect_outputs_are_the_files(dir / "saddle");
   const std::string text = [&] {
     std::ifstream in(dir / "saddle" / "pathlines.vtp", std::ios::binary);
     return std::string(std::istreambuf_iterator<char>(in), {});

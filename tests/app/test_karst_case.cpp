@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "command_test.hpp"
+#include "run_outputs_check.hpp"
 
 namespace {
 
@@ -67,6 +68,7 @@ TEST_F(KarstCase, ForwardRunsWriteOneOutletColumnPerSet) {
   EXPECT_EQ(m["result"]["runs"], 3);
   EXPECT_EQ(m["result"]["sets"][2]["St"], 20.0);
   EXPECT_EQ(m["result"]["sets"][2]["Pe"], 2000.0);  // broadcast from the default's single entry
+  hetflow::test::expect_outputs_are_the_files(dir / "out");
 }
 
 TEST_F(KarstCase, InversionRecoversTheForwardCasesParameters) {
@@ -92,6 +94,7 @@ TEST_F(KarstCase, InversionRecoversTheForwardCasesParameters) {
   // The log: a header, then one line per candidate the method evaluated.
   EXPECT_EQ(lines(dir / "out/inversion_log.jsonl").size(), s["evaluations"].get<std::size_t>() + 1);
   EXPECT_EQ(manifest("out")["status"], "complete");
+  hetflow::test::expect_outputs_are_the_files(dir / "out");
 }
 
 TEST_F(KarstCase, BadInputsAreRejectedWithFileAndLine) {

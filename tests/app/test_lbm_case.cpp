@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "command_test.hpp"
+#include "run_outputs_check.hpp"
 #include "hetflow/io/csv.hpp"
 #include "hetflow/io/pvd.hpp"
 #include "hetflow/io/vtk_reader.hpp"
@@ -42,9 +43,10 @@ output:
 
 TEST_F(LbmCase, DuctPermeabilityMatchesTheAnalyticSeries) {
   write("duct.yaml", duct_case);
-  const Result r = hetflow("run duct.yaml -q");
+  const Result r = hetflow("run duct.yaml -q" + hetflow::test::with_hdf5());
   ASSERT_EQ(r.status, 0) << r.output;
   const auto m = manifest("duct");
+  hetflow::test::expect_outputs_are_the_files(dir / "duct");
   EXPECT_EQ(m["status"], "complete");
   EXPECT_EQ(m["result"]["steps"], 400);
   EXPECT_GT(m["result"]["mlups"].get<double>(), 0.0);
@@ -69,6 +71,13 @@ TEST_F(LbmCase, DuctPermeabilityMatchesTheAnalyticSeries) {
   EXPECT_GT(at(1, 5), 3 * at(5, 5));
   EXPECT_TRUE(fs::exists(dir / "duct" / "geometry.vti"));
   EXPECT_TRUE(fs::exists(dir / "duct" / "speed_z_000400.png"));
+  // The HDF5 series is numbered by step, as the .vti series is.
+  if (!hetflow::test::with_hdf5().empty()) {
+    for (const char* step : {"000000", "000100", "000200", "000300", "000400"}) {
+      EXPECT_TRUE(fs::exists(dir / "duct" / ("fields_" + std::string(step) + ".h5"))) << step;
+      EXPECT_TRUE(fs::exists(dir / "duct" / ("fields_" + std::string(step) + ".vti"))) << step;
+    }
+  }
 
   const auto csv = hetflow::io::read_csv(dir / "duct" / "lbm.csv");
   ASSERT_EQ(csv.rows.size(), 5u);

@@ -58,7 +58,7 @@ int run_command(const RunRequest& request, core::Link* processes) {
   // From here a signal is a request to stop: none kills one rank while the others go on.
   const io::InterruptGuard guard(ranks.root());
   RunDirectory dir = ranks.make_together([&] {
-    RunDirectory made(c.get<std::string>("output.dir"), ranks.root());
+    RunDirectory made(c.get<std::string>("output.dir"), ranks.root(), request.command_line);
     made.manifest()["command"] = request.command_line;
     made.manifest()["case"] = c.to_json();
     made.manifest()["case_source"] = c.source();
@@ -74,6 +74,7 @@ int run_command(const RunRequest& request, core::Link* processes) {
   // Other ranks print only their errors.
   const display::Verbosity verbosity = ranks.root() ? request.verbosity : display::Verbosity::quiet;
   if (verbosity != display::Verbosity::quiet) {
+    for (const std::string& note : dir.notes()) std::cerr << "hetflow: " << note << "\n";
     std::cerr << "hetflow: running " << c.type() << " on";
     for (std::size_t k = 0; k < devices.size(); ++k) std::cerr << (k ? "," : "") << " " << devices.device(k).label();
     if (ranks.size() > 1) std::cerr << " (rank 0 of " << ranks.size() << ")";

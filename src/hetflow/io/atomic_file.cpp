@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "hetflow/io/error.hpp"
+#include "hetflow/io/written_files.hpp"
 
 namespace hetflow::io {
 namespace {
@@ -111,6 +112,7 @@ void AtomicFile::commit() {
   }
   committed_ = true;
   sync_directory(final_.parent_path());
+  WrittenFiles::note(final_);
 }
 
 void write_file_atomically(const std::filesystem::path& path, std::string_view content) {

@@ -22,7 +22,8 @@ class AtomicFile {
   void write(const void* data, std::size_t bytes);
   void write(std::string_view text) { write(text.data(), text.size()); }
 
-  // Flush, fsync, close and rename onto the final name (replacing any previous file there).
+  // Flush, fsync, close and rename onto the final name (replacing any previous file there); the final
+  // name then counts as written for every WrittenFiles whose folder holds it.
   void commit();
   // Remove the temporary now; the final name is left untouched.
   void discard() noexcept;

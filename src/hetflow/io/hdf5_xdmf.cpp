@@ -195,10 +195,10 @@ void write_hdf5_xdmf(const std::filesystem::path& base, const ImageGrid& grid, s
 
 XdmfSeries::XdmfSeries(std::filesystem::path xmf_path) : path_(std::move(xmf_path)) {}
 
-std::filesystem::path XdmfSeries::add(double time, const ImageGrid& grid, std::span<const Field> point_data,
-                                      std::span<const Field> cell_data) {
-  std::array<char, 16> index{};
-  std::snprintf(index.data(), index.size(), "_%06zu", steps_.size());
+std::filesystem::path XdmfSeries::add(std::size_t number, double time, const ImageGrid& grid,
+                                      std::span<const Field> point_data, std::span<const Field> cell_data) {
+  std::array<char, 32> index{};
+  std::snprintf(index.data(), index.size(), "_%06zu", number);
   const std::string h5_name = path_.stem().string() + index.data() + ".h5";
   const std::filesystem::path h5 = path_.parent_path() / h5_name;
 #ifdef HETFLOW_HAVE_HDF5
@@ -211,6 +211,7 @@ std::filesystem::path XdmfSeries::add(double time, const ImageGrid& grid, std::s
   write_file_atomically(path_, xml);
   return h5;
 #else
+  (void)number;
   (void)time;
   (void)grid;
   (void)point_data;

@@ -24,14 +24,15 @@ bool hdf5_available();
 void write_hdf5_xdmf(const std::filesystem::path& base, const ImageGrid& grid, std::span<const Field> point_data,
                      std::span<const Field> cell_data = {});
 
-// A time series: step k goes to <stem>_<k, 6 digits>.h5 and the .xmf — a temporal collection of all steps
-// so far — is rewritten atomically after each step, so a stopped run leaves a valid series.
+// A time series: the step numbered `number` (a solver's step, as in the .vti series' names) goes to
+// <stem>_<number, at least 6 digits>.h5 and the .xmf — a temporal collection of all steps so far — is
+// rewritten atomically after each step, so a stopped run leaves a valid series.
 class XdmfSeries {
  public:
   explicit XdmfSeries(std::filesystem::path xmf_path);
   // Returns the path of the .h5 written for this step.
-  std::filesystem::path add(double time, const ImageGrid& grid, std::span<const Field> point_data,
-                            std::span<const Field> cell_data = {});
+  std::filesystem::path add(std::size_t number, double time, const ImageGrid& grid,
+                            std::span<const Field> point_data, std::span<const Field> cell_data = {});
   std::size_t steps() const { return steps_.size(); }
   const std::filesystem::path& path() const { return path_; }
 

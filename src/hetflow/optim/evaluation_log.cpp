@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 
+#include "hetflow/io/atomic_file.hpp"
 #include "hetflow/io/error.hpp"
 #include "hetflow/core/error.hpp"
 
@@ -38,7 +39,8 @@ void EvaluationLog::open(std::ios::openmode mode) {
 
 EvaluationLog EvaluationLog::create(std::filesystem::path path) {
   EvaluationLog log(std::move(path));
-  log.open(std::ios::trunc);
+  io::write_file_atomically(log.path_, "");
+  log.open(std::ios::app);
   return log;
 }
 

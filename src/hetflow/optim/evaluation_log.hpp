@@ -25,7 +25,8 @@ namespace hetflow::optim {
 // takes over. A request that differs from the record means the log belongs to another run: a core::Error.
 class EvaluationLog {
  public:
-  // A new log at `path`; an existing file there is replaced.
+  // A new log at `path`; an existing file there is replaced. The empty file is committed atomically
+  // (io::AtomicFile) before lines are appended, so it counts as written like every other output.
   static EvaluationLog create(std::filesystem::path path);
   // An existing log whose complete batches are replayed before new ones are appended. A batch that a
   // crash cut short is cut from the file, so it is evaluated again; a malformed line elsewhere is a core::Error.

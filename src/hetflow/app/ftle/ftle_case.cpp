@@ -245,12 +245,15 @@ RunOutcome run_sequence(const casefile::Case& c, RunContext& ctx, const FtleSetu
   const std::string plane = seeds.dimension == 3 ? "middle z-plane" : "field";
   if (pvd) {
     dir.add_output("ftle.pvd", "the series of FTLE fields ftle_NNNN.vti on the seed grid, time = start time");
+    dir.add_output("ftle_*.vti", "the FTLE field of one start time (NNNN: the start time's index)");
     progress.note("wrote " + dir.file("ftle.pvd").string() + " and " + std::to_string(fields.size()) + " .vti files");
   }
-  if (c.get<bool>("output.hdf5"))
-    dir.add_output("ftle_NNNN.xmf", "each FTLE field as HDF5 + XDMF (NNNN: the start time's index)");
+  if (c.get<bool>("output.hdf5")) {
+    dir.add_output("ftle_*.xmf", "each FTLE field as HDF5 + XDMF (NNNN: the start time's index)");
+    dir.add_output("ftle_*.h5", "each FTLE field's data, described by ftle_NNNN.xmf");
+  }
   if (c.get<bool>("output.png"))
-    dir.add_output("ftle_NNNN.png", "each FTLE " + plane + " with a colour bar, one colour range for all frames");
+    dir.add_output("ftle_*.png", "each FTLE " + plane + " with a colour bar, one colour range for all frames");
 
   seq["start_times"] = nlohmann::json::array();
   for (std::size_t k = 0; k < fields.size(); ++k) seq["start_times"].push_back(sequence->start_time(k));
@@ -484,6 +487,7 @@ void write_field_files(const casefile::Case& c, RunDirectory& dir, display::Prog
   if (c.get<bool>("output.hdf5")) {
     io::write_hdf5_xdmf(dir.file("ftle"), image, arrays);
     dir.add_output("ftle.xmf", what + " (HDF5 + XDMF)");
+    dir.add_output("ftle.h5", "the data of ftle.xmf");
   }
   if (pathlines.on()) {
     pathlines.write(dir.file("pathlines.vtp"), fp32);

@@ -139,12 +139,14 @@ void LbmOutputs::write(long step, const lbm::Fields& fields, const LbmDiagnostic
       series_->pvd->add(static_cast<double>(step), dir_.file(name));
       if (first) dir_.add_output("fields.pvd", "rho, u, vorticity, node_type (and rho_a, rho_b with two components) every "
                                                "output.every steps (.vti series)");
+      if (first) dir_.add_output("fields_*.vti", "the fields at the step its name gives");
     }
     if (options_.hdf5) {
       const bool first = series_->xdmf->steps() == 0;
-      series_->xdmf->add(static_cast<double>(step), grid, arrays);
+      series_->xdmf->add(static_cast<std::size_t>(step), static_cast<double>(step), grid, arrays);
       if (first) dir_.add_output("fields.xmf", "rho, u, vorticity, node_type (and rho_a, rho_b with two components) every "
                                                "output.every steps (HDF5 + XDMF)");
+      if (first) dir_.add_output("fields_*.h5", "the fields' data at the step its name gives, described by fields.xmf");
     }
   }
   if (options_.png) write_png(step, fields, d, title_extra);

@@ -170,7 +170,10 @@ RunOutcome run_typed(const casefile::Case& c, RunContext& ctx, core::Precision p
   dir.add_timing("steps", stepping.seconds());
   progress.finish();
   csv.close();
-  if (vti) dir.add_output("field.pvd", "the field u every output.every steps (.vti series)");
+  if (vti) {
+    dir.add_output("field.pvd", "the field u every output.every steps (.vti series)");
+    dir.add_output("field_*.vti", "the field u at the step its name gives");
+  }
 
   std::vector<double> ref = u0, next(g.size());
   for (long s = 0; s < done; ++s) {
@@ -199,6 +202,7 @@ RunOutcome run_typed(const casefile::Case& c, RunContext& ctx, core::Precision p
     const io::Field field("u", host);
     io::write_hdf5_xdmf(dir.file("field"), image, std::span(&field, 1));
     dir.add_output("field.xmf", "the final field u (HDF5 + XDMF)");
+    dir.add_output("field.h5", "the final field u's data, described by field.xmf");
   }
   const bool passed = error <= tolerance && drift <= tolerance;
   dir.manifest()["result"] = {{"steps", done},          {"max_relative_error", error}, {"total_drift", drift},
