@@ -157,8 +157,8 @@ class RunAgain : public hetflow::test::CommandTest {
       fs::copy_file(from, dir / "cases/data" / name, fs::copy_options::overwrite_existing);
   }
 
-  // Every file of run `a` but its manifest and case.yaml (which hold times, the command line and the
-  // run directory) is in run `b` with the same bytes, and `b` has no file `a` lacks. A JSON result file
+  // Every file of run `a` but its manifest, case.yaml and lock file (which hold times, the command line,
+  // the process and the run directory) is in run `b` with the same bytes, and `b` has no file `a` lacks. A JSON result file
   // is compared without its timings (keys "seconds" and "..._per_second"), which no run repeats.
   void expect_same_files(const fs::path& a, const fs::path& b, const std::string& type) const {
     std::set<std::string> names_a, names_b;
@@ -167,7 +167,7 @@ class RunAgain : public hetflow::test::CommandTest {
     EXPECT_EQ(names_a, names_b) << type;
     std::size_t compared = 0;
     for (const std::string& name : names_a) {
-      if (name == "manifest.json" || name == "case.yaml" || !names_b.count(name)) continue;
+      if (name == "manifest.json" || name == "case.yaml" || name == ".hetflow-lock" || !names_b.count(name)) continue;
       if (fs::path(name).extension() == ".json") {
         EXPECT_EQ(without_timings(nlohmann::json::parse(read(dir / a / name))),
                   without_timings(nlohmann::json::parse(read(dir / b / name))))
