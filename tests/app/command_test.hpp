@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
@@ -92,6 +93,14 @@ class CommandTest : public ::testing::Test {
       EXPECT_NE(r.output.find(b.expected), std::string::npos) << b.name << ": " << r.output;
       EXPECT_FALSE(std::filesystem::exists(dir / "out")) << b.name;
     }
+  }
+
+  // The number printed right after `label` in `text` (a headline's value); NaN, which no expectation
+  // accepts, when the label is missing.
+  static double number_after(const std::string& text, const std::string& label) {
+    const std::size_t at = text.find(label);
+    if (at == std::string::npos) return std::nan("");
+    return std::strtod(text.c_str() + at + label.size(), nullptr);
   }
 
   nlohmann::json manifest(const std::string& run) const {

@@ -105,6 +105,9 @@ TEST_F(FtleCase, DefaultCaseIsTheDoubleGyreAndMatchesTheLibrary) {
   EXPECT_LT(worst, 1e-12);
   // The number this page of the docs quotes (docs/ftle.md, the case type): mean 0.15704 at dt = 0.2.
   EXPECT_NEAR(result["mean_ftle"].get<double>(), 0.15704, 1e-5);
+  // The headline prints it, before where the results are.
+  EXPECT_NEAR(number_after(r.output, "ftle: 80601 seeds, 75 steps of dt = 0.2: mean FTLE "), 0.15704, 1e-4) << r.output;
+  EXPECT_LT(r.output.find("mean FTLE"), r.output.find("results in run")) << r.output;
 
   // A PNG preview, and no temporary file left behind.
   std::ifstream png(dir / "run" / "ftle.png", std::ios::binary);
@@ -612,6 +615,24 @@ TEST_F(FtleCase, CasesPrintsACommentedTemplate) {
     EXPECT_NE(r.output.find(line), std::string::npos) << line << "\n" << r.output;
   }
   EXPECT_NE(run_hetflow("cases").output.find("ftle"), std::string::npos);
+}
+
+// Ctrl-C during a single field of 10^7 steps: the run stops after the chunk it is in, writes the field
+// of the steps done (the manifest says how many) and exits 130 with status interrupted.
+TEST_F(FtleCase, SigintStopsASingleFieldAndWritesItsSteps) {
+  write("long.yaml", "type: ftle\nftle:\n  duration: 100000\n  dt: 0.01\nseeds:\n  counts: [17, 9]\n"
+                     "output:\n  dir: long\n  png: false\n");
+  // A short run first puts the kernels in the binary cache, so that the interrupt comes while stepping.
+  ASSERT_EQ(hetflow("run long.yaml -q --set ftle.duration=1 --set output.dir=warm").status, 0);
+  EXPECT_EQ(run_interrupted({"long.yaml"}, "long/manifest.json", std::chrono::milliseconds(500)), 130);
+  const auto m = manifest("long");
+  EXPECT_EQ(m["status"], "interrupted");
+  const long steps = m["result"]["steps"].get<long>();
+  EXPECT_GT(steps, 0);
+  EXPECT_LT(steps, 10000000);
+  EXPECT_NEAR(m["result"]["integration_time"].get<double>(), 0.01 * static_cast<double>(steps), 1e-6);
+  const auto field = hetflow::io::read_vti(dir / "long" / "ftle.vti").point_array("ftle")->values<double>();
+  EXPECT_EQ(field.size(), 17u * 9u);
 }
 
 // Ctrl-C during a sequence (direct method, 100000 short fields): the run stops after the field it is

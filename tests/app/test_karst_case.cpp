@@ -3,6 +3,8 @@
 // (non-monotone times naming file and line, a negative velocity, a start outside its bounds).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "command_test.hpp"
+#include "hetflow/io/csv.hpp"
 #include "run_outputs_check.hpp"
 
 namespace {
@@ -69,6 +72,23 @@ TEST_F(KarstCase, ForwardRunsWriteOneOutletColumnPerSet) {
   EXPECT_EQ(m["result"]["sets"][2]["St"], 20.0);
   EXPECT_EQ(m["result"]["sets"][2]["Pe"], 2000.0);  // broadcast from the default's single entry
   hetflow::test::expect_outputs_are_the_files(dir / "out");
+  // The headline names each set by the parameter that differs (St) after those every set shares, and
+  // its outlet's peak: the value farthest from the initial 10 and its time, as outlet.csv has them.
+  EXPECT_NE(r.output.find("karst: every set has Pe 2000, Theta 4.5, Psi 2.235\n"), std::string::npos) << r.output;
+  const auto csv = hetflow::io::read_csv(dir / "out/outlet.csv");
+  const std::vector<std::string> st = {"2", "10", "20"};
+  for (std::size_t set = 0; set < st.size(); ++set) {
+    const std::size_t column = csv.column("outlet_" + std::to_string(set));
+    std::size_t peak = 0;
+    for (std::size_t k = 0; k < csv.rows.size(); ++k)
+      if (std::abs(csv.rows[k][column] - 10) > std::abs(csv.rows[peak][column] - 10)) peak = k;
+    const std::string label = "karst: St " + st[set] + ": outlet peak ";
+    EXPECT_NEAR(number_after(r.output, label), csv.rows[peak][column], 1e-5 * csv.rows[peak][column]) << r.output;
+    EXPECT_GT(csv.rows[peak][column], 10.01);  // the pulse passed
+    const std::size_t at = r.output.find(label);
+    ASSERT_NE(at, std::string::npos) << r.output;
+    EXPECT_NEAR(number_after(r.output.substr(at), " at t* "), csv.rows[peak][csv.column("t")], 1e-9) << r.output;
+  }
 }
 
 TEST_F(KarstCase, InversionRecoversTheForwardCasesParameters) {
@@ -95,6 +115,52 @@ TEST_F(KarstCase, InversionRecoversTheForwardCasesParameters) {
   EXPECT_EQ(lines(dir / "out/inversion_log.jsonl").size(), s["evaluations"].get<std::size_t>() + 1);
   EXPECT_EQ(manifest("out")["status"], "complete");
   hetflow::test::expect_outputs_are_the_files(dir / "out");
+  // The headline: the fitted parameters (6 digits) and the misfit.
+  const std::size_t at = r.output.find("karst_inversion: Pe ");
+  ASSERT_NE(at, std::string::npos) << r.output;
+  const std::string headline = r.output.substr(at, r.output.find('\n', at) - at);
+  EXPECT_NEAR(number_after(headline, ", St "), 12, 12e-5) << headline;
+  EXPECT_NEAR(number_after(headline, ", Theta "), 3.2, 3.2e-5) << headline;
+  EXPECT_NEAR(number_after(headline, "; RMS "), s["rms"].get<double>(), 1e-3 * s["rms"].get<double>()) << headline;
+}
+
+// Ctrl-C during 20000 forward runs: the run stops after the batch it is in (batches are sized to take a
+// fraction of a second), writes the outlets of the sets done and exits 130 with status interrupted.
+TEST_F(KarstCase, SigintStopsForwardRunsAfterTheCurrentBatch) {
+  std::string st = "model:\n  st: [";
+  for (int i = 0; i < 20000; ++i) st += (i ? ", " : "") + std::to_string(1 + i % 20);
+  write("many.yaml", forward_case(st + "]\n"));
+  // A short run first puts the kernel in the binary cache, so that the interrupt comes while running.
+  ASSERT_EQ(hetflow("run many.yaml -q --set model.st=[1] -o warm").status, 0);
+  EXPECT_EQ(run_interrupted({"many.yaml"}, "out/manifest.json", std::chrono::milliseconds(700)), 130);
+  const auto m = manifest("out");
+  EXPECT_EQ(m["status"], "interrupted");
+  const std::size_t runs = m["result"]["runs"].get<std::size_t>();
+  EXPECT_GT(runs, 0u);
+  EXPECT_LT(runs, 20000u);
+  const auto table = lines(dir / "out/outlet.csv");
+  ASSERT_EQ(table.size(), 301u);
+  EXPECT_EQ(static_cast<std::size_t>(std::count(table[0].begin(), table[0].end(), ',')), runs);
+}
+
+// Ctrl-C during an inversion with a large budget: the method stops after the batch of forward runs it is
+// in, writes the best point so far (inversion.json, fit.csv) and exits 130 with status interrupted.
+TEST_F(KarstCase, SigintStopsAnInversionAndWritesTheBestSoFar) {
+  write("truth.yaml", forward_case());
+  ASSERT_EQ(hetflow("run truth.yaml -q").status, 0);
+  fs::copy_file(dir / "out/outlet.csv", dir / "observed.csv");
+  fs::remove_all(dir / "out");
+  write("slow.yaml", inversion_case("  start: [1950, 2, 1]\n"));
+  EXPECT_EQ(run_interrupted({"slow.yaml", "--set", "inversion.max_evaluations=1000000", "--set", "grid.nodes=400",
+                             "--set", "grid.rock_nodes=40", "--set", "observed.substeps=8"},
+                            "out/inversion_log.jsonl", std::chrono::milliseconds(500)),
+            130);
+  const auto m = manifest("out");
+  EXPECT_EQ(m["status"], "interrupted");
+  EXPECT_EQ(m["result"]["stop_reason"], "interrupted by a signal");
+  std::ifstream in(dir / "out/inversion.json");
+  EXPECT_EQ(nlohmann::json::parse(in)["stop_reason"], "interrupted by a signal");
+  EXPECT_EQ(lines(dir / "out/fit.csv").size(), 301u);
 }
 
 TEST_F(KarstCase, BadInputsAreRejectedWithFileAndLine) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -43,7 +44,7 @@ output:
 
 TEST_F(LbmCase, DuctPermeabilityMatchesTheAnalyticSeries) {
   write("duct.yaml", duct_case);
-  const Result r = hetflow("run duct.yaml -q" + hetflow::test::with_hdf5());
+  const Result r = hetflow("run duct.yaml" + hetflow::test::with_hdf5());
   ASSERT_EQ(r.status, 0) << r.output;
   const auto m = manifest("duct");
   hetflow::test::expect_outputs_are_the_files(dir / "duct");
@@ -96,6 +97,30 @@ TEST_F(LbmCase, DuctPermeabilityMatchesTheAnalyticSeries) {
   const double k = csv.rows.back()[csv.column("permeability")];
   EXPECT_NEAR(k / k_exact, 1.0, 0.05) << "k = " << k << ", analytic " << k_exact;
   EXPECT_DOUBLE_EQ(m["result"]["permeability"].get<double>(), k);
+
+  // The headline: k to 4 digits, Re_k = U sqrt(k) / nu with U the superficial velocity, the mass drift.
+  const double printed_k = number_after(r.output, "lbm: permeability k = ");
+  EXPECT_NEAR(printed_k / k_exact, 1.0, 0.05) << r.output;
+  EXPECT_NEAR(printed_k / k, 1.0, 1e-3) << r.output;
+  const double u = m["result"]["mean_u"][2].get<double>();
+  EXPECT_NEAR(number_after(r.output, "cells^2 along z, Re_k = U sqrt(k) / nu = ") / (u * std::sqrt(k) / nu), 1.0, 1e-3)
+      << r.output;
+  EXPECT_NEAR(number_after(r.output, "mass drift "), m["result"]["mass_drift"].get<double>(), 1e-5) << r.output;
+  EXPECT_LT(r.output.find("lbm: permeability"), r.output.find("results in duct")) << r.output;
+}
+
+// Flow past a cylinder prints its Reynolds number (the PNG title's, the manifest's) instead of k.
+TEST_F(LbmCase, CylinderRunPrintsItsReynoldsNumber) {
+  write("cyl.yaml", "type: lbm\nlbm:\n  tau: 0.65\n  force: [3.5e-5, 0, 0]\n  steps: 200\ngeometry:\n"
+                    "  kind: cylinder\n  size: [60, 22, 1]\n  radius: 4\noutput:\n  dir: cyl\n  every: 200\n"
+                    "  png: false\n  vti: false\n");
+  const Result r = hetflow("run cyl.yaml");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const double re = manifest("cyl")["result"]["reynolds"].get<double>();
+  EXPECT_GT(re, 0.1);
+  EXPECT_NEAR(number_after(r.output, "lbm: Re = ") / re, 1.0, 1e-3) << r.output;
+  EXPECT_NE(r.output.find("D = 8 cells, nu = 0.05)"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("permeability"), std::string::npos) << r.output;
 }
 
 // z-slabs, and a 2 x 1 x 1 device grid (boxes side by side along x, edges across the duct's walls),
@@ -167,7 +192,7 @@ TEST_F(LbmCase, MultiphaseDropsRunFromTheCaseFile) {
   write("sc.yaml", "type: lbm\nlbm:\n  tau: 1\n  model: shan_chen\n  steps: 200\n  storage: fp64\ngeometry:\n"
                    "  kind: box\n  size: [32, 32, 1]\ninitial:\n  kind: drop\n  density: [85.7]\n"
                    "  drop_density: [524]\n  radius: 8\noutput:\n  dir: sc\n  every: 100\n");
-  Result r = hetflow("run sc.yaml -q");
+  Result r = hetflow("run sc.yaml");
   ASSERT_EQ(r.status, 0) << r.output;
   auto image = hetflow::io::read_vti(dir / "sc" / "fields_000200.vti");
   ASSERT_NE(image.point_array("rho"), nullptr);
@@ -178,11 +203,15 @@ TEST_F(LbmCase, MultiphaseDropsRunFromTheCaseFile) {
   EXPECT_TRUE(fs::exists(dir / "sc" / "rho_z_000200.png"));
   // fp64 Shan-Chen conserves mass to round-off.
   EXPECT_LT(std::abs(manifest("sc")["result"]["mass_drift"].get<double>()), 1e-12);
+  // The headline: the phases' densities, within 10 % of coexistence as the fields are, and the drift.
+  EXPECT_NEAR(number_after(r.output, "lbm: density from ") / 85.7, 1.0, 0.1) << r.output;
+  EXPECT_NEAR(number_after(r.output, "(vapour) to ") / 524.0, 1.0, 0.1) << r.output;
+  EXPECT_LT(std::abs(number_after(r.output, "(liquid), mass drift ")), 1e-12) << r.output;
 
   write("two.yaml", "type: lbm\nlbm:\n  tau: 1\n  model: two_component\n  steps: 200\ngeometry:\n"
                     "  kind: box\n  size: [32, 32, 1]\ninitial:\n  kind: drop\n  density: [0.03, 2.23]\n"
                     "  drop_density: [2.23, 0.03]\n  radius: 8\noutput:\n  dir: two\n  every: 100\n");
-  r = hetflow("run two.yaml -q");
+  r = hetflow("run two.yaml");
   ASSERT_EQ(r.status, 0) << r.output;
   image = hetflow::io::read_vti(dir / "two" / "fields_000200.vti");
   ASSERT_NE(image.point_array("rho_a"), nullptr);
@@ -191,6 +220,12 @@ TEST_F(LbmCase, MultiphaseDropsRunFromTheCaseFile) {
   EXPECT_GT(a.at(16 + 32 * 16), 2.0);
   EXPECT_LT(a.at(0), 0.1);
   EXPECT_GT(b.at(0), 2.0);
+  // The headline: component a's density from the b-rich far field to the a-rich drop, as the fields.
+  const std::size_t at = r.output.find("lbm: component a's density from ");
+  ASSERT_NE(at, std::string::npos) << r.output;
+  const std::string line = r.output.substr(at, r.output.find('\n', at) - at);
+  EXPECT_LT(number_after(line, "from "), 0.1) << line;
+  EXPECT_GT(number_after(line, " to "), 2.0) << line;
   EXPECT_TRUE(fs::exists(dir / "two" / "rho_a_z_000200.png"));
 }
 

@@ -49,6 +49,18 @@ TEST(CaseSchema, RangesCompose) {
   EXPECT_EQ(k.element_problem(CaseValue{std::int64_t{10}}), "is out of range");
 }
 
+// An empty output directory or device selection would otherwise fail later, as an I/O or device error.
+TEST(CaseSchema, NotEmptyRejectsTheEmptyString) {
+  Schema s("demo", "");
+  const Key& k = s.section("demo").key<std::string>("name", "x", "").not_empty();
+  EXPECT_EQ(k.expected_form(), "a non-empty string");
+  EXPECT_EQ(k.element_problem(CaseValue{std::string()}), "is empty");
+  EXPECT_EQ(k.element_problem(CaseValue{std::string(" ")}), "");
+  EXPECT_EQ(s.find("output.dir")->element_problem(CaseValue{std::string()}), "is empty");
+  EXPECT_EQ(s.find("device.select")->element_problem(CaseValue{std::string()}), "is empty");
+  EXPECT_THROW(s.section("demo").key<int>("count", 1, "").not_empty(), std::logic_error);
+}
+
 TEST(CaseSchema, RedeclaringAKeyReplacesIt) {
   Schema s("demo", "");
   s.section("output").key<int>("every", 7, "output interval").at_least(1);

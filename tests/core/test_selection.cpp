@@ -64,5 +64,17 @@ TEST(CoreSelection, BadTermsNameTheTermAndWhatExists) {
   EXPECT_THROW(select_indices("gpu", cpus), Error);
 }
 
+// The command maps the two to different exit statuses: a malformed selection is a mistake on any machine
+// (even one without the devices it names), a well-formed one that matches nothing may be right elsewhere.
+TEST(CoreSelection, MalformedSelectionsAreToldApartFromMissingDevices) {
+  const std::vector<DeviceInfo> cpus = {make("a", "pocl", DeviceKind::cpu, 0, 0)};
+  for (const char* spec : {"", " ", "gpu:x", "cpu:", ":0", "cpu,,gpu", "cpu,", "nvidia:-1", "gpu:1x"})
+    EXPECT_THROW(select_indices(spec, cpus), SelectionError) << "'" << spec << "'";
+  for (const char* spec : {"gpu", "gpu:0", "cpu:1", "1", "nvidia", "nonsense", "cpu, amd:0"})
+    EXPECT_THROW(select_indices(spec, cpus), NoDeviceError) << "'" << spec << "'";
+  EXPECT_THROW(select_indices("cpu", {}), NoDeviceError);
+  EXPECT_THROW(select_indices("gpu:x", {}), SelectionError);
+}
+
 }  // namespace
 }  // namespace hetflow::core

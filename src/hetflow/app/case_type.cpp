@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <iostream>
 #include <limits>
 
 #include "hetflow/app/solvers.hpp"
@@ -20,6 +21,10 @@ void throw_problems(const casefile::Case& c, std::vector<std::string> problems) 
   std::stable_sort(problems.begin(), problems.end(),
                    [&](const std::string& a, const std::string& b) { return line(a) < line(b); });
   throw casefile::CaseError(std::move(problems));
+}
+
+void print_headline(const RunContext& context, const std::string& line) {
+  if (context.verbosity != display::Verbosity::quiet) std::cout << line << "\n";
 }
 
 const std::vector<const CaseType*>& case_types() {

@@ -44,6 +44,11 @@ class CaseType {
 // own (overrides and defaults, which have no line, last); nothing when there are none.
 void throw_problems(const casefile::Case& c, std::vector<std::string> problems);
 
+// Prints a line of the run's headline result ("lbm: permeability k = ...") on stdout, where `hetflow run`
+// then says where the results are; nothing when quiet (as on every rank but the first). Runs call it at
+// their end, interrupted or not, so that the result is on the terminal without opening the manifest.
+void print_headline(const RunContext& context, const std::string& line);
+
 // Every case type (those of solvers(), in its order), and the registry of their schemas that case files
 // are validated against.
 const std::vector<const CaseType*>& case_types();

@@ -13,6 +13,7 @@
 #include "hetflow/app/bench_command.hpp"
 #include "hetflow/app/case_type.hpp"
 #include "hetflow/app/devices_command.hpp"
+#include "hetflow/app/option_checks.hpp"
 #include "hetflow/app/processes.hpp"
 #include "hetflow/app/ranks.hpp"
 #include "hetflow/app/run_command.hpp"
@@ -45,7 +46,8 @@ int main(int argc, char** argv) {
   std::string device = "all";
   bool bench_devices = false;
   auto* devices_cmd = app.add_subcommand("devices", "list OpenCL devices");
-  devices_cmd->add_option("--device", device, "which devices to list (default all; auto, gpu, cpu:0, nvidia:0, ...)");
+  devices_cmd->add_option("--device", device, "which devices to list (default all; auto, gpu, cpu:0, nvidia:0, ...)")
+      ->check(not_empty());
   devices_cmd->add_flag("--bench", bench_devices, "measure copy and triad bandwidth of each device");
 
   RunRequest run;
@@ -53,8 +55,8 @@ int main(int argc, char** argv) {
   bool quiet = false, verbose = false;
   auto* run_cmd = app.add_subcommand("run", "run a case file (without one: the built-in default case)");
   run_cmd->add_option("case", run.case_file, "case file (YAML)");
-  run_cmd->add_option("--device", run_device, "device selection, overrides device.select");
-  run_cmd->add_option("--output,-o", run_output, "run directory, overrides output.dir");
+  run_cmd->add_option("--device", run_device, "device selection, overrides device.select")->check(not_empty());
+  run_cmd->add_option("--output,-o", run_output, "run directory, overrides output.dir")->check(not_empty());
   run_cmd->add_option("--set", run.overrides, "override a case key: --set section.key=value")->allow_extra_args(false);
   run_cmd->add_flag("--quiet,-q", quiet, "print nothing but errors and where the results are");
   run_cmd->add_flag("--verbose,-v", verbose, "print every file written");
@@ -64,11 +66,17 @@ int main(int argc, char** argv) {
   std::string bench_name, bench_device = "auto", bench_output = "bench/results";
   int repeats = 15;
   auto* bench_cmd = app.add_subcommand("bench", "run a benchmark and write its JSON");
-  std::string names;
-  for (const auto& b : benchmarks()) names += "\n  " + b.name + ": " + b.summary;
-  bench_cmd->add_option("name", bench_name, "benchmark:" + names)->required();
-  bench_cmd->add_option("--device", bench_device, "device selection; the first selected device is measured");
-  bench_cmd->add_option("--output,-o", bench_output, "results folder; JSON goes to OUTPUT/<device>/NAME.json");
+  std::string listed;
+  std::vector<std::string> names;
+  for (const auto& b : benchmarks()) {
+    listed += "\n  " + b.name + ": " + b.summary;
+    names.push_back(b.name);
+  }
+  bench_cmd->add_option("name", bench_name, "benchmark:" + listed)->required()->check(CLI::IsMember(names));
+  bench_cmd->add_option("--device", bench_device, "device selection; the first selected device is measured")
+      ->check(not_empty());
+  bench_cmd->add_option("--output,-o", bench_output, "results folder; JSON goes to OUTPUT/<device>/NAME.json")
+      ->check(not_empty());
   bench_cmd->add_option("--repeats", repeats, "timed repeats per case")->check(CLI::Range(1, 10000));
   std::string bench_build_options;
   bench_cmd->add_option("--build-options", bench_build_options, "extra OpenCL compiler options for every kernel");
@@ -146,8 +154,12 @@ int main(int argc, char** argv) {
     return run_command(run, processes->link());
   } catch (const casefile::CaseError& e) {
     return report("invalid case", e.what(), bad_input);
+  } catch (const core::SelectionError& e) {
+    return report("invalid device selection", e.what(), bad_input);
   } catch (const core::NoPlatformError& e) {
     return report("no OpenCL device", e.what(), no_device);
+  } catch (const core::NoDeviceError& e) {
+    return report("no such OpenCL device", e.what(), no_device);
   } catch (const core::KernelBuildError& e) {
     return report("kernel build failed", e.what(), kernel_build);
   } catch (const core::Error& e) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "hetflow/app/option_checks.hpp"
 #include "hetflow/app/solvers.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/number_text.hpp"
@@ -71,7 +72,7 @@ CLI::App* add_tune_command(CLI::App& app, TuneRequest& r) {
   std::string device_help = "device selection; the first selected device is tuned";
   if (const std::string every = per_target(&TuneTarget::every_device_help, "; "); !every.empty())
     device_help += " (" + every + ")";
-  cmd->add_option("--device", r.device, device_help);
+  cmd->add_option("--device", r.device, device_help)->check(not_empty());
   cmd->add_option("--search", r.search, "exhaustive or annealing (default: exhaustive when the space fits the budget)")
       ->check(CLI::IsMember({"exhaustive", "annealing"}));
   cmd->add_option("--budget", r.budget, "settings measured at most (default: all for exhaustive, a quarter for annealing)");

@@ -251,7 +251,10 @@ bool CaseResolver::parse_scalar(const Key& key, KeyType element_type, const io::
     // "build_options:" with nothing after it plainly means the empty string.
     if (element_type == KeyType::string && key.choices().empty()) {
       out = std::string();
-      return true;
+      const std::string problem = key.element_problem(out);  // unless the key must not be empty
+      if (problem.empty()) return true;
+      report(node, label + " " + problem + ": expected " + key.expected_form());
+      return false;
     }
     report(node, label + " has no value: expected " + key.expected_form());
     return false;

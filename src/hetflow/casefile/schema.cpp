@@ -152,6 +152,12 @@ Key& Key::one_of(std::vector<std::string> choices) {
   return *this;
 }
 
+Key& Key::not_empty() {
+  if (type_ != KeyType::string) throw std::logic_error("case key '" + name_ + "': not_empty needs a string key");
+  not_empty_ = true;
+  return *this;
+}
+
 Key& Key::length(std::size_t n) {
   if (!is_list()) throw std::logic_error("case key '" + name_ + "': a length needs a list key");
   length_ = n;
@@ -182,7 +188,10 @@ std::string Key::expected_form() const {
     case KeyType::integer: form = "an integer"; break;
     case KeyType::real: form = "a real number"; break;
     case KeyType::string:
-      form = path_ ? "a file path" : choices_.empty() ? "a string" : "one of: " + choice_text;
+      form = path_               ? "a file path"
+             : !choices_.empty() ? "one of: " + choice_text
+             : not_empty_        ? "a non-empty string"
+                                 : "a string";
       break;
     case KeyType::integer_list:
     case KeyType::real_list:
@@ -204,6 +213,7 @@ std::string Key::expected_form() const {
 
 std::string Key::element_problem(const CaseValue& element) const {
   if (const auto* s = std::get_if<std::string>(&element)) {
+    if (not_empty_ && s->empty()) return "is empty";
     if (choices_.empty()) return {};
     for (const auto& c : choices_)
       if (c == *s) return {};
@@ -273,10 +283,11 @@ Schema::Schema(std::string type_name, std::string description)
   key<std::string>("type", type_name_, "the case type, which names the solver").one_of({type_name_}).required();
   auto& device = section("device", "where the run executes");
   device.key<std::string>("select", "auto",
-                          "device selection: auto, gpu, gpu:1, cpu, all, nvidia:0 or a comma list");
+                          "device selection: auto, gpu, gpu:1, cpu, all, nvidia:0 or a comma list")
+      .not_empty();
   device.key<std::string>("build_options", "", "extra OpenCL compiler options appended to every kernel build");
   auto& output = section("output", "what the run writes");
-  output.key<std::string>("dir", "run", "output directory");
+  output.key<std::string>("dir", "run", "output directory").not_empty();
   output.key<bool>("vti", true, "write fields as VTK image data (.vti) for ParaView");
   output.key<bool>("png", true, "write PNG previews");
   output.key<bool>("hdf5", false, "write fields as HDF5 + XDMF");

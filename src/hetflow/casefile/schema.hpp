@@ -73,6 +73,7 @@ class Key {
   Key& below(double hi);
   Key& range(double lo, double hi, Bounds bounds = Bounds::inclusive);
   Key& one_of(std::vector<std::string> choices);  // string keys and string lists only
+  Key& not_empty();                                // string keys only: "" is no value
   Key& length(std::size_t n);                      // lists only: exactly n entries
   Key& unit(std::string unit);
   // A string or string-list key naming files: the resolver makes a relative value absolute against the
@@ -110,6 +111,7 @@ class Key {
   std::optional<double> lo_, hi_;
   bool lo_open_ = false, hi_open_ = false;
   std::vector<std::string> choices_;
+  bool not_empty_ = false;
   std::optional<std::size_t> length_;
   bool path_ = false;
   std::string required_unless_;

@@ -29,6 +29,20 @@ class NoPlatformError : public Error {
   using Error::Error;
 };
 
+// A device selection that is not of the documented form ("gpu:x", an empty entry in a list): a mistake
+// in what the user typed, whatever devices exist.
+class SelectionError : public Error {
+ public:
+  using Error::Error;
+};
+
+// A well-formed device selection that no device here matches ("gpu:7" with one GPU, a platform name no
+// platform has): the same selection may be right on another machine.
+class NoDeviceError : public Error {
+ public:
+  using Error::Error;
+};
+
 // A kernel failed to compile; what() holds the kernel name, options, device and the full build log.
 class KernelBuildError : public Error {
  public:

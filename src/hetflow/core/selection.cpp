@@ -32,20 +32,27 @@ std::optional<std::size_t> parse_index(std::string_view s) {
   return v;
 }
 
-[[noreturn]] void fail(std::string_view term, const std::string& why) {
-  throw Error("device selection '" + std::string(term) + "': " + why +
-              " (valid: auto, all, gpu, cpu, gpu:N, cpu:N, PLATFORM, PLATFORM:N, N or a comma list; "
-              "`hetflow devices` lists the devices)");
+std::string selection_message(std::string_view term, const std::string& why) {
+  return "device selection '" + std::string(term) + "': " + why +
+         " (valid: auto, all, gpu, cpu, gpu:N, cpu:N, PLATFORM, PLATFORM:N, N or a comma list; "
+         "`hetflow devices` lists the devices)";
+}
+
+[[noreturn]] void malformed(std::string_view term, const std::string& why) {
+  throw SelectionError(selection_message(term, why));
+}
+
+[[noreturn]] void missing(std::string_view term, const std::string& why) {
+  throw NoDeviceError(selection_message(term, why));
 }
 
 std::vector<std::size_t> pick_nth(std::string_view term, const std::vector<std::size_t>& group,
                                   std::optional<std::string_view> nth, const std::string& what) {
   if (!nth) return group;
-  const auto n = parse_index(*nth);
-  if (!n) fail(term, "'" + std::string(*nth) + "' is not a device number");
+  const auto n = parse_index(*nth);  // a number: terms() checked the form
   if (*n >= group.size()) {
-    fail(term, "there " + std::string(group.size() == 1 ? "is " : "are ") + std::to_string(group.size()) +
-                   " " + what + " device" + (group.size() == 1 ? "" : "s") + ", numbered from 0");
+    missing(term, "there " + std::string(group.size() == 1 ? "is " : "are ") + std::to_string(group.size()) +
+                      " " + what + " device" + (group.size() == 1 ? "" : "s") + ", numbered from 0");
   }
   return {group[*n]};
 }
@@ -66,6 +73,27 @@ std::vector<std::size_t> auto_choice(std::span<const DeviceInfo> devices) {
   return {0};
 }
 
+// The selection's terms, trimmed, once its form is checked: a malformed selection is reported as such on
+// every machine, before any term is looked up among the devices.
+std::vector<std::string> terms(std::string_view spec) {
+  if (trim(spec).empty()) malformed(spec, "the selection is empty");
+  std::vector<std::string> list;
+  std::string_view rest = spec;
+  while (true) {
+    const auto comma = rest.find(',');
+    const std::string term = trim(rest.substr(0, comma));
+    if (term.empty()) malformed(spec, "empty entry in the list");
+    if (const auto colon = term.find(':'); colon != std::string::npos) {
+      if (colon == 0) malformed(term, "empty platform name");
+      const std::string nth = term.substr(colon + 1);
+      if (!parse_index(nth)) malformed(term, "'" + nth + "' is not a device number");
+    }
+    list.push_back(term);
+    if (comma == std::string_view::npos) return list;
+    rest = rest.substr(comma + 1);
+  }
+}
+
 std::vector<std::size_t> resolve_term(std::string_view term, std::span<const DeviceInfo> devices) {
   const std::string t = lower(term);
   if (t == "auto") return auto_choice(devices);
@@ -76,7 +104,7 @@ std::vector<std::size_t> resolve_term(std::string_view term, std::span<const Dev
   }
   if (const auto n = parse_index(t)) {
     if (*n >= devices.size()) {
-      fail(term, "there are " + std::to_string(devices.size()) + " devices, numbered from 0");
+      missing(term, "there are " + std::to_string(devices.size()) + " devices, numbered from 0");
     }
     return {*n};
   }
@@ -90,40 +118,35 @@ std::vector<std::size_t> resolve_term(std::string_view term, std::span<const Dev
     for (std::size_t i = 0; i < devices.size(); ++i) {
       if (devices[i].kind == kind) group.push_back(i);
     }
-    if (group.empty()) fail(term, "no " + head + " device is available");
+    if (group.empty()) missing(term, "no " + head + " device is available");
     return pick_nth(term, group, nth, head);
   }
-  if (head.empty()) fail(term, "empty platform name");
   for (std::size_t i = 0; i < devices.size(); ++i) {
     if (lower(devices[i].platform).find(head) != std::string::npos ||
         lower(devices[i].platform_vendor).find(head) != std::string::npos) {
       group.push_back(i);
     }
   }
-  if (group.empty()) fail(term, "no platform matches '" + head + "'");
+  if (group.empty()) missing(term, "no platform matches '" + head + "'");
   return pick_nth(term, group, nth, "'" + head + "'");
 }
 
 }  // namespace
 
 std::vector<std::size_t> select_indices(std::string_view spec, std::span<const DeviceInfo> devices) {
-  if (devices.empty()) throw Error("device selection '" + std::string(spec) + "': no device exists");
+  const std::vector<std::string> list = terms(spec);
+  if (devices.empty()) throw NoDeviceError("device selection '" + std::string(spec) + "': no device exists");
   std::vector<std::size_t> chosen;
-  std::string_view rest = spec;
-  while (true) {
-    const auto comma = rest.find(',');
-    const std::string term = trim(rest.substr(0, comma));
-    if (term.empty()) fail(spec, "empty entry in the list");
+  for (const std::string& term : list) {
     for (std::size_t i : resolve_term(term, devices)) {
       if (std::find(chosen.begin(), chosen.end(), i) == chosen.end()) chosen.push_back(i);
     }
-    if (comma == std::string_view::npos) break;
-    rest = rest.substr(comma + 1);
   }
   return chosen;
 }
 
 std::vector<Device> select_devices(std::string_view spec) {
+  terms(spec);  // a malformed selection is reported as such on a machine without OpenCL too
   std::vector<Device> all = discover_devices();
   std::vector<DeviceInfo> infos;
   infos.reserve(all.size());

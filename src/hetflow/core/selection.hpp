@@ -16,7 +16,8 @@ namespace hetflow::core {
 //               PLATFORM:N its N-th device, e.g. nvidia:0, pocl:1
 //   N           the device listed as N by `hetflow devices`
 //   A,B,...     the union, in order, without repeats
-// Returns positions into `devices`; throws Error naming the offending term and what exists.
+// Returns positions into `devices`. Throws, naming the offending term and what exists, SelectionError for
+// a selection not of this form (empty, "gpu:x") and NoDeviceError for one that no device matches.
 std::vector<std::size_t> select_indices(std::string_view spec, std::span<const DeviceInfo> devices);
 
 // discover_devices() filtered by select_indices().

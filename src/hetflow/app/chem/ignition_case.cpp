@@ -225,11 +225,8 @@ RunOutcome IgnitionCase::run(const casefile::Case& c, RunContext& ctx) const {
   dir.add_timing("integration", integration);
   dir.add_timing("output", output_timer.seconds());
   dir.add_timing("total", total.seconds());
-  if (ctx.verbosity != display::Verbosity::quiet)
-    std::fprintf(stderr, "%s\n",
-                 ignition_headline(points.size(), ignited, failures.size(), interrupted, shortest, longest,
-                                   sweep.launches, integration)
-                     .c_str());
+  print_headline(ctx, ignition_headline(points.size(), ignited, failures.size(), interrupted, shortest, longest,
+                                        sweep.launches, integration));
   return sweep.stopped ? RunOutcome::interrupted : RunOutcome::complete;
 }
 

@@ -205,10 +205,8 @@ RunOutcome ReactorBatchCase::run(const casefile::Case& c, RunContext& ctx) const
   if (integrated > failures.size()) dir.manifest()["result"]["final_T_range"] = {coolest, hottest};
   dir.add_timing("integration", seconds);
   dir.add_timing("total", total.seconds());
-  if (ctx.verbosity != display::Verbosity::quiet)
-    std::fprintf(stderr, "%s\n",
-                 batch_headline(systems, integrated, failures.size(), n, c.get<double>("batch.dt"), seconds, coolest, hottest)
-                     .c_str());
+  print_headline(ctx, batch_headline(systems, integrated, failures.size(), n, c.get<double>("batch.dt"), seconds,
+                                     coolest, hottest));
   return unfinished ? RunOutcome::interrupted : RunOutcome::complete;
 }
 

@@ -275,12 +275,13 @@ RunOutcome run_sequence(const casefile::Case& c, RunContext& ctx, const FtleSetu
   dir.add_timing("stepping", stepping);
   dir.add_timing("output", output_timer.seconds());
   dir.add_timing("total", total.seconds());
-  if (ctx.verbosity != display::Verbosity::quiet) {
-    std::fprintf(stderr, "ftle: %zu fields of %zu seeds (%s, %ld steps%s) in %.2f s: mean FTLE %.4f (min %.4f, max %.4f)\n",
-                 fields.size(), seeds.size(), flow_maps ? "flow_maps" : "direct", sequence->steps_taken(),
-                 flow_maps ? (" + " + std::to_string(sequence->compositions_done()) + " compositions").c_str() : "",
-                 stepping, all.mean, all.min, all.max);
-  }
+  char headline[256];
+  std::snprintf(headline, sizeof headline,
+                "ftle: %zu fields of %zu seeds (%s, %ld steps%s) in %.2f s: mean FTLE %.4f (min %.4f, max %.4f)",
+                fields.size(), seeds.size(), flow_maps ? "flow_maps" : "direct", sequence->steps_taken(),
+                flow_maps ? (" + " + std::to_string(sequence->compositions_done()) + " compositions").c_str() : "",
+                stepping, all.mean, all.min, all.max);
+  print_headline(ctx, headline);
   return stopped ? RunOutcome::interrupted : RunOutcome::complete;
 }
 
@@ -572,10 +573,10 @@ RunOutcome FtleCase::run(const casefile::Case& c, RunContext& ctx) const {
   dir.add_timing("stepping", stepped.seconds);
   dir.add_timing("output", output_timer.seconds());
   dir.add_timing("total", total.seconds());
-  if (ctx.verbosity != display::Verbosity::quiet) {
-    std::fprintf(stderr, "ftle: %zu seeds, %ld steps of dt = %s: mean FTLE %.4f (min %.4f, max %.4f)\n",
-                 setup.seeds.size(), done, number(solver->dt()).c_str(), stats.mean, stats.min, stats.max);
-  }
+  char headline[256];
+  std::snprintf(headline, sizeof headline, "ftle: %zu seeds, %ld steps of dt = %s: mean FTLE %.4f (min %.4f, max %.4f)",
+                setup.seeds.size(), done, number(solver->dt()).c_str(), stats.mean, stats.min, stats.max);
+  print_headline(ctx, headline);
   return outcome;
 }
 

@@ -8,6 +8,7 @@
 #include "hetflow/app/csv_text.hpp"
 #include "hetflow/app/karst/karst_case_setup.hpp"
 #include "hetflow/app/karst/karst_tunable.hpp"
+#include "hetflow/app/step_chunks.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/event.hpp"
 #include "hetflow/core/number_text.hpp"
@@ -39,14 +40,13 @@ std::vector<karst::KarstParameters> case_sets(const casefile::Case& c, std::vect
                          std::to_string(n) + " (one per parameter set)");
   }
   if (!problems.empty()) return {};
-  const auto entry = [&](const char* key, std::size_t i) {
-    const auto v = c.get<std::vector<double>>(key);
-    return v.size() == 1 ? v[0] : v[i];
-  };
+  // Each list read once: a run of many sets takes time linear in their number.
+  const auto pe = c.get<std::vector<double>>("model.pe"), st = c.get<std::vector<double>>("model.st"),
+             theta = c.get<std::vector<double>>("model.theta"), da = c.get<std::vector<double>>("model.da");
+  const double psi = c.get<double>("model.psi");
+  const auto entry = [](const std::vector<double>& v, std::size_t i) { return v.size() == 1 ? v[0] : v[i]; };
   std::vector<karst::KarstParameters> sets(n);
-  for (std::size_t i = 0; i < n; ++i)
-    sets[i] = {entry("model.pe", i), entry("model.st", i), entry("model.theta", i), c.get<double>("model.psi"),
-               entry("model.da", i)};
+  for (std::size_t i = 0; i < n; ++i) sets[i] = {entry(pe, i), entry(st, i), entry(theta, i), psi, entry(da, i)};
   return sets;
 }
 
@@ -91,6 +91,47 @@ std::optional<ForwardSetup> forward_setup(const casefile::Case& c, std::vector<s
 nlohmann::json set_json(const karst::KarstParameters& p, karst::Model model) {
   if (model == karst::Model::solute) return {{"Pe", p.Pe}, {"Da", p.Da}};
   return {{"Pe", p.Pe}, {"St", p.St}, {"Theta", p.Theta}, {"Psi", p.Psi}};
+}
+
+// How the sets are told apart: each set's label names the model's parameters that differ between the
+// sets (all of them when there is one set), `shared` those every set has, so that the legend of the
+// outlets and the lines printed name each curve by its parameters and the title by what they share.
+struct SetNames {
+  std::vector<std::string> labels;
+  std::string shared;
+};
+
+SetNames set_names(const std::vector<karst::KarstParameters>& sets, karst::Model model) {
+  struct Parameter {
+    const char* name;
+    double karst::KarstParameters::*value;
+  };
+  using P = karst::KarstParameters;
+  const std::vector<Parameter> parameters =
+      model == karst::Model::solute ? std::vector<Parameter>{{"Pe", &P::Pe}, {"Da", &P::Da}}
+                                    : std::vector<Parameter>{{"Pe", &P::Pe}, {"St", &P::St}, {"Theta", &P::Theta}};
+  SetNames names{std::vector<std::string>(sets.size()), {}};
+  const auto add = [](std::string& text, const char* name, double v) {
+    text += (text.empty() ? "" : ", ") + std::string(name) + " " + core::shortest_text(v);
+  };
+  for (const Parameter& p : parameters) {
+    const bool varies = std::any_of(sets.begin(), sets.end(), [&](const P& s) { return s.*p.value != sets[0].*p.value; });
+    if (varies || sets.size() == 1) {
+      for (std::size_t i = 0; i < sets.size(); ++i) add(names.labels[i], p.name, sets[i].*p.value);
+    } else {
+      add(names.shared, p.name, sets[0].*p.value);
+    }
+  }
+  if (model == karst::Model::heat) add(names.shared, "Psi", sets[0].Psi);
+  return names;
+}
+
+// The outlet's peak: the value farthest from the initial state, and when it passes.
+std::string outlet_peak(const karst::Series& outlet, double initial) {
+  std::size_t k = 0;
+  for (std::size_t i = 1; i < outlet.value.size(); ++i)
+    if (std::abs(outlet.value[i] - initial) > std::abs(outlet.value[k] - initial)) k = i;
+  return "outlet peak " + core::number_text(outlet.value[k], 6) + " at t* " + core::number_text(outlet.t[k], 6);
 }
 
 display::PlotSeries inlet_curve(const karst::Series& inlet, const std::vector<double>& times) {
@@ -206,10 +247,16 @@ RunOutcome KarstCase::run(const casefile::Case& c, RunContext& ctx) const {
   const auto per_batch = static_cast<std::size_t>(std::max(1.0, std::floor(batch_bytes / set_bytes)));
   std::vector<karst::Series> outlets;
   const core::WallTimer timer;
-  for (std::size_t first = 0; first < s.sets.size() && !io::interrupted(); first += per_batch) {
-    const std::size_t count = std::min(per_batch, s.sets.size() - first);
+  // Sets per batch: they double or halve to take about StepChunks' time, up to the memory bound, so that
+  // a long run stops soon after Ctrl-C with the outlets of the batches done.
+  StepChunks batch(32);
+  for (std::size_t first = 0; first < s.sets.size() && !io::interrupted();) {
+    const std::size_t count = std::min({per_batch, static_cast<std::size_t>(batch.steps()), s.sets.size() - first});
+    const core::WallTimer batch_timer;
     auto runs = device.run(s.forcing.inlet, s.forcing.velocity, std::span(s.sets).subspan(first, count), g);
+    if (static_cast<std::size_t>(batch.steps()) <= per_batch) batch.adapt(batch_timer.seconds());
     outlets.insert(outlets.end(), std::make_move_iterator(runs.begin()), std::make_move_iterator(runs.end()));
+    first += count;
   }
   const double seconds = timer.seconds();
 
@@ -223,12 +270,15 @@ RunOutcome KarstCase::run(const casefile::Case& c, RunContext& ctx) const {
   }
   io::write_file_atomically(dir.file("outlet.csv"), table);
   dir.add_output("outlet.csv", "outlet series at the step ends t*, column outlet_i: parameter set i");
+  const SetNames names = set_names(s.sets, g.model);
+  const auto shown = std::min(outlets.size(), static_cast<std::size_t>(c.get<long>("output.plot_series")));
   if (c.get<bool>("output.png")) {
-    display::LinePlot plot{"karst outlet", {"t*", false}, {"temperature / concentration", false}, {}};
+    const std::string title = "karst outlet" + (names.shared.empty() ? "" : ": " + names.shared);
+    const char* quantity = g.model == karst::Model::solute ? "concentration" : "temperature";
+    display::LinePlot plot{title, {"t*", false}, {quantity, false}, {}};
     plot.series.push_back(inlet_curve(s.forcing.inlet, g.times));
-    const auto shown = std::min(outlets.size(), static_cast<std::size_t>(c.get<long>("output.plot_series")));
     for (std::size_t p = 0; p < shown; ++p)
-      plot.series.push_back({"outlet " + std::to_string(p), g.times, outlets[p].value, false});
+      plot.series.push_back({"outlet, " + names.labels[p], g.times, outlets[p].value, false});
     display::write_line_plot_png(dir.file("outlet.png"), plot, 900, 560);
     dir.add_output("outlet.png", "inlet and the outlets of the first " + std::to_string(shown) + " sets against t*");
   }
@@ -246,6 +296,11 @@ RunOutcome KarstCase::run(const casefile::Case& c, RunContext& ctx) const {
   if (ctx.verbosity != display::Verbosity::quiet)
     std::fprintf(stderr, "karst: %zu forward runs of %zu steps in %.3f s (%.1f runs/s)\n", outlets.size(),
                  g.times.size(), seconds, static_cast<double>(outlets.size()) / seconds);
+  if (!names.shared.empty()) print_headline(ctx, "karst: every set has " + names.shared);
+  for (std::size_t p = 0; p < shown; ++p)
+    print_headline(ctx, "karst: " + names.labels[p] + ": " + outlet_peak(outlets[p], g.initial));
+  if (outlets.size() > shown)
+    print_headline(ctx, "karst: " + std::to_string(outlets.size() - shown) + " more sets in outlet.csv");
   return outlets.size() < s.sets.size() ? RunOutcome::interrupted : RunOutcome::complete;
 }
 
@@ -325,9 +380,11 @@ RunOutcome KarstInversionCase::run(const casefile::Case& c, RunContext& ctx) con
   dir.manifest()["result"] = summary;
   dir.add_timing("inversion", seconds);
   dir.add_timing("total", total.seconds());
+  char headline[200];
+  std::snprintf(headline, sizeof headline, "karst_inversion: Pe %.6g +- %.3g, St %.6g +- %.3g, Theta %.6g +- %.3g; RMS %.4g (noise %.4g)",
+                r.best.Pe, r.sigma[0], r.best.St, r.sigma[1], r.best.Theta, r.sigma[2], r.rms, r.noise);
+  print_headline(ctx, headline);
   if (ctx.verbosity != display::Verbosity::quiet) {
-    std::fprintf(stderr, "karst_inversion: Pe %.6g +- %.3g, St %.6g +- %.3g, Theta %.6g +- %.3g; RMS %.4g (noise %.4g)\n",
-                 r.best.Pe, r.sigma[0], r.best.St, r.sigma[1], r.best.Theta, r.sigma[2], r.rms, r.noise);
     std::fprintf(stderr, "karst_inversion: %zu forward runs in %.2f s, %zu failed; %s\n", r.forward_runs, seconds,
                  r.optimisation.failures.size(), r.optimisation.stop_reason.c_str());
   }

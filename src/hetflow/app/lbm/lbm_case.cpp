@@ -12,6 +12,7 @@
 #include "hetflow/app/step_chunks.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/event.hpp"
+#include "hetflow/core/number_text.hpp"
 #include "hetflow/io/interrupt.hpp"
 #include "hetflow/display/progress.hpp"
 #include "hetflow/lbm/geometry.hpp"
@@ -147,6 +148,36 @@ struct Reynolds {
     return d.mean_u[static_cast<std::size_t>(*axis)] * open * *geometry.diameter / nu;
   }
 };
+
+// The run's result for the terminal: the Reynolds number of flow past an obstacle; the permeability of
+// other flow driven along one axis, with its Reynolds number Re_k = U sqrt(k) / nu (U the superficial
+// velocity, sqrt(k) the pore scale: defined for any geometry, packings and voxel files included); the
+// phases' densities of a multiphase run; and the mass drift of every run.
+std::string lbm_headline(const casefile::Case& c, const LbmDiagnostics& d, const Reynolds& reynolds,
+                         std::optional<double> permeability, double mass_drift) {
+  using core::number_text;
+  std::string text = "lbm: ";
+  if (reynolds.known()) {
+    text += "Re = " + number_text(reynolds(d), 4) + " (U the mean velocity through the open channel, D = " +
+            number_text(*reynolds.geometry.diameter, 4) + " cells, nu = " + number_text(reynolds.nu, 4) + "), ";
+  } else if (permeability) {
+    const double u = d.mean_u[static_cast<std::size_t>(*reynolds.axis)];
+    text += "permeability k = " + number_text(*permeability, 4) + " cells^2 along " + "xyz"[*reynolds.axis] +
+            ", Re_k = U sqrt(k) / nu = " + number_text(u * std::sqrt(std::abs(*permeability)) / reynolds.nu, 4) +
+            " (U the superficial velocity), ";
+  }
+  const std::string model = c.get<std::string>("lbm.model");
+  if (model == "shan_chen") {
+    text += "density from " + number_text(d.rho_range[0], 4) + " (vapour) to " + number_text(d.rho_range[1], 4) +
+            " (liquid), ";
+  } else if (model == "two_component") {
+    text += "component a's density from " + number_text(d.rho_a_range[0], 4) + " to " +
+            number_text(d.rho_a_range[1], 4) + ", ";
+  } else if (!reynolds.known() && !permeability) {
+    text += "max |u| = " + number_text(d.max_speed, 4) + ", ";
+  }
+  return text + "mass drift " + number_text(mass_drift, 2);
+}
 
 // The stepping of a run, with the outputs every output.every steps and after the last step. Output is
 // collective: rank 0 alone writes (`outputs` is null on the others), every rank takes part in
@@ -343,6 +374,7 @@ RunOutcome LbmCase::run(const casefile::Case& c, RunContext& ctx) const {
                            "first and last output, output time excluded"}};
   if (const auto k = outputs->permeability(last)) result["permeability"] = *k;
   if (reynolds.known()) result["reynolds"] = reynolds(last);
+  print_headline(ctx, lbm_headline(c, last, reynolds, outputs->permeability(last), (last.mass - mass0) / mass0));
   dir.add_timing("stepping", seconds);
   dir.add_timing("output", stepping.output_seconds);
   dir.add_timing("total", total.seconds());

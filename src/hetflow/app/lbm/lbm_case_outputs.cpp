@@ -47,6 +47,12 @@ LbmDiagnostics diagnose(const lbm::Fields& fields, long step) {
   LbmDiagnostics d;
   double max2 = -1.0;
   std::size_t max_index = 0;
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  std::array<double, 2> rho_range{inf, -inf}, rho_a_range{inf, -inf};
+  const auto widen = [](std::array<double, 2>& range, double v) {
+    range[0] = std::min(range[0], v);
+    range[1] = std::max(range[1], v);
+  };
   for (std::size_t i = 0; i < n; ++i) {
     const double r = fields.rho[i], ux = fields.u[3 * i], uy = fields.u[3 * i + 1], uz = fields.u[3 * i + 2];
     if (!std::isfinite(r) || !std::isfinite(ux) || !std::isfinite(uy) || !std::isfinite(uz)) {
@@ -56,6 +62,10 @@ LbmDiagnostics diagnose(const lbm::Fields& fields, long step) {
                         "written before this step are kept");
     }
     d.mass += r;
+    if (r > 0) {
+      widen(rho_range, r);
+      if (!fields.rho_a.empty()) widen(rho_a_range, fields.rho_a[i]);
+    }
     d.mean_u[0] += ux;
     d.mean_u[1] += uy;
     d.mean_u[2] += uz;
@@ -68,6 +78,8 @@ LbmDiagnostics diagnose(const lbm::Fields& fields, long step) {
   for (double& m : d.mean_u) m /= static_cast<double>(n);
   d.max_speed = std::sqrt(std::max(max2, 0.0));
   d.max_cell = {max_index % nx, max_index / nx % ny, max_index / (nx * ny)};
+  if (rho_range[0] <= rho_range[1]) d.rho_range = rho_range;
+  if (rho_a_range[0] <= rho_a_range[1]) d.rho_a_range = rho_a_range;
   return d;
 }
 

@@ -17,6 +17,9 @@ struct LbmDiagnostics {
   double max_speed = 0.0;                    // largest |u|
   std::array<std::size_t, 3> max_cell{};     // where it is
   std::array<double, 3> mean_u{};            // superficial: summed over ALL nodes, divided by the node count
+  // Smallest and largest density of the fluid (nodes of positive density: walls read back as 0), and of
+  // component a's with two components (else both 0): the phases' densities of a multiphase run.
+  std::array<double, 2> rho_range{}, rho_a_range{};
 };
 
 // Scans the fields; a NaN or infinity anywhere throws core::Error naming the step and the first such

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hetflow/app/nnls/nnls_tunable.hpp"
+#include "hetflow/app/option_checks.hpp"
 #include "hetflow/core/device_set.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/event.hpp"
@@ -210,10 +211,12 @@ CLI::App* add_nnls_command(CLI::App& app, NnlsRequest& r) {
       "command-line error.");
   cmd->add_option("A", r.a_file, "m x n matrix: .npy, .csv, .txt or file.h5:/dataset")->required();
   cmd->add_option("b", r.b_file, "m-vector, or m x k matrix of k right-hand sides (same formats)")->required();
-  cmd->add_option("--output,-o", r.output, "folder for x.npy (n, or n x k) and report.json (default nnls)");
+  cmd->add_option("--output,-o", r.output, "folder for x.npy (n, or n x k) and report.json (default nnls)")
+      ->check(not_empty());
   cmd->add_option("--method", r.method, "tnt (device, default), fnnls or lawson-hanson (host, LAPACK)")
       ->check(CLI::IsMember({"tnt", "fnnls", "lawson-hanson"}));
-  auto* device = cmd->add_option("--device", r.device, "device selection for tnt (default auto; its first device)");
+  auto* device = cmd->add_option("--device", r.device, "device selection for tnt (default auto; its first device)")
+                     ->check(not_empty());
   auto* fp32 = cmd->add_flag("--fp32", r.fp32, "tnt: run the device work in FP32");
   auto* no_tune = cmd->add_flag("--no-tune", r.no_tune, "tnt: take no kernel sizes from the tuning database");
   const CLI::Validator open_unit(

@@ -214,6 +214,10 @@ RunOutcome run_typed(const casefile::Case& c, RunContext& ctx, core::Precision p
         << " (relative), total drifted by " << drift << "; tolerance " << tolerance;
     throw core::Error(msg.str());
   }
+  std::ostringstream headline;
+  headline << "self-test passed after " << done << " steps: max relative error " << error
+           << " vs the host reference, total drift " << drift << "; tolerance " << tolerance;
+  print_headline(ctx, headline.str());
   return done < steps ? RunOutcome::interrupted : RunOutcome::complete;
 }
 
