@@ -125,11 +125,15 @@ TEST_F(KarstCase, InversionRecoversTheForwardCasesParameters) {
 }
 
 // Ctrl-C during 20000 forward runs: the run stops after the batch it is in (batches are sized to take a
-// fraction of a second), writes the outlets of the sets done and exits 130 with status interrupted.
+// fraction of a second), writes the outlets of the sets done and exits 130 with status interrupted. The
+// grid is fine enough that a GPU, too, is still running when the signal comes.
 TEST_F(KarstCase, SigintStopsForwardRunsAfterTheCurrentBatch) {
   std::string st = "model:\n  st: [";
   for (int i = 0; i < 20000; ++i) st += (i ? ", " : "") + std::to_string(1 + i % 20);
-  write("many.yaml", forward_case(st + "]\n"));
+  std::string text = forward_case(st + "]\n");
+  const std::string coarse = "nodes: 30\n  rock_nodes: 10\n";
+  text.replace(text.find(coarse), coarse.size(), "nodes: 400\n  rock_nodes: 40\n");
+  write("many.yaml", text);
   // A short run first puts the kernel in the binary cache, so that the interrupt comes while running.
   ASSERT_EQ(hetflow("run many.yaml -q --set model.st=[1] -o warm").status, 0);
   EXPECT_EQ(run_interrupted({"many.yaml"}, "out/manifest.json", std::chrono::milliseconds(700)), 130);

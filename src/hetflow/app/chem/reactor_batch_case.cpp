@@ -158,19 +158,26 @@ RunOutcome ReactorBatchCase::run(const casefile::Case& c, RunContext& ctx) const
     return !io::interrupted();
   });
   const double seconds = timer.seconds();
+  const auto unfinished = static_cast<std::size_t>(std::count_if(
+      result.statistics.begin(), result.statistics.end(),
+      [](const ode::Statistics& st) { return st.status == ode::Status::not_run; }));
+  const std::size_t integrated = systems - unfinished;
+  progress.update(static_cast<std::int64_t>(integrated));
+  progress.finish();
 
+  // A table of a million systems takes seconds to format and write: it gets a progress line of its own.
+  display::Progress writing(static_cast<std::int64_t>(systems), "final_states.csv", ctx.verbosity);
+  writing.count("rows");
   std::string table = "T0_K,p_Pa,T_K";
   for (const auto& s : mechanism->species) table += ",Y_" + s.name;
   table += ",steps,status,reason\n";
   nlohmann::json failures = nlohmann::json::array();
   long steps = 0;
-  std::size_t unfinished = 0;
   double coolest = std::numeric_limits<double>::infinity(), hottest = -coolest;
   for (std::size_t i = 0; i < systems; ++i) {
     const ode::Statistics& st = result.statistics[i];
     const bool run = st.status != ode::Status::not_run;
     steps += st.nstep;
-    unfinished += !run;
     table += exact_number(batch.y0[(i + 1) * n - 1]) + "," + exact_number(batch.params[i]);
     // A failed system's state is the last accepted step's, not the state at dt, and an interrupted run
     // never reached the systems it did not start: both left empty.
@@ -186,11 +193,11 @@ RunOutcome ReactorBatchCase::run(const casefile::Case& c, RunContext& ctx) const
       coolest = std::min(coolest, result.y[(i + 1) * n - 1]);
       hottest = std::max(hottest, result.y[(i + 1) * n - 1]);
     }
+    if (i % 4096 == 4095) writing.update(static_cast<std::int64_t>(i + 1));
   }
-  const std::size_t integrated = systems - unfinished;
-  progress.update(static_cast<std::int64_t>(integrated));
-  progress.finish();
   io::write_file_atomically(dir.file("final_states.csv"), table);
+  writing.update(static_cast<std::int64_t>(systems));
+  writing.finish();
   dir.add_output("final_states.csv",
                  "per system: initial T and p, T and mass fractions at dt, steps, status (ok, failed, interrupted), reason");
   dir.manifest()["result"] = {{"systems", systems},
