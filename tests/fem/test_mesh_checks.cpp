@@ -39,7 +39,8 @@ TEST(FemMeshChecks, ReportsSizeAndQuality) {
 TEST(FemMeshChecks, NamesInvertedTets) {
   Mesh mesh = unit_cube();
   std::swap(mesh.tets[5][0], mesh.tets[5][1]);
-  EXPECT_EQ(check_error(mesh), "mesh 'cube.msh': 1 of 48 tets are inverted or have zero volume: tet 5 (volume -0.0208333)");
+  EXPECT_EQ(check_error(mesh),
+            "mesh 'cube.msh': 1 of 48 tets are inverted or have zero volume: tet 5 (volume -0.0208333)");
 }
 
 TEST(FemMeshChecks, NamesZeroVolumeTetsAndListsTenOfThem) {
