@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "hetflow/fem/mesh_error.hpp"
+#include "hetflow/fem/mesh_keys.hpp"
 #include "hetflow/fem/tet_geometry.hpp"
 
 namespace hetflow::fem {
@@ -133,36 +134,16 @@ void check_unreferenced(const Mesh& mesh, const std::string& source) {
     fail(source, std::to_string(unused.count()) + " nodes belong to no tet: " + unused.list());
 }
 
-std::uint64_t edge_key(std::uint32_t a, std::uint32_t b) {
-  return a < b ? (std::uint64_t(a) << 32 | b) : (std::uint64_t(b) << 32 | a);
-}
-
-struct FaceHash {
-  std::size_t operator()(const std::array<std::uint32_t, 3>& f) const {
-    return std::hash<std::uint64_t>()(edge_key(f[0], f[1]) * 0x9E3779B97F4A7C15ull ^ f[2]);
-  }
-};
-
-std::array<std::uint32_t, 3> sorted(std::array<std::uint32_t, 3> f) {
-  std::sort(f.begin(), f.end());
-  return f;
-}
-
 void check_boundary(const Mesh& mesh, const std::string& source) {
-  std::unordered_set<std::array<std::uint32_t, 3>, FaceHash> tet_faces;
+  std::unordered_set<Triangle, FaceKeyHash> tet_faces;
   tet_faces.reserve(4 * mesh.tets.size());
   for (const auto& t : mesh.tets)
-    for (int skip = 0; skip < 4; ++skip) {
-      std::array<std::uint32_t, 3> f{};
-      for (int i = 0, k = 0; i < 4; ++i)
-        if (i != skip) f[k++] = t[i];
-      tet_faces.insert(sorted(f));
-    }
+    for (int k = 0; k < 4; ++k) tet_faces.insert(face_key(tet_face(t, k)));
   Findings stray;
   std::unordered_map<std::uint64_t, std::uint32_t> edge_uses;
   for (std::size_t b = 0; b < mesh.boundary.size(); ++b) {
     const auto& f = mesh.boundary[b].nodes;
-    if (!tet_faces.contains(sorted(f)))
+    if (!tet_faces.contains(face_key(f)))
       stray.add("face " + std::to_string(b) + " (nodes " + std::to_string(f[0]) + " " + std::to_string(f[1]) +
                 " " + std::to_string(f[2]) + ")");
     for (int i = 0; i < 3; ++i) ++edge_uses[edge_key(f[i], f[(i + 1) % 3])];

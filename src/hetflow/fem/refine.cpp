@@ -2,6 +2,7 @@
 
 #include <unordered_map>
 
+#include "hetflow/fem/mesh_keys.hpp"
 #include "hetflow/fem/tet_geometry.hpp"
 
 namespace hetflow::fem {
@@ -12,8 +13,7 @@ class Midpoints {
  public:
   explicit Midpoints(Mesh& mesh) : mesh_(mesh) {}
   std::uint32_t operator()(std::uint32_t a, std::uint32_t b) {
-    const auto key = a < b ? (std::uint64_t(a) << 32 | b) : (std::uint64_t(b) << 32 | a);
-    auto [it, inserted] = index_.try_emplace(key, std::uint32_t(mesh_.nodes.size()));
+    auto [it, inserted] = index_.try_emplace(edge_key(a, b), std::uint32_t(mesh_.nodes.size()));
     if (inserted) mesh_.nodes.push_back(midpoint(mesh_.nodes[a], mesh_.nodes[b]));
     return it->second;
   }
