@@ -89,9 +89,86 @@ TEST(FemGmshReader, RejectsOtherVersions) {
             "t.msh:2: Gmsh format version 4.0 is not supported (2.2 and 4.1 are)");
 }
 
-TEST(FemGmshReader, RejectsBinaryFiles) {
-  EXPECT_EQ(error_of(with_line(kV4, 2, "4.1 1 8")),
-            "t.msh:2: binary .msh files are not supported; save the mesh as ASCII");
+TEST(FemGmshReader, RejectsOtherFileTypes) {
+  EXPECT_EQ(error_of(with_line(kV4, 2, "4.1 2 8")), "t.msh:2: file type 2 is neither 0 (ASCII) nor 1 (binary)");
+}
+
+// Builds binary .msh content: text lines and native-order values.
+class Bytes {
+ public:
+  Bytes& line(const std::string& text) {
+    bytes_ += text + "\n";
+    return *this;
+  }
+  template <class... T>
+  Bytes& put(T... values) {
+    (bytes_.append(reinterpret_cast<const char*>(&values), sizeof(T)), ...);
+    return *this;
+  }
+  const std::string& str() const { return bytes_; }
+
+ private:
+  std::string bytes_;
+};
+
+using Size = std::uint64_t;
+
+Bytes binary_v2_up_to_nodes(int check) {
+  Bytes b;
+  b.line("$MeshFormat").line("2.2 1 8").put(check).line("").line("$EndMeshFormat");
+  b.line("$PhysicalNames").line("3").line("2 1 \"bottom\"").line("2 2 \"slanted side\"").line("3 5 \"fluid\"");
+  b.line("$EndPhysicalNames").line("$Nodes").line("4");
+  return b;
+}
+
+Bytes binary_v2() {
+  Bytes b = binary_v2_up_to_nodes(1);
+  b.put(10, 0.0, 0.0, 0.0).put(20, 1.0, 0.0, 0.0).put(30, 0.0, 1.0, 0.0).put(40, 0.0, 0.0, 1.0);
+  b.line("").line("$EndNodes").line("$Elements").line("7");
+  b.put(15, 1, 2).put(1, 0, 1, 10);
+  b.put(1, 1, 2).put(2, 0, 1, 10, 20);
+  b.put(2, 4, 2).put(3, 1, 1, 10, 30, 20).put(4, 2, 2, 20, 30, 40).put(5, 3, 3, 10, 20, 40).put(6, 3, 4, 10, 40, 30);
+  b.put(4, 1, 2).put(7, 5, 1, 10, 20, 30, 40);
+  return b.line("").line("$EndElements");
+}
+
+TEST(FemGmshReader, ReadsBinaryFormat22) { expect_the_tet(parse_gmsh(binary_v2().str(), "t.msh"), "group 3"); }
+
+TEST(FemGmshReader, ReadsBinaryFormat41) {
+  Bytes b;
+  b.line("$MeshFormat").line("4.1 1 8").put(1).line("").line("$EndMeshFormat");
+  b.line("$PhysicalNames").line("2").line("2 1 \"bottom\"").line("2 2 \"slanted side\"").line("$EndPhysicalNames");
+  b.line("$Entities").put(Size{1}, Size{0}, Size{3}, Size{1});
+  b.put(1, 0.0, 0.0, 0.0, Size{0});
+  for (int surface = 1; surface <= 3; ++surface) {
+    b.put(surface, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0);
+    surface < 3 ? b.put(Size{1}, surface, Size{0}) : b.put(Size{0}, Size{0});
+  }
+  b.put(1, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0).put(Size{1}, 5, Size{0}).line("").line("$EndEntities");
+  b.line("$Nodes").put(Size{2}, Size{4}, Size{10}, Size{40});
+  b.put(0, 1, 0, Size{1}, Size{10}, 0.0, 0.0, 0.0);
+  b.put(3, 1, 0, Size{3}, Size{20}, Size{30}, Size{40}, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0);
+  b.line("").line("$EndNodes");
+  b.line("$Elements").put(Size{5}, Size{6}, Size{1}, Size{6});
+  b.put(0, 1, 15, Size{1}, Size{1}, Size{10});
+  b.put(2, 1, 2, Size{1}, Size{2}, Size{10}, Size{30}, Size{20});
+  b.put(2, 2, 2, Size{1}, Size{3}, Size{20}, Size{30}, Size{40});
+  b.put(2, 3, 2, Size{2}, Size{4}, Size{10}, Size{20}, Size{40}, Size{5}, Size{10}, Size{40}, Size{30});
+  b.put(3, 1, 4, Size{1}, Size{6}, Size{10}, Size{20}, Size{30}, Size{40});
+  b.line("").line("$EndElements");
+  expect_the_tet(parse_gmsh(b.str(), "t.msh"), "surface 3");
+}
+
+TEST(FemGmshReader, RejectsTruncatedBinaryData) {
+  Bytes b = binary_v2_up_to_nodes(1);
+  b.put(10, 0.0, 0.0, 0.0).put(20, 1.0, 0.0, 0.0);
+  EXPECT_EQ(error_of(b.str()),
+            "t.msh: byte " + std::to_string(b.str().size()) + ": the file ends inside the binary $Nodes data");
+}
+
+TEST(FemGmshReader, RejectsBinaryDataInTheOtherByteOrder) {
+  EXPECT_EQ(error_of(binary_v2_up_to_nodes(1 << 24).str()),
+            "t.msh: byte 24: the binary data is in the other byte order; convert the mesh on this machine");
 }
 
 TEST(FemGmshReader, RejectsANodeCountThatDoesNotMatch) {

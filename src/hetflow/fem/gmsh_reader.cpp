@@ -1,103 +1,14 @@
 #include "hetflow/fem/gmsh_reader.hpp"
 
-#include <map>
-#include <unordered_map>
 
 #include "hetflow/fem/mesh_error.hpp"
+#include "hetflow/fem/gmsh_binary.hpp"
+#include "hetflow/fem/msh_content.hpp"
 #include "hetflow/fem/msh_cursor.hpp"
 #include "hetflow/io/atomic_file.hpp"
 
 namespace hetflow::fem {
 namespace {
-
-constexpr int kTriangle = 2;
-constexpr int kTetrahedron = 4;
-
-// Dimension and node count of the Gmsh element types up to 17 (Gmsh reference manual, "MSH file
-// format"); an unlisted type is an error.
-struct ElementKind {
-  int dim = -1;
-  int nodes = 0;
-};
-ElementKind element_kind(std::int64_t type) {
-  static constexpr ElementKind kKinds[18] = {{},     {1, 2}, {2, 3},  {2, 4},  {3, 4},  {3, 8},
-                                             {3, 6}, {3, 5}, {1, 3},  {2, 6},  {2, 9},  {3, 10},
-                                             {3, 27}, {3, 18}, {3, 14}, {0, 1}, {2, 8}, {3, 20}};
-  return type >= 1 && type < 18 ? kKinds[type] : ElementKind{};
-}
-
-// What the sections hold, before node ids become indices and patches get their names.
-class MshContent {
- public:
-  explicit MshContent(MshCursor& at) : at_(at) {}
-
-  void add_node(std::int64_t id, const Point& p) {
-    if (!index_.try_emplace(id, std::uint32_t(mesh_.nodes.size())).second)
-      at_.fail("node " + std::to_string(id) + " is listed twice");
-    mesh_.nodes.push_back(p);
-  }
-
-  // One element: `id`, its type and its nodes; `physical` is its physical group (0 for none) and
-  // `entity` its geometric entity.
-  void add_element(std::int64_t id, std::int64_t type, const std::vector<std::string_view>& nodes,
-                   std::int64_t physical, std::int64_t entity) {
-    const ElementKind kind = element_kind(type);
-    if (kind.dim < 0) at_.fail("element " + std::to_string(id) + " has unknown type " + std::to_string(type));
-    if (std::int64_t(nodes.size()) != kind.nodes)
-      at_.fail("element " + std::to_string(id) + " of type " + std::to_string(type) + " needs " +
-               std::to_string(kind.nodes) + " nodes, found " + std::to_string(nodes.size()));
-    if (kind.dim == 3 && type != kTetrahedron)
-      at_.fail("element " + std::to_string(id) + " has type " + std::to_string(type) +
-               ": only linear tetrahedra (type 4) are supported as volume elements");
-    if (kind.dim == 2 && type != kTriangle)
-      at_.fail("element " + std::to_string(id) + " has type " + std::to_string(type) +
-               ": only linear triangles (type 2) are supported as boundary elements");
-    if (kind.dim < 2) return;
-    std::uint32_t idx[4];
-    for (std::size_t i = 0; i < nodes.size(); ++i) {
-      const std::int64_t node = at_.integer(nodes[i]);
-      auto it = index_.find(node);
-      if (it == index_.end())
-        at_.fail("element " + std::to_string(id) + " names node " + std::to_string(node) +
-                 ", which $Nodes does not list");
-      idx[i] = it->second;
-    }
-    if (kind.dim == 3) {
-      mesh_.tets.push_back({idx[0], idx[1], idx[2], idx[3]});
-      return;
-    }
-    // Physical groups get keys > 0, entities without a group keys < 0.
-    const std::int64_t key = physical > 0 ? physical : -entity;
-    auto [it, added] = patch_of_key_.try_emplace(key, std::uint32_t(keys_.size()));
-    if (added) keys_.push_back(key);
-    mesh_.boundary.push_back({{idx[0], idx[1], idx[2]}, it->second});
-  }
-
-  void name_surface_group(std::int64_t tag, std::string name) { names_[tag] = std::move(name); }
-
-  Mesh finish() {
-    for (auto key : keys_) {
-      auto it = names_.find(key);
-      mesh_.patches.push_back(key < 0                ? "surface " + std::to_string(-key)
-                              : it != names_.end() ? it->second
-                                                   : "group " + std::to_string(key));
-    }
-    return std::move(mesh_);
-  }
-
- private:
-  MshCursor& at_;
-  Mesh mesh_;
-  std::unordered_map<std::int64_t, std::uint32_t> index_;
-  std::map<std::int64_t, std::uint32_t> patch_of_key_;
-  std::vector<std::int64_t> keys_;
-  std::map<std::int64_t, std::string> names_;
-};
-
-void expect_line(MshCursor& at, std::string_view wanted) {
-  at.require_next(wanted);
-  if (at.line() != wanted) at.fail("expected " + std::string(wanted) + ", found '" + std::string(at.line()) + "'");
-}
 
 // A count on its own, or the first field of a section's header line.
 std::int64_t count_field(MshCursor& at, std::string_view field, std::string_view what) {
@@ -123,7 +34,7 @@ void read_counted(MshCursor& at, std::string_view section, F&& item) {
     next_item(at, section, n, i);
     item();
   }
-  expect_line(at, std::string("$End").append(section));
+  at.expect(std::string("$End").append(section));
 }
 
 void read_physical_names(MshCursor& at, MshContent& content) {
@@ -134,6 +45,12 @@ void read_physical_names(MshCursor& at, MshContent& content) {
     if (at.integer(f[0]) == 2)
       content.name_surface_group(at.integer(f[1]), std::string(at.line().substr(open + 1, close - open - 1)));
   });
+}
+
+std::vector<std::int64_t> integers(const MshCursor& at, const std::vector<std::string_view>& f, std::size_t first) {
+  std::vector<std::int64_t> out;
+  for (std::size_t i = first; i < f.size(); ++i) out.push_back(at.integer(f[i]));
+  return out;
 }
 
 Point point_of(const MshCursor& at, const std::vector<std::string_view>& f, std::size_t first) {
@@ -154,13 +71,9 @@ void read_elements_v2(MshCursor& at, MshContent& content) {
     if (std::int64_t(f.size()) < 3 + tags) at.fail("the line ends inside its " + std::to_string(tags) + " tags");
     const std::int64_t physical = tags > 0 ? at.integer(f[3]) : 0;
     const std::int64_t entity = tags > 1 ? at.integer(f[4]) : 0;
-    const std::vector<std::string_view> nodes(f.begin() + 3 + tags, f.end());
-    content.add_element(at.integer(f[0]), at.integer(f[1]), nodes, physical, entity);
+    content.add_element(at.integer(f[0]), at.integer(f[1]), integers(at, f, 3 + tags), physical, entity);
   });
 }
-
-// Format 4.1 gives physical groups per geometric entity; only the surfaces' first group is kept.
-using SurfaceGroups = std::map<std::int64_t, std::int64_t>;
 
 void read_entities_v4(MshCursor& at, SurfaceGroups& groups) {
   at.require_next("the $Entities counts");
@@ -179,7 +92,7 @@ void read_entities_v4(MshCursor& at, SurfaceGroups& groups) {
       at.fail("the line ends inside its " + std::to_string(n_groups) + " physical tags");
     if (is_surface) groups[at.integer(f[0])] = n_groups > 0 ? at.integer(f[groups_at + 1]) : 0;
   }
-  expect_line(at, "$EndEntities");
+  at.expect("$EndEntities");
 }
 
 // A 4.1 section: a header line (block count, item count, ...), blocks of a header line and their item
@@ -200,7 +113,7 @@ void read_blocks(MshCursor& at, std::string_view section, std::string_view items
   if (read != total)
     at.fail(std::string("$").append(section).append(" announces ") + std::to_string(total) + " " +
             std::string(items) + " but its blocks hold " + std::to_string(read));
-  expect_line(at, std::string("$End").append(section));
+  at.expect(std::string("$End").append(section));
 }
 
 void read_nodes_v4(MshCursor& at, MshContent& content) {
@@ -228,7 +141,7 @@ void read_elements_v4(MshCursor& at, MshContent& content, const SurfaceGroups& g
     for (std::int64_t i = 0; i < n; ++i) {
       next_line(i);
       const auto f = at.fields(1);
-      content.add_element(at.integer(f[0]), type, {f.begin() + 1, f.end()}, physical, entity);
+      content.add_element(at.integer(f[0]), type, integers(at, f, 1), physical, entity);
     }
     return n;
   });
@@ -253,8 +166,12 @@ Mesh parse_gmsh(std::string_view text, const std::string& source) {
   const auto format = at.fields(3);
   const bool v2 = format[0] == "2.2", v4 = format[0] == "4.1";
   if (!v2 && !v4) at.fail("Gmsh format version " + std::string(format[0]) + " is not supported (2.2 and 4.1 are)");
-  if (format[1] != "0") at.fail("binary .msh files are not supported; save the mesh as ASCII");
-  expect_line(at, "$EndMeshFormat");
+  if (format[1] != "0" && format[1] != "1")
+    at.fail("file type " + std::string(format[1]) + " is neither 0 (ASCII) nor 1 (binary)");
+  const bool binary = format[1] == "1";
+  if (binary && format[2] != "8") at.fail("data size " + std::string(format[2]) + " is not supported (8 is)");
+  if (binary) read_binary_check(at);
+  at.expect("$EndMeshFormat");
 
   MshContent content(at);
   SurfaceGroups groups;
@@ -267,12 +184,14 @@ Mesh parse_gmsh(std::string_view text, const std::string& source) {
     if (name == "PhysicalNames") {
       read_physical_names(at, content);
     } else if (name == "Entities" && v4) {
-      read_entities_v4(at, groups);
+      binary ? read_entities_v4_binary(at, groups) : read_entities_v4(at, groups);
     } else if (name == "Nodes") {
-      v2 ? read_nodes_v2(at, content) : read_nodes_v4(at, content);
+      if (v2) binary ? read_nodes_v2_binary(at, content) : read_nodes_v2(at, content);
+      else binary ? read_nodes_v4_binary(at, content) : read_nodes_v4(at, content);
       has_nodes = true;
     } else if (name == "Elements") {
-      v2 ? read_elements_v2(at, content) : read_elements_v4(at, content, groups);
+      if (v2) binary ? read_elements_v2_binary(at, content) : read_elements_v2(at, content);
+      else binary ? read_elements_v4_binary(at, content, groups) : read_elements_v4(at, content, groups);
       has_elements = true;
     } else {
       skip_section(at, name);

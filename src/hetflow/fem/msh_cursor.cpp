@@ -1,5 +1,6 @@
 #include "hetflow/fem/msh_cursor.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 #include "hetflow/fem/mesh_error.hpp"
@@ -58,7 +59,18 @@ double MshCursor::real(std::string_view field) const {
   return v;
 }
 
+void MshCursor::expect(std::string_view wanted) {
+  require_next(wanted);
+  if (line_ != wanted) fail("expected " + std::string(wanted) + ", found '" + std::string(line_) + "'");
+}
+
+void MshCursor::end_binary(std::string_view what) {
+  if (!next() || !line_.empty())
+    fail("expected a line break after the binary " + std::string(what) + ": the counts do not match the data");
+}
+
 void MshCursor::fail(const std::string& what) const {
+  if (binary_) throw MeshError(source_ + ": byte " + std::to_string(std::min(pos_, text_.size())) + ": " + what);
   throw MeshError(source_ + ":" + std::to_string(number_) + ": " + what);
 }
 

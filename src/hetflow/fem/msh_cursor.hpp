@@ -1,6 +1,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +26,26 @@ class MshCursor {
   std::int64_t integer(std::string_view field) const;
   double real(std::string_view field) const;
 
+  // Expects the current line to be `wanted` after moving to it.
+  void expect(std::string_view wanted);
+
+  // The next value of a binary block, in native byte order (the header's check value says the file's
+  // order is native), from the byte after the last line read.
+  template <class T>
+  T binary(std::string_view what) {
+    if (pos_ > text_.size() || text_.size() - pos_ < sizeof(T))
+      fail("the file ends inside the binary " + std::string(what));
+    binary_ = true;
+    T v;
+    std::memcpy(&v, text_.data() + pos_, sizeof(T));
+    pos_ += sizeof(T);
+    return v;
+  }
+  // Ends a binary block: the rest of its line must be empty.
+  void end_binary(std::string_view what);
+
+  // Reports "source:line: what", or "source: byte N: what" once binary data has been read, as line
+  // numbers mean nothing there.
   [[noreturn]] void fail(const std::string& what) const;
 
  private:
@@ -33,6 +54,7 @@ class MshCursor {
   std::size_t pos_ = 0;
   std::string_view line_;
   std::size_t number_ = 0;
+  bool binary_ = false;
 };
 
 }  // namespace hetflow::fem
