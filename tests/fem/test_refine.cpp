@@ -1,10 +1,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <utility>
 
 #include "hetflow/fem/box_mesh.hpp"
+#include "hetflow/fem/mesh_checks.hpp"
 #include "hetflow/fem/refine.hpp"
 #include "mesh_measures.hpp"
 
@@ -45,6 +47,20 @@ TEST(FemRefine, PreservesVolumeOrientationAndPatchAreas) {
   EXPECT_NEAR(sums[1][0], 6.0, 1e-12);   // x_max
   EXPECT_NEAR(sums[2][1], -3.0, 1e-12);  // y_min
   EXPECT_NEAR(sums[5][2], 2.0, 1e-12);   // z_max
+}
+
+TEST(FemRefine, KeepsTheKuhnTetsOfACubeBox) {
+  // Every tet of a box of cubes is a Kuhn tet: edges h, h, h, √2 h, √2 h, √3 h and mean ratio
+  // 12 · 4^(-1/3) / 10. Bey's refinement with ties kept on his diagonal gives 8 Kuhn tets again.
+  Mesh mesh = box_mesh(2, 2, 2, {0, 0, 0}, {1, 1, 1});
+  const double kuhn = 12.0 * std::cbrt(0.25) / 10.0;
+  for (int level = 1; level <= 3; ++level) {
+    mesh = refine(mesh);
+    const MeshReport r = check_mesh(mesh, "refined box");
+    EXPECT_NEAR(r.worst_quality, kuhn, 1e-12) << "level " << level;
+    EXPECT_DOUBLE_EQ(r.min_edge, 0.5 / (1 << level));
+    EXPECT_NEAR(r.max_edge, std::sqrt(3.0) * 0.5 / (1 << level), 1e-15);
+  }
 }
 
 TEST(FemRefine, CutsTheOctahedronAlongItsShortestDiagonal) {

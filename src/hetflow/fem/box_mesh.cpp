@@ -10,7 +10,8 @@ namespace {
 // Every hexahedron uses the Kuhn (Freudenthal) split: the 6 tets walk from corner (0,0,0) to (1,1,1)
 // along the axes in each of the 6 orders. All cells are translates of one another, so each shared face
 // is cut along the same diagonal (from its lowest to its highest corner) on both sides and the mesh is
-// conforming. The tet of an odd axis order is left-handed and gets two nodes swapped.
+// conforming. The tet of an odd axis order is left-handed and gets its nodes 0 and 2 swapped: that keeps
+// the node pairs (02, 13) whose midpoints refine() joins, so refinement keeps Kuhn tets (Bey 1995).
 constexpr int kAxisOrders[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
 constexpr bool kOddOrder[6] = {false, false, false, true, true, true};
 
@@ -33,7 +34,7 @@ void add_tets(const Grid& grid, Mesh& mesh) {
             ++ijk[kAxisOrders[t][step]];
             tet[step + 1] = grid.index(ijk);
           }
-          if (kOddOrder[t]) std::swap(tet[2], tet[3]);
+          if (kOddOrder[t]) std::swap(tet[0], tet[2]);
           mesh.tets.push_back(tet);
         }
 }

@@ -23,34 +23,37 @@ class Midpoints {
   std::unordered_map<std::uint64_t, std::uint32_t> index_;
 };
 
-void split_tet(const Tet& t, Midpoints& mid, Mesh& out) {
-  std::uint32_t m[4][4];
-  for (int i = 0; i < 4; ++i)
-    for (int j = i + 1; j < 4; ++j) m[i][j] = m[j][i] = mid(t[i], t[j]);
-  // The corner tets are copies of the parent scaled by 1/2 about a vertex: same orientation.
-  out.tets.push_back({t[0], m[0][1], m[0][2], m[0][3]});
-  out.tets.push_back({m[0][1], t[1], m[1][2], m[1][3]});
-  out.tets.push_back({m[0][2], m[1][2], t[2], m[2][3]});
-  out.tets.push_back({m[0][3], m[1][3], m[2][3], t[3]});
-  // The octahedron's diagonals join the midpoints of opposite edges (ij, kl).
-  constexpr int kPairs[3][4] = {{0, 1, 2, 3}, {0, 2, 1, 3}, {0, 3, 1, 2}};
+// Bey's red refinement: the parent is first relabelled so that the shortest of the octahedron's three
+// diagonals (midpoints of opposite edges) joins the midpoints of edges 02 and 13, a tie keeping the
+// earliest of (02, 13), (03, 12), (01, 23); the children follow Bey's numbering. A child whose
+// orientation differs from its parent's gets nodes 0 and 2 swapped, which keeps the pairs (02, 13) and
+// so the diagonal its own refinement prefers on a tie: Kuhn tets then stay Kuhn tets at every level.
+void split_tet(const Tet& parent, Midpoints& mid, Mesh& out) {
+  static constexpr int kRelabel[3][4] = {{0, 1, 2, 3}, {0, 1, 3, 2}, {0, 2, 1, 3}};
   int best = 0;
   double shortest = 0.0;
   for (int p = 0; p < 3; ++p) {
-    const auto [i, j, k, l] = kPairs[p];
-    const double len = distance(out.nodes[m[i][j]], out.nodes[m[k][l]]);
-    if (p == 0 || len < shortest) {
+    const auto& r = kRelabel[p];
+    const double len = distance(midpoint(out.nodes[parent[r[0]]], out.nodes[parent[r[2]]]),
+                                midpoint(out.nodes[parent[r[1]]], out.nodes[parent[r[3]]]));
+    // A relative margin makes equal lengths a tie despite rounding.
+    if (p == 0 || len < shortest * (1.0 - 1e-12)) {
       best = p;
       shortest = len;
     }
   }
-  const auto [i, j, k, l] = kPairs[best];
-  // Around the diagonal (ij, kl) the other four midpoints form the cycle ik, il, jl, jk.
-  const std::uint32_t ring[4] = {m[i][k], m[i][l], m[j][l], m[j][k]};
-  const bool parent_positive = signed_volume(out, t) > 0.0;
-  for (int r = 0; r < 4; ++r) {
-    Tet child{m[i][j], m[k][l], ring[r], ring[(r + 1) % 4]};
-    if ((signed_volume(out, child) > 0.0) != parent_positive) std::swap(child[2], child[3]);
+  Tet t;
+  for (int i = 0; i < 4; ++i) t[i] = parent[kRelabel[best][i]];
+  std::uint32_t m[4][4];
+  for (int i = 0; i < 4; ++i)
+    for (int j = i + 1; j < 4; ++j) m[i][j] = m[j][i] = mid(t[i], t[j]);
+  const Tet children[8] = {{t[0], m[0][1], m[0][2], m[0][3]}, {m[0][1], t[1], m[1][2], m[1][3]},
+                           {m[0][2], m[1][2], t[2], m[2][3]}, {m[0][3], m[1][3], m[2][3], t[3]},
+                           {m[0][1], m[0][2], m[0][3], m[1][3]}, {m[0][1], m[0][2], m[1][2], m[1][3]},
+                           {m[0][2], m[0][3], m[1][3], m[2][3]}, {m[0][2], m[1][2], m[1][3], m[2][3]}};
+  const bool positive = signed_volume(out, parent) > 0.0;
+  for (Tet child : children) {
+    if ((signed_volume(out, child) > 0.0) != positive) std::swap(child[0], child[2]);
     out.tets.push_back(child);
   }
 }
