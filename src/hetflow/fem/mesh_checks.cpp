@@ -5,7 +5,6 @@
 #include <limits>
 #include <sstream>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "hetflow/fem/mesh_error.hpp"
 #include "hetflow/fem/mesh_keys.hpp"
@@ -92,8 +91,8 @@ struct CellHash {
   }
 };
 
-// Hashes the nodes into cells of the tolerance's size, so each node is compared only with those in
-// the 27 cells around it.
+// Hashes the nodes into cells of 4 tolerances, so that each node is compared only with those in the
+// cells its tolerance ball touches (1 to 8 of them); each cell's nodes form a linked list.
 void check_duplicates(const Mesh& mesh, const std::string& source) {
   if (mesh.nodes.empty()) return;
   Point lo = mesh.nodes[0], hi = mesh.nodes[0];
@@ -103,21 +102,32 @@ void check_duplicates(const Mesh& mesh, const std::string& source) {
       hi[d] = std::max(hi[d], p[d]);
     }
   const double tol = kSamePoint * std::max(distance(lo, hi), std::numeric_limits<double>::min());
-  std::unordered_map<std::array<std::int64_t, 3>, std::vector<std::uint32_t>, CellHash> cells;
+  const double size = 4.0 * tol;
+  constexpr std::uint32_t kEnd = std::numeric_limits<std::uint32_t>::max();
+  std::unordered_map<std::array<std::int64_t, 3>, std::uint32_t, CellHash> head;
+  head.reserve(mesh.nodes.size());
+  std::vector<std::uint32_t> next(mesh.nodes.size(), kEnd);
   Findings dups;
+  auto cell_of = [&](const Point& p, double shift) {
+    std::array<std::int64_t, 3> c;
+    for (int d = 0; d < 3; ++d) c[d] = std::int64_t(std::floor((p[d] + shift - lo[d]) / size));
+    return c;
+  };
   for (std::uint32_t n = 0; n < mesh.nodes.size(); ++n) {
-    std::array<std::int64_t, 3> cell;
-    for (int d = 0; d < 3; ++d) cell[d] = std::int64_t(std::floor((mesh.nodes[n][d] - lo[d]) / tol));
-    for (int dx = -1; dx <= 1; ++dx)
-      for (int dy = -1; dy <= 1; ++dy)
-        for (int dz = -1; dz <= 1; ++dz) {
-          auto it = cells.find({cell[0] + dx, cell[1] + dy, cell[2] + dz});
-          if (it == cells.end()) continue;
-          for (auto m : it->second)
-            if (distance(mesh.nodes[m], mesh.nodes[n]) <= tol)
-              dups.add("nodes " + std::to_string(m) + " and " + std::to_string(n));
+    const Point& p = mesh.nodes[n];
+    const auto first = cell_of(p, -tol), last = cell_of(p, tol);
+    for (auto x = first[0]; x <= last[0]; ++x)
+      for (auto y = first[1]; y <= last[1]; ++y)
+        for (auto z = first[2]; z <= last[2]; ++z) {
+          auto it = head.find({x, y, z});
+          for (auto m = it == head.end() ? kEnd : it->second; m != kEnd; m = next[m])
+            if (distance(mesh.nodes[m], p) <= tol) dups.add("nodes " + std::to_string(m) + " and " + std::to_string(n));
         }
-    cells[cell].push_back(n);
+    auto [it, added] = head.try_emplace(cell_of(p, 0.0), n);
+    if (!added) {
+      next[n] = it->second;
+      it->second = n;
+    }
   }
   if (dups.count() > 0)
     fail(source, std::to_string(dups.count()) + " pairs of nodes share their coordinates: " + dups.list());
@@ -135,15 +145,19 @@ void check_unreferenced(const Mesh& mesh, const std::string& source) {
 }
 
 void check_boundary(const Mesh& mesh, const std::string& source) {
-  std::unordered_set<Triangle, FaceKeyHash> tet_faces;
-  tet_faces.reserve(4 * mesh.tets.size());
+  // Only the boundary faces are hashed; every tet face is looked up among them.
+  std::unordered_map<Triangle, bool, FaceKeyHash> on_a_tet;
+  for (const auto& f : mesh.boundary) on_a_tet.emplace(face_key(f.nodes), false);
   for (const auto& t : mesh.tets)
-    for (int k = 0; k < 4; ++k) tet_faces.insert(face_key(tet_face(t, k)));
+    for (int k = 0; k < 4; ++k) {
+      auto it = on_a_tet.find(face_key(tet_face(t, k)));
+      if (it != on_a_tet.end()) it->second = true;
+    }
   Findings stray;
   std::unordered_map<std::uint64_t, std::uint32_t> edge_uses;
   for (std::size_t b = 0; b < mesh.boundary.size(); ++b) {
     const auto& f = mesh.boundary[b].nodes;
-    if (!tet_faces.contains(face_key(f)))
+    if (!on_a_tet[face_key(f)])
       stray.add("face " + std::to_string(b) + " (nodes " + std::to_string(f[0]) + " " + std::to_string(f[1]) +
                 " " + std::to_string(f[2]) + ")");
     for (int i = 0; i < 3; ++i) ++edge_uses[edge_key(f[i], f[(i + 1) % 3])];
