@@ -59,6 +59,16 @@ TEST(FemMeshChecks, NamesDuplicateNodes) {
   EXPECT_EQ(check_error(mesh), "mesh 'cube.msh': 1 pairs of nodes share their coordinates: nodes 13 and 27");
 }
 
+TEST(FemMeshChecks, FindsDuplicatesOnEitherSideOfAHashCellBoundary) {
+  // The tolerance is 1e-10 of the bounding box's diagonal and the hash cells are 4 tolerances wide:
+  // these two nodes, 2e-13 apart, fall in neighbouring cells.
+  Mesh mesh = unit_cube();
+  const double cell = 4e-10 * std::sqrt(3.0);
+  mesh.nodes.push_back({1000 * cell - 1e-13, 0.3, 0.3});
+  mesh.nodes.push_back({1000 * cell + 1e-13, 0.3, 0.3});
+  EXPECT_EQ(check_error(mesh), "mesh 'cube.msh': 1 pairs of nodes share their coordinates: nodes 27 and 28");
+}
+
 TEST(FemMeshChecks, NamesUnreferencedNodes) {
   Mesh mesh = unit_cube();
   mesh.nodes.push_back({3, 3, 3});
