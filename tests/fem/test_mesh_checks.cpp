@@ -40,14 +40,14 @@ TEST(FemMeshChecks, NamesInvertedTets) {
   Mesh mesh = unit_cube();
   std::swap(mesh.tets[5][0], mesh.tets[5][1]);
   EXPECT_EQ(check_error(mesh),
-            "mesh 'cube.msh': 1 of 48 tets are inverted or have zero volume: tet 5 (volume -0.0208333)");
+            "mesh 'cube.msh': inverted or zero-volume tets, 1 of 48: tet 5 (volume -0.0208333)");
 }
 
 TEST(FemMeshChecks, NamesZeroVolumeTetsAndListsTenOfThem) {
   Mesh mesh = unit_cube();
   for (std::size_t t = 0; t < 12; ++t) mesh.tets[t][3] = mesh.tets[t][2];
   const std::string e = check_error(mesh);
-  EXPECT_NE(e.find("12 of 48 tets are inverted or have zero volume: tet 0 (volume 0), "), std::string::npos) << e;
+  EXPECT_NE(e.find("inverted or zero-volume tets, 12 of 48: tet 0 (volume 0), "), std::string::npos) << e;
   EXPECT_NE(e.find("tet 9 (volume 0), ..."), std::string::npos) << e;
   EXPECT_EQ(e.find("tet 10 "), std::string::npos) << e;
 }
@@ -56,7 +56,7 @@ TEST(FemMeshChecks, NamesDuplicateNodes) {
   Mesh mesh = unit_cube();
   mesh.nodes.push_back({0.5, 0.5, 0.5 + 1e-12});
   mesh.tets.push_back({0, 1, 3, 27});
-  EXPECT_EQ(check_error(mesh), "mesh 'cube.msh': 1 pairs of nodes share their coordinates: nodes 13 and 27");
+  EXPECT_EQ(check_error(mesh), "mesh 'cube.msh': duplicate node pairs (same coordinates), 1: nodes 13 and 27");
 }
 
 TEST(FemMeshChecks, FindsDuplicatesOnEitherSideOfAHashCellBoundary) {
@@ -66,27 +66,27 @@ TEST(FemMeshChecks, FindsDuplicatesOnEitherSideOfAHashCellBoundary) {
   const double cell = 4e-10 * std::sqrt(3.0);
   mesh.nodes.push_back({1000 * cell - 1e-13, 0.3, 0.3});
   mesh.nodes.push_back({1000 * cell + 1e-13, 0.3, 0.3});
-  EXPECT_EQ(check_error(mesh), "mesh 'cube.msh': 1 pairs of nodes share their coordinates: nodes 27 and 28");
+  EXPECT_EQ(check_error(mesh), "mesh 'cube.msh': duplicate node pairs (same coordinates), 1: nodes 27 and 28");
 }
 
 TEST(FemMeshChecks, NamesUnreferencedNodes) {
   Mesh mesh = unit_cube();
   mesh.nodes.push_back({3, 3, 3});
-  EXPECT_EQ(check_error(mesh), "mesh 'cube.msh': 1 nodes belong to no tet: 27");
+  EXPECT_EQ(check_error(mesh), "mesh 'cube.msh': nodes in no tet, 1: 27");
 }
 
 TEST(FemMeshChecks, NamesBoundaryFacesThatAreNoTetFace) {
   Mesh mesh = unit_cube();
   mesh.boundary.push_back({{0, 1, 26}, 0});
-  EXPECT_EQ(check_error(mesh), "mesh 'cube.msh': 1 boundary faces are no face of any tet: face 48 (nodes 0 1 26)");
+  EXPECT_EQ(check_error(mesh),
+            "mesh 'cube.msh': boundary faces that are no face of any tet, 1: face 48 (nodes 0 1 26)");
 }
 
 TEST(FemMeshChecks, NamesOpenBoundaryEdges) {
   Mesh mesh = unit_cube();
   mesh.boundary.pop_back();
   const std::string e = check_error(mesh);
-  EXPECT_NE(e.find("the boundary is open or non-manifold: 3 boundary edges are not shared by exactly 2 "
-                   "boundary faces: "),
+  EXPECT_NE(e.find("open or non-manifold boundary, 3 edges not shared by exactly 2 boundary faces: "),
             std::string::npos)
       << e;
   EXPECT_NE(e.find("(1 faces)"), std::string::npos) << e;
@@ -96,7 +96,7 @@ TEST(FemMeshChecks, NamesNonManifoldBoundaryEdges) {
   Mesh mesh = unit_cube();
   mesh.boundary.push_back(mesh.boundary[0]);
   const std::string e = check_error(mesh);
-  EXPECT_NE(e.find("the boundary is open or non-manifold: 3 boundary edges"), std::string::npos) << e;
+  EXPECT_NE(e.find("open or non-manifold boundary, 3 edges"), std::string::npos) << e;
   EXPECT_NE(e.find("(3 faces)"), std::string::npos) << e;
 }
 

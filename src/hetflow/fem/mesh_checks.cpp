@@ -23,7 +23,7 @@ constexpr std::size_t kListed = 10;
   throw MeshError("mesh '" + source + "': " + what);
 }
 
-// Lists the first kListed items and the total, e.g. "3 tets are inverted or flat: tet 4 (volume -1)".
+// The first kListed items of a finding, then "..." when there are more.
 class Findings {
  public:
   void add(const std::string& item) {
@@ -81,8 +81,8 @@ void measure_tets(const Mesh& mesh, const std::string& source, MeshReport& repor
     report.worst_quality = std::min(report.worst_quality, 12.0 * std::cbrt(9.0 * v * v) / squares);
   }
   if (bad.count() > 0)
-    fail(source, std::to_string(bad.count()) + " of " + std::to_string(mesh.tets.size()) +
-                     " tets are inverted or have zero volume: " + bad.list());
+    fail(source, "inverted or zero-volume tets, " + std::to_string(bad.count()) + " of " +
+                     std::to_string(mesh.tets.size()) + ": " + bad.list());
 }
 
 struct CellHash {
@@ -130,7 +130,7 @@ void check_duplicates(const Mesh& mesh, const std::string& source) {
     }
   }
   if (dups.count() > 0)
-    fail(source, std::to_string(dups.count()) + " pairs of nodes share their coordinates: " + dups.list());
+    fail(source, "duplicate node pairs (same coordinates), " + std::to_string(dups.count()) + ": " + dups.list());
 }
 
 void check_unreferenced(const Mesh& mesh, const std::string& source) {
@@ -141,7 +141,7 @@ void check_unreferenced(const Mesh& mesh, const std::string& source) {
   for (std::size_t n = 0; n < used.size(); ++n)
     if (!used[n]) unused.add(std::to_string(n));
   if (unused.count() > 0)
-    fail(source, std::to_string(unused.count()) + " nodes belong to no tet: " + unused.list());
+    fail(source, "nodes in no tet, " + std::to_string(unused.count()) + ": " + unused.list());
 }
 
 void check_boundary(const Mesh& mesh, const std::string& source) {
@@ -163,15 +163,15 @@ void check_boundary(const Mesh& mesh, const std::string& source) {
     for (int i = 0; i < 3; ++i) ++edge_uses[edge_key(f[i], f[(i + 1) % 3])];
   }
   if (stray.count() > 0)
-    fail(source, std::to_string(stray.count()) + " boundary faces are no face of any tet: " + stray.list());
+    fail(source, "boundary faces that are no face of any tet, " + std::to_string(stray.count()) + ": " + stray.list());
   Findings open;
   for (const auto& [key, uses] : edge_uses)
     if (uses != 2)
       open.add("edge " + std::to_string(key >> 32) + "-" + std::to_string(key & 0xffffffffu) + " (" +
                std::to_string(uses) + " faces)");
   if (open.count() > 0)
-    fail(source, "the boundary is open or non-manifold: " + std::to_string(open.count()) +
-                     " boundary edges are not shared by exactly 2 boundary faces: " + open.list());
+    fail(source, "open or non-manifold boundary, " + std::to_string(open.count()) +
+                     " edges not shared by exactly 2 boundary faces: " + open.list());
 }
 
 }  // namespace
