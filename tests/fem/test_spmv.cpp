@@ -77,7 +77,7 @@ TEST_P(FemSpmv, EqualsHostProductOnRaggedRows) {
   EXPECT_EQ(y[0], 0.0);  // an empty row is written as 0, not left alone
 }
 
-INSTANTIATE_TEST_SUITE_P(Shapes, FemSpmv,
+INSTANTIATE_TEST_SUITE_P(FemShapes, FemSpmv,
                          ::testing::Values(ShapeCase{0, 0}, ShapeCase{3, 3}, ShapeCase{6, 6}, ShapeCase{2, 0},
                                            ShapeCase{5, 2}, ShapeCase{6, 3}, ShapeCase{8, 5}, ShapeCase{8, 0}),
                          [](const ::testing::TestParamInfo<ShapeCase>& p) {

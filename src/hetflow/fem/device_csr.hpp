@@ -17,6 +17,7 @@ struct SpmvShape {
   int row_bits = 5;
   std::size_t work_group() const { return std::size_t{1} << wg_bits; }
   std::size_t lanes() const { return std::size_t{1} << (wg_bits - row_bits); }
+  bool operator==(const SpmvShape&) const = default;
 };
 
 // Throws core::Error unless 0 <= row_bits <= wg_bits and the work-group fits the device.
