@@ -37,7 +37,7 @@ double relative_residual(double rr, double bb) { return bb > 0 ? std::sqrt(rr / 
 template <class Real>
 DeviceCg<Real>::DeviceCg(const core::Queue& queue, const CsrMatrix& a, const SpmvShape& shape,
                          const CgOptions& options)
-    : options_(options), a_(queue, a), spmv_(queue.context(), shape) {
+    : options_(options), a_(queue, a), spmv_(queue.context(), shape), check_(queue, 4) {
   check_options(options_);
   const core::Context& context = queue.context();
   const core::DeviceInfo& info = context.device().info;
@@ -116,8 +116,6 @@ CgResult DeviceCg<Real>::solve(const core::Queue& queue, const core::Buffer<Real
 
   start_sums_.launch(queue, one_group, one_group);
 
-  // Two slots, so the read of one check lands while the previous one is inspected.
-  core::PinnedBuffer<cl_int> state(queue, 4);
   std::array<core::Event, 2> pending;
   int enqueued = 0;
   for (int check = 0;; ++check) {
@@ -125,12 +123,12 @@ CgResult DeviceCg<Real>::solve(const core::Queue& queue, const core::Buffer<Real
     const int batch = std::min(options_.check_interval, options_.max_iterations - enqueued);
     for (int k = 0; k < batch; ++k) enqueue_iteration(queue);
     enqueued += batch;
-    pending[slot] = state_.read(queue, state.span().subspan(2 * slot, 2), 0, core::Blocking::no);
+    pending[slot] = state_.read(queue, check_.span().subspan(2 * slot, 2), 0, core::Blocking::no);
     queue.flush();
     if (enqueued >= options_.max_iterations) break;
     if (check == 0) continue;
     pending[1 - slot].wait();
-    if (state[2 * (1 - slot)] != 0) break;
+    if (check_[2 * (1 - slot)] != 0) break;
   }
   queue.finish();
   const std::vector<cl_int> final_state = state_.to_vector(queue);

@@ -41,6 +41,9 @@ class DeviceCg {
   core::Buffer<Real> inv_diag_, r_, z_, p_, q_, partial_, scalars_;
   core::Buffer<cl_int> state_;
   core::Kernel start_, start_sums_, pq_, alpha_, step_, beta_, direction_;
+  // Where the convergence checks land: two slots of the state word, so the read of one check arrives
+  // while the previous one is inspected.
+  core::PinnedBuffer<cl_int> check_;
 };
 
 }  // namespace hetflow::fem
