@@ -1,0 +1,49 @@
+#pragma once
+#include <cstddef>
+
+#include "hetflow/core/buffer.hpp"
+#include "hetflow/core/context.hpp"
+#include "hetflow/core/kernel.hpp"
+#include "hetflow/fem/cg.hpp"
+#include "hetflow/fem/device_csr.hpp"
+
+namespace hetflow::fem {
+
+// Jacobi-preconditioned conjugate gradient on one device, for one matrix (docs/fem.md, "Pressure
+// solver"). Every iteration is six kernels enqueued back to back on the caller's in-order queue: the
+// SpMV q = A p; per-group partial sums of p.q; one work-group that adds them and writes alpha into a
+// small device buffer; the update of x, r and z = r / diag with the partial sums of r.z and r.r; one
+// work-group that adds those, counts the iteration, tests convergence and writes beta; and p = z + beta p.
+// The stopping test runs on the device, which sets a state word and freezes x at the iterate that met
+// it; the host reads that word and the residual every check_interval iterations without blocking and
+// waits for the read one check later, so the device never waits for the host inside the loop.
+template <class Real>
+class DeviceCg {
+ public:
+  // Throws core::Error for an inconsistent matrix or a diagonal entry that is missing or not positive.
+  DeviceCg(const core::Queue& queue, const CsrMatrix& a, const SpmvShape& shape, const CgOptions& options);
+
+  // Solves A x = b from x = 0; x and b hold n entries. Returns how the solve stopped (require_converged
+  // turns a failure into CgError).
+  CgResult solve(const core::Queue& queue, const core::Buffer<Real>& b, core::Buffer<Real>& x);
+
+  const DeviceCsr<Real>& matrix() const { return a_; }
+
+ private:
+  void enqueue_iteration(const core::Queue& queue);
+
+  CgOptions options_;
+  DeviceCsr<Real> a_;
+  DeviceSpmv<Real> spmv_;
+  std::size_t reduce_wg_;
+  core::NDRange reduce_global_;
+  int groups_;
+  core::Buffer<Real> inv_diag_, r_, z_, p_, q_, partial_, scalars_;
+  core::Buffer<cl_int> state_;
+  core::Kernel start_, start_sums_, pq_, alpha_, step_, beta_, direction_;
+  // Where the convergence checks land: two slots of the state word, so the read of one check arrives
+  // while the previous one is inspected.
+  core::PinnedBuffer<cl_int> check_;
+};
+
+}  // namespace hetflow::fem

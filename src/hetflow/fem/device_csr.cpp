@@ -1,0 +1,79 @@
+#include "hetflow/fem/device_csr.hpp"
+
+#include <string>
+#include <vector>
+
+#include "hetflow/core/error.hpp"
+#include "hetflow/core/program.hpp"
+
+namespace hetflow::fem {
+namespace {
+
+// Work-groups per compute unit of the SpMV's grid: enough to hide memory latency on a GPU; the groups
+// stride over the row blocks, so one grid width serves every matrix (core::strided_range says why).
+constexpr std::size_t spmv_groups_per_unit = 32;
+
+}  // namespace
+
+void check(const SpmvShape& shape, const core::DeviceInfo& device) {
+  if (shape.row_bits < 0 || shape.wg_bits < shape.row_bits || shape.wg_bits > 12)
+    throw core::Error("SpMV shape: needs 0 <= row_bits <= wg_bits <= 12, got wg_bits " +
+                      std::to_string(shape.wg_bits) + ", row_bits " + std::to_string(shape.row_bits));
+  if (shape.work_group() > device.max_work_group)
+    throw core::Error("SpMV shape: a work-group of " + std::to_string(shape.work_group()) + " exceeds the device's " +
+                      std::to_string(device.max_work_group));
+}
+
+std::size_t reduce_work_group(const core::DeviceInfo& device) {
+  std::size_t wg = 256;
+  while (wg > device.max_work_group) wg /= 2;
+  return wg;
+}
+
+core::BuildOptions sparse_build_options(core::Precision real, const SpmvShape& shape, std::size_t reduce_wg) {
+  core::BuildOptions o(real);
+  o.define("SPMV_WG_BITS", shape.wg_bits).define("SPMV_ROW_BITS", shape.row_bits);
+  o.define("REDUCE_WG", static_cast<long long>(reduce_wg));
+  return o;
+}
+
+template <class Real>
+DeviceCsr<Real>::DeviceCsr(const core::Queue& queue, const CsrMatrix& a)
+    : n(a.n),
+      nnz(a.nnz()),
+      row_start(queue.context(), a.n + 1, CL_MEM_READ_ONLY),
+      col(queue.context(), a.nnz(), CL_MEM_READ_ONLY),
+      values(queue.context(), a.nnz(), CL_MEM_READ_ONLY) {
+  check(a);
+  row_start.write(queue, std::span<const cl_int>(a.row_start));
+  col.write(queue, std::span<const cl_int>(a.col));
+  const std::vector<Real> v(a.values.begin(), a.values.end());
+  values.write(queue, std::span<const Real>(v));
+}
+
+template <class Real>
+DeviceSpmv<Real>::DeviceSpmv(const core::Context& context, const SpmvShape& shape) : shape_(shape) {
+  const core::DeviceInfo& info = context.device().info;
+  check(shape_, info);
+  const auto options = sparse_build_options(precision_of<Real>(), shape_, reduce_work_group(info));
+  kernel_ = context.program("fem/sparse.cl", options).kernel("fem_spmv");
+  global_ = core::strided_range(info, shape_.work_group(), spmv_groups_per_unit);
+}
+
+template <class Real>
+core::Event DeviceSpmv<Real>::operator()(const core::Queue& queue, const DeviceCsr<Real>& a,
+                                         const core::Buffer<Real>& x, core::Buffer<Real>& y) const {
+  if (x.size() < a.n || y.size() < a.n)
+    throw core::Error("SpMV: vectors of " + std::to_string(x.size()) + " and " + std::to_string(y.size()) +
+                      " entries for " + std::to_string(a.n) + " rows");
+  core::Kernel k = kernel_;
+  k.args(static_cast<cl_int>(a.n), a.row_start, a.col, a.values, x, y);
+  return k.launch(queue, global_, core::NDRange(shape_.work_group()));
+}
+
+template struct DeviceCsr<float>;
+template struct DeviceCsr<double>;
+template class DeviceSpmv<float>;
+template class DeviceSpmv<double>;
+
+}  // namespace hetflow::fem

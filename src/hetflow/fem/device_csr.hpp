@@ -1,0 +1,66 @@
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "hetflow/core/buffer.hpp"
+#include "hetflow/core/build_options.hpp"
+#include "hetflow/core/context.hpp"
+#include "hetflow/core/kernel.hpp"
+#include "hetflow/fem/csr_matrix.hpp"
+
+namespace hetflow::fem {
+
+// The launch shape of the multi-row vector-CSR SpMV (docs/fem.md, "Pressure solver"): a work-group of
+// 2^wg_bits work-items handles 2^row_bits rows, each row with 2^(wg_bits - row_bits) lanes.
+struct SpmvShape {
+  int wg_bits = 8;
+  int row_bits = 5;
+  std::size_t work_group() const { return std::size_t{1} << wg_bits; }
+  std::size_t lanes() const { return std::size_t{1} << (wg_bits - row_bits); }
+  bool operator==(const SpmvShape&) const = default;
+};
+
+// Throws core::Error unless 0 <= row_bits <= wg_bits and the work-group fits the device.
+void check(const SpmvShape& shape, const core::DeviceInfo& device);
+
+// The work-group size of the device reductions: 256, or the device's largest power of two below it.
+std::size_t reduce_work_group(const core::DeviceInfo& device);
+
+// fem/sparse.cl's build options: the precision of values and vectors, the SpMV shape and the reduction
+// work-group.
+core::BuildOptions sparse_build_options(core::Precision real, const SpmvShape& shape, std::size_t reduce_wg);
+
+template <class Real>
+constexpr core::Precision precision_of() {
+  return sizeof(Real) == 8 ? core::Precision::f64 : core::Precision::f32;
+}
+
+// A CsrMatrix on one device, its values in Real (double, or float for the FP32 option).
+template <class Real>
+struct DeviceCsr {
+  DeviceCsr(const core::Queue& queue, const CsrMatrix& a);
+
+  std::size_t n = 0;
+  std::size_t nnz = 0;
+  core::Buffer<cl_int> row_start;
+  core::Buffer<cl_int> col;
+  core::Buffer<Real> values;
+};
+
+// y = A x on the device with one SpMV shape.
+template <class Real>
+class DeviceSpmv {
+ public:
+  DeviceSpmv(const core::Context& context, const SpmvShape& shape);
+
+  core::Event operator()(const core::Queue& queue, const DeviceCsr<Real>& a, const core::Buffer<Real>& x,
+                         core::Buffer<Real>& y) const;
+  const SpmvShape& shape() const { return shape_; }
+
+ private:
+  SpmvShape shape_;
+  core::Kernel kernel_;
+  core::NDRange global_;
+};
+
+}  // namespace hetflow::fem
