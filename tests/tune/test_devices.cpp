@@ -231,6 +231,21 @@ TEST_F(TuneCommand, KarstWritesAnEntryThatARunTakesUp) {
   EXPECT_EQ(run_tuning("storm.yaml --no-tune --device " + device(), "untuned"), "disabled (HETFLOW_NO_TUNE)");
 }
 
+// `hetflow tune fem` stores the pressure SpMV's shape for the precision it was asked for.
+TEST_F(TuneCommand, FemStoresAnSpmvShape) {
+  test::CommandResult r =
+      run_hetflow("tune fem --device " + device() + " --size 4 --storage fp32 --budget 3 --repeats 1", tuning_env());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("Gnnz/s"), std::string::npos) << r.output;
+  const nlohmann::json e = only_entry();
+  EXPECT_EQ(e.at("key").at("tunable"), "fem");
+  EXPECT_EQ(e.at("key").at("problem_class"), "spmv fp32");
+  const int wg_bits = std::stoi(e.at("best").at("wg_bits").get<std::string>());
+  const int row_bits = std::stoi(e.at("best").at("row_bits").get<std::string>());
+  EXPECT_LE(row_bits, wg_bits);
+  EXPECT_LE(wg_bits, 8);
+}
+
 // `hetflow tune nnls` stores TNT's dense-kernel sizes per precision; `hetflow nnls` takes them up
 // unless told not to, and an FP32 run does not take the FP64 entry.
 TEST_F(TuneCommand, NnlsWritesAnEntryThatTheCommandTakesUp) {

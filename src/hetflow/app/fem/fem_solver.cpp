@@ -1,0 +1,20 @@
+#include "hetflow/app/fem/fem_solver.hpp"
+
+#include "hetflow/app/fem/fem_tunable.hpp"
+
+namespace hetflow::app {
+
+Solver fem_solver() {
+  return {.name = "fem",
+          .tunables = {{.name = "fem",
+                        .help = "the edge-based solver's pressure SpMV shape (for --storage fp64 or fp32)",
+                        .size_help = "cubes per side of the unit-cube box mesh (default 60 on a GPU, 16 elsewhere)",
+                        .storage_help = "precision of the matrix values and vectors, fp64 (default) or fp32",
+                        .make = [](const TuneRequest& r, const core::DeviceSet& devices,
+                                   const tune::MeasureOptions& measure) {
+                          return fem_tunable(devices, size_or_default(r, devices, 60, 16), r.storage == "fp32",
+                                             measure);
+                        }}}};
+}
+
+}  // namespace hetflow::app
