@@ -46,7 +46,7 @@ DeviceCg<Real>::DeviceCg(const core::Queue& queue, const CsrMatrix& a, const Spm
   groups_ = static_cast<int>(reduce_global_.size[0] / reduce_wg_);
   const std::size_t n = a.n;
   const std::vector<double> inv = inverse_diagonal(a);
-  inv_diag_ = core::Buffer<Real>(context, n, CL_MEM_READ_ONLY);
+  inv_diag_ = core::Buffer<Real>(context, n);
   inv_diag_.write(queue, std::span<const Real>(std::vector<Real>(inv.begin(), inv.end())));
   for (core::Buffer<Real>* v : {&r_, &z_, &p_, &q_}) *v = core::Buffer<Real>(context, n);
   partial_ = core::Buffer<Real>(context, 2 * static_cast<std::size_t>(groups_));

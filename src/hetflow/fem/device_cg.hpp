@@ -28,6 +28,10 @@ class DeviceCg {
   CgResult solve(const core::Queue& queue, const core::Buffer<Real>& b, core::Buffer<Real>& x);
 
   const DeviceCsr<Real>& matrix() const { return a_; }
+  // The matrix values and the Jacobi preconditioner 1/A(i, i), for a caller that reassembles the matrix
+  // on the device on its fixed pattern: it writes both before the next solve, with no host round trip.
+  core::Buffer<Real>& values() { return a_.values; }
+  core::Buffer<Real>& preconditioner() { return inv_diag_; }
 
  private:
   void enqueue_iteration(const core::Queue& queue);

@@ -43,7 +43,7 @@ DeviceCsr<Real>::DeviceCsr(const core::Queue& queue, const CsrMatrix& a)
       nnz(a.nnz()),
       row_start(queue.context(), a.n + 1, CL_MEM_READ_ONLY),
       col(queue.context(), a.nnz(), CL_MEM_READ_ONLY),
-      values(queue.context(), a.nnz(), CL_MEM_READ_ONLY) {
+      values(queue.context(), a.nnz()) {
   check(a);
   row_start.write(queue, std::span<const cl_int>(a.row_start));
   col.write(queue, std::span<const cl_int>(a.col));

@@ -1,0 +1,93 @@
+// The pressure step of the fractional-step scheme (docs/fem.md, Fractional step; Rossi, Mossaiby &
+// Idelsohn 2013, eqs. 15–16, 45–48), one work-item per node striding over the nodes, looping over the
+// node's row of the edge graph (without the diagonal) as fem_edges.cl does; fem/pressure_system.hpp is
+// the host reference and states the equations. Records are 16 real_t: m, Λ row-major (s1..s9), d
+// (sa..sc), g (sd..sf). 3-vectors per node are packed x, y, z.
+#include "core/common.cl"
+
+#define VEC_TYPE_(t, n) t##n
+#define VEC_TYPE(t, n) VEC_TYPE_(t, n)
+typedef VEC_TYPE(REAL, 16) real16_t;
+typedef VEC_TYPE(REAL, 3) real3_t;
+
+#define FOR_EACH_NODE(i, count) for (uint i = get_global_id(0); i < (count); i += get_global_size(0))
+
+// The matrix values of row i on the pressure pattern (the edge graph with the diagonal in its sorted
+// place: the entry of edge k of row i sits at k + i + [col_k > i]), the Jacobi preconditioner 1/H_ii,
+// and the right-hand side of the increment:
+//   H_ij = (θΔt + τ_ij) ℓ_ij, H_ii = −Σ_j H_ij, τ_ij = (τ_i + τ_j)/2, ℓ_ij = tr Λ_ij;
+//   b_i = −ρ D(û)_i + Σ_j τ_ij [g_ij·ξ_j − d_ij·ξ_i − ℓ_ij (p_j − p_i)].
+// A fixed node's row and column become the identity's and its b_i is 0 (symmetric elimination).
+__kernel void fem_pressure_assemble(const uint nodes, __global const uint* restrict row_start,
+                                    __global const uint* restrict col, __global const real_t* restrict records,
+                                    __global const uchar* restrict fixed, __global const real_t* restrict tau,
+                                    const real_t theta_dt, const real_t density,
+                                    __global const real_t* restrict u_hat, __global const real_t* restrict xi,
+                                    __global const real_t* restrict p, __global real_t* restrict values,
+                                    __global real_t* restrict inv_diag, __global real_t* restrict rhs) {
+  FOR_EACH_NODE(i, nodes) {
+    const bool fixed_i = fixed[i] != 0;
+    const real_t tau_i = tau[i];
+    const real_t p_i = p[i];
+    const real3_t u_i = vload3(i, u_hat);
+    const real3_t xi_i = vload3(i, xi);
+    real_t diagonal = 0, divergence = 0, stabilisation = 0;
+    const uint begin = row_start[i];
+    const uint end = row_start[i + 1];
+    uint diagonal_at = begin + i;
+    for (uint k = begin; k < end; ++k) {
+      const uint j = col[k];
+      const real16_t r = vload16(k, records);
+      const real_t l = r.s1 + r.s5 + r.s9;
+      const real_t tau_ij = (real_t)0.5 * (tau_i + tau[j]);
+      const real_t h = (theta_dt + tau_ij) * l;
+      diagonal -= h;
+      const uint at = k + i + (j > i ? 1u : 0u);
+      if (j < i) diagonal_at = at + 1;
+      values[at] = (fixed_i || fixed[j] != 0) ? (real_t)0 : h;
+      divergence += dot(r.sabc, vload3(j, u_hat) - u_i);
+      stabilisation += tau_ij * (dot(r.sdef, vload3(j, xi)) - dot(r.sabc, xi_i) - l * (p[j] - p_i));
+    }
+    values[diagonal_at] = fixed_i ? (real_t)1 : diagonal;
+    inv_diag[i] = fixed_i ? (real_t)1 : (real_t)1 / diagonal;
+    rhs[i] = fixed_i ? (real_t)0 : -density * divergence + stabilisation;
+  }
+}
+
+// Σ_j d_ij (φ_j − φ_i) = π(φ)_i: the strong gradient.
+real3_t row_strong_gradient(const uint i, __global const uint* restrict row_start, __global const uint* restrict col,
+                            __global const real_t* restrict records, __global const real_t* restrict phi) {
+  const real_t phi_i = phi[i];
+  real3_t sum = (real3_t)(0);
+  const uint end = row_start[i + 1];
+  for (uint k = row_start[i]; k < end; ++k) sum += vload16(k, records).sabc * (phi[col[k]] - phi_i);
+  return sum;
+}
+
+// The end of the step: u_i = û_i − (θΔt/ρ) π(δ)_i / M_i and p_i += δ_i. Each work-item writes only its
+// own node's p and reads δ, so the update in place is free of races.
+__kernel void fem_pressure_correct(const uint nodes, __global const uint* restrict row_start,
+                                   __global const uint* restrict col, __global const real_t* restrict records,
+                                   __global const real_t* restrict inv_mass, const real_t theta_dt_over_density,
+                                   __global const real_t* restrict delta, __global const real_t* restrict u_hat,
+                                   __global real_t* restrict u, __global real_t* restrict p) {
+  FOR_EACH_NODE(i, nodes) {
+    const real3_t grad = row_strong_gradient(i, row_start, col, records, delta);
+    vstore3(vload3(i, u_hat) - (theta_dt_over_density * inv_mass[i]) * grad, i, u);
+    p[i] += delta[i];
+  }
+}
+
+// ξ_i = π(p)_i / M_i: the lumped projection of the pressure gradient, used in the next step.
+__kernel void fem_pressure_projection(const uint nodes, __global const uint* restrict row_start,
+                                      __global const uint* restrict col, __global const real_t* restrict records,
+                                      __global const real_t* restrict inv_mass, __global const real_t* restrict p,
+                                      __global real_t* restrict xi) {
+  FOR_EACH_NODE(i, nodes) vstore3(inv_mass[i] * row_strong_gradient(i, row_start, col, records, p), i, xi);
+}
+
+// u at the listed nodes ← the listed values: the Dirichlet velocity, re-imposed after the correction.
+__kernel void fem_set_velocity(const uint count, __global const uint* restrict node,
+                               __global const real_t* restrict value, __global real_t* restrict u) {
+  FOR_EACH_NODE(k, count) vstore3(vload3(k, value), node[k], u);
+}

@@ -1,0 +1,63 @@
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "hetflow/core/buffer.hpp"
+#include "hetflow/core/device_set.hpp"
+#include "hetflow/core/kernel.hpp"
+#include "hetflow/fem/device_cg.hpp"
+#include "hetflow/fem/edge_data.hpp"
+#include "hetflow/fem/edge_operators.hpp"
+#include "hetflow/fem/pressure_system.hpp"
+
+namespace hetflow::fem {
+
+// The velocity boundary condition the pressure step re-imposes: u = value at each listed node.
+struct FixedVelocity {
+  std::vector<std::uint32_t> nodes;
+  std::vector<Vec3> values;
+};
+
+// Steps 2 and 3 of the fractional step on one device, in FP64 (docs/fem.md, Fractional step): assembles
+// the pressure matrix and the increment's right-hand side in place on the fixed pattern
+// (fem_pressure.cl, host reference fem/pressure_system.hpp), solves H δ = b with the Jacobi CG from
+// δ = 0, then p ← p + δ, u = û − (θΔt/ρ) M⁻¹ π(δ) with the fixed velocities re-imposed, and ξ = π(p)/M.
+// Node fields are device buffers of n doubles, 3-vectors n packed x, y, z triples.
+class PressureStep {
+ public:
+  // Throws core::Error for a fixed node out of range, or node and value lists of different lengths.
+  PressureStep(const core::DeviceSet& devices, std::size_t device, const EdgeData& data,
+               std::span<const std::uint32_t> fixed_pressure, const FixedVelocity& fixed_velocity,
+               const CgOptions& options, const SpmvShape& shape = SpmvShape{});
+
+  // tau: τ per node; u_hat: the fractional velocity; p: pⁿ in, pⁿ⁺¹ out; xi: ξ of the last step in, of
+  // this one out; u: uⁿ⁺¹ out. Returns the CG's result; the caller decides what a failed solve means.
+  CgResult run(const PressureParameters& param, const core::Buffer<double>& tau, const core::Buffer<double>& u_hat,
+               core::Buffer<double>& p, core::Buffer<double>& xi, core::Buffer<double>& u);
+
+  // The first part of run: H into the CG's matrix, 1/H_ii into its preconditioner, b into rhs().
+  void assemble(const PressureParameters& param, const core::Buffer<double>& tau, const core::Buffer<double>& u_hat,
+                const core::Buffer<double>& xi, const core::Buffer<double>& p);
+
+  const DeviceCsr<double>& matrix() const { return cg_.matrix(); }
+  const core::Buffer<double>& rhs() const { return rhs_; }
+  // δ of the last run.
+  const core::Buffer<double>& increment() const { return delta_; }
+
+ private:
+  void check_size(const core::Buffer<double>& field, std::size_t per_node, const char* name) const;
+
+  const core::Queue* queue_;
+  core::NDRange global_, local_;
+  cl_uint nodes_;
+  cl_uint fixed_velocity_count_;
+  core::Buffer<std::uint32_t> row_start_, col_, velocity_nodes_;
+  core::Buffer<cl_uchar> fixed_;
+  core::Buffer<double> records_, inv_mass_, velocity_values_, rhs_, delta_;
+  DeviceCg<double> cg_;
+  core::Kernel assemble_, correct_, projection_, set_velocity_;
+};
+
+}  // namespace hetflow::fem
