@@ -6,6 +6,7 @@
 #include "hetflow/core/device_set.hpp"
 #include "hetflow/core/kernel.hpp"
 #include "hetflow/fem/edge_data.hpp"
+#include "hetflow/fem/node_launch.hpp"
 
 namespace hetflow::fem {
 
@@ -21,14 +22,10 @@ class EdgeKernels {
   // out = K(φ), the stiffness operator.
   void stiffness(const core::Buffer<double>& phi, const core::Buffer<double>& out);
 
-  std::size_t node_count() const { return nodes_; }
+  std::size_t node_count() const { return launch_.nodes(); }
 
  private:
-  void check_size(const core::Buffer<double>& field, std::size_t per_node, const char* name) const;
-
-  const core::Queue* queue_;
-  core::NDRange global_, local_;
-  cl_uint nodes_;
+  NodeLaunch launch_;
   core::Buffer<std::uint32_t> row_start_, col_;
   core::Buffer<double> records_;
   core::Kernel gradient_, stiffness_;

@@ -6,13 +6,13 @@
 
 namespace hetflow::fem {
 
-namespace {
-
 void check_size(const EdgeData& data, std::size_t size, const char* field) {
   if (size != data.node_count())
     throw core::Error(std::string("the field ") + field + " has " + std::to_string(size) + " values for " +
                       std::to_string(data.node_count()) + " nodes");
 }
+
+namespace {
 
 double dot_slots(const double* r, const Vec3& v) { return r[0] * v[0] + r[1] * v[1] + r[2] * v[2]; }
 Vec3 difference(const Vec3& a, const Vec3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }

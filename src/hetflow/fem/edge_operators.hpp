@@ -14,6 +14,9 @@ using Vec3 = std::array<double, 3>;
 // kernels are tested against these. Every field has one value per node; a size mismatch throws
 // core::Error.
 
+// Throws core::Error naming the field unless it has one value per node (`size` values).
+void check_size(const EdgeData& data, std::size_t size, const char* field);
+
 // π(p)_I = Σ_J d_IJ (p_J − p_I) = ∫ N_I ∇p_h: the strong gradient.
 std::vector<Vec3> strong_gradient(const EdgeData& data, std::span<const double> p);
 

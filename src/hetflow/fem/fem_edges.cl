@@ -1,16 +1,8 @@
 // Edge-based operators (docs/fem.md, Edge operators): one work-item per node, striding over the nodes,
 // loops over the node's row of the CSR graph without the diagonal and sums differences φ_J − φ_I
 // weighted by the edge record, so a constant field gives exactly zero and no two work-items write the
-// same node. A record is 16 consecutive real_t in the order of fem/edge_data.hpp (edge_slot): m, Λ
-// row-major, d, g; it is read with one vload16. 3-vectors per node are packed x, y, z (vload3/vstore3).
-#include "core/common.cl"
-
-#define VEC_TYPE_(t, n) t##n
-#define VEC_TYPE(t, n) VEC_TYPE_(t, n)
-typedef VEC_TYPE(REAL, 16) real16_t;
-typedef VEC_TYPE(REAL, 3) real3_t;
-
-#define FOR_EACH_NODE(i, count) for (uint i = get_global_id(0); i < (count); i += get_global_size(0))
+// same node (fem_nodes.cl gives the record and vector layouts).
+#include "fem/fem_nodes.cl"
 
 // grad_I = Σ_J d_IJ (p_J − p_I): the strong gradient π(p), ∫ N_I ∇p_h.
 __kernel void fem_strong_gradient(const uint nodes, __global const uint* restrict row_start,

@@ -1,0 +1,131 @@
+#include "hetflow/fem/momentum_step.hpp"
+
+#include <vector>
+
+#include "hetflow/core/build_options.hpp"
+#include "hetflow/core/error.hpp"
+#include "hetflow/core/kernel_args.hpp"
+#include "hetflow/core/program.hpp"
+#include "hetflow/fem/node_launch.hpp"
+
+namespace hetflow::fem {
+namespace {
+
+std::vector<double> packed(const std::vector<Vec3>& values) {
+  std::vector<double> out;
+  out.reserve(3 * values.size());
+  for (const Vec3& v : values) out.insert(out.end(), v.begin(), v.end());
+  return out;
+}
+
+}  // namespace
+
+MomentumStep::MomentumStep(const core::DeviceSet& devices, std::size_t device, const EdgeData& data,
+                           const MomentumParameters& parameters, const VelocityDirichlet& dirichlet)
+    : launch_(devices, device, data.node_count(), "the momentum kernels"),
+      dirichlet_count_(static_cast<cl_uint>(dirichlet.nodes.size())),
+      parameters_(parameters) {
+  check_momentum_parameters(parameters);
+  check_velocity_dirichlet(dirichlet, data.node_count());
+  const core::Context& context = devices.context(device);
+  const core::Queue& queue = launch_.queue();
+  const cl_uint nodes = launch_.nodes();
+  row_start_ = upload(context, queue, data.row_start);
+  col_ = upload(context, queue, data.col);
+  records_ = upload(context, queue, data.records);
+  mass_ = upload(context, queue, data.lumped_mass);
+  inv_mass_ = upload(context, queue, data.inv_lumped_mass);
+  if (dirichlet_count_ > 0) {
+    dirichlet_nodes_ = upload(context, queue, dirichlet.nodes);
+    dirichlet_values_ = upload(context, queue, packed(dirichlet.values));
+  }
+  tau_ = core::Buffer<double>(context, nodes);
+  projection_ = core::Buffer<double>(context, 3 * std::size_t{nodes});
+  stage_velocity_ = core::Buffer<double>(context, 3 * std::size_t{nodes});
+  stage_residual_ = core::Buffer<double>(context, 3 * std::size_t{nodes});
+
+  const core::Program& program = context.program("fem/fem_momentum.cl", core::BuildOptions(core::Precision::f64));
+  tau_kernel_ = program.kernel("fem_stabilisation_tau");
+  projection_kernel_ = program.kernel("fem_convective_projection");
+  residual_kernel_ = program.kernel("fem_momentum_residual");
+  stage_kernel_ = program.kernel("fem_rk_stage");
+  impose_kernel_ = program.kernel("fem_impose_velocity");
+  core::KernelArgs(projection_kernel_).add(nodes).add(row_start_).add(col_).add(records_).add(inv_mass_);
+  const StabilisationConstants& c = parameters_.stabilisation;
+  // The velocity and Δt (arguments 2 and 3) are set per launch.
+  core::KernelArgs(tau_kernel_)
+      .add(nodes)
+      .add(mass_)
+      .skip(2)
+      .add(parameters_.viscosity)
+      .add(c.time)
+      .add(c.viscous)
+      .add(c.convective)
+      .add(tau_);
+  core::KernelArgs residual_args(residual_kernel_);
+  residual_args.add(nodes).add(row_start_).add(col_).add(records_).add(mass_).add(parameters_.viscosity);
+  residual_args.add(parameters_.density);
+  for (double f : parameters_.body_force) residual_args.add(f);
+  residual_args.add(tau_).add(projection_);
+  residual_fields_arg_ = residual_args.next();
+  core::KernelArgs(stage_kernel_).add(nodes).add(inv_mass_);
+  if (dirichlet_count_ > 0)
+    core::KernelArgs(impose_kernel_).add(dirichlet_count_).add(dirichlet_nodes_).add(dirichlet_values_);
+}
+
+void MomentumStep::stabilisation(const core::Buffer<double>& u, double dt) {
+  launch_.check_size(u, 3, "u");
+  check_time_step(dt);
+  core::KernelArgs(tau_kernel_, 2).add(u).add(dt);
+  launch_.launch(tau_kernel_);
+}
+
+void MomentumStep::convective_projection(const core::Buffer<double>& u) {
+  launch_.check_size(u, 3, "u");
+  core::KernelArgs(projection_kernel_, 5).add(u).add(projection_);
+  launch_.launch(projection_kernel_);
+}
+
+void MomentumStep::residual(const core::Buffer<double>& velocity, const core::Buffer<double>& pressure,
+                            const core::Buffer<double>& out) {
+  launch_.check_size(velocity, 3, "velocity");
+  launch_.check_size(pressure, 1, "pressure");
+  launch_.check_size(out, 3, "residual");
+  core::KernelArgs(residual_kernel_, residual_fields_arg_).add(velocity).add(pressure).add(out);
+  launch_.launch(residual_kernel_);
+}
+
+void MomentumStep::impose_velocity(const core::Buffer<double>& field) {
+  launch_.check_size(field, 3, "velocity");
+  if (dirichlet_count_ == 0) return;
+  core::KernelArgs(impose_kernel_, 3).add(field);
+  launch_.launch(impose_kernel_);
+}
+
+void MomentumStep::advance(const core::Buffer<double>& u_n, const core::Buffer<double>& pressure, double dt,
+                           core::Buffer<double>& u_hat) {
+  launch_.check_size(u_n, 3, "u_n");
+  launch_.check_size(u_hat, 3, "u_hat");
+  if (u_n.get() == u_hat.get()) throw core::Error("the momentum step needs u_hat apart from u_n");
+  stabilisation(u_n, dt);
+  convective_projection(u_n);
+  // W starts at uⁿ; U needs no copy, since the first stage reads uⁿ itself.
+  u_hat.copy_from(launch_.queue(), u_n, 0, 0, u_n.size());
+  for (std::size_t s = 0; s < 4; ++s) {
+    residual(s == 0 ? u_n : stage_velocity_, pressure, stage_residual_);
+    const cl_uint last = s == 3 ? 1 : 0;
+    core::KernelArgs(stage_kernel_, 2)
+        .add(u_n)
+        .add(stage_residual_)
+        .add(rk4_weight[s] * dt)
+        .add(last ? 0.0 : rk4_stage[s] * dt)
+        .add(last)
+        .add(u_hat)
+        .add(stage_velocity_);
+    launch_.launch(stage_kernel_);
+    if (!last) impose_velocity(stage_velocity_);
+  }
+  impose_velocity(u_hat);
+}
+
+}  // namespace hetflow::fem

@@ -1,0 +1,58 @@
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "hetflow/core/buffer.hpp"
+#include "hetflow/core/device_set.hpp"
+#include "hetflow/core/kernel.hpp"
+#include "hetflow/fem/edge_data.hpp"
+#include "hetflow/fem/momentum.hpp"
+#include "hetflow/fem/node_launch.hpp"
+
+namespace hetflow::fem {
+
+// The explicit momentum part of one fractional step on one device of a set, in FP64 (docs/fem.md,
+// Momentum): the edge data, masses, Dirichlet velocity list and the step's work vectors (τ, Π, the stage
+// velocity U and residual R) live on the device, and fem_momentum.cl's kernels are bound to them.
+// Velocities are device buffers of 3n doubles, packed x, y, z per node; pressures hold n doubles. Each
+// call enqueues its launches on the device's compute queue and returns without waiting.
+class MomentumStep {
+ public:
+  // Throws core::Error for parameters or a Dirichlet list that check_momentum_parameters or
+  // check_velocity_dirichlet rejects.
+  MomentumStep(const core::DeviceSet& devices, std::size_t device, const EdgeData& data,
+               const MomentumParameters& parameters, const VelocityDirichlet& dirichlet);
+
+  // û from uⁿ with the pressure p fixed: τ and Π from uⁿ, then four RK4 stages with the Dirichlet
+  // values imposed on U after each of the first three and on û at the end (momentum_rk4 on the host).
+  // u_hat must be a different buffer from u_n.
+  void advance(const core::Buffer<double>& u_n, const core::Buffer<double>& pressure, double dt,
+               core::Buffer<double>& u_hat);
+
+  // The pieces of advance, for the tests and for forces from the residual at the Dirichlet nodes.
+  // τ from u, into tau(); throws core::Error for a time step check_time_step rejects.
+  void stabilisation(const core::Buffer<double>& u, double dt);
+  // Π from u, into projection().
+  void convective_projection(const core::Buffer<double>& u);
+  // out = F(velocity) with pressure, tau() and projection().
+  void residual(const core::Buffer<double>& velocity, const core::Buffer<double>& pressure,
+                const core::Buffer<double>& out);
+  // Sets the Dirichlet nodes of the velocity field to their values.
+  void impose_velocity(const core::Buffer<double>& field);
+
+  const core::Buffer<double>& tau() const { return tau_; }
+  const core::Buffer<double>& projection() const { return projection_; }
+  std::size_t node_count() const { return launch_.nodes(); }
+
+ private:
+  NodeLaunch launch_;
+  cl_uint dirichlet_count_;
+  MomentumParameters parameters_;
+  core::Buffer<std::uint32_t> row_start_, col_, dirichlet_nodes_;
+  core::Buffer<double> records_, mass_, inv_mass_, dirichlet_values_;
+  core::Buffer<double> tau_, projection_, stage_velocity_, stage_residual_;
+  core::Kernel tau_kernel_, projection_kernel_, residual_kernel_, stage_kernel_, impose_kernel_;
+  cl_uint residual_fields_arg_ = 0;  // the residual kernel's first per-launch argument
+};
+
+}  // namespace hetflow::fem
