@@ -3,14 +3,7 @@
 // node's row of the edge graph (without the diagonal) as fem_edges.cl does; fem/pressure_system.hpp is
 // the host reference and states the equations. Records are 16 real_t: m, Λ row-major (s1..s9), d
 // (sa..sc), g (sd..sf). 3-vectors per node are packed x, y, z.
-#include "core/common.cl"
-
-#define VEC_TYPE_(t, n) t##n
-#define VEC_TYPE(t, n) VEC_TYPE_(t, n)
-typedef VEC_TYPE(REAL, 16) real16_t;
-typedef VEC_TYPE(REAL, 3) real3_t;
-
-#define FOR_EACH_NODE(i, count) for (uint i = get_global_id(0); i < (count); i += get_global_size(0))
+#include "fem/fem_nodes.cl"
 
 // The matrix values of row i on the pressure pattern (the edge graph with the diagonal in its sorted
 // place: the entry of edge k of row i sits at k + i + [col_k > i]), the Jacobi preconditioner 1/H_ii,
@@ -86,8 +79,3 @@ __kernel void fem_pressure_projection(const uint nodes, __global const uint* res
   FOR_EACH_NODE(i, nodes) vstore3(inv_mass[i] * row_strong_gradient(i, row_start, col, records, p), i, xi);
 }
 
-// u at the listed nodes ← the listed values: the Dirichlet velocity, re-imposed after the correction.
-__kernel void fem_set_velocity(const uint count, __global const uint* restrict node,
-                               __global const real_t* restrict value, __global real_t* restrict u) {
-  FOR_EACH_NODE(k, count) vstore3(vload3(k, value), node[k], u);
-}

@@ -11,17 +11,6 @@
 namespace hetflow::fem {
 namespace {
 
-// One launch width per kernel and device, whatever the node count, as the edge kernels use.
-constexpr std::size_t work_group = 64;
-constexpr std::size_t groups_per_unit = 32;
-
-template <class T>
-core::Buffer<T> upload(const core::Context& context, const core::Queue& queue, std::span<const T> values) {
-  core::Buffer<T> buffer(context, values.size(), CL_MEM_READ_ONLY);
-  buffer.write(queue, values);
-  return buffer;
-}
-
 // The pressure pattern with the identity's values: the CG's matrix until the first assembly overwrites
 // them on the device.
 CsrMatrix unit_pattern(const EdgeData& data) {
@@ -44,10 +33,7 @@ std::vector<double> flatten(const std::vector<Vec3>& v) {
 PressureStep::PressureStep(const core::DeviceSet& devices, std::size_t device, const EdgeData& data,
                            std::span<const std::uint32_t> fixed_pressure, const FixedVelocity& fixed_velocity,
                            const CgOptions& options, const SpmvShape& shape)
-    : queue_(&devices.compute(device)),
-      global_(core::strided_range(devices.device(device).info, work_group, groups_per_unit)),
-      local_(work_group),
-      nodes_(static_cast<cl_uint>(data.node_count())),
+    : launch_(devices, device, data.node_count(), "the pressure kernels"),
       fixed_velocity_count_(static_cast<cl_uint>(fixed_velocity.nodes.size())),
       cg_(devices.compute(device), unit_pattern(data), shape, options) {
   if (fixed_velocity.nodes.size() != fixed_velocity.values.size())
@@ -56,18 +42,19 @@ PressureStep::PressureStep(const core::DeviceSet& devices, std::size_t device, c
   fixed_node_mask(data.node_count(), fixed_velocity.nodes, "fixed velocity");
   const std::vector<std::uint8_t> mask = fixed_node_mask(data.node_count(), fixed_pressure, "fixed pressure");
   const core::Context& context = devices.context(device);
-  row_start_ = upload<std::uint32_t>(context, *queue_, data.row_start);
-  col_ = upload<std::uint32_t>(context, *queue_, data.col);
-  records_ = upload<double>(context, *queue_, data.records);
-  inv_mass_ = upload<double>(context, *queue_, data.inv_lumped_mass);
-  fixed_ = upload<cl_uchar>(context, *queue_, mask);
+  const core::Queue& queue = launch_.queue();
+  row_start_ = upload<std::uint32_t>(context, queue, data.row_start);
+  col_ = upload<std::uint32_t>(context, queue, data.col);
+  records_ = upload<double>(context, queue, data.records);
+  inv_mass_ = upload<double>(context, queue, data.inv_lumped_mass);
+  fixed_ = upload<cl_uchar>(context, queue, mask);
   // A buffer is never empty: an empty list keeps one unused slot.
   std::vector<std::uint32_t> velocity_nodes = fixed_velocity.nodes;
   std::vector<double> velocity_values = flatten(fixed_velocity.values);
   velocity_nodes.resize(std::max<std::size_t>(velocity_nodes.size(), 1), 0);
   velocity_values.resize(std::max<std::size_t>(velocity_values.size(), 3), 0.0);
-  velocity_nodes_ = upload<std::uint32_t>(context, *queue_, velocity_nodes);
-  velocity_values_ = upload<double>(context, *queue_, velocity_values);
+  velocity_nodes_ = upload<std::uint32_t>(context, queue, velocity_nodes);
+  velocity_values_ = upload<double>(context, queue, velocity_values);
   rhs_ = core::Buffer<double>(context, data.node_count());
   delta_ = core::Buffer<double>(context, data.node_count());
 
@@ -75,26 +62,22 @@ PressureStep::PressureStep(const core::DeviceSet& devices, std::size_t device, c
   assemble_ = program.kernel("fem_pressure_assemble");
   correct_ = program.kernel("fem_pressure_correct");
   projection_ = program.kernel("fem_pressure_projection");
-  set_velocity_ = program.kernel("fem_set_velocity");
-  core::KernelArgs(projection_).add(nodes_).add(row_start_).add(col_).add(records_).add(inv_mass_);
+  // The fixed-velocity list is the momentum step's kernel, applied here after the correction.
+  set_velocity_ = context.program("fem/fem_momentum.cl", core::BuildOptions(core::Precision::f64))
+                      .kernel("fem_impose_velocity");
+  core::KernelArgs(projection_).add(launch_.nodes()).add(row_start_).add(col_).add(records_).add(inv_mass_);
   core::KernelArgs(set_velocity_).add(fixed_velocity_count_).add(velocity_nodes_).add(velocity_values_);
-}
-
-void PressureStep::check_size(const core::Buffer<double>& field, std::size_t per_node, const char* name) const {
-  if (field.size() != per_node * nodes_)
-    throw core::Error(std::string("the device field ") + name + " holds " + std::to_string(field.size()) +
-                      " values; the pressure step needs " + std::to_string(per_node * nodes_));
 }
 
 void PressureStep::assemble(const PressureParameters& param, const core::Buffer<double>& tau,
                             const core::Buffer<double>& u_hat, const core::Buffer<double>& xi,
                             const core::Buffer<double>& p) {
-  check_size(tau, 1, "tau");
-  check_size(u_hat, 3, "u_hat");
-  check_size(xi, 3, "xi");
-  check_size(p, 1, "p");
+  launch_.check_size(tau, 1, "tau");
+  launch_.check_size(u_hat, 3, "u_hat");
+  launch_.check_size(xi, 3, "xi");
+  launch_.check_size(p, 1, "p");
   core::KernelArgs(assemble_, core::Precision::f64)
-      .add(nodes_)
+      .add(launch_.nodes())
       .add(row_start_)
       .add(col_)
       .add(records_)
@@ -108,17 +91,17 @@ void PressureStep::assemble(const PressureParameters& param, const core::Buffer<
       .add(cg_.values())
       .add(cg_.preconditioner())
       .add(rhs_);
-  assemble_.launch(*queue_, global_, local_);
+  launch_.launch(assemble_);
 }
 
 CgResult PressureStep::run(const PressureParameters& param, const core::Buffer<double>& tau,
                            const core::Buffer<double>& u_hat, core::Buffer<double>& p, core::Buffer<double>& xi,
                            core::Buffer<double>& u) {
-  check_size(u, 3, "u");
+  launch_.check_size(u, 3, "u");
   assemble(param, tau, u_hat, xi, p);
-  const CgResult result = cg_.solve(*queue_, rhs_, delta_);
+  const CgResult result = cg_.solve(launch_.queue(), rhs_, delta_);
   core::KernelArgs(correct_, core::Precision::f64)
-      .add(nodes_)
+      .add(launch_.nodes())
       .add(row_start_)
       .add(col_)
       .add(records_)
@@ -128,12 +111,12 @@ CgResult PressureStep::run(const PressureParameters& param, const core::Buffer<d
       .add(u_hat)
       .add(u)
       .add(p);
-  correct_.launch(*queue_, global_, local_);
+  launch_.launch(correct_);
   core::KernelArgs(projection_, 5).add(p).add(xi);
-  projection_.launch(*queue_, global_, local_);
+  launch_.launch(projection_);
   if (fixed_velocity_count_ > 0) {
     core::KernelArgs(set_velocity_, 3).add(u);
-    set_velocity_.launch(*queue_, global_, local_);
+    launch_.launch(set_velocity_);
   }
   return result;
 }

@@ -10,6 +10,7 @@
 #include "hetflow/fem/device_cg.hpp"
 #include "hetflow/fem/edge_data.hpp"
 #include "hetflow/fem/edge_operators.hpp"
+#include "hetflow/fem/node_launch.hpp"
 #include "hetflow/fem/pressure_system.hpp"
 
 namespace hetflow::fem {
@@ -47,11 +48,7 @@ class PressureStep {
   const core::Buffer<double>& increment() const { return delta_; }
 
  private:
-  void check_size(const core::Buffer<double>& field, std::size_t per_node, const char* name) const;
-
-  const core::Queue* queue_;
-  core::NDRange global_, local_;
-  cl_uint nodes_;
+  NodeLaunch launch_;
   cl_uint fixed_velocity_count_;
   core::Buffer<std::uint32_t> row_start_, col_, velocity_nodes_;
   core::Buffer<cl_uchar> fixed_;
