@@ -18,6 +18,18 @@
 
 namespace hetflow::test {
 
+// The repository's root folder, for the examples and mechanisms tests copy or name.
+inline const std::filesystem::path source_root =
+    std::filesystem::path(__FILE__).parent_path().parent_path().parent_path();
+
+// A file's bytes as a string (empty when it cannot be read).
+inline std::string file_text(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
 struct CommandResult {
   int status;
   std::string output;  // stdout and stderr together
@@ -44,10 +56,7 @@ class CommandTest : public ::testing::Test {
     const std::filesystem::path log = dir / "output.txt";
     const std::string cmd = "cd '" + dir.string() + "' && " + command + " > '" + log.string() + "' 2>&1";
     const int raw = std::system(cmd.c_str());
-    std::ifstream in(log);
-    std::stringstream text;
-    text << in.rdbuf();
-    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, text.str()};
+    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, file_text(log)};
   }
 
   // Starts `hetflow run ARGS... --device <test device> -q` in the test folder, waits (up to a minute)

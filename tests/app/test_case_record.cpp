@@ -21,14 +21,8 @@ namespace {
 namespace fs = std::filesystem;
 using Result = hetflow::test::CommandResult;
 
-const fs::path source_root = fs::path(__FILE__).parent_path().parent_path().parent_path();
-
-std::string read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using hetflow::test::file_text;
+using hetflow::test::source_root;
 
 nlohmann::json without_timings(nlohmann::json j) {
   if (j.is_object()) {
@@ -158,8 +152,9 @@ class RunAgain : public hetflow::test::CommandTest {
   }
 
   // Every file of run `a` but its manifest, case.yaml and lock file (which hold times, the command line,
-  // the process and the run directory) is in run `b` with the same bytes, and `b` has no file `a` lacks. A JSON result file
-  // is compared without its timings (keys "seconds" and "..._per_second"), which no run repeats.
+  // the process and the run directory) is in run `b` with the same bytes, and `b` has no file `a` lacks.
+  // A JSON result file is compared without its timings (keys "seconds" and "..._per_second"), which no
+  // run repeats.
   void expect_same_files(const fs::path& a, const fs::path& b, const std::string& type) const {
     std::set<std::string> names_a, names_b;
     for (const auto& e : fs::directory_iterator(dir / a)) names_a.insert(e.path().filename().string());
@@ -169,11 +164,11 @@ class RunAgain : public hetflow::test::CommandTest {
     for (const std::string& name : names_a) {
       if (name == "manifest.json" || name == "case.yaml" || name == ".hetflow-lock" || !names_b.count(name)) continue;
       if (fs::path(name).extension() == ".json") {
-        EXPECT_EQ(without_timings(nlohmann::json::parse(read(dir / a / name))),
-                  without_timings(nlohmann::json::parse(read(dir / b / name))))
+        EXPECT_EQ(without_timings(nlohmann::json::parse(file_text(dir / a / name))),
+                  without_timings(nlohmann::json::parse(file_text(dir / b / name))))
             << type << ": " << name << " differs";
       } else {
-        EXPECT_TRUE(read(dir / a / name) == read(dir / b / name)) << type << ": " << name << " differs";
+        EXPECT_TRUE(file_text(dir / a / name) == file_text(dir / b / name)) << type << ": " << name << " differs";
       }
       ++compared;
     }
@@ -196,7 +191,7 @@ TEST_F(RunAgain, EveryTypeReproducesItsRunFromItsCaseYaml) {
     write_case(name, small->second);
     const Result first = run_hetflow("run cases/" + name + ".yaml --device " + device() + " -q --output first/" + name);
     ASSERT_EQ(first.status, 0) << name << ": " << first.output;
-    const std::string recorded = read(dir / "first" / name / "case.yaml");
+    const std::string recorded = file_text(dir / "first" / name / "case.yaml");
     EXPECT_EQ(recorded.rfind("# The case of the hetflow run in this folder, as given: cases/" + name + ".yaml", 0), 0u)
         << recorded;
     EXPECT_TRUE(manifest("first/" + name)["outputs"].contains("case.yaml")) << name;
@@ -233,7 +228,7 @@ TEST_F(RunAgain, TheRecordHoldsTheGivenKeysWithAbsolutePaths) {
 
   write("steps.yaml", "type: ftle\nftle:\n  steps: 10\nseeds:\n  counts: [21, 11]\n");
   ASSERT_EQ(run_hetflow("run steps.yaml --device " + device() + " -q --output ftle --set ftle.dt=0.5").status, 0);
-  const std::string recorded = read(dir / "ftle/case.yaml");
+  const std::string recorded = file_text(dir / "ftle/case.yaml");
   EXPECT_NE(recorded.find("ftle:\n  dt: 0.5\n"), std::string::npos) << recorded;
   EXPECT_EQ(recorded.find("steps:"), std::string::npos) << recorded;
 }

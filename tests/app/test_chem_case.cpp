@@ -25,7 +25,7 @@ namespace {
 namespace fs = std::filesystem;
 using Result = hetflow::test::CommandResult;
 
-const fs::path source_root = fs::path(__FILE__).parent_path().parent_path().parent_path();
+using hetflow::test::source_root;
 
 std::vector<std::string> lines(const fs::path& p) {
   std::ifstream in(p);

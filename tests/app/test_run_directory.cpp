@@ -25,19 +25,13 @@ namespace {
 namespace fs = std::filesystem;
 using Result = hetflow::test::CommandResult;
 
-const fs::path source_root = fs::path(__FILE__).parent_path().parent_path().parent_path();
-
-std::string text_of(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using hetflow::test::file_text;
+using hetflow::test::source_root;
 
 // Every file in `d` (hidden ones too) with its bytes.
 std::map<std::string, std::string> contents(const fs::path& d) {
   std::map<std::string, std::string> files;
-  for (const auto& e : fs::directory_iterator(d)) files[e.path().filename().string()] = text_of(e.path());
+  for (const auto& e : fs::directory_iterator(d)) files[e.path().filename().string()] = file_text(e.path());
   return files;
 }
 
@@ -176,7 +170,7 @@ TEST_F(RunDirectories, KilledRunsTemporariesAreRemovedAndItsManifestMarkedKilled
   EXPECT_FALSE(fs::exists(dir / "old/.field_000002.vti.tmp-99-3"));
   EXPECT_EQ(manifest("old")["status"], "killed");
   EXPECT_EQ(manifest("old")["command"], "hetflow run x.yaml");
-  EXPECT_EQ(text_of(dir / "old/selftest.csv"), "step,min,max,total\n0,0,1,2\n");
+  EXPECT_EQ(file_text(dir / "old/selftest.csv"), "step,min,max,total\n0,0,1,2\n");
 
   // A run killed before its manifest left only temporaries: once they are gone the directory is free.
   write("bare/.selftest.csv.tmp-7-0", "step");
@@ -195,7 +189,7 @@ TEST(Examples, EveryExampleWritesUnderRuns) {
     if (e.path().extension() != ".yaml") continue;
     ++examples;
     std::vector<std::string> errors;
-    const hetflow::io::YamlNode tree = hetflow::io::read_yaml_tree(text_of(e.path()), e.path().string(), errors);
+    const hetflow::io::YamlNode tree = hetflow::io::read_yaml_tree(file_text(e.path()), e.path().string(), errors);
     ASSERT_TRUE(errors.empty()) << errors.front();
     const hetflow::io::YamlNode* output = tree.find("output");
     const hetflow::io::YamlNode* out_dir = output ? output->find("dir") : nullptr;
@@ -203,7 +197,7 @@ TEST(Examples, EveryExampleWritesUnderRuns) {
     EXPECT_EQ(out_dir->text.rfind("runs/", 0), 0u) << e.path() << ": output.dir " << out_dir->text;
   }
   EXPECT_GE(examples, 11u);
-  EXPECT_NE(text_of(source_root / ".gitignore").find("\nruns/\n"), std::string::npos);
+  EXPECT_NE(file_text(source_root / ".gitignore").find("\nruns/\n"), std::string::npos);
 }
 
 }  // namespace
