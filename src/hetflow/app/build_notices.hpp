@@ -13,8 +13,8 @@ namespace hetflow::app {
 
 // Says so on `out` when a kernel build that missed the cache has run for `after`: "hetflow: building
 // RADAU5 kernel for gri30.yaml (53 species) on <device>, first time only…", then "hetflow: built … in
-// S s" (its seconds) when it ends. Shorter builds stay silent, so a warm cache prints nothing. Installed as core's
-// build listener while it lives; quiet prints nothing and installs nothing.
+// S s" (its seconds) when it ends. Shorter builds stay silent, so a warm cache prints nothing.
+// Installed as core's build listener while it lives; quiet prints nothing and installs nothing.
 class BuildNotices final : public core::BuildListener {
  public:
   explicit BuildNotices(display::Verbosity verbosity, std::ostream& out = std::cerr,
