@@ -7,7 +7,6 @@
 namespace hetflow::fem {
 namespace {
 
-constexpr std::size_t work_group = 64;
 constexpr std::size_t groups_per_unit = 32;
 
 }  // namespace

@@ -22,6 +22,10 @@ class NodeLaunch {
   void check_size(const core::Buffer<double>& field, std::size_t per_node, const char* name) const;
   void launch(const core::Kernel& kernel) const;
 
+  // The work-group size of every launch, and the number of groups of one.
+  static constexpr std::size_t work_group = 64;
+  std::size_t groups() const { return global_.size[0] / work_group; }
+
   const core::Queue& queue() const { return *queue_; }
   cl_uint nodes() const { return nodes_; }
 

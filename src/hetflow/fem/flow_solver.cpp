@@ -1,0 +1,148 @@
+#include "hetflow/fem/flow_solver.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "hetflow/core/number_text.hpp"
+
+namespace hetflow::fem {
+namespace {
+
+std::vector<double> packed(std::span<const Vec3> values) {
+  std::vector<double> out;
+  out.reserve(3 * values.size());
+  for (const Vec3& v : values) out.insert(out.end(), v.begin(), v.end());
+  return out;
+}
+
+std::vector<Vec3> unpacked(const std::vector<double>& values) {
+  std::vector<Vec3> out(values.size() / 3);
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = {values[3 * i], values[3 * i + 1], values[3 * i + 2]};
+  return out;
+}
+
+FixedVelocity fixed_velocity(const VelocityDirichlet& d) { return {d.nodes, d.values}; }
+
+void check_state(const FlowState& s, std::size_t nodes) {
+  if (s.velocity.size() != nodes || s.pressure.size() != nodes || s.projection.size() != nodes)
+    throw core::Error("a flow state needs one velocity, pressure and projection per node (" + std::to_string(nodes) +
+                      "), got " + std::to_string(s.velocity.size()) + ", " + std::to_string(s.pressure.size()) +
+                      " and " + std::to_string(s.projection.size()));
+}
+
+}  // namespace
+
+FlowSolver::FlowSolver(const core::DeviceSet& devices, std::size_t device, const Mesh& mesh, const EdgeData& data,
+                       const FlowParameters& parameters, const FlowConstraints& constraints)
+    : queue_(&devices.compute(device)),
+      mesh_nodes_(mesh.nodes),
+      data_(&data),
+      parameters_(parameters),
+      constraints_(constraints),
+      device_data_(devices, device, data),
+      momentum_(devices, device, data, parameters.momentum, constraints.velocity),
+      pressure_(devices, device, data, constraints.pressure_nodes, fixed_velocity(constraints.velocity), parameters.cg,
+                parameters.spmv),
+      measure_(devices, device, device_data_, parameters.momentum.viscosity) {
+  if (mesh.nodes.size() != data.node_count())
+    throw core::Error("the mesh has " + std::to_string(mesh.nodes.size()) + " nodes, its edge data " +
+                      std::to_string(data.node_count()));
+  if (constraints.pressure_nodes.size() != constraints.pressure_values.size())
+    throw core::Error("fixed pressure: " + std::to_string(constraints.pressure_nodes.size()) + " nodes but " +
+                      std::to_string(constraints.pressure_values.size()) + " values");
+  if (!(parameters.theta > 0) || !(parameters.max_courant > 0))
+    throw core::Error("the pressure factor theta and the Courant limit must be positive, got " +
+                      core::number_text(parameters.theta, 6) + " and " + core::number_text(parameters.max_courant, 6));
+  const core::Context& context = devices.context(device);
+  const std::size_t n = data.node_count();
+  for (core::Buffer<double>* v : {&u_, &u_hat_, &u_next_, &xi_}) *v = core::Buffer<double>(context, 3 * n);
+  p_ = core::Buffer<double>(context, n);
+  set_state(rest_state());
+}
+
+FlowState FlowSolver::rest_state() const {
+  const std::size_t n = node_count();
+  const MomentumParameters& m = parameters_.momentum;
+  const Vec3 hydrostatic{m.density * m.body_force[0], m.density * m.body_force[1], m.density * m.body_force[2]};
+  FlowState s{std::vector<Vec3>(n, Vec3{0, 0, 0}), std::vector<double>(n, 0.0), std::vector<Vec3>(n, hydrostatic), 0, 0};
+  return s;
+}
+
+void FlowSolver::set_state(const FlowState& given) {
+  check_state(given, node_count());
+  FlowState s = given;
+  impose_velocity(constraints_.velocity, s.velocity);
+  for (std::size_t k = 0; k < constraints_.pressure_nodes.size(); ++k)
+    s.pressure[constraints_.pressure_nodes[k]] = constraints_.pressure_values[k];
+  u_.write(*queue_, packed(s.velocity));
+  p_.write(*queue_, s.pressure);
+  xi_.write(*queue_, packed(s.projection));
+  time_ = s.time;
+  step_ = s.step;
+  diagnostics_ = measure_.measure(u_, p_);
+  if (diagnostics_.bad_nodes > 0)
+    throw FlowError("the flow state at t = " + core::number_text(time_, 6) + " holds " +
+                    std::to_string(diagnostics_.bad_nodes) + " nodes whose velocity or pressure is not finite" +
+                    node_text(diagnostics_.first_bad, "first"));
+}
+
+FlowState FlowSolver::state() const { return {velocity(), pressure(), unpacked(xi_.to_vector(*queue_)), time_, step_}; }
+
+std::vector<Vec3> FlowSolver::velocity() const { return unpacked(u_.to_vector(*queue_)); }
+
+std::vector<double> FlowSolver::pressure() const { return p_.to_vector(*queue_); }
+
+double FlowSolver::stable_dt(double courant) const {
+  return diagnostics_.stability_rate > 0 ? courant / diagnostics_.stability_rate
+                                         : std::numeric_limits<double>::infinity();
+}
+
+StepReport FlowSolver::advance(double dt) {
+  check_time_step(dt);
+  StepReport report;
+  report.step = step_ + 1;
+  report.dt = dt;
+  momentum_.advance(u_, p_, dt, u_hat_);
+  PressureParameters pressure{dt, parameters_.momentum.density, parameters_.theta};
+  report.cg = pressure_.run(pressure, momentum_.tau(), u_hat_, p_, xi_, u_next_);
+  if (!report.cg.converged())
+    fail(std::string("the pressure solve failed: ") + to_string(report.cg.status) + " after " +
+             std::to_string(report.cg.iterations) + " iterations, relative residual " +
+             core::number_text(report.cg.residual, 3),
+         node_count(), "");
+  report.diagnostics = measure_.measure(u_next_, p_);
+  if (report.diagnostics.bad_nodes > 0)
+    fail(std::to_string(report.diagnostics.bad_nodes) + " nodes hold a velocity or pressure that is not finite",
+         report.diagnostics.first_bad, "first");
+  report.courant = dt * report.diagnostics.stability_rate;
+  if (report.courant > parameters_.max_courant) {
+    const std::vector<double> rates = stability_rates(*data_, unpacked(u_next_.to_vector(*queue_)),
+                                                      parameters_.momentum.viscosity);
+    const auto worst = static_cast<std::size_t>(std::max_element(rates.begin(), rates.end()) - rates.begin());
+    fail("the Courant number dt * rate = " + core::number_text(report.courant, 4) + " exceeds " +
+             core::number_text(parameters_.max_courant, 4) + " (dt = " + core::number_text(dt, 4) +
+             "); take a smaller time step or Courant number",
+         worst, "largest");
+  }
+  std::swap(u_, u_next_);
+  diagnostics_ = report.diagnostics;
+  time_ += dt;
+  step_ = report.step;
+  report.time = time_;
+  return report;
+}
+
+std::string FlowSolver::node_text(std::size_t node, const char* which) const {
+  if (node >= mesh_nodes_.size()) return "";
+  const Point& x = mesh_nodes_[node];
+  return std::string(", ") + which + " at node " + std::to_string(node) + " (" + core::number_text(x[0], 6) + ", " +
+         core::number_text(x[1], 6) + ", " + core::number_text(x[2], 6) + ")";
+}
+
+void FlowSolver::fail(const std::string& reason, std::size_t node, const char* which) const {
+  throw FlowError("step " + std::to_string(step_ + 1) + " (from t = " + core::number_text(time_, 6) + "): " + reason +
+                  node_text(node, which));
+}
+
+}  // namespace hetflow::fem
