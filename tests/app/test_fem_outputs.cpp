@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "command_test.hpp"
+#include "hetflow/app/fem/fem_cut_preview.hpp"
 #include "hetflow/app/fem/fem_outputs.hpp"
 #include "hetflow/app/run_directory.hpp"
 #include "hetflow/fem/box_mesh.hpp"
@@ -197,6 +198,36 @@ TEST_F(FemOutputs, CutPlanePreviewHasTheExpectedSize) {
   const auto png = hetflow::io::read_png(run() / "vorticity_normal_z_000012.png");
   EXPECT_EQ(png.width, 400);
   EXPECT_EQ(png.height, 222);
+}
+
+// A 3 × 3 × 1 box without its middle cube: the plane z = 0.5 shows the hole grey, a third of the plot
+// wide and high, and nothing else grey.
+TEST_F(FemOutputs, CutPlaneDrawsPointsOutsideTheMeshGrey) {
+  hetflow::fem::Mesh holed = hetflow::fem::box_mesh(3, 3, 1, {0, 0, 0}, {3, 3, 1});
+  std::erase_if(holed.tets, [&](const hetflow::fem::Tet& t) {
+    Point c{};
+    for (const std::uint32_t n : t)
+      for (std::size_t a = 0; a < 3; ++a) c[a] += 0.25 * holed.nodes[n][a];
+    return c[0] > 1 && c[0] < 2 && c[1] > 1 && c[1] < 2;
+  });
+  std::vector<Vec3> u;
+  std::vector<double> p;
+  for (const Point& x : holed.nodes) {
+    u.push_back(velocity_at(x));
+    p.push_back(pressure_at(x));
+  }
+  const hetflow::fem::PointLocator locator(holed);
+  const hetflow::app::FemCutPreview preview(locator, {.axis = 2, .position = 0.5, .field = hetflow::app::FemCutField::pressure, .width = 300});
+  hetflow::display::PreviewLayout layout;
+  const hetflow::io::Image image = preview.render(1, 0.1, u, p, {}, &layout);
+  const auto& plot = layout.plot;
+  EXPECT_EQ(image.pixel(plot.x + plot.width / 2, plot.y + plot.height / 2), hetflow::display::kNanColor);
+  EXPECT_NE(image.pixel(plot.x + plot.width / 6, plot.y + plot.height / 6), hetflow::display::kNanColor);
+  int grey = 0;
+  for (int y = 0; y < image.height; ++y)
+    for (int x = 0; x < image.width; ++x) grey += image.pixel(x, y) == hetflow::display::kNanColor ? 1 : 0;
+  EXPECT_GE(grey, (plot.width / 3 - 1) * (plot.height / 3 - 1));
+  EXPECT_LE(grey, (plot.width / 3 + 1) * (plot.height / 3 + 1));
 }
 
 TEST_F(FemOutputs, TheManifestListsEveryFileWritten) {

@@ -5,7 +5,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include "hetflow/display/preview.hpp"
+#include "hetflow/io/png_image.hpp"
 
 namespace hetflow::app {
 namespace {
@@ -58,8 +58,8 @@ std::string FemCutPreview::description() const {
          fem_four_digits(plane_.position) + " at each snapshot (grey: outside the mesh)";
 }
 
-void FemCutPreview::write(const std::filesystem::path& path, long step, double time, std::span<const fem::Vec3> velocity,
-                          std::span<const double> pressure, std::span<const fem::Vec3> vorticity) const {
+io::Image FemCutPreview::render(long step, double time, std::span<const fem::Vec3> velocity, std::span<const double> pressure,
+                                std::span<const fem::Vec3> vorticity, display::PreviewLayout* layout) const {
   const auto axis = static_cast<std::size_t>(plane_.axis);
   std::vector<double> shown(samples_.size(), std::numeric_limits<double>::quiet_NaN());
   for (std::size_t s = 0; s < samples_.size(); ++s) {
@@ -92,7 +92,13 @@ void FemCutPreview::write(const std::filesystem::path& path, long step, double t
   }
   look.title = "t = " + fem_four_digits(time) + "  step " + std::to_string(step) + "  " + fem_axis_name(plane_.axis) + " = " +
                fem_four_digits(plane_.position);
-  display::write_preview_png(path, display::PreviewField{std::span<const double>(shown), nh_, nv_}, plane_.width, height_, look);
+  return display::render_preview(display::PreviewField{std::span<const double>(shown), nh_, nv_}, plane_.width, height_, look,
+                                 layout);
+}
+
+void FemCutPreview::write(const std::filesystem::path& path, long step, double time, std::span<const fem::Vec3> velocity,
+                          std::span<const double> pressure, std::span<const fem::Vec3> vorticity) const {
+  io::write_png(path, render(step, time, velocity, pressure, vorticity));
 }
 
 }  // namespace hetflow::app

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "hetflow/app/fem/fem_output_config.hpp"
+#include "hetflow/display/preview.hpp"
 #include "hetflow/fem/edge_operators.hpp"
 #include "hetflow/fem/point_locator.hpp"
 
@@ -21,7 +22,11 @@ class FemCutPreview {
   // Throws std::invalid_argument for a plane fem_output_problems rejects.
   FemCutPreview(const fem::PointLocator& locator, const FemCutPlane& plane);
 
-  // The preview of the fields at one step; `vorticity` is read only for the vorticity fields.
+  // The preview of the fields at one step; `vorticity` is read only for the vorticity fields. `layout`
+  // receives where the plot landed.
+  io::Image render(long step, double time, std::span<const fem::Vec3> velocity, std::span<const double> pressure,
+                   std::span<const fem::Vec3> vorticity, display::PreviewLayout* layout = nullptr) const;
+  // The same as a PNG file.
   void write(const std::filesystem::path& path, long step, double time, std::span<const fem::Vec3> velocity,
              std::span<const double> pressure, std::span<const fem::Vec3> vorticity) const;
 
