@@ -149,6 +149,16 @@ TEST(FemAmg, SingularMatrixIsAnError) {
   }
 }
 
+TEST(FemAmg, OptionsOutOfRangeAreErrors) {
+  const CsrMatrix a = test::dirichlet_laplacian(6, 6, 6);
+  AmgOptions o;
+  o.strength = -0.1;
+  EXPECT_THROW(AmgHierarchy(a, o), core::Error);
+  o = AmgOptions{};
+  o.coarse_size = 0;
+  EXPECT_THROW(AmgHierarchy(a, o), core::Error);
+}
+
 TEST(FemAmg, ComplexityOfTheBoxStiffness) {
   const BoxStiffness s = box_stiffness(20);
   const AmgHierarchy h(s.k);

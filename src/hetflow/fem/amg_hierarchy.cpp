@@ -104,9 +104,19 @@ std::vector<double> dense_inverse(const SparseRows& a) {
   return inv;
 }
 
+void check(const AmgOptions& o) {
+  if (!(o.strength >= 0) || !std::isfinite(o.strength))
+    throw core::Error("AMG: strength must be non-negative and finite, got " + std::to_string(o.strength));
+  if (o.coarse_size < 1 || o.max_levels < 1 || o.power_iterations < 1)
+    throw core::Error("AMG: coarse_size, max_levels and power_iterations must be at least 1, got " +
+                      std::to_string(o.coarse_size) + ", " + std::to_string(o.max_levels) + " and " +
+                      std::to_string(o.power_iterations));
+}
+
 }  // namespace
 
 AmgHierarchy::AmgHierarchy(const CsrMatrix& matrix, const AmgOptions& options) {
+  check(options);
   SparseRows a = sparse_rows(matrix);
   double theta = options.strength;
   for (int l = 0;; ++l) {

@@ -34,9 +34,9 @@ struct AmgLevel {
 // (fem/device_amg.hpp).
 class AmgHierarchy {
  public:
-  // Throws core::Error for a diagonal entry that is not positive, a coarsest matrix that is not
-  // positive definite (a singular A: a part of the mesh without a fixed pressure) or a coarsening that
-  // stalls above 8 × coarse_size unknowns.
+  // Throws core::Error for options out of range, a diagonal entry that is not positive, a coarsest
+  // matrix that is not positive definite (a singular A: a part of the mesh without a fixed pressure) or
+  // a coarsening that stalls above 8 × coarse_size unknowns.
   explicit AmgHierarchy(const CsrMatrix& a, const AmgOptions& options = AmgOptions{});
 
   const std::vector<AmgLevel>& levels() const { return levels_; }
