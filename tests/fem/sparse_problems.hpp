@@ -1,4 +1,6 @@
 #pragma once
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -65,6 +67,18 @@ inline std::vector<double> random_vector(std::size_t n, std::uint64_t seed) {
   std::vector<double> v(n);
   for (double& x : v) x = g.next();
   return v;
+}
+
+inline double max_abs(const std::vector<double>& v) {
+  double m = 0;
+  for (double x : v) m = std::max(m, std::fabs(x));
+  return m;
+}
+
+inline double max_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  double m = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) m = std::max(m, std::fabs(a[i] - b[i]));
+  return m;
 }
 
 }  // namespace hetflow::test

@@ -36,17 +36,8 @@ DeviceSolve device_cg(const CsrMatrix& a, const std::vector<double>& b, const Cg
   return s;
 }
 
-double max_abs(const std::vector<double>& v) {
-  double m = 0;
-  for (double x : v) m = std::max(m, std::fabs(x));
-  return m;
-}
-
-double max_difference(const std::vector<double>& a, const std::vector<double>& b) {
-  double m = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) m = std::max(m, std::fabs(a[i] - b[i]));
-  return m;
-}
+using test::max_abs;
+using test::max_difference;
 
 double true_relative_residual(const CsrMatrix& a, const std::vector<double>& x, const std::vector<double>& b) {
   const std::vector<double> ax = multiply(a, x);

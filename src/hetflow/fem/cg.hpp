@@ -8,12 +8,17 @@
 
 namespace hetflow::fem {
 
+// The preconditioner of the device CG: Jacobi, the paper's, or one V-cycle of smoothed-aggregation
+// multigrid (fem/amg_hierarchy.hpp).
+enum class Preconditioner { jacobi, amg };
+
 // How a conjugate-gradient solve stops: relative residual ||r|| / ||b|| < tolerance, or after
 // max_iterations. The device solve reads its state back every check_interval iterations.
 struct CgOptions {
   double tolerance = 1e-10;
   int max_iterations = 1000;
   int check_interval = 8;
+  Preconditioner preconditioner = Preconditioner::jacobi;
 };
 
 // The numbering is the device kernels' state word (fem/sparse.cl).

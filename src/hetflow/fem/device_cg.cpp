@@ -36,7 +36,7 @@ double relative_residual(double rr, double bb) { return bb > 0 ? std::sqrt(rr / 
 
 template <class Real>
 DeviceCg<Real>::DeviceCg(const core::Queue& queue, const CsrMatrix& a, const SpmvShape& shape,
-                         const CgOptions& options)
+                         const CgOptions& options, const AmgHierarchy* amg)
     : options_(options), a_(queue, a), spmv_(queue.context(), shape), check_(queue, 4) {
   check_options(options_);
   const core::Context& context = queue.context();
@@ -73,6 +73,20 @@ DeviceCg<Real>::DeviceCg(const core::Queue& queue, const CsrMatrix& a, const Spm
       .add(options_.max_iterations);
   core::KernelArgs(direction_).add(n32).add(scalars_).add(z_).add(p_).add(state_);
   core::KernelArgs(start_sums_).add(groups_).add(partial_).add(scalars_).add(state_);
+  if (options_.preconditioner != Preconditioner::amg) return;
+  update_ = p.kernel("fem_cg_update");
+  sums_ = p.kernel("fem_cg_sums");
+  first_direction_ = p.kernel("fem_cg_first_direction");
+  core::KernelArgs(sums_).add(n32).add(r_).add(z_).add(partial_).add(state_);
+  core::KernelArgs(first_direction_).add(n32).add(z_).add(p_).add(state_);
+  if (amg) {
+    amg_ = std::make_unique<DeviceAmg<Real>>(queue, *amg, shape, state_);
+  } else {
+    amg_ = std::make_unique<DeviceAmg<Real>>(queue, AmgHierarchy(a), shape, state_);
+  }
+  if (amg_->size() != n)
+    throw core::Error("CG: the AMG hierarchy has " + std::to_string(amg_->size()) + " unknowns for a matrix of " +
+                      std::to_string(n));
 }
 
 template <class Real>
@@ -81,7 +95,13 @@ void DeviceCg<Real>::enqueue_iteration(const core::Queue& queue) {
   spmv_(queue, a_, p_, q_);
   pq_.launch(queue, reduce_global_, one_group);
   alpha_.launch(queue, one_group, one_group);
-  step_.launch(queue, reduce_global_, one_group);
+  if (amg_) {
+    update_.launch(queue, reduce_global_, one_group);
+    amg_->enqueue(queue, r_, z_);
+    sums_.launch(queue, reduce_global_, one_group);
+  } else {
+    step_.launch(queue, reduce_global_, one_group);
+  }
   beta_.launch(queue, one_group, one_group);
   direction_.launch(queue, reduce_global_, one_group);
 }
@@ -114,7 +134,19 @@ CgResult DeviceCg<Real>::solve(const core::Queue& queue, const core::Buffer<Real
       .add(partial_)
       .add(state_);
 
+  if (amg_) {
+    core::KernelArgs(update_).add(static_cast<cl_int>(a_.n)).add(scalars_).add(x).add(r_).add(p_).add(q_).add(
+        state_);
+  }
+
   start_sums_.launch(queue, one_group, one_group);
+  if (amg_) {
+    // The Jacobi start above set the state word and b.b; the V-cycle replaces z and so p and r.z.
+    amg_->enqueue(queue, r_, z_);
+    first_direction_.launch(queue, reduce_global_, one_group);
+    sums_.launch(queue, reduce_global_, one_group);
+    start_sums_.launch(queue, one_group, one_group);
+  }
 
   std::array<core::Event, 2> pending;
   int enqueued = 0;

@@ -1,19 +1,24 @@
 #pragma once
 #include <cstddef>
+#include <memory>
 
 #include "hetflow/core/buffer.hpp"
 #include "hetflow/core/context.hpp"
 #include "hetflow/core/kernel.hpp"
+#include "hetflow/fem/amg_hierarchy.hpp"
 #include "hetflow/fem/cg.hpp"
+#include "hetflow/fem/device_amg.hpp"
 #include "hetflow/fem/device_csr.hpp"
 
 namespace hetflow::fem {
 
-// Jacobi-preconditioned conjugate gradient on one device, for one matrix (docs/fem.md, "Pressure
-// solver"). Every iteration is six kernels enqueued back to back on the caller's in-order queue: the
+// Preconditioned conjugate gradient on one device, for one matrix (docs/fem.md, "Pressure solver").
+// With Jacobi every iteration is six kernels enqueued back to back on the caller's in-order queue: the
 // SpMV q = A p; per-group partial sums of p.q; one work-group that adds them and writes alpha into a
 // small device buffer; the update of x, r and z = r / diag with the partial sums of r.z and r.r; one
 // work-group that adds those, counts the iteration, tests convergence and writes beta; and p = z + beta p.
+// With AMG the update leaves z alone, the V-cycle (DeviceAmg) writes z = B r, and a kernel of its own
+// takes the partial sums of r.z and r.r before beta.
 // The stopping test runs on the device, which sets a state word and freezes x at the iterate that met
 // it; the host reads that word and the residual every check_interval iterations without blocking and
 // waits for the read one check later, so the device never waits for the host inside the loop.
@@ -21,7 +26,11 @@ template <class Real>
 class DeviceCg {
  public:
   // Throws core::Error for an inconsistent matrix or a diagonal entry that is missing or not positive.
-  DeviceCg(const core::Queue& queue, const CsrMatrix& a, const SpmvShape& shape, const CgOptions& options);
+  // With options.preconditioner = amg the V-cycle is `amg`'s, a hierarchy of n unknowns (one of A
+  // itself when none is given): a caller that reassembles A on the device passes a hierarchy of a
+  // matrix spectrally equivalent to every A it assembles.
+  DeviceCg(const core::Queue& queue, const CsrMatrix& a, const SpmvShape& shape, const CgOptions& options,
+           const AmgHierarchy* amg = nullptr);
 
   // Solves A x = b from x = 0; x and b hold n entries. Returns how the solve stopped (require_converged
   // turns a failure into CgError).
@@ -29,7 +38,8 @@ class DeviceCg {
 
   const DeviceCsr<Real>& matrix() const { return a_; }
   // The matrix values and the Jacobi preconditioner 1/A(i, i), for a caller that reassembles the matrix
-  // on the device on its fixed pattern: it writes both before the next solve, with no host round trip.
+  // on the device on its fixed pattern: it writes both before the next solve, with no host round trip
+  // (the AMG solve's start reads 1/A(i, i) too, and then replaces what it gave).
   core::Buffer<Real>& values() { return a_.values; }
   core::Buffer<Real>& preconditioner() { return inv_diag_; }
 
@@ -44,7 +54,8 @@ class DeviceCg {
   int groups_;
   core::Buffer<Real> inv_diag_, r_, z_, p_, q_, partial_, scalars_;
   core::Buffer<cl_int> state_;
-  core::Kernel start_, start_sums_, pq_, alpha_, step_, beta_, direction_;
+  core::Kernel start_, start_sums_, pq_, alpha_, step_, beta_, direction_, update_, sums_, first_direction_;
+  std::unique_ptr<DeviceAmg<Real>> amg_;
   // Where the convergence checks land: two slots of the state word, so the read of one check arrives
   // while the previous one is inspected.
   core::PinnedBuffer<cl_int> check_;

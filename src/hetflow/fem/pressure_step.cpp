@@ -7,6 +7,7 @@
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/kernel_args.hpp"
 #include "hetflow/core/program.hpp"
+#include "hetflow/fem/pressure_stiffness.hpp"
 
 namespace hetflow::fem {
 namespace {
@@ -35,7 +36,8 @@ PressureStep::PressureStep(const core::DeviceSet& devices, std::size_t device, c
                            const CgOptions& options, const SpmvShape& shape)
     : launch_(devices, device, data.node_count(), "the pressure kernels"),
       fixed_velocity_count_(static_cast<cl_uint>(fixed_velocity.nodes.size())),
-      cg_(devices.compute(device), unit_pattern(data), shape, options) {
+      cg_(devices.compute(device), unit_pattern(data), shape, options,
+          pressure_hierarchy(data, fixed_pressure, options).get()) {
   if (fixed_velocity.nodes.size() != fixed_velocity.values.size())
     throw core::Error("fixed velocity: " + std::to_string(fixed_velocity.nodes.size()) + " nodes but " +
                       std::to_string(fixed_velocity.values.size()) + " values");

@@ -23,8 +23,10 @@ struct FixedVelocity {
 
 // Steps 2 and 3 of the fractional step on one device, in FP64 (docs/fem.md, Fractional step): assembles
 // the pressure matrix and the increment's right-hand side in place on the fixed pattern
-// (fem_pressure.cl, host reference fem/pressure_system.hpp), solves H δ = b with the Jacobi CG from
-// δ = 0, then p ← p + δ, u = û − (θΔt/ρ) M⁻¹ π(δ) with the fixed velocities re-imposed, and ξ = π(p)/M.
+// (fem_pressure.cl, host reference fem/pressure_system.hpp), solves H δ = b with the CG from δ = 0
+// (Jacobi, or with options.preconditioner = amg the V-cycle of the stiffness K's hierarchy, built by the
+// constructor), then p ← p + δ, u = û − (θΔt/ρ) M⁻¹ π(δ) with the fixed velocities re-imposed, and
+// ξ = π(p)/M.
 // Node fields are device buffers of n doubles, 3-vectors n packed x, y, z triples.
 class PressureStep {
  public:

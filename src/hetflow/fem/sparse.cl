@@ -1,19 +1,11 @@
 // Device sparse linear algebra of the pressure solve: the multi-row vector-CSR SpMV and the kernels of
-// the Jacobi-preconditioned conjugate gradient (docs/fem.md, "Pressure solver").
-//
-// SPMV_WG_BITS (W) and SPMV_ROW_BITS (R), both compile-time: a work-group of 2^W work-items handles
-// 2^R consecutive rows, each row with T = 2^(W-R) lanes. REDUCE_WG is the work-group size of the
-// reductions, a power of two.
-#include "core/common.cl"
+// the preconditioned conjugate gradient (docs/fem.md, "Pressure solver"). REDUCE_WG is the work-group
+// size of the reductions, a power of two.
+#include "fem/spmv_rows.cl"
 
 #define REAL2_(t) t##2
 #define REAL2(t) REAL2_(t)
 typedef REAL2(REAL) real2;
-
-#define SPMV_WG (1 << SPMV_WG_BITS)
-#define SPMV_ROWS (1 << SPMV_ROW_BITS)
-#define SPMV_LANE_BITS (SPMV_WG_BITS - SPMV_ROW_BITS)
-#define SPMV_LANES (1 << SPMV_LANE_BITS)
 
 // The state word of a solve (state[0]); the host reads it at each convergence check.
 #define CG_RUNNING 0
@@ -34,41 +26,14 @@ typedef REAL2(REAL) real2;
 #define S_BB 4     // r.r of the initial residual (b.b: x starts at zero)
 #define S_PQ 5     // p.Ap of the last step
 
-// Products are rounded before they are added, so that one lane per row (T = 1) sums a row in the
-// host's order and gives the host's result bit for bit; SpMV is bound by memory traffic, so the
-// unfused multiply-add costs nothing measurable.
-#pragma OPENCL FP_CONTRACT OFF
-
-// y = A x for a CSR matrix of n rows. Each lane t of a row sums val[i] x[col[i]] over
-// i = start + t, start + t + T, ... (consecutive lanes read consecutive entries); a tree over local
-// memory adds the T lane sums, with a barrier after every level: the lanes of a row are not assumed to
-// run in lock-step. The groups stride over blocks of 2^R rows, uniformly within a group, so every
-// work-item of a group reaches every barrier.
+// y = A x for a CSR matrix of n rows.
 __kernel __attribute__((reqd_work_group_size(SPMV_WG, 1, 1)))
 void fem_spmv(const int n, __global const int* restrict row_start, __global const int* restrict col,
               __global const real_t* restrict val, __global const real_t* restrict x, __global real_t* restrict y) {
   __local real_t part[SPMV_WG];
-  const int lid = get_local_id(0);
-  const int lane = lid & (SPMV_LANES - 1);
-  const int local_row = lid >> SPMV_LANE_BITS;
-  const int blocks = (n + SPMV_ROWS - 1) >> SPMV_ROW_BITS;
-  for (int block = get_group_id(0); block < blocks; block += get_num_groups(0)) {
-    const int row = (block << SPMV_ROW_BITS) + local_row;
-    real_t sum = 0;
-    if (row < n) {
-      const int end = row_start[row + 1];
-      for (int i = row_start[row] + lane; i < end; i += SPMV_LANES) sum += val[i] * x[col[i]];
-    }
-#if SPMV_LANE_BITS > 0
-    part[lid] = sum;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int stride = SPMV_LANES >> 1; stride > 0; stride >>= 1) {
-      if (lane < stride) part[lid] += part[lid + stride];
-      barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    sum = part[lid];
-#endif
-    if (lane == 0 && row < n) y[row] = sum;
+  FOR_EACH_SPMV_ROW(row, n) {
+    const real_t sum = spmv_row_sum(part, row, n, row_start, col, val, x, 0, x);
+    if (SPMV_WRITES(row, n)) y[row] = sum;
   }
 }
 
@@ -89,8 +54,16 @@ real2 group_sum2(__local real_t* part, const real_t a, const real_t b) {
   return (real2)(part[0], part[REDUCE_WG]);
 }
 
-// partial[2g], partial[2g+1]: work-group g's share of r.z and r.r with z = r / diag, written to z;
-// `part` holds 2 REDUCE_WG values.
+// partial[2g], partial[2g+1]: work-group g's sums of a and b; `part` holds 2 REDUCE_WG values.
+void write_partials(__local real_t* part, const real_t a, const real_t b, __global real_t* restrict partial) {
+  const real2 s = group_sum2(part, a, b);
+  if (get_local_id(0) == 0) {
+    partial[2 * get_group_id(0)] = s.x;
+    partial[2 * get_group_id(0) + 1] = s.y;
+  }
+}
+
+// Work-group g's share of r.z and r.r with z = r / diag, written to z; `part` holds 2 REDUCE_WG values.
 void rz_rr_partials(__local real_t* part, const int n, __global const real_t* restrict r,
                     __global const real_t* restrict inv_diag, __global real_t* restrict z,
                     __global real_t* restrict partial) {
@@ -101,11 +74,7 @@ void rz_rr_partials(__local real_t* part, const int n, __global const real_t* re
     rz += ri * zi;
     rr += ri * ri;
   }
-  const real2 s = group_sum2(part, rz, rr);
-  if (get_local_id(0) == 0) {
-    partial[2 * get_group_id(0)] = s.x;
-    partial[2 * get_group_id(0) + 1] = s.y;
-  }
+  write_partials(part, rz, rr, partial);
 }
 
 // The sums of `count` pairs of partial sums, in one work-group; `part` holds 2 REDUCE_WG values.
@@ -154,11 +123,7 @@ void fem_cg_pq(const int n, __global const real_t* restrict p, __global const re
   const int count = state[0] == CG_RUNNING ? n : 0;
   real_t pq = 0;
   for (int i = get_global_id(0); i < count; i += get_global_size(0)) pq += p[i] * q[i];
-  const real2 s = group_sum2(part, pq, 0);
-  if (get_local_id(0) == 0) {
-    partial[2 * get_group_id(0)] = s.x;
-    partial[2 * get_group_id(0) + 1] = 0;
-  }
+  write_partials(part, pq, 0, partial);
 }
 
 // alpha = r.z / p.q; a p.q that is not positive stops the solve.
@@ -195,6 +160,41 @@ void fem_cg_step(const int n, __global const real_t* restrict s, __global real_t
   // Each work-item reads back only the r[i] it wrote, so no barrier is needed between the loops.
   __local real_t part[2 * REDUCE_WG];
   rz_rr_partials(part, count, r, inv_diag, z, partial);
+}
+
+// The update of a solve with a preconditioner other than Jacobi: x += alpha p, r -= alpha q. The
+// preconditioner then writes z = B r and fem_cg_sums adds up r.z and r.r.
+__kernel void fem_cg_update(const int n, __global const real_t* restrict s, __global real_t* restrict x,
+                            __global real_t* restrict r, __global const real_t* restrict p,
+                            __global const real_t* restrict q, __global const int* restrict state) {
+  if (state[0] != CG_RUNNING) return;
+  const real_t alpha = s[S_ALPHA];
+  for (int i = get_global_id(0); i < n; i += get_global_size(0)) {
+    x[i] += alpha * p[i];
+    r[i] -= alpha * q[i];
+  }
+}
+
+// The partial sums of r.z and r.r for a given z.
+__kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1)))
+void fem_cg_sums(const int n, __global const real_t* restrict r, __global const real_t* restrict z,
+                 __global real_t* restrict partial, __global const int* restrict state) {
+  __local real_t part[2 * REDUCE_WG];
+  const int count = state[0] == CG_RUNNING ? n : 0;
+  real_t rz = 0, rr = 0;
+  for (int i = get_global_id(0); i < count; i += get_global_size(0)) {
+    const real_t ri = r[i];
+    rz += ri * z[i];
+    rr += ri * ri;
+  }
+  write_partials(part, rz, rr, partial);
+}
+
+// p = z: the first direction of a solve with a preconditioner other than Jacobi.
+__kernel void fem_cg_first_direction(const int n, __global const real_t* restrict z, __global real_t* restrict p,
+                                     __global const int* restrict state) {
+  if (state[0] != CG_RUNNING) return;
+  for (int i = get_global_id(0); i < n; i += get_global_size(0)) p[i] = z[i];
 }
 
 // Counts the iteration, tests convergence (r.r < tol2 b.b) and the iteration limit, and sets
