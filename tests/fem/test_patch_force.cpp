@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -101,6 +102,25 @@ TEST_F(FemForces, HydrostaticPressureForceOnFaces) {
   expect_force(force_on("z_min", u, pressure), {0, 0, -p0 * lx * height}, "z_min");
   const double side = lx * (p0 * lz - rho * gravity * lz * lz / 2);
   expect_force(force_on("y_max", u, pressure), {0, side, (p_top - p0) * lx * cell_height / 2}, "y_max");
+}
+
+// A moving wall takes the convection of the flow it holds: for a linear u, A_I = M_I (u_I·∇)u exactly, so
+// with ν = 0, p = 0 and τ negligible (c_t = 1e200) the force is −ρ Σ_I M_I (u_I·∇)u over the wall's nodes.
+TEST_F(FemForces, MovingWallCarriesTheConvectiveTerm) {
+  parameters_.viscosity = 0;
+  parameters_.stabilisation.time = 1e200;
+  const double grad[3][3] = {{0.3, 0.2, 0.0}, {-0.1, 0.0, 0.4}, {0.0, 0.0, 0.0}};  // ∂u_c/∂x_d
+  std::vector<Vec3> u;
+  for (const Point& x : mesh_.nodes)
+    u.push_back({0.5 + grad[0][0] * x[0] + grad[0][1] * x[1], -0.7 + grad[1][0] * x[0] + grad[1][2] * x[2], 0.25});
+  const std::vector<double> p(mesh_.nodes.size(), 0.0);
+  Vec3 expected{0, 0, 0};
+  for (std::uint32_t i : patch_nodes(mesh_, find_patch(mesh_, "y_min", "slab")))
+    for (std::size_t c = 0; c < 3; ++c)
+      for (std::size_t d = 0; d < 3; ++d)
+        expected[c] -= parameters_.density * data_.lumped_mass[i] * u[i][d] * grad[c][d];
+  ASSERT_GT(std::abs(expected[0]), 0.01);
+  expect_force(force_on("y_min", u, p), expected, "y_min");
 }
 
 TEST_F(FemForces, RejectsANodeOutOfRange) {

@@ -30,7 +30,7 @@ class MomentumStep {
   void advance(const core::Buffer<double>& u_n, const core::Buffer<double>& pressure, double time, double dt,
                core::Buffer<double>& u_hat);
 
-  // The pieces of advance, for the tests and for forces from the residual at the Dirichlet nodes.
+  // The pieces of advance, for the tests.
   // τ from u, into tau(); throws core::Error for a time step check_time_step rejects.
   void stabilisation(const core::Buffer<double>& u, double dt);
   // Π from u, into projection().
