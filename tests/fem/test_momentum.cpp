@@ -7,10 +7,12 @@
 #include <vector>
 
 #include "hetflow/core/error.hpp"
+#include "hetflow/fem/boundary_conditions.hpp"
 #include "hetflow/fem/edge_data.hpp"
 #include "hetflow/fem/edge_operators.hpp"
 #include "hetflow/fem/momentum.hpp"
 #include "hetflow/fem/momentum_step.hpp"
+#include "hetflow/fem/velocity_constraints.hpp"
 #include "small_meshes.hpp"
 #include "test_devices.hpp"
 
@@ -52,15 +54,19 @@ class FemMomentum : public ::testing::Test {
     for (const Point& x : cube_.mesh.nodes) p.push_back(std::cos(3 * x[0]) * x[1] + x[2] * x[2]);
     return p;
   }
-  // The Dirichlet list of the cube's surface nodes, each with its own value.
-  VelocityDirichlet surface_dirichlet() const {
-    VelocityDirichlet d;
+  // The cube's surface nodes as Dirichlet nodes, each with its own value and no ramp.
+  BoundaryConstraints surface_dirichlet() const {
+    BoundaryConstraints d;
     for (std::uint32_t i = 0; i < cube_.interior.size(); ++i)
       if (!cube_.interior[i]) {
-        d.nodes.push_back(i);
-        d.values.push_back({0.1 * i, 1.0, -0.01 * i});
+        d.dirichlet_nodes.push_back(i);
+        d.dirichlet_values.push_back({0.1 * i, 1.0, -0.01 * i});
+        d.dirichlet_ramp_times.push_back(0);
       }
     return d;
+  }
+  VelocityConstraints device_constraints(const BoundaryConstraints& c = {}) const {
+    return VelocityConstraints(devices_, 0, c, data_.node_count());
   }
   core::Buffer<double> device_field(const std::vector<double>& values) const {
     core::Buffer<double> b(devices_.context(0), values.size());
@@ -100,7 +106,8 @@ TEST_F(FemMomentum, DeviceResidualEqualsTheHostResidual) {
   const std::vector<double> tau = stabilisation_tau(data_, u, dt, parameters_.viscosity, parameters_.stabilisation);
   const std::vector<Vec3> projection = convective_projection(data_, u);
   const std::vector<Vec3> expected = momentum_residual(data_, parameters_, u, p, projection, tau);
-  MomentumStep step(devices_, 0, data_, parameters_, {});
+  VelocityConstraints none = device_constraints();
+  MomentumStep step(devices_, 0, data_, parameters_, none);
   const std::vector<double> got = device_residual(step, u, p, dt);
   expect_close(host(step.tau()), tau, "tau");
   expect_close(host(step.projection()), packed(projection), "projection");
@@ -119,7 +126,8 @@ TEST_F(FemMomentum, ConstantFieldsWithoutForceGiveZeroResidual) {
   parameters_.body_force = {0, 0, 0};
   const std::vector<Vec3> u(data_.node_count(), Vec3{0.3, -0.2, 0.7});
   const std::vector<double> p(data_.node_count(), 2.5);
-  MomentumStep step(devices_, 0, data_, parameters_, {});
+  VelocityConstraints none = device_constraints();
+  MomentumStep step(devices_, 0, data_, parameters_, none);
   for (double f : device_residual(step, u, p, 0.01)) EXPECT_EQ(f, 0.0);
   const std::vector<double> tau = stabilisation_tau(data_, u, 0.01, parameters_.viscosity, parameters_.stabilisation);
   for (const Vec3& f : momentum_residual(data_, parameters_, u, p, convective_projection(data_, u), tau))
@@ -133,7 +141,8 @@ TEST_F(FemMomentum, TranslationLeavesForceAndPressureGradient) {
   const Vec3 grad{2.0, -1.0, 0.5};
   std::vector<double> p;
   for (const Point& x : cube_.mesh.nodes) p.push_back(1 + grad[0] * x[0] + grad[1] * x[1] + grad[2] * x[2]);
-  MomentumStep step(devices_, 0, data_, parameters_, {});
+  VelocityConstraints none = device_constraints();
+  MomentumStep step(devices_, 0, data_, parameters_, none);
   const std::vector<double> got = device_residual(step, u, p, 0.01);
   for (double t : host(step.tau())) ASSERT_GT(t, 0.0);
   for (std::size_t i = 0; i < data_.node_count(); ++i)
@@ -154,15 +163,16 @@ TEST_F(FemMomentum, Rk4StepOfAViscousFieldEqualsTheHostStep) {
                      std::sin(std::numbers::pi * x[2]);
     u.push_back({s, 0.5 * s, -0.3 * s});
   }
-  VelocityDirichlet wall = surface_dirichlet();
-  std::fill(wall.values.begin(), wall.values.end(), Vec3{0, 0, 0});
+  BoundaryConstraints wall = surface_dirichlet();
+  std::fill(wall.dirichlet_values.begin(), wall.dirichlet_values.end(), Vec3{0, 0, 0});
   const std::vector<double> p(data_.node_count(), 0.0);
   const double dt = 0.02;  // below the Fourier limit h²/(6ν) ≈ 0.067 of the jittered cells
-  const std::vector<Vec3> expected = momentum_rk4(data_, parameters_, wall, u, p, dt);
-  MomentumStep step(devices_, 0, data_, parameters_, wall);
+  const std::vector<Vec3> expected = momentum_rk4(data_, parameters_, wall, u, p, 0.0, dt);
+  VelocityConstraints held = device_constraints(wall);
+  MomentumStep step(devices_, 0, data_, parameters_, held);
   const core::Buffer<double> u_device = device_field(packed(u));
   core::Buffer<double> u_hat(devices_.context(0), u_device.size());
-  step.advance(u_device, device_field(p), dt, u_hat);
+  step.advance(u_device, device_field(p), 0.0, dt, u_hat);
   expect_close(host(u_hat), packed(expected), "u_hat");
   // Diffusion lowers the kinetic energy.
   double before = 0, after = 0;
@@ -181,12 +191,13 @@ TEST_F(FemMomentum, UniformForceAcceleratesEveryNodeByDtTimesForce) {
   const std::vector<Vec3> u(data_.node_count(), Vec3{0, 0, 0});
   const std::vector<double> p(data_.node_count(), 0.0);
   const double dt = 0.125;
-  MomentumStep step(devices_, 0, data_, parameters_, {});
+  VelocityConstraints none = device_constraints();
+  MomentumStep step(devices_, 0, data_, parameters_, none);
   const core::Buffer<double> u_device = device_field(packed(u));
   core::Buffer<double> u_hat(devices_.context(0), u_device.size());
-  step.advance(u_device, device_field(p), dt, u_hat);
+  step.advance(u_device, device_field(p), 0.0, dt, u_hat);
   const std::vector<double> got = host(u_hat);
-  const std::vector<Vec3> host_step = momentum_rk4(data_, parameters_, {}, u, p, dt);
+  const std::vector<Vec3> host_step = momentum_rk4(data_, parameters_, {}, u, p, 0.0, dt);
   for (std::size_t i = 0; i < u.size(); ++i)
     for (std::size_t c = 0; c < 3; ++c) {
       EXPECT_NEAR(got[3 * i + c], dt * parameters_.body_force[c], 1e-15) << "node " << i;
@@ -195,20 +206,22 @@ TEST_F(FemMomentum, UniformForceAcceleratesEveryNodeByDtTimesForce) {
 }
 
 TEST_F(FemMomentum, DirichletNodesHoldTheirValuesThroughAStep) {
-  const VelocityDirichlet wall = surface_dirichlet();
+  const BoundaryConstraints wall = surface_dirichlet();
   const std::vector<Vec3> u = nonlinear_velocity();
   const std::vector<double> p = nonlinear_pressure();
   const double dt = 0.01;
-  MomentumStep step(devices_, 0, data_, parameters_, wall);
+  VelocityConstraints held = device_constraints(wall);
+  MomentumStep step(devices_, 0, data_, parameters_, held);
   const core::Buffer<double> u_device = device_field(packed(u));
   core::Buffer<double> u_hat(devices_.context(0), u_device.size());
-  step.advance(u_device, device_field(p), dt, u_hat);
+  step.advance(u_device, device_field(p), 0.0, dt, u_hat);
   const std::vector<double> got = host(u_hat);
-  const std::vector<Vec3> expected = momentum_rk4(data_, parameters_, wall, u, p, dt);
-  for (std::size_t k = 0; k < wall.nodes.size(); ++k)
+  const std::vector<Vec3> expected = momentum_rk4(data_, parameters_, wall, u, p, 0.0, dt);
+  for (std::size_t k = 0; k < wall.dirichlet_nodes.size(); ++k)
     for (std::size_t c = 0; c < 3; ++c) {
-      EXPECT_EQ(got[3 * wall.nodes[k] + c], wall.values[k][c]) << "node " << wall.nodes[k];
-      EXPECT_EQ(expected[wall.nodes[k]][c], wall.values[k][c]) << "node " << wall.nodes[k];
+      const std::uint32_t node = wall.dirichlet_nodes[k];
+      EXPECT_EQ(got[3 * node + c], wall.dirichlet_values[k][c]) << "node " << node;
+      EXPECT_EQ(expected[node][c], wall.dirichlet_values[k][c]) << "node " << node;
     }
   expect_close(got, packed(expected), "u_hat");
 }
@@ -231,7 +244,8 @@ TEST_F(FemMomentum, Rk4IsFourthOrderForLinearDiffusion) {
   const double end_time = 0.2;
   const auto integrate = [&](int steps) {
     std::vector<Vec3> u = u0;
-    for (int k = 0; k < steps; ++k) u = momentum_rk4(data_, parameters_, {}, u, p, end_time / steps);
+    for (int k = 0; k < steps; ++k)
+      u = momentum_rk4(data_, parameters_, {}, u, p, k * end_time / steps, end_time / steps);
     return u;
   };
   const std::vector<Vec3> reference = integrate(32);
@@ -245,22 +259,25 @@ TEST_F(FemMomentum, Rk4IsFourthOrderForLinearDiffusion) {
   EXPECT_GT(error(4) / error(8), 12.0);
 }
 
-TEST_F(FemMomentum, ImposeVelocitySetsOnlyTheListedNodes) {
-  const VelocityDirichlet wall = surface_dirichlet();
-  MomentumStep step(devices_, 0, data_, parameters_, wall);
+TEST_F(FemMomentum, ConstraintsSetOnlyTheListedNodes) {
+  const BoundaryConstraints wall = surface_dirichlet();
+  VelocityConstraints held = device_constraints(wall);
   const std::vector<double> before = packed(nonlinear_velocity());
   const core::Buffer<double> field = device_field(before);
-  step.impose_velocity(field);
+  held.apply(field, 0.0);
   std::vector<Vec3> expected = nonlinear_velocity();
-  impose_velocity(wall, expected);
+  apply_constraints(wall, 0.0, expected);
   EXPECT_EQ(host(field), packed(expected));
   EXPECT_NE(packed(expected), before);
 }
 
 TEST_F(FemMomentum, RejectsADirichletNodeOutOfRange) {
-  const VelocityDirichlet bad{{3, 216}, {Vec3{0, 0, 0}, Vec3{1, 0, 0}}};
+  BoundaryConstraints bad;
+  bad.dirichlet_nodes = {3, 216};
+  bad.dirichlet_values = {Vec3{0, 0, 0}, Vec3{1, 0, 0}};
+  bad.dirichlet_ramp_times = {0, 0};
   try {
-    MomentumStep step(devices_, 0, data_, parameters_, bad);
+    VelocityConstraints constraints = device_constraints(bad);
     FAIL() << "no error";
   } catch (const core::Error& e) {
     EXPECT_EQ(std::string(e.what()), "the velocity Dirichlet node 216 is not below the 216 nodes");
@@ -270,7 +287,8 @@ TEST_F(FemMomentum, RejectsADirichletNodeOutOfRange) {
 TEST_F(FemMomentum, RejectsANonPositiveDensity) {
   parameters_.density = 0.0;
   try {
-    MomentumStep step(devices_, 0, data_, parameters_, {});
+    VelocityConstraints none = device_constraints();
+    MomentumStep step(devices_, 0, data_, parameters_, none);
     FAIL() << "no error";
   } catch (const core::Error& e) {
     EXPECT_EQ(std::string(e.what()), "the momentum parameter density = 0 is out of range");
@@ -278,7 +296,8 @@ TEST_F(FemMomentum, RejectsANonPositiveDensity) {
 }
 
 TEST_F(FemMomentum, RejectsANegativeTimeStep) {
-  MomentumStep step(devices_, 0, data_, parameters_, {});
+  VelocityConstraints none = device_constraints();
+  MomentumStep step(devices_, 0, data_, parameters_, none);
   const core::Buffer<double> u = device_field(std::vector<double>(3 * data_.node_count(), 0.0));
   try {
     step.stabilisation(u, -0.5);
@@ -289,7 +308,8 @@ TEST_F(FemMomentum, RejectsANegativeTimeStep) {
 }
 
 TEST_F(FemMomentum, RejectsAVelocityOfTheWrongSize) {
-  MomentumStep step(devices_, 0, data_, parameters_, {});
+  VelocityConstraints none = device_constraints();
+  MomentumStep step(devices_, 0, data_, parameters_, none);
   const core::Buffer<double> u = device_field(std::vector<double>(data_.node_count(), 0.0));
   try {
     step.convective_projection(u);

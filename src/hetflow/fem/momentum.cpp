@@ -52,25 +52,45 @@ std::vector<Vec3> convective_projection(const EdgeData& data, std::span<const Ve
   return out;
 }
 
-// The paper's eq. 44 with the strong gradient π of eq. 29 in place of its weak gradient (they differ by
-// boundary terms only, and the pressure is fixed where those matter): the convective term A (eq. 38–39)
-// and the viscous term ν K (eq. 36) enter with a minus sign, and so does the OSS term τ (S^low − S^high)
-// (eq. 42–43), τ (a·∇v, a·∇u − Π).
-std::vector<Vec3> momentum_residual(const EdgeData& data, const MomentumParameters& parameters,
-                                    std::span<const Vec3> velocity, std::span<const double> pressure,
-                                    std::span<const Vec3> projection, std::span<const double> tau) {
+namespace {
+
+// M_I f − A_I − ν K(U)_I + (1/ρ) G_I − τ_I (S^low_I − S^high_I) with the pressure term G given: the paper's
+// eq. 44, where the convective term A (eq. 38–39), the viscous term ν K (eq. 36) and the OSS term
+// τ (a·∇v, a·∇u − Π) (eq. 42–43) enter with a minus sign.
+std::vector<Vec3> residual_with_pressure_term(const EdgeData& data, const MomentumParameters& parameters,
+                                              std::span<const Vec3> velocity, const std::vector<Vec3>& pressure_term,
+                                              std::span<const Vec3> projection, std::span<const double> tau) {
   check_size(data, tau.size(), "tau");
   const std::vector<Vec3> a = convection(data, velocity, velocity);
   const std::vector<Vec3> b = viscous(data, parameters.viscosity, velocity);
-  const std::vector<Vec3> grad = strong_gradient(data, pressure);
   const std::vector<Vec3> low = oss_low(data, velocity, velocity);
   const std::vector<Vec3> high = oss_high(data, velocity, projection);
   std::vector<Vec3> f(velocity.size());
   for (std::size_t i = 0; i < f.size(); ++i)
     for (std::size_t c = 0; c < 3; ++c)
-      f[i][c] = data.lumped_mass[i] * parameters.body_force[c] - a[i][c] - b[i][c] - grad[i][c] / parameters.density -
-                tau[i] * (low[i][c] - high[i][c]);
+      f[i][c] = data.lumped_mass[i] * parameters.body_force[c] - a[i][c] - b[i][c] +
+                pressure_term[i][c] / parameters.density - tau[i] * (low[i][c] - high[i][c]);
   return f;
+}
+
+}  // namespace
+
+// The strong gradient π of eq. 29 stands in for eq. 44's weak gradient: they differ by boundary terms
+// only, and the pressure is fixed where those matter. G = −π(p).
+std::vector<Vec3> momentum_residual(const EdgeData& data, const MomentumParameters& parameters,
+                                    std::span<const Vec3> velocity, std::span<const double> pressure,
+                                    std::span<const Vec3> projection, std::span<const double> tau) {
+  std::vector<Vec3> g = strong_gradient(data, pressure);
+  for (Vec3& v : g)
+    for (double& c : v) c = -c;
+  return residual_with_pressure_term(data, parameters, velocity, g, projection, tau);
+}
+
+// Eq. 44 as it stands, G = P(p) = ∫ ∇N_I p_h.
+std::vector<Vec3> weak_momentum_residual(const EdgeData& data, const MomentumParameters& parameters,
+                                         std::span<const Vec3> velocity, std::span<const double> pressure,
+                                         std::span<const Vec3> projection, std::span<const double> tau) {
+  return residual_with_pressure_term(data, parameters, velocity, weak_gradient(data, pressure), projection, tau);
 }
 
 void check_momentum_parameters(const MomentumParameters& parameters) {
@@ -93,24 +113,9 @@ void check_time_step(double dt) {
     throw core::Error("the time step " + core::shortest_text(dt) + " is not positive");
 }
 
-void check_velocity_dirichlet(const VelocityDirichlet& dirichlet, std::size_t node_count) {
-  if (dirichlet.values.size() != dirichlet.nodes.size())
-    throw core::Error("the velocity Dirichlet list has " + std::to_string(dirichlet.nodes.size()) + " nodes and " +
-                      std::to_string(dirichlet.values.size()) + " values");
-  for (std::uint32_t node : dirichlet.nodes)
-    if (node >= node_count)
-      throw core::Error("the velocity Dirichlet node " + std::to_string(node) + " is not below the " +
-                        std::to_string(node_count) + " nodes");
-}
-
-void impose_velocity(const VelocityDirichlet& dirichlet, std::span<Vec3> field) {
-  check_velocity_dirichlet(dirichlet, field.size());
-  for (std::size_t k = 0; k < dirichlet.nodes.size(); ++k) field[dirichlet.nodes[k]] = dirichlet.values[k];
-}
-
 std::vector<Vec3> momentum_rk4(const EdgeData& data, const MomentumParameters& parameters,
-                               const VelocityDirichlet& dirichlet, std::span<const Vec3> u_n,
-                               std::span<const double> pressure, double dt) {
+                               const BoundaryConstraints& constraints, std::span<const Vec3> u_n,
+                               std::span<const double> pressure, double time, double dt) {
   const std::vector<double> tau = stabilisation_tau(data, u_n, dt, parameters.viscosity, parameters.stabilisation);
   const std::vector<Vec3> projection = convective_projection(data, u_n);
   std::vector<Vec3> w(u_n.begin(), u_n.end());
@@ -120,10 +125,10 @@ std::vector<Vec3> momentum_rk4(const EdgeData& data, const MomentumParameters& p
     add_scaled(data, w, rk4_weight[s] * dt, r, w);
     if (s < 3) {
       add_scaled(data, u_n, rk4_stage[s] * dt, r, u);
-      impose_velocity(dirichlet, u);
+      apply_constraints(constraints, time + rk4_stage[s] * dt, u);
     }
   }
-  impose_velocity(dirichlet, w);
+  apply_constraints(constraints, time + dt, w);
   return w;
 }
 

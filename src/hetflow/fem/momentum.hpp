@@ -5,6 +5,7 @@
 #include <span>
 #include <vector>
 
+#include "hetflow/fem/boundary_conditions.hpp"
 #include "hetflow/fem/edge_data.hpp"
 #include "hetflow/fem/edge_operators.hpp"
 
@@ -25,13 +26,6 @@ struct MomentumParameters {
   double density = 1.0;       // ρ
   Vec3 body_force{0, 0, 0};   // f, per unit mass
   StabilisationConstants stabilisation;
-};
-
-// Velocities imposed strongly: node nodes[k] takes values[k] after every RK stage and at the end of the
-// step.
-struct VelocityDirichlet {
-  std::vector<std::uint32_t> nodes;
-  std::vector<Vec3> values;
 };
 
 // The classical RK4 scheme: stage s adds rk4_weight[s] Δt M⁻¹ R to W and, for s < 3, sets the next
@@ -56,6 +50,13 @@ std::vector<Vec3> momentum_residual(const EdgeData& data, const MomentumParamete
                                     std::span<const Vec3> velocity, std::span<const double> pressure,
                                     std::span<const Vec3> projection, std::span<const double> tau);
 
+// The same residual with the weak pressure gradient of the paper's eq. 44, + (1/ρ) P(p)_I in place of
+// − (1/ρ) π(p)_I: at a node of a velocity constraint it is the reaction that holds the node, (1/ρ) ∮ N_I σn
+// (patch_force).
+std::vector<Vec3> weak_momentum_residual(const EdgeData& data, const MomentumParameters& parameters,
+                                         std::span<const Vec3> velocity, std::span<const double> pressure,
+                                         std::span<const Vec3> projection, std::span<const double> tau);
+
 // Throws core::Error naming the value unless ν ≥ 0, ρ > 0, the stabilisation constants are ≥ 0 and all
 // are finite.
 void check_momentum_parameters(const MomentumParameters& parameters);
@@ -63,16 +64,11 @@ void check_momentum_parameters(const MomentumParameters& parameters);
 // Throws core::Error unless the time step is positive and finite.
 void check_time_step(double dt);
 
-// Throws core::Error unless the list has one value per node and every node is below node_count.
-void check_velocity_dirichlet(const VelocityDirichlet& dirichlet, std::size_t node_count);
-
-// Sets field[nodes[k]] = values[k]; checks the list as check_velocity_dirichlet does.
-void impose_velocity(const VelocityDirichlet& dirichlet, std::span<Vec3> field);
-
-// One classical RK4 step of M du/dt = F(u) from uⁿ with the pressure p fixed and τ, Π computed once
-// from uⁿ; returns the fractional velocity û with the Dirichlet values imposed.
+// One classical RK4 step of M du/dt = F(u) from uⁿ at time t to t + Δt with the pressure p fixed and τ, Π
+// computed once from uⁿ; the velocity constraints are applied to each of the first three stage
+// velocities at its time t + rk4_stage[s] Δt and to the returned fractional velocity û at t + Δt.
 std::vector<Vec3> momentum_rk4(const EdgeData& data, const MomentumParameters& parameters,
-                               const VelocityDirichlet& dirichlet, std::span<const Vec3> u_n,
-                               std::span<const double> pressure, double dt);
+                               const BoundaryConstraints& constraints, std::span<const Vec3> u_n,
+                               std::span<const double> pressure, double time, double dt);
 
 }  // namespace hetflow::fem

@@ -1,7 +1,5 @@
 #include "hetflow/fem/momentum_step.hpp"
 
-#include <vector>
-
 #include "hetflow/core/build_options.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/kernel_args.hpp"
@@ -9,24 +7,12 @@
 #include "hetflow/fem/node_launch.hpp"
 
 namespace hetflow::fem {
-namespace {
-
-std::vector<double> packed(const std::vector<Vec3>& values) {
-  std::vector<double> out;
-  out.reserve(3 * values.size());
-  for (const Vec3& v : values) out.insert(out.end(), v.begin(), v.end());
-  return out;
-}
-
-}  // namespace
-
 MomentumStep::MomentumStep(const core::DeviceSet& devices, std::size_t device, const EdgeData& data,
-                           const MomentumParameters& parameters, const VelocityDirichlet& dirichlet)
+                           const MomentumParameters& parameters, VelocityConstraints& constraints)
     : launch_(devices, device, data.node_count(), "the momentum kernels"),
-      dirichlet_count_(static_cast<cl_uint>(dirichlet.nodes.size())),
+      constraints_(&constraints),
       parameters_(parameters) {
   check_momentum_parameters(parameters);
-  check_velocity_dirichlet(dirichlet, data.node_count());
   const core::Context& context = devices.context(device);
   const core::Queue& queue = launch_.queue();
   const cl_uint nodes = launch_.nodes();
@@ -35,10 +21,6 @@ MomentumStep::MomentumStep(const core::DeviceSet& devices, std::size_t device, c
   records_ = upload(context, queue, data.records);
   mass_ = upload(context, queue, data.lumped_mass);
   inv_mass_ = upload(context, queue, data.inv_lumped_mass);
-  if (dirichlet_count_ > 0) {
-    dirichlet_nodes_ = upload(context, queue, dirichlet.nodes);
-    dirichlet_values_ = upload(context, queue, packed(dirichlet.values));
-  }
   tau_ = core::Buffer<double>(context, nodes);
   projection_ = core::Buffer<double>(context, 3 * std::size_t{nodes});
   stage_velocity_ = core::Buffer<double>(context, 3 * std::size_t{nodes});
@@ -49,7 +31,6 @@ MomentumStep::MomentumStep(const core::DeviceSet& devices, std::size_t device, c
   projection_kernel_ = program.kernel("fem_convective_projection");
   residual_kernel_ = program.kernel("fem_momentum_residual");
   stage_kernel_ = program.kernel("fem_rk_stage");
-  impose_kernel_ = program.kernel("fem_impose_velocity");
   core::KernelArgs(projection_kernel_).add(nodes).add(row_start_).add(col_).add(records_).add(inv_mass_);
   const StabilisationConstants& c = parameters_.stabilisation;
   // The velocity and Δt (arguments 2 and 3) are set per launch.
@@ -69,8 +50,6 @@ MomentumStep::MomentumStep(const core::DeviceSet& devices, std::size_t device, c
   residual_args.add(tau_).add(projection_);
   residual_fields_arg_ = residual_args.next();
   core::KernelArgs(stage_kernel_).add(nodes).add(inv_mass_);
-  if (dirichlet_count_ > 0)
-    core::KernelArgs(impose_kernel_).add(dirichlet_count_).add(dirichlet_nodes_).add(dirichlet_values_);
 }
 
 void MomentumStep::stabilisation(const core::Buffer<double>& u, double dt) {
@@ -95,15 +74,8 @@ void MomentumStep::residual(const core::Buffer<double>& velocity, const core::Bu
   launch_.launch(residual_kernel_);
 }
 
-void MomentumStep::impose_velocity(const core::Buffer<double>& field) {
-  launch_.check_size(field, 3, "velocity");
-  if (dirichlet_count_ == 0) return;
-  core::KernelArgs(impose_kernel_, 3).add(field);
-  launch_.launch(impose_kernel_);
-}
-
-void MomentumStep::advance(const core::Buffer<double>& u_n, const core::Buffer<double>& pressure, double dt,
-                           core::Buffer<double>& u_hat) {
+void MomentumStep::advance(const core::Buffer<double>& u_n, const core::Buffer<double>& pressure, double time,
+                           double dt, core::Buffer<double>& u_hat) {
   launch_.check_size(u_n, 3, "u_n");
   launch_.check_size(u_hat, 3, "u_hat");
   if (u_n.get() == u_hat.get()) throw core::Error("the momentum step needs u_hat apart from u_n");
@@ -123,9 +95,9 @@ void MomentumStep::advance(const core::Buffer<double>& u_n, const core::Buffer<d
         .add(u_hat)
         .add(stage_velocity_);
     launch_.launch(stage_kernel_);
-    if (!last) impose_velocity(stage_velocity_);
+    if (!last) constraints_->apply(stage_velocity_, time + rk4_stage[s] * dt);
   }
-  impose_velocity(u_hat);
+  constraints_->apply(u_hat, time + dt);
 }
 
 }  // namespace hetflow::fem

@@ -8,28 +8,29 @@
 #include "hetflow/fem/edge_data.hpp"
 #include "hetflow/fem/momentum.hpp"
 #include "hetflow/fem/node_launch.hpp"
+#include "hetflow/fem/velocity_constraints.hpp"
 
 namespace hetflow::fem {
 
 // The explicit momentum part of one fractional step on one device of a set, in FP64 (docs/fem.md,
-// Momentum): the edge data, masses, Dirichlet velocity list and the step's work vectors (τ, Π, the stage
-// velocity U and residual R) live on the device, and fem_momentum.cl's kernels are bound to them.
+// Momentum): the edge data, masses and the step's work vectors (τ, Π, the stage velocity U and residual R)
+// live on the device, and fem_momentum.cl's kernels are bound to them; the velocity constraints are the
+// caller's, on the same device, and must outlive the step.
 // Velocities are device buffers of 3n doubles, packed x, y, z per node; pressures hold n doubles. Each
 // call enqueues its launches on the device's compute queue and returns without waiting.
 class MomentumStep {
  public:
-  // Throws core::Error for parameters or a Dirichlet list that check_momentum_parameters or
-  // check_velocity_dirichlet rejects.
+  // Throws core::Error for parameters that check_momentum_parameters rejects.
   MomentumStep(const core::DeviceSet& devices, std::size_t device, const EdgeData& data,
-               const MomentumParameters& parameters, const VelocityDirichlet& dirichlet);
+               const MomentumParameters& parameters, VelocityConstraints& constraints);
 
-  // û from uⁿ with the pressure p fixed: τ and Π from uⁿ, then four RK4 stages with the Dirichlet
-  // values imposed on U after each of the first three and on û at the end (momentum_rk4 on the host).
-  // u_hat must be a different buffer from u_n.
-  void advance(const core::Buffer<double>& u_n, const core::Buffer<double>& pressure, double dt,
+  // û from uⁿ at time t to t + Δt with the pressure p fixed: τ and Π from uⁿ, then four RK4 stages with
+  // the constraints applied to U after each of the first three, at the stage's time, and to û at t + Δt
+  // (momentum_rk4 on the host). u_hat must be a different buffer from u_n.
+  void advance(const core::Buffer<double>& u_n, const core::Buffer<double>& pressure, double time, double dt,
                core::Buffer<double>& u_hat);
 
-  // The pieces of advance, for the tests and for forces from the residual at the Dirichlet nodes.
+  // The pieces of advance, for the tests.
   // τ from u, into tau(); throws core::Error for a time step check_time_step rejects.
   void stabilisation(const core::Buffer<double>& u, double dt);
   // Π from u, into projection().
@@ -37,8 +38,6 @@ class MomentumStep {
   // out = F(velocity) with pressure, tau() and projection().
   void residual(const core::Buffer<double>& velocity, const core::Buffer<double>& pressure,
                 const core::Buffer<double>& out);
-  // Sets the Dirichlet nodes of the velocity field to their values.
-  void impose_velocity(const core::Buffer<double>& field);
 
   const core::Buffer<double>& tau() const { return tau_; }
   const core::Buffer<double>& projection() const { return projection_; }
@@ -46,12 +45,12 @@ class MomentumStep {
 
  private:
   NodeLaunch launch_;
-  cl_uint dirichlet_count_;
+  VelocityConstraints* constraints_;
   MomentumParameters parameters_;
-  core::Buffer<std::uint32_t> row_start_, col_, dirichlet_nodes_;
-  core::Buffer<double> records_, mass_, inv_mass_, dirichlet_values_;
+  core::Buffer<std::uint32_t> row_start_, col_;
+  core::Buffer<double> records_, mass_, inv_mass_;
   core::Buffer<double> tau_, projection_, stage_velocity_, stage_residual_;
-  core::Kernel tau_kernel_, projection_kernel_, residual_kernel_, stage_kernel_, impose_kernel_;
+  core::Kernel tau_kernel_, projection_kernel_, residual_kernel_, stage_kernel_;
   cl_uint residual_fields_arg_ = 0;  // the residual kernel's first per-launch argument
 };
 

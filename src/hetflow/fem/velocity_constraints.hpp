@@ -1,0 +1,36 @@
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "hetflow/core/buffer.hpp"
+#include "hetflow/core/device_set.hpp"
+#include "hetflow/core/kernel.hpp"
+#include "hetflow/fem/boundary_conditions.hpp"
+#include "hetflow/fem/node_launch.hpp"
+
+namespace hetflow::fem {
+
+// The velocity constraints of BoundaryConstraints on one device of a set (docs/fem.md, Boundary
+// conditions): one list of constrained nodes with their tangents, normals, values and ramp times lives on
+// the device, and fem_constraints.cl applies it in one launch. The ramp is evaluated in the kernel from
+// the time argument, so a ramped inlet needs no upload per step.
+class VelocityConstraints {
+ public:
+  // Throws core::Error for lists that check_constraints rejects for node_count nodes.
+  VelocityConstraints(const core::DeviceSet& devices, std::size_t device, const BoundaryConstraints& constraints,
+                      std::size_t node_count);
+
+  // Enqueues the constraints at `time` on a velocity field of 3n doubles (packed x, y, z per node) on the
+  // device's compute queue and returns without waiting: apply_constraints on the host.
+  void apply(const core::Buffer<double>& velocity, double time);
+
+ private:
+  NodeLaunch launch_;
+  cl_uint count_;
+  core::Buffer<std::uint32_t> nodes_;
+  core::Buffer<double> directions_, ramp_times_;
+  core::Kernel kernel_;
+  cl_uint time_arg_ = 0;  // the first per-launch argument
+};
+
+}  // namespace hetflow::fem
