@@ -222,10 +222,28 @@ void Case::throw_narrowing(std::string_view path, std::int64_t value, std::int64
                   std::to_string(hi) + "]");
 }
 
+std::vector<std::string> Case::entry_names(std::string_view section_path) const {
+  const auto it = entries_.find(section_path);
+  if (it == entries_.end())
+    throw std::logic_error("case type '" + type_ + "' has no section of entries '" + std::string(section_path) + "'");
+  return it->second;
+}
+
 std::vector<std::string> Case::given_paths() const {
+  const auto given = [](const auto& value) { return value.second.line > 0 || value.second.origin >= 0; };
   std::vector<std::string> out;
-  for (const auto& [path, e] : values_)
-    if (e.line > 0 || e.origin >= 0) out.push_back(path);
+  for (const auto& value : values_)
+    if (given(value)) out.push_back(value.first);
+  for (const auto& [section, names] : entries_)
+    for (const std::string& name : names) {
+      const std::string prefix = section + "." + name + ".";
+      const auto first = values_.lower_bound(prefix);
+      auto last = first;
+      while (last != values_.end() && last->first.starts_with(prefix)) ++last;
+      if (std::none_of(first, last, given))
+        for (auto it = first; it != last; ++it) out.push_back(it->first);
+    }
+  std::sort(out.begin(), out.end());
   return out;
 }
 
@@ -279,11 +297,13 @@ std::string Case::to_yaml(const std::vector<std::string>& paths) const {
     std::size_t shared = 0;
     while (shared < open.size() && shared + 1 < parts.size() && open[shared] == parts[shared]) ++shared;
     open.resize(shared);
+    // Names are written as YAML strings: an entry may be called "yes" or "-inlet".
     for (std::size_t d = shared; d + 1 < parts.size(); ++d) {
-      out += std::string(2 * d, ' ') + parts[d] + ":\n";
+      out += std::string(2 * d, ' ') + format_case_value(parts[d]) + ":\n";
       open.push_back(parts[d]);
     }
-    out += std::string(2 * (parts.size() - 1), ' ') + parts.back() + ": " + format_case_value(value(path)) + "\n";
+    out += std::string(2 * (parts.size() - 1), ' ') + format_case_value(parts.back()) + ": " +
+           format_case_value(value(path)) + "\n";
   }
   return out;
 }

@@ -53,7 +53,11 @@ class Case {
   std::string where(std::string_view path) const;
   // Every key path, sorted.
   std::vector<std::string> paths() const;
-  // The key paths the case gave (in its file or by --set), sorted.
+  // The names of the entries the case gave in a section of entries ("boundary"), sorted; none when it
+  // left the section out. Their keys read as any other: get<std::string>("boundary.lid.type").
+  std::vector<std::string> entry_names(std::string_view section_path) const;
+  // The key paths the case gave (in its file or by --set), sorted. An entry that gives none of its
+  // keys ("walls: {}") is given all the same: its keys stand for it, so a record of the case keeps it.
   std::vector<std::string> given_paths() const;
   // The fully resolved case as nested objects, for the run manifest.
   nlohmann::json to_json() const;
@@ -98,6 +102,7 @@ class Case {
   std::string source_;
   std::vector<std::string> overrides_;
   std::map<std::string, Entry, std::less<>> values_;
+  std::map<std::string, std::vector<std::string>, std::less<>> entries_;  // section path -> entry names
 };
 
 // Reads, overrides and validates a case. The schema comes from the registry by the case's `type:`.

@@ -76,11 +76,26 @@ std::string kind_word(const io::YamlNode& node) {
   return "empty";
 }
 
+// What a section's value must be, for messages.
+std::string section_form(const Section& section) {
+  return section.holds_entries() ? "a map of named entries, each a map of keys: " + join(section.entry_names())
+                                 : "a map of keys: " + join(section.entry_names());
+}
+
+// Entry names become parts of key paths: no '.', and no spaces, so that a --set names an entry as written.
+bool is_entry_name(std::string_view name) {
+  if (name.empty()) return false;
+  for (char c : name)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-'))
+      return false;
+  return true;
+}
+
 // The path of a key or section called `name` anywhere in the schema, for keys put in the wrong section.
 std::string find_anywhere(const Section& section, const std::string& name, const std::string& prefix) {
   if (section.find_key(name) || section.find_section(name)) return prefix + name;
   for (const auto& sub : section.sections()) {
-    std::string found = find_anywhere(sub, name, prefix + sub.name() + ".");
+    std::string found = find_anywhere(sub, name, prefix + sub.name() + (sub.holds_entries() ? ".<name>." : "."));
     if (!found.empty()) return found;
   }
   return {};
@@ -149,8 +164,10 @@ Case CaseResolver::resolve(const io::YamlNode& root, std::vector<std::string>& e
 }
 
 void CaseResolver::resolve_section(const Section& section, const io::YamlNode* node, const std::string& prefix,
-                                   const io::YamlNode& anchor) {
+                                   const io::YamlNode& anchor, bool as_entry) {
+  const bool of_entries = section.holds_entries() && !as_entry;
   std::map<std::string, int, std::less<>> seen;  // key -> line of its first appearance
+  std::vector<std::string> entries;                // the valid entries of a section of entries
   if (node && node->kind == io::YamlNode::Kind::map) {
     for (const auto& child : node->items) {
       const std::string path = prefix + child.key;
@@ -162,12 +179,14 @@ void CaseResolver::resolve_section(const Section& section, const io::YamlNode* n
         continue;
       }
       seen.emplace(child.key, child.key_line);
-      if (const Key* key = section.find_key(child.key)) {
+      if (of_entries) {
+        if (resolve_entry(section, child, prefix)) entries.push_back(child.key);
+      } else if (const Key* key = section.find_key(child.key)) {
         resolve_key(*key, child, path);
       } else if (const Section* sub = section.find_section(child.key)) {
         if (child.kind != io::YamlNode::Kind::map && child.kind != io::YamlNode::Kind::null)
           report(child, path + " = " + io::render_yaml_node(child) + " is " + kind_word(child) +
-                            ", not a section: expected a map of keys: " + join(sub->entry_names()));
+                            ", not a section: expected " + section_form(*sub));
         resolve_section(*sub, &child, path + ".", child);
       } else {
         io::YamlNode at = child;
@@ -176,6 +195,12 @@ void CaseResolver::resolve_section(const Section& section, const io::YamlNode* n
                        ": expected one of: " + join(section.entry_names()));
       }
     }
+  }
+  // The template's keys belong to each entry; the section itself has none of its own.
+  if (of_entries) {
+    std::sort(entries.begin(), entries.end());
+    case_.entries_[prefix.substr(0, prefix.size() - 1)] = std::move(entries);
+    return;
   }
   for (const auto& key : section.keys()) {
     if (seen.count(key.name())) continue;
@@ -191,6 +216,28 @@ void CaseResolver::resolve_section(const Section& section, const io::YamlNode* n
   }
   for (const auto& sub : section.sections())
     if (!seen.count(sub.name())) resolve_section(sub, nullptr, prefix + sub.name() + ".", anchor);
+}
+
+bool CaseResolver::resolve_entry(const Section& entry_template, const io::YamlNode& node, const std::string& prefix) {
+  const std::string path = prefix + node.key;
+  if (!is_entry_name(node.key)) {
+    io::YamlNode at = node;
+    if (node.key_line > 0 && node.origin < 0) at.line = node.key_line;
+    report(at, "entry name '" + node.key + "' in " + prefix.substr(0, prefix.size() - 1) +
+                   " is not a name: expected letters, digits, '_' and '-' only (no spaces; '.' separates key paths)");
+    return false;
+  }
+  if (node.kind != io::YamlNode::Kind::map && node.kind != io::YamlNode::Kind::null) {
+    const std::vector<std::string> keys = entry_template.entry_names();
+    const std::string first = keys.empty() ? std::string("key") : keys.front();
+    const std::string example = node.key + ": {" + first + ": " +
+                                (node.kind == io::YamlNode::Kind::scalar ? io::render_yaml_node(node) : "...") + "}";
+    report(node, path + " = " + io::render_yaml_node(node) + " is " + kind_word(node) +
+                     ", not an entry: expected a map of its keys (" + join(keys) + "), e.g. " + example);
+    return false;
+  }
+  resolve_section(entry_template, &node, path + ".", node, true);
+  return true;
 }
 
 void CaseResolver::resolve_key(const Key& key, const io::YamlNode& node, const std::string& path) {

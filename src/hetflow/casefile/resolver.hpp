@@ -28,8 +28,10 @@ class CaseResolver {
   };
 
   void report(const io::YamlNode& node, const std::string& text);
+  // `as_entry`: the node is one entry of a section of entries, checked against the section as its template.
   void resolve_section(const Section& section, const io::YamlNode* node, const std::string& prefix,
-                       const io::YamlNode& anchor);
+                       const io::YamlNode& anchor, bool as_entry = false);
+  bool resolve_entry(const Section& entry_template, const io::YamlNode& node, const std::string& prefix);
   void resolve_key(const Key& key, const io::YamlNode& node, const std::string& path);
   bool parse_scalar(const Key& key, KeyType element_type, const io::YamlNode& node, const std::string& label,
                     CaseValue& out);

@@ -246,15 +246,27 @@ Key& Section::add_key(Key key) {
 }
 
 Section& Section::section(std::string name, std::string description) {
+  return child(std::move(name), std::move(description), false);
+}
+
+Section& Section::entries(std::string name, std::string description) {
+  return child(std::move(name), std::move(description), true);
+}
+
+Section& Section::child(std::string name, std::string description, bool holds_entries) {
   for (auto& s : sections_)
     if (s.name() == name) {
+      if (s.holds_entries_ != holds_entries)
+        throw std::logic_error("case section '" + name + "' is declared both as a section and as a section of entries");
       if (!description.empty()) s.description_ = std::move(description);
       return s;
     }
   if (!valid_name(name))
     throw std::logic_error("case section name '" + name + "' must be lower-case letters, digits and '_'");
   if (find_key(name)) throw std::logic_error("case section '" + name + "' has the name of a key");
-  return sections_.emplace_back(std::move(name), std::move(description));
+  Section& added = sections_.emplace_back(std::move(name), std::move(description));
+  added.holds_entries_ = holds_entries;
+  return added;
 }
 
 const Key* Section::find_key(std::string_view name) const {
@@ -302,10 +314,20 @@ const Key* Schema::find(std::string_view path) const {
     section = section->find_section(path.substr(0, dot));
     if (!section) return nullptr;
     path.remove_prefix(dot + 1);
+    if (section->holds_entries()) {
+      const auto name_end = path.find('.');
+      if (name_end == std::string_view::npos) return nullptr;
+      path.remove_prefix(name_end + 1);
+    }
   }
 }
 
 namespace {
+
+// The path prefix of a subsection's keys; a template's keys read as those of an example entry.
+std::string sub_prefix(const Section& sub, const std::string& prefix) {
+  return prefix + sub.name() + (sub.holds_entries() ? ".<name>." : ".");
+}
 
 void check_section(const Section& section, const std::string& prefix) {
   for (const auto& key : section.keys()) {
@@ -338,7 +360,11 @@ void check_section(const Section& section, const std::string& prefix) {
       throw std::logic_error("schema bug: default " + path + " = " + format_case_value(value) + " " + problem +
                              ": expected " + key.expected_form());
   }
-  for (const auto& sub : section.sections()) check_section(sub, prefix + sub.name() + ".");
+  for (const auto& sub : section.sections()) {
+    if (sub.holds_entries() && sub.keys().empty() && sub.sections().empty())
+      throw std::logic_error("schema bug: " + prefix + sub.name() + " holds entries with no keys");
+    check_section(sub, sub_prefix(sub, prefix));
+  }
 }
 
 void describe_section(const Section& section, int depth, const std::string& type_name, std::string& out) {
@@ -360,7 +386,18 @@ void describe_section(const Section& section, int depth, const std::string& type
     out += indent + sub.name() + ":";
     if (!sub.description().empty()) out += "  # " + sub.description();
     out += '\n';
-    describe_section(sub, depth + 1, type_name, out);
+    if (!sub.holds_entries()) {
+      describe_section(sub, depth + 1, type_name, out);
+      continue;
+    }
+    // The example entry is commented out, so the template still reads as a case: "<name>" is no entry
+    // name, and a section of entries may be empty. Commenting keeps the keys' comments in line.
+    const std::size_t column = static_cast<std::size_t>(depth + 1) * 2;
+    std::string example = std::string(column + 2, ' ') +
+                          "<name>:  # an entry, named by the case (letters, digits, '_' and '-'), with these keys\n";
+    describe_section(sub, depth + 3, type_name, example);
+    for (std::size_t start = 0, end; (end = example.find('\n', start)) != std::string::npos; start = end + 1)
+      out += example.substr(start, end - start + 1).replace(column, 2, "# ");
   }
 }
 

@@ -135,6 +135,12 @@ class Section {
   }
   // The subsection of that name, created on first use.
   Section& section(std::string name, std::string description = {});
+  // A subsection that holds entries named by the case ("boundary: {lid: {...}, walls: {...}}"). The
+  // returned section is the template every entry is checked against: declare its keys and subsections
+  // as in any section. The case may give any number of entries; their names are letters, digits, '_'
+  // and '-'. An entry takes the template's defaults; a section of entries left out has no entries.
+  Section& entries(std::string name, std::string description);
+  bool holds_entries() const { return holds_entries_; }
 
   const std::string& name() const { return name_; }
   const std::string& description() const { return description_; }
@@ -147,11 +153,13 @@ class Section {
 
  private:
   Key& add_key(Key key);
+  Section& child(std::string name, std::string description, bool holds_entries);
 
   std::string name_;
   std::string description_;
   std::list<Key> keys_;
   std::list<Section> sections_;
+  bool holds_entries_ = false;
 };
 
 // The schema of one case type. The constructor declares what every case has: `type`, `device`
@@ -161,12 +169,16 @@ class Schema : public Section {
   Schema(std::string type_name, std::string description);
 
   const std::string& type_name() const { return type_name_; }
-  // The key at a dotted path ("lbm.tau"), or nullptr.
+  // The key at a dotted path ("lbm.tau"), or nullptr; in a section of entries any entry name leads to
+  // the template's key ("boundary.lid.type").
   const Key* find(std::string_view path) const;
-  // Throws std::logic_error when a default breaks its own key's constraints: a schema bug, caught
-  // by the registry and by tests rather than by the first user whose case leaves the key out.
+  // Throws std::logic_error when a default breaks its own key's constraints, or a template of entries
+  // declares nothing: a schema bug, caught by the registry and by tests rather than by the first user
+  // whose case leaves the key out.
   void check() const;
-  // A commented YAML template of the whole case, for `hetflow help <type>`.
+  // A commented YAML template of the whole case, for `hetflow help <type>`. A section of entries shows
+  // one example entry, `<name>:` with the template's keys, commented out: the template then reads as a
+  // case with no entries, and uncommenting the example (with a real name) adds one.
   std::string describe() const;
 
  private:
