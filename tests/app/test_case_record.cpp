@@ -52,7 +52,8 @@ std::map<std::string, std::map<std::string, std::string>> required_values() {
           {"ignition", {{"mechanism.file", mechanisms + "/gri30.yaml"}, {"initial.temperature", "[1200]"}}},
           {"reactor_batch", {{"mechanism.file", mechanisms + "/gri30.yaml"}}},
           {"karst", forcing},
-          {"karst_inversion", inversion}};
+          {"karst_inversion", inversion},
+          {"incompressible", {{"fluid.viscosity", "0.01"}, {"time.end", "1"}}}};
 }
 
 // The template with each REQUIRED line's value replaced from `values`; a REQUIRED key missing from
@@ -87,7 +88,7 @@ std::string filled(const std::string& type, const std::string& text, const std::
 
 TEST(CaseTemplates, EveryTypeValidatesOnceItsRequiredKeysAreFilled) {
   const auto values = required_values();
-  ASSERT_EQ(hetflow::app::case_types().size(), 7u);
+  ASSERT_EQ(hetflow::app::case_types().size(), 8u);
   std::set<std::string> seen;
   for (const hetflow::app::CaseType* type : hetflow::app::case_types()) {
     const hetflow::casefile::Schema schema = type->schema();
@@ -138,6 +139,11 @@ std::map<std::string, SmallCase> small_cases() {
       {"karst", {"type: karst\n" + karst_grid + "model:\n  st: [2, 10]\ntime:\n  dt: 0.02\n  end: 2\n", forcing}},
       {"karst_inversion", {"type: karst_inversion\n" + karst_grid + "observed:\n  file: data/observed.csv\n"
                            "inversion:\n  noise: 0.01\n  max_evaluations: 5\n", inversion_files}},
+      {"incompressible", {"type: incompressible\nmesh:\n  cells: [4, 4, 1]\n  upper: [1, 1, 0.25]\n"
+                          "fluid:\n  viscosity: 0.1\ntime:\n  end: 0.05\noutput:\n  every: 5\n"
+                          "boundary:\n  y_max: {type: velocity, value: [1, 0, 0]}\n  x_min: {type: no_slip}\n"
+                          "  x_max: {type: no_slip}\n  y_min: {type: no_slip}\n  z_min: {type: slip}\n"
+                          "  z_max: {type: slip}\n", {}}},
   };
 }
 

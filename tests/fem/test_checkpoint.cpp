@@ -18,12 +18,13 @@ namespace hetflow::fem {
 namespace {
 
 // A lid-driven cube: u = (1, 0, 0) on the top face, 0 on the others, p fixed at node 0.
-FlowConstraints lid_driven(const CubeMesh& cube) {
-  FlowConstraints c;
+BoundaryConstraints lid_driven(const CubeMesh& cube) {
+  BoundaryConstraints c;
   for (std::uint32_t i = 0; i < cube.interior.size(); ++i)
     if (!cube.interior[i]) {
-      c.velocity.nodes.push_back(i);
-      c.velocity.values.push_back({cube.mesh.nodes[i][2] > 1 - 1e-12 ? 1.0 : 0.0, 0, 0});
+      c.dirichlet_nodes.push_back(i);
+      c.dirichlet_values.push_back({cube.mesh.nodes[i][2] > 1 - 1e-12 ? 1.0 : 0.0, 0, 0});
+      c.dirichlet_ramp_times.push_back(0);
     }
   c.pressure_nodes = {0};
   c.pressure_values = {0.0};

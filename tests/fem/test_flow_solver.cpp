@@ -13,15 +13,18 @@
 namespace hetflow::fem {
 namespace {
 
-// The cube's surface nodes, each fixed to `value`.
-VelocityDirichlet surface(const CubeMesh& cube, const Vec3& value) {
-  VelocityDirichlet d;
+// The cube's surface nodes, each fixed to `value`, and the pressure fixed to 0 at `pressure_node`.
+BoundaryConstraints surface(const CubeMesh& cube, const Vec3& value, std::uint32_t pressure_node = 0) {
+  BoundaryConstraints c;
   for (std::uint32_t i = 0; i < cube.interior.size(); ++i)
     if (!cube.interior[i]) {
-      d.nodes.push_back(i);
-      d.values.push_back(value);
+      c.dirichlet_nodes.push_back(i);
+      c.dirichlet_values.push_back(value);
+      c.dirichlet_ramp_times.push_back(0);
     }
-  return d;
+  c.pressure_nodes = {pressure_node};
+  c.pressure_values = {0.0};
+  return c;
 }
 
 class FemFlowSolver : public ::testing::Test {
@@ -78,7 +81,7 @@ TEST_F(FemFlowSolver, UniformFlowStaysUniform) {
   parameters.momentum.viscosity = 0.01;
   parameters.cg.tolerance = 1e-12;
   const Vec3 u0{0.7, -0.2, 0.4};
-  FlowSolver solver(devices_, 0, cube_.mesh, data_, parameters, {surface(cube_, u0), {0}, {0.0}});
+  FlowSolver solver(devices_, 0, cube_.mesh, data_, parameters, surface(cube_, u0));
   FlowState s = solver.rest_state();
   s.velocity.assign(s.velocity.size(), u0);
   solver.set_state(s);
@@ -107,7 +110,7 @@ TEST_F(FemFlowSolver, ClosedBoxUnderGravitySettlesToHydrostatic) {
   std::uint32_t top = 0;
   for (std::uint32_t i = 0; i < cube_.mesh.nodes.size(); ++i)
     if (cube_.mesh.nodes[i][2] > 1 - 1e-12) top = i;
-  FlowSolver solver(devices_, 0, cube_.mesh, data_, parameters, {surface(cube_, {0, 0, 0}), {top}, {0.0}});
+  FlowSolver solver(devices_, 0, cube_.mesh, data_, parameters, surface(cube_, {0, 0, 0}, top));
   for (int k = 0; k < 200; ++k) solver.advance(solver.stable_dt(0.9));
   const std::vector<double> p = solver.pressure();
   double error = 0;
@@ -118,7 +121,7 @@ TEST_F(FemFlowSolver, ClosedBoxUnderGravitySettlesToHydrostatic) {
 }
 
 TEST_F(FemFlowSolver, ANonFiniteStateIsRefusedNamingTheNode) {
-  FlowSolver solver(devices_, 0, cube_.mesh, data_, FlowParameters{}, {surface(cube_, {0, 0, 0}), {0}, {0.0}});
+  FlowSolver solver(devices_, 0, cube_.mesh, data_, FlowParameters{}, surface(cube_, {0, 0, 0}));
   FlowState s = solver.rest_state();
   const std::uint32_t node = 62;  // an interior node: the surface values are overwritten
   ASSERT_TRUE(cube_.interior[node]);
@@ -135,13 +138,10 @@ TEST_F(FemFlowSolver, ANonFiniteStateIsRefusedNamingTheNode) {
 TEST_F(FemFlowSolver, AStepBeyondTheCourantLimitStopsTheRunNamingTheNode) {
   FlowParameters parameters;
   parameters.momentum.viscosity = 0.001;
-  VelocityDirichlet lid;
-  for (std::uint32_t i = 0; i < cube_.interior.size(); ++i)
-    if (!cube_.interior[i]) {
-      lid.nodes.push_back(i);
-      lid.values.push_back({cube_.mesh.nodes[i][2] > 1 - 1e-12 ? 1.0 : 0.0, 0, 0});
-    }
-  FlowSolver solver(devices_, 0, cube_.mesh, data_, parameters, {lid, {0}, {0.0}});
+  BoundaryConstraints lid = surface(cube_, {0, 0, 0});
+  for (std::size_t k = 0; k < lid.dirichlet_nodes.size(); ++k)
+    if (cube_.mesh.nodes[lid.dirichlet_nodes[k]][2] > 1 - 1e-12) lid.dirichlet_values[k] = {1, 0, 0};
+  FlowSolver solver(devices_, 0, cube_.mesh, data_, parameters, lid);
   const double dt = 2.5 * solver.stable_dt(1.0);
   try {
     solver.advance(dt);

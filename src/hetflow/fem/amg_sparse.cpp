@@ -34,13 +34,7 @@ std::vector<double> multiply(const SparseRows& a, std::span<const double> x) {
   if (x.size() != a.cols)
     throw core::Error("sparse product: x has " + std::to_string(x.size()) + " entries, A " + std::to_string(a.cols) +
                       " columns");
-  std::vector<double> y(a.rows);
-  for (std::size_t i = 0; i < a.rows; ++i) {
-    double sum = 0;
-    for (std::int32_t k = a.row_start[i]; k < a.row_start[i + 1]; ++k) sum += a.values[k] * x[a.col[k]];
-    y[i] = sum;
-  }
-  return y;
+  return row_products(a.row_start, a.col, a.values, x);
 }
 
 SparseRows transpose(const SparseRows& a) {

@@ -33,10 +33,15 @@ void check(const CsrMatrix& a) {
 std::vector<double> multiply(const CsrMatrix& a, std::span<const double> x) {
   if (x.size() != a.n) throw core::Error("CSR product: x has " + std::to_string(x.size()) + " entries, A " +
                                          std::to_string(a.n) + " columns");
-  std::vector<double> y(a.n);
-  for (std::size_t i = 0; i < a.n; ++i) {
+  return row_products(a.row_start, a.col, a.values, x);
+}
+
+std::vector<double> row_products(std::span<const std::int32_t> row_start, std::span<const std::int32_t> col,
+                                 std::span<const double> values, std::span<const double> x) {
+  std::vector<double> y(row_start.size() - 1);
+  for (std::size_t i = 0; i < y.size(); ++i) {
     double sum = 0;
-    for (std::int32_t k = a.row_start[i]; k < a.row_start[i + 1]; ++k) sum += a.values[k] * x[a.col[k]];
+    for (std::int32_t k = row_start[i]; k < row_start[i + 1]; ++k) sum += values[k] * x[col[k]];
     y[i] = sum;
   }
   return y;

@@ -25,6 +25,11 @@ void check(const CsrMatrix& a);
 // y = A x, each row summed in the order of its entries.
 std::vector<double> multiply(const CsrMatrix& a, std::span<const double> x);
 
+// The rows' products with x of a matrix in compressed sparse rows of any shape (row_start has one offset
+// per row and one more), each row summed in the order of its entries; the callers check the sizes.
+std::vector<double> row_products(std::span<const std::int32_t> row_start, std::span<const std::int32_t> col,
+                                 std::span<const double> values, std::span<const double> x);
+
 // 1 / A(i, i) for every row: the Jacobi preconditioner. Throws core::Error naming the row whose
 // diagonal entry is missing, not positive or not finite.
 std::vector<double> inverse_diagonal(const CsrMatrix& a);

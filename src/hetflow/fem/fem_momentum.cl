@@ -84,9 +84,3 @@ __kernel void fem_rk_stage(const uint nodes, __global const real_t* restrict inv
     if (!last) vstore3(vload3(i, u_n) + (c_dt * inv_mass[i]) * r, i, u);
   }
 }
-
-// field[node[k]] = value[k] for the k < count imposed velocities.
-__kernel void fem_impose_velocity(const uint count, __global const uint* restrict node,
-                                  __global const real_t* restrict value, __global real_t* restrict field) {
-  FOR_EACH_NODE(k, count) vstore3(vload3(k, value), node[k], field);
-}

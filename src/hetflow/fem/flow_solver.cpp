@@ -22,8 +22,6 @@ std::vector<Vec3> unpacked(const std::vector<double>& values) {
   return out;
 }
 
-FixedVelocity fixed_velocity(const VelocityDirichlet& d) { return {d.nodes, d.values}; }
-
 void check_state(const FlowState& s, std::size_t nodes) {
   if (s.velocity.size() != nodes || s.pressure.size() != nodes || s.projection.size() != nodes)
     throw core::Error("a flow state needs one velocity, pressure and projection per node (" + std::to_string(nodes) +
@@ -34,23 +32,20 @@ void check_state(const FlowState& s, std::size_t nodes) {
 }  // namespace
 
 FlowSolver::FlowSolver(const core::DeviceSet& devices, std::size_t device, const Mesh& mesh, const EdgeData& data,
-                       const FlowParameters& parameters, const FlowConstraints& constraints)
+                       const FlowParameters& parameters, const BoundaryConstraints& constraints)
     : queue_(&devices.compute(device)),
       mesh_nodes_(mesh.nodes),
       data_(&data),
       parameters_(parameters),
       constraints_(constraints),
       device_data_(devices, device, data),
-      momentum_(devices, device, data, parameters.momentum, constraints.velocity),
-      pressure_(devices, device, data, constraints.pressure_nodes, fixed_velocity(constraints.velocity), parameters.cg,
-                parameters.spmv),
+      velocity_constraints_(devices, device, constraints, data.node_count()),
+      momentum_(devices, device, data, parameters.momentum, velocity_constraints_),
+      pressure_(devices, device, data, constraints.pressure_nodes, parameters.cg, parameters.spmv),
       measure_(devices, device, device_data_, parameters.momentum.viscosity) {
   if (mesh.nodes.size() != data.node_count())
     throw core::Error("the mesh has " + std::to_string(mesh.nodes.size()) + " nodes, its edge data " +
                       std::to_string(data.node_count()));
-  if (constraints.pressure_nodes.size() != constraints.pressure_values.size())
-    throw core::Error("fixed pressure: " + std::to_string(constraints.pressure_nodes.size()) + " nodes but " +
-                      std::to_string(constraints.pressure_values.size()) + " values");
   if (!(parameters.theta > 0) || !(parameters.max_courant > 0))
     throw core::Error("the pressure factor theta and the Courant limit must be positive, got " +
                       core::number_text(parameters.theta, 6) + " and " + core::number_text(parameters.max_courant, 6));
@@ -72,7 +67,7 @@ FlowState FlowSolver::rest_state() const {
 void FlowSolver::set_state(const FlowState& given) {
   check_state(given, node_count());
   FlowState s = given;
-  impose_velocity(constraints_.velocity, s.velocity);
+  apply_constraints(constraints_, s.time, s.velocity);
   for (std::size_t k = 0; k < constraints_.pressure_nodes.size(); ++k)
     s.pressure[constraints_.pressure_nodes[k]] = constraints_.pressure_values[k];
   u_.write(*queue_, packed(s.velocity));
@@ -103,9 +98,10 @@ StepReport FlowSolver::advance(double dt) {
   StepReport report;
   report.step = step_ + 1;
   report.dt = dt;
-  momentum_.advance(u_, p_, dt, u_hat_);
+  momentum_.advance(u_, p_, time_, dt, u_hat_);
   PressureParameters pressure{dt, parameters_.momentum.density, parameters_.theta};
   report.cg = pressure_.run(pressure, momentum_.tau(), u_hat_, p_, xi_, u_next_);
+  velocity_constraints_.apply(u_next_, time_ + dt);
   if (!report.cg.converged())
     fail(std::string("the pressure solve failed: ") + to_string(report.cg.status) + " after " +
              std::to_string(report.cg.iterations) + " iterations, relative residual " +

@@ -8,6 +8,7 @@
 #include "hetflow/core/buffer.hpp"
 #include "hetflow/core/device_set.hpp"
 #include "hetflow/core/error.hpp"
+#include "hetflow/fem/boundary_conditions.hpp"
 #include "hetflow/fem/cg.hpp"
 #include "hetflow/fem/device_edge_data.hpp"
 #include "hetflow/fem/flow_state.hpp"
@@ -17,6 +18,7 @@
 #include "hetflow/fem/pressure_step.hpp"
 #include "hetflow/fem/spmv_tuning.hpp"
 #include "hetflow/fem/step_diagnostics.hpp"
+#include "hetflow/fem/velocity_constraints.hpp"
 
 namespace hetflow::fem {
 
@@ -29,13 +31,6 @@ struct FlowParameters {
   double max_courant = 2.0;
   CgOptions cg;
   SpmvShape spmv;
-};
-
-// The boundary conditions as the step applies them: velocities fixed at nodes, pressures fixed at nodes.
-struct FlowConstraints {
-  VelocityDirichlet velocity;
-  std::vector<std::uint32_t> pressure_nodes;
-  std::vector<double> pressure_values;
 };
 
 // A run that failed numerically: what() names the step, the reason and, where one node is to blame, the
@@ -61,14 +56,16 @@ struct StepReport {
 // solve or a Courant number above FlowParameters::max_courant.
 class FlowSolver {
  public:
-  // The mesh gives the node positions of error messages; data is its edge data.
+  // The mesh gives the node positions of error messages; data is its edge data and must outlive the
+  // solver. The constraints are applied after every RK stage and after the velocity correction.
   FlowSolver(const core::DeviceSet& devices, std::size_t device, const Mesh& mesh, const EdgeData& data,
-             const FlowParameters& parameters, const FlowConstraints& constraints);
+             const FlowParameters& parameters, const BoundaryConstraints& constraints);
 
-  // Uploads a state with one entry per node; the fixed pressures and velocities are imposed on it.
+  // Uploads a state with one entry per node; the boundary conditions at the state's time are imposed on
+  // it.
   void set_state(const FlowState& state);
-  // The state at rest: u = 0 apart from the fixed velocities, p = 0 apart from the fixed pressures, and
-  // ξ = ρ f, the gradient of the hydrostatic pressure.
+  // The state at rest at t = 0: u = 0 and p = 0 before the boundary conditions, and ξ = ρ f, the gradient
+  // of the hydrostatic pressure.
   FlowState rest_state() const;
   // Downloads the present state.
   FlowState state() const;
@@ -96,8 +93,9 @@ class FlowSolver {
   std::vector<Point> mesh_nodes_;
   const EdgeData* data_;
   FlowParameters parameters_;
-  FlowConstraints constraints_;
+  BoundaryConstraints constraints_;
   DeviceEdgeData device_data_;
+  VelocityConstraints velocity_constraints_;
   MomentumStep momentum_;
   PressureStep pressure_;
   StepDiagnostics measure_;

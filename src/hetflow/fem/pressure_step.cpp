@@ -23,25 +23,14 @@ CsrMatrix unit_pattern(const EdgeData& data) {
   return a;
 }
 
-std::vector<double> flatten(const std::vector<Vec3>& v) {
-  std::vector<double> out;
-  for (const Vec3& x : v) out.insert(out.end(), x.begin(), x.end());
-  return out;
-}
-
 }  // namespace
 
 PressureStep::PressureStep(const core::DeviceSet& devices, std::size_t device, const EdgeData& data,
-                           std::span<const std::uint32_t> fixed_pressure, const FixedVelocity& fixed_velocity,
+                           std::span<const std::uint32_t> fixed_pressure,
                            const CgOptions& options, const SpmvShape& shape)
     : launch_(devices, device, data.node_count(), "the pressure kernels"),
-      fixed_velocity_count_(static_cast<cl_uint>(fixed_velocity.nodes.size())),
       cg_(devices.compute(device), unit_pattern(data), shape, options,
           pressure_hierarchy(data, fixed_pressure, options).get()) {
-  if (fixed_velocity.nodes.size() != fixed_velocity.values.size())
-    throw core::Error("fixed velocity: " + std::to_string(fixed_velocity.nodes.size()) + " nodes but " +
-                      std::to_string(fixed_velocity.values.size()) + " values");
-  fixed_node_mask(data.node_count(), fixed_velocity.nodes, "fixed velocity");
   const std::vector<std::uint8_t> mask = fixed_node_mask(data.node_count(), fixed_pressure, "fixed pressure");
   const core::Context& context = devices.context(device);
   const core::Queue& queue = launch_.queue();
@@ -50,13 +39,6 @@ PressureStep::PressureStep(const core::DeviceSet& devices, std::size_t device, c
   records_ = upload<double>(context, queue, data.records);
   inv_mass_ = upload<double>(context, queue, data.inv_lumped_mass);
   fixed_ = upload<cl_uchar>(context, queue, mask);
-  // A buffer is never empty: an empty list keeps one unused slot.
-  std::vector<std::uint32_t> velocity_nodes = fixed_velocity.nodes;
-  std::vector<double> velocity_values = flatten(fixed_velocity.values);
-  velocity_nodes.resize(std::max<std::size_t>(velocity_nodes.size(), 1), 0);
-  velocity_values.resize(std::max<std::size_t>(velocity_values.size(), 3), 0.0);
-  velocity_nodes_ = upload<std::uint32_t>(context, queue, velocity_nodes);
-  velocity_values_ = upload<double>(context, queue, velocity_values);
   rhs_ = core::Buffer<double>(context, data.node_count());
   delta_ = core::Buffer<double>(context, data.node_count());
 
@@ -64,11 +46,7 @@ PressureStep::PressureStep(const core::DeviceSet& devices, std::size_t device, c
   assemble_ = program.kernel("fem_pressure_assemble");
   correct_ = program.kernel("fem_pressure_correct");
   projection_ = program.kernel("fem_pressure_projection");
-  // The fixed-velocity list is the momentum step's kernel, applied here after the correction.
-  set_velocity_ = context.program("fem/fem_momentum.cl", core::BuildOptions(core::Precision::f64))
-                      .kernel("fem_impose_velocity");
   core::KernelArgs(projection_).add(launch_.nodes()).add(row_start_).add(col_).add(records_).add(inv_mass_);
-  core::KernelArgs(set_velocity_).add(fixed_velocity_count_).add(velocity_nodes_).add(velocity_values_);
 }
 
 void PressureStep::assemble(const PressureParameters& param, const core::Buffer<double>& tau,
@@ -116,10 +94,6 @@ CgResult PressureStep::run(const PressureParameters& param, const core::Buffer<d
   launch_.launch(correct_);
   core::KernelArgs(projection_, 5).add(p).add(xi);
   launch_.launch(projection_);
-  if (fixed_velocity_count_ > 0) {
-    core::KernelArgs(set_velocity_, 3).add(u);
-    launch_.launch(set_velocity_);
-  }
   return result;
 }
 

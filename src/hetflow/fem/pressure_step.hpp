@@ -15,25 +15,18 @@
 
 namespace hetflow::fem {
 
-// The velocity boundary condition the pressure step re-imposes: u = value at each listed node.
-struct FixedVelocity {
-  std::vector<std::uint32_t> nodes;
-  std::vector<Vec3> values;
-};
-
 // Steps 2 and 3 of the fractional step on one device, in FP64 (docs/fem.md, Fractional step): assembles
 // the pressure matrix and the increment's right-hand side in place on the fixed pattern
 // (fem_pressure.cl, host reference fem/pressure_system.hpp), solves H δ = b with the CG from δ = 0
 // (Jacobi, or with options.preconditioner = amg the V-cycle of the stiffness K's hierarchy, built by the
-// constructor), then p ← p + δ, u = û − (θΔt/ρ) M⁻¹ π(δ) with the fixed velocities re-imposed, and
-// ξ = π(p)/M.
+// constructor), then p ← p + δ, u = û − (θΔt/ρ) M⁻¹ π(δ) and ξ = π(p)/M. The caller applies the velocity
+// boundary conditions to u.
 // Node fields are device buffers of n doubles, 3-vectors n packed x, y, z triples.
 class PressureStep {
  public:
-  // Throws core::Error for a fixed node out of range, or node and value lists of different lengths.
+  // Throws core::Error for a fixed node out of range.
   PressureStep(const core::DeviceSet& devices, std::size_t device, const EdgeData& data,
-               std::span<const std::uint32_t> fixed_pressure, const FixedVelocity& fixed_velocity,
-               const CgOptions& options, const SpmvShape& shape = SpmvShape{});
+               std::span<const std::uint32_t> fixed_pressure, const CgOptions& options, const SpmvShape& shape = SpmvShape{});
 
   // tau: τ per node; u_hat: the fractional velocity; p: pⁿ in, pⁿ⁺¹ out; xi: ξ of the last step in, of
   // this one out; u: uⁿ⁺¹ out. Returns the CG's result; the caller decides what a failed solve means.
@@ -51,12 +44,11 @@ class PressureStep {
 
  private:
   NodeLaunch launch_;
-  cl_uint fixed_velocity_count_;
-  core::Buffer<std::uint32_t> row_start_, col_, velocity_nodes_;
+  core::Buffer<std::uint32_t> row_start_, col_;
   core::Buffer<cl_uchar> fixed_;
-  core::Buffer<double> records_, inv_mass_, velocity_values_, rhs_, delta_;
+  core::Buffer<double> records_, inv_mass_, rhs_, delta_;
   DeviceCg<double> cg_;
-  core::Kernel assemble_, correct_, projection_, set_velocity_;
+  core::Kernel assemble_, correct_, projection_;
 };
 
 }  // namespace hetflow::fem

@@ -1,11 +1,15 @@
 #include "hetflow/app/fem/fem_solver.hpp"
 
+#include <memory>
+
+#include "hetflow/app/fem/fem_case.hpp"
 #include "hetflow/app/fem/fem_tunable.hpp"
 
 namespace hetflow::app {
 
 Solver fem_solver() {
   return {.name = "fem",
+          .case_types = {std::make_shared<IncompressibleCase>()},
           .tunables = {{.name = "fem",
                         .help = "the edge-based solver's pressure SpMV shape (for --storage fp64 or fp32)",
                         .size_help = "cubes per side of the unit-cube box mesh (default 60 on a GPU, 16 elsewhere)",

@@ -3,7 +3,8 @@
 
 namespace hetflow::app {
 
-// The edge-based finite-element solver (docs/fem.md); for now its pressure SpMV's tunable.
+// The edge-based finite-element solver (docs/fem.md): the incompressible case type and the pressure SpMV's
+// tunable.
 Solver fem_solver();
 
 }  // namespace hetflow::app

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "hetflow/app/tuning_lookup.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/fem/box_mesh.hpp"
 #include "hetflow/fem/device_csr.hpp"
@@ -86,6 +87,25 @@ tune::Tunable fem_tunable(const core::DeviceSet& devices, int cells, bool fp32, 
                   [nnz](double seconds) { return nnz / seconds / 1e9; },
                   "Gnnz/s"};
   return t;
+}
+
+fem::SpmvShape fem_spmv_shape(const core::DeviceSet& devices, nlohmann::json& record) {
+  static const std::vector<std::string> files{"fem/sparse.cl"};
+  const core::DeviceInfo& info = devices.device(0).info;
+  const std::optional<tune::Entry> entry = find_tuning(devices, tune::make_key("fem", info, files, "spmv fp64"), record);
+  const fem::SpmvShape paper;
+  if (!entry) return paper;
+  const std::optional<std::size_t> wg = whole_number(entry->best, "wg_bits", 0, 8);
+  const std::optional<std::size_t> rows = whole_number(entry->best, "row_bits", 0, 8);
+  if (!wg || !rows || *rows > *wg) return paper;
+  const fem::SpmvShape tuned{static_cast<int>(*wg), static_cast<int>(*rows)};
+  try {
+    fem::check(tuned, info);
+  } catch (const core::Error&) {
+    return paper;
+  }
+  record["spmv"] = {tuned.wg_bits, tuned.row_bits};
+  return tuned;
 }
 
 }  // namespace hetflow::app

@@ -1,11 +1,18 @@
 #pragma once
+#include <nlohmann/json.hpp>
+
 #include "hetflow/core/device_set.hpp"
 #include "hetflow/fem/csr_matrix.hpp"
+#include "hetflow/fem/device_csr.hpp"
 #include "hetflow/fem/edge_data.hpp"
 #include "hetflow/tune/measurement.hpp"
 #include "hetflow/tune/tuner.hpp"
 
 namespace hetflow::app {
+
+// The pressure SpMV shape a run uses when its case leaves it open: the tuning database's entry for the
+// first device (`hetflow tune fem`), else the paper's [8, 5]. `record` (the manifest's "tuning") says which.
+fem::SpmvShape fem_spmv_shape(const core::DeviceSet& devices, nlohmann::json& record);
 
 // The pressure matrix's pattern with the stiffness values ℓ_IJ = tr Λ_IJ off the diagonal and minus
 // their row sum on it: the structure and scale of the matrix the pressure CG multiplies.

@@ -1,0 +1,128 @@
+#include "hetflow/app/fem/fem_case.hpp"
+
+#include <filesystem>
+
+#include "hetflow/app/fem/fem_case_mesh.hpp"
+#include "hetflow/app/fem/fem_case_setup.hpp"
+#include "hetflow/app/fem/fem_outputs.hpp"
+#include "hetflow/app/fem/fem_stepping.hpp"
+#include "hetflow/app/fem/fem_tunable.hpp"
+#include "hetflow/casefile/error.hpp"
+#include "hetflow/core/event.hpp"
+#include "hetflow/core/number_text.hpp"
+#include "hetflow/fem/checkpoint.hpp"
+#include "hetflow/fem/edge_data.hpp"
+#include "hetflow/fem/mesh_error.hpp"
+
+namespace hetflow::app {
+namespace {
+
+fem::BoundaryConstraints boundary_constraints(const casefile::Case& c, const fem::Mesh& mesh) {
+  try {
+    return fem::build_boundary_constraints(mesh, patch_conditions(c), "the mesh", pressure_reference(c));
+  } catch (const fem::MeshError& e) {
+    throw casefile::CaseError(c.source() + ": boundary: " + e.what());
+  }
+}
+
+fem::FlowState initial_state(const casefile::Case& c, const fem::FlowSolver& solver, const fem::Mesh& mesh) {
+  const std::string checkpoint = c.get<std::string>("initial.checkpoint");
+  if (!checkpoint.empty()) {
+    if (!std::filesystem::exists(checkpoint)) throw casefile::CaseError(c.missing_file("initial.checkpoint"));
+    try {
+      return fem::read_checkpoint(checkpoint, mesh);
+    } catch (const io::FormatError& e) {
+      throw casefile::CaseError(c.where("initial.checkpoint") + ": initial.checkpoint: " + e.what());
+    }
+  }
+  fem::FlowState s = solver.rest_state();
+  const auto u = c.get<std::vector<double>>("initial.velocity");
+  s.velocity.assign(s.velocity.size(), fem::Vec3{u[0], u[1], u[2]});
+  return s;
+}
+
+std::string headline(const FemRunSummary& s, const fem::FlowSolver& solver, const FemForces& forces,
+                     const fem::FlowParameters& p) {
+  using core::number_text;
+  const fem::FlowDiagnostics& d = solver.diagnostics();
+  std::string text = "incompressible: t = " + number_text(solver.time(), 6) + " after " +
+                     std::to_string(solver.step()) + " steps" + (s.steady ? " (steady)" : "") +
+                     ", max |u| = " + number_text(d.max_speed, 4) + ", kinetic energy " +
+                     number_text(d.kinetic_energy, 4) + ", ||div u|| = " + number_text(d.divergence, 3);
+  if (s.first_force) {
+    const fem::Vec3& f = *s.first_force;
+    const double scale = 2 / (p.momentum.density * forces.velocity * forces.velocity * forces.area);
+    const auto along = [&](const fem::Vec3& e) { return scale * (f[0] * e[0] + f[1] * e[1] + f[2] * e[2]); };
+    text += ", on " + forces.patches.front() + " c_D = " + number_text(along(forces.drag), 5) +
+            ", c_L = " + number_text(along(forces.lift), 4);
+  }
+  return text;
+}
+
+}  // namespace
+
+casefile::Schema IncompressibleCase::schema() const {
+  casefile::Schema s("incompressible", "transient incompressible Navier-Stokes on tetrahedra: edge-based P1 "
+                                       "finite elements, fractional step with RK4 momentum (docs/fem.md)");
+  declare_fem_mesh(s);
+  declare_fem_setup(s);
+  return s;
+}
+
+void IncompressibleCase::check(const casefile::Case& c) const {
+  std::vector<std::string> problems;
+  check_fem_mesh(c, problems);
+  check_fem_setup(c, problems);
+  throw_problems(c, std::move(problems));
+}
+
+RunOutcome IncompressibleCase::run(const casefile::Case& c, RunContext& ctx) const {
+  const core::WallTimer total;
+  RunDirectory& dir = ctx.directory;
+  nlohmann::json& manifest = dir.manifest();
+  const fem::Mesh mesh = make_fem_mesh(c, manifest["mesh"]);
+  const fem::BoundaryConstraints constraints = boundary_constraints(c, mesh);
+  const FemSchedule schedule = fem_schedule(c);
+  const FemForces forces = fem_forces(c);
+  const FemOutputConfig output_config = fem_output_config(c, mesh);
+
+  const core::WallTimer setup;
+  const fem::EdgeData data = fem::build_edge_data(mesh);
+  fem::FlowParameters parameters = flow_parameters(c);
+  if (c.get<std::vector<int>>("solver.spmv").empty())
+    parameters.spmv = fem_spmv_shape(ctx.devices, manifest["tuning"]);
+  manifest["solver"] = {{"device", ctx.devices.device(0).label()},
+                        {"spmv", {parameters.spmv.wg_bits, parameters.spmv.row_bits}}};
+  fem::FlowSolver solver(ctx.devices, 0, mesh, data, parameters, constraints);
+  solver.set_state(initial_state(c, solver, mesh));
+  FemOutputs outputs = [&]() {
+    try {
+      return FemOutputs(dir, mesh, data, output_config);
+    } catch (const std::invalid_argument& e) {
+      throw casefile::CaseError(c.source() + ": output: " + e.what());
+    }
+  }();
+  dir.add_timing("setup", setup.seconds());
+  dir.add_output("log.csv", "one row per step: time, dt, Courant number, pressure CG iterations and residual, "
+                            "||div u||, kinetic energy, max |u|");
+  dir.add_output("forces.csv", "forces of the fluid on forces.patches and their coefficients, per sample");
+  dir.add_output("checkpoint.bin", "the last state, to continue from with initial.checkpoint");
+
+  FemStepping stepping(ctx, solver, mesh, data, parameters, schedule, forces, outputs);
+  const FemRunSummary s = stepping.run();
+  const bool complete = s.steady || solver.time() >= schedule.end;
+  manifest["result"] = {{"steps", s.steps},
+                        {"time", solver.time()},
+                        {"steady", s.steady},
+                        {"cg_iterations_per_step", s.steps > 0 ? static_cast<double>(s.cg_iterations) / s.steps : 0.0},
+                        {"kinetic_energy", solver.diagnostics().kinetic_energy},
+                        {"divergence", solver.diagnostics().divergence},
+                        {"max_speed", solver.diagnostics().max_speed}};
+  print_headline(ctx, headline(s, solver, forces, parameters));
+  dir.add_timing("stepping", s.seconds - s.output_seconds);
+  dir.add_timing("output", s.output_seconds);
+  dir.add_timing("total", total.seconds());
+  return complete ? RunOutcome::complete : RunOutcome::interrupted;
+}
+
+}  // namespace hetflow::app
