@@ -1,11 +1,14 @@
 #include "hetflow/app/fem/fem_solver.hpp"
 
+#include "hetflow/app/fem/fem_bench.hpp"
 #include "hetflow/app/fem/fem_tunable.hpp"
 
 namespace hetflow::app {
 
 Solver fem_solver() {
   return {.name = "fem",
+          .benchmarks = {{"fem", "edge-based FEM cavity: kernel GB/s and step time per mesh, the paper's run to t = 1",
+                          fem_benchmark}},
           .tunables = {{.name = "fem",
                         .help = "the edge-based solver's pressure SpMV shape (for --storage fp64 or fp32)",
                         .size_help = "cubes per side of the unit-cube box mesh (default 60 on a GPU, 16 elsewhere)",
