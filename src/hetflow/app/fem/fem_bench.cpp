@@ -89,7 +89,8 @@ struct KernelSet {
         pressure(devices, 0, m.data, bc.pressure_nodes, fem::FixedVelocity{bc.velocity.nodes, bc.velocity.values},
                  parameters.cg, parameters.spmv),
         edge_data(devices, 0, m.data),
-        diagnostics(devices, 0, edge_data, parameters.momentum.viscosity) {
+        diagnostics(devices, 0, edge_data, parameters.momentum.viscosity),
+        assembly{kernel_dt, parameters.momentum.density, parameters.theta} {
     const core::Context& context = devices.context(0);
     const core::Queue& queue = devices.compute(0);
     const std::size_t n = m.data.node_count();
@@ -110,12 +111,13 @@ struct KernelSet {
     queue.finish();
   }
 
-  void assemble() { pressure.assemble({kernel_dt, 1.0, 0.5}, momentum.tau(), u_hat, xi, p); }
+  void assemble() { pressure.assemble(assembly, momentum.tau(), u_hat, xi, p); }
 
   fem::MomentumStep momentum;
   fem::PressureStep pressure;
   fem::DeviceEdgeData edge_data;
   fem::StepDiagnostics diagnostics;
+  fem::PressureParameters assembly;
   core::Buffer<double> u, u_hat, xi, out, p, x, y;
 };
 
