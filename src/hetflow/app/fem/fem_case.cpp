@@ -90,7 +90,7 @@ RunOutcome IncompressibleCase::run(const casefile::Case& c, RunContext& ctx) con
   const fem::EdgeData data = fem::build_edge_data(mesh);
   fem::FlowParameters parameters = flow_parameters(c);
   if (c.get<std::vector<int>>("solver.spmv").empty())
-    parameters.spmv = fem_spmv_shape(ctx.devices, manifest["tuning"]);
+    parameters.spmv = tuned_spmv_shape(ctx.devices, manifest["tuning"]).value_or(fem::SpmvShape{});
   manifest["solver"] = {{"device", ctx.devices.device(0).label()},
                         {"spmv", {parameters.spmv.wg_bits, parameters.spmv.row_bits}}};
   fem::FlowSolver solver(ctx.devices, 0, mesh, data, parameters, constraints);

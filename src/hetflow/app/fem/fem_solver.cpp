@@ -2,6 +2,7 @@
 
 #include <memory>
 
+#include "hetflow/app/fem/fem_bench.hpp"
 #include "hetflow/app/fem/fem_case.hpp"
 #include "hetflow/app/fem/fem_tunable.hpp"
 
@@ -10,6 +11,8 @@ namespace hetflow::app {
 Solver fem_solver() {
   return {.name = "fem",
           .case_types = {std::make_shared<IncompressibleCase>()},
+          .benchmarks = {{"fem", "edge-based FEM cavity: kernel GB/s and step time per mesh, the paper's run to t = 1",
+                          fem_benchmark}},
           .tunables = {{.name = "fem",
                         .help = "the edge-based solver's pressure SpMV shape (for --storage fp64 or fp32)",
                         .size_help = "cubes per side of the unit-cube box mesh (default 60 on a GPU, 16 elsewhere)",

@@ -89,23 +89,25 @@ tune::Tunable fem_tunable(const core::DeviceSet& devices, int cells, bool fp32, 
   return t;
 }
 
-fem::SpmvShape fem_spmv_shape(const core::DeviceSet& devices, nlohmann::json& record) {
+std::optional<fem::SpmvShape> tuned_spmv_shape(const core::DeviceSet& devices, nlohmann::json& record) {
   static const std::vector<std::string> files{"fem/sparse.cl"};
   const core::DeviceInfo& info = devices.device(0).info;
   const std::optional<tune::Entry> entry = find_tuning(devices, tune::make_key("fem", info, files, "spmv fp64"), record);
-  const fem::SpmvShape paper;
-  if (!entry) return paper;
+  if (!entry) return std::nullopt;
   const std::optional<std::size_t> wg = whole_number(entry->best, "wg_bits", 0, 8);
-  const std::optional<std::size_t> rows = whole_number(entry->best, "row_bits", 0, 8);
-  if (!wg || !rows || *rows > *wg) return paper;
-  const fem::SpmvShape tuned{static_cast<int>(*wg), static_cast<int>(*rows)};
-  try {
-    fem::check(tuned, info);
-  } catch (const core::Error&) {
-    return paper;
+  const std::optional<std::size_t> row = whole_number(entry->best, "row_bits", 0, 8);
+  if (!wg || !row) {
+    record["ignored"] = "the entry holds no SpMV shape (wg_bits, row_bits from 0 to 8)";
+    return std::nullopt;
   }
-  record["spmv"] = {tuned.wg_bits, tuned.row_bits};
-  return tuned;
+  const fem::SpmvShape shape{static_cast<int>(*wg), static_cast<int>(*row)};
+  try {
+    fem::check(shape, info);
+  } catch (const core::Error& e) {
+    record["ignored"] = e.what();
+    return std::nullopt;
+  }
+  return shape;
 }
 
 }  // namespace hetflow::app

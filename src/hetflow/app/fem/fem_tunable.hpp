@@ -1,4 +1,6 @@
 #pragma once
+#include <optional>
+
 #include <nlohmann/json.hpp>
 
 #include "hetflow/core/device_set.hpp"
@@ -10,9 +12,9 @@
 
 namespace hetflow::app {
 
-// The pressure SpMV shape a run uses when its case leaves it open: the tuning database's entry for the
-// first device (`hetflow tune fem`), else the paper's [8, 5]. `record` (the manifest's "tuning") says which.
-fem::SpmvShape fem_spmv_shape(const core::DeviceSet& devices, nlohmann::json& record);
+// The pressure SpMV shape the tuning database holds for the first device in FP64 (`hetflow tune fem`), or
+// nothing; `record` (the manifest's "tuning") says what was found, or why an entry was ignored.
+std::optional<fem::SpmvShape> tuned_spmv_shape(const core::DeviceSet& devices, nlohmann::json& record);
 
 // The pressure matrix's pattern with the stiffness values ℓ_IJ = tr Λ_IJ off the diagonal and minus
 // their row sum on it: the structure and scale of the matrix the pressure CG multiplies.

@@ -1,0 +1,324 @@
+#include "hetflow/app/fem/fem_bench.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <numeric>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hetflow/app/bench/reference.hpp"
+#include "hetflow/app/fem/fem_bench_cavity.hpp"
+#include "hetflow/app/fem/fem_bench_model.hpp"
+#include "hetflow/app/fem/fem_tunable.hpp"
+#include "hetflow/core/number_text.hpp"
+#include "hetflow/fem/device_edge_data.hpp"
+#include "hetflow/fem/momentum_step.hpp"
+#include "hetflow/fem/pressure_step.hpp"
+#include "hetflow/fem/step_diagnostics.hpp"
+
+namespace hetflow::app {
+namespace {
+
+// The paper's cavity run (its Kratos set-up): Courant number 0.9, Δt at most 0.01, from rest to t = 1.
+constexpr double courant = 0.9;
+constexpr double max_dt = 0.01;
+constexpr double end_time = 1.0;
+// The cells of the paper's run; it stops at this wall time and extrapolates to t = 1, so that the case with
+// its set-up fits a 10-minute device call.
+constexpr int paper_cells = 56;
+constexpr double paper_budget_s = 480;
+// Steps that the "step" cases run before timing: the first steps from rest start the flow.
+constexpr int warmup_steps = 3;
+// The time step of the kernel cases' stabilisation and assembly.
+constexpr double kernel_dt = 1e-3;
+// A kernel case enqueues about this many bytes per timed repeat (at least one launch, at most 20), so that
+// the gaps between launches of a small mesh's kernels weigh little.
+constexpr double bytes_per_repeat = 64e6;
+
+// The pressure CG's preconditioners the step cases compare: the paper's Jacobi and the run's default AMG.
+const std::pair<const char*, fem::Preconditioner> preconditioners[] = {{"jacobi", fem::Preconditioner::jacobi},
+                                                                       {"amg", fem::Preconditioner::amg}};
+
+const char* const kernel_case_names[] = {"spmv paper",        "spmv tuned",        "convective projection",
+                                         "momentum residual", "pressure assembly", "diagnostics"};
+
+std::string size_name(int cells) { return std::to_string(cells) + "^3"; }
+
+std::string paper_case_name() { return size_name(paper_cells) + " cavity to t=1"; }
+
+// A line to stderr at most once a second.
+class Ticker {
+ public:
+  template <class Text>
+  void tick(Text&& text) {
+    if (since_.seconds() < 1) return;
+    std::cerr << "  " << text() << "\n";
+    since_.restart();
+  }
+
+ private:
+  core::WallTimer since_;
+};
+
+nlohmann::json shape_json(const fem::SpmvShape& s) { return nlohmann::json::array({s.wg_bits, s.row_bits}); }
+
+nlohmann::json mesh_params(const CavityMesh& m) {
+  return {{"cells", m.cells}, {"nodes", m.data.node_count()}, {"directed_edges", m.data.edge_count()}};
+}
+
+// The device seconds of one call of `enqueue`, once per repeat after one warm-up call: `launches` calls back
+// to back between two one-value fills of `stamp`, timed from the first fill's end to the second's start by
+// their profiling events.
+std::vector<double> launch_seconds(const core::Queue& queue, core::Buffer<double>& stamp, int repeats, int launches,
+                                   const std::function<void()>& enqueue) {
+  enqueue();
+  queue.finish();
+  std::vector<double> seconds;
+  for (int r = 0; r < repeats; ++r) {
+    const core::Event before = stamp.fill(queue, 0.0, 0, 1);
+    for (int l = 0; l < launches; ++l) enqueue();
+    const core::Event after = stamp.fill(queue, 0.0, 0, 1);
+    seconds.push_back((before.seconds_until(after) - before.seconds() - after.seconds()) / launches);
+  }
+  return seconds;
+}
+
+// The kernels of one step on one mesh, bound to the cavity's state at rest with the lid moving.
+struct KernelSet {
+  KernelSet(const core::DeviceSet& devices, const CavityMesh& m, const fem::FlowParameters& parameters,
+            const fem::BoundaryConstraints& bc)
+      : constraints(devices, 0, bc, m.data.node_count()),
+        momentum(devices, 0, m.data, parameters.momentum, constraints),
+        pressure(devices, 0, m.data, bc.pressure_nodes, parameters.cg, parameters.spmv),
+        edge_data(devices, 0, m.data),
+        diagnostics(devices, 0, edge_data, parameters.momentum.viscosity),
+        assembly{kernel_dt, parameters.momentum.density, parameters.theta} {
+    const core::Context& context = devices.context(0);
+    const core::Queue& queue = devices.compute(0);
+    const std::size_t n = m.data.node_count();
+    std::vector<fem::Vec3> lid(n, fem::Vec3{0, 0, 0});
+    fem::apply_constraints(bc, 0, lid);
+    std::vector<double> velocity;
+    for (const fem::Vec3& v : lid) velocity.insert(velocity.end(), v.begin(), v.end());
+    for (core::Buffer<double>* v : {&u, &u_hat, &xi, &out}) *v = core::Buffer<double>(context, 3 * n);
+    for (core::Buffer<double>* v : {&p, &x, &y}) *v = core::Buffer<double>(context, n);
+    u.write(queue, velocity);
+    u_hat.write(queue, velocity);
+    xi.fill(queue, 0.0);
+    p.fill(queue, 0.0);
+    x.fill(queue, 1.0);
+    momentum.stabilisation(u, kernel_dt);
+    momentum.convective_projection(u);
+    assemble();
+    queue.finish();
+  }
+
+  void assemble() { pressure.assemble(assembly, momentum.tau(), u_hat, xi, p); }
+
+  fem::VelocityConstraints constraints;
+  fem::MomentumStep momentum;
+  fem::PressureStep pressure;
+  fem::DeviceEdgeData edge_data;
+  fem::StepDiagnostics diagnostics;
+  fem::PressureParameters assembly;
+  core::Buffer<double> u, u_hat, xi, out, p, x, y;
+};
+
+class FemBench {
+ public:
+  FemBench(const core::DeviceSet& devices, const BenchOptions& options)
+      : devices_(devices),
+        options_(options),
+        report_{"fem", devices.device(0).info, reference_bandwidth(devices.compute(0)).copy.median, {}} {
+    tuned_ = tuned_spmv_shape(devices, tuning_);
+    spmv_ = tuned_.value_or(fem::SpmvShape{});
+  }
+
+  BenchReport run() {
+    const bool gpu = report_.device.kind == core::DeviceKind::gpu;
+    const std::vector<int> sizes = gpu ? std::vector<int>{14, 28, 56, 160} : std::vector<int>{14, 28, 56};
+    for (int cells : sizes) {
+      const std::string size = size_name(cells);
+      bool kernels = false;
+      for (const char* name : kernel_case_names) kernels = kernels || options_.wants(size + " " + name);
+      const bool step = options_.wants(size + " step jacobi") || options_.wants(size + " step amg");
+      const bool paper = gpu && cells == paper_cells && options_.wants(paper_case_name());
+      if (!kernels && !step && !paper) continue;
+      const CavityMesh m = cavity_mesh(cells);
+      const fem::BoundaryConstraints bc = cavity_constraints(m.mesh);
+      if (kernels) kernel_cases(m, bc);
+      if (step)
+        for (const auto& [label, preconditioner] : preconditioners) step_case(m, bc, label, preconditioner);
+      if (paper) paper_case(m, bc);
+    }
+    return std::move(report_);
+  }
+
+ private:
+  void kernel_cases(const CavityMesh& m, const fem::BoundaryConstraints& bc) {
+    const std::string size = size_name(m.cells);
+    const fem::FlowParameters parameters = cavity_parameters(spmv_, fem::Preconditioner::jacobi);
+    const auto set = with_progress(size + " kernels' set-up",
+                                   [&] { return std::make_unique<KernelSet>(devices_, m, parameters, bc); });
+    const FemBytes bytes(m.data.node_count(), m.data.edge_count());
+    const core::Queue& queue = devices_.compute(0);
+    auto spmv_case = [&](const std::string& name, const fem::SpmvShape& shape) {
+      const fem::DeviceSpmv<double> spmv(devices_.context(0), shape);
+      kernel_case(m, name, bytes.spmv, {{"spmv_shape", shape_json(shape)}},
+                  [&] { spmv(queue, set->pressure.matrix(), set->x, set->y); });
+    };
+    spmv_case("spmv paper", fem::SpmvShape{});
+    if (tuned_) spmv_case("spmv tuned", *tuned_);
+    kernel_case(m, "convective projection", bytes.convective_projection, {},
+                [&] { set->momentum.convective_projection(set->u); });
+    kernel_case(m, "momentum residual", bytes.momentum_residual, {},
+                [&] { set->momentum.residual(set->u, set->p, set->out); });
+    kernel_case(m, "pressure assembly", bytes.pressure_assembly, {}, [&] { set->assemble(); });
+    kernel_case(m, "diagnostics", bytes.diagnostics,
+                {{"includes", "the read-back of the per-group partials, which measure() waits for"}},
+                [&] { set->diagnostics.measure(set->u, set->p); });
+  }
+
+  void kernel_case(const CavityMesh& m, const std::string& kernel, double bytes, nlohmann::json params,
+                   const std::function<void()>& enqueue) {
+    const std::string name = size_name(m.cells) + " " + kernel;
+    if (!options_.wants(name)) return;
+    const int launches = std::clamp(static_cast<int>(bytes_per_repeat / bytes), 1, 20);
+    const std::vector<double> seconds =
+        launch_seconds(devices_.compute(0), stamp(), options_.repeats, launches, enqueue);
+    std::vector<double> rates;
+    for (double s : seconds) rates.push_back(bytes / s * 1e-9);
+    const core::Summary rate = core::summarize(rates);
+    params.update(mesh_params(m));
+    params["bytes_model"] = "edge record 128 B + column 4 B per directed edge; node vectors once per node";
+    params["median_us"] = core::summarize(seconds).median * 1e6;
+    params["launches_per_repeat"] = launches;
+    std::cerr << "  " << name << ": " << core::number_text(rate.median, 4) << " GB/s\n";
+    report_.cases.push_back({name, "GB/s", rate, bytes, rate.median / report_.reference_bandwidth_GBs, params});
+  }
+
+  void step_case(const CavityMesh& m, const fem::BoundaryConstraints& bc, const std::string& label,
+                 fem::Preconditioner preconditioner) {
+    const std::string name = size_name(m.cells) + " step " + label;
+    if (!options_.wants(name)) return;
+    const std::unique_ptr<fem::FlowSolver> solver = make_solver(m, bc, preconditioner);
+    Ticker ticker;
+    std::vector<double> seconds, iterations;
+    double dt = 0;
+    for (int k = 0; k < warmup_steps + options_.repeats; ++k) {
+      dt = std::min(max_dt, solver->stable_dt(courant));
+      const core::WallTimer timer;
+      const fem::StepReport r = solver->advance(dt);
+      if (k >= warmup_steps) {
+        seconds.push_back(timer.seconds());
+        iterations.push_back(r.cg.iterations);
+      }
+      ticker.tick([&] {
+        return name + ": step " + std::to_string(r.step) + ", " + std::to_string(r.cg.iterations) + " CG iterations";
+      });
+    }
+    const core::Summary ms = core::summarize([&] {
+      std::vector<double> v;
+      for (double s : seconds) v.push_back(s * 1e3);
+      return v;
+    }());
+    const double its = core::summarize(iterations).median;
+    const FemBytes bytes(m.data.node_count(), m.data.edge_count());
+    const double limit_ms = bytes.step(its) / (report_.reference_bandwidth_GBs * 1e9) * 1e3;
+    nlohmann::json params = mesh_params(m);
+    params.update({{"cg_iterations_median", its},
+                   {"cg_iterations_mean", std::accumulate(iterations.begin(), iterations.end(), 0.0) /
+                                              static_cast<double>(iterations.size())},
+                   {"ms_per_million_nodes", ms.median / (static_cast<double>(m.data.node_count()) * 1e-6)},
+                   {"step_fixed_bytes", bytes.step_fixed},
+                   {"cg_iteration_bytes", bytes.cg_iteration},
+                   {"limit_ms", limit_ms},
+                   {"measured_over_limit", ms.median / limit_ms},
+                   {"warmup_steps", warmup_steps},
+                   {"last_dt", dt},
+                   {"courant", courant},
+                   {"spmv_shape", shape_json(spmv_)},
+                   {"tuning", tuning_}});
+    std::cerr << "  " << name << ": " << core::number_text(ms.median, 4) << " ms, " << its << " CG iterations\n";
+    report_.cases.push_back({name, "ms/step", ms, bytes.step(its), limit_ms / ms.median, params});
+  }
+
+  // The paper's run: from rest to t = 1 with Δt = min(0.01, 0.9 / rate), the last step cut to end at t = 1;
+  // past the wall-time budget it stops and extrapolates the wall time and steps by t.
+  void paper_case(const CavityMesh& m, const fem::BoundaryConstraints& bc) {
+    const std::string name = paper_case_name();
+    const std::unique_ptr<fem::FlowSolver> solver = make_solver(m, bc, fem::Preconditioner::amg);
+    const FemBytes bytes(m.data.node_count(), m.data.edge_count());
+    Ticker ticker;
+    double moved = 0, iterations = 0;
+    const core::WallTimer timer;
+    while (solver->time() < end_time * (1 - 1e-12) && timer.seconds() < paper_budget_s) {
+      const double dt = std::min({max_dt, solver->stable_dt(courant), end_time - solver->time()});
+      const fem::StepReport r = solver->advance(dt);
+      moved += bytes.step(r.cg.iterations);
+      iterations += r.cg.iterations;
+      ticker.tick([&] {
+        return name + ": step " + std::to_string(r.step) + ", t = " + core::number_text(r.time, 4) +
+               ", dt = " + core::number_text(dt, 3) + ", " + std::to_string(r.cg.iterations) + " CG iterations";
+      });
+    }
+    const double wall = timer.seconds();
+    const auto steps = static_cast<double>(solver->step());
+    const bool finished = solver->time() >= end_time * (1 - 1e-12);
+    const double scale = finished ? 1.0 : end_time / solver->time();
+    const double limit_s = moved / (report_.reference_bandwidth_GBs * 1e9);
+    nlohmann::json params = mesh_params(m);
+    params.update({{"steps", steps * scale},
+                   {"extrapolated", !finished},
+                   {"time_reached", solver->time()},
+                   {"steps_run", solver->step()},
+                   {"wall_s_run", wall},
+                   {"seconds_per_step", wall / steps},
+                   {"cg_iterations_per_step", iterations / steps},
+                   {"limit_s_run", limit_s},
+                   {"measured_over_limit", wall / limit_s},
+                   {"max_dt", max_dt},
+                   {"courant", courant},
+                   {"spmv_shape", shape_json(spmv_)},
+                   {"tuning", tuning_}});
+    if (!finished)
+      params["extrapolation"] = "stopped after " + core::number_text(paper_budget_s, 4) +
+                                " s of wall time; wall time and steps scaled by 1 / time_reached";
+    std::cerr << "  " << name << ": " << core::number_text(wall * scale, 4) << " s, " << steps * scale << " steps"
+              << (finished ? "" : " (extrapolated)") << "\n";
+    const double total = wall * scale;
+    report_.cases.push_back({name, "s", {total, total, total, 1}, moved * scale, limit_s / wall, params});
+  }
+
+  std::unique_ptr<fem::FlowSolver> make_solver(const CavityMesh& m, const fem::BoundaryConstraints& bc,
+                                               fem::Preconditioner preconditioner) {
+    return with_progress(size_name(m.cells) + " solver set-up", [&] {
+      return std::make_unique<fem::FlowSolver>(devices_, 0, m.mesh, m.data, cavity_parameters(spmv_, preconditioner),
+                                               bc);
+    });
+  }
+
+  core::Buffer<double>& stamp() {
+    if (stamp_.size() == 0) stamp_ = core::Buffer<double>(devices_.context(0), 1);
+    return stamp_;
+  }
+
+  const core::DeviceSet& devices_;
+  const BenchOptions& options_;
+  BenchReport report_;
+  nlohmann::json tuning_;
+  std::optional<fem::SpmvShape> tuned_;
+  fem::SpmvShape spmv_;
+  core::Buffer<double> stamp_;
+};
+
+}  // namespace
+
+BenchReport fem_benchmark(const core::DeviceSet& devices, const BenchOptions& options) {
+  return FemBench(devices, options).run();
+}
+
+}  // namespace hetflow::app

@@ -1,0 +1,31 @@
+#pragma once
+#include <cstddef>
+
+namespace hetflow::app {
+
+// The bytes the fem kernels move, FP64, for a mesh of n nodes and E directed edges (docs/fem.md,
+// Performance). Every edge loop reads its edge's 128-byte record and 4-byte column index once and each node's
+// row start once; node vectors (velocities 24 B, scalars 8 B) are counted once per node, whether a node reads
+// them for itself or gathers them from its neighbours: the limit a perfect cache reaches, so the figures are
+// lower bounds and measured GB/s against them never flatter a kernel. The overwrites of fixed velocities
+// touch boundary nodes only and are left out.
+struct FemBytes {
+  FemBytes(std::size_t nodes, std::size_t edges);
+
+  double spmv;                   // y = A x: 12 B per stored entry (E + n of them), row starts, x, y
+  double convective_projection;  // reads u, 1/M; writes Π
+  double momentum_residual;      // reads U, Π, p, M, τ; writes R
+  double pressure_assembly;      // reads fixed flags, τ, û, ξ, p; writes H (E + n values), 1/H_ii, b
+  double diagnostics;            // reads u, p, M, h_min
+  // One whole step with no CG iteration: τ, Π, the copy û = uⁿ, four residuals and RK stages, the assembly,
+  // the CG's start, the correction, ξ and the diagnostics.
+  double step_fixed;
+  // One Jacobi-CG iteration: the SpMV, p.q, the update of x, r, z with r.z and r.r, and p = z + βp (the
+  // single-work-group sums are left out).
+  double cg_iteration;
+
+  // step_fixed + iterations × cg_iteration.
+  double step(double cg_iterations) const { return step_fixed + cg_iterations * cg_iteration; }
+};
+
+}  // namespace hetflow::app
