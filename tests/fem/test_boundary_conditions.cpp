@@ -342,6 +342,28 @@ TEST_F(FemBoundaryDevice, DeviceApplyEqualsHostApply) {
   }
 }
 
+// New Dirichlet values replace the constructed ones, in the order of the Dirichlet list, and leave the
+// other constraints as they were; a list of another length is refused.
+TEST_F(FemBoundaryDevice, NewDirichletValuesReplaceTheOldOnes) {
+  const Mesh mesh = box_mesh(3, 3, 3, {0, 0, 0}, {1, 1, 1});
+  std::vector<PatchCondition> conditions = all_sides(Kind::slip);
+  conditions[0] = velocity("x_min", {1, 0, 0});
+  BoundaryConstraints c = build_boundary_constraints(mesh, conditions, "box");
+  VelocityConstraints constraints(devices_, 0, c, mesh.nodes.size());
+  for (std::size_t k = 0; k < c.dirichlet_values.size(); ++k)
+    c.dirichlet_values[k] = {0.5 * static_cast<double>(k), -1, 2};
+  constraints.set_dirichlet_values(c.dirichlet_values);
+  std::vector<Vec3> u(mesh.nodes.size(), Vec3{0.3, 0.2, 0.1});
+  const core::Buffer<double> field = device_field(u);
+  constraints.apply(field, 0);
+  apply_constraints(c, 0, u);
+  const std::vector<double> got = host(field);
+  for (std::size_t i = 0; i < u.size(); ++i)
+    for (std::size_t a = 0; a < 3; ++a) EXPECT_EQ(got[3 * i + a], u[i][a]) << "node " << i << " component " << a;
+  c.dirichlet_values.pop_back();
+  EXPECT_THROW(constraints.set_dirichlet_values(c.dirichlet_values), core::Error);
+}
+
 // A slab one cell thick with slip z sides: every node is on a z side or a wall, so a force along z leaves
 // w = 0 exactly through a momentum step, on the device and the host alike.
 TEST_F(FemBoundaryDevice, SlipSidesOfASlabKeepItsVelocityInPlane) {

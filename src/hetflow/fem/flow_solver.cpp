@@ -88,6 +88,11 @@ std::vector<Vec3> FlowSolver::velocity() const { return unpacked(u_.to_vector(*q
 
 std::vector<double> FlowSolver::pressure() const { return p_.to_vector(*queue_); }
 
+void FlowSolver::set_dirichlet_values(std::span<const Vec3> values) {
+  velocity_constraints_.set_dirichlet_values(values);
+  constraints_.dirichlet_values.assign(values.begin(), values.end());
+}
+
 double FlowSolver::stable_dt(double courant) const {
   return diagnostics_.stability_rate > 0 ? courant / diagnostics_.stability_rate
                                          : std::numeric_limits<double>::infinity();

@@ -76,6 +76,9 @@ class FlowSolver {
   const FlowDiagnostics& diagnostics() const { return diagnostics_; }
   double stable_dt(double courant) const;
 
+  // New Dirichlet values (VelocityConstraints::set_dirichlet_values) for the next steps.
+  void set_dirichlet_values(std::span<const Vec3> values);
+
   // One step of length dt; throws FlowError when the step fails (the state is then not usable).
   StepReport advance(double dt);
 

@@ -1,8 +1,10 @@
 #include "hetflow/fem/velocity_constraints.hpp"
 
+#include <string>
 #include <vector>
 
 #include "hetflow/core/build_options.hpp"
+#include "hetflow/core/error.hpp"
 #include "hetflow/core/kernel_args.hpp"
 #include "hetflow/core/program.hpp"
 
@@ -37,6 +39,7 @@ VelocityConstraints::VelocityConstraints(const core::DeviceSet& devices, std::si
   for (std::size_t k = 0; k < constraints.slip_nodes.size(); ++k)
     entries.add(constraints.slip_nodes[k], constraints.slip_normals[k], 0);
   const auto slip_end = static_cast<cl_uint>(entries.nodes.size());
+  dirichlet_begin_ = slip_end;
   for (std::size_t k = 0; k < constraints.dirichlet_nodes.size(); ++k)
     entries.add(constraints.dirichlet_nodes[k], constraints.dirichlet_values[k], constraints.dirichlet_ramp_times[k]);
   count_ = static_cast<cl_uint>(entries.nodes.size());
@@ -57,6 +60,17 @@ void VelocityConstraints::apply(const core::Buffer<double>& velocity, double tim
   if (count_ == 0) return;
   core::KernelArgs(kernel_, time_arg_).add(time).add(velocity);
   launch_.launch(kernel_);
+}
+
+void VelocityConstraints::set_dirichlet_values(std::span<const Vec3> values) {
+  if (values.size() != count_ - dirichlet_begin_)
+    throw core::Error("Dirichlet values: " + std::to_string(values.size()) + " given for " +
+                      std::to_string(count_ - dirichlet_begin_) + " Dirichlet nodes");
+  if (values.empty()) return;
+  std::vector<double> packed;
+  packed.reserve(3 * values.size());
+  for (const Vec3& v : values) packed.insert(packed.end(), v.begin(), v.end());
+  directions_.write(launch_.queue(), packed, 3 * std::size_t{dirichlet_begin_});
 }
 
 }  // namespace hetflow::fem

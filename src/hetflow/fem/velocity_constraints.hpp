@@ -1,6 +1,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 #include "hetflow/core/buffer.hpp"
 #include "hetflow/core/device_set.hpp"
@@ -24,9 +25,15 @@ class VelocityConstraints {
   // device's compute queue and returns without waiting: apply_constraints on the host.
   void apply(const core::Buffer<double>& velocity, double time);
 
+  // Replaces the Dirichlet values (one per BoundaryConstraints::dirichlet_nodes, in its order) for the
+  // launches enqueued after it, for boundary values that vary in time otherwise than by a ramp (an exact
+  // solution's, a measured inflow's). Throws core::Error for a list of another length.
+  void set_dirichlet_values(std::span<const Vec3> values);
+
  private:
   NodeLaunch launch_;
   cl_uint count_;
+  cl_uint dirichlet_begin_ = 0;  // the first Dirichlet entry
   core::Buffer<std::uint32_t> nodes_;
   core::Buffer<double> directions_, ramp_times_;
   core::Kernel kernel_;
