@@ -17,9 +17,9 @@
 namespace hetflow::app {
 namespace {
 
-fem::BoundaryConstraints boundary_constraints(const casefile::Case& c, const fem::Mesh& mesh) {
+fem::BoundaryConstraints boundary_constraints(const casefile::Case& c, const fem::Mesh& mesh, const std::string& source) {
   try {
-    return fem::build_boundary_constraints(mesh, patch_conditions(c), "the mesh", pressure_reference(c));
+    return fem::build_boundary_constraints(mesh, patch_conditions(c), source, pressure_reference(c));
   } catch (const fem::MeshError& e) {
     throw casefile::CaseError(c.source() + ": boundary: " + e.what());
   }
@@ -81,7 +81,7 @@ RunOutcome IncompressibleCase::run(const casefile::Case& c, RunContext& ctx) con
   RunDirectory& dir = ctx.directory;
   nlohmann::json& manifest = dir.manifest();
   const fem::Mesh mesh = make_fem_mesh(c, manifest["mesh"]);
-  const fem::BoundaryConstraints constraints = boundary_constraints(c, mesh);
+  const fem::BoundaryConstraints constraints = boundary_constraints(c, mesh, manifest["mesh"]["source"]);
   const FemSchedule schedule = fem_schedule(c);
   const FemForces forces = fem_forces(c);
   const FemOutputConfig output_config = fem_output_config(c, mesh);

@@ -1,0 +1,103 @@
+// The incompressible case type through the `hetflow` executable: what bad input and failing runs report,
+// and that a run's checkpoint and Ctrl-C keep what it computed.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "command_test.hpp"
+#include "hetflow/io/pvd.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// A lid-driven slab of 4 x 4 x 1 cells: the smallest useful incompressible case; `extra` adds keys.
+std::string slab(const std::string& extra = "") {
+  return "type: incompressible\nmesh:\n  cells: [4, 4, 1]\n  upper: [1, 1, 0.25]\nfluid:\n  viscosity: 0.1\n"
+         "boundary:\n  y_max: {type: velocity, value: [1, 0, 0]}\n  x_min: {type: no_slip}\n"
+         "  x_max: {type: no_slip}\n  y_min: {type: no_slip}\n  z_min: {type: slip}\n  z_max: {type: slip}\n" +
+         extra;
+}
+
+class FemCase : public hetflow::test::CommandTest {
+ protected:
+  hetflow::test::CommandResult run_case(const std::string& name, const std::string& text, const std::string& options = "") const {
+    write(name + ".yaml", text);
+    return run_hetflow("run " + name + ".yaml --device " + device() + " -q --output " + name + " " + options);
+  }
+};
+
+TEST_F(FemCase, BadBoundaryConditionsExitTwoNamingThePatches) {
+  // A patch the mesh lacks, and the mesh's patches left without a condition.
+  hetflow::test::CommandResult r = run_case("unknown", slab("  top: {type: slip}\ntime:\n  end: 0.01\n"));
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("unknown.yaml: boundary: mesh 'box'"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("'top'"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("x_min, x_max, y_min, y_max, z_min, z_max"), std::string::npos) << r.output;
+
+  r = run_case("missing", "type: incompressible\nmesh:\n  cells: [2, 2, 1]\nfluid:\n  viscosity: 0.1\n"
+                          "time:\n  end: 0.01\nboundary:\n  x_min: {type: no_slip}\n");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("no boundary condition for the patches"), std::string::npos) << r.output;
+
+  // A key of another condition's type, at its line.
+  r = run_case("wrong_key", slab("  extra: {type: no_slip, value: [1, 0, 0]}\ntime:\n  end: 0.01\n"));
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("wrong_key.yaml:14: boundary.extra.value applies to type velocity, but "
+                          "boundary.extra.type = no_slip"),
+            std::string::npos)
+      << r.output;
+}
+
+TEST_F(FemCase, AMalformedMeshFileAndAProbeOutsideTheMeshExitTwo) {
+  write("bad.msh", "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n2\n1 0 0 0\n");
+  hetflow::test::CommandResult r = run_case("file", "type: incompressible\nmesh:\n  kind: file\n  file: bad.msh\nfluid:\n"
+                                     "  viscosity: 0.1\ntime:\n  end: 0.01\n");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("file.yaml:4: mesh.file = bad.msh"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("bad.msh:"), std::string::npos) << r.output;
+
+  r = run_case("probe", slab("time:\n  end: 0.01\noutput:\n  probes:\n    far: {at: [2.5, 0.5, 0.1]}\n"));
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("probe 'far' at (2.5, 0.5, 0.1) is outside the mesh"), std::string::npos) << r.output;
+}
+
+// A fixed step far beyond the stability limit: the run stops at step 1 naming the node, exits 1, and the
+// snapshot of step 0 and the log stay.
+TEST_F(FemCase, ADivergingRunStopsNamingStepAndNodeAndKeepsItsOutputs) {
+  const hetflow::test::CommandResult r = run_case("fast", slab("time:\n  end: 1\n  dt: 0.5\n"));
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("step 1 (from t = 0): the Courant number dt * rate = "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("largest at node "), std::string::npos) << r.output;
+  EXPECT_TRUE(fs::exists(dir / "fast" / "fields_000000.vtu"));
+  EXPECT_EQ(hetflow::io::read_pvd(dir / "fast" / "fields.pvd").size(), 1u);
+  EXPECT_EQ(manifest("fast")["status"], "failed");
+}
+
+// A run continued from the checkpoint of a shorter one ends in the same bits as the run straight through:
+// snapshots every 0.05 end steps there in all three runs, so they take the same steps.
+TEST_F(FemCase, ARestartFromACheckpointRepeatsTheStraightRunBitForBit) {
+  const std::string output = "output:\n  interval: 0.05\n  every: 1000\n  png: false\n";
+  ASSERT_EQ(run_case("straight", slab("time:\n  end: 0.1\n" + output)).status, 0);
+  ASSERT_EQ(run_case("first", slab("time:\n  end: 0.05\n" + output)).status, 0);
+  const hetflow::test::CommandResult r =
+      run_case("second", slab("time:\n  end: 0.1\n" + output + "initial:\n  checkpoint: first/checkpoint.bin\n"));
+  ASSERT_EQ(r.status, 0) << r.output;
+  const std::string straight = hetflow::test::file_text(dir / "straight" / "checkpoint.bin");
+  EXPECT_GT(straight.size(), 1000u);
+  EXPECT_TRUE(straight == hetflow::test::file_text(dir / "second" / "checkpoint.bin"));
+  EXPECT_EQ(manifest("second")["result"]["steps"].get<long>() + manifest("first")["result"]["steps"].get<long>(),
+            manifest("straight")["result"]["steps"].get<long>());
+}
+
+TEST_F(FemCase, SigintStopsAfterAStepAndKeepsTheStateAndOutputs) {
+  write("long.yaml", slab("time:\n  end: 1000000\noutput:\n  dir: long\n  every: 100000000\n  png: false\n"));
+  EXPECT_EQ(run_interrupted({"long.yaml"}, "long/fields.pvd", std::chrono::milliseconds(300)), 130);
+  const auto m = manifest("long");
+  EXPECT_EQ(m["status"], "interrupted");
+  EXPECT_GT(m["result"]["steps"].get<long>(), 0);
+  EXPECT_EQ(hetflow::io::read_pvd(dir / "long" / "fields.pvd").size(), 2u);  // t = 0 and where it stopped
+  EXPECT_TRUE(fs::exists(dir / "long" / "checkpoint.bin"));
+}
+
+}  // namespace
