@@ -8,6 +8,7 @@
 #include "hetflow/core/error.hpp"
 #include "hetflow/fem/boundary_conditions.hpp"
 #include "hetflow/fem/box_mesh.hpp"
+#include "hetflow/fem/device_edge_data.hpp"
 #include "hetflow/fem/edge_data.hpp"
 #include "hetflow/fem/mesh_error.hpp"
 #include "hetflow/fem/momentum.hpp"
@@ -385,7 +386,8 @@ TEST_F(FemBoundaryDevice, SlipSidesOfASlabKeepItsVelocityInPlane) {
   const double dt = 0.01;
   const std::vector<Vec3> expected = momentum_rk4(data, parameters, c, u, p, 0.0, dt);
   VelocityConstraints constraints(devices_, 0, c, mesh.nodes.size());
-  MomentumStep step(devices_, 0, data, parameters, constraints);
+  const DeviceEdgeData edges(devices_, 0, data);
+  MomentumStep step(devices_, 0, edges, parameters, constraints);
   const core::Buffer<double> u_device = device_field(u);
   core::Buffer<double> p_device(devices_.context(0), p.size());
   p_device.write(devices_.compute(0), p);

@@ -8,6 +8,7 @@
 
 #include "hetflow/core/error.hpp"
 #include "hetflow/fem/boundary_conditions.hpp"
+#include "hetflow/fem/device_edge_data.hpp"
 #include "hetflow/fem/edge_data.hpp"
 #include "hetflow/fem/edge_operators.hpp"
 #include "hetflow/fem/momentum.hpp"
@@ -90,6 +91,7 @@ class FemMomentum : public ::testing::Test {
   CubeMesh cube_;
   EdgeData data_;
   core::DeviceSet devices_;
+  DeviceEdgeData edges_{devices_, 0, data_};
   MomentumParameters parameters_;
 };
 
@@ -107,7 +109,7 @@ TEST_F(FemMomentum, DeviceResidualEqualsTheHostResidual) {
   const std::vector<Vec3> projection = convective_projection(data_, u);
   const std::vector<Vec3> expected = momentum_residual(data_, parameters_, u, p, projection, tau);
   VelocityConstraints none = device_constraints();
-  MomentumStep step(devices_, 0, data_, parameters_, none);
+  MomentumStep step(devices_, 0, edges_, parameters_, none);
   const std::vector<double> got = device_residual(step, u, p, dt);
   expect_close(host(step.tau()), tau, "tau");
   expect_close(host(step.projection()), packed(projection), "projection");
@@ -127,7 +129,7 @@ TEST_F(FemMomentum, ConstantFieldsWithoutForceGiveZeroResidual) {
   const std::vector<Vec3> u(data_.node_count(), Vec3{0.3, -0.2, 0.7});
   const std::vector<double> p(data_.node_count(), 2.5);
   VelocityConstraints none = device_constraints();
-  MomentumStep step(devices_, 0, data_, parameters_, none);
+  MomentumStep step(devices_, 0, edges_, parameters_, none);
   for (double f : device_residual(step, u, p, 0.01)) EXPECT_EQ(f, 0.0);
   const std::vector<double> tau = stabilisation_tau(data_, u, 0.01, parameters_.viscosity, parameters_.stabilisation);
   for (const Vec3& f : momentum_residual(data_, parameters_, u, p, convective_projection(data_, u), tau))
@@ -142,7 +144,7 @@ TEST_F(FemMomentum, TranslationLeavesForceAndPressureGradient) {
   std::vector<double> p;
   for (const Point& x : cube_.mesh.nodes) p.push_back(1 + grad[0] * x[0] + grad[1] * x[1] + grad[2] * x[2]);
   VelocityConstraints none = device_constraints();
-  MomentumStep step(devices_, 0, data_, parameters_, none);
+  MomentumStep step(devices_, 0, edges_, parameters_, none);
   const std::vector<double> got = device_residual(step, u, p, 0.01);
   for (double t : host(step.tau())) ASSERT_GT(t, 0.0);
   for (std::size_t i = 0; i < data_.node_count(); ++i)
@@ -169,7 +171,7 @@ TEST_F(FemMomentum, Rk4StepOfAViscousFieldEqualsTheHostStep) {
   const double dt = 0.02;  // below the Fourier limit h²/(6ν) ≈ 0.067 of the jittered cells
   const std::vector<Vec3> expected = momentum_rk4(data_, parameters_, wall, u, p, 0.0, dt);
   VelocityConstraints held = device_constraints(wall);
-  MomentumStep step(devices_, 0, data_, parameters_, held);
+  MomentumStep step(devices_, 0, edges_, parameters_, held);
   const core::Buffer<double> u_device = device_field(packed(u));
   core::Buffer<double> u_hat(devices_.context(0), u_device.size());
   step.advance(u_device, device_field(p), 0.0, dt, u_hat);
@@ -192,7 +194,7 @@ TEST_F(FemMomentum, UniformForceAcceleratesEveryNodeByDtTimesForce) {
   const std::vector<double> p(data_.node_count(), 0.0);
   const double dt = 0.125;
   VelocityConstraints none = device_constraints();
-  MomentumStep step(devices_, 0, data_, parameters_, none);
+  MomentumStep step(devices_, 0, edges_, parameters_, none);
   const core::Buffer<double> u_device = device_field(packed(u));
   core::Buffer<double> u_hat(devices_.context(0), u_device.size());
   step.advance(u_device, device_field(p), 0.0, dt, u_hat);
@@ -211,7 +213,7 @@ TEST_F(FemMomentum, DirichletNodesHoldTheirValuesThroughAStep) {
   const std::vector<double> p = nonlinear_pressure();
   const double dt = 0.01;
   VelocityConstraints held = device_constraints(wall);
-  MomentumStep step(devices_, 0, data_, parameters_, held);
+  MomentumStep step(devices_, 0, edges_, parameters_, held);
   const core::Buffer<double> u_device = device_field(packed(u));
   core::Buffer<double> u_hat(devices_.context(0), u_device.size());
   step.advance(u_device, device_field(p), 0.0, dt, u_hat);
@@ -288,7 +290,7 @@ TEST_F(FemMomentum, RejectsANonPositiveDensity) {
   parameters_.density = 0.0;
   try {
     VelocityConstraints none = device_constraints();
-    MomentumStep step(devices_, 0, data_, parameters_, none);
+    MomentumStep step(devices_, 0, edges_, parameters_, none);
     FAIL() << "no error";
   } catch (const core::Error& e) {
     EXPECT_EQ(std::string(e.what()), "the momentum parameter density = 0 is out of range");
@@ -297,7 +299,7 @@ TEST_F(FemMomentum, RejectsANonPositiveDensity) {
 
 TEST_F(FemMomentum, RejectsANegativeTimeStep) {
   VelocityConstraints none = device_constraints();
-  MomentumStep step(devices_, 0, data_, parameters_, none);
+  MomentumStep step(devices_, 0, edges_, parameters_, none);
   const core::Buffer<double> u = device_field(std::vector<double>(3 * data_.node_count(), 0.0));
   try {
     step.stabilisation(u, -0.5);
@@ -309,7 +311,7 @@ TEST_F(FemMomentum, RejectsANegativeTimeStep) {
 
 TEST_F(FemMomentum, RejectsAVelocityOfTheWrongSize) {
   VelocityConstraints none = device_constraints();
-  MomentumStep step(devices_, 0, data_, parameters_, none);
+  MomentumStep step(devices_, 0, edges_, parameters_, none);
   const core::Buffer<double> u = device_field(std::vector<double>(data_.node_count(), 0.0));
   try {
     step.convective_projection(u);

@@ -8,6 +8,7 @@
 
 #include "hetflow/core/error.hpp"
 #include "hetflow/fem/cg.hpp"
+#include "hetflow/fem/device_edge_data.hpp"
 #include "hetflow/fem/edge_data.hpp"
 #include "hetflow/fem/edge_operators.hpp"
 #include "hetflow/fem/pressure_step.hpp"
@@ -102,6 +103,7 @@ class FemPressure : public ::testing::Test {
   CubeMesh cube_;
   EdgeData data_;
   core::DeviceSet devices_;
+  DeviceEdgeData edges_{devices_, 0, data_};
   PressureParameters param_;
   std::vector<double> tau_;
 };
@@ -156,7 +158,7 @@ TEST_F(FemPressure, DeviceAssemblyEqualsTheHost) {
   const CsrMatrix h = pressure_matrix(data_, tau_, param_, mask);
   const std::vector<double> b = pressure_increment_rhs(data_, tau_, param_, u_hat, xi, p, mask);
 
-  PressureStep step(devices_, 0, data_, fixed_nodes, CgOptions{});
+  PressureStep step(devices_, 0, data_, edges_, fixed_nodes, CgOptions{});
   step.assemble(param_, device(tau_), device(flatten(u_hat)), device(flatten(xi)), device(p));
   const std::vector<double> values = host(step.matrix().values);
   const std::vector<double> rhs = host(step.rhs());
@@ -176,7 +178,7 @@ TEST_F(FemPressure, ConstantPressureAndDivergenceFreeVelocityGiveNoIncrement) {
   EXPECT_LT(max_abs(b), 1e-15);
 
   const std::vector<std::uint32_t> fixed_nodes{0};
-  PressureStep step(devices_, 0, data_, fixed_nodes, CgOptions{});
+  PressureStep step(devices_, 0, data_, edges_, fixed_nodes, CgOptions{});
   core::Buffer<double> p_device = device(p), xi_device = device(flatten(xi)), u(devices_.context(0), 3 * nodes());
   const CgResult result =
       step.run(param_, device(tau_), device(flatten(u_hat)), p_device, xi_device, u);
@@ -233,7 +235,7 @@ void FemPressure::expect_device_step_equals_host(Preconditioner preconditioner) 
   const std::vector<double> xi_ref = flatten(pressure_projection(data_, s.delta)), u_ref = flatten(s.u);
 
   options.preconditioner = preconditioner;
-  PressureStep step(devices_, 0, data_, fixed_nodes, options);
+  PressureStep step(devices_, 0, data_, edges_, fixed_nodes, options);
   core::Buffer<double> p = device(std::vector<double>(nodes(), 0.0));
   core::Buffer<double> xi = device(std::vector<double>(3 * nodes(), 0.0)), u(devices_.context(0), 3 * nodes());
   require_converged(step.run(param_, device(tau_), device(flatten(u_hat)), p, xi, u));
@@ -253,7 +255,7 @@ TEST_F(FemPressure, AmgStepEqualsTheJacobiHostStep) { expect_device_step_equals_
 TEST_F(FemPressure, RejectsAFixedNodeOutOfRange) {
   const std::vector<std::uint32_t> fixed_nodes{2197};
   try {
-    PressureStep step(devices_, 0, data_, fixed_nodes, CgOptions{});
+    PressureStep step(devices_, 0, data_, edges_, fixed_nodes, CgOptions{});
     FAIL() << "no error";
   } catch (const core::Error& e) {
     EXPECT_EQ(std::string(e.what()), "fixed pressure node 2197 is out of range: the mesh has 2197 nodes");

@@ -40,8 +40,8 @@ FlowSolver::FlowSolver(const core::DeviceSet& devices, std::size_t device, const
       constraints_(constraints),
       device_data_(devices, device, data),
       velocity_constraints_(devices, device, constraints, data.node_count()),
-      momentum_(devices, device, data, parameters.momentum, velocity_constraints_),
-      pressure_(devices, device, data, constraints.pressure_nodes, parameters.cg, parameters.spmv),
+      momentum_(devices, device, device_data_, parameters.momentum, velocity_constraints_),
+      pressure_(devices, device, data, device_data_, constraints.pressure_nodes, parameters.cg, parameters.spmv),
       measure_(devices, device, device_data_, parameters.momentum.viscosity) {
   if (mesh.nodes.size() != data.node_count())
     throw core::Error("the mesh has " + std::to_string(mesh.nodes.size()) + " nodes, its edge data " +

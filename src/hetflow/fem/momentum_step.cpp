@@ -7,20 +7,14 @@
 #include "hetflow/fem/node_launch.hpp"
 
 namespace hetflow::fem {
-MomentumStep::MomentumStep(const core::DeviceSet& devices, std::size_t device, const EdgeData& data,
+MomentumStep::MomentumStep(const core::DeviceSet& devices, std::size_t device, const DeviceEdgeData& edges,
                            const MomentumParameters& parameters, VelocityConstraints& constraints)
-    : launch_(devices, device, data.node_count(), "the momentum kernels"),
+    : launch_(devices, device, edges.nodes, "the momentum kernels"),
       constraints_(&constraints),
       parameters_(parameters) {
   check_momentum_parameters(parameters);
   const core::Context& context = devices.context(device);
-  const core::Queue& queue = launch_.queue();
   const cl_uint nodes = launch_.nodes();
-  row_start_ = upload(context, queue, data.row_start);
-  col_ = upload(context, queue, data.col);
-  records_ = upload(context, queue, data.records);
-  mass_ = upload(context, queue, data.lumped_mass);
-  inv_mass_ = upload(context, queue, data.inv_lumped_mass);
   tau_ = core::Buffer<double>(context, nodes);
   projection_ = core::Buffer<double>(context, 3 * std::size_t{nodes});
   stage_velocity_ = core::Buffer<double>(context, 3 * std::size_t{nodes});
@@ -31,12 +25,12 @@ MomentumStep::MomentumStep(const core::DeviceSet& devices, std::size_t device, c
   projection_kernel_ = program.kernel("fem_convective_projection");
   residual_kernel_ = program.kernel("fem_momentum_residual");
   stage_kernel_ = program.kernel("fem_rk_stage");
-  core::KernelArgs(projection_kernel_).add(nodes).add(row_start_).add(col_).add(records_).add(inv_mass_);
+  core::KernelArgs(projection_kernel_).add(nodes).add(edges.row_start).add(edges.col).add(edges.records).add(edges.inv_mass);
   const StabilisationConstants& c = parameters_.stabilisation;
   // The velocity and Δt (arguments 2 and 3) are set per launch.
   core::KernelArgs(tau_kernel_)
       .add(nodes)
-      .add(mass_)
+      .add(edges.mass)
       .skip(2)
       .add(parameters_.viscosity)
       .add(c.time)
@@ -44,12 +38,12 @@ MomentumStep::MomentumStep(const core::DeviceSet& devices, std::size_t device, c
       .add(c.convective)
       .add(tau_);
   core::KernelArgs residual_args(residual_kernel_);
-  residual_args.add(nodes).add(row_start_).add(col_).add(records_).add(mass_).add(parameters_.viscosity);
+  residual_args.add(nodes).add(edges.row_start).add(edges.col).add(edges.records).add(edges.mass).add(parameters_.viscosity);
   residual_args.add(parameters_.density);
   for (double f : parameters_.body_force) residual_args.add(f);
   residual_args.add(tau_).add(projection_);
   residual_fields_arg_ = residual_args.next();
-  core::KernelArgs(stage_kernel_).add(nodes).add(inv_mass_);
+  core::KernelArgs(stage_kernel_).add(nodes).add(edges.inv_mass);
 }
 
 void MomentumStep::stabilisation(const core::Buffer<double>& u, double dt) {

@@ -5,7 +5,7 @@
 #include "hetflow/core/buffer.hpp"
 #include "hetflow/core/device_set.hpp"
 #include "hetflow/core/kernel.hpp"
-#include "hetflow/fem/edge_data.hpp"
+#include "hetflow/fem/device_edge_data.hpp"
 #include "hetflow/fem/momentum.hpp"
 #include "hetflow/fem/node_launch.hpp"
 #include "hetflow/fem/velocity_constraints.hpp"
@@ -13,15 +13,15 @@
 namespace hetflow::fem {
 
 // The explicit momentum part of one fractional step on one device of a set, in FP64 (docs/fem.md,
-// Momentum): the edge data, masses and the step's work vectors (τ, Π, the stage velocity U and residual R)
-// live on the device, and fem_momentum.cl's kernels are bound to them; the velocity constraints are the
-// caller's, on the same device, and must outlive the step.
+// Momentum): the step's work vectors (τ, Π, the stage velocity U and residual R) live on the device, and
+// fem_momentum.cl's kernels are bound to them and to the caller's edge data and velocity constraints on the
+// same device, which must outlive the step.
 // Velocities are device buffers of 3n doubles, packed x, y, z per node; pressures hold n doubles. Each
 // call enqueues its launches on the device's compute queue and returns without waiting.
 class MomentumStep {
  public:
   // Throws core::Error for parameters that check_momentum_parameters rejects.
-  MomentumStep(const core::DeviceSet& devices, std::size_t device, const EdgeData& data,
+  MomentumStep(const core::DeviceSet& devices, std::size_t device, const DeviceEdgeData& edges,
                const MomentumParameters& parameters, VelocityConstraints& constraints);
 
   // û from uⁿ at time t to t + Δt with the pressure p fixed: τ and Π from uⁿ, then four RK4 stages with
@@ -47,8 +47,6 @@ class MomentumStep {
   NodeLaunch launch_;
   VelocityConstraints* constraints_;
   MomentumParameters parameters_;
-  core::Buffer<std::uint32_t> row_start_, col_;
-  core::Buffer<double> records_, mass_, inv_mass_;
   core::Buffer<double> tau_, projection_, stage_velocity_, stage_residual_;
   core::Kernel tau_kernel_, projection_kernel_, residual_kernel_, stage_kernel_;
   cl_uint residual_fields_arg_ = 0;  // the residual kernel's first per-launch argument

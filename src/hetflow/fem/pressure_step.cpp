@@ -26,18 +26,15 @@ CsrMatrix unit_pattern(const EdgeData& data) {
 }  // namespace
 
 PressureStep::PressureStep(const core::DeviceSet& devices, std::size_t device, const EdgeData& data,
-                           std::span<const std::uint32_t> fixed_pressure,
+                           const DeviceEdgeData& edges, std::span<const std::uint32_t> fixed_pressure,
                            const CgOptions& options, const SpmvShape& shape)
     : launch_(devices, device, data.node_count(), "the pressure kernels"),
+      edges_(&edges),
       cg_(devices.compute(device), unit_pattern(data), shape, options,
           pressure_hierarchy(data, fixed_pressure, options).get()) {
   const std::vector<std::uint8_t> mask = fixed_node_mask(data.node_count(), fixed_pressure, "fixed pressure");
   const core::Context& context = devices.context(device);
   const core::Queue& queue = launch_.queue();
-  row_start_ = upload<std::uint32_t>(context, queue, data.row_start);
-  col_ = upload<std::uint32_t>(context, queue, data.col);
-  records_ = upload<double>(context, queue, data.records);
-  inv_mass_ = upload<double>(context, queue, data.inv_lumped_mass);
   fixed_ = upload<cl_uchar>(context, queue, mask);
   rhs_ = core::Buffer<double>(context, data.node_count());
   delta_ = core::Buffer<double>(context, data.node_count());
@@ -46,7 +43,7 @@ PressureStep::PressureStep(const core::DeviceSet& devices, std::size_t device, c
   assemble_ = program.kernel("fem_pressure_assemble");
   correct_ = program.kernel("fem_pressure_correct");
   projection_ = program.kernel("fem_pressure_projection");
-  core::KernelArgs(projection_).add(launch_.nodes()).add(row_start_).add(col_).add(records_).add(inv_mass_);
+  core::KernelArgs(projection_).add(launch_.nodes()).add(edges.row_start).add(edges.col).add(edges.records).add(edges.inv_mass);
 }
 
 void PressureStep::assemble(const PressureParameters& param, const core::Buffer<double>& tau,
@@ -58,9 +55,9 @@ void PressureStep::assemble(const PressureParameters& param, const core::Buffer<
   launch_.check_size(p, 1, "p");
   core::KernelArgs(assemble_, core::Precision::f64)
       .add(launch_.nodes())
-      .add(row_start_)
-      .add(col_)
-      .add(records_)
+      .add(edges_->row_start)
+      .add(edges_->col)
+      .add(edges_->records)
       .add(fixed_)
       .add(tau)
       .real(param.theta_dt())
@@ -82,10 +79,10 @@ CgResult PressureStep::run(const PressureParameters& param, const core::Buffer<d
   const CgResult result = cg_.solve(launch_.queue(), rhs_, delta_);
   core::KernelArgs(correct_, core::Precision::f64)
       .add(launch_.nodes())
-      .add(row_start_)
-      .add(col_)
-      .add(records_)
-      .add(inv_mass_)
+      .add(edges_->row_start)
+      .add(edges_->col)
+      .add(edges_->records)
+      .add(edges_->inv_mass)
       .real(param.theta_dt() / param.density)
       .add(delta_)
       .add(u_hat)

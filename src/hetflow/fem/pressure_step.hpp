@@ -8,6 +8,7 @@
 #include "hetflow/core/device_set.hpp"
 #include "hetflow/core/kernel.hpp"
 #include "hetflow/fem/device_cg.hpp"
+#include "hetflow/fem/device_edge_data.hpp"
 #include "hetflow/fem/edge_data.hpp"
 #include "hetflow/fem/edge_operators.hpp"
 #include "hetflow/fem/node_launch.hpp"
@@ -24,8 +25,9 @@ namespace hetflow::fem {
 // Node fields are device buffers of n doubles, 3-vectors n packed x, y, z triples.
 class PressureStep {
  public:
-  // Throws core::Error for a fixed node out of range.
-  PressureStep(const core::DeviceSet& devices, std::size_t device, const EdgeData& data,
+  // `data` gives the matrix pattern and, for AMG, the stiffness; `edges`, its copy on the device, is read
+  // by the kernels and must outlive the step. Throws core::Error for a fixed node out of range.
+  PressureStep(const core::DeviceSet& devices, std::size_t device, const EdgeData& data, const DeviceEdgeData& edges,
                std::span<const std::uint32_t> fixed_pressure, const CgOptions& options, const SpmvShape& shape = SpmvShape{});
 
   // tau: τ per node; u_hat: the fractional velocity; p: pⁿ in, pⁿ⁺¹ out; xi: ξ of the last step in, of
@@ -44,9 +46,9 @@ class PressureStep {
 
  private:
   NodeLaunch launch_;
-  core::Buffer<std::uint32_t> row_start_, col_;
+  const DeviceEdgeData* edges_;
   core::Buffer<cl_uchar> fixed_;
-  core::Buffer<double> records_, inv_mass_, rhs_, delta_;
+  core::Buffer<double> rhs_, delta_;
   DeviceCg<double> cg_;
   core::Kernel assemble_, correct_, projection_;
 };

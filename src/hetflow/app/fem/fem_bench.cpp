@@ -90,10 +90,10 @@ std::vector<double> launch_seconds(const core::Queue& queue, core::Buffer<double
 struct KernelSet {
   KernelSet(const core::DeviceSet& devices, const CavityMesh& m, const fem::FlowParameters& parameters,
             const fem::BoundaryConstraints& bc)
-      : constraints(devices, 0, bc, m.data.node_count()),
-        momentum(devices, 0, m.data, parameters.momentum, constraints),
-        pressure(devices, 0, m.data, bc.pressure_nodes, parameters.cg, parameters.spmv),
-        edge_data(devices, 0, m.data),
+      : edge_data(devices, 0, m.data),
+        constraints(devices, 0, bc, m.data.node_count()),
+        momentum(devices, 0, edge_data, parameters.momentum, constraints),
+        pressure(devices, 0, m.data, edge_data, bc.pressure_nodes, parameters.cg, parameters.spmv),
         diagnostics(devices, 0, edge_data, parameters.momentum.viscosity),
         assembly{kernel_dt, parameters.momentum.density, parameters.theta} {
     const core::Context& context = devices.context(0);
@@ -118,10 +118,10 @@ struct KernelSet {
 
   void assemble() { pressure.assemble(assembly, momentum.tau(), u_hat, xi, p); }
 
+  fem::DeviceEdgeData edge_data;
   fem::VelocityConstraints constraints;
   fem::MomentumStep momentum;
   fem::PressureStep pressure;
-  fem::DeviceEdgeData edge_data;
   fem::StepDiagnostics diagnostics;
   fem::PressureParameters assembly;
   core::Buffer<double> u, u_hat, xi, out, p, x, y;
