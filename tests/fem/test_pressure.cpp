@@ -159,13 +159,26 @@ TEST_F(FemPressure, DeviceAssemblyEqualsTheHost) {
   const std::vector<double> b = pressure_increment_rhs(data_, tau_, param_, u_hat, xi, p, mask);
 
   PressureStep step(devices_, 0, data_, edges_, fixed_nodes, CgOptions{});
-  step.assemble(param_, device(tau_), device(flatten(u_hat)), device(flatten(xi)), device(p));
+  step.assemble(param_, device(tau_), device(flatten(u_hat)), device(flatten(u_hat)), device(flatten(xi)), device(p));
   const std::vector<double> values = host(step.matrix().values);
   const std::vector<double> rhs = host(step.rhs());
   ASSERT_EQ(values.size(), h.values.size());
   const double hmax = max_abs(h.values), bmax = max_abs(b);
   for (std::size_t k = 0; k < values.size(); ++k) EXPECT_NEAR(values[k], h.values[k], 1e-14 * hmax) << "entry " << k;
   for (std::size_t i = 0; i < rhs.size(); ++i) EXPECT_NEAR(rhs[i], b[i], 1e-13 * bmax) << "node " << i;
+
+  // The mass correction adds −ρ D(uⁿ) of another field, the step's start velocity.
+  PressureParameters corrected = param_;
+  corrected.mass_correction = true;
+  const std::vector<Vec3> u_n = perturbed_velocity(0.7);
+  const std::vector<double> b_corrected = pressure_increment_rhs(data_, tau_, corrected, u_hat, xi, p, mask, u_n);
+  step.assemble(corrected, device(tau_), device(flatten(u_hat)), device(flatten(u_n)), device(flatten(xi)), device(p));
+  const std::vector<double> rhs_corrected = host(step.rhs());
+  const std::vector<double> divergence = strong_divergence(data_, u_n);
+  for (std::size_t i = 0; i < rhs.size(); ++i) {
+    EXPECT_NEAR(rhs_corrected[i], b_corrected[i], 1e-13 * bmax) << "node " << i;
+    if (!mask[i]) EXPECT_NEAR(b_corrected[i] - b[i], -param_.density * divergence[i], 1e-13 * bmax) << "node " << i;
+  }
 }
 
 TEST_F(FemPressure, ConstantPressureAndDivergenceFreeVelocityGiveNoIncrement) {
@@ -181,7 +194,7 @@ TEST_F(FemPressure, ConstantPressureAndDivergenceFreeVelocityGiveNoIncrement) {
   PressureStep step(devices_, 0, data_, edges_, fixed_nodes, CgOptions{});
   core::Buffer<double> p_device = device(p), xi_device = device(flatten(xi)), u(devices_.context(0), 3 * nodes());
   const CgResult result =
-      step.run(param_, device(tau_), device(flatten(u_hat)), p_device, xi_device, u);
+      step.run(param_, device(tau_), device(flatten(u_hat)), device(flatten(u_hat)), p_device, xi_device, u);
   EXPECT_TRUE(result.converged());
   EXPECT_LT(max_abs(host(step.increment())), 1e-12);
   const std::vector<double> p_new = host(p_device), u_new = host(u), u_flat = flatten(u_hat);
@@ -238,7 +251,7 @@ void FemPressure::expect_device_step_equals_host(Preconditioner preconditioner) 
   PressureStep step(devices_, 0, data_, edges_, fixed_nodes, options);
   core::Buffer<double> p = device(std::vector<double>(nodes(), 0.0));
   core::Buffer<double> xi = device(std::vector<double>(3 * nodes(), 0.0)), u(devices_.context(0), 3 * nodes());
-  require_converged(step.run(param_, device(tau_), device(flatten(u_hat)), p, xi, u));
+  require_converged(step.run(param_, device(tau_), device(flatten(u_hat)), device(flatten(u_hat)), p, xi, u));
   // Both solves stop at a relative residual below 1e-12; the iterates agree far closer than the size
   // of the fields, whichever the device's preconditioner.
   const std::vector<double> p_new = host(p), u_new = host(u), xi_new = host(xi);

@@ -9,13 +9,15 @@
 // place: the entry of edge k of row i sits at k + i + [col_k > i]), the Jacobi preconditioner 1/H_ii,
 // and the right-hand side of the increment:
 //   H_ij = (θΔt + τ_ij) ℓ_ij, H_ii = −Σ_j H_ij, τ_ij = (τ_i + τ_j)/2, ℓ_ij = tr Λ_ij;
-//   b_i = −ρ D(û)_i + Σ_j τ_ij [g_ij·ξ_j − d_ij·ξ_i − ℓ_ij (p_j − p_i)].
+//   b_i = −ρ D(û)_i + Σ_j τ_ij [g_ij·ξ_j − d_ij·ξ_i − ℓ_ij (p_j − p_i)], and with the mass correction
+//   also −ρ D(uⁿ)_i, the divergence the last step left.
 // A fixed node's row and column become the identity's and its b_i is 0 (symmetric elimination).
 __kernel void fem_pressure_assemble(const uint nodes, __global const uint* restrict row_start,
                                     __global const uint* restrict col, __global const real_t* restrict records,
                                     __global const uchar* restrict fixed, __global const real_t* restrict tau,
                                     const real_t theta_dt, const real_t density,
-                                    __global const real_t* restrict u_hat, __global const real_t* restrict xi,
+                                    __global const real_t* restrict u_hat, __global const real_t* restrict u_n,
+                                    const uint mass_correction, __global const real_t* restrict xi,
                                     __global const real_t* restrict p, __global real_t* restrict values,
                                     __global real_t* restrict inv_diag, __global real_t* restrict rhs) {
   FOR_EACH_NODE(i, nodes) {
@@ -23,6 +25,7 @@ __kernel void fem_pressure_assemble(const uint nodes, __global const uint* restr
     const real_t tau_i = tau[i];
     const real_t p_i = p[i];
     const real3_t u_i = vload3(i, u_hat);
+    const real3_t u_n_i = vload3(i, u_n);
     const real3_t xi_i = vload3(i, xi);
     real_t diagonal = 0, divergence = 0, stabilisation = 0;
     const uint begin = row_start[i];
@@ -39,6 +42,7 @@ __kernel void fem_pressure_assemble(const uint nodes, __global const uint* restr
       if (j < i) diagonal_at = at + 1;
       values[at] = (fixed_i || fixed[j] != 0) ? (real_t)0 : h;
       divergence += dot(r.sabc, vload3(j, u_hat) - u_i);
+      if (mass_correction) divergence += dot(r.sabc, vload3(j, u_n) - u_n_i);
       stabilisation += tau_ij * (dot(r.sdef, vload3(j, xi)) - dot(r.sabc, xi_i) - l * (p[j] - p_i));
     }
     values[diagonal_at] = fixed_i ? (real_t)1 : diagonal;

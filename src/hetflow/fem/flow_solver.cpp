@@ -104,8 +104,8 @@ StepReport FlowSolver::advance(double dt) {
   report.step = step_ + 1;
   report.dt = dt;
   momentum_.advance(u_, p_, time_, dt, u_hat_);
-  PressureParameters pressure{dt, parameters_.momentum.density, parameters_.theta};
-  report.cg = pressure_.run(pressure, momentum_.tau(), u_hat_, p_, xi_, u_next_);
+  const PressureParameters pressure{dt, parameters_.momentum.density, parameters_.theta, parameters_.mass_correction};
+  report.cg = pressure_.run(pressure, momentum_.tau(), u_hat_, u_, p_, xi_, u_next_);
   velocity_constraints_.apply(u_next_, time_ + dt);
   if (!report.cg.converged())
     fail(std::string("the pressure solve failed: ") + to_string(report.cg.status) + " after " +

@@ -47,10 +47,11 @@ PressureStep::PressureStep(const core::DeviceSet& devices, std::size_t device, c
 }
 
 void PressureStep::assemble(const PressureParameters& param, const core::Buffer<double>& tau,
-                            const core::Buffer<double>& u_hat, const core::Buffer<double>& xi,
-                            const core::Buffer<double>& p) {
+                            const core::Buffer<double>& u_hat, const core::Buffer<double>& u_n,
+                            const core::Buffer<double>& xi, const core::Buffer<double>& p) {
   launch_.check_size(tau, 1, "tau");
   launch_.check_size(u_hat, 3, "u_hat");
+  launch_.check_size(u_n, 3, "u_n");
   launch_.check_size(xi, 3, "xi");
   launch_.check_size(p, 1, "p");
   core::KernelArgs(assemble_, core::Precision::f64)
@@ -63,6 +64,8 @@ void PressureStep::assemble(const PressureParameters& param, const core::Buffer<
       .real(param.theta_dt())
       .real(param.density)
       .add(u_hat)
+      .add(u_n)
+      .add(cl_uint{param.mass_correction ? 1u : 0u})
       .add(xi)
       .add(p)
       .add(cg_.values())
@@ -72,10 +75,10 @@ void PressureStep::assemble(const PressureParameters& param, const core::Buffer<
 }
 
 CgResult PressureStep::run(const PressureParameters& param, const core::Buffer<double>& tau,
-                           const core::Buffer<double>& u_hat, core::Buffer<double>& p, core::Buffer<double>& xi,
-                           core::Buffer<double>& u) {
+                           const core::Buffer<double>& u_hat, const core::Buffer<double>& u_n,
+                           core::Buffer<double>& p, core::Buffer<double>& xi, core::Buffer<double>& u) {
   launch_.check_size(u, 3, "u");
-  assemble(param, tau, u_hat, xi, p);
+  assemble(param, tau, u_hat, u_n, xi, p);
   const CgResult result = cg_.solve(launch_.queue(), rhs_, delta_);
   core::KernelArgs(correct_, core::Precision::f64)
       .add(launch_.nodes())

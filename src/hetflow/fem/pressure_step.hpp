@@ -30,14 +30,16 @@ class PressureStep {
   PressureStep(const core::DeviceSet& devices, std::size_t device, const EdgeData& data, const DeviceEdgeData& edges,
                std::span<const std::uint32_t> fixed_pressure, const CgOptions& options, const SpmvShape& shape = SpmvShape{});
 
-  // tau: τ per node; u_hat: the fractional velocity; p: pⁿ in, pⁿ⁺¹ out; xi: ξ of the last step in, of
-  // this one out; u: uⁿ⁺¹ out. Returns the CG's result; the caller decides what a failed solve means.
+  // tau: τ per node; u_hat: the fractional velocity; u_n: the step's start velocity (read for the mass
+  // correction only); p: pⁿ in, pⁿ⁺¹ out; xi: ξ of the last step in, of this one out; u: uⁿ⁺¹ out. Returns
+  // the CG's result; the caller decides what a failed solve means.
   CgResult run(const PressureParameters& param, const core::Buffer<double>& tau, const core::Buffer<double>& u_hat,
-               core::Buffer<double>& p, core::Buffer<double>& xi, core::Buffer<double>& u);
+               const core::Buffer<double>& u_n, core::Buffer<double>& p, core::Buffer<double>& xi,
+               core::Buffer<double>& u);
 
   // The first part of run: H into the CG's matrix, 1/H_ii into its preconditioner, b into rhs().
   void assemble(const PressureParameters& param, const core::Buffer<double>& tau, const core::Buffer<double>& u_hat,
-                const core::Buffer<double>& xi, const core::Buffer<double>& p);
+                const core::Buffer<double>& u_n, const core::Buffer<double>& xi, const core::Buffer<double>& p);
 
   const DeviceCsr<double>& matrix() const { return cg_.matrix(); }
   const core::Buffer<double>& rhs() const { return rhs_; }

@@ -63,8 +63,9 @@ CsrMatrix pressure_matrix(const EdgeData& data, std::span<const double> tau, con
 std::vector<double> pressure_increment_rhs(const EdgeData& data, std::span<const double> tau,
                                            const PressureParameters& param, std::span<const Vec3> u_hat,
                                            std::span<const Vec3> xi, std::span<const double> p,
-                                           std::span<const std::uint8_t> fixed) {
+                                           std::span<const std::uint8_t> fixed, std::span<const Vec3> u_n) {
   check_nodes(data, tau.size(), "tau");
+  if (param.mass_correction) check_nodes(data, u_n.size(), "u_n");
   check_nodes(data, u_hat.size(), "u_hat");
   check_nodes(data, xi.size(), "xi");
   check_nodes(data, p.size(), "p");
@@ -78,6 +79,8 @@ std::vector<double> pressure_increment_rhs(const EdgeData& data, std::span<const
       const double* r = data.record(k);
       const Vec3 du{u_hat[j][0] - u_hat[i][0], u_hat[j][1] - u_hat[i][1], u_hat[j][2] - u_hat[i][2]};
       divergence += dot_slots(r + edge_slot::d, du);
+      if (param.mass_correction)
+        divergence += dot_slots(r + edge_slot::d, Vec3{u_n[j][0] - u_n[i][0], u_n[j][1] - u_n[i][1], u_n[j][2] - u_n[i][2]});
       stabilisation += 0.5 * (tau[i] + tau[j]) *
                        (dot_slots(r + edge_slot::g, xi[j]) - dot_slots(r + edge_slot::d, xi[i]) -
                         trace_laplacian(r) * (p[j] - p[i]));

@@ -16,6 +16,9 @@ struct PressureParameters {
   double dt = 0;
   double density = 1;
   double theta = 0.5;
+  // The mass correction of the paper's Kratos source: the divergence uⁿ kept from the last step, ρD(uⁿ), is
+  // removed with this step's, so the approximate projection's leftover does not accumulate.
+  bool mass_correction = false;
   double theta_dt() const { return theta * dt; }
 };
 
@@ -41,11 +44,12 @@ std::vector<std::uint8_t> fixed_node_mask(std::size_t nodes, std::span<const std
 CsrMatrix pressure_matrix(const EdgeData& data, std::span<const double> tau, const PressureParameters& param,
                           std::span<const std::uint8_t> fixed);
 
-// b = f − H pⁿ, with 0 at the fixed nodes.
+// b = f − H pⁿ, with 0 at the fixed nodes; with param.mass_correction also −ρ D(uⁿ), uⁿ the step's start
+// velocity (one per node; ignored without the correction).
 std::vector<double> pressure_increment_rhs(const EdgeData& data, std::span<const double> tau,
                                            const PressureParameters& param, std::span<const Vec3> u_hat,
                                            std::span<const Vec3> xi, std::span<const double> p,
-                                           std::span<const std::uint8_t> fixed);
+                                           std::span<const std::uint8_t> fixed, std::span<const Vec3> u_n = {});
 
 // ξ_I = π(p)_I / M_I: the lumped projection of the pressure gradient.
 std::vector<Vec3> pressure_projection(const EdgeData& data, std::span<const double> p);

@@ -116,7 +116,7 @@ struct KernelSet {
     queue.finish();
   }
 
-  void assemble() { pressure.assemble(assembly, momentum.tau(), u_hat, xi, p); }
+  void assemble() { pressure.assemble(assembly, momentum.tau(), u_hat, u, xi, p); }
 
   fem::DeviceEdgeData edge_data;
   fem::VelocityConstraints constraints;

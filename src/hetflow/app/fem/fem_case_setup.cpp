@@ -72,6 +72,8 @@ void declare_fem_setup(casefile::Schema& s) {
   v.key<double>("theta", 0.5, "pressure-increment factor: 1/2 the paper's, 1 incremental projection")
       .range(0, 1, casefile::Bounds::exclusive_min);
   v.key<double>("tolerance", 1e-8, "the pressure CG's relative residual").above(0);
+  v.key<bool>("mass_correction", false, "also remove the divergence the last step left (the paper's Kratos "
+                                         "source's default)");
   v.key<std::string>("preconditioner", "amg", "of the pressure CG: amg (smoothed aggregation, built once from the "
                                              "stiffness) or jacobi (the paper's)")
       .one_of({"amg", "jacobi"});
@@ -166,6 +168,7 @@ fem::FlowParameters flow_parameters(const casefile::Case& c) {
   p.momentum.viscosity = c.get<double>("fluid.viscosity");
   p.momentum.body_force = vec3(c.get<std::vector<double>>("fluid.body_force"));
   p.theta = c.get<double>("solver.theta");
+  p.mass_correction = c.get<bool>("solver.mass_correction");
   p.max_courant = c.get<double>("time.max_courant");
   p.cg.tolerance = c.get<double>("solver.tolerance");
   p.cg.max_iterations = c.get<int>("solver.max_iterations");
