@@ -3,20 +3,34 @@
 #include <cstdint>
 
 #include "hetflow/core/buffer.hpp"
+#include "hetflow/core/build_options.hpp"
 #include "hetflow/core/device_set.hpp"
+#include "hetflow/core/kernel_args.hpp"
 #include "hetflow/fem/edge_data.hpp"
 
 namespace hetflow::fem {
 
 // The edge data on one device, uploaded once and read by every step's kernels: the edge graph and
-// records (128 bytes per directed edge, the largest arrays of a run) are held once per device, whatever
-// number of classes launch edge loops over them.
+// records (128 bytes per directed edge in FP64, the largest arrays of a run) are held once per device,
+// whatever number of classes launch edge loops over them. With FP32 records (64 bytes per edge) the
+// kernels still compute in FP64: the records are rounded once, at upload (docs/fem.md, Precision).
 struct DeviceEdgeData {
-  DeviceEdgeData(const core::DeviceSet& devices, std::size_t device, const EdgeData& data);
+  DeviceEdgeData(const core::DeviceSet& devices, std::size_t device, const EdgeData& data,
+                 core::Precision record_precision = core::Precision::f64);
+
+  // Binds the records, in their precision, as the next argument.
+  void add_records(core::KernelArgs& args) const;
+  // The options of programs that read the records: FP64 arithmetic, EDGE_REAL=float for FP32 records.
+  core::BuildOptions build_options() const;
 
   std::size_t nodes;
+  core::Precision record_precision;
   core::Buffer<std::uint32_t> row_start, col;
-  core::Buffer<double> records, mass, inv_mass, h_min;
+  core::Buffer<double> mass, inv_mass, h_min;
+
+ private:
+  core::Buffer<double> records_;
+  core::Buffer<float> records_f32_;
 };
 
 }  // namespace hetflow::fem

@@ -15,7 +15,7 @@
 
 __kernel __attribute__((reqd_work_group_size(DIAG_WG, 1, 1))) void fem_step_diagnostics(
     const uint nodes, __global const uint* restrict row_start, __global const uint* restrict col,
-    __global const real_t* restrict records, __global const real_t* restrict mass,
+    __global const edge_t* restrict records, __global const real_t* restrict mass,
     __global const real_t* restrict h_min, __global const real_t* restrict u, __global const real_t* restrict p,
     const real_t viscosity, __global real_t* restrict partial) {
   __local real_t part[DIAG_COUNT * DIAG_WG];
@@ -27,7 +27,7 @@ __kernel __attribute__((reqd_work_group_size(DIAG_WG, 1, 1))) void fem_step_diag
     const uint end = row_start[i + 1];
     for (uint k = row_start[i]; k < end; ++k) {
       const real3_t du = vload3(col[k], u) - u_i;
-      div += dot(vload16(k, records).sabc, du);
+      div += dot(LOAD_RECORD(k, records).sabc, du);
       relative = fmax(relative, length(du));
     }
     const real_t h = h_min[i];

@@ -6,14 +6,14 @@
 
 // grad_I = Σ_J d_IJ (p_J − p_I): the strong gradient π(p), ∫ N_I ∇p_h.
 __kernel void fem_strong_gradient(const uint nodes, __global const uint* restrict row_start,
-                                  __global const uint* restrict col, __global const real_t* restrict records,
+                                  __global const uint* restrict col, __global const edge_t* restrict records,
                                   __global const real_t* restrict p, __global real_t* restrict grad) {
   FOR_EACH_NODE(i, nodes) {
     const real_t p_i = p[i];
     real3_t sum = (real3_t)(0);
     const uint end = row_start[i + 1];
     for (uint k = row_start[i]; k < end; ++k) {
-      const real16_t r = vload16(k, records);
+      const real16_t r = LOAD_RECORD(k, records);
       sum += r.sabc * (p[col[k]] - p_i);
     }
     vstore3(sum, i, grad);
@@ -22,14 +22,14 @@ __kernel void fem_strong_gradient(const uint nodes, __global const uint* restric
 
 // out_I = Σ_J ℓ_IJ (φ_J − φ_I) with ℓ_IJ = tr Λ_IJ: the stiffness operator K(φ), Σ_J ∫ ∇N_I·∇N_J φ_J.
 __kernel void fem_stiffness(const uint nodes, __global const uint* restrict row_start,
-                            __global const uint* restrict col, __global const real_t* restrict records,
+                            __global const uint* restrict col, __global const edge_t* restrict records,
                             __global const real_t* restrict phi, __global real_t* restrict out) {
   FOR_EACH_NODE(i, nodes) {
     const real_t phi_i = phi[i];
     real_t sum = 0;
     const uint end = row_start[i + 1];
     for (uint k = row_start[i]; k < end; ++k) {
-      const real16_t r = vload16(k, records);
+      const real16_t r = LOAD_RECORD(k, records);
       sum += (r.s1 + r.s5 + r.s9) * (phi[col[k]] - phi_i);
     }
     out[i] = sum;

@@ -18,7 +18,7 @@ __kernel void fem_stabilisation_tau(const uint nodes, __global const real_t* res
 
 // Π_I = (1/M_I) Σ_J (u_I·d_IJ)(u_J − u_I): the lumped projection of (u·∇)u.
 __kernel void fem_convective_projection(const uint nodes, __global const uint* restrict row_start,
-                                        __global const uint* restrict col, __global const real_t* restrict records,
+                                        __global const uint* restrict col, __global const edge_t* restrict records,
                                         __global const real_t* restrict inv_mass, __global const real_t* restrict u,
                                         __global real_t* restrict projection) {
   FOR_EACH_NODE(i, nodes) {
@@ -26,7 +26,7 @@ __kernel void fem_convective_projection(const uint nodes, __global const uint* r
     real3_t sum = (real3_t)(0);
     const uint end = row_start[i + 1];
     for (uint k = row_start[i]; k < end; ++k) {
-      const real16_t r = vload16(k, records);
+      const real16_t r = LOAD_RECORD(k, records);
       sum += (vload3(col[k], u) - u_i) * dot(u_i, r.sabc);
     }
     vstore3(sum * inv_mass[i], i, projection);
@@ -42,7 +42,7 @@ __kernel void fem_convective_projection(const uint nodes, __global const uint* r
 //   S^high_I = −Σ_J (a·d_IJ)(Π_J − Π_I)        (eq. 43)
 // Each sum is kept apart and combined at the end, in the host reference's order.
 __kernel void fem_momentum_residual(const uint nodes, __global const uint* restrict row_start,
-                                    __global const uint* restrict col, __global const real_t* restrict records,
+                                    __global const uint* restrict col, __global const edge_t* restrict records,
                                     __global const real_t* restrict mass, const real_t viscosity,
                                     const real_t density, const real_t f_x, const real_t f_y, const real_t f_z,
                                     __global const real_t* restrict tau, __global const real_t* restrict projection,
@@ -56,7 +56,7 @@ __kernel void fem_momentum_residual(const uint nodes, __global const uint* restr
     real3_t low = (real3_t)(0), high = (real3_t)(0);
     const uint end = row_start[i + 1];
     for (uint k = row_start[i]; k < end; ++k) {
-      const real16_t r = vload16(k, records);
+      const real16_t r = LOAD_RECORD(k, records);
       const uint j = col[k];
       const real3_t du = vload3(j, velocity) - a;
       const real_t a_d = dot(a, r.sabc);

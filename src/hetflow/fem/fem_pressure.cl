@@ -13,7 +13,7 @@
 //   also −ρ D(uⁿ)_i, the divergence the last step left.
 // A fixed node's row and column become the identity's and its b_i is 0 (symmetric elimination).
 __kernel void fem_pressure_assemble(const uint nodes, __global const uint* restrict row_start,
-                                    __global const uint* restrict col, __global const real_t* restrict records,
+                                    __global const uint* restrict col, __global const edge_t* restrict records,
                                     __global const uchar* restrict fixed, __global const real_t* restrict tau,
                                     const real_t theta_dt, const real_t density,
                                     __global const real_t* restrict u_hat, __global const real_t* restrict u_n,
@@ -33,7 +33,7 @@ __kernel void fem_pressure_assemble(const uint nodes, __global const uint* restr
     uint diagonal_at = begin + i;
     for (uint k = begin; k < end; ++k) {
       const uint j = col[k];
-      const real16_t r = vload16(k, records);
+      const real16_t r = LOAD_RECORD(k, records);
       const real_t l = r.s1 + r.s5 + r.s9;
       const real_t tau_ij = (real_t)0.5 * (tau_i + tau[j]);
       const real_t h = (theta_dt + tau_ij) * l;
@@ -53,18 +53,18 @@ __kernel void fem_pressure_assemble(const uint nodes, __global const uint* restr
 
 // Σ_j d_ij (φ_j − φ_i) = π(φ)_i: the strong gradient.
 real3_t row_strong_gradient(const uint i, __global const uint* restrict row_start, __global const uint* restrict col,
-                            __global const real_t* restrict records, __global const real_t* restrict phi) {
+                            __global const edge_t* restrict records, __global const real_t* restrict phi) {
   const real_t phi_i = phi[i];
   real3_t sum = (real3_t)(0);
   const uint end = row_start[i + 1];
-  for (uint k = row_start[i]; k < end; ++k) sum += vload16(k, records).sabc * (phi[col[k]] - phi_i);
+  for (uint k = row_start[i]; k < end; ++k) sum += LOAD_RECORD(k, records).sabc * (phi[col[k]] - phi_i);
   return sum;
 }
 
 // The end of the step: u_i = û_i − (θΔt/ρ) π(δ)_i / M_i and p_i += δ_i. Each work-item writes only its
 // own node's p and reads δ, so the update in place is free of races.
 __kernel void fem_pressure_correct(const uint nodes, __global const uint* restrict row_start,
-                                   __global const uint* restrict col, __global const real_t* restrict records,
+                                   __global const uint* restrict col, __global const edge_t* restrict records,
                                    __global const real_t* restrict inv_mass, const real_t theta_dt_over_density,
                                    __global const real_t* restrict delta, __global const real_t* restrict u_hat,
                                    __global real_t* restrict u, __global real_t* restrict p) {
@@ -77,7 +77,7 @@ __kernel void fem_pressure_correct(const uint nodes, __global const uint* restri
 
 // ξ_i = π(p)_i / M_i: the lumped projection of the pressure gradient, used in the next step.
 __kernel void fem_pressure_projection(const uint nodes, __global const uint* restrict row_start,
-                                      __global const uint* restrict col, __global const real_t* restrict records,
+                                      __global const uint* restrict col, __global const edge_t* restrict records,
                                       __global const real_t* restrict inv_mass, __global const real_t* restrict p,
                                       __global real_t* restrict xi) {
   FOR_EACH_NODE(i, nodes) vstore3(inv_mass[i] * row_strong_gradient(i, row_start, col, records, p), i, xi);

@@ -38,7 +38,7 @@ FlowSolver::FlowSolver(const core::DeviceSet& devices, std::size_t device, const
       data_(&data),
       parameters_(parameters),
       constraints_(constraints),
-      device_data_(devices, device, data),
+      device_data_(devices, device, data, parameters.edge_precision),
       velocity_constraints_(devices, device, constraints, data.node_count()),
       momentum_(devices, device, device_data_, parameters.momentum, velocity_constraints_),
       pressure_(devices, device, data, device_data_, constraints.pressure_nodes, parameters.cg, parameters.spmv),

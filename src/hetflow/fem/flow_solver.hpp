@@ -27,6 +27,8 @@ struct FlowParameters {
   MomentumParameters momentum;
   double theta = 0.5;  // the pressure-increment factor of both the pressure equation and the correction
   bool mass_correction = false;  // PressureParameters::mass_correction
+  // The edge records' storage; FP32 halves the edge loops' traffic, the arithmetic stays FP64.
+  core::Precision edge_precision = core::Precision::f64;
   // A step after which Δt times the stability rate (FlowDiagnostics) exceeds this has outrun the explicit
   // momentum scheme: the run stops there rather than go on with a field that is about to blow up.
   double max_courant = 2.0;

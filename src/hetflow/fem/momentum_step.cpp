@@ -20,12 +20,15 @@ MomentumStep::MomentumStep(const core::DeviceSet& devices, std::size_t device, c
   stage_velocity_ = core::Buffer<double>(context, 3 * std::size_t{nodes});
   stage_residual_ = core::Buffer<double>(context, 3 * std::size_t{nodes});
 
-  const core::Program& program = context.program("fem/fem_momentum.cl", core::BuildOptions(core::Precision::f64));
+  const core::Program& program = context.program("fem/fem_momentum.cl", edges.build_options());
   tau_kernel_ = program.kernel("fem_stabilisation_tau");
   projection_kernel_ = program.kernel("fem_convective_projection");
   residual_kernel_ = program.kernel("fem_momentum_residual");
   stage_kernel_ = program.kernel("fem_rk_stage");
-  core::KernelArgs(projection_kernel_).add(nodes).add(edges.row_start).add(edges.col).add(edges.records).add(edges.inv_mass);
+  core::KernelArgs projection_args(projection_kernel_);
+  projection_args.add(nodes).add(edges.row_start).add(edges.col);
+  edges.add_records(projection_args);
+  projection_args.add(edges.inv_mass);
   const StabilisationConstants& c = parameters_.stabilisation;
   // The velocity and Δt (arguments 2 and 3) are set per launch.
   core::KernelArgs(tau_kernel_)
@@ -38,7 +41,9 @@ MomentumStep::MomentumStep(const core::DeviceSet& devices, std::size_t device, c
       .add(c.convective)
       .add(tau_);
   core::KernelArgs residual_args(residual_kernel_);
-  residual_args.add(nodes).add(edges.row_start).add(edges.col).add(edges.records).add(edges.mass).add(parameters_.viscosity);
+  residual_args.add(nodes).add(edges.row_start).add(edges.col);
+  edges.add_records(residual_args);
+  residual_args.add(edges.mass).add(parameters_.viscosity);
   residual_args.add(parameters_.density);
   for (double f : parameters_.body_force) residual_args.add(f);
   residual_args.add(tau_).add(projection_);

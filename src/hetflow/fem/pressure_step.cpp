@@ -29,7 +29,6 @@ PressureStep::PressureStep(const core::DeviceSet& devices, std::size_t device, c
                            const DeviceEdgeData& edges, std::span<const std::uint32_t> fixed_pressure,
                            const CgOptions& options, const SpmvShape& shape)
     : launch_(devices, device, data.node_count(), "the pressure kernels"),
-      edges_(&edges),
       cg_(devices.compute(device), unit_pattern(data), shape, options,
           pressure_hierarchy(data, fixed_pressure, options).get()) {
   const std::vector<std::uint8_t> mask = fixed_node_mask(data.node_count(), fixed_pressure, "fixed pressure");
@@ -39,11 +38,18 @@ PressureStep::PressureStep(const core::DeviceSet& devices, std::size_t device, c
   rhs_ = core::Buffer<double>(context, data.node_count());
   delta_ = core::Buffer<double>(context, data.node_count());
 
-  const core::Program& program = context.program("fem/fem_pressure.cl", core::BuildOptions(core::Precision::f64));
+  const core::Program& program = context.program("fem/fem_pressure.cl", edges.build_options());
   assemble_ = program.kernel("fem_pressure_assemble");
   correct_ = program.kernel("fem_pressure_correct");
   projection_ = program.kernel("fem_pressure_projection");
-  core::KernelArgs(projection_).add(launch_.nodes()).add(edges.row_start).add(edges.col).add(edges.records).add(edges.inv_mass);
+  // Every kernel starts with the node count, the edge graph and the records; the correction and the
+  // projection then take the inverse masses.
+  for (core::Kernel* kernel : {&assemble_, &correct_, &projection_}) {
+    core::KernelArgs args(*kernel);
+    args.add(launch_.nodes()).add(edges.row_start).add(edges.col);
+    edges.add_records(args);
+    if (kernel != &assemble_) args.add(edges.inv_mass);
+  }
 }
 
 void PressureStep::assemble(const PressureParameters& param, const core::Buffer<double>& tau,
@@ -54,11 +60,7 @@ void PressureStep::assemble(const PressureParameters& param, const core::Buffer<
   launch_.check_size(u_n, 3, "u_n");
   launch_.check_size(xi, 3, "xi");
   launch_.check_size(p, 1, "p");
-  core::KernelArgs(assemble_, core::Precision::f64)
-      .add(launch_.nodes())
-      .add(edges_->row_start)
-      .add(edges_->col)
-      .add(edges_->records)
+  core::KernelArgs(assemble_, core::Precision::f64, 4)
       .add(fixed_)
       .add(tau)
       .real(param.theta_dt())
@@ -80,12 +82,7 @@ CgResult PressureStep::run(const PressureParameters& param, const core::Buffer<d
   launch_.check_size(u, 3, "u");
   assemble(param, tau, u_hat, u_n, xi, p);
   const CgResult result = cg_.solve(launch_.queue(), rhs_, delta_);
-  core::KernelArgs(correct_, core::Precision::f64)
-      .add(launch_.nodes())
-      .add(edges_->row_start)
-      .add(edges_->col)
-      .add(edges_->records)
-      .add(edges_->inv_mass)
+  core::KernelArgs(correct_, core::Precision::f64, 5)
       .real(param.theta_dt() / param.density)
       .add(delta_)
       .add(u_hat)

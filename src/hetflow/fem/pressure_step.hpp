@@ -48,7 +48,6 @@ class PressureStep {
 
  private:
   NodeLaunch launch_;
-  const DeviceEdgeData* edges_;
   core::Buffer<cl_uchar> fixed_;
   core::Buffer<double> rhs_, delta_;
   DeviceCg<double> cg_;

@@ -64,16 +64,12 @@ StepDiagnostics::StepDiagnostics(const core::DeviceSet& devices, std::size_t dev
   partial_ = core::Buffer<double>(context, slot_count * launch_.groups());
   const core::Program& program = context.program(
       "fem/fem_diagnostics.cl",
-      core::BuildOptions(core::Precision::f64).define("DIAG_WG", static_cast<long long>(NodeLaunch::work_group)));
+      data.build_options().define("DIAG_WG", static_cast<long long>(NodeLaunch::work_group)));
   kernel_ = program.kernel("fem_step_diagnostics");
-  core::KernelArgs(kernel_, core::Precision::f64)
-      .add(launch_.nodes())
-      .add(data.row_start)
-      .add(data.col)
-      .add(data.records)
-      .add(data.mass)
-      .add(data.h_min);
-  core::KernelArgs(kernel_, core::Precision::f64, 8).real(viscosity).add(partial_);
+  core::KernelArgs args(kernel_, core::Precision::f64);
+  args.add(launch_.nodes()).add(data.row_start).add(data.col);
+  data.add_records(args);
+  args.add(data.mass).add(data.h_min).skip(2).real(viscosity).add(partial_);
 }
 
 FlowDiagnostics StepDiagnostics::measure(const core::Buffer<double>& u, const core::Buffer<double>& p) {

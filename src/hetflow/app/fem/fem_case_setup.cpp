@@ -72,6 +72,9 @@ void declare_fem_setup(casefile::Schema& s) {
   v.key<double>("theta", 0.5, "pressure-increment factor: 1/2 the paper's, 1 incremental projection")
       .range(0, 1, casefile::Bounds::exclusive_min);
   v.key<double>("tolerance", 1e-8, "the pressure CG's relative residual").above(0);
+  v.key<std::string>("edge_precision", "fp64", "storage of the 16 numbers per directed edge; fp32 halves the "
+                                              "edge loops' traffic, the arithmetic stays fp64 (docs/fem.md, Precision)")
+      .one_of({"fp64", "fp32"});
   v.key<bool>("mass_correction", false, "also remove the divergence the last step left (the paper's Kratos "
                                          "source's default)");
   v.key<std::string>("preconditioner", "amg", "of the pressure CG: amg (smoothed aggregation, built once from the "
@@ -169,6 +172,7 @@ fem::FlowParameters flow_parameters(const casefile::Case& c) {
   p.momentum.body_force = vec3(c.get<std::vector<double>>("fluid.body_force"));
   p.theta = c.get<double>("solver.theta");
   p.mass_correction = c.get<bool>("solver.mass_correction");
+  p.edge_precision = c.get<std::string>("solver.edge_precision") == "fp32" ? core::Precision::f32 : core::Precision::f64;
   p.max_courant = c.get<double>("time.max_courant");
   p.cg.tolerance = c.get<double>("solver.tolerance");
   p.cg.max_iterations = c.get<int>("solver.max_iterations");
