@@ -1,6 +1,7 @@
 #include "hetflow/app/fem/fem_case.hpp"
 
 #include <filesystem>
+#include <iostream>
 
 #include "hetflow/app/fem/fem_case_mesh.hpp"
 #include "hetflow/app/fem/fem_case_setup.hpp"
@@ -59,6 +60,18 @@ std::string headline(const FemRunSummary& s, const fem::FlowSolver& solver, cons
   return text;
 }
 
+// Runs one stage of the set-up (mesh, edge data, solver), saying on stderr what it does before it starts and
+// how long it took, so that the seconds a large mesh takes are not a silent wait.
+template <class Work>
+auto stage(const RunContext& ctx, const std::string& what, Work&& work) {
+  const bool say = ctx.verbosity != display::Verbosity::quiet;
+  if (say) std::cerr << "incompressible: " << what << " ..." << std::flush;
+  const core::WallTimer timer;
+  auto result = work();
+  if (say) std::cerr << " " << core::number_text(timer.seconds(), 2) << " s\n";
+  return result;
+}
+
 }  // namespace
 
 casefile::Schema IncompressibleCase::schema() const {
@@ -80,20 +93,23 @@ RunOutcome IncompressibleCase::run(const casefile::Case& c, RunContext& ctx) con
   const core::WallTimer total;
   RunDirectory& dir = ctx.directory;
   nlohmann::json& manifest = dir.manifest();
-  const fem::Mesh mesh = make_fem_mesh(c, manifest["mesh"]);
+  const fem::Mesh mesh = stage(ctx, "building and checking the mesh", [&] { return make_fem_mesh(c, manifest["mesh"]); });
   const fem::BoundaryConstraints constraints = boundary_constraints(c, mesh, manifest["mesh"]["source"]);
   const FemSchedule schedule = fem_schedule(c);
   const FemForces forces = fem_forces(c);
   const FemOutputConfig output_config = fem_output_config(c, mesh);
 
   const core::WallTimer setup;
-  const fem::EdgeData data = fem::build_edge_data(mesh);
+  const fem::EdgeData data = stage(ctx, "building the edge data of " + std::to_string(mesh.nodes.size()) + " nodes",
+                                   [&] { return fem::build_edge_data(mesh); });
   fem::FlowParameters parameters = flow_parameters(c);
   if (c.get<std::vector<int>>("solver.spmv").empty())
     parameters.spmv = tuned_spmv_shape(ctx.devices, manifest["tuning"]).value_or(fem::SpmvShape{});
   manifest["solver"] = {{"device", ctx.devices.device(0).label()},
                         {"spmv", {parameters.spmv.wg_bits, parameters.spmv.row_bits}}};
-  fem::FlowSolver solver(ctx.devices, 0, mesh, data, parameters, constraints);
+  fem::FlowSolver solver = stage(ctx, "setting up the solver on " + ctx.devices.device(0).label(), [&] {
+    return fem::FlowSolver(ctx.devices, 0, mesh, data, parameters, constraints);
+  });
   solver.set_state(initial_state(c, solver, mesh));
   FemOutputs outputs = [&]() {
     try {
