@@ -242,5 +242,19 @@ TEST(FemAmg, DeviceCgFollowsTheHostRecurrences) {
   EXPECT_LE(max_difference(amg.x, host_x), 1e-13 * max_abs(host_x));
 }
 
+// A hierarchy of one level is the dense coarse solve, which then writes the CG's sums: one iteration.
+TEST(FemAmg, DeviceCgWithTheCoarseSolveAloneTakesOneIteration) {
+  const BoxStiffness s = box_stiffness(6);
+  const std::vector<double> b = rhs(s, 22);
+  const AmgHierarchy h(s.k);
+  ASSERT_EQ(h.levels().size(), 1u);
+  std::vector<double> host_x;
+  EXPECT_EQ(host_amg_cg(s.k, h, b, host_x, 1e-10), 1);
+  const DeviceSolve amg = device_cg(s.k, b, with(Preconditioner::amg), &h);
+  EXPECT_TRUE(amg.result.converged());
+  EXPECT_EQ(amg.result.iterations, 1);
+  EXPECT_LE(max_difference(amg.x, host_x), 1e-13 * max_abs(host_x));
+}
+
 }  // namespace
 }  // namespace hetflow::fem
