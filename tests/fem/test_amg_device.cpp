@@ -32,17 +32,36 @@ const core::DeviceSet& devices() {
   return set;
 }
 
+// z = B b on the device, and the sums of the cycle's partial sums of b.z and b.b.
+struct DeviceCycle {
+  std::vector<double> z;
+  double bz = 0, bb = 0;
+};
+
 template <class Real>
-std::vector<double> device_cycle(const AmgHierarchy& h, const std::vector<double>& b) {
+DeviceCycle device_cycle(const AmgHierarchy& h, const std::vector<double>& b) {
   const core::Queue& q = devices().compute(0);
   core::Buffer<cl_int> running(q.context(), 2);
   running.fill(q, 0);
   DeviceAmg<Real> amg(q, h, SpmvShape{6, 3}, running);
   core::Buffer<Real> db(q.context(), b.size()), dz(q.context(), b.size());
+  core::Buffer<Real> partial(q.context(), 2 * static_cast<std::size_t>(amg.partial_pairs()));
   db.write(q, std::span<const Real>(std::vector<Real>(b.begin(), b.end())));
-  amg.enqueue(q, db, dz);
-  const std::vector<Real> z = dz.to_vector(q);
-  return {z.begin(), z.end()};
+  amg.enqueue(q, db, dz, partial);
+  const std::vector<Real> z = dz.to_vector(q), sums = partial.to_vector(q);
+  DeviceCycle c;
+  c.z.assign(z.begin(), z.end());
+  for (std::size_t g = 0; g < sums.size(); g += 2) {
+    c.bz += sums[g];
+    c.bb += sums[g + 1];
+  }
+  return c;
+}
+
+double dot(const std::vector<double>& u, const std::vector<double>& v) {
+  double sum = 0;
+  for (std::size_t i = 0; i < u.size(); ++i) sum += u[i] * v[i];
+  return sum;
 }
 
 struct DeviceSolve {
@@ -75,10 +94,26 @@ TEST(FemAmg, DeviceVCycleEqualsHostVCycle) {
     o.coarse_size = coarse;
     const AmgHierarchy h(s.k, o);
     const std::vector<double> b = rhs(s, 7), host = h.apply(b);
-    const std::vector<double> dev = device_cycle<double>(h, b);
-    EXPECT_LE(max_difference(dev, host), 1e-12 * max_abs(host)) << h.levels().size() << " levels";
-    const std::vector<double> single = device_cycle<float>(h, b);
-    EXPECT_LE(max_difference(single, host), 1e-4 * max_abs(host)) << h.levels().size() << " levels, FP32";
+    const DeviceCycle dev = device_cycle<double>(h, b);
+    EXPECT_LE(max_difference(dev.z, host), 1e-12 * max_abs(host)) << h.levels().size() << " levels";
+    const DeviceCycle single = device_cycle<float>(h, b);
+    EXPECT_LE(max_difference(single.z, host), 1e-4 * max_abs(host)) << h.levels().size() << " levels, FP32";
+  }
+}
+
+// The cycle's last kernel writes the partial sums of b.z and b.b that the CG adds up for r.z and r.r,
+// with several levels and with the coarse solve alone.
+TEST(FemAmg, DeviceVCycleWritesTheResidualSums) {
+  const BoxStiffness s = box_stiffness(8);
+  for (const std::size_t coarse : {std::size_t{40}, std::size_t{1000}}) {
+    AmgOptions o;
+    o.coarse_size = coarse;
+    const AmgHierarchy h(s.k, o);
+    const std::vector<double> b = rhs(s, 8);
+    const DeviceCycle dev = device_cycle<double>(h, b);
+    const double bz = dot(b, dev.z), bb = dot(b, b);
+    EXPECT_NEAR(dev.bz, bz, 1e-13 * std::abs(bz)) << h.levels().size() << " levels";
+    EXPECT_NEAR(dev.bb, bb, 1e-13 * bb) << h.levels().size() << " levels";
   }
 }
 
@@ -161,6 +196,64 @@ TEST(FemAmg, StiffnessHierarchyPreconditionsThePressureMatrix) {
   for (std::size_t i = 0; i < s.k.n; ++i) tau[i] = dt * (0.5 + 0.5 * std::sin(0.37 * static_cast<double>(i)));
   const HierarchyComparison rough = compare_hierarchies(s, tau, dt);
   EXPECT_LE(rough.on_h, 2 * rough.on_k);
+}
+
+// AMG-preconditioned CG on the host with the device's recurrences and stopping rule: z = B r by
+// AmgHierarchy::apply. Returns the iterations to r.r < tol^2 b.b; x is resized to n.
+int host_amg_cg(const CsrMatrix& a, const AmgHierarchy& h, const std::vector<double>& b, std::vector<double>& x,
+                double tolerance) {
+  const std::size_t n = a.n;
+  x.assign(n, 0.0);
+  std::vector<double> r = b, z = h.apply(r), p = z;
+  double rz = dot(r, z);
+  const double bb = dot(b, b);
+  for (int k = 1;; ++k) {
+    const std::vector<double> q = multiply(a, p);
+    const double alpha = rz / dot(p, q);
+    for (std::size_t i = 0; i < n; ++i) {
+      x[i] += alpha * p[i];
+      r[i] -= alpha * q[i];
+    }
+    z = h.apply(r);
+    const double rz_new = dot(r, z);
+    if (dot(r, r) < tolerance * tolerance * bb) return k;
+    const double beta = rz_new / rz;
+    rz = rz_new;
+    for (std::size_t i = 0; i < n; ++i) p[i] = z[i] + beta * p[i];
+  }
+}
+
+// The device CG takes the iterations of the host's recurrences (128 with Jacobi, 16 with AMG on this box)
+// and lands on the host's x to rounding, with either preconditioner.
+TEST(FemAmg, DeviceCgFollowsTheHostRecurrences) {
+  const BoxStiffness s = box_stiffness(12);
+  const std::vector<double> b = rhs(s, 21);
+  std::vector<double> host_x;
+  const CgResult host = host_cg(s.k, b, host_x, with(Preconditioner::jacobi));
+  const DeviceSolve jacobi = device_cg(s.k, b, with(Preconditioner::jacobi));
+  EXPECT_EQ(host.iterations, 128);
+  EXPECT_EQ(jacobi.result.iterations, 128);
+  EXPECT_LE(max_difference(jacobi.x, host_x), 1e-13 * max_abs(host_x));
+  const AmgHierarchy h(s.k);
+  ASSERT_GT(h.levels().size(), 1u);
+  EXPECT_EQ(host_amg_cg(s.k, h, b, host_x, 1e-10), 16);
+  const DeviceSolve amg = device_cg(s.k, b, with(Preconditioner::amg), &h);
+  EXPECT_EQ(amg.result.iterations, 16);
+  EXPECT_LE(max_difference(amg.x, host_x), 1e-13 * max_abs(host_x));
+}
+
+// A hierarchy of one level is the dense coarse solve, which then writes the CG's sums: one iteration.
+TEST(FemAmg, DeviceCgWithTheCoarseSolveAloneTakesOneIteration) {
+  const BoxStiffness s = box_stiffness(6);
+  const std::vector<double> b = rhs(s, 22);
+  const AmgHierarchy h(s.k);
+  ASSERT_EQ(h.levels().size(), 1u);
+  std::vector<double> host_x;
+  EXPECT_EQ(host_amg_cg(s.k, h, b, host_x, 1e-10), 1);
+  const DeviceSolve amg = device_cg(s.k, b, with(Preconditioner::amg), &h);
+  EXPECT_TRUE(amg.result.converged());
+  EXPECT_EQ(amg.result.iterations, 1);
+  EXPECT_LE(max_difference(amg.x, host_x), 1e-13 * max_abs(host_x));
 }
 
 }  // namespace

@@ -1,16 +1,24 @@
 #include <gtest/gtest.h>
 
+#include <stdlib.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "hetflow/core/error.hpp"
+#include "hetflow/core/trace.hpp"
+#include "hetflow/fem/amg_hierarchy.hpp"
 #include "hetflow/fem/cg.hpp"
 #include "hetflow/fem/device_cg.hpp"
 #include "sparse_problems.hpp"
+#include "temp_dir.hpp"
 #include "test_devices.hpp"
 
 namespace hetflow::fem {
@@ -176,6 +184,44 @@ TEST(FemCg, MissingDiagonalIsNamed) {
     EXPECT_STREQ(e.what(),
                  "Jacobi preconditioner: row 6 has diagonal 0.000000 (needs a positive, finite diagonal entry)");
   }
+}
+
+// The kernels one solve of `iterations` iterations launches, counted on the trace's timeline: with the
+// tolerance out of reach and one check after all iterations, every iteration is enqueued.
+int solve_launches(const CsrMatrix& a, const std::vector<double>& b, Preconditioner preconditioner,
+                   int iterations, const std::filesystem::path& file) {
+  CgOptions options{1e-300, iterations, iterations};
+  options.preconditioner = preconditioner;
+  device_cg<double>(a, b, options);
+  core::trace::write(file);
+  std::ifstream in(file);
+  int launches = 0;
+  for (std::string line; std::getline(in, line);) launches += line.find(",fem_") != std::string::npos;
+  return launches;
+}
+
+// An iteration is three kernels with Jacobi, and three plus the V-cycle's (four per level above the
+// coarsest and the coarse solve) with AMG. The trace starts with the process's first launch, so the
+// count runs in a child process of its own.
+TEST(FemCg, KernelsPerIteration) {
+  const CsrMatrix a = test::dirichlet_laplacian(12, 12, 12);
+  const std::vector<double> b = test::random_vector(a.n, 19);
+  const int cycle = 4 * static_cast<int>(AmgHierarchy(a).levels().size() - 1) + 1;
+  ASSERT_GT(cycle, 1);
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        const test::TempDir dir;
+        ::setenv("HETFLOW_TRACE", (dir / "unused.csv").c_str(), 1);
+        if (!core::trace::enabled()) std::exit(1);
+        for (const Preconditioner pc : {Preconditioner::jacobi, Preconditioner::amg}) {
+          const int per_iteration =
+              (solve_launches(a, b, pc, 30, dir / "30.csv") - solve_launches(a, b, pc, 10, dir / "10.csv")) / 20;
+          std::fprintf(stderr, "%s %d\n", pc == Preconditioner::jacobi ? "jacobi" : "amg", per_iteration);
+        }
+        std::exit(0);
+      },
+      testing::ExitedWithCode(0), "jacobi 3\namg " + std::to_string(3 + cycle) + "\n");
 }
 
 }  // namespace

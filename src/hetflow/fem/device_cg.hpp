@@ -13,12 +13,12 @@
 namespace hetflow::fem {
 
 // Preconditioned conjugate gradient on one device, for one matrix (docs/fem.md, "Pressure solver").
-// With Jacobi every iteration is six kernels enqueued back to back on the caller's in-order queue: the
-// SpMV q = A p; per-group partial sums of p.q; one work-group that adds them and writes alpha into a
-// small device buffer; the update of x, r and z = r / diag with the partial sums of r.z and r.r; one
-// work-group that adds those, counts the iteration, tests convergence and writes beta; and p = z + beta p.
-// With AMG the update leaves z alone, the V-cycle (DeviceAmg) writes z = B r, and a kernel of its own
-// takes the partial sums of r.z and r.r before beta.
+// With Jacobi every iteration is three kernels enqueued back to back on the caller's in-order queue: the
+// SpMV q = A p with each work-group's partial sum of p.q; the step, whose every work-group adds those
+// partials to alpha and updates x, r and z = r / diag with the partial sums of r.z and r.r; and the
+// direction, whose every work-group adds those to the stopping test and beta, and sets p = z + beta p.
+// With AMG the step leaves z alone and the V-cycle (DeviceAmg) writes z = B r and the partial sums of r.z
+// and r.r between the step and the direction: three kernels plus the cycle's.
 // The stopping test runs on the device, which sets a state word and freezes x at the iterate that met
 // it; the host reads that word and the residual every check_interval iterations without blocking and
 // waits for the read one check later, so the device never waits for the host inside the loop.
@@ -48,13 +48,13 @@ class DeviceCg {
 
   CgOptions options_;
   DeviceCsr<Real> a_;
-  DeviceSpmv<Real> spmv_;
   std::size_t reduce_wg_;
-  core::NDRange reduce_global_;
+  core::NDRange reduce_global_, spmv_global_, spmv_local_;
   int groups_;
-  core::Buffer<Real> inv_diag_, r_, z_, p_, q_, partial_, scalars_;
+  // pq_partial_: the product's partial sums of p.q; partial_: pairs of partial sums of r.z and r.r.
+  core::Buffer<Real> inv_diag_, r_, z_, p_, q_, pq_partial_, partial_, scalars_;
   core::Buffer<cl_int> state_;
-  core::Kernel start_, start_sums_, pq_, alpha_, step_, beta_, direction_, update_, sums_, first_direction_;
+  core::Kernel start_, start_sums_, product_, step_, direction_, first_direction_;
   std::unique_ptr<DeviceAmg<Real>> amg_;
   // Where the convergence checks land: two slots of the state word, so the read of one check arrives
   // while the previous one is inspected.

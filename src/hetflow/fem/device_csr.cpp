@@ -30,6 +30,10 @@ std::size_t reduce_work_group(const core::DeviceInfo& device) {
   return wg;
 }
 
+core::NDRange spmv_range(const core::DeviceInfo& device, const SpmvShape& shape) {
+  return core::strided_range(device, shape.work_group(), spmv_groups_per_unit);
+}
+
 core::BuildOptions sparse_build_options(core::Precision real, const SpmvShape& shape, std::size_t reduce_wg) {
   core::BuildOptions o(real);
   o.define("SPMV_WG_BITS", shape.wg_bits).define("SPMV_ROW_BITS", shape.row_bits);
@@ -57,7 +61,7 @@ DeviceSpmv<Real>::DeviceSpmv(const core::Context& context, const SpmvShape& shap
   check(shape_, info);
   const auto options = sparse_build_options(precision_of<Real>(), shape_, reduce_work_group(info));
   kernel_ = context.program("fem/sparse.cl", options).kernel("fem_spmv");
-  global_ = core::strided_range(info, shape_.work_group(), spmv_groups_per_unit);
+  global_ = spmv_range(info, shape_);
 }
 
 template <class Real>

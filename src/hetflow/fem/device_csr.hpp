@@ -26,6 +26,10 @@ void check(const SpmvShape& shape, const core::DeviceInfo& device);
 // The work-group size of the device reductions: 256, or the device's largest power of two below it.
 std::size_t reduce_work_group(const core::DeviceInfo& device);
 
+// The global range of the SpMV-shaped kernels (DeviceSpmv, the CG's product, the multigrid cycle): a
+// fixed number of work-groups per compute unit that stride over the row blocks.
+core::NDRange spmv_range(const core::DeviceInfo& device, const SpmvShape& shape);
+
 // fem/sparse.cl's build options: the precision of values and vectors, the SpMV shape and the reduction
 // work-group.
 core::BuildOptions sparse_build_options(core::Precision real, const SpmvShape& shape, std::size_t reduce_wg);
