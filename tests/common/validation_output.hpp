@@ -1,6 +1,6 @@
 #pragma once
 // When HETFLOW_VALIDATION_OUT names a folder, the validation tests leave their data there as CSV, from
-// which scripts/plot_lbm_validation.py draws the figures of docs/lbm-validation.md.
+// which scripts/plot_lbm_validation.py and scripts/plot_fem_validation.py draw the validation figures.
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
