@@ -167,6 +167,21 @@ int cg_alpha(__local real_t* part, const int count, __global const real_t* restr
   return steps;
 }
 
+// alpha from the p.q partials, then x += alpha p and r -= alpha q; returns the rows updated: n, or 0 once
+// the solve has stopped.
+int cg_update_x_r(__local real_t* part, const int n, const int pq_count, __global const real_t* restrict pq_partial,
+                  __global real_t* restrict s, __global real_t* restrict x, __global real_t* restrict r,
+                  __global const real_t* restrict p, __global const real_t* restrict q,
+                  __global int* restrict state) {
+  real_t alpha;
+  const int count = cg_alpha(part, pq_count, pq_partial, s, state, &alpha) ? n : 0;
+  for (int i = get_global_id(0); i < count; i += get_global_size(0)) {
+    x[i] += alpha * p[i];
+    r[i] -= alpha * q[i];
+  }
+  return count;
+}
+
 // alpha, then x += alpha p, r -= alpha q, z = r / diag, and the partial sums of the new r.z and r.r.
 __kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1)))
 void fem_cg_step(const int n, const int pq_count, __global const real_t* restrict pq_partial,
@@ -175,12 +190,7 @@ void fem_cg_step(const int n, const int pq_count, __global const real_t* restric
                  __global const real_t* restrict inv_diag, __global real_t* restrict z,
                  __global real_t* restrict partial, __global int* restrict state) {
   __local real_t part[REDUCE_WG];
-  real_t alpha;
-  const int count = cg_alpha(part, pq_count, pq_partial, s, state, &alpha) ? n : 0;
-  for (int i = get_global_id(0); i < count; i += get_global_size(0)) {
-    x[i] += alpha * p[i];
-    r[i] -= alpha * q[i];
-  }
+  const int count = cg_update_x_r(part, n, pq_count, pq_partial, s, x, r, p, q, state);
   // Each work-item reads back only the r[i] it wrote, so no barrier is needed between the loops.
   rz_rr_partials(part, count, r, inv_diag, z, partial);
 }
@@ -193,12 +203,7 @@ void fem_cg_update(const int n, const int pq_count, __global const real_t* restr
                    __global const real_t* restrict p, __global const real_t* restrict q,
                    __global int* restrict state) {
   __local real_t part[REDUCE_WG];
-  real_t alpha;
-  const int count = cg_alpha(part, pq_count, pq_partial, s, state, &alpha) ? n : 0;
-  for (int i = get_global_id(0); i < count; i += get_global_size(0)) {
-    x[i] += alpha * p[i];
-    r[i] -= alpha * q[i];
-  }
+  cg_update_x_r(part, n, pq_count, pq_partial, s, x, r, p, q, state);
 }
 
 // p = z: the first direction of a solve with a preconditioner other than Jacobi.
