@@ -1,5 +1,5 @@
 // The long validation runs of the flow solver, labelled `slow` (tests/CMakeLists.txt): minutes each on a
-// GPU. HETFLOW_FEM_VALIDATION_COARSEN (flow_validation.hpp) runs them coarse; HETFLOW_VALIDATION_OUT
+// GPU; the Ghia cavity also runs coarse in CI. HETFLOW_FEM_VALIDATION_COARSEN (flow_validation.hpp) runs them coarse; HETFLOW_VALIDATION_OUT
 // collects their profiles and numbers as CSV for scripts/plot_fem_validation.py.
 #include <gtest/gtest.h>
 
@@ -93,10 +93,9 @@ double ghia_deviation(const PointLocator& locator, const std::vector<Vec3>& u, d
   return deviation;
 }
 
-// Quasi-2D: one layer of cubic cells between slip z faces. 64 cells per side meet the 0.02 of the
-// acceptance (0.006 on u, 0.009 on v); the kinetic energy settles to 1e-5 of itself per unit time at t = 18.
-TEST(FemValidationSlow, GhiaCavityRe100) {
-  const std::uint32_t n = test::coarsened(64);
+// Quasi-2D: one layer of n × n cubic cells between slip z faces, run until the kinetic energy changes by
+// less than 1e-5 of itself per unit time; both centre lines within the acceptance's 0.02 of Ghia's points.
+void expect_ghia_cavity(std::uint32_t n) {
   const double depth = 1.0 / n;
   Cavity c = cavity(n, 1, depth, BoundaryKind::slip);
   const core::DeviceSet devices = hetflow::test::test_device();
@@ -106,15 +105,21 @@ TEST(FemValidationSlow, GhiaCavityRe100) {
   const PointLocator locator(c.mesh);
   const double du = ghia_deviation(locator, u, depth / 2, true, ghia_u, "fem_cavity_u");
   const double dv = ghia_deviation(locator, u, depth / 2, false, ghia_v, "fem_cavity_v");
-  RecordProperty("cells_per_side", std::to_string(n));
-  RecordProperty("steady_time", sci(run.time));
-  RecordProperty("steps", std::to_string(run.steps));
-  RecordProperty("max_deviation_u", sci(du));
-  RecordProperty("max_deviation_v", sci(dv));
+  ::testing::Test::RecordProperty("cells_per_side", std::to_string(n));
+  ::testing::Test::RecordProperty("steady_time", sci(run.time));
+  ::testing::Test::RecordProperty("steps", std::to_string(run.steps));
+  ::testing::Test::RecordProperty("max_deviation_u", sci(du));
+  ::testing::Test::RecordProperty("max_deviation_v", sci(dv));
   EXPECT_TRUE(run.steady) << "still changing by " << run.change << " per unit time at t = " << run.time;
   EXPECT_LE(du, 0.02) << n << " cells per side";
   EXPECT_LE(dv, 0.02) << n << " cells per side";
 }
+
+// 64 cells per side: deviations 0.0059 (u) and 0.0094 (v), steady at t = 18, about 4 minutes on an H200.
+TEST(FemValidationSlow, GhiaCavityRe100) { expect_ghia_cavity(test::coarsened(64)); }
+
+// 16 cells per side, in CI (about 20 s on two PoCL cores): deviations 0.0179 (u) and 0.0105 (v).
+TEST(FemValidation, GhiaCavityRe100On16CellsPerSide) { expect_ghia_cavity(16); }
 
 // Schäfer & Turek (1996), 2D-1 (Re = 20) in a slab of one layer between slip z faces: a parabolic inflow
 // of peak U_m = 0.3, ramped up over 0.5, the outlet at p = 0, ν = 1e-3, ρ = 1. The coefficients are per
