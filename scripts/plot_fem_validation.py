@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Draws the validation figures of docs/fem.md from the CSV the slow fem tests leave.
 
-Usage: HETFLOW_VALIDATION_OUT=/tmp/val ctest --preset gpu -L slow -R FemValidationSlow
+Usage: HETFLOW_VALIDATION_OUT=/tmp/val ctest --test-dir build/gpu -L long
        python3 scripts/plot_fem_validation.py /tmp/val docs/images
 Needs numpy and matplotlib (pip install numpy matplotlib); nothing in the build or the tests needs them.
 A figure whose data is missing is skipped with a note.

@@ -1,5 +1,5 @@
-// The long validation runs of the flow solver, labelled `slow` (tests/CMakeLists.txt): minutes each on a
-// GPU; the Ghia cavity also runs coarse in CI. HETFLOW_FEM_VALIDATION_COARSEN (flow_validation.hpp) runs them coarse; HETFLOW_VALIDATION_OUT
+// The long validation runs of the flow solver, labelled `long` (tests/CMakeLists.txt), which the test
+// presets leave out: minutes each on a GPU, hours on a CPU. The Ghia cavity also runs coarse in CI. HETFLOW_FEM_VALIDATION_COARSEN (flow_validation.hpp) runs them coarse; HETFLOW_VALIDATION_OUT
 // collects their profiles and numbers as CSV for scripts/plot_fem_validation.py.
 #include <gtest/gtest.h>
 
@@ -116,7 +116,7 @@ void expect_ghia_cavity(std::uint32_t n) {
 }
 
 // 64 cells per side: deviations 0.0059 (u) and 0.0094 (v), steady at t = 18, about 4 minutes on an H200.
-TEST(FemValidationSlow, GhiaCavityRe100) { expect_ghia_cavity(test::coarsened(64)); }
+TEST(FemValidationLong, GhiaCavityRe100) { expect_ghia_cavity(test::coarsened(64)); }
 
 // 16 cells per side, in CI (about 20 s on two PoCL cores): deviations 0.0179 (u) and 0.0105 (v).
 TEST(FemValidation, GhiaCavityRe100On16CellsPerSide) { expect_ghia_cavity(16); }
@@ -185,7 +185,7 @@ ChannelResult schaefer_turek_2d1(const CylinderChannel& spec) {
 // 0.1273, 0.1249 at 8, 12, 16, 24 cells), as the pressure at walls does in incremental projection schemes
 // (docs/fem.md, Validation). c_D is held to its interval; c_L, L_a and Δp to bands from the interval to
 // a little beyond the measured value, so that the test catches a change for the worse.
-TEST(FemValidationSlow, SchaeferTurek2D1) {
+TEST(FemValidationLong, SchaeferTurek2D1) {
   CylinderChannel spec;
   spec.cells_per_quarter = test::coarsened(24);
   spec.radial_cells = test::coarsened(12);  // radial spacing close to the spacing along the cylinder
@@ -221,7 +221,7 @@ TEST(FemValidationSlow, SchaeferTurek2D1) {
 // 0.0055 (u) and 0.0067 then 0.0013 (v), second order; min u −0.2211, −0.2172, −0.2160 at 16³, 32³, 64³,
 // which extrapolates to about −0.2155, stronger than the 2D cavity's −0.2109 (Ghia et al. 1982), against
 // the expectation of a weaker 3D vortex that no reference checked here supports (docs/fem.md, Validation).
-TEST(FemValidationSlow, CubeCavityRe100SelfConvergence) {
+TEST(FemValidationLong, CubeCavityRe100SelfConvergence) {
   const std::vector<std::uint32_t> levels = {test::coarsened(16), test::coarsened(32), test::coarsened(64)};
   const std::vector<Point> vertical = test::line_points({0.5, 0, 0.5}, {0.5, 1, 0.5}, 64);
   const std::vector<Point> horizontal = test::line_points({0, 0.5, 0.5}, {1, 0.5, 0.5}, 64);
