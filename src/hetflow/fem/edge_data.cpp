@@ -120,6 +120,8 @@ void add_tet(const TetGeometry& g, const Tet& tet, EdgeData& data) {
   }
 }
 
+}  // namespace
+
 // The diagonal goes before the first neighbour above I; an off-diagonal entry keeps its edge index.
 void build_matrix_pattern(EdgeData& data) {
   const std::size_t n = data.node_count();
@@ -147,8 +149,6 @@ void build_matrix_pattern(EdgeData& data) {
     data.matrix_row_start[i + 1] = static_cast<std::uint32_t>(data.matrix_col.size());
   }
 }
-
-}  // namespace
 
 void check_index_range(std::uint64_t directed_edges, std::uint64_t nodes) {
   constexpr std::uint64_t limit = std::numeric_limits<std::uint32_t>::max();

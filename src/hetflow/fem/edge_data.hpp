@@ -51,6 +51,10 @@ struct EdgeData {
 // the 32-bit index range.
 EdgeData build_edge_data(const Mesh& mesh);
 
+// Sets the pressure-matrix pattern of `data` from its graph (row_start, col): each row's edges with the
+// diagonal inserted before the first neighbour above the row, so matrix_row_start[i] = row_start[i] + i.
+void build_matrix_pattern(EdgeData& data);
+
 // Throws core::Error unless `directed_edges + nodes` fits the 32-bit indices of EdgeData (with no_edge
 // kept free).
 void check_index_range(std::uint64_t directed_edges, std::uint64_t nodes);
