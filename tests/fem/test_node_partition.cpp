@@ -379,33 +379,5 @@ TEST_F(FemNodePartition, OnePartIsTheGlobalProblem) {
   }
 }
 
-// [ 4 -1  0 -2 ]
-// [-1  5 -3  0 ]      leading 2 × 2 block:  [ 4 -1 ]
-// [ 0 -3  6  0 ]                            [-1  5 ]
-// [-2  0  0  7 ], row 1's entries stored out of column order.
-TEST_F(FemNodePartition, LeadingBlockKeepsTheOwnRowsAndColumnsInTheirOrder) {
-  CsrMatrix a;
-  a.n = 4;
-  a.row_start = {0, 3, 6, 8, 10};
-  a.col = {0, 1, 3, 2, 1, 0, 1, 2, 0, 3};
-  a.values = {4, -1, -2, -3, 5, -1, -3, 6, -2, 7};
-  const CsrMatrix b = leading_block(a, 2);
-  EXPECT_EQ(b.n, 2u);
-  EXPECT_EQ(b.row_start, (std::vector<std::int32_t>{0, 2, 4}));
-  EXPECT_EQ(b.col, (std::vector<std::int32_t>{0, 1, 1, 0}));
-  EXPECT_EQ(b.values, (std::vector<double>{4, -1, 5, -1}));
-  const CsrMatrix whole = leading_block(a, 4);
-  EXPECT_EQ(whole.row_start, a.row_start);
-  EXPECT_EQ(whole.col, a.col);
-  EXPECT_EQ(whole.values, a.values);
-  EXPECT_EQ(leading_block(a, 0).row_start, (std::vector<std::int32_t>{0}));
-  try {
-    leading_block(a, 5);
-    ADD_FAILURE() << "no error";
-  } catch (const core::Error& e) {
-    EXPECT_EQ(std::string(e.what()), "leading block of 5 rows asked of a matrix of 4 rows");
-  }
-}
-
 }  // namespace
 }  // namespace hetflow::fem

@@ -1,7 +1,9 @@
 #include "hetflow/fem/device_amg.hpp"
 
 #include <algorithm>
+#include <array>
 #include <string>
+#include <type_traits>
 
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/kernel_args.hpp"
@@ -37,7 +39,10 @@ typename DeviceAmg<Real>::Rows DeviceAmg<Real>::upload(const core::Queue& queue,
 
 template <class Real>
 DeviceAmg<Real>::DeviceAmg(const core::Queue& queue, const AmgHierarchy& hierarchy, const SpmvShape& shape,
-                           const core::Buffer<cl_int>& state) {
+                           const core::Buffer<cl_int>& state, const AmgLevel* finest, NodeHalo* halo)
+    : halo_(halo) {
+  if (halo && (!finest || !std::is_same_v<Real, double>))
+    throw core::Error("AMG: a split run's cycle runs in FP64 on the part's finest level (amg_part_level)");
   const core::Context& context = queue.context();
   const core::DeviceInfo& info = context.device().info;
   check(shape, info);
@@ -49,19 +54,30 @@ DeviceAmg<Real>::DeviceAmg(const core::Queue& queue, const AmgHierarchy& hierarc
   coarse_range_ = core::NDRange(reduce_wg);
   const std::vector<AmgLevel>& host = hierarchy.levels();
   for (std::size_t l = 0; l < host.size(); ++l) {
+    const AmgLevel& h = l == 0 && finest ? *finest : host[l];
     Level level;
-    level.n = static_cast<cl_int>(host[l].a.rows);
+    level.n = static_cast<cl_int>(h.a.rows);
     if (l + 1 < host.size()) {
-      level.a = upload(queue, host[l].a);
-      level.p = upload(queue, host[l].p);
-      level.r = upload(queue, host[l].r);
-      level.smoother = device_copy(queue, to_real<Real>(host[l].smoother));
-      level.x = core::Buffer<Real>(context, host[l].a.rows);
-      level.t = core::Buffer<Real>(context, host[l].a.rows);
+      level.a = upload(queue, h.a);
+      level.p = upload(queue, h.p);
+      level.r = upload(queue, h.r);
+      level.smoother = device_copy(queue, to_real<Real>(h.smoother));
+      // A part's x is read at its halo too (h.a's columns).
+      level.x = core::Buffer<Real>(context, h.a.cols);
+      level.t = core::Buffer<Real>(context, h.a.rows);
     } else {
-      level.x = core::Buffer<Real>(context, host[l].a.rows);
+      level.x = core::Buffer<Real>(context, h.a.rows);
     }
-    if (l > 0) level.b = core::Buffer<Real>(context, host[l].a.rows);
+    if (l > 0) level.b = core::Buffer<Real>(context, h.a.rows);
+    if (l == 0 && halo) {
+      std::size_t begin = 0, end = 0;
+      if (!h.p.col.empty()) {
+        const auto [low, high] = std::minmax_element(h.p.col.begin(), h.p.col.end());
+        begin = static_cast<std::size_t>(*low);
+        end = static_cast<std::size_t>(*high) + 1;
+      }
+      share_ranges(queue, program, begin, end);
+    }
     levels_.push_back(std::move(level));
   }
   // Kernel arguments: level l's right-hand side is the caller's b on level 0 (set per enqueue), its
@@ -131,11 +147,73 @@ void DeviceAmg<Real>::enqueue(const core::Queue& queue, const core::Buffer<Real>
   for (std::size_t l = 0; l + 1 < levels_.size(); ++l) {
     levels_[l].residual_first.launch(queue, spmv_global_, spmv_local_);
     levels_[l].restrict_.launch(queue, spmv_global_, spmv_local_);
+    if (l == 0 && halo_) add_parts(queue, levels_[1].b);
   }
   coarse_solve_.launch(queue, coarse_range_, coarse_range_);
   for (std::size_t l = levels_.size() - 1; l-- > 0;) {
     levels_[l].correct_first.launch(queue, spmv_global_, spmv_local_);
+    if constexpr (std::is_same_v<Real, double>) {
+      if (l == 0 && halo_) halo_->exchange(levels_[0].x, 1);
+    }
     levels_[l].jacobi.launch(queue, spmv_global_, spmv_local_);
+  }
+}
+
+template <class Real>
+void DeviceAmg<Real>::share_ranges(const core::Queue& queue, const core::Program& program, std::size_t begin,
+                                   std::size_t end) {
+  const std::array<double, 2> mine{double(begin), double(end)};
+  const std::vector<double> all = halo_->all_gather(mine);
+  std::size_t slot = 0, received = 0;
+  for (std::size_t j = 0; j < all.size() / 2; ++j) {
+    const auto b = static_cast<std::size_t>(all[2 * j]), e = static_cast<std::size_t>(all[2 * j + 1]);
+    ranges_.push_back({b, e - b, slot, received});
+    slot += e - b;
+    if (j != halo_->part().part) received += e - b;
+  }
+  scratch_ = core::Buffer<Real>(queue.context(), std::max<std::size_t>(slot, 1));
+  outgoing_ = std::make_unique<core::PinnedBuffer<Real>>(queue, std::max<std::size_t>(end - begin, 1));
+  incoming_ = std::make_unique<core::PinnedBuffer<Real>>(queue, std::max<std::size_t>(received, 1));
+  add_ = program.kernel("fem_amg_add");
+}
+
+template <class Real>
+void DeviceAmg<Real>::add_parts(const core::Queue& queue, core::Buffer<Real>& v) {
+  // Every part adds the parts' ranges in part order, on its device, so all hold the same bits: its own
+  // range goes to its slot of the scratch, the others' arrive through the host into theirs. The blocking
+  // read orders this cycle's use of the host buffers after the last cycle's writes from them.
+  const std::size_t me = halo_->part().part;
+  const Range& own = ranges_[me];
+  scratch_.copy_from(queue, v, own.begin, own.slot, own.count);
+  v.read(queue, outgoing_->span().first(own.count), own.begin);
+  std::vector<core::Message> sends, receives;
+  for (std::size_t j = 0; j < ranges_.size(); ++j) {
+    if (j == me) continue;
+    if (own.count > 0) sends.push_back({j, 1, std::as_writable_bytes(outgoing_->span().first(own.count))});
+    if (ranges_[j].count > 0)
+      receives.push_back({j, 1, std::as_writable_bytes(incoming_->span().subspan(ranges_[j].received, ranges_[j].count))});
+  }
+  halo_->link().exchange(sends, receives);
+  std::size_t low = v.size(), high = 0;
+  for (std::size_t j = 0; j < ranges_.size(); ++j) {
+    const Range& r = ranges_[j];
+    if (r.count == 0) continue;
+    low = std::min(low, r.begin);
+    high = std::max(high, r.begin + r.count);
+    if (j != me)
+      scratch_.write(queue, std::span<const Real>(incoming_->span().subspan(r.received, r.count)), r.slot,
+                     core::Blocking::no);
+  }
+  if (high > low) v.fill(queue, Real{0}, low, high - low);
+  for (const Range& r : ranges_) {
+    if (r.count == 0) continue;
+    core::KernelArgs(add_)
+        .add(static_cast<cl_int>(r.count))
+        .add(static_cast<cl_int>(r.slot))
+        .add(scratch_)
+        .add(static_cast<cl_int>(r.begin))
+        .add(v);
+    add_.launch(queue, spmv_global_, spmv_local_);
   }
 }
 

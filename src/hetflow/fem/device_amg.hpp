@@ -1,5 +1,6 @@
 #pragma once
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "hetflow/core/buffer.hpp"
@@ -7,6 +8,7 @@
 #include "hetflow/core/kernel.hpp"
 #include "hetflow/fem/amg_hierarchy.hpp"
 #include "hetflow/fem/device_csr.hpp"
+#include "hetflow/fem/node_halo.hpp"
 
 namespace hetflow::fem {
 
@@ -18,8 +20,12 @@ namespace hetflow::fem {
 template <class Real>
 class DeviceAmg {
  public:
+  // With `halo` (FP64) the cycle is one part's of a split run (docs/fem.md, "Several devices"): its finest
+  // level is `finest` (amg_part_level), the coarser ones the hierarchy's, on every part. The parts add up
+  // their restrictions to the first coarse level and exchange the finest level's pre-smoothed iterate;
+  // the caller exchanges the halo of b before each cycle. Collective then.
   DeviceAmg(const core::Queue& queue, const AmgHierarchy& hierarchy, const SpmvShape& shape,
-            const core::Buffer<cl_int>& state);
+            const core::Buffer<cl_int>& state, const AmgLevel* finest = nullptr, NodeHalo* halo = nullptr);
 
   // Enqueues z = B b and the partial sums: partial[2g] and partial[2g + 1] for g < partial_pairs()
   // add up to b.z and b.b. b and z hold the finest level's n entries and are distinct.
@@ -42,6 +48,21 @@ class DeviceAmg {
     core::Kernel residual_first, restrict_, correct_first, jacobi;
   };
   static Rows upload(const core::Queue& queue, const SparseRows& m);
+  // The range of first-coarse-level unknowns that a part's restriction reaches, [begin, begin + count),
+  // its slot in the scratch and, for another part's, in the host's receive buffer.
+  struct Range {
+    std::size_t begin = 0, count = 0, slot = 0, received = 0;
+  };
+  // Collective: learns every part's range (this one's is [begin, end)) and sets up the buffers.
+  void share_ranges(const core::Queue& queue, const core::Program& program, std::size_t begin, std::size_t end);
+  // Every part's v, added up in part order, into v on every part.
+  void add_parts(const core::Queue& queue, core::Buffer<Real>& v);
+
+  NodeHalo* halo_;
+  std::vector<Range> ranges_;
+  core::Buffer<Real> scratch_;
+  std::unique_ptr<core::PinnedBuffer<Real>> outgoing_, incoming_;
+  core::Kernel add_;
 
   std::vector<Level> levels_;
   core::Buffer<Real> coarse_inverse_;

@@ -113,3 +113,10 @@ void fem_amg_coarse_solve(const int n, __global const real_t* restrict inverse, 
   }
   write_partials(part, bx, bb, REDUCE_WG, sums, partial);
 }
+
+// y[first + i] += x[from + i] for i < n: one part's restriction added into the first coarse level's
+// right-hand side of a split run (DeviceAmg::add_parts).
+__kernel void fem_amg_add(const int n, const int from, __global const real_t* restrict x, const int first,
+                          __global real_t* restrict y) {
+  for (int i = get_global_id(0); i < n; i += get_global_size(0)) y[first + i] += x[from + i];
+}

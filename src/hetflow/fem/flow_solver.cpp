@@ -1,149 +1,202 @@
 #include "hetflow/fem/flow_solver.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
+#include <string>
 
-#include "hetflow/core/number_text.hpp"
+#include "hetflow/core/error.hpp"
+#include "hetflow/fem/pressure_stiffness.hpp"
+#include "hetflow/fem/pressure_system.hpp"
 
 namespace hetflow::fem {
 namespace {
 
-std::vector<double> packed(std::span<const Vec3> values) {
+// A node's state as the doubles that cross between processes: u, p, ξ.
+constexpr std::size_t state_width = 7;
+
+std::vector<double> own_state(const FlowPart& part) {
+  const FlowState s = part.state();
   std::vector<double> out;
-  out.reserve(3 * values.size());
-  for (const Vec3& v : values) out.insert(out.end(), v.begin(), v.end());
+  out.reserve(state_width * part.owned());
+  for (std::size_t i = 0; i < part.owned(); ++i) {
+    out.insert(out.end(), s.velocity[i].begin(), s.velocity[i].end());
+    out.push_back(s.pressure[i]);
+    out.insert(out.end(), s.projection[i].begin(), s.projection[i].end());
+  }
   return out;
-}
-
-std::vector<Vec3> unpacked(const std::vector<double>& values) {
-  std::vector<Vec3> out(values.size() / 3);
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = {values[3 * i], values[3 * i + 1], values[3 * i + 2]};
-  return out;
-}
-
-void check_state(const FlowState& s, std::size_t nodes) {
-  if (s.velocity.size() != nodes || s.pressure.size() != nodes || s.projection.size() != nodes)
-    throw core::Error("a flow state needs one velocity, pressure and projection per node (" + std::to_string(nodes) +
-                      "), got " + std::to_string(s.velocity.size()) + ", " + std::to_string(s.pressure.size()) +
-                      " and " + std::to_string(s.projection.size()));
 }
 
 }  // namespace
 
 FlowSolver::FlowSolver(const core::DeviceSet& devices, std::size_t device, const Mesh& mesh, const EdgeData& data,
                        const FlowParameters& parameters, const BoundaryConstraints& constraints)
-    : queue_(&devices.compute(device)),
-      mesh_nodes_(mesh.nodes),
-      data_(&data),
-      parameters_(parameters),
-      constraints_(constraints),
-      device_data_(devices, device, data, parameters.edge_precision),
-      velocity_constraints_(devices, device, constraints, data.node_count()),
-      momentum_(devices, device, device_data_, parameters.momentum, velocity_constraints_),
-      pressure_(devices, device, data, device_data_, constraints.pressure_nodes, parameters.cg, parameters.spmv),
-      measure_(devices, device, device_data_, parameters.momentum.viscosity) {
+    : positions_(mesh.nodes), data_(&data), constraints_(constraints), parameters_(parameters) {
+  parts_.resize(1);
+  parts_[0].solver = std::make_unique<FlowPart>(devices, device, positions_, data, parameters, constraints);
+  set_state(rest_state());
+}
+
+FlowSolver::FlowSolver(const core::DeviceSet& devices, const Mesh& mesh, const EdgeData& data,
+                       const FlowParameters& parameters, const BoundaryConstraints& constraints,
+                       core::Distribution distribution, core::Link* processes)
+    : positions_(mesh.nodes), data_(&data), constraints_(constraints), parameters_(parameters), processes_(processes) {
   if (mesh.nodes.size() != data.node_count())
     throw core::Error("the mesh has " + std::to_string(mesh.nodes.size()) + " nodes, its edge data " +
                       std::to_string(data.node_count()));
-  if (!(parameters.theta > 0) || !(parameters.max_courant > 0))
-    throw core::Error("the pressure factor theta and the Courant limit must be positive, got " +
-                      core::number_text(parameters.theta, 6) + " and " + core::number_text(parameters.max_courant, 6));
-  const core::Context& context = devices.context(device);
-  const std::size_t n = data.node_count();
-  for (core::Buffer<double>* v : {&u_, &u_hat_, &u_next_, &xi_}) *v = core::Buffer<double>(context, 3 * n);
-  p_ = core::Buffer<double>(context, n);
+  if (processes && devices.size() != 1)
+    throw core::Error("a flow run across processes takes one device per process; this one selected " +
+                      std::to_string(devices.size()));
+  const core::PartPlacement placement(processes, core::distribution_weights(distribution, devices));
+  total_parts_ = placement.parts();
+  if (!processes && devices.size() > 1) {
+    hub_ = std::make_unique<core::ThreadHub>(devices.size());
+    for (std::size_t k = 0; k < devices.size(); ++k) links_.push_back(std::make_unique<core::ThreadLink>(*hub_, k));
+  }
+  parts_.resize(placement.local());
+  if (total_parts_ > 1 && parameters.cg.preconditioner == Preconditioner::amg) {
+    // Every part runs the whole mesh's V-cycle below its finest level, which needs a level below it even
+    // on a mesh small enough to solve directly.
+    AmgOptions options;
+    options.coarse_size = std::min(options.coarse_size, data.node_count() / 2);
+    amg_ = std::make_unique<AmgHierarchy>(
+        pressure_stiffness(data, fixed_node_mask(data.node_count(), constraints.pressure_nodes, "fixed pressure")),
+        options);
+  }
+  on_parts([&](std::size_t k) {
+    Part& part = parts_[k];
+    if (total_parts_ == 1) {
+      part.solver = std::make_unique<FlowPart>(devices, k, positions_, data, parameters, constraints);
+      return;
+    }
+    core::Link& link = processes ? *processes : *links_[k];
+    part.problem = std::make_unique<NodePart>(make_node_part(data, constraints, placement.weights(), link.rank()));
+    part.halo = std::make_unique<NodeHalo>(devices, k, link, *part.problem);
+    part.solver = std::make_unique<FlowPart>(devices, k, positions_, part.problem->data, parameters,
+                                             part.problem->constraints, part.halo.get(), amg_.get());
+  });
   set_state(rest_state());
+}
+
+FlowSolver::~FlowSolver() = default;
+FlowSolver::FlowSolver(FlowSolver&&) noexcept = default;
+
+void FlowSolver::on_parts(const std::function<void(std::size_t)>& body) {
+  if (hub_) {
+    core::run_on_threads(*hub_, body);
+  } else {
+    for (std::size_t k = 0; k < parts_.size(); ++k) body(k);
+  }
 }
 
 FlowState FlowSolver::rest_state() const {
   const std::size_t n = node_count();
   const MomentumParameters& m = parameters_.momentum;
   const Vec3 hydrostatic{m.density * m.body_force[0], m.density * m.body_force[1], m.density * m.body_force[2]};
-  FlowState s{std::vector<Vec3>(n, Vec3{0, 0, 0}), std::vector<double>(n, 0.0), std::vector<Vec3>(n, hydrostatic), 0, 0};
+  return FlowState{std::vector<Vec3>(n, Vec3{0, 0, 0}), std::vector<double>(n, 0.0), std::vector<Vec3>(n, hydrostatic),
+                   0, 0};
+}
+
+void FlowSolver::set_state(const FlowState& state) {
+  const std::size_t n = node_count();
+  if (state.velocity.size() != n || state.pressure.size() != n || state.projection.size() != n)
+    throw core::Error("a flow state needs one velocity, pressure and projection per node (" + std::to_string(n) +
+                      "), got " + std::to_string(state.velocity.size()) + ", " + std::to_string(state.pressure.size()) +
+                      " and " + std::to_string(state.projection.size()));
+  on_parts([&](std::size_t k) {
+    const Part& part = parts_[k];
+    if (!part.problem) return part.solver->set_state(state);
+    const std::size_t local = part.problem->local_count();
+    FlowState mine{std::vector<Vec3>(local), std::vector<double>(local), std::vector<Vec3>(local), state.time,
+                   state.step};
+    for (std::size_t i = 0; i < local; ++i) {
+      const std::uint32_t g = part.problem->global(i);
+      mine.velocity[i] = state.velocity[g];
+      mine.pressure[i] = state.pressure[g];
+      mine.projection[i] = state.projection[g];
+    }
+    part.solver->set_state(mine);
+  });
+}
+
+std::vector<double> FlowSolver::gather(const std::function<std::vector<double>(const FlowPart&)>& local,
+                                       std::size_t width) const {
+  if (!parts_.front().problem) return local(*parts_.front().solver);
+  std::vector<double> all(width * node_count());
+  for (const Part& part : parts_) {
+    const std::vector<double> own = local(*part.solver);
+    std::copy(own.begin(), own.begin() + static_cast<std::ptrdiff_t>(width * part.problem->owned),
+              all.begin() + static_cast<std::ptrdiff_t>(width * part.problem->first));
+  }
+  if (!processes_) return all;
+  // The parts are contiguous ranges in rank order, so the ranks' shares concatenate to the field.
+  const std::vector<double> mine(all.begin() + static_cast<std::ptrdiff_t>(width * parts_.front().problem->first),
+                                 all.begin() + static_cast<std::ptrdiff_t>(
+                                                   width * (parts_.front().problem->first + parts_.front().problem->owned)));
+  all.clear();
+  for (const std::vector<double>& theirs : processes_->all_gather(mine)) all.insert(all.end(), theirs.begin(), theirs.end());
+  return all;
+}
+
+FlowState FlowSolver::state() const {
+  if (!parts_.front().problem) return parts_.front().solver->state();
+  const std::vector<double> all = gather(own_state, state_width);
+  const std::size_t n = node_count();
+  FlowState s{std::vector<Vec3>(n), std::vector<double>(n), std::vector<Vec3>(n), time(), step()};
+  for (std::size_t i = 0; i < n; ++i) {
+    const double* v = all.data() + state_width * i;
+    s.velocity[i] = {v[0], v[1], v[2]};
+    s.pressure[i] = v[3];
+    s.projection[i] = {v[4], v[5], v[6]};
+  }
   return s;
 }
 
-void FlowSolver::set_state(const FlowState& given) {
-  check_state(given, node_count());
-  FlowState s = given;
-  apply_constraints(constraints_, s.time, s.velocity);
-  for (std::size_t k = 0; k < constraints_.pressure_nodes.size(); ++k)
-    s.pressure[constraints_.pressure_nodes[k]] = constraints_.pressure_values[k];
-  u_.write(*queue_, packed(s.velocity));
-  p_.write(*queue_, s.pressure);
-  xi_.write(*queue_, packed(s.projection));
-  time_ = s.time;
-  step_ = s.step;
-  diagnostics_ = measure_.measure(u_, p_);
-  if (diagnostics_.bad_nodes > 0)
-    throw FlowError("the flow state at t = " + core::number_text(time_, 6) + " holds " +
-                    std::to_string(diagnostics_.bad_nodes) + " nodes whose velocity or pressure is not finite" +
-                    node_text(diagnostics_.first_bad, "first"));
+std::vector<Vec3> FlowSolver::velocity() const {
+  if (!parts_.front().problem) return parts_.front().solver->velocity();
+  const std::vector<double> all = gather(
+      [](const FlowPart& part) {
+        std::vector<double> out;
+        for (const Vec3& v : part.velocity()) out.insert(out.end(), v.begin(), v.end());
+        return out;
+      },
+      3);
+  std::vector<Vec3> u(node_count());
+  for (std::size_t i = 0; i < u.size(); ++i) u[i] = {all[3 * i], all[3 * i + 1], all[3 * i + 2]};
+  return u;
 }
 
-FlowState FlowSolver::state() const { return {velocity(), pressure(), unpacked(xi_.to_vector(*queue_)), time_, step_}; }
-
-std::vector<Vec3> FlowSolver::velocity() const { return unpacked(u_.to_vector(*queue_)); }
-
-std::vector<double> FlowSolver::pressure() const { return p_.to_vector(*queue_); }
-
-void FlowSolver::set_dirichlet_values(std::span<const Vec3> values) {
-  velocity_constraints_.set_dirichlet_values(values);
-  constraints_.dirichlet_values.assign(values.begin(), values.end());
+std::vector<double> FlowSolver::pressure() const {
+  return gather([](const FlowPart& part) { return part.pressure(); }, 1);
 }
 
 double FlowSolver::stable_dt(double courant) const {
-  return diagnostics_.stability_rate > 0 ? courant / diagnostics_.stability_rate
-                                         : std::numeric_limits<double>::infinity();
+  const double rate = diagnostics().stability_rate;
+  return rate > 0 ? courant / rate : std::numeric_limits<double>::infinity();
+}
+
+void FlowSolver::set_dirichlet_values(std::span<const Vec3> values) {
+  if (values.size() != constraints_.dirichlet_nodes.size())
+    throw core::Error("the flow has " + std::to_string(constraints_.dirichlet_nodes.size()) +
+                      " Dirichlet nodes, got values for " + std::to_string(values.size()));
+  for (Part& part : parts_) {
+    if (!part.problem) {
+      part.solver->set_dirichlet_values(values);
+      continue;
+    }
+    const std::vector<std::uint32_t>& global_nodes = constraints_.dirichlet_nodes;
+    std::vector<Vec3> mine;
+    for (std::uint32_t local : part.problem->constraints.dirichlet_nodes) {
+      const auto at = std::lower_bound(global_nodes.begin(), global_nodes.end(), part.problem->global(local));
+      mine.push_back(values[static_cast<std::size_t>(at - global_nodes.begin())]);
+    }
+    part.solver->set_dirichlet_values(mine);
+  }
 }
 
 StepReport FlowSolver::advance(double dt) {
-  check_time_step(dt);
-  StepReport report;
-  report.step = step_ + 1;
-  report.dt = dt;
-  momentum_.advance(u_, p_, time_, dt, u_hat_);
-  const PressureParameters pressure{dt, parameters_.momentum.density, parameters_.theta, parameters_.mass_correction};
-  report.cg = pressure_.run(pressure, momentum_.tau(), u_hat_, u_, p_, xi_, u_next_);
-  velocity_constraints_.apply(u_next_, time_ + dt);
-  if (!report.cg.converged())
-    fail(std::string("the pressure solve failed: ") + to_string(report.cg.status) + " after " +
-             std::to_string(report.cg.iterations) + " iterations, relative residual " +
-             core::number_text(report.cg.residual, 3),
-         node_count(), "");
-  report.diagnostics = measure_.measure(u_next_, p_);
-  if (report.diagnostics.bad_nodes > 0)
-    fail(std::to_string(report.diagnostics.bad_nodes) + " nodes hold a velocity or pressure that is not finite",
-         report.diagnostics.first_bad, "first");
-  report.courant = dt * report.diagnostics.stability_rate;
-  if (report.courant > parameters_.max_courant) {
-    const std::vector<double> rates = stability_rates(*data_, unpacked(u_next_.to_vector(*queue_)),
-                                                      parameters_.momentum.viscosity);
-    const auto worst = static_cast<std::size_t>(std::max_element(rates.begin(), rates.end()) - rates.begin());
-    fail("the Courant number dt * rate = " + core::number_text(report.courant, 4) + " exceeds " +
-             core::number_text(parameters_.max_courant, 4) + " (dt = " + core::number_text(dt, 4) +
-             "); take a smaller time step or Courant number",
-         worst, "largest");
-  }
-  std::swap(u_, u_next_);
-  diagnostics_ = report.diagnostics;
-  time_ += dt;
-  step_ = report.step;
-  report.time = time_;
-  return report;
-}
-
-std::string FlowSolver::node_text(std::size_t node, const char* which) const {
-  if (node >= mesh_nodes_.size()) return "";
-  const Point& x = mesh_nodes_[node];
-  return std::string(", ") + which + " at node " + std::to_string(node) + " (" + core::number_text(x[0], 6) + ", " +
-         core::number_text(x[1], 6) + ", " + core::number_text(x[2], 6) + ")";
-}
-
-void FlowSolver::fail(const std::string& reason, std::size_t node, const char* which) const {
-  throw FlowError("step " + std::to_string(step_ + 1) + " (from t = " + core::number_text(time_, 6) + "): " + reason +
-                  node_text(node, which));
+  std::vector<StepReport> reports(parts_.size());
+  on_parts([&](std::size_t k) { reports[k] = parts_[k].solver->advance(dt); });
+  return reports.front();
 }
 
 }  // namespace hetflow::fem

@@ -1,68 +1,41 @@
 #pragma once
 #include <cstddef>
-#include <cstdint>
+#include <functional>
+#include <memory>
 #include <span>
-#include <string>
 #include <vector>
 
-#include "hetflow/core/buffer.hpp"
 #include "hetflow/core/device_set.hpp"
-#include "hetflow/core/error.hpp"
-#include "hetflow/fem/boundary_conditions.hpp"
-#include "hetflow/fem/cg.hpp"
-#include "hetflow/fem/device_edge_data.hpp"
-#include "hetflow/fem/flow_state.hpp"
-#include "hetflow/fem/mesh.hpp"
-#include "hetflow/fem/momentum.hpp"
-#include "hetflow/fem/momentum_step.hpp"
-#include "hetflow/fem/pressure_step.hpp"
-#include "hetflow/fem/spmv_tuning.hpp"
-#include "hetflow/fem/step_diagnostics.hpp"
-#include "hetflow/fem/velocity_constraints.hpp"
+#include "hetflow/core/link.hpp"
+#include "hetflow/core/partition.hpp"
+#include "hetflow/core/thread_link.hpp"
+#include "hetflow/fem/flow_part.hpp"
+#include "hetflow/fem/node_halo.hpp"
+#include "hetflow/fem/node_partition.hpp"
 
 namespace hetflow::fem {
 
-// The physics and numerics of a run (docs/fem.md, Time loop).
-struct FlowParameters {
-  MomentumParameters momentum;
-  double theta = 0.5;  // the pressure-increment factor of both the pressure equation and the correction
-  bool mass_correction = false;  // PressureParameters::mass_correction
-  // The edge records' storage; FP32 halves the edge loops' traffic, the arithmetic stays FP64.
-  core::Precision edge_precision = core::Precision::f64;
-  // A step after which Δt times the stability rate (FlowDiagnostics) exceeds this has outrun the explicit
-  // momentum scheme: the run stops there rather than go on with a field that is about to blow up.
-  double max_courant = 2.0;
-  CgOptions cg;
-  SpmvShape spmv;
-};
-
-// A run that failed numerically: what() names the step, the reason and, where one node is to blame, the
-// node and its position.
-class FlowError : public core::Error {
- public:
-  using core::Error::Error;
-};
-
-// What one step did.
-struct StepReport {
-  long step = 0;     // the step just completed, 1 for the first
-  double time = 0;   // t after it
-  double dt = 0;
-  double courant = 0;  // Δt times the stability rate of the new field
-  CgResult cg;
-  FlowDiagnostics diagnostics;  // of the new field
-};
-
-// The fractional-step solver on one device (Rossi, Mossaiby & Idelsohn 2013; docs/fem.md): the state
-// lives on the device; each advance() runs the RK4 momentum step, the pressure step and the velocity
-// correction, then measures the new field and stops the run on a non-finite value, a failed pressure
-// solve or a Courant number above FlowParameters::max_courant.
+// The fractional-step solver (Rossi, Mossaiby & Idelsohn 2013; docs/fem.md) on one device, or split over
+// several (docs/fem.md, "Several devices"): the nodes, in their locality order, are cut into contiguous
+// ranges, one per device, each a FlowPart on its local problem (make_node_part) whose halo crosses
+// through a core::Link. The parts of one process run on a thread each (core::ThreadLink); across
+// processes (MPI) each process runs one part. Fields in and out are global, one entry per mesh node.
 class FlowSolver {
  public:
-  // The mesh gives the node positions of error messages; data is its edge data and must outlive the
-  // solver. The constraints are applied after every RK stage and after the velocity correction.
+  // The whole mesh on device `device` of the set. The mesh gives the node positions of error messages;
+  // data is its edge data and must outlive the solver. The constraints are applied after every RK stage
+  // and after the velocity correction.
   FlowSolver(const core::DeviceSet& devices, std::size_t device, const Mesh& mesh, const EdgeData& data,
              const FlowParameters& parameters, const BoundaryConstraints& constraints);
+  // The mesh split over every device of the set, in shares by `distribution`; with `processes` (one
+  // device per process, outliving the solver) over the devices of every process in rank order. Every
+  // process passes the same mesh, data and constraints and calls every method but the accessors
+  // collectively.
+  FlowSolver(const core::DeviceSet& devices, const Mesh& mesh, const EdgeData& data, const FlowParameters& parameters,
+             const BoundaryConstraints& constraints, core::Distribution distribution,
+             core::Link* processes = nullptr);
+  ~FlowSolver();
+  FlowSolver(FlowSolver&&) noexcept;
 
   // Uploads a state with one entry per node; the boundary conditions at the state's time are imposed on
   // it.
@@ -76,39 +49,45 @@ class FlowSolver {
   std::vector<double> pressure() const;
 
   // The diagnostics of the present field, and the step it allows at a Courant number C: C / rate.
-  const FlowDiagnostics& diagnostics() const { return diagnostics_; }
+  const FlowDiagnostics& diagnostics() const { return parts_.front().solver->diagnostics(); }
   double stable_dt(double courant) const;
 
-  // New Dirichlet values (VelocityConstraints::set_dirichlet_values) for the next steps.
+  // New Dirichlet values (one per BoundaryConstraints::dirichlet_nodes, VelocityConstraints::
+  // set_dirichlet_values) for the next steps.
   void set_dirichlet_values(std::span<const Vec3> values);
 
   // One step of length dt; throws FlowError when the step fails (the state is then not usable).
   StepReport advance(double dt);
 
-  long step() const { return step_; }
-  double time() const { return time_; }
-  std::size_t node_count() const { return mesh_nodes_.size(); }
+  long step() const { return parts_.front().solver->step(); }
+  double time() const { return parts_.front().solver->time(); }
+  std::size_t node_count() const { return positions_.size(); }
+  // The parts of the whole run, in every process.
+  std::size_t parts() const { return total_parts_; }
 
  private:
-  // Throws FlowError for the next step; `which` says how the node was picked ("first", "largest").
-  [[noreturn]] void fail(const std::string& reason, std::size_t node, const char* which) const;
-  // ", <which> at node N (x, y, z)", or nothing for a node out of range.
-  std::string node_text(std::size_t node, const char* which) const;
+  struct Part {
+    std::unique_ptr<NodePart> problem;  // none for the whole mesh on one device
+    std::unique_ptr<NodeHalo> halo;
+    std::unique_ptr<FlowPart> solver;
+  };
 
-  const core::Queue* queue_;
-  std::vector<Point> mesh_nodes_;
+  // Runs body(k) for every part of this process: on a thread each when there are several.
+  void on_parts(const std::function<void(std::size_t)>& body);
+  // The global field of which every part's first `owned` local values of `local` are the own share, with
+  // `width` doubles per node.
+  std::vector<double> gather(const std::function<std::vector<double>(const FlowPart&)>& local, std::size_t width) const;
+
+  std::vector<Point> positions_;
   const EdgeData* data_;
-  FlowParameters parameters_;
   BoundaryConstraints constraints_;
-  DeviceEdgeData device_data_;
-  VelocityConstraints velocity_constraints_;
-  MomentumStep momentum_;
-  PressureStep pressure_;
-  StepDiagnostics measure_;
-  core::Buffer<double> u_, u_hat_, u_next_, p_, xi_;
-  FlowDiagnostics diagnostics_;
-  double time_ = 0;
-  long step_ = 0;
+  FlowParameters parameters_;
+  core::Link* processes_ = nullptr;
+  std::size_t total_parts_ = 1;
+  std::unique_ptr<AmgHierarchy> amg_;  // a split run's pressure hierarchy, of the whole mesh
+  std::unique_ptr<core::ThreadHub> hub_;
+  std::vector<std::unique_ptr<core::ThreadLink>> links_;
+  std::vector<Part> parts_;
 };
 
 }  // namespace hetflow::fem

@@ -8,9 +8,10 @@
 
 namespace hetflow::fem {
 MomentumStep::MomentumStep(const core::DeviceSet& devices, std::size_t device, const DeviceEdgeData& edges,
-                           const MomentumParameters& parameters, VelocityConstraints& constraints)
+                           const MomentumParameters& parameters, VelocityConstraints& constraints, NodeHalo* halo)
     : launch_(devices, device, edges.nodes, "the momentum kernels"),
       constraints_(&constraints),
+      halo_(halo),
       parameters_(parameters) {
   check_momentum_parameters(parameters);
   const core::Context& context = devices.context(device);
@@ -80,6 +81,7 @@ void MomentumStep::advance(const core::Buffer<double>& u_n, const core::Buffer<d
   if (u_n.get() == u_hat.get()) throw core::Error("the momentum step needs u_hat apart from u_n");
   stabilisation(u_n, dt);
   convective_projection(u_n);
+  if (halo_) halo_->exchange(projection_, 3);
   // W starts at uⁿ; U needs no copy, since the first stage reads uⁿ itself.
   u_hat.copy_from(launch_.queue(), u_n, 0, 0, u_n.size());
   for (std::size_t s = 0; s < 4; ++s) {
@@ -94,9 +96,12 @@ void MomentumStep::advance(const core::Buffer<double>& u_n, const core::Buffer<d
         .add(u_hat)
         .add(stage_velocity_);
     launch_.launch(stage_kernel_);
-    if (!last) constraints_->apply(stage_velocity_, time + rk4_stage[s] * dt);
+    if (last) continue;
+    constraints_->apply(stage_velocity_, time + rk4_stage[s] * dt);
+    if (halo_) halo_->exchange(stage_velocity_, 3);
   }
   constraints_->apply(u_hat, time + dt);
+  if (halo_) halo_->exchange(u_hat, 3);
 }
 
 }  // namespace hetflow::fem

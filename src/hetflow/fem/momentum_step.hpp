@@ -7,6 +7,7 @@
 #include "hetflow/core/kernel.hpp"
 #include "hetflow/fem/device_edge_data.hpp"
 #include "hetflow/fem/momentum.hpp"
+#include "hetflow/fem/node_halo.hpp"
 #include "hetflow/fem/node_launch.hpp"
 #include "hetflow/fem/velocity_constraints.hpp"
 
@@ -20,9 +21,11 @@ namespace hetflow::fem {
 // call enqueues its launches on the device's compute queue and returns without waiting.
 class MomentumStep {
  public:
-  // Throws core::Error for parameters that check_momentum_parameters rejects.
+  // Throws core::Error for parameters that check_momentum_parameters rejects. With `halo` (outliving the
+  // step) the edge data is a part's local problem, and advance() exchanges Π, the stage velocities and û
+  // after writing them (collectively), since the kernels read them at neighbours.
   MomentumStep(const core::DeviceSet& devices, std::size_t device, const DeviceEdgeData& edges,
-               const MomentumParameters& parameters, VelocityConstraints& constraints);
+               const MomentumParameters& parameters, VelocityConstraints& constraints, NodeHalo* halo = nullptr);
 
   // û from uⁿ at time t to t + Δt with the pressure p fixed: τ and Π from uⁿ, then four RK4 stages with
   // the constraints applied to U after each of the first three, at the stage's time, and to û at t + Δt
@@ -46,6 +49,7 @@ class MomentumStep {
  private:
   NodeLaunch launch_;
   VelocityConstraints* constraints_;
+  NodeHalo* halo_;
   MomentumParameters parameters_;
   core::Buffer<double> tau_, projection_, stage_velocity_, stage_residual_;
   core::Kernel tau_kernel_, projection_kernel_, residual_kernel_, stage_kernel_;

@@ -161,22 +161,4 @@ NodePart make_node_part(const EdgeData& data, const BoundaryConstraints& constra
   return p;
 }
 
-CsrMatrix leading_block(const CsrMatrix& a, std::size_t owned) {
-  if (owned > a.n)
-    throw core::Error("leading block of " + std::to_string(owned) + " rows asked of a matrix of " +
-                      std::to_string(a.n) + " rows");
-  CsrMatrix block;
-  block.n = owned;
-  block.row_start.push_back(0);
-  for (std::size_t i = 0; i < owned; ++i) {
-    for (std::int32_t k = a.row_start[i]; k < a.row_start[i + 1]; ++k) {
-      if (static_cast<std::size_t>(a.col[k]) >= owned) continue;
-      block.col.push_back(a.col[k]);
-      block.values.push_back(a.values[k]);
-    }
-    block.row_start.push_back(static_cast<std::int32_t>(block.col.size()));
-  }
-  return block;
-}
-
 }  // namespace hetflow::fem

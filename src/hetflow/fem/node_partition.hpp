@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "hetflow/fem/boundary_conditions.hpp"
-#include "hetflow/fem/csr_matrix.hpp"
 #include "hetflow/fem/edge_data.hpp"
 
 namespace hetflow::fem {
@@ -43,10 +42,5 @@ struct NodePart {
 // not fit the nodes.
 NodePart make_node_part(const EdgeData& data, const BoundaryConstraints& constraints, std::span<const double> weights,
                         std::size_t part);
-
-// The leading owned × owned block of a square CSR matrix (rows and columns below `owned`, entries in
-// their order), for a preconditioner that works on a part's own unknowns only. Throws core::Error when
-// owned exceeds the matrix's size.
-CsrMatrix leading_block(const CsrMatrix& a, std::size_t owned);
 
 }  // namespace hetflow::fem

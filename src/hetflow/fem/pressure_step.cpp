@@ -27,10 +27,12 @@ CsrMatrix unit_pattern(const EdgeData& data) {
 
 PressureStep::PressureStep(const core::DeviceSet& devices, std::size_t device, const EdgeData& data,
                            const DeviceEdgeData& edges, std::span<const std::uint32_t> fixed_pressure,
-                           const CgOptions& options, const SpmvShape& shape)
+                           const CgOptions& options, const SpmvShape& shape, NodeHalo* halo,
+                           const AmgHierarchy* whole_amg)
     : launch_(devices, device, data.node_count(), "the pressure kernels"),
+      halo_(halo),
       cg_(devices.compute(device), unit_pattern(data), shape, options,
-          pressure_hierarchy(data, fixed_pressure, options).get()) {
+          halo ? whole_amg : pressure_hierarchy(data, fixed_pressure, options).get(), halo) {
   const std::vector<std::uint8_t> mask = fixed_node_mask(data.node_count(), fixed_pressure, "fixed pressure");
   const core::Context& context = devices.context(device);
   const core::Queue& queue = launch_.queue();
@@ -82,6 +84,7 @@ CgResult PressureStep::run(const PressureParameters& param, const core::Buffer<d
   launch_.check_size(u, 3, "u");
   assemble(param, tau, u_hat, u_n, xi, p);
   const CgResult result = cg_.solve(launch_.queue(), rhs_, delta_);
+  if (halo_) halo_->exchange(delta_, 1);
   core::KernelArgs(correct_, core::Precision::f64, 5)
       .real(param.theta_dt() / param.density)
       .add(delta_)
@@ -91,6 +94,10 @@ CgResult PressureStep::run(const PressureParameters& param, const core::Buffer<d
   launch_.launch(correct_);
   core::KernelArgs(projection_, 5).add(p).add(xi);
   launch_.launch(projection_);
+  if (halo_) {
+    halo_->exchange(u, 3);
+    halo_->exchange(xi, 3);
+  }
   return result;
 }
 

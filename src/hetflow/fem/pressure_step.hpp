@@ -11,6 +11,7 @@
 #include "hetflow/fem/device_edge_data.hpp"
 #include "hetflow/fem/edge_data.hpp"
 #include "hetflow/fem/edge_operators.hpp"
+#include "hetflow/fem/node_halo.hpp"
 #include "hetflow/fem/node_launch.hpp"
 #include "hetflow/fem/pressure_system.hpp"
 
@@ -26,9 +27,13 @@ namespace hetflow::fem {
 class PressureStep {
  public:
   // `data` gives the matrix pattern and, for AMG, the stiffness; `edges`, its copy on the device, is read
-  // by the kernels and must outlive the step. Throws core::Error for a fixed node out of range.
+  // by the kernels and must outlive the step. Throws core::Error for a fixed node out of range. With
+  // `halo` (outliving the step) `data` is a part's local problem: the CG runs split over the parts, its
+  // AMG being that of the whole mesh, `whole_amg` (pressure_hierarchy of the whole edge data), and run()
+  // exchanges δ, u and ξ after writing them (collectively).
   PressureStep(const core::DeviceSet& devices, std::size_t device, const EdgeData& data, const DeviceEdgeData& edges,
-               std::span<const std::uint32_t> fixed_pressure, const CgOptions& options, const SpmvShape& shape = SpmvShape{});
+               std::span<const std::uint32_t> fixed_pressure, const CgOptions& options, const SpmvShape& shape = SpmvShape{},
+               NodeHalo* halo = nullptr, const AmgHierarchy* whole_amg = nullptr);
 
   // tau: τ per node; u_hat: the fractional velocity; u_n: the step's start velocity (read for the mass
   // correction only); p: pⁿ in, pⁿ⁺¹ out; xi: ξ of the last step in, of this one out; u: uⁿ⁺¹ out. Returns
@@ -48,6 +53,7 @@ class PressureStep {
 
  private:
   NodeLaunch launch_;
+  NodeHalo* halo_;
   core::Buffer<cl_uchar> fixed_;
   core::Buffer<double> rhs_, delta_;
   DeviceCg<double> cg_;

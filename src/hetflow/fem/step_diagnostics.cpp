@@ -58,8 +58,8 @@ FlowDiagnostics flow_diagnostics(const EdgeData& data, std::span<const Vec3> u, 
 }
 
 StepDiagnostics::StepDiagnostics(const core::DeviceSet& devices, std::size_t device, const DeviceEdgeData& data,
-                                 double viscosity)
-    : launch_(devices, device, data.nodes, "the diagnostics kernels") {
+                                 double viscosity, std::size_t rows)
+    : launch_(devices, device, data.nodes, "the diagnostics kernels"), rows_(std::min<std::size_t>(rows, data.nodes)) {
   const core::Context& context = devices.context(device);
   partial_ = core::Buffer<double>(context, slot_count * launch_.groups());
   const core::Program& program = context.program(
@@ -67,7 +67,7 @@ StepDiagnostics::StepDiagnostics(const core::DeviceSet& devices, std::size_t dev
       data.build_options().define("DIAG_WG", static_cast<long long>(NodeLaunch::work_group)));
   kernel_ = program.kernel("fem_step_diagnostics");
   core::KernelArgs args(kernel_, core::Precision::f64);
-  args.add(launch_.nodes()).add(data.row_start).add(data.col);
+  args.add(static_cast<cl_uint>(rows_)).add(data.row_start).add(data.col);
   data.add_records(args);
   args.add(data.mass).add(data.h_min).skip(2).real(viscosity).add(partial_);
 }
@@ -79,7 +79,7 @@ FlowDiagnostics StepDiagnostics::measure(const core::Buffer<double>& u, const co
   launch_.launch(kernel_);
   const std::vector<double> partial = partial_.to_vector(launch_.queue());
   FlowDiagnostics d;
-  double first_bad = static_cast<double>(launch_.nodes());
+  double first_bad = static_cast<double>(rows_);
   for (std::size_t g = 0; g < launch_.groups(); ++g) {
     const double* s = partial.data() + slot_count * g;
     d.kinetic_energy += s[0];

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstddef>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -35,13 +36,17 @@ std::vector<double> stability_rates(const EdgeData& data, std::span<const Vec3> 
 // which measure() reads back and combines.
 class StepDiagnostics {
  public:
-  StepDiagnostics(const core::DeviceSet& devices, std::size_t device, const DeviceEdgeData& data, double viscosity);
+  // Measures the first `rows` nodes (a part's own, "Several devices" in docs/fem.md); the fields hold
+  // every node of `data`. first_bad is `rows` when none is bad.
+  StepDiagnostics(const core::DeviceSet& devices, std::size_t device, const DeviceEdgeData& data, double viscosity,
+                  std::size_t rows = std::numeric_limits<std::size_t>::max());
 
   // Waits for the queue's work on u and p.
   FlowDiagnostics measure(const core::Buffer<double>& u, const core::Buffer<double>& p);
 
  private:
   NodeLaunch launch_;
+  std::size_t rows_;
   core::Buffer<double> partial_;
   core::Kernel kernel_;
 };

@@ -14,6 +14,7 @@
 #include "hetflow/app/fem/fem_bench_model.hpp"
 #include "hetflow/app/fem/fem_tunable.hpp"
 #include "hetflow/core/number_text.hpp"
+#include "hetflow/fem/box_mesh.hpp"
 #include "hetflow/fem/device_edge_data.hpp"
 #include "hetflow/fem/momentum_step.hpp"
 #include "hetflow/fem/pressure_step.hpp"
@@ -37,6 +38,9 @@ constexpr double kernel_dt = 1e-3;
 // A kernel case enqueues about this many bytes per timed repeat (at least one launch, at most 20), so that
 // the gaps between launches of a small mesh's kernels weigh little.
 constexpr double bytes_per_repeat = 64e6;
+// The cells per side of each device's share in the weak-scaling cases: over 4M nodes on a GPU.
+constexpr int weak_cells_gpu = 160;
+constexpr int weak_cells_cpu = 14;
 
 // The pressure CG's preconditioners the step cases compare: the paper's Jacobi and the run's default AMG.
 const std::pair<const char*, fem::Preconditioner> preconditioners[] = {{"jacobi", fem::Preconditioner::jacobi},
@@ -154,6 +158,10 @@ class FemBench {
         for (const auto& [label, preconditioner] : preconditioners) step_case(m, bc, label, preconditioner);
       if (paper) paper_case(m, bc);
     }
+    if (devices_.size() > 1) {
+      const int cells = gpu ? weak_cells_gpu : weak_cells_cpu;
+      for (const auto& [label, preconditioner] : preconditioners) weak_case(cells, label, preconditioner);
+    }
     return std::move(report_);
   }
 
@@ -204,47 +212,104 @@ class FemBench {
                  fem::Preconditioner preconditioner) {
     const std::string name = size_name(m.cells) + " step " + label;
     if (!options_.wants(name)) return;
-    const std::unique_ptr<fem::FlowSolver> solver = make_solver(m, bc, preconditioner);
-    Ticker ticker;
-    std::vector<double> seconds, iterations;
-    double dt = 0;
-    for (int k = 0; k < warmup_steps + options_.repeats; ++k) {
-      dt = std::min(max_dt, solver->stable_dt(courant));
-      const core::WallTimer timer;
-      const fem::StepReport r = solver->advance(dt);
-      if (k >= warmup_steps) {
-        seconds.push_back(timer.seconds());
-        iterations.push_back(r.cg.iterations);
-      }
-      ticker.tick([&] {
-        return name + ": step " + std::to_string(r.step) + ", " + std::to_string(r.cg.iterations) + " CG iterations";
-      });
-    }
-    const core::Summary ms = core::summarize([&] {
-      std::vector<double> v;
-      for (double s : seconds) v.push_back(s * 1e3);
-      return v;
-    }());
-    const double its = core::summarize(iterations).median;
+    const TimedSteps t = timed_steps(name, *make_solver(m, bc, preconditioner));
+    const core::Summary ms = core::summarize(t.ms);
+    const double its = core::summarize(t.iterations).median;
     const FemBytes bytes(m.data.node_count(), m.data.edge_count());
     const double limit_ms = bytes.step(its) / (report_.reference_bandwidth_GBs * 1e9) * 1e3;
     nlohmann::json params = mesh_params(m);
     params.update({{"cg_iterations_median", its},
-                   {"cg_iterations_mean", std::accumulate(iterations.begin(), iterations.end(), 0.0) /
-                                              static_cast<double>(iterations.size())},
+                   {"cg_iterations_mean", std::accumulate(t.iterations.begin(), t.iterations.end(), 0.0) /
+                                              static_cast<double>(t.iterations.size())},
                    {"ms_per_million_nodes", ms.median / (static_cast<double>(m.data.node_count()) * 1e-6)},
                    {"step_fixed_bytes", bytes.step_fixed},
                    {"cg_iteration_bytes", bytes.cg_iteration},
                    {"limit_ms", limit_ms},
                    {"measured_over_limit", ms.median / limit_ms},
                    {"warmup_steps", warmup_steps},
-                   {"last_dt", dt},
+                   {"last_dt", t.last_dt},
                    {"courant", courant},
                    {"spmv_shape", shape_json(spmv_)},
                    {"tuning", tuning_}});
     std::cerr << "  " << name << ": " << core::number_text(ms.median, 4) << " ms, " << its << " CG iterations\n";
     report_.cases.push_back({name, "ms/step", ms, bytes.step(its), limit_ms / ms.median, params});
   }
+
+  // Weak scaling over the P devices of the selection (docs/fem.md, "Several devices"): the cavity of
+  // cells³ on the first device, then stretched to cells x cells x P·cells cells on all P; the speed-up is
+  // the ratio of node-iterations of the pressure CG per second (the stretched cavity's CG takes other
+  // iteration counts than the cube's), the efficiency that over P.
+  void weak_case(int cells, const std::string& label, fem::Preconditioner preconditioner) {
+    const auto parts = static_cast<int>(devices_.size());
+    const std::string name = size_name(cells) + " per device on " + std::to_string(parts) + " step " + label;
+    if (!options_.wants(name)) return;
+    const auto c = static_cast<std::uint32_t>(cells);
+    const auto one = [&] {
+      const CavityMesh m = cavity_mesh(cells);
+      return StepRate(m, timed_steps(name + " on one device", *make_solver(m, cavity_constraints(m.mesh), preconditioner)));
+    }();
+    CavityMesh stretched;
+    stretched.cells = cells;
+    stretched.mesh = with_progress(name + " mesh", [&] {
+      return fem::box_mesh(c, c, c * static_cast<std::uint32_t>(parts), {0, 0, 0}, {1, 1, double(parts)});
+    });
+    stretched.data = with_progress(name + " edge data", [&] { return fem::build_edge_data(stretched.mesh); });
+    const auto all = [&] {
+      const fem::BoundaryConstraints bc = cavity_constraints(stretched.mesh);
+      auto solver = with_progress(name + " solver set-up", [&] {
+        return std::make_unique<fem::FlowSolver>(devices_, stretched.mesh, stretched.data,
+                                                 cavity_parameters(spmv_, preconditioner), bc,
+                                                 core::Distribution::uniform);
+      });
+      return StepRate(stretched, timed_steps(name, *solver));
+    }();
+    const double speedup = all.rate / one.rate;
+    nlohmann::json params = mesh_params(stretched);
+    params.update({{"devices", parts},
+                   {"one_device_nodes", one.nodes},
+                   {"one_device_ms_per_step", one.ms},
+                   {"one_device_cg_iterations", one.iterations},
+                   {"all_devices_ms_per_step", all.ms},
+                   {"all_devices_cg_iterations", all.iterations},
+                   {"measure", "speed-up in pressure-CG node-iterations per second over the first device alone"},
+                   {"spmv_shape", shape_json(spmv_)}});
+    std::cerr << "  " << name << ": " << core::number_text(speedup, 3) << "x one device\n";
+    report_.cases.push_back({name, "x", {speedup, speedup, speedup, 1}, 0, speedup / parts, params});
+  }
+
+  struct TimedSteps {
+    std::vector<double> ms, iterations;  // per timed step
+    double last_dt = 0;
+  };
+
+  // `repeats` steps after the warm-up, at Δt = min(0.01, 0.9 / rate).
+  TimedSteps timed_steps(const std::string& name, fem::FlowSolver& solver) {
+    TimedSteps t;
+    Ticker ticker;
+    for (int k = 0; k < warmup_steps + options_.repeats; ++k) {
+      t.last_dt = std::min(max_dt, solver.stable_dt(courant));
+      const core::WallTimer timer;
+      const fem::StepReport r = solver.advance(t.last_dt);
+      if (k >= warmup_steps) {
+        t.ms.push_back(timer.seconds() * 1e3);
+        t.iterations.push_back(r.cg.iterations);
+      }
+      ticker.tick([&] {
+        return name + ": step " + std::to_string(r.step) + ", " + std::to_string(r.cg.iterations) + " CG iterations";
+      });
+    }
+    return t;
+  }
+
+  // The median step time and CG iterations of a mesh's timed steps, and its CG node-iterations per second.
+  struct StepRate {
+    StepRate(const CavityMesh& m, const TimedSteps& t)
+        : nodes(static_cast<double>(m.data.node_count())),
+          ms(core::summarize(t.ms).median),
+          iterations(core::summarize(t.iterations).median),
+          rate(nodes * iterations / (ms * 1e-3)) {}
+    double nodes, ms, iterations, rate;
+  };
 
   // The paper's run: from rest to t = 1 with Δt = min(0.01, 0.9 / rate), the last step cut to end at t = 1;
   // past the wall-time budget it stops and extrapolates the wall time and steps by t.

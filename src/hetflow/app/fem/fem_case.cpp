@@ -105,10 +105,18 @@ RunOutcome IncompressibleCase::run(const casefile::Case& c, RunContext& ctx) con
   fem::FlowParameters parameters = flow_parameters(c);
   if (c.get<std::vector<int>>("solver.spmv").empty())
     parameters.spmv = tuned_spmv_shape(ctx.devices, manifest["tuning"]).value_or(fem::SpmvShape{});
-  manifest["solver"] = {{"device", ctx.devices.device(0).label()},
-                        {"spmv", {parameters.spmv.wg_bits, parameters.spmv.row_bits}}};
-  fem::FlowSolver solver = stage(ctx, "setting up the solver on " + ctx.devices.device(0).label(), [&] {
-    return fem::FlowSolver(ctx.devices, 0, mesh, data, parameters, constraints);
+  std::vector<std::string> labels;
+  std::string on;
+  for (std::size_t k = 0; k < ctx.devices.size(); ++k) {
+    labels.push_back(ctx.devices.device(k).label());
+    on += (k ? ", " : "") + labels.back();
+  }
+  manifest["solver"] = {{"devices", labels}, {"spmv", {parameters.spmv.wg_bits, parameters.spmv.row_bits}}};
+  // Several devices split the nodes in shares by their measured copy bandwidth (docs/fem.md, "Several devices").
+  fem::FlowSolver solver = stage(ctx, "setting up the solver on " + on, [&] {
+    return ctx.devices.size() == 1
+               ? fem::FlowSolver(ctx.devices, 0, mesh, data, parameters, constraints)
+               : fem::FlowSolver(ctx.devices, mesh, data, parameters, constraints, core::Distribution::bandwidth);
   });
   solver.set_state(initial_state(c, solver, mesh));
   FemOutputs outputs = [&]() {

@@ -1,0 +1,93 @@
+#include "hetflow/fem/node_halo.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "hetflow/core/build_options.hpp"
+#include "hetflow/core/error.hpp"
+#include "hetflow/core/kernel_args.hpp"
+#include "hetflow/core/program.hpp"
+
+namespace hetflow::fem {
+namespace {
+
+// The most values per node of a field that crosses: a velocity's three.
+constexpr std::size_t max_components = 3;
+
+std::span<std::byte> bytes(std::span<double> values) { return std::as_writable_bytes(values); }
+
+std::size_t send_nodes(const NodePart& part) {
+  std::size_t n = 0;
+  for (const std::vector<std::uint32_t>& list : part.send) n += list.size();
+  return n;
+}
+
+// Room for the largest field; pinned buffers of no size cannot be made.
+std::size_t room(std::size_t nodes) { return std::max<std::size_t>(1, max_components * nodes); }
+
+}  // namespace
+
+NodeHalo::NodeHalo(const core::DeviceSet& devices, std::size_t device, core::Link& link, const NodePart& part)
+    : launch_(devices, device, 0, "the halo kernels"),
+      link_(&link),
+      part_(&part),
+      send_nodes_(send_nodes(part)),
+      outgoing_(devices.compute(device), room(send_nodes_)),
+      incoming_(devices.compute(device), room(part.halo.size())) {
+  if (link.rank() != part.part || link.size() + 1 != part.halo_begin.size() || link.size() != part.send.size())
+    throw core::Error("node halo: part " + std::to_string(part.part) + " of " + std::to_string(part.send.size()) +
+                      " parts does not match rank " + std::to_string(link.rank()) + " of " +
+                      std::to_string(link.size()));
+  std::vector<std::uint32_t> index;
+  for (std::size_t j = 0; j < part.send.size(); ++j) {
+    const std::size_t receive = part.halo_begin[j + 1] - part.halo_begin[j];
+    if (part.send[j].empty() && receive == 0) continue;
+    neighbours_.push_back({j, index.size(), part.send[j].size(), part.halo_begin[j], receive});
+    index.insert(index.end(), part.send[j].begin(), part.send[j].end());
+  }
+  const core::Context& context = devices.context(device);
+  const core::Queue& queue = launch_.queue();
+  if (!index.empty()) send_index_ = upload(context, queue, index);
+  packed_ = core::Buffer<double>(context, room(send_nodes_));
+  pack_ = context.program("fem/fem_halo.cl", core::BuildOptions(core::Precision::f64)).kernel("fem_halo_pack");
+}
+
+void NodeHalo::exchange(core::Buffer<double>& field, std::size_t components) {
+  if (components < 1 || components > max_components || field.size() != components * local_count())
+    throw core::Error("node halo: a field of " + std::to_string(field.size()) + " values is not " +
+                      std::to_string(components) + " per local node of " + std::to_string(local_count()));
+  if (neighbours_.empty()) return;
+  const core::Queue& queue = launch_.queue();
+  if (send_nodes_ > 0) {
+    core::KernelArgs(pack_)
+        .add(static_cast<cl_uint>(send_nodes_))
+        .add(static_cast<cl_uint>(components))
+        .add(send_index_)
+        .add(field)
+        .add(packed_);
+    launch_.launch(pack_);
+    // Blocking: the link sends from host memory. The halo write of the last exchange precedes it on the
+    // in-order queue, so `incoming_` is free again once this read returns.
+    packed_.read(queue, outgoing_.span().first(components * send_nodes_));
+  }
+  std::vector<core::Message> sends, receives;
+  for (const Neighbour& n : neighbours_) {
+    if (n.send_count > 0)
+      sends.push_back({n.part, 0, bytes(outgoing_.span().subspan(components * n.send_begin, components * n.send_count))});
+    if (n.receive_count > 0)
+      receives.push_back(
+          {n.part, 0, bytes(incoming_.span().subspan(components * n.receive_begin, components * n.receive_count))});
+  }
+  link_->exchange(sends, receives);
+  const std::size_t halo = part_->halo.size();
+  if (halo > 0)
+    field.write(queue, incoming_.span().first(components * halo), components * owned(), core::Blocking::no);
+}
+
+std::vector<double> NodeHalo::all_gather(std::span<const double> mine) {
+  std::vector<double> all;
+  for (const std::vector<double>& theirs : link_->all_gather(mine)) all.insert(all.end(), theirs.begin(), theirs.end());
+  return all;
+}
+
+}  // namespace hetflow::fem

@@ -1,0 +1,57 @@
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "hetflow/core/buffer.hpp"
+#include "hetflow/core/device_set.hpp"
+#include "hetflow/core/kernel.hpp"
+#include "hetflow/core/link.hpp"
+#include "hetflow/fem/node_launch.hpp"
+#include "hetflow/fem/node_partition.hpp"
+
+namespace hetflow::fem {
+
+// Keeps the halo entries of one part's node fields current, and the part's share of the sums and
+// extremes the parts agree on (docs/fem.md, "Several devices"). The parts are the ranks of a core::Link
+// (threads of one process or MPI processes). An exchange packs, on the owner's device, the values each
+// neighbour holds in its halo (fem_halo.cl), reads them into pinned host memory, trades them through the
+// link and writes what arrived into the halo in one transfer, since a halo is grouped by owner.
+// Every method but the accessors is collective: all parts call it in the same order.
+class NodeHalo {
+ public:
+  // `part` (make_node_part) must be part link.rank() of link.size() parts and outlive the halo.
+  NodeHalo(const core::DeviceSet& devices, std::size_t device, core::Link& link, const NodePart& part);
+
+  // Brings the halo entries of `field`, `components` values per local node, up to date once the
+  // device's compute queue has finished writing its own entries. Returns with the halo write enqueued.
+  void exchange(core::Buffer<double>& field, std::size_t components);
+  // Every part's `mine`, concatenated in part order.
+  std::vector<double> all_gather(std::span<const double> mine);
+
+  std::size_t owned() const { return part_->owned; }
+  std::size_t local_count() const { return part_->local_count(); }
+  const NodePart& part() const { return *part_; }
+  core::Link& link() const { return *link_; }
+
+ private:
+  // A neighbour's share of the packed values and of the halo, in nodes.
+  struct Neighbour {
+    std::size_t part = 0;
+    std::size_t send_begin = 0, send_count = 0;
+    std::size_t receive_begin = 0, receive_count = 0;
+  };
+
+  NodeLaunch launch_;
+  core::Link* link_;
+  const NodePart* part_;
+  std::vector<Neighbour> neighbours_;
+  std::size_t send_nodes_ = 0;
+  core::Buffer<std::uint32_t> send_index_;
+  core::Buffer<double> packed_;
+  core::PinnedBuffer<double> outgoing_, incoming_;
+  core::Kernel pack_;
+};
+
+}  // namespace hetflow::fem

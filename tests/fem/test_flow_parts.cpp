@@ -1,0 +1,171 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "hetflow/core/partition.hpp"
+#include "hetflow/fem/box_mesh.hpp"
+#include "hetflow/fem/edge_data.hpp"
+#include "hetflow/fem/flow_solver.hpp"
+#include "hetflow/fem/renumber.hpp"
+#include "test_devices.hpp"
+
+namespace hetflow::fem {
+namespace {
+
+// A small lid-driven cavity, its nodes in the order a case gives them.
+struct Cavity {
+  explicit Cavity(Ordering ordering, std::uint32_t cells = 6)
+      : mesh(renumber(box_mesh(cells, cells, cells, {0, 0, 0}, {1, 1, 1}), ordering).mesh),
+        data(build_edge_data(mesh)) {
+    std::vector<PatchCondition> conditions;
+    for (const std::string& patch : mesh.patches) {
+      PatchCondition c;
+      c.patch = patch;
+      c.kind = patch == "y_max" ? BoundaryKind::velocity : BoundaryKind::no_slip;
+      if (patch == "y_max") c.value = {1, 0, 0};
+      conditions.push_back(c);
+    }
+    constraints = build_boundary_constraints(mesh, conditions, "the cavity");
+  }
+
+  Mesh mesh;
+  EdgeData data;
+  BoundaryConstraints constraints;
+};
+
+FlowParameters cavity_parameters(Preconditioner preconditioner) {
+  FlowParameters p;
+  p.momentum.viscosity = 0.01;
+  p.cg.preconditioner = preconditioner;
+  p.cg.tolerance = 1e-10;
+  return p;
+}
+
+double max_difference(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
+  double d = 0;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    for (std::size_t k = 0; k < 3; ++k) d = std::max(d, std::abs(a[i][k] - b[i][k]));
+  return d;
+}
+
+double max_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  double d = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) d = std::max(d, std::abs(a[i] - b[i]));
+  return d;
+}
+
+class FemFlowParts : public ::testing::Test {
+ protected:
+  FemFlowParts() : one_(test::test_device()), several_(test::test_devices()) {}
+
+  void SetUp() override {
+    if (several_.size() < 2) GTEST_SKIP() << "needs two devices (HETFLOW_TEST_DEVICES)";
+  }
+
+  // The parts add the same partial sums in the same order, so they agree with each other to the bit; on
+  // devices of two platforms (the GPU machine's GPU beside PoCL) the rows themselves round differently
+  // (test::one_platform), so a solve may then end one iteration apart from one device's and the fields
+  // differ within the CG's tolerance rather than by rounding.
+  void expect_same_iterations(int one, int split, int step) const {
+    if (test::one_platform(one_, several_)) {
+      EXPECT_EQ(one, split) << "step " << step;
+    } else {
+      EXPECT_NEAR(one, split, 1) << "step " << step;
+    }
+  }
+  double field_tolerance(double same_platform) const {
+    return test::one_platform(one_, several_) ? same_platform : 1e-8;
+  }
+
+  core::DeviceSet one_, several_;
+};
+
+// The split run takes the steps of the run on one device: the same CG iteration counts (the reductions
+// add the same terms in another order) and fields that differ by rounding (a few units in the last place
+// of the velocity, of order 1), far below the CG's tolerance of 1e-10 relative to the right-hand side.
+TEST_F(FemFlowParts, JacobiRunsEqualOneDevice) {
+  for (Ordering ordering : {Ordering::rcm, Ordering::morton}) {
+    const Cavity cavity(ordering);
+    const FlowParameters parameters = cavity_parameters(Preconditioner::jacobi);
+    FlowSolver whole(one_, 0, cavity.mesh, cavity.data, parameters, cavity.constraints);
+    FlowSolver split(several_, cavity.mesh, cavity.data, parameters, cavity.constraints, core::Distribution::uniform);
+    EXPECT_EQ(split.parts(), several_.size());
+    for (int step = 0; step < 6; ++step) {
+      const StepReport a = whole.advance(0.02), b = split.advance(0.02);
+      expect_same_iterations(a.cg.iterations, b.cg.iterations, step);
+      EXPECT_NEAR(a.diagnostics.kinetic_energy, b.diagnostics.kinetic_energy,
+                  field_tolerance(1e-12) * a.diagnostics.kinetic_energy);
+      EXPECT_NEAR(a.diagnostics.stability_rate, b.diagnostics.stability_rate,
+                  field_tolerance(1e-12) * a.diagnostics.stability_rate);
+    }
+    const FlowState a = whole.state(), b = split.state();
+    const double du = max_difference(a.velocity, b.velocity), dp = max_difference(a.pressure, b.pressure);
+    std::cout << "split against one device: max |du| " << du << ", max |dp| " << dp << "\n";
+    EXPECT_LT(du, field_tolerance(1e-13));
+    EXPECT_LT(dp, field_tolerance(1e-12));
+    EXPECT_LT(max_difference(a.projection, b.projection), field_tolerance(1e-11));
+    EXPECT_GT(max_difference(a.velocity, whole.rest_state().velocity), 0.5);  // the lid moved the flow
+  }
+}
+
+// With AMG every part runs the whole mesh's V-cycle (its own rows of the finest level, every coarser
+// level whole), so the split run takes one device's iterations too.
+TEST_F(FemFlowParts, AmgRunsEqualOneDevice) {
+  const Cavity cavity(Ordering::rcm, 8);
+  const FlowParameters parameters = cavity_parameters(Preconditioner::amg);
+  FlowSolver whole(one_, 0, cavity.mesh, cavity.data, parameters, cavity.constraints);
+  FlowSolver split(several_, cavity.mesh, cavity.data, parameters, cavity.constraints, core::Distribution::uniform);
+  for (int step = 0; step < 4; ++step) {
+    const StepReport a = whole.advance(0.02), b = split.advance(0.02);
+    expect_same_iterations(a.cg.iterations, b.cg.iterations, step);
+  }
+  const double du = max_difference(whole.velocity(), split.velocity());
+  const double dp = max_difference(whole.pressure(), split.pressure());
+  std::cout << "split against one device: max |du| " << du << ", max |dp| " << dp << "\n";
+  EXPECT_LT(du, field_tolerance(1e-13));
+  EXPECT_LT(dp, field_tolerance(1e-12));
+}
+
+// A restart moves between layouts: a state taken from the split run and set on one device continues as
+// the split run does.
+TEST_F(FemFlowParts, StatesMoveBetweenOneDeviceAndParts) {
+  const Cavity cavity(Ordering::rcm);
+  const FlowParameters parameters = cavity_parameters(Preconditioner::jacobi);
+  FlowSolver split(several_, cavity.mesh, cavity.data, parameters, cavity.constraints, core::Distribution::uniform);
+  for (int step = 0; step < 3; ++step) split.advance(0.02);
+  FlowSolver whole(one_, 0, cavity.mesh, cavity.data, parameters, cavity.constraints);
+  whole.set_state(split.state());
+  EXPECT_EQ(whole.step(), 3);
+  const StepReport a = whole.advance(0.02), b = split.advance(0.02);
+  expect_same_iterations(a.cg.iterations, b.cg.iterations, 4);
+  EXPECT_LT(max_difference(whole.velocity(), split.velocity()), field_tolerance(1e-13));
+}
+
+// A failure stops every part with the message one device gives: the same step, reason and node.
+TEST_F(FemFlowParts, AFailureReadsAsOnOneDevice) {
+  const Cavity cavity(Ordering::rcm);
+  FlowParameters parameters = cavity_parameters(Preconditioner::jacobi);
+  parameters.max_courant = 0.05;
+  FlowSolver whole(one_, 0, cavity.mesh, cavity.data, parameters, cavity.constraints);
+  FlowSolver split(several_, cavity.mesh, cavity.data, parameters, cavity.constraints, core::Distribution::uniform);
+  std::string one_message, split_message;
+  try {
+    whole.advance(0.05);
+  } catch (const FlowError& e) {
+    one_message = e.what();
+  }
+  try {
+    split.advance(0.05);
+  } catch (const FlowError& e) {
+    split_message = e.what();
+  }
+  EXPECT_NE(one_message.find("Courant number"), std::string::npos) << one_message;
+  EXPECT_EQ(split_message, one_message);
+}
+
+}  // namespace
+}  // namespace hetflow::fem
