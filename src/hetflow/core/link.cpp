@@ -1,8 +1,18 @@
 #include "hetflow/core/link.hpp"
 
 #include <algorithm>
+#include <string>
+
+#include "hetflow/core/error.hpp"
 
 namespace hetflow::core {
+
+void check_gather_range(std::size_t size, std::size_t offset, std::size_t count) {
+  if (offset > size || count > size - offset) {
+    throw Error("gather: bytes [" + std::to_string(offset) + ", " + std::to_string(offset + count) +
+                ") lie outside an array of " + std::to_string(size));
+  }
+}
 
 PartPlacement::PartPlacement(Link* link, std::span<const double> local_weights) : local_(local_weights.size()) {
   const std::vector<std::vector<double>> all =

@@ -14,8 +14,9 @@ struct Message {
 
 // The processes (one per host, or per device) that one distributed computation spans, and the few
 // collective operations it needs between them. core knows only this interface, so plans and solvers
-// build without MPI; hetflow::mpi::Communicator implements it. Every process must call the collective
-// operations in the same order.
+// build without MPI; hetflow::mpi::Communicator implements it with MPI processes, ThreadLink
+// (thread_link.hpp) with threads of one process. Every process must call the collective operations in
+// the same order.
 class Link {
  public:
   virtual ~Link() = default;
@@ -32,6 +33,10 @@ class Link {
   // rank 0's `whole` (the same size on every process); the other ranks' `whole` is left as it is.
   virtual void gather(std::span<std::byte> whole, std::size_t offset, std::size_t count) = 0;
 };
+
+// Throws core::Error unless bytes [offset, offset + count) lie within an array of `size` bytes: the
+// check of every Link::gather, before it moves anything.
+void check_gather_range(std::size_t size, std::size_t offset, std::size_t count);
 
 // Where the parts of an array split over processes live: each process holds consecutive parts, in rank
 // order, one per local device. Without a link every part is local.

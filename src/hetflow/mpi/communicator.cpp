@@ -95,10 +95,7 @@ std::vector<std::vector<double>> Communicator::all_gather(std::span<const double
 }
 
 void Communicator::gather(std::span<std::byte> whole, std::size_t offset, std::size_t count) {
-  if (offset > whole.size() || count > whole.size() - offset) {
-    throw core::Error("gather: bytes [" + std::to_string(offset) + ", " + std::to_string(offset + count) +
-                      ") lie outside an array of " + std::to_string(whole.size()));
-  }
+  core::check_gather_range(whole.size(), offset, count);
   // Rank 0 learns where every contribution goes, then receives them all at once.
   const std::uint64_t mine[2] = {offset, count};
   std::vector<std::uint64_t> places(rank_ == 0 ? 2 * size() : 0);
