@@ -90,6 +90,23 @@ TEST_F(FemCase, ARestartFromACheckpointRepeatsTheStraightRunBitForBit) {
             manifest("straight")["result"]["steps"].get<long>());
 }
 
+// A case that selects several devices splits the mesh over them (docs/fem.md, "Several devices") and runs
+// as on one device: the same steps, and a kinetic energy equal to rounding (within the CG's tolerance on
+// the GPU machine, whose second device is PoCL's CPU).
+TEST_F(FemCase, SeveralDevicesSplitTheMeshAndRunAsOne) {
+  const std::string text = slab("time:\n  end: 0.1\noutput:\n  every: 1000\n  png: false\n");
+  write("split.yaml", text);
+  const hetflow::test::CommandResult split =
+      run_hetflow("run split.yaml --device " + several_devices() + " -q --output split");
+  ASSERT_EQ(split.status, 0) << split.output;
+  ASSERT_EQ(run_case("one", text).status, 0);
+  EXPECT_GE(manifest("split")["solver"]["devices"].size(), 2u);
+  EXPECT_EQ(manifest("split")["result"]["steps"], manifest("one")["result"]["steps"]);
+  const double one = manifest("one")["result"]["kinetic_energy"].get<double>();
+  EXPECT_GT(one, 1e-3);
+  EXPECT_NEAR(manifest("split")["result"]["kinetic_energy"].get<double>(), one, 1e-8 * one);
+}
+
 TEST_F(FemCase, SigintStopsAfterAStepAndKeepsTheStateAndOutputs) {
   write("long.yaml", slab("time:\n  end: 1000000\noutput:\n  dir: long\n  every: 100000000\n  png: false\n"));
   EXPECT_EQ(run_interrupted({"long.yaml"}, "long/fields.pvd", std::chrono::milliseconds(300)), 130);

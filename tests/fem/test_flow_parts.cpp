@@ -7,35 +7,14 @@
 #include <vector>
 
 #include "hetflow/core/partition.hpp"
-#include "hetflow/fem/box_mesh.hpp"
-#include "hetflow/fem/edge_data.hpp"
 #include "hetflow/fem/flow_solver.hpp"
-#include "hetflow/fem/renumber.hpp"
+#include "lid_cavity.hpp"
 #include "test_devices.hpp"
 
 namespace hetflow::fem {
 namespace {
 
-// A small lid-driven cavity, its nodes in the order a case gives them.
-struct Cavity {
-  explicit Cavity(Ordering ordering, std::uint32_t cells = 6)
-      : mesh(renumber(box_mesh(cells, cells, cells, {0, 0, 0}, {1, 1, 1}), ordering).mesh),
-        data(build_edge_data(mesh)) {
-    std::vector<PatchCondition> conditions;
-    for (const std::string& patch : mesh.patches) {
-      PatchCondition c;
-      c.patch = patch;
-      c.kind = patch == "y_max" ? BoundaryKind::velocity : BoundaryKind::no_slip;
-      if (patch == "y_max") c.value = {1, 0, 0};
-      conditions.push_back(c);
-    }
-    constraints = build_boundary_constraints(mesh, conditions, "the cavity");
-  }
-
-  Mesh mesh;
-  EdgeData data;
-  BoundaryConstraints constraints;
-};
+using Cavity = LidCavity;
 
 FlowParameters cavity_parameters(Preconditioner preconditioner) {
   FlowParameters p;

@@ -2,14 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <string>
 #include <vector>
 
 #include "hetflow/core/partition.hpp"
-#include "hetflow/fem/box_mesh.hpp"
-#include "hetflow/fem/edge_data.hpp"
 #include "hetflow/fem/flow_solver.hpp"
-#include "hetflow/fem/renumber.hpp"
+#include "../fem/lid_cavity.hpp"
 #include "test_devices.hpp"
 #include "world.hpp"
 
@@ -21,29 +18,19 @@ namespace {
 // the last place of a velocity of order 1).
 void expect_equal_to_one_device(Preconditioner preconditioner) {
   mpi::Communicator& world = test::world();
-  const Mesh mesh = renumber(box_mesh(8, 8, 8, {0, 0, 0}, {1, 1, 1}), Ordering::rcm).mesh;
-  const EdgeData data = build_edge_data(mesh);
-  std::vector<PatchCondition> conditions;
-  for (const std::string& patch : mesh.patches) {
-    PatchCondition c;
-    c.patch = patch;
-    c.kind = patch == "y_max" ? BoundaryKind::velocity : BoundaryKind::no_slip;
-    if (patch == "y_max") c.value = {1, 0, 0};
-    conditions.push_back(c);
-  }
-  const BoundaryConstraints constraints = build_boundary_constraints(mesh, conditions, "the cavity");
+  const LidCavity cavity(Ordering::rcm, 8);
   FlowParameters parameters;
   parameters.momentum.viscosity = 0.01;
   parameters.cg.preconditioner = preconditioner;
   parameters.cg.tolerance = 1e-10;
   const core::DeviceSet device = test::test_device();
-  FlowSolver split(device, mesh, data, parameters, constraints, core::Distribution::uniform, &world);
+  FlowSolver split(device, cavity.mesh, cavity.data, parameters, cavity.constraints, core::Distribution::uniform, &world);
   EXPECT_EQ(split.parts(), world.size());
   std::vector<int> iterations;
   for (int step = 0; step < 4; ++step) iterations.push_back(split.advance(0.02).cg.iterations);
   const FlowState s = split.state();
   if (world.rank() != 0) return;
-  FlowSolver whole(device, 0, mesh, data, parameters, constraints);
+  FlowSolver whole(device, 0, cavity.mesh, cavity.data, parameters, cavity.constraints);
   for (int step = 0; step < 4; ++step) EXPECT_EQ(whole.advance(0.02).cg.iterations, iterations[step]) << step;
   const FlowState w = whole.state();
   double du = 0, dp = 0;
