@@ -174,6 +174,41 @@ TEST_F(HetflowRunMpi, AFailureOnOneRankFailsEveryRank) {
   EXPECT_FALSE(std::filesystem::exists(dir / "failed"));
 }
 
+// The lid-driven cube of 8³ cells (above the AMG's coarse size, so both runs build the same hierarchy) split
+// over two ranks, one device each, against one process: the same steps and CG iterations, the kinetic
+// energy to rounding, and rank 0's files.
+TEST_F(HetflowRunMpi, IncompressibleOnTwoRanksTakesTheOneProcessSteps) {
+  write("cavity.yaml", R"(type: incompressible
+mesh:
+  cells: [8, 8, 8]
+fluid:
+  viscosity: 0.05
+boundary:
+  y_max: {type: velocity, value: [1, 0, 0]}
+  x_min: {type: no_slip}
+  x_max: {type: no_slip}
+  y_min: {type: no_slip}
+  z_min: {type: no_slip}
+  z_max: {type: no_slip}
+time:
+  end: 0.05
+output:
+  every: 1000
+  png: false
+)");
+  one_and_two("cavity.yaml");
+  ASSERT_FALSE(HasFailure());
+  const nlohmann::json one = manifest("one")["result"], two = manifest("two")["result"];
+  EXPECT_EQ(manifest("two")["processes"]["count"], 2);
+  EXPECT_EQ(two["steps"], one["steps"]);
+  EXPECT_EQ(two["cg_iterations_per_step"], one["cg_iterations_per_step"]);
+  const double kinetic = one["kinetic_energy"].get<double>();
+  EXPECT_GT(kinetic, 1e-3);
+  EXPECT_NEAR(two["kinetic_energy"].get<double>(), kinetic, 1e-12 * kinetic);
+  for (const char* file : {"log.csv", "checkpoint.bin", "fields.pvd"})
+    EXPECT_TRUE(std::filesystem::exists(dir / "two" / file)) << file;
+}
+
 TEST_F(HetflowRunMpi, ACaseTypeOfOneProcessRefusesToRunOnSeveralRanks) {
   write("selftest.yaml", "type: selftest\n");
   const std::string args = "run selftest.yaml -q -o selftest --device " + device();

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "hetflow/app/fem/fem_case_mesh.hpp"
 #include "hetflow/app/fem/fem_case_setup.hpp"
@@ -93,7 +94,10 @@ RunOutcome IncompressibleCase::run(const casefile::Case& c, RunContext& ctx) con
   const core::WallTimer total;
   RunDirectory& dir = ctx.directory;
   nlohmann::json& manifest = dir.manifest();
-  const fem::Mesh mesh = stage(ctx, "building and checking the mesh", [&] { return make_fem_mesh(c, manifest["mesh"]); });
+  // Every rank builds the whole mesh (a file can be missing on one host only) before the solver's
+  // collective set-up.
+  const fem::Mesh mesh = ctx.ranks.make_together(
+      [&] { return stage(ctx, "building and checking the mesh", [&] { return make_fem_mesh(c, manifest["mesh"]); }); });
   const fem::BoundaryConstraints constraints = boundary_constraints(c, mesh, manifest["mesh"]["source"]);
   const FemSchedule schedule = fem_schedule(c);
   const FemForces forces = fem_forces(c);
@@ -112,27 +116,33 @@ RunOutcome IncompressibleCase::run(const casefile::Case& c, RunContext& ctx) con
     on += (k ? ", " : "") + labels.back();
   }
   manifest["solver"] = {{"devices", labels}, {"spmv", {parameters.spmv.wg_bits, parameters.spmv.row_bits}}};
-  // Several devices split the nodes in shares by their measured copy bandwidth (docs/fem.md, "Several devices").
+  // Several devices, or processes, split the nodes in shares by their measured copy bandwidth (docs/fem.md,
+  // "Several devices").
   fem::FlowSolver solver = stage(ctx, "setting up the solver on " + on, [&] {
-    return ctx.devices.size() == 1
+    return ctx.devices.size() == 1 && ctx.ranks.size() == 1
                ? fem::FlowSolver(ctx.devices, 0, mesh, data, parameters, constraints)
-               : fem::FlowSolver(ctx.devices, mesh, data, parameters, constraints, core::Distribution::bandwidth);
+               : fem::FlowSolver(ctx.devices, mesh, data, parameters, constraints, core::Distribution::bandwidth,
+                                 ctx.ranks.link());
   });
-  solver.set_state(initial_state(c, solver, mesh));
-  FemOutputs outputs = [&]() {
+  const fem::FlowState initial = ctx.ranks.make_together([&] { return initial_state(c, solver, mesh); });
+  solver.set_state(initial);
+  // Rank 0 alone writes; the others take part in the solver's downloads.
+  std::optional<FemOutputs> outputs;
+  ctx.ranks.together([&] {
+    if (!ctx.ranks.root()) return;
     try {
-      return FemOutputs(dir, mesh, data, output_config);
+      outputs.emplace(dir, mesh, data, output_config);
     } catch (const std::invalid_argument& e) {
       throw casefile::CaseError(c.source() + ": output: " + e.what());
     }
-  }();
+  });
   dir.add_timing("setup", setup.seconds());
   dir.add_output("log.csv", "one row per step: time, dt, Courant number, pressure CG iterations and residual, "
                             "||div u||, kinetic energy, max |u|");
   dir.add_output("forces.csv", "forces of the fluid on forces.patches and their coefficients, per sample");
   dir.add_output("checkpoint.bin", "the last state, to continue from with initial.checkpoint");
 
-  FemStepping stepping(ctx, solver, mesh, data, parameters, schedule, forces, outputs);
+  FemStepping stepping(ctx, solver, mesh, data, parameters, schedule, forces, outputs ? &*outputs : nullptr);
   const FemRunSummary s = stepping.run();
   const bool complete = s.steady || solver.time() >= schedule.end;
   manifest["result"] = {{"steps", s.steps},

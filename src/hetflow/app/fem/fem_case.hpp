@@ -12,6 +12,8 @@ class IncompressibleCase : public CaseType {
   casefile::Schema schema() const override;
   void check(const casefile::Case& c) const override;
   RunOutcome run(const casefile::Case& c, RunContext& context) const override;
+  // One device per process; the mesh is split over the processes' devices (docs/fem.md, "Several devices").
+  bool runs_across_processes() const override { return true; }
 };
 
 }  // namespace hetflow::app

@@ -33,7 +33,7 @@ std::vector<std::string> force_columns(const std::vector<std::string>& patches) 
 
 FemStepping::FemStepping(RunContext& context, fem::FlowSolver& solver, const fem::Mesh& mesh, const fem::EdgeData& data,
                          const fem::FlowParameters& parameters,
-                         const FemSchedule& schedule, const FemForces& forces, FemOutputs& outputs)
+                         const FemSchedule& schedule, const FemForces& forces, FemOutputs* outputs)
     : ctx_(context),
       solver_(solver),
       mesh_(mesh),
@@ -41,9 +41,11 @@ FemStepping::FemStepping(RunContext& context, fem::FlowSolver& solver, const fem
       parameters_(parameters),
       schedule_(schedule),
       forces_(forces),
-      outputs_(outputs),
-      log_(context.directory.file("log.csv"), {"step", "time", "dt", "courant", "cg_iterations", "cg_residual",
-                                               "divergence", "kinetic_energy", "max_speed"}) {
+      outputs_(outputs) {
+  if (!outputs_) return;
+  log_.emplace(context.directory.file("log.csv"),
+               std::vector<std::string>{"step", "time", "dt", "courant", "cg_iterations", "cg_residual", "divergence",
+                                        "kinetic_energy", "max_speed"});
   for (const std::string& patch : forces_.patches)
     force_nodes_.push_back(fem::patch_nodes(mesh_, fem::find_patch(mesh_, patch, "forces.patches")));
   if (!forces_.patches.empty()) force_log_.emplace(context.directory.file("forces.csv"), force_columns(forces_.patches));
@@ -66,7 +68,8 @@ double FemStepping::next_dt() const {
 void FemStepping::sample(const fem::StepReport& report) {
   const std::vector<fem::Vec3> u = solver_.velocity();
   const std::vector<double> p = solver_.pressure();
-  outputs_.sample(report.step, report.time, u, p);
+  if (!outputs_) return;
+  outputs_->sample(report.step, report.time, u, p);
   if (!force_log_) return;
   std::vector<double> row{report.time, static_cast<double>(report.step)};
   const double scale = 2 / (parameters_.momentum.density * forces_.velocity * forces_.velocity * forces_.area);
@@ -80,10 +83,15 @@ void FemStepping::sample(const fem::StepReport& report) {
 
 void FemStepping::snapshot() {
   last_snapshot_ = solver_.step();
-  outputs_.snapshot(solver_.step(), solver_.time(), solver_.velocity(), solver_.pressure());
+  const std::vector<fem::Vec3> u = solver_.velocity();
+  const std::vector<double> p = solver_.pressure();
+  if (outputs_) outputs_->snapshot(solver_.step(), solver_.time(), u, p);
 }
 
-void FemStepping::checkpoint() { fem::write_checkpoint(ctx_.directory.file("checkpoint.bin"), mesh_, solver_.state()); }
+void FemStepping::checkpoint() {
+  const fem::FlowState state = solver_.state();
+  if (outputs_) fem::write_checkpoint(ctx_.directory.file("checkpoint.bin"), mesh_, state);
+}
 
 FemRunSummary FemStepping::run() {
   const core::WallTimer total;
@@ -99,14 +107,17 @@ FemRunSummary FemStepping::run() {
   timed([this] { snapshot(); });
   double kinetic = solver_.diagnostics().kinetic_energy;
   try {
-    while (solver_.time() < schedule_.end && !io::interrupted()) {
-      const fem::StepReport r = solver_.advance(next_dt());
+    bool interrupted = io::interrupted();
+    while (solver_.time() < schedule_.end && !interrupted) {
+      fem::StepReport r;
+      interrupted = ctx_.ranks.together([&] { r = solver_.advance(next_dt()); }).interrupted;
       ++summary_.steps;
       summary_.cg_iterations += r.cg.iterations;
       summary_.last = r;
       const fem::FlowDiagnostics& d = r.diagnostics;
-      log_.add_row({static_cast<double>(r.step), r.time, r.dt, r.courant, static_cast<double>(r.cg.iterations),
-                    r.cg.residual, d.divergence, d.kinetic_energy, d.max_speed});
+      if (log_)
+        log_->add_row({static_cast<double>(r.step), r.time, r.dt, r.courant, static_cast<double>(r.cg.iterations),
+                       r.cg.residual, d.divergence, d.kinetic_energy, d.max_speed});
       const bool at_interval =
           schedule_.interval > 0 &&
           std::abs(r.time / schedule_.interval - std::round(r.time / schedule_.interval)) < time_slack;
@@ -127,17 +138,17 @@ FemRunSummary FemStepping::run() {
     }
   } catch (const fem::FlowError&) {
     progress.finish();
-    outputs_.finish();
+    if (outputs_) outputs_->finish();
     throw;
   }
   timed([&] {
     if (last_snapshot_ != solver_.step()) snapshot();
     if (summary_.last.step == solver_.step() && summary_.last.step % schedule_.sample_every != 0) sample(summary_.last);
     checkpoint();
-    outputs_.finish();
+    if (outputs_) outputs_->finish();
   });
   progress.finish();
-  log_.close();
+  if (log_) log_->close();
   if (force_log_) force_log_->close();
   summary_.seconds = total.seconds();
   return summary_;

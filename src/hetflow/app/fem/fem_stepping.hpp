@@ -26,12 +26,14 @@ struct FemRunSummary {
 // residual, ||div u||, kinetic energy, max |u|), the outputs their snapshots and samples, forces.csv the
 // forces on the listed patches, checkpoint.bin the state at the schedule's intervals and at the end. A
 // numerical failure (fem::FlowError) is rethrown after the plots of what was written are made, so the
-// files of the last good step stay.
+// files of the last good step stay. Across processes the stepping is collective: every rank steps and
+// takes part in the solver's downloads, the ranks agree after each step whether to stop, and rank 0
+// alone writes (`outputs` is null on the others).
 class FemStepping {
  public:
   FemStepping(RunContext& context, fem::FlowSolver& solver, const fem::Mesh& mesh, const fem::EdgeData& data,
               const fem::FlowParameters& parameters,
-              const FemSchedule& schedule, const FemForces& forces, FemOutputs& outputs);
+              const FemSchedule& schedule, const FemForces& forces, FemOutputs* outputs);
 
   FemRunSummary run();
 
@@ -48,9 +50,9 @@ class FemStepping {
   fem::FlowParameters parameters_;
   FemSchedule schedule_;
   FemForces forces_;
-  FemOutputs& outputs_;
+  FemOutputs* outputs_;
   std::vector<std::vector<std::uint32_t>> force_nodes_;
-  io::CsvWriter log_;
+  std::optional<io::CsvWriter> log_;
   std::optional<io::CsvWriter> force_log_;
   FemRunSummary summary_;
   long last_snapshot_ = -1;
