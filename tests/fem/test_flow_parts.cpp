@@ -7,7 +7,10 @@
 #include <vector>
 
 #include "hetflow/core/partition.hpp"
+#include "hetflow/core/thread_link.hpp"
 #include "hetflow/fem/flow_solver.hpp"
+#include "hetflow/fem/node_halo.hpp"
+#include "hetflow/fem/node_partition.hpp"
 #include "lid_cavity.hpp"
 #include "test_devices.hpp"
 
@@ -144,6 +147,29 @@ TEST_F(FemFlowParts, AFailureReadsAsOnOneDevice) {
   }
   EXPECT_NE(one_message.find("Courant number"), std::string::npos) << one_message;
   EXPECT_EQ(split_message, one_message);
+}
+
+// The rows a part's product runs while p's halo travels read no halo node, and the run cannot grow: the
+// rows on either side read one.
+TEST_F(FemFlowParts, InteriorRowsReadNoHalo) {
+  const Cavity cavity(Ordering::rcm, 6);
+  const std::vector<double> weights{1, 1};
+  for (std::size_t k = 0; k < 2; ++k) {
+    const NodePart part = make_node_part(cavity.data, cavity.constraints, weights, k);
+    core::ThreadHub hub(2);
+    core::ThreadLink link(hub, k);
+    const NodeHalo halo(one_, 0, link, part);
+    const NodeHalo::Rows rows = halo.interior();
+    EXPECT_GT(rows.count, part.owned / 2) << "part " << k;
+    const auto reads_halo = [&](std::size_t row) {
+      for (std::uint32_t e = part.data.row_start[row]; e < part.data.row_start[row + 1]; ++e)
+        if (part.data.col[e] >= part.owned) return true;
+      return false;
+    };
+    for (std::size_t row = rows.first; row < rows.first + rows.count; ++row) EXPECT_FALSE(reads_halo(row)) << row;
+    if (rows.first > 0) EXPECT_TRUE(reads_halo(rows.first - 1));
+    if (rows.first + rows.count < part.owned) EXPECT_TRUE(reads_halo(rows.first + rows.count));
+  }
 }
 
 }  // namespace

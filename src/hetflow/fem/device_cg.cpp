@@ -65,7 +65,8 @@ DeviceCg<Real>::DeviceCg(const core::Queue& queue, const CsrMatrix& a, const Spm
   inv_diag_ = core::Buffer<Real>(context, n);
   inv_diag_.write(queue, std::span<const Real>(std::vector<Real>(inv.begin(), inv.end())));
   for (core::Buffer<Real>* v : {&r_, &z_, &p_, &q_}) *v = core::Buffer<Real>(context, n);
-  pq_partial_ = core::Buffer<Real>(context, static_cast<std::size_t>(product_groups_));
+  // A part's product runs in three launches (DeviceCg::enqueue_product), each with its partial sums.
+  pq_partial_ = core::Buffer<Real>(context, static_cast<std::size_t>(product_slots() * product_groups_));
   scalars_ = core::Buffer<Real>(context, scalar_count);
   state_ = core::Buffer<cl_int>(context, 2);
   int pairs = groups_;
@@ -89,9 +90,10 @@ DeviceCg<Real>::DeviceCg(const core::Queue& queue, const CsrMatrix& a, const Spm
   const core::Buffer<Real>* pq_sums = &pq_partial_;
   const core::Buffer<Real>* pair_sums = &partial_;
   if (halo_) {
-    const auto largest = static_cast<std::size_t>(std::max({product_groups_, 2 * groups_, 2 * pairs}));
+    const int pq_values = product_slots() * product_groups_;
+    const auto largest = static_cast<std::size_t>(std::max({pq_values, 2 * groups_, 2 * pairs}));
     relay_out_ = std::make_unique<core::PinnedBuffer<Real>>(queue, largest);
-    const std::array<double, 3> mine{double(product_groups_), double(groups_), double(pairs)};
+    const std::array<double, 3> mine{double(pq_values), double(groups_), double(pairs)};
     const std::vector<double> every = halo_->all_gather(mine);
     pq_count = start_pairs = pairs = 0;
     for (std::size_t k = 0; k < every.size(); k += 3) {
@@ -117,7 +119,16 @@ DeviceCg<Real>::DeviceCg(const core::Queue& queue, const CsrMatrix& a, const Spm
   direction_ = p.kernel("fem_cg_direction");
   const cl_int n32 = rows_;
   core::KernelArgs(start_sums_).skip().add(*pair_sums).add(scalars_).add(state_);
-  core::KernelArgs(product_).add(n32).add(a_.row_start).add(a_.col).add(a_.values).add(p_).add(q_).add(pq_partial_)
+  core::KernelArgs(product_)
+      .add(cl_int{0})
+      .add(n32)
+      .add(a_.row_start)
+      .add(a_.col)
+      .add(a_.values)
+      .add(p_)
+      .add(q_)
+      .add(pq_partial_)
+      .add(cl_int{0})
       .add(state_);
   core::KernelArgs(direction_, precision_of<Real>())
       .add(n32)
@@ -147,16 +158,42 @@ bool DeviceCg<Real>::enqueue_iteration(const core::Queue& queue) {
   const core::NDRange one_group(reduce_wg_);
   // A part learns with the product's partial sums whether any part's solve had stopped before it.
   if (halo_) state_.read(queue, check_.span().first(2), 0, core::Blocking::no);
-  product_.launch(queue, spmv_global_, spmv_local_);
-  if (halo_ && relay(queue, pq_partial_, static_cast<std::size_t>(product_groups_), pq_all_, check_.data())) return false;
+  enqueue_product(queue);
+  if (halo_ && relay(queue, pq_partial_, static_cast<std::size_t>(product_slots() * product_groups_), pq_all_,
+                     check_.data()))
+    return false;
   step_.launch(queue, reduce_global_, one_group);
   if (amg_) enqueue_amg(queue);
   if (halo_) relay(queue, partial_, 2 * static_cast<std::size_t>(amg_ ? amg_->partial_pairs() : groups_), pairs_all_);
   direction_.launch(queue, reduce_global_, one_group);
-  if constexpr (std::is_same_v<Real, double>) {
-    if (halo_) halo_->exchange(p_, 1);
-  }
   return true;
+}
+
+template <class Real>
+void DeviceCg<Real>::enqueue_product(const core::Queue& queue) {
+  if constexpr (std::is_same_v<Real, double>) {
+    if (halo_) {
+      // The rows that read no halo run while p's halo travels; the others wait for it.
+      const NodeHalo::Rows& inner = halo_->interior();
+      halo_->begin_exchange(p_, 1);
+      launch_rows(queue, inner.first, inner.count, 0, {});
+      const core::Event halo = halo_->end_exchange(p_, 1);
+      launch_rows(queue, 0, inner.first, 1, halo);
+      launch_rows(queue, inner.first + inner.count, static_cast<std::size_t>(rows_) - inner.first - inner.count, 2, {});
+      return;
+    }
+  }
+  product_.launch(queue, spmv_global_, spmv_local_);
+}
+
+template <class Real>
+void DeviceCg<Real>::launch_rows(const core::Queue& queue, std::size_t first, std::size_t count, int slot,
+                                 const core::Event& wait) {
+  product_.set(0, static_cast<cl_int>(first));
+  product_.set(1, static_cast<cl_int>(count));
+  product_.set(8, static_cast<cl_int>(slot * product_groups_));
+  product_.launch(queue, spmv_global_, spmv_local_,
+                  wait.get() ? std::span<const core::Event>(&wait, 1) : std::span<const core::Event>());
 }
 
 template <class Real>
@@ -214,7 +251,6 @@ CgResult DeviceCg<Real>::solve(const core::Queue& queue, const core::Buffer<Real
     start_sums_.launch(queue, one_group, one_group);
   }
   if (halo_) {
-    if constexpr (std::is_same_v<Real, double>) halo_->exchange(p_, 1);
     // The host takes part in every iteration anyway: it stops when any part's state word has.
     while (enqueue_iteration(queue)) {
     }

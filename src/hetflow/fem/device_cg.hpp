@@ -54,6 +54,12 @@ class DeviceCg {
   // Enqueues one iteration. A part first learns whether any part's solve has stopped: it then enqueues
   // nothing more and returns false.
   bool enqueue_iteration(const core::Queue& queue);
+  // q = A p with the partial sums of p.q; a part exchanges p's halo meanwhile.
+  void enqueue_product(const core::Queue& queue);
+  // The product over `count` rows from `first`, its partial sums in slot `slot`, after `wait` if set.
+  void launch_rows(const core::Queue& queue, std::size_t first, std::size_t count, int slot, const core::Event& wait);
+  // The product's launches per iteration, each with its own partial sums: three for a part.
+  int product_slots() const { return halo_ ? 3 : 1; }
   // z = B r by the V-cycle, with the partial sums of r.z and r.r.
   void enqueue_amg(const core::Queue& queue);
   // Waits for the solve's end and reads how it went.

@@ -29,6 +29,7 @@ std::size_t room(std::size_t nodes) { return std::max<std::size_t>(1, max_compon
 
 NodeHalo::NodeHalo(const core::DeviceSet& devices, std::size_t device, core::Link& link, const NodePart& part)
     : launch_(devices, device, 0, "the halo kernels"),
+      transfer_(&devices.transfer(device)),
       link_(&link),
       part_(&part),
       send_nodes_(send_nodes(part)),
@@ -50,26 +51,34 @@ NodeHalo::NodeHalo(const core::DeviceSet& devices, std::size_t device, core::Lin
   if (!index.empty()) send_index_ = upload(context, queue, index);
   packed_ = core::Buffer<double>(context, room(send_nodes_));
   pack_ = context.program("fem/fem_halo.cl", core::BuildOptions(core::Precision::f64)).kernel("fem_halo_pack");
+  // The longest run of own rows without a halo column.
+  std::size_t run_first = 0;
+  for (std::size_t i = 0; i <= part.owned; ++i) {
+    bool halo_row = i == part.owned;
+    for (std::uint32_t k = halo_row ? 0 : part.data.row_start[i]; !halo_row && k < part.data.row_start[i + 1]; ++k)
+      halo_row = part.data.col[k] >= part.owned;
+    if (!halo_row) continue;
+    if (i - run_first > interior_.count) interior_ = {run_first, i - run_first};
+    run_first = i + 1;
+  }
 }
 
-void NodeHalo::exchange(core::Buffer<double>& field, std::size_t components) {
+core::Event NodeHalo::pack(core::Buffer<double>& field, std::size_t components) {
   if (components < 1 || components > max_components || field.size() != components * local_count())
     throw core::Error("node halo: a field of " + std::to_string(field.size()) + " values is not " +
                       std::to_string(components) + " per local node of " + std::to_string(local_count()));
-  if (neighbours_.empty()) return;
-  const core::Queue& queue = launch_.queue();
-  if (send_nodes_ > 0) {
-    core::KernelArgs(pack_)
-        .add(static_cast<cl_uint>(send_nodes_))
-        .add(static_cast<cl_uint>(components))
-        .add(send_index_)
-        .add(field)
-        .add(packed_);
-    launch_.launch(pack_);
-    // Blocking: the link sends from host memory. The halo write of the last exchange precedes it on the
-    // in-order queue, so `incoming_` is free again once this read returns.
-    packed_.read(queue, outgoing_.span().first(components * send_nodes_));
-  }
+  if (send_nodes_ == 0) return {};
+  core::KernelArgs(pack_)
+      .add(static_cast<cl_uint>(send_nodes_))
+      .add(static_cast<cl_uint>(components))
+      .add(send_index_)
+      .add(field)
+      .add(packed_);
+  return pack_.launch(launch_.queue(), core::NDRange(launch_.groups() * NodeLaunch::work_group),
+                      core::NDRange(NodeLaunch::work_group));
+}
+
+void NodeHalo::trade(std::size_t components) {
   std::vector<core::Message> sends, receives;
   for (const Neighbour& n : neighbours_) {
     if (n.send_count > 0)
@@ -79,9 +88,41 @@ void NodeHalo::exchange(core::Buffer<double>& field, std::size_t components) {
           {n.part, 0, bytes(incoming_.span().subspan(components * n.receive_begin, components * n.receive_count))});
   }
   link_->exchange(sends, receives);
+}
+
+void NodeHalo::exchange(core::Buffer<double>& field, std::size_t components) {
+  pack(field, components);
+  if (neighbours_.empty()) return;
+  const core::Queue& queue = launch_.queue();
+  // Blocking: the link sends from host memory. The halo write of the last exchange precedes it on the
+  // in-order queue, so `incoming_` is free again once this read returns.
+  if (send_nodes_ > 0) packed_.read(queue, outgoing_.span().first(components * send_nodes_));
+  trade(components);
   const std::size_t halo = part_->halo.size();
   if (halo > 0)
     field.write(queue, incoming_.span().first(components * halo), components * owned(), core::Blocking::no);
+}
+
+void NodeHalo::begin_exchange(core::Buffer<double>& field, std::size_t components) {
+  const core::Event packed = pack(field, components);
+  read_ = core::Event();
+  if (send_nodes_ == 0) return;
+  // The transfer queue's last halo write came before this read, so `incoming_` is free once it is done.
+  read_ = packed_.read(*transfer_, outgoing_.span().first(components * send_nodes_), 0, core::Blocking::no,
+                       std::span<const core::Event>(&packed, 1));
+  transfer_->flush();
+}
+
+core::Event NodeHalo::end_exchange(core::Buffer<double>& field, std::size_t components) {
+  if (neighbours_.empty()) return {};
+  if (send_nodes_ > 0) read_.wait();
+  trade(components);
+  const std::size_t halo = part_->halo.size();
+  if (halo == 0) return {};
+  core::Event written =
+      field.write(*transfer_, incoming_.span().first(components * halo), components * owned(), core::Blocking::no);
+  transfer_->flush();
+  return written;
 }
 
 std::vector<double> NodeHalo::all_gather(std::span<const double> mine) {

@@ -6,6 +6,7 @@
 
 #include "hetflow/core/buffer.hpp"
 #include "hetflow/core/device_set.hpp"
+#include "hetflow/core/event.hpp"
 #include "hetflow/core/kernel.hpp"
 #include "hetflow/core/link.hpp"
 #include "hetflow/fem/node_launch.hpp"
@@ -25,8 +26,20 @@ class NodeHalo {
   NodeHalo(const core::DeviceSet& devices, std::size_t device, core::Link& link, const NodePart& part);
 
   // Brings the halo entries of `field`, `components` values per local node, up to date once the
-  // device's compute queue has finished writing its own entries. Returns with the halo write enqueued.
+  // device's compute queue has finished writing its own entries. Returns with the halo write enqueued
+  // on the compute queue.
   void exchange(core::Buffer<double>& field, std::size_t components);
+  // The same in two halves, for kernels that work on the rows reading no halo meanwhile: begin packs on
+  // the compute queue and reads on the transfer queue; end waits for the read, trades, and writes the
+  // halo on the transfer queue, returning the event that kernels reading the halo wait for.
+  void begin_exchange(core::Buffer<double>& field, std::size_t components);
+  core::Event end_exchange(core::Buffer<double>& field, std::size_t components);
+
+  // The own rows [first, first + count) that reference no halo node: the longest such run.
+  struct Rows {
+    std::size_t first = 0, count = 0;
+  };
+  const Rows& interior() const { return interior_; }
   // Every part's `mine`, concatenated in part order.
   std::vector<double> all_gather(std::span<const double> mine);
 
@@ -43,7 +56,13 @@ class NodeHalo {
     std::size_t receive_begin = 0, receive_count = 0;
   };
 
+  // Packs `field` into packed_ on the compute queue; returns the event, or none without anything to send.
+  core::Event pack(core::Buffer<double>& field, std::size_t components);
+  // Trades the packed values in outgoing_ for the neighbours' in incoming_.
+  void trade(std::size_t components);
+
   NodeLaunch launch_;
+  const core::Queue* transfer_;
   core::Link* link_;
   const NodePart* part_;
   std::vector<Neighbour> neighbours_;
@@ -52,6 +71,8 @@ class NodeHalo {
   core::Buffer<double> packed_;
   core::PinnedBuffer<double> outgoing_, incoming_;
   core::Kernel pack_;
+  Rows interior_;
+  core::Event read_;  // the read of begin_exchange
 };
 
 }  // namespace hetflow::fem

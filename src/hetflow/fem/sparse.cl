@@ -124,24 +124,26 @@ void fem_cg_start_sums(const int count, __global const real_t* restrict partial,
   state[0] = !isfinite(sum.x) || !isfinite(sum.y) ? CG_NOT_FINITE : sum.y == 0 ? CG_CONVERGED : CG_RUNNING;
 }
 
-// q = A p, and partial[g] = work-group g's share of p.q (each row's lane 0 adds p_i q_i over its rows).
+// q = A p over the n rows from `first`, and partial[at + g] = work-group g's share of their p.q (each row's
+// lane 0 adds p_i q_i over its rows). A part of a split solve runs its rows in three launches, the rows
+// that read no halo while the halo travels.
 __kernel __attribute__((reqd_work_group_size(SPMV_WG, 1, 1)))
-void fem_cg_product(const int n, __global const int* restrict row_start, __global const int* restrict col,
-                    __global const real_t* restrict val, __global const real_t* restrict p,
-                    __global real_t* restrict q, __global real_t* restrict partial,
-                    __global const int* restrict state) {
+void fem_cg_product(const int first, const int n, __global const int* restrict row_start,
+                    __global const int* restrict col, __global const real_t* restrict val,
+                    __global const real_t* restrict p, __global real_t* restrict q, __global real_t* restrict partial,
+                    const int at, __global const int* restrict state) {
   __local real_t part[SPMV_WG];
   const int count = state[0] == CG_RUNNING ? n : 0;
   real_t pq = 0;
   FOR_EACH_SPMV_ROW(row, count) {
-    const real_t sum = spmv_row_sum(part, row, count, row_start, col, val, p, 0, p);
+    const real_t sum = spmv_row_sum(part, row, count, row_start + first, col, val, p, 0, p);
     if (SPMV_WRITES(row, count)) {
-      q[row] = sum;
-      pq += p[row] * sum;
+      q[first + row] = sum;
+      pq += p[first + row] * sum;
     }
   }
   const real_t group_pq = group_sum(part, pq, SPMV_WG);
-  if (get_local_id(0) == 0) partial[get_group_id(0)] = group_pq;
+  if (get_local_id(0) == 0) partial[at + get_group_id(0)] = group_pq;
 }
 
 // The step length alpha = r.z / p.q from the `count` partial sums of p.q, in every work-group; returns
