@@ -49,6 +49,21 @@ TEST_F(FemCase, BadBoundaryConditionsExitTwoNamingThePatches) {
       << r.output;
 }
 
+// An fp32 pressure solve asked for a residual below what single precision resolves is refused before the
+// run starts, naming the key; at 1e-6 the case runs.
+TEST_F(FemCase, AnFp32SolveNeedsATolerancePrecisionResolves) {
+  hetflow::test::CommandResult r =
+      run_case("tight", slab("time:\n  end: 0.02\nsolver:\n  cg_precision: fp32\n  tolerance: 1e-8\n"));
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("tight.yaml:18: solver.tolerance 1e-08 is below what an fp32 pressure solve reaches"),
+            std::string::npos)
+      << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "tight"));
+  r = run_case("loose", slab("time:\n  end: 0.02\nsolver:\n  cg_precision: fp32\n  tolerance: 1e-6\n"));
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_GT(manifest("loose")["result"]["steps"].get<long>(), 0);
+}
+
 TEST_F(FemCase, AMalformedMeshFileAndAProbeOutsideTheMeshExitTwo) {
   write("bad.msh", "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n2\n1 0 0 0\n");
   hetflow::test::CommandResult r = run_case("file", "type: incompressible\nmesh:\n  kind: file\n  file: bad.msh\nfluid:\n"

@@ -5,6 +5,13 @@
 // (sa..sc), g (sd..sf). 3-vectors per node are packed x, y, z.
 #include "fem/fem_nodes.cl"
 
+// The CG's matrix, preconditioner, right-hand side and increment are cg_real_t: the build's real_t, or
+// float with CG_REAL=float (solver.cg_precision: fp32), converted on store and load.
+#ifndef CG_REAL
+#define CG_REAL REAL
+#endif
+typedef CG_REAL cg_real_t;
+
 // The matrix values of row i on the pressure pattern (the edge graph with the diagonal in its sorted
 // place: the entry of edge k of row i sits at k + i + [col_k > i]), the Jacobi preconditioner 1/H_ii,
 // and the right-hand side of the increment:
@@ -18,8 +25,8 @@ __kernel void fem_pressure_assemble(const uint nodes, __global const uint* restr
                                     const real_t theta_dt, const real_t density,
                                     __global const real_t* restrict u_hat, __global const real_t* restrict u_n,
                                     const uint mass_correction, __global const real_t* restrict xi,
-                                    __global const real_t* restrict p, __global real_t* restrict values,
-                                    __global real_t* restrict inv_diag, __global real_t* restrict rhs) {
+                                    __global const real_t* restrict p, __global cg_real_t* restrict values,
+                                    __global cg_real_t* restrict inv_diag, __global cg_real_t* restrict rhs) {
   FOR_EACH_NODE(i, nodes) {
     const bool fixed_i = fixed[i] != 0;
     const real_t tau_i = tau[i];
@@ -40,36 +47,40 @@ __kernel void fem_pressure_assemble(const uint nodes, __global const uint* restr
       diagonal -= h;
       const uint at = k + i + (j > i ? 1u : 0u);
       if (j < i) diagonal_at = at + 1;
-      values[at] = (fixed_i || fixed[j] != 0) ? (real_t)0 : h;
+      values[at] = (cg_real_t)((fixed_i || fixed[j] != 0) ? (real_t)0 : h);
       divergence += dot(r.sabc, vload3(j, u_hat) - u_i);
       if (mass_correction) divergence += dot(r.sabc, vload3(j, u_n) - u_n_i);
       stabilisation += tau_ij * (dot(r.sdef, vload3(j, xi)) - dot(r.sabc, xi_i) - l * (p[j] - p_i));
     }
-    values[diagonal_at] = fixed_i ? (real_t)1 : diagonal;
-    inv_diag[i] = fixed_i ? (real_t)1 : (real_t)1 / diagonal;
-    rhs[i] = fixed_i ? (real_t)0 : -density * divergence + stabilisation;
+    values[diagonal_at] = (cg_real_t)(fixed_i ? (real_t)1 : diagonal);
+    inv_diag[i] = (cg_real_t)(fixed_i ? (real_t)1 : (real_t)1 / diagonal);
+    rhs[i] = (cg_real_t)(fixed_i ? (real_t)0 : -density * divergence + stabilisation);
   }
 }
 
-// Σ_j d_ij (φ_j − φ_i) = π(φ)_i: the strong gradient.
-real3_t row_strong_gradient(const uint i, __global const uint* restrict row_start, __global const uint* restrict col,
-                            __global const edge_t* restrict records, __global const real_t* restrict phi) {
-  const real_t phi_i = phi[i];
-  real3_t sum = (real3_t)(0);
-  const uint end = row_start[i + 1];
-  for (uint k = row_start[i]; k < end; ++k) sum += LOAD_RECORD(k, records).sabc * (phi[col[k]] - phi_i);
-  return sum;
-}
+// Σ_j d_ij (φ_j − φ_i) = π(φ)_i: the strong gradient, of a field stored as T.
+#define ROW_STRONG_GRADIENT(name, T)                                                                 \
+  real3_t name(const uint i, __global const uint* restrict row_start, __global const uint* restrict col, \
+               __global const edge_t* restrict records, __global const T* restrict phi) {          \
+    const real_t phi_i = phi[i];                                                                   \
+    real3_t sum = (real3_t)(0);                                                                    \
+    const uint end = row_start[i + 1];                                                             \
+    for (uint k = row_start[i]; k < end; ++k)                                                      \
+      sum += LOAD_RECORD(k, records).sabc * ((real_t)phi[col[k]] - phi_i);                         \
+    return sum;                                                                                    \
+  }
+ROW_STRONG_GRADIENT(row_strong_gradient, real_t)
+ROW_STRONG_GRADIENT(increment_gradient, cg_real_t)
 
 // The end of the step: u_i = û_i − (θΔt/ρ) π(δ)_i / M_i and p_i += δ_i. Each work-item writes only its
 // own node's p and reads δ, so the update in place is free of races.
 __kernel void fem_pressure_correct(const uint nodes, __global const uint* restrict row_start,
                                    __global const uint* restrict col, __global const edge_t* restrict records,
                                    __global const real_t* restrict inv_mass, const real_t theta_dt_over_density,
-                                   __global const real_t* restrict delta, __global const real_t* restrict u_hat,
+                                   __global const cg_real_t* restrict delta, __global const real_t* restrict u_hat,
                                    __global real_t* restrict u, __global real_t* restrict p) {
   FOR_EACH_NODE(i, nodes) {
-    const real3_t grad = row_strong_gradient(i, row_start, col, records, delta);
+    const real3_t grad = increment_gradient(i, row_start, col, records, delta);
     vstore3(vload3(i, u_hat) - (theta_dt_over_density * inv_mass[i]) * grad, i, u);
     p[i] += delta[i];
   }

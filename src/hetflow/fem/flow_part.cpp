@@ -45,7 +45,7 @@ FlowPart::FlowPart(const core::DeviceSet& devices, std::size_t device, std::span
       velocity_constraints_(devices, device, constraints, data.node_count()),
       momentum_(devices, device, device_data_, parameters.momentum, velocity_constraints_, halo),
       pressure_(devices, device, data, device_data_, constraints.pressure_nodes, parameters.cg, parameters.spmv, halo,
-                whole_amg),
+                whole_amg, parameters.cg_precision),
       measure_(devices, device, device_data_, parameters.momentum.viscosity, owned()) {
   if (!halo && positions.size() != data.node_count())
     throw core::Error("the mesh has " + std::to_string(positions.size()) + " nodes, its edge data " +

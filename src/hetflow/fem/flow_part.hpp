@@ -30,6 +30,8 @@ struct FlowParameters {
   bool mass_correction = false;  // PressureParameters::mass_correction
   // The edge records' storage; FP32 halves the edge loops' traffic, the arithmetic stays FP64.
   core::Precision edge_precision = core::Precision::f64;
+  // The pressure CG's matrix and vectors (PressureStep); FP32 needs a tolerance FP32 reaches (≥ 1e-6).
+  core::Precision cg_precision = core::Precision::f64;
   // A step after which Δt times the stability rate (FlowDiagnostics) exceeds this has outrun the explicit
   // momentum scheme: the run stops there rather than go on with a field that is about to blow up.
   double max_courant = 2.0;

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -30,10 +31,13 @@ class PressureStep {
   // by the kernels and must outlive the step. Throws core::Error for a fixed node out of range. With
   // `halo` (outliving the step) `data` is a part's local problem: the CG runs split over the parts, its
   // AMG being that of the whole mesh, `whole_amg` (pressure_hierarchy of the whole edge data), and run()
-  // exchanges δ, u and ξ after writing them (collectively).
+  // exchanges δ, u and ξ after writing them (collectively). `precision` is that of the CG's matrix and
+  // vectors (docs/fem.md, Precision): FP32 moves fewer bytes per iteration, on one device; the assembly,
+  // the correction and the fields stay FP64.
   PressureStep(const core::DeviceSet& devices, std::size_t device, const EdgeData& data, const DeviceEdgeData& edges,
                std::span<const std::uint32_t> fixed_pressure, const CgOptions& options, const SpmvShape& shape = SpmvShape{},
-               NodeHalo* halo = nullptr, const AmgHierarchy* whole_amg = nullptr);
+               NodeHalo* halo = nullptr, const AmgHierarchy* whole_amg = nullptr,
+               core::Precision precision = core::Precision::f64);
 
   // tau: τ per node; u_hat: the fractional velocity; u_n: the step's start velocity (read for the mass
   // correction only); p: pⁿ in, pⁿ⁺¹ out; xi: ξ of the last step in, of this one out; u: uⁿ⁺¹ out. Returns
@@ -46,17 +50,35 @@ class PressureStep {
   void assemble(const PressureParameters& param, const core::Buffer<double>& tau, const core::Buffer<double>& u_hat,
                 const core::Buffer<double>& u_n, const core::Buffer<double>& xi, const core::Buffer<double>& p);
 
-  const DeviceCsr<double>& matrix() const { return cg_.matrix(); }
-  const core::Buffer<double>& rhs() const { return rhs_; }
-  // δ of the last run.
-  const core::Buffer<double>& increment() const { return delta_; }
+  // Of an FP64 solve: the matrix, b, and δ of the last run.
+  const DeviceCsr<double>& matrix() const { return fp64().cg.matrix(); }
+  const core::Buffer<double>& rhs() const { return fp64().rhs; }
+  const core::Buffer<double>& increment() const { return fp64().delta; }
 
  private:
+  // The CG with its right-hand side and increment, in one precision.
+  template <class Real>
+  struct Solve {
+    Solve(const core::Queue& queue, const CsrMatrix& pattern, const SpmvShape& shape, const CgOptions& options,
+          const AmgHierarchy* amg, NodeHalo* halo)
+        : cg(queue, pattern, shape, options, amg, halo),
+          rhs(queue.context(), pattern.n),
+          delta(queue.context(), pattern.n) {}
+    DeviceCg<Real> cg;
+    core::Buffer<Real> rhs, delta;
+  };
+  const Solve<double>& fp64() const;
+  // Calls work(solve) with the solve of the chosen precision.
+  template <class Work>
+  auto with_solve(Work&& work) {
+    return solve64_ ? work(*solve64_) : work(*solve32_);
+  }
+
   NodeLaunch launch_;
   NodeHalo* halo_;
   core::Buffer<cl_uchar> fixed_;
-  core::Buffer<double> rhs_, delta_;
-  DeviceCg<double> cg_;
+  std::unique_ptr<Solve<double>> solve64_;
+  std::unique_ptr<Solve<float>> solve32_;
   core::Kernel assemble_, correct_, projection_;
 };
 

@@ -4,8 +4,15 @@
 #include <cmath>
 #include <limits>
 
+#include "hetflow/core/number_text.hpp"
+
 namespace hetflow::app {
 namespace {
+
+// The smallest relative residual asked of an FP32 pressure CG: its matrix and vectors are rounded to
+// single precision (2^-24), so a residual much below this would be the rounding's, not the solve's
+// (docs/fem.md, Precision).
+constexpr double fp32_tolerance = 1e-6;
 
 fem::Vec3 vec3(const std::vector<double>& v) { return {v[0], v[1], v[2]}; }
 
@@ -75,6 +82,9 @@ void declare_fem_setup(casefile::Schema& s) {
   v.key<std::string>("edge_precision", "fp64", "storage of the 16 numbers per directed edge; fp32 halves the "
                                               "edge loops' traffic, the arithmetic stays fp64 (docs/fem.md, Precision)")
       .one_of({"fp64", "fp32"});
+  v.key<std::string>("cg_precision", "fp64", "of the pressure CG's matrix and vectors; fp32 moves fewer bytes per "
+                                            "iteration and needs solver.tolerance >= 1e-6 (docs/fem.md, Precision)")
+      .one_of({"fp64", "fp32"});
   v.key<bool>("mass_correction", false, "also remove the divergence the last step left (the paper's Kratos "
                                          "source's default)");
   v.key<std::string>("preconditioner", "amg", "of the pressure CG: amg (smoothed aggregation, built once from the "
@@ -134,6 +144,11 @@ void check_fem_setup(const casefile::Case& c, std::vector<std::string>& problems
   if (!spmv.empty() && (spmv.size() != 2 || spmv[1] > spmv[0]))
     problems.push_back(c.where("solver.spmv") + ": solver.spmv must be [wg_bits, row_bits] with row_bits <= wg_bits, "
                        "or empty");
+  if (c.get<std::string>("solver.cg_precision") == "fp32" && c.get<double>("solver.tolerance") < fp32_tolerance)
+    problems.push_back(c.where("solver.tolerance") + ": solver.tolerance " +
+                       core::number_text(c.get<double>("solver.tolerance"), 3) + " is below what an fp32 pressure "
+                       "solve reaches; with solver.cg_precision: fp32 give at least " +
+                       core::number_text(fp32_tolerance, 3));
   const auto reference = c.get<std::vector<double>>("solver.pressure_reference");
   if (!reference.empty() && reference.size() != 3)
     problems.push_back(c.where("solver.pressure_reference") + ": solver.pressure_reference must be a point [x, y, z] "
@@ -173,6 +188,7 @@ fem::FlowParameters flow_parameters(const casefile::Case& c) {
   p.theta = c.get<double>("solver.theta");
   p.mass_correction = c.get<bool>("solver.mass_correction");
   p.edge_precision = c.get<std::string>("solver.edge_precision") == "fp32" ? core::Precision::f32 : core::Precision::f64;
+  p.cg_precision = c.get<std::string>("solver.cg_precision") == "fp32" ? core::Precision::f32 : core::Precision::f64;
   p.max_courant = c.get<double>("time.max_courant");
   p.cg.tolerance = c.get<double>("solver.tolerance");
   p.cg.max_iterations = c.get<int>("solver.max_iterations");
