@@ -1,6 +1,7 @@
 // `hetflow bench fem`: its bytes model and, on the test device, the cases of the smallest cavity mesh.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -28,6 +29,10 @@ TEST(FemBenchModel, CountsEachArrayOncePerNodeAndEachEdgeRecordOnce) {
   // correction (edge loop + 80 n), ξ (edge loop + 40 n), the diagnostics.
   EXPECT_DOUBLE_EQ(b.step_fixed, 18077000);
   EXPECT_DOUBLE_EQ(b.step(100), 18077000 + 100 * 304000);
+  // FP32 CG values: the SpMV's 15000 entries take 8 bytes, its vectors and the CG's 4 a node.
+  const hetflow::app::FemBytes f(1000, 14000, 4);
+  EXPECT_DOUBLE_EQ(f.spmv, 15000 * 8 + 1000 * 12);
+  EXPECT_DOUBLE_EQ(f.cg_iteration, 132000 + 1000 * 52);
 }
 
 class FemBench : public hetflow::test::CommandTest {};
@@ -54,16 +59,22 @@ TEST_F(FemBench, TheSmallestMeshGivesEveryKernelAndTheStep) {
   }
   EXPECT_EQ(names, (std::vector<std::string>{"14^3 spmv paper", "14^3 convective projection", "14^3 momentum residual",
                                              "14^3 pressure assembly", "14^3 diagnostics", "14^3 step jacobi",
-                                             "14^3 step amg"}));
-  for (const std::size_t k : {names.size() - 2, names.size() - 1}) {
-    const nlohmann::json& step = report["cases"][k];
-    EXPECT_EQ(step["unit"], "ms/step");
-    EXPECT_GT(step["params"]["cg_iterations_median"].get<double>(), 0);
-    EXPECT_NEAR(step["params"]["measured_over_limit"].get<double>() * step["efficiency"].get<double>(), 1.0, 1e-12);
+                                             "14^3 step amg", "14^3 step jacobi fp32", "14^3 step amg fp32"}));
+  const auto step = [&](const std::string& name) {
+    const auto at = std::find(names.begin(), names.end(), name);
+    EXPECT_NE(at, names.end()) << name;
+    return report["cases"][static_cast<std::size_t>(at - names.begin())];
+  };
+  for (const char* name : {"14^3 step jacobi", "14^3 step amg", "14^3 step jacobi fp32", "14^3 step amg fp32"}) {
+    const nlohmann::json s = step(name);
+    EXPECT_EQ(s["unit"], "ms/step");
+    EXPECT_GT(s["params"]["cg_iterations_median"].get<double>(), 0);
+    EXPECT_NEAR(s["params"]["measured_over_limit"].get<double>() * s["efficiency"].get<double>(), 1.0, 1e-12);
   }
+  EXPECT_EQ(step("14^3 step amg fp32")["params"]["cg_tolerance"], 1e-6);
   // The AMG preconditioner cuts the pressure CG's iterations (measured 17 against 166 on this mesh on PoCL).
-  EXPECT_LT(5 * report["cases"][names.size() - 1]["params"]["cg_iterations_median"].get<double>(),
-            report["cases"][names.size() - 2]["params"]["cg_iterations_median"].get<double>());
+  EXPECT_LT(5 * step("14^3 step amg")["params"]["cg_iterations_median"].get<double>(),
+            step("14^3 step jacobi")["params"]["cg_iterations_median"].get<double>());
 }
 
 }  // namespace

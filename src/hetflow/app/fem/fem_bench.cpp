@@ -45,6 +45,10 @@ constexpr int weak_cells_cpu = 14;
 // The pressure CG's preconditioners the step cases compare: the paper's Jacobi and the run's default AMG.
 const std::pair<const char*, fem::Preconditioner> preconditioners[] = {{"jacobi", fem::Preconditioner::jacobi},
                                                                        {"amg", fem::Preconditioner::amg}};
+constexpr double fp32_cg_tolerance = 1e-6;
+// The pressure CG's precisions the step cases compare (solver.cg_precision), by their names' suffixes.
+const std::pair<const char*, core::Precision> cg_precisions[] = {{"", core::Precision::f64},
+                                                                 {" fp32", core::Precision::f32}};
 
 const char* const kernel_case_names[] = {"spmv paper",        "spmv tuned",        "convective projection",
                                          "momentum residual", "pressure assembly", "diagnostics"};
@@ -148,14 +152,18 @@ class FemBench {
       const std::string size = size_name(cells);
       bool kernels = false;
       for (const char* name : kernel_case_names) kernels = kernels || options_.wants(size + " " + name);
-      const bool step = options_.wants(size + " step jacobi") || options_.wants(size + " step amg");
+      bool step = false;
+      for (const auto& [label, preconditioner] : preconditioners)
+        for (const auto& [suffix, precision] : cg_precisions) step = step || options_.wants(size + " step " + label + suffix);
       const bool paper = gpu && cells == paper_cells && options_.wants(paper_case_name());
       if (!kernels && !step && !paper) continue;
       const CavityMesh m = cavity_mesh(cells);
       const fem::BoundaryConstraints bc = cavity_constraints(m.mesh);
       if (kernels) kernel_cases(m, bc);
       if (step)
-        for (const auto& [label, preconditioner] : preconditioners) step_case(m, bc, label, preconditioner);
+        for (const auto& [suffix, precision] : cg_precisions)
+          for (const auto& [label, preconditioner] : preconditioners)
+            step_case(m, bc, label + std::string(suffix), preconditioner, precision);
       if (paper) paper_case(m, bc);
     }
     if (devices_.size() > 1) {
@@ -209,16 +217,17 @@ class FemBench {
   }
 
   void step_case(const CavityMesh& m, const fem::BoundaryConstraints& bc, const std::string& label,
-                 fem::Preconditioner preconditioner) {
+                 fem::Preconditioner preconditioner, core::Precision precision) {
     const std::string name = size_name(m.cells) + " step " + label;
     if (!options_.wants(name)) return;
-    const TimedSteps t = timed_steps(name, *make_solver(m, bc, preconditioner));
+    const TimedSteps t = timed_steps(name, *make_solver(m, bc, preconditioner, precision));
     const core::Summary ms = core::summarize(t.ms);
     const double its = core::summarize(t.iterations).median;
-    const FemBytes bytes(m.data.node_count(), m.data.edge_count());
+    const FemBytes bytes(m.data.node_count(), m.data.edge_count(), precision == core::Precision::f32 ? 4 : 8);
     const double limit_ms = bytes.step(its) / (report_.reference_bandwidth_GBs * 1e9) * 1e3;
     nlohmann::json params = mesh_params(m);
-    params.update({{"cg_iterations_median", its},
+    params.update({{"cg_tolerance", precision == core::Precision::f32 ? fp32_cg_tolerance : fem::CgOptions{}.tolerance},
+                   {"cg_iterations_median", its},
                    {"cg_iterations_mean", std::accumulate(t.iterations.begin(), t.iterations.end(), 0.0) /
                                               static_cast<double>(t.iterations.size())},
                    {"ms_per_million_nodes", ms.median / (static_cast<double>(m.data.node_count()) * 1e-6)},
@@ -359,10 +368,14 @@ class FemBench {
   }
 
   std::unique_ptr<fem::FlowSolver> make_solver(const CavityMesh& m, const fem::BoundaryConstraints& bc,
-                                               fem::Preconditioner preconditioner) {
+                                               fem::Preconditioner preconditioner,
+                                               core::Precision precision = core::Precision::f64) {
+    fem::FlowParameters parameters = cavity_parameters(spmv_, preconditioner);
+    parameters.cg_precision = precision;
+    // An FP32 solve runs to the least tolerance a case may ask of it (docs/fem.md, Precision).
+    if (precision == core::Precision::f32) parameters.cg.tolerance = fp32_cg_tolerance;
     return with_progress(size_name(m.cells) + " solver set-up", [&] {
-      return std::make_unique<fem::FlowSolver>(devices_, 0, m.mesh, m.data, cavity_parameters(spmv_, preconditioner),
-                                               bc);
+      return std::make_unique<fem::FlowSolver>(devices_, 0, m.mesh, m.data, parameters, bc);
     });
   }
 

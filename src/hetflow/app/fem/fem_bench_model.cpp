@@ -11,28 +11,29 @@ constexpr double vector = 24;
 
 }  // namespace
 
-FemBytes::FemBytes(std::size_t nodes, std::size_t edges) {
+FemBytes::FemBytes(std::size_t nodes, std::size_t edges, double cg_value) {
   const auto n = static_cast<double>(nodes);
   const auto e = static_cast<double>(edges);
   const double edge_loop = e * (record + column) + n * row_start;
-  spmv = (e + n) * (scalar + column) + n * (row_start + 2 * scalar);
+  spmv = (e + n) * (cg_value + column) + n * (row_start + 2 * cg_value);
   convective_projection = edge_loop + n * (2 * vector + scalar);
   momentum_residual = edge_loop + n * (3 * vector + 3 * scalar);
-  pressure_assembly = edge_loop + (e + n) * scalar + n * (1 + 2 * vector + 4 * scalar);
+  // Reads the fixed flags, τ, û, ξ and p; writes H, 1/H_ii and b.
+  pressure_assembly = edge_loop + (e + n) * cg_value + n * (1 + 2 * vector + 2 * scalar + 2 * cg_value);
   diagnostics = edge_loop + n * (vector + 3 * scalar);
   const double tau = n * (vector + 2 * scalar);
   const double copy = n * 2 * vector;
   // Stages 1-3 read R, 1/M, uⁿ and W and write W and U; the last reads R, 1/M and W and writes W.
   const double stages = 3 * n * (5 * vector + scalar) + n * (3 * vector + scalar);
-  const double cg_start = n * 6 * scalar;  // reads b, 1/H_ii; writes x, r, p, z
+  const double cg_start = n * 6 * cg_value;  // reads b, 1/H_ii; writes x, r, p, z
   const double correct =
-      edge_loop + n * (scalar + scalar + vector + vector + 2 * scalar);  // 1/M, δ, û, u, p in and out
+      edge_loop + n * (scalar + cg_value + vector + vector + 2 * scalar);  // 1/M, δ, û, u, p in and out
   const double projection_xi = edge_loop + n * (2 * scalar + vector);    // 1/M, p; writes ξ
   step_fixed = tau + convective_projection + copy + 4 * momentum_residual + stages + pressure_assembly + cg_start +
                correct + projection_xi + diagnostics;
   // p.q reads 2 vectors; the update reads and writes x and r, reads p, q and 1/H_ii, writes z; the direction
   // reads z and reads and writes p.
-  cg_iteration = spmv + n * scalar * (2 + 8 + 3);
+  cg_iteration = spmv + n * cg_value * (2 + 8 + 3);
 }
 
 }  // namespace hetflow::app

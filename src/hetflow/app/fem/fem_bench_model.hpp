@@ -10,7 +10,9 @@ namespace hetflow::app {
 // lower bounds and measured GB/s against them never flatter a kernel. The overwrites of fixed velocities
 // touch boundary nodes only and are left out.
 struct FemBytes {
-  FemBytes(std::size_t nodes, std::size_t edges);
+  // `cg_value` is the bytes of one value of the pressure CG's matrix and vectors: 8 (FP64) or 4 (FP32,
+  // solver.cg_precision), which the SpMV, the assembly's outputs, the CG and the correction's δ take.
+  FemBytes(std::size_t nodes, std::size_t edges, double cg_value = 8);
 
   double spmv;                   // y = A x: 12 B per stored entry (E + n of them), row starts, x, y
   double convective_projection;  // reads u, 1/M; writes Π
