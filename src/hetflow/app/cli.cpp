@@ -73,7 +73,9 @@ int main(int argc, char** argv) {
     names.push_back(b.name);
   }
   bench_cmd->add_option("name", bench_name, "benchmark:" + listed)->required()->check(CLI::IsMember(names));
-  bench_cmd->add_option("--device", bench_device, "device selection; the first selected device is measured")
+  bench_cmd
+      ->add_option("--device", bench_device,
+                   "device selection; the first selected device is measured, all of them by scaling cases")
       ->check(not_empty());
   bench_cmd->add_option("--output,-o", bench_output, "results folder; JSON goes to OUTPUT/<device>/NAME.json")
       ->check(not_empty());

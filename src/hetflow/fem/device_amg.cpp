@@ -191,7 +191,8 @@ void DeviceAmg<Real>::add_parts(const core::Queue& queue, core::Buffer<Real>& v)
     if (j == me) continue;
     if (own.count > 0) sends.push_back({j, 1, std::as_writable_bytes(outgoing_->span().first(own.count))});
     if (ranges_[j].count > 0)
-      receives.push_back({j, 1, std::as_writable_bytes(incoming_->span().subspan(ranges_[j].received, ranges_[j].count))});
+      receives.push_back(
+          {j, 1, std::as_writable_bytes(incoming_->span().subspan(ranges_[j].received, ranges_[j].count))});
   }
   halo_->link().exchange(sends, receives);
   std::size_t low = v.size(), high = 0;

@@ -143,7 +143,8 @@ DeviceCg<Real>::DeviceCg(const core::Queue& queue, const CsrMatrix& a, const Spm
   // The step's x is the caller's, set per solve.
   if (amg_) {
     step_ = p.kernel("fem_cg_update");
-    core::KernelArgs(step_).add(n32).add(pq_count).add(*pq_sums).add(scalars_).skip().add(r_).add(p_).add(q_).add(state_);
+    core::KernelArgs(step_).add(n32).add(pq_count).add(*pq_sums).add(scalars_).skip().add(r_).add(p_).add(q_)
+        .add(state_);
     first_direction_ = p.kernel("fem_cg_first_direction");
     core::KernelArgs(first_direction_).add(n32).add(z_).add(p_).add(state_);
   } else {

@@ -26,7 +26,8 @@ namespace hetflow::fem {
 // Split over parts (docs/fem.md, "Several devices"), each part's CG runs on its own rows, the matrix's
 // first NodeHalo::owned(), with the vectors' halo entries after them: the partial sums of every
 // reduction travel to every part, where the kernels add all of them in part order (so all parts take the
-// same steps), p's halo is exchanged after each direction, and the host takes part in every iteration.
+// same steps), p's halo travels while the product works on the rows that read none, and the host takes
+// part in every iteration.
 template <class Real>
 class DeviceCg {
  public:

@@ -129,11 +129,12 @@ std::vector<double> FlowSolver::gather(const std::function<std::vector<double>(c
   }
   if (!processes_) return all;
   // The parts are contiguous ranges in rank order, so the ranks' shares concatenate to the field.
-  const std::vector<double> mine(all.begin() + static_cast<std::ptrdiff_t>(width * parts_.front().problem->first),
-                                 all.begin() + static_cast<std::ptrdiff_t>(
-                                                   width * (parts_.front().problem->first + parts_.front().problem->owned)));
+  const NodePart& own = *parts_.front().problem;
+  const auto begin = all.begin() + static_cast<std::ptrdiff_t>(width * own.first);
+  const std::vector<double> mine(begin, begin + static_cast<std::ptrdiff_t>(width * own.owned));
   all.clear();
-  for (const std::vector<double>& theirs : processes_->all_gather(mine)) all.insert(all.end(), theirs.begin(), theirs.end());
+  for (const std::vector<double>& theirs : processes_->all_gather(mine))
+    all.insert(all.end(), theirs.begin(), theirs.end());
   return all;
 }
 

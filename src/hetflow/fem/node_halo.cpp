@@ -82,7 +82,8 @@ void NodeHalo::trade(std::size_t components) {
   std::vector<core::Message> sends, receives;
   for (const Neighbour& n : neighbours_) {
     if (n.send_count > 0)
-      sends.push_back({n.part, 0, bytes(outgoing_.span().subspan(components * n.send_begin, components * n.send_count))});
+      sends.push_back(
+          {n.part, 0, bytes(outgoing_.span().subspan(components * n.send_begin, components * n.send_count))});
     if (n.receive_count > 0)
       receives.push_back(
           {n.part, 0, bytes(incoming_.span().subspan(components * n.receive_begin, components * n.receive_count))});

@@ -18,9 +18,9 @@
 
 namespace hetflow::fem {
 
-// Steps 2 and 3 of the fractional step on one device, in FP64 (docs/fem.md, Fractional step): assembles
-// the pressure matrix and the increment's right-hand side in place on the fixed pattern
-// (fem_pressure.cl, host reference fem/pressure_system.hpp), solves H δ = b with the CG from δ = 0
+// Steps 2 and 3 of the fractional step on one device, in FP64 but for the CG's optional FP32 (docs/fem.md,
+// Fractional step): assembles the pressure matrix and the increment's right-hand side in place on the
+// fixed pattern (fem_pressure.cl, host reference fem/pressure_system.hpp), solves H δ = b with the CG from δ = 0
 // (Jacobi, or with options.preconditioner = amg the V-cycle of the stiffness K's hierarchy, built by the
 // constructor), then p ← p + δ, u = û − (θΔt/ρ) M⁻¹ π(δ) and ξ = π(p)/M. The caller applies the velocity
 // boundary conditions to u.

@@ -4,9 +4,9 @@
 namespace hetflow::app {
 
 // `type: incompressible`: transient incompressible Navier–Stokes on a tetrahedral mesh by the edge-based
-// fractional-step finite elements of docs/fem.md, on the first selected device. Writes fields_<step>.vtu
-// with fields.pvd, cut-plane previews, probes.csv, line profiles, forces.csv, log.csv and
-// checkpoint.bin (see FemStepping and FemOutputs).
+// fractional-step finite elements of docs/fem.md, on the selected devices (the mesh split over several).
+// Writes fields_<step>.vtu with fields.pvd, cut-plane previews, probes.csv, line profiles, forces.csv,
+// log.csv and checkpoint.bin (see FemStepping and FemOutputs).
 class IncompressibleCase : public CaseType {
  public:
   casefile::Schema schema() const override;
