@@ -147,6 +147,7 @@ TEST(FemBoundary, ParabolicProfileOverTwoAxes) {
   conditions[0] = velocity("x_min", {u, 0, 0});
   conditions[0].profile = VelocityProfile::parabolic;
   conditions[0].profile_axes = {1, 2};
+  conditions[1] = outlet("x_max", 0);
   const BoundaryConstraints c = build_boundary_constraints(mesh, conditions, "channel");
   std::size_t inner = 0;
   for (std::size_t k = 0; k < c.dirichlet_nodes.size(); ++k) {
@@ -167,6 +168,7 @@ TEST(FemBoundary, PipeProfileAroundThePatchCentre) {
   std::vector<PatchCondition> conditions = all_sides(Kind::slip);
   conditions[0] = velocity("x_min", {3, 0, -1});
   conditions[0].profile = VelocityProfile::pipe;
+  conditions[1] = outlet("x_max", 0);
   const BoundaryConstraints c = build_boundary_constraints(mesh, conditions, "box");
   const auto value_at = [&](std::uint32_t j, std::uint32_t k) {
     return c.dirichlet_values[position(c.dirichlet_nodes, box_node(n, 0, j, k))];
@@ -186,6 +188,7 @@ TEST(FemBoundary, RampRisesAsAHalfCosine) {
   EXPECT_EQ(ramp_factor(0.0, 0.0), 1.0);
   const Mesh mesh = box_mesh(1, 1, 1, {0, 0, 0}, {1, 1, 1});
   std::vector<PatchCondition> conditions = all_sides(Kind::slip);
+  conditions[0] = outlet("x_min", 0);
   conditions[1] = velocity("x_max", {-2, 0, 0});
   conditions[1].ramp_time = 2.0;
   const BoundaryConstraints c = build_boundary_constraints(mesh, conditions, "box");
@@ -228,11 +231,93 @@ TEST(FemBoundary, WallsTakePrecedenceAndOutletsKeepThem) {
     EXPECT_GE(position(c.pressure_nodes, i), 0) << "node " << i;
   for (double p : c.pressure_values) EXPECT_EQ(p, 3.0);
   EXPECT_FALSE(c.reference_pressure_node.has_value());
+  EXPECT_TRUE(c.dirichlet_flux_areas.empty()) << "an outlet takes any net inflow";
   for (std::uint32_t i = 0; i < mesh.nodes.size(); ++i)
     EXPECT_LE((position(c.dirichlet_nodes, i) >= 0) + (position(c.slip_nodes, i) >= 0) +
                   (position(c.crease_nodes, i) >= 0) + (position(c.corner_nodes, i) >= 0),
               1)
         << "node " << i;
+}
+
+// ∮ N_I n dΓ of every node, from the boundary triangles: a third of each face's area times its normal.
+std::vector<Vec3> node_flux_areas(const Mesh& mesh) {
+  std::vector<Vec3> area(mesh.nodes.size(), Vec3{0, 0, 0});
+  for (const BoundaryFace& f : mesh.boundary) {
+    const Point &a = mesh.nodes[f.nodes[0]], &b = mesh.nodes[f.nodes[1]], &c = mesh.nodes[f.nodes[2]];
+    const Vec3 u{b[0] - a[0], b[1] - a[1], b[2] - a[2]}, v{c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+    const Vec3 n{u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
+    for (std::uint32_t i : f.nodes)
+      for (std::size_t d = 0; d < 3; ++d) area[i][d] += n[d] / 6;
+  }
+  return area;
+}
+
+// Σ u_I·a_I over the Dirichlet nodes of `ramp_time`: their net outflow.
+double net_outflow(const Mesh& mesh, const BoundaryConstraints& c, const std::vector<Vec3>& values, double ramp_time) {
+  const std::vector<Vec3> area = node_flux_areas(mesh);
+  double q = 0;
+  for (std::size_t k = 0; k < c.dirichlet_nodes.size(); ++k)
+    if (c.dirichlet_ramp_times[k] == ramp_time)
+      for (std::size_t d = 0; d < 3; ++d) q += values[k][d] * area[c.dirichlet_nodes[k]][d];
+  return q;
+}
+
+// A closed 4³ box, slip on y and z, 1 flowing in through x_min and 1.02 out through x_max: the held values
+// are changed along each node's area vector until nothing flows out net, and the imbalance was 0.02/2.02.
+TEST(FemBoundary, AClosedDomainsHeldVelocitiesCarryNoNetFlow) {
+  const Mesh mesh = box_mesh(4, 4, 4, {0, 0, 0}, {1, 1, 1});
+  std::vector<PatchCondition> conditions = all_sides(Kind::slip);
+  conditions[0] = velocity("x_min", {1, 0, 0});
+  conditions[1] = velocity("x_max", {1.02, 0, 0});
+  BoundaryConstraints c = build_boundary_constraints(mesh, conditions, "box");
+  const std::vector<Vec3> area = node_flux_areas(mesh);
+  ASSERT_EQ(c.dirichlet_flux_areas.size(), c.dirichlet_nodes.size());
+  std::vector<Vec3> given;
+  double area_squared = 0;
+  for (std::size_t k = 0; k < c.dirichlet_nodes.size(); ++k) {
+    const std::uint32_t i = c.dirichlet_nodes[k];
+    expect_vector(c.dirichlet_flux_areas[k], area[i], 1e-17, "area of node " + std::to_string(i));
+    given.push_back({mesh.nodes[i][0] == 0 ? 1.0 : 1.02, 0, 0});
+    for (double a : area[i]) area_squared += a * a;
+  }
+  // The least change moves every value by one multiple of its area vector.
+  for (std::size_t k = 0; k < c.dirichlet_nodes.size(); ++k) {
+    const Vec3& a = area[c.dirichlet_nodes[k]];
+    expect_vector(c.dirichlet_values[k], {given[k][0] - 0.02 / area_squared * a[0], -0.02 / area_squared * a[1],
+                                          -0.02 / area_squared * a[2]},
+                  1e-15, "node " + std::to_string(c.dirichlet_nodes[k]));
+  }
+  EXPECT_NEAR(net_outflow(mesh, c, given, 0), 0.02, 1e-15);
+  EXPECT_NEAR(net_outflow(mesh, c, c.dirichlet_values, 0), 0, 1e-15);
+  EXPECT_NEAR(balance_closed_flux(c, given), 0.02 / 2.02, 1e-15);
+  EXPECT_NEAR(net_outflow(mesh, c, given, 0), 0, 1e-15);
+}
+
+// A group balanced at full value stays balanced along its ramp, so each ramp time is balanced by itself.
+TEST(FemBoundary, EachRampGroupIsBalancedByItself) {
+  const Mesh mesh = box_mesh(3, 3, 3, {0, 0, 0}, {1, 1, 1});
+  std::vector<PatchCondition> conditions = all_sides(Kind::slip);
+  conditions[0] = velocity("x_min", {1, 0, 0});
+  conditions[1] = velocity("x_max", {1.05, 0, 0});
+  conditions[2] = velocity("y_min", {0, 2, 0});
+  conditions[3] = velocity("y_max", {0, 1.9, 0});
+  conditions[2].ramp_time = conditions[3].ramp_time = 0.5;
+  const BoundaryConstraints c = build_boundary_constraints(mesh, conditions, "box");
+  EXPECT_NEAR(net_outflow(mesh, c, c.dirichlet_values, 0), 0, 1e-15);
+  EXPECT_NEAR(net_outflow(mesh, c, c.dirichlet_values, 0.5), 0, 1e-15);
+  for (std::size_t k = 0; k < c.dirichlet_nodes.size(); ++k) {
+    const Point& x = mesh.nodes[c.dirichlet_nodes[k]];
+    if (x[0] == 0 && x[1] > 0 && x[1] < 1) EXPECT_GT(c.dirichlet_values[k][0], 1.0) << "x_min gives more";
+    if (x[1] == 0 && x[0] > 0 && x[0] < 1) EXPECT_LT(c.dirichlet_values[k][1], 2.0) << "y_min gives less";
+  }
+}
+
+TEST(FemBoundary, RejectsAnInflowWithoutAnOutlet) {
+  std::vector<PatchCondition> conditions = all_sides(Kind::slip);
+  conditions[0] = velocity("x_min", {1, 0, 0});
+  expect_box_error(conditions,
+                   "mesh 'box.msh': the velocity patches of a domain without an outlet let in or out 100 % of the "
+                   "flow through them net; an incompressible flow needs an outlet or a balanced inflow");
 }
 
 TEST(FemBoundary, ReferencePressureNodeIsTheNearestToTheGivenPoint) {
@@ -325,6 +410,7 @@ TEST_F(FemBoundaryDevice, DeviceApplyEqualsHostApply) {
   conditions[0].profile = VelocityProfile::parabolic;
   conditions[0].profile_axes = {1, 2};
   conditions[0].ramp_time = 2.0;
+  conditions[5] = outlet("z_max", 0);
   const BoundaryConstraints c = build_boundary_constraints(mesh, conditions, "box");
   ASSERT_FALSE(c.corner_nodes.empty());
   ASSERT_FALSE(c.crease_nodes.empty());
@@ -349,6 +435,7 @@ TEST_F(FemBoundaryDevice, NewDirichletValuesReplaceTheOldOnes) {
   const Mesh mesh = box_mesh(3, 3, 3, {0, 0, 0}, {1, 1, 1});
   std::vector<PatchCondition> conditions = all_sides(Kind::slip);
   conditions[0] = velocity("x_min", {1, 0, 0});
+  conditions[1] = outlet("x_max", 0);
   BoundaryConstraints c = build_boundary_constraints(mesh, conditions, "box");
   VelocityConstraints constraints(devices_, 0, c, mesh.nodes.size());
   for (std::size_t k = 0; k < c.dirichlet_values.size(); ++k)

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "hetflow/core/error.hpp"
+#include "hetflow/fem/box_mesh.hpp"
 #include "hetflow/fem/edge_data.hpp"
 #include "hetflow/fem/flow_solver.hpp"
 #include "hetflow/fem/step_diagnostics.hpp"
@@ -204,6 +206,46 @@ TEST_F(FemFlowSolver, Fp32CgVectorsSolveToTheirTolerance) {
     std::cout << "fp32 against fp64 CG at tolerance 1e-6: max |du| " << difference << "\n";
     EXPECT_GT(difference, 1e-12);  // the solves rounded to FP32
     EXPECT_LT(difference, 1e-5);
+  }
+}
+
+// New Dirichlet values of a closed box (inflow through x_min, outflow through x_max, slip elsewhere) are
+// balanced before they are held: 1 in and 1.05 out leaves no net outflow after a step; 1 in and nothing
+// out is refused.
+TEST(FemFlowSolverValues, NewValuesOfAClosedDomainAreBalancedOrRefused) {
+  const Mesh mesh = box_mesh(3, 3, 3, {0, 0, 0}, {1, 1, 1});
+  const EdgeData data = build_edge_data(mesh);
+  std::vector<PatchCondition> conditions;
+  for (const std::string& side : mesh.patches) {
+    PatchCondition c;
+    c.patch = side;
+    c.kind = side[0] == 'x' ? BoundaryKind::velocity : BoundaryKind::slip;
+    c.value = {1, 0, 0};
+    conditions.push_back(c);
+  }
+  const BoundaryConstraints constraints = build_boundary_constraints(mesh, conditions, "box");
+  FlowParameters parameters;
+  parameters.momentum.viscosity = 0.1;
+  const core::DeviceSet devices = test::test_device();
+  FlowSolver solver(devices, 0, mesh, data, parameters, constraints);
+  const auto values = [&](double out) {
+    std::vector<Vec3> v;
+    for (std::uint32_t i : constraints.dirichlet_nodes) v.push_back({mesh.nodes[i][0] == 0 ? 1.0 : out, 0, 0});
+    return v;
+  };
+  solver.set_dirichlet_values(values(1.05));
+  solver.advance(1e-3);
+  const std::vector<Vec3> u = solver.velocity();
+  double net = 0;
+  for (std::size_t k = 0; k < constraints.dirichlet_nodes.size(); ++k)
+    for (std::size_t d = 0; d < 3; ++d) net += u[constraints.dirichlet_nodes[k]][d] * constraints.dirichlet_flux_areas[k][d];
+  EXPECT_NEAR(net, 0, 1e-15);
+  try {
+    solver.set_dirichlet_values(values(0));
+    FAIL() << "no error";
+  } catch (const core::Error& e) {
+    EXPECT_STREQ(e.what(),
+                 "the Dirichlet values let in or out 100 % of the flow through them net, in a domain without an outlet");
   }
 }
 

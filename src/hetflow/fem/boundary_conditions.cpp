@@ -70,6 +70,12 @@ class Builder {
       if (wall[i] != kNone) add_dirichlet(out, i, std::size_t(wall[i]));
     add_slip(out, wall);
     add_pressure(out, reference_point);
+    if (out.reference_pressure_node) add_flux_areas(out, wall);
+    const double imbalance = balance_closed_flux(out, out.dirichlet_values);
+    if (imbalance > kMaxClosedFluxImbalance)
+      fail("the velocity patches of a domain without an outlet let in or out " +
+           core::number_text(100 * imbalance, 3) + " % of the flow through them net; an incompressible flow " +
+           "needs an outlet or a balanced inflow");
     return out;
   }
 
@@ -195,6 +201,16 @@ class Builder {
     }
   }
 
+  // ∮ N_I n dΓ = Σ over I's boundary faces of (area / 3) n for the nodes of velocity patches.
+  void add_flux_areas(BoundaryConstraints& out, const std::vector<int>& wall) const {
+    std::vector<Vec3> area(mesh_.nodes.size(), Vec3{0, 0, 0});
+    for (const BoundaryFace& face : mesh_.boundary)
+      for (std::uint32_t i : face.nodes) add(area[i], scaled(area_normal(mesh_, face), 1.0 / 6));
+    for (std::uint32_t i : out.dirichlet_nodes)
+      out.dirichlet_flux_areas.push_back(conditions_[std::size_t(wall[i])].kind == BoundaryKind::velocity ? area[i]
+                                                                                                   : Vec3{0, 0, 0});
+  }
+
   // The outlets' pressures (the first outlet listed wins a shared node), or the reference node.
   void add_pressure(BoundaryConstraints& out, std::optional<Point> reference_point) const {
     std::vector<int> owner(mesh_.nodes.size(), kNone);
@@ -272,6 +288,33 @@ std::vector<std::uint32_t> patch_nodes(const Mesh& mesh, std::uint32_t patch) {
   return nodes;
 }
 
+double balance_closed_flux(const BoundaryConstraints& c, std::span<Vec3> values) {
+  const std::vector<Vec3>& areas = c.dirichlet_flux_areas;
+  if (areas.empty()) return 0;
+  if (areas.size() != values.size() || c.dirichlet_ramp_times.size() != values.size())
+    throw core::Error("balancing the flux: " + std::to_string(values.size()) + " values for " +
+                      std::to_string(areas.size()) + " Dirichlet areas");
+  struct Group {
+    double net = 0, gross = 0, area_squared = 0;
+  };
+  std::map<double, Group> groups;
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    Group& g = groups[c.dirichlet_ramp_times[k]];
+    const double flux = dot(values[k], areas[k]);
+    g.net += flux;
+    g.gross += std::abs(flux);
+    g.area_squared += dot(areas[k], areas[k]);
+  }
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    const Group& g = groups[c.dirichlet_ramp_times[k]];
+    if (g.net != 0) add(values[k], scaled(areas[k], -g.net / g.area_squared));
+  }
+  double worst = 0;
+  for (const auto& [ramp, g] : groups)
+    if (g.gross > 0) worst = std::max(worst, std::abs(g.net) / g.gross);
+  return worst;
+}
+
 double ramp_factor(double time, double ramp_time) {
   return ramp_time > 0 && time < ramp_time ? 0.5 * (1 - std::cos(std::numbers::pi * time / ramp_time)) : 1.0;
 }
@@ -283,6 +326,8 @@ void check_constraints(const BoundaryConstraints& c, std::size_t node_count) {
   check_list(c.dirichlet_nodes, c.dirichlet_values.size(), "velocity Dirichlet", node_count);
   check_list(c.dirichlet_nodes, c.dirichlet_ramp_times.size(), "velocity Dirichlet", node_count);
   check_list(c.pressure_nodes, c.pressure_values.size(), "pressure", node_count);
+  if (!c.dirichlet_flux_areas.empty())
+    check_list(c.dirichlet_nodes, c.dirichlet_flux_areas.size(), "velocity Dirichlet", node_count);
 }
 
 void apply_constraints(const BoundaryConstraints& c, double time, std::span<Vec3> velocity) {

@@ -47,6 +47,9 @@ struct BoundaryConstraints {
   std::vector<std::uint32_t> dirichlet_nodes;  // u ← value × ramp(t)
   std::vector<Vec3> dirichlet_values;          // the value once ramped up
   std::vector<double> dirichlet_ramp_times;    // T, 0 for none
+  // In a domain without an outlet, per Dirichlet node ∮ N_I n dΓ over its boundary faces, so that the net
+  // outflow of the held velocities is Σ u_I·a_I; zero at no-slip nodes, and empty when an outlet exists.
+  std::vector<Vec3> dirichlet_flux_areas;
   std::vector<std::uint32_t> pressure_nodes;   // p fixed, sorted by node index
   std::vector<double> pressure_values;
   // The node that fixes the pressure's constant in a domain without an outlet (then the only pressure
@@ -67,6 +70,18 @@ struct BoundaryConstraints {
 BoundaryConstraints build_boundary_constraints(const Mesh& mesh, std::span<const PatchCondition> conditions,
                                                const std::string& source,
                                                std::optional<Point> reference_point = std::nullopt);
+
+// A closed domain's held velocities must carry no net flow, or the pressure equation has no solution: its
+// rows sum to the net outflow, which fixing the pressure at one node turns into a point source there.
+// The P1 interpolant of an exactly balanced inflow still leaks O(h²), so this removes the net outflow
+// Q of each group of nodes that share a ramp time (a group balanced at full value is balanced at every
+// time of the ramp) by the least change: u_I ← u_I − (Q / Σ|a_I|²) a_I. Returns the largest |Q| of a
+// group over its Σ|u_I·a_I|, 0 when nothing flows; leaves the values alone where the areas are empty.
+double balance_closed_flux(const BoundaryConstraints& constraints, std::span<Vec3> values);
+
+// The largest relative imbalance balance_closed_flux corrects without complaint: more is a case error
+// (an inflow without an outlet), not the leak of an interpolant.
+inline constexpr double kMaxClosedFluxImbalance = 0.1;
 
 // The sorted nodes of the faces of patch `patch`.
 std::vector<std::uint32_t> patch_nodes(const Mesh& mesh, std::uint32_t patch);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "hetflow/core/error.hpp"
+#include "hetflow/core/number_text.hpp"
 #include "hetflow/fem/pressure_stiffness.hpp"
 #include "hetflow/fem/pressure_system.hpp"
 
@@ -175,10 +176,15 @@ double FlowSolver::stable_dt(double courant) const {
   return rate > 0 ? courant / rate : std::numeric_limits<double>::infinity();
 }
 
-void FlowSolver::set_dirichlet_values(std::span<const Vec3> values) {
-  if (values.size() != constraints_.dirichlet_nodes.size())
+void FlowSolver::set_dirichlet_values(std::span<const Vec3> given) {
+  if (given.size() != constraints_.dirichlet_nodes.size())
     throw core::Error("the flow has " + std::to_string(constraints_.dirichlet_nodes.size()) +
-                      " Dirichlet nodes, got values for " + std::to_string(values.size()));
+                      " Dirichlet nodes, got values for " + std::to_string(given.size()));
+  std::vector<Vec3> values(given.begin(), given.end());
+  const double imbalance = balance_closed_flux(constraints_, values);
+  if (imbalance > kMaxClosedFluxImbalance)
+    throw core::Error("the Dirichlet values let in or out " + core::number_text(100 * imbalance, 3) +
+                      " % of the flow through them net, in a domain without an outlet");
   for (Part& part : parts_) {
     if (!part.problem) {
       part.solver->set_dirichlet_values(values);

@@ -53,7 +53,8 @@ class FlowSolver {
   double stable_dt(double courant) const;
 
   // New Dirichlet values (one per BoundaryConstraints::dirichlet_nodes, VelocityConstraints::
-  // set_dirichlet_values) for the next steps.
+  // set_dirichlet_values) for the next steps, balanced first in a closed domain (balance_closed_flux);
+  // throws core::Error for an imbalance beyond kMaxClosedFluxImbalance.
   void set_dirichlet_values(std::span<const Vec3> values);
 
   // One step of length dt; throws FlowError when the step fails (the state is then not usable).

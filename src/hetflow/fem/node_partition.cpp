@@ -116,6 +116,7 @@ BoundaryConstraints local_constraints(const BoundaryConstraints& c, const NodePa
   out.dirichlet_nodes = nodes_of(dirichlet);
   out.dirichlet_values = pick(c.dirichlet_values, dirichlet);
   out.dirichlet_ramp_times = pick(c.dirichlet_ramp_times, dirichlet);
+  // The flux areas stay with the whole mesh: FlowSolver balances whole sets of values before it splits them.
   const Entries pressure = local_entries(p, c.pressure_nodes);
   out.pressure_nodes = nodes_of(pressure);
   out.pressure_values = pick(c.pressure_values, pressure);
