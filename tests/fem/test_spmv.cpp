@@ -107,6 +107,20 @@ TEST(FemSpmvShape, RejectsMoreRowsThanWorkItems) {
   }
 }
 
+// The multigrid's coarse operators on a 56³ cavity have rows 4.6 and 10.4 times as long as the finest
+// level's 14.6: with one tuned lane per row they get 4 and 8; shapes only widen, up to the work-group.
+TEST(FemSpmvShape, WidensToLongerRows) {
+  const SpmvShape one_lane{5, 5}, eight_lanes{6, 3};
+  EXPECT_EQ(widened_shape(one_lane, 14.6, 14.6), one_lane);
+  EXPECT_EQ(widened_shape(one_lane, 67.0, 14.6), (SpmvShape{5, 3}));
+  EXPECT_EQ(widened_shape(one_lane, 152.0, 14.6), (SpmvShape{5, 2}));
+  EXPECT_EQ(widened_shape(one_lane, 21.0, 14.6), one_lane) << "1.44 times as long rounds to 1";
+  EXPECT_EQ(widened_shape(one_lane, 22.0, 14.6), (SpmvShape{5, 4})) << "1.51 times as long rounds to 2";
+  EXPECT_EQ(widened_shape(one_lane, 3.0, 14.6), one_lane);
+  EXPECT_EQ(widened_shape(one_lane, 1e6, 14.6), (SpmvShape{5, 0}));
+  EXPECT_EQ(widened_shape(eight_lanes, 30.0, 14.0), (SpmvShape{6, 2}));
+}
+
 TEST(FemCsr, RejectsColumnOutsideMatrix) {
   CsrMatrix a = test::dirichlet_laplacian(4, 4, 1);
   a.col[7] = 16;

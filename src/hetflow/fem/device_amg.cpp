@@ -25,6 +25,10 @@ std::vector<Real> to_real(const std::vector<double>& v) {
   return std::vector<Real>(v.begin(), v.end());
 }
 
+double mean_row_length(const SparseRows& m) {
+  return m.rows == 0 ? 0.0 : static_cast<double>(m.values.size()) / static_cast<double>(m.rows);
+}
+
 }  // namespace
 
 template <class Real>
@@ -49,10 +53,17 @@ DeviceAmg<Real>::DeviceAmg(const core::Queue& queue, const AmgHierarchy& hierarc
   const std::size_t reduce_wg = reduce_work_group(info);
   const core::Program& program =
       context.program("fem/fem_amg.cl", sparse_build_options(precision_of<Real>(), shape, reduce_wg));
+  // Each operator's kernels take the tuned shape widened to its rows (widened_shape); the work-group, and
+  // with it the launch range and the finest level's partial sums, stay the tuned ones.
+  const std::vector<AmgLevel>& host = hierarchy.levels();
+  const double tuned_row_length = mean_row_length(finest ? finest->a : host.front().a);
+  const auto kernel_for = [&](const SparseRows& m, const char* name) {
+    const SpmvShape wide = widened_shape(shape, mean_row_length(m), tuned_row_length);
+    return context.program("fem/fem_amg.cl", sparse_build_options(precision_of<Real>(), wide, reduce_wg)).kernel(name);
+  };
   spmv_global_ = spmv_range(info, shape);
   spmv_local_ = core::NDRange(shape.work_group());
   coarse_range_ = core::NDRange(reduce_wg);
-  const std::vector<AmgLevel>& host = hierarchy.levels();
   for (std::size_t l = 0; l < host.size(); ++l) {
     const AmgLevel& h = l == 0 && finest ? *finest : host[l];
     Level level;
@@ -88,10 +99,11 @@ DeviceAmg<Real>::DeviceAmg(const core::Queue& queue, const AmgHierarchy& hierarc
     Level& level = levels_[l];
     Level& next = levels_[l + 1];
     core::Buffer<Real>& coarse_output = l + 2 == levels_.size() ? next.x : next.t;
-    level.residual_first = program.kernel("fem_amg_residual_first");
-    level.restrict_ = program.kernel("fem_amg_product");
-    level.correct_first = program.kernel("fem_amg_correct_first");
-    level.jacobi = program.kernel(l == 0 ? "fem_amg_jacobi_sums" : "fem_amg_jacobi");
+    const AmgLevel& h = l == 0 && finest ? *finest : host[l];
+    level.residual_first = kernel_for(h.a, "fem_amg_residual_first");
+    level.restrict_ = kernel_for(h.r, "fem_amg_product");
+    level.correct_first = kernel_for(h.p, "fem_amg_correct_first");
+    level.jacobi = kernel_for(h.a, l == 0 ? "fem_amg_jacobi_sums" : "fem_amg_jacobi");
     const Rows& a = level.a;
     core::KernelArgs(level.residual_first).add(a.n).add(a.row_start).add(a.col).add(a.values).add(level.smoother)
         .skip().add(level.t).add(state);

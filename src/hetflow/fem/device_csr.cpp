@@ -24,6 +24,14 @@ void check(const SpmvShape& shape, const core::DeviceInfo& device) {
                       std::to_string(device.max_work_group));
 }
 
+SpmvShape widened_shape(const SpmvShape& tuned, double row_length, double tuned_row_length) {
+  SpmvShape shape = tuned;
+  while (shape.row_bits > 0 && row_length >= 1.5 * static_cast<double>(shape.lanes()) / static_cast<double>(tuned.lanes()) *
+                                                  tuned_row_length)
+    --shape.row_bits;
+  return shape;
+}
+
 std::size_t reduce_work_group(const core::DeviceInfo& device) {
   std::size_t wg = 256;
   while (wg > device.max_work_group) wg /= 2;

@@ -20,6 +20,12 @@ struct SpmvShape {
   bool operator==(const SpmvShape&) const = default;
 };
 
+// The shape for rows `row_length` entries long on average, from one tuned on rows `tuned_row_length` long:
+// as many times more lanes per row (a power of two, up to the whole work-group), so that each lane's share
+// of a row stays what it was tuned for. The multigrid's coarse operators have rows 5-10 times longer than
+// the finest level's; with the finest level's lanes their products are latency-bound chains.
+SpmvShape widened_shape(const SpmvShape& tuned, double row_length, double tuned_row_length);
+
 // Throws core::Error unless 0 <= row_bits <= wg_bits and the work-group fits the device.
 void check(const SpmvShape& shape, const core::DeviceInfo& device);
 
