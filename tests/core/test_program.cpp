@@ -89,6 +89,21 @@ TEST(CoreProgram, BuildsWithPrecisionDefinesAndRuns) {
   }
 }
 
+// enqueue() runs the kernel as launch() does, in queue order, without handing out an event.
+TEST(CoreProgram, EnqueueRunsTheKernelInQueueOrder) {
+  const DeviceSet ds = test::test_device();
+  const Context& ctx = ds.context(0);
+  const Queue& q = ds.compute(0);
+  CacheDir cache;
+  const Program program = build_program(ctx, "test/twice.cl", "__kernel void twice(__global int* v) { v[0] *= 2; }\n", "");
+  Kernel k = program.kernel("twice");
+  Buffer<cl_int> v(ctx, 1);
+  v.fill(q, 3);
+  k.args(v);
+  for (int i = 0; i < 5; ++i) k.enqueue(q, 1);
+  EXPECT_EQ(v.to_vector(q)[0], 96);
+}
+
 // A context's extra options (`hetflow bench --build-options`, a case's device.build_options) reach
 // programs built from generated source too, as RADAU5's and the chem benchmark's are.
 TEST(CoreProgram, SourceBuildsTakeTheContextsExtraOptions) {

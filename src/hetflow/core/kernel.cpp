@@ -12,6 +12,16 @@ NDRange strided_range(const DeviceInfo& device, std::size_t work_group, std::siz
 }
 
 Event Kernel::launch(const Queue& queue, NDRange global, NDRange local, std::span<const Event> wait) const {
+  return Event(submit(queue, global, local, wait, true));
+}
+
+void Kernel::enqueue(const Queue& queue, NDRange global, NDRange local, std::span<const Event> wait) const {
+  const cl_event e = submit(queue, global, local, wait, trace::enabled());
+  if (e) check(clReleaseEvent(e), "clReleaseEvent(" + name_ + ")");
+}
+
+cl_event Kernel::submit(const Queue& queue, NDRange global, NDRange local, std::span<const Event> wait,
+                        bool with_event) const {
   if (local.dims != 0 && local.dims != global.dims) {
     throw Error("kernel " + name_ + ": the local size has " + std::to_string(local.dims) +
                 " dimensions, the global size " + std::to_string(global.dims));
@@ -20,10 +30,10 @@ Event Kernel::launch(const Queue& queue, NDRange global, NDRange local, std::spa
   cl_event e = nullptr;
   check(clEnqueueNDRangeKernel(queue.get(), handle_.get(), global.dims, nullptr, global.size.data(),
                                local.dims ? local.size.data() : nullptr, static_cast<cl_uint>(list.size()),
-                               list.empty() ? nullptr : list.data(), &e),
+                               list.empty() ? nullptr : list.data(), with_event ? &e : nullptr),
         "clEnqueueNDRangeKernel(" + name_ + ")");
   trace::record(queue, name_, e);
-  return Event(e);
+  return e;
 }
 
 std::size_t Kernel::max_work_group(const Queue& queue) const {

@@ -147,7 +147,7 @@ void DeviceAmg<Real>::enqueue(const core::Queue& queue, const core::Buffer<Real>
     coarse_solve_.set(2, b);
     coarse_solve_.set(3, z);
     coarse_solve_.set(4, partial);
-    coarse_solve_.launch(queue, coarse_range_, coarse_range_);
+    coarse_solve_.enqueue(queue, coarse_range_, coarse_range_);
     return;
   }
   Level& finest = levels_.front();
@@ -157,17 +157,17 @@ void DeviceAmg<Real>::enqueue(const core::Queue& queue, const core::Buffer<Real>
   finest.jacobi.set(7, z);
   finest.jacobi.set(8, partial);
   for (std::size_t l = 0; l + 1 < levels_.size(); ++l) {
-    levels_[l].residual_first.launch(queue, spmv_global_, spmv_local_);
-    levels_[l].restrict_.launch(queue, spmv_global_, spmv_local_);
+    levels_[l].residual_first.enqueue(queue, spmv_global_, spmv_local_);
+    levels_[l].restrict_.enqueue(queue, spmv_global_, spmv_local_);
     if (l == 0 && halo_) add_parts(queue, levels_[1].b);
   }
-  coarse_solve_.launch(queue, coarse_range_, coarse_range_);
+  coarse_solve_.enqueue(queue, coarse_range_, coarse_range_);
   for (std::size_t l = levels_.size() - 1; l-- > 0;) {
-    levels_[l].correct_first.launch(queue, spmv_global_, spmv_local_);
+    levels_[l].correct_first.enqueue(queue, spmv_global_, spmv_local_);
     if constexpr (std::is_same_v<Real, double>) {
       if (l == 0 && halo_) halo_->exchange(levels_[0].x, 1);
     }
-    levels_[l].jacobi.launch(queue, spmv_global_, spmv_local_);
+    levels_[l].jacobi.enqueue(queue, spmv_global_, spmv_local_);
   }
 }
 
@@ -226,7 +226,7 @@ void DeviceAmg<Real>::add_parts(const core::Queue& queue, core::Buffer<Real>& v)
         .add(scratch_)
         .add(static_cast<cl_int>(r.begin))
         .add(v);
-    add_.launch(queue, spmv_global_, spmv_local_);
+    add_.enqueue(queue, spmv_global_, spmv_local_);
   }
 }
 

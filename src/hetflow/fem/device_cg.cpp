@@ -163,10 +163,10 @@ bool DeviceCg<Real>::enqueue_iteration(const core::Queue& queue) {
   if (halo_ && relay(queue, pq_partial_, static_cast<std::size_t>(product_slots() * product_groups_), pq_all_,
                      check_.data()))
     return false;
-  step_.launch(queue, reduce_global_, one_group);
+  step_.enqueue(queue, reduce_global_, one_group);
   if (amg_) enqueue_amg(queue);
   if (halo_) relay(queue, partial_, 2 * static_cast<std::size_t>(amg_ ? amg_->partial_pairs() : groups_), pairs_all_);
-  direction_.launch(queue, reduce_global_, one_group);
+  direction_.enqueue(queue, reduce_global_, one_group);
   return true;
 }
 
@@ -184,7 +184,7 @@ void DeviceCg<Real>::enqueue_product(const core::Queue& queue) {
       return;
     }
   }
-  product_.launch(queue, spmv_global_, spmv_local_);
+  product_.enqueue(queue, spmv_global_, spmv_local_);
 }
 
 template <class Real>
@@ -193,7 +193,7 @@ void DeviceCg<Real>::launch_rows(const core::Queue& queue, std::size_t first, st
   product_.set(0, static_cast<cl_int>(first));
   product_.set(1, static_cast<cl_int>(count));
   product_.set(8, static_cast<cl_int>(slot * product_groups_));
-  product_.launch(queue, spmv_global_, spmv_local_,
+  product_.enqueue(queue, spmv_global_, spmv_local_,
                   wait.get() ? std::span<const core::Event>(&wait, 1) : std::span<const core::Event>());
 }
 
@@ -238,18 +238,18 @@ CgResult DeviceCg<Real>::solve(const core::Queue& queue, const core::Buffer<Real
       .add(z_)
       .add(p_)
       .add(partial_);
-  start_.launch(queue, reduce_global_, one_group);
+  start_.enqueue(queue, reduce_global_, one_group);
   step_.set(4, x);
   if (halo_) relay(queue, partial_, 2 * static_cast<std::size_t>(groups_), pairs_all_);
   start_sums_.set(0, static_cast<cl_int>(start_pairs_));
-  start_sums_.launch(queue, one_group, one_group);
+  start_sums_.enqueue(queue, one_group, one_group);
   if (amg_) {
     // The Jacobi start above set the state word and b.b; the V-cycle replaces z and so p and r.z.
     enqueue_amg(queue);
-    first_direction_.launch(queue, reduce_global_, one_group);
+    first_direction_.enqueue(queue, reduce_global_, one_group);
     if (halo_) relay(queue, partial_, 2 * static_cast<std::size_t>(amg_->partial_pairs()), pairs_all_);
     start_sums_.set(0, static_cast<cl_int>(pairs_));
-    start_sums_.launch(queue, one_group, one_group);
+    start_sums_.enqueue(queue, one_group, one_group);
   }
   if (halo_) {
     // The host takes part in every iteration anyway: it stops when any part's state word has.
