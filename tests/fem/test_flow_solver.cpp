@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "hetflow/fem/device_edge_data.hpp"
 #include "hetflow/fem/edge_data.hpp"
 #include "hetflow/fem/flow_solver.hpp"
 #include "hetflow/fem/step_diagnostics.hpp"
@@ -215,6 +216,14 @@ TEST_F(FemFlowSolver, RejectsEdgeLanesThatAreNotAPowerOfTwo) {
   } catch (const core::Error& e) {
     EXPECT_STREQ(e.what(), "edge lanes must be a power of two from 1 to 64 (0 for the device's default), got 3");
   }
+}
+
+TEST(FemEdgeLanes, DefaultIsOneOnACpuAndFourOnAGpu) {
+  core::DeviceInfo device;
+  device.kind = core::DeviceKind::cpu;
+  EXPECT_EQ(default_edge_lanes(device), 1u);
+  device.kind = core::DeviceKind::gpu;
+  EXPECT_EQ(default_edge_lanes(device), 4u);
 }
 
 // FP32 CG vectors (and matrix) solve each pressure increment to the tolerance FP32 reaches; the flow then
