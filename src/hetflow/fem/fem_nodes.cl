@@ -1,6 +1,7 @@
 // Shared by the fem node-loop kernels: the real vector types, the loop that strides one work-item over
-// the nodes, and the row loop with several lanes per node. A record is 16 consecutive edge_t in the order of fem/edge_data.hpp (edge_slot): m, Λ
-// row-major, d, g; it is read with one vload16 (LOAD_RECORD). 3-vectors per node are packed x, y, z (vload3/vstore3).
+// the nodes, and the row loop with several lanes per node. A record is 16 consecutive edge_t in the order
+// of fem/edge_data.hpp (edge_slot): m, Λ row-major, d, g; it is read with one vload16 (LOAD_RECORD).
+// 3-vectors per node are packed x, y, z (vload3/vstore3).
 #include "core/common.cl"
 
 #define VEC_TYPE_(t, n) t##n
