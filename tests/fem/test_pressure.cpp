@@ -147,7 +147,14 @@ TEST_F(FemPressure, EliminationKeepsSymmetryAndMakesTheSystemPositiveDefinite) {
   for (std::size_t i = 0; i < b.size(); ++i) EXPECT_NEAR(r[i], b[i], 1e-8) << i;
 }
 
-TEST_F(FemPressure, DeviceAssemblyEqualsTheHost) {
+// The assembly with 1, 2, 4 and 8 work-items per node row (DeviceEdgeData's lanes): each lane stores its
+// share of the row's values and the lanes' sums of the diagonal and the right-hand side are added.
+class FemPressureLanes : public FemPressure, public ::testing::WithParamInterface<std::size_t> {
+ protected:
+  DeviceEdgeData lane_edges_ = edges_.with_lanes(GetParam());
+};
+
+TEST_P(FemPressureLanes, DeviceAssemblyEqualsTheHost) {
   const std::vector<std::uint32_t> fixed_nodes{0, 5, 40};
   const std::vector<std::uint8_t> mask = fixed_node_mask(nodes(), fixed_nodes, "fixed pressure");
   const std::vector<Vec3> u_hat = perturbed_velocity(0.3);
@@ -158,7 +165,7 @@ TEST_F(FemPressure, DeviceAssemblyEqualsTheHost) {
   const CsrMatrix h = pressure_matrix(data_, tau_, param_, mask);
   const std::vector<double> b = pressure_increment_rhs(data_, tau_, param_, u_hat, xi, p, mask);
 
-  PressureStep step(devices_, 0, data_, edges_, fixed_nodes, CgOptions{});
+  PressureStep step(devices_, 0, data_, lane_edges_, fixed_nodes, CgOptions{});
   step.assemble(param_, device(tau_), device(flatten(u_hat)), device(flatten(u_hat)), device(flatten(xi)), device(p));
   const std::vector<double> values = host(step.matrix().values);
   const std::vector<double> rhs = host(step.rhs());
@@ -180,6 +187,23 @@ TEST_F(FemPressure, DeviceAssemblyEqualsTheHost) {
     if (!mask[i]) EXPECT_NEAR(b_corrected[i] - b[i], -param_.density * divergence[i], 1e-13 * bmax) << "node " << i;
   }
 }
+
+// Constant û, uⁿ and p with ξ = 0: every lane sums differences that are exactly 0, so b is exactly 0.
+TEST_P(FemPressureLanes, ConstantFieldsGiveAZeroRightHandSide) {
+  const std::vector<double> u(3 * nodes(), 0.7), p(nodes(), 2.5), xi(3 * nodes(), 0.0);
+  PressureParameters corrected = param_;
+  corrected.mass_correction = true;
+  PressureStep step(devices_, 0, data_, lane_edges_, std::vector<std::uint32_t>{0}, CgOptions{});
+  step.assemble(corrected, device(tau_), device(u), device(u), device(xi), device(p));
+  for (double b : host(step.rhs())) EXPECT_EQ(b, 0.0);
+}
+
+INSTANTIATE_TEST_SUITE_P(FemLanes, FemPressureLanes, ::testing::Values(1, 2, 4, 8),
+                         [](const ::testing::TestParamInfo<std::size_t>& p) {
+                           std::string name = "L";
+                           name += std::to_string(p.param);
+                           return name;
+                         });
 
 TEST_F(FemPressure, ConstantPressureAndDivergenceFreeVelocityGiveNoIncrement) {
   // A linear divergence-free û, whose strong divergence is exactly 0, p = const and so ξ = 0.
