@@ -24,6 +24,6 @@ void NodeLaunch::check_size(const core::Buffer<double>& field, std::size_t per_n
                       owner_ + " need " + std::to_string(per_node * nodes_));
 }
 
-void NodeLaunch::launch(const core::Kernel& kernel) const { kernel.launch(*queue_, global_, local_); }
+void NodeLaunch::launch(const core::Kernel& kernel) const { kernel.enqueue(*queue_, global_, local_); }
 
 }  // namespace hetflow::fem
