@@ -220,12 +220,12 @@ TEST_F(FemFlowSolver, RejectsEdgeLanesThatAreNotAPowerOfTwo) {
   }
 }
 
-TEST(FemEdgeLanes, DefaultIsOneOnACpuAndFourOnAGpu) {
+TEST(FemEdgeLanes, DefaultIsOneOnACpuAndTwoOnAGpu) {
   core::DeviceInfo device;
   device.kind = core::DeviceKind::cpu;
   EXPECT_EQ(default_edge_lanes(device), 1u);
   device.kind = core::DeviceKind::gpu;
-  EXPECT_EQ(default_edge_lanes(device), 4u);
+  EXPECT_EQ(default_edge_lanes(device), 2u);
 }
 
 // FP32 CG vectors (and matrix) solve each pressure increment to the tolerance FP32 reaches; the flow then

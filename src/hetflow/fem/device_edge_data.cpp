@@ -10,7 +10,7 @@
 namespace hetflow::fem {
 
 std::size_t default_edge_lanes(const core::DeviceInfo& device) {
-  return device.kind == core::DeviceKind::cpu ? 1 : 4;
+  return device.kind == core::DeviceKind::cpu ? 1 : 2;
 }
 
 void check_edge_lanes(std::size_t lanes) {
