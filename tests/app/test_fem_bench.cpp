@@ -10,6 +10,8 @@
 
 #include "command_test.hpp"
 #include "hetflow/app/fem/fem_bench_model.hpp"
+#include "hetflow/fem/device_edge_data.hpp"
+#include "test_devices.hpp"
 
 namespace {
 
@@ -69,9 +71,10 @@ TEST_F(FemBench, TheSmallestMeshGivesEveryKernelAndTheStep) {
     EXPECT_NE(at, names.end()) << name;
     return report["cases"][static_cast<std::size_t>(at - names.begin())];
   };
-  // The plain cases run the CPU's default of one lane per node row; the "lanes L" cases the lanes they name.
-  EXPECT_EQ(step("14^3 momentum residual")["params"]["edge_lanes"], 1);
-  EXPECT_EQ(step("14^3 pressure assembly")["params"]["edge_lanes"], 1);
+  // The plain cases run the device's default lanes per node row; the "lanes L" cases the lanes they name.
+  const std::size_t lanes = hetflow::fem::default_edge_lanes(hetflow::test::test_device().device(0).info);
+  EXPECT_EQ(step("14^3 momentum residual")["params"]["edge_lanes"], lanes);
+  EXPECT_EQ(step("14^3 pressure assembly")["params"]["edge_lanes"], lanes);
   EXPECT_EQ(step("14^3 pressure assembly lanes 8")["params"]["edge_lanes"], 8);
   for (const char* name : {"14^3 step jacobi", "14^3 step amg", "14^3 step jacobi fp32", "14^3 step amg fp32"}) {
     const nlohmann::json s = step(name);

@@ -15,6 +15,7 @@
 #include "hetflow/fem/momentum_step.hpp"
 #include "hetflow/fem/velocity_constraints.hpp"
 #include "small_meshes.hpp"
+#include "lane_names.hpp"
 #include "test_devices.hpp"
 
 namespace hetflow::fem {
@@ -136,12 +137,7 @@ TEST_P(FemMomentumLanes, ConstantFieldsWithoutForceGiveZeroResidual) {
     for (double c : f) EXPECT_EQ(c, 0.0);
 }
 
-INSTANTIATE_TEST_SUITE_P(FemLanes, FemMomentumLanes, ::testing::Values(1, 2, 4, 8),
-                         [](const ::testing::TestParamInfo<std::size_t>& p) {
-                           std::string name = "L";
-                           name += std::to_string(p.param);
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(FemLanes, FemMomentumLanes, ::testing::Values(1, 2, 4, 8), test::lane_name);
 
 TEST_F(FemMomentum, StabilisationFollowsItsFormulaWithTheGivenConstants) {
   const std::vector<Vec3> u(data_.node_count(), Vec3{0.3, 0.0, 0.4});

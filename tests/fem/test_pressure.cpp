@@ -14,6 +14,7 @@
 #include "hetflow/fem/pressure_step.hpp"
 #include "hetflow/fem/pressure_system.hpp"
 #include "small_meshes.hpp"
+#include "lane_names.hpp"
 #include "test_devices.hpp"
 
 namespace hetflow::fem {
@@ -198,12 +199,7 @@ TEST_P(FemPressureLanes, ConstantFieldsGiveAZeroRightHandSide) {
   for (double b : host(step.rhs())) EXPECT_EQ(b, 0.0);
 }
 
-INSTANTIATE_TEST_SUITE_P(FemLanes, FemPressureLanes, ::testing::Values(1, 2, 4, 8),
-                         [](const ::testing::TestParamInfo<std::size_t>& p) {
-                           std::string name = "L";
-                           name += std::to_string(p.param);
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(FemLanes, FemPressureLanes, ::testing::Values(1, 2, 4, 8), test::lane_name);
 
 TEST_F(FemPressure, ConstantPressureAndDivergenceFreeVelocityGiveNoIncrement) {
   // A linear divergence-free û, whose strong divergence is exactly 0, p = const and so ξ = 0.
