@@ -64,6 +64,24 @@ TEST_F(FemCase, AnFp32SolveNeedsATolerancePrecisionResolves) {
   EXPECT_GT(manifest("loose")["result"]["steps"].get<long>(), 0);
 }
 
+// A closed slab with velocities through two sides: 1 in and 1.05 out is balanced and recorded (0.05 of the
+// gross 2.05), 1 in and nothing out is refused, naming the case and the rule.
+TEST_F(FemCase, AClosedDomainsInflowIsBalancedOrRefused) {
+  const std::string sides =
+      "type: incompressible\nmesh:\n  cells: [4, 4, 1]\n  upper: [1, 1, 0.25]\nfluid:\n  viscosity: 0.1\n"
+      "time:\n  end: 0.01\nboundary:\n  x_min: {type: velocity, value: [1, 0, 0]}\n  y_min: {type: slip}\n"
+      "  y_max: {type: slip}\n  z_min: {type: slip}\n  z_max: {type: slip}\n";
+  hetflow::test::CommandResult r = run_case("through", sides + "  x_max: {type: velocity, value: [1.05, 0, 0]}\n");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NEAR(manifest("through")["boundary"]["closed_flux_imbalance"].get<double>(), 0.05 / 2.05, 1e-14);
+  r = run_case("blocked", sides + "  x_max: {type: slip}\n");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("blocked.yaml: boundary: mesh 'box': the velocity patches of a domain without an outlet "
+                          "let in or out 100 % of the flow through them net"),
+            std::string::npos)
+      << r.output;
+}
+
 TEST_F(FemCase, AMalformedMeshFileAndAProbeOutsideTheMeshExitTwo) {
   write("bad.msh", "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n2\n1 0 0 0\n");
   hetflow::test::CommandResult r = run_case("file", "type: incompressible\nmesh:\n  kind: file\n  file: bad.msh\nfluid:\n"

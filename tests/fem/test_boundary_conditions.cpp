@@ -232,6 +232,7 @@ TEST(FemBoundary, WallsTakePrecedenceAndOutletsKeepThem) {
   for (double p : c.pressure_values) EXPECT_EQ(p, 3.0);
   EXPECT_FALSE(c.reference_pressure_node.has_value());
   EXPECT_TRUE(c.dirichlet_flux_areas.empty()) << "an outlet takes any net inflow";
+  EXPECT_EQ(c.balanced_imbalance, 0.0);
   for (std::uint32_t i = 0; i < mesh.nodes.size(); ++i)
     EXPECT_LE((position(c.dirichlet_nodes, i) >= 0) + (position(c.slip_nodes, i) >= 0) +
                   (position(c.crease_nodes, i) >= 0) + (position(c.corner_nodes, i) >= 0),
@@ -288,6 +289,7 @@ TEST(FemBoundary, AClosedDomainsHeldVelocitiesCarryNoNetFlow) {
                   1e-15, "node " + std::to_string(c.dirichlet_nodes[k]));
   }
   EXPECT_NEAR(net_outflow(mesh, c, given, 0), 0.02, 1e-15);
+  EXPECT_NEAR(c.balanced_imbalance, 0.02 / 2.02, 1e-15);
   EXPECT_NEAR(net_outflow(mesh, c, c.dirichlet_values, 0), 0, 1e-15);
   EXPECT_NEAR(balance_closed_flux(c, given), 0.02 / 2.02, 1e-15);
   EXPECT_NEAR(net_outflow(mesh, c, given, 0), 0, 1e-15);

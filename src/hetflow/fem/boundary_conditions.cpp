@@ -71,11 +71,11 @@ class Builder {
     add_slip(out, wall);
     add_pressure(out, reference_point);
     if (out.reference_pressure_node) add_flux_areas(out, wall);
-    const double imbalance = balance_closed_flux(out, out.dirichlet_values);
-    if (imbalance > kMaxClosedFluxImbalance)
+    out.balanced_imbalance = balance_closed_flux(out, out.dirichlet_values);
+    if (out.balanced_imbalance > kMaxClosedFluxImbalance)
       fail("the velocity patches of a domain without an outlet let in or out " +
-           core::number_text(100 * imbalance, 3) + " % of the flow through them net; an incompressible flow " +
-           "needs an outlet or a balanced inflow");
+           core::number_text(100 * out.balanced_imbalance, 3) + " % of the flow through them net; an " +
+           "incompressible flow needs an outlet or a balanced inflow");
     return out;
   }
 

@@ -50,6 +50,8 @@ struct BoundaryConstraints {
   // In a domain without an outlet, per Dirichlet node ∮ N_I n dΓ over its boundary faces, so that the net
   // outflow of the held velocities is Σ u_I·a_I; zero at no-slip nodes, and empty when an outlet exists.
   std::vector<Vec3> dirichlet_flux_areas;
+  // The relative net outflow balance_closed_flux removed from the built values (0 when none flowed).
+  double balanced_imbalance = 0;
   std::vector<std::uint32_t> pressure_nodes;   // p fixed, sorted by node index
   std::vector<double> pressure_values;
   // The node that fixes the pressure's constant in a domain without an outlet (then the only pressure

@@ -99,6 +99,7 @@ RunOutcome IncompressibleCase::run(const casefile::Case& c, RunContext& ctx) con
   const fem::Mesh mesh = ctx.ranks.make_together(
       [&] { return stage(ctx, "building and checking the mesh", [&] { return make_fem_mesh(c, manifest["mesh"]); }); });
   const fem::BoundaryConstraints constraints = boundary_constraints(c, mesh, manifest["mesh"]["source"]);
+  manifest["boundary"] = {{"closed_flux_imbalance", constraints.balanced_imbalance}};
   const FemSchedule schedule = fem_schedule(c);
   const FemForces forces = fem_forces(c);
   const FemOutputConfig output_config = fem_output_config(c, mesh);
