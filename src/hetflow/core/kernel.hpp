@@ -80,8 +80,8 @@ class Kernel {
   // release the wrong one (strided_range says how); kernels take their origin as an argument.
   Event launch(const Queue& queue, NDRange global, NDRange local = {}, std::span<const Event> wait = {}) const;
   // launch() for callers that need no event: the runtime is asked for none unless tracing keeps it. On
-  // NVIDIA's OpenCL with a profiling queue an event triples the host's cost of a launch (14.5 against
-  // 6.2 µs), which bounds loops of short kernels such as a multigrid cycle on a small mesh.
+  // NVIDIA's OpenCL with a profiling queue an event more than doubles the host's cost of a launch, which
+  // bounds loops of short kernels such as a multigrid cycle on a small mesh (docs/fem.md, Performance).
   void enqueue(const Queue& queue, NDRange global, NDRange local = {}, std::span<const Event> wait = {}) const;
 
   // The largest work-group this kernel can run with on the queue's device.
