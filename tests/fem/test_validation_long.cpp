@@ -179,12 +179,12 @@ ChannelResult schaefer_turek_2d1(const CylinderChannel& spec) {
   return r;
 }
 
-// At 24 cells per quarter (one H200 run of 100 s) c_D lies in the published interval and the others miss
-// theirs: measured on an H200 c_D 5.5711, c_L 0.01277 (16 % above), L_a 0.08389 (0.4 % short) and Δp 0.1249
-// (6 % above). 48 cells per quarter does not finish in 7 minutes there. Δp converges slowly (0.1315, 0.1290,
-// 0.1273, 0.1249 at 8, 12, 16, 24 cells): the steady pressure is held by the OSS term alone, whose τ shrinks
-// with the step (docs/fem.md, Validation). c_D is held to its interval; c_L, L_a and Δp to bands from the
-// interval to a little beyond the measured value, so that the test catches a change for the worse.
+// At 24 cells per quarter (one H200 run of about 100 s) c_D lies in the published interval and the others
+// miss theirs by up to 16 % (c_L), 0.4 % (L_a) and 6 % (Δp); docs/fem.md (Validation) gives the values and
+// why Δp converges slowly: the steady pressure is held by the OSS term alone, whose τ shrinks with the step.
+// 48 cells per quarter does not finish in 7 minutes there. c_D is held to its interval; c_L, L_a and Δp to
+// bands from the interval to a little beyond the measured value, so that the test catches a change for the
+// worse.
 TEST(FemValidationLong, SchaeferTurek2D1) {
   CylinderChannel spec;
   spec.cells_per_quarter = test::coarsened(24);

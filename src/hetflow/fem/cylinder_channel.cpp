@@ -28,19 +28,62 @@ std::vector<double> grid_lines(double a, double b, double end, std::uint32_t n1,
   return lines;
 }
 
-// Adds the quadrilateral (p, q, r, s), counter-clockwise, as 2 triangles cut along its shorter diagonal.
-void add_quad(PlanarMesh& plane, std::uint32_t p, std::uint32_t q, std::uint32_t r, std::uint32_t s) {
+// The order that makes the mesh mirror-symmetric about the cylinder's axis y = y_c wherever its nodes are:
+// by distance from the axis, then by x, then by y (which only separates a node from its mirror image).
+// Distances and x are rounded to 1e-9 of the channel's length, so that mirror images, whose coordinates
+// differ by rounding, compare alike.
+struct MirrorOrder {
+  double axis_y, unit;
+  std::array<long long, 2> key(const Planar& p) const {
+    return {std::llround(std::abs(p[1] - axis_y) / unit), std::llround(p[0] / unit)};
+  }
+  bool operator()(const Planar& a, const Planar& b) const {
+    const auto ka = key(a), kb = key(b);
+    return ka != kb ? ka < kb : a[1] < b[1];
+  }
+};
+
+// Adds the quadrilateral (p, q, r, s), counter-clockwise, as 2 triangles cut along its shorter diagonal;
+// where the diagonals are equal (to 1e-9), along the one through the corner first in the mirror order, so
+// that a quad and its mirror image are cut alike and the cylinder feels no lift from the mesh.
+void add_quad(PlanarMesh& plane, const MirrorOrder& order, std::uint32_t p, std::uint32_t q, std::uint32_t r,
+              std::uint32_t s) {
   auto dist2 = [&](std::uint32_t u, std::uint32_t v) {
     const double dx = plane.nodes[u][0] - plane.nodes[v][0], dy = plane.nodes[u][1] - plane.nodes[v][1];
     return dx * dx + dy * dy;
   };
-  if (dist2(p, r) <= dist2(q, s)) {
+  const double pr = dist2(p, r), qs = dist2(q, s);
+  bool along_pr = pr < qs;
+  if (std::abs(pr - qs) <= 1e-9 * std::max(pr, qs)) {
+    std::uint32_t first = p;
+    for (std::uint32_t v : {q, r, s})
+      if (order(plane.nodes[v], plane.nodes[first])) first = v;
+    along_pr = first == p || first == r;
+  }
+  if (along_pr) {
     plane.triangles.push_back({p, q, r});
     plane.triangles.push_back({p, r, s});
   } else {
     plane.triangles.push_back({p, q, s});
     plane.triangles.push_back({q, r, s});
   }
+}
+
+// The nodes renumbered in the mirror order. extrude() cuts each prism side from its lower-numbered node,
+// so with this numbering a prism and its mirror image are cut alike too.
+PlanarMesh in_mirror_order(const PlanarMesh& plane, const MirrorOrder& order) {
+  std::vector<std::uint32_t> by_order(plane.nodes.size());
+  for (std::uint32_t i = 0; i < by_order.size(); ++i) by_order[i] = i;
+  std::sort(by_order.begin(), by_order.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return order(plane.nodes[a], plane.nodes[b]); });
+  PlanarMesh out;
+  std::vector<std::uint32_t> renamed(plane.nodes.size());
+  for (std::uint32_t k = 0; k < by_order.size(); ++k) {
+    renamed[by_order[k]] = k;
+    out.nodes.push_back(plane.nodes[by_order[k]]);
+  }
+  for (const auto& t : plane.triangles) out.triangles.push_back({renamed[t[0]], renamed[t[1]], renamed[t[2]]});
+  return out;
 }
 
 PlanarMesh plane_mesh(const CylinderChannel& c) {
@@ -54,6 +97,7 @@ PlanarMesh plane_mesh(const CylinderChannel& c) {
   const std::uint32_t i0 = left, i1 = left + nq, j0 = below, j1 = below + nq;
 
   PlanarMesh plane;
+  const MirrorOrder order{c.center_y, 1e-9 * c.length};
   // The tensor grid, without the nodes strictly inside the square.
   std::vector<std::vector<std::uint32_t>> at(xs.size(), std::vector<std::uint32_t>(ys.size(), 0));
   for (std::uint32_t j = 0; j < ys.size(); ++j)
@@ -65,7 +109,7 @@ PlanarMesh plane_mesh(const CylinderChannel& c) {
   for (std::uint32_t j = 0; j + 1 < ys.size(); ++j)
     for (std::uint32_t i = 0; i + 1 < xs.size(); ++i)
       if (!(i >= i0 && i < i1 && j >= j0 && j < j1))
-        add_quad(plane, at[i][j], at[i + 1][j], at[i + 1][j + 1], at[i][j + 1]);
+        add_quad(plane, order, at[i][j], at[i + 1][j], at[i + 1][j + 1], at[i][j + 1]);
 
   // The square's nodes counter-clockwise from its lower left corner: the O-grid's outer ring.
   std::vector<std::uint32_t> ring;
@@ -91,9 +135,9 @@ PlanarMesh plane_mesh(const CylinderChannel& c) {
     for (std::size_t a = 0; a < m; ++a) {
       const std::size_t b = (a + 1) % m;
       // Counter-clockwise: out along a's ray, round to b's, and back in along it.
-      add_quad(plane, rings[k][a], rings[k + 1][a], rings[k + 1][b], rings[k][b]);
+      add_quad(plane, order, rings[k][a], rings[k + 1][a], rings[k + 1][b], rings[k][b]);
     }
-  return plane;
+  return in_mirror_order(plane, order);
 }
 
 }  // namespace
