@@ -294,6 +294,15 @@ TEST(FemFlowSolverValues, NewValuesOfAClosedDomainAreBalancedOrRefused) {
     EXPECT_STREQ(e.what(),
                  "the Dirichlet values let in or out 100 % of the flow through them net, in a domain without an outlet");
   }
+  // Split over several devices, the whole set is balanced before each part takes its nodes' values: the
+  // held velocities are the one device's, bit for bit.
+  const core::DeviceSet several = test::test_devices();
+  if (several.size() < 2) GTEST_SKIP() << "needs two devices (HETFLOW_TEST_DEVICES)";
+  FlowSolver split(several, mesh, data, parameters, constraints, core::Distribution::uniform);
+  split.set_dirichlet_values(values(1.05));
+  split.advance(1e-3);
+  const std::vector<Vec3> u_split = split.velocity();
+  for (std::uint32_t i : constraints.dirichlet_nodes) EXPECT_EQ(u_split[i], u[i]) << "node " << i;
 }
 
 }  // namespace
