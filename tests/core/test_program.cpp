@@ -95,7 +95,8 @@ TEST(CoreProgram, EnqueueRunsTheKernelInQueueOrder) {
   const Context& ctx = ds.context(0);
   const Queue& q = ds.compute(0);
   CacheDir cache;
-  const Program program = build_program(ctx, "test/twice.cl", "__kernel void twice(__global int* v) { v[0] *= 2; }\n", "");
+  const Program program =
+      build_program(ctx, "test/twice.cl", "__kernel void twice(__global int* v) { v[0] *= 2; }\n", "");
   Kernel k = program.kernel("twice");
   Buffer<cl_int> v(ctx, 1);
   v.fill(q, 3);

@@ -285,14 +285,16 @@ TEST(FemFlowSolverValues, NewValuesOfAClosedDomainAreBalancedOrRefused) {
   const std::vector<Vec3> u = solver.velocity();
   double net = 0;
   for (std::size_t k = 0; k < constraints.dirichlet_nodes.size(); ++k)
-    for (std::size_t d = 0; d < 3; ++d) net += u[constraints.dirichlet_nodes[k]][d] * constraints.dirichlet_flux_areas[k][d];
+    for (std::size_t d = 0; d < 3; ++d)
+      net += u[constraints.dirichlet_nodes[k]][d] * constraints.dirichlet_flux_areas[k][d];
   EXPECT_NEAR(net, 0, 1e-15);
   try {
     solver.set_dirichlet_values(values(0));
     FAIL() << "no error";
   } catch (const core::Error& e) {
     EXPECT_STREQ(e.what(),
-                 "the Dirichlet values let in or out 100 % of the flow through them net, in a domain without an outlet");
+                 "the Dirichlet values let in or out 100 % of the flow through them net, in a domain without an "
+                 "outlet");
   }
   // Split over several devices, the whole set is balanced before each part takes its nodes' values: the
   // held velocities are the one device's, bit for bit.

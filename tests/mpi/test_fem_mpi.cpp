@@ -24,7 +24,8 @@ void expect_equal_to_one_device(Preconditioner preconditioner) {
   parameters.cg.preconditioner = preconditioner;
   parameters.cg.tolerance = 1e-10;
   const core::DeviceSet device = test::test_device();
-  FlowSolver split(device, cavity.mesh, cavity.data, parameters, cavity.constraints, core::Distribution::uniform, &world);
+  FlowSolver split(device, cavity.mesh, cavity.data, parameters, cavity.constraints, core::Distribution::uniform,
+                   &world);
   EXPECT_EQ(split.parts(), world.size());
   std::vector<int> iterations;
   for (int step = 0; step < 4; ++step) iterations.push_back(split.advance(0.02).cg.iterations);

@@ -26,9 +26,10 @@ void check(const SpmvShape& shape, const core::DeviceInfo& device) {
 
 SpmvShape widened_shape(const SpmvShape& tuned, double row_length, double tuned_row_length) {
   SpmvShape shape = tuned;
-  while (shape.row_bits > 0 && row_length >= 1.5 * static_cast<double>(shape.lanes()) / static_cast<double>(tuned.lanes()) *
-                                                  tuned_row_length)
-    --shape.row_bits;
+  // Doubling the lanes pays once the rows are 1.5 times as long as the lanes' share, the geometric middle
+  // of rounding log2 of the ratio.
+  const auto widened = [&] { return static_cast<double>(shape.lanes()) / static_cast<double>(tuned.lanes()); };
+  while (shape.row_bits > 0 && row_length >= 1.5 * widened() * tuned_row_length) --shape.row_bits;
   return shape;
 }
 

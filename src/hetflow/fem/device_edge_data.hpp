@@ -44,9 +44,9 @@ struct DeviceEdgeData {
 };
 
 // The lanes per row where a run leaves them open: 1 on a CPU, where the lanes' local-memory tree costs
-// more than the scattered reads it saves, and 2 on other devices, whose loads coalesce over the lanes:
-// on the H200 two lanes make the step's four residuals and one assembly fastest (docs/fem.md,
-// Performance); more lanes speed the assembly but slow the residual.
+// more than the scattered reads it saves, and 2 on other devices, whose loads coalesce over the lanes.
+// Two weigh the step's four residuals, which lose registers to more lanes, against its one assembly,
+// which gains from them (docs/fem.md, Performance).
 std::size_t default_edge_lanes(const core::DeviceInfo& device);
 
 // Throws core::Error naming the value unless `lanes` is 0 or a power of two up to NodeLaunch::work_group.

@@ -35,8 +35,8 @@ class PressureStep {
   // vectors (docs/fem.md, Precision): FP32 moves fewer bytes per iteration, on one device; the assembly,
   // the correction and the fields stay FP64.
   PressureStep(const core::DeviceSet& devices, std::size_t device, const EdgeData& data, const DeviceEdgeData& edges,
-               std::span<const std::uint32_t> fixed_pressure, const CgOptions& options, const SpmvShape& shape = SpmvShape{},
-               NodeHalo* halo = nullptr, const AmgHierarchy* whole_amg = nullptr,
+               std::span<const std::uint32_t> fixed_pressure, const CgOptions& options,
+               const SpmvShape& shape = SpmvShape{}, NodeHalo* halo = nullptr, const AmgHierarchy* whole_amg = nullptr,
                core::Precision precision = core::Precision::f64);
 
   // tau: τ per node; u_hat: the fractional velocity; u_n: the step's start velocity (read for the mass

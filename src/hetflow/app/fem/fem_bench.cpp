@@ -185,7 +185,8 @@ class FemBench {
           kernels = kernels || options_.wants(size + " " + name + lanes_suffix(lanes));
       bool step = false;
       for (const auto& [label, preconditioner] : preconditioners)
-        for (const auto& [suffix, precision] : cg_precisions) step = step || options_.wants(size + " step " + label + suffix);
+        for (const auto& [suffix, precision] : cg_precisions)
+          step = step || options_.wants(size + " step " + label + suffix);
       bool paper = false;
       for (int steps : paper_step_counts)
         paper = paper || (gpu && cells == paper_cells && options_.wants(paper_case_name(steps)));
@@ -302,7 +303,8 @@ class FemBench {
     const auto c = static_cast<std::uint32_t>(cells);
     const auto one = [&] {
       const CavityMesh m = cavity_mesh(cells);
-      return StepRate(m, timed_steps(name + " on one device", *make_solver(m, cavity_constraints(m.mesh), preconditioner)));
+      const std::unique_ptr<fem::FlowSolver> solver = make_solver(m, cavity_constraints(m.mesh), preconditioner);
+      return StepRate(m, timed_steps(name + " on one device", *solver));
     }();
     CavityMesh stretched;
     stretched.cells = cells;
