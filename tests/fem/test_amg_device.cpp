@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <iostream>
 #include <vector>
 
@@ -32,30 +33,18 @@ const core::DeviceSet& devices() {
   return set;
 }
 
-// z = B b on the device, and the sums of the cycle's partial sums of b.z and b.b.
-struct DeviceCycle {
-  std::vector<double> z;
-  double bz = 0, bb = 0;
-};
-
+// z = B b on the device.
 template <class Real>
-DeviceCycle device_cycle(const AmgHierarchy& h, const std::vector<double>& b) {
+std::vector<double> device_cycle(const AmgHierarchy& h, const std::vector<double>& b) {
   const core::Queue& q = devices().compute(0);
   core::Buffer<cl_int> running(q.context(), 2);
   running.fill(q, 0);
   DeviceAmg<Real> amg(q, h, SpmvShape{6, 3}, running);
   core::Buffer<Real> db(q.context(), b.size()), dz(q.context(), b.size());
-  core::Buffer<Real> partial(q.context(), 2 * static_cast<std::size_t>(amg.partial_pairs()));
   db.write(q, std::span<const Real>(std::vector<Real>(b.begin(), b.end())));
-  amg.enqueue(q, db, dz, partial);
-  const std::vector<Real> z = dz.to_vector(q), sums = partial.to_vector(q);
-  DeviceCycle c;
-  c.z.assign(z.begin(), z.end());
-  for (std::size_t g = 0; g < sums.size(); g += 2) {
-    c.bz += sums[g];
-    c.bb += sums[g + 1];
-  }
-  return c;
+  amg.enqueue(q, db, dz);
+  const std::vector<Real> z = dz.to_vector(q);
+  return std::vector<double>(z.begin(), z.end());
 }
 
 double dot(const std::vector<double>& u, const std::vector<double>& v) {
@@ -94,26 +83,10 @@ TEST(FemAmg, DeviceVCycleEqualsHostVCycle) {
     o.coarse_size = coarse;
     const AmgHierarchy h(s.k, o);
     const std::vector<double> b = rhs(s, 7), host = h.apply(b);
-    const DeviceCycle dev = device_cycle<double>(h, b);
-    EXPECT_LE(max_difference(dev.z, host), 1e-12 * max_abs(host)) << h.levels().size() << " levels";
-    const DeviceCycle single = device_cycle<float>(h, b);
-    EXPECT_LE(max_difference(single.z, host), 1e-4 * max_abs(host)) << h.levels().size() << " levels, FP32";
-  }
-}
-
-// The cycle's last kernel writes the partial sums of b.z and b.b that the CG adds up for r.z and r.r,
-// with several levels and with the coarse solve alone.
-TEST(FemAmg, DeviceVCycleWritesTheResidualSums) {
-  const BoxStiffness s = box_stiffness(8);
-  for (const std::size_t coarse : {std::size_t{40}, std::size_t{1000}}) {
-    AmgOptions o;
-    o.coarse_size = coarse;
-    const AmgHierarchy h(s.k, o);
-    const std::vector<double> b = rhs(s, 8);
-    const DeviceCycle dev = device_cycle<double>(h, b);
-    const double bz = dot(b, dev.z), bb = dot(b, b);
-    EXPECT_NEAR(dev.bz, bz, 1e-13 * std::abs(bz)) << h.levels().size() << " levels";
-    EXPECT_NEAR(dev.bb, bb, 1e-13 * bb) << h.levels().size() << " levels";
+    EXPECT_LE(max_difference(device_cycle<double>(h, b), host), 1e-12 * max_abs(host)) << h.levels().size()
+                                                                                          << " levels";
+    EXPECT_LE(max_difference(device_cycle<float>(h, b), host), 1e-4 * max_abs(host)) << h.levels().size()
+                                                                                      << " levels, FP32";
   }
 }
 
@@ -198,42 +171,63 @@ TEST(FemAmg, StiffnessHierarchyPreconditionsThePressureMatrix) {
   EXPECT_LE(rough.on_h, 2 * rough.on_k);
 }
 
-// AMG-preconditioned CG on the host with the device's recurrences and stopping rule: z = B r by
-// AmgHierarchy::apply. Returns the iterations to r.r < tol^2 b.b; x is resized to n.
-int host_amg_cg(const CsrMatrix& a, const AmgHierarchy& h, const std::vector<double>& b, std::vector<double>& x,
-                double tolerance) {
+// Preconditioned CG on the host with the device's recurrences (the single-reduction form of Chronopoulos
+// and Gear) and stopping rule, u = apply(r). Returns the iterations to r.r < tol^2 b.b (-1 past n of them);
+// x is resized to n.
+int host_cg_recurrences(const CsrMatrix& a, const std::function<std::vector<double>(const std::vector<double>&)>& apply,
+                        const std::vector<double>& b, std::vector<double>& x, double tolerance) {
   const std::size_t n = a.n;
   x.assign(n, 0.0);
-  std::vector<double> r = b, z = h.apply(r), p = z;
-  double rz = dot(r, z);
+  std::vector<double> r = b, u = apply(r), w = multiply(a, u), p(n), s(n);
   const double bb = dot(b, b);
-  for (int k = 1;; ++k) {
-    const std::vector<double> q = multiply(a, p);
-    const double alpha = rz / dot(p, q);
-    for (std::size_t i = 0; i < n; ++i) {
-      x[i] += alpha * p[i];
-      r[i] -= alpha * q[i];
-    }
-    z = h.apply(r);
-    const double rz_new = dot(r, z);
+  double gamma_last = 0, alpha_last = 0;
+  for (int k = 0; k <= static_cast<int>(n); ++k) {
+    const double gamma = dot(r, u), wu = dot(w, u);
     if (dot(r, r) < tolerance * tolerance * bb) return k;
-    const double beta = rz_new / rz;
-    rz = rz_new;
-    for (std::size_t i = 0; i < n; ++i) p[i] = z[i] + beta * p[i];
+    const double beta = k == 0 ? 0 : gamma / gamma_last;
+    const double alpha = gamma / (k == 0 ? wu : wu - beta * gamma / alpha_last);
+    for (std::size_t i = 0; i < n; ++i) {
+      p[i] = u[i] + beta * p[i];
+      s[i] = w[i] + beta * s[i];
+      x[i] += alpha * p[i];
+      r[i] -= alpha * s[i];
+    }
+    u = apply(r);
+    w = multiply(a, u);
+    gamma_last = gamma;
+    alpha_last = alpha;
   }
+  return -1;
+}
+
+int host_amg_cg(const CsrMatrix& a, const AmgHierarchy& h, const std::vector<double>& b, std::vector<double>& x,
+                double tolerance) {
+  return host_cg_recurrences(a, [&h](const std::vector<double>& r) { return h.apply(r); }, b, x, tolerance);
 }
 
 // The device CG takes the iterations of the host's recurrences (128 with Jacobi, 16 with AMG on this box)
-// and lands on the host's x to rounding, with either preconditioner.
+// and lands on the host's x: to rounding with AMG, within the solution's error with Jacobi.
 TEST(FemAmg, DeviceCgFollowsTheHostRecurrences) {
   const BoxStiffness s = box_stiffness(12);
   const std::vector<double> b = rhs(s, 21);
   std::vector<double> host_x;
-  const CgResult host = host_cg(s.k, b, host_x, with(Preconditioner::jacobi));
+  const std::vector<double> inv = inverse_diagonal(s.k);
+  const auto jacobi_apply = [&inv](const std::vector<double>& r) {
+    std::vector<double> u(r.size());
+    for (std::size_t i = 0; i < r.size(); ++i) u[i] = inv[i] * r[i];
+    return u;
+  };
+  EXPECT_EQ(host_cg_recurrences(s.k, jacobi_apply, b, host_x, 1e-10), 128);
   const DeviceSolve jacobi = device_cg(s.k, b, with(Preconditioner::jacobi));
-  EXPECT_EQ(host.iterations, 128);
   EXPECT_EQ(jacobi.result.iterations, 128);
-  EXPECT_LE(max_difference(jacobi.x, host_x), 1e-13 * max_abs(host_x));
+  // Over 128 Jacobi steps the recurrence for alpha parts the iterates of two summation orders by up to
+  // the solution's error (docs/fem.md, "Pressure solver"): both reach the same error, 3.0e-11 relative.
+  std::vector<double> solution;
+  ASSERT_GT(host_cg_recurrences(s.k, jacobi_apply, b, solution, 1e-14), 0);
+  const double host_error = max_difference(host_x, solution) / max_abs(solution);
+  const double device_error = max_difference(jacobi.x, solution) / max_abs(solution);
+  EXPECT_NEAR(device_error, host_error, 0.1 * host_error);
+  EXPECT_LE(max_difference(jacobi.x, host_x), 2 * host_error * max_abs(solution));
   const AmgHierarchy h(s.k);
   ASSERT_GT(h.levels().size(), 1u);
   EXPECT_EQ(host_amg_cg(s.k, h, b, host_x, 1e-10), 16);
@@ -242,7 +236,7 @@ TEST(FemAmg, DeviceCgFollowsTheHostRecurrences) {
   EXPECT_LE(max_difference(amg.x, host_x), 1e-13 * max_abs(host_x));
 }
 
-// A hierarchy of one level is the dense coarse solve, which then writes the CG's sums: one iteration.
+// A hierarchy of one level is the dense coarse solve: one iteration.
 TEST(FemAmg, DeviceCgWithTheCoarseSolveAloneTakesOneIteration) {
   const BoxStiffness s = box_stiffness(6);
   const std::vector<double> b = rhs(s, 22);

@@ -54,7 +54,7 @@ DeviceAmg<Real>::DeviceAmg(const core::Queue& queue, const AmgHierarchy& hierarc
   const core::Program& program =
       context.program("fem/fem_amg.cl", sparse_build_options(precision_of<Real>(), shape, reduce_wg));
   // Each operator's kernels take the tuned shape widened to its rows (widened_shape); the work-group, and
-  // with it the launch range and the finest level's partial sums, stay the tuned ones.
+  // with it the launch range, stays the tuned one.
   const std::vector<AmgLevel>& host = hierarchy.levels();
   const double tuned_row_length = mean_row_length(finest ? finest->a : host.front().a);
   const auto kernel_for = [&](const SparseRows& m, const char* name) {
@@ -92,9 +92,7 @@ DeviceAmg<Real>::DeviceAmg(const core::Queue& queue, const AmgHierarchy& hierarc
     levels_.push_back(std::move(level));
   }
   // Kernel arguments: level l's right-hand side is the caller's b on level 0 (set per enqueue), its
-  // output the caller's z on level 0 and t below (x on the coarsest). The finest level's post-smoothing
-  // (or the coarse solve when it is the only level) writes the caller's partial sums; a coarse solve
-  // below other levels passes its own output in their place, and writes nothing there.
+  // output the caller's z on level 0 and t below (x on the coarsest).
   for (std::size_t l = 0; l + 1 < levels_.size(); ++l) {
     Level& level = levels_[l];
     Level& next = levels_[l + 1];
@@ -103,7 +101,7 @@ DeviceAmg<Real>::DeviceAmg(const core::Queue& queue, const AmgHierarchy& hierarc
     level.residual_first = kernel_for(h.a, "fem_amg_residual_first");
     level.restrict_ = kernel_for(h.r, "fem_amg_product");
     level.correct_first = kernel_for(h.p, "fem_amg_correct_first");
-    level.jacobi = kernel_for(h.a, l == 0 ? "fem_amg_jacobi_sums" : "fem_amg_jacobi");
+    level.jacobi = kernel_for(h.a, "fem_amg_jacobi");
     const Rows& a = level.a;
     core::KernelArgs(level.residual_first).add(a.n).add(a.row_start).add(a.col).add(a.values).add(level.smoother)
         .skip().add(level.t).add(state);
@@ -112,7 +110,7 @@ DeviceAmg<Real>::DeviceAmg(const core::Queue& queue, const AmgHierarchy& hierarc
     core::KernelArgs(level.correct_first).add(level.p.n).add(level.p.row_start).add(level.p.col).add(level.p.values)
         .add(level.smoother).skip().add(coarse_output).add(level.x).add(state);
     core::KernelArgs(level.jacobi).add(a.n).add(a.row_start).add(a.col).add(a.values).add(level.smoother).skip()
-        .add(level.x).skip(l == 0 ? 2 : 1).add(state);
+        .add(level.x).skip().add(state);
     if (l > 0) {
       level.residual_first.set(5, level.b);
       level.correct_first.set(5, level.b);
@@ -123,30 +121,22 @@ DeviceAmg<Real>::DeviceAmg(const core::Queue& queue, const AmgHierarchy& hierarc
   const Level& coarsest = levels_.back();
   coarse_inverse_ = device_copy(queue, to_real<Real>(hierarchy.coarse_inverse()));
   coarse_solve_ = program.kernel("fem_amg_coarse_solve");
-  core::KernelArgs(coarse_solve_).add(coarsest.n).add(coarse_inverse_).skip(3).add(cl_int{levels_.size() == 1})
-      .add(state);
+  core::KernelArgs(coarse_solve_).add(coarsest.n).add(coarse_inverse_).skip(2).add(state);
   if (levels_.size() > 1) {
     coarse_solve_.set(2, coarsest.b);
     coarse_solve_.set(3, coarsest.x);
-    coarse_solve_.set(4, coarsest.x);
-    partial_pairs_ = static_cast<int>(spmv_global_.size[0] / spmv_local_.size[0]);
   }
 }
 
 template <class Real>
-void DeviceAmg<Real>::enqueue(const core::Queue& queue, const core::Buffer<Real>& b, core::Buffer<Real>& z,
-                              core::Buffer<Real>& partial) {
+void DeviceAmg<Real>::enqueue(const core::Queue& queue, const core::Buffer<Real>& b, core::Buffer<Real>& z) {
   const std::size_t n = levels_.front().n;
   if (b.size() < n || z.size() < n)
     throw core::Error("AMG: b and z have " + std::to_string(b.size()) + " and " + std::to_string(z.size()) +
                       " entries for " + std::to_string(n) + " unknowns");
-  if (partial.size() < 2 * static_cast<std::size_t>(partial_pairs_))
-    throw core::Error("AMG: " + std::to_string(partial.size()) + " partial sums for " +
-                      std::to_string(partial_pairs_) + " work-groups' pairs");
   if (levels_.size() == 1) {
     coarse_solve_.set(2, b);
     coarse_solve_.set(3, z);
-    coarse_solve_.set(4, partial);
     coarse_solve_.enqueue(queue, coarse_range_, coarse_range_);
     return;
   }
@@ -155,7 +145,6 @@ void DeviceAmg<Real>::enqueue(const core::Queue& queue, const core::Buffer<Real>
   finest.correct_first.set(5, b);
   finest.jacobi.set(5, b);
   finest.jacobi.set(7, z);
-  finest.jacobi.set(8, partial);
   for (std::size_t l = 0; l + 1 < levels_.size(); ++l) {
     levels_[l].residual_first.enqueue(queue, spmv_global_, spmv_local_);
     levels_[l].restrict_.enqueue(queue, spmv_global_, spmv_local_);

@@ -13,21 +13,21 @@
 
 namespace hetflow::fem {
 
-// Preconditioned conjugate gradient on one device, for one matrix (docs/fem.md, "Pressure solver").
-// With Jacobi every iteration is three kernels enqueued back to back on the caller's in-order queue: the
-// SpMV q = A p with each work-group's partial sum of p.q; the step, whose every work-group adds those
-// partials to alpha and updates x, r and z = r / diag with the partial sums of r.z and r.r; and the
-// direction, whose every work-group adds those to the stopping test and beta, and sets p = z + beta p.
-// With AMG the step leaves z alone and the V-cycle (DeviceAmg) writes z = B r and the partial sums of r.z
-// and r.r between the step and the direction: three kernels plus the cycle's.
+// Preconditioned conjugate gradient on one device, for one matrix (docs/fem.md, "Pressure solver"), in the
+// single-reduction form of Chronopoulos & Gear (1989): the two inner products of an iteration, r.u and w.u
+// with u = B r and w = A u, come from the same vectors, so an iteration has one reduction. With Jacobi
+// every iteration is two kernels enqueued back to back on the caller's in-order queue: the update, whose
+// every work-group adds the last product's partial sums to the stopping test, beta and alpha and updates
+// p, s, x and r; and the SpMV w = A u with u = r / diag formed as it is read, with each work-group's
+// partial sums of r.u, w.u and r.r. With AMG the V-cycle (DeviceAmg) writes u = B r between the two.
 // The stopping test runs on the device, which sets a state word and freezes x at the iterate that met
 // it; the host reads that word and the residual every check_interval iterations without blocking and
 // waits for the read one check later, so the device never waits for the host inside the loop.
 // Split over parts (docs/fem.md, "Several devices"), each part's CG runs on its own rows, the matrix's
-// first NodeHalo::owned(), with the vectors' halo entries after them: the partial sums of every
-// reduction travel to every part, where the kernels add all of them in part order (so all parts take the
-// same steps), p's halo travels while the product works on the rows that read none, and the host takes
-// part in every iteration.
+// first NodeHalo::owned(), with the vectors' halo entries after them: the product's partial sums travel to
+// every part, where the update adds all of them in part order (so all parts take the same steps), the
+// halo that the product reads (r, or u with AMG) travels while it works on the rows that read none, and
+// the host takes part in every iteration.
 template <class Real>
 class DeviceCg {
  public:
@@ -47,22 +47,24 @@ class DeviceCg {
   const DeviceCsr<Real>& matrix() const { return a_; }
   // The matrix values and the Jacobi preconditioner 1/A(i, i), for a caller that reassembles the matrix
   // on the device on its fixed pattern: it writes both before the next solve, with no host round trip
-  // (the AMG solve's start reads 1/A(i, i) too, and then replaces what it gave).
+  // (an AMG solve reads no 1/A(i, i)).
   core::Buffer<Real>& values() { return a_.values; }
   core::Buffer<Real>& preconditioner() { return inv_diag_; }
 
  private:
-  // Enqueues one iteration. A part first learns whether any part's solve has stopped: it then enqueues
-  // nothing more and returns false.
+  // Enqueues one iteration: the update, then the product. Returns false once a part's solve has stopped
+  // (which a part learns with the product's sums; one device: true).
   bool enqueue_iteration(const core::Queue& queue);
-  // q = A p with the partial sums of p.q; a part exchanges p's halo meanwhile.
-  void enqueue_product(const core::Queue& queue);
+  // u = B r with AMG (nothing with Jacobi), then w = A u with the partial sums of r.u, w.u and r.r; a part
+  // exchanges the halo the product reads meanwhile and relays the sums, and returns false once any part's
+  // solve had stopped before.
+  bool enqueue_product(const core::Queue& queue);
   // The product over `count` rows from `first`, its partial sums in slot `slot`, after `wait` if set.
   void launch_rows(const core::Queue& queue, std::size_t first, std::size_t count, int slot, const core::Event& wait);
   // The product's launches per iteration, each with its own partial sums: three for a part.
   int product_slots() const { return halo_ ? 3 : 1; }
-  // z = B r by the V-cycle, with the partial sums of r.z and r.r.
-  void enqueue_amg(const core::Queue& queue);
+  // The partial sums of one product: a triple per work-group of each launch.
+  std::size_t partial_count() const { return 3 * static_cast<std::size_t>(product_slots() * product_groups_); }
   // Waits for the solve's end and reads how it went.
   CgResult finished(const core::Queue& queue);
   // With a halo: every part's first `values` entries of `local`, in part order, into `all`; returns
@@ -74,18 +76,15 @@ class DeviceCg {
   DeviceCsr<Real> a_;
   std::size_t reduce_wg_;
   core::NDRange reduce_global_, spmv_global_, spmv_local_;
-  int groups_;
   int product_groups_;
   int rows_;  // the rows the solve updates: all of A's, or a part's own
-  int start_pairs_ = 0, pairs_ = 0;  // the partial pairs that end the start's and the iteration's r.z, r.r
   NodeHalo* halo_;
-  // With a halo: every part's partial sums of p.q, and of the pairs of r.z and r.r.
-  core::Buffer<Real> pq_all_, pairs_all_;
+  core::Buffer<Real> partial_all_;  // with a halo: every part's partial sums
   std::unique_ptr<core::PinnedBuffer<Real>> relay_out_, relay_in_;  // a relay's host staging
-  // pq_partial_: the product's partial sums of p.q; partial_: pairs of partial sums of r.z and r.r.
-  core::Buffer<Real> inv_diag_, r_, z_, p_, q_, pq_partial_, partial_, scalars_;
-  core::Buffer<cl_int> state_;
-  core::Kernel start_, start_sums_, product_, step_, direction_, first_direction_;
+  // u_: the V-cycle's B r (AMG only); s_: the search direction's product A p, kept by recurrence.
+  core::Buffer<Real> inv_diag_, r_, u_, w_, p_, s_, partial_, scalars_;
+  core::Buffer<cl_int> state_;  // the state word, the iteration count, and the count the update reads
+  core::Kernel start_, product_, update_;
   std::unique_ptr<DeviceAmg<Real>> amg_;
   // Where the convergence checks land: two slots of the state word, so the read of one check arrives
   // while the previous one is inspected.

@@ -6,9 +6,6 @@
 //   (the next level's cycle, or fem_amg_coarse_solve on the coarsest: e_c = A_c⁻¹ b_c)
 //   fem_amg_correct_first:   x = w∘b + P e_c            (the pre-smoothed iterate plus the correction)
 //   fem_amg_jacobi:          y = x + w∘(b − A x)        (post-smoothing, into the level's output)
-// On the finest level the post-smoothing is fem_amg_jacobi_sums (or the coarse solve, when it is the only
-// level, runs with `sums`): it also writes each work-group's partial sums of b.y and b.b, the r.z and r.r
-// that the CG's direction kernel adds up.
 // Every kernel reads the CG's state word and changes nothing once the solve has stopped, so the cycles
 // enqueued past convergence cost no memory traffic.
 #include "fem/sparse.cl"
@@ -52,66 +49,31 @@ void fem_amg_correct_first(const int n, __global const int* restrict row_start, 
   }
 }
 
-// y = x + w∘(b − A x) over this work-group's rows; returns the work-item's share of b.y and b.b. y must
-// not be x: the rows read x at their neighbours.
-real2 amg_jacobi_rows(__local real_t* part, const int n, __global const int* restrict row_start,
-                      __global const int* restrict col, __global const real_t* restrict val,
-                      __global const real_t* restrict w, __global const real_t* restrict b,
-                      __global const real_t* restrict x, __global real_t* restrict y,
-                      __global const int* restrict state) {
-  const int count = state[0] == CG_RUNNING ? n : 0;
-  real_t by = 0, bb = 0;
-  FOR_EACH_SPMV_ROW(row, count) {
-    const real_t sum = spmv_row_sum(part, row, count, row_start, col, val, x, 0, x);
-    if (SPMV_WRITES(row, count)) {
-      const real_t bi = b[row], yi = x[row] + w[row] * (bi - sum);
-      y[row] = yi;
-      by += bi * yi;
-      bb += bi * bi;
-    }
-  }
-  return (real2)(by, bb);
-}
-
+// y = x + w∘(b − A x). y must not be x: the rows read x at their neighbours.
 __kernel __attribute__((reqd_work_group_size(SPMV_WG, 1, 1)))
 void fem_amg_jacobi(const int n, __global const int* restrict row_start, __global const int* restrict col,
                     __global const real_t* restrict val, __global const real_t* restrict w,
                     __global const real_t* restrict b, __global const real_t* restrict x,
                     __global real_t* restrict y, __global const int* restrict state) {
   __local real_t part[SPMV_WG];
-  amg_jacobi_rows(part, n, row_start, col, val, w, b, x, y, state);
-}
-
-// The finest level's post-smoothing: partial[2g] and partial[2g+1] get work-group g's sums of b.y and b.b.
-__kernel __attribute__((reqd_work_group_size(SPMV_WG, 1, 1)))
-void fem_amg_jacobi_sums(const int n, __global const int* restrict row_start, __global const int* restrict col,
-                         __global const real_t* restrict val, __global const real_t* restrict w,
-                         __global const real_t* restrict b, __global const real_t* restrict x,
-                         __global real_t* restrict y, __global real_t* restrict partial,
-                         __global const int* restrict state) {
-  __local real_t part[SPMV_WG];
-  const real2 sums = amg_jacobi_rows(part, n, row_start, col, val, w, b, x, y, state);
-  write_partials(part, sums.x, sums.y, SPMV_WG, 1, partial);
+  const int count = state[0] == CG_RUNNING ? n : 0;
+  FOR_EACH_SPMV_ROW(row, count) {
+    const real_t sum = spmv_row_sum(part, row, count, row_start, col, val, x, 0, x);
+    if (SPMV_WRITES(row, count)) y[row] = x[row] + w[row] * (b[row] - sum);
+  }
 }
 
 // x = A⁻¹ b on the coarsest level, one work-group: the inverse is symmetric, so work-item i reads its
-// column i, and consecutive work-items read consecutive entries. With `sums` (a single-level hierarchy)
-// partial[0] and partial[1] get b.x and b.b.
+// column i, and consecutive work-items read consecutive entries.
 __kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1)))
 void fem_amg_coarse_solve(const int n, __global const real_t* restrict inverse, __global const real_t* restrict b,
-                          __global real_t* restrict x, __global real_t* restrict partial, const int sums,
-                          __global const int* restrict state) {
-  __local real_t part[REDUCE_WG];
+                          __global real_t* restrict x, __global const int* restrict state) {
   const int count = state[0] == CG_RUNNING ? n : 0;
-  real_t bx = 0, bb = 0;
   for (int i = get_local_id(0); i < count; i += REDUCE_WG) {
     real_t sum = 0;
     for (int j = 0; j < n; ++j) sum += inverse[j * n + i] * b[j];
     x[i] = sum;
-    bx += b[i] * sum;
-    bb += b[i] * b[i];
   }
-  write_partials(part, bx, bb, REDUCE_WG, sums, partial);
 }
 
 // y[first + i] += x[from + i] for i < n: one part's restriction added into the first coarse level's

@@ -3,10 +3,6 @@
 // size of the reductions, a power of two.
 #include "fem/spmv_rows.cl"
 
-#define REAL2_(t) t##2
-#define REAL2(t) REAL2_(t)
-typedef REAL2(REAL) real2;
-
 // The state word of a solve (state[0]); the host reads it at each convergence check.
 #define CG_RUNNING 0
 #define CG_CONVERGED 1
@@ -18,19 +14,22 @@ typedef REAL2(REAL) real2;
 // return ahead of them: they run over an empty range instead, so every work-item reaches every barrier
 // (a return ahead of a barrier hung PoCL 3.1's work-group loop, though the state is uniform).
 
-// The scalars of a solve (scalars[]), written and read only on the device. A kernel's work-groups
-// never read a scalar that one of them writes in the same launch: the step writes S_RZ_PREV and reads
-// S_RZ, the direction kernel writes S_RZ and reads S_RZ_PREV.
-#define S_RZ 0       // r.z of the current residual
-#define S_RZ_PREV 1  // r.z of the previous residual, for beta
-#define S_RR 2       // r.r of the current residual
-#define S_BB 3       // r.r of the initial residual (b.b: x starts at zero)
+// The scalars of a solve (scalars[]), written and read only on the device. The update kernel's
+// work-groups read the last step's gamma and alpha and the iteration count, which work-group 0 of the same
+// launch replaces: it writes the new ones to S_*_NEW and state[1], and the product kernel, which runs
+// between two updates and reads none of them, copies them over (S_GAMMA, S_ALPHA, state[2]).
+#define S_GAMMA 0      // r.u of the last step, for beta
+#define S_ALPHA 1      // alpha of the last step
+#define S_RR 2         // r.r of the current residual
+#define S_BB 3         // r.r of the initial residual (b.b: x starts at zero)
+#define S_GAMMA_NEW 4  // r.u of this step
+#define S_ALPHA_NEW 5  // alpha of this step
 
-// The scalar steps (alpha, beta, the stopping test) run in every work-group of the kernel that uses
-// them: each group adds the same partial sums in the same order, so all groups hold the same value
-// and no launch of a single work-group sits between two vector kernels. Work-group 0 alone writes the
-// state word and the scalars. Another group of the same launch may read the state word before or after
-// that write; either way it does what its own copy of the test tells it (nothing once the solve stops).
+// The scalar steps (alpha, beta, the stopping test) run in every work-group of the update kernel: each
+// group adds the same partial sums in the same order, so all groups hold the same value and no launch
+// of a single work-group sits between two vector kernels. Work-group 0 alone writes the state word and
+// the scalars. Another group of the same launch may read the state word before or after that write;
+// either way it does what its own copy of the test tells it (nothing once the solve stops).
 
 // y = A x for a CSR matrix of n rows.
 __kernel __attribute__((reqd_work_group_size(SPMV_WG, 1, 1)))
@@ -58,191 +57,126 @@ real_t group_sum(__local real_t* part, const real_t a, const int size) {
   return sum;
 }
 
-// With `write`, partial[2g] and partial[2g+1] get work-group g's sums of a and b over `size` work-items;
-// `part` holds `size` values. Every work-item calls it, whatever `write` is, so that no barrier depends on
-// it.
-void write_partials(__local real_t* part, const real_t a, const real_t b, const int size, const int write,
-                    __global real_t* restrict partial) {
-  const real_t sa = group_sum(part, a, size), sb = group_sum(part, b, size);
-  if (write && get_local_id(0) == 0) {
-    partial[2 * get_group_id(0)] = sa;
-    partial[2 * get_group_id(0) + 1] = sb;
-  }
-}
-
-// Work-group g's share of r.z and r.r with z = r / diag, written to z; `part` holds REDUCE_WG values.
-void rz_rr_partials(__local real_t* part, const int n, __global const real_t* restrict r,
-                    __global const real_t* restrict inv_diag, __global real_t* restrict z,
-                    __global real_t* restrict partial) {
-  real_t rz = 0, rr = 0;
-  for (int i = get_global_id(0); i < n; i += get_global_size(0)) {
-    const real_t ri = r[i], zi = ri * inv_diag[i];
-    z[i] = zi;
-    rz += ri * zi;
-    rr += ri * ri;
-  }
-  write_partials(part, rz, rr, REDUCE_WG, 1, partial);
-}
-
-// The sums of `count` pairs of partial sums, in every work-item of a REDUCE_WG group; `part` holds
-// REDUCE_WG values.
-real2 sum_pairs(__local real_t* part, const int count, __global const real_t* restrict partial) {
-  real_t a = 0, b = 0;
-  for (int g = get_local_id(0); g < count; g += REDUCE_WG) {
-    a += partial[2 * g];
-    b += partial[2 * g + 1];
-  }
-  return (real2)(group_sum(part, a, REDUCE_WG), group_sum(part, b, REDUCE_WG));
-}
-
-// Start of a solve with x = 0: r = b, z = b / diag, p = z, and the partial sums of r.z and r.r.
-__kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1)))
-void fem_cg_start(const int n, __global const real_t* restrict b, __global const real_t* restrict inv_diag,
-                  __global real_t* restrict x, __global real_t* restrict r, __global real_t* restrict z,
-                  __global real_t* restrict p, __global real_t* restrict partial) {
+// Start of a solve with x = 0: r = b, the iteration count 0 and a running state. The update kernel of
+// the first iteration takes b.b from the sums and starts the directions afresh.
+__kernel void fem_cg_start(const int n, __global const real_t* restrict b, __global real_t* restrict x,
+                           __global real_t* restrict r, __global int* restrict state) {
   for (int i = get_global_id(0); i < n; i += get_global_size(0)) {
     x[i] = 0;
     r[i] = b[i];
-    p[i] = b[i] * inv_diag[i];
   }
-  __local real_t part[REDUCE_WG];
-  rz_rr_partials(part, n, b, inv_diag, z, partial);
+  if (get_global_id(0) == 0) {
+    state[0] = CG_RUNNING;
+    state[1] = 0;
+  }
 }
 
-// Finishes the start, in one work-group: r.z, r.r = b.b, iteration 0; a zero right-hand side has
-// converged (x = 0).
-__kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1)))
-void fem_cg_start_sums(const int count, __global const real_t* restrict partial, __global real_t* restrict s,
-                       __global int* restrict state) {
-  __local real_t part[REDUCE_WG];
-  const real2 sum = sum_pairs(part, count, partial);
-  if (get_local_id(0) != 0) return;
-  s[S_RZ] = sum.x;
-  s[S_RR] = sum.y;
-  s[S_BB] = sum.y;
-  state[1] = 0;
-  state[0] = !isfinite(sum.x) || !isfinite(sum.y) ? CG_NOT_FINITE : sum.y == 0 ? CG_CONVERGED : CG_RUNNING;
+// The preconditioned residual u at row i: inv_diag[i] r[i] with Jacobi (`scaled`), the V-cycle's u[i]
+// otherwise.
+real_t preconditioned(const int scaled, const int i, __global const real_t* restrict inv_diag,
+                      __global const real_t* restrict r, __global const real_t* restrict u) {
+  return scaled ? inv_diag[i] * r[i] : u[i];
 }
 
-// q = A p over the n rows from `first`, and partial[at + g] = work-group g's share of their p.q (each row's
-// lane 0 adds p_i q_i over its rows). A part of a split solve runs its rows in three launches, the rows
-// that read no halo while the halo travels.
+// w = A u over the n rows from `first`, with u as `preconditioned` gives it, and partial[3 (at + g) + k]
+// = work-group g's share of r.u, w.u and r.r over those rows (each row's lane 0 adds its rows' terms). A
+// part of a split solve runs its rows in three launches, the rows that read no halo while the halo
+// travels. Work-item 0 also moves the last update's scalars to where the next update reads them.
 __kernel __attribute__((reqd_work_group_size(SPMV_WG, 1, 1)))
 void fem_cg_product(const int first, const int n, __global const int* restrict row_start,
-                    __global const int* restrict col, __global const real_t* restrict val,
-                    __global const real_t* restrict p, __global real_t* restrict q, __global real_t* restrict partial,
-                    const int at, __global const int* restrict state) {
+                    __global const int* restrict col, __global const real_t* restrict val, const int scaled,
+                    __global const real_t* restrict inv_diag, __global const real_t* restrict r,
+                    __global const real_t* restrict u, __global real_t* restrict w,
+                    __global real_t* restrict partial, const int at, __global real_t* restrict s,
+                    __global int* restrict state) {
   __local real_t part[SPMV_WG];
   const int count = state[0] == CG_RUNNING ? n : 0;
-  real_t pq = 0;
+  real_t ru = 0, wu = 0, rr = 0;
   FOR_EACH_SPMV_ROW(row, count) {
-    const real_t sum = spmv_row_sum(part, row, count, row_start + first, col, val, p, 0, p);
+    const real_t sum = scaled ? spmv_row_sum(part, row, count, row_start + first, col, val, inv_diag, 1, r)
+                              : spmv_row_sum(part, row, count, row_start + first, col, val, u, 0, u);
     if (SPMV_WRITES(row, count)) {
-      q[first + row] = sum;
-      pq += p[first + row] * sum;
+      const int i = first + row;
+      const real_t ri = r[i], ui = preconditioned(scaled, i, inv_diag, r, u);
+      w[i] = sum;
+      ru += ri * ui;
+      wu += sum * ui;
+      rr += ri * ri;
     }
   }
-  const real_t group_pq = group_sum(part, pq, SPMV_WG);
-  if (get_local_id(0) == 0) partial[at + get_group_id(0)] = group_pq;
-}
-
-// The step length alpha = r.z / p.q from the `count` partial sums of p.q, in every work-group; returns
-// whether the solve steps on. A p.q that is not positive or not finite stops the solve.
-int cg_alpha(__local real_t* part, const int count, __global const real_t* restrict pq_partial,
-             __global real_t* restrict s, __global int* restrict state, real_t* alpha) {
-  const int running = state[0] == CG_RUNNING;
-  real_t a = 0;
-  for (int g = get_local_id(0); g < (running ? count : 0); g += REDUCE_WG) a += pq_partial[g];
-  const real_t pq = group_sum(part, a, REDUCE_WG);
-  const int steps = running && isfinite(pq) && pq > 0;
-  const real_t rz = s[S_RZ];
-  *alpha = rz / pq;
-  if (running && get_group_id(0) == 0 && get_local_id(0) == 0) {
-    if (!isfinite(pq)) {
-      state[0] = CG_NOT_FINITE;
-    } else if (pq <= 0) {
-      state[0] = CG_NOT_POSITIVE;
-    } else {
-      s[S_RZ_PREV] = rz;
-    }
+  const real_t group_ru = group_sum(part, ru, SPMV_WG), group_wu = group_sum(part, wu, SPMV_WG),
+               group_rr = group_sum(part, rr, SPMV_WG);
+  if (get_local_id(0) == 0) {
+    __global real_t* mine = partial + 3 * (at + get_group_id(0));
+    mine[0] = group_ru;
+    mine[1] = group_wu;
+    mine[2] = group_rr;
   }
-  return steps;
-}
-
-// alpha from the p.q partials, then x += alpha p and r -= alpha q; returns the rows updated: n, or 0 once
-// the solve has stopped.
-int cg_update_x_r(__local real_t* part, const int n, const int pq_count, __global const real_t* restrict pq_partial,
-                  __global real_t* restrict s, __global real_t* restrict x, __global real_t* restrict r,
-                  __global const real_t* restrict p, __global const real_t* restrict q,
-                  __global int* restrict state) {
-  real_t alpha;
-  const int count = cg_alpha(part, pq_count, pq_partial, s, state, &alpha) ? n : 0;
-  for (int i = get_global_id(0); i < count; i += get_global_size(0)) {
-    x[i] += alpha * p[i];
-    r[i] -= alpha * q[i];
+  if (get_global_id(0) == 0) {
+    s[S_GAMMA] = s[S_GAMMA_NEW];
+    s[S_ALPHA] = s[S_ALPHA_NEW];
+    state[2] = state[1];
   }
-  return count;
 }
 
-// alpha, then x += alpha p, r -= alpha q, z = r / diag, and the partial sums of the new r.z and r.r.
+// One step of the single-reduction conjugate gradient (Chronopoulos & Gear 1989), in every work-group
+// from the `count` partial triples of r.u, w.u and r.r: the stopping test on r.r (below tol2 b.b, or zero),
+// the iteration limit, beta = gamma / gamma_last and the step length alpha = gamma / (w.u - beta gamma /
+// alpha_last), whose denominator is p.Ap; then p = u + beta p, s = w + beta s, x += alpha p, r -= alpha s.
+// The first iteration takes p = u and s = w. A denominator that is not positive stops the solve, as does a
+// sum that is not finite.
 __kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1)))
-void fem_cg_step(const int n, const int pq_count, __global const real_t* restrict pq_partial,
-                 __global real_t* restrict s, __global real_t* restrict x, __global real_t* restrict r,
-                 __global const real_t* restrict p, __global const real_t* restrict q,
-                 __global const real_t* restrict inv_diag, __global real_t* restrict z,
-                 __global real_t* restrict partial, __global int* restrict state) {
-  __local real_t part[REDUCE_WG];
-  const int count = cg_update_x_r(part, n, pq_count, pq_partial, s, x, r, p, q, state);
-  // Each work-item reads back only the r[i] it wrote, so no barrier is needed between the loops.
-  rz_rr_partials(part, count, r, inv_diag, z, partial);
-}
-
-// The step of a solve with a preconditioner other than Jacobi: alpha, then x += alpha p, r -= alpha q.
-// The preconditioner then writes z = B r and the partial sums of r.z and r.r.
-__kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1)))
-void fem_cg_update(const int n, const int pq_count, __global const real_t* restrict pq_partial,
-                   __global real_t* restrict s, __global real_t* restrict x, __global real_t* restrict r,
-                   __global const real_t* restrict p, __global const real_t* restrict q,
-                   __global int* restrict state) {
-  __local real_t part[REDUCE_WG];
-  cg_update_x_r(part, n, pq_count, pq_partial, s, x, r, p, q, state);
-}
-
-// p = z: the first direction of a solve with a preconditioner other than Jacobi.
-__kernel void fem_cg_first_direction(const int n, __global const real_t* restrict z, __global real_t* restrict p,
-                                     __global const int* restrict state) {
-  if (state[0] != CG_RUNNING) return;
-  for (int i = get_global_id(0); i < n; i += get_global_size(0)) p[i] = z[i];
-}
-
-// From the `count` partial pairs of the new r.z and r.r, in every work-group: the stopping test
-// (r.r < tol2 b.b, not finite), beta = r.z(new) / r.z(old) and p = z + beta p. Work-group 0 also counts
-// the iteration, stops at the iteration limit and keeps r.r and r.z. The other groups do not read the
-// count (work-group 0 may already have written it); at the limit they update p, which nothing reads.
-__kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1)))
-void fem_cg_direction(const int n, const int count, __global const real_t* restrict partial,
-                      __global real_t* restrict s, __global const real_t* restrict z, __global real_t* restrict p,
-                      __global int* restrict state, const real_t tol2, const int max_iterations) {
+void fem_cg_update(const int n, const int count, __global const real_t* restrict partial,
+                   __global real_t* restrict s, const int scaled, __global const real_t* restrict inv_diag,
+                   __global const real_t* restrict u, __global const real_t* restrict w,
+                   __global real_t* restrict p, __global real_t* restrict q, __global real_t* restrict x,
+                   __global real_t* restrict r, __global int* restrict state, const real_t tol2,
+                   const int max_iterations) {
   __local real_t part[REDUCE_WG];
   const int running = state[0] == CG_RUNNING;
-  const real2 sum = sum_pairs(part, running ? count : 0, partial);
-  const int finite = isfinite(sum.x) && isfinite(sum.y);
-  const int converged = sum.y < tol2 * s[S_BB];
-  const real_t beta = sum.x / s[S_RZ_PREV];
+  real_t a = 0, b = 0, c = 0;
+  for (int g = get_local_id(0); g < (running ? count : 0); g += REDUCE_WG) {
+    a += partial[3 * g];
+    b += partial[3 * g + 1];
+    c += partial[3 * g + 2];
+  }
+  const real_t gamma = group_sum(part, a, REDUCE_WG), wu = group_sum(part, b, REDUCE_WG),
+               rr = group_sum(part, c, REDUCE_WG);
+  const int k = state[2];
+  const real_t bb = k == 0 ? rr : s[S_BB];
+  const real_t beta = k == 0 ? 0 : gamma / s[S_GAMMA];
+  const real_t denominator = k == 0 ? wu : wu - beta * gamma / s[S_ALPHA];
+  const real_t alpha = gamma / denominator;
+  const int finite = isfinite(gamma) && isfinite(wu) && isfinite(rr);
+  const int converged = rr < tol2 * bb || rr == 0;
+  const int steps =
+      running && finite && !converged && k < max_iterations && isfinite(denominator) && denominator > 0;
   if (running && get_group_id(0) == 0 && get_local_id(0) == 0) {
-    const int k = state[1] + 1;
-    state[1] = k;
-    s[S_RR] = sum.y;
+    s[S_RR] = rr;
+    if (k == 0) s[S_BB] = rr;
     if (!finite) {
       state[0] = CG_NOT_FINITE;
     } else if (converged) {
       state[0] = CG_CONVERGED;
     } else if (k >= max_iterations) {
       state[0] = CG_MAX_ITERATIONS;
+    } else if (!isfinite(denominator)) {
+      state[0] = CG_NOT_FINITE;
+    } else if (!(denominator > 0)) {
+      state[0] = CG_NOT_POSITIVE;
     } else {
-      s[S_RZ] = sum.x;
+      s[S_GAMMA_NEW] = gamma;
+      s[S_ALPHA_NEW] = alpha;
+      state[1] = k + 1;
     }
   }
-  const int steps = running && finite && !converged;
-  for (int i = get_global_id(0); i < (steps ? n : 0); i += get_global_size(0)) p[i] = z[i] + beta * p[i];
+  for (int i = get_global_id(0); i < (steps ? n : 0); i += get_global_size(0)) {
+    const real_t ui = preconditioned(scaled, i, inv_diag, r, u);
+    const real_t pi = k == 0 ? ui : ui + beta * p[i];
+    const real_t qi = k == 0 ? w[i] : w[i] + beta * q[i];
+    p[i] = pi;
+    q[i] = qi;
+    x[i] += alpha * pi;
+    r[i] -= alpha * qi;
+  }
 }
