@@ -1,11 +1,13 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <future>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -182,6 +184,141 @@ TEST(ThreadLink, RepeatedAllGathersStayInStep) {
     }
   });
   EXPECT_EQ(wrong, (std::vector<std::size_t>(n, 0)));
+}
+
+// Rank `rank`'s values in collective `round`: 1 to 600 values that change with the round, so a rank that
+// read another round's values, or values being rewritten by a rank already in a later round, shows as a
+// wrong result (a rewrite that grows a vector moves it).
+std::vector<double> values_of(std::size_t rank, std::size_t round) {
+  std::vector<double> v((7 * rank + 131 * round) % 600 + 1);
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    v[i] = 1e6 * static_cast<double>(round) + 1e3 * static_cast<double>(rank) + static_cast<double>(i);
+  }
+  return v;
+}
+
+// Counts, per rank, the all_gathers of `rounds` in a row of n threads that did not return every rank's
+// values of that round.
+std::vector<std::size_t> wrong_all_gathers(std::size_t n, std::size_t rounds) {
+  ThreadHub hub(n);
+  std::vector<std::size_t> wrong(n, 0);
+  run_parts(hub, [&](std::size_t k) {
+    ThreadLink link(hub, k);
+    for (std::size_t round = 0; round < rounds; ++round) {
+      const std::vector<std::vector<double>> all = link.all_gather(values_of(k, round));
+      for (std::size_t r = 0; r < n; ++r) {
+        if (all.size() != n || all[r] != values_of(r, round)) ++wrong[k];
+      }
+    }
+  });
+  return wrong;
+}
+
+TEST(ThreadLink, AllGathersOfVaryingSizesOverManyRoundsWithTwoThreads) {
+  EXPECT_EQ(wrong_all_gathers(2, 4000), (std::vector<std::size_t>(2, 0)));
+}
+
+TEST(ThreadLink, AllGathersOfVaryingSizesOverManyRoundsWithThreeThreads) {
+  EXPECT_EQ(wrong_all_gathers(3, 3000), (std::vector<std::size_t>(3, 0)));
+}
+
+TEST(ThreadLink, AllGathersOfVaryingSizesOverManyRoundsWithFourThreads) {
+  EXPECT_EQ(wrong_all_gathers(4, 2000), (std::vector<std::size_t>(4, 0)));
+}
+
+// Every rank runs the same sequence of exchanges on a ring, all_gathers and gathers, with sizes that
+// change every round, and counts the collectives whose results are wrong.
+std::vector<std::size_t> wrong_mixed_collectives(std::size_t n, std::size_t rounds) {
+  ThreadHub hub(n);
+  std::vector<std::size_t> wrong(n, 0);
+  constexpr std::string_view sequence = "eaaegaee";  // e: exchange, a: all_gather, g: gather
+  run_parts(hub, [&](std::size_t k) {
+    ThreadLink link(hub, k);
+    const std::size_t next = (k + 1) % n, previous = (k + n - 1) % n;
+    for (std::size_t round = 0; round < rounds; ++round) {
+      const char kind = sequence[round % sequence.size()];
+      if (kind == 'e') {
+        std::vector<double> out = values_of(k, round), in(values_of(previous, round).size());
+        const std::vector<Message> sends{{next, 0, bytes_of(out)}}, receives{{previous, 0, bytes_of(in)}};
+        link.exchange(sends, receives);
+        if (in != values_of(previous, round)) ++wrong[k];
+      } else if (kind == 'a') {
+        const std::vector<std::vector<double>> all = link.all_gather(values_of(k, round));
+        for (std::size_t r = 0; r < n; ++r) {
+          if (all.size() != n || all[r] != values_of(r, round)) ++wrong[k];
+        }
+      } else {
+        // Rank r gathers values_of(r, round) into its place of the concatenation of every rank's values.
+        std::vector<std::size_t> first(n + 1, 0);
+        for (std::size_t r = 0; r < n; ++r) first[r + 1] = first[r] + values_of(r, round).size();
+        std::vector<double> whole(first[n], -1.0);
+        const std::vector<double> mine = values_of(k, round);
+        std::copy(mine.begin(), mine.end(), whole.begin() + static_cast<std::ptrdiff_t>(first[k]));
+        link.gather(bytes_of(whole), first[k] * sizeof(double), mine.size() * sizeof(double));
+        if (k == 0) {
+          std::vector<double> expected;
+          for (std::size_t r = 0; r < n; ++r) {
+            const std::vector<double> theirs = values_of(r, round);
+            expected.insert(expected.end(), theirs.begin(), theirs.end());
+          }
+          if (whole != expected) ++wrong[k];
+        }
+      }
+    }
+  });
+  return wrong;
+}
+
+TEST(ThreadLink, MixedExchangesAllGathersAndGathersStayInStepWithTwoThreads) {
+  EXPECT_EQ(wrong_mixed_collectives(2, 2000), (std::vector<std::size_t>(2, 0)));
+}
+
+TEST(ThreadLink, MixedExchangesAllGathersAndGathersStayInStepWithFourThreads) {
+  EXPECT_EQ(wrong_mixed_collectives(4, 1000), (std::vector<std::size_t>(4, 0)));
+}
+
+// Rank 0 aborts the hub after `delay` while rank 1 waits at the all_gather barrier, rank 2 for rank 0 to
+// take its message, and rank 3 for a message from rank 0: every one of them throws LinkAborted.
+std::vector<int> released_by_abort(std::chrono::microseconds delay) {
+  ThreadHub hub(4);
+  std::vector<int> released(4, 0);
+  try {
+    run_parts(hub, [&](std::size_t k) {
+      ThreadLink link(hub, k);
+      std::vector<double> out{2.5}, in(1);
+      const std::vector<Message> sends{{0, 0, bytes_of(out)}}, receives{{0, 0, bytes_of(in)}};
+      try {
+        if (k == 0) {
+          std::this_thread::sleep_for(delay);
+          hub.abort();
+        } else if (k == 1) {
+          link.all_gather(out);
+        } else if (k == 2) {
+          link.exchange(sends, {});
+        } else {
+          link.exchange({}, receives);
+        }
+      } catch (const LinkAborted&) {
+        released[k] = 1;
+        throw;
+      }
+    });
+    ADD_FAILURE() << "run_on_threads returned normally";
+  } catch (const LinkAborted&) {
+    // the parts released by the abort, and no other failure
+  }
+  return released;
+}
+
+TEST(ThreadLink, AbortReleasesPartsThatStillSpin) {
+  // Within the spin before blocking (50 us): the waiting parts most likely still spin.
+  for (const int us : {0, 5, 20}) {
+    EXPECT_EQ(released_by_abort(std::chrono::microseconds(us)), (std::vector<int>{0, 1, 1, 1})) << us << " us";
+  }
+}
+
+TEST(ThreadLink, AbortReleasesPartsThatBlock) {
+  EXPECT_EQ(released_by_abort(std::chrono::milliseconds(20)), (std::vector<int>{0, 1, 1, 1}));
 }
 
 }  // namespace

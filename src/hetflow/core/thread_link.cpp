@@ -5,6 +5,10 @@
 #include <string>
 #include <thread>
 
+#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__) || defined(_M_IX86)
+#include <immintrin.h>
+#endif
+
 namespace hetflow::core {
 namespace {
 
@@ -14,9 +18,24 @@ void check_peer(std::size_t peer, std::size_t size) {
   }
 }
 
+// Tells the core that this thread spins: frees the core's resources for its sibling hyperthread, and
+// spaces out the reads of the shared change counter.
+void cpu_relax() {
+#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__) || defined(_M_IX86)
+  _mm_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+  __asm__ __volatile__("yield");
+#else
+  std::this_thread::yield();
+#endif
+}
+
 }  // namespace
 
-ThreadHub::ThreadHub(std::size_t size) : size_(size), offers_(size) {
+ThreadHub::ThreadHub(std::size_t size)
+    : size_(size), offers_(size), contributions_{std::vector<std::vector<double>>(size),
+                                                 std::vector<std::vector<double>>(size)},
+      all_gathers_(size, 0) {
   if (size == 0) throw Error("a thread hub needs at least one thread");
 }
 
@@ -25,7 +44,7 @@ void ThreadHub::abort() {
     const std::lock_guard lock(mutex_);
     aborted_ = true;
   }
-  changed_.notify_all();
+  notify();
 }
 
 bool ThreadHub::aborted() const {
@@ -37,6 +56,32 @@ void ThreadHub::throw_if_aborted() const {
   if (aborted_) throw LinkAborted("a collective operation stops: another part of the computation failed");
 }
 
+template <class Done>
+void ThreadHub::wait(std::unique_lock<std::mutex>& lock, const Done& done) {
+  if (done()) return;
+  // Spins without the mutex while nothing changes; every change (notify() follows each) is checked
+  // under the mutex, so done() never reads the shared state unlocked. A change made after the counter
+  // is read here bumps it later, so none is missed.
+  const auto give_up = std::chrono::steady_clock::now() + spin_before_blocking;
+  std::uint64_t seen = changes_.load(std::memory_order_acquire);
+  lock.unlock();
+  while (std::chrono::steady_clock::now() < give_up) {
+    cpu_relax();
+    if (changes_.load(std::memory_order_acquire) == seen) continue;
+    lock.lock();
+    if (done()) return;
+    seen = changes_.load(std::memory_order_acquire);
+    lock.unlock();
+  }
+  lock.lock();
+  changed_.wait(lock, done);
+}
+
+void ThreadHub::notify() {
+  changes_.fetch_add(1, std::memory_order_release);
+  changed_.notify_all();
+}
+
 void ThreadHub::arrive_and_wait() {
   std::unique_lock lock(mutex_);
   throw_if_aborted();
@@ -45,10 +90,11 @@ void ThreadHub::arrive_and_wait() {
   if (++arrived_ == size_) {
     arrived_ = 0;
     ++generation_;
-    changed_.notify_all();
+    lock.unlock();
+    notify();
     return;
   }
-  changed_.wait(lock, [&] { return generation_ != generation || aborted_; });
+  wait(lock, [&] { return generation_ != generation || aborted_; });
   if (generation_ == generation) throw_if_aborted();
 }
 
@@ -72,7 +118,7 @@ void ThreadLink::exchange(std::span<const Message> sends, std::span<const Messag
       hub_.mail_[{rank_, sends[i].peer, sends[i].tag}].push_back(&posted[i]);
     }
   }
-  hub_.changed_.notify_all();
+  hub_.notify();
   std::string error;
   bool received = true;
   try {
@@ -89,7 +135,7 @@ void ThreadLink::exchange(std::span<const Message> sends, std::span<const Messag
   const auto none_copying = [&] {
     return std::none_of(posted.begin(), posted.end(), [](const auto& p) { return p.state == State::copying; });
   };
-  hub_.changed_.wait(lock, [&] { return all_done() || (hub_.aborted_ && none_copying()); });
+  hub_.wait(lock, [&] { return all_done() || (hub_.aborted_ && none_copying()); });
   if (!received || !all_done()) hub_.throw_if_aborted();
   for (const auto& p : posted) {
     if (error.empty()) error = p.error;
@@ -100,7 +146,7 @@ void ThreadLink::exchange(std::span<const Message> sends, std::span<const Messag
 void ThreadLink::receive(const Message& m, std::string& error) {
   std::unique_lock lock(hub_.mutex_);
   std::deque<ThreadHub::Posted*>& queue = hub_.mail_[{m.peer, rank_, m.tag}];
-  hub_.changed_.wait(lock, [&] { return hub_.aborted_ || !queue.empty(); });
+  hub_.wait(lock, [&] { return hub_.aborted_ || !queue.empty(); });
   hub_.throw_if_aborted();
   ThreadHub::Posted& p = *queue.front();
   queue.pop_front();
@@ -119,45 +165,41 @@ void ThreadLink::receive(const Message& m, std::string& error) {
   }
   p.state = ThreadHub::Posted::State::done;
   lock.unlock();
-  hub_.changed_.notify_all();
-}
-
-void ThreadLink::share(ThreadHub::Offer mine, const std::function<void(const std::vector<ThreadHub::Offer>&)>& use) {
-  // Each rank writes only its own offer, and only between the barrier that ends the previous collective
-  // and the one that opens this; the others read the offers between this one's two barriers.
-  hub_.offers_[rank_] = mine;
-  hub_.arrive_and_wait();
-  // A rank whose part fails still arrives at the closing barrier, so the others finish this collective.
-  std::exception_ptr failure;
-  try {
-    use(hub_.offers_);
-  } catch (...) {
-    failure = std::current_exception();
-  }
-  hub_.arrive_and_wait();
-  if (failure) std::rethrow_exception(failure);
+  hub_.notify();
 }
 
 std::vector<std::vector<double>> ThreadLink::all_gather(std::span<const double> mine) {
-  std::vector<std::vector<double>> all;
-  share({std::as_bytes(mine), 0}, [&](const std::vector<ThreadHub::Offer>& offers) {
-    for (const ThreadHub::Offer& o : offers) {
-      const auto* first = reinterpret_cast<const double*>(o.bytes.data());
-      all.emplace_back(first, first + o.bytes.size() / sizeof(double));
-    }
-  });
-  return all;
+  // One barrier: the values are copied into the hub, so this rank may reuse `mine` as soon as it returns,
+  // and the slots of this all_gather's parity stay unwritten until every rank has read them.
+  std::vector<std::vector<double>>& contributions = hub_.contributions_[hub_.all_gathers_[rank_]++ % 2];
+  contributions[rank_].assign(mine.begin(), mine.end());
+  hub_.arrive_and_wait();
+  return contributions;
 }
 
 void ThreadLink::gather(std::span<std::byte> whole, std::size_t offset, std::size_t count) {
   check_gather_range(whole.size(), offset, count);
-  share({whole.subspan(offset, count), offset}, [&](const std::vector<ThreadHub::Offer>& offers) {
-    if (rank_ != 0) return;
-    for (std::size_t r = 1; r < offers.size(); ++r) {
-      check_gather_range(whole.size(), offers[r].offset, offers[r].bytes.size());
-      std::copy(offers[r].bytes.begin(), offers[r].bytes.end(), whole.begin() + offers[r].offset);
+  // Rank 0 copies straight from the others' `whole`, which may be a large part of a field: no copy
+  // through the hub, at the cost of a second barrier, which keeps every rank's bytes in place until
+  // rank 0 has copied them. Each rank writes only its own offer, between the barrier that ends the
+  // previous gather and the one that opens this.
+  hub_.offers_[rank_] = {whole.subspan(offset, count), offset};
+  hub_.arrive_and_wait();
+  // Rank 0 still arrives at the closing barrier when its copy fails, so the others finish the gather.
+  std::exception_ptr failure;
+  if (rank_ == 0) {
+    try {
+      for (std::size_t r = 1; r < hub_.offers_.size(); ++r) {
+        const ThreadHub::Offer& o = hub_.offers_[r];
+        check_gather_range(whole.size(), o.offset, o.bytes.size());
+        std::copy(o.bytes.begin(), o.bytes.end(), whole.begin() + o.offset);
+      }
+    } catch (...) {
+      failure = std::current_exception();
     }
-  });
+  }
+  hub_.arrive_and_wait();
+  if (failure) std::rethrow_exception(failure);
 }
 
 void run_on_threads(ThreadHub& hub, const std::function<void(std::size_t)>& body) {

@@ -1,6 +1,10 @@
 #pragma once
+#include <array>
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <map>
@@ -23,7 +27,7 @@ class LinkAborted : public Error {
 
 // What the ThreadLinks of one group of threads share: mailboxes and a barrier. Shared by all threads of
 // the group; one mutex guards it, and every wait wakes on the barrier's next generation, a message, or
-// abort().
+// abort(). A wait first spins on a change counter, then blocks on a condition variable.
 class ThreadHub {
  public:
   explicit ThreadHub(std::size_t size);  // size >= 1
@@ -44,23 +48,42 @@ class ThreadHub {
     enum class State { waiting, copying, done } state = State::waiting;
     std::string error;  // set by a receiver of another size; the sender throws it too
   };
-  // What one rank offers to a barrier-framed collective: bytes and where they go.
+  // What one rank offers to a gather: its own bytes and where they go.
   struct Offer {
     std::span<const std::byte> bytes;
     std::size_t offset = 0;
   };
 
+  // How long a wait spins before it blocks. Waking a thread through the condition variable costs tens of
+  // microseconds, about as long as the partner thread of a collective usually takes to arrive, so a
+  // spin of this length mostly ends in the partner's arrival, and a wait that outlasts it costs at most
+  // about twice what blocking at once would. Beyond it the wait blocks, which frees the core: on a
+  // machine with few cores, the OpenCL runtime's worker threads need it.
+  static constexpr std::chrono::microseconds spin_before_blocking{50};
+
   void throw_if_aborted() const;  // with the mutex held
+  // Waits, with `lock` (on mutex_) held, until done() holds; done() is evaluated with the mutex held.
+  template <class Done>
+  void wait(std::unique_lock<std::mutex>& lock, const Done& done);
+  // Wakes every wait, after a change to what the waits look at, made under the mutex.
+  void notify();
   // Waits until every rank has arrived here as often as this one.
   void arrive_and_wait();
 
   const std::size_t size_;
   mutable std::mutex mutex_;
   std::condition_variable changed_;
+  std::atomic<std::uint64_t> changes_{0};  // counts notify() calls: what a spinning wait watches
   bool aborted_ = false;
   std::size_t arrived_ = 0, generation_ = 0;
   std::map<std::tuple<std::size_t, std::size_t, int>, std::deque<Posted*>> mail_;  // (from, to, tag)
-  std::vector<Offer> offers_;  // one per rank, written by that rank only between two barriers
+  std::vector<Offer> offers_;  // gather: one per rank, written by that rank only between two barriers
+  // all_gather: every rank's copy of its values, [parity of the all_gather][rank]. Rank r writes only
+  // [p][r], before the all_gather's one barrier; every rank reads [p] after it. All_gather i + 2 reuses
+  // the slots of all_gather i, which is safe: a rank writes them only after passing the barrier of
+  // all_gather i + 1, which every rank reaches only after reading those of all_gather i.
+  std::array<std::vector<std::vector<double>>, 2> contributions_;
+  std::vector<std::size_t> all_gathers_;  // per rank: how many all_gathers it has begun
 };
 
 // Rank `rank` of a hub's group as a core::Link: the parts of a computation written against Link run as
@@ -80,8 +103,6 @@ class ThreadLink final : public Link {
  private:
   // Takes the next message from m.peer with m.tag into m.bytes; a size mismatch goes to `error` (the first).
   void receive(const Message& m, std::string& error);
-  // Offers `mine` to every rank, waits for all offers, calls use(offers), and waits until every rank has.
-  void share(ThreadHub::Offer mine, const std::function<void(const std::vector<ThreadHub::Offer>&)>& use);
 
   ThreadHub& hub_;
   std::size_t rank_;
