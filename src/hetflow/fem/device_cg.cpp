@@ -63,12 +63,11 @@ DeviceCg<Real>::DeviceCg(const core::Queue& queue, const CsrMatrix& a, const Spm
   const std::vector<double> inv = inverse_diagonal(a);
   inv_diag_ = core::Buffer<Real>(context, n);
   inv_diag_.write(queue, std::span<const Real>(std::vector<Real>(inv.begin(), inv.end())));
-  for (core::Buffer<Real>* v : {&r_, &w_, &p_, &s_}) *v = core::Buffer<Real>(context, n);
+  for (core::Buffer<Real>* v : {&r_, &u_, &w_, &p_, &s_}) *v = core::Buffer<Real>(context, n);
   partial_ = core::Buffer<Real>(context, partial_count());
   scalars_ = core::Buffer<Real>(context, scalar_count);
   state_ = core::Buffer<cl_int>(context, 3);
   if (options_.preconditioner == Preconditioner::amg) {
-    u_ = core::Buffer<Real>(context, n);
     if (halo) {
       const AmgLevel finest = amg_part_level(*amg, halo->part());
       amg_ = std::make_unique<DeviceAmg<Real>>(queue, *amg, shape, state_, &finest, halo);
@@ -102,19 +101,15 @@ DeviceCg<Real>::DeviceCg(const core::Queue& queue, const CsrMatrix& a, const Spm
   update_ = p.kernel("fem_cg_update");
   const cl_int n32 = rows_;
   const cl_int jacobi = amg_ ? 0 : 1;
-  // With Jacobi u is formed from r as it is read: the kernels' u argument is then unread.
-  const core::Buffer<Real>& u = amg_ ? u_ : inv_diag_;
-  core::KernelArgs(start_).add(n32).skip(2).add(r_).add(state_);
+  core::KernelArgs(start_).add(n32).skip(2).add(r_).add(jacobi).add(inv_diag_).add(u_).add(state_);
   core::KernelArgs(product_)
       .add(cl_int{0})
       .add(n32)
       .add(a_.row_start)
       .add(a_.col)
       .add(a_.values)
-      .add(jacobi)
-      .add(inv_diag_)
       .add(r_)
-      .add(u)
+      .add(u_)
       .add(w_)
       .add(partial_)
       .add(cl_int{0})
@@ -128,7 +123,7 @@ DeviceCg<Real>::DeviceCg(const core::Queue& queue, const CsrMatrix& a, const Spm
       .add(scalars_)
       .add(jacobi)
       .add(inv_diag_)
-      .add(u)
+      .add(u_)
       .add(w_)
       .add(p_)
       .add(s_)
@@ -156,12 +151,11 @@ bool DeviceCg<Real>::enqueue_product(const core::Queue& queue) {
       }
       // The update's state word rides with the sums: a part that stopped tells the others.
       state_.read(queue, check_.span().first(1), 0, core::Blocking::no);
-      // The rows that read no halo run while the halo of r (Jacobi) or u travels; the others wait for it.
-      core::Buffer<double>& read = amg_ ? u_ : r_;
+      // The rows that read no halo run while u's halo travels; the others wait for it.
       const NodeHalo::Rows& inner = halo_->interior();
-      halo_->begin_exchange(read, 1);
+      halo_->begin_exchange(u_, 1);
       launch_rows(queue, inner.first, inner.count, 0, {});
-      const core::Event halo = halo_->end_exchange(read, 1);
+      const core::Event halo = halo_->end_exchange(u_, 1);
       launch_rows(queue, 0, inner.first, 1, halo);
       launch_rows(queue, inner.first + inner.count, static_cast<std::size_t>(rows_) - inner.first - inner.count, 2, {});
       return !relay(queue, partial_, partial_count(), partial_all_, check_.data());
@@ -177,7 +171,7 @@ void DeviceCg<Real>::launch_rows(const core::Queue& queue, std::size_t first, st
                                  const core::Event& wait) {
   product_.set(0, static_cast<cl_int>(first));
   product_.set(1, static_cast<cl_int>(count));
-  product_.set(11, static_cast<cl_int>(slot * product_groups_));
+  product_.set(9, static_cast<cl_int>(slot * product_groups_));
   product_.enqueue(queue, spmv_global_, spmv_local_,
                    wait.get() ? std::span<const core::Event>(&wait, 1) : std::span<const core::Event>());
 }
@@ -208,10 +202,6 @@ CgResult DeviceCg<Real>::solve(const core::Queue& queue, const core::Buffer<Real
   start_.set(2, x);
   start_.enqueue(queue, reduce_global_, core::NDRange(reduce_wg_));
   update_.set(10, x);
-  if constexpr (std::is_same_v<Real, double>) {
-    // A part's Jacobi product reads 1/A(i, i) at its neighbours, which the caller set on its own rows.
-    if (halo_ && !amg_) halo_->exchange(inv_diag_, 1);
-  }
   if (halo_) {
     // The host takes part in every iteration anyway: it stops when any part's state word has.
     if (enqueue_product(queue)) {

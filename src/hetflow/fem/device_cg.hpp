@@ -18,16 +18,16 @@ namespace hetflow::fem {
 // with u = B r and w = A u, come from the same vectors, so an iteration has one reduction. With Jacobi
 // every iteration is two kernels enqueued back to back on the caller's in-order queue: the update, whose
 // every work-group adds the last product's partial sums to the stopping test, beta and alpha and updates
-// p, s, x and r; and the SpMV w = A u with u = r / diag formed as it is read, with each work-group's
-// partial sums of r.u, w.u and r.r. With AMG the V-cycle (DeviceAmg) writes u = B r between the two.
+// p, s, x, r and u = r / diag; and the SpMV w = A u with each work-group's partial sums of r.u, w.u and
+// r.r. With AMG the update leaves u to the V-cycle (DeviceAmg), which runs between the two.
 // The stopping test runs on the device, which sets a state word and freezes x at the iterate that met
 // it; the host reads that word and the residual every check_interval iterations without blocking and
 // waits for the read one check later, so the device never waits for the host inside the loop.
 // Split over parts (docs/fem.md, "Several devices"), each part's CG runs on its own rows, the matrix's
 // first NodeHalo::owned(), with the vectors' halo entries after them: the product's partial sums travel to
-// every part, where the update adds all of them in part order (so all parts take the same steps), the
-// halo that the product reads (r, or u with AMG) travels while it works on the rows that read none, and
-// the host takes part in every iteration.
+// every part, where the update adds all of them in part order (so all parts take the same steps), u's
+// halo travels while the product works on the rows that read none, and the host takes part in every
+// iteration.
 template <class Real>
 class DeviceCg {
  public:
@@ -81,7 +81,7 @@ class DeviceCg {
   NodeHalo* halo_;
   core::Buffer<Real> partial_all_;  // with a halo: every part's partial sums
   std::unique_ptr<core::PinnedBuffer<Real>> relay_out_, relay_in_;  // a relay's host staging
-  // u_: the V-cycle's B r (AMG only); s_: the search direction's product A p, kept by recurrence.
+  // u_: the preconditioned residual B r; s_: the search direction's product A p, kept by recurrence.
   core::Buffer<Real> inv_diag_, r_, u_, w_, p_, s_, partial_, scalars_;
   core::Buffer<cl_int> state_;  // the state word, the iteration count, and the count the update reads
   core::Kernel start_, product_, update_;

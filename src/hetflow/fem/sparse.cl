@@ -57,13 +57,16 @@ real_t group_sum(__local real_t* part, const real_t a, const int size) {
   return sum;
 }
 
-// Start of a solve with x = 0: r = b, the iteration count 0 and a running state. The update kernel of
-// the first iteration takes b.b from the sums and starts the directions afresh.
+// Start of a solve with x = 0: r = b, with Jacobi (`jacobi`) u = b / diag, the iteration count 0 and a
+// running state. The update kernel of the first iteration takes b.b from the sums and starts the
+// directions afresh.
 __kernel void fem_cg_start(const int n, __global const real_t* restrict b, __global real_t* restrict x,
-                           __global real_t* restrict r, __global int* restrict state) {
+                           __global real_t* restrict r, const int jacobi, __global const real_t* restrict inv_diag,
+                           __global real_t* restrict u, __global int* restrict state) {
   for (int i = get_global_id(0); i < n; i += get_global_size(0)) {
     x[i] = 0;
     r[i] = b[i];
+    if (jacobi) u[i] = inv_diag[i] * b[i];
   }
   if (get_global_id(0) == 0) {
     state[0] = CG_RUNNING;
@@ -71,33 +74,24 @@ __kernel void fem_cg_start(const int n, __global const real_t* restrict b, __glo
   }
 }
 
-// The preconditioned residual u at row i: inv_diag[i] r[i] with Jacobi (`scaled`), the V-cycle's u[i]
-// otherwise.
-real_t preconditioned(const int scaled, const int i, __global const real_t* restrict inv_diag,
-                      __global const real_t* restrict r, __global const real_t* restrict u) {
-  return scaled ? inv_diag[i] * r[i] : u[i];
-}
-
-// w = A u over the n rows from `first`, with u as `preconditioned` gives it, and partial[3 (at + g) + k]
-// = work-group g's share of r.u, w.u and r.r over those rows (each row's lane 0 adds its rows' terms). A
-// part of a split solve runs its rows in three launches, the rows that read no halo while the halo
-// travels. Work-item 0 also moves the last update's scalars to where the next update reads them.
+// w = A u over the n rows from `first`, and partial[3 (at + g) + k] = work-group g's share of r.u, w.u and
+// r.r over those rows (each row's lane 0 adds its rows' terms). A part of a split solve runs its rows in
+// three launches, the rows that read no halo while the halo travels. Work-item 0 also moves the last
+// update's scalars to where the next update reads them.
 __kernel __attribute__((reqd_work_group_size(SPMV_WG, 1, 1)))
 void fem_cg_product(const int first, const int n, __global const int* restrict row_start,
-                    __global const int* restrict col, __global const real_t* restrict val, const int scaled,
-                    __global const real_t* restrict inv_diag, __global const real_t* restrict r,
-                    __global const real_t* restrict u, __global real_t* restrict w,
+                    __global const int* restrict col, __global const real_t* restrict val,
+                    __global const real_t* restrict r, __global const real_t* restrict u, __global real_t* restrict w,
                     __global real_t* restrict partial, const int at, __global real_t* restrict s,
                     __global int* restrict state) {
   __local real_t part[SPMV_WG];
   const int count = state[0] == CG_RUNNING ? n : 0;
   real_t ru = 0, wu = 0, rr = 0;
   FOR_EACH_SPMV_ROW(row, count) {
-    const real_t sum = scaled ? spmv_row_sum(part, row, count, row_start + first, col, val, inv_diag, 1, r)
-                              : spmv_row_sum(part, row, count, row_start + first, col, val, u, 0, u);
+    const real_t sum = spmv_row_sum(part, row, count, row_start + first, col, val, u, 0, u);
     if (SPMV_WRITES(row, count)) {
       const int i = first + row;
-      const real_t ri = r[i], ui = preconditioned(scaled, i, inv_diag, r, u);
+      const real_t ri = r[i], ui = u[i];
       w[i] = sum;
       ru += ri * ui;
       wu += sum * ui;
@@ -123,12 +117,13 @@ void fem_cg_product(const int first, const int n, __global const int* restrict r
 // from the `count` partial triples of r.u, w.u and r.r: the stopping test on r.r (below tol2 b.b, or zero),
 // the iteration limit, beta = gamma / gamma_last and the step length alpha = gamma / (w.u - beta gamma /
 // alpha_last), whose denominator is p.Ap; then p = u + beta p, s = w + beta s, x += alpha p, r -= alpha s.
-// The first iteration takes p = u and s = w. A denominator that is not positive stops the solve, as does a
-// sum that is not finite.
+// With Jacobi (`jacobi`) it then sets u = r / diag; otherwise the V-cycle writes u. The first iteration
+// takes p = u and s = w. A denominator that is not positive stops the solve, as does a sum that is not
+// finite.
 __kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1)))
 void fem_cg_update(const int n, const int count, __global const real_t* restrict partial,
-                   __global real_t* restrict s, const int scaled, __global const real_t* restrict inv_diag,
-                   __global const real_t* restrict u, __global const real_t* restrict w,
+                   __global real_t* restrict s, const int jacobi, __global const real_t* restrict inv_diag,
+                   __global real_t* restrict u, __global const real_t* restrict w,
                    __global real_t* restrict p, __global real_t* restrict q, __global real_t* restrict x,
                    __global real_t* restrict r, __global int* restrict state, const real_t tol2,
                    const int max_iterations) {
@@ -171,12 +166,14 @@ void fem_cg_update(const int n, const int count, __global const real_t* restrict
     }
   }
   for (int i = get_global_id(0); i < (steps ? n : 0); i += get_global_size(0)) {
-    const real_t ui = preconditioned(scaled, i, inv_diag, r, u);
+    const real_t ui = u[i];
     const real_t pi = k == 0 ? ui : ui + beta * p[i];
     const real_t qi = k == 0 ? w[i] : w[i] + beta * q[i];
+    const real_t ri = r[i] - alpha * qi;
     p[i] = pi;
     q[i] = qi;
     x[i] += alpha * pi;
-    r[i] -= alpha * qi;
+    r[i] = ri;
+    if (jacobi) u[i] = inv_diag[i] * ri;
   }
 }

@@ -25,15 +25,15 @@ FemBytes::FemBytes(std::size_t nodes, std::size_t edges, double cg_value) {
   const double copy = n * 2 * vector;
   // Stages 1-3 read R, 1/M, uⁿ and W and write W and U; the last reads R, 1/M and W and writes W.
   const double stages = 3 * n * (5 * vector + scalar) + n * (3 * vector + scalar);
-  const double cg_start = n * 3 * cg_value;  // reads b; writes x, r
+  const double cg_start = n * 5 * cg_value;  // reads b, 1/H_ii; writes x, r, u
   const double correct =
       edge_loop + n * (scalar + cg_value + vector + vector + 2 * scalar);  // 1/M, δ, û, u, p in and out
   const double projection_xi = edge_loop + n * (2 * scalar + vector);    // 1/M, p; writes ξ
   step_fixed = tau + convective_projection + copy + 4 * momentum_residual + stages + pressure_assembly + cg_start +
                correct + projection_xi + diagnostics;
-  // The product w = A (r / H_ii) reads 1/H_ii beside the SpMV's r and writes w; the update reads 1/H_ii, r,
-  // p, w, s and x and writes p, s, x and r.
-  cg_iteration = spmv + n * cg_value * (1 + 10);
+  // The product w = A u also reads r; the update reads 1/H_ii, u, r, p, w, s and x and writes p, s, x, r
+  // and u.
+  cg_iteration = spmv + n * cg_value * (1 + 12);
 }
 
 }  // namespace hetflow::app

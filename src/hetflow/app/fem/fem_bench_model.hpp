@@ -22,8 +22,8 @@ struct FemBytes {
   // One whole step with no CG iteration: τ, Π, the copy û = uⁿ, four residuals and RK stages, the assembly,
   // the CG's start, the correction, ξ and the diagnostics.
   double step_fixed;
-  // One Jacobi-CG iteration (single-reduction form): the product w = A u with u = r / H_ii and its sums,
-  // and the update of p, s, x and r.
+  // One Jacobi-CG iteration (single-reduction form): the product w = A u with its sums, and the update of
+  // p, s, x, r and u = r / H_ii.
   double cg_iteration;
 
   // step_fixed + iterations × cg_iteration.
