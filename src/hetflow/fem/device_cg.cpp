@@ -80,17 +80,17 @@ DeviceCg<Real>::DeviceCg(const core::Queue& queue, const CsrMatrix& a, const Spm
       throw core::Error("CG: the AMG hierarchy has " + std::to_string(amg_->size()) + " unknowns for " +
                         std::to_string(rows_) + " rows");
   }
-  // The update adds this part's partial triples, or every part's.
+  // The update adds the product's partial triples, or one triple per part.
   auto triples = static_cast<int>(partial_count() / 3);
   const core::Buffer<Real>* sums = &partial_;
   if (halo_) {
-    const std::array<double, 1> mine{double(partial_count())};
-    std::size_t all = 0;
-    for (const double count : halo_->all_gather(mine)) all += static_cast<std::size_t>(count);
-    relay_out_ = std::make_unique<core::PinnedBuffer<Real>>(queue, partial_count());
-    relay_in_ = std::make_unique<core::PinnedBuffer<Real>>(queue, all);
-    partial_all_ = core::Buffer<Real>(context, all);
-    triples = static_cast<int>(all / 3);
+    std::size_t parts = 0;
+    for (const double count : halo_->all_gather(std::array<double, 1>{1.0})) parts += static_cast<std::size_t>(count);
+    part_sum_ = core::Buffer<Real>(context, 4);
+    relay_out_ = std::make_unique<core::PinnedBuffer<Real>>(queue, 4);
+    relay_in_ = std::make_unique<core::PinnedBuffer<Real>>(queue, 3 * parts);
+    partial_all_ = core::Buffer<Real>(context, 3 * parts);
+    triples = static_cast<int>(parts);
     sums = &partial_all_;
   }
 
@@ -99,6 +99,10 @@ DeviceCg<Real>::DeviceCg(const core::Queue& queue, const CsrMatrix& a, const Spm
   start_ = p.kernel("fem_cg_start");
   product_ = p.kernel("fem_cg_product");
   update_ = p.kernel("fem_cg_update");
+  if (halo_) {
+    part_sums_ = p.kernel("fem_cg_part_sums");
+    core::KernelArgs(part_sums_).add(static_cast<cl_int>(partial_count() / 3)).add(partial_).add(part_sum_).add(state_);
+  }
   const cl_int n32 = rows_;
   const cl_int jacobi = amg_ ? 0 : 1;
   core::KernelArgs(start_).add(n32).skip(2).add(r_).add(jacobi).add(inv_diag_).add(u_).add(state_);
@@ -149,8 +153,6 @@ bool DeviceCg<Real>::enqueue_product(const core::Queue& queue) {
         halo_->exchange(r_, 1);
         amg_->enqueue(queue, r_, u_);
       }
-      // The update's state word rides with the sums: a part that stopped tells the others.
-      state_.read(queue, check_.span().first(1), 0, core::Blocking::no);
       // The rows that read no halo run while u's halo travels; the others wait for it.
       const NodeHalo::Rows& inner = halo_->interior();
       halo_->begin_exchange(u_, 1);
@@ -158,7 +160,8 @@ bool DeviceCg<Real>::enqueue_product(const core::Queue& queue) {
       const core::Event halo = halo_->end_exchange(u_, 1);
       launch_rows(queue, 0, inner.first, 1, halo);
       launch_rows(queue, inner.first + inner.count, static_cast<std::size_t>(rows_) - inner.first - inner.count, 2, {});
-      return !relay(queue, partial_, partial_count(), partial_all_, check_.data());
+      part_sums_.enqueue(queue, core::NDRange(reduce_wg_), core::NDRange(reduce_wg_));
+      return !relay(queue);
     }
   }
   if (amg_) amg_->enqueue(queue, r_, u_);
@@ -177,11 +180,10 @@ void DeviceCg<Real>::launch_rows(const core::Queue& queue, std::size_t first, st
 }
 
 template <class Real>
-bool DeviceCg<Real>::relay(const core::Queue& queue, const core::Buffer<Real>& local, std::size_t values,
-                           core::Buffer<Real>& all, const cl_int* state) {
-  local.read(queue, relay_out_->span().first(values));
-  std::vector<double> mine{state && *state != 0 ? 1.0 : 0.0};
-  mine.insert(mine.end(), relay_out_->data(), relay_out_->data() + values);
+bool DeviceCg<Real>::relay(const core::Queue& queue) {
+  part_sum_.read(queue, relay_out_->span());
+  // The state rides with the sums, first: a part that stopped tells the others.
+  const std::array<double, 4> mine{(*relay_out_)[3], (*relay_out_)[0], (*relay_out_)[1], (*relay_out_)[2]};
   bool stopped = false;
   std::size_t at = 0;
   for (const std::vector<double>& theirs : halo_->link().all_gather(mine)) {
@@ -189,7 +191,7 @@ bool DeviceCg<Real>::relay(const core::Queue& queue, const core::Buffer<Real>& l
     for (std::size_t k = 1; k < theirs.size(); ++k) (*relay_in_)[at++] = static_cast<Real>(theirs[k]);
   }
   // The next relay's blocking read follows this write on the in-order queue, so relay_in_ is free by then.
-  all.write(queue, std::span<const Real>(relay_in_->span().first(at)), 0, core::Blocking::no);
+  partial_all_.write(queue, std::span<const Real>(relay_in_->span().first(at)), 0, core::Blocking::no);
   return stopped;
 }
 

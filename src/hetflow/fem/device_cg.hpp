@@ -24,10 +24,10 @@ namespace hetflow::fem {
 // it; the host reads that word and the residual every check_interval iterations without blocking and
 // waits for the read one check later, so the device never waits for the host inside the loop.
 // Split over parts (docs/fem.md, "Several devices"), each part's CG runs on its own rows, the matrix's
-// first NodeHalo::owned(), with the vectors' halo entries after them: the product's partial sums travel to
-// every part, where the update adds all of them in part order (so all parts take the same steps), u's
-// halo travels while the product works on the rows that read none, and the host takes part in every
-// iteration.
+// first NodeHalo::owned(), with the vectors' halo entries after them: each part adds its product's partial
+// sums into one triple, which travels to every part, where the update adds them in part order (so all
+// parts take the same steps); u's halo travels while the product works on the rows that read none, and
+// the host takes part in every iteration.
 template <class Real>
 class DeviceCg {
  public:
@@ -67,10 +67,9 @@ class DeviceCg {
   std::size_t partial_count() const { return 3 * static_cast<std::size_t>(product_slots() * product_groups_); }
   // Waits for the solve's end and reads how it went.
   CgResult finished(const core::Queue& queue);
-  // With a halo: every part's first `values` entries of `local`, in part order, into `all`; returns
-  // whether any part's `state` word (read before `local` on the queue; none: running) had stopped.
-  bool relay(const core::Queue& queue, const core::Buffer<Real>& local, std::size_t values, core::Buffer<Real>& all,
-             const cl_int* state = nullptr);
+  // With a halo: every part's sums, in part order, into partial_all_; returns whether any part's solve had
+  // stopped before its product.
+  bool relay(const core::Queue& queue);
 
   CgOptions options_;
   DeviceCsr<Real> a_;
@@ -79,12 +78,12 @@ class DeviceCg {
   int product_groups_;
   int rows_;  // the rows the solve updates: all of A's, or a part's own
   NodeHalo* halo_;
-  core::Buffer<Real> partial_all_;  // with a halo: every part's partial sums
+  core::Buffer<Real> part_sum_, partial_all_;  // with a halo: this part's sums, and every part's
   std::unique_ptr<core::PinnedBuffer<Real>> relay_out_, relay_in_;  // a relay's host staging
   // u_: the preconditioned residual B r; s_: the search direction's product A p, kept by recurrence.
   core::Buffer<Real> inv_diag_, r_, u_, w_, p_, s_, partial_, scalars_;
   core::Buffer<cl_int> state_;  // the state word, the iteration count, and the count the update reads
-  core::Kernel start_, product_, update_;
+  core::Kernel start_, product_, update_, part_sums_;
   std::unique_ptr<DeviceAmg<Real>> amg_;
   // Where the convergence checks land: two slots of the state word, so the read of one check arrives
   // while the previous one is inspected.

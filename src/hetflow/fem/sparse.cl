@@ -113,6 +113,33 @@ void fem_cg_product(const int first, const int n, __global const int* restrict r
   }
 }
 
+// The sums of `count` triples of partial sums into sums[0..2], in every work-item of a REDUCE_WG group;
+// `part` holds REDUCE_WG values.
+void add_triples(__local real_t* part, const int count, __global const real_t* restrict partial, real_t* sums) {
+  real_t a = 0, b = 0, c = 0;
+  for (int g = get_local_id(0); g < count; g += REDUCE_WG) {
+    a += partial[3 * g];
+    b += partial[3 * g + 1];
+    c += partial[3 * g + 2];
+  }
+  sums[0] = group_sum(part, a, REDUCE_WG);
+  sums[1] = group_sum(part, b, REDUCE_WG);
+  sums[2] = group_sum(part, c, REDUCE_WG);
+}
+
+// A part's product sums in one triple, in one work-group, and its state word after them: the host relays
+// 32 bytes per part instead of a triple per work-group of the product.
+__kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1)))
+void fem_cg_part_sums(const int count, __global const real_t* restrict partial, __global real_t* restrict sum,
+                      __global const int* restrict state) {
+  __local real_t part[REDUCE_WG];
+  const int running = state[0] == CG_RUNNING;
+  real_t sums[3];
+  add_triples(part, running ? count : 0, partial, sums);
+  if (get_local_id(0) < 3) sum[get_local_id(0)] = sums[get_local_id(0)];
+  if (get_local_id(0) == 3) sum[3] = running ? 0 : 1;
+}
+
 // One step of the single-reduction conjugate gradient (Chronopoulos & Gear 1989), in every work-group
 // from the `count` partial triples of r.u, w.u and r.r: the stopping test on r.r (below tol2 b.b, or zero),
 // the iteration limit, beta = gamma / gamma_last and the step length alpha = gamma / (w.u - beta gamma /
@@ -129,14 +156,9 @@ void fem_cg_update(const int n, const int count, __global const real_t* restrict
                    const int max_iterations) {
   __local real_t part[REDUCE_WG];
   const int running = state[0] == CG_RUNNING;
-  real_t a = 0, b = 0, c = 0;
-  for (int g = get_local_id(0); g < (running ? count : 0); g += REDUCE_WG) {
-    a += partial[3 * g];
-    b += partial[3 * g + 1];
-    c += partial[3 * g + 2];
-  }
-  const real_t gamma = group_sum(part, a, REDUCE_WG), wu = group_sum(part, b, REDUCE_WG),
-               rr = group_sum(part, c, REDUCE_WG);
+  real_t sums[3];
+  add_triples(part, running ? count : 0, partial, sums);
+  const real_t gamma = sums[0], wu = sums[1], rr = sums[2];
   const int k = state[2];
   const real_t bb = k == 0 ? rr : s[S_BB];
   const real_t beta = k == 0 ? 0 : gamma / s[S_GAMMA];
