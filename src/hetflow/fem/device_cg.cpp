@@ -84,8 +84,7 @@ DeviceCg<Real>::DeviceCg(const core::Queue& queue, const CsrMatrix& a, const Spm
   auto triples = static_cast<int>(partial_count() / 3);
   const core::Buffer<Real>* sums = &partial_;
   if (halo_) {
-    std::size_t parts = 0;
-    for (const double count : halo_->all_gather(std::array<double, 1>{1.0})) parts += static_cast<std::size_t>(count);
+    const std::size_t parts = halo_->link().size();
     part_sum_ = core::Buffer<Real>(context, 4);
     relay_out_ = std::make_unique<core::PinnedBuffer<Real>>(queue, 4);
     relay_in_ = std::make_unique<core::PinnedBuffer<Real>>(queue, 3 * parts);
@@ -101,7 +100,8 @@ DeviceCg<Real>::DeviceCg(const core::Queue& queue, const CsrMatrix& a, const Spm
   update_ = p.kernel("fem_cg_update");
   if (halo_) {
     part_sums_ = p.kernel("fem_cg_part_sums");
-    core::KernelArgs(part_sums_).add(static_cast<cl_int>(partial_count() / 3)).add(partial_).add(part_sum_).add(state_);
+    core::KernelArgs(part_sums_).add(static_cast<cl_int>(partial_count() / 3)).add(partial_).add(part_sum_)
+        .add(state_);
   }
   const cl_int n32 = rows_;
   const cl_int jacobi = amg_ ? 0 : 1;
