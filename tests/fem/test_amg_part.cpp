@@ -77,8 +77,8 @@ TEST(FemAmgPart, CoarseLayoutsPartitionTheUnknownsAndMatchAcrossParts) {
     EXPECT_EQ(layout.owned, own[k].size());
     total += layout.owned;
     for (std::size_t j = 0; j < 3; ++j) {
-      const std::vector<std::uint32_t> group(layout.halo.begin() + static_cast<std::ptrdiff_t>(layout.halo_begin[j]),
-                                             layout.halo.begin() + static_cast<std::ptrdiff_t>(layout.halo_begin[j + 1]));
+      const auto at = [&layout](std::size_t k) { return layout.halo.begin() + static_cast<std::ptrdiff_t>(k); };
+      const std::vector<std::uint32_t> group(at(layout.halo_begin[j]), at(layout.halo_begin[j + 1]));
       EXPECT_TRUE(std::is_sorted(group.begin(), group.end()));
       for (std::uint32_t c : group) EXPECT_EQ(owner[c], j) << "part " << k << " halo " << c;
       std::vector<std::uint32_t> sent;
@@ -123,7 +123,8 @@ TEST(FemAmgPart, SplitLevelsMultiplyAsTheWholeOnes) {
       EXPECT_EQ(pa1[k], a1[global1[k]]);
       EXPECT_EQ(pp1[k], p1[global1[k]]);
     }
-    for (std::size_t k = 0; k < global1.size(); ++k) EXPECT_EQ(part.levels[1].smoother[k], whole[1].smoother[global1[k]]);
+    for (std::size_t k = 0; k < global1.size(); ++k)
+      EXPECT_EQ(part.levels[1].smoother[k], whole[1].smoother[global1[k]]);
     // The restrictions of own rows add up over the parts: level 0's into the local coarse unknowns.
     std::vector<double> own_t0(node.owned), own_t1(layout.owned);
     for (std::size_t i = 0; i < node.owned; ++i) own_t0[i] = t0[node.first + i];
@@ -149,6 +150,23 @@ TEST(FemAmgPart, TwoLevelsSplitTheFinestOnly) {
   EXPECT_TRUE(part.layouts.empty());
   EXPECT_EQ(part.levels[0].p.cols, h.levels()[1].a.rows);
   EXPECT_THROW(amg_part(h, node, std::vector<std::size_t>{0, node.first + 1, node.first + node.owned}), core::Error);
+}
+
+// A part of a few corner nodes, whose aggregates all start in the other part, owns no coarse unknown: then
+// every part splits the finest level only.
+TEST(FemAmgPart, APartWithoutCoarseUnknownsLeavesTheCoarseLevelWhole) {
+  const BoxStiffness box = box_stiffness(14);
+  const AmgHierarchy h(box.k, SplitBox::options());
+  const std::vector<double> weights{1, 0.001};
+  const std::vector<NodePart> nodes{make_node_part(box.data, {}, weights, 0), make_node_part(box.data, {}, weights, 1)};
+  const std::vector<std::size_t> starts{0, nodes[1].first, box.k.n};
+  const std::vector<std::uint32_t> owner = coarse_owners(h.levels().front(), starts);
+  ASSERT_EQ(std::count(owner.begin(), owner.end(), 1u), 0) << nodes[1].owned << " nodes in part 1";
+  for (const NodePart& node : nodes) {
+    const AmgPart part = amg_part(h, node, starts);
+    EXPECT_EQ(part.levels.size(), 1u) << "part " << node.part;
+    EXPECT_EQ(part.levels[0].p.cols, h.levels()[1].a.rows);
+  }
 }
 
 }  // namespace

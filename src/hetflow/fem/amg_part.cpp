@@ -143,7 +143,8 @@ AmgPart amg_part(const AmgHierarchy& whole, const NodePart& part, std::span<cons
   HaloLayout layout = coarse_layout(fine, coarse, owner, node_starts, part.part, global);
   std::vector<std::int32_t> local(coarse.a.rows, -1);
   for (std::size_t k = 0; k < global.size(); ++k) local[global[k]] = static_cast<std::int32_t>(k);
-  for (std::size_t k = 0; k < layout.halo.size(); ++k) local[layout.halo[k]] = static_cast<std::int32_t>(global.size() + k);
+  for (std::size_t k = 0; k < layout.halo.size(); ++k)
+    local[layout.halo[k]] = static_cast<std::int32_t>(global.size() + k);
   const auto coarse_local = [&local](std::int32_t c) { return local[c]; };
   finest.p = row_slice(fine.p, part.owned, layout.local_count(), own_node, coarse_local);
   finest.r = transpose(finest.p);

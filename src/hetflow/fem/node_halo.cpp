@@ -139,8 +139,8 @@ core::Event NodeHalo::end_exchange(core::Buffer<double>& field, std::size_t comp
 
 void NodeHalo::add_halo(core::Buffer<double>& field) {
   if (field.size() != local_count())
-    throw core::Error("node halo: a field of " + std::to_string(field.size()) + " values is not one per local node of " +
-                      std::to_string(local_count()));
+    throw core::Error("node halo: a field of " + std::to_string(field.size()) +
+                      " values is not one per local node of " + std::to_string(local_count()));
   if (neighbours_.empty()) return;
   const core::Queue& queue = launch_.queue();
   // Blocking: the link sends from host memory. The writes from outgoing_ of the last addition precede
