@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "hetflow/core/partition.hpp"
@@ -13,12 +14,12 @@
 namespace hetflow::fem {
 namespace {
 
-// The lid-driven cavity of 8³ cells in RCM order, split over the ranks (one device each), against the
+// The lid-driven cavity of `cells`³ cells in RCM order, split over the ranks (one device each), against the
 // same run on rank 0's device alone: the same CG iterations and fields equal to rounding (a few units in
 // the last place of a velocity of order 1).
-void expect_equal_to_one_device(Preconditioner preconditioner) {
+void expect_equal_to_one_device(Preconditioner preconditioner, std::uint32_t cells = 8) {
   mpi::Communicator& world = test::world();
-  const LidCavity cavity(Ordering::rcm, 8);
+  const LidCavity cavity(Ordering::rcm, cells);
   FlowParameters parameters;
   parameters.momentum.viscosity = 0.01;
   parameters.cg.preconditioner = preconditioner;
@@ -46,6 +47,12 @@ void expect_equal_to_one_device(Preconditioner preconditioner) {
 TEST(FemMpi, JacobiRunEqualsOneDevice) { expect_equal_to_one_device(Preconditioner::jacobi); }
 
 TEST(FemMpi, AmgRunEqualsOneDevice) { expect_equal_to_one_device(Preconditioner::amg); }
+
+// The 14³ cavity's hierarchy has three levels (FemFlowParts.AmgRunsEqualOneDevice checks it), so the
+// ranks split its first coarse level too.
+TEST(FemMpi, AmgRunSplittingTheFirstCoarseLevelEqualsOneDevice) {
+  expect_equal_to_one_device(Preconditioner::amg, 14);
+}
 
 }  // namespace
 }  // namespace hetflow::fem

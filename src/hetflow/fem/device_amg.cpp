@@ -43,10 +43,26 @@ typename DeviceAmg<Real>::Rows DeviceAmg<Real>::upload(const core::Queue& queue,
 
 template <class Real>
 DeviceAmg<Real>::DeviceAmg(const core::Queue& queue, const AmgHierarchy& hierarchy, const SpmvShape& shape,
-                           const core::Buffer<cl_int>& state, const AmgLevel* finest, NodeHalo* halo)
+                           const core::Buffer<cl_int>& state, NodeHalo* halo)
     : halo_(halo) {
-  if (halo && (!finest || !std::is_same_v<Real, double>))
-    throw core::Error("AMG: a split run's cycle runs in FP64 on the part's finest level (amg_part_level)");
+  if (halo && !std::is_same_v<Real, double>) throw core::Error("AMG: a split run's cycle runs in FP64");
+  const std::vector<AmgLevel>& host = hierarchy.levels();
+  AmgPart part;
+  if (halo) {
+    std::vector<std::size_t> node_starts{0};
+    for (const double owned : halo->all_gather(std::array<double, 1>{static_cast<double>(halo->owned())}))
+      node_starts.push_back(node_starts.back() + static_cast<std::size_t>(owned));
+    part = amg_part(hierarchy, halo->part(), node_starts);
+    // The halos keep pointers to the layouts, so these are in place first.
+    layouts_ = std::move(part.layouts);
+    halos_.push_back(halo);
+    for (const HaloLayout& layout : layouts_) {
+      coarse_halos_.push_back(std::make_unique<NodeHalo>(*halo, layout));
+      halos_.push_back(coarse_halos_.back().get());
+    }
+  }
+  const std::size_t split = part.levels.size();
+  const auto level_of = [&](std::size_t l) -> const AmgLevel& { return l < split ? part.levels[l] : host[l]; };
   const core::Context& context = queue.context();
   const core::DeviceInfo& info = context.device().info;
   check(shape, info);
@@ -55,8 +71,7 @@ DeviceAmg<Real>::DeviceAmg(const core::Queue& queue, const AmgHierarchy& hierarc
       context.program("fem/fem_amg.cl", sparse_build_options(precision_of<Real>(), shape, reduce_wg));
   // Each operator's kernels take the tuned shape widened to its rows (widened_shape); the work-group, and
   // with it the launch range, stays the tuned one.
-  const std::vector<AmgLevel>& host = hierarchy.levels();
-  const double tuned_row_length = mean_row_length(finest ? finest->a : host.front().a);
+  const double tuned_row_length = mean_row_length(level_of(0).a);
   const auto kernel_for = [&](const SparseRows& m, const char* name) {
     const SpmvShape wide = widened_shape(shape, mean_row_length(m), tuned_row_length);
     return context.program("fem/fem_amg.cl", sparse_build_options(precision_of<Real>(), wide, reduce_wg)).kernel(name);
@@ -65,7 +80,7 @@ DeviceAmg<Real>::DeviceAmg(const core::Queue& queue, const AmgHierarchy& hierarc
   spmv_local_ = core::NDRange(shape.work_group());
   coarse_range_ = core::NDRange(reduce_wg);
   for (std::size_t l = 0; l < host.size(); ++l) {
-    const AmgLevel& h = l == 0 && finest ? *finest : host[l];
+    const AmgLevel& h = level_of(l);
     Level level;
     level.n = static_cast<cl_int>(h.a.rows);
     if (l + 1 < host.size()) {
@@ -73,14 +88,16 @@ DeviceAmg<Real>::DeviceAmg(const core::Queue& queue, const AmgHierarchy& hierarc
       level.p = upload(queue, h.p);
       level.r = upload(queue, h.r);
       level.smoother = device_copy(queue, to_real<Real>(h.smoother));
-      // A part's x is read at its halo too (h.a's columns).
+      // A split level's x is read at its halo too (h.a's columns), and so is its t below the finest, the
+      // output that the level above reads through P's columns.
       level.x = core::Buffer<Real>(context, h.a.cols);
-      level.t = core::Buffer<Real>(context, h.a.rows);
+      level.t = core::Buffer<Real>(context, l > 0 ? h.a.cols : h.a.rows);
     } else {
       level.x = core::Buffer<Real>(context, h.a.rows);
     }
-    if (l > 0) level.b = core::Buffer<Real>(context, h.a.rows);
-    if (l == 0 && halo) {
+    // So is its b, through the smoother's first step.
+    if (l > 0) level.b = core::Buffer<Real>(context, h.a.cols);
+    if (halo && l + 1 == split) {
       std::size_t begin = 0, end = 0;
       if (!h.p.col.empty()) {
         const auto [low, high] = std::minmax_element(h.p.col.begin(), h.p.col.end());
@@ -97,7 +114,7 @@ DeviceAmg<Real>::DeviceAmg(const core::Queue& queue, const AmgHierarchy& hierarc
     Level& level = levels_[l];
     Level& next = levels_[l + 1];
     core::Buffer<Real>& coarse_output = l + 2 == levels_.size() ? next.x : next.t;
-    const AmgLevel& h = l == 0 && finest ? *finest : host[l];
+    const AmgLevel& h = level_of(l);
     level.residual_first = kernel_for(h.a, "fem_amg_residual_first");
     level.restrict_ = kernel_for(h.r, "fem_amg_product");
     level.correct_first = kernel_for(h.p, "fem_amg_correct_first");
@@ -145,18 +162,29 @@ void DeviceAmg<Real>::enqueue(const core::Queue& queue, const core::Buffer<Real>
   finest.correct_first.set(5, b);
   finest.jacobi.set(5, b);
   finest.jacobi.set(7, z);
+  const std::size_t split = halos_.size();
   for (std::size_t l = 0; l + 1 < levels_.size(); ++l) {
     levels_[l].residual_first.enqueue(queue, spmv_global_, spmv_local_);
     levels_[l].restrict_.enqueue(queue, spmv_global_, spmv_local_);
-    if (l == 0 && halo_) add_parts(queue, levels_[1].b);
+    if (l + 1 < split) exchange(l + 1, levels_[l + 1].b, true);
+    if (l + 1 == split) add_parts(queue, levels_[l + 1].b);
   }
   coarse_solve_.enqueue(queue, coarse_range_, coarse_range_);
   for (std::size_t l = levels_.size() - 1; l-- > 0;) {
+    // P's own rows read the next split level's output at its halo.
+    if (l + 1 < split) exchange(l + 1, levels_[l + 1].t, false);
     levels_[l].correct_first.enqueue(queue, spmv_global_, spmv_local_);
-    if constexpr (std::is_same_v<Real, double>) {
-      if (l == 0 && halo_) halo_->exchange(levels_[0].x, 1);
-    }
+    if (l < split) exchange(l, levels_[l].x, false);
     levels_[l].jacobi.enqueue(queue, spmv_global_, spmv_local_);
+  }
+}
+
+template <class Real>
+void DeviceAmg<Real>::exchange(std::size_t level, core::Buffer<Real>& v, bool add) {
+  // A cycle in FP32 is never split (the constructor refuses it).
+  if constexpr (std::is_same_v<Real, double>) {
+    if (add) halos_[level]->add_halo(v);
+    halos_[level]->exchange(v, 1);
   }
 }
 

@@ -7,6 +7,7 @@
 #include "hetflow/core/context.hpp"
 #include "hetflow/core/kernel.hpp"
 #include "hetflow/fem/amg_hierarchy.hpp"
+#include "hetflow/fem/amg_part.hpp"
 #include "hetflow/fem/device_csr.hpp"
 #include "hetflow/fem/node_halo.hpp"
 
@@ -19,12 +20,14 @@ namespace hetflow::fem {
 template <class Real>
 class DeviceAmg {
  public:
-  // With `halo` (FP64) the cycle is one part's of a split run (docs/fem.md, "Several devices"): its finest
-  // level is `finest` (amg_part_level), the coarser ones the hierarchy's, on every part. The parts add up
-  // their restrictions to the first coarse level and exchange the finest level's pre-smoothed iterate;
-  // the caller exchanges the halo of b before each cycle. Collective then.
+  // With `halo` (FP64) the cycle is one part's of a split run of the whole mesh's `hierarchy` (docs/fem.md,
+  // "Several devices"): it runs its split levels (amg_part) on their own rows and the coarser ones whole,
+  // on every part. Below a split level the parts add their restrictions' halo entries into the owners and
+  // exchange the next right-hand side's halo, below the last one they add up their restrictions to the
+  // whole level; on the way up they exchange each split level's output and pre-smoothed iterate. The
+  // caller exchanges the halo of b before each cycle. Collective then.
   DeviceAmg(const core::Queue& queue, const AmgHierarchy& hierarchy, const SpmvShape& shape,
-            const core::Buffer<cl_int>& state, const AmgLevel* finest = nullptr, NodeHalo* halo = nullptr);
+            const core::Buffer<cl_int>& state, NodeHalo* halo = nullptr);
 
   // Enqueues z = B b; b and z hold the finest level's n entries and are distinct.
   void enqueue(const core::Queue& queue, const core::Buffer<Real>& b, core::Buffer<Real>& z);
@@ -44,7 +47,10 @@ class DeviceAmg {
     core::Kernel residual_first, restrict_, correct_first, jacobi;
   };
   static Rows upload(const core::Queue& queue, const SparseRows& m);
-  // The range of first-coarse-level unknowns that a part's restriction reaches, [begin, begin + count),
+  // The halo of split level l's vectors brought up to date; with `add`, their halo entries added into
+  // their owners first (the restriction's).
+  void exchange(std::size_t level, core::Buffer<Real>& v, bool add);
+  // The range of the first whole level's unknowns that a part's restriction reaches, [begin, begin + count),
   // its slot in the scratch and, for another part's, in the host's receive buffer.
   struct Range {
     std::size_t begin = 0, count = 0, slot = 0, received = 0;
@@ -55,6 +61,10 @@ class DeviceAmg {
   void add_parts(const core::Queue& queue, core::Buffer<Real>& v);
 
   NodeHalo* halo_;
+  // The split levels' local numberings below the finest and every split level's halo.
+  std::vector<HaloLayout> layouts_;
+  std::vector<std::unique_ptr<NodeHalo>> coarse_halos_;
+  std::vector<NodeHalo*> halos_;
   std::vector<Range> ranges_;
   core::Buffer<Real> scratch_;
   std::unique_ptr<core::PinnedBuffer<Real>> outgoing_, incoming_;

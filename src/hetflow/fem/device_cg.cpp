@@ -10,7 +10,6 @@
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/kernel_args.hpp"
 #include "hetflow/core/program.hpp"
-#include "hetflow/fem/amg_part.hpp"
 
 namespace hetflow::fem {
 namespace {
@@ -69,8 +68,7 @@ DeviceCg<Real>::DeviceCg(const core::Queue& queue, const CsrMatrix& a, const Spm
   state_ = core::Buffer<cl_int>(context, 3);
   if (options_.preconditioner == Preconditioner::amg) {
     if (halo) {
-      const AmgLevel finest = amg_part_level(*amg, halo->part());
-      amg_ = std::make_unique<DeviceAmg<Real>>(queue, *amg, shape, state_, &finest, halo);
+      amg_ = std::make_unique<DeviceAmg<Real>>(queue, *amg, shape, state_, halo);
     } else if (amg) {
       amg_ = std::make_unique<DeviceAmg<Real>>(queue, *amg, shape, state_);
     } else {

@@ -35,7 +35,7 @@ class DeviceCg {
   // With options.preconditioner = amg the V-cycle is `amg`'s, a hierarchy of n unknowns (one of A
   // itself when none is given): a caller that reassembles A on the device passes a hierarchy of a
   // matrix spectrally equivalent to every A it assembles. With `halo` (FP64 only; collective) A holds
-  // the part's local rows and an AMG hierarchy, then required, is the whole mesh's (amg_part_level).
+  // the part's local rows and an AMG hierarchy, then required, is the whole mesh's (DeviceAmg).
   DeviceCg(const core::Queue& queue, const CsrMatrix& a, const SpmvShape& shape, const CgOptions& options,
            const AmgHierarchy* amg = nullptr, NodeHalo* halo = nullptr);
 

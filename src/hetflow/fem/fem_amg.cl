@@ -76,8 +76,8 @@ void fem_amg_coarse_solve(const int n, __global const real_t* restrict inverse, 
   }
 }
 
-// y[first + i] += x[from + i] for i < n: one part's restriction added into the first coarse level's
-// right-hand side of a split run (DeviceAmg::add_parts).
+// y[first + i] += x[from + i] for i < n: one part's restriction added into the right-hand side of the
+// first level that every part of a split run runs whole (DeviceAmg::add_parts).
 __kernel void fem_amg_add(const int n, const int from, __global const real_t* restrict x, const int first,
                           __global real_t* restrict y) {
   for (int i = get_global_id(0); i < n; i += get_global_size(0)) y[first + i] += x[from + i];

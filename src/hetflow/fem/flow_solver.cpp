@@ -55,8 +55,8 @@ FlowSolver::FlowSolver(const core::DeviceSet& devices, const Mesh& mesh, const E
   }
   parts_.resize(placement.local());
   if (total_parts_ > 1 && parameters.cg.preconditioner == Preconditioner::amg) {
-    // Every part runs the whole mesh's V-cycle below its finest level, which needs a level below it even
-    // on a mesh small enough to solve directly.
+    // Every part runs the whole mesh's V-cycle with the finest level split over the parts (DeviceAmg),
+    // which needs a level below it even on a mesh small enough to solve directly.
     AmgOptions options;
     options.coarse_size = std::min(options.coarse_size, data.node_count() / 2);
     amg_ = std::make_unique<AmgHierarchy>(

@@ -16,7 +16,7 @@ constexpr std::size_t max_components = 3;
 
 std::span<std::byte> bytes(std::span<double> values) { return std::as_writable_bytes(values); }
 
-std::size_t send_nodes(const NodePart& part) {
+std::size_t send_nodes(const HaloLayout& part) {
   std::size_t n = 0;
   for (const std::vector<std::uint32_t>& list : part.send) n += list.size();
   return n;
@@ -28,29 +28,7 @@ std::size_t room(std::size_t nodes) { return std::max<std::size_t>(1, max_compon
 }  // namespace
 
 NodeHalo::NodeHalo(const core::DeviceSet& devices, std::size_t device, core::Link& link, const NodePart& part)
-    : launch_(devices, device, 0, "the halo kernels"),
-      transfer_(&devices.transfer(device)),
-      link_(&link),
-      part_(&part),
-      send_nodes_(send_nodes(part)),
-      outgoing_(devices.compute(device), room(send_nodes_)),
-      incoming_(devices.compute(device), room(part.halo.size())) {
-  if (link.rank() != part.part || link.size() + 1 != part.halo_begin.size() || link.size() != part.send.size())
-    throw core::Error("node halo: part " + std::to_string(part.part) + " of " + std::to_string(part.send.size()) +
-                      " parts does not match rank " + std::to_string(link.rank()) + " of " +
-                      std::to_string(link.size()));
-  std::vector<std::uint32_t> index;
-  for (std::size_t j = 0; j < part.send.size(); ++j) {
-    const std::size_t receive = part.halo_begin[j + 1] - part.halo_begin[j];
-    if (part.send[j].empty() && receive == 0) continue;
-    neighbours_.push_back({j, index.size(), part.send[j].size(), part.halo_begin[j], receive});
-    index.insert(index.end(), part.send[j].begin(), part.send[j].end());
-  }
-  const core::Context& context = devices.context(device);
-  const core::Queue& queue = launch_.queue();
-  if (!index.empty()) send_index_ = upload(context, queue, index);
-  packed_ = core::Buffer<double>(context, room(send_nodes_));
-  pack_ = context.program("fem/fem_halo.cl", core::BuildOptions(core::Precision::f64)).kernel("fem_halo_pack");
+    : NodeHalo(NodeLaunch(devices, device, 0, "the halo kernels"), devices.transfer(device), link, part, part) {
   // The longest run of own rows without a halo column.
   std::size_t run_first = 0;
   for (std::size_t i = 0; i <= part.owned; ++i) {
@@ -61,6 +39,39 @@ NodeHalo::NodeHalo(const core::DeviceSet& devices, std::size_t device, core::Lin
     if (i - run_first > interior_.count) interior_ = {run_first, i - run_first};
     run_first = i + 1;
   }
+}
+
+NodeHalo::NodeHalo(const NodeHalo& nodes, const HaloLayout& layout)
+    : NodeHalo(nodes.launch_, *nodes.transfer_, *nodes.link_, *nodes.part_, layout) {}
+
+NodeHalo::NodeHalo(const NodeLaunch& launch, const core::Queue& transfer, core::Link& link, const NodePart& part,
+                   const HaloLayout& layout)
+    : launch_(launch),
+      transfer_(&transfer),
+      link_(&link),
+      part_(&part),
+      layout_(&layout),
+      send_nodes_(send_nodes(layout)),
+      outgoing_(launch.queue(), room(send_nodes_)),
+      incoming_(launch.queue(), room(layout.halo.size())) {
+  if (link.rank() != layout.part || link.size() + 1 != layout.halo_begin.size() || link.size() != layout.send.size())
+    throw core::Error("node halo: part " + std::to_string(layout.part) + " of " + std::to_string(layout.send.size()) +
+                      " parts does not match rank " + std::to_string(link.rank()) + " of " +
+                      std::to_string(link.size()));
+  std::vector<std::uint32_t> index;
+  for (std::size_t j = 0; j < layout.send.size(); ++j) {
+    const std::size_t receive = layout.halo_begin[j + 1] - layout.halo_begin[j];
+    if (layout.send[j].empty() && receive == 0) continue;
+    neighbours_.push_back({j, index.size(), layout.send[j].size(), layout.halo_begin[j], receive});
+    index.insert(index.end(), layout.send[j].begin(), layout.send[j].end());
+  }
+  const core::Queue& queue = launch_.queue();
+  const core::Context& context = queue.context();
+  if (!index.empty()) send_index_ = upload(context, queue, index);
+  packed_ = core::Buffer<double>(context, room(send_nodes_));
+  const core::Program& program = context.program("fem/fem_halo.cl", core::BuildOptions(core::Precision::f64));
+  pack_ = program.kernel("fem_halo_pack");
+  add_ = program.kernel("fem_halo_add");
 }
 
 core::Event NodeHalo::pack(core::Buffer<double>& field, std::size_t components) {
@@ -78,15 +89,15 @@ core::Event NodeHalo::pack(core::Buffer<double>& field, std::size_t components) 
                       core::NDRange(NodeLaunch::work_group));
 }
 
-void NodeHalo::trade(std::size_t components) {
+void NodeHalo::trade(std::size_t components, bool reverse) {
   std::vector<core::Message> sends, receives;
   for (const Neighbour& n : neighbours_) {
-    if (n.send_count > 0)
-      sends.push_back(
-          {n.part, 0, bytes(outgoing_.span().subspan(components * n.send_begin, components * n.send_count))});
-    if (n.receive_count > 0)
-      receives.push_back(
-          {n.part, 0, bytes(incoming_.span().subspan(components * n.receive_begin, components * n.receive_count))});
+    const std::span<double> own = outgoing_.span().subspan(components * n.send_begin, components * n.send_count);
+    const std::span<double> halo =
+        incoming_.span().subspan(components * n.receive_begin, components * n.receive_count);
+    const std::span<double> out = reverse ? halo : own, in = reverse ? own : halo;
+    if (!out.empty()) sends.push_back({n.part, 0, bytes(out)});
+    if (!in.empty()) receives.push_back({n.part, 0, bytes(in)});
   }
   link_->exchange(sends, receives);
 }
@@ -99,7 +110,7 @@ void NodeHalo::exchange(core::Buffer<double>& field, std::size_t components) {
   // in-order queue, so `incoming_` is free again once this read returns.
   if (send_nodes_ > 0) packed_.read(queue, outgoing_.span().first(components * send_nodes_));
   trade(components);
-  const std::size_t halo = part_->halo.size();
+  const std::size_t halo = layout_->halo.size();
   if (halo > 0)
     field.write(queue, incoming_.span().first(components * halo), components * owned(), core::Blocking::no);
 }
@@ -118,12 +129,39 @@ core::Event NodeHalo::end_exchange(core::Buffer<double>& field, std::size_t comp
   if (neighbours_.empty()) return {};
   if (send_nodes_ > 0) read_.wait();
   trade(components);
-  const std::size_t halo = part_->halo.size();
+  const std::size_t halo = layout_->halo.size();
   if (halo == 0) return {};
   core::Event written =
       field.write(*transfer_, incoming_.span().first(components * halo), components * owned(), core::Blocking::no);
   transfer_->flush();
   return written;
+}
+
+void NodeHalo::add_halo(core::Buffer<double>& field) {
+  if (field.size() != local_count())
+    throw core::Error("node halo: a field of " + std::to_string(field.size()) +
+                      " values is not one per local node of " + std::to_string(local_count()));
+  if (neighbours_.empty()) return;
+  const core::Queue& queue = launch_.queue();
+  // Blocking: the link sends from host memory. The writes from outgoing_ of the last addition precede
+  // this read on the in-order queue, so outgoing_ is free again once it returns.
+  const std::size_t halo = layout_->halo.size();
+  if (halo > 0) field.read(queue, incoming_.span().first(halo), owned());
+  trade(1, true);
+  if (send_nodes_ == 0) return;
+  packed_.write(queue, std::span<const double>(outgoing_.span().first(send_nodes_)), 0, core::Blocking::no);
+  // One launch per neighbour, in part order: a neighbour's list names each own entry once, and two
+  // neighbours' lists may name the same one.
+  for (const Neighbour& n : neighbours_) {
+    if (n.send_count == 0) continue;
+    core::KernelArgs(add_)
+        .add(static_cast<cl_uint>(n.send_count))
+        .add(static_cast<cl_uint>(n.send_begin))
+        .add(send_index_)
+        .add(packed_)
+        .add(field);
+    add_.launch(queue, core::NDRange(launch_.groups() * NodeLaunch::work_group), core::NDRange(NodeLaunch::work_group));
+  }
 }
 
 std::vector<double> NodeHalo::all_gather(std::span<const double> mine) {
