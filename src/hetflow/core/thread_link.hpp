@@ -54,11 +54,11 @@ class ThreadHub {
     std::size_t offset = 0;
   };
 
-  // How long a wait spins before it blocks. Waking a thread through the condition variable costs tens of
-  // microseconds, about as long as the partner thread of a collective usually takes to arrive, so a
-  // spin of this length mostly ends in the partner's arrival, and a wait that outlasts it costs at most
-  // about twice what blocking at once would. Beyond it the wait blocks, which frees the core: on a
-  // machine with few cores, the OpenCL runtime's worker threads need it.
+  // How long a wait spins before it blocks. A wake through the condition variable goes through the
+  // operating system's scheduler, while the partner thread of a collective usually arrives within this
+  // time, so the spin mostly ends in its arrival, and a wait that outlasts it costs at most this much
+  // more than blocking at once. Beyond it the wait blocks, which frees the core: on a machine with few
+  // cores, the OpenCL runtime's worker threads need it.
   static constexpr std::chrono::microseconds spin_before_blocking{50};
 
   void throw_if_aborted() const;  // with the mutex held

@@ -82,7 +82,7 @@ __kernel __attribute__((reqd_work_group_size(SPMV_WG, 1, 1)))
 void fem_cg_product(const int first, const int n, __global const int* restrict row_start,
                     __global const int* restrict col, __global const real_t* restrict val,
                     __global const real_t* restrict r, __global const real_t* restrict u, __global real_t* restrict w,
-                    __global real_t* restrict partial, const int at, __global real_t* restrict s,
+                    __global real_t* restrict partial, const int at, __global real_t* restrict scalars,
                     __global int* restrict state) {
   __local real_t part[SPMV_WG];
   const int count = state[0] == CG_RUNNING ? n : 0;
@@ -107,8 +107,8 @@ void fem_cg_product(const int first, const int n, __global const int* restrict r
     mine[2] = group_rr;
   }
   if (get_global_id(0) == 0) {
-    s[S_GAMMA] = s[S_GAMMA_NEW];
-    s[S_ALPHA] = s[S_ALPHA_NEW];
+    scalars[S_GAMMA] = scalars[S_GAMMA_NEW];
+    scalars[S_ALPHA] = scalars[S_ALPHA_NEW];
     state[2] = state[1];
   }
 }
@@ -149,9 +149,9 @@ void fem_cg_part_sums(const int count, __global const real_t* restrict partial, 
 // finite.
 __kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1)))
 void fem_cg_update(const int n, const int count, __global const real_t* restrict partial,
-                   __global real_t* restrict s, const int jacobi, __global const real_t* restrict inv_diag,
+                   __global real_t* restrict scalars, const int jacobi, __global const real_t* restrict inv_diag,
                    __global real_t* restrict u, __global const real_t* restrict w,
-                   __global real_t* restrict p, __global real_t* restrict q, __global real_t* restrict x,
+                   __global real_t* restrict p, __global real_t* restrict s, __global real_t* restrict x,
                    __global real_t* restrict r, __global int* restrict state, const real_t tol2,
                    const int max_iterations) {
   __local real_t part[REDUCE_WG];
@@ -160,17 +160,17 @@ void fem_cg_update(const int n, const int count, __global const real_t* restrict
   add_triples(part, running ? count : 0, partial, sums);
   const real_t gamma = sums[0], wu = sums[1], rr = sums[2];
   const int k = state[2];
-  const real_t bb = k == 0 ? rr : s[S_BB];
-  const real_t beta = k == 0 ? 0 : gamma / s[S_GAMMA];
-  const real_t denominator = k == 0 ? wu : wu - beta * gamma / s[S_ALPHA];
+  const real_t bb = k == 0 ? rr : scalars[S_BB];
+  const real_t beta = k == 0 ? 0 : gamma / scalars[S_GAMMA];
+  const real_t denominator = k == 0 ? wu : wu - beta * gamma / scalars[S_ALPHA];
   const real_t alpha = gamma / denominator;
   const int finite = isfinite(gamma) && isfinite(wu) && isfinite(rr);
   const int converged = rr < tol2 * bb || rr == 0;
   const int steps =
       running && finite && !converged && k < max_iterations && isfinite(denominator) && denominator > 0;
   if (running && get_group_id(0) == 0 && get_local_id(0) == 0) {
-    s[S_RR] = rr;
-    if (k == 0) s[S_BB] = rr;
+    scalars[S_RR] = rr;
+    if (k == 0) scalars[S_BB] = rr;
     if (!finite) {
       state[0] = CG_NOT_FINITE;
     } else if (converged) {
@@ -182,18 +182,18 @@ void fem_cg_update(const int n, const int count, __global const real_t* restrict
     } else if (!(denominator > 0)) {
       state[0] = CG_NOT_POSITIVE;
     } else {
-      s[S_GAMMA_NEW] = gamma;
-      s[S_ALPHA_NEW] = alpha;
+      scalars[S_GAMMA_NEW] = gamma;
+      scalars[S_ALPHA_NEW] = alpha;
       state[1] = k + 1;
     }
   }
   for (int i = get_global_id(0); i < (steps ? n : 0); i += get_global_size(0)) {
     const real_t ui = u[i];
     const real_t pi = k == 0 ? ui : ui + beta * p[i];
-    const real_t qi = k == 0 ? w[i] : w[i] + beta * q[i];
-    const real_t ri = r[i] - alpha * qi;
+    const real_t si = k == 0 ? w[i] : w[i] + beta * s[i];
+    const real_t ri = r[i] - alpha * si;
     p[i] = pi;
-    q[i] = qi;
+    s[i] = si;
     x[i] += alpha * pi;
     r[i] = ri;
     if (jacobi) u[i] = inv_diag[i] * ri;
