@@ -187,47 +187,6 @@ TEST_F(FemFlowSolver, Fp32EdgeRecordsChangeTheFlowByTheirRounding) {
   EXPECT_LT(difference, 1e-6);
 }
 
-// Four work-items per node row in the momentum residual and the pressure assembly change only the order
-// of each row's sums: 20 steps of the lid-driven flow (max |u| = 1) agree with one work-item per row to
-// round-off grown through the steps and the CG solves (measured on PoCL: 3e-17 in u, 8e-16 in p).
-TEST_F(FemFlowSolver, EdgeLanesChangeTheFlowOnlyByRoundOff) {
-  std::vector<FlowState> results;
-  for (std::size_t lanes : {1, 4}) {
-    FlowParameters parameters;
-    parameters.edge_lanes = lanes;
-    results.push_back(lid_flow(parameters));
-  }
-  double du = 0, dp = 0;
-  for (std::size_t i = 0; i < results[0].velocity.size(); ++i) {
-    for (std::size_t c = 0; c < 3; ++c)
-      du = std::max(du, std::abs(results[0].velocity[i][c] - results[1].velocity[i][c]));
-    dp = std::max(dp, std::abs(results[0].pressure[i] - results[1].pressure[i]));
-  }
-  std::cout << "4 lanes against 1 after 20 steps: max |du| " << du << ", max |dp| " << dp << "\n";
-  EXPECT_GT(du + dp, 0.0);  // the lanes reached the kernels: the order of the sums changed
-  EXPECT_LT(du, 1e-12);
-  EXPECT_LT(dp, 1e-12);
-}
-
-TEST_F(FemFlowSolver, RejectsEdgeLanesThatAreNotAPowerOfTwo) {
-  FlowParameters parameters;
-  parameters.edge_lanes = 3;
-  try {
-    FlowSolver solver(devices_, 0, cube_.mesh, data_, parameters, surface(cube_, {0, 0, 0}));
-    FAIL() << "no error";
-  } catch (const core::Error& e) {
-    EXPECT_STREQ(e.what(), "edge lanes must be a power of two from 1 to 64 (0 for the device's default), got 3");
-  }
-}
-
-TEST(FemEdgeLanes, DefaultIsOneOnACpuAndTwoOnAGpu) {
-  core::DeviceInfo device;
-  device.kind = core::DeviceKind::cpu;
-  EXPECT_EQ(default_edge_lanes(device), 1u);
-  device.kind = core::DeviceKind::gpu;
-  EXPECT_EQ(default_edge_lanes(device), 2u);
-}
-
 // FP32 CG vectors (and matrix) solve each pressure increment to the tolerance FP32 reaches; the flow then
 // differs from an FP64 solve to the same tolerance by about that tolerance, and a split run refuses them.
 TEST_F(FemFlowSolver, Fp32CgVectorsSolveToTheirTolerance) {

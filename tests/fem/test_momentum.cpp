@@ -15,7 +15,6 @@
 #include "hetflow/fem/momentum_step.hpp"
 #include "hetflow/fem/velocity_constraints.hpp"
 #include "small_meshes.hpp"
-#include "lane_names.hpp"
 #include "test_devices.hpp"
 
 namespace hetflow::fem {
@@ -102,15 +101,7 @@ void expect_close(const std::vector<double>& got, const std::vector<double>& exp
   for (std::size_t k = 0; k < got.size(); ++k) EXPECT_NEAR(got[k], expected[k], tolerance) << what << " entry " << k;
 }
 
-// The residual with 1, 2, 4 and 8 work-items per node row (DeviceEdgeData's lanes): each lane sums its
-// share of the row and the lanes' sums are added, so the order of the sums changes with the lanes but
-// not their value beyond round-off.
-class FemMomentumLanes : public FemMomentum, public ::testing::WithParamInterface<std::size_t> {
- protected:
-  DeviceEdgeData lane_edges_ = edges_.with_lanes(GetParam());
-};
-
-TEST_P(FemMomentumLanes, DeviceResidualEqualsTheHostResidual) {
+TEST_F(FemMomentum, DeviceResidualEqualsTheHostResidual) {
   const std::vector<Vec3> u = nonlinear_velocity();
   const std::vector<double> p = nonlinear_pressure();
   const double dt = 0.01;
@@ -118,26 +109,25 @@ TEST_P(FemMomentumLanes, DeviceResidualEqualsTheHostResidual) {
   const std::vector<Vec3> projection = convective_projection(data_, u);
   const std::vector<Vec3> expected = momentum_residual(data_, parameters_, u, p, projection, tau);
   VelocityConstraints none = device_constraints();
-  MomentumStep step(devices_, 0, lane_edges_, parameters_, none);
+  MomentumStep step(devices_, 0, edges_, parameters_, none);
   const std::vector<double> got = device_residual(step, u, p, dt);
   expect_close(host(step.tau()), tau, "tau");
   expect_close(host(step.projection()), packed(projection), "projection");
   expect_close(got, packed(expected), "residual");
 }
 
-TEST_P(FemMomentumLanes, ConstantFieldsWithoutForceGiveZeroResidual) {
+TEST_F(FemMomentum, ConstantFieldsWithoutForceGiveZeroResidual) {
   parameters_.body_force = {0, 0, 0};
   const std::vector<Vec3> u(data_.node_count(), Vec3{0.3, -0.2, 0.7});
   const std::vector<double> p(data_.node_count(), 2.5);
   VelocityConstraints none = device_constraints();
-  MomentumStep step(devices_, 0, lane_edges_, parameters_, none);
+  MomentumStep step(devices_, 0, edges_, parameters_, none);
   for (double f : device_residual(step, u, p, 0.01)) EXPECT_EQ(f, 0.0);
   const std::vector<double> tau = stabilisation_tau(data_, u, 0.01, parameters_.viscosity, parameters_.stabilisation);
   for (const Vec3& f : momentum_residual(data_, parameters_, u, p, convective_projection(data_, u), tau))
     for (double c : f) EXPECT_EQ(c, 0.0);
 }
 
-INSTANTIATE_TEST_SUITE_P(FemLanes, FemMomentumLanes, ::testing::Values(1, 2, 4, 8), test::lane_name);
 
 TEST_F(FemMomentum, StabilisationFollowsItsFormulaWithTheGivenConstants) {
   const std::vector<Vec3> u(data_.node_count(), Vec3{0.3, 0.0, 0.4});

@@ -32,18 +32,8 @@ double mean_row_length(const SparseRows& m) {
 }  // namespace
 
 template <class Real>
-typename DeviceAmg<Real>::Rows DeviceAmg<Real>::upload(const core::Queue& queue, const SparseRows& m) {
-  Rows rows;
-  rows.n = static_cast<cl_int>(m.rows);
-  rows.row_start = device_copy(queue, m.row_start);
-  rows.col = device_copy(queue, m.col);
-  rows.values = device_copy(queue, to_real<Real>(m.values));
-  return rows;
-}
-
-template <class Real>
 DeviceAmg<Real>::DeviceAmg(const core::Queue& queue, const AmgHierarchy& hierarchy, const SpmvShape& shape,
-                           const core::Buffer<cl_int>& state, NodeHalo* halo)
+                           const core::Buffer<cl_int>& state, NodeHalo* halo, int slice_bits)
     : halo_(halo) {
   if (halo && !std::is_same_v<Real, double>) throw core::Error("AMG: a split run's cycle runs in FP64");
   const std::vector<AmgLevel>& host = hierarchy.levels();
@@ -84,9 +74,10 @@ DeviceAmg<Real>::DeviceAmg(const core::Queue& queue, const AmgHierarchy& hierarc
     Level level;
     level.n = static_cast<cl_int>(h.a.rows);
     if (l + 1 < host.size()) {
-      level.a = upload(queue, h.a);
-      level.p = upload(queue, h.p);
-      level.r = upload(queue, h.r);
+      const int bits = l == 0 ? slice_bits : 0;
+      level.a = DeviceCsr<Real>(queue, h.a, bits);
+      level.p = DeviceCsr<Real>(queue, h.p, bits);
+      level.r = DeviceCsr<Real>(queue, h.r);
       level.smoother = device_copy(queue, to_real<Real>(h.smoother));
       // A split level's x is read at its halo too (h.a's columns), and so is its t below the finest, the
       // output that the level above reads through P's columns.
@@ -119,20 +110,22 @@ DeviceAmg<Real>::DeviceAmg(const core::Queue& queue, const AmgHierarchy& hierarc
     level.restrict_ = kernel_for(h.r, "fem_amg_product");
     level.correct_first = kernel_for(h.p, "fem_amg_correct_first");
     level.jacobi = kernel_for(h.a, "fem_amg_jacobi");
-    const Rows& a = level.a;
-    core::KernelArgs(level.residual_first).add(a.n).add(a.row_start).add(a.col).add(a.values).add(level.smoother)
-        .skip().add(level.t).add(state);
-    core::KernelArgs(level.restrict_).add(level.r.n).add(level.r.row_start).add(level.r.col).add(level.r.values)
-        .add(level.t).add(next.b).add(state);
-    core::KernelArgs(level.correct_first).add(level.p.n).add(level.p.row_start).add(level.p.col).add(level.p.values)
-        .add(level.smoother).skip().add(coarse_output).add(level.x).add(state);
-    core::KernelArgs(level.jacobi).add(a.n).add(a.row_start).add(a.col).add(a.values).add(level.smoother).skip()
-        .add(level.x).skip().add(state);
+    // Each kernel takes an operator's row count and layout first.
+    const auto bind = [](core::Kernel& kernel, const DeviceCsr<Real>& m) {
+      core::KernelArgs args(kernel);
+      args.add(static_cast<cl_int>(m.n));
+      m.add_layout(args);
+      return args;
+    };
+    bind(level.residual_first, level.a).add(level.smoother).skip().add(level.t).add(state);
+    bind(level.restrict_, level.r).add(level.t).add(next.b).add(state);
+    bind(level.correct_first, level.p).add(level.smoother).skip().add(coarse_output).add(level.x).add(state);
+    bind(level.jacobi, level.a).add(level.smoother).skip().add(level.x).skip().add(state);
     if (l > 0) {
-      level.residual_first.set(5, level.b);
-      level.correct_first.set(5, level.b);
-      level.jacobi.set(5, level.b);
-      level.jacobi.set(7, level.t);
+      level.residual_first.set(6, level.b);
+      level.correct_first.set(6, level.b);
+      level.jacobi.set(6, level.b);
+      level.jacobi.set(8, level.t);
     }
   }
   const Level& coarsest = levels_.back();
@@ -158,10 +151,10 @@ void DeviceAmg<Real>::enqueue(const core::Queue& queue, const core::Buffer<Real>
     return;
   }
   Level& finest = levels_.front();
-  finest.residual_first.set(5, b);
-  finest.correct_first.set(5, b);
-  finest.jacobi.set(5, b);
-  finest.jacobi.set(7, z);
+  finest.residual_first.set(6, b);
+  finest.correct_first.set(6, b);
+  finest.jacobi.set(6, b);
+  finest.jacobi.set(8, z);
   const std::size_t split = halos_.size();
   for (std::size_t l = 0; l + 1 < levels_.size(); ++l) {
     levels_[l].residual_first.enqueue(queue, spmv_global_, spmv_local_);

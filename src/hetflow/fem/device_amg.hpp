@@ -26,27 +26,22 @@ class DeviceAmg {
   // exchange the next right-hand side's halo, below the last one they add up their restrictions to the
   // whole level; on the way up they exchange each split level's output and pre-smoothed iterate. The
   // caller exchanges the halo of b before each cycle. Collective then.
+  // The finest level's A and P, whose rows are the mesh's nodes, are sliced in slices of 2^slice_bits rows
+  // (DeviceCsr), the coarser levels' operators kept in compressed sparse rows.
   DeviceAmg(const core::Queue& queue, const AmgHierarchy& hierarchy, const SpmvShape& shape,
-            const core::Buffer<cl_int>& state, NodeHalo* halo = nullptr);
+            const core::Buffer<cl_int>& state, NodeHalo* halo = nullptr, int slice_bits = 0);
 
   // Enqueues z = B b; b and z hold the finest level's n entries and are distinct.
   void enqueue(const core::Queue& queue, const core::Buffer<Real>& b, core::Buffer<Real>& z);
   std::size_t size() const { return levels_.front().n; }
 
  private:
-  // A level's sparse operator on the device: rows, offsets, columns, values.
-  struct Rows {
-    cl_int n = 0;
-    core::Buffer<cl_int> row_start, col;
-    core::Buffer<Real> values;
-  };
   struct Level {
     cl_int n = 0;
-    Rows a, p, r;
+    DeviceCsr<Real> a, p, r;
     core::Buffer<Real> smoother, b, x, t;
     core::Kernel residual_first, restrict_, correct_first, jacobi;
   };
-  static Rows upload(const core::Queue& queue, const SparseRows& m);
   // The halo of split level l's vectors brought up to date; with `add`, their halo entries added into
   // their owners first (the restriction's).
   void exchange(std::size_t level, core::Buffer<Real>& v, bool add);

@@ -37,9 +37,9 @@ double relative_residual(double rr, double bb) { return bb > 0 ? std::sqrt(rr / 
 
 template <class Real>
 DeviceCg<Real>::DeviceCg(const core::Queue& queue, const CsrMatrix& a, const SpmvShape& shape,
-                         const CgOptions& options, const AmgHierarchy* amg, NodeHalo* halo)
+                         const CgOptions& options, const AmgHierarchy* amg, NodeHalo* halo, int slice_bits)
     : options_(options),
-      a_(queue, a),
+      a_(queue, a, slice_bits),
       rows_(static_cast<int>(halo ? halo->owned() : a.n)),
       halo_(halo),
       check_(queue, 4) {
@@ -68,11 +68,11 @@ DeviceCg<Real>::DeviceCg(const core::Queue& queue, const CsrMatrix& a, const Spm
   state_ = core::Buffer<cl_int>(context, 3);
   if (options_.preconditioner == Preconditioner::amg) {
     if (halo) {
-      amg_ = std::make_unique<DeviceAmg<Real>>(queue, *amg, shape, state_, halo);
+      amg_ = std::make_unique<DeviceAmg<Real>>(queue, *amg, shape, state_, halo, slice_bits);
     } else if (amg) {
-      amg_ = std::make_unique<DeviceAmg<Real>>(queue, *amg, shape, state_);
+      amg_ = std::make_unique<DeviceAmg<Real>>(queue, *amg, shape, state_, nullptr, slice_bits);
     } else {
-      amg_ = std::make_unique<DeviceAmg<Real>>(queue, AmgHierarchy(a), shape, state_);
+      amg_ = std::make_unique<DeviceAmg<Real>>(queue, AmgHierarchy(a), shape, state_, nullptr, slice_bits);
     }
     if (amg_->size() != static_cast<std::size_t>(rows_))
       throw core::Error("CG: the AMG hierarchy has " + std::to_string(amg_->size()) + " unknowns for " +
@@ -104,13 +104,10 @@ DeviceCg<Real>::DeviceCg(const core::Queue& queue, const CsrMatrix& a, const Spm
   const cl_int n32 = rows_;
   const cl_int jacobi = amg_ ? 0 : 1;
   core::KernelArgs(start_).add(n32).skip(2).add(r_).add(jacobi).add(inv_diag_).add(u_).add(state_);
-  core::KernelArgs(product_)
-      .add(cl_int{0})
-      .add(n32)
-      .add(a_.row_start)
-      .add(a_.col)
-      .add(a_.values)
-      .add(r_)
+  core::KernelArgs product_args(product_);
+  product_args.add(cl_int{0}).add(n32);
+  a_.add_layout(product_args);
+  product_args.add(r_)
       .add(u_)
       .add(w_)
       .add(partial_)
@@ -172,7 +169,7 @@ void DeviceCg<Real>::launch_rows(const core::Queue& queue, std::size_t first, st
                                  const core::Event& wait) {
   product_.set(0, static_cast<cl_int>(first));
   product_.set(1, static_cast<cl_int>(count));
-  product_.set(9, static_cast<cl_int>(slot * product_groups_));
+  product_.set(10, static_cast<cl_int>(slot * product_groups_));
   product_.enqueue(queue, spmv_global_, spmv_local_,
                    wait.get() ? std::span<const core::Event>(&wait, 1) : std::span<const core::Event>());
 }

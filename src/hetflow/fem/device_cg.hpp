@@ -35,9 +35,10 @@ class DeviceCg {
   // With options.preconditioner = amg the V-cycle is `amg`'s, a hierarchy of n unknowns (one of A
   // itself when none is given): a caller that reassembles A on the device passes a hierarchy of a
   // matrix spectrally equivalent to every A it assembles. With `halo` (FP64 only; collective) A holds
-  // the part's local rows and an AMG hierarchy, then required, is the whole mesh's (DeviceAmg).
+  // the part's local rows and an AMG hierarchy, then required, is the whole mesh's (DeviceAmg). A and the
+  // finest level of the V-cycle are sliced in slices of 2^slice_bits rows (DeviceCsr).
   DeviceCg(const core::Queue& queue, const CsrMatrix& a, const SpmvShape& shape, const CgOptions& options,
-           const AmgHierarchy* amg = nullptr, NodeHalo* halo = nullptr);
+           const AmgHierarchy* amg = nullptr, NodeHalo* halo = nullptr, int slice_bits = 0);
 
   // Solves A x = b from x = 0; x and b hold n entries (collective with a halo, which leaves x's halo
   // entries as they were). Returns how the solve stopped (require_converged

@@ -1,10 +1,13 @@
 #include "hetflow/fem/device_csr.hpp"
 
+#include <algorithm>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/program.hpp"
+#include "hetflow/fem/row_slices.hpp"
 
 namespace hetflow::fem {
 namespace {
@@ -51,17 +54,38 @@ core::BuildOptions sparse_build_options(core::Precision real, const SpmvShape& s
 }
 
 template <class Real>
-DeviceCsr<Real>::DeviceCsr(const core::Queue& queue, const CsrMatrix& a)
-    : n(a.n),
-      nnz(a.nnz()),
-      row_start(queue.context(), a.n + 1, CL_MEM_READ_ONLY),
-      col(queue.context(), a.nnz(), CL_MEM_READ_ONLY),
-      values(queue.context(), a.nnz()) {
+DeviceCsr<Real>::DeviceCsr(const core::Queue& queue, const CsrMatrix& a, int bits)
+    : n(a.n), nnz(a.nnz()), slice_bits(bits) {
   check(a);
-  row_start.write(queue, std::span<const cl_int>(a.row_start));
-  col.write(queue, std::span<const cl_int>(a.col));
-  const std::vector<Real> v(a.values.begin(), a.values.end());
-  values.write(queue, std::span<const Real>(v));
+  upload(queue, a.row_start, a.col, a.values);
+}
+
+template <class Real>
+DeviceCsr<Real>::DeviceCsr(const core::Queue& queue, const SparseRows& a, int bits)
+    : n(a.rows), nnz(a.nnz()), slice_bits(bits) {
+  upload(queue, a.row_start, a.col, a.values);
+}
+
+template <class Real>
+void DeviceCsr<Real>::upload(const core::Queue& queue, std::span<const std::int32_t> row_start,
+                             std::span<const std::int32_t> columns, std::span<const double> entries) {
+  const RowSlices slices = row_slices(row_start, slice_bits);
+  // A buffer is never empty: an empty operator (a part's share of a coarse level) keeps one unused slot.
+  const auto device_copy = [&](const auto& host) {
+    using T = typename std::decay_t<decltype(host)>::value_type;
+    core::Buffer<T> b(queue.context(), std::max<std::size_t>(host.size(), 1));
+    if (!host.empty()) b.write(queue, std::span<const T>(host));
+    return b;
+  };
+  slice_start = device_copy(std::vector<cl_int>(slices.start.begin(), slices.start.end()));
+  col = device_copy(sliced(slices, row_start, columns, 1, 0));
+  const std::vector<double> v = sliced(slices, row_start, entries, 1, 0.0);
+  values = device_copy(std::vector<Real>(v.begin(), v.end()));
+}
+
+template <class Real>
+void DeviceCsr<Real>::add_layout(core::KernelArgs& args) const {
+  args.add(slice_bits).add(slice_start).add(col).add(values);
 }
 
 template <class Real>
@@ -80,7 +104,10 @@ core::Event DeviceSpmv<Real>::operator()(const core::Queue& queue, const DeviceC
     throw core::Error("SpMV: vectors of " + std::to_string(x.size()) + " and " + std::to_string(y.size()) +
                       " entries for " + std::to_string(a.n) + " rows");
   core::Kernel k = kernel_;
-  k.args(static_cast<cl_int>(a.n), a.row_start, a.col, a.values, x, y);
+  core::KernelArgs args(k);
+  args.add(static_cast<cl_int>(a.n));
+  a.add_layout(args);
+  args.add(x).add(y);
   return k.launch(queue, global_, core::NDRange(shape_.work_group()));
 }
 

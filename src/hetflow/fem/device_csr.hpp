@@ -1,11 +1,14 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 #include "hetflow/core/buffer.hpp"
 #include "hetflow/core/build_options.hpp"
 #include "hetflow/core/context.hpp"
 #include "hetflow/core/kernel.hpp"
+#include "hetflow/core/kernel_args.hpp"
+#include "hetflow/fem/amg_sparse.hpp"
 #include "hetflow/fem/csr_matrix.hpp"
 
 namespace hetflow::fem {
@@ -45,16 +48,30 @@ constexpr core::Precision precision_of() {
   return sizeof(Real) == 8 ? core::Precision::f64 : core::Precision::f32;
 }
 
-// A CsrMatrix on one device, its values in Real (double, or float for the FP32 option).
+// A sparse matrix on one device, its values in Real (double, or float for the FP32 option), its rows
+// sliced (fem/row_slices.hpp) in slices of 2^slice_bits rows: 0 keeps compressed sparse rows, whose
+// lanes (SpmvShape) read consecutive entries of a row; more suit one work-item per row (SpmvShape with one
+// lane), whose neighbours then read consecutive entries.
 template <class Real>
 struct DeviceCsr {
-  DeviceCsr(const core::Queue& queue, const CsrMatrix& a);
+  DeviceCsr() = default;  // no rows: a slot to assign
+  // Throws core::Error for an inconsistent matrix (check(const CsrMatrix&)).
+  DeviceCsr(const core::Queue& queue, const CsrMatrix& a, int slice_bits = 0);
+  DeviceCsr(const core::Queue& queue, const SparseRows& a, int slice_bits = 0);
+
+  // Binds the slice width, the slice offsets, the columns and the values as the next four arguments.
+  void add_layout(core::KernelArgs& args) const;
 
   std::size_t n = 0;
-  std::size_t nnz = 0;
-  core::Buffer<cl_int> row_start;
+  std::size_t nnz = 0;  // the entries, without the slices' padding
+  cl_int slice_bits = 0;
+  core::Buffer<cl_int> slice_start;
   core::Buffer<cl_int> col;
   core::Buffer<Real> values;
+
+ private:
+  void upload(const core::Queue& queue, std::span<const std::int32_t> row_start,
+              std::span<const std::int32_t> columns, std::span<const double> entries);
 };
 
 // y = A x on the device with one SpMV shape.

@@ -1,6 +1,5 @@
 #include "hetflow/fem/edge_kernels.hpp"
 
-#include "hetflow/core/build_options.hpp"
 #include "hetflow/core/kernel_args.hpp"
 #include "hetflow/core/program.hpp"
 #include "hetflow/fem/node_launch.hpp"
@@ -8,18 +7,15 @@
 namespace hetflow::fem {
 
 EdgeKernels::EdgeKernels(const core::DeviceSet& devices, std::size_t device, const EdgeData& data)
-    : launch_(devices, device, data.node_count(), "the edge kernels") {
-  const core::Context& context = devices.context(device);
-  row_start_ = upload(context, launch_.queue(), data.row_start);
-  col_ = upload(context, launch_.queue(), data.col);
-  records_ = upload(context, launch_.queue(), data.records);
-  const core::Program& program = context.program("fem/fem_edges.cl", core::BuildOptions(core::Precision::f64));
+    : launch_(devices, device, data.node_count(), "the edge kernels"), edges_(devices, device, data) {
+  const core::Program& program = devices.context(device).program("fem/fem_edges.cl", edges_.build_options());
   gradient_ = program.kernel("fem_strong_gradient");
   stiffness_ = program.kernel("fem_stiffness");
-  // Both kernels: nodes, row_start, col, records, then the input and output fields (set per launch).
+  // Both kernels: nodes, the edge graph and records, then the input and output fields (set per launch).
   for (core::Kernel* kernel : {&gradient_, &stiffness_}) {
     core::KernelArgs args(*kernel);
-    args.add(launch_.nodes()).add(row_start_).add(col_).add(records_);
+    args.add(launch_.nodes());
+    edges_.add_graph(args);
     fields_arg_ = args.next();
   }
 }

@@ -5,6 +5,7 @@
 #include "hetflow/core/buffer.hpp"
 #include "hetflow/core/device_set.hpp"
 #include "hetflow/core/kernel.hpp"
+#include "hetflow/fem/device_edge_data.hpp"
 #include "hetflow/fem/edge_data.hpp"
 #include "hetflow/fem/node_launch.hpp"
 
@@ -26,8 +27,7 @@ class EdgeKernels {
 
  private:
   NodeLaunch launch_;
-  core::Buffer<std::uint32_t> row_start_, col_;
-  core::Buffer<double> records_;
+  DeviceEdgeData edges_;
   core::Kernel gradient_, stiffness_;
   cl_uint fields_arg_ = 0;  // the index of each kernel's first field argument
 };

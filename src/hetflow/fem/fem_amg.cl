@@ -11,54 +11,58 @@
 #include "fem/sparse.cl"
 
 __kernel __attribute__((reqd_work_group_size(SPMV_WG, 1, 1)))
-void fem_amg_residual_first(const int n, __global const int* restrict row_start, __global const int* restrict col,
+void fem_amg_residual_first(const int n, const int slice_bits, __global const int* restrict slice_start,
+                            __global const int* restrict col,
                             __global const real_t* restrict val, __global const real_t* restrict w,
                             __global const real_t* restrict b, __global real_t* restrict t,
                             __global const int* restrict state) {
   __local real_t part[SPMV_WG];
   const int count = state[0] == CG_RUNNING ? n : 0;
   FOR_EACH_SPMV_ROW(row, count) {
-    const real_t sum = spmv_row_sum(part, row, count, row_start, col, val, w, 1, b);
+    const real_t sum = spmv_row_sum(part, row, count, slice_bits, slice_start, col, val, w, 1, b);
     if (SPMV_WRITES(row, count)) t[row] = b[row] - sum;
   }
 }
 
 __kernel __attribute__((reqd_work_group_size(SPMV_WG, 1, 1)))
-void fem_amg_product(const int n, __global const int* restrict row_start, __global const int* restrict col,
+void fem_amg_product(const int n, const int slice_bits, __global const int* restrict slice_start,
+                     __global const int* restrict col,
                      __global const real_t* restrict val, __global const real_t* restrict x,
                      __global real_t* restrict y, __global const int* restrict state) {
   __local real_t part[SPMV_WG];
   const int count = state[0] == CG_RUNNING ? n : 0;
   FOR_EACH_SPMV_ROW(row, count) {
-    const real_t sum = spmv_row_sum(part, row, count, row_start, col, val, x, 0, x);
+    const real_t sum = spmv_row_sum(part, row, count, slice_bits, slice_start, col, val, x, 0, x);
     if (SPMV_WRITES(row, count)) y[row] = sum;
   }
 }
 
 // n rows of P, which has the fine level's rows and the coarse level's columns.
 __kernel __attribute__((reqd_work_group_size(SPMV_WG, 1, 1)))
-void fem_amg_correct_first(const int n, __global const int* restrict row_start, __global const int* restrict col,
+void fem_amg_correct_first(const int n, const int slice_bits, __global const int* restrict slice_start,
+                           __global const int* restrict col,
                            __global const real_t* restrict val, __global const real_t* restrict w,
                            __global const real_t* restrict b, __global const real_t* restrict e,
                            __global real_t* restrict x, __global const int* restrict state) {
   __local real_t part[SPMV_WG];
   const int count = state[0] == CG_RUNNING ? n : 0;
   FOR_EACH_SPMV_ROW(row, count) {
-    const real_t sum = spmv_row_sum(part, row, count, row_start, col, val, e, 0, e);
+    const real_t sum = spmv_row_sum(part, row, count, slice_bits, slice_start, col, val, e, 0, e);
     if (SPMV_WRITES(row, count)) x[row] = w[row] * b[row] + sum;
   }
 }
 
 // y = x + w∘(b − A x). y must not be x: the rows read x at their neighbours.
 __kernel __attribute__((reqd_work_group_size(SPMV_WG, 1, 1)))
-void fem_amg_jacobi(const int n, __global const int* restrict row_start, __global const int* restrict col,
+void fem_amg_jacobi(const int n, const int slice_bits, __global const int* restrict slice_start,
+                    __global const int* restrict col,
                     __global const real_t* restrict val, __global const real_t* restrict w,
                     __global const real_t* restrict b, __global const real_t* restrict x,
                     __global real_t* restrict y, __global const int* restrict state) {
   __local real_t part[SPMV_WG];
   const int count = state[0] == CG_RUNNING ? n : 0;
   FOR_EACH_SPMV_ROW(row, count) {
-    const real_t sum = spmv_row_sum(part, row, count, row_start, col, val, x, 0, x);
+    const real_t sum = spmv_row_sum(part, row, count, slice_bits, slice_start, col, val, x, 0, x);
     if (SPMV_WRITES(row, count)) y[row] = x[row] + w[row] * (b[row] - sum);
   }
 }

@@ -14,7 +14,7 @@
 #define DIAG_COUNT 6
 
 __kernel __attribute__((reqd_work_group_size(DIAG_WG, 1, 1))) void fem_step_diagnostics(
-    const uint nodes, __global const uint* restrict row_start, __global const uint* restrict col,
+    const uint nodes, __global const uint* restrict slice_start, __global const uint* restrict col,
     __global const edge_t* restrict records, __global const real_t* restrict mass,
     __global const real_t* restrict h_min, __global const real_t* restrict u, __global const real_t* restrict p,
     const real_t viscosity, __global real_t* restrict partial) {
@@ -24,8 +24,7 @@ __kernel __attribute__((reqd_work_group_size(DIAG_WG, 1, 1))) void fem_step_diag
     const real3_t u_i = vload3(i, u);
     const real_t speed_i = length(u_i);
     real_t div = 0, relative = speed_i;
-    const uint end = row_start[i + 1];
-    for (uint k = row_start[i]; k < end; ++k) {
+    FOR_ROW_EDGES(k, i, slice_start) {
       const real3_t du = vload3(col[k], u) - u_i;
       div += dot(LOAD_RECORD(k, records).sabc, du);
       relative = fmax(relative, length(du));

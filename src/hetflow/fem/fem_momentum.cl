@@ -1,8 +1,7 @@
 // The explicit momentum part of the fractional step (docs/fem.md, Momentum): the nodal stabilisation τ,
 // the convective projection Π, the momentum residual F, the RK4 stage updates and the Dirichlet velocity
-// values. Edge loops run one work-item per node over its row (fem_edges.cl's pattern), the residual's
-// one or several lanes per node (FOR_EACH_ROW), summing differences so a constant field gives exactly
-// zero; node kernels touch one node each.
+// values. Edge loops run one work-item per node over its row (fem_edges.cl's pattern), summing
+// differences so a constant field gives exactly zero; node kernels touch one node each.
 #include "fem/fem_nodes.cl"
 
 // τ_I = 1 / (c_t/Δt + c_ν ν/h_I² + c_u ‖u_I‖/h_I) with h_I = M_I^{1/3}.
@@ -18,15 +17,14 @@ __kernel void fem_stabilisation_tau(const uint nodes, __global const real_t* res
 }
 
 // Π_I = (1/M_I) Σ_J (u_I·d_IJ)(u_J − u_I): the lumped projection of (u·∇)u.
-__kernel void fem_convective_projection(const uint nodes, __global const uint* restrict row_start,
+__kernel void fem_convective_projection(const uint nodes, __global const uint* restrict slice_start,
                                         __global const uint* restrict col, __global const edge_t* restrict records,
                                         __global const real_t* restrict inv_mass, __global const real_t* restrict u,
                                         __global real_t* restrict projection) {
   FOR_EACH_NODE(i, nodes) {
     const real3_t u_i = vload3(i, u);
     real3_t sum = (real3_t)(0);
-    const uint end = row_start[i + 1];
-    for (uint k = row_start[i]; k < end; ++k) {
+    FOR_ROW_EDGES(k, i, slice_start) {
       const real16_t r = LOAD_RECORD(k, records);
       sum += (vload3(col[k], u) - u_i) * dot(u_i, r.sabc);
     }
@@ -41,24 +39,21 @@ __kernel void fem_convective_projection(const uint nodes, __global const uint* r
 //   π(p)_I   = Σ_J d_IJ (p_J − p_I)            (eq. 29)
 //   S^low_I  = Σ_J (aᵀ Λ_IJ a)(U_J − U_I)      (eq. 42)
 //   S^high_I = −Σ_J (a·d_IJ)(Π_J − Π_I)        (eq. 43)
-// Each sum is kept apart and combined at the end, in the host reference's order; with lanes
-// (fem_nodes.cl, FOR_EACH_ROW) each lane keeps its five sums and the lanes' sums are added first.
-__kernel void fem_momentum_residual(const uint nodes, __global const uint* restrict row_start,
+// The five sums are kept apart and combined at the end, in the host reference's order.
+__kernel void fem_momentum_residual(const uint nodes, __global const uint* restrict slice_start,
                                     __global const uint* restrict col, __global const edge_t* restrict records,
                                     __global const real_t* restrict mass, const real_t viscosity,
                                     const real_t density, const real_t f_x, const real_t f_y, const real_t f_z,
                                     __global const real_t* restrict tau, __global const real_t* restrict projection,
                                     __global const real_t* restrict velocity, __global const real_t* restrict pressure,
                                     __global real_t* restrict residual) {
-  LANE_SPACE(part, 15);
-  FOR_EACH_ROW(i, nodes) {
+  FOR_EACH_NODE(i, nodes) {
     const real3_t a = vload3(i, velocity);
     const real3_t projection_i = vload3(i, projection);
     const real_t p_i = pressure[i];
     real3_t convection = (real3_t)(0), viscous = (real3_t)(0), gradient = (real3_t)(0);
     real3_t low = (real3_t)(0), high = (real3_t)(0);
-    const uint end = row_start[i + 1];
-    FOR_ROW_EDGES(k, row_start[i], end) {
+    FOR_ROW_EDGES(k, i, slice_start) {
       const real16_t r = LOAD_RECORD(k, records);
       const uint j = col[k];
       const real3_t du = vload3(j, velocity) - a;
@@ -70,22 +65,8 @@ __kernel void fem_momentum_residual(const uint nodes, __global const uint* restr
       low += du * a_lambda_a;
       high -= (vload3(j, projection) - projection_i) * a_d;
     }
-    LANE_STORE3(part, 0, convection);
-    LANE_STORE3(part, 3, viscous);
-    LANE_STORE3(part, 6, gradient);
-    LANE_STORE3(part, 9, low);
-    LANE_STORE3(part, 12, high);
-    LANE_SUMS(part, 15);
-    LANE_LOAD3(part, 0, convection);
-    LANE_LOAD3(part, 3, viscous);
-    LANE_LOAD3(part, 6, gradient);
-    LANE_LOAD3(part, 9, low);
-    LANE_LOAD3(part, 12, high);
-    if (ROW_WRITES(nodes)) {
-      const real3_t f = (real3_t)(f_x, f_y, f_z);
-      vstore3(mass[i] * f - convection - viscosity * viscous - gradient / density - tau[i] * (low - high), i,
-              residual);
-    }
+    const real3_t f = (real3_t)(f_x, f_y, f_z);
+    vstore3(mass[i] * f - convection - viscosity * viscous - gradient / density - tau[i] * (low - high), i, residual);
   }
 }
 

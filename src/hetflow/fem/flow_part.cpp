@@ -41,7 +41,7 @@ FlowPart::FlowPart(const core::DeviceSet& devices, std::size_t device, std::span
       parameters_(parameters),
       constraints_(constraints),
       halo_(halo),
-      device_data_(devices, device, data, parameters.edge_precision, parameters.edge_lanes),
+      device_data_(devices, device, data, parameters.edge_precision),
       velocity_constraints_(devices, device, constraints, data.node_count()),
       momentum_(devices, device, device_data_, parameters.momentum, velocity_constraints_, halo),
       pressure_(devices, device, data, device_data_, constraints.pressure_nodes, parameters.cg, parameters.spmv, halo,

@@ -30,9 +30,6 @@ struct FlowParameters {
   bool mass_correction = false;  // PressureParameters::mass_correction
   // The edge records' storage; FP32 halves the edge loops' traffic, the arithmetic stays FP64.
   core::Precision edge_precision = core::Precision::f64;
-  // The work-items per node row of the momentum residual and the pressure assembly (DeviceEdgeData); 0
-  // takes the device's default_edge_lanes. The results differ only in rounding.
-  std::size_t edge_lanes = 0;
   // The pressure CG's matrix and vectors (PressureStep); FP32 needs a tolerance FP32 reaches (≥ 1e-6).
   core::Precision cg_precision = core::Precision::f64;
   // A step after which Δt times the stability rate (FlowDiagnostics) exceeds this has outrun the explicit

@@ -27,8 +27,8 @@ MomentumStep::MomentumStep(const core::DeviceSet& devices, std::size_t device, c
   residual_kernel_ = program.kernel("fem_momentum_residual");
   stage_kernel_ = program.kernel("fem_rk_stage");
   core::KernelArgs projection_args(projection_kernel_);
-  projection_args.add(nodes).add(edges.row_start).add(edges.col);
-  edges.add_records(projection_args);
+  projection_args.add(nodes);
+  edges.add_graph(projection_args);
   projection_args.add(edges.inv_mass);
   const StabilisationConstants& c = parameters_.stabilisation;
   // The velocity and Δt (arguments 2 and 3) are set per launch.
@@ -42,8 +42,8 @@ MomentumStep::MomentumStep(const core::DeviceSet& devices, std::size_t device, c
       .add(c.convective)
       .add(tau_);
   core::KernelArgs residual_args(residual_kernel_);
-  residual_args.add(nodes).add(edges.row_start).add(edges.col);
-  edges.add_records(residual_args);
+  residual_args.add(nodes);
+  edges.add_graph(residual_args);
   residual_args.add(edges.mass).add(parameters_.viscosity);
   residual_args.add(parameters_.density);
   for (double f : parameters_.body_force) residual_args.add(f);

@@ -55,8 +55,8 @@ PressureStep::PressureStep(const core::DeviceSet& devices, std::size_t device, c
   // projection then take the inverse masses.
   for (core::Kernel* kernel : {&assemble_, &correct_, &projection_}) {
     core::KernelArgs args(*kernel);
-    args.add(launch_.nodes()).add(edges.row_start).add(edges.col);
-    edges.add_records(args);
+    args.add(launch_.nodes());
+    edges.add_graph(args);
     if (kernel != &assemble_) args.add(edges.inv_mass);
   }
 }
@@ -84,7 +84,9 @@ void PressureStep::assemble(const PressureParameters& param, const core::Buffer<
       .add(cl_uint{param.mass_correction ? 1u : 0u})
       .add(xi)
       .add(p);
-  with_solve([&](auto& s) { args.add(s.cg.values()).add(s.cg.preconditioner()).add(s.rhs); });
+  with_solve([&](auto& s) {
+    args.add(s.cg.matrix().slice_start).add(s.cg.values()).add(s.cg.preconditioner()).add(s.rhs);
+  });
   launch_.launch(assemble_);
 }
 

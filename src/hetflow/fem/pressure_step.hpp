@@ -56,12 +56,13 @@ class PressureStep {
   const core::Buffer<double>& increment() const { return fp64().delta; }
 
  private:
-  // The CG with its right-hand side and increment, in one precision.
+  // The CG with its right-hand side and increment, in one precision; its matrix is sliced as the edges
+  // are, which the assembly relies on.
   template <class Real>
   struct Solve {
     Solve(const core::Queue& queue, const CsrMatrix& pattern, const SpmvShape& shape, const CgOptions& options,
           const AmgHierarchy* amg, NodeHalo* halo)
-        : cg(queue, pattern, shape, options, amg, halo),
+        : cg(queue, pattern, shape, options, amg, halo, edge_slice_bits),
           rhs(queue.context(), pattern.n),
           delta(queue.context(), pattern.n) {}
     DeviceCg<Real> cg;

@@ -31,13 +31,14 @@
 // the scalars. Another group of the same launch may read the state word before or after that write;
 // either way it does what its own copy of the test tells it (nothing once the solve stops).
 
-// y = A x for a CSR matrix of n rows.
+// y = A x for a sliced matrix of n rows.
 __kernel __attribute__((reqd_work_group_size(SPMV_WG, 1, 1)))
-void fem_spmv(const int n, __global const int* restrict row_start, __global const int* restrict col,
-              __global const real_t* restrict val, __global const real_t* restrict x, __global real_t* restrict y) {
+void fem_spmv(const int n, const int slice_bits, __global const int* restrict slice_start,
+              __global const int* restrict col, __global const real_t* restrict val, __global const real_t* restrict x,
+              __global real_t* restrict y) {
   __local real_t part[SPMV_WG];
   FOR_EACH_SPMV_ROW(row, n) {
-    const real_t sum = spmv_row_sum(part, row, n, row_start, col, val, x, 0, x);
+    const real_t sum = spmv_row_sum(part, row, n, slice_bits, slice_start, col, val, x, 0, x);
     if (SPMV_WRITES(row, n)) y[row] = sum;
   }
 }
@@ -79,7 +80,7 @@ __kernel void fem_cg_start(const int n, __global const real_t* restrict b, __glo
 // three launches, the rows that read no halo while the halo travels. Work-item 0 also moves the last
 // update's scalars to where the next update reads them.
 __kernel __attribute__((reqd_work_group_size(SPMV_WG, 1, 1)))
-void fem_cg_product(const int first, const int n, __global const int* restrict row_start,
+void fem_cg_product(const int first, const int n, const int slice_bits, __global const int* restrict slice_start,
                     __global const int* restrict col, __global const real_t* restrict val,
                     __global const real_t* restrict r, __global const real_t* restrict u, __global real_t* restrict w,
                     __global real_t* restrict partial, const int at, __global real_t* restrict scalars,
@@ -88,7 +89,7 @@ void fem_cg_product(const int first, const int n, __global const int* restrict r
   const int count = state[0] == CG_RUNNING ? n : 0;
   real_t ru = 0, wu = 0, rr = 0;
   FOR_EACH_SPMV_ROW(row, count) {
-    const real_t sum = spmv_row_sum(part, row, count, row_start + first, col, val, u, 0, u);
+    const real_t sum = spmv_row_sum(part, first + row, first + count, slice_bits, slice_start, col, val, u, 0, u);
     if (SPMV_WRITES(row, count)) {
       const int i = first + row;
       const real_t ri = r[i], ui = u[i];

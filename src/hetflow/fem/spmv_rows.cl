@@ -27,21 +27,28 @@
 #define SPMV_WRITES(row, n) ((get_local_id(0) & (SPMV_LANES - 1)) == 0 && (row) < (n))
 
 // The lanes' sum of val[i] x[col[i]] over row `row`, valid in lane 0; with `scaled` (a constant at
-// every call) the sum of val[i] (scale[col[i]] x[col[i]]) instead. Each lane t sums i = start + t, start + t + T, ... (consecutive lanes read consecutive
-// entries); a tree over local memory adds the T lane sums, with a barrier after every level: the lanes
-// of a row are not assumed to run in lock-step. Every work-item of the group calls it.
-real_t spmv_row_sum(__local real_t* part, const int row, const int n, __global const int* restrict row_start,
-                    __global const int* restrict col, __global const real_t* restrict val,
-                    __global const real_t* restrict scale, const int scaled, __global const real_t* restrict x) {
+// every call) the sum of val[i] (scale[col[i]] x[col[i]]) instead. The matrix is sliced
+// (fem/row_slices.hpp) in slices of 2^slice_bits rows (0: compressed sparse rows), so entry q of the row
+// sits at slice_start[row >> slice_bits] + (row mod 2^slice_bits) + q 2^slice_bits; padding entries weigh
+// zero. Lane t sums entries q = t, t + T, ... (consecutive lanes read consecutive entries of a CSR row); a
+// tree over local memory adds the T lane sums, with a barrier after every level: the lanes of a row are
+// not assumed to run in lock-step. Every work-item of the group calls it.
+real_t spmv_row_sum(__local real_t* part, const int row, const int n, const int slice_bits,
+                    __global const int* restrict slice_start, __global const int* restrict col,
+                    __global const real_t* restrict val, __global const real_t* restrict scale, const int scaled,
+                    __global const real_t* restrict x) {
   const int lid = get_local_id(0);
   const int lane = lid & (SPMV_LANES - 1);
   real_t sum = 0;
   if (row < n) {
-    const int end = row_start[row + 1];
+    const int slice = row >> slice_bits;
+    const int stride = 1 << slice_bits;
+    const int end = slice_start[slice + 1];
+    const int first = slice_start[slice] + (row & (stride - 1)) + lane * stride;
     if (scaled) {
-      for (int i = row_start[row] + lane; i < end; i += SPMV_LANES) sum += val[i] * (scale[col[i]] * x[col[i]]);
+      for (int i = first; i < end; i += stride * SPMV_LANES) sum += val[i] * (scale[col[i]] * x[col[i]]);
     } else {
-      for (int i = row_start[row] + lane; i < end; i += SPMV_LANES) sum += val[i] * x[col[i]];
+      for (int i = first; i < end; i += stride * SPMV_LANES) sum += val[i] * x[col[i]];
     }
   }
 #if SPMV_LANE_BITS > 0

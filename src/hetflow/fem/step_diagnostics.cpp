@@ -67,8 +67,8 @@ StepDiagnostics::StepDiagnostics(const core::DeviceSet& devices, std::size_t dev
       data.build_options().define("DIAG_WG", static_cast<long long>(NodeLaunch::work_group)));
   kernel_ = program.kernel("fem_step_diagnostics");
   core::KernelArgs args(kernel_, core::Precision::f64);
-  args.add(static_cast<cl_uint>(rows_)).add(data.row_start).add(data.col);
-  data.add_records(args);
+  args.add(static_cast<cl_uint>(rows_));
+  data.add_graph(args);
   args.add(data.mass).add(data.h_min).skip(2).real(viscosity).add(partial_);
 }
 

@@ -52,13 +52,6 @@ const std::pair<const char*, core::Precision> cg_precisions[] = {{"", core::Prec
 
 const char* const kernel_case_names[] = {"spmv paper",        "spmv tuned",        "convective projection",
                                          "momentum residual", "pressure assembly", "diagnostics"};
-// The kernels with lanes per node row (fem::DeviceEdgeData) and the lanes their "<kernel> lanes L" cases
-// compare; the cases without a suffix run the device's default.
-const char* const lane_kernel_names[] = {"momentum residual", "pressure assembly"};
-constexpr std::size_t edge_lane_counts[] = {1, 2, 4, 8};
-
-std::string lanes_suffix(std::size_t lanes) { return " lanes " + std::to_string(lanes); }
-
 std::string size_name(int cells) { return std::to_string(cells) + "^3"; }
 
 // The paper's run to t = 1, with our Courant-limited steps (0) and with the paper's 5,400 equal steps.
@@ -146,23 +139,6 @@ struct KernelSet {
   core::Buffer<double> u, u_hat, xi, out, p, x, y;
 };
 
-// The momentum residual and the pressure assembly with `lanes` per node row, on a kernel set's edge data
-// and bound to its fields.
-struct LaneKernels {
-  LaneKernels(const core::DeviceSet& devices, const CavityMesh& m, const fem::FlowParameters& parameters,
-              const fem::BoundaryConstraints& bc, KernelSet& set, std::size_t lanes)
-      : edge_data(set.edge_data.with_lanes(lanes)),
-        momentum(devices, 0, edge_data, parameters.momentum, set.constraints),
-        pressure(devices, 0, m.data, edge_data, bc.pressure_nodes, parameters.cg, parameters.spmv) {
-    momentum.stabilisation(set.u, kernel_dt);
-    momentum.convective_projection(set.u);
-  }
-
-  fem::DeviceEdgeData edge_data;
-  fem::MomentumStep momentum;
-  fem::PressureStep pressure;
-};
-
 class FemBench {
  public:
   FemBench(const core::DeviceSet& devices, const BenchOptions& options)
@@ -180,9 +156,6 @@ class FemBench {
       const std::string size = size_name(cells);
       bool kernels = false;
       for (const char* name : kernel_case_names) kernels = kernels || options_.wants(size + " " + name);
-      for (const char* name : lane_kernel_names)
-        for (std::size_t lanes : edge_lane_counts)
-          kernels = kernels || options_.wants(size + " " + name + lanes_suffix(lanes));
       bool step = false;
       for (const auto& [label, preconditioner] : preconditioners)
         for (const auto& [suffix, precision] : cg_precisions)
@@ -217,30 +190,19 @@ class FemBench {
                                    [&] { return std::make_unique<KernelSet>(devices_, m, parameters, bc); });
     const FemBytes bytes(m.data.node_count(), m.data.edge_count());
     const core::Queue& queue = devices_.compute(0);
-    auto spmv_case = [&](const std::string& name, const fem::SpmvShape& shape) {
+    auto spmv_case = [&](const std::string& name, const fem::SpmvShape& shape, const fem::DeviceCsr<double>& a) {
       const fem::DeviceSpmv<double> spmv(devices_.context(0), shape);
-      kernel_case(m, name, bytes.spmv, {{"spmv_shape", shape_json(shape)}},
-                  [&] { spmv(queue, set->pressure.matrix(), set->x, set->y); });
+      kernel_case(m, name, bytes.spmv, {{"spmv_shape", shape_json(shape)}, {"slice_rows", 1 << a.slice_bits}},
+                  [&] { spmv(queue, a, set->x, set->y); });
     };
-    spmv_case("spmv paper", fem::SpmvShape{});
-    if (tuned_) spmv_case("spmv tuned", *tuned_);
+    // The paper's vector CSR, and the solver's sliced matrix with the tuned shape.
+    spmv_case("spmv paper", fem::SpmvShape{}, fem::DeviceCsr<double>(queue, stiffness_matrix(m.data)));
+    if (tuned_) spmv_case("spmv tuned", *tuned_, set->pressure.matrix());
     kernel_case(m, "convective projection", bytes.convective_projection, {},
                 [&] { set->momentum.convective_projection(set->u); });
-    const nlohmann::json default_lanes{{"edge_lanes", set->edge_data.lanes}};
-    kernel_case(m, "momentum residual", bytes.momentum_residual, default_lanes,
+    kernel_case(m, "momentum residual", bytes.momentum_residual, {},
                 [&] { set->momentum.residual(set->u, set->p, set->out); });
-    kernel_case(m, "pressure assembly", bytes.pressure_assembly, default_lanes, [&] { set->assemble(); });
-    for (std::size_t lanes : edge_lane_counts) {
-      const std::string residual = "momentum residual" + lanes_suffix(lanes);
-      const std::string assembly = "pressure assembly" + lanes_suffix(lanes);
-      if (!options_.wants(size + " " + residual) && !options_.wants(size + " " + assembly)) continue;
-      LaneKernels k(devices_, m, parameters, bc, *set, lanes);
-      kernel_case(m, residual, bytes.momentum_residual, {{"edge_lanes", lanes}},
-                  [&] { k.momentum.residual(set->u, set->p, set->out); });
-      kernel_case(m, assembly, bytes.pressure_assembly, {{"edge_lanes", lanes}}, [&] {
-        k.pressure.assemble(set->assembly, k.momentum.tau(), set->u_hat, set->u, set->xi, set->p);
-      });
-    }
+    kernel_case(m, "pressure assembly", bytes.pressure_assembly, {}, [&] { set->assemble(); });
     kernel_case(m, "diagnostics", bytes.diagnostics,
                 {{"includes", "the read-back of the per-group partials, which measure() waits for"}},
                 [&] { set->diagnostics.measure(set->u, set->p); });

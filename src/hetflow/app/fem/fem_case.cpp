@@ -112,16 +112,12 @@ RunOutcome IncompressibleCase::run(const casefile::Case& c, RunContext& ctx) con
   if (c.get<std::vector<int>>("solver.spmv").empty())
     parameters.spmv = tuned_spmv_shape(ctx.devices, manifest["tuning"]).value_or(fem::SpmvShape{});
   std::vector<std::string> labels;
-  std::vector<std::size_t> lanes;
   std::string on;
   for (std::size_t k = 0; k < ctx.devices.size(); ++k) {
     labels.push_back(ctx.devices.device(k).label());
-    lanes.push_back(fem::default_edge_lanes(ctx.devices.device(k).info));
     on += (k ? ", " : "") + labels.back();
   }
-  manifest["solver"] = {{"devices", labels},
-                        {"spmv", {parameters.spmv.wg_bits, parameters.spmv.row_bits}},
-                        {"edge_lanes", lanes}};
+  manifest["solver"] = {{"devices", labels}, {"spmv", {parameters.spmv.wg_bits, parameters.spmv.row_bits}}};
   // Several devices, or processes, split the nodes in shares by their measured copy bandwidth (docs/fem.md,
   // "Several devices").
   fem::FlowSolver solver = stage(ctx, "setting up the solver on " + on, [&] {

@@ -8,6 +8,7 @@
 #include "hetflow/core/error.hpp"
 #include "hetflow/fem/box_mesh.hpp"
 #include "hetflow/fem/device_csr.hpp"
+#include "hetflow/fem/row_slices.hpp"
 #include "hetflow/fem/spmv_tuning.hpp"
 
 namespace hetflow::app {
@@ -17,12 +18,13 @@ fem::SpmvShape shape_of(const tune::Setting& s) {
   return {std::stoi(s.at("wg_bits")), std::stoi(s.at("row_bits"))};
 }
 
-// The tunable's measurement in one precision: the matrix and vectors stay on the device between trials.
+// The tunable's measurement in one precision: the matrix, sliced as the solver's pressure matrix is, and
+// the vectors stay on the device between trials.
 template <class Real>
 tune::Objective spmv_objective(const core::DeviceSet& devices, const fem::CsrMatrix& a,
                                const tune::MeasureOptions& measure) {
   const core::Queue& queue = devices.compute(0);
-  auto matrix = std::make_shared<const fem::DeviceCsr<Real>>(queue, a);
+  auto matrix = std::make_shared<const fem::DeviceCsr<Real>>(queue, a, fem::edge_slice_bits);
   auto x = std::make_shared<core::Buffer<Real>>(devices.context(0), a.n);
   x->write(queue, std::vector<Real>(a.n, Real(1)));
   auto y = std::make_shared<core::Buffer<Real>>(devices.context(0), a.n);
