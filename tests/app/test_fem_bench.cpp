@@ -18,22 +18,23 @@ namespace fs = std::filesystem;
 
 // n = 1000 nodes and E = 14000 directed edges, counted by hand: an edge loop moves 132 E + 4 n = 1 852 000
 // bytes before its node vectors.
-TEST(FemBenchModel, CountsEachArrayOncePerNodeAndEachEdgeRecordOnce) {
+TEST(FemBenchModel, CountsEachArrayOncePerNodeAndEachUsedRecordSlotOnce) {
   const hetflow::app::FemBytes b(1000, 14000);
-  EXPECT_DOUBLE_EQ(b.spmv, 15000 * 12 + 1000 * 20);
-  EXPECT_DOUBLE_EQ(b.convective_projection, 1852000 + 1000 * 56);
-  EXPECT_DOUBLE_EQ(b.momentum_residual, 1852000 + 1000 * 96);
-  EXPECT_DOUBLE_EQ(b.pressure_assembly, 1852000 + 15000 * 8 + 1000 * 81);
-  EXPECT_DOUBLE_EQ(b.diagnostics, 1852000 + 1000 * 48);
-  EXPECT_DOUBLE_EQ(b.cg_iteration, 200000 + 1000 * 104);
+  EXPECT_DOUBLE_EQ(b.spmv, 15000 * 12 + 1000 * 16);
+  // Edge loops: 14000 columns of 4 B and 3 (d), 12 (Λ, d) or 9 (tr Λ, d, g) slots of 8 B per edge.
+  EXPECT_DOUBLE_EQ(b.convective_projection, 14000 * 28 + 1000 * 56);
+  EXPECT_DOUBLE_EQ(b.momentum_residual, 14000 * 100 + 1000 * 96);
+  EXPECT_DOUBLE_EQ(b.pressure_assembly, 14000 * 76 + 15000 * 8 + 1000 * 81);
+  EXPECT_DOUBLE_EQ(b.diagnostics, 14000 * 28 + 1000 * 48);
+  EXPECT_DOUBLE_EQ(b.cg_iteration, 196000 + 1000 * 104);
   // τ 40 n, Π, the copy 48 n, 4 residuals, RK stages 3 × 128 n + 80 n, the assembly, the CG start 40 n, the
   // correction (edge loop + 80 n), ξ (edge loop + 40 n), the diagnostics.
-  EXPECT_DOUBLE_EQ(b.step_fixed, 18069000);
-  EXPECT_DOUBLE_EQ(b.step(100), 18069000 + 100 * 304000);
+  EXPECT_DOUBLE_EQ(b.step_fixed, 9633000);
+  EXPECT_DOUBLE_EQ(b.step(100), 9633000 + 100 * 300000);
   // FP32 CG values: the SpMV's 15000 entries take 8 bytes, its vectors and the CG's 4 a node.
   const hetflow::app::FemBytes f(1000, 14000, 4);
-  EXPECT_DOUBLE_EQ(f.spmv, 15000 * 8 + 1000 * 12);
-  EXPECT_DOUBLE_EQ(f.cg_iteration, 132000 + 1000 * 52);
+  EXPECT_DOUBLE_EQ(f.spmv, 15000 * 8 + 1000 * 8);
+  EXPECT_DOUBLE_EQ(f.cg_iteration, 128000 + 1000 * 52);
 }
 
 class FemBench : public hetflow::test::CommandTest {};

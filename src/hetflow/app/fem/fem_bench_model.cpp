@@ -3,9 +3,8 @@
 namespace hetflow::app {
 namespace {
 
-constexpr double record = 128;  // one directed edge's 16 doubles
+constexpr double slot = 8;  // one double of a directed edge's record
 constexpr double column = 4;
-constexpr double row_start = 4;
 constexpr double scalar = 8;
 constexpr double vector = 24;
 
@@ -14,21 +13,22 @@ constexpr double vector = 24;
 FemBytes::FemBytes(std::size_t nodes, std::size_t edges, double cg_value) {
   const auto n = static_cast<double>(nodes);
   const auto e = static_cast<double>(edges);
-  const double edge_loop = e * (record + column) + n * row_start;
-  spmv = (e + n) * (cg_value + column) + n * (row_start + 2 * cg_value);
-  convective_projection = edge_loop + n * (2 * vector + scalar);
-  momentum_residual = edge_loop + n * (3 * vector + 3 * scalar);
-  // Reads the fixed flags, τ, û, ξ and p; writes H, 1/H_ii and b.
-  pressure_assembly = edge_loop + (e + n) * cg_value + n * (1 + 2 * vector + 2 * scalar + 2 * cg_value);
-  diagnostics = edge_loop + n * (vector + 3 * scalar);
+  // An edge loop that reads `slots` slots of each record and the edge's column.
+  const auto edge_loop = [&](double slots) { return e * (slots * slot + column); };
+  spmv = (e + n) * (cg_value + column) + n * 2 * cg_value;
+  convective_projection = edge_loop(3) + n * (2 * vector + scalar);  // d
+  momentum_residual = edge_loop(12) + n * (3 * vector + 3 * scalar);  // Λ, d
+  // Reads tr Λ, d and g of the records, the fixed flags, τ, û, ξ and p; writes H, 1/H_ii and b.
+  pressure_assembly = edge_loop(9) + (e + n) * cg_value + n * (1 + 2 * vector + 2 * scalar + 2 * cg_value);
+  diagnostics = edge_loop(3) + n * (vector + 3 * scalar);
   const double tau = n * (vector + 2 * scalar);
   const double copy = n * 2 * vector;
   // Stages 1-3 read R, 1/M, uⁿ and W and write W and U; the last reads R, 1/M and W and writes W.
   const double stages = 3 * n * (5 * vector + scalar) + n * (3 * vector + scalar);
   const double cg_start = n * 5 * cg_value;  // reads b, 1/H_ii; writes x, r, u
   const double correct =
-      edge_loop + n * (scalar + cg_value + vector + vector + 2 * scalar);  // 1/M, δ, û, u, p in and out
-  const double projection_xi = edge_loop + n * (2 * scalar + vector);    // 1/M, p; writes ξ
+      edge_loop(3) + n * (scalar + cg_value + vector + vector + 2 * scalar);  // 1/M, δ, û, u, p in and out
+  const double projection_xi = edge_loop(3) + n * (2 * scalar + vector);    // 1/M, p; writes ξ
   step_fixed = tau + convective_projection + copy + 4 * momentum_residual + stages + pressure_assembly + cg_start +
                correct + projection_xi + diagnostics;
   // The product w = A u also reads r; the update reads 1/H_ii, u, r, p, w, s and x and writes p, s, x, r
