@@ -1,0 +1,49 @@
+#include "hetflow/mrag/hlle_flux.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "hetflow/mrag/stiffened_gas.hpp"
+
+namespace hetflow::mrag {
+namespace {
+
+double total_energy(const FaceState& s) {
+  return s.big_gamma * s.p + s.big_pi + 0.5 * s.rho * (s.un * s.un + s.ut * s.ut);
+}
+
+}  // namespace
+
+std::array<double, 6> conserved(const FaceState& s) {
+  return {s.rho, s.rho * s.un, s.rho * s.ut, total_energy(s), s.big_gamma, s.big_pi};
+}
+
+std::array<double, 6> physical_flux(const FaceState& s) {
+  return {s.rho * s.un,        s.rho * s.un * s.un + s.p,
+          s.rho * s.un * s.ut, (total_energy(s) + s.p) * s.un,
+          s.big_gamma * s.un,  s.big_pi * s.un};
+}
+
+FaceFlux hlle_flux(const FaceState& left, const FaceState& right) {
+  const double wl = std::sqrt(left.rho), wr = std::sqrt(right.rho), w = wl + wr;
+  const auto roe = [&](double l, double r) { return (wl * l + wr * r) / w; };
+  const double enthalpy_l = (total_energy(left) + left.p) / left.rho;
+  const double enthalpy_r = (total_energy(right) + right.p) / right.rho;
+  const double un = roe(left.un, right.un), ut = roe(left.ut, right.ut);
+  const double c2 = (roe(enthalpy_l, enthalpy_r) - 0.5 * (un * un + ut * ut)) / roe(left.big_gamma, right.big_gamma);
+  const double c = std::sqrt(std::max(c2, 0.0));
+  const double cl = sound_speed(left.big_gamma, left.big_pi, left.rho, left.p);
+  const double cr = sound_speed(right.big_gamma, right.big_pi, right.rho, right.p);
+  const double b_minus = std::min({left.un - cl, un - c, 0.0});
+  const double b_plus = std::max({right.un + cr, un + c, 0.0});
+  const std::array<double, 6> ql = conserved(left), qr = conserved(right);
+  const std::array<double, 6> fl = physical_flux(left), fr = physical_flux(right);
+  FaceFlux out;
+  const double span = b_plus - b_minus;
+  for (std::size_t k = 0; k < 6; ++k)
+    out.f[k] = (b_plus * fl[k] - b_minus * fr[k] + b_plus * b_minus * (qr[k] - ql[k])) / span;
+  out.u_star = (b_plus * left.un - b_minus * right.un) / span;
+  return out;
+}
+
+}  // namespace hetflow::mrag
