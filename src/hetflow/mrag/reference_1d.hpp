@@ -1,0 +1,39 @@
+#pragma once
+#include <array>
+#include <cstddef>
+#include <vector>
+
+#include "hetflow/mrag/hlle_flux.hpp"
+
+namespace hetflow::mrag {
+
+// The solver's scheme in one dimension on a uniform grid, in FP64 on the host: WENO5 of the primitives
+// (ρ, u, p, Γ, Π), HLLE fluxes, the closure fields' source Γ (u*_{i+½} − u*_{i−½})/h, and the three-stage
+// strong-stability-preserving Runge–Kutta scheme of Shu & Osher (1988). The reference that fixes the
+// scheme's properties (docs/mrag.md, Validation) before and beside the device kernels.
+class Reference1d {
+ public:
+  enum class Boundary { periodic, outflow };
+
+  // Cells of width h, their primitive states (FaceState with ut = 0).
+  Reference1d(const std::vector<FaceState>& cells, double h, Boundary boundary);
+
+  // The largest stable step at Courant number `cfl`: cfl h / max(|u| + c).
+  double stable_dt(double cfl) const;
+  void step(double dt);
+  std::vector<FaceState> primitives() const;
+
+ private:
+  using Conserved = std::array<double, 6>;
+  // dq/dt of every cell.
+  std::vector<Conserved> rate(const std::vector<Conserved>& q) const;
+
+  double h_;
+  Boundary boundary_;
+  std::vector<Conserved> q_;
+};
+
+// The primitive state of a conserved vector (ρ, ρu_n, ρu_t, ρE, Γ, Π).
+FaceState primitive(const std::array<double, 6>& q);
+
+}  // namespace hetflow::mrag
