@@ -1,0 +1,94 @@
+#include "hetflow/mrag/block_tree.hpp"
+
+#include <string>
+
+#include "hetflow/core/error.hpp"
+
+namespace hetflow::mrag {
+namespace {
+
+// A block's region in units of the finest level's blocks, [x0, x1) × [y0, y1).
+struct Region {
+  long x0, x1, y0, y1;
+};
+
+Region region(const BlockKey& k, int finest) {
+  const long size = 1L << (finest - k.level);
+  return {k.x * size, (k.x + 1) * size, k.y * size, (k.y + 1) * size};
+}
+
+// Whether the closed regions meet (share an edge or a corner, or overlap).
+bool touch(const Region& a, const Region& b) { return a.x0 <= b.x1 && b.x0 <= a.x1 && a.y0 <= b.y1 && b.y0 <= a.y1; }
+
+std::string text(const BlockKey& k) {
+  return "block (level " + std::to_string(k.level) + ", " + std::to_string(k.x) + ", " + std::to_string(k.y) + ")";
+}
+
+}  // namespace
+
+BlockTree::BlockTree(int roots_x, int roots_y, int max_level, int max_jump)
+    : roots_x_(roots_x), roots_y_(roots_y), max_level_(max_level), max_jump_(max_jump) {
+  if (roots_x < 1 || roots_y < 1 || max_level < 0 || max_level > 20 || max_jump < 1)
+    throw core::Error(
+        "block tree: needs at least one root block per side, 0 <= max_level <= 20 and max_jump >= 1, got " +
+        std::to_string(roots_x) + " x " + std::to_string(roots_y) + " roots, max_level " + std::to_string(max_level) +
+        ", max_jump " + std::to_string(max_jump));
+  for (int y = 0; y < roots_y; ++y)
+    for (int x = 0; x < roots_x; ++x) leaves_.insert({0, x, y});
+}
+
+bool BlockTree::inside(const BlockKey& k) const {
+  return k.level >= 0 && k.level <= max_level_ && k.x >= 0 && k.y >= 0 && k.x < (roots_x_ << k.level) &&
+         k.y < (roots_y_ << k.level);
+}
+
+std::optional<BlockKey> BlockTree::covering_leaf(const BlockKey& key) const {
+  if (!inside(key)) return std::nullopt;
+  for (BlockKey k = key; k.level >= 0; k = k.parent())
+    if (is_leaf(k)) return k;
+  return std::nullopt;
+}
+
+std::vector<BlockKey> BlockTree::neighbours(const BlockKey& key) const {
+  const Region r = region(key, max_level_);
+  std::vector<BlockKey> out;
+  for (const BlockKey& leaf : leaves_)
+    if (leaf != key && touch(region(leaf, max_level_), r)) out.push_back(leaf);
+  return out;
+}
+
+void BlockTree::refine(const BlockKey& key) {
+  if (!is_leaf(key)) throw core::Error("block tree: cannot refine " + text(key) + ", which is not a leaf");
+  if (key.level >= max_level_)
+    throw core::Error("block tree: cannot refine " + text(key) + " beyond the finest level " +
+                      std::to_string(max_level_));
+  // The children sit at key.level + 1: coarser neighbours too far below are refined first (which may in
+  // turn refine theirs), each at most max_level levels deep.
+  for (bool again = true; again;) {
+    again = false;
+    for (const BlockKey& n : neighbours(key))
+      if (n.level < key.level + 1 - max_jump_) {
+        refine(n);
+        again = true;
+        break;
+      }
+  }
+  leaves_.erase(key);
+  for (int b = 0; b < 2; ++b)
+    for (int a = 0; a < 2; ++a) leaves_.insert(key.child(a, b));
+}
+
+bool BlockTree::collapse(const BlockKey& parent) {
+  if (!inside(parent) || parent.level >= max_level_) return false;
+  for (int b = 0; b < 2; ++b)
+    for (int a = 0; a < 2; ++a)
+      if (!is_leaf(parent.child(a, b))) return false;
+  for (const BlockKey& n : neighbours(parent))
+    if (n.parent() != parent && n.level > parent.level + max_jump_) return false;
+  for (int b = 0; b < 2; ++b)
+    for (int a = 0; a < 2; ++a) leaves_.erase(parent.child(a, b));
+  leaves_.insert(parent);
+  return true;
+}
+
+}  // namespace hetflow::mrag

@@ -1,0 +1,88 @@
+#include "hetflow/mrag/ghost_table.hpp"
+
+#include <algorithm>
+#include <map>
+#include <string>
+
+#include "hetflow/core/error.hpp"
+#include "hetflow/mrag/wavelets.hpp"
+
+namespace hetflow::mrag {
+namespace {
+
+// Resolves a cell of any level into leaf-cell terms by the recursion of docs/mrag.md, Ghosts.
+class Resolver {
+ public:
+  Resolver(const BlockTree& tree, int s, Edge x_edge, Edge y_edge) : tree_(tree), s_(s), edges_{x_edge, y_edge} {
+    std::uint32_t index = 0;
+    for (const BlockKey& leaf : tree.leaves()) index_[leaf] = index++;
+  }
+
+  // Adds weight × the average of cell (i, j) of level l to `terms`.
+  void add(int level, long i, long j, double weight, std::map<std::pair<std::uint32_t, std::uint32_t>, double>& terms) {
+    const long nx = static_cast<long>(tree_.roots_x()) * s_ << level;
+    const long ny = static_cast<long>(tree_.roots_y()) * s_ << level;
+    i = wrap(i, nx, edges_[0]);
+    j = wrap(j, ny, edges_[1]);
+    const BlockKey key{level, static_cast<int>(i / s_), static_cast<int>(j / s_)};
+    const std::optional<BlockKey> leaf = tree_.covering_leaf(key);
+    if (leaf && leaf->level == level) {
+      terms[{index_.at(*leaf), static_cast<std::uint32_t>(i % s_ + s_ * (j % s_))}] += weight;
+    } else if (leaf) {
+      // Covered by a coarser leaf: predicted from the parent level's 5 × 5 cells.
+      const auto& wx = prediction_weights[static_cast<std::size_t>(i & 1)];
+      const auto& wy = prediction_weights[static_cast<std::size_t>(j & 1)];
+      for (int n = 0; n < 5; ++n)
+        for (int m = 0; m < 5; ++m) add(level - 1, (i >> 1) + m - 2, (j >> 1) + n - 2, weight * wx[m] * wy[n], terms);
+    } else {
+      // Tiled by finer leaves: the mean of the four children.
+      for (int b = 0; b < 2; ++b)
+        for (int a = 0; a < 2; ++a) add(level + 1, 2 * i + a, 2 * j + b, 0.25 * weight, terms);
+    }
+  }
+
+ private:
+  static long wrap(long i, long n, Edge edge) {
+    if (edge == Edge::periodic) return ((i % n) + n) % n;
+    return std::clamp(i, 0L, n - 1);
+  }
+
+  const BlockTree& tree_;
+  int s_;
+  Edge edges_[2];
+  std::map<BlockKey, std::uint32_t> index_;
+};
+
+}  // namespace
+
+std::vector<std::pair<int, int>> ghost_cells(int s, int width, bool corners) {
+  std::vector<std::pair<int, int>> out;
+  for (int j = -width; j < s + width; ++j)
+    for (int i = -width; i < s + width; ++i) {
+      const bool in_x = i >= 0 && i < s, in_y = j >= 0 && j < s;
+      if (in_x && in_y) continue;
+      if (!corners && !in_x && !in_y) continue;
+      out.emplace_back(i, j);
+    }
+  return out;
+}
+
+GhostTable ghost_table(const BlockTree& tree, int s, int width, bool corners, Edge x_edge, Edge y_edge) {
+  if (width < 1 || s < 2 * width)
+    throw core::Error("ghost table: blocks of " + std::to_string(s) + " cells per side cannot hold a ghost band " +
+                      std::to_string(width) + " wide (needs s >= 2 width)");
+  GhostTable table;
+  table.ghost_cells = ghost_cells(s, width, corners);
+  Resolver resolver(tree, s, x_edge, y_edge);
+  table.start.push_back(0);
+  for (const BlockKey& leaf : tree.leaves())
+    for (const auto& [gi, gj] : table.ghost_cells) {
+      std::map<std::pair<std::uint32_t, std::uint32_t>, double> terms;
+      resolver.add(leaf.level, static_cast<long>(leaf.x) * s + gi, static_cast<long>(leaf.y) * s + gj, 1.0, terms);
+      for (const auto& [source, weight] : terms) table.sources.push_back({source.first, source.second, weight});
+      table.start.push_back(static_cast<std::uint32_t>(table.sources.size()));
+    }
+  return table;
+}
+
+}  // namespace hetflow::mrag

@@ -1,0 +1,44 @@
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "hetflow/mrag/block_tree.hpp"
+
+namespace hetflow::mrag {
+
+// What lies past the domain's edge on one axis: the other edge (periodic) or the edge cell repeated (outflow).
+enum class Edge { periodic, outflow };
+
+// One term of a ghost cell's value: weight × the average in cell `cell` (x + s y) of leaf `block` (its
+// index in the tree's leaf order).
+struct GhostSource {
+  std::uint32_t block = 0;
+  std::uint32_t cell = 0;
+  double weight = 0;
+  bool operator==(const GhostSource&) const = default;
+};
+
+// The ghost cells of every leaf as fixed linear combinations of leaf cells (docs/mrag.md, Ghosts), rebuilt
+// when the tree changes and replayed at every stage: ghost g of leaf b has the sources
+// sources[start[b G + g] .. start[b G + g + 1]), G = ghost_cells().size(). A ghost at the leaf's level reads
+// the leaf that covers it; one covered by finer leaves is the mean of its four children; one covered by a
+// coarser leaf is the tensor prediction from the 5 × 5 cells around its parent (wavelets.hpp). Terms with
+// the same source are summed, and sources are in (block, cell) order.
+struct GhostTable {
+  std::vector<std::pair<int, int>> ghost_cells;  // (i, j) in a block's cell coordinates, outside [0, s)²
+  std::vector<std::uint32_t> start;
+  std::vector<GhostSource> sources;
+  bool operator==(const GhostTable&) const = default;
+};
+
+// The ghost band of `width` cells around a block of s × s cells, without or with its corners, in a fixed
+// order (rows from the bottom, cells from the left).
+std::vector<std::pair<int, int>> ghost_cells(int s, int width, bool corners);
+
+// Throws core::Error unless s ≥ 2 width and the edges are given; the tree's jump limit keeps the
+// recursion within adjacent blocks.
+GhostTable ghost_table(const BlockTree& tree, int s, int width, bool corners, Edge x_edge, Edge y_edge);
+
+}  // namespace hetflow::mrag

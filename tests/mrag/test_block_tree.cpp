@@ -1,0 +1,86 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "hetflow/core/error.hpp"
+#include "hetflow/mrag/block_tree.hpp"
+
+namespace hetflow::mrag {
+namespace {
+
+// Every pair of touching leaves differs by at most the tree's jump.
+int largest_jump(const BlockTree& tree) {
+  int largest = 0;
+  for (const BlockKey& leaf : tree.leaves())
+    for (const BlockKey& n : tree.neighbours(leaf)) largest = std::max(largest, std::abs(n.level - leaf.level));
+  return largest;
+}
+
+TEST(MragBlockTree, RefiningNextToACoarseBlockRefinesItFirst) {
+  BlockTree tree(2, 1, 4);
+  tree.refine({0, 0, 0});
+  tree.refine({1, 1, 0});
+  tree.refine({2, 3, 1});  // level 3 beside the level-0 root (1, 0): that root goes to level 1 first
+  EXPECT_FALSE(tree.is_leaf({0, 1, 0}));
+  EXPECT_TRUE(tree.is_leaf({1, 2, 0}));
+  EXPECT_EQ(largest_jump(tree), 2);
+}
+
+TEST(MragBlockTree, SplitThenCollapseReturnsTheTree) {
+  BlockTree tree(2, 2, 3);
+  tree.refine({0, 1, 1});
+  const std::set<BlockKey> before = tree.leaves();
+  tree.refine({1, 2, 2});
+  EXPECT_EQ(tree.leaves().size(), before.size() + 3);
+  EXPECT_TRUE(tree.collapse({1, 2, 2}));
+  EXPECT_EQ(tree.leaves(), before);
+}
+
+TEST(MragBlockTree, RefusesACollapseThatBreaksTheJump) {
+  BlockTree tree(2, 1, 4);
+  tree.refine({0, 0, 0});
+  tree.refine({1, 1, 0});
+  tree.refine({2, 3, 1});
+  // Collapsing root (1, 0)'s level-1 children would put it beside level-3 leaves: refused.
+  EXPECT_FALSE(tree.collapse({0, 1, 0}));
+  EXPECT_FALSE(tree.collapse({0, 0, 0}));  // its children are not all leaves
+}
+
+TEST(MragBlockTree, RandomAdaptationKeepsTheJumpLimit) {
+  std::mt19937 random(11);
+  BlockTree tree(3, 2, 5);
+  for (int round = 0; round < 300; ++round) {
+    const std::vector<BlockKey> leaves(tree.leaves().begin(), tree.leaves().end());
+    const BlockKey pick = leaves[random() % leaves.size()];
+    if (random() % 3 != 0) {
+      if (pick.level < tree.max_level()) tree.refine(pick);
+    } else if (pick.level > 0) {
+      tree.collapse(pick.parent());
+    }
+    ASSERT_LE(largest_jump(tree), 2) << "round " << round;
+  }
+  // The leaves tile the domain: their areas add up to the roots'.
+  double area = 0;
+  for (const BlockKey& leaf : tree.leaves()) area += 1.0 / (1 << (2 * leaf.level));
+  EXPECT_DOUBLE_EQ(area, 6.0);
+}
+
+TEST(MragBlockTree, RefusesBadShapesAndKeys) {
+  EXPECT_THROW(BlockTree(0, 1, 3), core::Error);
+  BlockTree tree(1, 1, 1);
+  tree.refine({0, 0, 0});
+  try {
+    tree.refine({1, 0, 0});
+    FAIL() << "no error";
+  } catch (const core::Error& e) {
+    EXPECT_STREQ(e.what(), "block tree: cannot refine block (level 1, 0, 0) beyond the finest level 1");
+  }
+  EXPECT_THROW(tree.refine({0, 0, 0}), core::Error);
+}
+
+}  // namespace
+}  // namespace hetflow::mrag

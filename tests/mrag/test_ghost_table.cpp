@@ -1,0 +1,106 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "hetflow/mrag/block_tree.hpp"
+#include "hetflow/mrag/ghost_table.hpp"
+
+namespace hetflow::mrag {
+namespace {
+
+constexpr int s = 8;
+
+// The average of (1 + x + x² − x³ + x⁴/2)(2 − y + 3y² + y⁴) over a cell, a product of quartics (exact
+// for the wavelets' prediction), from the antiderivatives.
+double cell_average(double x0, double x1, double y0, double y1) {
+  const auto fx = [](double x) { return x + x * x / 2 + x * x * x / 3 - x * x * x * x / 4 + std::pow(x, 5) / 10; };
+  const auto fy = [](double y) { return 2 * y - y * y / 2 + y * y * y + std::pow(y, 5) / 5; };
+  return (fx(x1) - fx(x0)) / (x1 - x0) * (fy(y1) - fy(y0)) / (y1 - y0);
+}
+
+// The leaves' cells, filled with their exact averages on a domain of roots × roots unit blocks at level 0.
+std::vector<std::vector<double>> fill(const BlockTree& tree) {
+  std::vector<std::vector<double>> data;
+  for (const BlockKey& leaf : tree.leaves()) {
+    const double size = 1.0 / (1 << leaf.level), h = size / s;
+    std::vector<double> cells;
+    for (int j = 0; j < s; ++j)
+      for (int i = 0; i < s; ++i) {
+        const double x0 = leaf.x * size + i * h, y0 = leaf.y * size + j * h;
+        cells.push_back(cell_average(x0, x0 + h, y0, y0 + h));
+      }
+    data.push_back(cells);
+  }
+  return data;
+}
+
+// A 4 × 4 root domain refined in its middle to levels 1, 2 and 3, so that ghosts meet leaves one and two
+// levels apart away from the domain's edge.
+BlockTree adapted_tree() {
+  BlockTree tree(4, 4, 3);
+  tree.refine({0, 1, 1});
+  tree.refine({0, 2, 1});
+  tree.refine({1, 3, 3});
+  tree.refine({2, 6, 6});
+  return tree;
+}
+
+// Ghosts inside the domain, whatever the levels they cross, equal the exact averages of their cells.
+TEST(MragGhostTable, GhostsOfQuarticDataAreExactAcrossLevelJumps) {
+  const BlockTree tree = adapted_tree();
+  ASSERT_EQ(tree.max_jump(), 2);
+  const std::vector<std::vector<double>> data = fill(tree);
+  for (const bool corners : {false, true}) {
+    const int width = corners ? 4 : 3;
+    const GhostTable table = ghost_table(tree, s, width, corners, Edge::outflow, Edge::outflow);
+    std::size_t checked = 0, b = 0;
+    for (const BlockKey& leaf : tree.leaves()) {
+      const double size = 1.0 / (1 << leaf.level), h = size / s;
+      for (std::size_t g = 0; g < table.ghost_cells.size(); ++g) {
+        const auto [i, j] = table.ghost_cells[g];
+        const double x0 = leaf.x * size + i * h, y0 = leaf.y * size + j * h;
+        if (x0 < 0 || y0 < 0 || x0 + h > 4 + 1e-12 || y0 + h > 4 + 1e-12) continue;
+        double value = 0;
+        const std::size_t row = b * table.ghost_cells.size() + g;
+        for (std::uint32_t k = table.start[row]; k < table.start[row + 1]; ++k)
+          value += table.sources[k].weight * data[table.sources[k].block][table.sources[k].cell];
+        const double exact = cell_average(x0, x0 + h, y0, y0 + h);
+        EXPECT_NEAR(value, exact, 1e-11 * std::abs(exact)) << "leaf " << b << " ghost (" << i << ", " << j << ")";
+        ++checked;
+      }
+      ++b;
+    }
+    EXPECT_GT(checked, 1000u);
+  }
+}
+
+// On a uniform periodic grid every ghost is one cell of a neighbour, wrapped at the edges.
+TEST(MragGhostTable, UniformPeriodicGhostsCopyOneNeighbourCell) {
+  BlockTree tree(2, 1, 1);
+  const GhostTable table = ghost_table(tree, s, 3, false, Edge::periodic, Edge::periodic);
+  ASSERT_EQ(table.start.size(), 2 * table.ghost_cells.size() + 1);
+  for (std::size_t g = 0; g + 1 < table.start.size(); ++g) {
+    ASSERT_EQ(table.start[g + 1] - table.start[g], 1u) << g;
+    EXPECT_EQ(table.sources[table.start[g]].weight, 1.0);
+  }
+  // Block 0's ghost (−1, 0) is block 1's cell (7, 0); its ghost (0, −1) its own cell (0, 7).
+  const auto find = [&](int i, int j) {
+    for (std::size_t g = 0; g < table.ghost_cells.size(); ++g)
+      if (table.ghost_cells[g] == std::pair{i, j}) return table.sources[table.start[g]];
+    return GhostSource{};
+  };
+  EXPECT_EQ(find(-1, 0), (GhostSource{1, 7, 1.0}));
+  EXPECT_EQ(find(0, -1), (GhostSource{0, 7 * s, 1.0}));
+}
+
+TEST(MragGhostTable, ARebuildAfterSplitAndCollapseIsIdentical) {
+  BlockTree tree = adapted_tree();
+  const GhostTable before = ghost_table(tree, s, 3, false, Edge::periodic, Edge::outflow);
+  tree.refine({1, 2, 2});
+  ASSERT_TRUE(tree.collapse({1, 2, 2}));
+  EXPECT_EQ(ghost_table(tree, s, 3, false, Edge::periodic, Edge::outflow), before);
+}
+
+}  // namespace
+}  // namespace hetflow::mrag
