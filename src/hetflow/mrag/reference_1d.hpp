@@ -23,8 +23,11 @@ class Reference1d {
   void step(double dt);
   std::vector<FaceState> primitives() const;
 
- private:
   using Conserved = std::array<double, 6>;
+  // dq/dt of every cell at the present state.
+  std::vector<Conserved> rate() const { return rate(q_); }
+
+ private:
   // dq/dt of every cell.
   std::vector<Conserved> rate(const std::vector<Conserved>& q) const;
 

@@ -1,0 +1,40 @@
+#pragma once
+#include <cstddef>
+
+#include "hetflow/core/buffer.hpp"
+#include "hetflow/core/context.hpp"
+#include "hetflow/core/kernel.hpp"
+#include "hetflow/mrag/block_tree.hpp"
+#include "hetflow/mrag/ghost_table.hpp"
+
+namespace hetflow::mrag {
+
+// The fields of a cell, conserved: ρ, ρu, ρv, ρE, Γ, Π.
+inline constexpr int fields = 6;
+// The ghost band the right-hand side needs: WENO5 reaches three cells past a face, along the axes only.
+inline constexpr int rhs_ghosts = 3;
+
+// The right-hand side dq/dt of the leaves of a tree on one device, FP64 (mrag_rhs.cl): the ghost table
+// and each leaf's cell size uploaded once per tree, the ghost fill and the per-cell fluxes bound. Block
+// data holds field f of cell x + s y of leaf b (tree order) at (b fields + f) s² + x + s y.
+class BlockRhs {
+ public:
+  // Cells of the level-0 blocks are root_size / s wide. Throws core::Error for a block size the ghost
+  // band does not fit.
+  BlockRhs(const core::Queue& queue, const BlockTree& tree, int s, Edge x_edge, Edge y_edge, double root_size);
+
+  // Enqueues the ghost fill and rhs = dq/dt.
+  void operator()(const core::Queue& queue, const core::Buffer<double>& data, core::Buffer<double>& rhs);
+  // Values in a block-data buffer.
+  std::size_t values() const { return blocks_ * fields * cells_; }
+
+ private:
+  std::size_t blocks_, cells_, ghost_count_;
+  core::Buffer<cl_uint> start_, source_block_, source_cell_;
+  core::Buffer<double> weight_, inv_h_, ghosts_;
+  core::Buffer<cl_int> ghost_slot_;
+  core::Kernel fill_, rhs_;
+  core::NDRange global_, local_;
+};
+
+}  // namespace hetflow::mrag
