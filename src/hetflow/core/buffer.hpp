@@ -1,4 +1,5 @@
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <limits>
 #include <span>
@@ -152,6 +153,15 @@ class Buffer {
   MemHandle mem_;
   std::size_t size_ = 0;
 };
+
+// A new device buffer holding `host`, written before it returns. OpenCL has no empty buffers: an empty
+// `host` gets one unused slot.
+template <class T>
+Buffer<T> upload(const Queue& queue, const std::vector<T>& host, cl_mem_flags flags = CL_MEM_READ_WRITE) {
+  Buffer<T> buffer(queue.context(), std::max<std::size_t>(host.size(), 1), flags);
+  if (!host.empty()) buffer.write(queue, std::span<const T>(host));
+  return buffer;
+}
 
 // Page-locked host memory the device can reach directly: a CL_MEM_ALLOC_HOST_PTR buffer kept mapped,
 // the way NVIDIA's OpenCL hands out pinned memory. Transfers that use data() as their host pointer run

@@ -12,14 +12,6 @@
 namespace hetflow::fem {
 namespace {
 
-template <class T>
-core::Buffer<T> device_copy(const core::Queue& queue, const std::vector<T>& host) {
-  // A buffer is never empty: an empty operator keeps one unused slot.
-  core::Buffer<T> b(queue.context(), std::max<std::size_t>(host.size(), 1));
-  if (!host.empty()) b.write(queue, std::span<const T>(host));
-  return b;
-}
-
 template <class Real>
 std::vector<Real> to_real(const std::vector<double>& v) {
   return std::vector<Real>(v.begin(), v.end());
@@ -78,7 +70,7 @@ DeviceAmg<Real>::DeviceAmg(const core::Queue& queue, const AmgHierarchy& hierarc
       level.a = DeviceCsr<Real>(queue, h.a, bits);
       level.p = DeviceCsr<Real>(queue, h.p, bits);
       level.r = DeviceCsr<Real>(queue, h.r);
-      level.smoother = device_copy(queue, to_real<Real>(h.smoother));
+      level.smoother = core::upload(queue, to_real<Real>(h.smoother));
       // A split level's x is read at its halo too (h.a's columns), and so is its t below the finest, the
       // output that the level above reads through P's columns.
       level.x = core::Buffer<Real>(context, h.a.cols);
@@ -129,7 +121,7 @@ DeviceAmg<Real>::DeviceAmg(const core::Queue& queue, const AmgHierarchy& hierarc
     }
   }
   const Level& coarsest = levels_.back();
-  coarse_inverse_ = device_copy(queue, to_real<Real>(hierarchy.coarse_inverse()));
+  coarse_inverse_ = core::upload(queue, to_real<Real>(hierarchy.coarse_inverse()));
   coarse_solve_ = program.kernel("fem_amg_coarse_solve");
   core::KernelArgs(coarse_solve_).add(coarsest.n).add(coarse_inverse_).skip(2).add(state);
   if (levels_.size() > 1) {

@@ -70,17 +70,11 @@ template <class Real>
 void DeviceCsr<Real>::upload(const core::Queue& queue, std::span<const std::int32_t> row_start,
                              std::span<const std::int32_t> columns, std::span<const double> entries) {
   const RowSlices slices = row_slices(row_start, slice_bits);
-  // A buffer is never empty: an empty operator (a part's share of a coarse level) keeps one unused slot.
-  const auto device_copy = [&](const auto& host) {
-    using T = typename std::decay_t<decltype(host)>::value_type;
-    core::Buffer<T> b(queue.context(), std::max<std::size_t>(host.size(), 1));
-    if (!host.empty()) b.write(queue, std::span<const T>(host));
-    return b;
-  };
-  slice_start = device_copy(std::vector<cl_int>(slices.start.begin(), slices.start.end()));
-  col = device_copy(sliced(slices, row_start, columns, 1, 0));
+  // An empty operator (a part's share of a coarse level) keeps one unused slot (core::upload).
+  slice_start = core::upload(queue, std::vector<cl_int>(slices.start.begin(), slices.start.end()));
+  col = core::upload(queue, sliced(slices, row_start, columns, 1, 0));
   const std::vector<double> v = sliced(slices, row_start, entries, 1, 0.0);
-  values = device_copy(std::vector<Real>(v.begin(), v.end()));
+  values = core::upload(queue, std::vector<Real>(v.begin(), v.end()));
 }
 
 template <class Real>

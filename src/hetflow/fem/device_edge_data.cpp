@@ -10,21 +10,20 @@ namespace hetflow::fem {
 DeviceEdgeData::DeviceEdgeData(const core::DeviceSet& devices, std::size_t device, const EdgeData& data,
                                core::Precision precision)
     : nodes(data.node_count()), record_precision(precision) {
-  const core::Context& context = devices.context(device);
   const core::Queue& queue = devices.compute(device);
   const std::span<const std::uint32_t> rows(data.row_start);
   const RowSlices slices = row_slices(rows, edge_slice_bits);
-  slice_start = upload<std::uint32_t>(context, queue, slices.start);
-  col = upload<std::uint32_t>(context, queue, sliced_columns(slices, rows, std::span<const std::uint32_t>(data.col)));
+  slice_start = core::upload(queue, slices.start, CL_MEM_READ_ONLY);
+  col = core::upload(queue, sliced_columns(slices, rows, std::span<const std::uint32_t>(data.col)), CL_MEM_READ_ONLY);
   const std::vector<double> records =
       sliced(slices, rows, std::span<const double>(data.records), edge_slot::count, 0.0);
   if (precision == core::Precision::f32)
-    records_f32_ = upload<float>(context, queue, std::vector<float>(records.begin(), records.end()));
+    records_f32_ = core::upload(queue, std::vector<float>(records.begin(), records.end()), CL_MEM_READ_ONLY);
   else
-    records_ = upload<double>(context, queue, records);
-  mass = upload<double>(context, queue, data.lumped_mass);
-  inv_mass = upload<double>(context, queue, data.inv_lumped_mass);
-  h_min = upload<double>(context, queue, data.h_min);
+    records_ = core::upload(queue, records, CL_MEM_READ_ONLY);
+  mass = core::upload(queue, data.lumped_mass, CL_MEM_READ_ONLY);
+  inv_mass = core::upload(queue, data.inv_lumped_mass, CL_MEM_READ_ONLY);
+  h_min = core::upload(queue, data.h_min, CL_MEM_READ_ONLY);
 }
 
 void DeviceEdgeData::add_graph(core::KernelArgs& args) const {

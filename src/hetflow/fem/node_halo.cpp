@@ -67,7 +67,7 @@ NodeHalo::NodeHalo(const NodeLaunch& launch, const core::Queue& transfer, core::
   }
   const core::Queue& queue = launch_.queue();
   const core::Context& context = queue.context();
-  if (!index.empty()) send_index_ = upload(context, queue, index);
+  if (!index.empty()) send_index_ = core::upload(queue, index, CL_MEM_READ_ONLY);
   packed_ = core::Buffer<double>(context, room(send_nodes_));
   const core::Program& program = context.program("fem/fem_halo.cl", core::BuildOptions(core::Precision::f64));
   pack_ = program.kernel("fem_halo_pack");

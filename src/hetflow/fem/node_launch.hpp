@@ -36,12 +36,4 @@ class NodeLaunch {
   std::string owner_;
 };
 
-// A read-only device copy of host data that the kernels only read (edge records, graph, masses).
-template <class T>
-core::Buffer<T> upload(const core::Context& context, const core::Queue& queue, const std::vector<T>& values) {
-  core::Buffer<T> buffer(context, values.size(), CL_MEM_READ_ONLY);
-  buffer.write(queue, values);
-  return buffer;
-}
-
 }  // namespace hetflow::fem

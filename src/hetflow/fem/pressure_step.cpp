@@ -36,7 +36,7 @@ PressureStep::PressureStep(const core::DeviceSet& devices, std::size_t device, c
   const std::vector<std::uint8_t> mask = fixed_node_mask(data.node_count(), fixed_pressure, "fixed pressure");
   const core::Context& context = devices.context(device);
   const core::Queue& queue = launch_.queue();
-  fixed_ = upload<cl_uchar>(context, queue, mask);
+  fixed_ = core::upload(queue, mask, CL_MEM_READ_ONLY);
   const std::unique_ptr<AmgHierarchy> own_amg = halo ? nullptr : pressure_hierarchy(data, fixed_pressure, options);
   const AmgHierarchy* amg = halo ? whole_amg : own_amg.get();
   if (fp32) {

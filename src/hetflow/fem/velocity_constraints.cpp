@@ -45,9 +45,9 @@ VelocityConstraints::VelocityConstraints(const core::DeviceSet& devices, std::si
   count_ = static_cast<cl_uint>(entries.nodes.size());
   if (count_ == 0) return;
   const core::Context& context = devices.context(device);
-  nodes_ = upload(context, launch_.queue(), entries.nodes);
-  directions_ = upload(context, launch_.queue(), entries.directions);
-  ramp_times_ = upload(context, launch_.queue(), entries.ramp_times);
+  nodes_ = core::upload(launch_.queue(), entries.nodes, CL_MEM_READ_ONLY);
+  directions_ = core::upload(launch_.queue(), entries.directions, CL_MEM_READ_ONLY);
+  ramp_times_ = core::upload(launch_.queue(), entries.ramp_times, CL_MEM_READ_ONLY);
   kernel_ = context.program("fem/fem_constraints.cl", core::BuildOptions(core::Precision::f64))
                 .kernel("fem_velocity_constraints");
   core::KernelArgs args(kernel_);

@@ -15,13 +15,6 @@ namespace {
 constexpr std::size_t work_group = 64;
 constexpr std::size_t groups_per_unit = 32;
 
-template <class T>
-core::Buffer<T> upload(const core::Queue& queue, const std::vector<T>& host) {
-  core::Buffer<T> b(queue.context(), std::max<std::size_t>(host.size(), 1));
-  if (!host.empty()) b.write(queue, std::span<const T>(host));
-  return b;
-}
-
 }  // namespace
 
 BlockRhs::BlockRhs(const core::Queue& queue, const BlockTree& tree, int s, Edge x_edge, Edge y_edge, double root_size)
@@ -43,12 +36,12 @@ BlockRhs::BlockRhs(const core::Queue& queue, const BlockTree& tree, int s, Edge 
   }
   std::vector<double> inv_h;
   for (const BlockKey& leaf : tree.leaves()) inv_h.push_back(s * static_cast<double>(1 << leaf.level) / root_size);
-  start_ = upload(queue, std::vector<cl_uint>(table.start.begin(), table.start.end()));
-  source_block_ = upload(queue, source_block);
-  source_cell_ = upload(queue, source_cell);
-  weight_ = upload(queue, weight);
-  ghost_slot_ = upload(queue, slot);
-  inv_h_ = upload(queue, inv_h);
+  start_ = core::upload(queue, std::vector<cl_uint>(table.start.begin(), table.start.end()));
+  source_block_ = core::upload(queue, source_block);
+  source_cell_ = core::upload(queue, source_cell);
+  weight_ = core::upload(queue, weight);
+  ghost_slot_ = core::upload(queue, slot);
+  inv_h_ = core::upload(queue, inv_h);
   ghosts_ = core::Buffer<double>(queue.context(), blocks_ * fields * ghost_count_);
 
   core::BuildOptions options(core::Precision::f64);
