@@ -27,6 +27,8 @@ class BlockRhs {
   void operator()(const core::Queue& queue, const core::Buffer<double>& data, core::Buffer<double>& rhs);
   // Values in a block-data buffer.
   std::size_t values() const { return blocks_ * fields * cells_; }
+  // 1/h of each leaf's cells.
+  const core::Buffer<double>& inv_h() const { return inv_h_; }
 
  private:
   std::size_t blocks_, cells_, ghost_count_;

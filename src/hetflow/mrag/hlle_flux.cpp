@@ -18,6 +18,11 @@ std::array<double, 6> conserved(const FaceState& s) {
   return {s.rho, s.rho * s.un, s.rho * s.ut, total_energy(s), s.big_gamma, s.big_pi};
 }
 
+FaceState primitive(const std::array<double, 6>& q) {
+  const double u = q[1] / q[0], v = q[2] / q[0];
+  return {q[0], u, v, pressure(q[4], q[5], 0.5 * q[0] * (u * u + v * v), q[3]), q[4], q[5]};
+}
+
 std::array<double, 6> physical_flux(const FaceState& s) {
   return {s.rho * s.un,        s.rho * s.un * s.un + s.p,
           s.rho * s.un * s.ut, (total_energy(s) + s.p) * s.un,

@@ -23,8 +23,9 @@ struct FaceFlux {
 // F = (b⁺ f_L − b⁻ f_R + b⁺ b⁻ (q_R − q_L)) / (b⁺ − b⁻), b⁻ = min(S_L, 0), b⁺ = max(S_R, 0).
 FaceFlux hlle_flux(const FaceState& left, const FaceState& right);
 
-// The conserved vector and the physical normal flux of one state.
+// The conserved vector and the physical normal flux of one state, and the state of a conserved vector.
 std::array<double, 6> conserved(const FaceState& s);
+FaceState primitive(const std::array<double, 6>& q);
 std::array<double, 6> physical_flux(const FaceState& s);
 
 }  // namespace hetflow::mrag

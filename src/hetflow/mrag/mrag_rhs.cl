@@ -1,13 +1,10 @@
 // The right-hand side of the one-fluid Euler equations on wavelet blocks (docs/mrag.md): the ghost fill
 // from the ghost table, then per cell WENO5 of the primitives on its four faces, HLLE fluxes and the
-// closure fields' source. Compile-time: BLOCK (s, cells per side), GHOSTS (the band's width, 3) and
-// GHOST_COUNT (ghost cells per block). Field f of cell x + s y of block b sits at
-// data[(b FIELDS + f) s² + x + s y]; its ghost g at ghosts[(b FIELDS + f) GHOST_COUNT + g]. Fields are the
-// conserved ρ, ρu, ρv, ρE, Γ, Π; the host references are mrag/weno5.hpp and mrag/hlle_flux.hpp.
-#include "core/common.cl"
+// closure fields' source. Compile-time: BLOCK (mrag_blocks.cl), GHOSTS (the band's width, 3) and
+// GHOST_COUNT (ghost cells per block); ghost g of field f of block b sits at
+// ghosts[(b FIELDS + f) GHOST_COUNT + g]. The host references are mrag/weno5.hpp and mrag/hlle_flux.hpp.
+#include "mrag/mrag_blocks.cl"
 
-#define FIELDS 6
-#define CELLS (BLOCK * BLOCK)
 #define SPAN (BLOCK + 2 * GHOSTS)
 
 // Ghost g of block b (id = b GHOST_COUNT + g) = Σ weight × source cell, for every field.
@@ -148,3 +145,4 @@ __kernel void mrag_rhs(const uint blocks, __global const real_t* restrict inv_h,
     for (int f = 0; f < FIELDS; ++f) rhs[((size_t)b * FIELDS + f) * CELLS + c] = out[f] * inv_h[b];
   }
 }
+

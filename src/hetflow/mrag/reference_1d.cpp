@@ -18,11 +18,6 @@ FaceState from_fields(const std::array<double, 5>& f) { return {f[0], f[1], 0, f
 
 }  // namespace
 
-FaceState primitive(const std::array<double, 6>& q) {
-  const double u = q[1] / q[0], v = q[2] / q[0];
-  return {q[0], u, v, pressure(q[4], q[5], 0.5 * q[0] * (u * u + v * v), q[3]), q[4], q[5]};
-}
-
 Reference1d::Reference1d(const std::vector<FaceState>& cells, double h, Boundary boundary)
     : h_(h), boundary_(boundary) {
   for (const FaceState& s : cells) q_.push_back(conserved(s));

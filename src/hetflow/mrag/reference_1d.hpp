@@ -36,7 +36,4 @@ class Reference1d {
   std::vector<Conserved> q_;
 };
 
-// The primitive state of a conserved vector (ρ, ρu_n, ρu_t, ρE, Γ, Π).
-FaceState primitive(const std::array<double, 6>& q);
-
 }  // namespace hetflow::mrag
