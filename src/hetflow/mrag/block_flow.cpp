@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <set>
 #include <span>
 
 #include "hetflow/core/build_options.hpp"
@@ -11,38 +13,36 @@
 #include "hetflow/core/program.hpp"
 
 namespace hetflow::mrag {
-namespace {
-
-constexpr std::size_t work_group = 64;
-constexpr std::size_t groups_per_unit = 32;
-
-}  // namespace
-
 BlockFlow::BlockFlow(const core::Queue& queue, const BlockTree& tree, int s, Edge x_edge, Edge y_edge, double root_size)
-    : queue_(queue), tree_(tree), s_(s), root_size_(root_size), rhs_(queue, tree, s, x_edge, y_edge, root_size) {
+    : queue_(queue), tree_(tree), s_(s), x_edge_(x_edge), y_edge_(y_edge), root_size_(root_size) {
   const core::Context& context = queue.context();
-  q_ = core::Buffer<double>(context, rhs_.values());
-  q0_ = core::Buffer<double>(context, rhs_.values());
-  dq_ = core::Buffer<double>(context, rhs_.values());
-  global_ = core::strided_range(context.device().info, work_group, groups_per_unit);
-  local_ = core::NDRange(work_group);
-  partial_ = core::Buffer<double>(context, global_.size[0] / work_group);
+  global_ = mrag_range(context.device().info);
+  local_ = core::NDRange(mrag_work_group);
+  partial_ = core::Buffer<double>(context, global_.size[0] / mrag_work_group);
   core::BuildOptions options(core::Precision::f64);
   options.define("BLOCK", s);
   const core::Program& program = context.program("mrag/mrag_step.cl", options);
   stage_ = program.kernel("mrag_stage");
   max_rate_ = program.kernel("mrag_max_rate");
-  core::KernelArgs(stage_).add(static_cast<cl_uint>(rhs_.values())).skip(3).add(q0_).add(dq_).add(q_);
+  q_ = core::Buffer<double>(context, tree.leaves().size() * fields * static_cast<std::size_t>(s) * s);
+  bind();
+}
+
+void BlockFlow::bind() {
+  rhs_ = std::make_unique<BlockRhs>(queue_, tree_, s_, x_edge_, y_edge_, root_size_);
+  q0_ = core::Buffer<double>(queue_.context(), rhs_->values());
+  dq_ = core::Buffer<double>(queue_.context(), rhs_->values());
+  core::KernelArgs(stage_).add(static_cast<cl_uint>(rhs_->values())).skip(3).add(q0_).add(dq_).add(q_);
   core::KernelArgs(max_rate_)
-      .add(static_cast<cl_uint>(tree.leaves().size()))
-      .add(rhs_.inv_h())
+      .add(static_cast<cl_uint>(tree_.leaves().size()))
+      .add(rhs_->inv_h())
       .add(q_)
-      .add(core::LocalMemory{work_group * sizeof(double)})
+      .add(core::LocalMemory{mrag_work_group * sizeof(double)})
       .add(partial_);
 }
 
 void BlockFlow::set(const std::function<FaceState(double, double)>& initial) {
-  std::vector<double> data(rhs_.values());
+  std::vector<double> data(rhs_->values());
   const std::size_t cells = static_cast<std::size_t>(s_) * s_;
   std::size_t b = 0;
   for (const BlockKey& leaf : tree_.leaves()) {
@@ -73,10 +73,10 @@ double BlockFlow::stable_dt(double cfl) {
 
 void BlockFlow::step(double dt) {
   // q1 = q + dt L(q); q2 = 3/4 q + 1/4 (q1 + dt L(q1)); q = 1/3 q + 2/3 (q2 + dt L(q2)), with q0 = q.
-  q0_.copy_from(queue_, q_, 0, 0, rhs_.values());
+  q0_.copy_from(queue_, q_, 0, 0, rhs_->values());
   const double weights[3][2] = {{0, 1}, {0.75, 0.25}, {1.0 / 3, 2.0 / 3}};
   for (const auto& [a, b] : weights) {
-    rhs_(queue_, q_, dq_);
+    (*rhs_)(queue_, q_, dq_);
     core::KernelArgs(stage_, core::Precision::f64, 1).real(a).real(b).real(dt);
     stage_.enqueue(queue_, global_, local_);
   }
@@ -84,7 +84,7 @@ void BlockFlow::step(double dt) {
 }
 
 std::vector<BlockFlow::Cell> BlockFlow::cells() const {
-  std::vector<double> data(rhs_.values());
+  std::vector<double> data(rhs_->values());
   q_.read(queue_, std::span<double>(data));
   const std::size_t cells = static_cast<std::size_t>(s_) * s_;
   std::vector<Cell> out;
@@ -100,6 +100,100 @@ std::vector<BlockFlow::Cell> BlockFlow::cells() const {
     ++b;
   }
   return out;
+}
+
+BlockFlow::Adaptation BlockFlow::adapt(double eps_refine, double eps_compress) {
+  const std::size_t blocks = tree_.leaves().size();
+  DeviceGhosts band(queue_, tree_, s_, 4, true, x_edge_, y_edge_);
+  band.fill(queue_, q_);
+  const core::Program& program = queue_.context().program("mrag/mrag_adapt.cl", band.build_options());
+  core::Kernel details = program.kernel("mrag_block_details");
+  core::Buffer<double> out(queue_.context(), 6 * blocks);
+  core::KernelArgs(details).add(static_cast<cl_uint>(blocks)).add(q_).add(band.ghosts()).add(band.slots()).add(out);
+  details.enqueue(queue_, global_, local_);
+  std::vector<double> d(6 * blocks);
+  out.read(queue_, std::span<double>(d));
+  // Each field's range over the grid scales its details.
+  double range[2];
+  for (int k = 0; k < 2; ++k) {
+    double low = INFINITY, high = -INFINITY;
+    for (std::size_t b = 0; b < blocks; ++b) {
+      low = std::min(low, d[6 * b + 2 + 2 * k]);
+      high = std::max(high, d[6 * b + 3 + 2 * k]);
+    }
+    range[k] = high > low ? high - low : 1;
+  }
+  std::map<BlockKey, double> detail;
+  std::size_t b = 0;
+  for (const BlockKey& leaf : tree_.leaves()) {
+    detail[leaf] = std::max(d[6 * b] / range[0], d[6 * b + 1] / range[1]);
+    ++b;
+  }
+  BlockTree next = tree_;
+  Adaptation done;
+  for (const auto& [leaf, value] : detail)
+    if (value >= eps_refine && leaf.level < tree_.max_level() && next.is_leaf(leaf)) {
+      next.refine(leaf);
+      ++done.refined;
+    }
+  std::set<BlockKey> parents;
+  for (const auto& [leaf, value] : detail)
+    if (leaf.level > 0) parents.insert(leaf.parent());
+  for (const BlockKey& parent : parents) {
+    bool quiet = true;
+    for (int c = 0; c < 2; ++c)
+      for (int a = 0; a < 2; ++a) {
+        const auto at = detail.find(parent.child(a, c));
+        quiet = quiet && at != detail.end() && at->second < eps_compress;
+      }
+    if (quiet && next.collapse(parent)) ++done.collapsed;
+  }
+  if (next.leaves() == tree_.leaves()) return done;
+
+  // Where each new leaf's cells come from.
+  std::map<BlockKey, cl_uint> old_index;
+  b = 0;
+  for (const BlockKey& leaf : tree_.leaves()) old_index[leaf] = static_cast<cl_uint>(b++);
+  std::vector<cl_int> mode, child;
+  std::vector<cl_uint> source;
+  for (const BlockKey& leaf : next.leaves()) {
+    if (tree_.is_leaf(leaf)) {
+      mode.push_back(0);
+      source.insert(source.end(), {old_index[leaf], 0, 0, 0});
+    } else if (leaf.level > 0 && tree_.is_leaf(leaf.parent())) {
+      mode.push_back(1);
+      source.insert(source.end(), {old_index[leaf.parent()], 0, 0, 0});
+    } else {
+      mode.push_back(2);
+      for (int c = 0; c < 2; ++c)
+        for (int a = 0; a < 2; ++a) {
+          const auto at = old_index.find(leaf.child(a, c));
+          if (at == old_index.end()) throw core::Error("mrag: adaptation moved a block by more than one level");
+          source.push_back(at->second);
+        }
+    }
+    child.push_back(leaf.x & 1);
+    child.push_back(leaf.y & 1);
+  }
+  const auto mode_d = core::upload(queue_, mode, CL_MEM_READ_ONLY);
+  const auto source_d = core::upload(queue_, source, CL_MEM_READ_ONLY);
+  const auto child_d = core::upload(queue_, child, CL_MEM_READ_ONLY);
+  core::Buffer<double> q(queue_.context(), next.leaves().size() * fields * static_cast<std::size_t>(s_) * s_);
+  core::Kernel remap = program.kernel("mrag_remap");
+  core::KernelArgs(remap)
+      .add(static_cast<cl_uint>(next.leaves().size()))
+      .add(mode_d)
+      .add(source_d)
+      .add(child_d)
+      .add(q_)
+      .add(band.ghosts())
+      .add(band.slots())
+      .add(q);
+  remap.enqueue(queue_, global_, local_);
+  q_ = std::move(q);
+  tree_ = std::move(next);
+  bind();
+  return done;
 }
 
 }  // namespace hetflow::mrag

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "hetflow/core/buffer.hpp"
@@ -23,6 +24,17 @@ class BlockFlow {
   double stable_dt(double cfl);
   void step(double dt);
 
+  // Adapts the tree to the flow (docs/mrag.md, Adaptation): from each block's largest detail of ρ and of
+  // Γ, each divided by that field's range over the grid, leaves at or above eps_refine are refined (and
+  // coarser neighbours with them, as the jump limit needs) and groups of four sibling leaves all below
+  // eps_compress are collapsed; refined blocks get predicted cells, collapsed ones restricted cells.
+  // Returns the leaves refined and the groups collapsed.
+  struct Adaptation {
+    std::size_t refined = 0, collapsed = 0;
+  };
+  Adaptation adapt(double eps_refine, double eps_compress);
+
+  const BlockTree& tree() const { return tree_; }
   double time() const { return time_; }
   // Every cell's primitive state and centre, leaf by leaf, cells x + s y.
   struct Cell {
@@ -32,13 +44,18 @@ class BlockFlow {
   std::vector<Cell> cells() const;
 
  private:
+  // Builds the right-hand side and the step's buffers for the present tree, and binds the kernels.
+  void bind();
+
   const core::Queue& queue_;
   BlockTree tree_;
   int s_;
+  Edge x_edge_, y_edge_;
   double root_size_;
-  BlockRhs rhs_;
+  std::unique_ptr<BlockRhs> rhs_;
   core::Buffer<double> q_, q0_, dq_, partial_;
   core::Kernel stage_, max_rate_;
+  core::BuildOptions adapt_options_;
   core::NDRange global_, local_;
   double time_ = 0;
 };

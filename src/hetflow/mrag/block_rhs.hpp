@@ -5,7 +5,7 @@
 #include "hetflow/core/context.hpp"
 #include "hetflow/core/kernel.hpp"
 #include "hetflow/mrag/block_tree.hpp"
-#include "hetflow/mrag/ghost_table.hpp"
+#include "hetflow/mrag/device_ghosts.hpp"
 
 namespace hetflow::mrag {
 
@@ -31,11 +31,10 @@ class BlockRhs {
   const core::Buffer<double>& inv_h() const { return inv_h_; }
 
  private:
-  std::size_t blocks_, cells_, ghost_count_;
-  core::Buffer<cl_uint> start_, source_block_, source_cell_;
-  core::Buffer<double> weight_, inv_h_, ghosts_;
-  core::Buffer<cl_int> ghost_slot_;
-  core::Kernel fill_, rhs_;
+  std::size_t blocks_, cells_;
+  DeviceGhosts ghosts_;
+  core::Buffer<double> inv_h_;
+  core::Kernel rhs_;
   core::NDRange global_, local_;
 };
 

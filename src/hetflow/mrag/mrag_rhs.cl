@@ -1,28 +1,8 @@
 // The right-hand side of the one-fluid Euler equations on wavelet blocks (docs/mrag.md): the ghost fill
 // from the ghost table, then per cell WENO5 of the primitives on its four faces, HLLE fluxes and the
-// closure fields' source. Compile-time: BLOCK (mrag_blocks.cl), GHOSTS (the band's width, 3) and
-// GHOST_COUNT (ghost cells per block); ghost g of field f of block b sits at
-// ghosts[(b FIELDS + f) GHOST_COUNT + g]. The host references are mrag/weno5.hpp and mrag/hlle_flux.hpp.
-#include "mrag/mrag_blocks.cl"
-
-#define SPAN (BLOCK + 2 * GHOSTS)
-
-// Ghost g of block b (id = b GHOST_COUNT + g) = Σ weight × source cell, for every field.
-__kernel void mrag_fill_ghosts(const uint blocks, __global const uint* restrict start,
-                               __global const uint* restrict source_block, __global const uint* restrict source_cell,
-                               __global const real_t* restrict weight, __global const real_t* restrict data,
-                               __global real_t* restrict ghosts) {
-  for (uint id = get_global_id(0); id < blocks * GHOST_COUNT; id += get_global_size(0)) {
-    const uint b = id / GHOST_COUNT, g = id % GHOST_COUNT;
-    real_t sum[FIELDS];
-    for (int f = 0; f < FIELDS; ++f) sum[f] = 0;
-    for (uint k = start[id]; k < start[id + 1]; ++k) {
-      __global const real_t* cell = data + (size_t)source_block[k] * FIELDS * CELLS + source_cell[k];
-      for (int f = 0; f < FIELDS; ++f) sum[f] += weight[k] * cell[f * CELLS];
-    }
-    for (int f = 0; f < FIELDS; ++f) ghosts[((size_t)b * FIELDS + f) * GHOST_COUNT + g] = sum[f];
-  }
-}
+// closure fields' source, with a ghost band of 3 without corners (mrag_ghosts.cl). The host references
+// are mrag/weno5.hpp and mrag/hlle_flux.hpp.
+#include "mrag/mrag_ghosts.cl"
 
 // Primitives in a face's frame: density, normal and tangential velocity, pressure, Γ, Π.
 typedef struct {
@@ -40,13 +20,7 @@ typedef struct {
 state_t load(const uint b, const int i, const int j, const int axis, __global const real_t* restrict data,
              __global const real_t* restrict ghosts, __global const int* restrict ghost_slot) {
   real_t q[FIELDS];
-  if (i >= 0 && i < BLOCK && j >= 0 && j < BLOCK) {
-    __global const real_t* cell = data + (size_t)b * FIELDS * CELLS + i + BLOCK * j;
-    for (int f = 0; f < FIELDS; ++f) q[f] = cell[f * CELLS];
-  } else {
-    __global const real_t* ghost = ghosts + (size_t)b * FIELDS * GHOST_COUNT + ghost_slot[(j + GHOSTS) * SPAN + i + GHOSTS];
-    for (int f = 0; f < FIELDS; ++f) q[f] = ghost[f * GHOST_COUNT];
-  }
+  for (int f = 0; f < FIELDS; ++f) q[f] = cell_value(b, i, j, f, data, ghosts, ghost_slot);
   state_t s;
   const real_t u = q[1] / q[0], v = q[2] / q[0];
   s.v[RHO] = q[0];

@@ -1,0 +1,95 @@
+// Grid adaptation of the mrag flow (docs/mrag.md, Adaptation): each block's largest wavelet detail, and
+// the block data of a new tree from the old one, copied, predicted into refined blocks or restricted into
+// collapsed ones. Built with a ghost band of 4 with corners (mrag_ghosts.cl): a detail of a block's
+// coarse cell I needs the coarse cells I − 2 .. I + 2, which are its fine cells 2I − 4 .. 2I + 5.
+#include "mrag/mrag_ghosts.cl"
+
+// The weights on coarse cells k − 2 .. k + 2 of coarse cell k's left and right child (mrag/wavelets.hpp).
+__constant real_t prediction[2][5] = {{-3.0 / 128, 22.0 / 128, 1, -22.0 / 128, 3.0 / 128},
+                                      {3.0 / 128, -22.0 / 128, 1, 22.0 / 128, -3.0 / 128}};
+
+// Field f's average over the coarse cell (I, J) of block b: the mean of its four cells.
+real_t coarse_value(const uint b, const int I, const int J, const int f, __global const real_t* restrict data,
+                    __global const real_t* restrict ghosts, __global const int* restrict slots) {
+  return (real_t)0.25 * (cell_value(b, 2 * I, 2 * J, f, data, ghosts, slots) +
+                         cell_value(b, 2 * I + 1, 2 * J, f, data, ghosts, slots) +
+                         cell_value(b, 2 * I, 2 * J + 1, f, data, ghosts, slots) +
+                         cell_value(b, 2 * I + 1, 2 * J + 1, f, data, ghosts, slots));
+}
+
+// The child (a, c) of cell (I, J) of block b's cells one level coarser, predicted from the 5 × 5 cells of
+// that level around it; `coarse` says whether block b's own cells are that level (a prediction into a new
+// child block) or one finer (a detail of block b).
+real_t predicted(const uint b, const int I, const int J, const int a, const int c, const int f, const int coarse,
+                 __global const real_t* restrict data, __global const real_t* restrict ghosts,
+                 __global const int* restrict slots) {
+  real_t sum = 0;
+  for (int n = 0; n < 5; ++n) {
+    real_t row = 0;
+    for (int m = 0; m < 5; ++m) {
+      const real_t v = coarse ? cell_value(b, I + m - 2, J + n - 2, f, data, ghosts, slots)
+                              : coarse_value(b, I + m - 2, J + n - 2, f, data, ghosts, slots);
+      row += prediction[a][m] * v;
+    }
+    sum += prediction[c][n] * row;
+  }
+  return sum;
+}
+
+// out[6 b ..]: block b's largest |detail| of ρ and of Γ over its children, then its least and largest ρ
+// and Γ. One work-item per block.
+__kernel void mrag_block_details(const uint blocks, __global const real_t* restrict data,
+                                 __global const real_t* restrict ghosts, __global const int* restrict slots,
+                                 __global real_t* restrict out) {
+  for (uint b = get_global_id(0); b < blocks; b += get_global_size(0)) {
+    for (int k = 0; k < 2; ++k) {
+      const int f = k == 0 ? 0 : 4;
+      real_t detail = 0, low = INFINITY, high = -INFINITY;
+      for (int J = 0; J < BLOCK / 2; ++J)
+        for (int I = 0; I < BLOCK / 2; ++I)
+          for (int c = 0; c < 2; ++c)
+            for (int a = 0; a < 2; ++a) {
+              const real_t v = cell_value(b, 2 * I + a, 2 * J + c, f, data, ghosts, slots);
+              detail = fmax(detail, fabs(predicted(b, I, J, a, c, f, 0, data, ghosts, slots) - v));
+              low = fmin(low, v);
+              high = fmax(high, v);
+            }
+      out[6 * b + k] = detail;
+      out[6 * b + 2 + 2 * k] = low;
+      out[6 * b + 3 + 2 * k] = high;
+    }
+  }
+}
+
+#define REMAP_COPY 0
+#define REMAP_PREDICT 1
+#define REMAP_RESTRICT 2
+
+// New block nb from the old data: a copy of old block source[4 nb]; the child (child_x, child_y) of old
+// block source[4 nb], predicted; or the mean of old blocks source[4 nb + a + 2 c], its children (a, c).
+__kernel void mrag_remap(const uint new_blocks, __global const int* restrict mode, __global const uint* restrict source,
+                         __global const int* restrict child, __global const real_t* restrict data,
+                         __global const real_t* restrict ghosts, __global const int* restrict slots,
+                         __global real_t* restrict out) {
+  for (uint id = get_global_id(0); id < new_blocks * CELLS; id += get_global_size(0)) {
+    const uint nb = id / CELLS, cell = id % CELLS;
+    const int i = cell % BLOCK, j = cell / BLOCK;
+    for (int f = 0; f < FIELDS; ++f) {
+      real_t v;
+      if (mode[nb] == REMAP_COPY) {
+        v = data[((size_t)source[4 * nb] * FIELDS + f) * CELLS + cell];
+      } else if (mode[nb] == REMAP_PREDICT) {
+        const int gi = child[2 * nb] * BLOCK + i, gj = child[2 * nb + 1] * BLOCK + j;
+        v = predicted(source[4 * nb], gi >> 1, gj >> 1, gi & 1, gj & 1, f, 1, data, ghosts, slots);
+      } else {
+        const int a = 2 * i / BLOCK, c = 2 * j / BLOCK;
+        const uint from = source[4 * nb + a + 2 * c];
+        const int fi = (2 * i) % BLOCK, fj = (2 * j) % BLOCK;
+        __global const real_t* q = data + ((size_t)from * FIELDS + f) * CELLS;
+        v = (real_t)0.25 * (q[fi + BLOCK * fj] + q[fi + 1 + BLOCK * fj] + q[fi + BLOCK * (fj + 1)] +
+                            q[fi + 1 + BLOCK * (fj + 1)]);
+      }
+      out[((size_t)nb * FIELDS + f) * CELLS + cell] = v;
+    }
+  }
+}

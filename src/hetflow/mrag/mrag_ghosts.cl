@@ -1,0 +1,32 @@
+// Ghost cells of wavelet blocks (docs/mrag.md, Ghosts): the fill from a ghost table, and the read of a
+// cell that may lie in the band. Compile-time: BLOCK (mrag_blocks.cl), GHOSTS (the band's width) and
+// GHOST_COUNT (ghost cells per block, with or without the corners); ghost g of field f of block b sits at
+// ghosts[(b FIELDS + f) GHOST_COUNT + g], and ghost_slot[(j + GHOSTS) SPAN + i + GHOSTS] gives g for cell
+// (i, j) of the band.
+#include "mrag/mrag_blocks.cl"
+
+#define SPAN (BLOCK + 2 * GHOSTS)
+
+// Ghost g of block b (id = b GHOST_COUNT + g) = Σ weight × source cell, for every field.
+__kernel void mrag_fill_ghosts(const uint blocks, __global const uint* restrict start,
+                               __global const uint* restrict source_block, __global const uint* restrict source_cell,
+                               __global const real_t* restrict weight, __global const real_t* restrict data,
+                               __global real_t* restrict ghosts) {
+  for (uint id = get_global_id(0); id < blocks * GHOST_COUNT; id += get_global_size(0)) {
+    const uint b = id / GHOST_COUNT, g = id % GHOST_COUNT;
+    real_t sum[FIELDS];
+    for (int f = 0; f < FIELDS; ++f) sum[f] = 0;
+    for (uint k = start[id]; k < start[id + 1]; ++k) {
+      __global const real_t* cell = data + (size_t)source_block[k] * FIELDS * CELLS + source_cell[k];
+      for (int f = 0; f < FIELDS; ++f) sum[f] += weight[k] * cell[f * CELLS];
+    }
+    for (int f = 0; f < FIELDS; ++f) ghosts[((size_t)b * FIELDS + f) * GHOST_COUNT + g] = sum[f];
+  }
+}
+
+// Field f of cell (i, j) of block b, read from the block or, in the band, from its ghosts.
+real_t cell_value(const uint b, const int i, const int j, const int f, __global const real_t* restrict data,
+                  __global const real_t* restrict ghosts, __global const int* restrict ghost_slot) {
+  if (i >= 0 && i < BLOCK && j >= 0 && j < BLOCK) return data[((size_t)b * FIELDS + f) * CELLS + i + BLOCK * j];
+  return ghosts[((size_t)b * FIELDS + f) * GHOST_COUNT + ghost_slot[(j + GHOSTS) * SPAN + i + GHOSTS]];
+}
