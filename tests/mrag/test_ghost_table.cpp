@@ -94,6 +94,24 @@ TEST(MragGhostTable, UniformPeriodicGhostsCopyOneNeighbourCell) {
   EXPECT_EQ(find(0, -1), (GhostSource{0, 7 * s, 1.0}));
 }
 
+// Past a wall a ghost is the mirror image of an inside cell, its normal momentum negated.
+TEST(MragGhostTable, WallGhostsMirrorTheCellsInside) {
+  const BlockTree tree(1, 1, 0);
+  const GhostTable table = ghost_table(tree, s, 3, false, Edge::wall, Edge::wall);
+  const auto find = [&](int i, int j) {
+    for (std::size_t g = 0; g < table.ghost_cells.size(); ++g)
+      if (table.ghost_cells[g] == std::pair{i, j}) {
+        EXPECT_EQ(table.start[g + 1] - table.start[g], 1u);
+        return table.sources[table.start[g]];
+      }
+    return GhostSource{};
+  };
+  EXPECT_EQ(find(-1, 0), (GhostSource{0, 0, 1.0, GhostSource::flip_x}));
+  EXPECT_EQ(find(-3, 2), (GhostSource{0, 2 + 2 * s, 1.0, GhostSource::flip_x}));
+  EXPECT_EQ(find(s, 3), (GhostSource{0, s - 1 + 3 * s, 1.0, GhostSource::flip_x}));
+  EXPECT_EQ(find(4, -2), (GhostSource{0, 4 + s, 1.0, GhostSource::flip_y}));
+}
+
 TEST(MragGhostTable, ARebuildAfterSplitAndCollapseIsIdentical) {
   BlockTree tree = adapted_tree();
   const GhostTable before = ghost_table(tree, s, 3, false, Edge::periodic, Edge::outflow);

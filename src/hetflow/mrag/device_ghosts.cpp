@@ -18,10 +18,12 @@ DeviceGhosts::DeviceGhosts(const core::Queue& queue, const BlockTree& tree, int 
   const std::size_t count = table.ghost_cells.size();
   std::vector<cl_uint> source_block, source_cell;
   std::vector<double> weight;
+  std::vector<cl_uchar> flip;
   for (const GhostSource& g : table.sources) {
     source_block.push_back(g.block);
     source_cell.push_back(g.cell);
     weight.push_back(g.weight);
+    flip.push_back(g.flip);
   }
   const int span = s + 2 * width;
   std::vector<cl_int> slots(static_cast<std::size_t>(span) * span, -1);
@@ -33,6 +35,7 @@ DeviceGhosts::DeviceGhosts(const core::Queue& queue, const BlockTree& tree, int 
   source_block_ = core::upload(queue, source_block, CL_MEM_READ_ONLY);
   source_cell_ = core::upload(queue, source_cell, CL_MEM_READ_ONLY);
   weight_ = core::upload(queue, weight, CL_MEM_READ_ONLY);
+  flip_ = core::upload(queue, flip, CL_MEM_READ_ONLY);
   slots_ = core::upload(queue, slots, CL_MEM_READ_ONLY);
   ghosts_ = core::Buffer<double>(queue.context(), std::max<std::size_t>(tree.leaves().size() * fields * count, 1));
   options_.define("BLOCK", s).define("GHOSTS", width).define("GHOST_COUNT", static_cast<long long>(count));
@@ -43,6 +46,7 @@ DeviceGhosts::DeviceGhosts(const core::Queue& queue, const BlockTree& tree, int 
       .add(source_block_)
       .add(source_cell_)
       .add(weight_)
+      .add(flip_)
       .skip()
       .add(ghosts_);
   global_ = mrag_range(queue.context().device().info);
@@ -50,7 +54,7 @@ DeviceGhosts::DeviceGhosts(const core::Queue& queue, const BlockTree& tree, int 
 }
 
 void DeviceGhosts::fill(const core::Queue& queue, const core::Buffer<double>& data) {
-  fill_.set(5, data);
+  fill_.set(6, data);
   fill_.enqueue(queue, global_, local_);
 }
 

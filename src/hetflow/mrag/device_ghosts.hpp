@@ -27,6 +27,7 @@ class DeviceGhosts {
  private:
   core::BuildOptions options_;
   core::Buffer<cl_uint> start_, source_block_, source_cell_;
+  core::Buffer<cl_uchar> flip_;
   core::Buffer<double> weight_, ghosts_;
   core::Buffer<cl_int> slots_;
   core::Kernel fill_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <tuple>
 
 #include "hetflow/core/error.hpp"
 #include "hetflow/mrag/wavelets.hpp"
@@ -18,33 +19,42 @@ class Resolver {
     for (const BlockKey& leaf : tree.leaves()) index_[leaf] = index++;
   }
 
-  // Adds weight × the average of cell (i, j) of level l to `terms`.
-  void add(int level, long i, long j, double weight, std::map<std::pair<std::uint32_t, std::uint32_t>, double>& terms) {
+  // (block, cell, flip) of a term.
+  using Terms = std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint8_t>, double>;
+
+  // Adds weight × the average of cell (i, j) of level l to `terms`, its momenta negated as `flip` says.
+  void add(int level, long i, long j, double weight, std::uint8_t flip, Terms& terms) {
     const long nx = static_cast<long>(tree_.roots_x()) * s_ << level;
     const long ny = static_cast<long>(tree_.roots_y()) * s_ << level;
-    i = wrap(i, nx, edges_[0]);
-    j = wrap(j, ny, edges_[1]);
+    i = wrap(i, nx, edges_[0], flip, GhostSource::flip_x);
+    j = wrap(j, ny, edges_[1], flip, GhostSource::flip_y);
     const BlockKey key{level, static_cast<int>(i / s_), static_cast<int>(j / s_)};
     const std::optional<BlockKey> leaf = tree_.covering_leaf(key);
     if (leaf && leaf->level == level) {
-      terms[{index_.at(*leaf), static_cast<std::uint32_t>(i % s_ + s_ * (j % s_))}] += weight;
+      terms[{index_.at(*leaf), static_cast<std::uint32_t>(i % s_ + s_ * (j % s_)), flip}] += weight;
     } else if (leaf) {
       // Covered by a coarser leaf: predicted from the parent level's 5 × 5 cells.
       const auto& wx = prediction_weights[static_cast<std::size_t>(i & 1)];
       const auto& wy = prediction_weights[static_cast<std::size_t>(j & 1)];
       for (int n = 0; n < 5; ++n)
-        for (int m = 0; m < 5; ++m) add(level - 1, (i >> 1) + m - 2, (j >> 1) + n - 2, weight * wx[m] * wy[n], terms);
+        for (int m = 0; m < 5; ++m)
+          add(level - 1, (i >> 1) + m - 2, (j >> 1) + n - 2, weight * wx[m] * wy[n], flip, terms);
     } else {
       // Tiled by finer leaves: the mean of the four children.
       for (int b = 0; b < 2; ++b)
-        for (int a = 0; a < 2; ++a) add(level + 1, 2 * i + a, 2 * j + b, 0.25 * weight, terms);
+        for (int a = 0; a < 2; ++a) add(level + 1, 2 * i + a, 2 * j + b, 0.25 * weight, flip, terms);
     }
   }
 
  private:
-  static long wrap(long i, long n, Edge edge) {
+  // Index i of a level with n cells on an axis brought into the domain: wrapped, clamped, or mirrored at a
+  // wall, whose mirror image has the normal momentum negated (`bit` toggled in `flip`).
+  static long wrap(long i, long n, Edge edge, std::uint8_t& flip, std::uint8_t bit) {
     if (edge == Edge::periodic) return ((i % n) + n) % n;
-    return std::clamp(i, 0L, n - 1);
+    if (edge == Edge::outflow) return std::clamp(i, 0L, n - 1);
+    if (i >= 0 && i < n) return i;
+    flip ^= bit;
+    return i < 0 ? -1 - i : 2 * n - 1 - i;
   }
 
   const BlockTree& tree_;
@@ -77,9 +87,10 @@ GhostTable ghost_table(const BlockTree& tree, int s, int width, bool corners, Ed
   table.start.push_back(0);
   for (const BlockKey& leaf : tree.leaves())
     for (const auto& [gi, gj] : table.ghost_cells) {
-      std::map<std::pair<std::uint32_t, std::uint32_t>, double> terms;
-      resolver.add(leaf.level, static_cast<long>(leaf.x) * s + gi, static_cast<long>(leaf.y) * s + gj, 1.0, terms);
-      for (const auto& [source, weight] : terms) table.sources.push_back({source.first, source.second, weight});
+      Resolver::Terms terms;
+      resolver.add(leaf.level, static_cast<long>(leaf.x) * s + gi, static_cast<long>(leaf.y) * s + gj, 1.0, 0, terms);
+      for (const auto& [source, weight] : terms)
+        table.sources.push_back({std::get<0>(source), std::get<1>(source), weight, std::get<2>(source)});
       table.start.push_back(static_cast<std::uint32_t>(table.sources.size()));
     }
   return table;

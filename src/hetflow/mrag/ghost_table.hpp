@@ -8,15 +8,18 @@
 
 namespace hetflow::mrag {
 
-// What lies past the domain's edge on one axis: the other edge (periodic) or the edge cell repeated (outflow).
-enum class Edge { periodic, outflow };
+// What lies past the domain's edge on one axis: the other edge (periodic), the edge cell repeated
+// (outflow), or the mirror image with the normal momentum negated (a reflecting wall).
+enum class Edge { periodic, outflow, wall };
 
 // One term of a ghost cell's value: weight × the average in cell `cell` (x + s y) of leaf `block` (its
 // index in the tree's leaf order).
 struct GhostSource {
+  static constexpr std::uint8_t flip_x = 1, flip_y = 2;  // negate ρu, ρv: seen through a wall
   std::uint32_t block = 0;
   std::uint32_t cell = 0;
   double weight = 0;
+  std::uint8_t flip = 0;
   bool operator==(const GhostSource&) const = default;
 };
 
@@ -24,8 +27,9 @@ struct GhostSource {
 // when the tree changes and replayed at every stage: ghost g of leaf b has the sources
 // sources[start[b G + g] .. start[b G + g + 1]), G = ghost_cells().size(). A ghost at the leaf's level reads
 // the leaf that covers it; one covered by finer leaves is the mean of its four children; one covered by a
-// coarser leaf is the tensor prediction from the 5 × 5 cells around its parent (wavelets.hpp). Terms with
-// the same source are summed, and sources are in (block, cell) order.
+// coarser leaf is the tensor prediction from the 5 × 5 cells around its parent (wavelets.hpp). Past a wall
+// a cell is its mirror image, its normal momentum negated (`flip`). Terms with the same source and flip are
+// summed, and sources are in (block, cell, flip) order.
 struct GhostTable {
   std::vector<std::pair<int, int>> ghost_cells;  // (i, j) in a block's cell coordinates, outside [0, s)²
   std::vector<std::uint32_t> start;
