@@ -14,8 +14,9 @@ inline constexpr int fields = 6;
 // The ghost band the right-hand side needs: WENO5 reaches three cells past a face, along the axes only.
 inline constexpr int rhs_ghosts = 3;
 
-// The right-hand side dq/dt of the leaves of a tree on one device, FP64 (mrag_rhs.cl): the ghost table
-// and each leaf's cell size uploaded once per tree, the ghost fill and the per-cell fluxes bound. Block
+// The right-hand side dq/dt of the leaves of a tree on one device, FP64 (mrag_rhs.cl): the ghost table,
+// each leaf's cell size and the flux correction's table uploaded once per tree; the ghost fill, the
+// per-cell fluxes and the correction of coarse faces at resolution jumps bound. Block
 // data holds field f of cell x + s y of leaf b (tree order) at (b fields + f) s² + x + s y.
 class BlockRhs {
  public:
@@ -33,8 +34,12 @@ class BlockRhs {
  private:
   std::size_t blocks_, cells_;
   DeviceGhosts ghosts_;
-  core::Buffer<double> inv_h_;
-  core::Kernel rhs_;
+  core::Buffer<double> inv_h_, faces_;
+  core::Kernel rhs_, reflux_;
+  // The flux correction's table (reflux_table.hpp) and the size of its two groups of entries.
+  core::Buffer<cl_uint> start_, coarse_block_, coarse_cell_, side_, fine_face_;
+  core::Buffer<double> fine_weight_;
+  std::size_t x_entries_ = 0, y_entries_ = 0;
   core::NDRange global_, local_;
 };
 

@@ -89,10 +89,22 @@ void face_flux(const state_t* s, const int offset, real_t* flux, real_t* u_star)
   hlle(l, r, flux, u_star);
 }
 
-// rhs = dq/dt of every cell of every block: −ΔF/h − ΔG/h, plus (Γ, Π) × (Δu* + Δv*)/h for the closure.
+// The fluxes (ρ, ρu, ρv, ρE, Γ, Π) and u* through a block's boundary face k on `side` (west, east, south,
+// north), kept for the flux correction at resolution jumps: faces[((b 4 + side) BLOCK + k) FACE_VALUES ..].
+#define FACE_VALUES (FIELDS + 1)
+
+void keep_face(__global real_t* restrict faces, const uint b, const int side, const int k, const int axis,
+               const real_t* flux, const real_t u_star) {
+  __global real_t* face = faces + (((size_t)b * 4 + side) * BLOCK + k) * FACE_VALUES;
+  for (int f = 0; f < FIELDS; ++f) face[f == 1 ? 1 + axis : f == 2 ? 2 - axis : f] = flux[f];
+  face[FIELDS] = u_star;
+}
+
+// rhs = dq/dt of every cell of every block: −ΔF/h − ΔG/h, plus (Γ, Π) × (Δu* + Δv*)/h for the closure; the
+// fluxes through the blocks' boundary faces go to `faces`.
 __kernel void mrag_rhs(const uint blocks, __global const real_t* restrict inv_h, __global const real_t* restrict data,
                        __global const real_t* restrict ghosts, __global const int* restrict ghost_slot,
-                       __global real_t* restrict rhs) {
+                       __global real_t* restrict rhs, __global real_t* restrict faces) {
   for (uint id = get_global_id(0); id < blocks * CELLS; id += get_global_size(0)) {
     const uint b = id / CELLS, c = id % CELLS;
     const int i = c % BLOCK, j = c / BLOCK;
@@ -106,6 +118,9 @@ __kernel void mrag_rhs(const uint blocks, __global const real_t* restrict inv_h,
       real_t west[FIELDS], east[FIELDS], u_west, u_east;
       face_flux(line, 0, west, &u_west);  // line[k] is cell i + k − 3: the face i − ½ follows line[2]
       face_flux(line, 1, east, &u_east);
+      const int at = axis == 0 ? i : j, along = axis == 0 ? j : i;
+      if (at == 0) keep_face(faces, b, 2 * axis, along, axis, west, u_west);
+      if (at == BLOCK - 1) keep_face(faces, b, 2 * axis + 1, along, axis, east, u_east);
       for (int f = 0; f < FIELDS; ++f) {
         // The normal momentum is ρu on x, ρv on y.
         const int to = f == 1 ? 1 + axis : f == 2 ? 2 - axis : f;
@@ -120,3 +135,31 @@ __kernel void mrag_rhs(const uint blocks, __global const real_t* restrict inv_h,
   }
 }
 
+
+// The flux correction at resolution jumps (mrag/reflux_table.hpp): entries [first, first + count) replace
+// the flux and u* of a coarse cell's face by the weighted mean of the finer faces that cover it, in that
+// cell's rhs. Entries of one launch touch distinct cells.
+__kernel void mrag_reflux(const uint first, const uint count, __global const uint* restrict start,
+                          __global const uint* restrict coarse_block, __global const uint* restrict coarse_cell,
+                          __global const uint* restrict side, __global const uint* restrict fine_face,
+                          __global const real_t* restrict fine_weight, __global const real_t* restrict inv_h,
+                          __global const real_t* restrict data, __global const real_t* restrict faces,
+                          __global real_t* restrict rhs) {
+  for (uint e = first + get_global_id(0); e < first + count; e += get_global_size(0)) {
+    const uint b = coarse_block[e], cell = coarse_cell[e], sd = side[e];
+    const uint k = sd < 2 ? cell / BLOCK : cell % BLOCK;
+    __global const real_t* own = faces + (((size_t)b * 4 + sd) * BLOCK + k) * FACE_VALUES;
+    real_t mean[FACE_VALUES];
+    for (int v = 0; v < FACE_VALUES; ++v) mean[v] = 0;
+    for (uint f = start[e]; f < start[e + 1]; ++f)
+      for (int v = 0; v < FACE_VALUES; ++v) mean[v] += fine_weight[f] * faces[(size_t)fine_face[f] * FACE_VALUES + v];
+    // An east or north face enters the cell's rhs with −F/h and +(Γ, Π) u*/h, a west or south one opposite.
+    const real_t sign = sd == 1 || sd == 3 ? -1 : 1;
+    __global real_t* out = rhs + (size_t)b * FIELDS * CELLS + cell;
+    __global const real_t* q = data + (size_t)b * FIELDS * CELLS + cell;
+    const real_t du = mean[FIELDS] - own[FIELDS];
+    for (int f = 0; f < FIELDS; ++f) out[f * CELLS] += sign * (mean[f] - own[f]) * inv_h[b];
+    out[4 * CELLS] -= sign * q[4 * CELLS] * du * inv_h[b];
+    out[5 * CELLS] -= sign * q[5 * CELLS] * du * inv_h[b];
+  }
+}

@@ -1,0 +1,57 @@
+#include "hetflow/mrag/reflux_table.hpp"
+
+#include <map>
+
+namespace hetflow::mrag {
+
+RefluxTable reflux_table(const BlockTree& tree, int s, Edge x_edge, Edge y_edge) {
+  std::map<BlockKey, std::uint32_t> index;
+  std::uint32_t next = 0;
+  for (const BlockKey& leaf : tree.leaves()) index[leaf] = next++;
+  RefluxTable table;
+  table.start.push_back(0);
+  for (const bool x_sides : {true, false}) {
+    for (const BlockKey& leaf : tree.leaves())
+      for (const Side side : x_sides ? std::vector<Side>{west, east} : std::vector<Side>{south, north}) {
+        const bool forward = side == east || side == north;  // the neighbour lies at +1 along the axis
+        BlockKey across = leaf;
+        int& along = x_sides ? across.x : across.y;
+        along += forward ? 1 : -1;
+        const int blocks = (x_sides ? tree.roots_x() : tree.roots_y()) << leaf.level;
+        if (along < 0 || along >= blocks) {
+          if ((x_sides ? x_edge : y_edge) != Edge::periodic) continue;
+          along = (along + blocks) % blocks;
+        }
+        if (tree.covering_leaf(across)) continue;  // the same level or coarser: no finer faces
+        const Side facing = static_cast<Side>(side ^ 1u);
+        for (int k = 0; k < s; ++k) {
+          // Cell (a, b) of level m beside the face: a across the face, b along it; finer leaves are
+          // entered one level at a time.
+          const auto add = [&](auto&& self, int m, long a, long b, double weight) -> void {
+            const long bx = x_sides ? a : b, by = x_sides ? b : a;
+            const BlockKey key{m, static_cast<int>(bx / s), static_cast<int>(by / s)};
+            if (tree.is_leaf(key)) {
+              table.fine_face.push_back((index.at(key) * 4 + facing) * static_cast<std::uint32_t>(s) +
+                                        static_cast<std::uint32_t>(b % s));
+              table.fine_weight.push_back(weight);
+              return;
+            }
+            for (int c = 0; c < 2; ++c) self(self, m + 1, 2 * a + (forward ? 0 : 1), 2 * b + c, 0.5 * weight);
+          };
+          const long first = static_cast<long>(along) * s + (forward ? 0 : s - 1);  // across, at the leaf's level
+          const long row = static_cast<long>(x_sides ? leaf.y : leaf.x) * s + k;
+          for (int c = 0; c < 2; ++c) add(add, leaf.level + 1, 2 * first + (forward ? 0 : 1), 2 * row + c, 0.5);
+          const int i = side == west ? 0 : side == east ? s - 1 : k;
+          const int j = side == south ? 0 : side == north ? s - 1 : k;
+          table.coarse_block.push_back(index.at(leaf));
+          table.coarse_cell.push_back(static_cast<std::uint32_t>(i + s * j));
+          table.side.push_back(side);
+          table.start.push_back(static_cast<std::uint32_t>(table.fine_face.size()));
+        }
+      }
+    if (x_sides) table.x_entries = table.entries();
+  }
+  return table;
+}
+
+}  // namespace hetflow::mrag
