@@ -153,7 +153,7 @@ TEST(MragBlockFlow, LaxLiuConfigurationThreeStaysSymmetricAboutTheDiagonal) {
   EXPECT_LT(asymmetry, 1e-12);
 }
 
-// A state that leaves the physical range stops the run with the time.
+// A state that leaves the physical range stops the run, naming the step, the time, the block and the cell.
 TEST(MragBlockFlow, ANonPhysicalStateStopsTheRun) {
   core::DeviceSet devices = test::test_device();
   BlockFlow flow(devices.compute(0), BlockTree(1, 1, 0), 8, Edge::periodic, Edge::periodic, 1.0);
@@ -163,7 +163,8 @@ TEST(MragBlockFlow, ANonPhysicalStateStopsTheRun) {
     FAIL() << "no error";
   } catch (const core::Error& e) {
     EXPECT_STREQ(e.what(),
-                 "mrag: at t = 0 a cell holds a non-finite state, a density that is not positive or a negative c^2");
+                 "mrag: step 0 (t = 0): leaf 0 (level 0, block 0, 0), cell (4, 0) holds rho -1, p 1: not finite, "
+                 "or a density or c^2 that is not positive");
   }
 }
 

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 #include <span>
+#include <string>
 
 #include "hetflow/core/build_options.hpp"
 #include "hetflow/core/error.hpp"
@@ -57,6 +58,7 @@ void BlockFlow::set(const std::function<FaceState(double, double)>& initial) {
   }
   q_.write(queue_, std::span<const double>(data));
   time_ = 0;
+  steps_ = 0;
 }
 
 double BlockFlow::stable_dt(double cfl) {
@@ -65,9 +67,7 @@ double BlockFlow::stable_dt(double cfl) {
   partial_.read(queue_, std::span<double>(partial));
   double rate = 0;
   for (double r : partial) rate = std::isnan(r) || std::isnan(rate) ? NAN : std::max(rate, r);
-  if (!std::isfinite(rate) || rate <= 0)
-    throw core::Error("mrag: at t = " + core::number_text(time_) +
-                      " a cell holds a non-finite state, a density that is not positive or a negative c^2");
+  if (!std::isfinite(rate) || rate <= 0) throw core::Error(bad_cell_message());
   return cfl / rate;
 }
 
@@ -81,6 +81,29 @@ void BlockFlow::step(double dt) {
     stage_.enqueue(queue_, global_, local_);
   }
   time_ += dt;
+  ++steps_;
+}
+
+std::string BlockFlow::bad_cell_message() const {
+  std::size_t b = 0, k = 0;
+  const std::vector<Cell> all = cells();
+  for (const BlockKey& leaf : tree_.leaves()) {
+    for (int c = 0; c < s_ * s_; ++c, ++k) {
+      const FaceState& w = all[k].state;
+      const double c2 = ((w.big_gamma + 1) * w.p + w.big_pi) / (w.big_gamma * w.rho);
+      if (std::isfinite(w.rho) && std::isfinite(w.un) && std::isfinite(w.ut) && std::isfinite(c2) && w.rho > 0 &&
+          c2 > 0)
+        continue;
+      return "mrag: step " + std::to_string(steps_) + " (t = " + core::number_text(time_) + "): leaf " +
+             std::to_string(b) + " (level " + std::to_string(leaf.level) + ", block " + std::to_string(leaf.x) + ", " +
+             std::to_string(leaf.y) + "), cell (" + std::to_string(c % s_) + ", " + std::to_string(c / s_) +
+             ") holds rho " + core::number_text(w.rho, 6) + ", p " + core::number_text(w.p, 6) +
+             ": not finite, or a density or c^2 that is not positive";
+    }
+    ++b;
+  }
+  return "mrag: step " + std::to_string(steps_) + " (t = " + core::number_text(time_) +
+         "): the largest signal speed is not finite, and no cell read back shows why";
 }
 
 std::vector<BlockFlow::Cell> BlockFlow::cells() const {

@@ -2,6 +2,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "hetflow/core/buffer.hpp"
@@ -20,7 +21,7 @@ class BlockFlow {
   // Sets every cell from `initial`(x, y) at its centre, a primitive state with un = u and ut = v.
   void set(const std::function<FaceState(double, double)>& initial);
   // cfl over the largest (|u| + |v| + 2c)/h. Throws core::Error when a cell holds a non-finite state,
-  // ρ ≤ 0 or a negative c² (naming the time).
+  // ρ ≤ 0 or c² ≤ 0, naming the step, the time, the first such leaf and cell, and its ρ and p.
   double stable_dt(double cfl);
   void step(double dt);
 
@@ -46,6 +47,8 @@ class BlockFlow {
  private:
   // Builds the right-hand side and the step's buffers for the present tree, and binds the kernels.
   void bind();
+  // Where the grid went wrong, read back from the device.
+  std::string bad_cell_message() const;
 
   const core::Queue& queue_;
   BlockTree tree_;
@@ -58,6 +61,7 @@ class BlockFlow {
   core::BuildOptions adapt_options_;
   core::NDRange global_, local_;
   double time_ = 0;
+  long steps_ = 0;
 };
 
 }  // namespace hetflow::mrag
