@@ -168,6 +168,40 @@ TEST(MragBlockFlow, ANonPhysicalStateStopsTheRun) {
   }
 }
 
+// Temporal order on a fixed grid: against a run with a step 16 times smaller, halving the step divides the
+// error by about 4 with the second-order scheme and 8 with the third.
+TEST(MragBlockFlow, TheRungeKuttaSchemesHaveTheirOrderInTime) {
+  core::DeviceSet devices = test::test_device();
+  const auto smooth = [](double x, double y) {
+    const double blend = 0.5 + 0.5 * std::sin(2 * M_PI * x);
+    return FaceState{1 + 0.3 * std::cos(2 * M_PI * (x + y)),
+                     0.4,
+                     0.1 * std::sin(2 * M_PI * y),
+                     1 + 0.2 * blend,
+                     blend * air.big_gamma() + (1 - blend) * helium.big_gamma(),
+                     0};
+  };
+  const auto run = [&](TimeScheme scheme, double dt) {
+    BlockFlow flow(devices.compute(0), BlockTree(2, 2, 0), 8, Edge::periodic, Edge::periodic, 0.5, scheme);
+    flow.set(smooth);
+    for (int k = 0; k < static_cast<int>(std::lround(0.04 / dt)); ++k) flow.step(dt);
+    std::vector<double> rho;
+    for (const BlockFlow::Cell& c : flow.cells()) rho.push_back(c.state.rho);
+    return rho;
+  };
+  const std::vector<double> reference = run(TimeScheme::ssp_rk3, 1.25e-4);
+  const auto error = [&](const std::vector<double>& rho) {
+    double e = 0;
+    for (std::size_t k = 0; k < rho.size(); ++k) e = std::max(e, std::abs(rho[k] - reference[k]));
+    return e;
+  };
+  const double order2 = std::log2(error(run(TimeScheme::ssp_rk2, 2e-3)) / error(run(TimeScheme::ssp_rk2, 1e-3)));
+  const double order3 = std::log2(error(run(TimeScheme::ssp_rk3, 2e-3)) / error(run(TimeScheme::ssp_rk3, 1e-3)));
+  std::cout << "temporal orders: " << order2 << " (RK2), " << order3 << " (RK3)\n";
+  EXPECT_GT(order2, 1.8);
+  EXPECT_GT(order3, 2.7);
+}
+
 // The total of a conserved field over the grid: Σ q h².
 double total(const BlockFlow& flow, double (*field)(const FaceState&)) {
   double sum = 0;

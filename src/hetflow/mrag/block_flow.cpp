@@ -6,6 +6,7 @@
 #include <set>
 #include <span>
 #include <string>
+#include <utility>
 
 #include "hetflow/core/build_options.hpp"
 #include "hetflow/core/error.hpp"
@@ -14,8 +15,16 @@
 #include "hetflow/core/program.hpp"
 
 namespace hetflow::mrag {
-BlockFlow::BlockFlow(const core::Queue& queue, const BlockTree& tree, int s, Edge x_edge, Edge y_edge, double root_size)
-    : queue_(queue), tree_(tree), s_(s), x_edge_(x_edge), y_edge_(y_edge), root_size_(root_size) {
+
+BlockFlow::BlockFlow(const core::Queue& queue, const BlockTree& tree, int s, Edge x_edge, Edge y_edge, double root_size,
+                     TimeScheme scheme)
+    : queue_(queue),
+      tree_(tree),
+      s_(s),
+      x_edge_(x_edge),
+      y_edge_(y_edge),
+      root_size_(root_size),
+      scheme_(scheme) {
   const core::Context& context = queue.context();
   global_ = mrag_range(context.device().info);
   local_ = core::NDRange(mrag_work_group);
@@ -72,10 +81,13 @@ double BlockFlow::stable_dt(double cfl) {
 }
 
 void BlockFlow::step(double dt) {
-  // q1 = q + dt L(q); q2 = 3/4 q + 1/4 (q1 + dt L(q1)); q = 1/3 q + 2/3 (q2 + dt L(q2)), with q0 = q.
+  // Each stage is q = a q0 + b (q + dt L(q)) with q0 the step's start: third order q1 = q0 + dt L(q0),
+  // q2 = 3/4 q0 + 1/4 (q1 + dt L(q1)), q = 1/3 q0 + 2/3 (q2 + dt L(q2)); second order q1 = q0 + dt L(q0),
+  // q = 1/2 q0 + 1/2 (q1 + dt L(q1)).
+  static const std::vector<std::pair<double, double>> third{{0, 1}, {0.75, 0.25}, {1.0 / 3, 2.0 / 3}};
+  static const std::vector<std::pair<double, double>> second{{0, 1}, {0.5, 0.5}};
   q0_.copy_from(queue_, q_, 0, 0, rhs_->values());
-  const double weights[3][2] = {{0, 1}, {0.75, 0.25}, {1.0 / 3, 2.0 / 3}};
-  for (const auto& [a, b] : weights) {
+  for (const auto& [a, b] : scheme_ == TimeScheme::ssp_rk3 ? third : second) {
     (*rhs_)(queue_, q_, dq_);
     core::KernelArgs(stage_, core::Precision::f64, 1).real(a).real(b).real(dt);
     stage_.enqueue(queue_, global_, local_);

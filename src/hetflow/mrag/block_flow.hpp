@@ -12,11 +12,16 @@
 
 namespace hetflow::mrag {
 
+// The Runge–Kutta scheme of a step: the three-stage, third-order SSP scheme of Shu & Osher (1988), or the
+// paper's two-stage second-order one (Heun's, also SSP).
+enum class TimeScheme { ssp_rk3, ssp_rk2 };
+
 // A flow on a fixed tree of blocks on one device, FP64: the leaves' conserved fields (BlockRhs's layout)
-// advanced by the three-stage SSP Runge–Kutta scheme at a CFL time step (docs/mrag.md, Time integration).
+// advanced by an SSP Runge–Kutta scheme at a CFL time step (docs/mrag.md, Time integration).
 class BlockFlow {
  public:
-  BlockFlow(const core::Queue& queue, const BlockTree& tree, int s, Edge x_edge, Edge y_edge, double root_size);
+  BlockFlow(const core::Queue& queue, const BlockTree& tree, int s, Edge x_edge, Edge y_edge, double root_size,
+            TimeScheme scheme = TimeScheme::ssp_rk3);
 
   // Sets every cell from `initial`(x, y) at its centre, a primitive state with un = u and ut = v.
   void set(const std::function<FaceState(double, double)>& initial);
@@ -55,6 +60,7 @@ class BlockFlow {
   int s_;
   Edge x_edge_, y_edge_;
   double root_size_;
+  TimeScheme scheme_;
   std::unique_ptr<BlockRhs> rhs_;
   core::Buffer<double> q_, q0_, dq_, partial_;
   core::Kernel stage_, max_rate_;
