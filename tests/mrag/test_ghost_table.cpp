@@ -3,6 +3,7 @@
 #include <cmath>
 #include <vector>
 
+#include "hetflow/core/error.hpp"
 #include "hetflow/mrag/block_tree.hpp"
 #include "hetflow/mrag/ghost_table.hpp"
 
@@ -53,7 +54,7 @@ TEST(MragGhostTable, GhostsOfQuarticDataAreExactAcrossLevelJumps) {
   const std::vector<std::vector<double>> data = fill(tree);
   for (const bool corners : {false, true}) {
     const int width = corners ? 4 : 3;
-    const GhostTable table = ghost_table(tree, s, width, corners, Edge::outflow, Edge::outflow);
+    const GhostTable table = ghost_table(tree, s, width, corners, sides(Edge::outflow, Edge::outflow));
     std::size_t checked = 0, b = 0;
     for (const BlockKey& leaf : tree.leaves()) {
       const double size = 1.0 / (1 << leaf.level), h = size / s;
@@ -78,7 +79,7 @@ TEST(MragGhostTable, GhostsOfQuarticDataAreExactAcrossLevelJumps) {
 // On a uniform periodic grid every ghost is one cell of a neighbour, wrapped at the edges.
 TEST(MragGhostTable, UniformPeriodicGhostsCopyOneNeighbourCell) {
   BlockTree tree(2, 1, 1);
-  const GhostTable table = ghost_table(tree, s, 3, false, Edge::periodic, Edge::periodic);
+  const GhostTable table = ghost_table(tree, s, 3, false, sides(Edge::periodic, Edge::periodic));
   ASSERT_EQ(table.start.size(), 2 * table.ghost_cells.size() + 1);
   for (std::size_t g = 0; g + 1 < table.start.size(); ++g) {
     ASSERT_EQ(table.start[g + 1] - table.start[g], 1u) << g;
@@ -97,7 +98,7 @@ TEST(MragGhostTable, UniformPeriodicGhostsCopyOneNeighbourCell) {
 // Past a wall a ghost is the mirror image of an inside cell, its normal momentum negated.
 TEST(MragGhostTable, WallGhostsMirrorTheCellsInside) {
   const BlockTree tree(1, 1, 0);
-  const GhostTable table = ghost_table(tree, s, 3, false, Edge::wall, Edge::wall);
+  const GhostTable table = ghost_table(tree, s, 3, false, sides(Edge::wall, Edge::wall));
   const auto find = [&](int i, int j) {
     for (std::size_t g = 0; g < table.ghost_cells.size(); ++g)
       if (table.ghost_cells[g] == std::pair{i, j}) {
@@ -112,12 +113,35 @@ TEST(MragGhostTable, WallGhostsMirrorTheCellsInside) {
   EXPECT_EQ(find(4, -2), (GhostSource{0, 4 + s, 1.0, GhostSource::flip_y}));
 }
 
+// Past an inflow side a ghost is the prescribed state: one term naming the side.
+TEST(MragGhostTable, InflowGhostsAreThePrescribedState) {
+  Sides domain = sides(Edge::outflow, Edge::periodic);
+  domain.west = Edge::inflow;
+  const GhostTable table = ghost_table(BlockTree(2, 1, 0), s, 3, false, domain);
+  for (std::size_t g = 0; g < table.ghost_cells.size(); ++g)
+    if (table.ghost_cells[g].first < 0) {
+      ASSERT_EQ(table.start[g + 1] - table.start[g], 1u);
+      EXPECT_EQ(table.sources[table.start[g]], (GhostSource{GhostSource::inflow, 0, 1.0, 0}));
+    }
+}
+
+TEST(MragGhostTable, RefusesAPeriodicSideAgainstAnotherKind) {
+  Sides domain = sides(Edge::periodic, Edge::wall);
+  domain.east = Edge::outflow;
+  try {
+    ghost_table(BlockTree(1, 1, 0), s, 3, false, domain);
+    FAIL() << "no error";
+  } catch (const core::Error& e) {
+    EXPECT_STREQ(e.what(), "domain sides: west and east must both be periodic or neither");
+  }
+}
+
 TEST(MragGhostTable, ARebuildAfterSplitAndCollapseIsIdentical) {
   BlockTree tree = adapted_tree();
-  const GhostTable before = ghost_table(tree, s, 3, false, Edge::periodic, Edge::outflow);
+  const GhostTable before = ghost_table(tree, s, 3, false, sides(Edge::periodic, Edge::outflow));
   tree.refine({1, 2, 2});
   ASSERT_TRUE(tree.collapse({1, 2, 2}));
-  EXPECT_EQ(ghost_table(tree, s, 3, false, Edge::periodic, Edge::outflow), before);
+  EXPECT_EQ(ghost_table(tree, s, 3, false, sides(Edge::periodic, Edge::outflow)), before);
 }
 
 }  // namespace

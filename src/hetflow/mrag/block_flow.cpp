@@ -16,15 +16,9 @@
 
 namespace hetflow::mrag {
 
-BlockFlow::BlockFlow(const core::Queue& queue, const BlockTree& tree, int s, Edge x_edge, Edge y_edge, double root_size,
+BlockFlow::BlockFlow(const core::Queue& queue, const BlockTree& tree, int s, const Sides& sides, double root_size,
                      TimeScheme scheme)
-    : queue_(queue),
-      tree_(tree),
-      s_(s),
-      x_edge_(x_edge),
-      y_edge_(y_edge),
-      root_size_(root_size),
-      scheme_(scheme) {
+    : queue_(queue), tree_(tree), s_(s), sides_(sides), root_size_(root_size), scheme_(scheme) {
   const core::Context& context = queue.context();
   global_ = mrag_range(context.device().info);
   local_ = core::NDRange(mrag_work_group);
@@ -39,7 +33,7 @@ BlockFlow::BlockFlow(const core::Queue& queue, const BlockTree& tree, int s, Edg
 }
 
 void BlockFlow::bind() {
-  rhs_ = std::make_unique<BlockRhs>(queue_, tree_, s_, x_edge_, y_edge_, root_size_);
+  rhs_ = std::make_unique<BlockRhs>(queue_, tree_, s_, sides_, root_size_);
   q0_ = core::Buffer<double>(queue_.context(), rhs_->values());
   dq_ = core::Buffer<double>(queue_.context(), rhs_->values());
   core::KernelArgs(stage_).add(static_cast<cl_uint>(rhs_->values())).skip(3).add(q0_).add(dq_).add(q_);
@@ -139,7 +133,7 @@ std::vector<BlockFlow::Cell> BlockFlow::cells() const {
 
 BlockFlow::Adaptation BlockFlow::adapt(double eps_refine, double eps_compress) {
   const std::size_t blocks = tree_.leaves().size();
-  DeviceGhosts band(queue_, tree_, s_, 4, true, x_edge_, y_edge_);
+  DeviceGhosts band(queue_, tree_, s_, 4, true, sides_);
   band.fill(queue_, q_);
   const core::Program& program = queue_.context().program("mrag/mrag_adapt.cl", band.build_options());
   core::Kernel details = program.kernel("mrag_block_details");

@@ -20,7 +20,7 @@ enum class TimeScheme { ssp_rk3, ssp_rk2 };
 // advanced by an SSP Runge–Kutta scheme at a CFL time step (docs/mrag.md, Time integration).
 class BlockFlow {
  public:
-  BlockFlow(const core::Queue& queue, const BlockTree& tree, int s, Edge x_edge, Edge y_edge, double root_size,
+  BlockFlow(const core::Queue& queue, const BlockTree& tree, int s, const Sides& sides, double root_size,
             TimeScheme scheme = TimeScheme::ssp_rk3);
 
   // Sets every cell from `initial`(x, y) at its centre, a primitive state with un = u and ut = v.
@@ -58,7 +58,7 @@ class BlockFlow {
   const core::Queue& queue_;
   BlockTree tree_;
   int s_;
-  Edge x_edge_, y_edge_;
+  Sides sides_;
   double root_size_;
   TimeScheme scheme_;
   std::unique_ptr<BlockRhs> rhs_;

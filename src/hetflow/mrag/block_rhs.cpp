@@ -11,10 +11,10 @@
 #include "hetflow/mrag/reflux_table.hpp"
 
 namespace hetflow::mrag {
-BlockRhs::BlockRhs(const core::Queue& queue, const BlockTree& tree, int s, Edge x_edge, Edge y_edge, double root_size)
+BlockRhs::BlockRhs(const core::Queue& queue, const BlockTree& tree, int s, const Sides& sides, double root_size)
     : blocks_(tree.leaves().size()),
       cells_(static_cast<std::size_t>(s) * s),
-      ghosts_(queue, tree, s, rhs_ghosts, false, x_edge, y_edge) {
+      ghosts_(queue, tree, s, rhs_ghosts, false, sides) {
   std::vector<double> inv_h;
   for (const BlockKey& leaf : tree.leaves()) inv_h.push_back(s * static_cast<double>(1 << leaf.level) / root_size);
   inv_h_ = core::upload(queue, inv_h, CL_MEM_READ_ONLY);
@@ -29,7 +29,7 @@ BlockRhs::BlockRhs(const core::Queue& queue, const BlockTree& tree, int s, Edge 
       .add(ghosts_.slots())
       .skip()
       .add(faces_);
-  const RefluxTable table = reflux_table(tree, s, x_edge, y_edge);
+  const RefluxTable table = reflux_table(tree, s, sides);
   x_entries_ = table.x_entries;
   y_entries_ = table.entries() - table.x_entries;
   start_ = core::upload(queue, table.start, CL_MEM_READ_ONLY);

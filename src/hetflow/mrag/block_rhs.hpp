@@ -22,7 +22,7 @@ class BlockRhs {
  public:
   // Cells of the level-0 blocks are root_size / s wide. Throws core::Error for a block size the ghost
   // band does not fit.
-  BlockRhs(const core::Queue& queue, const BlockTree& tree, int s, Edge x_edge, Edge y_edge, double root_size);
+  BlockRhs(const core::Queue& queue, const BlockTree& tree, int s, const Sides& sides, double root_size);
 
   // Enqueues the ghost fill and rhs = dq/dt.
   void operator()(const core::Queue& queue, const core::Buffer<double>& data, core::Buffer<double>& rhs);

@@ -11,10 +11,10 @@ namespace hetflow::mrag {
 
 core::NDRange mrag_range(const core::DeviceInfo& device) { return core::strided_range(device, mrag_work_group, 32); }
 
-DeviceGhosts::DeviceGhosts(const core::Queue& queue, const BlockTree& tree, int s, int width, bool corners, Edge x_edge,
-                           Edge y_edge)
+DeviceGhosts::DeviceGhosts(const core::Queue& queue, const BlockTree& tree, int s, int width, bool corners,
+                           const Sides& sides)
     : options_(core::Precision::f64) {
-  const GhostTable table = ghost_table(tree, s, width, corners, x_edge, y_edge);
+  const GhostTable table = ghost_table(tree, s, width, corners, sides);
   const std::size_t count = table.ghost_cells.size();
   std::vector<cl_uint> source_block, source_cell;
   std::vector<double> weight;
@@ -36,6 +36,10 @@ DeviceGhosts::DeviceGhosts(const core::Queue& queue, const BlockTree& tree, int 
   source_cell_ = core::upload(queue, source_cell, CL_MEM_READ_ONLY);
   weight_ = core::upload(queue, weight, CL_MEM_READ_ONLY);
   flip_ = core::upload(queue, flip, CL_MEM_READ_ONLY);
+  std::vector<double> inflow;
+  for (const FaceState& w : sides.inflow)
+    for (const double q : conserved(w)) inflow.push_back(q);
+  inflow_ = core::upload(queue, inflow, CL_MEM_READ_ONLY);
   slots_ = core::upload(queue, slots, CL_MEM_READ_ONLY);
   ghosts_ = core::Buffer<double>(queue.context(), std::max<std::size_t>(tree.leaves().size() * fields * count, 1));
   options_.define("BLOCK", s).define("GHOSTS", width).define("GHOST_COUNT", static_cast<long long>(count));
@@ -47,6 +51,7 @@ DeviceGhosts::DeviceGhosts(const core::Queue& queue, const BlockTree& tree, int 
       .add(source_cell_)
       .add(weight_)
       .add(flip_)
+      .add(inflow_)
       .skip()
       .add(ghosts_);
   global_ = mrag_range(queue.context().device().info);
@@ -54,7 +59,7 @@ DeviceGhosts::DeviceGhosts(const core::Queue& queue, const BlockTree& tree, int 
 }
 
 void DeviceGhosts::fill(const core::Queue& queue, const core::Buffer<double>& data) {
-  fill_.set(6, data);
+  fill_.set(7, data);
   fill_.enqueue(queue, global_, local_);
 }
 

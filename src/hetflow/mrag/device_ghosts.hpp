@@ -13,8 +13,7 @@ namespace hetflow::mrag {
 // (mrag_ghosts.cl): the band `width` cells wide, with or without its corners.
 class DeviceGhosts {
  public:
-  DeviceGhosts(const core::Queue& queue, const BlockTree& tree, int s, int width, bool corners, Edge x_edge,
-               Edge y_edge);
+  DeviceGhosts(const core::Queue& queue, const BlockTree& tree, int s, int width, bool corners, const Sides& sides);
 
   // Enqueues the fill of ghosts() from `data`.
   void fill(const core::Queue& queue, const core::Buffer<double>& data);
@@ -28,7 +27,7 @@ class DeviceGhosts {
   core::BuildOptions options_;
   core::Buffer<cl_uint> start_, source_block_, source_cell_;
   core::Buffer<cl_uchar> flip_;
-  core::Buffer<double> weight_, ghosts_;
+  core::Buffer<double> weight_, inflow_, ghosts_;
   core::Buffer<cl_int> slots_;
   core::Kernel fill_;
   core::NDRange global_, local_;

@@ -14,7 +14,7 @@ namespace {
 // Resolves a cell of any level into leaf-cell terms by the recursion of docs/mrag.md, Ghosts.
 class Resolver {
  public:
-  Resolver(const BlockTree& tree, int s, Edge x_edge, Edge y_edge) : tree_(tree), s_(s), edges_{x_edge, y_edge} {
+  Resolver(const BlockTree& tree, int s, const Sides& sides) : tree_(tree), s_(s), sides_(sides) {
     std::uint32_t index = 0;
     for (const BlockKey& leaf : tree.leaves()) index_[leaf] = index++;
   }
@@ -26,8 +26,17 @@ class Resolver {
   void add(int level, long i, long j, double weight, std::uint8_t flip, Terms& terms) {
     const long nx = static_cast<long>(tree_.roots_x()) * s_ << level;
     const long ny = static_cast<long>(tree_.roots_y()) * s_ << level;
-    i = wrap(i, nx, edges_[0], flip, GhostSource::flip_x);
-    j = wrap(j, ny, edges_[1], flip, GhostSource::flip_y);
+    // Past an inflow side the cell is the prescribed state, at every level.
+    for (int axis = 0; axis < 2; ++axis) {
+      const long at = axis == 0 ? i : j, n = axis == 0 ? nx : ny;
+      const Edge edge = at < 0 ? sides_.low(axis) : at >= n ? sides_.high(axis) : Edge::periodic;
+      if (edge == Edge::inflow) {
+        terms[{GhostSource::inflow, static_cast<std::uint32_t>(2 * axis + (at < 0 ? 0 : 1)), 0}] += weight;
+        return;
+      }
+    }
+    i = wrap(i, nx, i < 0 ? sides_.west : sides_.east, flip, GhostSource::flip_x);
+    j = wrap(j, ny, j < 0 ? sides_.south : sides_.north, flip, GhostSource::flip_y);
     const BlockKey key{level, static_cast<int>(i / s_), static_cast<int>(j / s_)};
     const std::optional<BlockKey> leaf = tree_.covering_leaf(key);
     if (leaf && leaf->level == level) {
@@ -59,7 +68,7 @@ class Resolver {
 
   const BlockTree& tree_;
   int s_;
-  Edge edges_[2];
+  Sides sides_;
   std::map<BlockKey, std::uint32_t> index_;
 };
 
@@ -77,13 +86,28 @@ std::vector<std::pair<int, int>> ghost_cells(int s, int width, bool corners) {
   return out;
 }
 
-GhostTable ghost_table(const BlockTree& tree, int s, int width, bool corners, Edge x_edge, Edge y_edge) {
+Sides sides(Edge x, Edge y) {
+  Sides out;
+  out.west = out.east = x;
+  out.south = out.north = y;
+  return out;
+}
+
+void check(const Sides& sides) {
+  for (int axis = 0; axis < 2; ++axis)
+    if ((sides.low(axis) == Edge::periodic) != (sides.high(axis) == Edge::periodic))
+      throw core::Error(std::string("domain sides: ") + (axis == 0 ? "west and east" : "south and north") +
+                        " must both be periodic or neither");
+}
+
+GhostTable ghost_table(const BlockTree& tree, int s, int width, bool corners, const Sides& sides) {
+  check(sides);
   if (width < 1 || s < 2 * width)
     throw core::Error("ghost table: blocks of " + std::to_string(s) + " cells per side cannot hold a ghost band " +
                       std::to_string(width) + " wide (needs s >= 2 width)");
   GhostTable table;
   table.ghost_cells = ghost_cells(s, width, corners);
-  Resolver resolver(tree, s, x_edge, y_edge);
+  Resolver resolver(tree, s, sides);
   table.start.push_back(0);
   for (const BlockKey& leaf : tree.leaves())
     for (const auto& [gi, gj] : table.ghost_cells) {

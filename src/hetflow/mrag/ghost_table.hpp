@@ -1,21 +1,41 @@
 #pragma once
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
 
 #include "hetflow/mrag/block_tree.hpp"
+#include "hetflow/mrag/hlle_flux.hpp"
 
 namespace hetflow::mrag {
 
-// What lies past the domain's edge on one axis: the other edge (periodic), the edge cell repeated
-// (outflow), or the mirror image with the normal momentum negated (a reflecting wall).
-enum class Edge { periodic, outflow, wall };
+// What lies past a side of the domain: the opposite side (periodic, on both sides of an axis), the edge
+// cell repeated (outflow), the mirror image with the normal momentum negated (a reflecting wall), or a
+// prescribed state (inflow).
+enum class Edge { periodic, outflow, wall, inflow };
+
+// The domain's four sides, and the state an inflow side prescribes (its primitives, un = u, ut = v).
+struct Sides {
+  Edge west = Edge::periodic, east = Edge::periodic, south = Edge::periodic, north = Edge::periodic;
+  std::array<FaceState, 4> inflow{};  // west, east, south, north
+
+  Edge low(int axis) const { return axis == 0 ? west : south; }
+  Edge high(int axis) const { return axis == 0 ? east : north; }
+};
+
+// Both sides of x alike, and both sides of y.
+Sides sides(Edge x, Edge y);
+
+// Throws core::Error when one side of an axis is periodic and the other is not.
+void check(const Sides& sides);
 
 // One term of a ghost cell's value: weight × the average in cell `cell` (x + s y) of leaf `block` (its
 // index in the tree's leaf order).
 struct GhostSource {
   static constexpr std::uint8_t flip_x = 1, flip_y = 2;  // negate ρu, ρv: seen through a wall
+  // The `block` of a prescribed state: `cell` then names the inflow side (0 west .. 3 north).
+  static constexpr std::uint32_t inflow = 0xFFFFFFFFu;
   std::uint32_t block = 0;
   std::uint32_t cell = 0;
   double weight = 0;
@@ -43,6 +63,6 @@ std::vector<std::pair<int, int>> ghost_cells(int s, int width, bool corners);
 
 // Throws core::Error unless s ≥ 2 width and the edges are given; the tree's jump limit keeps the
 // recursion within adjacent blocks.
-GhostTable ghost_table(const BlockTree& tree, int s, int width, bool corners, Edge x_edge, Edge y_edge);
+GhostTable ghost_table(const BlockTree& tree, int s, int width, bool corners, const Sides& sides);
 
 }  // namespace hetflow::mrag

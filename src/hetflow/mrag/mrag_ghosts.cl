@@ -8,16 +8,23 @@
 #define SPAN (BLOCK + 2 * GHOSTS)
 
 // Ghost g of block b (id = b GHOST_COUNT + g) = Σ weight × source cell, for every field, with ρu (flip bit 0)
-// and ρv (bit 1) negated for a source seen through a wall.
+// and ρv (bit 1) negated for a source seen through a wall; a source block INFLOW_SOURCE is the conserved state
+// inflow[FIELDS side ..] of the inflow side its cell names.
+#define INFLOW_SOURCE 0xFFFFFFFFu
 __kernel void mrag_fill_ghosts(const uint blocks, __global const uint* restrict start,
                                __global const uint* restrict source_block, __global const uint* restrict source_cell,
                                __global const real_t* restrict weight, __global const uchar* restrict flip,
-                               __global const real_t* restrict data, __global real_t* restrict ghosts) {
+                               __global const real_t* restrict inflow, __global const real_t* restrict data,
+                               __global real_t* restrict ghosts) {
   for (uint id = get_global_id(0); id < blocks * GHOST_COUNT; id += get_global_size(0)) {
     const uint b = id / GHOST_COUNT, g = id % GHOST_COUNT;
     real_t sum[FIELDS];
     for (int f = 0; f < FIELDS; ++f) sum[f] = 0;
     for (uint k = start[id]; k < start[id + 1]; ++k) {
+      if (source_block[k] == INFLOW_SOURCE) {
+        for (int f = 0; f < FIELDS; ++f) sum[f] += weight[k] * inflow[FIELDS * source_cell[k] + f];
+        continue;
+      }
       __global const real_t* cell = data + (size_t)source_block[k] * FIELDS * CELLS + source_cell[k];
       for (int f = 0; f < FIELDS; ++f) {
         const int negated = (f == 1 && (flip[k] & 1)) || (f == 2 && (flip[k] & 2));

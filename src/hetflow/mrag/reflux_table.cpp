@@ -4,7 +4,7 @@
 
 namespace hetflow::mrag {
 
-RefluxTable reflux_table(const BlockTree& tree, int s, Edge x_edge, Edge y_edge) {
+RefluxTable reflux_table(const BlockTree& tree, int s, const Sides& sides) {
   std::map<BlockKey, std::uint32_t> index;
   std::uint32_t next = 0;
   for (const BlockKey& leaf : tree.leaves()) index[leaf] = next++;
@@ -19,7 +19,7 @@ RefluxTable reflux_table(const BlockTree& tree, int s, Edge x_edge, Edge y_edge)
         along += forward ? 1 : -1;
         const int blocks = (x_sides ? tree.roots_x() : tree.roots_y()) << leaf.level;
         if (along < 0 || along >= blocks) {
-          if ((x_sides ? x_edge : y_edge) != Edge::periodic) continue;
+          if (sides.low(x_sides ? 0 : 1) != Edge::periodic) continue;
           along = (along + blocks) % blocks;
         }
         if (tree.covering_leaf(across)) continue;  // the same level or coarser: no finer faces

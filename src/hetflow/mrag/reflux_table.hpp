@@ -26,6 +26,6 @@ struct RefluxTable {
   std::size_t entries() const { return coarse_block.size(); }
 };
 
-RefluxTable reflux_table(const BlockTree& tree, int s, Edge x_edge, Edge y_edge);
+RefluxTable reflux_table(const BlockTree& tree, int s, const Sides& sides);
 
 }  // namespace hetflow::mrag
