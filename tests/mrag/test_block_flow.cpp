@@ -229,6 +229,53 @@ TEST(MragBlockFlow, TheRungeKuttaSchemesHaveTheirOrderInTime) {
   EXPECT_GT(order3, 2.7);
 }
 
+// A circular explosion (ρ, p = 1 inside r = 0.1, 0.125 and 0.1 outside) to t = 0.05, on the uniform grid of
+// 128 × 128 cells and on a grid of 4 × 4 roots adapted every four steps up to that level: the adaptive density
+// differs from the uniform one, averaged over each adaptive cell, by an L1 norm below 1e-5 with half the
+// cells or fewer (measured on PoCL: 3.1e-7 with at most 39 % of them).
+TEST(MragBlockFlow, AnAdaptiveRunStaysCloseToTheUniformRunOfItsFinestLevel) {
+  core::DeviceSet devices = test::test_device();
+  constexpr int n = 128;
+  const auto explosion = [](double x, double y) {
+    const bool inside = std::hypot(x - 0.5, y - 0.5) < 0.1;
+    return FaceState{inside ? 1.0 : 0.125, 0, 0, inside ? 1.0 : 0.1, air.big_gamma(), 0};
+  };
+  BlockTree fine(4, 4, 2);
+  for (const BlockKey& root : std::vector<BlockKey>(fine.leaves().begin(), fine.leaves().end())) fine.refine(root);
+  for (const BlockKey& leaf : std::vector<BlockKey>(fine.leaves().begin(), fine.leaves().end())) fine.refine(leaf);
+  BlockFlow uniform(devices.compute(0), fine, 8, sides(Edge::outflow, Edge::outflow), 0.25);
+  BlockFlow adaptive(devices.compute(0), BlockTree(4, 4, 2), 8, sides(Edge::outflow, Edge::outflow), 0.25);
+  uniform.set(explosion);
+  adaptive.set(explosion);
+  for (int round = 0; round < 3; ++round) {
+    adaptive.adapt(1e-3, 1e-4);
+    adaptive.set(explosion);
+  }
+  run_to(uniform, 0.05);
+  std::size_t largest_count = 0;
+  for (int step = 0; adaptive.time() < 0.05; ++step) {
+    if (step % 4 == 0) adaptive.adapt(1e-3, 1e-4);
+    largest_count = std::max(largest_count, adaptive.cells().size());
+    adaptive.step(std::min(adaptive.stable_dt(0.5), 0.05 - adaptive.time()));
+  }
+  std::vector<double> rho(n * n);
+  for (const BlockFlow::Cell& c : uniform.cells())
+    rho[static_cast<std::size_t>(std::floor(c.x * n) + n * std::floor(c.y * n))] = c.state.rho;
+  double l1 = 0;
+  for (const BlockFlow::Cell& c : adaptive.cells()) {
+    const int m = static_cast<int>(std::lround(c.h * n)), i0 = static_cast<int>(std::lround((c.x - c.h / 2) * n)),
+              j0 = static_cast<int>(std::lround((c.y - c.h / 2) * n));
+    double mean = 0;
+    for (int j = j0; j < j0 + m; ++j)
+      for (int i = i0; i < i0 + m; ++i) mean += rho[static_cast<std::size_t>(i + n * j)] / (m * m);
+    l1 += std::abs(c.state.rho - mean) * c.h * c.h;
+  }
+  std::cout << "adaptive against uniform: L1 " << l1 << ", cells at most " << largest_count << " of " << n * n
+            << " (compression " << static_cast<double>(largest_count) / (n * n) << ")\n";
+  EXPECT_LT(l1, 1e-5);
+  EXPECT_LE(largest_count, static_cast<std::size_t>(n * n / 2));
+}
+
 // The total of a conserved field over the grid: Σ q h².
 double total(const BlockFlow& flow, double (*field)(const FaceState&)) {
   double sum = 0;
