@@ -74,7 +74,8 @@ void hlle(const state_t l, const state_t r, real_t* flux, real_t* u_star) {
   const real_t fr[FIELDS] = {qr[1], qr[1] * r.v[UN] + r.v[P], qr[2] * r.v[UN], (er + r.v[P]) * r.v[UN],
                              r.v[BIG_GAMMA] * r.v[UN], r.v[BIG_PI] * r.v[UN]};
   const real_t span = b_plus - b_minus;
-  for (int f = 0; f < FIELDS; ++f) flux[f] = (b_plus * fl[f] - b_minus * fr[f] + b_plus * b_minus * (qr[f] - ql[f])) / span;
+  for (int f = 0; f < FIELDS; ++f)
+    flux[f] = (b_plus * fl[f] - b_minus * fr[f] + b_plus * b_minus * (qr[f] - ql[f])) / span;
   *u_star = (b_plus * l.v[UN] - b_minus * r.v[UN]) / span;
 }
 

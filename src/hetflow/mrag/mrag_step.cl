@@ -29,7 +29,8 @@ __kernel void mrag_max_rate(const uint blocks, __global const real_t* restrict i
   part[lid] = rate;
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint stride = get_local_size(0) / 2; stride > 0; stride /= 2) {
-    if (lid < stride) part[lid] = isnan(part[lid]) || isnan(part[lid + stride]) ? NAN : fmax(part[lid], part[lid + stride]);
+    if (lid < stride)
+      part[lid] = isnan(part[lid]) || isnan(part[lid + stride]) ? NAN : fmax(part[lid], part[lid + stride]);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   if (lid == 0) partial[get_group_id(0)] = part[0];
