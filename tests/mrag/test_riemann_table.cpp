@@ -4,6 +4,7 @@
 #include <cmath>
 #include <iostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "hetflow/mrag/block_flow.hpp"
@@ -31,21 +32,28 @@ const Problem problems[] = {{"Toro 1", {1, 0, 1}, {0.125, 0, 0.1}, 0.3, 0.2},
                             {"Toro 5", {5.99924, 19.5975, 460.894}, {5.99242, -6.19633, 46.0950}, 0.4, 0.035},
                             {"air-helium Sod", {1, 0, 1}, {0.125, 0, 0.1}, 0.5, 0.2, helium}};
 
-// The states along the line after running a problem on `cells` cells along x (periodic in y).
-std::vector<FaceState> run(const Problem& p, int cells) {
+// The states along the line after running a problem on `cells` cells along x (periodic in y), or along y
+// (periodic in x), with the velocity along the line returned as un.
+std::vector<FaceState> run(const Problem& p, int cells, int axis = 0) {
   core::DeviceSet devices = test::test_device();
   const int roots = cells / 16;
-  BlockFlow flow(devices.compute(0), BlockTree(roots, 1, 0), 16, sides(Edge::outflow, Edge::periodic), 1.0 / roots);
-  flow.set([&](double x, double) {
-    const bool left = x < p.diaphragm;
+  BlockFlow flow(devices.compute(0), axis == 0 ? BlockTree(roots, 1, 0) : BlockTree(1, roots, 0), 16,
+                 axis == 0 ? sides(Edge::outflow, Edge::periodic) : sides(Edge::periodic, Edge::outflow), 1.0 / roots);
+  flow.set([&](double x, double y) {
+    const bool left = (axis == 0 ? x : y) < p.diaphragm;
     const Primitive1d& w = left ? p.left : p.right;
     const StiffenedGas& gas = left ? air : p.right_gas;
-    return FaceState{w.rho, w.u, 0, w.p, gas.big_gamma(), gas.big_pi()};
+    return axis == 0 ? FaceState{w.rho, w.u, 0, w.p, gas.big_gamma(), gas.big_pi()}
+                     : FaceState{w.rho, 0, w.u, w.p, gas.big_gamma(), gas.big_pi()};
   });
   while (flow.time() < p.time) flow.step(std::min(flow.stable_dt(0.5), p.time - flow.time()));
   std::vector<FaceState> line(static_cast<std::size_t>(cells));
   for (const BlockFlow::Cell& c : flow.cells())
-    if (c.y < 1.0 / roots / 16) line[static_cast<std::size_t>(c.x * cells)] = c.state;
+    if ((axis == 0 ? c.y : c.x) < 1.0 / roots / 16) {
+      FaceState w = c.state;
+      if (axis == 1) std::swap(w.un, w.ut);
+      line[static_cast<std::size_t>((axis == 0 ? c.x : c.y) * cells)] = w;
+    }
   return line;
 }
 
@@ -72,6 +80,19 @@ TEST(MragRiemannTable, TheRiemannProblemsConvergeAndStayPositive) {
       EXPECT_GT(low_p, 0) << p.name;
     }
     EXPECT_LT(errors[1], 0.67 * errors[0]) << p.name;
+  }
+}
+
+// The same problems along y on 64 cells give the line along x: density, velocity and pressure within 1e-12.
+TEST(MragRiemannTable, AlongYTheProblemsGiveTheLineAlongX) {
+  for (const Problem& p : problems) {
+    const std::vector<FaceState> x = run(p, 64), y = run(p, 64, 1);
+    for (std::size_t k = 0; k < x.size(); ++k) {
+      const double scale = std::max({1.0, std::abs(x[k].p), std::abs(x[k].un)});
+      EXPECT_NEAR(y[k].rho, x[k].rho, 1e-12 * std::max(1.0, x[k].rho)) << p.name << " cell " << k;
+      EXPECT_NEAR(y[k].un, x[k].un, 1e-12 * scale) << p.name << " cell " << k;
+      EXPECT_NEAR(y[k].p, x[k].p, 1e-12 * scale) << p.name << " cell " << k;
+    }
   }
 }
 
