@@ -13,6 +13,7 @@
 #include "hetflow/core/kernel_args.hpp"
 #include "hetflow/core/number_text.hpp"
 #include "hetflow/core/program.hpp"
+#include "hetflow/mrag/stiffened_gas.hpp"
 
 namespace hetflow::mrag {
 
@@ -45,20 +46,24 @@ void BlockFlow::bind() {
       .add(partial_);
 }
 
-void BlockFlow::set(const std::function<FaceState(double, double)>& initial) {
-  std::vector<double> data(rhs_->values());
-  const std::size_t cells = static_cast<std::size_t>(s_) * s_;
+template <class F>
+void BlockFlow::for_each_cell(F f) const {
   std::size_t b = 0;
   for (const BlockKey& leaf : tree_.leaves()) {
     const double h = root_size_ / (s_ * static_cast<double>(1 << leaf.level));
     for (int j = 0; j < s_; ++j)
-      for (int i = 0; i < s_; ++i) {
-        const FaceState w = initial((leaf.x * s_ + i + 0.5) * h, (leaf.y * s_ + j + 0.5) * h);
-        const std::array<double, 6> q = conserved(w);
-        for (std::size_t f = 0; f < fields; ++f) data[(b * fields + f) * cells + i + s_ * j] = q[f];
-      }
+      for (int i = 0; i < s_; ++i) f(b, i, j, Cell{(leaf.x * s_ + i + 0.5) * h, (leaf.y * s_ + j + 0.5) * h, h, {}});
     ++b;
   }
+}
+
+void BlockFlow::set(const std::function<FaceState(double, double)>& initial) {
+  std::vector<double> data(rhs_->values());
+  const std::size_t cells = static_cast<std::size_t>(s_) * s_;
+  for_each_cell([&](std::size_t b, int i, int j, const Cell& c) {
+    const std::array<double, 6> q = conserved(initial(c.x, c.y));
+    for (std::size_t f = 0; f < fields; ++f) data[(b * fields + f) * cells + i + s_ * j] = q[f];
+  });
   q_.write(queue_, std::span<const double>(data));
   time_ = 0;
   steps_ = 0;
@@ -96,9 +101,9 @@ std::string BlockFlow::bad_cell_message() const {
   for (const BlockKey& leaf : tree_.leaves()) {
     for (int c = 0; c < s_ * s_; ++c, ++k) {
       const FaceState& w = all[k].state;
-      const double c2 = ((w.big_gamma + 1) * w.p + w.big_pi) / (w.big_gamma * w.rho);
-      if (std::isfinite(w.rho) && std::isfinite(w.un) && std::isfinite(w.ut) && std::isfinite(c2) && w.rho > 0 &&
-          c2 > 0)
+      const double speed = sound_speed(w.big_gamma, w.big_pi, w.rho, w.p);  // NaN where c² < 0
+      if (std::isfinite(w.rho) && std::isfinite(w.un) && std::isfinite(w.ut) && std::isfinite(speed) && w.rho > 0 &&
+          speed > 0)
         continue;
       return "mrag: step " + std::to_string(steps_) + " (t = " + core::number_text(time_) + "): leaf " +
              std::to_string(b) + " (level " + std::to_string(leaf.level) + ", block " + std::to_string(leaf.x) + ", " +
@@ -117,17 +122,12 @@ std::vector<BlockFlow::Cell> BlockFlow::cells() const {
   q_.read(queue_, std::span<double>(data));
   const std::size_t cells = static_cast<std::size_t>(s_) * s_;
   std::vector<Cell> out;
-  std::size_t b = 0;
-  for (const BlockKey& leaf : tree_.leaves()) {
-    const double h = root_size_ / (s_ * static_cast<double>(1 << leaf.level));
-    for (int j = 0; j < s_; ++j)
-      for (int i = 0; i < s_; ++i) {
-        std::array<double, 6> q{};
-        for (std::size_t f = 0; f < fields; ++f) q[f] = data[(b * fields + f) * cells + i + s_ * j];
-        out.push_back({(leaf.x * s_ + i + 0.5) * h, (leaf.y * s_ + j + 0.5) * h, h, primitive(q)});
-      }
-    ++b;
-  }
+  for_each_cell([&](std::size_t b, int i, int j, Cell c) {
+    std::array<double, 6> q{};
+    for (std::size_t f = 0; f < fields; ++f) q[f] = data[(b * fields + f) * cells + i + s_ * j];
+    c.state = primitive(q);
+    out.push_back(c);
+  });
   return out;
 }
 
@@ -183,17 +183,19 @@ BlockFlow::Adaptation BlockFlow::adapt(double eps_refine, double eps_compress) {
   std::map<BlockKey, cl_uint> old_index;
   b = 0;
   for (const BlockKey& leaf : tree_.leaves()) old_index[leaf] = static_cast<cl_uint>(b++);
+  // The remap's modes, as mrag_adapt.cl's REMAP_COPY, REMAP_PREDICT and REMAP_RESTRICT.
+  enum : cl_int { copy = 0, predict = 1, restrict_ = 2 };
   std::vector<cl_int> mode, child;
   std::vector<cl_uint> source;
   for (const BlockKey& leaf : next.leaves()) {
     if (tree_.is_leaf(leaf)) {
-      mode.push_back(0);
+      mode.push_back(copy);
       source.insert(source.end(), {old_index[leaf], 0, 0, 0});
     } else if (leaf.level > 0 && tree_.is_leaf(leaf.parent())) {
-      mode.push_back(1);
+      mode.push_back(predict);
       source.insert(source.end(), {old_index[leaf.parent()], 0, 0, 0});
     } else {
-      mode.push_back(2);
+      mode.push_back(restrict_);
       for (int c = 0; c < 2; ++c)
         for (int a = 0; a < 2; ++a) {
           const auto at = old_index.find(leaf.child(a, c));

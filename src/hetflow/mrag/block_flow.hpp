@@ -16,7 +16,7 @@ namespace hetflow::mrag {
 // paper's two-stage second-order one (Heun's, also SSP).
 enum class TimeScheme { ssp_rk3, ssp_rk2 };
 
-// A flow on a fixed tree of blocks on one device, FP64: the leaves' conserved fields (BlockRhs's layout)
+// A flow on a tree of blocks on one device, FP64: the leaves' conserved fields (BlockRhs's layout)
 // advanced by an SSP Runge–Kutta scheme at a CFL time step (docs/mrag.md, Time integration).
 class BlockFlow {
  public:
@@ -34,7 +34,8 @@ class BlockFlow {
   // Γ, each divided by that field's range over the grid, leaves at or above eps_refine are refined (and
   // coarser neighbours with them, as the jump limit needs) and groups of four sibling leaves all below
   // eps_compress are collapsed; refined blocks get predicted cells, collapsed ones restricted cells.
-  // Returns the leaves refined and the groups collapsed.
+  // Returns the leaves refined for their own details (not those refined for the jump limit) and the groups
+  // collapsed.
   struct Adaptation {
     std::size_t refined = 0, collapsed = 0;
   };
@@ -54,6 +55,9 @@ class BlockFlow {
   void bind();
   // Where the grid went wrong, read back from the device.
   std::string bad_cell_message() const;
+  // Calls f(leaf index, i, j, cell) for every cell in leaf order, the cell's centre and size set.
+  template <class F>
+  void for_each_cell(F f) const;
 
   const core::Queue& queue_;
   BlockTree tree_;

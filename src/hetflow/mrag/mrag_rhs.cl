@@ -1,7 +1,7 @@
-// The right-hand side of the one-fluid Euler equations on wavelet blocks (docs/mrag.md): the ghost fill
-// from the ghost table, then per cell WENO5 of the primitives on its four faces, HLLE fluxes and the
-// closure fields' source, with a ghost band of 3 without corners (mrag_ghosts.cl). The host references
-// are mrag/weno5.hpp and mrag/hlle_flux.hpp.
+// The right-hand side of the one-fluid Euler equations on wavelet blocks (docs/mrag.md): per cell WENO5 of
+// the primitives on its four faces, HLLE fluxes and the closure fields' source, reading a ghost band of 3
+// without corners (mrag_ghosts.cl fills it); then the flux correction at resolution jumps. The host
+// references are mrag/weno5.hpp and mrag/hlle_flux.hpp.
 #include "mrag/mrag_ghosts.cl"
 
 // Primitives in a face's frame: density, normal and tangential velocity, pressure, Γ, Π.
