@@ -27,17 +27,15 @@ BlockFlow::BlockFlow(const core::Queue& queue, const BlockTree& tree, int s, con
   core::BuildOptions options(core::Precision::f64);
   options.define("BLOCK", s);
   const core::Program& program = context.program("mrag/mrag_step.cl", options);
-  stage_ = program.kernel("mrag_stage");
   max_rate_ = program.kernel("mrag_max_rate");
   q_ = core::Buffer<double>(context, tree.leaves().size() * fields * static_cast<std::size_t>(s) * s);
   bind();
 }
 
 void BlockFlow::bind() {
-  rhs_ = std::make_unique<BlockRhs>(queue_, tree_, s_, sides_, root_size_);
-  q0_ = core::Buffer<double>(queue_.context(), rhs_->values());
-  dq_ = core::Buffer<double>(queue_.context(), rhs_->values());
-  core::KernelArgs(stage_).add(static_cast<cl_uint>(rhs_->values())).skip(3).add(q0_).add(dq_).add(q_);
+  rhs_ = std::make_unique<BlockRhs>(queue_, tree_, s_, sides_, root_size_, stiffened_);
+  q1_ = core::Buffer<double>(queue_.context(), rhs_->values());
+  if (scheme_ == TimeScheme::ssp_rk3) q2_ = core::Buffer<double>(queue_.context(), rhs_->values());
   core::KernelArgs(max_rate_)
       .add(static_cast<cl_uint>(tree_.leaves().size()))
       .add(rhs_->inv_h())
@@ -61,12 +59,10 @@ void BlockFlow::set(const std::function<FaceState(double, double)>& initial) {
   std::vector<double> data(rhs_->values());
   const std::size_t cells = static_cast<std::size_t>(s_) * s_;
   for_each_cell([&](std::size_t b, int i, int j, const Cell& c) {
-    const std::array<double, 6> q = conserved(initial(c.x, c.y));
+    const std::array<double, 6> q = mrag::conserved(initial(c.x, c.y));
     for (std::size_t f = 0; f < fields; ++f) data[(b * fields + f) * cells + i + s_ * j] = q[f];
   });
-  q_.write(queue_, std::span<const double>(data));
-  time_ = 0;
-  steps_ = 0;
+  load(data, 0, 0);
 }
 
 double BlockFlow::stable_dt(double cfl) {
@@ -80,16 +76,15 @@ double BlockFlow::stable_dt(double cfl) {
 }
 
 void BlockFlow::step(double dt) {
-  // Each stage is q = a q0 + b (q + dt L(q)) with q0 the step's start: third order q1 = q0 + dt L(q0),
-  // q2 = 3/4 q0 + 1/4 (q1 + dt L(q1)), q = 1/3 q0 + 2/3 (q2 + dt L(q2)); second order q1 = q0 + dt L(q0),
-  // q = 1/2 q0 + 1/2 (q1 + dt L(q1)).
-  static const std::vector<std::pair<double, double>> third{{0, 1}, {0.75, 0.25}, {1.0 / 3, 2.0 / 3}};
-  static const std::vector<std::pair<double, double>> second{{0, 1}, {0.5, 0.5}};
-  q0_.copy_from(queue_, q_, 0, 0, rhs_->values());
-  for (const auto& [a, b] : scheme_ == TimeScheme::ssp_rk3 ? third : second) {
-    (*rhs_)(queue_, q_, dq_);
-    core::KernelArgs(stage_, core::Precision::f64, 1).real(a).real(b).real(dt);
-    stage_.enqueue(queue_, global_, local_);
+  // Each stage is a q0 + b (q + dt L(q)) with q0 the step's start, q the last stage: third order
+  // q1 = q0 + dt L(q0), q2 = 3/4 q0 + 1/4 (q1 + dt L(q1)), q = 1/3 q0 + 2/3 (q2 + dt L(q2)); second order
+  // q1 = q0 + dt L(q0), q = 1/2 q0 + 1/2 (q1 + dt L(q1)). The last stage overwrites q0 cell by cell.
+  rhs_->update(queue_, q_, q_, q1_, 0, 1, dt);
+  if (scheme_ == TimeScheme::ssp_rk3) {
+    rhs_->update(queue_, q1_, q_, q2_, 0.75, 0.25, 0.25 * dt);
+    rhs_->update(queue_, q2_, q_, q_, 1.0 / 3, 2.0 / 3, 2.0 / 3 * dt);
+  } else {
+    rhs_->update(queue_, q1_, q_, q_, 0.5, 0.5, 0.5 * dt);
   }
   time_ += dt;
   ++steps_;
@@ -117,9 +112,35 @@ std::string BlockFlow::bad_cell_message() const {
          "): the largest signal speed is not finite, and no cell read back shows why";
 }
 
-std::vector<BlockFlow::Cell> BlockFlow::cells() const {
+std::vector<double> BlockFlow::conserved() const {
   std::vector<double> data(rhs_->values());
   q_.read(queue_, std::span<double>(data));
+  return data;
+}
+
+void BlockFlow::load(const std::vector<double>& data, double time, long steps) {
+  if (data.size() != rhs_->values())
+    throw core::Error("mrag: " + std::to_string(data.size()) + " values given for a grid of " +
+                      std::to_string(rhs_->values()));
+  // Ideal gases alone (Π = 0 in every cell and inflow) let the kernels leave Π out.
+  const std::size_t cells = static_cast<std::size_t>(s_) * s_;
+  bool stiffened = false;
+  for (std::size_t b = 0; b < tree_.leaves().size() && !stiffened; ++b)
+    for (std::size_t c = 0; c < cells && !stiffened; ++c) stiffened = data[(b * fields + 5) * cells + c] != 0;
+  const Edge edges[4] = {sides_.west, sides_.east, sides_.south, sides_.north};
+  for (std::size_t side = 0; side < 4; ++side)
+    stiffened = stiffened || (edges[side] == Edge::inflow && sides_.inflow[side].big_pi != 0);
+  if (stiffened != stiffened_) {
+    stiffened_ = stiffened;
+    bind();
+  }
+  q_.write(queue_, std::span<const double>(data));
+  time_ = time;
+  steps_ = steps;
+}
+
+std::vector<BlockFlow::Cell> BlockFlow::cells() const {
+  const std::vector<double> data = conserved();
   const std::size_t cells = static_cast<std::size_t>(s_) * s_;
   std::vector<Cell> out;
   for_each_cell([&](std::size_t b, int i, int j, Cell c) {

@@ -42,7 +42,16 @@ class BlockFlow {
   Adaptation adapt(double eps_refine, double eps_compress);
 
   const BlockTree& tree() const { return tree_; }
+  int block_size() const { return s_; }
+  double root_size() const { return root_size_; }
+  const Sides& sides() const { return sides_; }
   double time() const { return time_; }
+  long steps() const { return steps_; }
+  // The conserved fields in BlockRhs's block-data layout, read back; load() puts such data (of the present
+  // tree) back with its time and step count, as a restart needs. Throws core::Error for a size that is not
+  // the tree's.
+  std::vector<double> conserved() const;
+  void load(const std::vector<double>& data, double time, long steps);
   // Every cell's primitive state and centre, leaf by leaf, cells x + s y.
   struct Cell {
     double x = 0, y = 0, h = 0;
@@ -65,9 +74,12 @@ class BlockFlow {
   Sides sides_;
   double root_size_;
   TimeScheme scheme_;
+  // Whether some cell or inflow state has Π ≠ 0 (BlockRhs's `stiffened`), as the last set() or load() found.
+  bool stiffened_ = true;
   std::unique_ptr<BlockRhs> rhs_;
-  core::Buffer<double> q_, q0_, dq_, partial_;
-  core::Kernel stage_, max_rate_;
+  // The state and the stages' (q2 for the third-order scheme alone).
+  core::Buffer<double> q_, q1_, q2_, partial_;
+  core::Kernel max_rate_;
   core::BuildOptions adapt_options_;
   core::NDRange global_, local_;
   double time_ = 0;

@@ -5,13 +5,15 @@
 #include <utility>
 #include <vector>
 
+#include "hetflow/core/device.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/kernel_args.hpp"
 #include "hetflow/core/program.hpp"
 #include "hetflow/mrag/reflux_table.hpp"
 
 namespace hetflow::mrag {
-BlockRhs::BlockRhs(const core::Queue& queue, const BlockTree& tree, int s, const Sides& sides, double root_size)
+BlockRhs::BlockRhs(const core::Queue& queue, const BlockTree& tree, int s, const Sides& sides, double root_size,
+                   bool stiffened)
     : blocks_(tree.leaves().size()),
       cells_(static_cast<std::size_t>(s) * s),
       ghosts_(queue, tree, s, rhs_ghosts, false, sides) {
@@ -19,16 +21,36 @@ BlockRhs::BlockRhs(const core::Queue& queue, const BlockTree& tree, int s, const
   for (const BlockKey& leaf : tree.leaves()) inv_h.push_back(s * static_cast<double>(1 << leaf.level) / root_size);
   inv_h_ = core::upload(queue, inv_h, CL_MEM_READ_ONLY);
   faces_ = core::Buffer<double>(queue.context(), blocks_ * 4 * static_cast<std::size_t>(s) * (fields + 1));
-  const core::Program& program = queue.context().program("mrag/mrag_rhs.cl", ghosts_.build_options());
-  rhs_ = program.kernel("mrag_rhs");
-  core::KernelArgs(rhs_)
-      .add(static_cast<cl_uint>(blocks_))
+  // A work-item per y face of a tile, which covers its x faces and its cells too; the tile's primitives with
+  // their band and its faces' fluxes have to fit the device's local memory and work-group.
+  const core::DeviceInfo& device = queue.context().device().info;
+  const auto tile_group = [s](int rows) { return static_cast<std::size_t>(s) * (rows + 1); };
+  const auto local_bytes = [s](int rows) {
+    return sizeof(double) * (fields * (rows + 2 * rhs_ghosts) * (s + 2 * rhs_ghosts) + (fields + 1) * s * (rows + 1));
+  };
+  while (tile_rows_ > 1 && (s % tile_rows_ != 0 || local_bytes(tile_rows_) > device.local_mem ||
+                            tile_group(tile_rows_) > device.max_work_group))
+    tile_rows_ /= 2;
+  if (local_bytes(tile_rows_) > device.local_mem || tile_group(tile_rows_) > device.max_work_group)
+    throw core::Error("block right-hand side: blocks of " + std::to_string(s) + "² cells need " +
+                      std::to_string(local_bytes(1)) + " bytes of local memory and work-groups of " +
+                      std::to_string(tile_group(1)) + " on " + device.name + ", which has " +
+                      std::to_string(device.local_mem) + " and " + std::to_string(device.max_work_group));
+  core::BuildOptions options = ghosts_.build_options();
+  options.define("ROWS", tile_rows_);
+  options.define("TILE_GROUP", static_cast<long>(tile_group(tile_rows_)));
+  options.define("STIFFENED", stiffened ? 1 : 0);
+  const core::Program& program = queue.context().program("mrag/mrag_rhs.cl", options);
+  update_ = program.kernel("mrag_update");
+  core::KernelArgs(update_, core::Precision::f64, 3)
       .add(inv_h_)
       .skip()
       .add(ghosts_.ghosts())
       .add(ghosts_.slots())
-      .skip()
+      .skip(2)
       .add(faces_);
+  tile_group_ = core::NDRange(tile_group(tile_rows_));
+  tiles_ = core::NDRange(blocks_ * (s / tile_rows_) * tile_group(tile_rows_));
   const RefluxTable table = reflux_table(tree, s, sides);
   x_entries_ = table.x_entries;
   y_entries_ = table.entries() - table.x_entries;
@@ -40,7 +62,7 @@ BlockRhs::BlockRhs(const core::Queue& queue, const BlockTree& tree, int s, const
   fine_weight_ = core::upload(queue, table.fine_weight, CL_MEM_READ_ONLY);
   reflux_ = program.kernel("mrag_reflux");
   core::KernelArgs(reflux_)
-      .skip(2)
+      .skip(3)
       .add(start_)
       .add(coarse_block_)
       .add(coarse_cell_)
@@ -55,17 +77,26 @@ BlockRhs::BlockRhs(const core::Queue& queue, const BlockTree& tree, int s, const
 }
 
 void BlockRhs::operator()(const core::Queue& queue, const core::Buffer<double>& data, core::Buffer<double>& rhs) {
-  if (data.size() < values() || rhs.size() < values())
-    throw core::Error("block right-hand side: buffers of " + std::to_string(data.size()) + " and " +
-                      std::to_string(rhs.size()) + " values for " + std::to_string(values()));
+  update(queue, data, data, rhs, 0, 0, 1);
+}
+
+void BlockRhs::update(const core::Queue& queue, const core::Buffer<double>& data, const core::Buffer<double>& q0,
+                      core::Buffer<double>& out, double a, double c, double d) {
+  if (data.size() < values() || q0.size() < values() || out.size() < values())
+    throw core::Error("block right-hand side: buffers of " + std::to_string(data.size()) + ", " +
+                      std::to_string(q0.size()) + " and " + std::to_string(out.size()) + " values for " +
+                      std::to_string(values()));
   ghosts_.fill(queue, data);
-  rhs_.set(2, data);
-  rhs_.set(5, rhs);
-  rhs_.enqueue(queue, global_, local_);
+  core::KernelArgs(update_, core::Precision::f64).real(a).real(c).real(d);
+  update_.set(4, data);
+  update_.set(7, q0);
+  update_.set(8, out);
+  update_.enqueue(queue, tiles_, tile_group_);
   // The x sides' corrections, then the y sides': a corner cell has one of each.
-  reflux_.set(9, data);
-  reflux_.set(11, rhs);
-  for (const auto [first, count] : {std::pair{std::size_t{0}, x_entries_}, std::pair{x_entries_, y_entries_}}) {
+  core::KernelArgs(reflux_, core::Precision::f64, 2).real(d);
+  reflux_.set(10, data);
+  reflux_.set(12, out);
+  for (const auto& [first, count] : {std::pair{std::size_t{0}, x_entries_}, std::pair{x_entries_, y_entries_}}) {
     if (count == 0) continue;
     reflux_.set(0, static_cast<cl_uint>(first));
     reflux_.set(1, static_cast<cl_uint>(count));

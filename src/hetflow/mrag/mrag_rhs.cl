@@ -1,7 +1,8 @@
-// The right-hand side of the one-fluid Euler equations on wavelet blocks (docs/mrag.md): per cell WENO5 of
-// the primitives on its four faces, HLLE fluxes and the closure fields' source, reading a ghost band of 3
-// without corners (mrag_ghosts.cl fills it); then the flux correction at resolution jumps. The host
-// references are mrag/weno5.hpp and mrag/hlle_flux.hpp.
+// The right-hand side of the one-fluid Euler equations on wavelet blocks (docs/mrag.md) fused with a
+// Runge–Kutta stage: per tile of a block WENO5 of the primitives and the HLLE flux of each face once, the
+// closure fields' source and the update, reading a ghost band of 3 without corners (mrag_ghosts.cl fills
+// it); then the flux correction at resolution jumps. The host references are mrag/weno5.hpp and
+// mrag/hlle_flux.hpp.
 #include "mrag/mrag_ghosts.cl"
 
 // Primitives in a face's frame: density, normal and tangential velocity, pressure, Γ, Π.
@@ -15,37 +16,19 @@ typedef struct {
 #define BIG_GAMMA 4
 #define BIG_PI 5
 
-// The primitives of cell (i, j) of block b, i and j within the ghost band, with the velocity components
-// ordered for `axis` (0: x normal, 1: y normal).
-state_t load(const uint b, const int i, const int j, const int axis, __global const real_t* restrict data,
-             __global const real_t* restrict ghosts, __global const int* restrict ghost_slot) {
-  real_t q[FIELDS];
-  for (int f = 0; f < FIELDS; ++f) q[f] = cell_value(b, i, j, f, data, ghosts, ghost_slot);
-  state_t s;
-  const real_t u = q[1] / q[0], v = q[2] / q[0];
-  s.v[RHO] = q[0];
-  s.v[UN] = axis == 0 ? u : v;
-  s.v[UT] = axis == 0 ? v : u;
-  s.v[P] = (q[3] - (real_t)0.5 * q[0] * (u * u + v * v) - q[5]) / q[4];
-  s.v[BIG_GAMMA] = q[4];
-  s.v[BIG_PI] = q[5];
-  return s;
-}
-
 real_t square(const real_t x) { return x * x; }
 
-// Jiang & Shu's WENO5 value at the face between c and d, seen from c (a..e: cells c−2..c+2).
+// Jiang & Shu's WENO5 value at the face between c and d, seen from c (a..e: cells c−2..c+2). The
+// nonlinear weights C_k/(ε + IS_k)² are multiplied through by the product of the three denominators, which
+// leaves one division; the products stay below 1e72 for jumps up to 1e9, far inside FP64's range.
 real_t weno5(const real_t a, const real_t b, const real_t c, const real_t d, const real_t e) {
   const real_t is0 = (real_t)(13.0 / 12) * square(a - 2 * b + c) + (real_t)0.25 * square(a - 4 * b + 3 * c);
   const real_t is1 = (real_t)(13.0 / 12) * square(b - 2 * c + d) + (real_t)0.25 * square(b - d);
   const real_t is2 = (real_t)(13.0 / 12) * square(c - 2 * d + e) + (real_t)0.25 * square(3 * c - 4 * d + e);
-  const real_t q0 = a / 3 - 7 * b / 6 + 11 * c / 6;
-  const real_t q1 = -b / 6 + 5 * c / 6 + d / 3;
-  const real_t q2 = c / 3 + 5 * d / 6 - e / 6;
-  const real_t w0 = (real_t)0.1 / square((real_t)1e-6 + is0);
-  const real_t w1 = (real_t)0.6 / square((real_t)1e-6 + is1);
-  const real_t w2 = (real_t)0.3 / square((real_t)1e-6 + is2);
-  return (w0 * q0 + w1 * q1 + w2 * q2) / (w0 + w1 + w2);
+  const real_t q0 = 2 * a - 7 * b + 11 * c, q1 = -b + 5 * c + 2 * d, q2 = 2 * c + 5 * d - e;  // 6 × candidates
+  const real_t d0 = square((real_t)1e-6 + is0), d1 = square((real_t)1e-6 + is1), d2 = square((real_t)1e-6 + is2);
+  const real_t w0 = (real_t)0.1 * d1 * d2, w1 = (real_t)0.6 * d0 * d2, w2 = (real_t)0.3 * d0 * d1;
+  return (w0 * q0 + w1 * q1 + w2 * q2) / (6 * (w0 + w1 + w2));
 }
 
 real_t total_energy(const state_t s) {
@@ -57,13 +40,14 @@ real_t sound_speed(const state_t s) {
 }
 
 // The HLLE flux (ρ, ρu_n, ρu_t, ρE, Γ, Π) between two face states, and the interface velocity u*, with
-// Einfeldt's wave speeds from Roe averages (mrag/hlle_flux.hpp).
+// Einfeldt's wave speeds from Roe averages (mrag/hlle_flux.hpp); the divisions by the Roe weights' sum and
+// by the fan's span are multiplications by their reciprocals.
 void hlle(const state_t l, const state_t r, real_t* flux, real_t* u_star) {
-  const real_t wl = sqrt(l.v[RHO]), wr = sqrt(r.v[RHO]), w = wl + wr;
+  const real_t wl = sqrt(l.v[RHO]), wr = sqrt(r.v[RHO]), inv_w = 1 / (wl + wr);
   const real_t el = total_energy(l), er = total_energy(r);
-  const real_t un = (wl * l.v[UN] + wr * r.v[UN]) / w, ut = (wl * l.v[UT] + wr * r.v[UT]) / w;
-  const real_t enthalpy = (wl * (el + l.v[P]) / l.v[RHO] + wr * (er + r.v[P]) / r.v[RHO]) / w;
-  const real_t gamma = (wl * l.v[BIG_GAMMA] + wr * r.v[BIG_GAMMA]) / w;
+  const real_t un = (wl * l.v[UN] + wr * r.v[UN]) * inv_w, ut = (wl * l.v[UT] + wr * r.v[UT]) * inv_w;
+  const real_t enthalpy = ((el + l.v[P]) / wl + (er + r.v[P]) / wr) * inv_w;
+  const real_t gamma = (wl * l.v[BIG_GAMMA] + wr * r.v[BIG_GAMMA]) * inv_w;
   const real_t c = sqrt(fmax((enthalpy - (real_t)0.5 * (un * un + ut * ut)) / gamma, (real_t)0));
   const real_t b_minus = fmin(fmin(l.v[UN] - sound_speed(l), un - c), (real_t)0);
   const real_t b_plus = fmax(fmax(r.v[UN] + sound_speed(r), un + c), (real_t)0);
@@ -73,79 +57,143 @@ void hlle(const state_t l, const state_t r, real_t* flux, real_t* u_star) {
                              l.v[BIG_GAMMA] * l.v[UN], l.v[BIG_PI] * l.v[UN]};
   const real_t fr[FIELDS] = {qr[1], qr[1] * r.v[UN] + r.v[P], qr[2] * r.v[UN], (er + r.v[P]) * r.v[UN],
                              r.v[BIG_GAMMA] * r.v[UN], r.v[BIG_PI] * r.v[UN]};
-  const real_t span = b_plus - b_minus;
+  const real_t inv_span = 1 / (b_plus - b_minus);
   for (int f = 0; f < FIELDS; ++f)
-    flux[f] = (b_plus * fl[f] - b_minus * fr[f] + b_plus * b_minus * (qr[f] - ql[f])) / span;
-  *u_star = (b_plus * l.v[UN] - b_minus * r.v[UN]) / span;
+    flux[f] = (b_plus * fl[f] - b_minus * fr[f] + b_plus * b_minus * (qr[f] - ql[f])) * inv_span;
+  *u_star = (b_plus * l.v[UN] - b_minus * r.v[UN]) * inv_span;
 }
 
-// The flux through the face after s[o + 2] in a line of seven states: WENO from s[o..o+4] on its left and
-// from s[o+5] down to s[o+1] on its right.
-void face_flux(const state_t* s, const int offset, real_t* flux, real_t* u_star) {
-  state_t l, r;
-  for (int f = 0; f < FIELDS; ++f) {
-    l.v[f] = weno5(s[offset].v[f], s[offset + 1].v[f], s[offset + 2].v[f], s[offset + 3].v[f], s[offset + 4].v[f]);
-    r.v[f] = weno5(s[offset + 5].v[f], s[offset + 4].v[f], s[offset + 3].v[f], s[offset + 2].v[f], s[offset + 1].v[f]);
+// A tile is ROWS rows of a block's cells (ROWS divides BLOCK); its work-group of TILE_GROUP work-items first
+// holds the tile's primitives, with the three-cell band around it (no corners), in local memory, then
+// computes each x face once, then each y face once, and updates each cell. STIFFENED 0 promises Π = 0
+// everywhere: the faces then take Π = 0 without reconstructing it.
+#define TILE_WIDTH (BLOCK + 2 * GHOSTS)
+#define TILE_HEIGHT (ROWS + 2 * GHOSTS)
+#define TILES (BLOCK / ROWS)
+#define X_FACES ((BLOCK + 1) * ROWS)
+#define Y_FACES (BLOCK * (ROWS + 1))
+
+// The primitive state at tile cell (x, y) (band included) in a face's frame: axis 0 takes u normal.
+state_t tile_state(__local const real_t* tile, const int x, const int y, const int axis) {
+  state_t s;
+  const int at = y * TILE_WIDTH + x;
+  for (int f = 0; f < FIELDS; ++f) s.v[f] = tile[f * TILE_WIDTH * TILE_HEIGHT + at];
+  if (axis == 1) {
+    const real_t v = s.v[UT];
+    s.v[UT] = s.v[UN];
+    s.v[UN] = v;
   }
-  hlle(l, r, flux, u_star);
+  return s;
+}
+
+// The flux through the face between tile cells (x − 1, y) and (x, y) (axis 0) or (x, y − 1) and (x, y)
+// (axis 1), in x/y order (ρ, ρu, ρv, ρE, Γ, Π), then u*: WENO5 from the three cells before and two after on
+// its left, mirrored on its right, and HLLE.
+void tile_face_flux(__local const real_t* tile, const int x, const int y, const int axis, real_t* out) {
+  const int dx = axis == 0, dy = axis == 1;
+  state_t line[6];
+  for (int k = 0; k < 6; ++k) line[k] = tile_state(tile, x + (k - 3) * dx, y + (k - 3) * dy, axis);
+  state_t l, r;
+  l.v[BIG_PI] = r.v[BIG_PI] = 0;
+  for (int f = 0; f < (STIFFENED ? FIELDS : BIG_PI); ++f) {
+    l.v[f] = weno5(line[0].v[f], line[1].v[f], line[2].v[f], line[3].v[f], line[4].v[f]);
+    r.v[f] = weno5(line[5].v[f], line[4].v[f], line[3].v[f], line[2].v[f], line[1].v[f]);
+  }
+  real_t flux[FIELDS];
+  hlle(l, r, flux, out + FIELDS);
+  out[0] = flux[0];
+  out[1] = axis == 0 ? flux[1] : flux[2];
+  out[2] = axis == 0 ? flux[2] : flux[1];
+  for (int f = 3; f < FIELDS; ++f) out[f] = flux[f];
 }
 
 // The fluxes (ρ, ρu, ρv, ρE, Γ, Π) and u* through a block's boundary face k on `side` (west, east, south,
 // north), kept for the flux correction at resolution jumps: faces[((b 4 + side) BLOCK + k) FACE_VALUES ..].
 #define FACE_VALUES (FIELDS + 1)
 
-void keep_face(__global real_t* restrict faces, const uint b, const int side, const int k, const int axis,
-               const real_t* flux, const real_t u_star) {
-  __global real_t* face = faces + (((size_t)b * 4 + side) * BLOCK + k) * FACE_VALUES;
-  for (int f = 0; f < FIELDS; ++f) face[f == 1 ? 1 + axis : f == 2 ? 2 - axis : f] = flux[f];
-  face[FIELDS] = u_star;
+void keep_face(__global real_t* restrict faces, const uint b, const int side, const int k,
+               __local const real_t* flux, const int face, const int faces_in_axis) {
+  __global real_t* to = faces + (((size_t)b * 4 + side) * BLOCK + k) * FACE_VALUES;
+  for (int v = 0; v < FACE_VALUES; ++v) to[v] = flux[v * faces_in_axis + face];
 }
 
-// rhs = dq/dt of every cell of every block: −ΔF/h − ΔG/h, plus (Γ, Π) × (Δu* + Δv*)/h for the closure; the
-// fluxes through the blocks' boundary faces go to `faces`.
-__kernel void mrag_rhs(const uint blocks, __global const real_t* restrict inv_h, __global const real_t* restrict data,
-                       __global const real_t* restrict ghosts, __global const int* restrict ghost_slot,
-                       __global real_t* restrict rhs, __global real_t* restrict faces) {
-  for (uint id = get_global_id(0); id < blocks * CELLS; id += get_global_size(0)) {
-    const uint b = id / CELLS, c = id % CELLS;
-    const int i = c % BLOCK, j = c / BLOCK;
-    real_t out[FIELDS] = {0, 0, 0, 0, 0, 0};
-    real_t divergence = 0;
-    for (int axis = 0; axis < 2; ++axis) {
-      state_t line[7];
-      for (int k = 0; k < 7; ++k)
-        line[k] = axis == 0 ? load(b, i + k - 3, j, 0, data, ghosts, ghost_slot)
-                            : load(b, i, j + k - 3, 1, data, ghosts, ghost_slot);
-      real_t west[FIELDS], east[FIELDS], u_west, u_east;
-      face_flux(line, 0, west, &u_west);  // line[k] is cell i + k − 3: the face i − ½ follows line[2]
-      face_flux(line, 1, east, &u_east);
-      const int at = axis == 0 ? i : j, along = axis == 0 ? j : i;
-      if (at == 0) keep_face(faces, b, 2 * axis, along, axis, west, u_west);
-      if (at == BLOCK - 1) keep_face(faces, b, 2 * axis + 1, along, axis, east, u_east);
-      for (int f = 0; f < FIELDS; ++f) {
-        // The normal momentum is ρu on x, ρv on y.
-        const int to = f == 1 ? 1 + axis : f == 2 ? 2 - axis : f;
-        out[to] -= east[f] - west[f];
-      }
-      divergence += u_east - u_west;
-    }
-    __global const real_t* q = data + (size_t)b * FIELDS * CELLS + c;
-    out[4] += q[4 * CELLS] * divergence;
-    out[5] += q[5 * CELLS] * divergence;
-    for (int f = 0; f < FIELDS; ++f) rhs[((size_t)b * FIELDS + f) * CELLS + c] = out[f] * inv_h[b];
+// The faces of one axis of a tile, each computed once into `flux`, then each of the tile's cells (items
+// lid < BLOCK ROWS own one, cell (i, j) of block b, tile row `row`) subtracts their difference from `sum`
+// and adds that of u* to `divergence`; cells at the block's edge keep their boundary face.
+void tile_sweep(const int axis, __local const real_t* tile, __local real_t* flux, const uint b, const int lid,
+                const int i, const int row, const int j, __global real_t* restrict faces, real_t* sum,
+                real_t* divergence) {
+  const int faces_in_axis = axis == 0 ? X_FACES : Y_FACES;
+  if (lid < faces_in_axis) {
+    // Face `lid` lies before tile cell (x, y): x faces row by row, y faces line by line.
+    const int x = axis == 0 ? lid % (BLOCK + 1) : lid % BLOCK, y = axis == 0 ? lid / (BLOCK + 1) : lid / BLOCK;
+    real_t value[FACE_VALUES];
+    tile_face_flux(tile, x + GHOSTS, y + GHOSTS, axis, value);
+    for (int v = 0; v < FACE_VALUES; ++v) flux[v * faces_in_axis + lid] = value[v];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid < BLOCK * ROWS) {
+    const int before = axis == 0 ? row * (BLOCK + 1) + i : row * BLOCK + i;
+    const int after = before + (axis == 0 ? 1 : BLOCK);
+    for (int f = 0; f < FIELDS; ++f) sum[f] -= flux[f * faces_in_axis + after] - flux[f * faces_in_axis + before];
+    *divergence += flux[FIELDS * faces_in_axis + after] - flux[FIELDS * faces_in_axis + before];
+    if (axis == 0 && i == 0) keep_face(faces, b, 0, j, flux, before, faces_in_axis);
+    if (axis == 0 && i == BLOCK - 1) keep_face(faces, b, 1, j, flux, after, faces_in_axis);
+    if (axis == 1 && j == 0) keep_face(faces, b, 2, i, flux, before, faces_in_axis);
+    if (axis == 1 && j == BLOCK - 1) keep_face(faces, b, 3, i, flux, after, faces_in_axis);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+// out = a q0 + c data + d L(data) for every cell, L the right-hand side −ΔF/h − ΔG/h plus (Γ, Π) × (Δu* +
+// Δv*)/h for the closure: a Runge–Kutta stage, or L itself (a = c = 0, d = 1). The fluxes through the
+// blocks' boundary faces go to `faces`. q0 may be out: each cell reads its own q0 before writing it.
+__kernel __attribute__((reqd_work_group_size(TILE_GROUP, 1, 1))) void mrag_update(
+    const real_t a, const real_t c, const real_t d, __global const real_t* restrict inv_h,
+    __global const real_t* restrict data, __global const real_t* restrict ghosts,
+    __global const int* restrict ghost_slot, __global const real_t* q0, __global real_t* out,
+    __global real_t* restrict faces) {
+  __local real_t tile[FIELDS * TILE_WIDTH * TILE_HEIGHT];
+  __local real_t flux[FACE_VALUES * Y_FACES];
+  const uint b = get_group_id(0) / TILES, first_row = get_group_id(0) % TILES * ROWS;
+  const int lid = get_local_id(0);
+  for (int k = lid; k < TILE_WIDTH * TILE_HEIGHT; k += TILE_GROUP) {
+    const int x = k % TILE_WIDTH, y = k / TILE_WIDTH;
+    const int i = x - GHOSTS, j = first_row + y - GHOSTS;
+    if ((i < 0 || i >= BLOCK) && (y < GHOSTS || y >= ROWS + GHOSTS)) continue;
+    real_t q[FIELDS];
+    for (int f = 0; f < FIELDS; ++f) q[f] = cell_value(b, i, j, f, data, ghosts, ghost_slot);
+    const real_t u = q[1] / q[0], v = q[2] / q[0];
+    const real_t w[FIELDS] = {q[0], u, v, (q[3] - (real_t)0.5 * q[0] * (u * u + v * v) - q[5]) / q[4], q[4], q[5]};
+    for (int f = 0; f < FIELDS; ++f) tile[f * TILE_WIDTH * TILE_HEIGHT + k] = w[f];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+
+  const int i = lid % BLOCK, row = lid / BLOCK, j = first_row + row;
+  const bool owns_cell = lid < BLOCK * ROWS;
+  real_t sum[FIELDS] = {0, 0, 0, 0, 0, 0}, divergence = 0;
+  // Two calls with a constant axis, so that each compiles with its own fixed indices.
+  tile_sweep(0, tile, flux, b, lid, i, row, j, faces, sum, &divergence);
+  tile_sweep(1, tile, flux, b, lid, i, row, j, faces, sum, &divergence);
+  if (!owns_cell) return;
+  const size_t at = (size_t)b * FIELDS * CELLS + i + BLOCK * j;
+  sum[4] += data[at + 4 * CELLS] * divergence;
+  sum[5] += data[at + 5 * CELLS] * divergence;
+  for (int f = 0; f < FIELDS; ++f) {
+    const size_t g = at + f * CELLS;
+    out[g] = a * q0[g] + c * data[g] + d * (sum[f] * inv_h[b]);
   }
 }
 
-
 // The flux correction at resolution jumps (mrag/reflux_table.hpp): entries [first, first + count) replace
-// the flux and u* of a coarse cell's face by the weighted mean of the finer faces that cover it, in that
-// cell's rhs. Entries of one launch touch distinct cells.
-__kernel void mrag_reflux(const uint first, const uint count, __global const uint* restrict start,
+// the flux and u* of a coarse cell's face by the weighted mean of the finer faces that cover it, in the
+// cell's out = … + d L (mrag_update). Entries of one launch touch distinct cells.
+__kernel void mrag_reflux(const uint first, const uint count, const real_t d, __global const uint* restrict start,
                           __global const uint* restrict coarse_block, __global const uint* restrict coarse_cell,
                           __global const uint* restrict side, __global const uint* restrict fine_face,
                           __global const real_t* restrict fine_weight, __global const real_t* restrict inv_h,
                           __global const real_t* restrict data, __global const real_t* restrict faces,
-                          __global real_t* restrict rhs) {
+                          __global real_t* restrict out) {
   for (uint e = first + get_global_id(0); e < first + count; e += get_global_size(0)) {
     const uint b = coarse_block[e], cell = coarse_cell[e], sd = side[e];
     const uint k = sd < 2 ? cell / BLOCK : cell % BLOCK;
@@ -156,11 +204,11 @@ __kernel void mrag_reflux(const uint first, const uint count, __global const uin
       for (int v = 0; v < FACE_VALUES; ++v) mean[v] += fine_weight[f] * faces[(size_t)fine_face[f] * FACE_VALUES + v];
     // An east or north face enters the cell's rhs with −F/h and +(Γ, Π) u*/h, a west or south one opposite.
     const real_t sign = sd == 1 || sd == 3 ? -1 : 1;
-    __global real_t* out = rhs + (size_t)b * FIELDS * CELLS + cell;
+    __global real_t* to = out + (size_t)b * FIELDS * CELLS + cell;
     __global const real_t* q = data + (size_t)b * FIELDS * CELLS + cell;
     const real_t du = mean[FIELDS] - own[FIELDS];
-    for (int f = 0; f < FIELDS; ++f) out[f * CELLS] += sign * (mean[f] - own[f]) * inv_h[b];
-    out[4 * CELLS] -= sign * q[4 * CELLS] * du * inv_h[b];
-    out[5 * CELLS] -= sign * q[5 * CELLS] * du * inv_h[b];
+    for (int f = 0; f < FIELDS; ++f) to[f * CELLS] += d * (sign * (mean[f] - own[f]) * inv_h[b]);
+    to[4 * CELLS] -= d * (sign * q[4 * CELLS] * du * inv_h[b]);
+    to[5 * CELLS] -= d * (sign * q[5 * CELLS] * du * inv_h[b]);
   }
 }

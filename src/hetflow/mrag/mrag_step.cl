@@ -1,13 +1,6 @@
-// The time step of the mrag flow on blocks (docs/mrag.md, Time integration): the Runge–Kutta stages and
-// the largest signal rate for the CFL step.
+// The time step of the mrag flow on blocks (docs/mrag.md, Time integration): the largest signal rate for
+// the CFL step (the stages are mrag_rhs.cl's update).
 #include "mrag/mrag_blocks.cl"
-
-// One stage of the SSP Runge–Kutta scheme: q = a q0 + b (q + dt rhs) over n values.
-__kernel void mrag_stage(const uint n, const real_t a, const real_t b, const real_t dt,
-                         __global const real_t* restrict q0, __global const real_t* restrict rhs,
-                         __global real_t* restrict q) {
-  for (uint k = get_global_id(0); k < n; k += get_global_size(0)) q[k] = a * q0[k] + b * (q[k] + dt * rhs[k]);
-}
 
 // Each work-group's largest (|u| + c + |v| + c) / h over its cells, for the time step; the host takes the
 // maximum of the few partials. A cell whose state is not finite or has ρ ≤ 0 or p + Π/(Γ + 1) ≤ 0 makes

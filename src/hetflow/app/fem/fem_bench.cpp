@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "hetflow/app/bench/reference.hpp"
+#include "hetflow/app/bench/timing.hpp"
 #include "hetflow/app/fem/fem_bench_cavity.hpp"
 #include "hetflow/app/fem/fem_bench_model.hpp"
 #include "hetflow/app/fem/fem_tunable.hpp"
@@ -79,23 +80,6 @@ nlohmann::json shape_json(const fem::SpmvShape& s) { return nlohmann::json::arra
 
 nlohmann::json mesh_params(const CavityMesh& m) {
   return {{"cells", m.cells}, {"nodes", m.data.node_count()}, {"directed_edges", m.data.edge_count()}};
-}
-
-// The device seconds of one call of `enqueue`, once per repeat after one warm-up call: `launches` calls back
-// to back between two one-value fills of `stamp`, timed from the first fill's end to the second's start by
-// their profiling events.
-std::vector<double> launch_seconds(const core::Queue& queue, core::Buffer<double>& stamp, int repeats, int launches,
-                                   const std::function<void()>& enqueue) {
-  enqueue();
-  queue.finish();
-  std::vector<double> seconds;
-  for (int r = 0; r < repeats; ++r) {
-    const core::Event before = stamp.fill(queue, 0.0, 0, 1);
-    for (int l = 0; l < launches; ++l) enqueue();
-    const core::Event after = stamp.fill(queue, 0.0, 0, 1);
-    seconds.push_back((before.seconds_until(after) - before.seconds() - after.seconds()) / launches);
-  }
-  return seconds;
 }
 
 // The kernels of one step on one mesh, bound to the cavity's state at rest with the lid moving.

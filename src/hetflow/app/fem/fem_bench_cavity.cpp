@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "hetflow/app/bench/timing.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/fem/box_mesh.hpp"
 

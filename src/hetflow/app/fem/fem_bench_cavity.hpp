@@ -1,29 +1,14 @@
 #pragma once
-#include <chrono>
-#include <future>
-#include <iostream>
 #include <string>
 #include <utility>
 
 #include "hetflow/core/device_set.hpp"
-#include "hetflow/core/event.hpp"
 #include "hetflow/fem/boundary_conditions.hpp"
 #include "hetflow/fem/edge_data.hpp"
 #include "hetflow/fem/flow_solver.hpp"
 #include "hetflow/fem/mesh.hpp"
 
 namespace hetflow::app {
-
-// Runs `work` on a thread and reports its elapsed time to stderr once a second until it returns, so that the
-// set-up of a large mesh (edge data on the host, uploads) is never a silent wait.
-template <class Work>
-auto with_progress(const std::string& what, Work&& work) {
-  auto result = std::async(std::launch::async, std::forward<Work>(work));
-  const core::WallTimer timer;
-  while (result.wait_for(std::chrono::seconds(1)) != std::future_status::ready)
-    std::cerr << "  " << what << ": " << static_cast<long>(timer.seconds()) << " s\n";
-  return result.get();
-}
 
 // The unit cube cut into cells³ cubes of 6 tets, with its edge data: the paper's cavity meshes.
 struct CavityMesh {

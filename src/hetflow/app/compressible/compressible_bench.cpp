@@ -1,0 +1,204 @@
+#include "hetflow/app/compressible/compressible_bench.hpp"
+
+#include <cmath>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hetflow/app/bench/reference.hpp"
+#include "hetflow/app/bench/timing.hpp"
+#include "hetflow/core/event.hpp"
+#include "hetflow/core/number_text.hpp"
+#include "hetflow/core/probe.hpp"
+#include "hetflow/mrag/block_flow.hpp"
+#include "hetflow/mrag/stiffened_gas.hpp"
+
+namespace hetflow::app {
+namespace {
+
+constexpr double pi = 3.14159265358979323846;
+constexpr int block = 32;
+constexpr double courant = 0.5;
+constexpr int warmup_steps = 2;
+constexpr int equations = mrag::fields;
+constexpr int stages = 3;
+
+// ---- Work per cell and Runge–Kutta stage, counted from src/hetflow/mrag/mrag_rhs.cl ---------------------
+// FLOPs as the source is written: every +, -, *, /, sqrt of real_t is 1; fmin, fmax and index arithmetic 0.
+// weno5: IS0 12, IS1 9, IS2 12, the candidates 5 + 4 + 4, the squared denominators 6, the weights 6, the sum
+// and its division 9.
+constexpr double weno5_flops = 67;
+// hlle: Roe weights 3, energies 16, ũ and ṽ 8, H̃ 8, Γ̃ 4, c̃ 7, the two wave speeds 16, the states' momenta 4,
+// the physical fluxes 14, the span 1, six flux components 48, u* 4. With ideal gases alone (STIFFENED 0)
+// Π is 0 and neither reconstructed nor in the flux: 2 fewer in the energies, 2 in the wave speeds, 2 in the
+// physical fluxes and 8 in its component.
+constexpr double hlle_flux_flops(bool stiffened) { return stiffened ? 133 : 119; }
+// A face: WENO5 of six primitives on each side (five with ideal gases), and the flux.
+constexpr double face_flops(bool stiffened) { return (stiffened ? 12 : 10) * weno5_flops + hlle_flux_flops(stiffened); }
+// A tile cell's primitives 10; a block cell's sums of its four faces 28, the closure source 4, the update 36.
+constexpr double primitive_flops = 10, cell_flops = 28 + 4 + 36;
+
+// A tile of `rows` rows reads the band of 3 around it (no corners) and computes (s + 1) rows x faces and
+// s (rows + 1) y faces.
+double flops_per_cell(int s, int rows, bool stiffened) {
+  const double tile_cells = (s + 6.0) * rows + 6.0 * s, faces = (s + 1.0) * rows + s * (rows + 1.0);
+  return (tile_cells * primitive_flops + faces * face_flops(stiffened)) / (s * rows) + cell_flops;
+}
+
+// Bytes per cell and stage if every value crosses device memory once: the update reads the cell (48 B), its
+// share of the ghost band (12/s ghosts of 48 B), q0 in two stages of three, writes the cell and the boundary
+// faces' 7 values (4 s faces a block); the ghost fill reads per ghost its table entry (4 B start, one source
+// of 17 B) and the source cell, and writes the ghost; the CFL rate reads every cell once a step.
+double bytes_per_cell(int s) {
+  const double cell = 8.0 * equations, ghosts = 12.0 / s;
+  const double update = cell + ghosts * cell + 2.0 / 3 * cell + cell + 4.0 * s * 7 * 8 / (s * s);
+  const double fill = ghosts * (4 + 17 + 2 * cell);
+  return update + fill + cell / stages;
+}
+
+// The two problem families: air with a helium disc of radius 0.2 (ideal gases, the paper's), and air with a
+// water disc (stiffened gas, γ 4.4, p∞ 6e8 Pa, in units of 1e5 Pa and 1000 kg/m³), both at rest in pressure
+// with a shear wave, so that every WENO stencil sees smooth data or a contact, as in a two-phase run.
+struct Family {
+  const char* suffix;
+  mrag::StiffenedGas disc;
+  double disc_rho;
+  double p;
+  double speed;
+};
+const Family families[] = {{"", {1.648, 0}, 0.138, 1.0, 0.5}, {" stiffened", {4.4, 6000}, 1000, 1.0, 0.5}};
+
+mrag::FaceState initial_state(const Family& family, double x, double y) {
+  const mrag::StiffenedGas air{1.4, 0};
+  const bool inside = (x - 0.5) * (x - 0.5) + (y - 0.5) * (y - 0.5) < 0.04;
+  const mrag::StiffenedGas& gas = inside ? family.disc : air;
+  return {inside ? family.disc_rho : 1.0,
+          family.speed + 0.1 * std::sin(2 * pi * y),
+          0.1 * std::sin(2 * pi * x),
+          family.p,
+          gas.big_gamma(),
+          gas.big_pi()};
+}
+
+class CompressibleBench {
+ public:
+  CompressibleBench(const core::DeviceSet& devices, const BenchOptions& options)
+      : devices_(devices),
+        queue_(devices.compute(0)),
+        options_(options),
+        report_{"compressible", devices.device(0).info, reference_bandwidth(queue_).copy.median, {}} {
+    core::FlopOptions flop_options;
+    flop_options.repeats = options.repeats;
+    peak64_ = core::measure_flops(queue_, core::Precision::f64, flop_options).gflops.median;
+    std::cerr << "  peak fp64 multiply-add rate: " << core::number_text(peak64_, 4) << " GFLOP/s\n";
+  }
+
+  BenchReport run() {
+    const bool gpu = report_.device.kind == core::DeviceKind::gpu;
+    for (int n : gpu ? std::vector<int>{1024, 2048, 4096, 8192} : std::vector<int>{256, 512}) {
+      const std::string size = std::to_string(n) + "^2";
+      const double needed = 4.0 * n * n * 8 * equations;
+      if (needed > 0.8 * static_cast<double>(report_.device.global_mem)) {
+        std::cerr << "  " << size << ": skipped, " << core::number_text(needed / 1e9, 3) << " GB of state\n";
+        continue;
+      }
+      uniform_cases(n);
+    }
+    return std::move(report_);
+  }
+
+ private:
+  void uniform_cases(int n) {
+    const std::string size = std::to_string(n) + "^2";
+    const int roots = n / block;
+    const double cells = static_cast<double>(n) * n;
+    for (const Family& family : families) {
+      const std::string suffix = family.suffix;
+      const bool stiffened = family.disc.p_inf > 0;
+      if (!options_.wants(size + " step" + suffix) && !options_.wants(size + " update" + suffix) &&
+          !(options_.wants(size + " ghosts") && !stiffened))
+        continue;
+      auto flow = with_progress(size + suffix + " set-up", [&] {
+        auto f =
+            std::make_unique<mrag::BlockFlow>(queue_, mrag::BlockTree(roots, roots, 0), block,
+                                              mrag::sides(mrag::Edge::periodic, mrag::Edge::periodic), 1.0 / roots);
+        f->set([&](double x, double y) { return initial_state(family, x, y); });
+        return f;
+      });
+      mrag::BlockRhs rhs(queue_, flow->tree(), block, flow->sides(), flow->root_size(), stiffened);
+      const double flops = flops_per_cell(block, rhs.tile_rows(), stiffened), bytes = bytes_per_cell(block);
+      const nlohmann::json params = {
+          {"cells", cells},
+          {"block", block},
+          {"tile_rows", rhs.tile_rows()},
+          {"blocks", flow->tree().leaves().size()},
+          {"closure", stiffened ? "air and water (stiffened gas)" : "air and helium (ideal)"},
+          {"flops_per_cell_stage", flops},
+          {"bytes_per_cell_stage", bytes},
+          {"peak_fp64_gflops", peak64_},
+          {"precision", "fp64"}};
+      step_case(size + " step" + suffix, *flow, cells, flops, bytes, params);
+      core::Buffer<double> q(queue_.context(), rhs.values()), out(queue_.context(), rhs.values());
+      q.write(queue_, flow->conserved());
+      kernel_case(size + " update" + suffix, cells, flops, params, [&] { rhs(queue_, q, out); });
+      if (!stiffened) kernel_case(size + " ghosts", cells, 0, params, [&] { rhs.ghosts().fill(queue_, q); });
+    }
+  }
+
+  // Whole steps at Courant 0.5 as a run takes them: the CFL rate read back, then the three stages.
+  void step_case(const std::string& name, mrag::BlockFlow& flow, double cells, double flops, double bytes,
+                 nlohmann::json params) {
+    if (!options_.wants(name)) return;
+    std::vector<double> rates, ms;
+    for (int k = 0; k < warmup_steps + options_.repeats; ++k) {
+      const core::WallTimer timer;
+      flow.step(flow.stable_dt(courant));
+      queue_.finish();
+      if (k < warmup_steps) continue;
+      ms.push_back(timer.seconds() * 1e3);
+      rates.push_back(cells * stages / timer.seconds() * 1e-9);
+    }
+    const core::Summary rate = core::summarize(rates);
+    params["step_ms"] = core::summarize(ms).median;
+    params["grind_ns_per_cell_equation_rhs"] = 1 / (rate.median * equations);
+    params["flop_efficiency"] = rate.median * flops / peak64_;
+    params["bandwidth_efficiency"] = rate.median * bytes / report_.reference_bandwidth_GBs;
+    params["efficiency_is"] = "FLOPs per cell-stage x rate / fp64 peak multiply-add rate";
+    params["goal_h200"] = ">= 5 Gcell-updates/s per stage (fp64)";
+    std::cerr << "  " << name << ": " << core::number_text(rate.median, 4) << " Gcell/s per stage, "
+              << core::number_text(params["step_ms"].get<double>(), 4) << " ms a step\n";
+    report_.cases.push_back({name, "Gcell/s", rate, bytes, rate.median * flops / peak64_, params});
+  }
+
+  // Cell-updates per second of one enqueue, by device events; flops per cell 0 for a case without any.
+  void kernel_case(const std::string& name, double cells, double flops, nlohmann::json params,
+                   const std::function<void()>& enqueue) {
+    if (!options_.wants(name)) return;
+    if (stamp_.size() == 0) stamp_ = core::Buffer<double>(queue_.context(), 1);
+    const std::vector<double> seconds = launch_seconds(queue_, stamp_, options_.repeats, 1, enqueue);
+    std::vector<double> rates;
+    for (double s : seconds) rates.push_back(cells / s * 1e-9);
+    const core::Summary rate = core::summarize(rates);
+    params["median_ms"] = core::summarize(seconds).median * 1e3;
+    params["efficiency_is"] = flops > 0 ? "FLOPs per cell x rate / fp64 peak multiply-add rate" : "none";
+    std::cerr << "  " << name << ": " << core::number_text(rate.median, 4) << " Gcell/s\n";
+    report_.cases.push_back({name, "Gcell/s", rate, 0, flops > 0 ? rate.median * flops / peak64_ : 0, params});
+  }
+
+  const core::DeviceSet& devices_;
+  const core::Queue& queue_;
+  const BenchOptions& options_;
+  BenchReport report_;
+  double peak64_ = 0;
+  core::Buffer<double> stamp_;
+};
+
+}  // namespace
+
+BenchReport compressible_benchmark(const core::DeviceSet& selected, const BenchOptions& options) {
+  return CompressibleBench(selected, options).run();
+}
+
+}  // namespace hetflow::app

@@ -1,0 +1,15 @@
+#pragma once
+#include "hetflow/app/bench/registry.hpp"
+
+namespace hetflow::app {
+
+// The wavelet-block compressible solver (docs/mrag.md, Performance) on uniform periodic grids of 32² blocks,
+// two problem families (an air-helium disc, ideal gases; an air-water disc, stiffened gas, suffix
+// " stiffened"): per grid "N^2 step" gives cell-updates per second per Runge–Kutta stage of whole steps (the
+// CFL rate and its read-back included) against the FP64 peak multiply-add rate measured in the same run,
+// with the grind time in ns per cell, equation and right-hand side and the fraction of the copy bandwidth
+// its bytes model moves; "N^2 update" and "N^2 ghosts" give the fused flux-and-update kernel and the ghost
+// fill alone by device events.
+BenchReport compressible_benchmark(const core::DeviceSet& devices, const BenchOptions& options);
+
+}  // namespace hetflow::app
