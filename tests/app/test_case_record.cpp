@@ -53,7 +53,8 @@ std::map<std::string, std::map<std::string, std::string>> required_values() {
           {"reactor_batch", {{"mechanism.file", mechanisms + "/gri30.yaml"}}},
           {"karst", forcing},
           {"karst_inversion", inversion},
-          {"incompressible", {{"fluid.viscosity", "0.01"}, {"time.end", "1"}}}};
+          {"incompressible", {{"fluid.viscosity", "0.01"}, {"time.end", "1"}}},
+          {"compressible", {{"initial.background.rho", "1"}, {"initial.background.p", "1"}, {"time.end", "0.01"}}}};
 }
 
 // The template with each REQUIRED line's value replaced from `values`; a REQUIRED key missing from
@@ -88,7 +89,7 @@ std::string filled(const std::string& type, const std::string& text, const std::
 
 TEST(CaseTemplates, EveryTypeValidatesOnceItsRequiredKeysAreFilled) {
   const auto values = required_values();
-  ASSERT_EQ(hetflow::app::case_types().size(), 8u);
+  ASSERT_EQ(hetflow::app::case_types().size(), 9u);
   std::set<std::string> seen;
   for (const hetflow::app::CaseType* type : hetflow::app::case_types()) {
     const hetflow::casefile::Schema schema = type->schema();
@@ -144,6 +145,8 @@ std::map<std::string, SmallCase> small_cases() {
                           "boundary:\n  y_max: {type: velocity, value: [1, 0, 0]}\n  x_min: {type: no_slip}\n"
                           "  x_max: {type: no_slip}\n  y_min: {type: no_slip}\n  z_min: {type: slip}\n"
                           "  z_max: {type: slip}\n", {}}},
+      {"compressible", {"type: compressible\ndomain: {roots: [2, 1], block_size: 8, max_level: 0}\n"
+                        "initial:\n  background: {rho: 1, p: 1}\ntime: {end: 0.01}\n", {}}},
   };
 }
 

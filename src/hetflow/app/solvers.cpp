@@ -1,6 +1,7 @@
 #include "hetflow/app/solvers.hpp"
 
 #include "hetflow/app/chem/chem_solver.hpp"
+#include "hetflow/app/compressible/compressible_solver.hpp"
 #include "hetflow/app/fem/fem_solver.hpp"
 #include "hetflow/app/ftle/ftle_solver.hpp"
 #include "hetflow/app/karst/karst_solver.hpp"
@@ -24,6 +25,7 @@ const std::vector<Solver>& solvers() {
     v.push_back(nnls_solver());
     v.push_back(karst_solver());
     v.push_back(fem_solver());
+    v.push_back(compressible_solver());
     return v;
   }();
   return all;

@@ -1,0 +1,119 @@
+#include "hetflow/app/compressible/compressible_case.hpp"
+
+#include <cmath>
+#include <iostream>
+#include <optional>
+
+#include "hetflow/app/compressible/compressible_checkpoint.hpp"
+#include "hetflow/app/compressible/compressible_schema.hpp"
+#include "hetflow/app/compressible/compressible_setup.hpp"
+#include "hetflow/app/compressible/compressible_stepping.hpp"
+#include "hetflow/casefile/error.hpp"
+#include "hetflow/core/event.hpp"
+#include "hetflow/core/number_text.hpp"
+#include "hetflow/io/error.hpp"
+
+namespace hetflow::app {
+namespace {
+
+// The flow at its start: continued from initial.checkpoint, or the initial state sampled, the tree
+// adapted to it and the state sampled again on the new tree, adaptation.initial_passes times
+// (docs/mrag.md, Adaptation: predicted children carry no detail of their own).
+std::optional<mrag::BlockFlow> start_flow(const casefile::Case& c, const CompressibleSetup& setup,
+                                          const core::Queue& queue) {
+  const CompressibleGrid& g = setup.grid;
+  std::optional<mrag::BlockFlow> flow;
+  const std::string checkpoint = c.get<std::string>("initial.checkpoint");
+  if (!checkpoint.empty()) {
+    try {
+      const CompressibleCheckpoint saved = read_checkpoint(checkpoint, g);
+      flow.emplace(queue, saved.tree(), g.block_size, setup.sides, g.root_size, setup.scheme);
+      flow->load(saved.conserved, saved.time, saved.steps);
+    } catch (const io::IoError& e) {
+      throw casefile::CaseError(c.where("initial.checkpoint") +
+                                ": initial.checkpoint = " + c.path_text("initial.checkpoint") + ": " + e.what());
+    }
+    return flow;
+  }
+  flow.emplace(queue, mrag::BlockTree(g.roots_x, g.roots_y, g.max_level), g.block_size, setup.sides, g.root_size,
+               setup.scheme);
+  const auto initial = [&](double x, double y) { return setup.initial(x, y); };
+  flow->set(initial);
+  for (int pass = 0; pass < setup.adaptation.initial_passes; ++pass) {
+    flow->adapt(setup.adaptation.eps_refine, setup.adaptation.eps_compress);
+    flow->set(initial);
+  }
+  return flow;
+}
+
+std::string headline(const CompressibleRunSummary& s, const CompressibleGrid& g) {
+  using core::number_text;
+  const FlowMeasures& m = s.last;
+  const double finest = static_cast<double>(g.finest_cells_x()) * static_cast<double>(g.finest_cells_y());
+  std::string text = "compressible: t = " + number_text(m.time, 6) + " after " + std::to_string(s.steps) + " steps, " +
+                     std::to_string(m.leaves) + " leaves (" + std::to_string(m.cells) + " cells, " +
+                     number_text(static_cast<double>(m.cells) / finest, 3) + " of the finest grid's), mass change " +
+                     number_text((m.mass - s.first.mass) / s.first.mass, 3);
+  if (!std::isnan(m.shock_x)) text += ", shock at x = " + number_text(m.shock_x, 5);
+  if (!std::isnan(m.interface_x_min))
+    text +=
+        ", tracked material over x = " + number_text(m.interface_x_min, 5) + " .. " + number_text(m.interface_x_max, 5);
+  return text;
+}
+
+}  // namespace
+
+casefile::Schema CompressibleCase::schema() const {
+  casefile::Schema s("compressible",
+                     "2D compressible two-phase flow (stiffened gases) on a wavelet-adapted "
+                     "quadtree of blocks: WENO5, HLLE, SSP Runge-Kutta (docs/compressible.md)");
+  declare_compressible(s);
+  return s;
+}
+
+void CompressibleCase::check(const casefile::Case& c) const {
+  std::vector<std::string> problems;
+  check_compressible_case(c, problems);
+  throw_problems(c, std::move(problems));
+}
+
+RunOutcome CompressibleCase::run(const casefile::Case& c, RunContext& ctx) const {
+  const core::WallTimer total;
+  RunDirectory& dir = ctx.directory;
+  const core::Device& device = ctx.devices.device(0);
+  check_grid_fits(c, device.info.global_mem, device.label());
+  const CompressibleSetup setup = compressible_setup(c);
+  if (ctx.devices.size() > 1 && ctx.verbosity != display::Verbosity::quiet)
+    std::cerr << "compressible: runs on one device, " << device.label() << "\n";
+  dir.manifest()["solver"] = {{"device", device.label()},
+                              {"finest_cells", {setup.grid.finest_cells_x(), setup.grid.finest_cells_y()}},
+                              {"finest_grid_bytes", setup.grid.finest_bytes()}};
+
+  const core::WallTimer setup_timer;
+  std::optional<mrag::BlockFlow> flow = start_flow(c, setup, ctx.devices.compute(0));
+  dir.add_timing("setup", setup_timer.seconds());
+  CompressibleOutputs outputs(dir, compressible_output_options(c));
+  dir.add_output("checkpoint.bin", "the last state, to continue from with initial.checkpoint");
+
+  CompressibleStepping stepping(ctx, *flow, setup.grid, compressible_schedule(c, setup), outputs);
+  const CompressibleRunSummary s = stepping.run();
+  const FlowMeasures& m = s.last;
+  dir.manifest()["result"] = {{"steps", s.steps},
+                              {"time", m.time},
+                              {"leaves", m.leaves},
+                              {"cells", m.cells},
+                              {"mass", m.mass},
+                              {"mass_change", (m.mass - s.first.mass) / s.first.mass},
+                              {"energy", m.energy},
+                              {"min_p", m.min_p},
+                              {"shock_x", m.shock_x},
+                              {"interface_x_min", m.interface_x_min},
+                              {"interface_x_max", m.interface_x_max}};
+  print_headline(ctx, headline(s, setup.grid));
+  dir.add_timing("stepping", s.seconds - s.output_seconds);
+  dir.add_timing("output", s.output_seconds);
+  dir.add_timing("total", total.seconds());
+  return flow->time() >= setup.end ? RunOutcome::complete : RunOutcome::interrupted;
+}
+
+}  // namespace hetflow::app

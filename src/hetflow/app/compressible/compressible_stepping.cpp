@@ -1,0 +1,103 @@
+#include "hetflow/app/compressible/compressible_stepping.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "hetflow/app/compressible/compressible_checkpoint.hpp"
+#include "hetflow/core/error.hpp"
+#include "hetflow/core/event.hpp"
+#include "hetflow/core/number_text.hpp"
+#include "hetflow/io/interrupt.hpp"
+
+namespace hetflow::app {
+namespace {
+
+// The progress bar counts thousandths (‰) of the simulated time still to run: the CFL step does not
+// know the number of steps in advance.
+constexpr long kProgressTicks = 1000;
+// Steps end within this fraction of a step of an output time or the end, rather than leave a sliver.
+constexpr double kTimeSlack = 1e-9;
+
+}  // namespace
+
+CompressibleSchedule compressible_schedule(const casefile::Case& c, const CompressibleSetup& setup) {
+  return {setup.end,
+          setup.cfl,
+          c.get<long>("output.every"),
+          c.get<double>("output.interval"),
+          c.get<long>("output.checkpoint_every"),
+          setup.adaptation};
+}
+
+CompressibleStepping::CompressibleStepping(RunContext& context, mrag::BlockFlow& flow, const CompressibleGrid& grid,
+                                           const CompressibleSchedule& schedule, CompressibleOutputs& outputs)
+    : ctx_(context), flow_(flow), grid_(grid), schedule_(schedule), outputs_(outputs) {}
+
+double CompressibleStepping::next_dt(double stable) const {
+  const double t = flow_.time();
+  double stop = schedule_.end;
+  if (schedule_.interval > 0)
+    stop = std::min(stop, (std::floor(t / schedule_.interval * (1 + kTimeSlack)) + 1) * schedule_.interval);
+  return t + stable * (1 + kTimeSlack) >= stop ? stop - t : stable;
+}
+
+void CompressibleStepping::snapshot() {
+  const core::WallTimer timer;
+  const bool first = last_snapshot_ < 0;
+  last_snapshot_ = flow_.steps();
+  summary_.last = outputs_.write(flow_snapshot(flow_));
+  if (first) summary_.first = summary_.last;
+  summary_.output_seconds += timer.seconds();
+}
+
+void CompressibleStepping::checkpoint() {
+  const core::WallTimer timer;
+  write_checkpoint(ctx_.directory.file("checkpoint.bin"), checkpoint_of(flow_, grid_));
+  summary_.output_seconds += timer.seconds();
+}
+
+CompressibleRunSummary CompressibleStepping::run() {
+  const core::WallTimer total;
+  const double start = flow_.time();
+  const double span = std::max(schedule_.end - start, 1e-300);
+  display::Progress progress(kProgressTicks, "compressible", ctx_.verbosity);
+  progress.count("‰");
+  const CompressibleAdaptation& a = schedule_.adaptation;
+  try {
+    double stable = flow_.stable_dt(schedule_.cfl);
+    snapshot();
+    while (flow_.time() < schedule_.end && !io::interrupted()) {
+      flow_.step(next_dt(stable));
+      ++summary_.steps;
+      stable = flow_.stable_dt(schedule_.cfl);
+      const long step = flow_.steps();
+      if (a.every > 0 && step % a.every == 0) {
+        flow_.adapt(a.eps_refine, a.eps_compress);
+        stable = flow_.stable_dt(schedule_.cfl);
+      }
+      const double t = flow_.time();
+      const bool at_interval =
+          schedule_.interval > 0 && std::abs(t / schedule_.interval - std::round(t / schedule_.interval)) < kTimeSlack;
+      if (step % schedule_.every == 0 || at_interval) snapshot();
+      if (schedule_.checkpoint_every > 0 && step % schedule_.checkpoint_every == 0) checkpoint();
+      progress.update(static_cast<long>(std::floor(kProgressTicks * (t - start) / span)));
+    }
+  } catch (const core::Error& e) {
+    progress.finish();
+    outputs_.close();
+    const std::string kept = last_snapshot_ < 0 ? "nothing was written"
+                                                : "the snapshot of step " + std::to_string(last_snapshot_) +
+                                                      " (t = " + core::number_text(summary_.last.time, 6) +
+                                                      ") and those before it are kept";
+    throw core::Error("compressible: " + std::string(e.what()) + "; " + kept);
+  }
+  if (last_snapshot_ != flow_.steps()) snapshot();
+  checkpoint();
+  outputs_.close();
+  progress.finish();
+  summary_.seconds = total.seconds();
+  return summary_;
+}
+
+}  // namespace hetflow::app
