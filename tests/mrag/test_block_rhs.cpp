@@ -38,7 +38,7 @@ TEST(MragBlockRhs, AStateAlongOneAxisGivesTheOneDimensionalRate) {
   const std::vector<Reference1d::Conserved> expected = reference.rate();
   for (int axis = 0; axis < 2; ++axis) {
     const BlockTree tree(axis == 0 ? 2 : 1, axis == 0 ? 1 : 2, 0);
-    BlockRhs rhs(queue, tree, s, sides(Edge::periodic, Edge::periodic), 0.5);
+    BlockRhs<double> rhs(queue, tree, s, sides(Edge::periodic, Edge::periodic), 0.5);
     std::vector<double> data(rhs.values());
     for (int b = 0; b < 2; ++b)
       for (int j = 0; j < s; ++j)
@@ -78,7 +78,7 @@ TEST(MragBlockRhs, AUniformStateIsAtRestOnAnAdaptedTree) {
   BlockTree tree(2, 2, 2);
   tree.refine({0, 0, 0});
   tree.refine({1, 1, 1});
-  BlockRhs rhs(queue, tree, s, sides(Edge::periodic, Edge::outflow), 1.0);
+  BlockRhs<double> rhs(queue, tree, s, sides(Edge::periodic, Edge::outflow), 1.0);
   const FaceState state{1.2, 0.3, -0.4, 2.0, 2.5, 0};
   const Reference1d::Conserved q = conserved(state);
   const double cell[fields] = {q[0], q[1], q[2], q[3], q[4], q[5]};

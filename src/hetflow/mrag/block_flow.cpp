@@ -18,30 +18,20 @@
 namespace hetflow::mrag {
 
 BlockFlow::BlockFlow(const core::Queue& queue, const BlockTree& tree, int s, const Sides& sides, double root_size,
-                     TimeScheme scheme)
-    : queue_(queue), tree_(tree), s_(s), sides_(sides), root_size_(root_size), scheme_(scheme) {
-  const core::Context& context = queue.context();
-  global_ = mrag_range(context.device().info);
-  local_ = core::NDRange(mrag_work_group);
-  partial_ = core::Buffer<double>(context, global_.size[0] / mrag_work_group);
-  core::BuildOptions options(core::Precision::f64);
-  options.define("BLOCK", s);
-  const core::Program& program = context.program("mrag/mrag_step.cl", options);
-  max_rate_ = program.kernel("mrag_max_rate");
-  q_ = core::Buffer<double>(context, tree.leaves().size() * fields * static_cast<std::size_t>(s) * s);
-  bind();
-}
+                     TimeScheme scheme, core::Precision precision)
+    : tree_(tree),
+      s_(s),
+      sides_(sides),
+      root_size_(root_size),
+      scheme_(scheme),
+      precision_(precision),
+      blocks_(device_blocks(queue, precision, s, sides, root_size)) {}
 
-void BlockFlow::bind() {
-  rhs_ = std::make_unique<BlockRhs>(queue_, tree_, s_, sides_, root_size_, stiffened_);
-  q1_ = core::Buffer<double>(queue_.context(), rhs_->values());
-  if (scheme_ == TimeScheme::ssp_rk3) q2_ = core::Buffer<double>(queue_.context(), rhs_->values());
-  core::KernelArgs(max_rate_)
-      .add(static_cast<cl_uint>(tree_.leaves().size()))
-      .add(rhs_->inv_h())
-      .add(q_)
-      .add(core::LocalMemory{mrag_work_group * sizeof(double)})
-      .add(partial_);
+std::size_t BlockFlow::values() const { return tree_.leaves().size() * fields * static_cast<std::size_t>(s_) * s_; }
+
+DeviceBlocks& BlockFlow::state() const {
+  if (!bound_) throw core::Error("mrag: the flow has no state yet: set() or load() gives it one");
+  return *blocks_;
 }
 
 template <class F>
@@ -56,7 +46,7 @@ void BlockFlow::for_each_cell(F f) const {
 }
 
 void BlockFlow::set(const std::function<FaceState(double, double)>& initial) {
-  std::vector<double> data(rhs_->values());
+  std::vector<double> data(values());
   const std::size_t cells = static_cast<std::size_t>(s_) * s_;
   for_each_cell([&](std::size_t b, int i, int j, const Cell& c) {
     const std::array<double, 6> q = mrag::conserved(initial(c.x, c.y));
@@ -66,26 +56,13 @@ void BlockFlow::set(const std::function<FaceState(double, double)>& initial) {
 }
 
 double BlockFlow::stable_dt(double cfl) {
-  max_rate_.enqueue(queue_, global_, local_);
-  std::vector<double> partial(partial_.size());
-  partial_.read(queue_, std::span<double>(partial));
-  double rate = 0;
-  for (double r : partial) rate = std::isnan(r) || std::isnan(rate) ? NAN : std::max(rate, r);
+  const double rate = state().max_rate();
   if (!std::isfinite(rate) || rate <= 0) throw core::Error(bad_cell_message());
   return cfl / rate;
 }
 
 void BlockFlow::step(double dt) {
-  // Each stage is a q0 + b (q + dt L(q)) with q0 the step's start, q the last stage: third order
-  // q1 = q0 + dt L(q0), q2 = 3/4 q0 + 1/4 (q1 + dt L(q1)), q = 1/3 q0 + 2/3 (q2 + dt L(q2)); second order
-  // q1 = q0 + dt L(q0), q = 1/2 q0 + 1/2 (q1 + dt L(q1)). The last stage overwrites q0 cell by cell.
-  rhs_->update(queue_, q_, q_, q1_, 0, 1, dt);
-  if (scheme_ == TimeScheme::ssp_rk3) {
-    rhs_->update(queue_, q1_, q_, q2_, 0.75, 0.25, 0.25 * dt);
-    rhs_->update(queue_, q2_, q_, q_, 1.0 / 3, 2.0 / 3, 2.0 / 3 * dt);
-  } else {
-    rhs_->update(queue_, q1_, q_, q_, 0.5, 0.5, 0.5 * dt);
-  }
+  state().step(dt, scheme_);
   time_ += dt;
   ++steps_;
 }
@@ -112,16 +89,12 @@ std::string BlockFlow::bad_cell_message() const {
          "): the largest signal speed is not finite, and no cell read back shows why";
 }
 
-std::vector<double> BlockFlow::conserved() const {
-  std::vector<double> data(rhs_->values());
-  q_.read(queue_, std::span<double>(data));
-  return data;
-}
+std::vector<double> BlockFlow::conserved() const { return state().read(); }
 
 void BlockFlow::load(const std::vector<double>& data, double time, long steps) {
-  if (data.size() != rhs_->values())
+  if (data.size() != values())
     throw core::Error("mrag: " + std::to_string(data.size()) + " values given for a grid of " +
-                      std::to_string(rhs_->values()));
+                      std::to_string(values()));
   // Ideal gases alone (Π = 0 in every cell and inflow) let the kernels leave Π out.
   const std::size_t cells = static_cast<std::size_t>(s_) * s_;
   bool stiffened = false;
@@ -130,11 +103,12 @@ void BlockFlow::load(const std::vector<double>& data, double time, long steps) {
   const Edge edges[4] = {sides_.west, sides_.east, sides_.south, sides_.north};
   for (std::size_t side = 0; side < 4; ++side)
     stiffened = stiffened || (edges[side] == Edge::inflow && sides_.inflow[side].big_pi != 0);
-  if (stiffened != stiffened_) {
+  if (!bound_ || stiffened != stiffened_) {
     stiffened_ = stiffened;
-    bind();
+    blocks_->bind(tree_, stiffened_);
+    bound_ = true;
   }
-  q_.write(queue_, std::span<const double>(data));
+  blocks_->write(data);
   time_ = time;
   steps_ = steps;
 }
@@ -154,15 +128,7 @@ std::vector<BlockFlow::Cell> BlockFlow::cells() const {
 
 BlockFlow::Adaptation BlockFlow::adapt(double eps_refine, double eps_compress) {
   const std::size_t blocks = tree_.leaves().size();
-  DeviceGhosts band(queue_, tree_, s_, 4, true, sides_);
-  band.fill(queue_, q_);
-  const core::Program& program = queue_.context().program("mrag/mrag_adapt.cl", band.build_options());
-  core::Kernel details = program.kernel("mrag_block_details");
-  core::Buffer<double> out(queue_.context(), 6 * blocks);
-  core::KernelArgs(details).add(static_cast<cl_uint>(blocks)).add(q_).add(band.ghosts()).add(band.slots()).add(out);
-  details.enqueue(queue_, global_, local_);
-  std::vector<double> d(6 * blocks);
-  out.read(queue_, std::span<double>(d));
+  const std::vector<double> d = state().details(tree_);
   // Each field's range over the grid scales its details.
   double range[2];
   for (int k = 0; k < 2; ++k) {
@@ -227,24 +193,8 @@ BlockFlow::Adaptation BlockFlow::adapt(double eps_refine, double eps_compress) {
     child.push_back(leaf.x & 1);
     child.push_back(leaf.y & 1);
   }
-  const auto mode_d = core::upload(queue_, mode, CL_MEM_READ_ONLY);
-  const auto source_d = core::upload(queue_, source, CL_MEM_READ_ONLY);
-  const auto child_d = core::upload(queue_, child, CL_MEM_READ_ONLY);
-  core::Buffer<double> q(queue_.context(), next.leaves().size() * fields * static_cast<std::size_t>(s_) * s_);
-  core::Kernel remap = program.kernel("mrag_remap");
-  core::KernelArgs(remap)
-      .add(static_cast<cl_uint>(next.leaves().size()))
-      .add(mode_d)
-      .add(source_d)
-      .add(child_d)
-      .add(q_)
-      .add(band.ghosts())
-      .add(band.slots())
-      .add(q);
-  remap.enqueue(queue_, global_, local_);
-  q_ = std::move(q);
+  blocks_->remap(next, mode, source, child, stiffened_);
   tree_ = std::move(next);
-  bind();
   return done;
 }
 

@@ -5,23 +5,21 @@
 #include <string>
 #include <vector>
 
-#include "hetflow/core/buffer.hpp"
-#include "hetflow/core/kernel.hpp"
+#include "hetflow/core/build_options.hpp"
+#include "hetflow/core/context.hpp"
 #include "hetflow/mrag/block_rhs.hpp"
+#include "hetflow/mrag/device_blocks.hpp"
 #include "hetflow/mrag/hlle_flux.hpp"
 
 namespace hetflow::mrag {
 
-// The Runge–Kutta scheme of a step: the three-stage, third-order SSP scheme of Shu & Osher (1988), or the
-// paper's two-stage second-order one (Heun's, also SSP).
-enum class TimeScheme { ssp_rk3, ssp_rk2 };
-
-// A flow on a tree of blocks on one device, FP64: the leaves' conserved fields (BlockRhs's layout)
-// advanced by an SSP Runge–Kutta scheme at a CFL time step (docs/mrag.md, Time integration).
+// A flow on a tree of blocks on one device: the leaves' conserved fields (BlockRhs's layout), FP64 or FP32
+// on the device (docs/mrag.md, Precision), advanced by an SSP Runge–Kutta scheme at a CFL time step
+// (docs/mrag.md, Time integration). Its host side takes and gives FP64.
 class BlockFlow {
  public:
   BlockFlow(const core::Queue& queue, const BlockTree& tree, int s, const Sides& sides, double root_size,
-            TimeScheme scheme = TimeScheme::ssp_rk3);
+            TimeScheme scheme = TimeScheme::ssp_rk3, core::Precision precision = core::Precision::f64);
 
   // Sets every cell from `initial`(x, y) at its centre, a primitive state with un = u and ut = v.
   void set(const std::function<FaceState(double, double)>& initial);
@@ -47,6 +45,7 @@ class BlockFlow {
   const Sides& sides() const { return sides_; }
   double time() const { return time_; }
   long steps() const { return steps_; }
+  core::Precision precision() const { return precision_; }
   // The conserved fields in BlockRhs's block-data layout, read back; load() puts such data (of the present
   // tree) back with its time and step count, as a restart needs. Throws core::Error for a size that is not
   // the tree's.
@@ -60,28 +59,26 @@ class BlockFlow {
   std::vector<Cell> cells() const;
 
  private:
-  // Builds the right-hand side and the step's buffers for the present tree, and binds the kernels.
-  void bind();
+  // Values in the block data of the tree.
+  std::size_t values() const;
+  // The device's blocks, once set() or load() has given them a state (core::Error before).
+  DeviceBlocks& state() const;
   // Where the grid went wrong, read back from the device.
   std::string bad_cell_message() const;
   // Calls f(leaf index, i, j, cell) for every cell in leaf order, the cell's centre and size set.
   template <class F>
   void for_each_cell(F f) const;
 
-  const core::Queue& queue_;
   BlockTree tree_;
   int s_;
   Sides sides_;
   double root_size_;
   TimeScheme scheme_;
-  // Whether some cell or inflow state has Π ≠ 0 (BlockRhs's `stiffened`), as the last set() or load() found.
-  bool stiffened_ = true;
-  std::unique_ptr<BlockRhs> rhs_;
-  // The state and the stages' (q2 for the third-order scheme alone).
-  core::Buffer<double> q_, q1_, q2_, partial_;
-  core::Kernel max_rate_;
-  core::BuildOptions adapt_options_;
-  core::NDRange global_, local_;
+  core::Precision precision_;
+  // Whether the device's blocks are built for the tree, and whether some cell or inflow state has Π ≠ 0
+  // (BlockRhs's `stiffened`), as the last set() or load() found.
+  bool bound_ = false, stiffened_ = true;
+  std::unique_ptr<DeviceBlocks> blocks_;
   double time_ = 0;
   long steps_ = 0;
 };

@@ -12,21 +12,23 @@
 #include "hetflow/mrag/reflux_table.hpp"
 
 namespace hetflow::mrag {
-BlockRhs::BlockRhs(const core::Queue& queue, const BlockTree& tree, int s, const Sides& sides, double root_size,
-                   bool stiffened)
+template <class Real>
+BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, int s, const Sides& sides,
+                         double root_size, bool stiffened)
     : blocks_(tree.leaves().size()),
       cells_(static_cast<std::size_t>(s) * s),
       ghosts_(queue, tree, s, rhs_ghosts, false, sides) {
-  std::vector<double> inv_h;
-  for (const BlockKey& leaf : tree.leaves()) inv_h.push_back(s * static_cast<double>(1 << leaf.level) / root_size);
+  std::vector<Real> inv_h;
+  for (const BlockKey& leaf : tree.leaves())
+    inv_h.push_back(static_cast<Real>(s * static_cast<double>(1 << leaf.level) / root_size));
   inv_h_ = core::upload(queue, inv_h, CL_MEM_READ_ONLY);
-  faces_ = core::Buffer<double>(queue.context(), blocks_ * 4 * static_cast<std::size_t>(s) * (fields + 1));
+  faces_ = core::Buffer<Real>(queue.context(), blocks_ * 4 * static_cast<std::size_t>(s) * (fields + 1));
   // A work-item per y face of a tile, which covers its x faces and its cells too; the tile's primitives with
   // their band and its faces' fluxes have to fit the device's local memory and work-group.
   const core::DeviceInfo& device = queue.context().device().info;
   const auto tile_group = [s](int rows) { return static_cast<std::size_t>(s) * (rows + 1); };
   const auto local_bytes = [s](int rows) {
-    return sizeof(double) * (fields * (rows + 2 * rhs_ghosts) * (s + 2 * rhs_ghosts) + (fields + 1) * s * (rows + 1));
+    return sizeof(Real) * (fields * (rows + 2 * rhs_ghosts) * (s + 2 * rhs_ghosts) + (fields + 1) * s * (rows + 1));
   };
   while (tile_rows_ > 1 && (s % tile_rows_ != 0 || local_bytes(tile_rows_) > device.local_mem ||
                             tile_group(tile_rows_) > device.max_work_group))
@@ -42,7 +44,7 @@ BlockRhs::BlockRhs(const core::Queue& queue, const BlockTree& tree, int s, const
   options.define("STIFFENED", stiffened ? 1 : 0);
   const core::Program& program = queue.context().program("mrag/mrag_rhs.cl", options);
   update_ = program.kernel("mrag_update");
-  core::KernelArgs(update_, core::Precision::f64, 3)
+  core::KernelArgs(update_, precision_of<Real>, 3)
       .add(inv_h_)
       .skip()
       .add(ghosts_.ghosts())
@@ -59,7 +61,8 @@ BlockRhs::BlockRhs(const core::Queue& queue, const BlockTree& tree, int s, const
   coarse_cell_ = core::upload(queue, table.coarse_cell, CL_MEM_READ_ONLY);
   side_ = core::upload(queue, table.side, CL_MEM_READ_ONLY);
   fine_face_ = core::upload(queue, table.fine_face, CL_MEM_READ_ONLY);
-  fine_weight_ = core::upload(queue, table.fine_weight, CL_MEM_READ_ONLY);
+  fine_weight_ = core::upload(queue, std::vector<Real>(table.fine_weight.begin(), table.fine_weight.end()),
+                              CL_MEM_READ_ONLY);
   reflux_ = program.kernel("mrag_reflux");
   core::KernelArgs(reflux_)
       .skip(3)
@@ -76,24 +79,26 @@ BlockRhs::BlockRhs(const core::Queue& queue, const BlockTree& tree, int s, const
   local_ = core::NDRange(mrag_work_group);
 }
 
-void BlockRhs::operator()(const core::Queue& queue, const core::Buffer<double>& data, core::Buffer<double>& rhs) {
+template <class Real>
+void BlockRhs<Real>::operator()(const core::Queue& queue, const core::Buffer<Real>& data, core::Buffer<Real>& rhs) {
   update(queue, data, data, rhs, 0, 0, 1);
 }
 
-void BlockRhs::update(const core::Queue& queue, const core::Buffer<double>& data, const core::Buffer<double>& q0,
-                      core::Buffer<double>& out, double a, double c, double d) {
+template <class Real>
+void BlockRhs<Real>::update(const core::Queue& queue, const core::Buffer<Real>& data, const core::Buffer<Real>& q0,
+                            core::Buffer<Real>& out, double a, double c, double d) {
   if (data.size() < values() || q0.size() < values() || out.size() < values())
     throw core::Error("block right-hand side: buffers of " + std::to_string(data.size()) + ", " +
                       std::to_string(q0.size()) + " and " + std::to_string(out.size()) + " values for " +
                       std::to_string(values()));
   ghosts_.fill(queue, data);
-  core::KernelArgs(update_, core::Precision::f64).real(a).real(c).real(d);
+  core::KernelArgs(update_, precision_of<Real>).real(a).real(c).real(d);
   update_.set(4, data);
   update_.set(7, q0);
   update_.set(8, out);
   update_.enqueue(queue, tiles_, tile_group_);
   // The x sides' corrections, then the y sides': a corner cell has one of each.
-  core::KernelArgs(reflux_, core::Precision::f64, 2).real(d);
+  core::KernelArgs(reflux_, precision_of<Real>, 2).real(d);
   reflux_.set(10, data);
   reflux_.set(12, out);
   for (const auto& [first, count] : {std::pair{std::size_t{0}, x_entries_}, std::pair{x_entries_, y_entries_}}) {
@@ -103,5 +108,8 @@ void BlockRhs::update(const core::Queue& queue, const core::Buffer<double>& data
     reflux_.enqueue(queue, global_, local_);
   }
 }
+
+template class BlockRhs<float>;
+template class BlockRhs<double>;
 
 }  // namespace hetflow::mrag

@@ -14,11 +14,13 @@ inline constexpr int fields = 6;
 // The ghost band the right-hand side needs: WENO5 reaches three cells past a face, along the axes only.
 inline constexpr int rhs_ghosts = 3;
 
-// The right-hand side L = dq/dt of the leaves of a tree on one device, FP64, and the Runge–Kutta stages
-// built on it (mrag_rhs.cl): the ghost table, each leaf's cell size and the flux correction's table
-// uploaded once per tree; the ghost fill, the fused flux-and-update kernel over tiles of blocks and the
-// correction of coarse faces at resolution jumps bound. Block data holds field f of cell x + s y of leaf b
-// (tree order) at (b fields + f) s² + x + s y.
+// The right-hand side L = dq/dt of the leaves of a tree on one device, with block data of Real (float or
+// double: the WENO weights are FP64 either way), and the Runge–Kutta stages built on it (mrag_rhs.cl): the
+// ghost table, each leaf's cell size and the flux correction's table uploaded once per tree; the ghost
+// fill, the fused flux-and-update kernel over tiles of blocks and the correction of coarse faces at
+// resolution jumps bound. Block data holds field f of cell x + s y of leaf b (tree order) at
+// (b fields + f) s² + x + s y.
+template <class Real>
 class BlockRhs {
  public:
   // Cells of the level-0 blocks are root_size / s wide. Without `stiffened` every cell and inflow state
@@ -29,30 +31,30 @@ class BlockRhs {
            bool stiffened = true);
 
   // Enqueues the ghost fill and rhs = L(data).
-  void operator()(const core::Queue& queue, const core::Buffer<double>& data, core::Buffer<double>& rhs);
+  void operator()(const core::Queue& queue, const core::Buffer<Real>& data, core::Buffer<Real>& rhs);
   // Enqueues the ghost fill and out = a q0 + c data + d L(data), a Runge–Kutta stage; out may be q0, not
   // data.
-  void update(const core::Queue& queue, const core::Buffer<double>& data, const core::Buffer<double>& q0,
-              core::Buffer<double>& out, double a, double c, double d);
+  void update(const core::Queue& queue, const core::Buffer<Real>& data, const core::Buffer<Real>& q0,
+              core::Buffer<Real>& out, double a, double c, double d);
   // The ghost band the update reads (the benchmark times its fill apart).
-  DeviceGhosts& ghosts() { return ghosts_; }
+  DeviceGhosts<Real>& ghosts() { return ghosts_; }
   // The rows of the tiles the update kernel works on: the largest of 8, 4, 2, 1 that divides s and whose
   // tile fits the device's local memory and work-group.
   int tile_rows() const { return tile_rows_; }
   // Values in a block-data buffer.
   std::size_t values() const { return blocks_ * fields * cells_; }
   // 1/h of each leaf's cells.
-  const core::Buffer<double>& inv_h() const { return inv_h_; }
+  const core::Buffer<Real>& inv_h() const { return inv_h_; }
 
  private:
   std::size_t blocks_, cells_;
   int tile_rows_ = 8;
-  DeviceGhosts ghosts_;
-  core::Buffer<double> inv_h_, faces_;
+  DeviceGhosts<Real> ghosts_;
+  core::Buffer<Real> inv_h_, faces_;
   core::Kernel update_, reflux_;
   // The flux correction's table (reflux_table.hpp) and the size of its two groups of entries.
   core::Buffer<cl_uint> start_, coarse_block_, coarse_cell_, side_, fine_face_;
-  core::Buffer<double> fine_weight_;
+  core::Buffer<Real> fine_weight_;
   std::size_t x_entries_ = 0, y_entries_ = 0;
   core::NDRange tiles_, tile_group_, global_, local_;
 };

@@ -16,19 +16,22 @@ typedef struct {
 #define BIG_GAMMA 4
 #define BIG_PI 5
 
-real_t square(const real_t x) { return x * x; }
+double square(const double x) { return x * x; }
 
 // Jiang & Shu's WENO5 value at the face between c and d, seen from c (a..e: cells c−2..c+2). The
-// nonlinear weights C_k/(ε + IS_k)² are multiplied through by the product of the three denominators, which
-// leaves one division; the products stay below 1e72 for jumps up to 1e9, far inside FP64's range.
+// smoothness indicators and weights are FP64 in either precision: in FP32 the ε = 1e-6 of the weights would
+// sit below the rounding of the indicators of large values. The nonlinear weights C_k/(ε + IS_k)² are
+// multiplied through by the product of the three denominators, which leaves one division; the products
+// stay below 1e72 for jumps up to 1e9, far inside FP64's range.
 real_t weno5(const real_t a, const real_t b, const real_t c, const real_t d, const real_t e) {
-  const real_t is0 = (real_t)(13.0 / 12) * square(a - 2 * b + c) + (real_t)0.25 * square(a - 4 * b + 3 * c);
-  const real_t is1 = (real_t)(13.0 / 12) * square(b - 2 * c + d) + (real_t)0.25 * square(b - d);
-  const real_t is2 = (real_t)(13.0 / 12) * square(c - 2 * d + e) + (real_t)0.25 * square(3 * c - 4 * d + e);
+  const double A = a, B = b, C = c, D = d, E = e;
+  const double is0 = 13.0 / 12 * square(A - 2 * B + C) + 0.25 * square(A - 4 * B + 3 * C);
+  const double is1 = 13.0 / 12 * square(B - 2 * C + D) + 0.25 * square(B - D);
+  const double is2 = 13.0 / 12 * square(C - 2 * D + E) + 0.25 * square(3 * C - 4 * D + E);
   const real_t q0 = 2 * a - 7 * b + 11 * c, q1 = -b + 5 * c + 2 * d, q2 = 2 * c + 5 * d - e;  // 6 × candidates
-  const real_t d0 = square((real_t)1e-6 + is0), d1 = square((real_t)1e-6 + is1), d2 = square((real_t)1e-6 + is2);
-  const real_t w0 = (real_t)0.1 * d1 * d2, w1 = (real_t)0.6 * d0 * d2, w2 = (real_t)0.3 * d0 * d1;
-  return (w0 * q0 + w1 * q1 + w2 * q2) / (6 * (w0 + w1 + w2));
+  const double d0 = square(1e-6 + is0), d1 = square(1e-6 + is1), d2 = square(1e-6 + is2);
+  const double w0 = 0.1 * d1 * d2, w1 = 0.6 * d0 * d2, w2 = 0.3 * d0 * d1;
+  return (real_t)((w0 * q0 + w1 * q1 + w2 * q2) / (6 * (w0 + w1 + w2)));
 }
 
 real_t total_energy(const state_t s) {

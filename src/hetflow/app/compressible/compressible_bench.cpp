@@ -4,7 +4,9 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "hetflow/app/bench/reference.hpp"
@@ -47,14 +49,15 @@ double flops_per_cell(int s, int rows, bool stiffened) {
   return (tile_cells * primitive_flops + faces * face_flops(stiffened)) / (s * rows) + cell_flops;
 }
 
-// Bytes per cell and stage if every value crosses device memory once: the update reads the cell (48 B), its
-// share of the ghost band (12/s ghosts of 48 B), q0 in two stages of three, writes the cell and the boundary
-// faces' 7 values (4 s faces a block); the ghost fill reads per ghost its table entry (4 B start, one source
-// of 17 B) and the source cell, and writes the ghost; the CFL rate reads every cell once a step.
-double bytes_per_cell(int s) {
-  const double cell = 8.0 * equations, ghosts = 12.0 / s;
-  const double update = cell + ghosts * cell + 2.0 / 3 * cell + cell + 4.0 * s * 7 * 8 / (s * s);
-  const double fill = ghosts * (4 + 17 + 2 * cell);
+// Bytes per cell and stage if every value crosses device memory once, values of `real` bytes: the update
+// reads the cell (6 values), its share of the ghost band (12/s ghosts), q0 in two stages of three, writes
+// the cell and the boundary faces' 7 values (4 s faces a block); the ghost fill reads per ghost its table
+// entry (4 B start and one source: 4 B block, 4 B cell, a weight, 1 B flip) and the source cell, and writes
+// the ghost; the CFL rate reads every cell once a step.
+double bytes_per_cell(int s, std::size_t real) {
+  const double r = static_cast<double>(real), cell = r * equations, ghosts = 12.0 / s;
+  const double update = cell + ghosts * cell + 2.0 / 3 * cell + cell + 4.0 * s * 7 * r / (s * s);
+  const double fill = ghosts * (4 + 9 + r + 2 * cell);
   return update + fill + cell / stages;
 }
 
@@ -92,7 +95,9 @@ class CompressibleBench {
     core::FlopOptions flop_options;
     flop_options.repeats = options.repeats;
     peak64_ = core::measure_flops(queue_, core::Precision::f64, flop_options).gflops.median;
-    std::cerr << "  peak fp64 multiply-add rate: " << core::number_text(peak64_, 4) << " GFLOP/s\n";
+    peak32_ = core::measure_flops(queue_, core::Precision::f32, flop_options).gflops.median;
+    std::cerr << "  peak multiply-add rate: " << core::number_text(peak64_, 4) << " GFLOP/s fp64, "
+              << core::number_text(peak32_, 4) << " fp32\n";
   }
 
   BenchReport run() {
@@ -111,44 +116,60 @@ class CompressibleBench {
 
  private:
   void uniform_cases(int n) {
-    const std::string size = std::to_string(n) + "^2";
+    for (const core::Precision precision : {core::Precision::f64, core::Precision::f32})
+      for (const Family& family : families) {
+        if (precision == core::Precision::f32)
+          family_cases<float>(n, family);
+        else
+          family_cases<double>(n, family);
+      }
+  }
+
+  // One grid and problem family in the precision of Real: "step", "update" and, for the ideal gases,
+  // "ghosts" cases.
+  template <class Real>
+  void family_cases(int n, const Family& family) {
+    constexpr bool fp32 = std::is_same_v<Real, float>;
+    const std::string size = std::to_string(n) + "^2", suffix = family.suffix + std::string(fp32 ? " fp32" : "");
+    const bool stiffened = family.disc.p_inf > 0;
+    if (!options_.wants(size + " step" + suffix) && !options_.wants(size + " update" + suffix) &&
+        !(options_.wants(size + " ghosts" + suffix) && !stiffened))
+      return;
     const int roots = n / block;
     const double cells = static_cast<double>(n) * n;
-    for (const Family& family : families) {
-      const std::string suffix = family.suffix;
-      const bool stiffened = family.disc.p_inf > 0;
-      if (!options_.wants(size + " step" + suffix) && !options_.wants(size + " update" + suffix) &&
-          !(options_.wants(size + " ghosts") && !stiffened))
-        continue;
-      auto flow = with_progress(size + suffix + " set-up", [&] {
-        auto f =
-            std::make_unique<mrag::BlockFlow>(queue_, mrag::BlockTree(roots, roots, 0), block,
-                                              mrag::sides(mrag::Edge::periodic, mrag::Edge::periodic), 1.0 / roots);
-        f->set([&](double x, double y) { return initial_state(family, x, y); });
-        return f;
-      });
-      mrag::BlockRhs rhs(queue_, flow->tree(), block, flow->sides(), flow->root_size(), stiffened);
-      const double flops = flops_per_cell(block, rhs.tile_rows(), stiffened), bytes = bytes_per_cell(block);
-      const nlohmann::json params = {
-          {"cells", cells},
-          {"block", block},
-          {"tile_rows", rhs.tile_rows()},
-          {"blocks", flow->tree().leaves().size()},
-          {"closure", stiffened ? "air and water (stiffened gas)" : "air and helium (ideal)"},
-          {"flops_per_cell_stage", flops},
-          {"bytes_per_cell_stage", bytes},
-          {"peak_fp64_gflops", peak64_},
-          {"precision", "fp64"}};
-      step_case(size + " step" + suffix, *flow, cells, flops, bytes, params);
-      core::Buffer<double> q(queue_.context(), rhs.values()), out(queue_.context(), rhs.values());
-      q.write(queue_, flow->conserved());
-      kernel_case(size + " update" + suffix, cells, flops, params, [&] { rhs(queue_, q, out); });
-      if (!stiffened) kernel_case(size + " ghosts", cells, 0, params, [&] { rhs.ghosts().fill(queue_, q); });
-    }
+    auto flow = with_progress(size + suffix + " set-up", [&] {
+      auto f = std::make_unique<mrag::BlockFlow>(queue_, mrag::BlockTree(roots, roots, 0), block,
+                                                 mrag::sides(mrag::Edge::periodic, mrag::Edge::periodic), 1.0 / roots,
+                                                 mrag::TimeScheme::ssp_rk3, mrag::precision_of<Real>);
+      f->set([&](double x, double y) { return initial_state(family, x, y); });
+      return f;
+    });
+    mrag::BlockRhs<Real> rhs(queue_, flow->tree(), block, flow->sides(), flow->root_size(), stiffened);
+    const double flops = flops_per_cell(block, rhs.tile_rows(), stiffened);
+    const double bytes = bytes_per_cell(block, sizeof(Real)), peak = fp32 ? peak32_ : peak64_;
+    const nlohmann::json params = {
+        {"cells", cells},
+        {"block", block},
+        {"tile_rows", rhs.tile_rows()},
+        {"blocks", flow->tree().leaves().size()},
+        {"closure", stiffened ? "air and water (stiffened gas)" : "air and helium (ideal)"},
+        {"flops_per_cell_stage", flops},
+        {"bytes_per_cell_stage", bytes},
+        {"peak_gflops", peak},
+        {"precision", fp32 ? "fp32 (WENO smoothness indicators and weights in fp64)" : "fp64"},
+        {"efficiency_is", std::string("FLOPs per cell-stage x rate / ") + (fp32 ? "fp32" : "fp64") +
+                              " peak multiply-add rate"}};
+    step_case(size + " step" + suffix, *flow, cells, flops / peak, bytes, params);
+    core::Buffer<Real> q(queue_.context(), rhs.values()), out(queue_.context(), rhs.values());
+    const std::vector<double> state = flow->conserved();
+    q.write(queue_, std::span<const Real>(std::vector<Real>(state.begin(), state.end())));
+    kernel_case(size + " update" + suffix, cells, flops / peak, params, [&] { rhs(queue_, q, out); });
+    if (!stiffened) kernel_case(size + " ghosts" + suffix, cells, 0, params, [&] { rhs.ghosts().fill(queue_, q); });
   }
 
   // Whole steps at Courant 0.5 as a run takes them: the CFL rate read back, then the three stages.
-  void step_case(const std::string& name, mrag::BlockFlow& flow, double cells, double flops, double bytes,
+  // `work` is the FLOPs per cell-stage over the peak rate (GFLOP/s), so that rate x work is the efficiency.
+  void step_case(const std::string& name, mrag::BlockFlow& flow, double cells, double work, double bytes,
                  nlohmann::json params) {
     if (!options_.wants(name)) return;
     std::vector<double> rates, ms;
@@ -163,17 +184,16 @@ class CompressibleBench {
     const core::Summary rate = core::summarize(rates);
     params["step_ms"] = core::summarize(ms).median;
     params["grind_ns_per_cell_equation_rhs"] = 1 / (rate.median * equations);
-    params["flop_efficiency"] = rate.median * flops / peak64_;
     params["bandwidth_efficiency"] = rate.median * bytes / report_.reference_bandwidth_GBs;
-    params["efficiency_is"] = "FLOPs per cell-stage x rate / fp64 peak multiply-add rate";
-    params["goal_h200"] = ">= 5 Gcell-updates/s per stage (fp64)";
+    params["goal_h200"] = ">= 5 Gcell-updates/s per stage in fp64, >= 15 in fp32";
     std::cerr << "  " << name << ": " << core::number_text(rate.median, 4) << " Gcell/s per stage, "
               << core::number_text(params["step_ms"].get<double>(), 4) << " ms a step\n";
-    report_.cases.push_back({name, "Gcell/s", rate, bytes, rate.median * flops / peak64_, params});
+    report_.cases.push_back({name, "Gcell/s", rate, bytes, rate.median * work, params});
   }
 
-  // Cell-updates per second of one enqueue, by device events; flops per cell 0 for a case without any.
-  void kernel_case(const std::string& name, double cells, double flops, nlohmann::json params,
+  // Cell-updates per second of one enqueue, by device events; `work` as step_case's, 0 for a case without
+  // FLOPs.
+  void kernel_case(const std::string& name, double cells, double work, nlohmann::json params,
                    const std::function<void()>& enqueue) {
     if (!options_.wants(name)) return;
     if (stamp_.size() == 0) stamp_ = core::Buffer<double>(queue_.context(), 1);
@@ -182,16 +202,16 @@ class CompressibleBench {
     for (double s : seconds) rates.push_back(cells / s * 1e-9);
     const core::Summary rate = core::summarize(rates);
     params["median_ms"] = core::summarize(seconds).median * 1e3;
-    params["efficiency_is"] = flops > 0 ? "FLOPs per cell x rate / fp64 peak multiply-add rate" : "none";
+    if (work == 0) params["efficiency_is"] = "none";
     std::cerr << "  " << name << ": " << core::number_text(rate.median, 4) << " Gcell/s\n";
-    report_.cases.push_back({name, "Gcell/s", rate, 0, flops > 0 ? rate.median * flops / peak64_ : 0, params});
+    report_.cases.push_back({name, "Gcell/s", rate, 0, rate.median * work, params});
   }
 
   const core::DeviceSet& devices_;
   const core::Queue& queue_;
   const BenchOptions& options_;
   BenchReport report_;
-  double peak64_ = 0;
+  double peak64_ = 0, peak32_ = 0;
   core::Buffer<double> stamp_;
 };
 

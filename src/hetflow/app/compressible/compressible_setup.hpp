@@ -44,6 +44,7 @@ struct CompressibleSetup {
   std::map<std::string, mrag::StiffenedGas> materials;
   InitialState initial;
   mrag::TimeScheme scheme = mrag::TimeScheme::ssp_rk3;
+  core::Precision precision = core::Precision::f64;
   double cfl = 0.5;
   double end = 0;
   CompressibleAdaptation adaptation;
