@@ -29,44 +29,48 @@ std::vector<FaceState> line_state() {
 
 // The device's right-hand side on two level-0 blocks of a periodic grid, for a state that varies along x
 // (blocks side by side) or along y (one above the other), equals Reference1d's rate on every line: the
-// ghosts, the WENO faces, HLLE and the closure source line up, and the other axis adds exact zeros.
+// ghosts, the WENO faces, the Riemann fluxes (HLLE and HLLC) and the closure source line up, and the other
+// axis adds exact zeros.
 TEST(MragBlockRhs, AStateAlongOneAxisGivesTheOneDimensionalRate) {
   core::DeviceSet devices = test::test_device();
   const core::Queue& queue = devices.compute(0);
   const std::vector<FaceState> line = line_state();
-  const Reference1d reference(line, 1.0 / (2 * s), Reference1d::Boundary::periodic);
-  const std::vector<Reference1d::Conserved> expected = reference.rate();
-  for (int axis = 0; axis < 2; ++axis) {
-    const BlockTree tree(axis == 0 ? 2 : 1, axis == 0 ? 1 : 2, 0);
-    BlockRhs<double> rhs(queue, tree, s, sides(Edge::periodic, Edge::periodic), 0.5);
-    std::vector<double> data(rhs.values());
-    for (int b = 0; b < 2; ++b)
-      for (int j = 0; j < s; ++j)
-        for (int i = 0; i < s; ++i) {
-          const int k = b * s + (axis == 0 ? i : j);
-          const Reference1d::Conserved q = conserved(line[static_cast<std::size_t>(k)]);
-          // The line's normal momentum is ρu along x, ρv along y.
-          const double fields_of_cell[fields] = {q[0], axis == 0 ? q[1] : 0, axis == 0 ? 0 : q[1], q[3], q[4], q[5]};
-          for (int f = 0; f < fields; ++f)
-            data[static_cast<std::size_t>((b * fields + f) * s * s + i + s * j)] = fields_of_cell[f];
-        }
-    core::Buffer<double> d(queue.context(), data.size()), r(queue.context(), data.size());
-    d.write(queue, std::span<const double>(data));
-    rhs(queue, d, r);
-    std::vector<double> got(data.size());
-    r.read(queue, std::span<double>(got));
-    double largest = 0;
-    for (const auto& q : expected)
-      for (double v : q) largest = std::max(largest, std::abs(v));
-    for (int b = 0; b < 2; ++b)
-      for (int j = 0; j < s; ++j)
-        for (int i = 0; i < s; ++i) {
-          const auto& e = expected[static_cast<std::size_t>(b * s + (axis == 0 ? i : j))];
-          const double want[fields] = {e[0], axis == 0 ? e[1] : 0, axis == 0 ? 0 : e[1], e[3], e[4], e[5]};
-          for (int f = 0; f < fields; ++f)
-            EXPECT_NEAR(got[static_cast<std::size_t>((b * fields + f) * s * s + i + s * j)], want[f], 1e-12 * largest)
-                << "axis " << axis << " block " << b << " cell (" << i << ", " << j << ") field " << f;
-        }
+  for (const RiemannSolver solver : {RiemannSolver::hlle, RiemannSolver::hllc}) {
+    const Reference1d reference(line, 1.0 / (2 * s), Reference1d::Boundary::periodic, solver);
+    const std::vector<Reference1d::Conserved> expected = reference.rate();
+    for (int axis = 0; axis < 2; ++axis) {
+      const BlockTree tree(axis == 0 ? 2 : 1, axis == 0 ? 1 : 2, 0);
+      BlockRhs<double> rhs(queue, tree, s, sides(Edge::periodic, Edge::periodic), 0.5, true, solver);
+      std::vector<double> data(rhs.values());
+      for (int b = 0; b < 2; ++b)
+        for (int j = 0; j < s; ++j)
+          for (int i = 0; i < s; ++i) {
+            const int k = b * s + (axis == 0 ? i : j);
+            const Reference1d::Conserved q = conserved(line[static_cast<std::size_t>(k)]);
+            // The line's normal momentum is ρu along x, ρv along y.
+            const double fields_of_cell[fields] = {q[0], axis == 0 ? q[1] : 0, axis == 0 ? 0 : q[1], q[3], q[4], q[5]};
+            for (int f = 0; f < fields; ++f)
+              data[static_cast<std::size_t>((b * fields + f) * s * s + i + s * j)] = fields_of_cell[f];
+          }
+      core::Buffer<double> d(queue.context(), data.size()), r(queue.context(), data.size());
+      d.write(queue, std::span<const double>(data));
+      rhs(queue, d, r);
+      std::vector<double> got(data.size());
+      r.read(queue, std::span<double>(got));
+      double largest = 0;
+      for (const auto& q : expected)
+        for (double v : q) largest = std::max(largest, std::abs(v));
+      for (int b = 0; b < 2; ++b)
+        for (int j = 0; j < s; ++j)
+          for (int i = 0; i < s; ++i) {
+            const auto& e = expected[static_cast<std::size_t>(b * s + (axis == 0 ? i : j))];
+            const double want[fields] = {e[0], axis == 0 ? e[1] : 0, axis == 0 ? 0 : e[1], e[3], e[4], e[5]};
+            for (int f = 0; f < fields; ++f)
+              EXPECT_NEAR(got[static_cast<std::size_t>((b * fields + f) * s * s + i + s * j)], want[f], 1e-12 * largest)
+                  << (solver == RiemannSolver::hllc ? "hllc" : "hlle") << " axis " << axis << " block " << b
+                  << " cell (" << i << ", " << j << ") field " << f;
+          }
+    }
   }
 }
 

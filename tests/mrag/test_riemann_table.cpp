@@ -34,11 +34,12 @@ const Problem problems[] = {{"Toro 1", {1, 0, 1}, {0.125, 0, 0.1}, 0.3, 0.2},
 
 // The states along the line after running a problem on `cells` cells along x (periodic in y), or along y
 // (periodic in x), with the velocity along the line returned as un.
-std::vector<FaceState> run(const Problem& p, int cells, int axis = 0) {
+std::vector<FaceState> run(const Problem& p, int cells, int axis = 0, RiemannSolver solver = RiemannSolver::hlle) {
   core::DeviceSet devices = test::test_device();
   const int roots = cells / 16;
   BlockFlow flow(devices.compute(0), axis == 0 ? BlockTree(roots, 1, 0) : BlockTree(1, roots, 0), 16,
-                 axis == 0 ? sides(Edge::outflow, Edge::periodic) : sides(Edge::periodic, Edge::outflow), 1.0 / roots);
+                 axis == 0 ? sides(Edge::outflow, Edge::periodic) : sides(Edge::periodic, Edge::outflow), 1.0 / roots,
+                 TimeScheme::ssp_rk3, core::Precision::f64, solver);
   flow.set([&](double x, double y) {
     const bool left = (axis == 0 ? x : y) < p.diaphragm;
     const Primitive1d& w = left ? p.left : p.right;
@@ -118,6 +119,36 @@ TEST(MragRiemannTable, TheRiemannProblemsConvergeAndStayPositive) {
       }
     }
     EXPECT_LT(errors[1], 0.67 * errors[0]) << p.name;
+  }
+}
+
+// The density's L1 error of each problem on 128 cells with HLLC, which restores the contact: at least 3 %
+// below HLLE's where the contact stands apart and carries most of the error (Toro 1, the air–helium Sod
+// problem: 3.5 % and 7.2 % on PoCL), within 1 % of it elsewhere (the strong shocks of tests 3 and 4 sit next
+// to their contacts, and HLLC's is 0.03 % larger there); every jump within 2 cells of its exact place; no
+// negative density or pressure.
+TEST(MragRiemannTable, HllcResolvesTheContactsAtLeastAsWellAsHlle) {
+  const int cells = 128;
+  for (const Problem& p : problems) {
+    const ExactRiemann exact(p.left, p.right, air, p.right_gas);
+    double errors[2] = {0, 0};
+    std::vector<FaceState> lines[2];
+    for (int k = 0; k < 2; ++k) {
+      lines[k] = run(p, cells, 0, k == 0 ? RiemannSolver::hlle : RiemannSolver::hllc);
+      for (int i = 0; i < cells; ++i)
+        errors[k] += std::abs(lines[k][i].rho - exact.sample(((i + 0.5) / cells - p.diaphragm) / p.time).state.rho) /
+                     cells;
+    }
+    std::cout << p.name << ", 128 cells: density L1 " << errors[0] << " (hlle), " << errors[1] << " (hllc)\n";
+    const std::string name = p.name;
+    EXPECT_LT(errors[1], (name == "Toro 1" || name == "air-helium Sod" ? 0.97 : 1.01) * errors[0]) << p.name;
+    for (const FaceState& w : lines[1]) {
+      EXPECT_GT(w.rho, 0) << p.name;
+      EXPECT_GT(w.p, 0) << p.name;
+    }
+    for (const Jump& jump : density_jumps(exact, p))
+      EXPECT_LT(std::abs(nearest_crossing(lines[1], 0.5 * (jump.before + jump.after), jump.x) - jump.x), 2.0 / cells)
+          << p.name << ", jump at " << jump.x;
   }
 }
 

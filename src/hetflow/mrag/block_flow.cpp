@@ -18,14 +18,14 @@
 namespace hetflow::mrag {
 
 BlockFlow::BlockFlow(const core::Queue& queue, const BlockTree& tree, int s, const Sides& sides, double root_size,
-                     TimeScheme scheme, core::Precision precision)
+                     TimeScheme scheme, core::Precision precision, RiemannSolver riemann)
     : tree_(tree),
       s_(s),
       sides_(sides),
       root_size_(root_size),
       scheme_(scheme),
       precision_(precision),
-      blocks_(device_blocks(queue, precision, s, sides, root_size)) {}
+      blocks_(device_blocks(queue, precision, s, sides, root_size, riemann)) {}
 
 std::size_t BlockFlow::values() const { return tree_.leaves().size() * fields * static_cast<std::size_t>(s_) * s_; }
 

@@ -19,7 +19,8 @@ namespace hetflow::mrag {
 class BlockFlow {
  public:
   BlockFlow(const core::Queue& queue, const BlockTree& tree, int s, const Sides& sides, double root_size,
-            TimeScheme scheme = TimeScheme::ssp_rk3, core::Precision precision = core::Precision::f64);
+            TimeScheme scheme = TimeScheme::ssp_rk3, core::Precision precision = core::Precision::f64,
+            RiemannSolver riemann = RiemannSolver::hlle);
 
   // Sets every cell from `initial`(x, y) at its centre, a primitive state with un = u and ut = v.
   void set(const std::function<FaceState(double, double)>& initial);

@@ -1,8 +1,8 @@
 // The right-hand side of the one-fluid Euler equations on wavelet blocks (docs/mrag.md) fused with a
-// Runge–Kutta stage: per tile of a block WENO5 of the primitives and the HLLE flux of each face once, the
-// closure fields' source and the update, reading a ghost band of 3 without corners (mrag_ghosts.cl fills
-// it); then the flux correction at resolution jumps. The host references are mrag/weno5.hpp and
-// mrag/hlle_flux.hpp.
+// Runge–Kutta stage: per tile of a block WENO5 of the primitives and the HLLE (or, with HLLC 1, HLLC) flux
+// of each face once, the closure fields' source and the update, reading a ghost band of 3 without corners
+// (mrag_ghosts.cl fills it); then the flux correction at resolution jumps. The host references are
+// mrag/weno5.hpp and mrag/hlle_flux.hpp.
 #include "mrag/mrag_ghosts.cl"
 
 // Primitives in a face's frame: density, normal and tangential velocity, pressure, Γ, Π.
@@ -42,29 +42,82 @@ real_t sound_speed(const state_t s) {
   return sqrt(((s.v[BIG_GAMMA] + 1) * s.v[P] + s.v[BIG_PI]) / (s.v[BIG_GAMMA] * s.v[RHO]));
 }
 
-// The HLLE flux (ρ, ρu_n, ρu_t, ρE, Γ, Π) between two face states, and the interface velocity u*, with
-// Einfeldt's wave speeds from Roe averages (mrag/hlle_flux.hpp); the divisions by the Roe weights' sum and
-// by the fan's span are multiplications by their reciprocals.
-void hlle(const state_t l, const state_t r, real_t* flux, real_t* u_star) {
+// Einfeldt's wave speeds S_L = min(u_L − c_L, ũ − c̃), S_R = max(u_R + c_R, ũ + c̃) from Roe averages
+// (mrag/hlle_flux.hpp); the division by the Roe weights' sum is a multiplication by its reciprocal.
+void einfeldt_speeds(const state_t l, const state_t r, real_t* s_left, real_t* s_right) {
   const real_t wl = sqrt(l.v[RHO]), wr = sqrt(r.v[RHO]), inv_w = 1 / (wl + wr);
-  const real_t el = total_energy(l), er = total_energy(r);
   const real_t un = (wl * l.v[UN] + wr * r.v[UN]) * inv_w, ut = (wl * l.v[UT] + wr * r.v[UT]) * inv_w;
-  const real_t enthalpy = ((el + l.v[P]) / wl + (er + r.v[P]) / wr) * inv_w;
+  const real_t enthalpy = ((total_energy(l) + l.v[P]) / wl + (total_energy(r) + r.v[P]) / wr) * inv_w;
   const real_t gamma = (wl * l.v[BIG_GAMMA] + wr * r.v[BIG_GAMMA]) * inv_w;
   const real_t c = sqrt(fmax((enthalpy - (real_t)0.5 * (un * un + ut * ut)) / gamma, (real_t)0));
-  const real_t b_minus = fmin(fmin(l.v[UN] - sound_speed(l), un - c), (real_t)0);
-  const real_t b_plus = fmax(fmax(r.v[UN] + sound_speed(r), un + c), (real_t)0);
-  const real_t ql[FIELDS] = {l.v[RHO], l.v[RHO] * l.v[UN], l.v[RHO] * l.v[UT], el, l.v[BIG_GAMMA], l.v[BIG_PI]};
-  const real_t qr[FIELDS] = {r.v[RHO], r.v[RHO] * r.v[UN], r.v[RHO] * r.v[UT], er, r.v[BIG_GAMMA], r.v[BIG_PI]};
-  const real_t fl[FIELDS] = {ql[1], ql[1] * l.v[UN] + l.v[P], ql[2] * l.v[UN], (el + l.v[P]) * l.v[UN],
-                             l.v[BIG_GAMMA] * l.v[UN], l.v[BIG_PI] * l.v[UN]};
-  const real_t fr[FIELDS] = {qr[1], qr[1] * r.v[UN] + r.v[P], qr[2] * r.v[UN], (er + r.v[P]) * r.v[UN],
-                             r.v[BIG_GAMMA] * r.v[UN], r.v[BIG_PI] * r.v[UN]};
+  *s_left = fmin(l.v[UN] - sound_speed(l), un - c);
+  *s_right = fmax(r.v[UN] + sound_speed(r), un + c);
+}
+
+void conserved_of(const state_t s, real_t* q) {
+  q[0] = s.v[RHO];
+  q[1] = s.v[RHO] * s.v[UN];
+  q[2] = s.v[RHO] * s.v[UT];
+  q[3] = total_energy(s);
+  q[4] = s.v[BIG_GAMMA];
+  q[5] = s.v[BIG_PI];
+}
+
+void physical_flux(const state_t s, const real_t* q, real_t* f) {
+  f[0] = q[1];
+  f[1] = q[1] * s.v[UN] + s.v[P];
+  f[2] = q[2] * s.v[UN];
+  f[3] = (q[3] + s.v[P]) * s.v[UN];
+  f[4] = s.v[BIG_GAMMA] * s.v[UN];
+  f[5] = s.v[BIG_PI] * s.v[UN];
+}
+
+#if HLLC
+// The HLLC flux (ρ, ρu_n, ρu_t, ρE, Γ, Π) and u* (mrag/hlle_flux.hpp, hllc_flux): the star state of the side
+// upwind of the contact, u* the same flux of the constant 1, Γ's and Π's fluxes Γ_K u* and Π_K u*.
+void riemann_flux(const state_t l, const state_t r, real_t* flux, real_t* u_star) {
+  real_t s_left, s_right;
+  einfeldt_speeds(l, r, &s_left, &s_right);
+  const real_t ml = l.v[RHO] * (s_left - l.v[UN]), mr = r.v[RHO] * (s_right - r.v[UN]);
+  const real_t s_star = (r.v[P] - l.v[P] + l.v[UN] * ml - r.v[UN] * mr) / (ml - mr);
+  const bool from_left = s_star >= 0;
+  const state_t k = from_left ? l : r;
+  const real_t sk = from_left ? s_left : s_right;
+  real_t q[FIELDS], f[FIELDS];
+  conserved_of(k, q);
+  physical_flux(k, q, f);
+  if (s_left >= 0 || s_right <= 0) {  // supersonic: the upwind side's flux
+    for (int i = 0; i < FIELDS; ++i) flux[i] = f[i];
+    *u_star = k.v[UN];
+    return;
+  }
+  // The star state is the side's state compressed by c = (S_K − u_K)/(S_K − S*), moving at S*.
+  const real_t c = (sk - k.v[UN]) / (sk - s_star), rho = k.v[RHO] * c;
+  const real_t star[4] = {rho, rho * s_star, rho * k.v[UT],
+                          c * (q[3] + (s_star - k.v[UN]) * (k.v[RHO] * s_star + k.v[P] / (sk - k.v[UN])))};
+  for (int i = 0; i < 4; ++i) flux[i] = f[i] + sk * (star[i] - q[i]);
+  *u_star = k.v[UN] + sk * (c - 1);
+  flux[4] = k.v[BIG_GAMMA] * *u_star;
+  flux[5] = k.v[BIG_PI] * *u_star;
+}
+#else
+// The HLLE flux (ρ, ρu_n, ρu_t, ρE, Γ, Π) between two face states, and the interface velocity u*
+// (mrag/hlle_flux.hpp); the division by the fan's span is a multiplication by its reciprocal.
+void riemann_flux(const state_t l, const state_t r, real_t* flux, real_t* u_star) {
+  real_t s_left, s_right;
+  einfeldt_speeds(l, r, &s_left, &s_right);
+  const real_t b_minus = fmin(s_left, (real_t)0), b_plus = fmax(s_right, (real_t)0);
+  real_t ql[FIELDS], qr[FIELDS], fl[FIELDS], fr[FIELDS];
+  conserved_of(l, ql);
+  conserved_of(r, qr);
+  physical_flux(l, ql, fl);
+  physical_flux(r, qr, fr);
   const real_t inv_span = 1 / (b_plus - b_minus);
   for (int f = 0; f < FIELDS; ++f)
     flux[f] = (b_plus * fl[f] - b_minus * fr[f] + b_plus * b_minus * (qr[f] - ql[f])) * inv_span;
   *u_star = (b_plus * l.v[UN] - b_minus * r.v[UN]) * inv_span;
 }
+#endif
 
 // A tile is ROWS rows of a block's cells (ROWS divides BLOCK); its work-group of TILE_GROUP work-items first
 // holds the tile's primitives, with the three-cell band around it (no corners), in local memory, then
@@ -91,7 +144,7 @@ state_t tile_state(__local const real_t* tile, const int x, const int y, const i
 
 // The flux through the face between tile cells (x − 1, y) and (x, y) (axis 0) or (x, y − 1) and (x, y)
 // (axis 1), in x/y order (ρ, ρu, ρv, ρE, Γ, Π), then u*: WENO5 from the three cells before and two after on
-// its left, mirrored on its right, and HLLE.
+// its left, mirrored on its right, and the Riemann flux.
 void tile_face_flux(__local const real_t* tile, const int x, const int y, const int axis, real_t* out) {
   const int dx = axis == 0, dy = axis == 1;
   state_t line[6];
@@ -103,7 +156,7 @@ void tile_face_flux(__local const real_t* tile, const int x, const int y, const 
     r.v[f] = weno5(line[5].v[f], line[4].v[f], line[3].v[f], line[2].v[f], line[1].v[f]);
   }
   real_t flux[FIELDS];
-  hlle(l, r, flux, out + FIELDS);
+  riemann_flux(l, r, flux, out + FIELDS);
   out[0] = flux[0];
   out[1] = axis == 0 ? flux[1] : flux[2];
   out[2] = axis == 0 ? flux[2] : flux[1];

@@ -18,8 +18,8 @@ FaceState from_fields(const std::array<double, 5>& f) { return {f[0], f[1], 0, f
 
 }  // namespace
 
-Reference1d::Reference1d(const std::vector<FaceState>& cells, double h, Boundary boundary)
-    : h_(h), boundary_(boundary) {
+Reference1d::Reference1d(const std::vector<FaceState>& cells, double h, Boundary boundary, RiemannSolver solver)
+    : h_(h), boundary_(boundary), solver_(solver) {
   for (const FaceState& s : cells) q_.push_back(conserved(s));
 }
 
@@ -49,7 +49,7 @@ std::vector<Reference1d::Conserved> Reference1d::rate(const std::vector<Conserve
       left[k] = weno5_face(at(f - 3, k), at(f - 2, k), at(f - 1, k), at(f, k), at(f + 1, k));
       right[k] = weno5_face(at(f + 2, k), at(f + 1, k), at(f, k), at(f - 1, k), at(f - 2, k));
     }
-    faces[static_cast<std::size_t>(f)] = hlle_flux(from_fields(left), from_fields(right));
+    faces[static_cast<std::size_t>(f)] = face_flux(solver_, from_fields(left), from_fields(right));
   }
   std::vector<Conserved> dq(q.size());
   for (int i = 0; i < n; ++i) {

@@ -8,15 +8,16 @@
 namespace hetflow::mrag {
 
 // The solver's scheme in one dimension on a uniform grid, in FP64 on the host: WENO5 of the primitives
-// (ρ, u, p, Γ, Π), HLLE fluxes, the closure fields' source Γ (u*_{i+½} − u*_{i−½})/h, and the three-stage
-// strong-stability-preserving Runge–Kutta scheme of Shu & Osher (1988). The reference that fixes the
-// scheme's properties (docs/mrag.md, Validation) before and beside the device kernels.
+// (ρ, u, p, Γ, Π), HLLE (or HLLC) fluxes, the closure fields' source Γ (u*_{i+½} − u*_{i−½})/h, and the
+// three-stage strong-stability-preserving Runge–Kutta scheme of Shu & Osher (1988). The reference that fixes
+// the scheme's properties (docs/mrag.md, Validation) before and beside the device kernels.
 class Reference1d {
  public:
   enum class Boundary { periodic, outflow };
 
   // Cells of width h, their primitive states (FaceState with ut = 0).
-  Reference1d(const std::vector<FaceState>& cells, double h, Boundary boundary);
+  Reference1d(const std::vector<FaceState>& cells, double h, Boundary boundary,
+              RiemannSolver solver = RiemannSolver::hlle);
 
   // The largest stable step at Courant number `cfl`: cfl h / max(|u| + c).
   double stable_dt(double cfl) const;
@@ -33,6 +34,7 @@ class Reference1d {
 
   double h_;
   Boundary boundary_;
+  RiemannSolver solver_;
   std::vector<Conserved> q_;
 };
 

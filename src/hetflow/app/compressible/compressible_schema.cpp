@@ -208,6 +208,8 @@ void declare_compressible(casefile::Schema& s) {
   sc.key<std::string>("time_integration", "rk3", "rk3: Shu & Osher's third-order SSP scheme; rk2: Heun's")
       .one_of({"rk3", "rk2"});
   sc.key<double>("cfl", 0.5, "dt = cfl / max((|u| + |v| + 2c) / h)").range(0, 1, casefile::Bounds::exclusive_min);
+  sc.key<std::string>("riemann", "hlle", "the faces' flux: hlle (the paper's) or hllc, which keeps contacts sharper")
+      .one_of({"hlle", "hllc"});
   sc.key<std::string>("precision", "fp64",
                       "fp64, or fp32 block data and arithmetic with the WENO weights in fp64 (docs/mrag.md, Precision)")
       .one_of({"fp64", "fp32"});

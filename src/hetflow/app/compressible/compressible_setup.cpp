@@ -113,6 +113,7 @@ CompressibleSetup compressible_setup(const casefile::Case& c) {
       c.get<std::string>("scheme.time_integration") == "rk2" ? mrag::TimeScheme::ssp_rk2 : mrag::TimeScheme::ssp_rk3;
   s.cfl = c.get<double>("scheme.cfl");
   s.precision = c.get<std::string>("scheme.precision") == "fp32" ? core::Precision::f32 : core::Precision::f64;
+  s.riemann = c.get<std::string>("scheme.riemann") == "hllc" ? mrag::RiemannSolver::hllc : mrag::RiemannSolver::hlle;
   s.end = c.get<double>("time.end");
   s.adaptation = {c.get<double>("adapt.eps_refine"), c.get<double>("adapt.eps_compress"), c.get<long>("adapt.every"),
                   c.get<int>("adapt.initial_passes")};

@@ -45,6 +45,7 @@ struct CompressibleSetup {
   InitialState initial;
   mrag::TimeScheme scheme = mrag::TimeScheme::ssp_rk3;
   core::Precision precision = core::Precision::f64;
+  mrag::RiemannSolver riemann = mrag::RiemannSolver::hlle;
   double cfl = 0.5;
   double end = 0;
   CompressibleAdaptation adaptation;
