@@ -16,13 +16,14 @@
 #include "hetflow/core/error.hpp"
 #include "hetflow/mrag/block_flow.hpp"
 #include "hetflow/mrag/front_tracks.hpp"
+#include "hetflow/mrag/shock_bubble.hpp"
 #include "hetflow/mrag/stiffened_gas.hpp"
 #include "test_devices.hpp"
 
 namespace hetflow::mrag {
 namespace {
 
-const StiffenedGas air{1.4, 0}, helium{1.648, 0};
+const StiffenedGas &air = ShockBubble::air, &helium = ShockBubble::helium;
 
 BlockFlow::Cell cell(double x, double h, double p, double big_gamma = air.big_gamma()) {
   BlockFlow::Cell c;
@@ -142,47 +143,13 @@ TEST(MragShockBubble, TheLineFitGivesTheSlopeOverItsWindowAndTheSamplesItFound) 
   EXPECT_THROW(fit_line({{1, 2}, {1, 3}}, 0, 2), core::Error);
 }
 
-// Haas & Sturtevant's (1987) Mach 1.22 shock in air meeting a cylinder of helium contaminated with air
-// (γ 1.648, ρ_b/ρ_air = 0.182), D = 50 mm in a tube 89 mm wide, as Quirk & Karni (1996) computed it.
-// Non-dimensional: air at rest ρ = 1, p = 1 (γ 1.4); the upper half of the tube [0, 3] × [0, 0.5] with a
-// wall at y = 0 for the axis, so one length unit is 89 mm and the disc's radius 25/89.
-struct ShockBubbleCase {
-  static constexpr double mach = 1.22;
-  static constexpr double radius = 25.0 / 89;
-  static constexpr double shock_x = 0.2;            // the shock at t = 0
-  static constexpr double centre_x = 0.5 + radius;  // the disc's upstream edge at x = 0.5
-  static constexpr double metres_per_unit = 0.05 / (2 * radius);
-  // The experiment's air at 20 °C: c = 343 m/s scales the velocities (c = √1.4 in the units here).
-  static constexpr double air_sound_speed = 343;  // m/s
-  static double velocity_scale() { return air_sound_speed / std::sqrt(air.gamma); }
-  static double microseconds_per_unit() { return metres_per_unit / velocity_scale() * 1e6; }
-  // The Rankine–Hugoniot state behind the shock, and the time it meets the disc.
-  static FaceState shocked() {
-    const double g = air.gamma, m2 = mach * mach, c = std::sqrt(g);
-    return {(g + 1) * m2 / ((g - 1) * m2 + 2),
-            2 * c * (mach - 1 / mach) / (g + 1),
-            0,
-            1 + 2 * g * (m2 - 1) / (g + 1),
-            air.big_gamma(),
-            0};
-  }
-  static double contact_time() { return (centre_x - radius - shock_x) / (mach * std::sqrt(air.gamma)); }
-  static FaceState initial(double x, double y) {
-    if (std::hypot(x - centre_x, y) < radius) return {0.182, 0, 0, 1, helium.big_gamma(), 0};
-    return x < shock_x ? shocked() : FaceState{1, 0, 0, 1, air.big_gamma(), 0};
-  }
-};
-
 // The fronts on the centreline every 10 µs from 60 µs before the shock meets the disc to `end_us` after,
 // on roots of 0.5 × 0.5 with blocks of 16² cells up to `level` (finest cells of D/(36 · 2^(level − 1))),
 // adapted every 8 steps with the tests' thresholds after an initial state sampled level + 1 times.
 std::vector<Fronts> shock_bubble_fronts(int level, double end_us) {
-  using C = ShockBubbleCase;
+  using C = ShockBubble;
   core::DeviceSet devices = test::test_device();
-  Sides walls = sides(Edge::outflow, Edge::wall);
-  walls.west = Edge::inflow;
-  walls.inflow[0] = C::shocked();  // west
-  BlockFlow flow(devices.compute(0), BlockTree(6, 1, level), 16, walls, 0.5);
+  BlockFlow flow(devices.compute(0), BlockTree(C::roots_x, C::roots_y, level), 16, C::sides(), C::root_size);
   flow.set(C::initial);
   for (int pass = 0; pass < level + 1; ++pass) {
     flow.adapt(1e-3, 1e-4);
@@ -246,12 +213,12 @@ TEST(MragShockBubbleLong, FrontVelocitiesMatchHaasAndSturtevant) {
   };
   const int level = shock_bubble_level();
   const std::vector<Fronts> samples = shock_bubble_fronts(level, 300);
-  const double scale = ShockBubbleCase::metres_per_unit * 1e6;  // units per µs to m/s
+  const double scale = ShockBubble::metres_per_unit * 1e6;  // units per µs to m/s
   for (const Front& f : table) {
     const LineFit fit = fit_line(track(samples, f.front), f.t_begin, f.t_end);
     const double v = fit.slope * scale;
     std::cout << "level " << level << ", " << f.name << " over [" << f.t_begin << ", " << f.t_end << "] us ("
-              << fit.points << " samples, rms " << fit.rms * ShockBubbleCase::metres_per_unit * 1e3 << " mm): " << v
+              << fit.points << " samples, rms " << fit.rms * ShockBubble::metres_per_unit * 1e3 << " mm): " << v
               << " m/s, measured " << f.measured << ", " << 100 * (v / f.measured - 1) << " %\n";
     EXPECT_NEAR(v, f.measured, 0.1 * f.measured) << f.name;
   }

@@ -15,6 +15,7 @@
 #include "hetflow/core/number_text.hpp"
 #include "hetflow/core/probe.hpp"
 #include "hetflow/mrag/block_flow.hpp"
+#include "hetflow/mrag/shock_bubble.hpp"
 #include "hetflow/mrag/stiffened_gas.hpp"
 
 namespace hetflow::app {
@@ -24,6 +25,9 @@ constexpr double pi = 3.14159265358979323846;
 constexpr int block = 32;
 constexpr double courant = 0.5;
 constexpr int warmup_steps = 2;
+// The adaptive cases: the tests' thresholds, an adaptation every 8 steps, 12 timed periods.
+constexpr double adapt_refine = 1e-3, adapt_compress = 1e-4;
+constexpr int adapt_every = 8, adaptive_periods = 12;
 constexpr int equations = mrag::fields;
 constexpr int stages = 3;
 
@@ -111,6 +115,8 @@ class CompressibleBench {
       }
       uniform_cases(n);
     }
+    // On GPUs level 8 has 4.0e8 finest cells, 1.5 times a 16,384² grid.
+    for (int level : gpu ? std::vector<int>{3, 5, 8} : std::vector<int>{1, 2}) adaptive_case(level);
     return std::move(report_);
   }
 
@@ -157,14 +163,80 @@ class CompressibleBench {
         {"bytes_per_cell_stage", bytes},
         {"peak_gflops", peak},
         {"precision", fp32 ? "fp32 (WENO smoothness indicators and weights in fp64)" : "fp64"},
-        {"efficiency_is", std::string("FLOPs per cell-stage x rate / ") + (fp32 ? "fp32" : "fp64") +
-                              " peak multiply-add rate"}};
+        {"efficiency_is",
+         std::string("FLOPs per cell-stage x rate / ") + (fp32 ? "fp32" : "fp64") + " peak multiply-add rate"}};
     step_case(size + " step" + suffix, *flow, cells, flops / peak, bytes, params);
     core::Buffer<Real> q(queue_.context(), rhs.values()), out(queue_.context(), rhs.values());
     const std::vector<double> state = flow->conserved();
     q.write(queue_, std::span<const Real>(std::vector<Real>(state.begin(), state.end())));
     kernel_case(size + " update" + suffix, cells, flops / peak, params, [&] { rhs(queue_, q, out); });
     if (!stiffened) kernel_case(size + " ghosts" + suffix, cells, 0, params, [&] { rhs.ghosts().fill(queue_, q); });
+  }
+
+  // The Haas–Sturtevant shock–bubble (mrag::ShockBubble) on blocks of 32² cells up to `level`, adapted every
+  // adapt_every steps: after the initial state's adaptation passes and one adaptation period untimed,
+  // adaptive_periods periods of steps and adaptations timed apart. Reports cell-updates per second per stage
+  // over the active cells, against the uniform air-helium grid's rate measured last (the goal: a
+  // time per active cell at most 1.4x the uniform grid's), the adaptations' share of the time (goal: with
+  // the ghosts, at most 25 %), and the compression: active cells over the finest level's.
+  void adaptive_case(int level) {
+    const std::string name = "shock-bubble level " + std::to_string(level);
+    if (!options_.wants(name)) return;
+    using mrag::ShockBubble;
+    auto flow = with_progress(name + " set-up", [&] {
+      auto f =
+          std::make_unique<mrag::BlockFlow>(queue_, mrag::BlockTree(ShockBubble::roots_x, ShockBubble::roots_y, level),
+                                            block, ShockBubble::sides(), ShockBubble::root_size);
+      f->set(ShockBubble::initial);
+      for (int pass = 0; pass <= level; ++pass) {
+        f->adapt(adapt_refine, adapt_compress);
+        f->set(ShockBubble::initial);
+      }
+      return f;
+    });
+    const double finest =
+        static_cast<double>(ShockBubble::roots_x) * ShockBubble::roots_y * block * block * std::pow(4.0, level);
+    double step_s = 0, adapt_s = 0, cell_stages = 0, active = 0;
+    int timed = 0;
+    for (int period = 0; period <= adaptive_periods; ++period) {
+      const core::WallTimer adapting;
+      flow->adapt(adapt_refine, adapt_compress);
+      queue_.finish();
+      if (period > 0) adapt_s += adapting.seconds();
+      for (int k = 0; k < adapt_every; ++k) {
+        const core::WallTimer stepping;
+        flow->step(flow->stable_dt(courant));
+        queue_.finish();
+        if (period == 0) continue;
+        step_s += stepping.seconds();
+        const double cells = static_cast<double>(flow->tree().leaves().size()) * block * block;
+        cell_stages += cells * stages;
+        active += cells;
+        ++timed;
+      }
+      std::cerr << "  " << name << ": period " << period << " of " << adaptive_periods << ", "
+                << flow->tree().leaves().size() << " leaves\n";
+    }
+    const double rate = cell_stages / step_s * 1e-9, ratio = uniform_rate_ > 0 ? rate / uniform_rate_ : 0;
+    const nlohmann::json params = {{"level", level},
+                                   {"block", block},
+                                   {"finest_cells", finest},
+                                   {"mean_active_cells", active / timed},
+                                   {"compression", active / timed / finest},
+                                   {"timed_steps", timed},
+                                   {"adapt_every", adapt_every},
+                                   {"step_s", step_s},
+                                   {"adapt_s", adapt_s},
+                                   {"adapt_share", adapt_s / (adapt_s + step_s)},
+                                   {"uniform_rate", uniform_rate_},
+                                   {"efficiency_is",
+                                    "rate over active cells / the uniform air-helium grid's rate "
+                                    "(goal >= 1/1.4; 0 when no uniform step case ran)"},
+                                   {"goal_h200", "time per active cell <= 1.4x uniform; adaptation share <= 25 %"}};
+    std::cerr << "  " << name << ": " << core::number_text(rate, 4) << " Gcell/s per stage over active cells, "
+              << "adaptation " << core::number_text(100 * adapt_s / (adapt_s + step_s), 3) << " % of the time, "
+              << "compression " << core::number_text(active / timed / finest, 3) << "\n";
+    report_.cases.push_back({name, "Gcell/s", {rate, rate, rate, 1}, 0, ratio, params});
   }
 
   // Whole steps at Courant 0.5 as a run takes them: the CFL rate read back, then the three stages.
@@ -189,6 +261,8 @@ class CompressibleBench {
     std::cerr << "  " << name << ": " << core::number_text(rate.median, 4) << " Gcell/s per stage, "
               << core::number_text(params["step_ms"].get<double>(), 4) << " ms a step\n";
     report_.cases.push_back({name, "Gcell/s", rate, bytes, rate.median * work, params});
+    if (name.find("stiffened") == std::string::npos && name.find("fp32") == std::string::npos)
+      uniform_rate_ = rate.median;
   }
 
   // Cell-updates per second of one enqueue, by device events; `work` as step_case's, 0 for a case without
@@ -212,6 +286,8 @@ class CompressibleBench {
   const BenchOptions& options_;
   BenchReport report_;
   double peak64_ = 0, peak32_ = 0;
+  // The last uniform air-helium FP64 step rate, which the adaptive cases compare with.
+  double uniform_rate_ = 0;
   core::Buffer<double> stamp_;
 };
 

@@ -9,7 +9,9 @@ namespace hetflow::app {
 // CFL rate and its read-back included) against the FP64 peak multiply-add rate measured in the same run,
 // with the grind time in ns per cell, equation and right-hand side and the fraction of the copy bandwidth
 // its bytes model moves; "N^2 update" and "N^2 ghosts" give the fused flux-and-update kernel and the ghost
-// fill alone by device events.
+// fill alone by device events; suffix " fp32" the same in FP32. "shock-bubble level L" runs the
+// Haas–Sturtevant case adapting up to level L: rate over the active cells against the uniform grid's,
+// the adaptations' share of the time, the compression.
 BenchReport compressible_benchmark(const core::DeviceSet& devices, const BenchOptions& options);
 
 }  // namespace hetflow::app
