@@ -65,6 +65,15 @@ TEST_F(CompressibleInput, BadMaterialsStatesSidesAndShapesExitTwoNamingLineKeyAn
   EXPECT_NE(r.output.find("odd.yaml (--set domain.block_size=9): domain.block_size = 9 is odd"), std::string::npos)
       << r.output;
   EXPECT_FALSE(std::filesystem::exists(dir / "out"));
+  // The paper's colour function closes two ideal gases, not water.
+  write("colour.yaml", case_text(gases, drop));
+  const hetflow::test::CommandResult colour =
+      run_hetflow("run colour.yaml --device " + device() + " --set scheme.closure=colour");
+  EXPECT_EQ(colour.status, 2) << colour.output;
+  EXPECT_NE(colour.output.find("colour.yaml (--set scheme.closure=colour): scheme.closure = colour closes ideal "
+                               "gases, and material water has p_inf > 0"),
+            std::string::npos)
+      << colour.output;
 }
 
 // The grid refined everywhere to level 16 over 64 x 64 roots of 32 x 32 cells would take exabytes: refused

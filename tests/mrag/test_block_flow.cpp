@@ -9,6 +9,7 @@
 
 #include "hetflow/core/error.hpp"
 #include "hetflow/mrag/block_flow.hpp"
+#include "hetflow/mrag/colour_function.hpp"
 #include "hetflow/mrag/exact_riemann.hpp"
 #include "hetflow/mrag/reflux_table.hpp"
 #include "hetflow/mrag/stiffened_gas.hpp"
@@ -32,9 +33,9 @@ void run_to(BlockFlow& flow, double t) {
 // whose roundings add up).
 TEST(MragBlockFlow, AnInterfaceCarriedOnceAroundKeepsPressureAndVelocityUniform) {
   core::DeviceSet devices = test::test_device();
-  for (const auto& [precision, solver] : {std::pair{core::Precision::f64, RiemannSolver::hlle},
-                                         std::pair{core::Precision::f64, RiemannSolver::hllc},
-                                         std::pair{core::Precision::f32, RiemannSolver::hlle}})
+  for (const auto& [precision, solver] :
+       {std::pair{core::Precision::f64, RiemannSolver::hlle}, std::pair{core::Precision::f64, RiemannSolver::hllc},
+        std::pair{core::Precision::f32, RiemannSolver::hlle}})
     for (const bool adapted : {false, true}) {
       BlockTree tree(2, 2, 2);
       if (adapted) {
@@ -42,7 +43,7 @@ TEST(MragBlockFlow, AnInterfaceCarriedOnceAroundKeepsPressureAndVelocityUniform)
         tree.refine({1, 1, 1});
       }
       BlockFlow flow(devices.compute(0), tree, 8, sides(Edge::periodic, Edge::periodic), 0.5, TimeScheme::ssp_rk3,
-                     precision, solver);
+                     precision, SpatialScheme{.riemann = solver, .colour = {}});
       flow.set([](double x, double y) {
         const bool inside = std::hypot(x - 0.5, y - 0.5) < 0.2;
         const StiffenedGas& gas = inside ? helium : air;
@@ -65,6 +66,45 @@ TEST(MragBlockFlow, AnInterfaceCarriedOnceAroundKeepsPressureAndVelocityUniform)
       EXPECT_LT(du, bound) << what;
       EXPECT_LT(dv, bound) << what;
     }
+}
+
+// The paper's colour-function closure on the T-INT disc (helium φ ≥ 0, γ 5/3, ε = 0.5; air γ 1.4), uniform
+// grid: γ(φ) is nonlinear, so the moving contact makes pressure oscillations that the Γ closure does not;
+// the spec expects them of order 1e-3 to 1e-2, and the test holds them within [1e-4, 5e-2]. With one gas
+// (γ1 = γ2) the closure is Γ's and Sod's problem gives the same line within 1e-13.
+TEST(MragBlockFlow, TheColourFunctionClosureOscillatesAtAMovingContact) {
+  core::DeviceSet devices = test::test_device();
+  const ColourFunction colour{helium.gamma, air.gamma, 0.5};
+  BlockFlow flow(devices.compute(0), BlockTree(2, 2, 0), 8, sides(Edge::periodic, Edge::periodic), 0.5,
+                 TimeScheme::ssp_rk3, core::Precision::f64,
+                 SpatialScheme{.riemann = RiemannSolver::hlle, .colour = colour});
+  flow.set([](double x, double y) {
+    const bool inside = std::hypot(x - 0.5, y - 0.5) < 0.2;
+    const StiffenedGas& gas = inside ? helium : air;
+    return FaceState{inside ? 0.138 : 1.0, 1.0, 0.5, 1.0, gas.big_gamma(), gas.big_pi()};
+  });
+  run_to(flow, 1.0);
+  double dp = 0;
+  for (const BlockFlow::Cell& c : flow.cells()) dp = std::max(dp, std::abs(c.state.p - 1));
+  std::cout << "colour function, T-INT: max |p - 1| " << dp << " after " << flow.steps() << " steps\n";
+  EXPECT_GT(dp, 1e-4);
+  EXPECT_LT(dp, 5e-2);
+
+  std::vector<double> lines[2];
+  for (int k = 0; k < 2; ++k) {
+    SpatialScheme spatial;
+    if (k == 1) spatial.colour = ColourFunction{air.gamma, air.gamma, 0.5};
+    BlockFlow sod(devices.compute(0), BlockTree(4, 1, 0), 16, sides(Edge::outflow, Edge::periodic), 0.25,
+                  TimeScheme::ssp_rk3, core::Precision::f64, spatial);
+    sod.set([](double x, double) {
+      return FaceState{x < 0.5 ? 1.0 : 0.125, 0, 0, x < 0.5 ? 1.0 : 0.1, air.big_gamma(), 0};
+    });
+    run_to(sod, 0.2);
+    for (const BlockFlow::Cell& c : sod.cells())
+      if (c.y < 1.0 / 64) lines[k].push_back(c.state.rho);
+  }
+  ASSERT_EQ(lines[0].size(), 64u);
+  for (std::size_t i = 0; i < lines[0].size(); ++i) EXPECT_NEAR(lines[1][i], lines[0][i], 1e-13) << i;
 }
 
 // Sod's problem on 128 cells in FP32 and FP64: the density lines differ by an L1 norm below 1e-5, far below

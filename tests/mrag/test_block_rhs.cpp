@@ -40,7 +40,8 @@ TEST(MragBlockRhs, AStateAlongOneAxisGivesTheOneDimensionalRate) {
     const std::vector<Reference1d::Conserved> expected = reference.rate();
     for (int axis = 0; axis < 2; ++axis) {
       const BlockTree tree(axis == 0 ? 2 : 1, axis == 0 ? 1 : 2, 0);
-      BlockRhs<double> rhs(queue, tree, s, sides(Edge::periodic, Edge::periodic), 0.5, true, solver);
+      BlockRhs<double> rhs(queue, tree, s, sides(Edge::periodic, Edge::periodic), 0.5, true,
+                           SpatialScheme{.riemann = solver, .colour = {}});
       std::vector<double> data(rhs.values());
       for (int b = 0; b < 2; ++b)
         for (int j = 0; j < s; ++j)

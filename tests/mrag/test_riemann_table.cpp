@@ -39,7 +39,7 @@ std::vector<FaceState> run(const Problem& p, int cells, int axis = 0, RiemannSol
   const int roots = cells / 16;
   BlockFlow flow(devices.compute(0), axis == 0 ? BlockTree(roots, 1, 0) : BlockTree(1, roots, 0), 16,
                  axis == 0 ? sides(Edge::outflow, Edge::periodic) : sides(Edge::periodic, Edge::outflow), 1.0 / roots,
-                 TimeScheme::ssp_rk3, core::Precision::f64, solver);
+                 TimeScheme::ssp_rk3, core::Precision::f64, SpatialScheme{.riemann = solver, .colour = {}});
   flow.set([&](double x, double y) {
     const bool left = (axis == 0 ? x : y) < p.diaphragm;
     const Primitive1d& w = left ? p.left : p.right;
@@ -136,8 +136,8 @@ TEST(MragRiemannTable, HllcResolvesTheContactsAtLeastAsWellAsHlle) {
     for (int k = 0; k < 2; ++k) {
       lines[k] = run(p, cells, 0, k == 0 ? RiemannSolver::hlle : RiemannSolver::hllc);
       for (int i = 0; i < cells; ++i)
-        errors[k] += std::abs(lines[k][i].rho - exact.sample(((i + 0.5) / cells - p.diaphragm) / p.time).state.rho) /
-                     cells;
+        errors[k] +=
+            std::abs(lines[k][i].rho - exact.sample(((i + 0.5) / cells - p.diaphragm) / p.time).state.rho) / cells;
     }
     std::cout << p.name << ", 128 cells: density L1 " << errors[0] << " (hlle), " << errors[1] << " (hllc)\n";
     const std::string name = p.name;

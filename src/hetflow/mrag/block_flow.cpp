@@ -18,14 +18,17 @@
 namespace hetflow::mrag {
 
 BlockFlow::BlockFlow(const core::Queue& queue, const BlockTree& tree, int s, const Sides& sides, double root_size,
-                     TimeScheme scheme, core::Precision precision, RiemannSolver riemann)
+                     TimeScheme scheme, core::Precision precision, const SpatialScheme& spatial)
     : tree_(tree),
       s_(s),
       sides_(sides),
       root_size_(root_size),
       scheme_(scheme),
       precision_(precision),
-      blocks_(device_blocks(queue, precision, s, sides, root_size, riemann)) {}
+      spatial_(spatial),
+      blocks_(device_blocks(queue, precision, s, sides, root_size, spatial)) {
+  if (spatial.colour) check(*spatial.colour);
+}
 
 std::size_t BlockFlow::values() const { return tree_.leaves().size() * fields * static_cast<std::size_t>(s_) * s_; }
 
@@ -49,7 +52,18 @@ void BlockFlow::set(const std::function<FaceState(double, double)>& initial) {
   std::vector<double> data(values());
   const std::size_t cells = static_cast<std::size_t>(s_) * s_;
   for_each_cell([&](std::size_t b, int i, int j, const Cell& c) {
-    const std::array<double, 6> q = mrag::conserved(initial(c.x, c.y));
+    FaceState w = initial(c.x, c.y);
+    if (spatial_.colour) {
+      if (w.big_pi != 0)
+        throw core::Error("mrag: the colour function closes ideal gases only, and the initial state at (" +
+                          core::number_text(c.x) + ", " + core::number_text(c.y) + ") is a stiffened gas");
+      // The energy follows from Γ as given, the stored closure field is the colour.
+      std::array<double, 6> q = mrag::conserved(w);
+      q[4] = spatial_.colour->colour(w.big_gamma);
+      for (std::size_t f = 0; f < fields; ++f) data[(b * fields + f) * cells + i + s_ * j] = q[f];
+      return;
+    }
+    const std::array<double, 6> q = mrag::conserved(w);
     for (std::size_t f = 0; f < fields; ++f) data[(b * fields + f) * cells + i + s_ * j] = q[f];
   });
   load(data, 0, 0);
@@ -120,6 +134,7 @@ std::vector<BlockFlow::Cell> BlockFlow::cells() const {
   for_each_cell([&](std::size_t b, int i, int j, Cell c) {
     std::array<double, 6> q{};
     for (std::size_t f = 0; f < fields; ++f) q[f] = data[(b * fields + f) * cells + i + s_ * j];
+    if (spatial_.colour) q[4] = spatial_.colour->big_gamma(q[4]);
     c.state = primitive(q);
     out.push_back(c);
   });

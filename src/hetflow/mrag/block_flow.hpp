@@ -20,9 +20,11 @@ class BlockFlow {
  public:
   BlockFlow(const core::Queue& queue, const BlockTree& tree, int s, const Sides& sides, double root_size,
             TimeScheme scheme = TimeScheme::ssp_rk3, core::Precision precision = core::Precision::f64,
-            RiemannSolver riemann = RiemannSolver::hlle);
+            const SpatialScheme& spatial = {});
 
-  // Sets every cell from `initial`(x, y) at its centre, a primitive state with un = u and ut = v.
+  // Sets every cell from `initial`(x, y) at its centre, a primitive state with un = u and ut = v. With the
+  // colour function the cell's colour follows from its Γ (ColourFunction::colour), and only ideal gases
+  // (Π = 0) are allowed (core::Error otherwise).
   void set(const std::function<FaceState(double, double)>& initial);
   // cfl over the largest (|u| + |v| + 2c)/h. Throws core::Error when a cell holds a non-finite state,
   // ρ ≤ 0 or c² ≤ 0, naming the step, the time, the first such leaf and cell, and its ρ and p.
@@ -52,7 +54,8 @@ class BlockFlow {
   // the tree's.
   std::vector<double> conserved() const;
   void load(const std::vector<double>& data, double time, long steps);
-  // Every cell's primitive state and centre, leaf by leaf, cells x + s y.
+  // Every cell's primitive state and centre, leaf by leaf, cells x + s y; with the colour function its Γ is
+  // 1/(γ(φ) − 1) and its pressure follows from that.
   struct Cell {
     double x = 0, y = 0, h = 0;
     FaceState state;
@@ -76,6 +79,7 @@ class BlockFlow {
   double root_size_;
   TimeScheme scheme_;
   core::Precision precision_;
+  SpatialScheme spatial_;
   // Whether the device's blocks are built for the tree, and whether some cell or inflow state has Π ≠ 0
   // (BlockRhs's `stiffened`), as the last set() or load() found.
   bool bound_ = false, stiffened_ = true;

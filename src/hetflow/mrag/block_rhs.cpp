@@ -14,7 +14,7 @@
 namespace hetflow::mrag {
 template <class Real>
 BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, int s, const Sides& sides,
-                         double root_size, bool stiffened, RiemannSolver riemann)
+                         double root_size, bool stiffened, const SpatialScheme& scheme)
     : blocks_(tree.leaves().size()),
       cells_(static_cast<std::size_t>(s) * s),
       ghosts_(queue, tree, s, rhs_ghosts, false, sides) {
@@ -42,7 +42,8 @@ BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, int s,
   options.define("ROWS", tile_rows_);
   options.define("TILE_GROUP", static_cast<long>(tile_group(tile_rows_)));
   options.define("STIFFENED", stiffened ? 1 : 0);
-  options.define("HLLC", riemann == RiemannSolver::hllc ? 1 : 0);
+  options.define("HLLC", scheme.riemann == RiemannSolver::hllc ? 1 : 0);
+  if (scheme.colour) scheme.colour->define(options);
   const core::Program& program = queue.context().program("mrag/mrag_rhs.cl", options);
   update_ = program.kernel("mrag_update");
   core::KernelArgs(update_, precision_of<Real>, 3)

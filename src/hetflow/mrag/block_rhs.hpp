@@ -6,7 +6,7 @@
 #include "hetflow/core/kernel.hpp"
 #include "hetflow/mrag/block_tree.hpp"
 #include "hetflow/mrag/device_ghosts.hpp"
-#include "hetflow/mrag/hlle_flux.hpp"
+#include "hetflow/mrag/spatial_scheme.hpp"
 
 namespace hetflow::mrag {
 
@@ -26,10 +26,11 @@ class BlockRhs {
  public:
   // Cells of the level-0 blocks are root_size / s wide. Without `stiffened` every cell and inflow state
   // has Π = 0 (ideal gases), and the kernels leave Π out of the reconstruction and the fluxes, whose part
-  // is then zero; the results are the same. `riemann` picks the faces' flux. Throws core::Error for a block
-  // size the ghost band does not fit, or blocks whose tile of one row does not fit the device.
+  // is then zero; the results are the same. `scheme` picks the faces' flux and the closure field. Throws
+  // core::Error for a block size the ghost band does not fit, or blocks whose tile of one row does not fit
+  // the device.
   BlockRhs(const core::Queue& queue, const BlockTree& tree, int s, const Sides& sides, double root_size,
-           bool stiffened = true, RiemannSolver riemann = RiemannSolver::hlle);
+           bool stiffened = true, const SpatialScheme& scheme = {});
 
   // Enqueues the ghost fill and rhs = L(data).
   void operator()(const core::Queue& queue, const core::Buffer<Real>& data, core::Buffer<Real>& rhs);

@@ -17,19 +17,21 @@ namespace {
 template <class Real>
 class DeviceBlocksOf final : public DeviceBlocks {
  public:
-  DeviceBlocksOf(const core::Queue& queue, int s, const Sides& sides, double root_size, RiemannSolver riemann)
-      : queue_(queue), s_(s), sides_(sides), root_size_(root_size), riemann_(riemann) {
+  DeviceBlocksOf(const core::Queue& queue, int s, const Sides& sides, double root_size,
+                 const SpatialScheme& scheme)
+      : queue_(queue), s_(s), sides_(sides), root_size_(root_size), scheme_(scheme) {
     const core::Context& context = queue.context();
     global_ = mrag_range(context.device().info);
     local_ = core::NDRange(mrag_work_group);
     partial_ = core::Buffer<Real>(context, global_.size[0] / mrag_work_group);
     core::BuildOptions options(precision_of<Real>);
     options.define("BLOCK", s);
+    if (scheme.colour) scheme.colour->define(options);
     max_rate_ = context.program("mrag/mrag_step.cl", options).kernel("mrag_max_rate");
   }
 
   void bind(const BlockTree& tree, bool stiffened) override {
-    rhs_ = std::make_unique<BlockRhs<Real>>(queue_, tree, s_, sides_, root_size_, stiffened, riemann_);
+    rhs_ = std::make_unique<BlockRhs<Real>>(queue_, tree, s_, sides_, root_size_, stiffened, scheme_);
     for (core::Buffer<Real>* b : {&q_, &q1_, &q2_}) *b = core::Buffer<Real>(queue_.context(), rhs_->values());
     core::KernelArgs(max_rate_)
         .add(static_cast<cl_uint>(tree.leaves().size()))
@@ -125,7 +127,7 @@ class DeviceBlocksOf final : public DeviceBlocks {
   int s_;
   Sides sides_;
   double root_size_;
-  RiemannSolver riemann_;
+  SpatialScheme scheme_;
   std::unique_ptr<BlockRhs<Real>> rhs_;
   // The state and the stages' (q2 for the third-order scheme alone).
   core::Buffer<Real> q_, q1_, q2_, partial_;
@@ -137,13 +139,13 @@ class DeviceBlocksOf final : public DeviceBlocks {
 }  // namespace
 
 std::unique_ptr<DeviceBlocks> device_blocks(const core::Queue& queue, core::Precision precision, int s,
-                                            const Sides& sides, double root_size, RiemannSolver riemann) {
+                                            const Sides& sides, double root_size, const SpatialScheme& scheme) {
   if (!queue.context().device().info.fp64)
     throw core::Error("mrag: " + queue.context().device().info.name +
                       " has no FP64, which the WENO weights need in either precision");
   if (precision == core::Precision::f32)
-    return std::make_unique<DeviceBlocksOf<float>>(queue, s, sides, root_size, riemann);
-  return std::make_unique<DeviceBlocksOf<double>>(queue, s, sides, root_size, riemann);
+    return std::make_unique<DeviceBlocksOf<float>>(queue, s, sides, root_size, scheme);
+  return std::make_unique<DeviceBlocksOf<double>>(queue, s, sides, root_size, scheme);
 }
 
 }  // namespace hetflow::mrag

@@ -7,7 +7,7 @@
 #include "hetflow/core/context.hpp"
 #include "hetflow/mrag/block_tree.hpp"
 #include "hetflow/mrag/ghost_table.hpp"
-#include "hetflow/mrag/hlle_flux.hpp"
+#include "hetflow/mrag/spatial_scheme.hpp"
 
 namespace hetflow::mrag {
 
@@ -41,8 +41,8 @@ class DeviceBlocks {
 };
 
 // Blocks of s² cells whose level-0 blocks are root_size wide, in FP32 or FP64 (core::Error for FP64 on a
-// device without it; FP32 needs FP64 too, for the WENO weights), with `riemann`'s fluxes.
+// device without it; FP32 needs FP64 too, for the WENO weights), with `scheme`'s fluxes and closure.
 std::unique_ptr<DeviceBlocks> device_blocks(const core::Queue& queue, core::Precision precision, int s,
-                                            const Sides& sides, double root_size, RiemannSolver riemann);
+                                            const Sides& sides, double root_size, const SpatialScheme& scheme);
 
 }  // namespace hetflow::mrag

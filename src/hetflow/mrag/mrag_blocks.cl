@@ -5,3 +5,21 @@
 
 #define FIELDS 6
 #define CELLS (BLOCK * BLOCK)
+
+// Γ of a cell from its closure field (field 4): Γ itself, or with COLOUR_FUNCTION 1 (mrag/colour_function.hpp)
+// the colour φ, whose γ(φ) = GAMMA1 H(φ) + GAMMA2 (1 − H(φ)) with the mollified Heaviside H of width
+// PHI_EPSILON.
+#ifndef COLOUR_FUNCTION
+#define COLOUR_FUNCTION 0
+#endif
+real_t closure_big_gamma(const real_t field) {
+#if COLOUR_FUNCTION
+  const real_t pi = (real_t)3.14159265358979323846, e = (real_t)PHI_EPSILON;
+  const real_t h = field < -e  ? (real_t)0
+                   : field > e ? (real_t)1
+                               : (real_t)0.5 + field / (2 * e) + sin(pi * field / e) / (2 * pi);
+  return 1 / ((real_t)GAMMA1 * h + (real_t)GAMMA2 * (1 - h) - 1);
+#else
+  return field;
+#endif
+}

@@ -35,11 +35,13 @@ real_t weno5(const real_t a, const real_t b, const real_t c, const real_t d, con
 }
 
 real_t total_energy(const state_t s) {
-  return s.v[BIG_GAMMA] * s.v[P] + s.v[BIG_PI] + (real_t)0.5 * s.v[RHO] * (s.v[UN] * s.v[UN] + s.v[UT] * s.v[UT]);
+  return closure_big_gamma(s.v[BIG_GAMMA]) * s.v[P] + s.v[BIG_PI] +
+         (real_t)0.5 * s.v[RHO] * (s.v[UN] * s.v[UN] + s.v[UT] * s.v[UT]);
 }
 
 real_t sound_speed(const state_t s) {
-  return sqrt(((s.v[BIG_GAMMA] + 1) * s.v[P] + s.v[BIG_PI]) / (s.v[BIG_GAMMA] * s.v[RHO]));
+  const real_t big_gamma = closure_big_gamma(s.v[BIG_GAMMA]);
+  return sqrt(((big_gamma + 1) * s.v[P] + s.v[BIG_PI]) / (big_gamma * s.v[RHO]));
 }
 
 // Einfeldt's wave speeds S_L = min(u_L − c_L, ũ − c̃), S_R = max(u_R + c_R, ũ + c̃) from Roe averages
@@ -48,7 +50,7 @@ void einfeldt_speeds(const state_t l, const state_t r, real_t* s_left, real_t* s
   const real_t wl = sqrt(l.v[RHO]), wr = sqrt(r.v[RHO]), inv_w = 1 / (wl + wr);
   const real_t un = (wl * l.v[UN] + wr * r.v[UN]) * inv_w, ut = (wl * l.v[UT] + wr * r.v[UT]) * inv_w;
   const real_t enthalpy = ((total_energy(l) + l.v[P]) / wl + (total_energy(r) + r.v[P]) / wr) * inv_w;
-  const real_t gamma = (wl * l.v[BIG_GAMMA] + wr * r.v[BIG_GAMMA]) * inv_w;
+  const real_t gamma = (wl * closure_big_gamma(l.v[BIG_GAMMA]) + wr * closure_big_gamma(r.v[BIG_GAMMA])) * inv_w;
   const real_t c = sqrt(fmax((enthalpy - (real_t)0.5 * (un * un + ut * ut)) / gamma, (real_t)0));
   *s_left = fmin(l.v[UN] - sound_speed(l), un - c);
   *s_right = fmax(r.v[UN] + sound_speed(r), un + c);
@@ -220,7 +222,8 @@ __kernel __attribute__((reqd_work_group_size(TILE_GROUP, 1, 1))) void mrag_updat
     real_t q[FIELDS];
     for (int f = 0; f < FIELDS; ++f) q[f] = cell_value(b, i, j, f, data, ghosts, ghost_slot);
     const real_t u = q[1] / q[0], v = q[2] / q[0];
-    const real_t w[FIELDS] = {q[0], u, v, (q[3] - (real_t)0.5 * q[0] * (u * u + v * v) - q[5]) / q[4], q[4], q[5]};
+    const real_t p = (q[3] - (real_t)0.5 * q[0] * (u * u + v * v) - q[5]) / closure_big_gamma(q[4]);
+    const real_t w[FIELDS] = {q[0], u, v, p, q[4], q[5]};
     for (int f = 0; f < FIELDS; ++f) tile[f * TILE_WIDTH * TILE_HEIGHT + k] = w[f];
   }
   barrier(CLK_LOCAL_MEM_FENCE);

@@ -12,7 +12,8 @@ __kernel void mrag_max_rate(const uint blocks, __global const real_t* restrict i
   for (uint id = get_global_id(0); id < blocks * CELLS; id += get_global_size(0)) {
     const uint b = id / CELLS;
     __global const real_t* q = data + (size_t)b * FIELDS * CELLS + id % CELLS;
-    const real_t rho = q[0], u = q[CELLS] / rho, v = q[2 * CELLS] / rho, gamma = q[4 * CELLS], pi = q[5 * CELLS];
+    const real_t rho = q[0], u = q[CELLS] / rho, v = q[2 * CELLS] / rho, gamma = closure_big_gamma(q[4 * CELLS]);
+    const real_t pi = q[5 * CELLS];
     const real_t p = (q[3 * CELLS] - (real_t)0.5 * rho * (u * u + v * v) - pi) / gamma;
     const real_t c2 = ((gamma + 1) * p + pi) / (gamma * rho);
     const real_t cell = rho > 0 && c2 > 0 ? (fabs(u) + fabs(v) + 2 * sqrt(c2)) * inv_h[b] : NAN;

@@ -28,7 +28,7 @@ std::optional<mrag::BlockFlow> start_flow(const casefile::Case& c, const Compres
     try {
       const CompressibleCheckpoint saved = read_checkpoint(checkpoint, g);
       flow.emplace(queue, saved.tree(), g.block_size, setup.sides, g.root_size, setup.scheme, setup.precision,
-                   setup.riemann);
+                   setup.spatial);
       flow->load(saved.conserved, saved.time, saved.steps);
     } catch (const io::IoError& e) {
       throw casefile::CaseError(c.where("initial.checkpoint") +
@@ -37,7 +37,7 @@ std::optional<mrag::BlockFlow> start_flow(const casefile::Case& c, const Compres
     return flow;
   }
   flow.emplace(queue, mrag::BlockTree(g.roots_x, g.roots_y, g.max_level), g.block_size, setup.sides, g.root_size,
-               setup.scheme, setup.precision, setup.riemann);
+               setup.scheme, setup.precision, setup.spatial);
   const auto initial = [&](double x, double y) { return setup.initial(x, y); };
   flow->set(initial);
   for (int pass = 0; pass < setup.adaptation.initial_passes; ++pass) {

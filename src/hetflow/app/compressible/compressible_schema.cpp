@@ -210,6 +210,13 @@ void declare_compressible(casefile::Schema& s) {
   sc.key<double>("cfl", 0.5, "dt = cfl / max((|u| + |v| + 2c) / h)").range(0, 1, casefile::Bounds::exclusive_min);
   sc.key<std::string>("riemann", "hlle", "the faces' flux: hlle (the paper's) or hllc, which keeps contacts sharper")
       .one_of({"hlle", "hllc"});
+  sc.key<std::string>("closure", "gamma",
+                      "gamma: advect Γ = 1/(γ - 1), which keeps contacts in pressure equilibrium; colour: the paper's "
+                      "colour function φ with γ(φ) mollified over colour_epsilon (two ideal gases; docs/mrag.md)")
+      .one_of({"gamma", "colour"});
+  sc.key<double>("colour_epsilon", 0.5, "closure colour: half the width in φ of the mollified Heaviside (φ is +1 "
+                                        "in the regions' gas and -1 in the background's)")
+      .above(0);
   sc.key<std::string>("precision", "fp64",
                       "fp64, or fp32 block data and arithmetic with the WENO weights in fp64 (docs/mrag.md, Precision)")
       .one_of({"fp64", "fp32"});
@@ -264,6 +271,7 @@ void check_compressible_case(const casefile::Case& c, std::vector<std::string>& 
     problems.push_back(c.where("adapt.eps_compress") + ": adapt.eps_compress = " + value_text(c, "adapt.eps_compress") +
                        " is not below adapt.eps_refine = " + value_text(c, "adapt.eps_refine") +
                        ": a block would be refined and collapsed at once");
+  if (const std::string problem = colour_closure_problem(c); !problem.empty()) problems.push_back(problem);
   const std::string track = c.get<std::string>("output.track");
   if (!track.empty()) check_material_name(c, "output.track", false, problems);
   if (c.get<bool>("output.hdf5") && !io::hdf5_available())

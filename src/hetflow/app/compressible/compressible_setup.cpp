@@ -1,5 +1,6 @@
 #include "hetflow/app/compressible/compressible_setup.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -68,6 +69,40 @@ std::map<std::string, mrag::StiffenedGas> case_materials(const casefile::Case& c
   return materials;
 }
 
+namespace {
+
+// The materials the initial state and the inflow sides use, the background's first.
+std::vector<std::string> used_materials(const casefile::Case& c) {
+  const std::string background = c.get<std::string>("initial.background.material");
+  std::vector<std::string> used{background};
+  const auto use = [&](const std::string& key) {
+    const std::string m = c.get<std::string>(key);
+    if (!m.empty() && std::find(used.begin(), used.end(), m) == used.end()) used.push_back(m);
+  };
+  for (const std::string& name : c.entry_names("initial.regions")) use("initial.regions." + name + ".material");
+  for (const char* side : kSides)
+    if (c.get<std::string>(std::string("boundary.") + side + ".type") == "inflow")
+      use(std::string("boundary.") + side + ".material");
+  return used;
+}
+
+}  // namespace
+
+std::string colour_closure_problem(const casefile::Case& c) {
+  if (c.get<std::string>("scheme.closure") != "colour") return "";
+  const std::vector<std::string> used = used_materials(c);
+  const auto materials = case_materials(c);
+  std::string stiffened;
+  for (const std::string& m : used) {
+    const auto at = materials.find(m);
+    if (at != materials.end() && at->second.p_inf != 0) stiffened = m;
+  }
+  const std::string head = c.where("scheme.closure") + ": scheme.closure = colour ";
+  if (used.size() > 2) return head + "closes two gases, and the case uses " + std::to_string(used.size());
+  if (!stiffened.empty()) return head + "closes ideal gases, and material " + stiffened + " has p_inf > 0";
+  return "";
+}
+
 CompressibleSetup compressible_setup(const casefile::Case& c) {
   CompressibleSetup s;
   s.grid = compressible_grid(c);
@@ -113,7 +148,14 @@ CompressibleSetup compressible_setup(const casefile::Case& c) {
       c.get<std::string>("scheme.time_integration") == "rk2" ? mrag::TimeScheme::ssp_rk2 : mrag::TimeScheme::ssp_rk3;
   s.cfl = c.get<double>("scheme.cfl");
   s.precision = c.get<std::string>("scheme.precision") == "fp32" ? core::Precision::f32 : core::Precision::f64;
-  s.riemann = c.get<std::string>("scheme.riemann") == "hllc" ? mrag::RiemannSolver::hllc : mrag::RiemannSolver::hlle;
+  s.spatial.riemann =
+      c.get<std::string>("scheme.riemann") == "hllc" ? mrag::RiemannSolver::hllc : mrag::RiemannSolver::hlle;
+  if (c.get<std::string>("scheme.closure") == "colour") {
+    // φ ≥ 0 is the regions' gas (the background's when they use no other), φ < 0 the background's.
+    const std::vector<std::string> used = used_materials(c);
+    s.spatial.colour = mrag::ColourFunction{s.materials.at(used.back()).gamma, s.materials.at(used.front()).gamma,
+                                            c.get<double>("scheme.colour_epsilon")};
+  }
   s.end = c.get<double>("time.end");
   s.adaptation = {c.get<double>("adapt.eps_refine"), c.get<double>("adapt.eps_compress"), c.get<long>("adapt.every"),
                   c.get<int>("adapt.initial_passes")};

@@ -45,7 +45,7 @@ struct CompressibleSetup {
   InitialState initial;
   mrag::TimeScheme scheme = mrag::TimeScheme::ssp_rk3;
   core::Precision precision = core::Precision::f64;
-  mrag::RiemannSolver riemann = mrag::RiemannSolver::hlle;
+  mrag::SpatialScheme spatial;
   double cfl = 0.5;
   double end = 0;
   CompressibleAdaptation adaptation;
@@ -57,6 +57,10 @@ CompressibleGrid compressible_grid(const casefile::Case& c);
 std::map<std::string, mrag::StiffenedGas> case_materials(const casefile::Case& c);
 // Reads a case that check_compressible_case passed.
 CompressibleSetup compressible_setup(const casefile::Case& c);
+
+// What keeps scheme.closure = colour from closing the case (more than two materials, or a stiffened one), as
+// a problem text naming the key; empty when nothing does or the closure is Γ.
+std::string colour_closure_problem(const casefile::Case& c);
 
 // Throws casefile::CaseError naming domain.max_level and the bytes needed when the grid refined
 // everywhere would not fit in `device_bytes` of device memory: the adaptation may refine any block, so
