@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <random>
 #include <string>
@@ -67,6 +68,42 @@ TEST(MragBlockTree, RandomAdaptationKeepsTheJumpLimit) {
   double area = 0;
   for (const BlockKey& leaf : tree.leaves()) area += 1.0 / (1 << (2 * leaf.level));
   EXPECT_DOUBLE_EQ(area, 6.0);
+}
+
+// neighbours() against every leaf whose closed region touches the key's, on a randomly adapted tree, for
+// leaves, for inner blocks (their descendants come too) and for blocks inside a coarser leaf.
+TEST(MragBlockTree, NeighboursAreTheLeavesThatTouch) {
+  BlockTree tree(3, 2, 4);
+  std::mt19937 random(7);
+  for (int k = 0; k < 200; ++k) {
+    const std::vector<BlockKey> leaves(tree.leaves().begin(), tree.leaves().end());
+    const BlockKey leaf = leaves[random() % leaves.size()];
+    if (leaf.level < tree.max_level() && random() % 3 != 0)
+      tree.refine(leaf);
+    else if (leaf.level > 0)
+      tree.collapse(leaf.parent());
+  }
+  const auto extent = [&](const BlockKey& b) {
+    const long size = 1L << (tree.max_level() - b.level);
+    return std::array<long, 4>{b.x * size, (b.x + 1) * size, b.y * size, (b.y + 1) * size};
+  };
+  std::vector<BlockKey> keys(tree.leaves().begin(), tree.leaves().end());
+  for (const BlockKey& leaf : tree.leaves())
+    if (leaf.level > 0) keys.push_back(leaf.parent());
+  for (const BlockKey& leaf : tree.leaves())
+    if (leaf.level < tree.max_level()) keys.push_back(leaf.child(1, 0));
+  std::size_t checked = 0;
+  for (const BlockKey& key : keys) {
+    const auto r = extent(key);
+    std::vector<BlockKey> expected;
+    for (const BlockKey& leaf : tree.leaves()) {
+      const auto e = extent(leaf);
+      if (leaf != key && e[0] <= r[1] && r[0] <= e[1] && e[2] <= r[3] && r[2] <= e[3]) expected.push_back(leaf);
+    }
+    EXPECT_EQ(tree.neighbours(key), expected) << key.level << " " << key.x << " " << key.y;
+    checked += expected.size();
+  }
+  EXPECT_GT(checked, 1000u);
 }
 
 TEST(MragBlockTree, RefusesBadShapesAndKeys) {

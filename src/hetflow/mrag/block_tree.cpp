@@ -1,5 +1,6 @@
 #include "hetflow/mrag/block_tree.hpp"
 
+#include <set>
 #include <string>
 
 #include "hetflow/core/error.hpp"
@@ -50,11 +51,25 @@ std::optional<BlockKey> BlockTree::covering_leaf(const BlockKey& key) const {
 }
 
 std::vector<BlockKey> BlockTree::neighbours(const BlockKey& key) const {
+  // The leaves around the block positions next to key at its level (and key's own, for its descendants or
+  // a coarser leaf holding it): the covering leaf of each, or the descendants that reach key's region.
   const Region r = region(key, max_level_);
-  std::vector<BlockKey> out;
-  for (const BlockKey& leaf : leaves_)
-    if (leaf != key && touch(region(leaf, max_level_), r)) out.push_back(leaf);
-  return out;
+  std::set<BlockKey> found;
+  const auto collect = [&](const auto& self, const BlockKey& k) -> void {
+    if (const std::optional<BlockKey> leaf = covering_leaf(k)) {
+      if (*leaf != key) found.insert(*leaf);
+      return;
+    }
+    for (int b = 0; b < 2 && k.level < max_level_; ++b)
+      for (int a = 0; a < 2; ++a)
+        if (touch(region(k.child(a, b), max_level_), r)) self(self, k.child(a, b));
+  };
+  for (int dy = -1; dy <= 1; ++dy)
+    for (int dx = -1; dx <= 1; ++dx) {
+      const BlockKey k{key.level, key.x + dx, key.y + dy};
+      if (inside(k)) collect(collect, k);
+    }
+  return {found.begin(), found.end()};
 }
 
 void BlockTree::refine(const BlockKey& key) {
