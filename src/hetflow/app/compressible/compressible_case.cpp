@@ -86,9 +86,10 @@ RunOutcome CompressibleCase::run(const casefile::Case& c, RunContext& ctx) const
   const CompressibleSetup setup = compressible_setup(c);
   if (ctx.devices.size() > 1 && ctx.verbosity != display::Verbosity::quiet)
     std::cerr << "compressible: runs on one device, " << device.label() << "\n";
-  dir.manifest()["solver"] = {{"device", device.label()},
-                              {"finest_cells", {setup.grid.finest_cells_x(), setup.grid.finest_cells_y()}},
-                              {"finest_grid_bytes", setup.grid.finest_bytes()}};
+  dir.manifest()["solver"] = {
+      {"device", device.label()},
+      {"finest_cells", {setup.grid.finest_cells_x(), setup.grid.finest_cells_y()}},
+      {"finest_grid_bytes", setup.grid.finest_bytes(setup.precision == core::Precision::f32 ? 4 : 8)}};
 
   const core::WallTimer setup_timer;
   std::optional<mrag::BlockFlow> flow = start_flow(c, setup, ctx.devices.compute(0));

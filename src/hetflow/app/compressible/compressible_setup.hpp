@@ -25,9 +25,10 @@ struct CompressibleGrid {
   // Cells along x and y of the grid refined everywhere to max_level.
   std::int64_t finest_cells_x() const { return static_cast<std::int64_t>(roots_x) * block_size << max_level; }
   std::int64_t finest_cells_y() const { return static_cast<std::int64_t>(roots_y) * block_size << max_level; }
-  // Device memory the grid refined everywhere would take: mrag::fields doubles per cell in three state
-  // buffers (the state, the stage's start and its rate) plus a ghost band of four cells around each block.
-  double finest_bytes() const;
+  // Device memory the grid refined everywhere would take with values of `value_bytes` (8 in FP64, 4 in
+  // FP32): mrag::fields values per cell in three state buffers (the state and two stages) plus a ghost band
+  // of four cells around each block.
+  double finest_bytes(double value_bytes) const;
 };
 
 // How the initial state is adapted to and the tree kept adapted (docs/mrag.md, Adaptation).
