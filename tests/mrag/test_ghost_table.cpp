@@ -5,6 +5,7 @@
 
 #include "hetflow/core/error.hpp"
 #include "hetflow/mrag/block_tree.hpp"
+#include "hetflow/mrag/device_ghosts.hpp"
 #include "hetflow/mrag/ghost_table.hpp"
 
 namespace hetflow::mrag {
@@ -142,6 +143,50 @@ TEST(MragGhostTable, ARebuildAfterSplitAndCollapseIsIdentical) {
   tree.refine({1, 2, 2});
   ASSERT_TRUE(tree.collapse({1, 2, 2}));
   EXPECT_EQ(ghost_table(tree, s, 3, false, sides(Edge::periodic, Edge::outflow)), before);
+}
+
+}  // namespace
+}  // namespace hetflow::mrag
+
+namespace hetflow::mrag {
+namespace {
+
+// Sides whose ghosts copy a same-level neighbour unflipped are read directly by the right-hand side: on 2 × 1
+// roots, periodic in x with walls in y, each root's west and east sides name the other root and its south
+// and north sides (mirrors) none; after refining root 0, the sides facing the jump name none, and the table
+// left for the fill holds exactly the ghosts of the sides that name none.
+TEST(MragGhostTable, DirectSidesAreSameLevelCopies) {
+  BlockTree tree(2, 1, 1);
+  const Sides walls = sides(Edge::periodic, Edge::wall);
+  std::vector<cl_uint> n = direct_neighbours(ghost_table(tree, s, 3, false, walls), 2, s);
+  EXPECT_EQ(n, (std::vector<cl_uint>{1, 1, no_neighbour, no_neighbour, 0, 0, no_neighbour, no_neighbour}));
+  tree.refine({0, 0, 0});
+  GhostTable table = ghost_table(tree, s, 3, false, walls);
+  const std::size_t blocks = tree.leaves().size(), count = table.ghost_cells.size();
+  n = direct_neighbours(table, blocks, s);
+  // Leaves: the root (1, 0) at level 0, then the children (0, 0), (0, 1), (1, 0), (1, 1) at level 1.
+  ASSERT_EQ(blocks, 5u);
+  EXPECT_EQ(n[0], no_neighbour);  // the root's west and east face the refined root
+  EXPECT_EQ(n[1], no_neighbour);
+  EXPECT_EQ(n[4 * 1 + 1], 3u);            // child (0, 0)'s east is child (1, 0)
+  EXPECT_EQ(n[4 * 1 + 3], 2u);            // its north is child (0, 1)
+  EXPECT_EQ(n[4 * 1 + 0], no_neighbour);  // its west faces the coarse root across the periodic side
+  EXPECT_EQ(n[4 * 1 + 2], no_neighbour);  // its south is a wall
+  EXPECT_EQ(n[4 * 3 + 1], no_neighbour);  // child (1, 0)'s east faces the coarse root
+  const GhostTable full = table;
+  drop_direct_ghosts(table, n, s);
+  std::size_t kept = 0;
+  for (std::size_t b = 0; b < blocks; ++b)
+    for (std::size_t g = 0; g < count; ++g) {
+      const auto [i, j] = full.ghost_cells[g];
+      const int side = i < 0 ? 0 : i >= s ? 1 : j < 0 ? 2 : 3;
+      const std::size_t had = full.start[b * count + g + 1] - full.start[b * count + g];
+      const std::size_t has = table.start[b * count + g + 1] - table.start[b * count + g];
+      EXPECT_EQ(has, n[4 * b + static_cast<std::size_t>(side)] == no_neighbour ? had : 0) << b << " " << g;
+      kept += has;
+    }
+  EXPECT_EQ(kept, table.sources.size());
+  EXPECT_GT(kept, 0u);
 }
 
 }  // namespace

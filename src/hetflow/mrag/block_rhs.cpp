@@ -17,7 +17,7 @@ BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, int s,
                          double root_size, bool stiffened, const SpatialScheme& scheme)
     : blocks_(tree.leaves().size()),
       cells_(static_cast<std::size_t>(s) * s),
-      ghosts_(queue, tree, s, rhs_ghosts, false, sides) {
+      ghosts_(queue, tree, s, rhs_ghosts, false, sides, true) {
   std::vector<Real> inv_h;
   for (const BlockKey& leaf : tree.leaves())
     inv_h.push_back(static_cast<Real>(s * static_cast<double>(1 << leaf.level) / root_size));
@@ -51,6 +51,7 @@ BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, int s,
       .skip()
       .add(ghosts_.ghosts())
       .add(ghosts_.slots())
+      .add(ghosts_.neighbours())
       .skip(2)
       .add(faces_);
   tile_group_ = core::NDRange(tile_group(tile_rows_));
@@ -96,8 +97,8 @@ void BlockRhs<Real>::update(const core::Queue& queue, const core::Buffer<Real>& 
   ghosts_.fill(queue, data);
   core::KernelArgs(update_, precision_of<Real>).real(a).real(c).real(d);
   update_.set(4, data);
-  update_.set(7, q0);
-  update_.set(8, out);
+  update_.set(8, q0);
+  update_.set(9, out);
   update_.enqueue(queue, tiles_, tile_group_);
   // The x sides' corrections, then the y sides': a corner cell has one of each.
   core::KernelArgs(reflux_, precision_of<Real>, 2).real(d);

@@ -11,12 +11,68 @@ namespace hetflow::mrag {
 
 core::NDRange mrag_range(const core::DeviceInfo& device) { return core::strided_range(device, mrag_work_group, 32); }
 
+namespace {
+
+// The side (west, east, south, north) of a band cell without corners.
+int side_of(int i, int j, int s) { return i < 0 ? 0 : i >= s ? 1 : j < 0 ? 2 : 3; }
+
+// The cell a side's ghost (i, j) copies in the neighbouring block of the same level.
+std::uint32_t copied_cell(int i, int j, int s) {
+  const int x = i < 0 ? i + s : i >= s ? i - s : i, y = j < 0 ? j + s : j >= s ? j - s : j;
+  return static_cast<std::uint32_t>(x + s * y);
+}
+
+}  // namespace
+
+std::vector<cl_uint> direct_neighbours(const GhostTable& table, std::size_t blocks, int s) {
+  const std::size_t count = table.ghost_cells.size();
+  std::vector<cl_uint> out(4 * blocks, no_neighbour);
+  std::vector<bool> broken(4 * blocks, false);
+  for (std::size_t b = 0; b < blocks; ++b)
+    for (std::size_t g = 0; g < count; ++g) {
+      const auto [i, j] = table.ghost_cells[g];
+      const std::size_t side = 4 * b + static_cast<std::size_t>(side_of(i, j, s));
+      const std::uint32_t first = table.start[b * count + g], last = table.start[b * count + g + 1];
+      if (last != first + 1) {
+        broken[side] = true;
+        continue;
+      }
+      const GhostSource& source = table.sources[first];
+      const bool copy = source.weight == 1 && source.flip == 0 && source.block != GhostSource::inflow &&
+                        source.cell == copied_cell(i, j, s);
+      if (!copy || (out[side] != no_neighbour && out[side] != source.block)) broken[side] = true;
+      out[side] = source.block;
+    }
+  for (std::size_t k = 0; k < out.size(); ++k)
+    if (broken[k]) out[k] = no_neighbour;
+  return out;
+}
+
+void drop_direct_ghosts(GhostTable& table, const std::vector<cl_uint>& neighbours, int s) {
+  const std::size_t count = table.ghost_cells.size(), blocks = neighbours.size() / 4;
+  std::vector<std::uint32_t> start{0};
+  std::vector<GhostSource> sources;
+  for (std::size_t b = 0; b < blocks; ++b)
+    for (std::size_t g = 0; g < count; ++g) {
+      const auto [i, j] = table.ghost_cells[g];
+      if (neighbours[4 * b + static_cast<std::size_t>(side_of(i, j, s))] == no_neighbour)
+        sources.insert(sources.end(), table.sources.begin() + table.start[b * count + g],
+                       table.sources.begin() + table.start[b * count + g + 1]);
+      start.push_back(static_cast<std::uint32_t>(sources.size()));
+    }
+  table.start = std::move(start);
+  table.sources = std::move(sources);
+}
+
 template <class Real>
 DeviceGhosts<Real>::DeviceGhosts(const core::Queue& queue, const BlockTree& tree, int s, int width, bool corners,
-                                 const Sides& sides)
+                                 const Sides& sides, bool direct)
     : options_(precision_of<Real>) {
-  const GhostTable table = ghost_table(tree, s, width, corners, sides);
+  GhostTable table = ghost_table(tree, s, width, corners, sides);
   const std::size_t count = table.ghost_cells.size();
+  const std::vector<cl_uint> neighbours =
+      direct && !corners ? direct_neighbours(table, tree.leaves().size(), s) : std::vector<cl_uint>{};
+  if (!neighbours.empty()) drop_direct_ghosts(table, neighbours, s);
   std::vector<cl_uint> source_block, source_cell;
   std::vector<Real> weight;
   std::vector<cl_uchar> flip;
@@ -42,8 +98,12 @@ DeviceGhosts<Real>::DeviceGhosts(const core::Queue& queue, const BlockTree& tree
     for (const double q : conserved(w)) inflow.push_back(static_cast<Real>(q));
   inflow_ = core::upload(queue, inflow, CL_MEM_READ_ONLY);
   slots_ = core::upload(queue, slots, CL_MEM_READ_ONLY);
+  neighbours_ = core::upload(
+      queue, neighbours.empty() ? std::vector<cl_uint>(4 * tree.leaves().size(), no_neighbour) : neighbours,
+      CL_MEM_READ_ONLY);
   ghosts_ = core::Buffer<Real>(queue.context(), std::max<std::size_t>(tree.leaves().size() * fields * count, 1));
   options_.define("BLOCK", s).define("GHOSTS", width).define("GHOST_COUNT", static_cast<long long>(count));
+  options_.define("NO_NEIGHBOUR", static_cast<long long>(no_neighbour));
   fill_ = queue.context().program("mrag/mrag_ghosts.cl", options_).kernel("mrag_fill_ghosts");
   core::KernelArgs(fill_)
       .add(static_cast<cl_uint>(tree.leaves().size()))

@@ -1,6 +1,5 @@
 #pragma once
 #include <cstddef>
-
 #include <type_traits>
 
 #include "hetflow/core/buffer.hpp"
@@ -16,11 +15,15 @@ template <class Real>
 constexpr core::Precision precision_of = std::is_same_v<Real, float> ? core::Precision::f32 : core::Precision::f64;
 
 // A tree's ghost table on one device for block data of Real, and the kernel that fills the ghosts of block
-// data from it (mrag_ghosts.cl): the band `width` cells wide, with or without its corners.
+// data from it (mrag_ghosts.cl): the band `width` cells wide, with or without its corners. With `direct`
+// (a band without corners), a side whose ghosts all copy the cells of one neighbouring block of the same
+// level, unflipped, is left to the kernels that read the band: neighbours() names that block for each side
+// (NO_NEIGHBOUR where the ghosts are filled), and the fill skips its ghosts.
 template <class Real>
 class DeviceGhosts {
  public:
-  DeviceGhosts(const core::Queue& queue, const BlockTree& tree, int s, int width, bool corners, const Sides& sides);
+  DeviceGhosts(const core::Queue& queue, const BlockTree& tree, int s, int width, bool corners, const Sides& sides,
+               bool direct = false);
 
   // Enqueues the fill of ghosts() from `data`.
   void fill(const core::Queue& queue, const core::Buffer<Real>& data);
@@ -29,6 +32,8 @@ class DeviceGhosts {
   const core::BuildOptions& build_options() const { return options_; }
   const core::Buffer<Real>& ghosts() const { return ghosts_; }
   const core::Buffer<cl_int>& slots() const { return slots_; }
+  // Four per block (west, east, south, north): the block whose cells a side's ghosts copy, or NO_NEIGHBOUR.
+  const core::Buffer<cl_uint>& neighbours() const { return neighbours_; }
 
  private:
   core::BuildOptions options_;
@@ -36,9 +41,17 @@ class DeviceGhosts {
   core::Buffer<cl_uchar> flip_;
   core::Buffer<Real> weight_, inflow_, ghosts_;
   core::Buffer<cl_int> slots_;
+  core::Buffer<cl_uint> neighbours_;
   core::Kernel fill_;
   core::NDRange global_, local_;
 };
+
+// What DeviceGhosts's neighbours() holds where a side's ghosts are filled.
+inline constexpr cl_uint no_neighbour = 0xFFFFFFFFu;
+// Per block and side of a band without corners, the block whose same-level cells the side's ghosts all copy
+// unflipped, or no_neighbour; and the table without those sides' ghosts (their sources empty).
+std::vector<cl_uint> direct_neighbours(const GhostTable& table, std::size_t blocks, int s);
+void drop_direct_ghosts(GhostTable& table, const std::vector<cl_uint>& neighbours, int s);
 
 // The launch of the mrag kernels that stride over their items: work-groups of 64, 32 per compute unit.
 core::NDRange mrag_range(const core::DeviceInfo& device);

@@ -1,8 +1,8 @@
 // The right-hand side of the one-fluid Euler equations on wavelet blocks (docs/mrag.md) fused with a
 // Runge–Kutta stage: per tile of a block WENO5 of the primitives and the HLLE (or, with HLLC 1, HLLC) flux
 // of each face once, the closure fields' source and the update, reading a ghost band of 3 without corners
-// (mrag_ghosts.cl fills it); then the flux correction at resolution jumps. The host references are
-// mrag/weno5.hpp and mrag/hlle_flux.hpp.
+// (from same-level neighbours directly, elsewhere as mrag_ghosts.cl fills it); then the flux correction at
+// resolution jumps. The host references are mrag/weno5.hpp and mrag/hlle_flux.hpp.
 #include "mrag/mrag_ghosts.cl"
 
 // Primitives in a face's frame: density, normal and tangential velocity, pressure, Γ, Π.
@@ -209,8 +209,8 @@ void tile_sweep(const int axis, __local const real_t* tile, __local real_t* flux
 __kernel __attribute__((reqd_work_group_size(TILE_GROUP, 1, 1))) void mrag_update(
     const real_t a, const real_t c, const real_t d, __global const real_t* restrict inv_h,
     __global const real_t* restrict data, __global const real_t* restrict ghosts,
-    __global const int* restrict ghost_slot, __global const real_t* q0, __global real_t* out,
-    __global real_t* restrict faces) {
+    __global const int* restrict ghost_slot, __global const uint* restrict neighbour, __global const real_t* q0,
+    __global real_t* out, __global real_t* restrict faces) {
   __local real_t tile[FIELDS * TILE_WIDTH * TILE_HEIGHT];
   __local real_t flux[FACE_VALUES * Y_FACES];
   const uint b = get_group_id(0) / TILES, first_row = get_group_id(0) % TILES * ROWS;
@@ -220,7 +220,15 @@ __kernel __attribute__((reqd_work_group_size(TILE_GROUP, 1, 1))) void mrag_updat
     const int i = x - GHOSTS, j = first_row + y - GHOSTS;
     if ((i < 0 || i >= BLOCK) && (y < GHOSTS || y >= ROWS + GHOSTS)) continue;
     real_t q[FIELDS];
-    for (int f = 0; f < FIELDS; ++f) q[f] = cell_value(b, i, j, f, data, ghosts, ghost_slot);
+    // A band cell of a side with a same-level neighbour is read from that neighbour, the rest from the ghosts.
+    const bool band = i < 0 || i >= BLOCK || j < 0 || j >= BLOCK;
+    const uint n = band ? neighbour[4 * b + (i < 0 ? 0 : i >= BLOCK ? 1 : j < 0 ? 2 : 3)] : NO_NEIGHBOUR;
+    if (n != NO_NEIGHBOUR) {
+      const int x = i < 0 ? i + BLOCK : i >= BLOCK ? i - BLOCK : i, y = j < 0 ? j + BLOCK : j >= BLOCK ? j - BLOCK : j;
+      for (int f = 0; f < FIELDS; ++f) q[f] = data[((size_t)n * FIELDS + f) * CELLS + x + BLOCK * y];
+    } else {
+      for (int f = 0; f < FIELDS; ++f) q[f] = cell_value(b, i, j, f, data, ghosts, ghost_slot);
+    }
     const real_t u = q[1] / q[0], v = q[2] / q[0];
     const real_t p = (q[3] - (real_t)0.5 * q[0] * (u * u + v * v) - q[5]) / closure_big_gamma(q[4]);
     const real_t w[FIELDS] = {q[0], u, v, p, q[4], q[5]};
