@@ -18,9 +18,11 @@ namespace {
 
 // The flow at its start: continued from initial.checkpoint, or the initial state sampled, the tree
 // adapted to it and the state sampled again on the new tree, adaptation.initial_passes times
-// (docs/mrag.md, Adaptation: predicted children carry no detail of their own).
+// (docs/mrag.md, Adaptation: predicted children carry no detail of their own). Each pass says on stderr
+// how many leaves it left and how long it took, so that the set-up of a deep tree is not a silent wait.
 std::optional<mrag::BlockFlow> start_flow(const casefile::Case& c, const CompressibleSetup& setup,
-                                          const core::Queue& queue) {
+                                          const RunContext& ctx) {
+  const core::Queue& queue = ctx.devices.compute(0);
   const CompressibleGrid& g = setup.grid;
   std::optional<mrag::BlockFlow> flow;
   const std::string checkpoint = c.get<std::string>("initial.checkpoint");
@@ -39,10 +41,16 @@ std::optional<mrag::BlockFlow> start_flow(const casefile::Case& c, const Compres
   flow.emplace(queue, mrag::BlockTree(g.roots_x, g.roots_y, g.max_level), g.block_size, setup.sides, g.root_size,
                setup.scheme, setup.precision, setup.spatial);
   const auto initial = [&](double x, double y) { return setup.initial(x, y); };
+  const bool say = ctx.verbosity != display::Verbosity::quiet;
+  const core::WallTimer timer;
   flow->set(initial);
   for (int pass = 0; pass < setup.adaptation.initial_passes; ++pass) {
     flow->adapt(setup.adaptation.eps_refine, setup.adaptation.eps_compress);
     flow->set(initial);
+    if (say)
+      std::cerr << "compressible: initial state, adaptation " << pass + 1 << " of " << setup.adaptation.initial_passes
+                << ": " << flow->tree().leaves().size() << " leaves, " << core::number_text(timer.seconds(), 2)
+                << " s\n";
   }
   return flow;
 }
@@ -92,7 +100,7 @@ RunOutcome CompressibleCase::run(const casefile::Case& c, RunContext& ctx) const
       {"finest_grid_bytes", setup.grid.finest_bytes(setup.precision == core::Precision::f32 ? 4 : 8)}};
 
   const core::WallTimer setup_timer;
-  std::optional<mrag::BlockFlow> flow = start_flow(c, setup, ctx.devices.compute(0));
+  std::optional<mrag::BlockFlow> flow = start_flow(c, setup, ctx);
   dir.add_timing("setup", setup_timer.seconds());
   CompressibleOutputs outputs(dir, compressible_output_options(c));
   dir.add_output("checkpoint.bin", "the last state, to continue from with initial.checkpoint");
