@@ -313,7 +313,7 @@ TEST(MragBlockFlow, TheRungeKuttaSchemesHaveTheirOrderInTime) {
 // A circular explosion (ρ, p = 1 inside r = 0.1, 0.125 and 0.1 outside) to t = 0.05, on the uniform grid of
 // 128 × 128 cells and on a grid of 4 × 4 roots adapted every four steps up to that level: the adaptive density
 // differs from the uniform one, averaged over each adaptive cell, by an L1 norm below 1e-5 with half the
-// cells or fewer (measured on PoCL: 3.1e-7 with at most 39 % of them).
+// cells or fewer (measured on PoCL: 3.0e-7 with at most 39 % of them).
 TEST(MragBlockFlow, AnAdaptiveRunStaysCloseToTheUniformRunOfItsFinestLevel) {
   core::DeviceSet devices = test::test_device();
   constexpr int n = 128;

@@ -41,11 +41,15 @@ BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, int s,
   core::BuildOptions options = ghosts_.build_options();
   options.define("ROWS", tile_rows_);
   options.define("TILE_GROUP", static_cast<long>(tile_group(tile_rows_)));
+  std::size_t reduction = 1;  // the least power of two not below the work-group
+  while (reduction < tile_group(tile_rows_)) reduction *= 2;
+  options.define("TILE_REDUCTION", static_cast<long>(reduction));
   options.define("STIFFENED", stiffened ? 1 : 0);
   options.define("HLLC", scheme.riemann == RiemannSolver::hllc ? 1 : 0);
   if (scheme.colour) scheme.colour->define(options);
   const core::Program& program = queue.context().program("mrag/mrag_rhs.cl", options);
   update_ = program.kernel("mrag_update");
+  rates_ = core::Buffer<Real>(queue.context(), blocks_ * (s / tile_rows_));
   core::KernelArgs(update_, precision_of<Real>, 3)
       .add(inv_h_)
       .skip()
@@ -53,7 +57,8 @@ BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, int s,
       .add(ghosts_.slots())
       .add(ghosts_.neighbours())
       .skip(2)
-      .add(faces_);
+      .add(faces_)
+      .add(rates_);
   tile_group_ = core::NDRange(tile_group(tile_rows_));
   tiles_ = core::NDRange(blocks_ * (s / tile_rows_) * tile_group(tile_rows_));
   const RefluxTable table = reflux_table(tree, s, sides);

@@ -43,6 +43,9 @@ class BlockRhs {
   // The rows of the tiles the update kernel works on: the largest of 8, 4, 2, 1 that divides s and whose
   // tile fits the device's local memory and work-group.
   int tile_rows() const { return tile_rows_; }
+  // Each tile's largest signal rate (|u| + |v| + 2c)/h of the cells the last update wrote, before the flux
+  // correction changed any: NaN where a cell is not finite or has ρ ≤ 0 or c² ≤ 0.
+  const core::Buffer<Real>& rates() const { return rates_; }
   // Values in a block-data buffer.
   std::size_t values() const { return blocks_ * fields * cells_; }
   // 1/h of each leaf's cells.
@@ -52,7 +55,7 @@ class BlockRhs {
   std::size_t blocks_, cells_;
   int tile_rows_ = 8;
   DeviceGhosts<Real> ghosts_;
-  core::Buffer<Real> inv_h_, faces_;
+  core::Buffer<Real> inv_h_, faces_, rates_;
   core::Kernel update_, reflux_;
   // The flux correction's table (reflux_table.hpp) and the size of its two groups of entries.
   core::Buffer<cl_uint> start_, coarse_block_, coarse_cell_, side_, fine_face_;

@@ -27,7 +27,9 @@ class DeviceBlocksOf final : public DeviceBlocks {
     core::BuildOptions options(precision_of<Real>);
     options.define("BLOCK", s);
     if (scheme.colour) scheme.colour->define(options);
-    max_rate_ = context.program("mrag/mrag_step.cl", options).kernel("mrag_max_rate");
+    const core::Program& program = context.program("mrag/mrag_step.cl", options);
+    max_rate_ = program.kernel("mrag_max_rate");
+    max_rates_ = program.kernel("mrag_max_rates");
   }
 
   void bind(const BlockTree& tree, bool stiffened) override {
@@ -39,6 +41,12 @@ class DeviceBlocksOf final : public DeviceBlocks {
         .add(q_)
         .add(core::LocalMemory{mrag_work_group * sizeof(Real)})
         .add(partial_);
+    core::KernelArgs(max_rates_)
+        .add(static_cast<cl_uint>(rhs_->rates().size()))
+        .add(rhs_->rates())
+        .add(core::LocalMemory{mrag_work_group * sizeof(Real)})
+        .add(partial_);
+    stepped_ = false;
   }
 
   std::size_t values() const override { return rhs_->values(); }
@@ -46,6 +54,7 @@ class DeviceBlocksOf final : public DeviceBlocks {
   void write(const std::vector<double>& data) override {
     const std::vector<Real> real(data.begin(), data.end());
     q_.write(queue_, std::span<const Real>(real));
+    stepped_ = false;
   }
 
   std::vector<double> read() const override {
@@ -65,10 +74,12 @@ class DeviceBlocksOf final : public DeviceBlocks {
     } else {
       rhs_->update(queue_, q1_, q_, q_, 0.5, 0.5, 0.5 * dt);
     }
+    stepped_ = true;
   }
 
+  // After a step, from the rates its last stage left per tile; otherwise over every cell.
   double max_rate() override {
-    max_rate_.enqueue(queue_, global_, local_);
+    (stepped_ ? max_rates_ : max_rate_).enqueue(queue_, global_, local_);
     std::vector<Real> partial(partial_.size());
     partial_.read(queue_, std::span<Real>(partial));
     double rate = 0;
@@ -131,7 +142,9 @@ class DeviceBlocksOf final : public DeviceBlocks {
   std::unique_ptr<BlockRhs<Real>> rhs_;
   // The state and the stages' (q2 for the third-order scheme alone).
   core::Buffer<Real> q_, q1_, q2_, partial_;
-  core::Kernel max_rate_;
+  core::Kernel max_rate_, max_rates_;
+  // Whether the state is the last step's output, whose rates the update left.
+  bool stepped_ = false;
   std::unique_ptr<DeviceGhosts<Real>> band_;
   core::NDRange global_, local_;
 };

@@ -23,3 +23,15 @@ real_t closure_big_gamma(const real_t field) {
   return field;
 #endif
 }
+
+// The larger of two rates, NaN if either is.
+real_t nan_max(const real_t x, const real_t y) { return isnan(x) || isnan(y) ? NAN : fmax(x, y); }
+
+// A cell's (|u| + |v| + 2c)/h from its conserved fields, for the CFL number: NaN where the state is not
+// finite or has ρ ≤ 0 or c² ≤ 0, which the host reports.
+real_t signal_rate(const real_t* q, const real_t inv_h) {
+  const real_t rho = q[0], u = q[1] / rho, v = q[2] / rho, gamma = closure_big_gamma(q[4]), pi = q[5];
+  const real_t p = (q[3] - (real_t)0.5 * rho * (u * u + v * v) - pi) / gamma;
+  const real_t c2 = ((gamma + 1) * p + pi) / (gamma * rho);
+  return rho > 0 && c2 > 0 ? (fabs(u) + fabs(v) + 2 * sqrt(c2)) * inv_h : NAN;
+}

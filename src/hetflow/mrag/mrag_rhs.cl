@@ -205,12 +205,14 @@ void tile_sweep(const int axis, __local const real_t* tile, __local real_t* flux
 
 // out = a q0 + c data + d L(data) for every cell, L the right-hand side −ΔF/h − ΔG/h plus (Γ, Π) × (Δu* +
 // Δv*)/h for the closure: a Runge–Kutta stage, or L itself (a = c = 0, d = 1). The fluxes through the
-// blocks' boundary faces go to `faces`. q0 may be out: each cell reads its own q0 before writing it.
+// blocks' boundary faces go to `faces`, each tile's largest signal rate of its new cells (mrag_step.cl's
+// signal_rate, for the next step's CFL number) to rates[tile]. q0 may be out: each cell reads its own q0
+// before writing it.
 __kernel __attribute__((reqd_work_group_size(TILE_GROUP, 1, 1))) void mrag_update(
     const real_t a, const real_t c, const real_t d, __global const real_t* restrict inv_h,
     __global const real_t* restrict data, __global const real_t* restrict ghosts,
     __global const int* restrict ghost_slot, __global const uint* restrict neighbour, __global const real_t* q0,
-    __global real_t* out, __global real_t* restrict faces) {
+    __global real_t* out, __global real_t* restrict faces, __global real_t* restrict rates) {
   __local real_t tile[FIELDS * TILE_WIDTH * TILE_HEIGHT];
   __local real_t flux[FACE_VALUES * Y_FACES];
   const uint b = get_group_id(0) / TILES, first_row = get_group_id(0) % TILES * ROWS;
@@ -242,14 +244,27 @@ __kernel __attribute__((reqd_work_group_size(TILE_GROUP, 1, 1))) void mrag_updat
   // Two calls with a constant axis, so that each compiles with its own fixed indices.
   tile_sweep(0, tile, flux, b, lid, i, row, j, faces, sum, &divergence);
   tile_sweep(1, tile, flux, b, lid, i, row, j, faces, sum, &divergence);
-  if (!owns_cell) return;
-  const size_t at = (size_t)b * FIELDS * CELLS + i + BLOCK * j;
-  sum[4] += data[at + 4 * CELLS] * divergence;
-  sum[5] += data[at + 5 * CELLS] * divergence;
-  for (int f = 0; f < FIELDS; ++f) {
-    const size_t g = at + f * CELLS;
-    out[g] = a * q0[g] + c * data[g] + d * (sum[f] * inv_h[b]);
+  real_t rate = 0;
+  if (owns_cell) {
+    const size_t at = (size_t)b * FIELDS * CELLS + i + BLOCK * j;
+    sum[4] += data[at + 4 * CELLS] * divergence;
+    sum[5] += data[at + 5 * CELLS] * divergence;
+    real_t next[FIELDS];
+    for (int f = 0; f < FIELDS; ++f) {
+      const size_t g = at + f * CELLS;
+      next[f] = a * q0[g] + c * data[g] + d * (sum[f] * inv_h[b]);
+      out[g] = next[f];
+    }
+    rate = signal_rate(next, inv_h[b]);
   }
+  // The tile's largest rate (NaN if any cell's is), reduced in the flux array the sweeps are done with.
+  flux[lid] = rate;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int stride = TILE_REDUCTION / 2; stride > 0; stride /= 2) {
+    if (lid < stride && lid + stride < TILE_GROUP) flux[lid] = nan_max(flux[lid], flux[lid + stride]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) rates[get_group_id(0)] = flux[0];
 }
 
 // The flux correction at resolution jumps (mrag/reflux_table.hpp): entries [first, first + count) replace
