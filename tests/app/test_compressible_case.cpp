@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <regex>
 #include <string>
 #include <vector>
@@ -143,6 +144,45 @@ TEST_F(CompressibleCase, ARestartFromACheckpointRepeatsTheStraightRunBitForBit) 
   EXPECT_EQ(other.status, 2) << other.output;
   EXPECT_NE(other.output.find("initial.checkpoint = "), std::string::npos) << other.output;
   EXPECT_NE(other.output.find("max_level 1, root_size"), std::string::npos) << other.output;
+}
+
+// A checkpoint cut short, one whose counts claim more than its bytes hold, one whose value count does not
+// fit its leaves, one with a leaf outside the grid, and one with bytes after the fields: each is refused
+// (exit 2) at initial.checkpoint, saying what is wrong, before anything is allocated for it.
+TEST_F(CompressibleCase, AMalformedCheckpointIsRefusedSayingWhatIsWrong) {
+  const std::string quiet = " --set output.png=false --set output.vti=false --set time.end=0.05";
+  ASSERT_EQ(run_sod("saved", quiet).status, 0);
+  const std::string good = hetflow::test::file_text(dir / "saved" / "checkpoint.bin");
+  const std::size_t header = std::string("hetflow compressible checkpoint 1\n").size();
+  const std::size_t leaves_at = header + 4 * 4 + 3 * 8;  // after the grid's ints, root_size, time, steps
+  std::uint64_t leaves = 0;
+  std::memcpy(&leaves, good.data() + leaves_at, 8);
+  const std::size_t values_at = leaves_at + 8 + 12 * leaves;
+  const auto patched = [&](std::size_t at, std::uint64_t v) {
+    std::string bytes = good;
+    std::memcpy(bytes.data() + at, &v, 8);
+    return bytes;
+  };
+  std::string outside = good;
+  const std::int32_t far[3] = {1, 1000, 0};
+  std::memcpy(outside.data() + leaves_at + 8, far, sizeof far);
+  const std::pair<std::string, std::string> cases[] = {
+      {good.substr(0, good.size() - 100), "more than its bytes hold (truncated?)"},
+      {patched(leaves_at, std::uint64_t{1} << 60), "more than its bytes hold"},
+      {patched(values_at, 12345), "it holds 12345 values, and its"},
+      {outside, "(level 1, 1000, 0) lies outside the grid"},
+      {good + "x", "bytes follow the fields"},
+  };
+  int k = 0;
+  for (const auto& [bytes, message] : cases) {
+    const std::string name = "bad" + std::to_string(k++) + ".bin";
+    write(name, bytes);
+    const CommandResult r =
+        run_sod("restart" + std::to_string(k), quiet + " --set initial.checkpoint=" + (dir / name).string());
+    EXPECT_EQ(r.status, 2) << message << "\n" << r.output;
+    EXPECT_NE(r.output.find("initial.checkpoint = "), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << message << "\n" << r.output;
+  }
 }
 
 // Water torn apart at 2,000 m/s, more than the 4 c/(gamma - 1) = 1,912 m/s its stiffened gas (gamma 4.4,

@@ -43,6 +43,7 @@ class Reader {
     return true;
   }
   bool at_end() const { return at_ == bytes_.size(); }
+  std::size_t remaining() const { return bytes_.size() - at_; }
   [[noreturn]] void fail(const std::string& what) const {
     throw io::FormatError(path_.string() + ": not a usable compressible checkpoint: " + what);
   }
@@ -113,15 +114,28 @@ CompressibleCheckpoint read_checkpoint(const std::filesystem::path& path, const 
     in.fail("it holds the grid " + grid_text(c.grid) + ", the case asks for " + grid_text(grid));
   c.time = in.get<double>();
   c.steps = static_cast<long>(in.get<std::int64_t>());
+  // Counts are checked against the bytes that follow before anything is allocated for them.
   const auto leaves = in.get<std::uint64_t>();
-  if (leaves > (std::uint64_t{1} << 40)) in.fail("it claims " + std::to_string(leaves) + " leaves");
+  if (leaves > in.remaining() / (3 * sizeof(std::int32_t)))
+    in.fail("it claims " + std::to_string(leaves) + " leaves, more than its bytes hold");
+  const mrag::BlockTree domain(grid.roots_x, grid.roots_y, grid.max_level);
   for (std::uint64_t k = 0; k < leaves; ++k) {
     std::int32_t key[3];
     in.take(key, sizeof key);
-    c.leaves.push_back({key[0], key[1], key[2]});
+    const mrag::BlockKey leaf{key[0], key[1], key[2]};
+    if (!domain.inside(leaf))
+      in.fail("leaf " + std::to_string(k) + " (level " + std::to_string(leaf.level) + ", " + std::to_string(leaf.x) +
+              ", " + std::to_string(leaf.y) + ") lies outside the grid");
+    c.leaves.push_back(leaf);
   }
   const auto values = in.get<std::uint64_t>();
-  if (values > (std::uint64_t{1} << 40)) in.fail("it claims " + std::to_string(values) + " values");
+  const std::uint64_t expected =
+      leaves * mrag::fields * static_cast<std::uint64_t>(grid.block_size) * static_cast<std::uint64_t>(grid.block_size);
+  if (values != expected)
+    in.fail("it holds " + std::to_string(values) + " values, and its " + std::to_string(leaves) + " leaves need " +
+            std::to_string(expected));
+  if (values > in.remaining() / sizeof(double))
+    in.fail("it claims " + std::to_string(values) + " values, more than its bytes hold (truncated?)");
   c.conserved.resize(values);
   in.take(c.conserved.data(), values * sizeof(double));
   if (!in.at_end()) in.fail("bytes follow the fields");
