@@ -17,8 +17,7 @@ namespace {
 template <class Real>
 class DeviceBlocksOf final : public DeviceBlocks {
  public:
-  DeviceBlocksOf(const core::Queue& queue, int s, const Sides& sides, double root_size,
-                 const SpatialScheme& scheme)
+  DeviceBlocksOf(const core::Queue& queue, int s, const Sides& sides, double root_size, const SpatialScheme& scheme)
       : queue_(queue), s_(s), sides_(sides), root_size_(root_size), scheme_(scheme) {
     const core::Context& context = queue.context();
     global_ = mrag_range(context.device().info);
@@ -131,7 +130,9 @@ class DeviceBlocksOf final : public DeviceBlocks {
 
  private:
   const core::Program& adapt_program() const {
-    return queue_.context().program("mrag/mrag_adapt.cl", band_->build_options());
+    core::BuildOptions options = band_->build_options();
+    options.define("GROUP", static_cast<long>(mrag_work_group));
+    return queue_.context().program("mrag/mrag_adapt.cl", options);
   }
 
   const core::Queue& queue_;

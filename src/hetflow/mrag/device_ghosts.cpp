@@ -73,22 +73,25 @@ DeviceGhosts<Real>::DeviceGhosts(const core::Queue& queue, const BlockTree& tree
   const std::vector<cl_uint> neighbours =
       direct && !corners ? direct_neighbours(table, tree.leaves().size(), s) : std::vector<cl_uint>{};
   if (!neighbours.empty()) drop_direct_ghosts(table, neighbours, s);
-  std::vector<cl_uint> source_block, source_cell;
+  // One table: the ghosts' entries, then the nodes'.
+  std::vector<cl_uint> start(table.start.begin(), table.start.end()), source_block, source_cell;
+  for (std::size_t n = 1; n < table.node_start.size(); ++n) start.push_back(table.start.back() + table.node_start[n]);
   std::vector<Real> weight;
   std::vector<cl_uchar> flip;
-  for (const GhostSource& g : table.sources) {
-    source_block.push_back(g.block);
-    source_cell.push_back(g.cell);
-    weight.push_back(static_cast<Real>(g.weight));
-    flip.push_back(g.flip);
-  }
+  for (const auto* sources : {&table.sources, &table.node_sources})
+    for (const GhostSource& g : *sources) {
+      source_block.push_back(g.block);
+      source_cell.push_back(g.cell);
+      weight.push_back(static_cast<Real>(g.weight));
+      flip.push_back(g.flip);
+    }
   const int span = s + 2 * width;
   std::vector<cl_int> slots(static_cast<std::size_t>(span) * span, -1);
   for (std::size_t g = 0; g < count; ++g) {
     const auto [i, j] = table.ghost_cells[g];
     slots[static_cast<std::size_t>((j + width) * span + i + width)] = static_cast<cl_int>(g);
   }
-  start_ = core::upload(queue, std::vector<cl_uint>(table.start.begin(), table.start.end()), CL_MEM_READ_ONLY);
+  start_ = core::upload(queue, start, CL_MEM_READ_ONLY);
   source_block_ = core::upload(queue, source_block, CL_MEM_READ_ONLY);
   source_cell_ = core::upload(queue, source_cell, CL_MEM_READ_ONLY);
   weight_ = core::upload(queue, weight, CL_MEM_READ_ONLY);
@@ -102,9 +105,12 @@ DeviceGhosts<Real>::DeviceGhosts(const core::Queue& queue, const BlockTree& tree
       queue, neighbours.empty() ? std::vector<cl_uint>(4 * tree.leaves().size(), no_neighbour) : neighbours,
       CL_MEM_READ_ONLY);
   ghosts_ = core::Buffer<Real>(queue.context(), std::max<std::size_t>(tree.leaves().size() * fields * count, 1));
+  nodes_ = core::Buffer<Real>(queue.context(), std::max<std::size_t>(table.nodes() * fields, 1));
+  node_pass_ = table.node_pass;
   options_.define("BLOCK", s).define("GHOSTS", width).define("GHOST_COUNT", static_cast<long long>(count));
   options_.define("NO_NEIGHBOUR", static_cast<long long>(no_neighbour));
-  fill_ = queue.context().program("mrag/mrag_ghosts.cl", options_).kernel("mrag_fill_ghosts");
+  const core::Program& program = queue.context().program("mrag/mrag_ghosts.cl", options_);
+  fill_ = program.kernel("mrag_fill_ghosts");
   core::KernelArgs(fill_)
       .add(static_cast<cl_uint>(tree.leaves().size()))
       .add(start_)
@@ -114,13 +120,32 @@ DeviceGhosts<Real>::DeviceGhosts(const core::Queue& queue, const BlockTree& tree
       .add(flip_)
       .add(inflow_)
       .skip()
+      .add(nodes_)
       .add(ghosts_);
+  fill_nodes_ = program.kernel("mrag_fill_nodes");
+  core::KernelArgs(fill_nodes_)
+      .add(static_cast<cl_uint>(table.start.size() - 1))
+      .skip(2)
+      .add(start_)
+      .add(source_block_)
+      .add(source_cell_)
+      .add(weight_)
+      .add(flip_)
+      .add(inflow_)
+      .skip()
+      .add(nodes_);
   global_ = mrag_range(queue.context().device().info);
   local_ = core::NDRange(mrag_work_group);
 }
 
 template <class Real>
 void DeviceGhosts<Real>::fill(const core::Queue& queue, const core::Buffer<Real>& data) {
+  fill_nodes_.set(9, data);
+  for (std::size_t pass = 0; pass + 1 < node_pass_.size(); ++pass) {
+    fill_nodes_.set(1, static_cast<cl_uint>(node_pass_[pass]));
+    fill_nodes_.set(2, static_cast<cl_uint>(node_pass_[pass + 1] - node_pass_[pass]));
+    fill_nodes_.enqueue(queue, global_, local_);
+  }
   fill_.set(7, data);
   fill_.enqueue(queue, global_, local_);
 }

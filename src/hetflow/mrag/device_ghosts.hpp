@@ -1,6 +1,8 @@
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
+#include <vector>
 
 #include "hetflow/core/buffer.hpp"
 #include "hetflow/core/build_options.hpp"
@@ -25,7 +27,7 @@ class DeviceGhosts {
   DeviceGhosts(const core::Queue& queue, const BlockTree& tree, int s, int width, bool corners, const Sides& sides,
                bool direct = false);
 
-  // Enqueues the fill of ghosts() from `data`.
+  // Enqueues the fill of ghosts() from `data`: the table's nodes pass by pass, then the ghosts.
   void fill(const core::Queue& queue, const core::Buffer<Real>& data);
 
   // The options of programs that read the band (BLOCK, GHOSTS, GHOST_COUNT).
@@ -39,10 +41,12 @@ class DeviceGhosts {
   core::BuildOptions options_;
   core::Buffer<cl_uint> start_, source_block_, source_cell_;
   core::Buffer<cl_uchar> flip_;
-  core::Buffer<Real> weight_, inflow_, ghosts_;
+  core::Buffer<Real> weight_, inflow_, ghosts_, nodes_;
   core::Buffer<cl_int> slots_;
   core::Buffer<cl_uint> neighbours_;
-  core::Kernel fill_;
+  std::vector<std::uint32_t> node_pass_;
+  // The nodes pass by pass, then the ghosts.
+  core::Kernel fill_nodes_, fill_;
   core::NDRange global_, local_;
 };
 

@@ -4,6 +4,7 @@
 #include <string>
 #include <thread>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "hetflow/core/error.hpp"
@@ -39,7 +40,8 @@ class LeafGrid {
   const Entry* covering(const BlockKey& key) const {
     if (key.level > deepest_) return cover_of_deeper(key);
     const int shift = deepest_ - key.level;
-    const Entry& e = cells_[(static_cast<std::size_t>(key.y) << shift) * nx_ + (static_cast<std::size_t>(key.x) << shift)];
+    const Entry& e =
+        cells_[(static_cast<std::size_t>(key.y) << shift) * nx_ + (static_cast<std::size_t>(key.x) << shift)];
     return e.leaf.level <= key.level ? &e : nullptr;
   }
 
@@ -55,52 +57,110 @@ class LeafGrid {
   std::vector<Entry> cells_;
 };
 
-// One term of a ghost cell before terms of the same source are summed: (block, cell, flip) and weight.
-struct Term {
-  std::uint32_t block, cell;
-  std::uint8_t flip;
-  double weight;
+// A cell that no leaf holds at its level, by level and cell index after the domain's sides are applied.
+struct NodeKey {
+  int level;
+  long i, j;
+  auto operator<=>(const NodeKey&) const = default;
 };
 
-// Resolves a cell of any level into leaf-cell terms by the recursion of docs/mrag.md, Ghosts.
+struct NodeKeyHash {
+  std::size_t operator()(const NodeKey& k) const { return std::hash<long>{}(((k.j * 1000003L) ^ k.i) * 64 + k.level); }
+};
+
+// A node as one thread's part of the table builds it: its cell, its depth (1 + the deepest node among its
+// sources, leaf cells being depth 0) and its sources, which name nodes by the part's own indices.
+struct Node {
+  NodeKey key;
+  std::uint32_t depth = 0;
+  std::vector<GhostSource> sources;
+};
+
+// The ghosts of a contiguous range of leaves and the nodes they need, resolved on one thread.
+struct Part {
+  std::vector<std::uint32_t> counts;
+  std::vector<GhostSource> sources;
+  std::vector<Node> nodes;
+  std::unordered_map<NodeKey, std::uint32_t, NodeKeyHash> index;
+};
+
+// Resolves cells of any level by the recursion of docs/mrag.md, Ghosts, one step at a time: a cell that no
+// leaf holds at its level becomes a node, resolved once per part, so that ghosts sharing it share its
+// value instead of each repeating its terms.
 class Resolver {
  public:
-  Resolver(const BlockTree& tree, const LeafGrid& grid, int s, const Sides& sides)
-      : tree_(tree), grid_(grid), s_(s), sides_(sides) {}
+  Resolver(const BlockTree& tree, const LeafGrid& grid, int s, const Sides& sides, Part& part)
+      : tree_(tree), grid_(grid), s_(s), sides_(sides), part_(part) {}
 
   // Adds weight × the average of cell (i, j) of level l to `terms`, its momenta negated as `flip` says.
-  void add(int level, long i, long j, double weight, std::uint8_t flip, std::vector<Term>& terms) const {
+  void add(int level, long i, long j, double weight, std::uint8_t flip, std::vector<GhostSource>& terms) {
     const long nx = static_cast<long>(tree_.roots_x()) * s_ << level;
     const long ny = static_cast<long>(tree_.roots_y()) * s_ << level;
-    // Past an inflow side the cell is the prescribed state, at every level.
+    // Past an inflow side the cell is the prescribed state, at every level, mirrored as the path to it was.
     for (int axis = 0; axis < 2; ++axis) {
       const long at = axis == 0 ? i : j, n = axis == 0 ? nx : ny;
       const Edge edge = at < 0 ? sides_.low(axis) : at >= n ? sides_.high(axis) : Edge::periodic;
       if (edge == Edge::inflow) {
-        terms.push_back({GhostSource::inflow, static_cast<std::uint32_t>(2 * axis + (at < 0 ? 0 : 1)), 0, weight});
+        terms.push_back({GhostSource::inflow, static_cast<std::uint32_t>(2 * axis + (at < 0 ? 0 : 1)), weight, flip});
         return;
       }
     }
     i = wrap(i, nx, i < 0 ? sides_.west : sides_.east, flip, GhostSource::flip_x);
     j = wrap(j, ny, j < 0 ? sides_.south : sides_.north, flip, GhostSource::flip_y);
     const LeafGrid::Entry* leaf = grid_.covering({level, static_cast<int>(i / s_), static_cast<int>(j / s_)});
-    if (leaf && leaf->leaf.level == level) {
-      terms.push_back({leaf->index, static_cast<std::uint32_t>(i % s_ + s_ * (j % s_)), flip, weight});
-    } else if (leaf) {
-      // Covered by a coarser leaf: predicted from the parent level's 5 × 5 cells.
-      const auto& wx = prediction_weights[static_cast<std::size_t>(i & 1)];
-      const auto& wy = prediction_weights[static_cast<std::size_t>(j & 1)];
-      for (int n = 0; n < 5; ++n)
-        for (int m = 0; m < 5; ++m)
-          add(level - 1, (i >> 1) + m - 2, (j >> 1) + n - 2, weight * wx[m] * wy[n], flip, terms);
-    } else {
-      // Tiled by finer leaves: the mean of the four children.
-      for (int b = 0; b < 2; ++b)
-        for (int a = 0; a < 2; ++a) add(level + 1, 2 * i + a, 2 * j + b, 0.25 * weight, flip, terms);
+    if (leaf && leaf->leaf.level == level)
+      terms.push_back({leaf->index, static_cast<std::uint32_t>(i % s_ + s_ * (j % s_)), weight, flip});
+    else
+      terms.push_back({GhostSource::node, node({level, i, j}, leaf != nullptr), weight, flip});
+  }
+
+  // The sources of `terms`: those of one source and flip summed, in the order of their sources' places.
+  std::vector<GhostSource> merged(std::vector<GhostSource>& terms) const {
+    const auto place = [&](const GhostSource& t) {
+      const NodeKey at = t.block == GhostSource::node ? part_.nodes[t.cell].key : NodeKey{-1, t.block, t.cell};
+      return std::tuple(at, t.flip);
+    };
+    // Most ghosts copy one cell of a neighbour at their level: one term, nothing to order.
+    if (terms.size() > 1)
+      std::stable_sort(terms.begin(), terms.end(),
+                       [&](const GhostSource& a, const GhostSource& b) { return place(a) < place(b); });
+    std::vector<GhostSource> out;
+    for (std::size_t k = 0; k < terms.size(); ++k) {
+      if (k > 0 && place(terms[k]) == place(terms[k - 1]))
+        out.back().weight += terms[k].weight;
+      else
+        out.push_back(terms[k]);
     }
+    return out;
   }
 
  private:
+  // The part's index of the node of cell `key`, resolved on first use: predicted from the 5 × 5 cells around
+  // its parent when a coarser leaf covers it, else the mean of its four children.
+  std::uint32_t node(const NodeKey& key, bool coarser) {
+    const auto [at, fresh] = part_.index.try_emplace(key, static_cast<std::uint32_t>(part_.nodes.size()));
+    const std::uint32_t id = at->second;
+    if (!fresh) return id;
+    part_.nodes.push_back({key, 0, {}});
+    std::vector<GhostSource> terms;
+    if (coarser) {
+      const auto& wx = prediction_weights[static_cast<std::size_t>(key.i & 1)];
+      const auto& wy = prediction_weights[static_cast<std::size_t>(key.j & 1)];
+      for (int n = 0; n < 5; ++n)
+        for (int m = 0; m < 5; ++m)
+          add(key.level - 1, (key.i >> 1) + m - 2, (key.j >> 1) + n - 2, wx[m] * wy[n], 0, terms);
+    } else {
+      for (int b = 0; b < 2; ++b)
+        for (int a = 0; a < 2; ++a) add(key.level + 1, 2 * key.i + a, 2 * key.j + b, 0.25, 0, terms);
+    }
+    std::uint32_t depth = 0;
+    for (const GhostSource& t : terms)
+      if (t.block == GhostSource::node) depth = std::max(depth, part_.nodes[t.cell].depth);
+    part_.nodes[id].depth = depth + 1;
+    part_.nodes[id].sources = merged(terms);
+    return id;
+  }
+
   // Index i of a level with n cells on an axis brought into the domain: wrapped, clamped, or mirrored at a
   // wall, whose mirror image has the normal momentum negated (`bit` toggled in `flip`).
   static long wrap(long i, long n, Edge edge, std::uint8_t& flip, std::uint8_t bit) {
@@ -115,22 +175,56 @@ class Resolver {
   const LeafGrid& grid_;
   int s_;
   Sides sides_;
+  Part& part_;
 };
 
-// The sources of a ghost's terms: those of one source and flip summed in the order the recursion met them,
-// in (block, cell, flip) order.
-void append_sources(std::vector<Term>& terms, std::vector<GhostSource>& out) {
-  const auto key = [](const Term& t) { return std::tuple(t.block, t.cell, t.flip); };
-  // Most ghosts copy one cell of a neighbour at their level: one term, nothing to order.
-  if (terms.size() > 1)
-    std::stable_sort(terms.begin(), terms.end(), [&](const Term& a, const Term& b) { return key(a) < key(b); });
-  for (std::size_t k = 0; k < terms.size(); ++k) {
-    if (k > 0 && key(terms[k]) == key(terms[k - 1]))
-      out.back().weight += terms[k].weight;
-    else
-      out.push_back({terms[k].block, terms[k].cell, terms[k].weight, terms[k].flip});
+// Joins the parts in leaf order. Nodes of the same cell from several parts become one, numbered by depth,
+// then level and place, so that the table depends neither on the thread count nor on the order nodes were
+// met; every source naming a node is renumbered.
+void join(std::vector<Part>& parts, GhostTable& table) {
+  struct Ref {
+    std::uint32_t depth;
+    NodeKey key;
+    std::size_t part;
+    std::uint32_t local;
+  };
+  std::vector<Ref> refs;
+  for (std::size_t p = 0; p < parts.size(); ++p)
+    for (std::uint32_t n = 0; n < parts[p].nodes.size(); ++n)
+      refs.push_back({parts[p].nodes[n].depth, parts[p].nodes[n].key, p, n});
+  std::sort(refs.begin(), refs.end(), [](const Ref& a, const Ref& b) {
+    return std::tie(a.depth, a.key, a.part) < std::tie(b.depth, b.key, b.part);
+  });
+  std::vector<std::vector<std::uint32_t>> global(parts.size());
+  for (std::size_t p = 0; p < parts.size(); ++p) global[p].resize(parts[p].nodes.size());
+  std::uint32_t count = 0;
+  for (std::size_t r = 0; r < refs.size(); ++r) {
+    if (r > 0 && refs[r].key == refs[r - 1].key) {
+      global[refs[r].part][refs[r].local] = count - 1;
+      continue;
+    }
+    global[refs[r].part][refs[r].local] = count++;
   }
-  terms.clear();
+  const auto renumbered = [&](std::size_t p, GhostSource source) {
+    if (source.block == GhostSource::node) source.cell = global[p][source.cell];
+    return source;
+  };
+  table.node_start.assign(1, 0);
+  table.node_pass.assign(1, 0);
+  for (std::size_t r = 0; r < refs.size(); ++r) {
+    if (r > 0 && refs[r].key == refs[r - 1].key) continue;
+    if (r > 0 && refs[r].depth != refs[r - 1].depth)
+      table.node_pass.push_back(static_cast<std::uint32_t>(table.node_start.size() - 1));
+    for (const GhostSource& source : parts[refs[r].part].nodes[refs[r].local].sources)
+      table.node_sources.push_back(renumbered(refs[r].part, source));
+    table.node_start.push_back(static_cast<std::uint32_t>(table.node_sources.size()));
+  }
+  if (count > 0) table.node_pass.push_back(count);
+  table.start.push_back(0);
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    for (const std::uint32_t n : parts[p].counts) table.start.push_back(table.start.back() + n);
+    for (const GhostSource& source : parts[p].sources) table.sources.push_back(renumbered(p, source));
+  }
 }
 
 }  // namespace
@@ -169,37 +263,29 @@ GhostTable ghost_table(const BlockTree& tree, int s, int width, bool corners, co
   GhostTable table;
   table.ghost_cells = ghost_cells(s, width, corners);
   const LeafGrid grid(tree);
-  const Resolver resolver(tree, grid, s, sides);
   const std::vector<BlockKey> leaves(tree.leaves().begin(), tree.leaves().end());
-  // Leaves are resolved in contiguous chunks on several threads and the chunks joined in leaf order, so the
-  // table does not depend on the thread count.
+  // Leaves are resolved in contiguous chunks on several threads and the chunks joined in leaf order.
   const std::size_t threads = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 64);
   const std::size_t chunk = (leaves.size() + threads - 1) / threads;
-  struct Part {
-    std::vector<std::uint32_t> counts;
-    std::vector<GhostSource> sources;
-  };
   std::vector<Part> parts((leaves.size() + chunk - 1) / std::max<std::size_t>(chunk, 1));
   const auto resolve = [&](std::size_t p) {
-    std::vector<Term> terms;
+    Resolver resolver(tree, grid, s, sides, parts[p]);
+    std::vector<GhostSource> terms;
     for (std::size_t b = p * chunk; b < std::min(leaves.size(), (p + 1) * chunk); ++b)
       for (const auto& [gi, gj] : table.ghost_cells) {
-        const std::size_t before = parts[p].sources.size();
         resolver.add(leaves[b].level, static_cast<long>(leaves[b].x) * s + gi, static_cast<long>(leaves[b].y) * s + gj,
                      1.0, 0, terms);
-        append_sources(terms, parts[p].sources);
-        parts[p].counts.push_back(static_cast<std::uint32_t>(parts[p].sources.size() - before));
+        const std::vector<GhostSource> sources = resolver.merged(terms);
+        parts[p].sources.insert(parts[p].sources.end(), sources.begin(), sources.end());
+        parts[p].counts.push_back(static_cast<std::uint32_t>(sources.size()));
+        terms.clear();
       }
   };
   std::vector<std::thread> workers;
   for (std::size_t p = 1; p < parts.size(); ++p) workers.emplace_back(resolve, p);
   if (!parts.empty()) resolve(0);
   for (std::thread& w : workers) w.join();
-  table.start.push_back(0);
-  for (const Part& part : parts) {
-    for (const std::uint32_t n : part.counts) table.start.push_back(table.start.back() + n);
-    table.sources.insert(table.sources.end(), part.sources.begin(), part.sources.end());
-  }
+  join(parts, table);
   return table;
 }
 

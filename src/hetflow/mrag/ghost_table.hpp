@@ -36,6 +36,8 @@ struct GhostSource {
   static constexpr std::uint8_t flip_x = 1, flip_y = 2;  // negate ρu, ρv: seen through a wall
   // The `block` of a prescribed state: `cell` then names the inflow side (0 west .. 3 north).
   static constexpr std::uint32_t inflow = 0xFFFFFFFFu;
+  // The `block` of a node of the table: `cell` then names the node.
+  static constexpr std::uint32_t node = 0xFFFFFFFEu;
   std::uint32_t block = 0;
   std::uint32_t cell = 0;
   double weight = 0;
@@ -46,14 +48,20 @@ struct GhostSource {
 // The ghost cells of every leaf as fixed linear combinations of leaf cells (docs/mrag.md, Ghosts), rebuilt
 // when the tree changes and replayed at every stage: ghost g of leaf b has the sources
 // sources[start[b G + g] .. start[b G + g + 1]), G = ghost_cells().size(). A ghost at the leaf's level reads
-// the leaf that covers it; one covered by finer leaves is the mean of its four children; one covered by a
-// coarser leaf is the tensor prediction from the 5 × 5 cells around its parent (wavelets.hpp). Past a wall
-// a cell is its mirror image, its normal momentum negated (`flip`). Terms with the same source and flip are
-// summed, and sources are in (block, cell, flip) order.
+// the leaf that covers it; a cell that no leaf holds at its level is a node: the mean of its four children
+// when finer leaves tile it, else the tensor prediction from the 5 × 5 cells around its parent
+// (wavelets.hpp). Node n has the sources node_sources[node_start[n] .. node_start[n + 1]), which name leaf
+// cells and nodes of earlier passes: pass k holds nodes node_pass[k] .. node_pass[k + 1]. Ghosts sharing a
+// coarse cell share its node, which is resolved once. Past a wall a cell is its mirror image, its normal
+// momentum negated (`flip`). Terms with the same source and flip are summed, in the order of their places.
 struct GhostTable {
   std::vector<std::pair<int, int>> ghost_cells;  // (i, j) in a block's cell coordinates, outside [0, s)²
   std::vector<std::uint32_t> start;
   std::vector<GhostSource> sources;
+  std::vector<std::uint32_t> node_start, node_pass;
+  std::vector<GhostSource> node_sources;
+
+  std::size_t nodes() const { return node_start.size() - 1; }
   bool operator==(const GhostTable&) const = default;
 };
 

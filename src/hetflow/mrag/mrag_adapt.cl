@@ -17,48 +17,76 @@ real_t coarse_value(const uint b, const int I, const int J, const int f, __globa
                          cell_value(b, 2 * I + 1, 2 * J + 1, f, data, ghosts, slots));
 }
 
-// The child (a, c) of cell (I, J) of block b's cells one level coarser, predicted from the 5 × 5 cells of
-// that level around it; `coarse` says whether block b's own cells are that level (a prediction into a new
-// child block) or one finer (a detail of block b).
-real_t predicted(const uint b, const int I, const int J, const int a, const int c, const int f, const int coarse,
+#define COARSE (BLOCK / 2)
+// The coarse cells of a block with the two on each side that its predictions read.
+#define COARSE_SPAN (COARSE + 4)
+
+// out[6 b ..]: block b's largest |detail| of ρ and of Γ over its children, then its least and largest ρ
+// and Γ. One work-group of GROUP items per block: the block's coarse cells go to local memory once, then
+// each item predicts the children of its coarse cells from them, and the group reduces its items' values.
+__kernel __attribute__((reqd_work_group_size(GROUP, 1, 1))) void mrag_block_details(
+    const uint blocks, __global const real_t* restrict data, __global const real_t* restrict ghosts,
+    __global const int* restrict slots, __global real_t* restrict out) {
+  __local real_t coarse[COARSE_SPAN * COARSE_SPAN];
+  __local real_t detail_of[GROUP], low_of[GROUP], high_of[GROUP];
+  const int t = get_local_id(0);
+  for (uint b = get_group_id(0); b < blocks; b += get_num_groups(0)) {
+    for (int k = 0; k < 2; ++k) {
+      const int f = k == 0 ? 0 : 4;
+      for (int c = t; c < COARSE_SPAN * COARSE_SPAN; c += GROUP)
+        coarse[c] = coarse_value(b, c % COARSE_SPAN - 2, c / COARSE_SPAN - 2, f, data, ghosts, slots);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      real_t detail = 0, low = INFINITY, high = -INFINITY;
+      for (int c = t; c < COARSE * COARSE; c += GROUP) {
+        const int I = c % COARSE, J = c / COARSE;
+        for (int cy = 0; cy < 2; ++cy)
+          for (int cx = 0; cx < 2; ++cx) {
+            real_t sum = 0;
+            for (int n = 0; n < 5; ++n) {
+              real_t row = 0;
+              for (int m = 0; m < 5; ++m) row += prediction[cx][m] * coarse[(J + n) * COARSE_SPAN + I + m];
+              sum += prediction[cy][n] * row;
+            }
+            const real_t v = data[((size_t)b * FIELDS + f) * CELLS + 2 * I + cx + BLOCK * (2 * J + cy)];
+            detail = fmax(detail, fabs(sum - v));
+            low = fmin(low, v);
+            high = fmax(high, v);
+          }
+      }
+      detail_of[t] = detail;
+      low_of[t] = low;
+      high_of[t] = high;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (int width = GROUP / 2; width > 0; width /= 2) {
+        if (t < width) {
+          detail_of[t] = fmax(detail_of[t], detail_of[t + width]);
+          low_of[t] = fmin(low_of[t], low_of[t + width]);
+          high_of[t] = fmax(high_of[t], high_of[t + width]);
+        }
+        barrier(CLK_LOCAL_MEM_FENCE);
+      }
+      if (t == 0) {
+        out[6 * b + k] = detail_of[0];
+        out[6 * b + 2 + 2 * k] = low_of[0];
+        out[6 * b + 3 + 2 * k] = high_of[0];
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+  }
+}
+
+// The child (a, c) of cell (I, J) of block b, predicted from the 5 × 5 cells around it (a prediction into a
+// new child block).
+real_t predicted(const uint b, const int I, const int J, const int a, const int c, const int f,
                  __global const real_t* restrict data, __global const real_t* restrict ghosts,
                  __global const int* restrict slots) {
   real_t sum = 0;
   for (int n = 0; n < 5; ++n) {
     real_t row = 0;
-    for (int m = 0; m < 5; ++m) {
-      const real_t v = coarse ? cell_value(b, I + m - 2, J + n - 2, f, data, ghosts, slots)
-                              : coarse_value(b, I + m - 2, J + n - 2, f, data, ghosts, slots);
-      row += prediction[a][m] * v;
-    }
+    for (int m = 0; m < 5; ++m) row += prediction[a][m] * cell_value(b, I + m - 2, J + n - 2, f, data, ghosts, slots);
     sum += prediction[c][n] * row;
   }
   return sum;
-}
-
-// out[6 b ..]: block b's largest |detail| of ρ and of Γ over its children, then its least and largest ρ
-// and Γ. One work-item per block.
-__kernel void mrag_block_details(const uint blocks, __global const real_t* restrict data,
-                                 __global const real_t* restrict ghosts, __global const int* restrict slots,
-                                 __global real_t* restrict out) {
-  for (uint b = get_global_id(0); b < blocks; b += get_global_size(0)) {
-    for (int k = 0; k < 2; ++k) {
-      const int f = k == 0 ? 0 : 4;
-      real_t detail = 0, low = INFINITY, high = -INFINITY;
-      for (int J = 0; J < BLOCK / 2; ++J)
-        for (int I = 0; I < BLOCK / 2; ++I)
-          for (int c = 0; c < 2; ++c)
-            for (int a = 0; a < 2; ++a) {
-              const real_t v = cell_value(b, 2 * I + a, 2 * J + c, f, data, ghosts, slots);
-              detail = fmax(detail, fabs(predicted(b, I, J, a, c, f, 0, data, ghosts, slots) - v));
-              low = fmin(low, v);
-              high = fmax(high, v);
-            }
-      out[6 * b + k] = detail;
-      out[6 * b + 2 + 2 * k] = low;
-      out[6 * b + 3 + 2 * k] = high;
-    }
-  }
 }
 
 #define REMAP_COPY 0
@@ -80,7 +108,7 @@ __kernel void mrag_remap(const uint new_blocks, __global const int* restrict mod
         v = data[((size_t)source[4 * nb] * FIELDS + f) * CELLS + cell];
       } else if (mode[nb] == REMAP_PREDICT) {
         const int gi = child[2 * nb] * BLOCK + i, gj = child[2 * nb + 1] * BLOCK + j;
-        v = predicted(source[4 * nb], gi >> 1, gj >> 1, gi & 1, gj & 1, f, 1, data, ghosts, slots);
+        v = predicted(source[4 * nb], gi >> 1, gj >> 1, gi & 1, gj & 1, f, data, ghosts, slots);
       } else {
         const int a = 2 * i / BLOCK, c = 2 * j / BLOCK;
         const uint from = source[4 * nb + a + 2 * c];

@@ -7,31 +7,59 @@
 
 #define SPAN (BLOCK + 2 * GHOSTS)
 
-// Ghost g of block b (id = b GHOST_COUNT + g) = Σ weight × source cell, for every field, with ρu (flip bit 0)
-// and ρv (bit 1) negated for a source seen through a wall; a source block INFLOW_SOURCE is the conserved state
-// inflow[FIELDS side ..] of the inflow side its cell names.
+// The sources [first, last) of the table summed for every field: weight × source, with ρu (flip bit 0) and
+// ρv (bit 1) negated for a source seen through a wall. A source block INFLOW_SOURCE is the conserved state
+// inflow[FIELDS side ..] of the inflow side its cell names, NODE_SOURCE the node nodes[FIELDS node ..].
 #define INFLOW_SOURCE 0xFFFFFFFFu
+#define NODE_SOURCE 0xFFFFFFFEu
+void gather(const uint first, const uint last, __global const uint* restrict source_block,
+            __global const uint* restrict source_cell, __global const real_t* restrict weight,
+            __global const uchar* restrict flip, __global const real_t* restrict inflow,
+            __global const real_t* restrict data, __global const real_t* restrict nodes, real_t sum[FIELDS]) {
+  for (int f = 0; f < FIELDS; ++f) sum[f] = 0;
+  for (uint k = first; k < last; ++k) {
+    __global const real_t* cell;
+    size_t stride = 1;
+    if (source_block[k] == INFLOW_SOURCE) {
+      cell = inflow + FIELDS * source_cell[k];
+    } else if (source_block[k] == NODE_SOURCE) {
+      cell = nodes + (size_t)FIELDS * source_cell[k];
+    } else {
+      cell = data + (size_t)source_block[k] * FIELDS * CELLS + source_cell[k];
+      stride = CELLS;
+    }
+    for (int f = 0; f < FIELDS; ++f) {
+      const int negated = (f == 1 && (flip[k] & 1)) || (f == 2 && (flip[k] & 2));
+      sum[f] += (negated ? -weight[k] : weight[k]) * cell[f * stride];
+    }
+  }
+}
+
+// Nodes first .. first + count − 1, whose sources are the table's entries nodes_entry + node.
+__kernel void mrag_fill_nodes(const uint nodes_entry, const uint first, const uint count,
+                              __global const uint* restrict start, __global const uint* restrict source_block,
+                              __global const uint* restrict source_cell, __global const real_t* restrict weight,
+                              __global const uchar* restrict flip, __global const real_t* restrict inflow,
+                              __global const real_t* restrict data, __global real_t* restrict nodes) {
+  for (uint id = get_global_id(0); id < count; id += get_global_size(0)) {
+    const uint n = first + id, e = nodes_entry + n;
+    real_t sum[FIELDS];
+    gather(start[e], start[e + 1], source_block, source_cell, weight, flip, inflow, data, nodes, sum);
+    for (int f = 0; f < FIELDS; ++f) nodes[(size_t)FIELDS * n + f] = sum[f];
+  }
+}
+
+// Ghost g of block b, the table's entry id = b GHOST_COUNT + g.
 __kernel void mrag_fill_ghosts(const uint blocks, __global const uint* restrict start,
                                __global const uint* restrict source_block, __global const uint* restrict source_cell,
                                __global const real_t* restrict weight, __global const uchar* restrict flip,
                                __global const real_t* restrict inflow, __global const real_t* restrict data,
-                               __global real_t* restrict ghosts) {
+                               __global const real_t* restrict nodes, __global real_t* restrict ghosts) {
   for (uint id = get_global_id(0); id < blocks * GHOST_COUNT; id += get_global_size(0)) {
     const uint b = id / GHOST_COUNT, g = id % GHOST_COUNT;
     if (start[id] == start[id + 1]) continue;  // a side the kernels read from its neighbour directly
     real_t sum[FIELDS];
-    for (int f = 0; f < FIELDS; ++f) sum[f] = 0;
-    for (uint k = start[id]; k < start[id + 1]; ++k) {
-      if (source_block[k] == INFLOW_SOURCE) {
-        for (int f = 0; f < FIELDS; ++f) sum[f] += weight[k] * inflow[FIELDS * source_cell[k] + f];
-        continue;
-      }
-      __global const real_t* cell = data + (size_t)source_block[k] * FIELDS * CELLS + source_cell[k];
-      for (int f = 0; f < FIELDS; ++f) {
-        const int negated = (f == 1 && (flip[k] & 1)) || (f == 2 && (flip[k] & 2));
-        sum[f] += (negated ? -weight[k] : weight[k]) * cell[f * CELLS];
-      }
-    }
+    gather(start[id], start[id + 1], source_block, source_cell, weight, flip, inflow, data, nodes, sum);
     for (int f = 0; f < FIELDS; ++f) ghosts[((size_t)b * FIELDS + f) * GHOST_COUNT + g] = sum[f];
   }
 }

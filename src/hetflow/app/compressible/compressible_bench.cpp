@@ -1,6 +1,7 @@
 #include "hetflow/app/compressible/compressible_bench.hpp"
 
 #include <cmath>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -218,6 +219,13 @@ class CompressibleBench {
                 << flow->tree().leaves().size() << " leaves\n";
     }
     const double rate = cell_stages / step_s * 1e-9, ratio = uniform_rate_ > 0 ? rate / uniform_rate_ : 0;
+    // The ghost fill's share of a stage on the last grid, by device events.
+    mrag::BlockRhs<double> rhs(queue_, flow->tree(), block, flow->sides(), flow->root_size(), false);
+    core::Buffer<double> q(queue_.context(), rhs.values()), out(queue_.context(), rhs.values());
+    q.write(queue_, std::span<const double>(flow->conserved()));
+    const double stage_s = core::summarize(seconds_of([&] { rhs(queue_, q, out); })).median;
+    const double fill_s = core::summarize(seconds_of([&] { rhs.ghosts().fill(queue_, q); })).median;
+    const double adapt_share = adapt_s / (adapt_s + step_s), ghost_share = fill_s / stage_s;
     const nlohmann::json params = {{"level", level},
                                    {"block", block},
                                    {"finest_cells", finest},
@@ -227,14 +235,19 @@ class CompressibleBench {
                                    {"adapt_every", adapt_every},
                                    {"step_s", step_s},
                                    {"adapt_s", adapt_s},
-                                   {"adapt_share", adapt_s / (adapt_s + step_s)},
+                                   {"adapt_share", adapt_share},
+                                   {"stage_update_ms", stage_s * 1e3},
+                                   {"ghost_fill_ms", fill_s * 1e3},
+                                   {"ghost_share_of_stage", ghost_share},
+                                   {"adapt_and_ghost_share", adapt_share + (1 - adapt_share) * ghost_share},
                                    {"uniform_rate", uniform_rate_},
                                    {"efficiency_is",
                                     "rate over active cells / the uniform air-helium grid's rate "
                                     "(goal >= 1/1.4; 0 when no uniform step case ran)"},
                                    {"goal_h200", "time per active cell <= 1.4x uniform; adaptation share <= 25 %"}};
     std::cerr << "  " << name << ": " << core::number_text(rate, 4) << " Gcell/s per stage over active cells, "
-              << "adaptation " << core::number_text(100 * adapt_s / (adapt_s + step_s), 3) << " % of the time, "
+              << "adaptation " << core::number_text(100 * adapt_share, 3) << " % of the time, ghosts "
+              << core::number_text(100 * ghost_share, 3) << " % of a stage, "
               << "compression " << core::number_text(active / timed / finest, 3) << "\n";
     report_.cases.push_back({name, "Gcell/s", {rate, rate, rate, 1}, 0, ratio, params});
   }
@@ -270,8 +283,7 @@ class CompressibleBench {
   void kernel_case(const std::string& name, double cells, double work, nlohmann::json params,
                    const std::function<void()>& enqueue) {
     if (!options_.wants(name)) return;
-    if (stamp_.size() == 0) stamp_ = core::Buffer<double>(queue_.context(), 1);
-    const std::vector<double> seconds = launch_seconds(queue_, stamp_, options_.repeats, 1, enqueue);
+    const std::vector<double> seconds = seconds_of(enqueue);
     std::vector<double> rates;
     for (double s : seconds) rates.push_back(cells / s * 1e-9);
     const core::Summary rate = core::summarize(rates);
@@ -279,6 +291,12 @@ class CompressibleBench {
     if (work == 0) params["efficiency_is"] = "none";
     std::cerr << "  " << name << ": " << core::number_text(rate.median, 4) << " Gcell/s\n";
     report_.cases.push_back({name, "Gcell/s", rate, 0, rate.median * work, params});
+  }
+
+  // The device time of `repeats` enqueues, each alone.
+  std::vector<double> seconds_of(const std::function<void()>& enqueue) {
+    if (stamp_.size() == 0) stamp_ = core::Buffer<double>(queue_.context(), 1);
+    return launch_seconds(queue_, stamp_, options_.repeats, 1, enqueue);
   }
 
   const core::DeviceSet& devices_;
