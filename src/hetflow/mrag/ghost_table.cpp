@@ -57,15 +57,19 @@ class LeafGrid {
   std::vector<Entry> cells_;
 };
 
-// A cell that no leaf holds at its level, by level and cell index after the domain's sides are applied.
+// A cell that no leaf holds at its level, by level and cell index after the domain's sides are applied; or,
+// with `row`, the prediction along x for column i of level `level` from the row j of the level above.
 struct NodeKey {
   int level;
   long i, j;
+  bool row = false;
   auto operator<=>(const NodeKey&) const = default;
 };
 
 struct NodeKeyHash {
-  std::size_t operator()(const NodeKey& k) const { return std::hash<long>{}(((k.j * 1000003L) ^ k.i) * 64 + k.level); }
+  std::size_t operator()(const NodeKey& k) const {
+    return std::hash<long>{}(((k.j * 1000003L) ^ k.i) * 128 + k.level * 2 + k.row);
+  }
 };
 
 // A node as one thread's part of the table builds it: its cell, its depth (1 + the deepest node among its
@@ -135,20 +139,23 @@ class Resolver {
   }
 
  private:
-  // The part's index of the node of cell `key`, resolved on first use: predicted from the 5 × 5 cells around
-  // its parent when a coarser leaf covers it, else the mean of its four children.
+  // The part's index of the node `key`, resolved on first use. A cell covered by a coarser leaf is the
+  // tensor prediction from the 5 × 5 cells around its parent, taken as the prediction along y from five row
+  // nodes, each the prediction along x from five cells of a row, which the cells of neighbouring columns and
+  // rows share; a cell tiled by finer leaves is the mean of its four children.
   std::uint32_t node(const NodeKey& key, bool coarser) {
     const auto [at, fresh] = part_.index.try_emplace(key, static_cast<std::uint32_t>(part_.nodes.size()));
     const std::uint32_t id = at->second;
     if (!fresh) return id;
     part_.nodes.push_back({key, 0, {}});
     std::vector<GhostSource> terms;
-    if (coarser) {
+    if (key.row) {
       const auto& wx = prediction_weights[static_cast<std::size_t>(key.i & 1)];
+      for (int m = 0; m < 5; ++m) add(key.level - 1, (key.i >> 1) + m - 2, key.j, wx[m], 0, terms);
+    } else if (coarser) {
       const auto& wy = prediction_weights[static_cast<std::size_t>(key.j & 1)];
       for (int n = 0; n < 5; ++n)
-        for (int m = 0; m < 5; ++m)
-          add(key.level - 1, (key.i >> 1) + m - 2, (key.j >> 1) + n - 2, wx[m] * wy[n], 0, terms);
+        terms.push_back({GhostSource::node, node({key.level, key.i, (key.j >> 1) + n - 2, true}, true), wy[n], 0});
     } else {
       for (int b = 0; b < 2; ++b)
         for (int a = 0; a < 2; ++a) add(key.level + 1, 2 * key.i + a, 2 * key.j + b, 0.25, 0, terms);
