@@ -110,43 +110,30 @@ DeviceGhosts<Real>::DeviceGhosts(const core::Queue& queue, const BlockTree& tree
   options_.define("BLOCK", s).define("GHOSTS", width).define("GHOST_COUNT", static_cast<long long>(count));
   options_.define("NO_NEIGHBOUR", static_cast<long long>(no_neighbour));
   const core::Program& program = queue.context().program("mrag/mrag_ghosts.cl", options_);
-  fill_ = program.kernel("mrag_fill_ghosts");
-  core::KernelArgs(fill_)
-      .add(static_cast<cl_uint>(tree.leaves().size()))
-      .add(start_)
-      .add(source_block_)
-      .add(source_cell_)
-      .add(weight_)
-      .add(flip_)
-      .add(inflow_)
-      .skip()
-      .add(nodes_)
-      .add(ghosts_);
+  // Both kernels take the table, the data and the nodes first.
+  const auto table_args = [&](core::Kernel& kernel) {
+    core::KernelArgs(kernel).add(start_).add(source_block_).add(source_cell_).add(weight_).add(flip_).add(inflow_);
+    kernel.set(7, nodes_);
+  };
   fill_nodes_ = program.kernel("mrag_fill_nodes");
-  core::KernelArgs(fill_nodes_)
-      .add(static_cast<cl_uint>(table.start.size() - 1))
-      .skip(2)
-      .add(start_)
-      .add(source_block_)
-      .add(source_cell_)
-      .add(weight_)
-      .add(flip_)
-      .add(inflow_)
-      .skip()
-      .add(nodes_);
+  table_args(fill_nodes_);
+  fill_nodes_.set(8, static_cast<cl_uint>(table.start.size() - 1));
+  fill_ = program.kernel("mrag_fill_ghosts");
+  table_args(fill_);
+  core::KernelArgs(fill_, 8).add(static_cast<cl_uint>(tree.leaves().size())).add(ghosts_);
   global_ = mrag_range(queue.context().device().info);
   local_ = core::NDRange(mrag_work_group);
 }
 
 template <class Real>
 void DeviceGhosts<Real>::fill(const core::Queue& queue, const core::Buffer<Real>& data) {
-  fill_nodes_.set(9, data);
+  fill_nodes_.set(6, data);
   for (std::size_t pass = 0; pass + 1 < node_pass_.size(); ++pass) {
-    fill_nodes_.set(1, static_cast<cl_uint>(node_pass_[pass]));
-    fill_nodes_.set(2, static_cast<cl_uint>(node_pass_[pass + 1] - node_pass_[pass]));
+    fill_nodes_.set(9, static_cast<cl_uint>(node_pass_[pass]));
+    fill_nodes_.set(10, static_cast<cl_uint>(node_pass_[pass + 1] - node_pass_[pass]));
     fill_nodes_.enqueue(queue, global_, local_);
   }
-  fill_.set(7, data);
+  fill_.set(6, data);
   fill_.enqueue(queue, global_, local_);
 }
 

@@ -36,11 +36,11 @@ void gather(const uint first, const uint last, __global const uint* restrict sou
 }
 
 // Nodes first .. first + count − 1, whose sources are the table's entries nodes_entry + node.
-__kernel void mrag_fill_nodes(const uint nodes_entry, const uint first, const uint count,
-                              __global const uint* restrict start, __global const uint* restrict source_block,
+__kernel void mrag_fill_nodes(__global const uint* restrict start, __global const uint* restrict source_block,
                               __global const uint* restrict source_cell, __global const real_t* restrict weight,
                               __global const uchar* restrict flip, __global const real_t* restrict inflow,
-                              __global const real_t* restrict data, __global real_t* restrict nodes) {
+                              __global const real_t* restrict data, __global real_t* restrict nodes,
+                              const uint nodes_entry, const uint first, const uint count) {
   for (uint id = get_global_id(0); id < count; id += get_global_size(0)) {
     const uint n = first + id, e = nodes_entry + n;
     real_t sum[FIELDS];
@@ -50,11 +50,11 @@ __kernel void mrag_fill_nodes(const uint nodes_entry, const uint first, const ui
 }
 
 // Ghost g of block b, the table's entry id = b GHOST_COUNT + g.
-__kernel void mrag_fill_ghosts(const uint blocks, __global const uint* restrict start,
-                               __global const uint* restrict source_block, __global const uint* restrict source_cell,
-                               __global const real_t* restrict weight, __global const uchar* restrict flip,
-                               __global const real_t* restrict inflow, __global const real_t* restrict data,
-                               __global const real_t* restrict nodes, __global real_t* restrict ghosts) {
+__kernel void mrag_fill_ghosts(__global const uint* restrict start, __global const uint* restrict source_block,
+                               __global const uint* restrict source_cell, __global const real_t* restrict weight,
+                               __global const uchar* restrict flip, __global const real_t* restrict inflow,
+                               __global const real_t* restrict data, __global const real_t* restrict nodes,
+                               const uint blocks, __global real_t* restrict ghosts) {
   for (uint id = get_global_id(0); id < blocks * GHOST_COUNT; id += get_global_size(0)) {
     const uint b = id / GHOST_COUNT, g = id % GHOST_COUNT;
     if (start[id] == start[id + 1]) continue;  // a side the kernels read from its neighbour directly
