@@ -50,10 +50,11 @@ struct GhostSource {
 // sources[start[b G + g] .. start[b G + g + 1]), G = ghost_cells().size(). A ghost at the leaf's level reads
 // the leaf that covers it; a cell that no leaf holds at its level is a node: the mean of its four children
 // when finer leaves tile it, else the tensor prediction from the 5 × 5 cells around its parent
-// (wavelets.hpp), taken along y from five nodes that each predict along x from one row. Node n has the sources node_sources[node_start[n] .. node_start[n + 1]), which name leaf
-// cells and nodes of earlier passes: pass k holds nodes node_pass[k] .. node_pass[k + 1]. Ghosts sharing a
-// coarse cell share its node, which is resolved once. Past a wall a cell is its mirror image, its normal
-// momentum negated (`flip`). Terms with the same source and flip are summed, in the order of their places.
+// (wavelets.hpp), taken along y from five nodes that each predict along x from one row. Node n has the
+// sources node_sources[node_start[n] .. node_start[n + 1]), which name leaf cells and nodes of earlier
+// passes: pass k holds nodes node_pass[k] .. node_pass[k + 1]. Ghosts sharing a coarse cell share its node,
+// which is resolved once. Past a wall a cell is its mirror image, its normal momentum negated (`flip`).
+// Terms with the same source and flip are summed, in the order of their places.
 struct GhostTable {
   std::vector<std::pair<int, int>> ghost_cells;  // (i, j) in a block's cell coordinates, outside [0, s)²
   std::vector<std::uint32_t> start;
