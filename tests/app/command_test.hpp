@@ -16,6 +16,8 @@
 #include <unistd.h>
 #include <vector>
 
+#include "hetflow/io/pvd.hpp"
+
 namespace hetflow::test {
 
 // The repository's root folder, for the examples and mechanisms tests copy or name.
@@ -115,6 +117,16 @@ class CommandTest : public ::testing::Test {
   nlohmann::json manifest(const std::string& run) const {
     std::ifstream in(dir / run / "manifest.json");
     return nlohmann::json::parse(in);
+  }
+
+  // A solver run stopped by SIGINT after its first steps (run_interrupted): its manifest says interrupted
+  // with steps taken, fields.pvd holds t = 0 and the state where it stopped, and the checkpoint is kept.
+  void expect_interrupted_keeping_outputs(const std::string& run) const {
+    const nlohmann::json m = manifest(run);
+    EXPECT_EQ(m["status"], "interrupted");
+    EXPECT_GT(m["result"]["steps"].get<long>(), 0);
+    EXPECT_EQ(hetflow::io::read_pvd(dir / run / "fields.pvd").size(), 2u);
+    EXPECT_TRUE(std::filesystem::exists(dir / run / "checkpoint.bin"));
   }
 
   // Writes `text` to `name` in the test folder, creating its parent folders.

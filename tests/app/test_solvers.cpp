@@ -62,7 +62,9 @@ TEST_F(Solvers, EveryTunableIsInTuneHelpWithWhatItsOptionsMean) {
     for (const hetflow::app::TuneTarget& t : s.tunables) {
       EXPECT_NE(help.find(t.name + ": " + t.help), std::string::npos) << s.name << "'s tunable " << t.name;
       for (const std::string* option : {&t.size_help, &t.storage_help, &t.case_help, &t.every_device_help}) {
-        if (!option->empty()) EXPECT_NE(help.find(t.name + ": " + *option), std::string::npos) << *option;
+        if (!option->empty()) {
+          EXPECT_NE(help.find(t.name + ": " + *option), std::string::npos) << *option;
+        }
       }
     }
   }
