@@ -202,5 +202,21 @@ TEST(MragGhostTable, DirectSidesAreSameLevelCopies) {
   EXPECT_GT(kept, 0u);
 }
 
+// A side whose ghosts are each one node of weight 1 (predicted cells, whose node number may equal the cell
+// a copy would read) is filled, not read from a block.
+TEST(MragGhostTable, ASideOfNodesIsNotReadDirectly) {
+  const BlockTree tree(2, 1, 0);
+  GhostTable table = ghost_table(tree, s, 3, false, sides(Edge::periodic, Edge::periodic));
+  const std::size_t count = table.ghost_cells.size();
+  for (std::size_t g = 0; g < count; ++g)
+    if (table.ghost_cells[g].first < 0) {
+      GhostSource& source = table.sources[table.start[g]];
+      source.block = GhostSource::node;  // block 0's west side: same cells, now named as nodes
+    }
+  const std::vector<cl_uint> n = direct_neighbours(table, 2, s);
+  EXPECT_EQ(n[0], no_neighbour);
+  EXPECT_EQ(n[1], 1u);  // its east side still copies block 1
+}
+
 }  // namespace
 }  // namespace hetflow::mrag

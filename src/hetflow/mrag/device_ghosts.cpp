@@ -38,7 +38,7 @@ std::vector<cl_uint> direct_neighbours(const GhostTable& table, std::size_t bloc
         continue;
       }
       const GhostSource& source = table.sources[first];
-      const bool copy = source.weight == 1 && source.flip == 0 && source.block != GhostSource::inflow &&
+      const bool copy = source.weight == 1 && source.flip == 0 && source.block < blocks &&
                         source.cell == copied_cell(i, j, s);
       if (!copy || (out[side] != no_neighbour && out[side] != source.block)) broken[side] = true;
       out[side] = source.block;

@@ -1,6 +1,7 @@
 #include "hetflow/mrag/ghost_table.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -73,17 +74,18 @@ struct NodeKeyHash {
 };
 
 // A node as one thread's part of the table builds it: its cell, its depth (1 + the deepest node among its
-// sources, leaf cells being depth 0) and its sources, which name nodes by the part's own indices.
+// sources, leaf cells being depth 0) and its sources node_sources[first .. first + count) of the part, which
+// name nodes by the part's own indices.
 struct Node {
   NodeKey key;
   std::uint32_t depth = 0;
-  std::vector<GhostSource> sources;
+  std::size_t first = 0, count = 0;
 };
 
 // The ghosts of a contiguous range of leaves and the nodes they need, resolved on one thread.
 struct Part {
   std::vector<std::uint32_t> counts;
-  std::vector<GhostSource> sources;
+  std::vector<GhostSource> sources, node_sources;
   std::vector<Node> nodes;
   std::unordered_map<NodeKey, std::uint32_t, NodeKeyHash> index;
 };
@@ -118,8 +120,9 @@ class Resolver {
       terms.push_back({GhostSource::node, node({level, i, j}, leaf != nullptr), weight, flip});
   }
 
-  // The sources of `terms`: those of one source and flip summed, in the order of their sources' places.
-  std::vector<GhostSource> merged(std::vector<GhostSource>& terms) const {
+  // Appends the sources of `terms` to `out`, those of one source and flip summed, in the order of their
+  // sources' places, and returns how many; empties `terms`.
+  std::size_t merge(std::vector<GhostSource>& terms, std::vector<GhostSource>& out) const {
     const auto place = [&](const GhostSource& t) {
       const NodeKey at = t.block == GhostSource::node ? part_.nodes[t.cell].key : NodeKey{-1, t.block, t.cell};
       return std::tuple(at, t.flip);
@@ -128,14 +131,15 @@ class Resolver {
     if (terms.size() > 1)
       std::stable_sort(terms.begin(), terms.end(),
                        [&](const GhostSource& a, const GhostSource& b) { return place(a) < place(b); });
-    std::vector<GhostSource> out;
+    const std::size_t before = out.size();
     for (std::size_t k = 0; k < terms.size(); ++k) {
       if (k > 0 && place(terms[k]) == place(terms[k - 1]))
         out.back().weight += terms[k].weight;
       else
         out.push_back(terms[k]);
     }
-    return out;
+    terms.clear();
+    return out.size() - before;
   }
 
  private:
@@ -147,8 +151,10 @@ class Resolver {
     const auto [at, fresh] = part_.index.try_emplace(key, static_cast<std::uint32_t>(part_.nodes.size()));
     const std::uint32_t id = at->second;
     if (!fresh) return id;
-    part_.nodes.push_back({key, 0, {}});
-    std::vector<GhostSource> terms;
+    part_.nodes.push_back({key});
+    // The terms of the nodes being resolved, one list per level of the recursion, kept to be reused.
+    if (scratch_.size() == active_) scratch_.emplace_back();
+    std::vector<GhostSource>& terms = scratch_[active_++];
     if (key.row) {
       const auto& wx = prediction_weights[static_cast<std::size_t>(key.i & 1)];
       for (int m = 0; m < 5; ++m) add(key.level - 1, (key.i >> 1) + m - 2, key.j, wx[m], 0, terms);
@@ -164,7 +170,9 @@ class Resolver {
     for (const GhostSource& t : terms)
       if (t.block == GhostSource::node) depth = std::max(depth, part_.nodes[t.cell].depth);
     part_.nodes[id].depth = depth + 1;
-    part_.nodes[id].sources = merged(terms);
+    part_.nodes[id].first = part_.node_sources.size();
+    part_.nodes[id].count = merge(terms, part_.node_sources);
+    --active_;
     return id;
   }
 
@@ -183,50 +191,49 @@ class Resolver {
   int s_;
   Sides sides_;
   Part& part_;
+  std::deque<std::vector<GhostSource>> scratch_;
+  std::size_t active_ = 0;
 };
 
-// Joins the parts in leaf order. Nodes of the same cell from several parts become one, numbered by depth,
-// then level and place, so that the table depends neither on the thread count nor on the order nodes were
-// met; every source naming a node is renumbered.
-void join(std::vector<Part>& parts, GhostTable& table) {
-  struct Ref {
-    std::uint32_t depth;
-    NodeKey key;
-    std::size_t part;
-    std::uint32_t local;
-  };
-  std::vector<Ref> refs;
-  for (std::size_t p = 0; p < parts.size(); ++p)
-    for (std::uint32_t n = 0; n < parts[p].nodes.size(); ++n)
-      refs.push_back({parts[p].nodes[n].depth, parts[p].nodes[n].key, p, n});
-  std::sort(refs.begin(), refs.end(), [](const Ref& a, const Ref& b) {
-    return std::tie(a.depth, a.key, a.part) < std::tie(b.depth, b.key, b.part);
-  });
+// Joins the parts in leaf order and numbers the nodes by depth, then part, then the order each part met
+// them; sources naming nodes are renumbered. A node that several parts met is kept once per part: the same
+// cell's sources are summed in the order of their places, never of node numbers, so every copy and every
+// ghost has the same value for any thread count.
+void join(const std::vector<Part>& parts, GhostTable& table) {
+  std::uint32_t deepest = 0;
+  for (const Part& part : parts)
+    for (const Node& node : part.nodes) deepest = std::max(deepest, node.depth);
   std::vector<std::vector<std::uint32_t>> global(parts.size());
   for (std::size_t p = 0; p < parts.size(); ++p) global[p].resize(parts[p].nodes.size());
-  std::uint32_t count = 0;
-  for (std::size_t r = 0; r < refs.size(); ++r) {
-    if (r > 0 && refs[r].key == refs[r - 1].key) {
-      global[refs[r].part][refs[r].local] = count - 1;
-      continue;
-    }
-    global[refs[r].part][refs[r].local] = count++;
+  std::vector<std::pair<std::size_t, std::uint32_t>> order;  // (part, node) by global number
+  table.node_pass.assign(1, 0);
+  for (std::uint32_t depth = 1; depth <= deepest; ++depth) {
+    for (std::size_t p = 0; p < parts.size(); ++p)
+      for (std::uint32_t n = 0; n < parts[p].nodes.size(); ++n)
+        if (parts[p].nodes[n].depth == depth) {
+          global[p][n] = static_cast<std::uint32_t>(order.size());
+          order.emplace_back(p, n);
+        }
+    table.node_pass.push_back(static_cast<std::uint32_t>(order.size()));
   }
   const auto renumbered = [&](std::size_t p, GhostSource source) {
     if (source.block == GhostSource::node) source.cell = global[p][source.cell];
     return source;
   };
+  std::size_t node_sources = 0, sources = 0;
+  for (const Part& part : parts) {
+    node_sources += part.node_sources.size();
+    sources += part.sources.size();
+  }
+  table.node_sources.reserve(node_sources);
+  table.sources.reserve(sources);
   table.node_start.assign(1, 0);
-  table.node_pass.assign(1, 0);
-  for (std::size_t r = 0; r < refs.size(); ++r) {
-    if (r > 0 && refs[r].key == refs[r - 1].key) continue;
-    if (r > 0 && refs[r].depth != refs[r - 1].depth)
-      table.node_pass.push_back(static_cast<std::uint32_t>(table.node_start.size() - 1));
-    for (const GhostSource& source : parts[refs[r].part].nodes[refs[r].local].sources)
-      table.node_sources.push_back(renumbered(refs[r].part, source));
+  for (const auto& [p, n] : order) {
+    const Node& node = parts[p].nodes[n];
+    for (std::size_t k = node.first; k < node.first + node.count; ++k)
+      table.node_sources.push_back(renumbered(p, parts[p].node_sources[k]));
     table.node_start.push_back(static_cast<std::uint32_t>(table.node_sources.size()));
   }
-  if (count > 0) table.node_pass.push_back(count);
   table.start.push_back(0);
   for (std::size_t p = 0; p < parts.size(); ++p) {
     for (const std::uint32_t n : parts[p].counts) table.start.push_back(table.start.back() + n);
@@ -282,10 +289,7 @@ GhostTable ghost_table(const BlockTree& tree, int s, int width, bool corners, co
       for (const auto& [gi, gj] : table.ghost_cells) {
         resolver.add(leaves[b].level, static_cast<long>(leaves[b].x) * s + gi, static_cast<long>(leaves[b].y) * s + gj,
                      1.0, 0, terms);
-        const std::vector<GhostSource> sources = resolver.merged(terms);
-        parts[p].sources.insert(parts[p].sources.end(), sources.begin(), sources.end());
-        parts[p].counts.push_back(static_cast<std::uint32_t>(sources.size()));
-        terms.clear();
+        parts[p].counts.push_back(static_cast<std::uint32_t>(resolver.merge(terms, parts[p].sources)));
       }
   };
   std::vector<std::thread> workers;
