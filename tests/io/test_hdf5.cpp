@@ -58,6 +58,24 @@ TEST(IoHdf5, FieldsRoundTripAndXdmfDescribesThem) {
   EXPECT_EQ(*attrs[2]->child("DataItem")->attribute("Dimensions"), "1 2 3");
 }
 
+// A flat grid with cell data alone is described one cell thick, so that readers counting cells as nodes − 1
+// per axis (VTK's XDMF 2 reader) find its cells; its datasets keep the shape (1, ny, nx).
+TEST(IoHdf5, AFlatGridOfCellDataIsOneCellThick) {
+  TempDir dir;
+  const ImageGrid grid{{4, 3, 1}, {}, {0.5, 0.5, 0.5}};
+  const std::vector<double> p(grid.cell_count(), 1.5);
+  ASSERT_EQ(p.size(), 6u);
+  const std::vector<Field> cd{{"p", p}};
+  if (!hdf5_available()) return;
+  write_hdf5_xdmf(dir / "flat", grid, {}, cd);
+  const auto doc = parse_xml(test::slurp(dir / "flat.xmf"), "flat.xmf");
+  const XmlElement* grid_el = doc.root.child("Domain")->child("Grid");
+  ASSERT_NE(grid_el, nullptr);
+  EXPECT_EQ(*grid_el->child("Topology")->attribute("Dimensions"), "2 3 4");
+  EXPECT_EQ(*grid_el->children_named("Attribute")[0]->child("DataItem")->attribute("Dimensions"), "1 2 3");
+  EXPECT_EQ(read_hdf5_dataset(dir / "flat.h5", "/p").dims, (std::vector<std::size_t>{1, 2, 3}));
+}
+
 // Hdf5Reader on a file the writer made: the root group's datasets, shapes, values with the stored
 // type's rounding (float32: 2^-24, float64: 2^-53), absent attributes and dimension lists, and errors
 // that name the file.

@@ -1,5 +1,6 @@
 #include "hetflow/io/hdf5_xdmf.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <set>
@@ -66,7 +67,11 @@ std::string attribute_type(int components) {
 
 std::string grid_xml(const Step& s, const std::string& indent, bool with_time) {
   const ImageGrid& g = s.grid;
-  const std::string dims = join({g.dims[2], g.dims[1], g.dims[0]});
+  // XDMF counts a mesh's cells as its nodes − 1 along each axis, so a flat grid whose fields are all cell
+  // data is described one cell thick (two nodes in z); otherwise its cells would number zero.
+  const bool cells_only = std::all_of(s.fields.begin(), s.fields.end(), [](const FieldInfo& f) { return f.cell; });
+  const std::size_t nz = g.dims[2] == 1 && !s.fields.empty() && cells_only ? 2 : g.dims[2];
+  const std::string dims = join({nz, g.dims[1], g.dims[0]});
   std::string x = indent + "<Grid Name=\"grid\" GridType=\"Uniform\">\n";
   if (with_time) x += indent + "  <Time Value=\"" + format_double(s.time) + "\"/>\n";
   x += indent + "  <Topology TopologyType=\"3DCoRectMesh\" Dimensions=\"" + dims + "\"/>\n";

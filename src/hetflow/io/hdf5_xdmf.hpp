@@ -14,7 +14,8 @@ namespace hetflow::io {
 // Uniform-grid fields as HDF5 datasets described by an XDMF 3 file that ParaView opens (Xdmf3 reader).
 // Each field becomes the dataset "/<name>" of shape (nz, ny, nx) or (nz, ny, nx, components) — C order,
 // so x is fastest exactly as in memory and a 2-D grid is (1, ny, nx); the .xmf describes it as a
-// 3DCoRectMesh with ORIGIN_DXDYDZ geometry. Cell data has the grid's cell counts per axis.
+// 3DCoRectMesh with ORIGIN_DXDYDZ geometry, a flat grid with cell data alone one cell thick. Cell data
+// has the grid's cell counts per axis.
 // Both files are written atomically, the .h5 first, so an .xmf never names a missing .h5.
 // Without HDF5 at build time every writer and reader here throws IoError ("built without HDF5").
 
