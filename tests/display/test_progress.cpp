@@ -101,6 +101,28 @@ TEST(Progress, TerminalDrawsTheLastStepEvenWhenThrottled) {
   EXPECT_NE(out.str().find("100% 4/4"), std::string::npos) << out.str();
 }
 
+TEST(Progress, AnActivityIsDrawnAtOnceAndDroppedByTheNextUpdate) {
+  FakeClock clock;
+  std::ostringstream out;
+  Progress p(100, "run", Verbosity::normal, out, Terminal::yes, clock.function());
+  clock.now = 1;
+  p.update(10);
+  clock.now = 1.01;  // within the redraw interval: an activity still draws
+  p.activity("adapting the grid");
+  const std::string bar = "\rrun [##----------------------]  10% 10/100, 9.90 steps/s, ETA 0:09, elapsed 0:01";
+  EXPECT_EQ(out.str().substr(out.str().rfind('\r')), bar + ", adapting the grid");
+  clock.now = 2.5;
+  p.update(20);
+  const std::string last = out.str().substr(out.str().rfind('\r'));
+  EXPECT_EQ(last.find("adapting"), std::string::npos) << last;
+  EXPECT_NE(last.find(" 20/100"), std::string::npos) << last;
+
+  std::ostringstream log;
+  Progress plain(100, "run", Verbosity::normal, log, Terminal::no, clock.function());
+  plain.activity("adapting the grid");
+  EXPECT_EQ(log.str(), "");
+}
+
 TEST(Progress, QuietPrintsNothing) {
   FakeClock clock;
   std::ostringstream out;

@@ -100,6 +100,7 @@ std::string Progress::status_fields(double elapsed_s) const {
 }
 
 void Progress::update(std::int64_t steps_done) {
+  activity_.clear();
   done_ = std::max<std::int64_t>(0, steps_done);
   if (total_ > 0) done_ = std::min(done_, total_);
   if (verbosity_ == Verbosity::quiet || finished_) return;
@@ -135,6 +136,7 @@ void Progress::draw_bar(double now) {
     append(line, " ", std::to_string(done_), " ", unit_);
   }
   append(line, ", ", status_fields(elapsed_s));
+  if (!activity_.empty()) append(line, ", ", activity_);
   const std::size_t length = line.size();
   if (length < bar_length_) line.append(bar_length_ - length, ' ');
   out_ << '\r' << line << std::flush;
@@ -164,6 +166,12 @@ void Progress::note(std::string_view message) {
   } else {
     out_ << message << '\n' << std::flush;
   }
+}
+
+void Progress::activity(std::string_view what) {
+  if (verbosity_ == Verbosity::quiet || finished_ || !tty_) return;
+  activity_ = what;
+  draw_bar(clock_());
 }
 
 void Progress::finish() {

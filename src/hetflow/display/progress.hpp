@@ -32,6 +32,10 @@ class Progress {
   void advance(std::int64_t steps = 1) { update(done_ + steps); }
   // A message shown only when verbose (for example "wrote run/field_0010.vti"), printed above the bar.
   void note(std::string_view message);
+  // On a terminal, redraws the bar at once with `what` after it (for example "adapting the grid"), so that
+  // work between steps that outlasts a redraw is not a silent pause; the next update drops it. Plain lines
+  // and quiet output ignore it.
+  void activity(std::string_view what);
   // Prints the summary line: "label: 1000 steps in 6.67 s (150 steps/s)", or "stopped after ..."
   // when fewer steps than the total were done. Later calls do nothing.
   void finish();
@@ -64,6 +68,7 @@ class Progress {
   int next_percent_ = 10;      // next milestone for plain lines
   double last_line_ = 0;
   bool finished_ = false;
+  std::string activity_;  // shown after the bar until the next update
 };
 
 // "0:07", "12:34", "1:02:03".

@@ -18,6 +18,8 @@ namespace {
 constexpr long kProgressTicks = 1000;
 // Steps end within this fraction of a step of an output time or the end, rather than leave a sliver.
 constexpr double kTimeSlack = 1e-9;
+// Adaptations that took longer than this (the bar's redraw interval) are announced on the bar.
+constexpr double kShownAdaptation = 0.1;
 
 }  // namespace
 
@@ -64,6 +66,7 @@ CompressibleRunSummary CompressibleStepping::run() {
   display::Progress progress(kProgressTicks, "compressible", ctx_.verbosity);
   progress.count("‰");
   const CompressibleAdaptation& a = schedule_.adaptation;
+  double adapt_seconds = 0;  // the last adaptation's
   try {
     double stable = flow_.stable_dt(schedule_.cfl);
     snapshot();
@@ -73,8 +76,12 @@ CompressibleRunSummary CompressibleStepping::run() {
       stable = flow_.stable_dt(schedule_.cfl);
       const long step = flow_.steps();
       if (a.every > 0 && step % a.every == 0) {
+        // An adaptation of a large tree takes longer than a redraw of the bar: say so while it runs.
+        if (adapt_seconds > kShownAdaptation) progress.activity("adapting the grid");
+        const core::WallTimer adapting;
         flow_.adapt(a.eps_refine, a.eps_compress);
         stable = flow_.stable_dt(schedule_.cfl);
+        adapt_seconds = adapting.seconds();
       }
       const double t = flow_.time();
       const bool at_interval =
