@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "hetflow/core/error.hpp"
@@ -200,6 +201,35 @@ TEST(MragGhostTable, DirectSidesAreSameLevelCopies) {
     }
   EXPECT_EQ(kept, table.sources.size());
   EXPECT_GT(kept, 0u);
+}
+
+// The band of 3 without corners taken from the band of 4 with corners has the values of its own table, bit
+// for bit, on data without structure, and only the nodes it reaches; a wider band is refused.
+TEST(MragGhostTable, ANarrowedTableHasTheValuesOfItsOwn) {
+  const BlockTree tree = adapted_tree();
+  const Sides domain = sides(Edge::wall, Edge::periodic);
+  const GhostTable wide = ghost_table(tree, s, 4, true, domain);
+  const GhostTable narrow = narrowed(wide, s, 3, false), own = ghost_table(tree, s, 3, false, domain);
+  ASSERT_EQ(narrow.ghost_cells, own.ghost_cells);
+  ASSERT_EQ(narrow.start.size(), own.start.size());
+  EXPECT_LT(narrow.nodes(), wide.nodes());
+  std::vector<std::vector<double>> data(tree.leaves().size(), std::vector<double>(s * s));
+  std::uint64_t state = 12345;
+  for (auto& block : data)
+    for (double& v : block) {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      v = static_cast<double>(state >> 11) * 0x1p-53;
+    }
+  const auto values = [&](const GhostTable& t) {
+    std::vector<double> nodes, ghosts;
+    for (std::size_t n = 0; n < t.nodes(); ++n)
+      nodes.push_back(sum(t.node_sources, t.node_start[n], t.node_start[n + 1], data, nodes));
+    for (std::size_t e = 0; e + 1 < t.start.size(); ++e)
+      ghosts.push_back(sum(t.sources, t.start[e], t.start[e + 1], data, nodes));
+    return ghosts;
+  };
+  EXPECT_EQ(values(narrow), values(own));
+  EXPECT_THROW(narrowed(own, s, 4, true), core::Error);
 }
 
 // A side whose ghosts are each one node of weight 1 (predicted cells, whose node number may equal the cell

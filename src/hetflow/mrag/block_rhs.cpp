@@ -13,11 +13,16 @@
 
 namespace hetflow::mrag {
 template <class Real>
-BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, int s, const Sides& sides,
+BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, int s, const Sides& sides, double root_size,
+                         bool stiffened, const SpatialScheme& scheme)
+    : BlockRhs(queue, tree, ghost_table(tree, s, rhs_ghosts, false, sides), s, sides, root_size, stiffened, scheme) {}
+
+template <class Real>
+BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, GhostTable band, int s, const Sides& sides,
                          double root_size, bool stiffened, const SpatialScheme& scheme)
     : blocks_(tree.leaves().size()),
       cells_(static_cast<std::size_t>(s) * s),
-      ghosts_(queue, tree, s, rhs_ghosts, false, sides, true) {
+      ghosts_(queue, std::move(band), tree.leaves().size(), s, rhs_ghosts, false, sides, true) {
   std::vector<Real> inv_h;
   for (const BlockKey& leaf : tree.leaves())
     inv_h.push_back(static_cast<Real>(s * static_cast<double>(1 << leaf.level) / root_size));
@@ -69,8 +74,8 @@ BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, int s,
   coarse_cell_ = core::upload(queue, table.coarse_cell, CL_MEM_READ_ONLY);
   side_ = core::upload(queue, table.side, CL_MEM_READ_ONLY);
   fine_face_ = core::upload(queue, table.fine_face, CL_MEM_READ_ONLY);
-  fine_weight_ = core::upload(queue, std::vector<Real>(table.fine_weight.begin(), table.fine_weight.end()),
-                              CL_MEM_READ_ONLY);
+  fine_weight_ =
+      core::upload(queue, std::vector<Real>(table.fine_weight.begin(), table.fine_weight.end()), CL_MEM_READ_ONLY);
   reflux_ = program.kernel("mrag_reflux");
   core::KernelArgs(reflux_)
       .skip(3)

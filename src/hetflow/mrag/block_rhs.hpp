@@ -31,6 +31,9 @@ class BlockRhs {
   // the device.
   BlockRhs(const core::Queue& queue, const BlockTree& tree, int s, const Sides& sides, double root_size,
            bool stiffened = true, const SpatialScheme& scheme = {});
+  // The same with the tree's ghost table of the band it reads (rhs_ghosts wide, no corners) already built.
+  BlockRhs(const core::Queue& queue, const BlockTree& tree, GhostTable band, int s, const Sides& sides,
+           double root_size, bool stiffened = true, const SpatialScheme& scheme = {});
 
   // Enqueues the ghost fill and rhs = L(data).
   void operator()(const core::Queue& queue, const core::Buffer<Real>& data, core::Buffer<Real>& rhs);

@@ -14,6 +14,10 @@
 namespace hetflow::mrag {
 namespace {
 
+// The ghost band the adaptation reads (mrag_adapt.cl): a detail of coarse cell I needs the coarse cells
+// I − 2 .. I + 2, which are fine cells 2I − 4 .. 2I + 5, across corners too.
+constexpr int adapt_ghosts = 4;
+
 template <class Real>
 class DeviceBlocksOf final : public DeviceBlocks {
  public:
@@ -31,8 +35,14 @@ class DeviceBlocksOf final : public DeviceBlocks {
     max_rates_ = program.kernel("mrag_max_rates");
   }
 
+  // The tree's ghost table is built once, for the band of 4 with corners that the adaptation reads; the
+  // right-hand side's band (3, no corners) lies within it and takes its part.
   void bind(const BlockTree& tree, bool stiffened) override {
-    rhs_ = std::make_unique<BlockRhs<Real>>(queue_, tree, s_, sides_, root_size_, stiffened, scheme_);
+    const std::size_t blocks = tree.leaves().size();
+    GhostTable wide = ghost_table(tree, s_, adapt_ghosts, true, sides_);
+    rhs_ = std::make_unique<BlockRhs<Real>>(queue_, tree, narrowed(wide, s_, rhs_ghosts, false), s_, sides_, root_size_,
+                                            stiffened, scheme_);
+    band_ = std::make_unique<DeviceGhosts<Real>>(queue_, std::move(wide), blocks, s_, adapt_ghosts, true, sides_);
     for (core::Buffer<Real>* b : {&q_, &q1_, &q2_}) *b = core::Buffer<Real>(queue_.context(), rhs_->values());
     core::KernelArgs(max_rate_)
         .add(static_cast<cl_uint>(tree.leaves().size()))
@@ -88,7 +98,6 @@ class DeviceBlocksOf final : public DeviceBlocks {
 
   std::vector<double> details(const BlockTree& tree) override {
     const std::size_t blocks = tree.leaves().size();
-    band_ = std::make_unique<DeviceGhosts<Real>>(queue_, tree, s_, 4, true, sides_);
     band_->fill(queue_, q_);
     core::Kernel details = adapt_program().kernel("mrag_block_details");
     core::Buffer<Real> out(queue_.context(), 6 * blocks);
@@ -106,7 +115,6 @@ class DeviceBlocksOf final : public DeviceBlocks {
 
   void remap(const BlockTree& next, const std::vector<cl_int>& mode, const std::vector<cl_uint>& source,
              const std::vector<cl_int>& child, bool stiffened) override {
-    if (!band_) throw core::Error("mrag: a remap without the details of the present grid");
     const auto mode_d = core::upload(queue_, mode, CL_MEM_READ_ONLY);
     const auto source_d = core::upload(queue_, source, CL_MEM_READ_ONLY);
     const auto child_d = core::upload(queue_, child, CL_MEM_READ_ONLY);
@@ -122,7 +130,6 @@ class DeviceBlocksOf final : public DeviceBlocks {
         .add(band_->slots())
         .add(q);
     remap.enqueue(queue_, global_, local_);
-    band_.reset();
     bind(next, stiffened);
     q_ = std::move(q);
     max_rate_.set(2, q_);

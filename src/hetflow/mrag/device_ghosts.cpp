@@ -38,8 +38,8 @@ std::vector<cl_uint> direct_neighbours(const GhostTable& table, std::size_t bloc
         continue;
       }
       const GhostSource& source = table.sources[first];
-      const bool copy = source.weight == 1 && source.flip == 0 && source.block < blocks &&
-                        source.cell == copied_cell(i, j, s);
+      const bool copy =
+          source.weight == 1 && source.flip == 0 && source.block < blocks && source.cell == copied_cell(i, j, s);
       if (!copy || (out[side] != no_neighbour && out[side] != source.block)) broken[side] = true;
       out[side] = source.block;
     }
@@ -65,13 +65,12 @@ void drop_direct_ghosts(GhostTable& table, const std::vector<cl_uint>& neighbour
 }
 
 template <class Real>
-DeviceGhosts<Real>::DeviceGhosts(const core::Queue& queue, const BlockTree& tree, int s, int width, bool corners,
-                                 const Sides& sides, bool direct)
+DeviceGhosts<Real>::DeviceGhosts(const core::Queue& queue, GhostTable table, std::size_t blocks, int s, int width,
+                                 bool corners, const Sides& sides, bool direct)
     : options_(precision_of<Real>) {
-  GhostTable table = ghost_table(tree, s, width, corners, sides);
   const std::size_t count = table.ghost_cells.size();
   const std::vector<cl_uint> neighbours =
-      direct && !corners ? direct_neighbours(table, tree.leaves().size(), s) : std::vector<cl_uint>{};
+      direct && !corners ? direct_neighbours(table, blocks, s) : std::vector<cl_uint>{};
   if (!neighbours.empty()) drop_direct_ghosts(table, neighbours, s);
   // One table: the ghosts' entries, then the nodes'.
   std::vector<cl_uint> start(table.start.begin(), table.start.end()), source_block, source_cell;
@@ -101,10 +100,9 @@ DeviceGhosts<Real>::DeviceGhosts(const core::Queue& queue, const BlockTree& tree
     for (const double q : conserved(w)) inflow.push_back(static_cast<Real>(q));
   inflow_ = core::upload(queue, inflow, CL_MEM_READ_ONLY);
   slots_ = core::upload(queue, slots, CL_MEM_READ_ONLY);
-  neighbours_ = core::upload(
-      queue, neighbours.empty() ? std::vector<cl_uint>(4 * tree.leaves().size(), no_neighbour) : neighbours,
-      CL_MEM_READ_ONLY);
-  ghosts_ = core::Buffer<Real>(queue.context(), std::max<std::size_t>(tree.leaves().size() * fields * count, 1));
+  neighbours_ = core::upload(queue, neighbours.empty() ? std::vector<cl_uint>(4 * blocks, no_neighbour) : neighbours,
+                             CL_MEM_READ_ONLY);
+  ghosts_ = core::Buffer<Real>(queue.context(), std::max<std::size_t>(blocks * fields * count, 1));
   nodes_ = core::Buffer<Real>(queue.context(), std::max<std::size_t>(table.nodes() * fields, 1));
   node_pass_ = table.node_pass;
   options_.define("BLOCK", s).define("GHOSTS", width).define("GHOST_COUNT", static_cast<long long>(count));
@@ -120,7 +118,7 @@ DeviceGhosts<Real>::DeviceGhosts(const core::Queue& queue, const BlockTree& tree
   fill_nodes_.set(8, static_cast<cl_uint>(table.start.size() - 1));
   fill_ = program.kernel("mrag_fill_ghosts");
   table_args(fill_);
-  core::KernelArgs(fill_, 8).add(static_cast<cl_uint>(tree.leaves().size())).add(ghosts_);
+  core::KernelArgs(fill_, 8).add(static_cast<cl_uint>(blocks)).add(ghosts_);
   global_ = mrag_range(queue.context().device().info);
   local_ = core::NDRange(mrag_work_group);
 }

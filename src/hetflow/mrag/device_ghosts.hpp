@@ -16,16 +16,17 @@ namespace hetflow::mrag {
 template <class Real>
 constexpr core::Precision precision_of = std::is_same_v<Real, float> ? core::Precision::f32 : core::Precision::f64;
 
-// A tree's ghost table on one device for block data of Real, and the kernel that fills the ghosts of block
-// data from it (mrag_ghosts.cl): the band `width` cells wide, with or without its corners. With `direct`
+// A ghost table of `blocks` leaves on one device for block data of Real, and the kernel that fills the
+// ghosts of block data from it (mrag_ghosts.cl): the band `width` cells wide, with or without its corners,
+// as the table was built. With `direct`
 // (a band without corners), a side whose ghosts all copy the cells of one neighbouring block of the same
 // level, unflipped, is left to the kernels that read the band: neighbours() names that block for each side
 // (NO_NEIGHBOUR where the ghosts are filled), and the fill skips its ghosts.
 template <class Real>
 class DeviceGhosts {
  public:
-  DeviceGhosts(const core::Queue& queue, const BlockTree& tree, int s, int width, bool corners, const Sides& sides,
-               bool direct = false);
+  DeviceGhosts(const core::Queue& queue, GhostTable table, std::size_t blocks, int s, int width, bool corners,
+               const Sides& sides, bool direct = false);
 
   // Enqueues the fill of ghosts() from `data`: the table's nodes pass by pass, then the ghosts.
   void fill(const core::Queue& queue, const core::Buffer<Real>& data);

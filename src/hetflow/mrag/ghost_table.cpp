@@ -300,4 +300,59 @@ GhostTable ghost_table(const BlockTree& tree, int s, int width, bool corners, co
   return table;
 }
 
+GhostTable narrowed(const GhostTable& wide, int s, int width, bool corners) {
+  GhostTable out;
+  out.ghost_cells = ghost_cells(s, width, corners);
+  const std::size_t wide_count = wide.ghost_cells.size(), blocks = (wide.start.size() - 1) / wide_count;
+  std::vector<std::size_t> in_wide;
+  for (const auto& cell : out.ghost_cells) {
+    const auto at = std::find(wide.ghost_cells.begin(), wide.ghost_cells.end(), cell);
+    if (at == wide.ghost_cells.end())
+      throw core::Error("ghost table: a band " + std::to_string(width) + " wide" + (corners ? " with corners" : "") +
+                        " is not within the table's band");
+    in_wide.push_back(static_cast<std::size_t>(at - wide.ghost_cells.begin()));
+  }
+  // The nodes the band reaches: those its ghosts name, then, from the last node down, those a reached node
+  // names (a node names only earlier ones).
+  std::vector<char> reached(wide.nodes(), 0);
+  const auto reach = [&](std::uint32_t first, std::uint32_t last, const std::vector<GhostSource>& sources) {
+    for (std::uint32_t k = first; k < last; ++k)
+      if (sources[k].block == GhostSource::node) reached[sources[k].cell] = 1;
+  };
+  for (std::size_t b = 0; b < blocks; ++b)
+    for (const std::size_t g : in_wide)
+      reach(wide.start[b * wide_count + g], wide.start[b * wide_count + g + 1], wide.sources);
+  for (std::size_t n = wide.nodes(); n-- > 0;)
+    if (reached[n]) reach(wide.node_start[n], wide.node_start[n + 1], wide.node_sources);
+  std::vector<std::uint32_t> number(wide.nodes());
+  std::uint32_t count = 0;
+  for (std::size_t n = 0; n < wide.nodes(); ++n)
+    if (reached[n]) number[n] = count++;
+  const auto append = [&](std::uint32_t first, std::uint32_t last, const std::vector<GhostSource>& from,
+                          std::vector<GhostSource>& to) {
+    for (std::uint32_t k = first; k < last; ++k) {
+      GhostSource source = from[k];
+      if (source.block == GhostSource::node) source.cell = number[source.cell];
+      to.push_back(source);
+    }
+  };
+  out.start.push_back(0);
+  for (std::size_t b = 0; b < blocks; ++b)
+    for (const std::size_t g : in_wide) {
+      append(wide.start[b * wide_count + g], wide.start[b * wide_count + g + 1], wide.sources, out.sources);
+      out.start.push_back(static_cast<std::uint32_t>(out.sources.size()));
+    }
+  out.node_start.push_back(0);
+  out.node_pass.push_back(0);
+  for (std::size_t pass = 0; pass + 1 < wide.node_pass.size(); ++pass) {
+    for (std::uint32_t n = wide.node_pass[pass]; n < wide.node_pass[pass + 1]; ++n) {
+      if (!reached[n]) continue;
+      append(wide.node_start[n], wide.node_start[n + 1], wide.node_sources, out.node_sources);
+      out.node_start.push_back(static_cast<std::uint32_t>(out.node_sources.size()));
+    }
+    if (out.nodes() > out.node_pass.back()) out.node_pass.push_back(static_cast<std::uint32_t>(out.nodes()));
+  }
+  return out;
+}
+
 }  // namespace hetflow::mrag

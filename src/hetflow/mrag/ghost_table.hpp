@@ -74,4 +74,9 @@ std::vector<std::pair<int, int>> ghost_cells(int s, int width, bool corners);
 // recursion within adjacent blocks.
 GhostTable ghost_table(const BlockTree& tree, int s, int width, bool corners, const Sides& sides);
 
+// The table of a band within `wide`'s (narrower, or without the corners): the same sources for its ghosts
+// and the nodes they reach, in wide's order, so that its ghosts have the values they have in wide. Throws
+// core::Error when the band is not within wide's.
+GhostTable narrowed(const GhostTable& wide, int s, int width, bool corners);
+
 }  // namespace hetflow::mrag
