@@ -1,5 +1,6 @@
 // The compressible case type through the `hetflow` executable: the Sod example, shrunk, against the exact
-// solution; its files; a restart from its checkpoint; a run that breaks down; Ctrl-C.
+// solution; its files; a restart from its checkpoint; a run on several devices; a run that breaks down;
+// Ctrl-C.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -27,10 +28,10 @@ const std::string shrunk =
 
 class CompressibleCase : public hetflow::test::CommandTest {
  protected:
-  CommandResult run_sod(const std::string& name, const std::string& options = "") const {
+  CommandResult run_sod(const std::string& name, const std::string& options = "", const std::string& on = "") const {
     return run_hetflow(
         "run " + std::filesystem::absolute(hetflow::test::source_root / "examples" / "compressible_sod.yaml").string() +
-        " --device " + device() + " -q --output " + name + shrunk + options);
+        " --device " + (on.empty() ? device() : on) + " -q --output " + name + shrunk + options);
   }
 
   // The .vti files a .vtm names, relative to the run folder.
@@ -144,6 +145,30 @@ TEST_F(CompressibleCase, ARestartFromACheckpointRepeatsTheStraightRunBitForBit) 
   EXPECT_EQ(other.status, 2) << other.output;
   EXPECT_NE(other.output.find("initial.checkpoint = "), std::string::npos) << other.output;
   EXPECT_NE(other.output.find("max_level 1, root_size"), std::string::npos) << other.output;
+}
+
+// A run on several devices splits the leaves over them (docs/mrag.md, Several devices) and ends as the run
+// on one: the same steps and leaves, and the same checkpoint bit for bit when all devices are PoCL's (one
+// platform); with the GPU machine's NVIDIA GPU beside PoCL, whose arithmetic differs in the last bits, the
+// same mass and energy within 1e-12 of them.
+TEST_F(CompressibleCase, SeveralDevicesSplitTheLeavesAndRunAsOne) {
+  const std::string quiet = " --set output.png=false --set output.vti=false";
+  const CommandResult alone = run_sod("alone", quiet);
+  ASSERT_EQ(alone.status, 0) << alone.output;
+  const CommandResult split = run_sod("split", quiet, several_devices());
+  ASSERT_EQ(split.status, 0) << split.output;
+  const nlohmann::json one = manifest("alone"), several = manifest("split");
+  EXPECT_GE(several["solver"]["devices"].size(), 2u);
+  EXPECT_EQ(several["result"]["steps"], one["result"]["steps"]);
+  EXPECT_EQ(several["result"]["leaves"], one["result"]["leaves"]);
+  for (const char* key : {"mass", "energy"}) {
+    const double expected = one["result"][key].get<double>();
+    EXPECT_NEAR(several["result"][key].get<double>(), expected, 1e-12 * expected) << key;
+  }
+  if (several_devices().find("gpu") == std::string::npos) {
+    EXPECT_TRUE(hetflow::test::file_text(dir / "alone" / "checkpoint.bin") ==
+                hetflow::test::file_text(dir / "split" / "checkpoint.bin"));
+  }
 }
 
 // A checkpoint cut short, one whose counts claim more than its bytes hold, one whose value count does not

@@ -19,6 +19,17 @@ namespace hetflow::mrag {
 
 BlockFlow::BlockFlow(const core::Queue& queue, const BlockTree& tree, int s, const Sides& sides, double root_size,
                      TimeScheme scheme, core::Precision precision, const SpatialScheme& spatial)
+    : BlockFlow(device_blocks(queue, precision, s, sides, root_size, spatial), tree, s, sides, root_size, scheme,
+                precision, spatial) {}
+
+BlockFlow::BlockFlow(const core::DeviceSet& devices, const BlockTree& tree, int s, const Sides& sides, double root_size,
+                     TimeScheme scheme, core::Precision precision, const SpatialScheme& spatial,
+                     std::span<const double> weights, core::Link* processes)
+    : BlockFlow(device_blocks(devices, weights, processes, precision, s, sides, root_size, spatial), tree, s, sides,
+                root_size, scheme, precision, spatial) {}
+
+BlockFlow::BlockFlow(std::unique_ptr<DeviceBlocks> blocks, const BlockTree& tree, int s, const Sides& sides,
+                     double root_size, TimeScheme scheme, core::Precision precision, const SpatialScheme& spatial)
     : tree_(tree),
       s_(s),
       sides_(sides),
@@ -26,7 +37,7 @@ BlockFlow::BlockFlow(const core::Queue& queue, const BlockTree& tree, int s, con
       scheme_(scheme),
       precision_(precision),
       spatial_(spatial),
-      blocks_(device_blocks(queue, precision, s, sides, root_size, spatial)) {
+      blocks_(std::move(blocks)) {
   if (spatial.colour) check(*spatial.colour);
 }
 

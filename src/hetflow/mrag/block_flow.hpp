@@ -2,6 +2,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,7 @@
 
 namespace hetflow::mrag {
 
-// A flow on a tree of blocks on one device: the leaves' conserved fields (BlockRhs's layout), FP64 or FP32
+// A flow on a tree of blocks on one device or several: the leaves' conserved fields (BlockRhs's layout), FP64 or FP32
 // on the device (docs/mrag.md, Precision), advanced by an SSP Runge–Kutta scheme at a CFL time step
 // (docs/mrag.md, Time integration). Its host side takes and gives FP64.
 class BlockFlow {
@@ -21,6 +22,13 @@ class BlockFlow {
   BlockFlow(const core::Queue& queue, const BlockTree& tree, int s, const Sides& sides, double root_size,
             TimeScheme scheme = TimeScheme::ssp_rk3, core::Precision precision = core::Precision::f64,
             const SpatialScheme& spatial = {});
+  // The same over every device of `devices`, and with `processes` over every process of the link, one
+  // device each (docs/mrag.md, Several devices): the leaves split in shares by `weights`, one per device,
+  // and the results bit-identical to one device's. Every process passes the same arguments and calls every
+  // method but the accessors collectively.
+  BlockFlow(const core::DeviceSet& devices, const BlockTree& tree, int s, const Sides& sides, double root_size,
+            TimeScheme scheme, core::Precision precision, const SpatialScheme& spatial, std::span<const double> weights,
+            core::Link* processes = nullptr);
 
   // Sets every cell from `initial`(x, y) at its centre, a primitive state with un = u and ut = v. With the
   // colour function the cell's colour follows from its Γ (ColourFunction::colour), and only ideal gases
@@ -63,6 +71,8 @@ class BlockFlow {
   std::vector<Cell> cells() const;
 
  private:
+  BlockFlow(std::unique_ptr<DeviceBlocks> blocks, const BlockTree& tree, int s, const Sides& sides, double root_size,
+            TimeScheme scheme, core::Precision precision, const SpatialScheme& spatial);
   // Values in the block data of the tree.
   std::size_t values() const;
   // The device's blocks, once set() or load() has given them a state (core::Error before).

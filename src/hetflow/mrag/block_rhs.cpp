@@ -1,5 +1,6 @@
 #include "hetflow/mrag/block_rhs.hpp"
 
+#include <algorithm>
 #include <span>
 #include <string>
 #include <utility>
@@ -15,14 +16,19 @@ namespace hetflow::mrag {
 template <class Real>
 BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, int s, const Sides& sides, double root_size,
                          bool stiffened, const SpatialScheme& scheme)
-    : BlockRhs(queue, tree, ghost_table(tree, s, rhs_ghosts, false, sides), s, sides, root_size, stiffened, scheme) {}
+    : BlockRhs(
+          queue, tree,
+          Part{{0, tree.leaves().size()}, ghost_table(tree, s, rhs_ghosts, false, sides), reflux_table(tree, s, sides)},
+          s, sides, root_size, stiffened, scheme) {}
 
 template <class Real>
-BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, GhostTable band, int s, const Sides& sides,
+BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, Part part, int s, const Sides& sides,
                          double root_size, bool stiffened, const SpatialScheme& scheme)
     : blocks_(tree.leaves().size()),
       cells_(static_cast<std::size_t>(s) * s),
-      ghosts_(queue, std::move(band), tree.leaves().size(), s, rhs_ghosts, false, sides, true) {
+      own_(part.own),
+      halo_(part.halo),
+      ghosts_(queue, std::move(part.band), tree.leaves().size(), s, rhs_ghosts, false, sides, true, part.own) {
   std::vector<Real> inv_h;
   for (const BlockKey& leaf : tree.leaves())
     inv_h.push_back(static_cast<Real>(s * static_cast<double>(1 << leaf.level) / root_size));
@@ -54,7 +60,7 @@ BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, GhostT
   if (scheme.colour) scheme.colour->define(options);
   const core::Program& program = queue.context().program("mrag/mrag_rhs.cl", options);
   update_ = program.kernel("mrag_update");
-  rates_ = core::Buffer<Real>(queue.context(), blocks_ * (s / tile_rows_));
+  rates_ = core::Buffer<Real>(queue.context(), std::max<std::size_t>(own_.count * (s / tile_rows_), 1));
   core::KernelArgs(update_, precision_of<Real>, 3)
       .add(inv_h_)
       .skip()
@@ -63,10 +69,11 @@ BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, GhostT
       .add(ghosts_.neighbours())
       .skip(2)
       .add(faces_)
-      .add(rates_);
+      .add(rates_)
+      .add(static_cast<cl_uint>(own_.offset));
   tile_group_ = core::NDRange(tile_group(tile_rows_));
-  tiles_ = core::NDRange(blocks_ * (s / tile_rows_) * tile_group(tile_rows_));
-  const RefluxTable table = reflux_table(tree, s, sides);
+  tiles_ = core::NDRange(own_.count * (s / tile_rows_) * tile_group(tile_rows_));
+  const RefluxTable& table = part.reflux;
   x_entries_ = table.x_entries;
   y_entries_ = table.entries() - table.x_entries;
   start_ = core::upload(queue, table.start, CL_MEM_READ_ONLY);
@@ -109,7 +116,8 @@ void BlockRhs<Real>::update(const core::Queue& queue, const core::Buffer<Real>& 
   update_.set(4, data);
   update_.set(8, q0);
   update_.set(9, out);
-  update_.enqueue(queue, tiles_, tile_group_);
+  if (own_.count > 0) update_.enqueue(queue, tiles_, tile_group_);
+  if (halo_) halo_->exchange_faces(faces_);
   // The x sides' corrections, then the y sides': a corner cell has one of each.
   core::KernelArgs(reflux_, precision_of<Real>, 2).real(d);
   reflux_.set(10, data);
@@ -120,6 +128,7 @@ void BlockRhs<Real>::update(const core::Queue& queue, const core::Buffer<Real>& 
     reflux_.set(1, static_cast<cl_uint>(count));
     reflux_.enqueue(queue, global_, local_);
   }
+  if (halo_) halo_->exchange_cells(out);
 }
 
 template class BlockRhs<float>;

@@ -4,8 +4,10 @@
 #include "hetflow/core/buffer.hpp"
 #include "hetflow/core/context.hpp"
 #include "hetflow/core/kernel.hpp"
+#include "hetflow/mrag/block_halo.hpp"
 #include "hetflow/mrag/block_tree.hpp"
 #include "hetflow/mrag/device_ghosts.hpp"
+#include "hetflow/mrag/reflux_table.hpp"
 #include "hetflow/mrag/spatial_scheme.hpp"
 
 namespace hetflow::mrag {
@@ -31,11 +33,21 @@ class BlockRhs {
   // the device.
   BlockRhs(const core::Queue& queue, const BlockTree& tree, int s, const Sides& sides, double root_size,
            bool stiffened = true, const SpatialScheme& scheme = {});
-  // The same with the tree's ghost table of the band it reads (rhs_ghosts wide, no corners) already built.
-  BlockRhs(const core::Queue& queue, const BlockTree& tree, GhostTable band, int s, const Sides& sides,
-           double root_size, bool stiffened = true, const SpatialScheme& scheme = {});
+  // What a part of the leaves (docs/mrag.md, Several devices) gives its right-hand side: the leaves it
+  // updates, the ghost table of their band (rhs_ghosts wide, no corners) and their flux corrections, and
+  // the halo that brings the cells and faces of other parts these read (none for the whole tree).
+  struct Part {
+    core::Share own;
+    GhostTable band;
+    RefluxTable reflux;
+    BlockHalo<Real>* halo = nullptr;
+  };
+  // The right-hand side of a part; its buffers still hold block data of the whole tree.
+  BlockRhs(const core::Queue& queue, const BlockTree& tree, Part part, int s, const Sides& sides, double root_size,
+           bool stiffened = true, const SpatialScheme& scheme = {});
 
-  // Enqueues the ghost fill and rhs = L(data).
+  // Enqueues the ghost fill and rhs = L(data) of the part's leaves, and with a halo brings the rest of
+  // the halo's cells of rhs up to date (collective).
   void operator()(const core::Queue& queue, const core::Buffer<Real>& data, core::Buffer<Real>& rhs);
   // Enqueues the ghost fill and out = a q0 + c data + d L(data), a Runge–Kutta stage; out may be q0, not
   // data.
@@ -47,7 +59,7 @@ class BlockRhs {
   // tile fits the device's local memory and work-group.
   int tile_rows() const { return tile_rows_; }
   // Each tile's largest signal rate (|u| + |v| + 2c)/h of the cells the last update wrote, before the flux
-  // correction changed any: NaN where a cell is not finite or has ρ ≤ 0 or c² ≤ 0.
+  // correction changed any: NaN where a cell is not finite or has ρ ≤ 0 or c² ≤ 0. The part's tiles alone.
   const core::Buffer<Real>& rates() const { return rates_; }
   // Values in a block-data buffer.
   std::size_t values() const { return blocks_ * fields * cells_; }
@@ -56,6 +68,8 @@ class BlockRhs {
 
  private:
   std::size_t blocks_, cells_;
+  core::Share own_;
+  BlockHalo<Real>* halo_;
   int tile_rows_ = 8;
   DeviceGhosts<Real> ghosts_;
   core::Buffer<Real> inv_h_, faces_, rates_;

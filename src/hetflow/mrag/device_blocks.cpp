@@ -1,14 +1,18 @@
 #include "hetflow/mrag/device_blocks.hpp"
 
 #include <cmath>
+#include <functional>
 #include <span>
 #include <string>
 #include <utility>
 
 #include "hetflow/core/buffer.hpp"
+#include "hetflow/core/device_set.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/kernel_args.hpp"
 #include "hetflow/core/program.hpp"
+#include "hetflow/core/thread_link.hpp"
+#include "hetflow/mrag/block_parts.hpp"
 #include "hetflow/mrag/block_rhs.hpp"
 
 namespace hetflow::mrag {
@@ -18,11 +22,40 @@ namespace {
 // I − 2 .. I + 2, which are fine cells 2I − 4 .. 2I + 5, across corners too.
 constexpr int adapt_ghosts = 4;
 
+// What the parts of a tree's leaves share: the tree's ghost table, built once for the band of 4 with
+// corners that the adaptation reads (the right-hand side's band, 3 without corners, lies within it and
+// each part takes its leaves' share), the flux correction's table and the split into parts.
+struct TreeTables {
+  GhostTable wide;
+  RefluxTable reflux;
+  BlockParts parts;
+};
+
+TreeTables tree_tables(const BlockTree& tree, int s, const Sides& sides, std::span<const double> weights) {
+  TreeTables t{ghost_table(tree, s, adapt_ghosts, true, sides), reflux_table(tree, s, sides), {}};
+  const std::size_t leaves = tree.leaves().size();
+  t.parts = weights.size() == 1 ? BlockParts{{{0, leaves}}, {{{}}}, {{{}}}}
+                                : block_parts(narrowed(t.wide, s, rhs_ghosts, false), t.reflux, leaves, s, weights);
+  return t;
+}
+
+// The blocks on one device: those of the whole tree, or with a link part link->rank() of the leaves
+// split by `weights` (one per part), whose right-hand side updates its own leaves and trades its halo
+// with the other parts (docs/mrag.md, Several devices). Every part holds block data of the whole tree;
+// before an adaptation every part gathers it all, then adapts it as one device would. Every method but
+// values() is then collective.
 template <class Real>
 class DeviceBlocksOf final : public DeviceBlocks {
  public:
-  DeviceBlocksOf(const core::Queue& queue, int s, const Sides& sides, double root_size, const SpatialScheme& scheme)
-      : queue_(queue), s_(s), sides_(sides), root_size_(root_size), scheme_(scheme) {
+  DeviceBlocksOf(const core::Queue& queue, int s, const Sides& sides, double root_size, const SpatialScheme& scheme,
+                 core::Link* link = nullptr, std::vector<double> weights = {1})
+      : queue_(queue),
+        s_(s),
+        sides_(sides),
+        root_size_(root_size),
+        scheme_(scheme),
+        link_(link),
+        weights_(std::move(weights)) {
     const core::Context& context = queue.context();
     global_ = mrag_range(context.device().info);
     local_ = core::NDRange(mrag_work_group);
@@ -35,17 +68,26 @@ class DeviceBlocksOf final : public DeviceBlocks {
     max_rates_ = program.kernel("mrag_max_rates");
   }
 
-  // The tree's ghost table is built once, for the band of 4 with corners that the adaptation reads; the
-  // right-hand side's band (3, no corners) lies within it and takes its part.
   void bind(const BlockTree& tree, bool stiffened) override {
+    bind(tree, stiffened, tree_tables(tree, s_, sides_, weights_));
+  }
+
+  // Binds `tree` with its tables, and with `data` (block data of the tree) as the state, or none.
+  void bind(const BlockTree& tree, bool stiffened, const TreeTables& t, core::Buffer<Real> data = {}) {
     const std::size_t blocks = tree.leaves().size();
-    GhostTable wide = ghost_table(tree, s_, adapt_ghosts, true, sides_);
-    rhs_ = std::make_unique<BlockRhs<Real>>(queue_, tree, narrowed(wide, s_, rhs_ghosts, false), s_, sides_, root_size_,
-                                            stiffened, scheme_);
-    band_ = std::make_unique<DeviceGhosts<Real>>(queue_, std::move(wide), blocks, s_, adapt_ghosts, true, sides_);
-    for (core::Buffer<Real>* b : {&q_, &q1_, &q2_}) *b = core::Buffer<Real>(queue_.context(), rhs_->values());
+    own_ = t.parts.ranges[link_ ? link_->rank() : 0];
+    halo_ = link_ ? std::make_unique<BlockHalo<Real>>(queue_, *link_, t.parts, s_) : nullptr;
+    rhs_ = std::make_unique<BlockRhs<Real>>(
+        queue_, tree,
+        typename BlockRhs<Real>::Part{own_, narrowed(t.wide, s_, rhs_ghosts, false, own_),
+                                      owned_entries(t.reflux, own_), halo_.get()},
+        s_, sides_, root_size_, stiffened, scheme_);
+    band_ = std::make_unique<DeviceGhosts<Real>>(queue_, t.wide, blocks, s_, adapt_ghosts, true, sides_);
+    for (core::Buffer<Real>* b : {&q1_, &q2_}) *b = core::Buffer<Real>(queue_.context(), rhs_->values());
+    q_ = data.empty() ? core::Buffer<Real>(queue_.context(), rhs_->values()) : std::move(data);
     core::KernelArgs(max_rate_)
-        .add(static_cast<cl_uint>(tree.leaves().size()))
+        .add(static_cast<cl_uint>(own_.offset))
+        .add(static_cast<cl_uint>(own_.count))
         .add(rhs_->inv_h())
         .add(q_)
         .add(core::LocalMemory{mrag_work_group * sizeof(Real)})
@@ -67,9 +109,14 @@ class DeviceBlocksOf final : public DeviceBlocks {
   }
 
   std::vector<double> read() const override {
-    std::vector<Real> real(values());
-    q_.read(queue_, std::span<Real>(real));
-    return {real.begin(), real.end()};
+    const std::size_t size = fields * static_cast<std::size_t>(s_) * s_;
+    std::vector<Real> real(own_.count * size);
+    q_.read(queue_, std::span<Real>(real), own_.offset * size);
+    if (!link_) return {real.begin(), real.end()};
+    std::vector<double> all;
+    for (const std::vector<double>& part : link_->all_gather(std::vector<double>(real.begin(), real.end())))
+      all.insert(all.end(), part.begin(), part.end());
+    return all;
   }
 
   void step(double dt, TimeScheme scheme) override {
@@ -86,17 +133,21 @@ class DeviceBlocksOf final : public DeviceBlocks {
     stepped_ = true;
   }
 
-  // After a step, from the rates its last stage left per tile; otherwise over every cell.
+  // After a step, from the rates its last stage left per tile; otherwise over every cell. The largest of
+  // every part's.
   double max_rate() override {
     (stepped_ ? max_rates_ : max_rate_).enqueue(queue_, global_, local_);
     std::vector<Real> partial(partial_.size());
     partial_.read(queue_, std::span<Real>(partial));
-    double rate = 0;
-    for (Real r : partial) rate = std::isnan(r) || std::isnan(rate) ? NAN : std::max(rate, static_cast<double>(r));
-    return rate;
+    std::vector<double> rates(partial.begin(), partial.end());
+    if (link_)
+      for (const std::vector<double>& part : link_->all_gather(std::vector<double>{max_of(rates)}))
+        rates.push_back(part.front());
+    return max_of(rates);
   }
 
   std::vector<double> details(const BlockTree& tree) override {
+    if (link_) write(read());
     const std::size_t blocks = tree.leaves().size();
     band_->fill(queue_, q_);
     core::Kernel details = adapt_program().kernel("mrag_block_details");
@@ -115,6 +166,13 @@ class DeviceBlocksOf final : public DeviceBlocks {
 
   void remap(const BlockTree& next, const std::vector<cl_int>& mode, const std::vector<cl_uint>& source,
              const std::vector<cl_int>& child, bool stiffened) override {
+    bind(next, stiffened, tree_tables(next, s_, sides_, weights_), remapped(next, mode, source, child));
+  }
+
+  // The block data of `next` built from the state (DeviceBlocks::remap), on a part after details() gathered
+  // the whole state.
+  core::Buffer<Real> remapped(const BlockTree& next, const std::vector<cl_int>& mode,
+                              const std::vector<cl_uint>& source, const std::vector<cl_int>& child) {
     const auto mode_d = core::upload(queue_, mode, CL_MEM_READ_ONLY);
     const auto source_d = core::upload(queue_, source, CL_MEM_READ_ONLY);
     const auto child_d = core::upload(queue_, child, CL_MEM_READ_ONLY);
@@ -130,12 +188,17 @@ class DeviceBlocksOf final : public DeviceBlocks {
         .add(band_->slots())
         .add(q);
     remap.enqueue(queue_, global_, local_);
-    bind(next, stiffened);
-    q_ = std::move(q);
-    max_rate_.set(2, q_);
+    return q;
   }
 
  private:
+  // The largest of `rates`, NaN if any is.
+  static double max_of(const std::vector<double>& rates) {
+    double rate = 0;
+    for (double r : rates) rate = std::isnan(r) || std::isnan(rate) ? NAN : std::max(rate, r);
+    return rate;
+  }
+
   const core::Program& adapt_program() const {
     core::BuildOptions options = band_->build_options();
     options.define("GROUP", static_cast<long>(mrag_work_group));
@@ -147,6 +210,10 @@ class DeviceBlocksOf final : public DeviceBlocks {
   Sides sides_;
   double root_size_;
   SpatialScheme scheme_;
+  core::Link* link_;
+  std::vector<double> weights_;
+  core::Share own_;
+  std::unique_ptr<BlockHalo<Real>> halo_;
   std::unique_ptr<BlockRhs<Real>> rhs_;
   // The state and the stages' (q2 for the third-order scheme alone).
   core::Buffer<Real> q_, q1_, q2_, partial_;
@@ -157,16 +224,109 @@ class DeviceBlocksOf final : public DeviceBlocks {
   core::NDRange global_, local_;
 };
 
+// The leaves split over the devices of one process, a part on each, run on a thread each (core::ThreadLink):
+// the tables of a tree are built once for all parts.
+template <class Real>
+class ThreadedBlocks final : public DeviceBlocks {
+ public:
+  ThreadedBlocks(const core::DeviceSet& devices, const std::vector<double>& weights, int s, const Sides& sides,
+                 double root_size, const SpatialScheme& scheme)
+      : hub_(devices.size()), s_(s), sides_(sides), weights_(weights) {
+    for (std::size_t k = 0; k < devices.size(); ++k) links_.push_back(std::make_unique<core::ThreadLink>(hub_, k));
+    for (std::size_t k = 0; k < devices.size(); ++k)
+      parts_.push_back(std::make_unique<DeviceBlocksOf<Real>>(devices.compute(k), s, sides, root_size, scheme,
+                                                              links_[k].get(), weights));
+  }
+
+  void bind(const BlockTree& tree, bool stiffened) override {
+    const TreeTables t = tree_tables(tree, s_, sides_, weights_);
+    on_parts([&](std::size_t k) { parts_[k]->bind(tree, stiffened, t); });
+  }
+  std::size_t values() const override { return parts_.front()->values(); }
+  void write(const std::vector<double>& data) override {
+    on_parts([&](std::size_t k) { parts_[k]->write(data); });
+  }
+  std::vector<double> read() const override {
+    return gathered<std::vector<double>>([&](std::size_t k) { return parts_[k]->read(); });
+  }
+  void step(double dt, TimeScheme scheme) override {
+    on_parts([&](std::size_t k) { parts_[k]->step(dt, scheme); });
+  }
+  double max_rate() override {
+    return gathered<double>([&](std::size_t k) { return parts_[k]->max_rate(); });
+  }
+  std::vector<double> details(const BlockTree& tree) override {
+    return gathered<std::vector<double>>([&](std::size_t k) { return parts_[k]->details(tree); });
+  }
+  void remap(const BlockTree& next, const std::vector<cl_int>& mode, const std::vector<cl_uint>& source,
+             const std::vector<cl_int>& child, bool stiffened) override {
+    std::vector<core::Buffer<Real>> data(parts_.size());
+    on_parts([&](std::size_t k) { data[k] = parts_[k]->remapped(next, mode, source, child); });
+    const TreeTables t = tree_tables(next, s_, sides_, weights_);
+    on_parts([&](std::size_t k) { parts_[k]->bind(next, stiffened, t, std::move(data[k])); });
+  }
+
+ private:
+  void on_parts(const std::function<void(std::size_t)>& body) const { core::run_on_threads(hub_, body); }
+  // Part 0's result of a collective call, which every part returns alike.
+  template <class T>
+  T gathered(const std::function<T(std::size_t)>& call) const {
+    std::vector<T> out(parts_.size());
+    on_parts([&](std::size_t k) { out[k] = call(k); });
+    return out.front();
+  }
+
+  mutable core::ThreadHub hub_;
+  int s_;
+  Sides sides_;
+  std::vector<double> weights_;
+  std::vector<std::unique_ptr<core::ThreadLink>> links_;
+  std::vector<std::unique_ptr<DeviceBlocksOf<Real>>> parts_;
+};
+
+}  // namespace
+
+namespace {
+
+void check_fp64(const core::Device& device) {
+  if (!device.info.fp64)
+    throw core::Error("mrag: " + device.info.name + " has no FP64, which the WENO weights need in either precision");
+}
+
 }  // namespace
 
 std::unique_ptr<DeviceBlocks> device_blocks(const core::Queue& queue, core::Precision precision, int s,
                                             const Sides& sides, double root_size, const SpatialScheme& scheme) {
-  if (!queue.context().device().info.fp64)
-    throw core::Error("mrag: " + queue.context().device().info.name +
-                      " has no FP64, which the WENO weights need in either precision");
+  check_fp64(queue.context().device());
   if (precision == core::Precision::f32)
     return std::make_unique<DeviceBlocksOf<float>>(queue, s, sides, root_size, scheme);
   return std::make_unique<DeviceBlocksOf<double>>(queue, s, sides, root_size, scheme);
+}
+
+std::unique_ptr<DeviceBlocks> device_blocks(const core::DeviceSet& devices, std::span<const double> weights,
+                                            core::Link* processes, core::Precision precision, int s, const Sides& sides,
+                                            double root_size, const SpatialScheme& scheme) {
+  for (std::size_t k = 0; k < devices.size(); ++k) check_fp64(devices.device(k));
+  if (weights.size() != devices.size())
+    throw core::Error("mrag: " + std::to_string(weights.size()) + " weights for " + std::to_string(devices.size()) +
+                      " devices");
+  if (!processes && devices.size() == 1)
+    return device_blocks(devices.compute(0), precision, s, sides, root_size, scheme);
+  const std::vector<double> local(weights.begin(), weights.end());
+  if (processes) {
+    if (devices.size() != 1)
+      throw core::Error("mrag: a process of a run over several processes uses one device, and this one has " +
+                        std::to_string(devices.size()));
+    const core::PartPlacement placement(processes, local);
+    if (precision == core::Precision::f32)
+      return std::make_unique<DeviceBlocksOf<float>>(devices.compute(0), s, sides, root_size, scheme, processes,
+                                                     placement.weights());
+    return std::make_unique<DeviceBlocksOf<double>>(devices.compute(0), s, sides, root_size, scheme, processes,
+                                                    placement.weights());
+  }
+  if (precision == core::Precision::f32)
+    return std::make_unique<ThreadedBlocks<float>>(devices, local, s, sides, root_size, scheme);
+  return std::make_unique<ThreadedBlocks<double>>(devices, local, s, sides, root_size, scheme);
 }
 
 }  // namespace hetflow::mrag

@@ -1,10 +1,13 @@
 #pragma once
 #include <cstddef>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "hetflow/core/build_options.hpp"
 #include "hetflow/core/context.hpp"
+#include "hetflow/core/device_set.hpp"
+#include "hetflow/core/link.hpp"
 #include "hetflow/mrag/block_tree.hpp"
 #include "hetflow/mrag/ghost_table.hpp"
 #include "hetflow/mrag/spatial_scheme.hpp"
@@ -44,5 +47,11 @@ class DeviceBlocks {
 // device without it; FP32 needs FP64 too, for the WENO weights), with `scheme`'s fluxes and closure.
 std::unique_ptr<DeviceBlocks> device_blocks(const core::Queue& queue, core::Precision precision, int s,
                                             const Sides& sides, double root_size, const SpatialScheme& scheme);
+// The same over every device of `devices`, the leaves split in shares by `weights`, one per device
+// (docs/mrag.md, Several devices); with `processes` over the processes of the link instead, each with one
+// device. Every process then calls every method but values() collectively.
+std::unique_ptr<DeviceBlocks> device_blocks(const core::DeviceSet& devices, std::span<const double> weights,
+                                            core::Link* processes, core::Precision precision, int s, const Sides& sides,
+                                            double root_size, const SpatialScheme& scheme);
 
 }  // namespace hetflow::mrag

@@ -1,12 +1,14 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
 #include "hetflow/core/buffer.hpp"
 #include "hetflow/core/build_options.hpp"
 #include "hetflow/core/kernel.hpp"
+#include "hetflow/core/partition.hpp"
 #include "hetflow/mrag/block_tree.hpp"
 #include "hetflow/mrag/ghost_table.hpp"
 
@@ -21,12 +23,13 @@ constexpr core::Precision precision_of = std::is_same_v<Real, float> ? core::Pre
 // as the table was built. With `direct`
 // (a band without corners), a side whose ghosts all copy the cells of one neighbouring block of the same
 // level, unflipped, is left to the kernels that read the band: neighbours() names that block for each side
-// (NO_NEIGHBOUR where the ghosts are filled), and the fill skips its ghosts.
+// (NO_NEIGHBOUR where the ghosts are filled), and the fill skips its ghosts. With `own`, the fill covers
+// those blocks alone (a part of the leaves, whose table narrowed() gave).
 template <class Real>
 class DeviceGhosts {
  public:
   DeviceGhosts(const core::Queue& queue, GhostTable table, std::size_t blocks, int s, int width, bool corners,
-               const Sides& sides, bool direct = false);
+               const Sides& sides, bool direct = false, std::optional<core::Share> own = std::nullopt);
 
   // Enqueues the fill of ghosts() from `data`: the table's nodes pass by pass, then the ghosts.
   void fill(const core::Queue& queue, const core::Buffer<Real>& data);

@@ -5,6 +5,8 @@
 
 #define FIELDS 6
 #define CELLS (BLOCK * BLOCK)
+// The values of a boundary-face record (mrag_rhs.cl): the fields' fluxes and u*.
+#define FACE_VALUES (FIELDS + 1)
 
 // Γ of a cell from its closure field (field 4): Γ itself, or with COLOUR_FUNCTION 1 (mrag/colour_function.hpp)
 // the colour φ, whose γ(φ) = GAMMA1 H(φ) + GAMMA2 (1 − H(φ)) with the mollified Heaviside H of width

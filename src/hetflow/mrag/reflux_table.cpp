@@ -54,4 +54,23 @@ RefluxTable reflux_table(const BlockTree& tree, int s, const Sides& sides) {
   return table;
 }
 
+RefluxTable owned_entries(const RefluxTable& table, core::Share own) {
+  RefluxTable out;
+  out.start.push_back(0);
+  for (std::size_t e = 0; e < table.entries(); ++e) {
+    if (e == table.x_entries) out.x_entries = out.entries();
+    if (table.coarse_block[e] < own.offset || table.coarse_block[e] >= own.offset + own.count) continue;
+    out.coarse_block.push_back(table.coarse_block[e]);
+    out.coarse_cell.push_back(table.coarse_cell[e]);
+    out.side.push_back(table.side[e]);
+    for (std::uint32_t f = table.start[e]; f < table.start[e + 1]; ++f) {
+      out.fine_face.push_back(table.fine_face[f]);
+      out.fine_weight.push_back(table.fine_weight[f]);
+    }
+    out.start.push_back(static_cast<std::uint32_t>(out.fine_face.size()));
+  }
+  if (table.x_entries == table.entries()) out.x_entries = out.entries();
+  return out;
+}
+
 }  // namespace hetflow::mrag

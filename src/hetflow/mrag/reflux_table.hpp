@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "hetflow/core/partition.hpp"
 #include "hetflow/mrag/block_tree.hpp"
 #include "hetflow/mrag/ghost_table.hpp"
 
@@ -27,5 +28,9 @@ struct RefluxTable {
 };
 
 RefluxTable reflux_table(const BlockTree& tree, int s, const Sides& sides);
+
+// The entries of `table` whose coarse leaf lies in `own`, in their order: those a part of the leaves
+// corrects.
+RefluxTable owned_entries(const RefluxTable& table, core::Share own);
 
 }  // namespace hetflow::mrag

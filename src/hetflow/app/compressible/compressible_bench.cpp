@@ -115,9 +115,13 @@ class CompressibleBench {
         continue;
       }
       uniform_cases(n);
+      if (devices_.size() > 1) split_case(n);
     }
     // On GPUs level 8 has 4.0e8 finest cells, 1.5 times a 16,384² grid.
-    for (int level : gpu ? std::vector<int>{3, 5, 8} : std::vector<int>{1, 2}) adaptive_case(level);
+    for (int level : gpu ? std::vector<int>{3, 5, 8} : std::vector<int>{1, 2}) {
+      adaptive_case(level, false);
+      if (devices_.size() > 1) adaptive_case(level, true);
+    }
     return std::move(report_);
   }
 
@@ -130,6 +134,47 @@ class CompressibleBench {
         else
           family_cases<double>(n, family);
       }
+  }
+
+  // The flow of `tree` on the first device, or with `split` over every device in equal shares (docs/mrag.md,
+  // Several devices).
+  std::unique_ptr<mrag::BlockFlow> make_flow(bool split, const mrag::BlockTree& tree, const mrag::Sides& sides,
+                                             double root_size, core::Precision precision = core::Precision::f64) {
+    if (!split)
+      return std::make_unique<mrag::BlockFlow>(queue_, tree, block, sides, root_size, mrag::TimeScheme::ssp_rk3,
+                                               precision);
+    const std::vector<double> equal(devices_.size(), 1.0);
+    return std::make_unique<mrag::BlockFlow>(devices_, tree, block, sides, root_size, mrag::TimeScheme::ssp_rk3,
+                                             precision, mrag::SpatialScheme{}, equal);
+  }
+
+  // The FP64 air-helium step of an n² grid split over every device, against the first device alone, whose
+  // rate the uniform cases just measured (the goal: two H200s at least 1.8 times one).
+  void split_case(int n) {
+    const std::string size = std::to_string(n) + "^2",
+                      name = size + " step on " + std::to_string(devices_.size()) + " devices";
+    if (!options_.wants(name)) return;
+    const int roots = n / block;
+    auto flow = with_progress(name + " set-up", [&] {
+      auto f = make_flow(true, mrag::BlockTree(roots, roots, 0),
+                         mrag::sides(mrag::Edge::periodic, mrag::Edge::periodic), 1.0 / roots);
+      f->set([&](double x, double y) { return initial_state(families[0], x, y); });
+      return f;
+    });
+    const double cells = static_cast<double>(n) * n;
+    const double one = uniform_rate_;
+    step_case(name, *flow, cells, 0, 0,
+              {{"cells", cells},
+               {"block", block},
+               {"devices", devices_.size()},
+               {"one_device_rate", one},
+               {"efficiency_is", "rate / (devices x the first device's rate alone)"}});
+    BenchCase& result = report_.cases.back();
+    const double rate = result.stats.median;
+    result.efficiency = one > 0 ? rate / (one * static_cast<double>(devices_.size())) : 0;
+    result.params["speed_up"] = one > 0 ? rate / one : 0;
+    result.params["goal_h200"] = "two H200s >= 1.8x one";
+    std::cerr << "  " << name << ": " << core::number_text(one > 0 ? rate / one : 0, 3) << "x one device\n";
   }
 
   // One grid and problem family in the precision of Real: "step", "update" and, for the ideal gases,
@@ -145,9 +190,9 @@ class CompressibleBench {
     const int roots = n / block;
     const double cells = static_cast<double>(n) * n;
     auto flow = with_progress(size + suffix + " set-up", [&] {
-      auto f = std::make_unique<mrag::BlockFlow>(queue_, mrag::BlockTree(roots, roots, 0), block,
-                                                 mrag::sides(mrag::Edge::periodic, mrag::Edge::periodic), 1.0 / roots,
-                                                 mrag::TimeScheme::ssp_rk3, mrag::precision_of<Real>);
+      auto f =
+          make_flow(false, mrag::BlockTree(roots, roots, 0), mrag::sides(mrag::Edge::periodic, mrag::Edge::periodic),
+                    1.0 / roots, mrag::precision_of<Real>);
       f->set([&](double x, double y) { return initial_state(family, x, y); });
       return f;
     });
@@ -167,6 +212,8 @@ class CompressibleBench {
         {"efficiency_is",
          std::string("FLOPs per cell-stage x rate / ") + (fp32 ? "fp32" : "fp64") + " peak multiply-add rate"}};
     step_case(size + " step" + suffix, *flow, cells, flops / peak, bytes, params);
+    if (!fp32 && !stiffened && options_.wants(size + " step" + suffix))
+      uniform_rate_ = report_.cases.back().stats.median;
     core::Buffer<Real> q(queue_.context(), rhs.values()), out(queue_.context(), rhs.values());
     const std::vector<double> state = flow->conserved();
     q.write(queue_, std::span<const Real>(std::vector<Real>(state.begin(), state.end())));
@@ -179,15 +226,16 @@ class CompressibleBench {
   // adaptive_periods periods of steps and adaptations timed apart. Reports cell-updates per second per stage
   // over the active cells, against the uniform air-helium grid's rate measured last (the goal: a
   // time per active cell at most 1.4x the uniform grid's), the adaptations' share of the time (goal: with
-  // the ghosts, at most 25 %), and the compression: active cells over the finest level's.
-  void adaptive_case(int level) {
-    const std::string name = "shock-bubble level " + std::to_string(level);
+  // the ghosts, at most 25 %), and the compression: active cells over the finest level's. With `split` over
+  // every device, against the same case on the first device alone.
+  void adaptive_case(int level, bool split) {
+    const std::string name = "shock-bubble level " + std::to_string(level) +
+                             (split ? " on " + std::to_string(devices_.size()) + " devices" : "");
     if (!options_.wants(name)) return;
     using mrag::ShockBubble;
     auto flow = with_progress(name + " set-up", [&] {
-      auto f =
-          std::make_unique<mrag::BlockFlow>(queue_, mrag::BlockTree(ShockBubble::roots_x, ShockBubble::roots_y, level),
-                                            block, ShockBubble::sides(), ShockBubble::root_size);
+      auto f = make_flow(split, mrag::BlockTree(ShockBubble::roots_x, ShockBubble::roots_y, level),
+                         ShockBubble::sides(), ShockBubble::root_size);
       f->set(ShockBubble::initial);
       for (int pass = 0; pass <= level; ++pass) {
         f->adapt(adapt_refine, adapt_compress);
@@ -202,12 +250,12 @@ class CompressibleBench {
     for (int period = 0; period <= adaptive_periods; ++period) {
       const core::WallTimer adapting;
       flow->adapt(adapt_refine, adapt_compress);
-      queue_.finish();
+      devices_.finish();
       if (period > 0) adapt_s += adapting.seconds();
       for (int k = 0; k < adapt_every; ++k) {
         const core::WallTimer stepping;
         flow->step(flow->stable_dt(courant));
-        queue_.finish();
+        devices_.finish();
         if (period == 0) continue;
         step_s += stepping.seconds();
         const double cells = static_cast<double>(flow->tree().leaves().size()) * block * block;
@@ -226,29 +274,36 @@ class CompressibleBench {
     const double stage_s = core::summarize(seconds_of([&] { rhs(queue_, q, out); })).median;
     const double fill_s = core::summarize(seconds_of([&] { rhs.ghosts().fill(queue_, q); })).median;
     const double adapt_share = adapt_s / (adapt_s + step_s), ghost_share = fill_s / stage_s;
-    const nlohmann::json params = {{"level", level},
-                                   {"block", block},
-                                   {"finest_cells", finest},
-                                   {"mean_active_cells", active / timed},
-                                   {"compression", active / timed / finest},
-                                   {"timed_steps", timed},
-                                   {"adapt_every", adapt_every},
-                                   {"step_s", step_s},
-                                   {"adapt_s", adapt_s},
-                                   {"adapt_share", adapt_share},
-                                   {"stage_update_ms", stage_s * 1e3},
-                                   {"ghost_fill_ms", fill_s * 1e3},
-                                   {"ghost_share_of_stage", ghost_share},
-                                   {"adapt_and_ghost_share", adapt_share + (1 - adapt_share) * ghost_share},
-                                   {"uniform_rate", uniform_rate_},
-                                   {"efficiency_is",
-                                    "rate over active cells / the uniform air-helium grid's rate "
-                                    "(goal >= 1/1.4; 0 when no uniform step case ran)"},
-                                   {"goal_h200", "time per active cell <= 1.4x uniform; adaptation share <= 25 %"}};
+    nlohmann::json params = {{"level", level},
+                             {"block", block},
+                             {"finest_cells", finest},
+                             {"mean_active_cells", active / timed},
+                             {"compression", active / timed / finest},
+                             {"timed_steps", timed},
+                             {"adapt_every", adapt_every},
+                             {"step_s", step_s},
+                             {"adapt_s", adapt_s},
+                             {"adapt_share", adapt_share},
+                             {"stage_update_ms", stage_s * 1e3},
+                             {"ghost_fill_ms", fill_s * 1e3},
+                             {"ghost_share_of_stage", ghost_share},
+                             {"adapt_and_ghost_share", adapt_share + (1 - adapt_share) * ghost_share},
+                             {"uniform_rate", uniform_rate_},
+                             {"efficiency_is",
+                              "rate over active cells / the uniform air-helium grid's rate "
+                              "(goal >= 1/1.4; 0 when no uniform step case ran)"},
+                             {"goal_h200", "time per active cell <= 1.4x uniform; adaptation share <= 25 %"}};
     std::cerr << "  " << name << ": " << core::number_text(rate, 4) << " Gcell/s per stage over active cells, "
               << "adaptation " << core::number_text(100 * adapt_share, 3) << " % of the time, ghosts "
               << core::number_text(100 * ghost_share, 3) << " % of a stage, "
               << "compression " << core::number_text(active / timed / finest, 3) << "\n";
+    if (split) {
+      params["devices"] = devices_.size();
+      params["one_device_rate"] = adaptive_rate_;
+      params["speed_up"] = adaptive_rate_ > 0 ? rate / adaptive_rate_ : 0;
+    } else {
+      adaptive_rate_ = rate;
+    }
     report_.cases.push_back({name, "Gcell/s", {rate, rate, rate, 1}, 0, ratio, params});
   }
 
@@ -261,7 +316,7 @@ class CompressibleBench {
     for (int k = 0; k < warmup_steps + options_.repeats; ++k) {
       const core::WallTimer timer;
       flow.step(flow.stable_dt(courant));
-      queue_.finish();
+      devices_.finish();
       if (k < warmup_steps) continue;
       ms.push_back(timer.seconds() * 1e3);
       rates.push_back(cells * stages / timer.seconds() * 1e-9);
@@ -274,8 +329,6 @@ class CompressibleBench {
     std::cerr << "  " << name << ": " << core::number_text(rate.median, 4) << " Gcell/s per stage, "
               << core::number_text(params["step_ms"].get<double>(), 4) << " ms a step\n";
     report_.cases.push_back({name, "Gcell/s", rate, bytes, rate.median * work, params});
-    if (name.find("stiffened") == std::string::npos && name.find("fp32") == std::string::npos)
-      uniform_rate_ = rate.median;
   }
 
   // Cell-updates per second of one enqueue, by device events; `work` as step_case's, 0 for a case without
@@ -306,6 +359,8 @@ class CompressibleBench {
   double peak64_ = 0, peak32_ = 0;
   // The last uniform air-helium FP64 step rate, which the adaptive cases compare with.
   double uniform_rate_ = 0;
+  // The last adaptive case's rate on the first device, which its split over every device compares with.
+  double adaptive_rate_ = 0;
   core::Buffer<double> stamp_;
 };
 

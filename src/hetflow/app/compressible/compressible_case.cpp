@@ -11,6 +11,7 @@
 #include "hetflow/casefile/error.hpp"
 #include "hetflow/core/event.hpp"
 #include "hetflow/core/number_text.hpp"
+#include "hetflow/core/partition.hpp"
 #include "hetflow/io/error.hpp"
 
 namespace hetflow::app {
@@ -22,15 +23,21 @@ namespace {
 // how many leaves it left and how long it took, so that the set-up of a deep tree is not a silent wait.
 std::optional<mrag::BlockFlow> start_flow(const casefile::Case& c, const CompressibleSetup& setup,
                                           const RunContext& ctx) {
-  const core::Queue& queue = ctx.devices.compute(0);
   const CompressibleGrid& g = setup.grid;
+  // Several devices share the leaves by their measured copy bandwidth (docs/mrag.md, Several devices).
+  const std::vector<double> weights = ctx.devices.size() == 1
+                                          ? std::vector<double>{1}
+                                          : core::distribution_weights(core::Distribution::bandwidth, ctx.devices);
   std::optional<mrag::BlockFlow> flow;
+  const auto make = [&](const mrag::BlockTree& tree) {
+    flow.emplace(ctx.devices, tree, g.block_size, setup.sides, g.root_size, setup.scheme, setup.precision,
+                 setup.spatial, weights);
+  };
   const std::string checkpoint = c.get<std::string>("initial.checkpoint");
   if (!checkpoint.empty()) {
     try {
       const CompressibleCheckpoint saved = read_checkpoint(checkpoint, g);
-      flow.emplace(queue, saved.tree(), g.block_size, setup.sides, g.root_size, setup.scheme, setup.precision,
-                   setup.spatial);
+      make(saved.tree());
       flow->load(saved.conserved, saved.time, saved.steps);
     } catch (const io::IoError& e) {
       throw casefile::CaseError(c.where("initial.checkpoint") +
@@ -38,8 +45,7 @@ std::optional<mrag::BlockFlow> start_flow(const casefile::Case& c, const Compres
     }
     return flow;
   }
-  flow.emplace(queue, mrag::BlockTree(g.roots_x, g.roots_y, g.max_level), g.block_size, setup.sides, g.root_size,
-               setup.scheme, setup.precision, setup.spatial);
+  make(mrag::BlockTree(g.roots_x, g.roots_y, g.max_level));
   const auto initial = [&](double x, double y) { return setup.initial(x, y); };
   const bool say = ctx.verbosity != display::Verbosity::quiet;
   const core::WallTimer timer;
@@ -89,13 +95,16 @@ void CompressibleCase::check(const casefile::Case& c) const {
 RunOutcome CompressibleCase::run(const casefile::Case& c, RunContext& ctx) const {
   const core::WallTimer total;
   RunDirectory& dir = ctx.directory;
-  const core::Device& device = ctx.devices.device(0);
-  check_grid_fits(c, device.info.global_mem, device.label());
+  // Every device holds block data of the whole grid (docs/mrag.md, Several devices).
+  std::vector<std::string> labels;
+  for (std::size_t k = 0; k < ctx.devices.size(); ++k) {
+    const core::Device& device = ctx.devices.device(k);
+    check_grid_fits(c, device.info.global_mem, device.label());
+    labels.push_back(device.label());
+  }
   const CompressibleSetup setup = compressible_setup(c);
-  if (ctx.devices.size() > 1 && ctx.verbosity != display::Verbosity::quiet)
-    std::cerr << "compressible: runs on one device, " << device.label() << "\n";
   dir.manifest()["solver"] = {
-      {"device", device.label()},
+      {"devices", labels},
       {"finest_cells", {setup.grid.finest_cells_x(), setup.grid.finest_cells_y()}},
       {"finest_grid_bytes", setup.grid.finest_bytes(setup.precision == core::Precision::f32 ? 4 : 8)}};
 

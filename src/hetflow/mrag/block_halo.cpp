@@ -1,0 +1,102 @@
+#include "hetflow/mrag/block_halo.hpp"
+
+#include <span>
+
+#include "hetflow/core/kernel_args.hpp"
+#include "hetflow/core/program.hpp"
+#include "hetflow/mrag/block_rhs.hpp"
+
+namespace hetflow::mrag {
+namespace {
+
+// mrag_halo.cl's kinds of item.
+constexpr int cell_items = 0, face_items = 1;
+
+}  // namespace
+
+template <class Real>
+BlockHalo<Real>::BlockHalo(const core::Queue& queue, core::Link& link, const BlockParts& parts, int s)
+    : queue_(queue), link_(link) {
+  const std::size_t me = link.rank();
+  // What part r reads of this part is what this part sends it.
+  std::vector<std::vector<std::vector<std::uint32_t>>> cells(2), faces(2);
+  for (std::size_t r = 0; r < parts.parts(); ++r) {
+    cells[0].push_back(parts.cells[r][me]);
+    cells[1].push_back(parts.cells[me][r]);
+    faces[0].push_back(parts.faces[r][me]);
+    faces[1].push_back(parts.faces[me][r]);
+  }
+  cells_ = items(cells, cell_items, fields, 0);
+  faces_ = items(faces, face_items, fields + 1, 1);
+  core::BuildOptions options(precision_of<Real>);
+  options.define("BLOCK", s);
+  const core::Program& program = queue.context().program("mrag/mrag_halo.cl", options);
+  pack_ = program.kernel("mrag_pack");
+  unpack_ = program.kernel("mrag_unpack");
+  global_ = mrag_range(queue.context().device().info);
+  local_ = core::NDRange(mrag_work_group);
+}
+
+template <class Real>
+typename BlockHalo<Real>::Items BlockHalo<Real>::items(
+    const std::vector<std::vector<std::vector<std::uint32_t>>>& lists, int kind, int values, int tag) {
+  Items out;
+  out.kind = kind;
+  out.values = values;
+  out.tag = tag;
+  for (int direction = 0; direction < 2; ++direction) {
+    std::vector<std::size_t>& at = direction == 0 ? out.send_at : out.receive_at;
+    std::vector<cl_uint> all;
+    at.push_back(0);
+    for (const std::vector<std::uint32_t>& list : lists[direction]) {
+      all.insert(all.end(), list.begin(), list.end());
+      at.push_back(all.size());
+    }
+    if (all.empty()) continue;
+    const std::size_t size = all.size() * static_cast<std::size_t>(values);
+    (direction == 0 ? out.send : out.receive) = core::upload(queue_, all, CL_MEM_READ_ONLY);
+    (direction == 0 ? out.packed_send : out.packed_receive) = core::Buffer<Real>(queue_.context(), size);
+    (direction == 0 ? out.outgoing : out.incoming) = std::make_unique<core::PinnedBuffer<Real>>(queue_, size);
+  }
+  return out;
+}
+
+template <class Real>
+void BlockHalo<Real>::exchange(Items& items, core::Buffer<Real>& data) {
+  const std::size_t parts = items.send_at.size() - 1, values = static_cast<std::size_t>(items.values);
+  if (items.outgoing) {
+    core::KernelArgs(pack_)
+        .add(static_cast<cl_uint>(items.send_at.back()))
+        .add(static_cast<cl_int>(items.kind))
+        .add(items.send)
+        .add(data)
+        .add(items.packed_send);
+    pack_.enqueue(queue_, global_, local_);
+    items.packed_send.read(queue_, items.outgoing->span());
+  }
+  std::vector<core::Message> sends, receives;
+  for (std::size_t r = 0; r < parts; ++r) {
+    const auto bytes = [&](const std::unique_ptr<core::PinnedBuffer<Real>>& host, const std::vector<std::size_t>& at) {
+      return std::as_writable_bytes(host->span().subspan(at[r] * values, (at[r + 1] - at[r]) * values));
+    };
+    if (items.send_at[r + 1] > items.send_at[r]) sends.push_back({r, items.tag, bytes(items.outgoing, items.send_at)});
+    if (items.receive_at[r + 1] > items.receive_at[r])
+      receives.push_back({r, items.tag, bytes(items.incoming, items.receive_at)});
+  }
+  link_.exchange(sends, receives);
+  if (!items.incoming) return;
+  // Blocking: the next exchange's trade writes into the same host memory.
+  items.packed_receive.write(queue_, std::span<const Real>(items.incoming->span()));
+  core::KernelArgs(unpack_)
+      .add(static_cast<cl_uint>(items.receive_at.back()))
+      .add(static_cast<cl_int>(items.kind))
+      .add(items.receive)
+      .add(items.packed_receive)
+      .add(data);
+  unpack_.enqueue(queue_, global_, local_);
+}
+
+template class BlockHalo<float>;
+template class BlockHalo<double>;
+
+}  // namespace hetflow::mrag
