@@ -4,7 +4,6 @@
 #include <string>
 #include <vector>
 
-#include "hetflow/core/partition.hpp"
 #include "hetflow/mrag/block_flow.hpp"
 #include "hetflow/mrag/block_parts.hpp"
 #include "hetflow/mrag/ghost_table.hpp"
@@ -18,43 +17,40 @@ namespace {
 constexpr int s = 8;
 
 BlockParts split(const BlockTree& tree, const Sides& domain, std::vector<double> weights) {
-  return block_parts(ghost_table(tree, s, rhs_ghosts, false, domain), reflux_table(tree, s, domain),
-                     tree.leaves().size(), s, weights);
+  return block_parts(tree, ghost_table(tree, s, rhs_ghosts, false, domain), reflux_table(tree, s, domain), s, weights);
 }
 
-// 4 × 4 periodic leaves in halves: leaves go by column (x, then y), so part 0 holds columns 0 and 1. Its
-// ghosts read three cells deep into column 2 (east) and, across the periodic side, column 3 (west): 3 × 8
-// cells of each of 8 blocks; no faces, as no resolution jumps.
-TEST(MragBlockParts, APeriodicSplitReadsThreeColumnsOfCellsOnEitherSide) {
+// 4 × 4 periodic leaves in halves along the Z-order curve: part 0 holds rows 0 and 1 (leaves go by column,
+// leaf x 4 + y). Its ghosts read three cells deep into row 2 (north) and, across the periodic side, row 3
+// (south): 3 × 8 cells of each of 8 blocks; no faces, as no resolution jumps.
+TEST(MragBlockParts, APeriodicSplitReadsThreeRowsOfCellsOnEitherSide) {
   const BlockParts parts = split(BlockTree(4, 4, 0), sides(Edge::periodic, Edge::periodic), {1, 1});
   ASSERT_EQ(parts.parts(), 2u);
-  EXPECT_EQ(parts.ranges[0].offset, 0u);
-  EXPECT_EQ(parts.ranges[0].count, 8u);
-  EXPECT_EQ(parts.ranges[1].count, 8u);
+  EXPECT_EQ(parts.leaves[0], (LeafList{0, 1, 4, 5, 8, 9, 12, 13}));
+  EXPECT_EQ(parts.leaves[1], (LeafList{2, 3, 6, 7, 10, 11, 14, 15}));
+  EXPECT_EQ(parts.part[5], 0u);
+  EXPECT_EQ(parts.part[6], 1u);
   EXPECT_EQ(parts.cells[0][1].size(), 2u * 4 * 3 * s);
   EXPECT_EQ(parts.cells[1][0].size(), 2u * 4 * 3 * s);
   EXPECT_TRUE(parts.cells[0][0].empty());
   for (const std::uint32_t cell : parts.cells[0][1]) {
-    const std::uint32_t block = cell / (s * s), i = cell % s;
-    // Blocks 8 .. 11 are column 2, whose west cells part 0 reads; 12 .. 15 column 3, its east cells.
-    EXPECT_TRUE((block >= 8 && block < 12 && i < 3) || (block >= 12 && i >= s - 3)) << "cell " << cell;
+    const std::uint32_t block = cell / (s * s), j = cell % (s * s) / s;
+    EXPECT_TRUE((block % 4 == 2 && j < 3) || (block % 4 == 3 && j >= s - 3)) << "cell " << cell;
   }
   EXPECT_TRUE(parts.faces[0][1].empty());
   EXPECT_TRUE(parts.faces[1][0].empty());
-  EXPECT_EQ(parts.part_of(7), 0u);
-  EXPECT_EQ(parts.part_of(8), 1u);
 }
 
 // 2 × 2 outflow roots, the first refined: leaves 0 .. 2 are roots (0, 1), (1, 0), (1, 1), leaves 3 .. 6 the
-// children (0, 0) .. (1, 1) of root (0, 0). Split 4 : 3, part 1 holds children (0, 1), (1, 0), (1, 1). The
-// coarse root (1, 0) of part 0 corrects its west faces by the east faces of children (1, 0) and (1, 1), and
-// root (0, 1) its south faces by the north faces of children (0, 1) and (1, 1): 4 fine blocks × 8 faces.
+// children (0, 0) .. (1, 1) of root (0, 0). Split 4 : 3 along the Z-order curve, part 0 holds the children.
+// The coarse root (1, 0) of part 1 corrects its west faces by the east faces of children (1, 0) and (1, 1),
+// and root (0, 1) its south faces by the north faces of children (0, 1) and (1, 1): 4 fine blocks × 8 faces.
 TEST(MragBlockParts, ACoarsePartReadsTheFinerFacesOfTheOtherPart) {
   BlockTree tree(2, 2, 1);
   tree.refine({0, 0, 0});
   const BlockParts parts = split(tree, sides(Edge::outflow, Edge::outflow), {4, 3});
-  ASSERT_EQ(parts.ranges[0].count, 4u);
-  const std::vector<std::uint32_t>& faces = parts.faces[0][1];
+  ASSERT_EQ(parts.leaves[0], (LeafList{3, 4, 5, 6}));
+  const std::vector<std::uint32_t>& faces = parts.faces[1][0];
   ASSERT_EQ(faces.size(), 4u * s);
   const auto record = [](std::uint32_t leaf, Side side, std::uint32_t k) { return (leaf * 4 + side) * s + k; };
   for (std::uint32_t k = 0; k < s; ++k) {
@@ -63,7 +59,7 @@ TEST(MragBlockParts, ACoarsePartReadsTheFinerFacesOfTheOtherPart) {
     EXPECT_EQ(faces[2 * s + k], record(6, east, k));
     EXPECT_EQ(faces[3 * s + k], record(6, north, k));
   }
-  EXPECT_TRUE(parts.faces[1][0].empty());
+  EXPECT_TRUE(parts.faces[0][1].empty());
 }
 
 // The shock meeting a helium disc of shock_and_disc.hpp, run on one device and split over several by

@@ -1,5 +1,6 @@
 #include "hetflow/mrag/block_halo.hpp"
 
+#include <algorithm>
 #include <span>
 
 #include "hetflow/core/kernel_args.hpp"
@@ -10,13 +11,17 @@ namespace hetflow::mrag {
 namespace {
 
 // mrag_halo.cl's kinds of item.
-constexpr int cell_items = 0, face_items = 1;
+constexpr int cell_items = 0, face_items = 1, block_items = 2;
 
 }  // namespace
 
 template <class Real>
 BlockHalo<Real>::BlockHalo(const core::Queue& queue, core::Link& link, const BlockParts& parts, int s)
-    : queue_(queue), link_(link) {
+    : queue_(queue),
+      link_(link),
+      block_values_(fields * static_cast<std::size_t>(s) * s),
+      leaves_(parts.leaves),
+      own_(core::upload(queue, parts.leaves[link.rank()], CL_MEM_READ_ONLY)) {
   const std::size_t me = link.rank();
   // What part r reads of this part is what this part sends it.
   std::vector<std::vector<std::vector<std::uint32_t>>> cells(2), faces(2);
@@ -62,16 +67,40 @@ typename BlockHalo<Real>::Items BlockHalo<Real>::items(
 }
 
 template <class Real>
+void BlockHalo<Real>::pack(std::size_t count, int kind, const core::Buffer<cl_uint>& item,
+                           const core::Buffer<Real>& data, core::Buffer<Real>& packed) const {
+  core::KernelArgs(pack_)
+      .add(static_cast<cl_uint>(count))
+      .add(static_cast<cl_int>(kind))
+      .add(item)
+      .add(data)
+      .add(packed);
+  pack_.enqueue(queue_, global_, local_);
+}
+
+template <class Real>
+std::vector<double> BlockHalo<Real>::gather_blocks(const core::Buffer<Real>& data) const {
+  const LeafList& mine = leaves_[link_.rank()];
+  std::vector<Real> packed(mine.size() * block_values_);
+  if (!mine.empty()) {
+    core::Buffer<Real> on_device(queue_.context(), packed.size());
+    pack(mine.size(), block_items, own_, data, on_device);
+    on_device.read(queue_, std::span<Real>(packed));
+  }
+  const std::vector<std::vector<double>> all = link_.all_gather(std::vector<double>(packed.begin(), packed.end()));
+  std::vector<double> out(data.size());
+  for (std::size_t r = 0; r < all.size(); ++r)
+    for (std::size_t k = 0; k < leaves_[r].size(); ++k)
+      std::copy_n(all[r].begin() + static_cast<std::ptrdiff_t>(k * block_values_), block_values_,
+                  out.begin() + static_cast<std::ptrdiff_t>(leaves_[r][k] * block_values_));
+  return out;
+}
+
+template <class Real>
 void BlockHalo<Real>::exchange(Items& items, core::Buffer<Real>& data) {
   const std::size_t parts = items.send_at.size() - 1, values = static_cast<std::size_t>(items.values);
   if (items.outgoing) {
-    core::KernelArgs(pack_)
-        .add(static_cast<cl_uint>(items.send_at.back()))
-        .add(static_cast<cl_int>(items.kind))
-        .add(items.send)
-        .add(data)
-        .add(items.packed_send);
-    pack_.enqueue(queue_, global_, local_);
+    pack(items.send_at.back(), items.kind, items.send, data, items.packed_send);
     items.packed_send.read(queue_, items.outgoing->span());
   }
   std::vector<core::Message> sends, receives;

@@ -28,6 +28,8 @@ class BlockHalo {
   // date; returns with their scatter enqueued.
   void exchange_cells(core::Buffer<Real>& data) { exchange(cells_, data); }
   void exchange_faces(core::Buffer<Real>& faces) { exchange(faces_, faces); }
+  // Every part's own blocks of `data`, the block data of the whole tree, on every part.
+  std::vector<double> gather_blocks(const core::Buffer<Real>& data) const;
 
  private:
   // One kind of item (cells, faces) and the items traded of it: per part, those sent to it and those
@@ -42,10 +44,18 @@ class BlockHalo {
   Items items(const std::vector<std::vector<std::vector<std::uint32_t>>>& lists, int kind, int values, int tag);
   void exchange(Items& items, core::Buffer<Real>& data);
 
+  // Packs `count` items of `kind` named by `item` from `data` into `packed`.
+  void pack(std::size_t count, int kind, const core::Buffer<cl_uint>& item, const core::Buffer<Real>& data,
+            core::Buffer<Real>& packed) const;
+
   const core::Queue& queue_;
   core::Link& link_;
+  std::size_t block_values_;
+  std::vector<LeafList> leaves_;  // every part's
+  core::Buffer<cl_uint> own_;
   Items cells_, faces_;
-  core::Kernel pack_, unpack_;
+  mutable core::Kernel pack_;
+  core::Kernel unpack_;
   core::NDRange global_, local_;
 };
 

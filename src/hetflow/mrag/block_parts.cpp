@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "hetflow/core/partition.hpp"
+
 namespace hetflow::mrag {
 namespace {
 
@@ -13,37 +15,56 @@ void tidy(std::vector<std::vector<std::uint32_t>>& lists) {
   }
 }
 
-}  // namespace
-
-std::size_t BlockParts::part_of(std::size_t leaf) const {
-  const auto after = std::upper_bound(ranges.begin(), ranges.end(), leaf,
-                                      [](std::size_t b, const core::Share& r) { return b < r.offset; });
-  return static_cast<std::size_t>(after - ranges.begin()) - 1;
+// The place of cell (x, y) on the Z-order curve: x's bits at the even places, y's at the odd ones. A
+// block's cells at a finer level fill a run of the curve from its corner's place on.
+std::uint64_t z_order(std::uint32_t x, std::uint32_t y) {
+  std::uint64_t z = 0;
+  for (int bit = 0; bit < 32; ++bit)
+    z |= (static_cast<std::uint64_t>((x >> bit) & 1u) << (2 * bit)) |
+         (static_cast<std::uint64_t>((y >> bit) & 1u) << (2 * bit + 1));
+  return z;
 }
 
-BlockParts block_parts(const GhostTable& band, const RefluxTable& reflux, std::size_t leaves, int s,
+}  // namespace
+
+BlockParts block_parts(const BlockTree& tree, const GhostTable& band, const RefluxTable& reflux, int s,
                        std::span<const double> weights) {
+  const std::size_t leaves = tree.leaves().size();
   BlockParts out;
+  std::vector<std::uint64_t> place;
+  for (const BlockKey& leaf : tree.leaves()) {
+    const int finer = tree.max_level() - leaf.level;
+    place.push_back(z_order(static_cast<std::uint32_t>(leaf.x) << finer, static_cast<std::uint32_t>(leaf.y) << finer));
+  }
+  LeafList along = all_leaves(leaves);
+  std::sort(along.begin(), along.end(), [&](std::uint32_t a, std::uint32_t b) { return place[a] < place[b]; });
   const core::Partition split(leaves, 1, weights);
-  for (std::size_t p = 0; p < split.parts(); ++p) out.ranges.push_back(split.share(p));
+  out.part.resize(leaves);
+  for (std::size_t p = 0; p < split.parts(); ++p) {
+    const core::Share share = split.share(p);
+    LeafList mine(along.begin() + static_cast<std::ptrdiff_t>(share.offset),
+                  along.begin() + static_cast<std::ptrdiff_t>(share.offset + share.count));
+    std::sort(mine.begin(), mine.end());
+    for (const std::uint32_t leaf : mine) out.part[leaf] = static_cast<std::uint32_t>(p);
+    out.leaves.push_back(std::move(mine));
+  }
   const std::size_t parts = out.parts(), count = band.ghost_cells.size();
   const std::uint32_t cells = static_cast<std::uint32_t>(s) * static_cast<std::uint32_t>(s);
   out.cells.assign(parts, std::vector<std::vector<std::uint32_t>>(parts));
   out.faces.assign(parts, std::vector<std::vector<std::uint32_t>>(parts));
   for (std::size_t p = 0; p < parts; ++p) {
-    const core::Share own = out.ranges[p];
     std::vector<char> reached(band.nodes(), 0);
     const auto read = [&](std::uint32_t first, std::uint32_t last, const std::vector<GhostSource>& sources) {
       for (std::uint32_t k = first; k < last; ++k) {
         const GhostSource& g = sources[k];
-        if (g.block == GhostSource::node) {
+        if (g.block == GhostSource::node)
           reached[g.cell] = 1;
-        } else if (g.block < leaves && (g.block < own.offset || g.block >= own.offset + own.count)) {
-          out.cells[p][out.part_of(g.block)].push_back(g.block * cells + g.cell);
-        }
+        else if (g.block < leaves && out.part[g.block] != p)
+          out.cells[p][out.part[g.block]].push_back(g.block * cells + g.cell);
       }
     };
-    read(band.start[own.offset * count], band.start[(own.offset + own.count) * count], band.sources);
+    for (const std::uint32_t leaf : out.leaves[p])
+      read(band.start[leaf * count], band.start[(leaf + 1) * count], band.sources);
     // A node names only earlier ones.
     for (std::size_t n = band.nodes(); n-- > 0;)
       if (reached[n]) read(band.node_start[n], band.node_start[n + 1], band.node_sources);
@@ -51,9 +72,9 @@ BlockParts block_parts(const GhostTable& band, const RefluxTable& reflux, std::s
   }
   const std::uint32_t faces_per_leaf = 4 * static_cast<std::uint32_t>(s);
   for (std::size_t e = 0; e < reflux.entries(); ++e) {
-    const std::size_t p = out.part_of(reflux.coarse_block[e]);
+    const std::uint32_t p = out.part[reflux.coarse_block[e]];
     for (std::uint32_t f = reflux.start[e]; f < reflux.start[e + 1]; ++f) {
-      const std::size_t r = out.part_of(reflux.fine_face[f] / faces_per_leaf);
+      const std::uint32_t r = out.part[reflux.fine_face[f] / faces_per_leaf];
       if (r != p) out.faces[p][r].push_back(reflux.fine_face[f]);
     }
   }

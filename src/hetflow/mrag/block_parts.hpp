@@ -4,29 +4,29 @@
 #include <span>
 #include <vector>
 
-#include "hetflow/core/partition.hpp"
+#include "hetflow/mrag/block_tree.hpp"
 #include "hetflow/mrag/ghost_table.hpp"
 #include "hetflow/mrag/reflux_table.hpp"
 
 namespace hetflow::mrag {
 
-// The leaves of a tree split over parts (devices, or processes) in contiguous ranges of the tree's order,
-// and what each part's right-hand side reads of the other parts' leaves (docs/mrag.md, Several devices).
+// The leaves of a tree split over parts (devices, or processes) along the Z-order curve of their corners
+// at the finest level, which keeps each part's leaves together in space whatever their levels, and what
+// each part's right-hand side reads of the other parts' leaves (docs/mrag.md, Several devices).
 struct BlockParts {
-  std::vector<core::Share> ranges;
+  std::vector<LeafList> leaves;     // each part's
+  std::vector<std::uint32_t> part;  // each leaf's
   // cells[p][r]: the cells (leaf × s² + cell) of part r's leaves that part p's ghosts read, ascending.
   // faces[p][r]: the boundary-face records (reflux_table.hpp) of part r's leaves that part p's flux
   // correction reads, ascending. Empty for r = p.
   std::vector<std::vector<std::vector<std::uint32_t>>> cells, faces;
 
-  std::size_t parts() const { return ranges.size(); }
-  // The part whose range holds `leaf`.
-  std::size_t part_of(std::size_t leaf) const;
+  std::size_t parts() const { return leaves.size(); }
 };
 
-// Splits `leaves` leaves of s² cells in shares by `weights`, with the right-hand side's ghost table of the
-// whole tree (`band`, its direct sides not yet dropped) and its flux correction's table.
-BlockParts block_parts(const GhostTable& band, const RefluxTable& reflux, std::size_t leaves, int s,
+// Splits the leaves of `tree`, of s² cells each, in shares by `weights`, with the right-hand side's ghost
+// table of the whole tree (`band`, its direct sides not yet dropped) and its flux correction's table.
+BlockParts block_parts(const BlockTree& tree, const GhostTable& band, const RefluxTable& reflux, int s,
                        std::span<const double> weights);
 
 }  // namespace hetflow::mrag

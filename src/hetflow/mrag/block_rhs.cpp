@@ -16,19 +16,18 @@ namespace hetflow::mrag {
 template <class Real>
 BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, int s, const Sides& sides, double root_size,
                          bool stiffened, const SpatialScheme& scheme)
-    : BlockRhs(
-          queue, tree,
-          Part{{0, tree.leaves().size()}, ghost_table(tree, s, rhs_ghosts, false, sides), reflux_table(tree, s, sides)},
-          s, sides, root_size, stiffened, scheme) {}
+    : BlockRhs(queue, tree,
+               Part{all_leaves(tree.leaves().size()), ghost_table(tree, s, rhs_ghosts, false, sides),
+                    reflux_table(tree, s, sides)},
+               s, sides, root_size, stiffened, scheme) {}
 
 template <class Real>
 BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, Part part, int s, const Sides& sides,
                          double root_size, bool stiffened, const SpatialScheme& scheme)
     : blocks_(tree.leaves().size()),
       cells_(static_cast<std::size_t>(s) * s),
-      own_(part.own),
       halo_(part.halo),
-      ghosts_(queue, std::move(part.band), tree.leaves().size(), s, rhs_ghosts, false, sides, true, part.own) {
+      ghosts_(queue, std::move(part.band), tree.leaves().size(), s, rhs_ghosts, false, sides, true, &part.own) {
   std::vector<Real> inv_h;
   for (const BlockKey& leaf : tree.leaves())
     inv_h.push_back(static_cast<Real>(s * static_cast<double>(1 << leaf.level) / root_size));
@@ -60,7 +59,7 @@ BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, Part p
   if (scheme.colour) scheme.colour->define(options);
   const core::Program& program = queue.context().program("mrag/mrag_rhs.cl", options);
   update_ = program.kernel("mrag_update");
-  rates_ = core::Buffer<Real>(queue.context(), std::max<std::size_t>(own_.count * (s / tile_rows_), 1));
+  rates_ = core::Buffer<Real>(queue.context(), std::max<std::size_t>(own_count() * (s / tile_rows_), 1));
   core::KernelArgs(update_, precision_of<Real>, 3)
       .add(inv_h_)
       .skip()
@@ -70,9 +69,9 @@ BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, Part p
       .skip(2)
       .add(faces_)
       .add(rates_)
-      .add(static_cast<cl_uint>(own_.offset));
+      .add(own());
   tile_group_ = core::NDRange(tile_group(tile_rows_));
-  tiles_ = core::NDRange(own_.count * (s / tile_rows_) * tile_group(tile_rows_));
+  tiles_ = core::NDRange(own_count() * (s / tile_rows_) * tile_group(tile_rows_));
   const RefluxTable& table = part.reflux;
   x_entries_ = table.x_entries;
   y_entries_ = table.entries() - table.x_entries;
@@ -116,7 +115,7 @@ void BlockRhs<Real>::update(const core::Queue& queue, const core::Buffer<Real>& 
   update_.set(4, data);
   update_.set(8, q0);
   update_.set(9, out);
-  if (own_.count > 0) update_.enqueue(queue, tiles_, tile_group_);
+  if (own_count() > 0) update_.enqueue(queue, tiles_, tile_group_);
   if (halo_) halo_->exchange_faces(faces_);
   // The x sides' corrections, then the y sides': a corner cell has one of each.
   core::KernelArgs(reflux_, precision_of<Real>, 2).real(d);

@@ -37,7 +37,7 @@ class BlockRhs {
   // updates, the ghost table of their band (rhs_ghosts wide, no corners) and their flux corrections, and
   // the halo that brings the cells and faces of other parts these read (none for the whole tree).
   struct Part {
-    core::Share own;
+    LeafList own;
     GhostTable band;
     RefluxTable reflux;
     BlockHalo<Real>* halo = nullptr;
@@ -63,12 +63,14 @@ class BlockRhs {
   const core::Buffer<Real>& rates() const { return rates_; }
   // Values in a block-data buffer.
   std::size_t values() const { return blocks_ * fields * cells_; }
+  // The leaves the part updates (LeafList), and how many.
+  const core::Buffer<cl_uint>& own() const { return ghosts_.own(); }
+  std::size_t own_count() const { return ghosts_.own_count(); }
   // 1/h of each leaf's cells.
   const core::Buffer<Real>& inv_h() const { return inv_h_; }
 
  private:
   std::size_t blocks_, cells_;
-  core::Share own_;
   BlockHalo<Real>* halo_;
   int tile_rows_ = 8;
   DeviceGhosts<Real> ghosts_;

@@ -1,11 +1,19 @@
 #include "hetflow/mrag/block_tree.hpp"
 
+#include <numeric>
 #include <set>
 #include <string>
 
 #include "hetflow/core/error.hpp"
 
 namespace hetflow::mrag {
+
+LeafList all_leaves(std::size_t count) {
+  LeafList out(count);
+  std::iota(out.begin(), out.end(), 0u);
+  return out;
+}
+
 namespace {
 
 // A block's region in units of the finest level's blocks, [x0, x1) × [y0, y1).

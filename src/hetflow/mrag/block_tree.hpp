@@ -18,6 +18,12 @@ struct BlockKey {
   auto operator<=>(const BlockKey&) const = default;
 };
 
+// Leaves by their index in a tree's order, ascending: the leaves a part of the tree works on.
+using LeafList = std::vector<std::uint32_t>;
+
+// The leaves 0 .. count − 1.
+LeafList all_leaves(std::size_t count);
+
 // The leaves of a quadtree of wavelet blocks over a rectangle of roots_x × roots_y level-0 blocks
 // (docs/mrag.md, Blocks): they tile the domain without overlap, and edge- or corner-adjacent leaves differ
 // by at most `max_jump` levels, so that a ghost stencil reaches only adjacent blocks. Refining a block

@@ -34,8 +34,9 @@ struct TreeTables {
 TreeTables tree_tables(const BlockTree& tree, int s, const Sides& sides, std::span<const double> weights) {
   TreeTables t{ghost_table(tree, s, adapt_ghosts, true, sides), reflux_table(tree, s, sides), {}};
   const std::size_t leaves = tree.leaves().size();
-  t.parts = weights.size() == 1 ? BlockParts{{{0, leaves}}, {{{}}}, {{{}}}}
-                                : block_parts(narrowed(t.wide, s, rhs_ghosts, false), t.reflux, leaves, s, weights);
+  t.parts = weights.size() == 1
+                ? BlockParts{{all_leaves(leaves)}, std::vector<std::uint32_t>(leaves, 0), {{{}}}, {{{}}}}
+                : block_parts(tree, narrowed(t.wide, s, rhs_ghosts, false), t.reflux, s, weights);
   return t;
 }
 
@@ -75,19 +76,19 @@ class DeviceBlocksOf final : public DeviceBlocks {
   // Binds `tree` with its tables, and with `data` (block data of the tree) as the state, or none.
   void bind(const BlockTree& tree, bool stiffened, const TreeTables& t, core::Buffer<Real> data = {}) {
     const std::size_t blocks = tree.leaves().size();
-    own_ = t.parts.ranges[link_ ? link_->rank() : 0];
+    const LeafList& own = t.parts.leaves[link_ ? link_->rank() : 0];
     halo_ = link_ ? std::make_unique<BlockHalo<Real>>(queue_, *link_, t.parts, s_) : nullptr;
     rhs_ = std::make_unique<BlockRhs<Real>>(
         queue_, tree,
-        typename BlockRhs<Real>::Part{own_, narrowed(t.wide, s_, rhs_ghosts, false, own_),
-                                      owned_entries(t.reflux, own_), halo_.get()},
+        typename BlockRhs<Real>::Part{own, narrowed(t.wide, s_, rhs_ghosts, false, &own), owned_entries(t.reflux, own),
+                                      halo_.get()},
         s_, sides_, root_size_, stiffened, scheme_);
     band_ = std::make_unique<DeviceGhosts<Real>>(queue_, t.wide, blocks, s_, adapt_ghosts, true, sides_);
     for (core::Buffer<Real>* b : {&q1_, &q2_}) *b = core::Buffer<Real>(queue_.context(), rhs_->values());
     q_ = data.empty() ? core::Buffer<Real>(queue_.context(), rhs_->values()) : std::move(data);
     core::KernelArgs(max_rate_)
-        .add(static_cast<cl_uint>(own_.offset))
-        .add(static_cast<cl_uint>(own_.count))
+        .add(static_cast<cl_uint>(rhs_->own_count()))
+        .add(rhs_->own())
         .add(rhs_->inv_h())
         .add(q_)
         .add(core::LocalMemory{mrag_work_group * sizeof(Real)})
@@ -109,14 +110,10 @@ class DeviceBlocksOf final : public DeviceBlocks {
   }
 
   std::vector<double> read() const override {
-    const std::size_t size = fields * static_cast<std::size_t>(s_) * s_;
-    std::vector<Real> real(own_.count * size);
-    q_.read(queue_, std::span<Real>(real), own_.offset * size);
-    if (!link_) return {real.begin(), real.end()};
-    std::vector<double> all;
-    for (const std::vector<double>& part : link_->all_gather(std::vector<double>(real.begin(), real.end())))
-      all.insert(all.end(), part.begin(), part.end());
-    return all;
+    if (halo_) return halo_->gather_blocks(q_);
+    std::vector<Real> real(values());
+    q_.read(queue_, std::span<Real>(real));
+    return {real.begin(), real.end()};
   }
 
   void step(double dt, TimeScheme scheme) override {
@@ -212,7 +209,6 @@ class DeviceBlocksOf final : public DeviceBlocks {
   SpatialScheme scheme_;
   core::Link* link_;
   std::vector<double> weights_;
-  core::Share own_;
   std::unique_ptr<BlockHalo<Real>> halo_;
   std::unique_ptr<BlockRhs<Real>> rhs_;
   // The state and the stages' (q2 for the third-order scheme alone).

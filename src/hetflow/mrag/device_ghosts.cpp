@@ -66,7 +66,7 @@ void drop_direct_ghosts(GhostTable& table, const std::vector<cl_uint>& neighbour
 
 template <class Real>
 DeviceGhosts<Real>::DeviceGhosts(const core::Queue& queue, GhostTable table, std::size_t blocks, int s, int width,
-                                 bool corners, const Sides& sides, bool direct, std::optional<core::Share> own)
+                                 bool corners, const Sides& sides, bool direct, const LeafList* own)
     : options_(precision_of<Real>) {
   const std::size_t count = table.ghost_cells.size();
   const std::vector<cl_uint> neighbours =
@@ -118,11 +118,10 @@ DeviceGhosts<Real>::DeviceGhosts(const core::Queue& queue, GhostTable table, std
   fill_nodes_.set(8, static_cast<cl_uint>(table.start.size() - 1));
   fill_ = program.kernel("mrag_fill_ghosts");
   table_args(fill_);
-  const core::Share filled = own.value_or(core::Share{0, blocks});
-  core::KernelArgs(fill_, 8)
-      .add(static_cast<cl_uint>(filled.offset))
-      .add(static_cast<cl_uint>(filled.count))
-      .add(ghosts_);
+  const LeafList filled = own ? *own : all_leaves(blocks);
+  own_count_ = filled.size();
+  own_ = core::upload(queue, filled, CL_MEM_READ_ONLY);
+  core::KernelArgs(fill_, 8).add(static_cast<cl_uint>(own_count_)).add(own_).add(ghosts_);
   global_ = mrag_range(queue.context().device().info);
   local_ = core::NDRange(mrag_work_group);
 }

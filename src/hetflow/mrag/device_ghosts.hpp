@@ -1,14 +1,12 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <type_traits>
 #include <vector>
 
 #include "hetflow/core/buffer.hpp"
 #include "hetflow/core/build_options.hpp"
 #include "hetflow/core/kernel.hpp"
-#include "hetflow/core/partition.hpp"
 #include "hetflow/mrag/block_tree.hpp"
 #include "hetflow/mrag/ghost_table.hpp"
 
@@ -29,7 +27,7 @@ template <class Real>
 class DeviceGhosts {
  public:
   DeviceGhosts(const core::Queue& queue, GhostTable table, std::size_t blocks, int s, int width, bool corners,
-               const Sides& sides, bool direct = false, std::optional<core::Share> own = std::nullopt);
+               const Sides& sides, bool direct = false, const LeafList* own = nullptr);
 
   // Enqueues the fill of ghosts() from `data`: the table's nodes pass by pass, then the ghosts.
   void fill(const core::Queue& queue, const core::Buffer<Real>& data);
@@ -40,6 +38,9 @@ class DeviceGhosts {
   const core::Buffer<cl_int>& slots() const { return slots_; }
   // Four per block (west, east, south, north): the block whose cells a side's ghosts copy, or NO_NEIGHBOUR.
   const core::Buffer<cl_uint>& neighbours() const { return neighbours_; }
+  // The blocks the fill covers (LeafList), and how many.
+  const core::Buffer<cl_uint>& own() const { return own_; }
+  std::size_t own_count() const { return own_count_; }
 
  private:
   core::BuildOptions options_;
@@ -47,7 +48,8 @@ class DeviceGhosts {
   core::Buffer<cl_uchar> flip_;
   core::Buffer<Real> weight_, inflow_, ghosts_, nodes_;
   core::Buffer<cl_int> slots_;
-  core::Buffer<cl_uint> neighbours_;
+  core::Buffer<cl_uint> neighbours_, own_;
+  std::size_t own_count_ = 0;
   std::vector<std::uint32_t> node_pass_;
   // The nodes pass by pass, then the ghosts.
   core::Kernel fill_nodes_, fill_;

@@ -300,12 +300,13 @@ GhostTable ghost_table(const BlockTree& tree, int s, int width, bool corners, co
   return table;
 }
 
-GhostTable narrowed(const GhostTable& wide, int s, int width, bool corners, std::optional<core::Share> mine) {
+GhostTable narrowed(const GhostTable& wide, int s, int width, bool corners, const LeafList* mine) {
   GhostTable out;
   out.ghost_cells = ghost_cells(s, width, corners);
   const std::size_t wide_count = wide.ghost_cells.size(), blocks = (wide.start.size() - 1) / wide_count;
-  const core::Share own = mine.value_or(core::Share{0, blocks});
-  const auto owned = [&](std::size_t b) { return b >= own.offset && b < own.offset + own.count; };
+  const LeafList own = mine ? *mine : all_leaves(blocks);
+  std::vector<char> owned(blocks, 0);
+  for (const std::uint32_t leaf : own) owned[leaf] = 1;
   std::vector<std::size_t> in_wide;
   for (const auto& cell : out.ghost_cells) {
     const auto at = std::find(wide.ghost_cells.begin(), wide.ghost_cells.end(), cell);
@@ -321,7 +322,7 @@ GhostTable narrowed(const GhostTable& wide, int s, int width, bool corners, std:
     for (std::uint32_t k = first; k < last; ++k)
       if (sources[k].block == GhostSource::node) reached[sources[k].cell] = 1;
   };
-  for (std::size_t b = own.offset; b < own.offset + own.count; ++b)
+  for (const std::size_t b : own)
     for (const std::size_t g : in_wide)
       reach(wide.start[b * wide_count + g], wide.start[b * wide_count + g + 1], wide.sources);
   for (std::size_t n = wide.nodes(); n-- > 0;)
@@ -341,7 +342,7 @@ GhostTable narrowed(const GhostTable& wide, int s, int width, bool corners, std:
   out.start.push_back(0);
   for (std::size_t b = 0; b < blocks; ++b)
     for (const std::size_t g : in_wide) {
-      if (owned(b))
+      if (owned[b])
         append(wide.start[b * wide_count + g], wide.start[b * wide_count + g + 1], wide.sources, out.sources);
       out.start.push_back(static_cast<std::uint32_t>(out.sources.size()));
     }

@@ -2,11 +2,9 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <utility>
 #include <vector>
 
-#include "hetflow/core/partition.hpp"
 #include "hetflow/mrag/block_tree.hpp"
 #include "hetflow/mrag/hlle_flux.hpp"
 
@@ -77,10 +75,9 @@ std::vector<std::pair<int, int>> ghost_cells(int s, int width, bool corners);
 GhostTable ghost_table(const BlockTree& tree, int s, int width, bool corners, const Sides& sides);
 
 // The table of a band within `wide`'s (narrower, or without the corners) for the leaves `own` (all
-// without it): the same sources for their ghosts and the nodes they reach, in wide's order, so that
+// without them): the same sources for their ghosts and the nodes they reach, in wide's order, so that
 // their ghosts have the values they have in wide; the other leaves' ghosts have no sources. Throws
 // core::Error when the band is not within wide's.
-GhostTable narrowed(const GhostTable& wide, int s, int width, bool corners,
-                    std::optional<core::Share> own = std::nullopt);
+GhostTable narrowed(const GhostTable& wide, int s, int width, bool corners, const LeafList* own = nullptr);
 
 }  // namespace hetflow::mrag

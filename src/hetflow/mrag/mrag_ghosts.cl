@@ -49,14 +49,14 @@ __kernel void mrag_fill_nodes(__global const uint* restrict start, __global cons
   }
 }
 
-// The ghosts of blocks first .. first + blocks − 1: ghost g of block b is the table's entry b GHOST_COUNT + g.
+// The ghosts of blocks own[0 .. blocks − 1]: ghost g of block b is the table's entry b GHOST_COUNT + g.
 __kernel void mrag_fill_ghosts(__global const uint* restrict start, __global const uint* restrict source_block,
                                __global const uint* restrict source_cell, __global const real_t* restrict weight,
                                __global const uchar* restrict flip, __global const real_t* restrict inflow,
                                __global const real_t* restrict data, __global const real_t* restrict nodes,
-                               const uint first, const uint blocks, __global real_t* restrict ghosts) {
+                               const uint blocks, __global const uint* restrict own, __global real_t* restrict ghosts) {
   for (uint id = get_global_id(0); id < blocks * GHOST_COUNT; id += get_global_size(0)) {
-    const uint e = first * GHOST_COUNT + id, b = e / GHOST_COUNT, g = e % GHOST_COUNT;
+    const uint b = own[id / GHOST_COUNT], g = id % GHOST_COUNT, e = b * GHOST_COUNT + g;
     if (start[e] == start[e + 1]) continue;  // a side the kernels read from its neighbour directly
     real_t sum[FIELDS];
     gather(start[e], start[e + 1], source_block, source_cell, weight, flip, inflow, data, nodes, sum);

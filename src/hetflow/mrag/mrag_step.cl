@@ -15,14 +15,14 @@ void reduce_group(real_t rate, __local real_t* restrict part, __global real_t* r
 }
 
 // Each work-group's largest signal rate (mrag_blocks.cl) over its cells, for the time step of a state no
-// stage has produced (after it is set or adapted), over blocks first .. first + blocks − 1; the host takes
-// the maximum of the few partials.
-__kernel void mrag_max_rate(const uint first, const uint blocks, __global const real_t* restrict inv_h,
+// stage has produced (after it is set or adapted), over blocks own[0 .. blocks − 1]; the host takes the
+// maximum of the few partials.
+__kernel void mrag_max_rate(const uint blocks, __global const uint* restrict own, __global const real_t* restrict inv_h,
                             __global const real_t* restrict data, __local real_t* restrict part,
                             __global real_t* restrict partial) {
   real_t rate = 0;
   for (uint id = get_global_id(0); id < blocks * CELLS; id += get_global_size(0)) {
-    const uint b = first + id / CELLS;
+    const uint b = own[id / CELLS];
     __global const real_t* cell = data + (size_t)b * FIELDS * CELLS + id % CELLS;
     real_t q[FIELDS];
     for (int f = 0; f < FIELDS; ++f) q[f] = cell[f * CELLS];

@@ -54,12 +54,17 @@ RefluxTable reflux_table(const BlockTree& tree, int s, const Sides& sides) {
   return table;
 }
 
-RefluxTable owned_entries(const RefluxTable& table, core::Share own) {
+RefluxTable owned_entries(const RefluxTable& table, const LeafList& own) {
+  std::vector<char> owned;
+  for (const std::uint32_t leaf : own) {
+    if (leaf >= owned.size()) owned.resize(leaf + 1, 0);
+    owned[leaf] = 1;
+  }
   RefluxTable out;
   out.start.push_back(0);
   for (std::size_t e = 0; e < table.entries(); ++e) {
     if (e == table.x_entries) out.x_entries = out.entries();
-    if (table.coarse_block[e] < own.offset || table.coarse_block[e] >= own.offset + own.count) continue;
+    if (table.coarse_block[e] >= owned.size() || !owned[table.coarse_block[e]]) continue;
     out.coarse_block.push_back(table.coarse_block[e]);
     out.coarse_cell.push_back(table.coarse_cell[e]);
     out.side.push_back(table.side[e]);

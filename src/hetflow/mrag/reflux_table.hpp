@@ -3,7 +3,6 @@
 #include <cstdint>
 #include <vector>
 
-#include "hetflow/core/partition.hpp"
 #include "hetflow/mrag/block_tree.hpp"
 #include "hetflow/mrag/ghost_table.hpp"
 
@@ -31,6 +30,6 @@ RefluxTable reflux_table(const BlockTree& tree, int s, const Sides& sides);
 
 // The entries of `table` whose coarse leaf lies in `own`, in their order: those a part of the leaves
 // corrects.
-RefluxTable owned_entries(const RefluxTable& table, core::Share own);
+RefluxTable owned_entries(const RefluxTable& table, const LeafList& own);
 
 }  // namespace hetflow::mrag
