@@ -26,8 +26,10 @@ BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, Part p
                          double root_size, bool stiffened, const SpatialScheme& scheme)
     : blocks_(tree.leaves().size()),
       cells_(static_cast<std::size_t>(s) * s),
+      own_(core::upload(queue, part.own, CL_MEM_READ_ONLY)),
+      own_count_(part.own.size()),
       halo_(part.halo),
-      ghosts_(queue, std::move(part.band), tree.leaves().size(), s, rhs_ghosts, false, sides, true, &part.own) {
+      ghosts_(queue, std::move(part.band), tree.leaves().size(), s, rhs_ghosts, false, sides, true) {
   std::vector<Real> inv_h;
   for (const BlockKey& leaf : tree.leaves())
     inv_h.push_back(static_cast<Real>(s * static_cast<double>(1 << leaf.level) / root_size));

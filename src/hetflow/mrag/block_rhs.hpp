@@ -64,13 +64,15 @@ class BlockRhs {
   // Values in a block-data buffer.
   std::size_t values() const { return blocks_ * fields * cells_; }
   // The leaves the part updates (LeafList), and how many.
-  const core::Buffer<cl_uint>& own() const { return ghosts_.own(); }
-  std::size_t own_count() const { return ghosts_.own_count(); }
+  const core::Buffer<cl_uint>& own() const { return own_; }
+  std::size_t own_count() const { return own_count_; }
   // 1/h of each leaf's cells.
   const core::Buffer<Real>& inv_h() const { return inv_h_; }
 
  private:
   std::size_t blocks_, cells_;
+  core::Buffer<cl_uint> own_;
+  std::size_t own_count_;
   BlockHalo<Real>* halo_;
   int tile_rows_ = 8;
   DeviceGhosts<Real> ghosts_;

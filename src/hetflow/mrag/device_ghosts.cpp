@@ -66,7 +66,7 @@ void drop_direct_ghosts(GhostTable& table, const std::vector<cl_uint>& neighbour
 
 template <class Real>
 DeviceGhosts<Real>::DeviceGhosts(const core::Queue& queue, GhostTable table, std::size_t blocks, int s, int width,
-                                 bool corners, const Sides& sides, bool direct, const LeafList* own)
+                                 bool corners, const Sides& sides, bool direct)
     : options_(precision_of<Real>) {
   const std::size_t count = table.ghost_cells.size();
   const std::vector<cl_uint> neighbours =
@@ -118,10 +118,12 @@ DeviceGhosts<Real>::DeviceGhosts(const core::Queue& queue, GhostTable table, std
   fill_nodes_.set(8, static_cast<cl_uint>(table.start.size() - 1));
   fill_ = program.kernel("mrag_fill_ghosts");
   table_args(fill_);
-  const LeafList filled = own ? *own : all_leaves(blocks);
-  own_count_ = filled.size();
-  own_ = core::upload(queue, filled, CL_MEM_READ_ONLY);
-  core::KernelArgs(fill_, 8).add(static_cast<cl_uint>(own_count_)).add(own_).add(ghosts_);
+  std::vector<cl_uint> filled;
+  for (std::size_t e = 0; e + 1 < table.start.size(); ++e)
+    if (table.start[e + 1] > table.start[e]) filled.push_back(static_cast<cl_uint>(e));
+  filled_count_ = filled.size();
+  filled_ = core::upload(queue, filled, CL_MEM_READ_ONLY);
+  core::KernelArgs(fill_, 8).add(static_cast<cl_uint>(filled_count_)).add(filled_).add(ghosts_);
   global_ = mrag_range(queue.context().device().info);
   local_ = core::NDRange(mrag_work_group);
 }
@@ -135,7 +137,7 @@ void DeviceGhosts<Real>::fill(const core::Queue& queue, const core::Buffer<Real>
     fill_nodes_.enqueue(queue, global_, local_);
   }
   fill_.set(6, data);
-  fill_.enqueue(queue, global_, local_);
+  if (filled_count_ > 0) fill_.enqueue(queue, global_, local_);
 }
 
 template class DeviceGhosts<float>;

@@ -21,13 +21,13 @@ constexpr core::Precision precision_of = std::is_same_v<Real, float> ? core::Pre
 // as the table was built. With `direct`
 // (a band without corners), a side whose ghosts all copy the cells of one neighbouring block of the same
 // level, unflipped, is left to the kernels that read the band: neighbours() names that block for each side
-// (NO_NEIGHBOUR where the ghosts are filled), and the fill skips its ghosts. With `own`, the fill covers
-// those blocks alone (a part of the leaves, whose table narrowed() gave).
+// (NO_NEIGHBOUR where the ghosts are filled), and the fill skips its ghosts. The fill covers the ghosts
+// that have sources alone (a part of the leaves has none for the others' ghosts: narrowed()).
 template <class Real>
 class DeviceGhosts {
  public:
   DeviceGhosts(const core::Queue& queue, GhostTable table, std::size_t blocks, int s, int width, bool corners,
-               const Sides& sides, bool direct = false, const LeafList* own = nullptr);
+               const Sides& sides, bool direct = false);
 
   // Enqueues the fill of ghosts() from `data`: the table's nodes pass by pass, then the ghosts.
   void fill(const core::Queue& queue, const core::Buffer<Real>& data);
@@ -38,9 +38,6 @@ class DeviceGhosts {
   const core::Buffer<cl_int>& slots() const { return slots_; }
   // Four per block (west, east, south, north): the block whose cells a side's ghosts copy, or NO_NEIGHBOUR.
   const core::Buffer<cl_uint>& neighbours() const { return neighbours_; }
-  // The blocks the fill covers (LeafList), and how many.
-  const core::Buffer<cl_uint>& own() const { return own_; }
-  std::size_t own_count() const { return own_count_; }
 
  private:
   core::BuildOptions options_;
@@ -48,8 +45,10 @@ class DeviceGhosts {
   core::Buffer<cl_uchar> flip_;
   core::Buffer<Real> weight_, inflow_, ghosts_, nodes_;
   core::Buffer<cl_int> slots_;
-  core::Buffer<cl_uint> neighbours_, own_;
-  std::size_t own_count_ = 0;
+  core::Buffer<cl_uint> neighbours_;
+  // The table's entries (block × ghosts per block + ghost) that have sources: the ghosts the fill writes.
+  core::Buffer<cl_uint> filled_;
+  std::size_t filled_count_ = 0;
   std::vector<std::uint32_t> node_pass_;
   // The nodes pass by pass, then the ghosts.
   core::Kernel fill_nodes_, fill_;

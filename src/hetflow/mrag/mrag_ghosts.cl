@@ -49,15 +49,15 @@ __kernel void mrag_fill_nodes(__global const uint* restrict start, __global cons
   }
 }
 
-// The ghosts of blocks own[0 .. blocks − 1]: ghost g of block b is the table's entry b GHOST_COUNT + g.
+// The ghosts of the table's entries filled[0 .. count − 1]: ghost g of block b is entry b GHOST_COUNT + g.
 __kernel void mrag_fill_ghosts(__global const uint* restrict start, __global const uint* restrict source_block,
                                __global const uint* restrict source_cell, __global const real_t* restrict weight,
                                __global const uchar* restrict flip, __global const real_t* restrict inflow,
                                __global const real_t* restrict data, __global const real_t* restrict nodes,
-                               const uint blocks, __global const uint* restrict own, __global real_t* restrict ghosts) {
-  for (uint id = get_global_id(0); id < blocks * GHOST_COUNT; id += get_global_size(0)) {
-    const uint b = own[id / GHOST_COUNT], g = id % GHOST_COUNT, e = b * GHOST_COUNT + g;
-    if (start[e] == start[e + 1]) continue;  // a side the kernels read from its neighbour directly
+                               const uint count, __global const uint* restrict filled,
+                               __global real_t* restrict ghosts) {
+  for (uint id = get_global_id(0); id < count; id += get_global_size(0)) {
+    const uint e = filled[id], b = e / GHOST_COUNT, g = e % GHOST_COUNT;
     real_t sum[FIELDS];
     gather(start[e], start[e + 1], source_block, source_cell, weight, flip, inflow, data, nodes, sum);
     for (int f = 0; f < FIELDS; ++f) ghosts[((size_t)b * FIELDS + f) * GHOST_COUNT + g] = sum[f];
