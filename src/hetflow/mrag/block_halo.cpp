@@ -16,8 +16,10 @@ constexpr int cell_items = 0, face_items = 1, block_items = 2;
 }  // namespace
 
 template <class Real>
-BlockHalo<Real>::BlockHalo(const core::Queue& queue, core::Link& link, const BlockParts& parts, int s)
+BlockHalo<Real>::BlockHalo(const core::Queue& queue, const core::Queue& transfer, core::Link& link,
+                           const BlockParts& parts, int s)
     : queue_(queue),
+      transfer_(transfer),
       link_(link),
       block_values_(fields * static_cast<std::size_t>(s) * s),
       leaves_(parts.leaves),
@@ -33,6 +35,13 @@ BlockHalo<Real>::BlockHalo(const core::Queue& queue, core::Link& link, const Blo
   }
   cells_ = items(cells, cell_items, fields, 0);
   faces_ = items(faces, face_items, fields + 1, 1);
+  const std::uint32_t cells_per_leaf = static_cast<std::uint32_t>(s) * static_cast<std::uint32_t>(s);
+  for (const std::vector<std::uint32_t>& list : cells[0])
+    for (const std::uint32_t cell : list) sent_leaves_.push_back(cell / cells_per_leaf);
+  for (const std::vector<std::uint32_t>& list : faces[0])
+    for (const std::uint32_t face : list) sent_leaves_.push_back(face / (4 * static_cast<std::uint32_t>(s)));
+  std::sort(sent_leaves_.begin(), sent_leaves_.end());
+  sent_leaves_.erase(std::unique(sent_leaves_.begin(), sent_leaves_.end()), sent_leaves_.end());
   core::BuildOptions options(precision_of<Real>);
   options.define("BLOCK", s);
   const core::Program& program = queue.context().program("mrag/mrag_halo.cl", options);
@@ -67,15 +76,15 @@ typename BlockHalo<Real>::Items BlockHalo<Real>::items(
 }
 
 template <class Real>
-void BlockHalo<Real>::pack(std::size_t count, int kind, const core::Buffer<cl_uint>& item,
-                           const core::Buffer<Real>& data, core::Buffer<Real>& packed) const {
+core::Event BlockHalo<Real>::pack(std::size_t count, int kind, const core::Buffer<cl_uint>& item,
+                                  const core::Buffer<Real>& data, core::Buffer<Real>& packed) const {
   core::KernelArgs(pack_)
       .add(static_cast<cl_uint>(count))
       .add(static_cast<cl_int>(kind))
       .add(item)
       .add(data)
       .add(packed);
-  pack_.enqueue(queue_, global_, local_);
+  return pack_.launch(queue_, global_, local_);
 }
 
 template <class Real>
@@ -97,12 +106,34 @@ std::vector<double> BlockHalo<Real>::gather_blocks(const core::Buffer<Real>& dat
 }
 
 template <class Real>
-void BlockHalo<Real>::exchange(Items& items, core::Buffer<Real>& data) {
-  const std::size_t parts = items.send_at.size() - 1, values = static_cast<std::size_t>(items.values);
-  if (items.outgoing) {
-    pack(items.send_at.back(), items.kind, items.send, data, items.packed_send);
-    items.packed_send.read(queue_, items.outgoing->span());
+void BlockHalo<Real>::exchange_faces(core::Buffer<Real>& faces) {
+  // Blocking: the link sends from host memory, and the last write into incoming memory has returned.
+  if (faces_.outgoing) {
+    pack(faces_.send_at.back(), faces_.kind, faces_.send, faces, faces_.packed_send);
+    faces_.packed_send.read(queue_, faces_.outgoing->span());
   }
+  trade(faces_, queue_, faces);
+}
+
+template <class Real>
+void BlockHalo<Real>::begin_cells(const core::Buffer<Real>& data) {
+  cells_read_ = core::Event();
+  if (!cells_.outgoing) return;
+  const core::Event packed = pack(cells_.send_at.back(), cells_.kind, cells_.send, data, cells_.packed_send);
+  cells_read_ = cells_.packed_send.read(transfer_, cells_.outgoing->span(), 0, core::Blocking::no,
+                                        std::span<const core::Event>(&packed, 1));
+  transfer_.flush();
+}
+
+template <class Real>
+void BlockHalo<Real>::end_cells(core::Buffer<Real>& data) {
+  if (cells_read_) cells_read_.wait();
+  trade(cells_, transfer_, data);
+}
+
+template <class Real>
+void BlockHalo<Real>::trade(Items& items, const core::Queue& queue, core::Buffer<Real>& data) {
+  const std::size_t parts = items.send_at.size() - 1, values = static_cast<std::size_t>(items.values);
   std::vector<core::Message> sends, receives;
   for (std::size_t r = 0; r < parts; ++r) {
     const auto bytes = [&](const std::unique_ptr<core::PinnedBuffer<Real>>& host, const std::vector<std::size_t>& at) {
@@ -114,8 +145,8 @@ void BlockHalo<Real>::exchange(Items& items, core::Buffer<Real>& data) {
   }
   link_.exchange(sends, receives);
   if (!items.incoming) return;
-  // Blocking: the next exchange's trade writes into the same host memory.
-  items.packed_receive.write(queue_, std::span<const Real>(items.incoming->span()));
+  // Blocking: the next trade writes into the same host memory.
+  items.packed_receive.write(queue, std::span<const Real>(items.incoming->span()));
   core::KernelArgs(unpack_)
       .add(static_cast<cl_uint>(items.receive_at.back()))
       .add(static_cast<cl_int>(items.kind))

@@ -5,6 +5,7 @@
 
 #include "hetflow/core/buffer.hpp"
 #include "hetflow/core/context.hpp"
+#include "hetflow/core/event.hpp"
 #include "hetflow/core/kernel.hpp"
 #include "hetflow/core/link.hpp"
 #include "hetflow/mrag/block_parts.hpp"
@@ -16,18 +17,26 @@ namespace hetflow::mrag {
 // parts that its ghosts read (BlockParts::cells) come from their owners; before the flux correction, so
 // do the boundary faces it reads (BlockParts::faces). An exchange gathers what each other part reads on
 // this part's device (mrag_halo.cl), reads it into pinned host memory, trades it through the link and
-// writes what arrived in one transfer, scattered into place on the device. Collective: every part calls
-// each exchange in the same order.
+// writes what arrived in one transfer, scattered into place on the device. The cells' transfers go through
+// a second queue of the device, so that they overlap the kernels that follow on the first. Collective:
+// every part calls each exchange in the same order.
 template <class Real>
 class BlockHalo {
  public:
-  // Part link.rank() of `parts`, for blocks of s² cells.
-  BlockHalo(const core::Queue& queue, core::Link& link, const BlockParts& parts, int s);
+  // Part link.rank() of `parts`, for blocks of s² cells: kernels on `queue`, the cells' transfers on
+  // `transfer` (another queue of its device, or the same).
+  BlockHalo(const core::Queue& queue, const core::Queue& transfer, core::Link& link, const BlockParts& parts, int s);
 
-  // Once the queue has written this part's cells (faces) of `data` (`faces`), brings the halo's up to
-  // date; returns with their scatter enqueued.
-  void exchange_cells(core::Buffer<Real>& data) { exchange(cells_, data); }
-  void exchange_faces(core::Buffer<Real>& faces) { exchange(faces_, faces); }
+  // Once the queue has written this part's faces of `faces`, brings the halo's up to date; returns with
+  // their scatter enqueued.
+  void exchange_faces(core::Buffer<Real>& faces);
+  // The same for the cells of `data` in two halves: begin once the queue has written the cells other parts
+  // read (sent_leaves()), end after the kernels that may run meanwhile (they must neither write those cells
+  // nor read the halo's) are enqueued.
+  void begin_cells(const core::Buffer<Real>& data);
+  void end_cells(core::Buffer<Real>& data);
+  // The leaves whose cells or faces other parts read, ascending.
+  const LeafList& sent_leaves() const { return sent_leaves_; }
   // Every part's own blocks of `data`, the block data of the whole tree, on every part.
   std::vector<double> gather_blocks(const core::Buffer<Real>& data) const;
 
@@ -42,18 +51,23 @@ class BlockHalo {
     std::unique_ptr<core::PinnedBuffer<Real>> outgoing, incoming;
   };
   Items items(const std::vector<std::vector<std::vector<std::uint32_t>>>& lists, int kind, int values, int tag);
-  void exchange(Items& items, core::Buffer<Real>& data);
+  // Trades the packed items in their outgoing host memory for the other parts', then writes what arrived
+  // (blocking, on `queue`) and enqueues its scatter into `data` on the kernels' queue.
+  void trade(Items& items, const core::Queue& queue, core::Buffer<Real>& data);
 
   // Packs `count` items of `kind` named by `item` from `data` into `packed`.
-  void pack(std::size_t count, int kind, const core::Buffer<cl_uint>& item, const core::Buffer<Real>& data,
-            core::Buffer<Real>& packed) const;
+  core::Event pack(std::size_t count, int kind, const core::Buffer<cl_uint>& item, const core::Buffer<Real>& data,
+                   core::Buffer<Real>& packed) const;
 
   const core::Queue& queue_;
+  const core::Queue& transfer_;
   core::Link& link_;
   std::size_t block_values_;
   std::vector<LeafList> leaves_;  // every part's
   core::Buffer<cl_uint> own_;
   Items cells_, faces_;
+  LeafList sent_leaves_;
+  core::Event cells_read_;  // begin_cells' read
   mutable core::Kernel pack_;
   core::Kernel unpack_;
   core::NDRange global_, local_;

@@ -1,6 +1,7 @@
 #include "hetflow/mrag/block_rhs.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <span>
 #include <string>
 #include <utility>
@@ -13,6 +14,41 @@
 #include "hetflow/mrag/reflux_table.hpp"
 
 namespace hetflow::mrag {
+namespace {
+
+// A part's leaves in the order its update takes them: first those whose cells or faces other parts read
+// (`sent`) and the leaves whose faces the flux corrections of those read, then the rest, each ascending;
+// `edge` of the first kind. The flux corrections of sent leaves are their `reflux` entries, the others'
+// its rest.
+struct LeafOrder {
+  LeafList leaves;
+  std::size_t edge = 0;
+  RefluxTable sent_reflux, other_reflux;
+};
+
+LeafOrder leaf_order(const LeafList& own, const LeafList& sent, const RefluxTable& reflux, int s) {
+  LeafList edge = sent;
+  for (std::size_t e = 0; e < reflux.entries(); ++e)
+    if (std::binary_search(sent.begin(), sent.end(), reflux.coarse_block[e]))
+      for (std::uint32_t f = reflux.start[e]; f < reflux.start[e + 1]; ++f)
+        edge.push_back(reflux.fine_face[f] / (4 * static_cast<std::uint32_t>(s)));
+  std::sort(edge.begin(), edge.end());
+  LeafOrder order;
+  std::set_intersection(own.begin(), own.end(), edge.begin(), edge.end(), std::back_inserter(order.leaves));
+  order.leaves.erase(std::unique(order.leaves.begin(), order.leaves.end()), order.leaves.end());
+  order.edge = order.leaves.size();
+  LeafList rest;
+  std::set_difference(own.begin(), own.end(), order.leaves.begin(), order.leaves.end(), std::back_inserter(rest));
+  order.leaves.insert(order.leaves.end(), rest.begin(), rest.end());
+  LeafList others;
+  std::set_difference(own.begin(), own.end(), sent.begin(), sent.end(), std::back_inserter(others));
+  order.sent_reflux = owned_entries(reflux, sent);
+  order.other_reflux = owned_entries(reflux, others);
+  return order;
+}
+
+}  // namespace
+
 template <class Real>
 BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, int s, const Sides& sides, double root_size,
                          bool stiffened, const SpatialScheme& scheme)
@@ -26,10 +62,12 @@ BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, Part p
                          double root_size, bool stiffened, const SpatialScheme& scheme)
     : blocks_(tree.leaves().size()),
       cells_(static_cast<std::size_t>(s) * s),
-      own_(core::upload(queue, part.own, CL_MEM_READ_ONLY)),
-      own_count_(part.own.size()),
       halo_(part.halo),
       ghosts_(queue, std::move(part.band), tree.leaves().size(), s, rhs_ghosts, false, sides, true) {
+  const LeafOrder order = leaf_order(part.own, halo_ ? halo_->sent_leaves() : LeafList{}, part.reflux, s);
+  own_ = core::upload(queue, order.leaves, CL_MEM_READ_ONLY);
+  own_count_ = order.leaves.size();
+  edge_count_ = order.edge;
   std::vector<Real> inv_h;
   for (const BlockKey& leaf : tree.leaves())
     inv_h.push_back(static_cast<Real>(s * static_cast<double>(1 << leaf.level) / root_size));
@@ -73,10 +111,21 @@ BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, Part p
       .add(rates_)
       .add(own());
   tile_group_ = core::NDRange(tile_group(tile_rows_));
-  tiles_ = core::NDRange(own_count() * (s / tile_rows_) * tile_group(tile_rows_));
-  const RefluxTable& table = part.reflux;
-  x_entries_ = table.x_entries;
-  y_entries_ = table.entries() - table.x_entries;
+  tiles_per_leaf_ = static_cast<std::size_t>(s / tile_rows_);
+  // One table: the sent leaves' entries, then the others'.
+  RefluxTable table = order.sent_reflux;
+  const RefluxTable& other = order.other_reflux;
+  groups_ = {std::pair{std::size_t{0}, table.x_entries}, std::pair{table.x_entries, table.entries() - table.x_entries},
+             std::pair{table.entries(), other.x_entries},
+             std::pair{table.entries() + other.x_entries, other.entries() - other.x_entries}};
+  for (std::size_t e = 0; e < other.entries(); ++e) {
+    table.coarse_block.push_back(other.coarse_block[e]);
+    table.coarse_cell.push_back(other.coarse_cell[e]);
+    table.side.push_back(other.side[e]);
+    table.start.push_back(static_cast<std::uint32_t>(table.fine_face.size() + other.start[e + 1]));
+  }
+  table.fine_face.insert(table.fine_face.end(), other.fine_face.begin(), other.fine_face.end());
+  table.fine_weight.insert(table.fine_weight.end(), other.fine_weight.begin(), other.fine_weight.end());
   start_ = core::upload(queue, table.start, CL_MEM_READ_ONLY);
   coarse_block_ = core::upload(queue, table.coarse_block, CL_MEM_READ_ONLY);
   coarse_cell_ = core::upload(queue, table.coarse_cell, CL_MEM_READ_ONLY);
@@ -117,19 +166,37 @@ void BlockRhs<Real>::update(const core::Queue& queue, const core::Buffer<Real>& 
   update_.set(4, data);
   update_.set(8, q0);
   update_.set(9, out);
-  if (own_count() > 0) update_.enqueue(queue, tiles_, tile_group_);
-  if (halo_) halo_->exchange_faces(faces_);
-  // The x sides' corrections, then the y sides': a corner cell has one of each.
   core::KernelArgs(reflux_, precision_of<Real>, 2).real(d);
   reflux_.set(10, data);
   reflux_.set(12, out);
-  for (const auto& [first, count] : {std::pair{std::size_t{0}, x_entries_}, std::pair{x_entries_, y_entries_}}) {
+  // The leaves other parts read are updated and corrected first, so that their cells travel while the
+  // rest is updated.
+  update_leaves(queue, 0, edge_count_);
+  if (halo_) halo_->exchange_faces(faces_);
+  correct(queue, 0);
+  if (halo_) halo_->begin_cells(out);
+  update_leaves(queue, edge_count_, own_count_ - edge_count_);
+  correct(queue, 2);
+  if (halo_) halo_->end_cells(out);
+}
+
+template <class Real>
+void BlockRhs<Real>::update_leaves(const core::Queue& queue, std::size_t first, std::size_t count) {
+  if (count == 0) return;
+  update_.set(13, static_cast<cl_uint>(first));
+  update_.enqueue(queue, core::NDRange(count * tiles_per_leaf_ * tile_group_.size[0]), tile_group_);
+}
+
+// The x sides' corrections, then the y sides': a corner cell has one of each.
+template <class Real>
+void BlockRhs<Real>::correct(const core::Queue& queue, std::size_t first) {
+  for (std::size_t g = first; g < first + 2; ++g) {
+    const auto [from, count] = groups_[g];
     if (count == 0) continue;
-    reflux_.set(0, static_cast<cl_uint>(first));
+    reflux_.set(0, static_cast<cl_uint>(from));
     reflux_.set(1, static_cast<cl_uint>(count));
     reflux_.enqueue(queue, global_, local_);
   }
-  if (halo_) halo_->exchange_cells(out);
 }
 
 template class BlockRhs<float>;

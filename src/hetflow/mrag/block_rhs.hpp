@@ -1,5 +1,7 @@
 #pragma once
+#include <array>
 #include <cstddef>
+#include <utility>
 
 #include "hetflow/core/buffer.hpp"
 #include "hetflow/core/context.hpp"
@@ -63,7 +65,8 @@ class BlockRhs {
   const core::Buffer<Real>& rates() const { return rates_; }
   // Values in a block-data buffer.
   std::size_t values() const { return blocks_ * fields * cells_; }
-  // The leaves the part updates (LeafList), and how many.
+  // The leaves the part updates, those whose cells or faces other parts read first (with the leaves whose
+  // faces their flux corrections read), and how many.
   const core::Buffer<cl_uint>& own() const { return own_; }
   std::size_t own_count() const { return own_count_; }
   // 1/h of each leaf's cells.
@@ -71,18 +74,25 @@ class BlockRhs {
 
  private:
   std::size_t blocks_, cells_;
+  // Launches the update over own_[first .. first + count).
+  void update_leaves(const core::Queue& queue, std::size_t first, std::size_t count);
+  // Launches the flux corrections of groups `first` and `first` + 1.
+  void correct(const core::Queue& queue, std::size_t first);
+
   core::Buffer<cl_uint> own_;
-  std::size_t own_count_;
+  std::size_t own_count_, edge_count_;
   BlockHalo<Real>* halo_;
   int tile_rows_ = 8;
   DeviceGhosts<Real> ghosts_;
   core::Buffer<Real> inv_h_, faces_, rates_;
   core::Kernel update_, reflux_;
-  // The flux correction's table (reflux_table.hpp) and the size of its two groups of entries.
+  // The flux correction's table (reflux_table.hpp): the entries of leaves whose cells other parts read, x
+  // sides then y sides, then the others'; each group's first entry and count.
   core::Buffer<cl_uint> start_, coarse_block_, coarse_cell_, side_, fine_face_;
   core::Buffer<Real> fine_weight_;
-  std::size_t x_entries_ = 0, y_entries_ = 0;
-  core::NDRange tiles_, tile_group_, global_, local_;
+  std::array<std::pair<std::size_t, std::size_t>, 4> groups_{};
+  std::size_t tiles_per_leaf_ = 1;
+  core::NDRange tile_group_, global_, local_;
 };
 
 }  // namespace hetflow::mrag

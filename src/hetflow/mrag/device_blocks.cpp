@@ -49,8 +49,9 @@ template <class Real>
 class DeviceBlocksOf final : public DeviceBlocks {
  public:
   DeviceBlocksOf(const core::Queue& queue, int s, const Sides& sides, double root_size, const SpatialScheme& scheme,
-                 core::Link* link = nullptr, std::vector<double> weights = {1})
+                 core::Link* link = nullptr, std::vector<double> weights = {1}, const core::Queue* transfer = nullptr)
       : queue_(queue),
+        transfer_(transfer ? *transfer : queue),
         s_(s),
         sides_(sides),
         root_size_(root_size),
@@ -77,7 +78,7 @@ class DeviceBlocksOf final : public DeviceBlocks {
   void bind(const BlockTree& tree, bool stiffened, const TreeTables& t, core::Buffer<Real> data = {}) {
     const std::size_t blocks = tree.leaves().size();
     const LeafList& own = t.parts.leaves[link_ ? link_->rank() : 0];
-    halo_ = link_ ? std::make_unique<BlockHalo<Real>>(queue_, *link_, t.parts, s_) : nullptr;
+    halo_ = link_ ? std::make_unique<BlockHalo<Real>>(queue_, transfer_, *link_, t.parts, s_) : nullptr;
     rhs_ = std::make_unique<BlockRhs<Real>>(
         queue_, tree,
         typename BlockRhs<Real>::Part{own, narrowed(t.wide, s_, rhs_ghosts, false, &own), owned_entries(t.reflux, own),
@@ -203,6 +204,8 @@ class DeviceBlocksOf final : public DeviceBlocks {
   }
 
   const core::Queue& queue_;
+  // The halo's transfers overlap the kernels on a second queue.
+  const core::Queue& transfer_;
   int s_;
   Sides sides_;
   double root_size_;
@@ -231,7 +234,7 @@ class ThreadedBlocks final : public DeviceBlocks {
     for (std::size_t k = 0; k < devices.size(); ++k) links_.push_back(std::make_unique<core::ThreadLink>(hub_, k));
     for (std::size_t k = 0; k < devices.size(); ++k)
       parts_.push_back(std::make_unique<DeviceBlocksOf<Real>>(devices.compute(k), s, sides, root_size, scheme,
-                                                              links_[k].get(), weights));
+                                                              links_[k].get(), weights, &devices.transfer(k)));
   }
 
   void bind(const BlockTree& tree, bool stiffened) override {
@@ -316,9 +319,9 @@ std::unique_ptr<DeviceBlocks> device_blocks(const core::DeviceSet& devices, std:
     const core::PartPlacement placement(processes, local);
     if (precision == core::Precision::f32)
       return std::make_unique<DeviceBlocksOf<float>>(devices.compute(0), s, sides, root_size, scheme, processes,
-                                                     placement.weights());
+                                                     placement.weights(), &devices.transfer(0));
     return std::make_unique<DeviceBlocksOf<double>>(devices.compute(0), s, sides, root_size, scheme, processes,
-                                                    placement.weights());
+                                                    placement.weights(), &devices.transfer(0));
   }
   if (precision == core::Precision::f32)
     return std::make_unique<ThreadedBlocks<float>>(devices, local, s, sides, root_size, scheme);

@@ -205,16 +205,17 @@ void tile_sweep(const int axis, __local const real_t* tile, __local real_t* flux
 // out = a q0 + c data + d L(data) for every cell, L the right-hand side −ΔF/h − ΔG/h plus (Γ, Π) × (Δu* +
 // Δv*)/h for the closure: a Runge–Kutta stage, or L itself (a = c = 0, d = 1). The fluxes through the
 // blocks' boundary faces go to `faces`, each tile's largest signal rate of its new cells (mrag_step.cl's
-// signal_rate, for the next step's CFL number) to rates[tile]. The work-groups cover the blocks of `own`,
-// in its order. q0 may be out: each cell reads its own q0 before writing it.
+// signal_rate, for the next step's CFL number) to rates[tile]. The work-groups cover the blocks own[first],
+// own[first + 1], …, those of block own[k] writing the rates of tiles k TILES ... q0 may be out: each cell
+// reads its own q0 before writing it.
 __kernel __attribute__((reqd_work_group_size(TILE_GROUP, 1, 1))) void mrag_update(
     const real_t a, const real_t c, const real_t d, __global const real_t* restrict inv_h,
     __global const real_t* restrict data, __global const real_t* restrict ghosts,
     __global const int* restrict ghost_slot, __global const uint* restrict neighbour, __global const real_t* q0,
-    __global real_t* out, __global real_t* restrict faces, __global real_t* restrict rates, __global const uint* restrict own) {
+    __global real_t* out, __global real_t* restrict faces, __global real_t* restrict rates, __global const uint* restrict own, const uint first) {
   __local real_t tile[FIELDS * TILE_WIDTH * TILE_HEIGHT];
   __local real_t flux[FACE_VALUES * Y_FACES];
-  const uint b = own[get_group_id(0) / TILES], first_row = get_group_id(0) % TILES * ROWS;
+  const uint b = own[first + get_group_id(0) / TILES], first_row = get_group_id(0) % TILES * ROWS;
   const int lid = get_local_id(0);
   for (int k = lid; k < TILE_WIDTH * TILE_HEIGHT; k += TILE_GROUP) {
     const int x = k % TILE_WIDTH, y = k / TILE_WIDTH;
@@ -263,7 +264,7 @@ __kernel __attribute__((reqd_work_group_size(TILE_GROUP, 1, 1))) void mrag_updat
     if (lid < stride && lid + stride < TILE_GROUP) flux[lid] = nan_max(flux[lid], flux[lid + stride]);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
-  if (lid == 0) rates[get_group_id(0)] = flux[0];
+  if (lid == 0) rates[first * TILES + get_group_id(0)] = flux[0];
 }
 
 // The flux correction at resolution jumps (mrag/reflux_table.hpp): entries [first, first + count) replace
