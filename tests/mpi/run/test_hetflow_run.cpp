@@ -81,8 +81,9 @@ TEST_F(HetflowRunMpi, FtleOnTwoRanksWritesTheOneProcessFieldBitForBit) {
 
 // Flow past a cylinder, z-slabs over the two ranks with halos sent between them.
 TEST_F(HetflowRunMpi, LbmOnTwoRanksWritesTheOneProcessFieldsBitForBit) {
-  write("cylinder.yaml", "type: lbm\nlbm:\n  force: [1e-5, 0, 0]\n  steps: 200\ngeometry:\n  kind: cylinder\n"
-                         "  size: [48, 24, 12]\noutput:\n  every: 100\n");
+  write("cylinder.yaml",
+        "type: lbm\nlbm:\n  force: [1e-5, 0, 0]\n  steps: 200\ngeometry:\n  kind: cylinder\n"
+        "  size: [48, 24, 12]\noutput:\n  every: 100\n");
   one_and_two("cylinder.yaml");
   ASSERT_FALSE(HasFailure());
   for (const char* file : {"fields_000100.vti", "fields_000200.vti", "lbm.csv"}) {
@@ -105,10 +106,12 @@ TEST_F(HetflowRunMpi, KarstInversionOnTwoRanksTakesTheOneProcessSteps) {
   }
   write("inlet.csv", inlet);
   write("velocity.csv", velocity);
-  const std::string common = "forcing:\n  inlet: inlet.csv\n  velocity: velocity.csv\ngrid:\n  nodes: 30\n"
-                             "  rock_nodes: 10\n  rock_extent: 3\n  initial: 10\n";
-  write("truth.yaml", "type: karst\n" + common + "model:\n  st: [12]\n  theta: [3.2]\n  pe: [1960]\n"
-                      "time:\n  dt: 0.01\n  end: 3\noutput:\n  png: false\n");
+  const std::string common =
+      "forcing:\n  inlet: inlet.csv\n  velocity: velocity.csv\ngrid:\n  nodes: 30\n"
+      "  rock_nodes: 10\n  rock_extent: 3\n  initial: 10\n";
+  write("truth.yaml", "type: karst\n" + common +
+                          "model:\n  st: [12]\n  theta: [3.2]\n  pe: [1960]\n"
+                          "time:\n  dt: 0.01\n  end: 3\noutput:\n  png: false\n");
   ASSERT_EQ(run_hetflow("run truth.yaml -q --device " + device() + " -o truth").status, 0);
   std::filesystem::copy_file(dir / "truth/outlet.csv", dir / "observed.csv");
   write("inversion.yaml", "type: karst_inversion\n" + common +
@@ -206,6 +209,22 @@ output:
   EXPECT_GT(kinetic, 1e-3);
   EXPECT_NEAR(two["kinetic_energy"].get<double>(), kinetic, 1e-12 * kinetic);
   for (const char* file : {"log.csv", "checkpoint.bin", "fields.pvd"})
+    EXPECT_TRUE(std::filesystem::exists(dir / "two" / file)) << file;
+}
+
+// The Sod example, shrunk to 4 roots of 8 x 8 cells up to level 1 and adapting, with its leaves split over
+// two ranks, one device each: the one-process checkpoint bit for bit, the same steps, and rank 0's files.
+TEST_F(HetflowRunMpi, CompressibleOnTwoRanksEndsInTheOneProcessStateBitForBit) {
+  const std::string sod = std::filesystem::absolute(source_root / "examples" / "compressible_sod.yaml").string() +
+                          " --set domain.block_size=8 --set domain.max_level=1 --set output.png=false";
+  one_and_two(sod);
+  ASSERT_FALSE(HasFailure());
+  EXPECT_EQ(manifest("two")["processes"]["count"], 2);
+  EXPECT_EQ(manifest("two")["result"]["steps"], manifest("one")["result"]["steps"]);
+  EXPECT_EQ(manifest("two")["result"]["leaves"], manifest("one")["result"]["leaves"]);
+  ASSERT_TRUE(std::filesystem::exists(dir / "two" / "checkpoint.bin"));
+  EXPECT_TRUE(bytes(dir / "two" / "checkpoint.bin") == bytes(dir / "one" / "checkpoint.bin"));
+  for (const char* file : {"series.csv", "fields.pvd"})
     EXPECT_TRUE(std::filesystem::exists(dir / "two" / file)) << file;
 }
 

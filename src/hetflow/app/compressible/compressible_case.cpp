@@ -24,25 +24,30 @@ namespace {
 std::optional<mrag::BlockFlow> start_flow(const casefile::Case& c, const CompressibleSetup& setup,
                                           const RunContext& ctx) {
   const CompressibleGrid& g = setup.grid;
-  // Several devices share the leaves by their measured copy bandwidth (docs/mrag.md, Several devices).
+  // Several devices share the leaves by their measured copy bandwidth, several processes equally
+  // (docs/mrag.md, Several devices).
   const std::vector<double> weights = ctx.devices.size() == 1
                                           ? std::vector<double>{1}
                                           : core::distribution_weights(core::Distribution::bandwidth, ctx.devices);
+  core::Link* processes = ctx.ranks.size() > 1 ? ctx.ranks.link() : nullptr;
   std::optional<mrag::BlockFlow> flow;
   const auto make = [&](const mrag::BlockTree& tree) {
     flow.emplace(ctx.devices, tree, g.block_size, setup.sides, g.root_size, setup.scheme, setup.precision,
-                 setup.spatial, weights);
+                 setup.spatial, weights, processes);
   };
   const std::string checkpoint = c.get<std::string>("initial.checkpoint");
   if (!checkpoint.empty()) {
-    try {
-      const CompressibleCheckpoint saved = read_checkpoint(checkpoint, g);
-      make(saved.tree());
-      flow->load(saved.conserved, saved.time, saved.steps);
-    } catch (const io::IoError& e) {
-      throw casefile::CaseError(c.where("initial.checkpoint") +
-                                ": initial.checkpoint = " + c.path_text("initial.checkpoint") + ": " + e.what());
-    }
+    // Every rank reads the file, and none goes on to the flow's collective calls unless all could.
+    const CompressibleCheckpoint saved = ctx.ranks.make_together([&] {
+      try {
+        return read_checkpoint(checkpoint, g);
+      } catch (const io::IoError& e) {
+        throw casefile::CaseError(c.where("initial.checkpoint") +
+                                  ": initial.checkpoint = " + c.path_text("initial.checkpoint") + ": " + e.what());
+      }
+    });
+    make(saved.tree());
+    flow->load(saved.conserved, saved.time, saved.steps);
     return flow;
   }
   make(mrag::BlockTree(g.roots_x, g.roots_y, g.max_level));
@@ -111,10 +116,14 @@ RunOutcome CompressibleCase::run(const casefile::Case& c, RunContext& ctx) const
   const core::WallTimer setup_timer;
   std::optional<mrag::BlockFlow> flow = start_flow(c, setup, ctx);
   dir.add_timing("setup", setup_timer.seconds());
-  CompressibleOutputs outputs(dir, compressible_output_options(c));
+  // Rank 0 alone writes; the others take part in the flow's reads.
+  std::optional<CompressibleOutputs> outputs;
+  ctx.ranks.together([&] {
+    if (ctx.ranks.root()) outputs.emplace(dir, compressible_output_options(c));
+  });
   dir.add_output("checkpoint.bin", "the last state, to continue from with initial.checkpoint");
 
-  CompressibleStepping stepping(ctx, *flow, setup.grid, compressible_schedule(c, setup), outputs);
+  CompressibleStepping stepping(ctx, *flow, setup.grid, compressible_schedule(c, setup), outputs ? &*outputs : nullptr);
   const CompressibleRunSummary s = stepping.run();
   const FlowMeasures& m = s.last;
   dir.manifest()["result"] = {{"steps", s.steps},

@@ -33,7 +33,7 @@ CompressibleSchedule compressible_schedule(const casefile::Case& c, const Compre
 }
 
 CompressibleStepping::CompressibleStepping(RunContext& context, mrag::BlockFlow& flow, const CompressibleGrid& grid,
-                                           const CompressibleSchedule& schedule, CompressibleOutputs& outputs)
+                                           const CompressibleSchedule& schedule, CompressibleOutputs* outputs)
     : ctx_(context), flow_(flow), grid_(grid), schedule_(schedule), outputs_(outputs) {}
 
 double CompressibleStepping::next_dt(double stable) const {
@@ -48,14 +48,16 @@ void CompressibleStepping::snapshot() {
   const core::WallTimer timer;
   const bool first = last_snapshot_ < 0;
   last_snapshot_ = flow_.steps();
-  summary_.last = outputs_.write(flow_snapshot(flow_));
+  const FlowSnapshot snapshot = flow_snapshot(flow_);
+  if (outputs_) summary_.last = outputs_->write(snapshot);
   if (first) summary_.first = summary_.last;
   summary_.output_seconds += timer.seconds();
 }
 
 void CompressibleStepping::checkpoint() {
   const core::WallTimer timer;
-  write_checkpoint(ctx_.directory.file("checkpoint.bin"), checkpoint_of(flow_, grid_));
+  const CompressibleCheckpoint state = checkpoint_of(flow_, grid_);
+  if (outputs_) write_checkpoint(ctx_.directory.file("checkpoint.bin"), state);
   summary_.output_seconds += timer.seconds();
 }
 
@@ -70,19 +72,24 @@ CompressibleRunSummary CompressibleStepping::run() {
   try {
     double stable = flow_.stable_dt(schedule_.cfl);
     snapshot();
-    while (flow_.time() < schedule_.end && !io::interrupted()) {
-      flow_.step(next_dt(stable));
+    bool interrupted = io::interrupted();
+    while (flow_.time() < schedule_.end && !interrupted) {
+      const long step = flow_.steps() + 1;
+      const bool adapting = a.every > 0 && step % a.every == 0;
+      // An adaptation of a large tree takes longer than a redraw of the bar: say so while it runs.
+      if (adapting && adapt_seconds > kShownAdaptation) progress.activity("adapting the grid");
+      interrupted = ctx_.ranks
+                        .together([&] {
+                          flow_.step(next_dt(stable));
+                          stable = flow_.stable_dt(schedule_.cfl);
+                          if (!adapting) return;
+                          const core::WallTimer timer;
+                          flow_.adapt(a.eps_refine, a.eps_compress);
+                          stable = flow_.stable_dt(schedule_.cfl);
+                          adapt_seconds = timer.seconds();
+                        })
+                        .interrupted;
       ++summary_.steps;
-      stable = flow_.stable_dt(schedule_.cfl);
-      const long step = flow_.steps();
-      if (a.every > 0 && step % a.every == 0) {
-        // An adaptation of a large tree takes longer than a redraw of the bar: say so while it runs.
-        if (adapt_seconds > kShownAdaptation) progress.activity("adapting the grid");
-        const core::WallTimer adapting;
-        flow_.adapt(a.eps_refine, a.eps_compress);
-        stable = flow_.stable_dt(schedule_.cfl);
-        adapt_seconds = adapting.seconds();
-      }
       const double t = flow_.time();
       const bool at_interval =
           schedule_.interval > 0 && std::abs(t / schedule_.interval - std::round(t / schedule_.interval)) < kTimeSlack;
@@ -92,7 +99,7 @@ CompressibleRunSummary CompressibleStepping::run() {
     }
   } catch (const core::Error& e) {
     progress.finish();
-    outputs_.close();
+    if (outputs_) outputs_->close();
     const std::string kept = last_snapshot_ < 0 ? "nothing was written"
                                                 : "the snapshot of step " + std::to_string(last_snapshot_) +
                                                       " (t = " + core::number_text(summary_.last.time, 6) +
@@ -101,7 +108,7 @@ CompressibleRunSummary CompressibleStepping::run() {
   }
   if (last_snapshot_ != flow_.steps()) snapshot();
   checkpoint();
-  outputs_.close();
+  if (outputs_) outputs_->close();
   progress.finish();
   summary_.seconds = total.seconds();
   return summary_;

@@ -30,11 +30,12 @@ struct CompressibleRunSummary {
 // at each interval and at the end, checkpoint.bin every checkpoint_every steps and at the end. Each step's
 // state is checked (BlockFlow::stable_dt) before it is adapted or written, so a failing step stops the
 // run with the solver's message, which names step, leaf and cell, and the files of the last good
-// snapshot stay.
+// snapshot stay. Under MPI every rank steps and reads the flow's state alike, the ranks agree after each
+// step whether to stop, and rank 0 alone, which has the outputs, writes.
 class CompressibleStepping {
  public:
   CompressibleStepping(RunContext& context, mrag::BlockFlow& flow, const CompressibleGrid& grid,
-                       const CompressibleSchedule& schedule, CompressibleOutputs& outputs);
+                       const CompressibleSchedule& schedule, CompressibleOutputs* outputs);
 
   CompressibleRunSummary run();
 
@@ -47,7 +48,7 @@ class CompressibleStepping {
   mrag::BlockFlow& flow_;
   CompressibleGrid grid_;
   CompressibleSchedule schedule_;
-  CompressibleOutputs& outputs_;
+  CompressibleOutputs* outputs_;  // rank 0's
   CompressibleRunSummary summary_;
   long last_snapshot_ = -1;
 };
