@@ -4,6 +4,7 @@
 
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/kernel_args.hpp"
+#include "hetflow/core/parallel.hpp"
 #include "hetflow/core/program.hpp"
 #include "hetflow/mrag/block_rhs.hpp"
 
@@ -27,63 +28,76 @@ std::uint32_t copied_cell(int i, int j, int s) {
 std::vector<cl_uint> direct_neighbours(const GhostTable& table, std::size_t blocks, int s) {
   const std::size_t count = table.ghost_cells.size();
   std::vector<cl_uint> out(4 * blocks, no_neighbour);
-  std::vector<bool> broken(4 * blocks, false);
-  for (std::size_t b = 0; b < blocks; ++b)
-    for (std::size_t g = 0; g < count; ++g) {
-      const auto [i, j] = table.ghost_cells[g];
-      const std::size_t side = 4 * b + static_cast<std::size_t>(side_of(i, j, s));
-      const std::uint32_t first = table.start[b * count + g], last = table.start[b * count + g + 1];
-      if (last != first + 1) {
-        broken[side] = true;
-        continue;
+  core::parallel_ranges(blocks, 256, [&](std::size_t first_block, std::size_t last_block) {
+    for (std::size_t b = first_block; b < last_block; ++b) {
+      bool broken[4] = {false, false, false, false};
+      for (std::size_t g = 0; g < count; ++g) {
+        const auto [i, j] = table.ghost_cells[g];
+        const int side = side_of(i, j, s);
+        cl_uint& named = out[4 * b + static_cast<std::size_t>(side)];
+        const std::uint32_t first = table.start[b * count + g], last = table.start[b * count + g + 1];
+        if (last != first + 1) {
+          broken[side] = true;
+          continue;
+        }
+        const GhostSource& source = table.sources[first];
+        const bool copy =
+            source.weight == 1 && source.flip == 0 && source.block < blocks && source.cell == copied_cell(i, j, s);
+        if (!copy || (named != no_neighbour && named != source.block)) broken[side] = true;
+        named = source.block;
       }
-      const GhostSource& source = table.sources[first];
-      const bool copy =
-          source.weight == 1 && source.flip == 0 && source.block < blocks && source.cell == copied_cell(i, j, s);
-      if (!copy || (out[side] != no_neighbour && out[side] != source.block)) broken[side] = true;
-      out[side] = source.block;
+      for (int side = 0; side < 4; ++side)
+        if (broken[side]) out[4 * b + static_cast<std::size_t>(side)] = no_neighbour;
     }
-  for (std::size_t k = 0; k < out.size(); ++k)
-    if (broken[k]) out[k] = no_neighbour;
+  });
   return out;
 }
 
-void drop_direct_ghosts(GhostTable& table, const std::vector<cl_uint>& neighbours, int s) {
+std::vector<std::uint32_t> filled_start(const GhostTable& table, const std::vector<cl_uint>& neighbours, int s) {
   const std::size_t count = table.ghost_cells.size(), blocks = neighbours.size() / 4;
   std::vector<std::uint32_t> start{0};
-  std::vector<GhostSource> sources;
+  start.reserve(blocks * count + 1);
   for (std::size_t b = 0; b < blocks; ++b)
     for (std::size_t g = 0; g < count; ++g) {
       const auto [i, j] = table.ghost_cells[g];
-      if (neighbours[4 * b + static_cast<std::size_t>(side_of(i, j, s))] == no_neighbour)
-        sources.insert(sources.end(), table.sources.begin() + table.start[b * count + g],
-                       table.sources.begin() + table.start[b * count + g + 1]);
-      start.push_back(static_cast<std::uint32_t>(sources.size()));
+      const bool filled = neighbours[4 * b + static_cast<std::size_t>(side_of(i, j, s))] == no_neighbour;
+      start.push_back(start.back() + (filled ? table.start[b * count + g + 1] - table.start[b * count + g] : 0));
     }
-  table.start = std::move(start);
-  table.sources = std::move(sources);
+  return start;
 }
 
 template <class Real>
-DeviceGhosts<Real>::DeviceGhosts(const core::Queue& queue, GhostTable table, std::size_t blocks, int s, int width,
-                                 bool corners, const Sides& sides, bool direct)
+DeviceGhosts<Real>::DeviceGhosts(const core::Queue& queue, const GhostTable& table, std::size_t blocks, int s,
+                                 int width, bool corners, const Sides& sides, bool direct)
     : options_(precision_of<Real>) {
-  const std::size_t count = table.ghost_cells.size();
+  const std::size_t count = table.ghost_cells.size(), entries = table.start.size() - 1;
   const std::vector<cl_uint> neighbours =
       direct && !corners ? direct_neighbours(table, blocks, s) : std::vector<cl_uint>{};
-  if (!neighbours.empty()) drop_direct_ghosts(table, neighbours, s);
-  // One table: the ghosts' entries, then the nodes'.
-  std::vector<cl_uint> start(table.start.begin(), table.start.end()), source_block, source_cell;
-  for (std::size_t n = 1; n < table.node_start.size(); ++n) start.push_back(table.start.back() + table.node_start[n]);
-  std::vector<Real> weight;
-  std::vector<cl_uchar> flip;
-  for (const auto* sources : {&table.sources, &table.node_sources})
-    for (const GhostSource& g : *sources) {
-      source_block.push_back(g.block);
-      source_cell.push_back(g.cell);
-      weight.push_back(static_cast<Real>(g.weight));
-      flip.push_back(g.flip);
+  // One table: the ghosts' entries (without the direct sides'), then the nodes'; its columns are copied on
+  // every core.
+  std::vector<cl_uint> start = neighbours.empty() ? table.start : filled_start(table, neighbours, s);
+  const std::size_t ghost_sources = start.back();
+  for (std::size_t n = 1; n < table.node_start.size(); ++n)
+    start.push_back(static_cast<cl_uint>(ghost_sources + table.node_start[n]));
+  const std::size_t sources = start.back();
+  std::vector<cl_uint> source_block(sources), source_cell(sources);
+  std::vector<Real> weight(sources);
+  std::vector<cl_uchar> flip(sources);
+  const auto copy = [&](const GhostSource* from, std::size_t to, std::size_t n) {
+    for (std::size_t k = 0; k < n; ++k) {
+      source_block[to + k] = from[k].block;
+      source_cell[to + k] = from[k].cell;
+      weight[to + k] = static_cast<Real>(from[k].weight);
+      flip[to + k] = from[k].flip;
     }
+  };
+  core::parallel_ranges(entries, 4096, [&](std::size_t first, std::size_t last) {
+    for (std::size_t e = first; e < last; ++e)
+      copy(table.sources.data() + table.start[e], start[e], start[e + 1] - start[e]);
+  });
+  core::parallel_ranges(table.node_sources.size(), 65536, [&](std::size_t first, std::size_t last) {
+    copy(table.node_sources.data() + first, ghost_sources + first, last - first);
+  });
   const int span = s + 2 * width;
   std::vector<cl_int> slots(static_cast<std::size_t>(span) * span, -1);
   for (std::size_t g = 0; g < count; ++g) {
@@ -115,12 +129,12 @@ DeviceGhosts<Real>::DeviceGhosts(const core::Queue& queue, GhostTable table, std
   };
   fill_nodes_ = program.kernel("mrag_fill_nodes");
   table_args(fill_nodes_);
-  fill_nodes_.set(8, static_cast<cl_uint>(table.start.size() - 1));
+  fill_nodes_.set(8, static_cast<cl_uint>(entries));
   fill_ = program.kernel("mrag_fill_ghosts");
   table_args(fill_);
   std::vector<cl_uint> filled;
-  for (std::size_t e = 0; e + 1 < table.start.size(); ++e)
-    if (table.start[e + 1] > table.start[e]) filled.push_back(static_cast<cl_uint>(e));
+  for (std::size_t e = 0; e < entries; ++e)
+    if (start[e + 1] > start[e]) filled.push_back(static_cast<cl_uint>(e));
   filled_count_ = filled.size();
   filled_ = core::upload(queue, filled, CL_MEM_READ_ONLY);
   core::KernelArgs(fill_, 8).add(static_cast<cl_uint>(filled_count_)).add(filled_).add(ghosts_);

@@ -26,7 +26,7 @@ constexpr core::Precision precision_of = std::is_same_v<Real, float> ? core::Pre
 template <class Real>
 class DeviceGhosts {
  public:
-  DeviceGhosts(const core::Queue& queue, GhostTable table, std::size_t blocks, int s, int width, bool corners,
+  DeviceGhosts(const core::Queue& queue, const GhostTable& table, std::size_t blocks, int s, int width, bool corners,
                const Sides& sides, bool direct = false);
 
   // Enqueues the fill of ghosts() from `data`: the table's nodes pass by pass, then the ghosts.
@@ -58,9 +58,10 @@ class DeviceGhosts {
 // What DeviceGhosts's neighbours() holds where a side's ghosts are filled.
 inline constexpr cl_uint no_neighbour = 0xFFFFFFFFu;
 // Per block and side of a band without corners, the block whose same-level cells the side's ghosts all copy
-// unflipped, or no_neighbour; and the table without those sides' ghosts (their sources empty).
+// unflipped, or no_neighbour; and the table's `start` without those sides' ghosts (their sources empty), as
+// the fill reads it.
 std::vector<cl_uint> direct_neighbours(const GhostTable& table, std::size_t blocks, int s);
-void drop_direct_ghosts(GhostTable& table, const std::vector<cl_uint>& neighbours, int s);
+std::vector<std::uint32_t> filled_start(const GhostTable& table, const std::vector<cl_uint>& neighbours, int s);
 
 // The launch of the mrag kernels that stride over their items: work-groups of 64, 32 per compute unit.
 core::NDRange mrag_range(const core::DeviceInfo& device);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "hetflow/core/error.hpp"
+#include "hetflow/core/parallel.hpp"
 #include "hetflow/mrag/wavelets.hpp"
 
 namespace hetflow::mrag {
@@ -220,25 +221,31 @@ void join(const std::vector<Part>& parts, GhostTable& table) {
     if (source.block == GhostSource::node) source.cell = global[p][source.cell];
     return source;
   };
-  std::size_t node_sources = 0, sources = 0;
-  for (const Part& part : parts) {
-    node_sources += part.node_sources.size();
-    sources += part.sources.size();
-  }
-  table.node_sources.reserve(node_sources);
-  table.sources.reserve(sources);
+  // The places of the sources first, then their copies on every core: the copies are most of the work.
   table.node_start.assign(1, 0);
-  for (const auto& [p, n] : order) {
-    const Node& node = parts[p].nodes[n];
-    for (std::size_t k = node.first; k < node.first + node.count; ++k)
-      table.node_sources.push_back(renumbered(p, parts[p].node_sources[k]));
-    table.node_start.push_back(static_cast<std::uint32_t>(table.node_sources.size()));
+  for (const auto& [p, n] : order)
+    table.node_start.push_back(table.node_start.back() + static_cast<std::uint32_t>(parts[p].nodes[n].count));
+  table.node_sources.resize(table.node_start.back());
+  core::parallel_ranges(order.size(), 4096, [&](std::size_t first, std::size_t last) {
+    for (std::size_t k = first; k < last; ++k) {
+      const auto [p, n] = order[k];
+      const Node& node = parts[p].nodes[n];
+      for (std::size_t m = 0; m < node.count; ++m)
+        table.node_sources[table.node_start[k] + m] = renumbered(p, parts[p].node_sources[node.first + m]);
+    }
+  });
+  std::vector<std::size_t> part_first{0};
+  table.start.assign(1, 0);
+  for (const Part& part : parts) {
+    for (const std::uint32_t n : part.counts) table.start.push_back(table.start.back() + n);
+    part_first.push_back(part_first.back() + part.sources.size());
   }
-  table.start.push_back(0);
-  for (std::size_t p = 0; p < parts.size(); ++p) {
-    for (const std::uint32_t n : parts[p].counts) table.start.push_back(table.start.back() + n);
-    for (const GhostSource& source : parts[p].sources) table.sources.push_back(renumbered(p, source));
-  }
+  table.sources.resize(part_first.back());
+  core::parallel_ranges(parts.size(), 1, [&](std::size_t first, std::size_t last) {
+    for (std::size_t p = first; p < last; ++p)
+      for (std::size_t k = 0; k < parts[p].sources.size(); ++k)
+        table.sources[part_first[p] + k] = renumbered(p, parts[p].sources[k]);
+  });
 }
 
 }  // namespace
@@ -328,34 +335,48 @@ GhostTable narrowed(const GhostTable& wide, int s, int width, bool corners, cons
   for (std::size_t n = wide.nodes(); n-- > 0;)
     if (reached[n]) reach(wide.node_start[n], wide.node_start[n + 1], wide.node_sources);
   std::vector<std::uint32_t> number(wide.nodes());
-  std::uint32_t count = 0;
+  std::uint32_t numbered = 0;
   for (std::size_t n = 0; n < wide.nodes(); ++n)
-    if (reached[n]) number[n] = count++;
-  const auto append = [&](std::uint32_t first, std::uint32_t last, const std::vector<GhostSource>& from,
-                          std::vector<GhostSource>& to) {
-    for (std::uint32_t k = first; k < last; ++k) {
-      GhostSource source = from[k];
-      if (source.block == GhostSource::node) source.cell = number[source.cell];
-      to.push_back(source);
+    if (reached[n]) number[n] = numbered++;
+  // The places of the sources first, then their copies on every core: the copies are most of the work.
+  const auto copy = [&](std::uint32_t first, std::uint32_t last, const std::vector<GhostSource>& from,
+                        GhostSource* to) {
+    for (std::uint32_t k = first; k < last; ++k, ++to) {
+      *to = from[k];
+      if (to->block == GhostSource::node) to->cell = number[to->cell];
     }
   };
-  out.start.push_back(0);
+  const std::size_t count = in_wide.size();
+  out.start.assign(1, 0);
   for (std::size_t b = 0; b < blocks; ++b)
-    for (const std::size_t g : in_wide) {
+    for (const std::size_t g : in_wide)
+      out.start.push_back(out.start.back() +
+                          (owned[b] ? wide.start[b * wide_count + g + 1] - wide.start[b * wide_count + g] : 0));
+  out.sources.resize(out.start.back());
+  core::parallel_ranges(blocks, 64, [&](std::size_t first, std::size_t last) {
+    for (std::size_t b = first; b < last; ++b)
       if (owned[b])
-        append(wide.start[b * wide_count + g], wide.start[b * wide_count + g + 1], wide.sources, out.sources);
-      out.start.push_back(static_cast<std::uint32_t>(out.sources.size()));
-    }
-  out.node_start.push_back(0);
-  out.node_pass.push_back(0);
+        for (std::size_t k = 0; k < count; ++k)
+          copy(wide.start[b * wide_count + in_wide[k]], wide.start[b * wide_count + in_wide[k] + 1], wide.sources,
+               out.sources.data() + out.start[b * count + k]);
+  });
+  std::vector<std::uint32_t> kept;  // the reached nodes, in order
+  out.node_start.assign(1, 0);
+  out.node_pass.assign(1, 0);
   for (std::size_t pass = 0; pass + 1 < wide.node_pass.size(); ++pass) {
     for (std::uint32_t n = wide.node_pass[pass]; n < wide.node_pass[pass + 1]; ++n) {
       if (!reached[n]) continue;
-      append(wide.node_start[n], wide.node_start[n + 1], wide.node_sources, out.node_sources);
-      out.node_start.push_back(static_cast<std::uint32_t>(out.node_sources.size()));
+      kept.push_back(n);
+      out.node_start.push_back(out.node_start.back() + wide.node_start[n + 1] - wide.node_start[n]);
     }
     if (out.nodes() > out.node_pass.back()) out.node_pass.push_back(static_cast<std::uint32_t>(out.nodes()));
   }
+  out.node_sources.resize(out.node_start.back());
+  core::parallel_ranges(kept.size(), 4096, [&](std::size_t first, std::size_t last) {
+    for (std::size_t k = first; k < last; ++k)
+      copy(wide.node_start[kept[k]], wide.node_start[kept[k] + 1], wide.node_sources,
+           out.node_sources.data() + out.node_start[k]);
+  });
   return out;
 }
 
