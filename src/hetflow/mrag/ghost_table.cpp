@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <deque>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <tuple>
-#include <unordered_map>
 #include <vector>
 
 #include "hetflow/core/error.hpp"
@@ -68,10 +68,60 @@ struct NodeKey {
   auto operator<=>(const NodeKey&) const = default;
 };
 
-struct NodeKeyHash {
-  std::size_t operator()(const NodeKey& k) const {
-    return std::hash<long>{}(((k.j * 1000003L) ^ k.i) * 128 + k.level * 2 + k.row);
+// The nodes of a part by their cells: open addressing with linear probing over a power-of-two table at
+// most half full, whose slots are reused when the part is (PartPool), where a chained map allocates a list
+// element per node.
+class NodeIndex {
+ public:
+  // The index of `key`, and whether it was added now, as `next`.
+  std::pair<std::uint32_t, bool> find_or_add(const NodeKey& key, std::uint32_t next) {
+    if (2 * (used_ + 1) > slots_.size()) grow();
+    Slot& slot = slots_[place(key)];
+    if (slot.value != empty) return {slot.value, false};
+    slot = {key, next};
+    ++used_;
+    return {next, true};
   }
+  void clear() {
+    std::fill(slots_.begin(), slots_.end(), Slot{});
+    used_ = 0;
+  }
+
+ private:
+  struct Slot {
+    NodeKey key{};
+    std::uint32_t value = empty;
+  };
+  static constexpr std::uint32_t empty = 0xFFFFFFFFu;
+
+  // The slot that holds `key`, or the empty one where it would go.
+  std::size_t place(const NodeKey& key) const {
+    // SplitMix64's finaliser over the key's fields.
+    std::uint64_t h = static_cast<std::uint64_t>(key.i) * 0x9E3779B97F4A7C15ull ^
+                      static_cast<std::uint64_t>(key.j) * 0xC2B2AE3D27D4EB4Full ^
+                      static_cast<std::uint64_t>(key.level * 2 + key.row);
+    h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
+    h = (h ^ (h >> 27)) * 0x94D049BB133111EBull;
+    h ^= h >> 31;
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t at = h & mask;
+    while (slots_[at].value != empty && !(slots_[at].key == key)) at = (at + 1) & mask;
+    return at;
+  }
+
+  void grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(std::max<std::size_t>(1024, 2 * old.size()), Slot{});
+    used_ = 0;
+    for (const Slot& slot : old)
+      if (slot.value != empty) {
+        slots_[place(slot.key)] = slot;
+        ++used_;
+      }
+  }
+
+  std::vector<Slot> slots_;
+  std::size_t used_ = 0;
 };
 
 // A node as one thread's part of the table builds it: its cell, its depth (1 + the deepest node among its
@@ -88,8 +138,43 @@ struct Part {
   std::vector<std::uint32_t> counts;
   std::vector<GhostSource> sources, node_sources;
   std::vector<Node> nodes;
-  std::unordered_map<NodeKey, std::uint32_t, NodeKeyHash> index;
+  NodeIndex index;
+
+  void clear() {
+    counts.clear();
+    sources.clear();
+    node_sources.clear();
+    nodes.clear();
+    index.clear();
+  }
 };
+
+// The parts of the tables built so far, emptied but with their capacity, for the next build: its threads
+// then write memory that is already mapped, where fresh arrays would make them page-fault all at once.
+class PartPool {
+ public:
+  std::vector<Part> take(std::size_t count) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    std::vector<Part> out;
+    while (out.size() < count && !spare_.empty()) {
+      out.push_back(std::move(spare_.back()));
+      spare_.pop_back();
+    }
+    out.resize(count);
+    return out;
+  }
+  void give(std::vector<Part>&& parts) {
+    for (Part& part : parts) part.clear();
+    const std::lock_guard<std::mutex> lock(mutex_);
+    for (Part& part : parts) spare_.push_back(std::move(part));
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<Part> spare_;
+};
+
+PartPool part_pool;
 
 // Resolves cells of any level by the recursion of docs/mrag.md, Ghosts, one step at a time: a cell that no
 // leaf holds at its level becomes a node, resolved once per part, so that ghosts sharing it share its
@@ -149,8 +234,7 @@ class Resolver {
   // nodes, each the prediction along x from five cells of a row, which the cells of neighbouring columns and
   // rows share; a cell tiled by finer leaves is the mean of its four children.
   std::uint32_t node(const NodeKey& key, bool coarser) {
-    const auto [at, fresh] = part_.index.try_emplace(key, static_cast<std::uint32_t>(part_.nodes.size()));
-    const std::uint32_t id = at->second;
+    const auto [id, fresh] = part_.index.find_or_add(key, static_cast<std::uint32_t>(part_.nodes.size()));
     if (!fresh) return id;
     part_.nodes.push_back({key});
     // The terms of the nodes being resolved, one list per level of the recursion, kept to be reused.
@@ -288,7 +372,7 @@ GhostTable ghost_table(const BlockTree& tree, int s, int width, bool corners, co
   // Leaves are resolved in contiguous chunks on several threads and the chunks joined in leaf order.
   const std::size_t threads = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 64);
   const std::size_t chunk = (leaves.size() + threads - 1) / threads;
-  std::vector<Part> parts((leaves.size() + chunk - 1) / std::max<std::size_t>(chunk, 1));
+  std::vector<Part> parts = part_pool.take((leaves.size() + chunk - 1) / std::max<std::size_t>(chunk, 1));
   const auto resolve = [&](std::size_t p) {
     Resolver resolver(tree, grid, s, sides, parts[p]);
     std::vector<GhostSource> terms;
@@ -304,6 +388,7 @@ GhostTable ghost_table(const BlockTree& tree, int s, int width, bool corners, co
   if (!parts.empty()) resolve(0);
   for (std::thread& w : workers) w.join();
   join(parts, table);
+  part_pool.give(std::move(parts));
   return table;
 }
 
