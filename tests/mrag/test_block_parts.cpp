@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "hetflow/core/error.hpp"
 #include "hetflow/mrag/block_flow.hpp"
 #include "hetflow/mrag/block_parts.hpp"
 #include "hetflow/mrag/ghost_table.hpp"
@@ -88,6 +89,59 @@ TEST(MragBlockParts, AnAdaptingRunSplitOverDevicesMatchesOneDevice) {
 }
 
 TEST(MragBlockParts, AnUnevenSplitInFp32MatchesOneDevice) { expect_split_run_matches(core::Precision::f32, {1, 3}); }
+
+// One root split over two devices leaves the second part without leaves until an adaptation refines the
+// root; it still takes part in every exchange, and the run ends bit for bit as on one device (on one
+// platform; within 1e-9 across platforms).
+TEST(MragBlockParts, APartWithoutLeavesTakesPartAndTheRunMatchesOneDevice) {
+  const core::DeviceSet one = test::test_device(), several = test::test_devices();
+  if (several.size() < 2) GTEST_SKIP() << "needs two devices (HETFLOW_TEST_DEVICES)";
+  const auto bump = [](double x, double y) {
+    return FaceState{1 + 0.5 * std::exp(-40 * ((x - 0.5) * (x - 0.5) + (y - 0.4) * (y - 0.4))), 0.3, 0, 1, 2.5, 0};
+  };
+  const std::vector<double> equal(several.size(), 1.0);
+  BlockFlow whole(one, BlockTree(1, 1, 1), s, sides(Edge::periodic, Edge::periodic), 1.0, TimeScheme::ssp_rk3,
+                  core::Precision::f64, {}, std::vector<double>{1});
+  BlockFlow split(several, BlockTree(1, 1, 1), s, sides(Edge::periodic, Edge::periodic), 1.0, TimeScheme::ssp_rk3,
+                  core::Precision::f64, {}, equal);
+  for (BlockFlow* flow : {&whole, &split}) {
+    flow->set(bump);
+    flow->step(flow->stable_dt(0.5));
+    flow->adapt(1e-3, 1e-4);
+    for (int step = 0; step < 3; ++step) flow->step(flow->stable_dt(0.5));
+  }
+  ASSERT_EQ(split.tree().leaves().size(), 4u);
+  const std::vector<double> a = whole.conserved(), b = split.conserved();
+  ASSERT_EQ(a.size(), b.size());
+  const double tolerance = test::one_platform(one, several) ? 0 : 1e-9;
+  std::size_t differing = 0;
+  for (std::size_t k = 0; k < a.size(); ++k) differing += std::abs(a[k] - b[k]) > tolerance;
+  EXPECT_EQ(differing, 0u) << "of " << a.size() << " values";
+}
+
+// A cell with ρ < 0 in the second part's leaf stops a split run with the message one device gives,
+// naming that leaf and cell.
+TEST(MragBlockParts, ANonPhysicalStateStopsASplitRunAsItStopsOneDevice) {
+  const core::DeviceSet one = test::test_device(), several = test::test_devices();
+  if (several.size() < 2) GTEST_SKIP() << "needs two devices (HETFLOW_TEST_DEVICES)";
+  const auto bad = [](double x, double) { return FaceState{x < 1.5 ? 1.0 : -1.0, 0, 0, 1, 2.5, 0}; };
+  const std::vector<double> equal(several.size(), 1.0);
+  std::vector<std::string> messages;
+  for (const core::DeviceSet* devices : {&one, &several}) {
+    BlockFlow flow(*devices, BlockTree(2, 1, 0), s, sides(Edge::periodic, Edge::periodic), 1.0, TimeScheme::ssp_rk3,
+                   core::Precision::f64, {}, devices == &one ? std::vector<double>{1} : equal);
+    flow.set(bad);
+    try {
+      flow.stable_dt(0.5);
+      messages.push_back("no error");
+    } catch (const core::Error& e) {
+      messages.push_back(e.what());
+    }
+  }
+  EXPECT_EQ(messages[1], messages[0]);
+  EXPECT_NE(messages[0].find("leaf 1 (level 0, block 1, 0), cell (4, 0) holds rho -1"), std::string::npos)
+      << messages[0];
+}
 
 }  // namespace
 }  // namespace hetflow::mrag
