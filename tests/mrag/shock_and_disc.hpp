@@ -28,11 +28,12 @@ inline mrag::FaceState shock_and_disc(double x, double y) {
 }
 
 // The flow on the devices, split in shares by `weights` (one per device) when there are several, or over
-// the processes of `processes`.
+// the processes of `processes`, with `scheme`'s fluxes.
 inline mrag::BlockFlow shock_and_disc_flow(const core::DeviceSet& devices, core::Precision precision,
-                                           std::vector<double> weights = {1}, core::Link* processes = nullptr) {
+                                           std::vector<double> weights = {1}, core::Link* processes = nullptr,
+                                           const mrag::SpatialScheme& scheme = {}) {
   return mrag::BlockFlow(devices, mrag::BlockTree(4, 4, 2), 8, mrag::sides(mrag::Edge::outflow, mrag::Edge::wall), 0.25,
-                         mrag::TimeScheme::ssp_rk3, precision, {}, weights, processes);
+                         mrag::TimeScheme::ssp_rk3, precision, scheme, weights, processes);
 }
 
 // Two adaptation passes of the initial state, then 12 steps at Courant 0.5 adapted every 4.
