@@ -105,8 +105,7 @@ class DeviceBlocksOf final : public DeviceBlocks {
   std::size_t values() const override { return rhs_->values(); }
 
   void write(const std::vector<double>& data) override {
-    const std::vector<Real> real(data.begin(), data.end());
-    q_.write(queue_, std::span<const Real>(real));
+    upload(data);
     stepped_ = false;
   }
 
@@ -145,7 +144,9 @@ class DeviceBlocksOf final : public DeviceBlocks {
   }
 
   std::vector<double> details(const BlockTree& tree) override {
-    if (link_) write(read());
+    // A part adapts the whole tree, so it takes the other parts' leaves first; the rates the last step
+    // left stay valid.
+    if (link_) upload(read());
     const std::size_t blocks = tree.leaves().size();
     band_->fill(queue_, q_);
     core::Kernel details = adapt_program().kernel("mrag_block_details");
@@ -190,6 +191,11 @@ class DeviceBlocksOf final : public DeviceBlocks {
   }
 
  private:
+  void upload(const std::vector<double>& data) {
+    const std::vector<Real> real(data.begin(), data.end());
+    q_.write(queue_, std::span<const Real>(real));
+  }
+
   // The largest of `rates`, NaN if any is.
   static double max_of(const std::vector<double>& rates) {
     double rate = 0;
