@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <deque>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -69,8 +68,7 @@ struct NodeKey {
 };
 
 // The nodes of a part by their cells: open addressing with linear probing over a power-of-two table at
-// most half full, whose slots are reused when the part is (PartPool), where a chained map allocates a list
-// element per node.
+// most half full, where a chained map allocates a list element per node and walks a list per lookup.
 class NodeIndex {
  public:
   // The index of `key`, and whether it was added now, as `next`.
@@ -81,10 +79,6 @@ class NodeIndex {
     slot = {key, next};
     ++used_;
     return {next, true};
-  }
-  void clear() {
-    std::fill(slots_.begin(), slots_.end(), Slot{});
-    used_ = 0;
   }
 
  private:
@@ -139,42 +133,7 @@ struct Part {
   std::vector<GhostSource> sources, node_sources;
   std::vector<Node> nodes;
   NodeIndex index;
-
-  void clear() {
-    counts.clear();
-    sources.clear();
-    node_sources.clear();
-    nodes.clear();
-    index.clear();
-  }
 };
-
-// The parts of the tables built so far, emptied but with their capacity, for the next build: its threads
-// then write memory that is already mapped, where fresh arrays would make them page-fault all at once.
-class PartPool {
- public:
-  std::vector<Part> take(std::size_t count) {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    std::vector<Part> out;
-    while (out.size() < count && !spare_.empty()) {
-      out.push_back(std::move(spare_.back()));
-      spare_.pop_back();
-    }
-    out.resize(count);
-    return out;
-  }
-  void give(std::vector<Part>&& parts) {
-    for (Part& part : parts) part.clear();
-    const std::lock_guard<std::mutex> lock(mutex_);
-    for (Part& part : parts) spare_.push_back(std::move(part));
-  }
-
- private:
-  std::mutex mutex_;
-  std::vector<Part> spare_;
-};
-
-PartPool part_pool;
 
 // Resolves cells of any level by the recursion of docs/mrag.md, Ghosts, one step at a time: a cell that no
 // leaf holds at its level becomes a node, resolved once per part, so that ghosts sharing it share its
@@ -372,7 +331,7 @@ GhostTable ghost_table(const BlockTree& tree, int s, int width, bool corners, co
   // Leaves are resolved in contiguous chunks on several threads and the chunks joined in leaf order.
   const std::size_t threads = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 64);
   const std::size_t chunk = (leaves.size() + threads - 1) / threads;
-  std::vector<Part> parts = part_pool.take((leaves.size() + chunk - 1) / std::max<std::size_t>(chunk, 1));
+  std::vector<Part> parts((leaves.size() + chunk - 1) / std::max<std::size_t>(chunk, 1));
   const auto resolve = [&](std::size_t p) {
     Resolver resolver(tree, grid, s, sides, parts[p]);
     std::vector<GhostSource> terms;
@@ -388,7 +347,6 @@ GhostTable ghost_table(const BlockTree& tree, int s, int width, bool corners, co
   if (!parts.empty()) resolve(0);
   for (std::thread& w : workers) w.join();
   join(parts, table);
-  part_pool.give(std::move(parts));
   return table;
 }
 
