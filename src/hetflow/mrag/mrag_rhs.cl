@@ -206,8 +206,8 @@ void tile_sweep(const int axis, __local const real_t* tile, __local real_t* flux
 // Δv*)/h for the closure: a Runge–Kutta stage, or L itself (a = c = 0, d = 1). The fluxes through the
 // blocks' boundary faces go to `faces`, each tile's largest signal rate of its new cells (mrag_step.cl's
 // signal_rate, for the next step's CFL number) to rates[tile]. The work-groups cover the blocks own[first],
-// own[first + 1], …, those of block own[k] writing the rates of tiles k TILES ... q0 may be out: each cell
-// reads its own q0 before writing it.
+// own[first + 1], …; block own[k] writes the rates of tiles k TILES to k TILES + TILES − 1. q0 may be out:
+// each cell reads its own q0 before writing it.
 __kernel __attribute__((reqd_work_group_size(TILE_GROUP, 1, 1))) void mrag_update(
     const real_t a, const real_t c, const real_t d, __global const real_t* restrict inv_h,
     __global const real_t* restrict data, __global const real_t* restrict ghosts,
