@@ -16,8 +16,13 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
-# The rows of fem_schaefer_turek_2d1.csv, by its `quantity` column.
-DFG_QUANTITIES = ["$c_D$", "$c_L$", "$L_a$", "$\\Delta p$"]
+# The columns of fem_schaefer_turek_2d1.csv with their labels and the published intervals.
+DFG_INTERVALS = [
+    ("c_D", "$c_D$", 5.57, 5.59),
+    ("c_L", "$c_L$", 0.0104, 0.0110),
+    ("L_a", "$L_a$", 0.0842, 0.0852),
+    ("delta_p", "$\\Delta p$", 0.1172, 0.1176),
+]
 
 
 def table(path):
@@ -45,17 +50,19 @@ def ghia(data, out):
 
 def schaefer_turek(data, out):
     t = table(data / "fem_schaefer_turek_2d1.csv")
-    fig, axes = plt.subplots(1, len(t["value"]), figsize=(10, 3.5))
-    for ax, q, value, low, high in zip(axes, t["quantity"], t["value"], t["low"], t["high"]):
-        inside = low <= value <= high
+    cells = t["cells_per_quarter"]
+    fig, axes = plt.subplots(1, len(DFG_INTERVALS), figsize=(12, 3.6))
+    for ax, (column, label, low, high) in zip(axes, DFG_INTERVALS):
+        values = t[column]
         ax.axhspan(low, high, color="#5ec962", alpha=0.4, label="Schäfer & Turek (1996)")
-        ax.plot([0], [value], "o" if inside else "x", color="#3b528b" if inside else "#b2182b", ms=8,
-                label="hetflow fem")
-        span = high - low
-        ax.set_ylim(min(low, value) - span, max(high, value) + span)
-        ax.set_xticks([])
-        ax.set_title(f"{DFG_QUANTITIES[int(q)]} = {value:.4f}")
-    axes[0].legend(fontsize=7, loc="upper left")
+        ax.plot(cells, values, "-", color="#3b528b", lw=1)
+        for c, v in zip(cells, values):
+            inside = low <= v <= high
+            ax.plot([c], [v], "o" if inside else "x", color="#3b528b" if inside else "#b2182b", ms=7)
+        ax.set_xticks(cells)
+        ax.set_xlabel("cells per quarter of the cylinder")
+        ax.set_title(f"{label}: {values[-1]:.4f} at {int(cells[-1])}")
+    axes[0].legend(fontsize=7, loc="lower right")
     fig.suptitle("Schäfer–Turek 2D-1 (Re = 20) in a slab, against the published intervals")
     fig.tight_layout()
     fig.savefig(out / "fem_schaefer_turek_2d1.png", dpi=120)
