@@ -61,7 +61,7 @@ def schaefer_turek(data, out):
             ax.plot([c], [v], "o" if inside else "x", color="#3b528b" if inside else "#b2182b", ms=7)
         ax.set_xticks(cells)
         ax.set_xlabel("cells per quarter of the cylinder")
-        ax.set_title(f"{label}: {values[-1]:.4f} at {int(cells[-1])}")
+        ax.set_title(f"{label}: {values[-1]:.5g} at {int(cells[-1])}")
     axes[0].legend(fontsize=7, loc="lower right")
     fig.suptitle("Schäfer–Turek 2D-1 (Re = 20) in a slab, against the published intervals")
     fig.tight_layout()

@@ -186,12 +186,12 @@ ChannelResult schaefer_turek_2d1(const CylinderChannel& spec) {
 }
 
 // Three meshes of 24, 32 and 48 cells per quarter of the cylinder, with half as many radial cells (radial
-// spacing close to the spacing along the cylinder) and one layer as thick as the cells. On an H200 the
-// finest has 109,540 nodes and takes about five minutes. c_D, c_L and L_a converge into the published
-// intervals and are held inside them at 48 cells. Δp falls towards its interval with every level but
-// slowly (0.1251, 0.1236, 0.1220 on the H200): the pressure at the wall nodes stands above the field
-// beside it by a spike that shrinks roughly like h^0.8 (docs/fem.md, Validation). It is held to fall and
-// to end within 0.1225, a little above the finest value, so that the test catches a change for the worse.
+// spacing close to the spacing along the cylinder) and one layer as thick as the cells; the finest has about
+// 110k nodes, minutes on a GPU. c_D, c_L and L_a converge into the published intervals and are held inside
+// them at 48 cells. Δp falls towards its interval with every level but slowly: the pressure at the wall
+// nodes stands above the field beside it by an excess that shrinks roughly like h^0.8 (docs/fem.md,
+// Validation). It is held to fall and to end within 0.1225, a little above the finest value measured, so
+// that the test catches a change for the worse.
 TEST(FemValidationLong, SchaeferTurek2D1) {
   std::vector<ChannelResult> results;
   std::vector<std::vector<double>> rows;
