@@ -10,7 +10,7 @@ IdealGasConstPressureReactor (h2_ignition, gri30_ignition) and HP equilibria (eq
 Everything is in SI mole units (Cantera works in kmol): concentrations mol/m^3, rates mol/(m^3 s),
 rate constants (m^3/mol)^(order-1)/s, with kf excluding [M] of three-body reactions as Cantera does.
 
-    pip install cantera && python3 scripts/chem_reference.py
+    pip install cantera && python3 scripts/chem_reference.py [equilibrium_holds]
 """
 import json
 import pathlib
@@ -209,8 +209,49 @@ def write_equilibrium():
     (OUT / "equilibrium_reference.json").write_text(json.dumps(doc, indent=0) + "\n")
 
 
-def main():
-    OUT.mkdir(parents=True, exist_ok=True)
+# (mechanism, fuel, hold, T [K], p [atm], phi) for the equilibrium solver's own tests: TP at hot states,
+# HP and UV from fresh mixtures (adiabatic flames at constant pressure and in a closed vessel), and air
+# alone, whose dissociation leaves nitrogen and oxygen as the only elements.
+EQUILIBRIUM_HOLD_CASES = [
+    ("h2o2.yaml", "H2:1.0", "TP", 2500.0, 1.0, 1.0), ("h2o2.yaml", "H2:1.0", "TP", 1500.0, 10.0, 0.5),
+    ("h2o2.yaml", "H2:1.0", "TP", 3200.0, 0.1, 2.0), ("h2o2.yaml", "H2:1.0", "HP", 300.0, 1.0, 1.0),
+    ("h2o2.yaml", "H2:1.0", "HP", 500.0, 5.0, 0.6), ("h2o2.yaml", "H2:1.0", "UV", 300.0, 1.0, 1.0),
+    ("gri30.yaml", "CH4:1.0", "TP", 2200.0, 1.0, 1.0), ("gri30.yaml", "CH4:1.0", "TP", 1800.0, 20.0, 1.3),
+    ("gri30.yaml", "CH4:1.0", "HP", 300.0, 1.0, 1.0), ("gri30.yaml", "CH4:1.0", "HP", 700.0, 10.0, 0.8),
+    ("gri30.yaml", "CH4:1.0", "UV", 300.0, 1.0, 1.0), ("gri30.yaml", "CH4:1.0", "UV", 300.0, 1.0, 1.6),
+    ("gri30.yaml", None, "TP", 3500.0, 1.0, 0.0),
+]
+
+
+def write_equilibrium_holds():
+    cases = []
+    for mechanism, fuel, hold, T0, p_atm, phi in EQUILIBRIUM_HOLD_CASES:
+        gas = ct.Solution(str(MECHS / mechanism))
+        gas.TP = T0, p_atm * ct.one_atm
+        if fuel:
+            gas.set_equivalence_ratio(phi, fuel, "O2:1.0, N2:3.76")
+        else:
+            gas.X = "O2:1.0, N2:3.76"
+        gas.TP = T0, p_atm * ct.one_atm  # setting a composition keeps the density, not the pressure
+        start = {"T": gas.T, "p": gas.P, "Y": list(gas.Y)}
+        # The tightest tolerance Cantera's solver meets for the case.
+        for rtol in (1e-14, 1e-13, 1e-12, 1e-11, 1e-10):
+            try:
+                gas.TPY = start["T"], start["p"], start["Y"]
+                gas.equilibrate(hold, rtol=rtol, max_steps=10000, max_iter=1000)
+                break
+            except ct.CanteraError:
+                continue
+        cases.append({"mechanism": mechanism, "hold": hold, "species": gas.species_names, "start": start,
+                      "rtol": rtol, "T": gas.T, "p": gas.P, "Y": list(gas.Y)})
+        print(f"equilibrium {hold}: {mechanism} T0 = {T0} K, p0 = {p_atm} atm, phi = {phi}: "
+              f"T = {gas.T:.6f} K, p = {gas.P:.3f} Pa (rtol {rtol:g})")
+    doc = {"generator": "scripts/chem_reference.py equilibrium_holds", "command": COMMAND, "cantera": ct.__version__,
+           "method": "ThermoPhase.equilibrate(hold) of the start state, at the smallest rtol from 1e-14 up that converges (per case)", "cases": cases}
+    (OUT / "equilibrium_holds_reference.json").write_text(json.dumps(doc, indent=0) + "\n")
+
+
+def write_all():
     write("gri30", str(MECHS / "gri30.yaml"), "CH4:1.0")
     write("h2o2", str(MECHS / "h2o2.yaml"), "H2:1.0")
     with tempfile.TemporaryDirectory() as tmp:
@@ -218,6 +259,16 @@ def main():
     write_ignition("h2_ignition", "h2o2.yaml", "H2:1.0", IGNITION_CASES)
     write_ignition("gri30_ignition", "gri30.yaml", "CH4:1.0", GRI_IGNITION_CASES)
     write_equilibrium()
+    write_equilibrium_holds()
+
+
+def main():
+    OUT.mkdir(parents=True, exist_ok=True)
+    # With a name, only that table: the others keep the Cantera version they were made with.
+    if sys.argv[1:] == ["equilibrium_holds"]:
+        write_equilibrium_holds()
+    else:
+        write_all()
 
 
 if __name__ == "__main__":
