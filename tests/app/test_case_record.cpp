@@ -51,6 +51,7 @@ std::map<std::string, std::map<std::string, std::string>> required_values() {
   return {{"lbm", {{"geometry.kind", "box"}, {"geometry.size", "[8, 8, 8]"}}},
           {"ignition", {{"mechanism.file", mechanisms + "/gri30.yaml"}, {"initial.temperature", "[1200]"}}},
           {"reactor_batch", {{"mechanism.file", mechanisms + "/gri30.yaml"}}},
+          {"equilibrium", {{"mechanism.file", mechanisms + "/gri30.yaml"}}},
           {"karst", forcing},
           {"karst_inversion", inversion},
           {"incompressible", {{"fluid.viscosity", "0.01"}, {"time.end", "1"}}},
@@ -89,7 +90,7 @@ std::string filled(const std::string& type, const std::string& text, const std::
 
 TEST(CaseTemplates, EveryTypeValidatesOnceItsRequiredKeysAreFilled) {
   const auto values = required_values();
-  ASSERT_EQ(hetflow::app::case_types().size(), 9u);
+  ASSERT_EQ(hetflow::app::case_types().size(), 10u);
   std::set<std::string> seen;
   for (const hetflow::app::CaseType* type : hetflow::app::case_types()) {
     const hetflow::casefile::Schema schema = type->schema();

@@ -1,4 +1,4 @@
-// `hetflow run` with `type: ignition` and `type: reactor_batch`: H2/air delays against Cantera
+// `hetflow run` with `type: ignition`, `type: reactor_batch` and `type: equilibrium`: H2/air delays against Cantera
 // (tests/chem/data/h2_ignition_reference.json), the outputs' rows, the line each run ends with, malformed
 // cases, a failing system reported with the integrator's reason, and runs stopped by SIGINT.
 #include <gtest/gtest.h>
@@ -205,6 +205,66 @@ TEST_F(ChemCase, IgnitionStopsAtAnInterruptWithTheRowsItHas) {
 
 // A sweep stopped after the sample past one system's ignition and before another's keeps the first
 // delay, from the sample grid's bracket, and marks only the second interrupted.
+// `type: equilibrium`: the HP and UV equilibria of stoichiometric H2/air from 300 K and 1 atm against
+// Cantera's (tests/chem/data/equilibrium_holds_reference.json; the solver's own tests are in
+// tests/chem/test_equilibrate.cpp), the table's rows and the line the run ends with.
+TEST_F(ChemCase, EquilibriumTemperaturesMatchCantera) {
+  std::ifstream in(source_root / "tests/chem/data/equilibrium_holds_reference.json");
+  const auto ref = nlohmann::json::parse(in);
+  for (const std::string hold : {"HP", "UV"}) {
+    double want = 0;
+    for (const auto& c : ref["cases"])
+      if (c["mechanism"] == "h2o2.yaml" && c["hold"] == hold && std::abs(c["start"]["T"].get<double>() - 300) < 1e-9 &&
+          std::abs(c["start"]["p"].get<double>() - 101325) < 1e-6)
+        want = c["T"].get<double>();
+    ASSERT_GT(want, 0) << hold;
+    write("eq.yaml",
+          "type: equilibrium\nmechanism:\n  file: h2o2.yaml\nmixture:\n  fuel: \"H2:1\"\n  phi: [0.5, 1]\n"
+          "equilibrium:\n  hold: " +
+              hold + "\noutput:\n  dir: out_" + hold + "\n");
+    const Result r = hetflow("run eq.yaml");
+    ASSERT_EQ(r.status, 0) << r.output;
+    const auto m = manifest("out_" + hold);
+    EXPECT_EQ(m["status"], "complete");
+    hetflow::test::expect_outputs_are_the_files(dir / ("out_" + hold));
+    const auto& states = m["result"]["states"];
+    ASSERT_EQ(states.size(), 2u);
+    EXPECT_EQ(states[1]["status"], "solved");
+    EXPECT_NEAR(states[1]["T"].get<double>(), want, 1e-9 * want) << hold;
+    const auto table = lines(dir / ("out_" + hold) / "equilibrium.csv");
+    ASSERT_EQ(table.size(), 3u);
+    EXPECT_EQ(table[0].rfind("T0_K,p0_atm,phi,T_K,p_atm,status,reason,X_H2,X_H,", 0), 0u) << table[0];
+    ASSERT_EQ(table[2].rfind("300,1,1,", 0), 0u) << table[2];
+    EXPECT_EQ(std::strtod(table[2].c_str() + 8, nullptr), states[1]["T"].get<double>()) << table[2];
+    const double lean = states[0]["T"].get<double>(), rich = states[1]["T"].get<double>();
+    const std::string line = "equilibrium (" + hold + "): 2 of 2 states solved (T " +
+                             hetflow::core::number_text(std::min(lean, rich), 6) + " to " +
+                             hetflow::core::number_text(std::max(lean, rich), 6) + " K), 0 failed, 0 interrupted";
+    EXPECT_NE(r.output.find(line), std::string::npos) << line << "\n" << r.output;
+  }
+}
+
+TEST_F(ChemCase, MalformedEquilibriumCasesAreRejectedWithLineAndKey) {
+  expect_rejected({
+      {"hold",
+       "type: equilibrium\nmechanism:\n  file: h2o2.yaml\nmixture:\n  fuel: \"H2:1\"\nequilibrium:\n"
+       "  hold: HV\noutput:\n  dir: out\n",
+       "hold.yaml:7: equilibrium.hold"},
+      {"empty",
+       "type: equilibrium\nmechanism:\n  file: h2o2.yaml\nmixture:\n  fuel: \"H2:1\"\n  phi: []\n"
+       "output:\n  dir: out\n",
+       "empty.yaml:6: mixture.phi is empty"},
+      {"oxidizer",
+       "type: equilibrium\nmechanism:\n  file: h2o2.yaml\nmixture:\n  fuel: \"H2:1\"\n"
+       "  oxidizer: \"N2:1\"\noutput:\n  dir: out\n",
+       "oxidizer.yaml:6: mixture:"},
+      {"cold",
+       "type: equilibrium\nmechanism:\n  file: h2o2.yaml\nmixture:\n  fuel: \"H2:1\"\ninitial:\n"
+       "  temperature: [0]\noutput:\n  dir: out\n",
+       "cold.yaml:7: initial.temperature"},
+  });
+}
+
 TEST(IgnitionSearch, AnInterruptedSweepKeepsTheDelaysFound) {
   using namespace hetflow;
   const core::DeviceSet devices = test::test_device();

@@ -192,6 +192,41 @@ TEST(ChemEquilibrate, ConvergesFromStatesFarFromTheReferences) {
   }
 }
 
+// A sweep as `type: equilibrium` runs it: CH4/air and H2/air from 300 K, φ from 0.3 to 3 in steps of 0.1, at
+// 1, 10 and 50 atm, holding HP and UV; every state converges to an equilibrium (rich CH4/air at φ 1.3 once
+// stopped short of it, its elements balanced to their rounding, 3e-14, but not to 1e-14).
+TEST(ChemEquilibrate, ConvergesOverFlameSweeps) {
+  for (const auto& [file, fuel] : {std::pair<std::string, std::string>{"gri30.yaml", "CH4"}, {"h2o2.yaml", "H2"}}) {
+    const Mechanism& m = mechanism(file);
+    const double demand = fuel == "CH4" ? 2.0 : 0.5;  // O2 per fuel molecule at φ = 1
+    for (const double p : {1.0, 10.0, 50.0})
+      for (int tenths = 3; tenths <= 30; ++tenths) {
+        const double phi = tenths / 10.0;
+        MixtureState s;
+        s.temperature = 300;
+        s.pressure = p * one_atm;
+        s.mass_fractions.assign(m.species.size(), 0.0);
+        const std::pair<const char*, double> moles[] = {
+            {fuel.c_str(), 1.0}, {"O2", demand / phi}, {"N2", 3.76 * demand / phi}};
+        double mass = 0;
+        for (const auto& [name, amount] : moles) {
+          const auto k = static_cast<std::size_t>(m.species_index(name));
+          mass += s.mass_fractions[k] = amount * m.species[k].molecular_weight;
+        }
+        for (double& y : s.mass_fractions) y /= mass;
+        for (const EquilibriumHold hold : {EquilibriumHold::hp, EquilibriumHold::uv}) {
+          const std::string label =
+              file + " " + hold_name(hold) + " phi " + std::to_string(phi) + " at " + std::to_string(p) + " atm";
+          try {
+            expect_equilibrium(m, s, hold, equilibrate(m, s, hold), label);
+          } catch (const EquilibriumError& e) {
+            ADD_FAILURE() << label << ": " << e.what();
+          }
+        }
+      }
+  }
+}
+
 // The adiabatic flame temperatures of the reactor's equilibrium test (equilibrium_reference.json, Cantera's
 // HP equilibrium of the fresh mixtures, at its default tolerance 1e-9): the same within 1e-9 relative.
 TEST(ChemEquilibrate, GivesTheReactorTestsFlameTemperatures) {

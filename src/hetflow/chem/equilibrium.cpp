@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -21,8 +22,10 @@ constexpr double trace_ceiling = 9.210340371976184;  // −ln 1e-4
 // the composition.
 constexpr double hot_start = 3800.0;
 
-// The elements must balance to this share of the tolerance on the corrections.
+// The elements must balance to this share of the tolerance on the corrections, or to the rounding of
+// their sums over the species (a few ulp per species) where that is larger.
 constexpr double element_share = 1e-2;
+constexpr double ulps_per_species = 16;
 
 std::string number(double x) { return core::number_text(x, 6); }
 
@@ -172,6 +175,8 @@ Equilibrium equilibrate(const Mechanism& m, const MixtureState& start, Equilibri
   double ln_total = std::log(n0);
   double ln_t = std::log(holds_energy ? std::max(start.temperature, hot_start) : start.temperature);
 
+  const double balanced = std::max(element_share * options.tolerance,
+                                   ulps_per_species * static_cast<double>(ns) * std::numeric_limits<double>::epsilon());
   std::vector<double> mu(ns), e(ns), c(ns), n(ns), x(size), matrix(size * size), step(ns);
   bool settling = false;
   for (int iteration = 1; iteration <= options.max_iterations; ++iteration) {
@@ -283,7 +288,7 @@ Equilibrium equilibrate(const Mechanism& m, const MixtureState& start, Equilibri
       for (std::size_t j = 0; j < ne; ++j) out.element_potentials[a.elements[j]] = x[j];
       return out;
     }
-    settling = lambda == 1 && change <= options.tolerance && imbalance <= element_share * options.tolerance;
+    settling = lambda == 1 && change <= options.tolerance && imbalance <= balanced;
   }
   throw EquilibriumError(std::string("equilibrium (") + hold_name(hold) + "): no convergence in " +
                          std::to_string(options.max_iterations) + " Newton iterations");

@@ -23,8 +23,9 @@ struct MixtureState {
 
 struct EquilibriumOptions {
   // The Newton iteration stops once the corrections of ln N, ln T and of every species' ln n_k, weighted by
-  // its mole fraction, are below this and every element balances to 1e-2 of it (relative), and then takes
-  // one more step to settle the trace species.
+  // its mole fraction, are below this and every element balances to 1e-2 of it (relative; or to 16 ulp per
+  // species, the rounding of the balance, where that is larger), and then takes one more step to settle the
+  // trace species.
   double tolerance = 1e-12;
   int max_iterations = 500;
 };

@@ -128,6 +128,22 @@ CaseMixture case_mixture(const casefile::Case& c, std::vector<std::string>& prob
   return m;
 }
 
+CaseMixture check_sweep_mixture(const casefile::Case& c, std::initializer_list<const char*> lists,
+                                std::vector<std::string>& problems) {
+  CaseMixture mixture = case_mixture(c, problems);
+  for (const char* key : lists)
+    if (c.get<std::vector<double>>(key).empty())
+      problems.push_back(c.where(key) + ": " + key + " is empty: expected at least one value");
+  if (mixture.mechanism && problems.empty()) {
+    try {
+      mixture_mole_fractions(*mixture.mechanism, mixture.fuel, mixture.oxidizer, 1.0);
+    } catch (const std::exception& e) {
+      problems.push_back(c.where("mixture.oxidizer") + ": mixture: " + e.what());
+    }
+  }
+  return mixture;
+}
+
 std::vector<double> mixture_mole_fractions(const chem::Mechanism& m, const Composition& fuel,
                                            const Composition& oxidizer, double phi) {
   const double need = oxygen_demand(m, fuel), supply = -oxygen_demand(m, oxidizer);

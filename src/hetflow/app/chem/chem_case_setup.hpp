@@ -1,4 +1,5 @@
 #pragma once
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <utility>
@@ -39,6 +40,10 @@ struct CaseMixture {
   Composition fuel, oxidizer;
 };
 CaseMixture case_mixture(const casefile::Case& c, std::vector<std::string>& problems);
+// For a sweep's check(): case_mixture's problems, each of the list keys `lists` empty, and a mixture that
+// cannot burn (no oxygen to give or none needed at phi = 1). Returns what case_mixture read.
+CaseMixture check_sweep_mixture(const casefile::Case& c, std::initializer_list<const char*> lists,
+                                std::vector<std::string>& problems);
 
 // Mole fractions (mechanism order) of fuel and oxidizer mixed at equivalence ratio phi: the oxidizer's
 // amount is what burns the fuel to CO2 and H2O, divided by phi (Cantera's set_equivalence_ratio).

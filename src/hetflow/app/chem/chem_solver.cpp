@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "hetflow/app/chem/chem_bench.hpp"
+#include "hetflow/app/chem/equilibrium_case.hpp"
 #include "hetflow/app/chem/ignition_case.hpp"
 #include "hetflow/app/chem/radau5_tunable.hpp"
 #include "hetflow/app/chem/reactor_batch_case.hpp"
@@ -28,7 +29,8 @@ tune::Tunable radau5_tunable_for(const TuneRequest& r, const core::DeviceSet& de
 
 Solver chem_solver() {
   return {.name = "chem",
-          .case_types = {std::make_shared<IgnitionCase>(), std::make_shared<ReactorBatchCase>()},
+          .case_types = {std::make_shared<IgnitionCase>(), std::make_shared<ReactorBatchCase>(),
+                         std::make_shared<EquilibriumCase>()},
           .benchmarks = {{"chem",
                           "RADAU5 chemistry ODE systems/s: GRI-Mech 3.0 and H2/O2, dt 1e-6 and 1e-4 s, against batch "
                           "size, paper Table 5",
