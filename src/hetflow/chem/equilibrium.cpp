@@ -17,9 +17,8 @@ namespace {
 constexpr double trace_ln = -18.420680743952367;     // ln 1e-8
 constexpr double trace_ceiling = 9.210340371976184;  // −ln 1e-4
 
-// A temperature that every common mixture's equilibrium lies below, the start of an HP or UV iteration
-// (Gordon & McBride start at 3800 K too): from above, the first steps cross no condensation-like kinks of
-// the composition.
+// HP and UV iterations start at Gordon & McBride's starting temperature, or at the start state's when
+// that is higher.
 constexpr double hot_start = 3800.0;
 
 // The elements must balance to this share of the tolerance on the corrections, or to the rounding of
