@@ -138,6 +138,8 @@ std::map<std::string, SmallCase> small_cases() {
                     "initial:\n  temperature: [1200]\nignition:\n  end_time: 0.01\n", {{h2o2, "h2o2.yaml"}}}},
       {"reactor_batch", {"type: reactor_batch\nmechanism:\n  file: data/h2o2.yaml\nmixture:\n  fuel: \"H2:1\"\n"
                          "batch:\n  count: 20\n  dt: 1e-4\n", {{h2o2, "h2o2.yaml"}}}},
+      {"equilibrium", {"type: equilibrium\nmechanism:\n  file: data/h2o2.yaml\nmixture:\n  fuel: \"H2:1\"\n"
+                       "  phi: [0.5, 1]\n", {{h2o2, "h2o2.yaml"}}}},
       {"karst", {"type: karst\n" + karst_grid + "model:\n  st: [2, 10]\ntime:\n  dt: 0.02\n  end: 2\n", forcing}},
       {"karst_inversion", {"type: karst_inversion\n" + karst_grid + "observed:\n  file: data/observed.csv\n"
                            "inversion:\n  noise: 0.01\n  max_evaluations: 5\n", inversion_files}},
