@@ -244,6 +244,51 @@ TEST_F(ChemCase, EquilibriumTemperaturesMatchCantera) {
   }
 }
 
+// mixture.composition: air alone at 3500 K and 1 atm (GRI-Mech 3.0), whose TP equilibrium's NO and O mole
+// fractions match Cantera's (equilibrium_holds_reference.json) within 1e-8 relative; no phi column.
+TEST_F(ChemCase, EquilibriumOfAGivenComposition) {
+  fs::copy_file(source_root / "data/mechanisms/gri30.yaml", dir / "gri30.yaml");
+  write("air.yaml", "type: equilibrium\nmechanism:\n  file: gri30.yaml\nmixture:\n  composition: \"O2:1, N2:3.76\"\n"
+                    "initial:\n  temperature: [3500]\nequilibrium:\n  hold: TP\noutput:\n  dir: out\n");
+  const Result r = hetflow("run air.yaml");
+  ASSERT_EQ(r.status, 0) << r.output;
+  std::ifstream in(source_root / "tests/chem/data/equilibrium_holds_reference.json");
+  const auto ref = nlohmann::json::parse(in);
+  nlohmann::json air;
+  for (const auto& c : ref["cases"])
+    if (c["mechanism"] == "gri30.yaml" && c["hold"] == "TP" && std::abs(c["T"].get<double>() - 3500) < 1e-9) air = c;
+  ASSERT_FALSE(air.is_null());
+  const hetflow::chem::Mechanism gri = hetflow::chem::read_yaml_mechanism(dir / "gri30.yaml");
+  const auto names = air["species"].get<std::vector<std::string>>();
+  const auto y = air["Y"].get<std::vector<double>>();
+  const auto weight = [&](const std::string& name) {
+    return gri.species[static_cast<std::size_t>(gri.species_index(name))].molecular_weight;
+  };
+  double moles = 0;
+  for (std::size_t k = 0; k < names.size(); ++k) moles += y[k] / weight(names[k]);
+  const auto table = lines(dir / "out/equilibrium.csv");
+  ASSERT_EQ(table.size(), 2u);
+  const auto cells = [](const std::string& text) {
+    std::vector<std::string> out;
+    std::stringstream split(text);
+    for (std::string cell; std::getline(split, cell, ',');) out.push_back(cell);
+    if (!text.empty() && text.back() == ',') out.emplace_back();
+    return out;
+  };
+  const std::vector<std::string> header = cells(table[0]), row = cells(table[1]);
+  ASSERT_EQ(header.size(), row.size()) << table[1];
+  EXPECT_EQ(row[2], "") << "phi of a given composition";
+  for (const std::string name : {"NO", "O", "O2", "N2"}) {
+    const auto column = static_cast<std::size_t>(std::find(header.begin(), header.end(), "X_" + name) - header.begin());
+    const auto k = static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+    ASSERT_LT(column, header.size()) << name;
+    ASSERT_LT(k, names.size()) << name;
+    const double want = y[k] / weight(name) / moles;
+    EXPECT_NEAR(std::strtod(row[column].c_str(), nullptr), want, 1e-8 * want) << name;
+  }
+  EXPECT_FALSE(manifest("out")["result"]["states"][0].contains("phi"));
+}
+
 TEST_F(ChemCase, MalformedEquilibriumCasesAreRejectedWithLineAndKey) {
   expect_rejected({
       {"hold",
@@ -262,6 +307,13 @@ TEST_F(ChemCase, MalformedEquilibriumCasesAreRejectedWithLineAndKey) {
        "type: equilibrium\nmechanism:\n  file: h2o2.yaml\nmixture:\n  fuel: \"H2:1\"\ninitial:\n"
        "  temperature: [0]\noutput:\n  dir: out\n",
        "cold.yaml:7: initial.temperature"},
+      {"both",
+       "type: equilibrium\nmechanism:\n  file: h2o2.yaml\nmixture:\n  composition: \"H2:2, O2:1\"\n"
+       "  phi: [2]\noutput:\n  dir: out\n",
+       "both.yaml:6: mixture.phi does not apply"},
+      {"unknown_species",
+       "type: equilibrium\nmechanism:\n  file: h2o2.yaml\nmixture:\n  composition: \"CH4:1\"\noutput:\n  dir: out\n",
+       "unknown_species.yaml:5: mixture.composition: unknown species 'CH4'"},
   });
 }
 

@@ -144,20 +144,24 @@ CaseMixture check_sweep_mixture(const casefile::Case& c, std::initializer_list<c
   return mixture;
 }
 
+std::vector<double> composition_mole_fractions(const chem::Mechanism& m, const Composition& mixture, double share) {
+  std::vector<double> x(m.species.size(), 0.0);
+  double total = 0;
+  for (const auto& [name, amount] : mixture) total += amount;
+  for (const auto& [name, amount] : mixture)
+    x[static_cast<std::size_t>(m.species_index(name))] += share * amount / total;
+  return x;
+}
+
 std::vector<double> mixture_mole_fractions(const chem::Mechanism& m, const Composition& fuel,
                                            const Composition& oxidizer, double phi) {
   const double need = oxygen_demand(m, fuel), supply = -oxygen_demand(m, oxidizer);
   if (!(need > 0)) throw core::Error("the fuel needs no oxygen to burn: no equivalence ratio can be set");
   if (!(supply > 0)) throw core::Error("the oxidizer carries no net oxygen: no equivalence ratio can be set");
   const double oxidizer_per_fuel = need / (phi * supply);
-  std::vector<double> x(m.species.size(), 0.0);
-  const auto add = [&](const Composition& part, double weight) {
-    double total = 0;
-    for (const auto& [name, amount] : part) total += amount;
-    for (const auto& [name, amount] : part) x[static_cast<std::size_t>(m.species_index(name))] += weight * amount / total;
-  };
-  add(fuel, 1.0 / (1.0 + oxidizer_per_fuel));
-  add(oxidizer, oxidizer_per_fuel / (1.0 + oxidizer_per_fuel));
+  std::vector<double> x = composition_mole_fractions(m, fuel, 1.0 / (1.0 + oxidizer_per_fuel));
+  const std::vector<double> o = composition_mole_fractions(m, oxidizer, oxidizer_per_fuel / (1.0 + oxidizer_per_fuel));
+  for (std::size_t k = 0; k < x.size(); ++k) x[k] += o[k];
   return x;
 }
 

@@ -50,6 +50,9 @@ CaseMixture check_sweep_mixture(const casefile::Case& c, std::initializer_list<c
 // Throws core::Error when the oxidizer carries no net oxygen or the fuel needs none.
 std::vector<double> mixture_mole_fractions(const chem::Mechanism& m, const Composition& fuel,
                                            const Composition& oxidizer, double phi);
+// The mole fractions (mechanism order) of a composition, its amounts normalised to `share`.
+std::vector<double> composition_mole_fractions(const chem::Mechanism& m, const Composition& mixture,
+                                               double share = 1.0);
 std::vector<double> mass_fractions(const chem::Mechanism& m, const std::vector<double>& mole_fractions);
 
 // A pressure written in the unit of `unit_key` ("atm" or "Pa"), in Pa.

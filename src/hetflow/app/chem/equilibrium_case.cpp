@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 
 #include "hetflow/app/chem/chem_case_setup.hpp"
 #include "hetflow/app/csv_text.hpp"
@@ -18,17 +19,57 @@ namespace {
 
 std::string number(double v) { return core::number_text(v, 6); }
 
-// One state of the sweep, p in the case's unit.
-struct Point {
-  double T0, p, phi;
+// Whether the case gives the mixture itself (mixture.composition) instead of fuel, oxidizer and phi.
+bool gives_composition(const casefile::Case& c) { return c.is_set("mixture.composition"); }
+
+// The mechanism and, per phi (one entry, phi NaN, for a given composition), the mixture's mole fractions.
+// Problems are those of check(); run() reads a checked case.
+struct Mixtures {
+  std::shared_ptr<const chem::Mechanism> mechanism;
+  std::vector<double> phis;
+  std::vector<std::vector<double>> mole_fractions;
 };
 
-// (T0, p) outermost, so each curve of T against phi is a contiguous run.
-std::vector<Point> sweep_points(const casefile::Case& c) {
+Mixtures case_mixtures(const casefile::Case& c, std::vector<std::string>& problems) {
+  Mixtures out;
+  if (!gives_composition(c)) {
+    const auto [mechanism, fuel, oxidizer] =
+        check_sweep_mixture(c, {"initial.temperature", "initial.pressure", "mixture.phi"}, problems);
+    out.mechanism = mechanism;
+    if (!problems.empty()) return out;
+    for (const double phi : c.get<std::vector<double>>("mixture.phi")) {
+      out.phis.push_back(phi);
+      out.mole_fractions.push_back(mixture_mole_fractions(*mechanism, fuel, oxidizer, phi));
+    }
+    return out;
+  }
+  for (const char* key : {"mixture.fuel", "mixture.oxidizer", "mixture.phi"})
+    if (c.is_set(key))
+      problems.push_back(c.where(key) + ": " + key + " does not apply: mixture.composition gives the mixture itself");
+  for (const char* key : {"initial.temperature", "initial.pressure"})
+    if (c.get<std::vector<double>>(key).empty())
+      problems.push_back(c.where(key) + ": " + key + " is empty: expected at least one value");
+  out.mechanism = case_mechanism(c, problems);
+  const Composition mixture = case_composition(c, "mixture.composition", out.mechanism.get(), problems);
+  if (!problems.empty()) return out;
+  out.phis.push_back(std::numeric_limits<double>::quiet_NaN());
+  out.mole_fractions.push_back(composition_mole_fractions(*out.mechanism, mixture));
+  return out;
+}
+
+// One state of the sweep, p in the case's unit, phi NaN for a given composition.
+struct Point {
+  double T0, p, phi;
+  std::size_t mixture;
+};
+
+// (p, T0) outermost, so each curve of T against phi (or, for one composition, against T0 per p) is a
+// contiguous run; `mixture` indexes Mixtures.
+std::vector<Point> sweep_points(const casefile::Case& c, const Mixtures& mixtures) {
   std::vector<Point> points;
   for (const double p : c.get<std::vector<double>>("initial.pressure"))
     for (const double T0 : c.get<std::vector<double>>("initial.temperature"))
-      for (const double phi : c.get<std::vector<double>>("mixture.phi")) points.push_back({T0, p, phi});
+      for (std::size_t k = 0; k < mixtures.phis.size(); ++k) points.push_back({T0, p, mixtures.phis[k], k});
   return points;
 }
 
@@ -61,7 +102,8 @@ void write_outputs(const casefile::Case& c, RunDirectory& dir, const chem::Mecha
   const double unit_pa = pressure_in_pa(c, "initial.pressure_unit", 1.0);
   for (std::size_t i = 0; i < points.size(); ++i) {
     const Outcome& o = outcomes[i];
-    table += exact_number(points[i].T0) + "," + exact_number(points[i].p) + "," + exact_number(points[i].phi) + ",";
+    table += exact_number(points[i].T0) + "," + exact_number(points[i].p) + "," +
+             (std::isnan(points[i].phi) ? "" : exact_number(points[i].phi)) + ",";
     // A state the run did not reach stays empty, never a number.
     const bool solved = o.status == "solved";
     table += (solved ? exact_number(o.state.temperature) : "") + "," +
@@ -75,20 +117,27 @@ void write_outputs(const casefile::Case& c, RunDirectory& dir, const chem::Mecha
                  "per state: T0, p0, phi, equilibrium T and p, status and reason, every species' mole fraction");
 
   if (!c.get<bool>("output.png")) return;
+  // T against phi per (T0, p), or for one composition against T0 per p.
+  const bool by_phi = !gives_composition(c);
   display::LinePlot plot{std::string("equilibrium temperature (") + chem::hold_name(case_hold(c)) + ")",
-                         {"phi", false},
+                         {by_phi ? "phi" : "T0 (K)", false},
                          {"T (K)", false},
                          {}};
   for (std::size_t i = 0; i < points.size(); ++i) {
-    if (i == 0 || points[i].p != points[i - 1].p || points[i].T0 != points[i - 1].T0)
-      plot.series.push_back(
-          {"T0 = " + number(points[i].T0) + " K, p = " + number(points[i].p) + " " + unit, {}, {}, true});
-    plot.series.back().x.push_back(points[i].phi);
+    const bool next = i == 0 || points[i].p != points[i - 1].p || (by_phi && points[i].T0 != points[i - 1].T0);
+    if (next)
+      plot.series.push_back({(by_phi ? "T0 = " + number(points[i].T0) + " K, " : std::string()) +
+                                 "p = " + number(points[i].p) + " " + unit,
+                             {},
+                             {},
+                             true});
+    plot.series.back().x.push_back(by_phi ? points[i].phi : points[i].T0);
     plot.series.back().y.push_back(outcomes[i].status == "solved" ? outcomes[i].state.temperature
                                                                   : std::numeric_limits<double>::quiet_NaN());
   }
   display::write_line_plot_png(dir.file("temperature.png"), plot, 800, 560);
-  dir.add_output("temperature.png", "equilibrium T against phi, one curve per (T0, p)");
+  dir.add_output("temperature.png", by_phi ? "equilibrium T against phi, one curve per (T0, p)"
+                                           : "equilibrium T against T0, one curve per p");
 }
 
 }  // namespace
@@ -101,6 +150,9 @@ casefile::Schema EquilibriumCase::schema() const {
   auto& m = s.section("mixture", "the fuel / oxidizer mixture");
   declare_mixture_keys(m);
   m.key<std::vector<double>>("phi", std::vector<double>{1.0}, "equivalence ratios").above(0);
+  m.key<std::string>("composition", "",
+                     "instead of fuel, oxidizer and phi: the mixture itself in mole amounts, \"species:amount, ...\" "
+                     "(normalised)");
   auto& i = s.section("initial", "the unburnt states; every combination of T0, p and phi is one equilibrium");
   i.key<std::vector<double>>("temperature", std::vector<double>{300.0}, "temperatures T0").above(0).unit("K");
   i.key<std::vector<double>>("pressure", std::vector<double>{1.0}, "pressures, in pressure_unit").above(0);
@@ -115,7 +167,7 @@ casefile::Schema EquilibriumCase::schema() const {
 
 void EquilibriumCase::check(const casefile::Case& c) const {
   std::vector<std::string> problems;
-  check_sweep_mixture(c, {"initial.temperature", "initial.pressure", "mixture.phi"}, problems);
+  case_mixtures(c, problems);
   throw_problems(c, std::move(problems));
 }
 
@@ -123,9 +175,9 @@ RunOutcome EquilibriumCase::run(const casefile::Case& c, RunContext& ctx) const 
   const core::WallTimer total;
   RunDirectory& dir = ctx.directory;
   std::vector<std::string> problems;
-  const auto [mechanism, fuel, oxidizer] = case_mixture(c, problems);
-  const chem::Mechanism& m = *mechanism;
-  const std::vector<Point> points = sweep_points(c);
+  const Mixtures mixtures = case_mixtures(c, problems);
+  const chem::Mechanism& m = *mixtures.mechanism;
+  const std::vector<Point> points = sweep_points(c, mixtures);
   const chem::EquilibriumHold hold = case_hold(c);
   dir.manifest()["mechanism"] = {{"species", m.species.size()}, {"reactions", m.reactions.size()}};
   dir.write_manifest("running");
@@ -138,7 +190,7 @@ RunOutcome EquilibriumCase::run(const casefile::Case& c, RunContext& ctx) const 
     chem::MixtureState start;
     start.temperature = points[i].T0;
     start.pressure = pressure_in_pa(c, "initial.pressure_unit", points[i].p);
-    start.mass_fractions = mass_fractions(m, mixture_mole_fractions(m, fuel, oxidizer, points[i].phi));
+    start.mass_fractions = mass_fractions(m, mixtures.mole_fractions[points[i].mixture]);
     try {
       outcomes[i].state = chem::equilibrate(m, start, hold).state;
       outcomes[i].status = "solved";
@@ -156,7 +208,8 @@ RunOutcome EquilibriumCase::run(const casefile::Case& c, RunContext& ctx) const 
   double coolest = std::numeric_limits<double>::infinity(), hottest = 0;
   for (std::size_t i = 0; i < points.size(); ++i) {
     const Outcome& o = outcomes[i];
-    nlohmann::json s = {{"T0", points[i].T0}, {"p0", points[i].p}, {"phi", points[i].phi}, {"status", o.status}};
+    nlohmann::json s = {{"T0", points[i].T0}, {"p0", points[i].p}, {"status", o.status}};
+    if (!std::isnan(points[i].phi)) s["phi"] = points[i].phi;
     if (o.status == "solved") {
       s["T"] = o.state.temperature;
       s["p_Pa"] = o.state.pressure;
