@@ -22,6 +22,14 @@ namespace hetflow::test {
 inline const std::filesystem::path source_root =
     std::filesystem::path(__FILE__).parent_path().parent_path().parent_path();
 
+// A file's lines (none when it cannot be read).
+inline std::vector<std::string> file_lines(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::vector<std::string> out;
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
 // A file's bytes as a string (empty when it cannot be read).
 inline std::string file_text(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);

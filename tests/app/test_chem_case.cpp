@@ -27,12 +27,7 @@ using Result = hetflow::test::CommandResult;
 
 using hetflow::test::source_root;
 
-std::vector<std::string> lines(const fs::path& p) {
-  std::ifstream in(p);
-  std::vector<std::string> out;
-  for (std::string l; std::getline(in, l);) out.push_back(l);
-  return out;
-}
+using hetflow::test::file_lines;
 
 class ChemCase : public hetflow::test::CommandTest {
  protected:
@@ -64,11 +59,11 @@ TEST_F(ChemCase, H2AirDelaysMatchCantera) {
     const double want = ref["cases"][i]["delay"].get<double>();
     EXPECT_NEAR(s["delay"].get<double>(), want, 0.01 * want) << "T0 = " << s["T0"];
   }
-  const auto table = lines(dir / "out/ignition.csv");
+  const auto table = file_lines(dir / "out/ignition.csv");
   ASSERT_EQ(table.size(), 3u);
   EXPECT_EQ(table[0], "T0_K,p_atm,phi,delay_s,final_T_K,status,reason");
   EXPECT_EQ(table[1].rfind("1000,1,1,", 0), 0u) << table[1];
-  const auto series = lines(dir / "out/temperature.csv");
+  const auto series = file_lines(dir / "out/temperature.csv");
   EXPECT_EQ(series[0], "t_s,T_0,T_1");
   EXPECT_EQ(series.size(), m["result"]["samples"].get<std::size_t>() + 1);
   EXPECT_TRUE(fs::exists(dir / "out/ignition_delay.png"));
@@ -97,7 +92,7 @@ TEST_F(ChemCase, FailingSystemIsReportedWithItsReason) {
   EXPECT_FALSE(s.contains("delay"));
   EXPECT_NE(s["reason"].get<std::string>().find("IDID = -2"), std::string::npos) << s;
   ASSERT_EQ(m["result"]["failures"].size(), 1u);
-  const auto table = lines(dir / "out/ignition.csv");
+  const auto table = file_lines(dir / "out/ignition.csv");
   ASSERT_EQ(table.size(), 2u);
   EXPECT_EQ(table[1].rfind("1000,1,1,,,failed,", 0), 0u) << table[1];  // no delay, no final T
   EXPECT_NE(table[1].find("IDID = -2"), std::string::npos) << table[1];
@@ -133,7 +128,7 @@ TEST_F(ChemCase, ReactorBatchWritesEveryFinalState) {
     EXPECT_TRUE(m["timings_s"].contains(timing)) << timing << ": " << m["timings_s"];
   // The progress bar's summary counts systems.
   EXPECT_NE(r.output.find("reactor_batch: 20 systems in "), std::string::npos) << r.output;
-  const auto table = lines(dir / "out/final_states.csv");
+  const auto table = file_lines(dir / "out/final_states.csv");
   ASSERT_EQ(table.size(), 21u);
   EXPECT_EQ(table[0].rfind("T0_K,p_Pa,T_K,Y_H2,", 0), 0u) << table[0];
   // The last line: systems integrated and the range of their final temperatures (column T_K).
@@ -169,7 +164,7 @@ TEST_F(ChemCase, ReactorBatchStopsAtAnInterruptWithTheStatesItHas) {
   EXPECT_EQ(integrated + interrupted, 3000u);
   EXPECT_GT(interrupted, 0u);
   EXPECT_TRUE(m["outputs"].contains("final_states.csv")) << m["outputs"];
-  const auto table = lines(dir / "out/final_states.csv");
+  const auto table = file_lines(dir / "out/final_states.csv");
   ASSERT_EQ(table.size(), 3001u);
   std::size_t marked = 0;
   for (std::size_t i = 1; i < table.size(); ++i)
@@ -199,7 +194,7 @@ TEST_F(ChemCase, IgnitionStopsAtAnInterruptWithTheRowsItHas) {
     EXPECT_TRUE(status == "ignited" || status == "interrupted" || status == "no_ignition") << s;
     EXPECT_EQ(s.contains("delay"), status == "ignited") << s;
   }
-  EXPECT_EQ(lines(dir / "out/ignition.csv").size(), 41u);
+  EXPECT_EQ(file_lines(dir / "out/ignition.csv").size(), 41u);
   EXPECT_TRUE(fs::exists(dir / "out/temperature.csv"));
 }
 
@@ -231,7 +226,7 @@ TEST_F(ChemCase, EquilibriumTemperaturesMatchCantera) {
     ASSERT_EQ(states.size(), 2u);
     EXPECT_EQ(states[1]["status"], "solved");
     EXPECT_NEAR(states[1]["T"].get<double>(), want, 1e-9 * want) << hold;
-    const auto table = lines(dir / ("out_" + hold) / "equilibrium.csv");
+    const auto table = file_lines(dir / ("out_" + hold) / "equilibrium.csv");
     ASSERT_EQ(table.size(), 3u);
     EXPECT_EQ(table[0].rfind("T0_K,p0_atm,phi,T_K,p_atm,status,reason,X_H2,X_H,", 0), 0u) << table[0];
     ASSERT_EQ(table[2].rfind("300,1,1,", 0), 0u) << table[2];
@@ -266,7 +261,7 @@ TEST_F(ChemCase, EquilibriumOfAGivenComposition) {
   };
   double moles = 0;
   for (std::size_t k = 0; k < names.size(); ++k) moles += y[k] / weight(names[k]);
-  const auto table = lines(dir / "out/equilibrium.csv");
+  const auto table = file_lines(dir / "out/equilibrium.csv");
   ASSERT_EQ(table.size(), 2u);
   const auto cells = [](const std::string& text) {
     std::vector<std::string> out;
@@ -314,6 +309,120 @@ TEST_F(ChemCase, MalformedEquilibriumCasesAreRejectedWithLineAndKey) {
       {"unknown_species",
        "type: equilibrium\nmechanism:\n  file: h2o2.yaml\nmixture:\n  composition: \"CH4:1\"\noutput:\n  dir: out\n",
        "unknown_species.yaml:5: mixture.composition: unknown species 'CH4'"},
+  });
+}
+
+// The comma-separated cells of a CSV row.
+std::vector<std::string> cells(const std::string& row) {
+  std::vector<std::string> out;
+  std::stringstream in(row);
+  for (std::string c; std::getline(in, c, ',');) out.push_back(c);
+  if (!row.empty() && row.back() == ',') out.emplace_back();
+  return out;
+}
+
+// output.samples: 30 log-spaced states per system in trajectories.csv, from one launch's dense output:
+// T and the main species (H2, H, O2, OH, H2O, N2 in h2o2.yaml), starting at T0, crossing T0 + 400 K
+// between the two samples around the delay that the sweep found, and ending at the sweep's T at end_time,
+// each to 1e-4 relative (two integrations at rtol = 1e-8 that take different steps).
+TEST_F(ChemCase, IgnitionWritesTrajectoriesAtTheSampleTimes) {
+  write("h2.yaml", h2_case() + "  samples: 30\n");
+  const Result r = hetflow("run h2.yaml");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto m = manifest("out");
+  hetflow::test::expect_outputs_are_the_files(dir / "out");
+  EXPECT_TRUE(m["timings_s"].contains("trajectories")) << m["timings_s"];
+  const auto table = file_lines(dir / "out/trajectories.csv");
+  ASSERT_EQ(table.size(), 1u + 2 * 30);
+  EXPECT_EQ(table[0], "system,t_s,T_K,Y_H2,Y_H,Y_O2,Y_OH,Y_H2O,Y_N2");
+  std::size_t crossings = 0;
+  for (std::size_t s = 0; s < 2; ++s) {
+    const auto& system = m["result"]["systems"][s];
+    const double T0 = system["T0"], delay = system["delay"];
+    double previous_t = -1.0;
+    bool crossed = false;
+    for (std::size_t j = 0; j < 30; ++j) {
+      const auto row = cells(table[1 + 30 * s + j]);
+      ASSERT_EQ(row.size(), 9u) << table[1 + 30 * s + j];
+      EXPECT_EQ(row[0], std::to_string(s));
+      const double t = std::stod(row[1]), T = std::stod(row[2]);
+      EXPECT_GT(t, previous_t);  // log spacing: 0, then 1e-7 to end_time
+      if (j == 0) EXPECT_EQ(row[1] + "," + row[2], "0," + hetflow::core::shortest_text(T0));
+      if (j == 1) EXPECT_EQ(t, 1e-7);
+      if (j == 29) {
+        EXPECT_EQ(t, 0.01);
+        EXPECT_NEAR(T, system["final_T"].get<double>(), 1e-4 * T);
+      }
+      if (!crossed && T >= T0 + 400) {
+        crossed = true;
+        ++crossings;
+        EXPECT_GE(t, delay * (1 - 1e-4)) << "system " << s;
+        EXPECT_LT(previous_t, delay * (1 + 1e-4)) << "system " << s;
+      }
+      previous_t = t;
+    }
+  }
+  EXPECT_EQ(crossings, 2u);
+}
+
+// A run without output.samples writes no trajectories.
+TEST_F(ChemCase, IgnitionWithoutSamplesWritesNoTrajectories) {
+  write("h2.yaml", h2_case("", "[1200]"));
+  ASSERT_EQ(hetflow("run h2.yaml").status, 0);
+  EXPECT_FALSE(fs::exists(dir / "out/trajectories.csv"));
+  EXPECT_FALSE(manifest("out")["outputs"].contains("trajectories.csv"));
+}
+
+// output.samples: 5 states per system, evenly over dt, from the batch's own launch: the first is the
+// initial state and the last the final state of final_states.csv, cell for cell (the dense output at
+// t_end is the final state's bits).
+TEST_F(ChemCase, ReactorBatchWritesTrajectoriesEndingAtTheFinalStates) {
+  write("batch.yaml", "type: reactor_batch\nmechanism:\n  file: h2o2.yaml\nmixture:\n  fuel: \"H2:1\"\n"
+                      "batch:\n  count: 4\n  dt: 1e-4\n  temperature: [1200, 1300]\noutput:\n  dir: out\n"
+                      "  samples: 5\n");
+  const Result r = hetflow("run batch.yaml");
+  ASSERT_EQ(r.status, 0) << r.output;
+  hetflow::test::expect_outputs_are_the_files(dir / "out");
+  const auto finals = file_lines(dir / "out/final_states.csv");
+  const auto table = file_lines(dir / "out/trajectories.csv");
+  ASSERT_EQ(finals.size(), 5u);
+  ASSERT_EQ(table.size(), 1u + 4 * 5);
+  // The trajectories' columns are final_states.csv's T_K and Y_ columns.
+  const auto header = cells(table[0]), final_header = cells(finals[0]);
+  ASSERT_EQ(header.size(), 2 + 11u);
+  EXPECT_EQ(header[0] + "," + header[1], "system,t_s");
+  EXPECT_TRUE(std::equal(header.begin() + 2, header.end(), final_header.begin() + 2)) << table[0];
+  const double times[] = {0.0, 2.5e-5, 5e-5, 7.5e-5, 1e-4};
+  for (std::size_t s = 0; s < 4; ++s) {
+    const auto final_row = cells(finals[1 + s]);
+    for (std::size_t j = 0; j < 5; ++j) {
+      const auto row = cells(table[1 + 5 * s + j]);
+      ASSERT_EQ(row.size(), header.size()) << table[1 + 5 * s + j];
+      EXPECT_EQ(row[0], std::to_string(s));
+      EXPECT_NEAR(std::stod(row[1]), times[j], 1e-18) << row[1];
+    }
+    EXPECT_EQ(cells(table[1 + 5 * s])[2], final_row[0]);  // T0
+    const auto last = cells(table[5 + 5 * s]);
+    EXPECT_TRUE(std::equal(last.begin() + 2, last.end(), final_row.begin() + 2)) << table[5 + 5 * s];
+  }
+}
+
+TEST_F(ChemCase, MalformedSampleKeysAreRejectedWithLineAndKey) {
+  const std::string batch =
+      "type: reactor_batch\nmechanism:\n  file: h2o2.yaml\nmixture:\n  fuel: \"H2:1\"\nbatch:\n  count: 4\n"
+      "  dt: 1e-4\noutput:\n  dir: out\n";
+  expect_rejected({
+      {"negative", batch + "  samples: -1\n", "negative.yaml:11: output.samples"},
+      {"spacing", batch + "  samples: 3\n  sample_spacing: cubic\n", "spacing.yaml:12: output.sample_spacing"},
+      {"late",
+       batch + "  samples: 3\n  sample_spacing: log\n  first_sample: 1e-3\n",
+       "late.yaml:13: output.first_sample = 0.001 is not below batch.dt = 0.0001"},
+      {"linear", batch + "  samples: 3\n  first_sample: 1e-6\n",
+       "linear.yaml:12: output.first_sample does not apply: output.sample_spacing is linear"},
+      {"unsampled", batch + "  sample_spacing: log\n",
+       "unsampled.yaml:11: output.sample_spacing does not apply: output.samples is 0"},
+      {"ignition_late", h2_case() + "  samples: 10\n  first_sample: 0.5\n",
+       "ignition_late.yaml:14: output.first_sample = 0.5 is not below ignition.end_time = 0.01"},
   });
 }
 

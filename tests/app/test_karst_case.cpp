@@ -21,12 +21,7 @@ namespace {
 namespace fs = std::filesystem;
 using Result = hetflow::test::CommandResult;
 
-std::vector<std::string> lines(const fs::path& p) {
-  std::ifstream in(p);
-  std::vector<std::string> out;
-  for (std::string l; std::getline(in, l);) out.push_back(l);
-  return out;
-}
+using hetflow::test::file_lines;
 
 // A storm pulse on t* in [0, 3]: velocity up to 2, inlet up to 13 °C over a 10 °C background.
 std::string series(const char* header, double (*f)(double)) {
@@ -61,7 +56,7 @@ TEST_F(KarstCase, ForwardRunsWriteOneOutletColumnPerSet) {
   write("storm.yaml", forward_case("model:\n  st: [2, 10, 20]\n"));
   const Result r = hetflow("run storm.yaml");
   ASSERT_EQ(r.status, 0) << r.output;
-  const auto table = lines(dir / "out/outlet.csv");
+  const auto table = file_lines(dir / "out/outlet.csv");
   ASSERT_EQ(table.size(), 301u);  // header and 300 steps of 0.01
   EXPECT_EQ(table[0], "t,outlet_0,outlet_1,outlet_2");
   EXPECT_EQ(table[1].rfind("0.01,10,10,10", 0), 0u) << table[1];  // the pulse has not arrived yet
@@ -107,12 +102,12 @@ TEST_F(KarstCase, InversionRecoversTheForwardCasesParameters) {
   EXPECT_LT(s["rms"].get<double>(), 1e-5);
   EXPECT_EQ(s["method"], "nlcg");
   EXPECT_TRUE(s["failures"].empty());
-  const auto fit = lines(dir / "out/fit.csv");
+  const auto fit = file_lines(dir / "out/fit.csv");
   ASSERT_EQ(fit.size(), 301u);
   EXPECT_EQ(fit[0], "t,observed,fit,residual");
   EXPECT_TRUE(fs::exists(dir / "out/fit.png"));
   // The log: a header, then one line per candidate the method evaluated.
-  EXPECT_EQ(lines(dir / "out/inversion_log.jsonl").size(), s["evaluations"].get<std::size_t>() + 1);
+  EXPECT_EQ(file_lines(dir / "out/inversion_log.jsonl").size(), s["evaluations"].get<std::size_t>() + 1);
   EXPECT_EQ(manifest("out")["status"], "complete");
   hetflow::test::expect_outputs_are_the_files(dir / "out");
   // The headline: the fitted parameters (6 digits) and the misfit.
@@ -142,7 +137,7 @@ TEST_F(KarstCase, SigintStopsForwardRunsAfterTheCurrentBatch) {
   const std::size_t runs = m["result"]["runs"].get<std::size_t>();
   EXPECT_GT(runs, 0u);
   EXPECT_LT(runs, 20000u);
-  const auto table = lines(dir / "out/outlet.csv");
+  const auto table = file_lines(dir / "out/outlet.csv");
   ASSERT_EQ(table.size(), 301u);
   EXPECT_EQ(static_cast<std::size_t>(std::count(table[0].begin(), table[0].end(), ',')), runs);
 }
@@ -164,7 +159,7 @@ TEST_F(KarstCase, SigintStopsAnInversionAndWritesTheBestSoFar) {
   EXPECT_EQ(m["result"]["stop_reason"], "interrupted by a signal");
   std::ifstream in(dir / "out/inversion.json");
   EXPECT_EQ(nlohmann::json::parse(in)["stop_reason"], "interrupted by a signal");
-  EXPECT_EQ(lines(dir / "out/fit.csv").size(), 301u);
+  EXPECT_EQ(file_lines(dir / "out/fit.csv").size(), 301u);
 }
 
 TEST_F(KarstCase, BadInputsAreRejectedWithFileAndLine) {

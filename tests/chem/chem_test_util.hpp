@@ -23,6 +23,10 @@ inline const std::filesystem::path mechanisms =
 
 inline Mechanism gri30_yaml() { return read_yaml_mechanism(mechanisms / "gri30.yaml"); }
 inline Mechanism gri30_chemkin() { return read_chemkin(mechanisms / "gri30.inp", mechanisms / "gri30_thermo.dat"); }
+// The mechanisms above 100 species (data/mechanisms/README.md): n-dodecane (Wang, Ra, Jia & Reitz; 100
+// species, so n = 101) in its ideal-gas phase, and n-hexane (NUIG; 1268 species).
+inline Mechanism dodecane_reitz() { return read_yaml_mechanism(mechanisms / "nDodecane_Reitz.yaml", "nDodecane_IG"); }
+inline Mechanism hexane_nuig() { return read_yaml_mechanism(mechanisms / "n-hexane-NUIG-2015.yaml"); }
 
 // The GRI 3.0 thermo file as text, for small mechanisms parsed from strings in the tests.
 inline const std::string& gri_thermo() {

@@ -98,4 +98,36 @@ inline double first_crossing(const ode::Radau5& solver, const std::vector<double
   return lo + (hi - lo) * (target - T_lo) / (T_hi - T_lo);
 }
 
+// The first time T reaches `target` from dense output (ode::Batch::samples): one integration over
+// [0, t_end] sampled at `count` + 1 even times brackets the crossing, then `passes` more integrations,
+// each to the bracket's end, sample it evenly again; T is interpolated linearly in the last bracket.
+// For systems too costly for first_crossing's batches of whole integrations. The bracket ends, with
+// their T, go to `bracket` when given (lo, T_lo, hi, T_hi).
+inline double sampled_crossing(const ode::Radau5& solver, const std::vector<double>& y0, double pressure,
+                               double target, double t_end, std::size_t count, int passes,
+                               std::vector<double>* bracket = nullptr) {
+  const std::size_t n = y0.size();
+  double lo = 0.0, hi = t_end, T_lo = y0.back(), T_hi = 0.0;
+  for (int pass = 0; pass <= passes; ++pass) {
+    ode::Batch batch{.y0 = y0, .params = {pressure}, .t0 = {0.0}, .t_end = {hi}};
+    for (std::size_t k = 0; k <= count; ++k)
+      batch.samples.push_back(lo + (hi - lo) * static_cast<double>(k) / static_cast<double>(count));
+    const ode::Result r = solver.integrate(batch);
+    EXPECT_EQ(r.failures(), 0u) << r.report();
+    std::size_t k = 0;
+    while (k <= count && r.samples[k * n + n - 1] < target) ++k;
+    if (k == 0 || k > count) {
+      ADD_FAILURE() << "T does not cross " << target << " K inside [" << lo << ", " << hi << "] s";
+      return 0.0;
+    }
+    const double step = (hi - lo) / static_cast<double>(count);
+    lo = lo + step * static_cast<double>(k - 1);
+    hi = lo + step;
+    T_lo = r.samples[(k - 1) * n + n - 1];
+    T_hi = r.samples[k * n + n - 1];
+  }
+  if (bracket) *bracket = {lo, T_lo, hi, T_hi};
+  return lo + (hi - lo) * (target - T_lo) / (T_hi - T_lo);
+}
+
 }  // namespace hetflow::chem::test

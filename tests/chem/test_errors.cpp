@@ -103,5 +103,33 @@ TEST(ChemErrors, YamlErrorsNameFileAndLine) {
                      "bad.yaml", 15, "unknown reaction key 'rate-konstant'");
 }
 
+// Cantera's phase key `reactions`: `all` takes the default section, a missing named section is refused at
+// the key's line instead of leaving the mechanism without reactions.
+TEST(ChemErrors, YamlPhaseReactionsKey) {
+  const std::string phase =
+      "units: {length: cm, quantity: mol, activation-energy: cal/mol}\n"  // 1
+      "phases:\n"                                                           // 2
+      "- name: gas\n"                                                       // 3
+      "  elements: [H]\n"                                                   // 4
+      "  species: [H2, H]\n";                                               // 5
+  const std::string rest =
+      "species:\n"
+      "- name: H2\n"
+      "  composition: {H: 2}\n"
+      "  thermo: {model: NASA7, temperature-ranges: [200, 6000], data: [[2.5, 0, 0, 0, 0, 0, 0]]}\n"
+      "- name: H\n"
+      "  composition: {H: 1}\n"
+      "  thermo: {model: NASA7, temperature-ranges: [200, 6000], data: [[2.5, 0, 0, 0, 0, 0, 0]]}\n"
+      "reactions:\n"
+      "- equation: H2 <=> 2 H\n  rate-constant: {A: 1, b: 0, Ea: 0}\n";
+  EXPECT_EQ(parse_yaml_mechanism(phase + "  reactions: all\n" + rest, "all.yaml").reactions.size(), 1u);
+  EXPECT_EQ(parse_yaml_mechanism(phase + "  reactions: [reactions]\n" + rest, "named.yaml").reactions.size(), 1u);
+  EXPECT_EQ(parse_yaml_mechanism(phase + "  reactions: none\n" + rest, "none.yaml").reactions.size(), 0u);
+  test::expect_error([&] { parse_yaml_mechanism(phase + "  reactions: [hydrogen-reactions]\n" + rest, "bad.yaml"); },
+                     "bad.yaml", 6, "names the reaction section 'hydrogen-reactions', which the file does not have");
+  test::expect_error([&] { parse_yaml_mechanism(phase + "  reactions: declared-species\n" + rest, "bad.yaml"); },
+                     "bad.yaml", 6, "declared-species");
+}
+
 }  // namespace
 }  // namespace hetflow::chem

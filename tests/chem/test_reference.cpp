@@ -91,5 +91,9 @@ TEST(ChemReference, ChemkinFeatureFixtureMatchesCantera) {
   check_against_reference(read_chemkin(test::test_data / "features.inp", test::mechanisms / "gri30_thermo.dat"), "features");
 }
 
+TEST(ChemReference, DodecaneReitzMatchesCantera) { check_against_reference(test::dodecane_reitz(), "dodecane_reitz"); }
+
+TEST(ChemReference, HexaneNuigMatchesCantera) { check_against_reference(test::hexane_nuig(), "hexane_nuig"); }
+
 }  // namespace
 }  // namespace hetflow::chem

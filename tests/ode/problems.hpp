@@ -6,6 +6,7 @@
 #include <ostream>
 #include <string>
 
+#include "hetflow/core/error.hpp"
 #include "hetflow/ode/radau5.hpp"
 
 namespace hetflow::ode {
@@ -16,6 +17,17 @@ inline void PrintTo(Mapping m, std::ostream* os) {
 }  // namespace hetflow::ode
 
 namespace hetflow::ode::test {
+
+// The message of the core::Error a call throws, or "no error".
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const core::Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
 
 // Test-name suffix of a mapping.
 inline const char* mapping_name(Mapping m) {

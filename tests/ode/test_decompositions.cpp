@@ -22,7 +22,7 @@ namespace {
 
 // phased_state.cl's layout.
 constexpr std::size_t p_fac1 = 10, p_alphn = 11, p_betan = 12, p_singular = 18;
-std::size_t state_size(std::size_t n) { return 19 + 4 * n; }
+std::size_t state_size(std::size_t n) { return 20 + 4 * n; }
 
 struct Factors {
   std::vector<double> matrices, state;

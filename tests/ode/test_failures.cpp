@@ -11,6 +11,8 @@
 namespace hetflow::ode {
 namespace {
 
+using test::error_of;
+
 const core::DeviceSet& devices() {
   static const core::DeviceSet d = hetflow::test::test_device();
   return d;
@@ -24,15 +26,6 @@ Batch vdp(double t_end) {
   return b;
 }
 
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const core::Error& e) {
-    return e.what();
-  }
-  return "no error";
-}
 
 // The integration failures, with both mappings.
 class OdeFailures : public ::testing::TestWithParam<Mapping> {};
@@ -110,6 +103,34 @@ void jac(double t, const double* y, double* dfdy, __global const double* p) {
 INSTANTIATE_TEST_SUITE_P(Mappings, OdeFailures,
                          ::testing::Values(Mapping::work_item, Mapping::work_group, Mapping::phased),
                          [](const auto& param_info) { return test::mapping_name(param_info.param); });
+
+// A group_only system (radau5.hpp) needs both group functions and its analytic Jacobian, and no mapping
+// but the phased one refuses it for its size.
+TEST(OdeFailuresInput, GroupOnlySystems) {
+  const std::string group = "void rhs_group(double t, const SHARED double* y, SHARED double* f, __global const double* p,"
+                            " __global const double* tables, WORK_SPACE double* work) {}\n"
+                            "void jac_group(double t, const SHARED double* y, MATRIX_SPACE double* dfdy,"
+                            " __global const double* p, __global const double* tables, WORK_SPACE double* work) {}";
+  const System full{.n = 300, .source = group, .analytic_jacobian = true, .group_rhs = true, .group_jac = true,
+                    .group_only = true};
+  Options o;
+  o.mapping = Mapping::work_item;
+  EXPECT_EQ(error_of([&] { Radau5(devices(), full, o); }), "no error");
+  o.mapping = Mapping::phased;
+  EXPECT_NE(error_of([&] { Radau5(devices(), full, o); }).find("the phased mapping takes no group_only system"),
+            std::string::npos);
+  o.mapping = Mapping::work_item;
+  System no_jacobian = full;
+  no_jacobian.group_jac = false;
+  EXPECT_NE(error_of([&] { Radau5(devices(), no_jacobian, o); }).find("group_only needs group_rhs, analytic_jacobian and group_jac"),
+            std::string::npos);
+  System no_source = full;
+  no_source.source = "void rhs_group() {}";
+  EXPECT_NE(error_of([&] { Radau5(devices(), no_source, o); }).find("defines rhs_group and jac_group"), std::string::npos);
+  o.jacobian = Jacobian::finite_difference;
+  EXPECT_NE(error_of([&] { Radau5(devices(), full, o); }).find("jacobian is finite_difference but the system is group_only"),
+            std::string::npos);
+}
 
 // Each mapping states its own limit on n; automatic takes mapping 2 on GPUs for small batches and the
 // phased mapping for large ones.

@@ -6,8 +6,10 @@
 // over its reactions in rhs()'s order, and the rows of ∂ω̇/∂c), and for the Jacobian the reactor's
 // transform column by column. Every value takes the operations of rhs() or jac() in the same order, so
 // both give the same bits. Reactions are read from `tables` (reactor_tables.cpp) rather than written out, so
-// that neighbouring work-items run the same instructions on different reactions. Appended after the
-// generated source, whose helpers and constants it calls; the host defines CHEM_REACTIONS,
+// that neighbouring work-items run the same instructions on different reactions. For a mechanism
+// above 64 species these are the reactor's only functions (ode::System::group_only), and mapping 1 calls
+// them too, as a group of one. Appended after the generated source, whose helpers and macros it calls
+// (reactor_source_parts.hpp's rhs_helpers and jacobian_helpers); the host defines CHEM_REACTIONS,
 // CHEM_MAX_PRESSURES (the most pressures of a PLOG reaction, at least 1) and CHEM_MAX_EXPONENTS (the
 // most concentration exponents of one reaction, forward and reverse together, at least 1).
 #if ODE_GROUP_RHS
@@ -17,6 +19,12 @@
 // reactant.
 #define CHEM_RECORD(r) (tables + (int)tables[(r)])
 #define CHEM_PRODUCTION(k) ((int)tables[CHEM_REACTIONS + (k)])
+// Then the species block: per species its molecular weight, T_mid, and the lower and upper NASA-7
+// coefficients. The group functions read the species' constants here rather than from the generated
+// __constant arrays, which a mechanism of hundreds of species would not fit.
+#define CHEM_SPECIES_STRIDE 16
+#define CHEM_SPECIES(tables) ((tables) + (int)(tables)[CHEM_REACTIONS + CHEM_K + 1])
+#define CHEM_WEIGHT(sp, k) ((sp)[CHEM_SPECIES_STRIDE * (k)])
 
 // A record's header; the O_ fields are offsets of its parts from the record's start.
 #define H_KIND 0        // RateKind: elementary, three_body, falloff, chemically_activated, plog
@@ -65,7 +73,7 @@ double chem_slope_at(__global const double* k, const ChemState* s) { return (k[1
 
 // concentration_product: Π c_s^order, integer orders multiplied out; with which >= 0, its derivative by
 // that term's species (product_derivative).
-double chem_product(__global const double* terms, int n, const SHARED double* c, int which) {
+double chem_product(__global const double* terms, int n, const WORK_SPACE double* c, int which) {
   double s = 1.0;
   for (int u = 0; u < n; ++u) {
     const double x = c[SPECIES(terms, u)], order = COEFFICIENT(terms, u);
@@ -82,7 +90,7 @@ double chem_product(__global const double* terms, int n, const SHARED double* c,
 }
 
 // reaction_change: Σ ν'' x_s (products) then - Σ ν' x_s (reactants).
-double chem_change(__global const double* rec, const SHARED double* x) {
+double chem_change(__global const double* rec, const WORK_SPACE double* x) {
   __global const double* products = PART(rec, O_PRODUCTS);
   __global const double* reactants = PART(rec, O_REACTANTS);
   double d = 0.0;
@@ -127,8 +135,8 @@ typedef struct {
   double forward_product, reverse_product, q;
 } ChemRate;
 
-ChemRate chem_rate(__global const double* rec, const ChemState* s, double P, const SHARED double* c,
-                   const SHARED double* g) {
+ChemRate chem_rate(__global const double* rec, const ChemState* s, double P, const WORK_SPACE double* c,
+                   const WORK_SPACE double* g) {
   const double T = s->T;
   ChemRate r = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0};
   const int kind = COUNT(rec, H_KIND);
@@ -180,29 +188,38 @@ ChemRate chem_rate(__global const double* rec, const ChemState* s, double P, con
 
 // The start of the group's work: c, c_p, h, g and ω̇ (CHEM_K each); `rest` is the caller's.
 typedef struct {
-  SHARED double *c, *cp, *h, *g, *w, *rest;
+  WORK_SPACE double *c, *cp, *h, *g, *w, *rest;
 } ChemWork;
 
-ChemWork chem_work(SHARED double* work) {
+// The coefficients of species k's polynomial for T (the lower one up to and including T_mid), as
+// chem_nasa takes them.
+void chem_species_coefficients(__global const double* sp, int k, double T, double* a) {
+  __global const double* record = sp + CHEM_SPECIES_STRIDE * k;
+  __global const double* from = record + (T <= record[1] ? 2 : 9);
+  for (int i = 0; i < 7; ++i) a[i] = from[i];
+}
+
+ChemWork chem_work(WORK_SPACE double* work) {
   const ChemWork v = {work, work + CHEM_K, work + 2 * CHEM_K, work + 3 * CHEM_K, work + 4 * CHEM_K, work + 5 * CHEM_K};
   return v;
 }
 
 // The state, with c, c_p, h and g of every species in v, the species spread over the group (and a
 // barrier so all see them).
-ChemState chem_group_state(const SHARED double* y, double P, const ChemWork* v) {
+ChemState chem_group_state(const SHARED double* y, double P, __global const double* sp, const ChemWork* v) {
   ChemState s;
   s.T = y[CHEM_K];
   s.log_T = log(s.T);
   s.RT = CHEM_R * s.T;
   double inverse_weight = 0.0;
-  for (int k = 0; k < CHEM_K; ++k) inverse_weight += y[k] / chem_weight[k];
+  for (int k = 0; k < CHEM_K; ++k) inverse_weight += y[k] / CHEM_WEIGHT(sp, k);
   s.wbar = 1.0 / inverse_weight;
   s.rho = P * s.wbar / s.RT;
   FOR_OWN(k, 0, CHEM_K) {
-    v->c[k] = s.rho * y[k] / chem_weight[k];
-    double cpk, hk, gk;
-    chem_species_thermo(s.T, s.log_T, k, &cpk, &hk, &gk);
+    v->c[k] = s.rho * y[k] / CHEM_WEIGHT(sp, k);
+    double cpk, hk, gk, a[7];
+    chem_species_coefficients(sp, k, s.T, a);
+    chem_nasa(s.T, s.log_T, a, &cpk, &hk, &gk);
     v->cp[k] = cpk;
     v->h[k] = hk;
     v->g[k] = gk;
@@ -216,12 +233,13 @@ ChemState chem_group_state(const SHARED double* y, double P, const ChemWork* v) 
 
 // work: chem_work's arrays, then q (CHEM_REACTIONS).
 void rhs_group(double t, const SHARED double* y, SHARED double* f, __global const double* p,
-               __global const double* tables, SHARED double* work) {
+               __global const double* tables, WORK_SPACE double* work) {
   const ChemWork v = chem_work(work);
-  SHARED double* q = v.rest;
+  WORK_SPACE double* q = v.rest;
+  __global const double* sp = CHEM_SPECIES(tables);
   const double P = p[0];
   // rhs() forms ρ as P (1 / Σ Y/W) / (R T), the same bits as the state's P W̄ / (R T).
-  const ChemState s = chem_group_state(y, P, &v);
+  const ChemState s = chem_group_state(y, P, sp, &v);
   FOR_OWN(r, 0, CHEM_REACTIONS) q[r] = chem_rate(CHEM_RECORD(r), &s, P, v.c, v.g).q;
   SYNC();  // q is complete
   FOR_OWN(k, 0, CHEM_K) {
@@ -229,14 +247,14 @@ void rhs_group(double t, const SHARED double* y, SHARED double* f, __global cons
     double wk = 0.0;
     for (int e = CHEM_PRODUCTION(k); e < CHEM_PRODUCTION(k + 1); e += 2) wk += tables[e + 1] * q[(int)tables[e]];
     v.w[k] = wk;
-    f[k] = chem_weight[k] * wk / s.rho;
+    f[k] = CHEM_WEIGHT(sp, k) * wk / s.rho;
   }
   SYNC();  // w is complete
   if (LEADER) {
     double cp_mass = 0.0;
     double heat_release = 0.0;
     for (int k = 0; k < CHEM_K; ++k) {
-      cp_mass += y[k] * v.cp[k] / chem_weight[k];
+      cp_mass += y[k] * v.cp[k] / CHEM_WEIGHT(sp, k);
       heat_release += v.h[k] * v.w[k];
     }
     f[CHEM_K] = -heat_release / (s.rho * cp_mass);
@@ -295,8 +313,8 @@ void chem_forward_slopes(__global const double* rec, const ChemRate* r, const Ch
 
 // q, dq/dT, dq/d[M] and dq/dc_u of one reaction into dq (CHEM_DQ doubles), u over its forward then
 // reverse exponents.
-void chem_rate_derivatives(__global const double* rec, const ChemState* s, double P, const SHARED double* c,
-                           const SHARED double* g, const SHARED double* h, SHARED double* dq) {
+void chem_rate_derivatives(__global const double* rec, const ChemState* s, double P, const WORK_SPACE double* c,
+                           const WORK_SPACE double* g, const WORK_SPACE double* h, WORK_SPACE double* dq) {
   const double T = s->T;
   const ChemRate r = chem_rate(rec, s, P, c, g);
   const int three_body = COUNT(rec, H_KIND) == KIND_THREE_BODY;
@@ -329,7 +347,8 @@ void chem_rate_derivatives(__global const double* rec, const ChemState* s, doubl
 
 // jac()'s updates of row k through one term ν of reaction rec: ∂ω̇_k/∂c by the exponents' species, then
 // by [M]'s.
-void chem_row_terms(__global const double* rec, const SHARED double* dq, double nu, int k, SHARED double* J) {
+void chem_row_terms(__global const double* rec, const WORK_SPACE double* dq, double nu, int k,
+                    MATRIX_SPACE double* J) {
   __global const double* forward = PART(rec, O_FORWARD);
   __global const double* reverse = PART(rec, O_REVERSE_ORDERS);
   const int nf = COUNT(rec, H_FORWARD), nr = rec[H_REVERSIBLE] != 0.0 ? COUNT(rec, H_REVERSE) : 0;
@@ -347,17 +366,18 @@ void chem_row_terms(__global const double* rec, const SHARED double* dq, double 
 }
 
 // work: chem_work's arrays, ∂ω̇/∂T and a (CHEM_K each), then CHEM_DQ per reaction.
-void jac_group(double t, const SHARED double* y, SHARED double* dfdy, __global const double* p,
-               __global const double* tables, SHARED double* work) {
+void jac_group(double t, const SHARED double* y, MATRIX_SPACE double* dfdy, __global const double* p,
+               __global const double* tables, WORK_SPACE double* work) {
   const ChemWork v = chem_work(work);
-  const SHARED double *c = v.c, *cp = v.cp, *h = v.h;
-  SHARED double* w = v.w;
-  SHARED double* wT = v.rest;
-  SHARED double* a = wT + CHEM_K;
-  SHARED double* dq = a + CHEM_K;
+  const WORK_SPACE double *c = v.c, *cp = v.cp, *h = v.h;
+  WORK_SPACE double* w = v.w;
+  WORK_SPACE double* wT = v.rest;
+  WORK_SPACE double* a = wT + CHEM_K;
+  WORK_SPACE double* dq = a + CHEM_K;
+  __global const double* sp = CHEM_SPECIES(tables);
   const double P = p[0];
   FOR_OWN(i, 0, CHEM_N * CHEM_N) dfdy[i] = 0.0;
-  const ChemState s = chem_group_state(y, P, &v);
+  const ChemState s = chem_group_state(y, P, sp, &v);
   const double T = s.T, wbar = s.wbar, rho = s.rho;
   FOR_OWN(r, 0, CHEM_REACTIONS)
   chem_rate_derivatives(CHEM_RECORD(r), &s, P, c, v.g, h, dq + r * CHEM_DQ);
@@ -367,7 +387,7 @@ void jac_group(double t, const SHARED double* y, SHARED double* dfdy, __global c
     for (int e = CHEM_PRODUCTION(k); e < CHEM_PRODUCTION(k + 1); e += 2) {
       const int r = (int)tables[e];
       const double nu = tables[e + 1];
-      const SHARED double* dqr = dq + r * CHEM_DQ;
+      const WORK_SPACE double* dqr = dq + r * CHEM_DQ;
       wk += nu * dqr[0];
       wTk += nu * dqr[1];
       chem_row_terms(CHEM_RECORD(r), dqr, nu, k, dfdy);
@@ -381,25 +401,28 @@ void jac_group(double t, const SHARED double* y, SHARED double* dfdy, __global c
   SYNC();  // w, wT, a and the rows of ∂ω̇/∂c are complete
   double cp_mass = 0.0, heat_release = 0.0, dcp_mass = 0.0;
   for (int k = 0; k < CHEM_K; ++k) {
-    cp_mass += y[k] * cp[k] / chem_weight[k];
+    double coefficients[7];
+    chem_species_coefficients(sp, k, T, coefficients);
+    cp_mass += y[k] * cp[k] / CHEM_WEIGHT(sp, k);
     heat_release += h[k] * w[k];
-    dcp_mass += y[k] * (CHEM_R * chem_cp_slope(T, k)) / chem_weight[k];
+    dcp_mass += y[k] * (CHEM_R * chem_nasa_cp_slope(T, coefficients)) / CHEM_WEIGHT(sp, k);
   }
   const double f_T = -heat_release / (rho * cp_mass);
   FOR_OWN(j, 0, CHEM_N) {
     double dheat = 0.0;
     if (j < CHEM_K) {
       for (int k = 0; k < CHEM_K; ++k) {
-        const double dwdy = rho / chem_weight[j] * dfdy[k + j * CHEM_N] - wbar / chem_weight[j] * a[k];
+        const double dwdy = rho / CHEM_WEIGHT(sp, j) * dfdy[k + j * CHEM_N] - wbar / CHEM_WEIGHT(sp, j) * a[k];
         dheat += h[k] * dwdy;
-        dfdy[k + j * CHEM_N] = chem_weight[k] * dwdy / rho + chem_weight[k] * w[k] / rho * wbar / chem_weight[j];
+        dfdy[k + j * CHEM_N] =
+            CHEM_WEIGHT(sp, k) * dwdy / rho + CHEM_WEIGHT(sp, k) * w[k] / rho * wbar / CHEM_WEIGHT(sp, j);
       }
       dfdy[CHEM_K + j * CHEM_N] =
-          -dheat / (rho * cp_mass) - f_T * (cp[j] / (chem_weight[j] * cp_mass) - wbar / chem_weight[j]);
+          -dheat / (rho * cp_mass) - f_T * (cp[j] / (CHEM_WEIGHT(sp, j) * cp_mass) - wbar / CHEM_WEIGHT(sp, j));
     } else {
       for (int k = 0; k < CHEM_K; ++k) {
         dheat += cp[k] * w[k] + h[k] * wT[k];
-        dfdy[k + CHEM_K * CHEM_N] = chem_weight[k] * wT[k] / rho + chem_weight[k] * w[k] / rho / T;
+        dfdy[k + CHEM_K * CHEM_N] = CHEM_WEIGHT(sp, k) * wT[k] / rho + CHEM_WEIGHT(sp, k) * w[k] / rho / T;
       }
       dfdy[CHEM_K + CHEM_K * CHEM_N] = -dheat / (rho * cp_mass) - f_T * (dcp_mass / cp_mass - 1.0 / T);
     }

@@ -114,7 +114,7 @@ std::vector<double> record(const Reaction& r) {
 
 std::vector<double> reactor_tables(const Mechanism& m) {
   const std::size_t reactions = m.reactions.size(), species = m.species.size();
-  std::vector<double> t(reactions + species + 1);
+  std::vector<double> t(reactions + species + 2);
   // Each species' (reaction, ν) pairs in the order the generated rhs() updates ω̇: by reaction, and
   // within one its reactants before its products.
   std::vector<std::vector<double>> production(species);
@@ -131,6 +131,13 @@ std::vector<double> reactor_tables(const Mechanism& m) {
     t.insert(t.end(), production[k].begin(), production[k].end());
   }
   t[reactions + species] = static_cast<double>(t.size());
+  // Each species' molecular weight, T_mid, and its lower and upper coefficients (CHEM_SPECIES_STRIDE).
+  t[reactions + species + 1] = static_cast<double>(t.size());
+  for (const Species& sp : m.species) {
+    t.insert(t.end(), {sp.molecular_weight, sp.thermo.t_mid});
+    t.insert(t.end(), sp.thermo.low.begin(), sp.thermo.low.end());
+    t.insert(t.end(), sp.thermo.high.begin(), sp.thermo.high.end());
+  }
   return t;
 }
 

@@ -243,14 +243,25 @@ class Reader {
     Mechanism m;
     read_elements(root, phase, m);
     read_species(root, phase, m);
+    // Cantera's phase key `reactions`: a section name (or a list of one), `all` for the default section,
+    // `none`; without the key the default section, where the file has one.
     std::string section = "reactions";
-    if (const YAML::Node r = phase["reactions"]) {
+    const YAML::Node r = phase["reactions"];
+    if (r) {
       if (r.IsSequence() && r.size() == 1) section = text(r[0]);
       else if (r.IsScalar()) section = text(r);
       else fail(r, "only one reaction section per phase is supported");
+      if (section == "all") section = "reactions";
+      if (section == "declared-species")
+        fail(r, "reactions: declared-species (dropping reactions of undeclared species) is not supported; name "
+                "the section, or use all");
     }
-    if (section != "none" && root[section]) {
-      for (const YAML::Node& n : root[section]) m.reactions.push_back(reaction(n, m));
+    if (section != "none") {
+      if (root[section]) {
+        for (const YAML::Node& n : root[section]) m.reactions.push_back(reaction(n, m));
+      } else if (r) {
+        fail(r, "the phase names the reaction section '" + section + "', which the file does not have");
+      }
     }
     finish_mechanism(m, source_);
     return m;

@@ -39,6 +39,14 @@
 #else
 #define MATRIX_SPACE SHARED
 #endif
+// Where the system's own scratch (System::group_work) lives: the group's share in mapping 2, and in
+// mapping 1, which calls the group functions only for a System::group_only system, the work-item's slice
+// of global scratch: a large mechanism's work would not fit a work-item's private memory.
+#if ODE_GROUP
+#define WORK_SPACE SHARED
+#else
+#define WORK_SPACE __global
+#endif
 // Element-wise vector loops: index i has the same owner in every one of them, so they need no barrier
 // between each other.
 #define FOR_EACH(i) FOR_OWN(i, 0, ODE_N)

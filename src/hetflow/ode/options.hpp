@@ -13,8 +13,12 @@ enum class Controller {
 
 // How systems map onto work-items (Sewerin & Rigopoulos 2015, section 5; docs/ode.md, Mappings).
 enum class Mapping {
-  work_item,   // mapping 1: one work-item per system, everything private (see private_matrix_limit); n <= 64
-  work_group,  // mapping 2: one work-group per system, matrices in per-group global scratch; n <= 128
+  // Mapping 1: one work-item per system, everything private (see private_matrix_limit); n <= 64, or any
+  // n for a System::group_only system, whose matrices are global.
+  work_item,
+  // Mapping 2: one work-group per system, matrices in per-group global scratch; n <= 128, or any n for a
+  // group_only system.
+  work_group,
   // Mapping 1's steps with the decompositions apart: each pass runs every unfinished system up to its
   // next decomposition, then a work-group per system factorises (radau5_decompose.cl); J and the
   // factors stay in global memory between passes; n <= 64.

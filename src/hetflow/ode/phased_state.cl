@@ -1,8 +1,9 @@
 // The phased mapping's record of a system between passes (radau5.cl with ODE_PHASED, radau5_decompose.cl),
 // PHASED_STATE doubles per system; mirrored by radau5_buffers.hpp. A pass of radau5_integrate runs each system
-// up to its next decomposition and leaves here what the step loop needs to go on: its scalars, f(x, y)
-// and the last collocation polynomial. y stays in the batch's y, the counters in the counters, J and
-// the factors in the matrices. The decomposition returns in P_SINGULAR whether a pivot was zero.
+// up to its next decomposition and leaves here what the step loop needs to go on: its scalars (with the
+// index of its next dense-output sample), f(x, y) and the last collocation polynomial. y stays in the
+// batch's y, the counters in the counters, J and the factors in the matrices. The decomposition returns
+// in P_SINGULAR whether a pivot was zero.
 #define P_X 0
 #define P_H 1
 #define P_HOLD 2
@@ -22,7 +23,8 @@
 #define P_NSING 16
 #define P_CALJAC 17
 #define P_SINGULAR 18
-#define P_Y0 19
+#define P_SAMPLE 19
+#define P_Y0 20
 #define P_A1 (P_Y0 + ODE_N)
 #define P_A2 (P_A1 + ODE_N)
 #define P_A3 (P_A2 + ODE_N)

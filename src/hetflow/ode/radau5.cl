@@ -29,19 +29,23 @@
 #else
 #define ODE_USER_FUNCTION
 #endif
+// A System::group_only system has no rhs() or jac(): every mapping calls its group functions, mapping 1
+// as a group of one work-item (mapping.cl).
+#if !ODE_GROUP_ONLY
 ODE_USER_FUNCTION void rhs(double t, const double* y, double* f, __global const double* p);
 #if ODE_ANALYTIC_JACOBIAN
 // dfdy[i + j * ODE_N] = d f_i / d y_j.
 ODE_USER_FUNCTION void jac(double t, const double* y, double* dfdy, __global const double* p);
 #endif
+#endif
 #if ODE_GROUP_RHS
 // Mapping 2's cooperative rhs (radau5.hpp's System::group_rhs).
 void rhs_group(double t, const SHARED double* y, SHARED double* f, __global const double* p,
-               __global const double* tables, SHARED double* work);
+               __global const double* tables, WORK_SPACE double* work);
 #endif
 #if ODE_GROUP_JAC
-void jac_group(double t, const SHARED double* y, SHARED double* dfdy, __global const double* p,
-               __global const double* tables, SHARED double* work);
+void jac_group(double t, const SHARED double* y, MATRIX_SPACE double* dfdy, __global const double* p,
+               __global const double* tables, WORK_SPACE double* work);
 #endif
 
 // Layout of the settings array; mirrored by radau5.cpp's Setting.
@@ -168,7 +172,7 @@ double newton_norm(const SHARED double* z1, const SHARED double* z2, const SHARE
 typedef struct {
   __global const double* p;
   __global const double* tables;
-  SHARED double* work;
+  WORK_SPACE double* work;
 } User;
 
 // f = f(t, y). The user's rhs takes private arrays; in mapping 2 without rhs_group one work-item copies
@@ -236,6 +240,8 @@ void evaluate_jacobian(double t, const SHARED double* y, MATRIX_SPACE double* fj
   __global const double* p = u->p;
 #if ODE_GROUP_JAC
   jac_group(t, y, fjac, p, u->tables, u->work);
+#elif ODE_GROUP_ONLY
+#error "a group_only system needs jac_group for its analytic Jacobian"
 #elif ODE_GROUP
   if (LEADER) {
     double yp[ODE_N], dfdy[ODE_N * ODE_N];
@@ -251,6 +257,8 @@ void evaluate_jacobian(double t, const SHARED double* y, MATRIX_SPACE double* fj
   jac(t, y, fjac, p);
 #endif
 }
+#elif ODE_GROUP_ONLY
+#error "a group_only system needs an analytic Jacobian (jac_group)"
 #else
 // Column i of RADAU5's forward-difference Jacobian around f0 = f(t, y), from a private copy of y, so
 // that mapping 2's work-items evaluate their columns at once. These evaluations are not counted in nfcn.
@@ -265,12 +273,57 @@ void difference_column(int i, double t, const SHARED double* y, const SHARED dou
 }
 #endif
 
+// Dense output (Hairer & Wanner's CONTR5). A system's samples are `count` times in the direction of
+// integration, each written to its ODE_N values of `out` once a step reaches it; `next` is the first
+// not yet written. After an accepted step from x - hold to x, the samples with t in (x - hold, x] take
+// the step's collocation polynomial u(t) = y + s (a1 + (s - c2m1) (a2 + (s - c1m1) a3)), s = (t - x) /
+// hold, with y the new state and a1, a2, a3 its divided differences. A sample at x itself takes y's bits,
+// and so does one at t_end on the last step, which takes every sample left (x may miss t_end by a
+// rounding). Returns the new `next`; reads the step's values and changes none.
+uint dense_output(uint next, uint count, __global const double* times, __global double* out, double x, double hold,
+                  double posneg, bool last, double xend, double c1m1, double c2m1, const SHARED double* y,
+                  const SHARED double* a1, const SHARED double* a2, const SHARED double* a3) {
+  for (; next < count; ++next) {
+    const double t = times[next];
+    if (!last && (t - x) * posneg > 0.0) break;
+    __global double* u = out + (ulong)next * ODE_N;
+    if (t == x || (last && t == xend)) {
+      FOR_EACH(i) u[i] = y[i];
+    } else {
+      const double s = (t - x) / hold;
+      FOR_EACH(i) u[i] = y[i] + s * (a1[i] + (s - c2m1) * (a2[i] + (s - c1m1) * a3[i]));
+    }
+  }
+  return next;
+}
+
+// The samples at t0 (the initial state y) before the first step; returns the new `next`.
+uint initial_samples(uint count, __global const double* times, __global double* out, double t0,
+                     const SHARED double* y) {
+  uint next = 0;
+  for (; next < count && times[next] == t0; ++next) {
+    __global double* u = out + (ulong)next * ODE_N;
+    FOR_EACH(i) u[i] = y[i];
+  }
+  return next;
+}
+
+// The samples from `next` on of a system that failed before reaching them: NaN.
+void unreached_samples(uint next, uint count, __global double* out) {
+  for (; next < count; ++next) {
+    __global double* u = out + (ulong)next * ODE_N;
+    FOR_EACH(i) u[i] = NAN;
+  }
+}
+
 // One system per work-item (mapping 1) or work-group (mapping 2). y (ODE_N per system) holds the initial state and returns the state at the
 // last accepted step; t0/t_end have one entry per system, or one for all when time_stride is 0.
 // tol holds the transformed rtol' (ODE_N) then atol' (ODE_N). counters gets C_COUNT longs per system,
 // reached the time reached and the predicted next step size. With rates_only no system steps: reached's
-// first value is the scaled norm of its initial rate (Options::order). Mapping 2 takes W_DOUBLES doubles
-// of work and 2 ODE_N ints of work_pivots per work-group; mapping 1 ignores both.
+// first value is the scaled norm of its initial rate (Options::order). Each system writes sample_count
+// dense-output states (ODE_N each) to sampled, at the times that samples holds for it (sample_stride 1)
+// or for all (sample_stride 0). Mapping 2 takes W_DOUBLES doubles of work and 2 ODE_N ints of
+// work_pivots per work-group; mapping 1 ignores both.
 // The phased mapping (ODE_PHASED) runs each system up to its next decomposition: it leaves the system's
 // record in state (phased_state.cl), y and the counters in place, with IDID 0, and appends the system to
 // next (next_count[0] counts them), and also to jacobians (next_count[1]) where the decomposition needs
@@ -281,7 +334,8 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
                                __global const double* t0, __global const double* t_end, uint time_stride,
                                __global const double* tol, __global const double* settings, long nmax, int nit,
                                int predictive, int zero_start, int rates_only, __global long* counters,
-                               __global double* reached,
+                               __global double* reached, __global const double* samples, uint sample_count,
+                               uint sample_stride, __global double* sampled,
                                ulong count, __global double* scratch, __global int* scratch_pivots,
                                __global const double* tables, __global double* matrices,
                                __global int* matrix_pivots, __global double* state, int resume,
@@ -312,6 +366,8 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
     __global const double* p = params + s * param_count;
 #if ODE_GROUP
     const User user = {p, tables, work + W_DOUBLES - ODE_GROUP_WORK};
+#elif ODE_GROUP_ONLY
+    const User user = {p, tables, scratch + get_global_id(0) * ODE_GROUP_WORK};
 #else
     const User user = {p, tables, 0};
 #endif
@@ -360,6 +416,9 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
 
     int go = GO_JACOBIAN;
     error_scale(y, rtol, atol, scal);
+    __global const double* sample_times = samples + s * sample_stride * sample_count;
+    __global double* sample_states = sampled + s * sample_count * ODE_N;
+    uint next_sample = 0;
 #if ODE_PHASED
     __global double* st = state + s * PHASED_STATE;
     // A resumed system goes on from its decomposition's outcome, in the step loop below.
@@ -383,6 +442,7 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
       last = st[P_LAST] != 0.0;
       caljac = st[P_CALJAC] != 0.0;
       nsing = (int)st[P_NSING];
+      next_sample = (uint)st[P_SAMPLE];
       for (int i = 0; i < ODE_N; ++i) {
         y0[i] = st[P_Y0 + i];
         a1[i] = st[P_A1 + i];
@@ -401,6 +461,7 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
     } else
 #endif
     {
+      next_sample = initial_samples(sample_count, sample_times, sample_states, x, y);
       evaluate(x, y, y0, &user);
       ++nfcn;
       if (rates_only) {
@@ -623,6 +684,8 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
         a2[i] = (ak - a1[i]) / c1m1;
         a3[i] = a2[i] - acont3;
       }
+      next_sample = dense_output(next_sample, sample_count, sample_times, sample_states, x, hold, posneg, last, xend,
+                                 c1m1, c2m1, y, a1, a2, a3);
       error_scale(y, rtol, atol, scal);
       caljac = false;
       if (last) {
@@ -672,6 +735,7 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
       st[P_LAST] = last ? 1.0 : 0.0;
       st[P_CALJAC] = caljac ? 1.0 : 0.0;
       st[P_NSING] = (double)nsing;
+      st[P_SAMPLE] = (double)next_sample;
       for (int i = 0; i < ODE_N; ++i) {
         st[P_Y0 + i] = y0[i];
         st[P_A1 + i] = a1[i];
@@ -681,6 +745,7 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
       next[atomic_inc(next_count)] = (uint)s;
     }
 #endif
+    if (idid < 0) unreached_samples(next_sample, sample_count, sample_states);
     FOR_EACH(i) y_io[s * ODE_N + i] = y[i];
     if (LEADER) {
       __global long* c = counters + s * C_COUNT;

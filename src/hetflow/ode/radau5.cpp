@@ -60,6 +60,9 @@ std::vector<double> kernel_settings(const Options& o, const Tolerances& tol) {
 bool analytic(Jacobian choice, const System& system) {
   if (choice == Jacobian::analytic && !system.analytic_jacobian)
     throw core::Error("ODE options: jacobian is analytic but the system has no jac() (analytic_jacobian is not set)");
+  if (choice == Jacobian::finite_difference && system.group_only)
+    throw core::Error("ODE options: jacobian is finite_difference but the system is group_only (it has no rhs() for "
+                      "RADAU5's difference quotients): use its analytic jac_group");
   if (choice == Jacobian::automatic) return system.analytic_jacobian;
   return choice == Jacobian::analytic;
 }
@@ -122,7 +125,7 @@ Radau5::LaunchShape Radau5::launch_shape(std::size_t systems, std::size_t k) con
   const Mapping m = mapping(systems);
   const core::Device& d = devices_->device(k);
   return {m, launch::local_range(d, options_).size[0],
-          launch::group_count(d, m, options_) / std::max(d.info.compute_units, 1u),
+          launch::group_count(d, m, options_, system_) / std::max(d.info.compute_units, 1u),
           launch::register_budget(*devices_, k, options_, m, systems, static_cast<std::size_t>(system_.n)),
           launch::lu_panel(d, options_, m)};
 }

@@ -24,16 +24,22 @@ namespace hetflow::ode {
 // With group_rhs set, the source also defines the right-hand side for mapping 2, one work-group per
 // system, where every work-item of the group calls
 //   void rhs_group(double t, const SHARED double* y, SHARED double* f, __global const double* p,
-//                  __global const double* tables, SHARED double* work)
+//                  __global const double* tables, WORK_SPACE double* work)
 // y is complete when it is called, and f must be complete once every work-item has returned and passed
 // a barrier; it may split the work with mapping.cl's FOR_OWN, SYNC and LEADER. SHARED is the group's
 // address space (mapping.cl: __local where RADAU5's scratch fits a GPU's local memory, else
 // __global). `tables` holds System::tables (uploaded once per device), `work` the group's group_work
 // doubles of scratch. It must give the bits of rhs(), which mapping 1 calls, so that results do not
 // depend on the mapping. With group_jac (and group_rhs) likewise
-//   void jac_group(double t, const SHARED double* y, SHARED double* dfdy, __global const double* p,
-//                  __global const double* tables, SHARED double* work)
-// with the bits of jac(). Built by name, e.g. System{.n = 2, .source = src, .analytic_jacobian = true}:
+//   void jac_group(double t, const SHARED double* y, MATRIX_SPACE double* dfdy, __global const double* p,
+//                  __global const double* tables, WORK_SPACE double* work)
+// with the bits of jac(). With group_only set (which needs group_rhs, analytic_jacobian and group_jac)
+// the source defines no rhs() or jac() at all, and every mapping but the phased one calls the group
+// functions: mapping 1 as a group of one work-item (SYNC a no-op), its y and f private, its dfdy and
+// work in global memory (jac_group's dfdy is MATRIX_SPACE and the work WORK_SPACE, mapping.cl). Such a
+// system runs at any n that memory takes: a mechanism of hundreds of species, whose generated rhs()
+// and jac() would take long to compile and whose constants would not fit __constant memory, reads
+// everything from `tables`. Built by name, e.g. System{.n = 2, .source = src, .analytic_jacobian = true}:
 // every member has a default (as every Batch member does), so designated initializers may leave any out.
 struct System {
   int n = 0;
@@ -44,6 +50,7 @@ struct System {
   bool group_jac = false;
   std::size_t group_work = 0;
   std::vector<double> tables{};
+  bool group_only = false;
 };
 
 // Independent initial-value problems of one System: size() systems, each with its initial state,
@@ -59,6 +66,14 @@ struct Batch {
   // side on a GPU run their systems in step, and a system that needs another branch or more iterations
   // holds its neighbours back. Empty: Options::order.
   std::vector<double> sort_key{};
+  // Dense output: times at which integrate() also returns every system's state (Result::samples), from
+  // the collocation polynomial of the step that reaches each (Hairer & Wanner's CONTR5); sampling changes
+  // no other result. One list for all systems, or with per_system_samples one list per system, all of one
+  // length, system after system (samples.size() = that length x systems). Every time lies within the
+  // system's [t0, t_end] and the list runs in the direction of integration: non-decreasing from t0 to
+  // t_end (non-increasing when t_end < t0). Empty: no samples.
+  std::vector<double> samples{};
+  bool per_system_samples = false;
 };
 
 // How one device runs its share of a batch: in `chunks` launches of at most `chunk_systems` systems,
@@ -77,6 +92,12 @@ struct ChunkPlan {
 struct Result {
   std::vector<double> y;                // n per system: at t_end, or at the last accepted step on failure
   std::vector<Statistics> statistics;  // per system
+  // Dense output (Batch::samples): n values per sample per system, system after system (sample j of
+  // system s from (s * sample_count + j) * n). A sample at t0 is the initial state, one at t_end the final
+  // state's bits; one that a failed system never reached, or of a system an interrupted run did not
+  // start, is NaN.
+  std::vector<double> samples;
+  std::size_t sample_count = 0;  // samples per system
   long nmax = 0;                        // the nmax the batch ran with, for describe()
   std::vector<ChunkPlan> chunking;      // per device of the DeviceSet
 
@@ -141,9 +162,11 @@ class Radau5 {
   std::vector<double> initial_rates(const Batch& batch) const;
 
   // How integrate() splits a batch of `systems` systems (with one time interval per system, or one for
-  // all) over the devices and into chunks that fit Options::memory_budget and chunk_systems. Throws
-  // core::Error when the budget cannot hold one system, naming the budget and the bytes one system needs.
-  std::vector<ChunkPlan> plan(std::size_t systems, bool per_system_times) const;
+  // all, and `samples` dense-output times per system, one list per system or one for all) over the
+  // devices and into chunks that fit Options::memory_budget and chunk_systems. Throws core::Error when
+  // the budget cannot hold one system, naming the budget and the bytes one system needs.
+  std::vector<ChunkPlan> plan(std::size_t systems, bool per_system_times, std::size_t samples = 0,
+                              bool per_system_samples = false) const;
 
  private:
   struct Device;
@@ -166,8 +189,10 @@ class Radau5 {
   // registers and with a budget (parts_[k][2 * mapping + budget]), each built on first use.
   mutable std::vector<std::array<std::unique_ptr<Device>, 6>> parts_;
   struct Pipeline;
-  // `phased`: with the phased mapping's buffers, which also hold mapping 1's system matrices.
-  Pipeline& pipeline(std::size_t k, const ChunkPlan& plan, bool per_system_times, bool phased) const;
+  // `phased`: with the phased mapping's buffers, which also hold mapping 1's system matrices; `samples`
+  // dense-output times per system, their times in the slots with per_system_samples.
+  Pipeline& pipeline(std::size_t k, const ChunkPlan& plan, bool per_system_times, bool phased, std::size_t samples,
+                     bool per_system_samples) const;
   // Per device, integrate()'s buffers, kept from one call to the next (made on first use).
   mutable std::vector<std::unique_ptr<Pipeline>> pipes_;
 };

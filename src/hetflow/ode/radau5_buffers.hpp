@@ -21,9 +21,9 @@ namespace detail {
 // radau5.cl's C_* counters per system.
 inline constexpr std::size_t counter_count = 8;
 
-// phased_state.cl's layout per system: the record (19 scalars, then f(x, y) and the three divided
+// phased_state.cl's layout per system: the record (20 scalars, then f(x, y) and the three divided
 // differences), the matrices J, E1, E2 (real and imaginary) and the two pivot vectors.
-inline std::size_t phased_state_doubles(std::size_t n) { return 19 + 4 * n; }
+inline std::size_t phased_state_doubles(std::size_t n) { return 20 + 4 * n; }
 inline std::size_t phased_matrix_doubles(std::size_t n) { return 4 * n * n; }
 inline std::size_t phased_pivots(std::size_t n) { return 2 * n; }
 // What the phased mapping holds per system beside the batch's own data: the record, the matrices, the
@@ -75,7 +75,25 @@ struct Slot {
               core::Buffer<cl_uint>(ctx, with_phased ? systems : 1)},
         jacobians(ctx, with_phased ? systems : 1),
         pending(ctx, 2),
-        host_pending(transfer, 2) {}
+        host_pending(transfer, 2),
+        sample_times(ctx, 1),  // the kernel needs buffers even without samples
+        sampled(ctx, 1),
+        host_sample_times(std::in_place, transfer, 0),
+        host_sampled(std::in_place, transfer, 0) {}
+
+  // Room for a chunk's dense output: `values` sampled doubles and, where each system has its own, `times`
+  // sample times. Sized by the run that needs them rather than with the slot: the slot keeps the most
+  // systems any run had, which times another run's samples per system could take past its budget.
+  void hold_samples(const core::Context& ctx, const core::Queue& transfer, std::size_t values, std::size_t times) {
+    if (sampled.size() < values) {
+      sampled = core::Buffer<double>(ctx, values);
+      host_sampled.emplace(transfer, values);
+    }
+    if (sample_times.size() < times) {
+      sample_times = core::Buffer<double>(ctx, times);
+      host_sample_times.emplace(transfer, times);
+    }
+  }
 
   std::size_t capacity;   // systems it holds
   bool per_system_times;  // whether it holds a time interval per system
@@ -91,6 +109,9 @@ struct Slot {
   core::Buffer<cl_int> matrix_pivots;
   core::Buffer<cl_uint> lists[2], jacobians, pending;
   core::PinnedBuffer<cl_uint> host_pending;
+  // Dense output: the chunk's sample times (Batch::per_system_samples) and its sampled states.
+  core::Buffer<double> sample_times, sampled;
+  std::optional<core::PinnedBuffer<double>> host_sample_times, host_sampled;
   std::size_t first = 0, count = 0;  // the chunk in flight (run positions); count 0: none
   std::vector<core::Event> downloads;
 };
@@ -103,6 +124,7 @@ struct Slot {
 // solver integrates every time step, a large share of their run (docs/chem.md, Performance).
 struct Radau5::Pipeline {
   core::Buffer<double> tol, settings, t0, t_end;  // t0, t_end: shared times only
+  core::Buffer<double> sample_times;              // the dense-output times shared by all systems, if any
   std::vector<detail::Slot> slots;
 };
 

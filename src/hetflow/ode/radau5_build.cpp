@@ -24,8 +24,10 @@ core::BuildOptions integrator_options(const core::Device& d, const System& syste
       .define("ODE_PHASED", phased ? 1 : 0)
       .define("ODE_SYSTEM_MATRICES",
               launch::system_matrices(d, o, shape.mapping, static_cast<std::size_t>(system.n)) ? 1 : 0)
-      .define("ODE_GROUP_RHS", group && system.group_rhs ? 1 : 0)
-      .define("ODE_GROUP_JAC", group && system.group_rhs && system.group_jac && analytic_jacobian ? 1 : 0)
+      .define("ODE_GROUP_ONLY", system.group_only ? 1 : 0)
+      .define("ODE_GROUP_RHS", (group || system.group_only) && system.group_rhs ? 1 : 0)
+      .define("ODE_GROUP_JAC",
+              (group || system.group_only) && system.group_rhs && system.group_jac && analytic_jacobian ? 1 : 0)
       .define("ODE_GROUP_WORK", system.group_rhs ? system.group_work : 0)
       .define("ODE_LOCAL_SCRATCH", group && launch::local_scratch(d, system) ? 1 : 0)
       .define("ODE_FINAL_ROWS", launch::final_rows(d, static_cast<std::size_t>(system.n), shape.mapping) ? 1 : 0)
@@ -70,8 +72,7 @@ Radau5::Device& Radau5::part(std::size_t k, const LaunchShape& shape) const {
   // The kernel takes a buffer even where it ignores it.
   part = std::make_unique<Device>(Device{
       .program = core::build_program(ctx, "ode/radau5.cl", source, build.str()),
-      .scratch = core::Buffer<double>(
-          ctx, std::max<std::size_t>(group ? launch::group_scratch_doubles(d, system_, options_) : 0, 1)),
+      .scratch = core::Buffer<double>(ctx, std::max<std::size_t>(launch::scratch_doubles(d, system_, shape.mapping, options_), 1)),
       .scratch_pivots = core::Buffer<cl_int>(
           ctx, std::max<std::size_t>(group ? launch::group_scratch_pivots(d, system_, options_) : 0, 1)),
       .tables = core::Buffer<double>(ctx, std::max<std::size_t>(system_.tables.size(), 1)),

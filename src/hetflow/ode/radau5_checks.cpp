@@ -1,6 +1,7 @@
 // Radau5's checks of a batch: every malformed input throws core::Error naming the value.
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "hetflow/core/error.hpp"
@@ -15,18 +16,26 @@ namespace {
 using core::number_text;
 using detail::parallel_grain;
 
-void check_finite(const std::vector<double>& v, const char* name, std::size_t per_system) {
-  std::atomic<std::size_t> first_bad{v.size()};  // the error names the first, as a serial scan would
-  core::parallel_ranges(v.size(), parallel_grain, [&](std::size_t first, std::size_t last) {
+// The first i < size for which bad(i) holds, or size; on all cores in ranges of `grain`. The errors
+// name the first, as a serial scan would.
+template <class Bad>
+std::size_t first_bad(std::size_t size, std::size_t grain, const Bad& bad) {
+  std::atomic<std::size_t> found{size};
+  core::parallel_ranges(size, grain, [&](std::size_t first, std::size_t last) {
     for (std::size_t i = first; i < last; ++i)
-      if (!std::isfinite(v[i])) {
-        std::size_t seen = first_bad.load();
-        while (i < seen && !first_bad.compare_exchange_weak(seen, i)) {
+      if (bad(i)) {
+        std::size_t seen = found.load();
+        while (i < seen && !found.compare_exchange_weak(seen, i)) {
         }
         return;
       }
   });
-  if (const std::size_t i = first_bad.load(); i < v.size())
+  return found.load();
+}
+
+void check_finite(const std::vector<double>& v, const char* name, std::size_t per_system) {
+  if (const std::size_t i = first_bad(v.size(), parallel_grain, [&](std::size_t k) { return !std::isfinite(v[k]); });
+      i < v.size())
     throw core::Error(std::string("batch ") + name + " of system " + std::to_string(i / per_system) +
                         ", component " + std::to_string(i % per_system) + " = " + number_text(v[i]) +
                         ": expected a finite value");
@@ -49,6 +58,50 @@ void check_times(const Batch& b, std::size_t count) {
   }
 }
 
+// What is wrong with sample j of system s (Batch::samples), or nothing: a time outside the system's
+// [t0, t_end], or before the sample ahead of it in the direction of integration.
+std::string sample_problem(const Batch& b, std::size_t s, std::size_t j, std::size_t per_system) {
+  const std::size_t at = b.per_system_samples ? s * per_system + j : j;
+  const double t = b.samples[at];
+  const double t0 = b.t0[b.t0.size() == 1 ? 0 : s], t1 = b.t_end[b.t_end.size() == 1 ? 0 : s];
+  const double direction = t1 > t0 ? 1.0 : -1.0;
+  const auto name = [&] {
+    return "batch samples[" + std::to_string(at) + "]" +
+           (b.per_system_samples ? " (system " + std::to_string(s) + ", sample " + std::to_string(j) + ")" : "") +
+           " = " + number_text(t);
+  };
+  if (!std::isfinite(t)) return name() + ": expected a finite time";
+  if ((t - t0) * direction < 0.0 || (t1 - t) * direction < 0.0)
+    return name() + ": expected a time within [t0, t_end] = [" + number_text(t0) + ", " + number_text(t1) +
+           "] of system " + std::to_string(s);
+  if (j > 0 && (t - b.samples[at - 1]) * direction < 0.0)
+    return name() + " comes before samples[" + std::to_string(at - 1) + "] = " + number_text(b.samples[at - 1]) +
+           ": expected the samples in the direction of integration, " +
+           (direction > 0 ? "non-decreasing" : "non-increasing") + " from t0 = " + number_text(t0) +
+           " to t_end = " + number_text(t1);
+  return {};
+}
+
+// Batch::samples: one list for all systems, or one of the same length per system; every time within the
+// system's interval and in the direction of integration.
+void check_samples(const Batch& b, std::size_t count) {
+  if (b.per_system_samples && b.samples.size() % count != 0)
+    throw core::Error("batch samples has " + std::to_string(b.samples.size()) +
+                      " values with per_system_samples: expected the same number for each of the " +
+                      std::to_string(count) + " systems");
+  const std::size_t per_system = b.per_system_samples ? b.samples.size() / count : b.samples.size();
+  if (per_system > std::numeric_limits<cl_uint>::max())
+    throw core::Error("batch samples: " + std::to_string(per_system) + " per system: expected at most " +
+                      std::to_string(std::numeric_limits<cl_uint>::max()));
+  // A shared list against every system's interval only where the systems have intervals of their own.
+  const bool shared = !b.per_system_samples && b.t0.size() == 1 && b.t_end.size() == 1;
+  const std::size_t systems = shared ? 1 : count;
+  const std::size_t i = first_bad(systems * per_system, parallel_grain, [&](std::size_t k) {
+    return !sample_problem(b, k / per_system, k % per_system, per_system).empty();
+  });
+  if (i < systems * per_system) throw core::Error(sample_problem(b, i / per_system, i % per_system, per_system));
+}
+
 }  // namespace
 
 std::size_t Radau5::checked_count(const Batch& batch) const {
@@ -68,6 +121,7 @@ std::size_t Radau5::checked_count(const Batch& batch) const {
     throw core::Error("batch sort_key has " + std::to_string(batch.sort_key.size()) + " values: expected none or " +
                       std::to_string(count) + " (one per system)");
   check_finite(batch.sort_key, "sort_key", 1);
+  check_samples(batch, count);
   return count;
 }
 

@@ -18,34 +18,40 @@ using detail::phased_bytes;
 using detail::phased_matrix_doubles;
 using detail::Slot;
 
-std::vector<ChunkPlan> Radau5::plan(std::size_t systems, bool per_system_times) const {
+std::vector<ChunkPlan> Radau5::plan(std::size_t systems, bool per_system_times, std::size_t samples,
+                                    bool per_system_samples) const {
   const auto n = static_cast<std::size_t>(system_.n);
   const std::size_t np = system_.parameters;
   const std::size_t times = per_system_times ? 2 : 0;
+  // Dense output: each system's sampled states, and their times where each system has its own.
+  const std::size_t sample_doubles = samples * n + (per_system_samples ? samples : 0);
+  const std::size_t shared_samples = per_system_samples ? 0 : samples;
   const bool phased = mapping(systems) == Mapping::phased;
   const core::Partition split(systems, 1, core::distribution_weights(core::Distribution::uniform, *devices_));
   const bool group = mapping(systems) == Mapping::work_group;
   std::vector<ChunkPlan> plans(parts_.size());
   for (std::size_t k = 0; k < parts_.size(); ++k) {
     const core::Device& d = devices_->device(k);
-    // Per system in a chunk: y, parameters, its times, the reached t and h, and the counters, and its
-    // matrices where the kernel keeps them beside the chunk.
+    // Per system in a chunk: y, parameters, its times, the reached t and h, the counters, its samples,
+    // and its matrices where the kernel keeps them beside the chunk.
     const bool matrices = phased || launch::system_matrices(d, options_, mapping(systems), n);
-    const std::size_t per_system = sizeof(double) * (n + np + times + 2) + sizeof(std::int64_t) * counter_count +
-                                   (matrices ? phased_bytes(n) : 0);
+    const std::size_t per_system = sizeof(double) * (n + np + times + 2 + sample_doubles) +
+                                   sizeof(std::int64_t) * counter_count + (matrices ? phased_bytes(n) : 0);
     const std::size_t largest =
-        std::max({n, np, counter_count, matrices ? phased_matrix_doubles(n) : 0}) * sizeof(double);
+        std::max({n, np, counter_count, samples * n, matrices ? phased_matrix_doubles(n) : 0}) * sizeof(double);
     ChunkPlan& p = plans[k];
     p.first = split.share(k).offset;
     p.systems = split.share(k).count;
     p.system_bytes = per_system;
     p.budget = options_.memory_budget ? options_.memory_budget : static_cast<std::size_t>(d.info.global_mem / 4);
-    // Held whatever the chunking: mapping 2's scratch, the tolerances and settings, shared times.
-    const std::size_t scratch = group ? sizeof(double) * launch::group_scratch_doubles(d, system_, options_) +
-                                            sizeof(cl_int) * launch::group_scratch_pivots(d, system_, options_)
-                                      : sizeof(double) + sizeof(cl_int);
+    // Held whatever the chunking: the kernel's scratch, the tolerances and settings, shared times and
+    // shared sample times.
+    const std::size_t scratch =
+        sizeof(double) * std::max<std::size_t>(launch::scratch_doubles(d, system_, mapping(systems), options_), 1) +
+        sizeof(cl_int) * (group ? launch::group_scratch_pivots(d, system_, options_) : 1);
     const std::size_t fixed =
-        scratch + sizeof(double) * (system_.tables.size() + tolerances_.size() + settings_.size() + (per_system_times ? 0 : 2));
+        scratch + sizeof(double) * (system_.tables.size() + tolerances_.size() + settings_.size() +
+                                    (per_system_times ? 0 : 2) + shared_samples);
     if (p.systems == 0) continue;
     std::size_t chunk = p.systems;
     if (fixed + p.systems * per_system > p.budget) {
@@ -71,7 +77,8 @@ std::vector<ChunkPlan> Radau5::plan(std::size_t systems, bool per_system_times) 
 }
 
 // Device k's pipeline for a run planned as p, made or grown here and kept for later runs.
-Radau5::Pipeline& Radau5::pipeline(std::size_t k, const ChunkPlan& p, bool per_system_times, bool phased) const {
+Radau5::Pipeline& Radau5::pipeline(std::size_t k, const ChunkPlan& p, bool per_system_times, bool phased,
+                                   std::size_t samples, bool per_system_samples) const {
   std::unique_ptr<Pipeline>& pipe = pipes_[k];
   const core::Context& ctx = devices_->context(k);
   const core::Queue& tq = devices_->transfer(k);
@@ -84,6 +91,8 @@ Radau5::Pipeline& Radau5::pipeline(std::size_t k, const ChunkPlan& p, bool per_s
     pipe->t0 = core::Buffer<double>(ctx, 1);
     pipe->t_end = core::Buffer<double>(ctx, 1);
   }
+  if (const std::size_t shared = per_system_samples ? 0 : samples; pipe->sample_times.size() < shared)
+    pipe->sample_times = core::Buffer<double>(ctx, shared);
   // A run that threw may have left transfers and kernels in flight that use the slots.
   for (Slot& s : pipe->slots)
     if (s.count != 0) {
@@ -109,6 +118,9 @@ Radau5::Pipeline& Radau5::pipeline(std::size_t k, const ChunkPlan& p, bool per_s
       pipe->slots.emplace_back(ctx, tq, capacity, static_cast<std::size_t>(system_.n), system_.parameters,
                                times ? capacity : 0, with_phased);
   }
+  for (Slot& s : pipe->slots)
+    s.hold_samples(ctx, tq, p.chunk_systems * samples * static_cast<std::size_t>(system_.n),
+                   per_system_samples ? p.chunk_systems * samples : 0);
   return *pipe;
 }
 

@@ -47,6 +47,8 @@ constexpr std::size_t resident_per_unit = 2048;
 // global memory: at n = 60 on an H200 they would take 30 GiB, and a few processes sharing the GPU
 // exhaust it; at n = 16 (as the automatic choice runs mapping 1) 2.2 GiB.
 constexpr std::size_t private_matrix_share = 8;
+// The share of a device's memory that the global scratch of one kernel may take (group_count).
+constexpr std::size_t scratch_share = 8;
 
 std::string mib(std::size_t bytes) { return std::to_string((bytes + (std::size_t{1} << 20) - 1) >> 20) + " MiB"; }
 
@@ -54,11 +56,24 @@ std::string mib(std::size_t bytes) { return std::to_string((bytes + (std::size_t
 
 void check_system(const System& sys, Mapping m) {
   const bool group = m == Mapping::work_group;
+  if (sys.group_only && (!sys.group_rhs || !sys.analytic_jacobian || !sys.group_jac))
+    throw core::Error("ODE system: group_only needs group_rhs, analytic_jacobian and group_jac (it has no rhs() or "
+                      "jac() of its own)");
+  if (sys.group_only && m == Mapping::phased)
+    throw core::Error("ODE system: the phased mapping takes no group_only system (its passes call rhs() and jac()); "
+                      "use work_item or work_group");
+  if (sys.n <= 0) throw core::Error("ODE system size n = " + std::to_string(sys.n) + ": expected at least 1");
   const int limit = group ? max_group_n : max_private_n;
-  if (sys.n <= 0 || sys.n > limit)
+  if (!sys.group_only && sys.n > limit)
     throw core::Error("ODE system size n = " + std::to_string(sys.n) + ": expected 1 .. " + std::to_string(limit) +
                       (group ? " (one work-group per system; jac fills n^2 private doubles)"
-                             : " (one work-item per system keeps 4 n^2 doubles; the work_group mapping takes more)"));
+                             : " (one work-item per system keeps 4 n^2 doubles; the work_group mapping takes more)") +
+                      ", or a group_only system, which any mapping but the phased one takes at any n");
+  if (sys.group_only) {
+    if (sys.source.find("rhs_group") == std::string::npos || sys.source.find("jac_group") == std::string::npos)
+      throw core::Error("ODE system source: a group_only system defines rhs_group and jac_group (radau5.hpp)");
+    return;
+  }
   if (sys.source.find("rhs") == std::string::npos)
     throw core::Error("ODE system source: expected OpenCL C defining void rhs(double t, const double* y, "
                       "double* f, __global const double* p)");
@@ -90,7 +105,7 @@ Mapping resolve(Mapping m, const System& system, const core::DeviceSet& devices,
   const int n = system.n;
   const std::size_t units = compute_units(devices);
   if (!all_gpus(devices)) return Mapping::work_item;
-  if (n > max_private_n) return Mapping::work_group;
+  if (n > max_private_n || system.group_only) return Mapping::work_group;
   if (n <= automatic_group_above) {
     if (systems >= small_work_items_per_unit * units) return Mapping::phased;
     return system.group_rhs ? Mapping::work_group : Mapping::work_item;
@@ -107,11 +122,30 @@ Mapping resolve(Mapping m, const System& system, const core::DeviceSet& devices,
 core::NDRange local_range(const core::Device& d, const Options& o) {
   return core::NDRange(o.work_group ? o.work_group : d.info.kind == core::DeviceKind::gpu ? 32 : 4);
 }
-std::size_t group_count(const core::Device& d, Mapping m, const Options& o) {
+namespace {
+std::size_t default_group_count(const core::Device& d, Mapping m, const Options& o) {
   const bool gpu = d.info.kind == core::DeviceKind::gpu;
   const std::size_t per_unit =
       o.groups_per_unit ? o.groups_per_unit : m == Mapping::work_group ? (gpu ? 32u : 4u) : (gpu ? 64u : 16u);
   return per_unit * std::max(d.info.compute_units, 1u);
+}
+
+// Global scratch per work-group of mapping m for system s on device d, in doubles.
+std::size_t scratch_per_group(const core::Device& d, const System& s, Mapping m, const Options& o) {
+  if (m == Mapping::work_group) return local_scratch(d, s) ? 0 : group_doubles(s) + 2 * static_cast<std::size_t>(s.n);
+  if (m == Mapping::work_item && s.group_only) return local_range(d, o).size[0] * s.group_work;
+  return 0;
+}
+}  // namespace
+
+// The default groups, but no more than scratch_share of the device's memory holds: at n = 1269 one
+// group's matrices take 52 MB, and an H200's 4224 default groups would need 218 GB. Fewer groups run
+// fewer systems at once, not other steps.
+std::size_t group_count(const core::Device& d, Mapping m, const Options& o, const System& s) {
+  const std::size_t groups = default_group_count(d, m, o);
+  const std::size_t per_group = sizeof(double) * scratch_per_group(d, s, m, o);
+  if (o.groups_per_unit || per_group == 0) return groups;
+  return std::clamp<std::size_t>(static_cast<std::size_t>(d.info.global_mem) / scratch_share / per_group, 1, groups);
 }
 
 std::size_t register_budget(const core::DeviceSet& devices, std::size_t k, const Options& o, Mapping m,
@@ -150,10 +184,15 @@ bool local_scratch(const core::Device& d, const System& s) {
 }
 
 std::size_t group_scratch_doubles(const core::Device& d, const System& s, const Options& o) {
-  return local_scratch(d, s) ? 0 : group_count(d, Mapping::work_group, o) * group_doubles(s);
+  return local_scratch(d, s) ? 0 : group_count(d, Mapping::work_group, o, s) * group_doubles(s);
 }
 std::size_t group_scratch_pivots(const core::Device& d, const System& s, const Options& o) {
-  return local_scratch(d, s) ? 0 : group_count(d, Mapping::work_group, o) * 2 * static_cast<std::size_t>(s.n);
+  return local_scratch(d, s) ? 0 : group_count(d, Mapping::work_group, o, s) * 2 * static_cast<std::size_t>(s.n);
+}
+std::size_t scratch_doubles(const core::Device& d, const System& s, Mapping m, const Options& o) {
+  if (m == Mapping::work_group) return group_scratch_doubles(d, s, o);
+  if (m == Mapping::work_item && s.group_only) return group_count(d, m, o, s) * local_range(d, o).size[0] * s.group_work;
+  return 0;
 }
 
 // On GPUs where E2 and a pivot vector fit, as for GRI-Mech 3.0 (n = 54: 46,872 of NVIDIA's 49,152
@@ -194,7 +233,7 @@ std::size_t decompose_groups(const core::Device& d) {
 
 std::size_t resident_work_items(const core::Device& d, const Options& o) {
   if (d.info.kind == core::DeviceKind::gpu) return resident_per_unit * std::max(d.info.compute_units, 1u);
-  return local_range(d, o).size[0] * group_count(d, Mapping::work_item, o);
+  return local_range(d, o).size[0] * default_group_count(d, Mapping::work_item, o);
 }
 
 std::size_t private_matrix_bytes(const core::Device& d, const Options& o, std::size_t n) {
@@ -203,6 +242,7 @@ std::size_t private_matrix_bytes(const core::Device& d, const Options& o, std::s
 
 bool system_matrices(const core::Device& d, const Options& o, Mapping m, std::size_t n) {
   if (m != Mapping::work_item) return false;
+  if (n > static_cast<std::size_t>(max_private_n)) return true;
   const std::size_t limit = o.private_matrix_limit ? o.private_matrix_limit
                             : d.info.kind == core::DeviceKind::gpu ? d.info.global_mem / private_matrix_share
                                                                    : std::numeric_limits<std::size_t>::max();

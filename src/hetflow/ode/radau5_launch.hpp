@@ -12,10 +12,12 @@
 
 namespace hetflow::ode::launch {
 
-// Mapping 1 keeps J, E1 and the complex E2 (4 n^2 doubles) in one work-item's private memory.
+// Mapping 1 keeps J, E1 and the complex E2 (4 n^2 doubles) in one work-item's private memory; above
+// this n only a System::group_only system runs in it, with its matrices in global memory.
 inline constexpr int max_private_n = 64;
 // Mapping 2 keeps them in global scratch, but the user's jac still fills a private n x n array in one
-// work-item, and every work-item's frame is sized for it: 128 KiB at n = 128.
+// work-item, and every work-item's frame is sized for it: 128 KiB at n = 128. A group_only system has no
+// jac(), and runs at any n that memory takes.
 inline constexpr int max_group_n = 128;
 
 // Work-items device d holds at once, for which NVIDIA's driver reserves every work-item's private memory
@@ -48,10 +50,10 @@ bool all_gpus(const core::DeviceSet& devices);
 // mapping as it is.
 Mapping resolve(Mapping m, const System& system, const core::DeviceSet& devices, std::size_t systems);
 
-// Work-items per work-group on device d, and the work-groups of mapping m it launches (the kernel
-// strides over its share of systems).
+// Work-items per work-group on device d, and the work-groups of mapping m it launches for system s (the
+// kernel strides over its share of systems).
 core::NDRange local_range(const core::Device& d, const Options& o);
-std::size_t group_count(const core::Device& d, Mapping m, const Options& o);
+std::size_t group_count(const core::Device& d, Mapping m, const Options& o, const System& s);
 
 // The register budget of the kernel a batch of `systems` of size n in mapping m runs on device k; 0:
 // the compiler's choice (as on every device but NVIDIA's).
@@ -69,6 +71,9 @@ bool local_scratch(const core::Device& d, const System& s);
 // the pivots.
 std::size_t group_scratch_doubles(const core::Device& d, const System& s, const Options& o);
 std::size_t group_scratch_pivots(const core::Device& d, const System& s, const Options& o);
+// The global scratch of the kernel of mapping m on device d: mapping 2's (group_scratch_doubles), or in
+// mapping 1 each work-item's System::group_work where the system is group_only; else none.
+std::size_t scratch_doubles(const core::Device& d, const System& s, Mapping m, const Options& o);
 
 // Whether the phased mapping's decompositions work in local memory on device d (radau5_decompose.cl's
 // ODE_LOCAL_SCRATCH), and whether they keep each matrix in its group's registers instead (register_lu.cl).

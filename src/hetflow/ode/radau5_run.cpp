@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 
 #include "hetflow/core/error.hpp"
 #include "hetflow/ode/radau5_launch.hpp"
@@ -21,9 +22,14 @@ Radau5::Run::Run(const Radau5& solver, const Batch& batch, const std::vector<std
       n_(static_cast<std::size_t>(solver.system_.n)),
       count_(order.size()),
       np_(solver.system_.parameters),
-      time_stride_(batch.t0.size() == 1 && batch.t_end.size() == 1 ? 0u : 1u) {
+      time_stride_(batch.t0.size() == 1 && batch.t_end.size() == 1 ? 0u : 1u),
+      samples_(rates_only_                  ? 0
+               : batch.per_system_samples ? batch.samples.size() / count_
+                                          : batch.samples.size()),
+      sample_stride_(batch.per_system_samples ? 1u : 0u) {
   result_.nmax = solver_.options_.nmax;
-  result_.chunking = solver_.plan(count_, time_stride_ != 0);
+  result_.sample_count = samples_;
+  result_.chunking = solver_.plan(count_, time_stride_ != 0, samples_, sample_stride_ != 0);
   mapping_ = solver_.mapping(count_);
   phased_ = mapping_ == Mapping::phased;
   // The first touch of the results' host arrays overlaps the packing and the kernels: on this thread it
@@ -32,6 +38,8 @@ Radau5::Run::Run(const Radau5& solver, const Batch& batch, const std::vector<std
   allocated_ = std::async(std::launch::async, [this] {
     if (!rates_only_) result_.y.resize(batch_.y0.size());
     result_.statistics.resize(count_);
+    // NaN stays where no chunk reached a system (Result::samples).
+    result_.samples.assign(count_ * samples_ * n_, std::numeric_limits<double>::quiet_NaN());
   });
   t0_ = batch_.t0;
   t_end_ = batch_.t_end;
@@ -42,18 +50,21 @@ Radau5::Run::Run(const Radau5& solver, const Batch& batch, const std::vector<std
   prepare_pipelines();
 }
 
-// Each device's pipeline for its share, with the shared times written on the in-order transfer queue
-// before any chunk's inputs, so every launch that waits for its chunk's uploads finds them in place.
+// Each device's pipeline for its share, with the shared times (and shared sample times) written on the
+// in-order transfer queue before any chunk's inputs, so every launch that waits for its chunk's uploads
+// finds them in place.
 void Radau5::Run::prepare_pipelines() {
   pipes_.assign(solver_.parts_.size(), nullptr);
   for (std::size_t k = 0; k < solver_.parts_.size(); ++k) {
     const ChunkPlan& p = result_.chunking[k];
     if (p.chunks == 0) continue;
-    Pipeline& pipe = solver_.pipeline(k, p, time_stride_ != 0, matrices_in_slot(k));
+    Pipeline& pipe = solver_.pipeline(k, p, time_stride_ != 0, matrices_in_slot(k), samples_, sample_stride_ != 0);
     if (!time_stride_) {
       pipe.t0.write(devices_.transfer(k), t0_, 0, core::Blocking::no);
       pipe.t_end.write(devices_.transfer(k), t_end_, 0, core::Blocking::no);
     }
+    if (samples_ && !sample_stride_)
+      pipe.sample_times.write(devices_.transfer(k), batch_.samples, 0, core::Blocking::no);
     pipes_[k] = &pipe;
   }
 }
@@ -68,11 +79,15 @@ void Radau5::Run::collect(Slot& s) {
   if (s.count == 0) return;
   if (allocated_.valid()) allocated_.get();
   core::wait_all(s.downloads);
-  core::parallel_ranges(s.count, parallel_grain / (n_ + counter_count), [&](std::size_t first, std::size_t last) {
+  const std::size_t grain = std::max<std::size_t>(parallel_grain / (n_ * (1 + samples_) + counter_count), 1);
+  core::parallel_ranges(s.count, grain, [&](std::size_t first, std::size_t last) {
     for (std::size_t i = first; i < last; ++i) {
       const std::size_t system = order_[s.first + i];
       if (!rates_only_)
         std::copy_n(s.host_y.data() + i * n_, n_, result_.y.begin() + static_cast<std::ptrdiff_t>(system * n_));
+      const std::size_t sampled = samples_ * n_;
+      std::copy_n(s.host_sampled->data() + i * sampled, sampled,
+                  result_.samples.begin() + static_cast<std::ptrdiff_t>(system * sampled));
       const std::int64_t* c = s.host_counters.data() + i * counter_count;
       Statistics& st = result_.statistics[system];
       st.status = static_cast<Status>(c[0]);
@@ -112,6 +127,11 @@ Radau5::Run::Launch Radau5::Run::start_chunk(std::size_t k, std::size_t r) {
     detail::gather(t_end_, order_, s.first, s.count, 1, s.host_t_end.data());
     uploads.push_back(s.t_end.write(tq, s.host_t_end.span().first(s.count), 0, core::Blocking::no));
   }
+  if (samples_ && sample_stride_) {
+    detail::gather(batch_.samples, order_, s.first, s.count, samples_, s.host_sample_times->data());
+    uploads.push_back(s.sample_times.write(tq, s.host_sample_times->span().first(s.count * samples_), 0,
+                                           core::Blocking::no));
+  }
   tq.flush();
   Launch l{k, &s, &solver_.part(k, solver_.launch_shape(count_, k)), &pipe, core::Event(), 0, false};
   integrate_pass(l, false, 0, uploads);
@@ -132,14 +152,16 @@ void Radau5::Run::integrate_pass(Launch& l, bool resume, cl_uint listed, std::sp
                    static_cast<cl_long>(o.nmax), static_cast<cl_int>(o.nit),
                    static_cast<cl_int>(o.controller == Controller::gustafsson ? 1 : 0),
                    static_cast<cl_int>(o.zero_start ? 1 : 0), static_cast<cl_int>(rates_only_ ? 1 : 0), s.counters,
-                   s.reached, static_cast<cl_ulong>(resume ? listed : s.count), part.scratch, part.scratch_pivots,
+                   s.reached, samples_ && !sample_stride_ ? l.pipe->sample_times : s.sample_times,
+                   static_cast<cl_uint>(samples_), sample_stride_, s.sampled,
+                   static_cast<cl_ulong>(resume ? listed : s.count), part.scratch, part.scratch_pivots,
                    part.tables, in_slot ? s.matrices : part.scratch, in_slot ? s.matrix_pivots : part.scratch_pivots,
                    phased_ ? s.state : part.scratch, static_cast<cl_int>(resume ? 1 : 0),
                    phased_ ? s.lists[l.list] : part.no_list, phased_ ? s.lists[1 - l.list] : part.no_list,
                    phased_ ? s.jacobians : part.no_list, phased_ ? s.pending : part.no_list);
   const core::NDRange local = launch::local_range(d, o);
   try {
-    l.last = part.kernel.launch(cq, core::NDRange(local.size[0] * launch::group_count(d, mapping_, o)), local, wait);
+    l.last = part.kernel.launch(cq, core::NDRange(local.size[0] * launch::group_count(d, mapping_, o, solver_.system_)), local, wait);
   } catch (const core::ClError& e) {
     // A GPU's driver reserves the kernel's private memory for every work-item the device holds when the
     // kernel first runs, beside the buffers of every process that shares the device.
@@ -175,7 +197,7 @@ void Radau5::Run::finish_passes(std::vector<Launch>& launches) {
                               s.state, s.jacobians, static_cast<cl_ulong>(jacobians));
         const core::NDRange local = launch::local_range(d, o);
         l.part->jacobian.launch(devices_.compute(l.k),
-                                core::NDRange(local.size[0] * launch::group_count(d, mapping_, o)), local);
+                                core::NDRange(local.size[0] * launch::group_count(d, mapping_, o, solver_.system_)), local);
       }
       for (auto& [kernel, local] : l.part->decompose) {
         kernel.args(l.slot->matrices, l.slot->matrix_pivots, l.slot->state, l.slot->lists[l.list], listed);
@@ -198,6 +220,9 @@ void Radau5::Run::download(Launch& l) {
   s.downloads.push_back(
       s.counters.read(tq, s.host_counters.span().first(s.count * counter_count), 0, core::Blocking::no, after));
   s.downloads.push_back(s.reached.read(tq, s.host_reached.span().first(s.count * 2), 0, core::Blocking::no, after));
+  if (samples_)
+    s.downloads.push_back(s.sampled.read(tq, s.host_sampled->span().first(s.count * samples_ * n_), 0,
+                                         core::Blocking::no, after));
   tq.flush();
 }
 

@@ -55,6 +55,9 @@ struct Radau5::Run {
   const bool rates_only_;
   const std::size_t n_, count_, np_;
   const cl_uint time_stride_;
+  // Dense output: states per system (none for initial rates), and 1 where each system has its own times.
+  const std::size_t samples_;
+  const cl_uint sample_stride_;
   Result result_;
   std::size_t collected_ = 0;  // systems whose results are filed
   Mapping mapping_;

@@ -9,9 +9,11 @@
 #include <map>
 #include <sstream>
 
+#include "hetflow/app/csv_text.hpp"
 #include "hetflow/chem/chemkin_reader.hpp"
 #include "hetflow/chem/yaml_mechanism.hpp"
 #include "hetflow/core/error.hpp"
+#include "hetflow/core/number_text.hpp"
 #include "hetflow/casefile/error.hpp"
 
 namespace hetflow::app {
@@ -195,6 +197,81 @@ ode::Options case_solver_options(const casefile::Case& c) {
 chem::ReactorJacobian case_jacobian(const casefile::Case& c) {
   return c.get<std::string>("solver.jacobian") == "finite_difference" ? chem::ReactorJacobian::finite_difference
                                                                       : chem::ReactorJacobian::analytic;
+}
+
+void declare_sample_keys(casefile::Section& output, const std::string& default_spacing) {
+  output.key<long>("samples", 0, "states per system in trajectories.csv, from RADAU5's dense output (0: none)")
+      .at_least(0);
+  output.key<std::string>("sample_spacing", default_spacing,
+                          "linear: evenly from 0 to the end; log: 0, then geometric from first_sample to the end")
+      .one_of({"linear", "log"});
+  output.key<double>("first_sample", 1e-7, "log spacing: the first sample time after 0").above(0).unit("s");
+}
+
+void check_sample_keys(const casefile::Case& c, const std::string& end_key, std::vector<std::string>& problems) {
+  const bool sampled = c.get<long>("output.samples") > 0;
+  const bool log = c.get<std::string>("output.sample_spacing") == "log";
+  for (const char* key : {"output.sample_spacing", "output.first_sample"})
+    if (!sampled && c.is_set(key))
+      problems.push_back(c.where(key) + ": " + key + " does not apply: output.samples is 0 (no trajectories)");
+  if (sampled && !log && c.is_set("output.first_sample"))
+    problems.push_back(c.where("output.first_sample") +
+                       ": output.first_sample does not apply: output.sample_spacing is linear");
+  const double first = c.get<double>("output.first_sample"), end = c.get<double>(end_key);
+  if (sampled && log && first >= end)
+    problems.push_back(c.where("output.first_sample") + ": output.first_sample = " + core::number_text(first) +
+                       " is not below " + end_key + " = " + core::number_text(end) +
+                       ": expected the first sample inside the interval");
+}
+
+std::vector<double> sample_times(const casefile::Case& c, double end) {
+  const auto count = static_cast<std::size_t>(c.get<long>("output.samples"));
+  std::vector<double> t;
+  if (count == 0) return t;
+  const bool log = c.get<std::string>("output.sample_spacing") == "log";
+  const double first = c.get<double>("output.first_sample");
+  for (std::size_t k = 0; k + 1 < count; ++k) {
+    const auto i = static_cast<double>(k);
+    if (!log) t.push_back(end * i / static_cast<double>(count - 1));
+    else t.push_back(k == 0 ? 0.0 : first * std::pow(end / first, (i - 1) / static_cast<double>(count - 2)));
+  }
+  t.push_back(end);
+  return t;
+}
+
+std::vector<std::size_t> main_species(const chem::Mechanism& m, const Composition& fuel, const Composition& oxidizer) {
+  std::vector<bool> shown(m.species.size(), false);
+  for (const Composition* mixture : {&fuel, &oxidizer})
+    for (const auto& [name, amount] : *mixture) shown[static_cast<std::size_t>(m.species_index(name))] = true;
+  for (const char* name : {"H2O", "CO2", "CO", "OH", "H"})
+    if (const int k = m.species_index(name); k >= 0) shown[static_cast<std::size_t>(k)] = true;
+  std::vector<std::size_t> species;
+  for (std::size_t k = 0; k < shown.size(); ++k)
+    if (shown[k]) species.push_back(k);
+  return species;
+}
+
+std::string trajectory_table(const chem::Mechanism& m, const ode::Result& r, const std::vector<double>& times,
+                             const std::vector<std::size_t>& species) {
+  const std::size_t n = m.species.size() + 1;
+  std::string table = "system,t_s,T_K";
+  for (const std::size_t k : species) table += ",Y_" + m.species[k].name;
+  table += "\n";
+  const auto cell = [&table](double v) {
+    table += ',';
+    if (std::isfinite(v)) table += exact_number(v);
+  };
+  for (std::size_t s = 0; s < r.statistics.size(); ++s)
+    for (std::size_t j = 0; j < times.size(); ++j) {
+      const double* state = r.samples.data() + (s * r.sample_count + j) * n;
+      table += std::to_string(s);
+      table += ',';
+      table += exact_number(times[j]);
+      cell(state[n - 1]);
+      for (const std::size_t k : species) cell(state[k]);
+      table += '\n';
+    }
+  return table;
 }
 
 std::string radau5_build_label(const casefile::Case& c, const chem::Mechanism& mechanism) {

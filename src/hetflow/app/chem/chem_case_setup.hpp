@@ -9,6 +9,7 @@
 #include "hetflow/chem/reactor_source.hpp"
 #include "hetflow/casefile/case.hpp"
 #include "hetflow/ode/options.hpp"
+#include "hetflow/ode/radau5.hpp"
 #include "hetflow/ode/statistics.hpp"
 
 namespace hetflow::app {
@@ -63,5 +64,25 @@ ode::Options case_solver_options(const casefile::Case& c);
 std::string radau5_build_label(const casefile::Case& c, const chem::Mechanism& mechanism);
 // solver.jacobian: how Radau5 gets the reactor's Jacobian.
 chem::ReactorJacobian case_jacobian(const casefile::Case& c);
+
+// Trajectories (trajectories.csv): output.samples states per system from RADAU5's dense output
+// (ode::Batch::samples), at times spaced `linear` or `log` (output.sample_spacing, `default_spacing`
+// unless given) over [0, end]; output.first_sample is log spacing's first time after 0.
+void declare_sample_keys(casefile::Section& output, const std::string& default_spacing);
+// Problems of the sample keys against the integration's end, `end_key` (a first sample at or past it,
+// keys that do not apply).
+void check_sample_keys(const casefile::Case& c, const std::string& end_key, std::vector<std::string>& problems);
+// The sample times over [0, end]: none when output.samples is 0; linear: output.samples times evenly
+// spaced from 0 to end; log: 0, then output.samples - 1 times geometric from output.first_sample to end.
+// Both end at `end` exactly, so the last sample is the final state.
+std::vector<double> sample_times(const casefile::Case& c, double end);
+// The species an ignition trajectory shows: those of the fuel and the oxidizer and, where the mechanism
+// has them, H2O, CO2, CO, OH and H; in mechanism order.
+std::vector<std::size_t> main_species(const chem::Mechanism& m, const Composition& fuel, const Composition& oxidizer);
+// trajectories.csv: a row per sample per system (`system` numbers the rows of the case's other table),
+// t, T and the mass fractions of `species`; a sample the system never reached (a failure, an interrupted
+// run) keeps empty cells.
+std::string trajectory_table(const chem::Mechanism& m, const ode::Result& r, const std::vector<double>& times,
+                             const std::vector<std::size_t>& species);
 
 }  // namespace hetflow::app

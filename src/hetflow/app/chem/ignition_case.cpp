@@ -98,6 +98,25 @@ void write_outputs(const casefile::Case& c, RunDirectory& dir, const std::vector
   dir.add_output("temperature.png", "T(t) of the first " + std::to_string(shown) + " systems (log time)");
 }
 
+// trajectories.csv (output.samples): every system integrated once more over [0, end_time] in one launch,
+// its T and main species written at the sample times from RADAU5's dense output. Returns whether it ran:
+// a run stopped by Ctrl-C writes none.
+bool write_trajectories(const casefile::Case& c, RunDirectory& dir, const ode::Radau5& solver,
+                        const chem::Mechanism& m, const std::vector<std::size_t>& species,
+                        const std::vector<std::vector<double>>& y0, const std::vector<double>& pressures) {
+  ode::Batch batch;
+  for (const std::vector<double>& y : y0) batch.y0.insert(batch.y0.end(), y.begin(), y.end());
+  batch.params = pressures;
+  batch.t_end = {c.get<double>("ignition.end_time")};
+  batch.samples = sample_times(c, batch.t_end[0]);
+  if (batch.samples.empty() || io::interrupted()) return false;
+  const ode::Result r = solver.integrate(batch);
+  io::write_file_atomically(dir.file("trajectories.csv"), trajectory_table(m, r, batch.samples, species));
+  dir.add_output("trajectories.csv", "per system (column system: row of ignition.csv) and sample time: T and the "
+                                     "mass fractions of the main species from RADAU5's dense output");
+  return true;
+}
+
 // The line a run ends with: how many systems ignited, the range of their delays, and the rest.
 std::string ignition_headline(std::size_t systems, std::size_t ignited, std::size_t failed, std::size_t interrupted,
                               double shortest, double longest, long launches, double seconds) {
@@ -133,7 +152,9 @@ casefile::Schema IgnitionCase::schema() const {
   g.key<int>("refinements", 3, "bracket refinement levels").range(0, 20);
   g.key<int>("candidates", 15, "sample times per refinement level inside the bracket").range(1, 1000);
   declare_solver_keys(s);
-  s.section("output").key<long>("plot_series", 12, "T(t) curves in temperature.png (the first systems)").at_least(1);
+  auto& o = s.section("output");
+  o.key<long>("plot_series", 12, "T(t) curves in temperature.png (the first systems)").at_least(1);
+  declare_sample_keys(o, "log");
   return s;
 }
 
@@ -144,6 +165,7 @@ void IgnitionCase::check(const casefile::Case& c) const {
     problems.push_back(c.where("ignition.first_sample") + ": ignition.first_sample = " +
                        number(c.get<double>("ignition.first_sample")) + " is not below ignition.end_time = " +
                        number(c.get<double>("ignition.end_time")));
+  check_sample_keys(c, "ignition.end_time", problems);
   throw_problems(c, std::move(problems));
 }
 
@@ -185,6 +207,9 @@ RunOutcome IgnitionCase::run(const casefile::Case& c, RunContext& ctx) const {
   const double integration = timer.seconds();
   progress.finish();
 
+  const core::WallTimer trajectory_timer;
+  if (write_trajectories(c, dir, solver, *mechanism, main_species(*mechanism, fuel, oxidizer), y0, pressures))
+    dir.add_timing("trajectories", trajectory_timer.seconds());
   const core::WallTimer output_timer;
   write_outputs(c, dir, points, sweep);
   nlohmann::json systems = nlohmann::json::array(), failures = nlohmann::json::array();

@@ -116,6 +116,7 @@ casefile::Schema ReactorBatchCase::schema() const {
       .path();
   b.key<double>("dt", 1e-4, "integration interval").above(0).unit("s");
   declare_solver_keys(s);
+  declare_sample_keys(s.section("output"), "linear");
   return s;
 }
 
@@ -129,13 +130,16 @@ void ReactorBatchCase::check(const casefile::Case& c) const {
   }
   if (!c.get<std::string>("batch.file").empty() && !fs::is_regular_file(c.get<std::string>("batch.file")))
     problems.push_back(c.missing_file("batch.file"));
+  check_sample_keys(c, "batch.dt", problems);
   throw_problems(c, std::move(problems));
 }
 
 RunOutcome ReactorBatchCase::run(const casefile::Case& c, RunContext& ctx) const {
   const core::WallTimer total;
   RunDirectory& dir = ctx.directory;
-  const ReactorBatch r = reactor_batch(c);
+  ReactorBatch r = reactor_batch(c);
+  // Trajectories, where asked for, from the dense output of the same launch: the final states keep their bits.
+  r.batch.samples = sample_times(c, c.get<double>("batch.dt"));
   const chem::Mechanism* mechanism = r.mechanism.get();
   const ode::Batch& batch = r.batch;
   const std::size_t n = mechanism->species.size() + 1, systems = batch.params.size();
@@ -200,6 +204,14 @@ RunOutcome ReactorBatchCase::run(const casefile::Case& c, RunContext& ctx) const
   writing.finish();
   dir.add_output("final_states.csv",
                  "per system: initial T and p, T and mass fractions at dt, steps, status (ok, failed, interrupted), reason");
+  if (!batch.samples.empty()) {
+    std::vector<std::size_t> species(mechanism->species.size());
+    for (std::size_t k = 0; k < species.size(); ++k) species[k] = k;
+    io::write_file_atomically(dir.file("trajectories.csv"),
+                              trajectory_table(*mechanism, result, batch.samples, species));
+    dir.add_output("trajectories.csv", "per system (column system: row of final_states.csv) and sample time: T and "
+                                       "mass fractions from RADAU5's dense output, empty past a failure");
+  }
   dir.manifest()["result"] = {{"systems", systems},
                               {"integrated", integrated},
                               {"interrupted", unfinished},

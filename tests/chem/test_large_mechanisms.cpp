@@ -1,0 +1,85 @@
+// Mechanisms above 100 species (data/mechanisms/README.md), which the reactor runs as an
+// ode::System::group_only system (reactor_group.cl in every mapping, constants in the tables):
+// ignition delays against Cantera's, and RADAU5's promise that the mapping changes no bit.
+// n-dodecane (Wang, Ra, Jia & Reitz; n = 101) runs with the unit tests on every device. n-hexane
+// (NUIG; n = 1269: 52 MB of matrices per system, hundreds of 1269^3 decompositions per ignition) is
+// labelled slow and meant for the GPU machine.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "hetflow/chem/reactor_source.hpp"
+#include "ignition_test_util.hpp"
+#include "jacobian_test_util.hpp"
+
+namespace hetflow::chem {
+namespace {
+
+// As for GRI-Mech 3.0 (test_gri_ignition.cpp): 1 %, far above the differences measured (printed).
+constexpr double tolerance = 0.01;
+
+TEST(ChemLargeMechanism, ReactorIsGroupOnlyAboveSixtyFourEquations) {
+  EXPECT_FALSE(reactor_system(test::gri30_yaml()).group_only);  // n = 54
+  const ode::System dodecane = reactor_system(test::dodecane_reitz());
+  EXPECT_EQ(dodecane.n, 101);
+  EXPECT_TRUE(dodecane.group_only);
+  EXPECT_EQ(dodecane.source.find("void rhs("), std::string::npos);
+  EXPECT_EQ(dodecane.source.find("void jac("), std::string::npos);
+  // Without its Jacobian the reactor falls back to rhs(), which RADAU5's difference quotients need.
+  EXPECT_FALSE(reactor_system(test::dodecane_reitz(), ReactorJacobian::finite_difference).group_only);
+}
+
+// Located with dense output over [0, 1 ms] (sampled_crossing), as the n-hexane case below.
+TEST(ChemLargeMechanism, DodecaneAir1200KDelayMatchesCantera) {
+  test::IgnitionCase(test::dodecane_reitz(), "dodecane_reitz_ignition", "n-dodecane/air (Reitz, 100 species)")
+      .check(1200.0, tolerance, 1e-3);
+}
+
+// One system's three integrations over [0, 1 ms] with dense output, in work-groups of 256: a group of
+// 32 takes each 1269^3 decomposition eight times as long.
+TEST(ChemLargeMechanismSlow, HexaneAir1200KDelayMatchesCantera) {
+  ode::Options options = test::IgnitionCase::tight();
+  options.work_group = 256;
+  test::IgnitionCase(test::hexane_nuig(), "hexane_nuig_ignition", "n-hexane/air (NUIG, 1268 species)", options)
+      .check(1200.0, tolerance, 1e-3);
+}
+
+// Mapping 1 (a work-item per system, the group functions as a group of one) and mapping 2 (a work-group
+// per system) end with the same bits and step counts. Mapping 2 only on GPUs: PoCL cannot compile it in
+// usable time (docs/ode.md, Mappings).
+TEST(ChemLargeMechanism, DodecaneMappingsGiveTheSameBits) {
+  const core::DeviceSet devices = hetflow::test::test_device();
+  if (devices.device(0).info.kind != core::DeviceKind::gpu)
+    GTEST_SKIP() << "mapping 2 is tested on GPUs (PoCL cannot compile it in time)";
+  const Mechanism mechanism = test::dodecane_reitz();
+  const test::StackedStates states = test::stacked_reference_states(mechanism, "dodecane_reitz");
+  const ode::System system = reactor_system(mechanism);
+  const ode::Batch batch{states.y, states.pressures, {0.0}, {1e-4}};
+  auto run = [&](ode::Mapping m) {
+    ode::Options o;
+    o.rtol = {1e-8};
+    o.atol = {1e-12};
+    // RADAU5's default first step, 1e-6 s, takes the partly burnt state at 2200 K and 20 atm to a wrong
+    // accepted step (T < 0); from 1e-10 s every state ends where Cantera's reactor does.
+    o.h0 = 1e-10;
+    o.mapping = m;
+    return ode::Radau5(devices, system, o).integrate(batch);
+  };
+  const ode::Result one = run(ode::Mapping::work_item), two = run(ode::Mapping::work_group);
+  ASSERT_EQ(one.failures(), 0u) << one.report();
+  ASSERT_EQ(two.failures(), 0u) << two.report();
+  ASSERT_EQ(one.statistics.size(), 8u);
+  long steps = 0;
+  for (std::size_t s = 0; s < one.statistics.size(); ++s) {
+    EXPECT_EQ(two.statistics[s].nstep, one.statistics[s].nstep) << "system " << s;
+    EXPECT_EQ(two.statistics[s].njac, one.statistics[s].njac) << "system " << s;
+    steps += one.statistics[s].nstep;
+  }
+  EXPECT_GT(steps, 8 * 10);
+  for (std::size_t i = 0; i < one.y.size(); ++i)
+    EXPECT_EQ(std::memcmp(&two.y[i], &one.y[i], sizeof(double)), 0)
+        << "y[" << i << "]: mapping 2 " << two.y[i] << ", mapping 1 " << one.y[i];
+}
+
+}  // namespace
+}  // namespace hetflow::chem
