@@ -52,6 +52,7 @@ std::map<std::string, std::map<std::string, std::string>> required_values() {
           {"ignition", {{"mechanism.file", mechanisms + "/gri30.yaml"}, {"initial.temperature", "[1200]"}}},
           {"reactor_batch", {{"mechanism.file", mechanisms + "/gri30.yaml"}}},
           {"equilibrium", {{"mechanism.file", mechanisms + "/gri30.yaml"}}},
+          {"flamelet", {{"mechanism.file", mechanisms + "/gri30.yaml"}}},
           {"karst", forcing},
           {"karst_inversion", inversion},
           {"incompressible", {{"fluid.viscosity", "0.01"}, {"time.end", "1"}}},
@@ -90,7 +91,7 @@ std::string filled(const std::string& type, const std::string& text, const std::
 
 TEST(CaseTemplates, EveryTypeValidatesOnceItsRequiredKeysAreFilled) {
   const auto values = required_values();
-  ASSERT_EQ(hetflow::app::case_types().size(), 10u);
+  ASSERT_EQ(hetflow::app::case_types().size(), 11u);
   std::set<std::string> seen;
   for (const hetflow::app::CaseType* type : hetflow::app::case_types()) {
     const hetflow::casefile::Schema schema = type->schema();
@@ -140,6 +141,8 @@ std::map<std::string, SmallCase> small_cases() {
                          "batch:\n  count: 20\n  dt: 1e-4\n", {{h2o2, "h2o2.yaml"}}}},
       {"equilibrium", {"type: equilibrium\nmechanism:\n  file: data/h2o2.yaml\nmixture:\n  fuel: \"H2:1\"\n"
                        "  phi: [0.5, 1]\n", {{h2o2, "h2o2.yaml"}}}},
+      {"flamelet", {"type: flamelet\nmechanism:\n  file: data/h2o2.yaml\nmixture:\n  fuel: \"H2:1, N2:1\"\n"
+                    "grid:\n  points: 6\nflamelet:\n  chi_st: [1000]\n", {{h2o2, "h2o2.yaml"}}}},
       {"karst", {"type: karst\n" + karst_grid + "model:\n  st: [2, 10]\ntime:\n  dt: 0.02\n  end: 2\n", forcing}},
       {"karst_inversion", {"type: karst_inversion\n" + karst_grid + "observed:\n  file: data/observed.csv\n"
                            "inversion:\n  noise: 0.01\n  max_evaluations: 5\n", inversion_files}},
