@@ -6,11 +6,14 @@ For GRI-Mech 3.0, the H2/O2 mechanism (data/mechanisms) and the Chemkin feature 
 (T, p, phi) states, the species' standard-state cp, h, s, the forward and reverse rate constants,
 the rates of progress, the net production rates and the constant-pressure adiabatic reactor RHS.
 For H2/air (h2o2) and CH4/air (GRI 3.0) it also writes ignition delays of Cantera's
-IdealGasConstPressureReactor (h2_ignition, gri30_ignition) and HP equilibria (equilibrium).
+IdealGasConstPressureReactor (h2_ignition, gri30_ignition) and HP equilibria (equilibrium). The
+constant-volume tables (constant_volume, and the ignition delays of Cantera's IdealGasReactor in
+h2_ignition_constant_volume and gri30_ignition_constant_volume) hold the adiabatic constant-volume
+reactor's RHS at the same states, with the density in place of the pressure.
 Everything is in SI mole units (Cantera works in kmol): concentrations mol/m^3, rates mol/(m^3 s),
 rate constants (m^3/mol)^(order-1)/s, with kf excluding [M] of three-body reactions as Cantera does.
 
-    pip install cantera && python3 scripts/chem_reference.py [equilibrium_holds | large]
+    pip install cantera && python3 scripts/chem_reference.py [equilibrium_holds | large | constant_volume]
 """
 import json
 import pathlib
@@ -125,55 +128,65 @@ GRI_IGNITION_CASES = [(1200.0, 1.0), (1400.0, 1.0), (1600.0, 1.0)]
 IGNITION_RISE = 400.0
 
 
-def temperature_at(gas, T, p, Y, t):
-    gas.TPY = T, p, Y
-    reactor = ct.IdealGasConstPressureReactor(gas, clone=False)
+# How each reactor's state is set and held: the pressure at constant pressure, the density at constant volume.
+REACTORS = {"constant_pressure": (ct.IdealGasConstPressureReactor, "TPY"),
+            "constant_volume": (ct.IdealGasReactor, "TDY")}
+
+
+def temperature_at(gas, T, x, Y, t, kind="constant_pressure"):
+    reactor_type, hold = REACTORS[kind]
+    setattr(gas, hold, (T, x, Y))
+    reactor = reactor_type(gas, clone=False)
     net = ct.ReactorNet([reactor])
     net.rtol, net.atol = 1e-13, 1e-20
     net.advance(t)
     return reactor.T
 
 
-def ignition_delay(gas, T0, p, Y):
+def ignition_delay(gas, T0, x, Y, kind="constant_pressure"):
     """First time T reaches T0 + IGNITION_RISE: stepped to a bracket, then bisected to 1e-12 relative,
-    each trial integrating from the state at the bracket's start (so a large mechanism takes minutes)."""
-    gas.TPY = T0, p, Y
-    reactor = ct.IdealGasConstPressureReactor(gas, clone=False)
+    each trial integrating from the state at the bracket's start (so a large mechanism takes minutes).
+    x is the pressure held at constant pressure, the density at constant volume."""
+    reactor_type, hold = REACTORS[kind]
+    setattr(gas, hold, (T0, x, Y))
+    reactor = reactor_type(gas, clone=False)
     net = ct.ReactorNet([reactor])
     net.rtol, net.atol = 1e-13, 1e-20
     net.initialize()
     lo, start = 0.0, (T0, Y.copy())
+    t_at, y_at = reactor.component_index("temperature"), reactor.component_index(gas.species_name(0))
     while True:
-        # The integrator's accepted state (mass, T, Y): after step() the reactor's gas object may hold the
-        # state of the last right-hand side evaluated instead.
+        # The integrator's accepted state ((mass, T, Y) or (mass, volume, T, Y)): after step() the reactor's
+        # gas object may hold the state of the last right-hand side evaluated instead.
         state = net.get_state()
-        if state[1] >= T0 + IGNITION_RISE:
+        if state[t_at] >= T0 + IGNITION_RISE:
             break
-        lo, start = net.time, (state[1], state[2:].copy())
+        lo, start = net.time, (state[t_at], state[y_at:].copy())
         net.step()
     hi = net.time
     t_start, (T_start, Y_start) = lo, start
     while hi - lo > 1e-12 * hi:
         mid = 0.5 * (lo + hi)
-        if temperature_at(gas, T_start, p, Y_start, mid - t_start) < T0 + IGNITION_RISE:
+        if temperature_at(gas, T_start, x, Y_start, mid - t_start, kind) < T0 + IGNITION_RISE:
             lo = mid
         else:
             hi = mid
     return 0.5 * (lo + hi)
 
 
-def write_ignition(name, mechanism, fuel, cases_in, phase=""):
+def write_ignition(name, mechanism, fuel, cases_in, phase="", kind="constant_pressure"):
     gas = ct.Solution(str(MECHS / mechanism), phase)
     cases = []
     for T0, p_atm in cases_in:
         gas.TP = T0, p_atm * ct.one_atm
         gas.set_equivalence_ratio(1.0, fuel, "O2:1.0, N2:3.76")
-        Y = gas.Y.copy()
-        delay = ignition_delay(gas, T0, gas.P, Y)
-        cases.append({"T0": T0, "p": p_atm * ct.one_atm, "phi": 1.0, "Y": list(Y), "delay": delay})
+        gas.TP = T0, p_atm * ct.one_atm  # setting a composition keeps the density, not the pressure
+        Y, rho = gas.Y.copy(), gas.density
+        delay = ignition_delay(gas, T0, gas.P if kind == "constant_pressure" else rho, Y, kind)
+        cases.append({"T0": T0, "p": p_atm * ct.one_atm, "rho": rho, "phi": 1.0, "Y": list(Y), "delay": delay})
         print(f"{name}: T0 = {T0} K, p = {p_atm} atm: delay {delay:.6e} s")
     doc = {"generator": "scripts/chem_reference.py", "command": COMMAND, "cantera": ct.__version__,
-           "mechanism": mechanism, "reactor": "IdealGasConstPressureReactor", "criterion": f"T = T0 + {IGNITION_RISE} K",
+           "mechanism": mechanism, "reactor": REACTORS[kind][0].__name__, "criterion": f"T = T0 + {IGNITION_RISE} K",
            "rise": IGNITION_RISE, "species": gas.species_names, "cases": cases}
     (OUT / f"{name}_reference.json").write_text(json.dumps(doc, indent=0) + "\n")
 
@@ -270,10 +283,61 @@ LARGE_MECHANISMS = [
 ]
 
 
+# The state of n-hexane's ignition case (1200 K, 10 atm) after EARLY_TIME, for a test short enough for a CPU.
+EARLY_TIME = 1e-6
+
+
+def write_early(name, mechanism, fuel, T0, p_atm):
+    gas = ct.Solution(str(MECHS / mechanism))
+    gas.TP = T0, p_atm * ct.one_atm
+    gas.set_equivalence_ratio(1.0, fuel, "O2:1.0, N2:3.76")
+    Y0 = gas.Y.copy()
+    reactor = ct.IdealGasConstPressureReactor(gas, clone=False)
+    net = ct.ReactorNet([reactor])
+    net.rtol, net.atol = 1e-13, 1e-20
+    net.advance(EARLY_TIME)
+    state = net.get_state()
+    doc = {"generator": "scripts/chem_reference.py", "command": COMMAND, "cantera": ct.__version__,
+           "mechanism": mechanism, "reactor": "IdealGasConstPressureReactor", "T0": T0, "p": p_atm * ct.one_atm,
+           "Y0": list(Y0), "t": EARLY_TIME, "T": state[1], "Y": list(state[2:]), "species": gas.species_names}
+    (OUT / f"{name}_early_reference.json").write_text(json.dumps(doc, indent=0) + "\n")
+    print(f"{name}: T({EARLY_TIME} s) = {state[1]:.12f} K")
+
+
 def write_large():
     for name, mechanism, phase, fuel, states, ignition in LARGE_MECHANISMS:
         write(name, str(MECHS / mechanism), fuel, phase, states, merge=False)
         write_ignition(f"{name}_ignition", mechanism, fuel, ignition, phase)
+    write_early("hexane_nuig", "n-hexane-NUIG-2015.yaml", "NC6H14:1.0", 1200.0, 10.0)
+
+
+def constant_volume_table(gas):
+    """The right-hand side of Cantera's IdealGasReactor (adiabatic, constant volume) at the gas's state:
+    dY/dt = W w / rho, dT/dt = -sum(u_k w_k) / (rho c_v)."""
+    wdot = gas.net_production_rates
+    return {"T": gas.T, "rho": gas.density, "Y": list(gas.Y),
+            "dYdt": list(wdot * gas.molecular_weights / gas.density),
+            "dTdt": float(-np.dot(gas.partial_molar_int_energies, wdot) / (gas.density * gas.cv_mass))}
+
+
+def write_constant_volume():
+    mechanisms = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, path, fuel in [("gri30", str(MECHS / "gri30.yaml"), "CH4:1.0"),
+                                 ("h2o2", str(MECHS / "h2o2.yaml"), "H2:1.0"), ("features", feature_yaml(tmp), "H2:1.0")]:
+            gas = ct.Solution(path)
+            states = []
+            for T, p, phi in STATES:
+                set_state(gas, fuel, T, p, phi)
+                states.append(constant_volume_table(gas))
+            mechanisms[name] = {"species": gas.species_names, "states": states}
+            print(f"constant_volume: {name}, {len(states)} states")
+    doc = {"generator": "scripts/chem_reference.py constant_volume", "command": COMMAND, "cantera": ct.__version__,
+           "reactor": "IdealGasReactor", "mechanisms": mechanisms}
+    (OUT / "constant_volume_reference.json").write_text(json.dumps(doc, indent=0) + "\n")
+    write_ignition("h2_ignition_constant_volume", "h2o2.yaml", "H2:1.0", IGNITION_CASES, kind="constant_volume")
+    write_ignition("gri30_ignition_constant_volume", "gri30.yaml", "CH4:1.0", [GRI_IGNITION_CASES[2]],
+                   kind="constant_volume")
 
 
 def write_all():
@@ -286,6 +350,7 @@ def write_all():
     write_equilibrium()
     write_equilibrium_holds()
     write_large()
+    write_constant_volume()
 
 
 def main():
@@ -295,6 +360,8 @@ def main():
         write_equilibrium_holds()
     elif sys.argv[1:] == ["large"]:
         write_large()
+    elif sys.argv[1:] == ["constant_volume"]:
+        write_constant_volume()
     else:
         write_all()
 

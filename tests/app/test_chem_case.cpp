@@ -14,6 +14,7 @@
 #include "command_test.hpp"
 #include "hetflow/app/chem/chem_case_setup.hpp"
 #include "hetflow/app/chem/ignition_search.hpp"
+#include "hetflow/chem/equilibrium.hpp"
 #include "hetflow/chem/reactor_source.hpp"
 #include "hetflow/chem/yaml_mechanism.hpp"
 #include "hetflow/core/number_text.hpp"
@@ -70,6 +71,26 @@ TEST_F(ChemCase, H2AirDelaysMatchCantera) {
   EXPECT_TRUE(fs::exists(dir / "out/temperature.png"));
 }
 
+// ignition.reactor: constant_volume runs Cantera's IdealGasReactor case (h2_ignition_constant_volume_reference.json):
+// the same 1 % as at constant pressure, and the manifest names the reactor.
+TEST_F(ChemCase, ConstantVolumeDelaysMatchCantera) {
+  write("h2.yaml", h2_case("  reactor: constant_volume\n"));
+  const Result r = hetflow("run h2.yaml");
+  ASSERT_EQ(r.status, 0) << r.output;
+  std::ifstream in(source_root / "tests/chem/data/h2_ignition_constant_volume_reference.json");
+  const auto ref = nlohmann::json::parse(in);
+  const auto m = manifest("out");
+  EXPECT_EQ(m["reactor"], "constant_volume");
+  ASSERT_EQ(m["result"]["systems"].size(), 2u);
+  ASSERT_EQ(ref["cases"].size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const auto& s = m["result"]["systems"][i];
+    EXPECT_EQ(s["status"], "ignited");
+    const double want = ref["cases"][i]["delay"].get<double>();
+    EXPECT_NEAR(s["delay"].get<double>(), want, 0.01 * want) << "T0 = " << s["T0"];
+  }
+}
+
 // The run's last line names the ignited systems and the range of their delays, as the manifest has them.
 TEST_F(ChemCase, IgnitionEndsWithItsDelays) {
   write("h2.yaml", h2_case());
@@ -110,6 +131,9 @@ TEST_F(ChemCase, MalformedCasesAreRejectedWithLineAndKey) {
                    "  temperature: [-5]\noutput:\n  dir: out\n", "negative.yaml:7: initial.temperature"},
       {"unknown", "type: ignition\nmechanism:\n  file: h2o2.yaml\n  colour: red\nmixture:\n  fuel: \"H2:1\"\n"
                   "initial:\n  temperature: [1000]\noutput:\n  dir: out\n", "unknown.yaml:4: unknown key mechanism.colour"},
+      {"reactor", "type: ignition\nmechanism:\n  file: h2o2.yaml\nmixture:\n  fuel: \"H2:1\"\ninitial:\n"
+                  "  temperature: [1000]\nignition:\n  reactor: isochoric\noutput:\n  dir: out\n",
+       "reactor.yaml:9: ignition.reactor"},
   });
 }
 
@@ -146,6 +170,43 @@ TEST_F(ChemCase, ReactorBatchWritesEveryFinalState) {
   ASSERT_NE(at, std::string::npos) << r.output;
   const std::string line = r.output.substr(at, r.output.find('\n', at) + 1 - at);
   EXPECT_NE(line.find(" systems/s), 0 failed, 0 interrupted" + std::string(range)), std::string::npos) << line;
+}
+
+// batch.reactor: constant_volume keeps each state's internal energy per kilogram through ignition (its
+// equations hold u exactly; the tolerance, 1e-5 of c_v T with c_v taken as 1 kJ/(kg K), is far below what
+// the constant-pressure equations or h in place of u would change: R T per mole of change, ~1e5 J/kg).
+// States from a CSV, so the test knows their compositions.
+TEST_F(ChemCase, ConstantVolumeBatchKeepsTheInternalEnergy) {
+  write("states.csv", "T,p,H2,O2,N2\n1100,1,2,1,3.76\n1200,2,2,1,3.76\n1300,1,1,1,3.76\n");
+  write("batch.yaml", "type: reactor_batch\nmechanism:\n  file: h2o2.yaml\nmixture:\n  fuel: \"H2:1\"\n"
+                      "batch:\n  file: states.csv\n  dt: 1e-3\n  reactor: constant_volume\noutput:\n  dir: out\n");
+  const Result r = hetflow("run batch.yaml");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(manifest("out")["reactor"], "constant_volume");
+  const hetflow::chem::Mechanism m = hetflow::chem::read_yaml_mechanism(dir / "h2o2.yaml");
+  const auto table = file_lines(dir / "out/final_states.csv");
+  ASSERT_EQ(table.size(), 4u);
+  const std::vector<std::vector<double>> moles = {{2, 1, 3.76}, {2, 1, 3.76}, {1, 1, 3.76}};
+  for (std::size_t i = 0; i < 3; ++i) {
+    std::vector<double> x(m.species.size(), 0.0);
+    x[static_cast<std::size_t>(m.species_index("H2"))] = moles[i][0];
+    x[static_cast<std::size_t>(m.species_index("O2"))] = moles[i][1];
+    x[static_cast<std::size_t>(m.species_index("N2"))] = moles[i][2];
+    double total = 0.0;
+    for (const double v : x) total += v;
+    for (double& v : x) v /= total;
+    std::vector<double> cells;
+    std::stringstream row(table[i + 1]);
+    for (std::string cell; std::getline(row, cell, ',') && cells.size() < 3 + m.species.size();)
+      cells.push_back(std::stod(cell));
+    ASSERT_EQ(cells.size(), 3 + m.species.size()) << table[i + 1];
+    const double T0 = cells[0], p0 = cells[1], T = cells[2];
+    const std::vector<double> y(cells.begin() + 3, cells.end());
+    const double u0 = hetflow::chem::mixture_internal_energy(m, {T0, p0, hetflow::app::mass_fractions(m, x)});
+    const double u = hetflow::chem::mixture_internal_energy(m, {T, p0, y});
+    EXPECT_GT(T, T0 + 500.0) << "state " << i << " did not ignite";
+    EXPECT_NEAR(u, u0, 1e-5 * 1e3 * T0) << "state " << i;
+  }
 }
 
 // SIGINT a second into a batch that takes several seconds: the run stops within a chunk, exits 130,
@@ -443,7 +504,7 @@ TEST(IgnitionSearch, AnInterruptedSweepKeepsTheDelaysFound) {
   o.rtol = {1e-8};
   o.atol = {1e-12};
   const ode::Radau5 solver(devices, chem::reactor_system(m), o);
-  const app::IgnitionSweep full = app::find_ignition(solver, m, y0, pressures, settings, [](long, long) { return true; });
+  const app::IgnitionSweep full = app::find_ignition(solver, m, chem::ReactorKind::constant_pressure, y0, pressures, settings, [](long, long) { return true; });
   ASSERT_EQ(full.runs[0].status, "ignited");
   ASSERT_EQ(full.runs[1].status, "ignited");
   const double fast = full.runs[0].delay, slow = full.runs[1].delay;
@@ -452,7 +513,7 @@ TEST(IgnitionSearch, AnInterruptedSweepKeepsTheDelaysFound) {
   while (full.times[static_cast<std::size_t>(stop)] < fast) ++stop;
   ASSERT_LT(full.times[static_cast<std::size_t>(stop)], slow);
   const app::IgnitionSweep cut =
-      app::find_ignition(solver, m, y0, pressures, settings, [&](long done, long) { return done < stop; });
+      app::find_ignition(solver, m, chem::ReactorKind::constant_pressure, y0, pressures, settings, [&](long done, long) { return done < stop; });
   EXPECT_TRUE(cut.stopped);
   EXPECT_EQ(cut.launches, stop);
   EXPECT_EQ(cut.runs[0].status, "ignited");

@@ -1,6 +1,6 @@
 #pragma once
-// Shared by the rhs_group and jac_group tests: running the reactor's cooperative functions on a device,
-// one work-group per state, and comparing them with rhs() and jac() bit for bit.
+// Shared by the device tests of the reactor: running its generated rhs() and jac() (a work-item per state)
+// and its cooperative functions (a work-group per state) on a device, and comparing values bit for bit.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -44,6 +44,50 @@ inline std::vector<double> run_group(const core::DeviceSet& devices, const ode::
   kernel.args(y, result, p, tables, work);
   constexpr std::size_t group = 16;
   kernel.launch(q, core::NDRange(count * group), core::NDRange(group));
+  std::vector<double> values(count * out);
+  result.read(q, values);
+  return values;
+}
+
+// Evaluates rhs() once per work-item, or jac(): state i is y[i*n..], its parameter p[i].
+inline constexpr const char* generated_wrappers = R"(
+__kernel void reactor_rhs(__global const double* y, __global double* f, __global const double* p) {
+  const size_t i = get_global_id(0);
+  double yi[REACTOR_N], fi[REACTOR_N];
+  for (int k = 0; k < REACTOR_N; ++k) yi[k] = y[i * REACTOR_N + k];
+  rhs(0.0, yi, fi, p + i);
+  for (int k = 0; k < REACTOR_N; ++k) f[i * REACTOR_N + k] = fi[k];
+}
+#if ODE_ANALYTIC_JACOBIAN
+__kernel void reactor_jac(__global const double* y, __global double* dfdy, __global const double* p) {
+  const size_t i = get_global_id(0);
+  double yi[REACTOR_N], ji[REACTOR_N * REACTOR_N];
+  for (int k = 0; k < REACTOR_N; ++k) yi[k] = y[i * REACTOR_N + k];
+  jac(0.0, yi, ji, p + i);
+  for (int k = 0; k < REACTOR_N * REACTOR_N; ++k) dfdy[i * REACTOR_N * REACTOR_N + k] = ji[k];
+}
+#endif
+)";
+
+// The generated rhs() (or, with `jacobian`, jac()) of `system` at every state, one work-item each; f (or
+// dfdy) of every state one after the other.
+inline std::vector<double> run_generated(const core::DeviceSet& devices, const ode::System& system,
+                                         const StackedStates& states, bool jacobian, const std::string& name) {
+  const auto n = static_cast<std::size_t>(system.n);
+  const std::size_t count = states.pressures.size(), out = jacobian ? n * n : n;
+  const std::string source = "#define REACTOR_N " + std::to_string(n) + "\n#define ODE_ANALYTIC_JACOBIAN " +
+                             std::string(system.analytic_jacobian ? "1" : "0") + "\n" + system.source +
+                             generated_wrappers;
+  const core::Context& ctx = devices.context(0);
+  const core::Queue& q = devices.compute(0);
+  const core::Program program =
+      core::build_program(ctx, "chem reactor " + std::string(jacobian ? "jac " : "rhs ") + name, source, "");
+  core::Kernel kernel = program.kernel(jacobian ? "reactor_jac" : "reactor_rhs");
+  core::Buffer<double> y(ctx, states.y.size()), result(ctx, count * out), p(ctx, count);
+  y.write(q, states.y);
+  p.write(q, states.pressures);
+  kernel.args(y, result, p);
+  kernel.launch(q, count);
   std::vector<double> values(count * out);
   result.read(q, values);
   return values;

@@ -21,37 +21,7 @@ namespace {
 // cancellations in the sums over reactions.
 constexpr double tolerance = 1e-12;
 
-// Evaluates jac() once per work-item: state i is y[i*n..], its pressure p[i], its Jacobian dfdy[i*n*n..].
-constexpr const char* wrapper = R"(
-__kernel void reactor_jac(__global const double* y, __global double* dfdy, __global const double* p) {
-  const size_t i = get_global_id(0);
-  double yi[CHEM_N], ji[CHEM_N * CHEM_N];
-  for (int k = 0; k < CHEM_N; ++k) yi[k] = y[i * CHEM_N + k];
-  jac(0.0, yi, ji, p + i);
-  for (int k = 0; k < CHEM_N * CHEM_N; ++k) dfdy[i * CHEM_N * CHEM_N + k] = ji[k];
-}
-)";
-
 using States = test::StackedStates;
-
-// jac() at every state, one work-item each.
-std::vector<double> device_jacobian(const core::DeviceSet& devices, const Mechanism& mechanism, const States& s,
-                                    const std::string& name) {
-  const std::size_t n = mechanism.species.size() + 1, count = s.pressures.size();
-  const core::Context& ctx = devices.context(0);
-  const core::Queue& q = devices.compute(0);
-  const core::Program program = core::build_program(
-      ctx, "chem reactor jac " + name, reactor_rhs_source(mechanism) + reactor_jacobian_source(mechanism) + wrapper, "");
-  core::Kernel kernel = program.kernel("reactor_jac");
-  core::Buffer<double> y_dev(ctx, s.y.size()), j_dev(ctx, count * n * n), p_dev(ctx, count);
-  y_dev.write(q, s.y);
-  p_dev.write(q, s.pressures);
-  kernel.args(y_dev, j_dev, p_dev);
-  kernel.launch(q, count);
-  std::vector<double> device(count * n * n);
-  j_dev.read(q, device);
-  return device;
-}
 
 void check_device_jacobian(const Mechanism& mechanism, const std::string& name) {
   const std::vector<test::ReactorState> states = test::reference_states(mechanism, name);
@@ -63,7 +33,7 @@ void check_device_jacobian(const Mechanism& mechanism, const std::string& name) 
   // A mechanism above 64 species has no jac(), only jac_group (ode::System::group_only).
   const ode::System system = reactor_system(mechanism);
   const std::vector<double> device = system.group_only ? test::run_group(devices, system, stacked, true, name)
-                                                       : device_jacobian(devices, mechanism, stacked, name);
+                                                       : test::run_generated(devices, system, stacked, true, name);
 
   const Kinetics kinetics(mechanism);
   double worst = 0.0;
@@ -93,7 +63,7 @@ void check_group_jacobian(const Mechanism& mechanism, const std::string& name) {
   ASSERT_TRUE(system.group_jac);
   const auto n = static_cast<std::size_t>(system.n);
   test::expect_same_bits(test::run_group(devices, system, states, true, name),
-                         device_jacobian(devices, mechanism, states, name), [&](std::size_t i) {
+                         test::run_generated(devices, system, states, true, name), [&](std::size_t i) {
                            return name + " state " + std::to_string(i / (n * n)) + " entry (" + std::to_string(i % n) +
                                   ", " + std::to_string(i / n % n) + ")";
                          });

@@ -19,36 +19,7 @@ namespace {
 // The host and device differ only in the last bits of exp, log and pow.
 constexpr double rtol = 1e-11;
 
-// Evaluates rhs() once per work-item: state i is y[i*n..], its pressure p[i].
-constexpr const char* wrapper = R"(
-__kernel void reactor_rhs(__global const double* y, __global double* f, __global const double* p) {
-  const size_t i = get_global_id(0);
-  double yi[CHEM_K + 1], fi[CHEM_K + 1];
-  for (int k = 0; k <= CHEM_K; ++k) yi[k] = y[i * (CHEM_K + 1) + k];
-  rhs(0.0, yi, fi, p + i);
-  for (int k = 0; k <= CHEM_K; ++k) f[i * (CHEM_K + 1) + k] = fi[k];
-}
-)";
-
 using States = test::StackedStates;
-
-// rhs() at every state, one work-item each.
-std::vector<double> device_rhs(const core::DeviceSet& devices, const Mechanism& mechanism, const States& s,
-                               const std::string& name) {
-  const core::Context& ctx = devices.context(0);
-  const core::Queue& q = devices.compute(0);
-  const core::Program program =
-      core::build_program(ctx, "chem reactor rhs " + name, reactor_rhs_source(mechanism) + wrapper, "");
-  core::Kernel kernel = program.kernel("reactor_rhs");
-  core::Buffer<double> y_dev(ctx, s.y.size()), f_dev(ctx, s.y.size()), p_dev(ctx, s.pressures.size());
-  y_dev.write(q, s.y);
-  p_dev.write(q, s.pressures);
-  kernel.args(y_dev, f_dev, p_dev);
-  kernel.launch(q, s.pressures.size());
-  std::vector<double> f(s.y.size());
-  f_dev.read(q, f);
-  return f;
-}
 
 // The device's rhs at every state: the generated rhs(), or rhs_group for a mechanism that has none
 // (ode::System::group_only, above 64 species).
@@ -56,7 +27,7 @@ std::vector<double> device_values(const core::DeviceSet& devices, const Mechanis
                                   const std::string& name) {
   const ode::System system = reactor_system(mechanism);
   if (system.group_only) return test::run_group(devices, system, s, false, name);
-  return device_rhs(devices, mechanism, s, name);
+  return test::run_generated(devices, system, s, false, name);
 }
 
 void check_device_rhs(const Mechanism& mechanism, const std::string& name) {
@@ -98,7 +69,7 @@ void check_group_rhs(const Mechanism& mechanism, const std::string& name) {
   ASSERT_TRUE(system.group_rhs);
   const auto n = static_cast<std::size_t>(system.n);
   test::expect_same_bits(test::run_group(devices, system, states, false, name),
-                         device_rhs(devices, mechanism, states, name), [&](std::size_t i) {
+                         test::run_generated(devices, system, states, false, name), [&](std::size_t i) {
                            return name + " state " + std::to_string(i / n) + " component " + std::to_string(i % n);
                          });
 }

@@ -11,34 +11,6 @@
 namespace hetflow::chem {
 namespace {
 
-// Central differences with one Richardson step, D = (4 D(h/2) - D(h)) / 3, which leaves an error of
-// order h^4. Steps: 1e-2 of Y_j (at least 1e-7, so that a species at zero gets a step of 1e-7 around
-// zero: GRI and H2/O2 have integer orders only, smooth through it), and 1e-4 of T. Smaller steps make
-// the rounding of the cancelling rate sums grow as 1/h (1e-3 of Y_j gave 7e-7 below, 1e-4 gave 3e-6,
-// with the analytic value fixed), larger ones the truncation. The states keep T
-// away from the NASA-7 range switch (1000 K), where the RHS has a kink.
-std::vector<double> finite_difference_jacobian(const ConstantPressureReactor& reactor, std::vector<double> y) {
-  const std::size_t n = reactor.size();
-  std::vector<double> dfdy(n * n), fp(n), fm(n);
-  auto central = [&](std::size_t j, double h, std::vector<double>& d) {
-    const double y0 = y[j];
-    y[j] = y0 + h;
-    reactor.rhs(y, fp);
-    y[j] = y0 - h;
-    reactor.rhs(y, fm);
-    y[j] = y0;
-    for (std::size_t i = 0; i < n; ++i) d[i] = (fp[i] - fm[i]) / (2 * h);
-  };
-  std::vector<double> d1(n), d2(n);
-  for (std::size_t j = 0; j < n; ++j) {
-    const double h = j + 1 == n ? 1e-4 * y[j] : 1e-2 * std::max(std::abs(y[j]), 1e-5);
-    central(j, h, d1);
-    central(j, h / 2, d2);
-    for (std::size_t i = 0; i < n; ++i) dfdy[i + j * n] = (4 * d2[i] - d1[i]) / 3;
-  }
-  return dfdy;
-}
-
 // Analytic and difference Jacobians agree to 1e-6 of each column's largest entry (of the Jacobian of
 // (Y, T/T0)). The difference quotient's own error is up to ~1e-7 here (rounding, mostly in the T row,
 // where the heat release is a sum of large cancelling h_k ω̇_k). Dropped terms show clearly: without
@@ -51,16 +23,10 @@ double check(const Mechanism& mechanism, const std::vector<test::ReactorState>& 
   double worst = 0.0;
   for (std::size_t s = 0; s < states.size(); ++s) {
     const ConstantPressureReactor reactor(kinetics, states[s].pressure);
-    const std::size_t n = reactor.size();
-    std::vector<double> analytic(n * n);
-    reactor.jacobian(states[s].y, analytic);
-    const double t0 = states[s].y.back();
-    const std::vector<double> got = test::scaled(analytic, t0);
-    const std::vector<double> want = test::scaled(finite_difference_jacobian(reactor, states[s].y), t0);
-    std::size_t at = 0;
-    const double e = test::worst_column_error(got, want, n, &at);
-    EXPECT_LE(e, tolerance) << name << " state " << s << " (T = " << t0 << " K, p = " << states[s].pressure
-                            << " Pa): entry (" << at % n << ", " << at / n << ") " << got[at] << " vs " << want[at];
+    const double e = test::expect_jacobian_matches_differences(
+        reactor, states[s].y, tolerance,
+        name + " state " + std::to_string(s) + " (T = " + std::to_string(states[s].y.back()) +
+            " K, p = " + std::to_string(states[s].pressure) + " Pa)");
     worst = std::max(worst, e);
   }
   std::printf("%s: worst analytic vs difference Jacobian entry, relative to its column's largest: %.2e\n", name.c_str(),

@@ -27,10 +27,11 @@ class Kinetics {
   std::vector<double> production_rates(double temperature, double pressure, std::span<const double> concentrations) const;
 
   // The production rates and their exact derivatives (kinetics_derivatives.cpp): dwdc[k + i K] =
-  // ∂ω̇_k/∂C_i at fixed T and dwdT[k] = ∂ω̇_k/∂T at fixed C, K the number of species; the pressure is
-  // held fixed (it matters only to PLOG).
+  // ∂ω̇_k/∂C_i at fixed T and p, dwdT[k] = ∂ω̇_k/∂T at fixed C and p, K the number of species, and
+  // dwdlnp[k] = ∂ω̇_k/∂ln p at fixed T and C (nonzero only through PLOG rates), which a reactor whose
+  // pressure follows its state chains in.
   struct Jacobian {
-    std::vector<double> wdot, dwdc, dwdT;
+    std::vector<double> wdot, dwdc, dwdT, dwdlnp;
   };
   Jacobian production_rate_jacobian(double temperature, double pressure, std::span<const double> concentrations) const;
 
@@ -42,9 +43,9 @@ class Kinetics {
     double delta_nu = 0.0;  // moles of products minus reactants
   };
   double forward_constant(std::size_t j, double temperature, double pressure, double third_body) const;
-  // ∂k_f/∂T and ∂k_f/∂[M] of forward_constant (kinetics_derivatives.cpp).
+  // ∂k_f/∂T, ∂k_f/∂[M] and ∂k_f/∂ln p of forward_constant (kinetics_derivatives.cpp).
   struct Slopes {
-    double dT = 0.0, dm = 0.0;
+    double dT = 0.0, dm = 0.0, dlnp = 0.0;
   };
   Slopes forward_slopes(std::size_t j, double temperature, double pressure, double third_body, double kf) const;
 

@@ -86,13 +86,18 @@ Kinetics::Slopes Kinetics::forward_slopes(std::size_t j, double T, double p, dou
       return {f.k * (a0 - (a0 - ainf) * f.pr / (1.0 + f.pr) + dlnf_dT), -blend * (f.k0 / f.kinf) + f.k * dlnf_dm};
     }
     case RateKind::plog: {
-      // ln k = ln k_lo + w (ln k_hi - ln k_lo) with w fixed by the pressure.
+      // ln k = ln k_lo + w (ln k_hi - ln k_lo) with w = ln(p/p_lo) / ln(p_hi/p_lo); outside the table k
+      // does not move with p.
       const Prepared& q = prepared_[j];
       const parts::PlogBracket b = parts::plog_bracket(q.plog_pressures, p);
-      const double slope_lo = plog_sum_slope(q.plog_rates[b.lo], T) / parts::plog_sum(q.plog_rates[b.lo], T);
-      if (b.lo == b.hi) return {kf * slope_lo, 0.0};
-      const double slope_hi = plog_sum_slope(q.plog_rates[b.hi], T) / parts::plog_sum(q.plog_rates[b.hi], T);
-      return {kf * (slope_lo + b.w * (slope_hi - slope_lo)), 0.0};
+      const double k_lo = parts::plog_sum(q.plog_rates[b.lo], T);
+      const double slope_lo = plog_sum_slope(q.plog_rates[b.lo], T) / k_lo;
+      if (b.lo == b.hi) return {kf * slope_lo, 0.0, 0.0};
+      const double k_hi = parts::plog_sum(q.plog_rates[b.hi], T);
+      const double slope_hi = plog_sum_slope(q.plog_rates[b.hi], T) / k_hi;
+      const double dlnk_dlnp =
+          (std::log(k_hi) - std::log(k_lo)) / std::log(q.plog_pressures[b.hi] / q.plog_pressures[b.lo]);
+      return {kf * (slope_lo + b.w * (slope_hi - slope_lo)), 0.0, kf * dlnk_dlnp};
     }
   }
   return {};
@@ -101,7 +106,8 @@ Kinetics::Slopes Kinetics::forward_slopes(std::size_t j, double T, double p, dou
 Kinetics::Jacobian Kinetics::production_rate_jacobian(double T, double p, std::span<const double> c) const {
   const std::size_t nk = m_.species.size();
   const ReactionRates rates = this->rates(T, p, c);
-  Jacobian out{production_rates(rates), std::vector<double>(nk * nk, 0.0), std::vector<double>(nk, 0.0)};
+  Jacobian out{production_rates(rates), std::vector<double>(nk * nk, 0.0), std::vector<double>(nk, 0.0),
+               std::vector<double>(nk, 0.0)};
   const SpeciesThermo thermo = species_thermo(m_, T);
   const double log_standard_concentration = std::log(one_atm / (gas_constant * T));
   std::vector<std::pair<std::size_t, double>> dq_dc;  // ∂q/∂C_s through the concentration products
@@ -122,6 +128,7 @@ Kinetics::Jacobian Kinetics::production_rate_jacobian(double T, double p, std::s
       for (const Term& t : r.reactants) delta_h -= t.coefficient * thermo.h[static_cast<std::size_t>(t.species)];
       reverse.dT = forward.dT * ratio + kr * (q.delta_nu / T - delta_h / (gas_constant * T * T));
       reverse.dm = forward.dm * ratio;
+      reverse.dlnp = forward.dlnp * ratio;
     }
     const double pf = parts::concentration_product(q.forward, c);
     const double pr = r.reversible ? parts::concentration_product(q.reverse, c) : 0.0;
@@ -130,6 +137,7 @@ Kinetics::Jacobian Kinetics::production_rate_jacobian(double T, double p, std::s
     const double scale = three_body ? m : 1.0;
     const double dq_dT = scale * (forward.dT * pf - reverse.dT * pr);
     const double dq_dm = three_body ? kf * pf - kr * pr : forward.dm * pf - reverse.dm * pr;
+    const double dq_dlnp = forward.dlnp * pf - reverse.dlnp * pr;  // PLOG only: never a three-body rate
     dq_dc.clear();
     for (std::size_t u = 0; u < q.forward.size(); ++u)
       dq_dc.emplace_back(q.forward[u].species, scale * kf * parts::concentration_product_derivative(q.forward, u, c));
@@ -141,6 +149,7 @@ Kinetics::Jacobian Kinetics::production_rate_jacobian(double T, double p, std::s
     auto scatter = [&](const Term& t, double nu) {
       const std::size_t k = static_cast<std::size_t>(t.species);
       out.dwdT[k] += nu * dq_dT;
+      out.dwdlnp[k] += nu * dq_dlnp;
       for (const auto& [s, v] : dq_dc) out.dwdc[k + s * nk] += nu * v;
       if (!r.uses_third_body()) return;
       const ThirdBody& tb = r.third_body;

@@ -55,10 +55,11 @@
 #define SPECIES(terms, u) ((int)(terms)[2 * (u)])
 #define COEFFICIENT(terms, u) ((terms)[2 * (u) + 1])
 
-// The state the rhs and the Jacobian start from (chem_group_state): T, log T, RT, W̄, ρ, Σ c and
-// ln(p_atm / RT), with c, c_p, h and g of every species in the group's work.
+// The state the rhs and the Jacobian start from (chem_group_state): T, log T, RT, W̄ (at constant
+// pressure), ρ, Σ c, ln(p_atm / RT) and the pressure P, with c, c_p, h and g of every species in the
+// group's work.
 typedef struct {
-  double T, log_T, RT, wbar, rho, c_total, log_c0;
+  double T, log_T, RT, wbar, rho, c_total, log_c0, P;
 } ChemState;
 
 // arrhenius() and arrhenius_log_slope() from the state's log T and RT, computed once per state rather
@@ -205,16 +206,23 @@ ChemWork chem_work(WORK_SPACE double* work) {
 }
 
 // The state, with c, c_p, h and g of every species in v, the species spread over the group (and a
-// barrier so all see them).
-ChemState chem_group_state(const SHARED double* y, double P, __global const double* sp, const ChemWork* v) {
+// barrier so all see them); p0 is the reactor's parameter, the pressure or (at constant volume) the
+// density, as rhs()'s chem_state takes it.
+ChemState chem_group_state(const SHARED double* y, double p0, __global const double* sp, const ChemWork* v) {
   ChemState s;
   s.T = y[CHEM_K];
   s.log_T = log(s.T);
   s.RT = CHEM_R * s.T;
+#if CHEM_CONSTANT_VOLUME
+  s.wbar = 0.0;  // the constant-volume Jacobian has no W̄
+  s.rho = p0;
+#else
   double inverse_weight = 0.0;
   for (int k = 0; k < CHEM_K; ++k) inverse_weight += y[k] / CHEM_WEIGHT(sp, k);
   s.wbar = 1.0 / inverse_weight;
-  s.rho = P * s.wbar / s.RT;
+  // rhs() forms ρ as P (1 / Σ Y/W) / (R T), the same bits.
+  s.rho = p0 * s.wbar / s.RT;
+#endif
   FOR_OWN(k, 0, CHEM_K) {
     v->c[k] = s.rho * y[k] / CHEM_WEIGHT(sp, k);
     double cpk, hk, gk, a[7];
@@ -228,6 +236,8 @@ ChemState chem_group_state(const SHARED double* y, double P, __global const doub
   s.log_c0 = log(CHEM_ONE_ATM / s.RT);
   s.c_total = 0.0;
   for (int k = 0; k < CHEM_K; ++k) s.c_total += v->c[k];
+  // At constant volume p = R T Σ c, as chem_state's (R T) Σ c.
+  s.P = CHEM_CONSTANT_VOLUME ? s.RT * s.c_total : p0;
   return s;
 }
 
@@ -237,10 +247,8 @@ void rhs_group(double t, const SHARED double* y, SHARED double* f, __global cons
   const ChemWork v = chem_work(work);
   WORK_SPACE double* q = v.rest;
   __global const double* sp = CHEM_SPECIES(tables);
-  const double P = p[0];
-  // rhs() forms ρ as P (1 / Σ Y/W) / (R T), the same bits as the state's P W̄ / (R T).
-  const ChemState s = chem_group_state(y, P, sp, &v);
-  FOR_OWN(r, 0, CHEM_REACTIONS) q[r] = chem_rate(CHEM_RECORD(r), &s, P, v.c, v.g).q;
+  const ChemState s = chem_group_state(y, p[0], sp, &v);
+  FOR_OWN(r, 0, CHEM_REACTIONS) q[r] = chem_rate(CHEM_RECORD(r), &s, s.P, v.c, v.g).q;
   SYNC();  // q is complete
   FOR_OWN(k, 0, CHEM_K) {
     // w -= ν' q as w + (-ν') q: the same bits.
@@ -254,8 +262,8 @@ void rhs_group(double t, const SHARED double* y, SHARED double* f, __global cons
     double cp_mass = 0.0;
     double heat_release = 0.0;
     for (int k = 0; k < CHEM_K; ++k) {
-      cp_mass += y[k] * v.cp[k] / CHEM_WEIGHT(sp, k);
-      heat_release += v.h[k] * v.w[k];
+      cp_mass += y[k] * CHEM_CAPACITY(v.cp[k]) / CHEM_WEIGHT(sp, k);
+      heat_release += CHEM_ENERGY(v.h[k], s.RT) * v.w[k];
     }
     f[CHEM_K] = -heat_release / (s.rho * cp_mass);
   }
@@ -266,7 +274,8 @@ void rhs_group(double t, const SHARED double* y, SHARED double* f, __global cons
 // reaction's q and its derivatives go to work (reaction by reaction); then each species' row of
 // ∂ω̇/∂c and ∂ω̇/∂T is summed from its production list, which holds exactly the terms through which
 // jac() adds to that row, in jac()'s order; then the reactor's transform, column by column.
-#define CHEM_DQ (3 + CHEM_MAX_EXPONENTS)  // per reaction: q, dq/dT, dq/d[M], dq/dc_u
+// per reaction: q, dq/dT, dq/d[M], dq/dc_u, and at constant volume dq/d ln p
+#define CHEM_DQ (3 + CHEM_MAX_EXPONENTS + CHEM_CONSTANT_VOLUME)
 
 // d kf/dT and d kf/d[M] (forward_slopes).
 void chem_forward_slopes(__global const double* rec, const ChemRate* r, const ChemState* s, double P, double* dT,
@@ -311,6 +320,18 @@ void chem_forward_slopes(__global const double* rec, const ChemRate* r, const Ch
   }
 }
 
+#if CHEM_CONSTANT_VOLUME
+// dq/d ln p at fixed T and c: a PLOG rate's (the generated dq_dlnp), zero for every other.
+double chem_pressure_derivative(__global const double* rec, const ChemRate* r, const ChemState* s, double P) {
+  if (COUNT(rec, H_KIND) != KIND_PLOG) return 0.0;
+  double pp[CHEM_MAX_PRESSURES], kp[CHEM_MAX_PRESSURES];
+  const int n = chem_plog_sums(rec, PART(rec, O_RATE), s, pp, kp, 0);
+  const double dkf_dlnp = r->kf * chem_plog_pressure_slope(P, n, pp, kp);
+  if (rec[H_REVERSIBLE] == 1.0) return dkf_dlnp * r->forward_product - dkf_dlnp * r->ratio * r->reverse_product;
+  return dkf_dlnp * r->forward_product;
+}
+#endif
+
 // q, dq/dT, dq/d[M] and dq/dc_u of one reaction into dq (CHEM_DQ doubles), u over its forward then
 // reverse exponents.
 void chem_rate_derivatives(__global const double* rec, const ChemState* s, double P, const WORK_SPACE double* c,
@@ -322,6 +343,9 @@ void chem_rate_derivatives(__global const double* rec, const ChemState* s, doubl
   double dkf_dT, dkf_dm;
   chem_forward_slopes(rec, &r, s, P, &dkf_dT, &dkf_dm);
   dq[0] = r.q;
+#if CHEM_CONSTANT_VOLUME
+  dq[CHEM_DQ - 1] = chem_pressure_derivative(rec, &r, s, P);
+#endif
   if (rec[H_REVERSIBLE] != 0.0) {
     double dkr_dT, dkr_dm = 0.0;
     if (rec[H_REVERSIBLE] == 2.0) {
@@ -365,7 +389,8 @@ void chem_row_terms(__global const double* rec, const WORK_SPACE double* dq, dou
   }
 }
 
-// work: chem_work's arrays, ∂ω̇/∂T and a (CHEM_K each), then CHEM_DQ per reaction.
+// work: chem_work's arrays, ∂ω̇/∂T and a (CHEM_K each), then CHEM_DQ per reaction. At constant volume a
+// holds ∂ω̇/∂ln p / Σ c, as jac() forms it.
 void jac_group(double t, const SHARED double* y, MATRIX_SPACE double* dfdy, __global const double* p,
                __global const double* tables, WORK_SPACE double* work) {
   const ChemWork v = chem_work(work);
@@ -375,39 +400,64 @@ void jac_group(double t, const SHARED double* y, MATRIX_SPACE double* dfdy, __gl
   WORK_SPACE double* a = wT + CHEM_K;
   WORK_SPACE double* dq = a + CHEM_K;
   __global const double* sp = CHEM_SPECIES(tables);
-  const double P = p[0];
   FOR_OWN(i, 0, CHEM_N * CHEM_N) dfdy[i] = 0.0;
-  const ChemState s = chem_group_state(y, P, sp, &v);
-  const double T = s.T, wbar = s.wbar, rho = s.rho;
+  const ChemState s = chem_group_state(y, p[0], sp, &v);
+  const double T = s.T, wbar = s.wbar, rho = s.rho, P = s.P, RT = s.RT;
   FOR_OWN(r, 0, CHEM_REACTIONS)
   chem_rate_derivatives(CHEM_RECORD(r), &s, P, c, v.g, h, dq + r * CHEM_DQ);
   SYNC();  // dq is complete
   FOR_OWN(k, 0, CHEM_K) {
-    double wk = 0.0, wTk = 0.0;
+    double wk = 0.0, wTk = 0.0, wPk = 0.0;
     for (int e = CHEM_PRODUCTION(k); e < CHEM_PRODUCTION(k + 1); e += 2) {
       const int r = (int)tables[e];
       const double nu = tables[e + 1];
       const WORK_SPACE double* dqr = dq + r * CHEM_DQ;
       wk += nu * dqr[0];
       wTk += nu * dqr[1];
+      // jac() adds dq/d ln p for its PLOG reactions only.
+      if (CHEM_CONSTANT_VOLUME && COUNT(CHEM_RECORD(r), H_KIND) == KIND_PLOG) wPk += nu * dqr[CHEM_DQ - 1];
       chem_row_terms(CHEM_RECORD(r), dqr, nu, k, dfdy);
     }
     w[k] = wk;
+#if CHEM_CONSTANT_VOLUME
+    a[k] = wPk / s.c_total;
+    wT[k] = wTk + wPk / T;
+#else
     double ak = 0.0;
     for (int i = 0; i < CHEM_K; ++i) ak += dfdy[k + i * CHEM_N] * c[i];
     a[k] = ak;
     wT[k] = wTk - ak / T;
+#endif
   }
   SYNC();  // w, wT, a and the rows of ∂ω̇/∂c are complete
   double cp_mass = 0.0, heat_release = 0.0, dcp_mass = 0.0;
   for (int k = 0; k < CHEM_K; ++k) {
     double coefficients[7];
     chem_species_coefficients(sp, k, T, coefficients);
-    cp_mass += y[k] * cp[k] / CHEM_WEIGHT(sp, k);
-    heat_release += h[k] * w[k];
+    cp_mass += y[k] * CHEM_CAPACITY(cp[k]) / CHEM_WEIGHT(sp, k);
+    heat_release += CHEM_ENERGY(h[k], RT) * w[k];
     dcp_mass += y[k] * (CHEM_R * chem_nasa_cp_slope(T, coefficients)) / CHEM_WEIGHT(sp, k);
   }
   const double f_T = -heat_release / (rho * cp_mass);
+#if CHEM_CONSTANT_VOLUME
+  FOR_OWN(j, 0, CHEM_N) {
+    double dheat = 0.0;
+    if (j < CHEM_K) {
+      for (int k = 0; k < CHEM_K; ++k) {
+        const double dwdy = rho / CHEM_WEIGHT(sp, j) * (dfdy[k + j * CHEM_N] + a[k]);
+        dheat += CHEM_ENERGY(h[k], RT) * dwdy;
+        dfdy[k + j * CHEM_N] = CHEM_WEIGHT(sp, k) * dwdy / rho;
+      }
+      dfdy[CHEM_K + j * CHEM_N] = -dheat / (rho * cp_mass) - f_T * (CHEM_CAPACITY(cp[j]) / (CHEM_WEIGHT(sp, j) * cp_mass));
+    } else {
+      for (int k = 0; k < CHEM_K; ++k) {
+        dheat += CHEM_CAPACITY(cp[k]) * w[k] + CHEM_ENERGY(h[k], RT) * wT[k];
+        dfdy[k + CHEM_K * CHEM_N] = CHEM_WEIGHT(sp, k) * wT[k] / rho;
+      }
+      dfdy[CHEM_K + CHEM_K * CHEM_N] = -dheat / (rho * cp_mass) - f_T * (dcp_mass / cp_mass);
+    }
+  }
+#else
   FOR_OWN(j, 0, CHEM_N) {
     double dheat = 0.0;
     if (j < CHEM_K) {
@@ -427,6 +477,7 @@ void jac_group(double t, const SHARED double* y, MATRIX_SPACE double* dfdy, __gl
       dfdy[CHEM_K + CHEM_K * CHEM_N] = -dheat / (rho * cp_mass) - f_T * (dcp_mass / cp_mass - 1.0 / T);
     }
   }
+#endif
 }
 #endif
 

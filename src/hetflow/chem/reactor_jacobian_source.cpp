@@ -14,7 +14,8 @@ namespace {
 using namespace source;
 
 // Fixed helpers, each the twin of a host function: chem_troe_slopes troe_slopes() after F_cent',
-// chem_sri_slopes sri_slopes(), chem_plog_slope the PLOG case of Kinetics::forward_slopes,
+// chem_sri_slopes sri_slopes(), chem_plog_slope and chem_plog_pressure_slope the PLOG case of
+// Kinetics::forward_slopes (d ln k/dT, d ln k/d ln p),
 // chem_nasa_cp_slope cp_over_r_slope() from a species' 7 coefficients. Arrhenius slopes are written out
 // (slope_call).
 constexpr std::string_view helpers = R"(
@@ -56,6 +57,13 @@ double chem_plog_slope(double P, int n, const double* pp, const double* kp, cons
   return lo + w * (hi - lo);
 }
 
+double chem_plog_pressure_slope(double P, int n, const double* pp, const double* kp) {
+  if (P <= pp[0] || P >= pp[n - 1]) return 0.0;
+  int i = 0;
+  while (!(P < pp[i + 1])) ++i;
+  return (log(kp[i + 1]) - log(kp[i])) / log(pp[i + 1] / pp[i]);
+}
+
 double chem_nasa_cp_slope(double T, const double* a) { return a[1] + T * (2 * a[2] + T * (3 * a[3] + T * 4 * a[4])); }
 )";
 
@@ -77,7 +85,9 @@ std::string forward_slopes(const Reaction& r) {
       }
       const std::string n = std::to_string(sums.size());
       return "    const double dkp[" + n + "] = {" + join(sums, ",\n        ") + "};\n" +
-             "    const double dkf_dT = kf * chem_plog_slope(P, " + n + ", pp, kp, dkp);\n    const double dkf_dm = 0.0;\n";
+             "    const double dkf_dT = kf * chem_plog_slope(P, " + n + ", pp, kp, dkp);\n    const double dkf_dm = 0.0;\n" +
+             "#if CHEM_CONSTANT_VOLUME\n    const double dkf_dlnp = kf * chem_plog_pressure_slope(P, " + n +
+             ", pp, kp);\n#endif\n";
     }
     case RateKind::falloff:
     case RateKind::chemically_activated:
@@ -162,6 +172,12 @@ std::string reaction(const Reaction& r, std::size_t j, std::size_t species) {
     if (three_body) dq_dm = "kf * forward_product";
   }
   if (r.uses_third_body()) s += "    const double dq_dm = " + dq_dm + ";\n";
+  // A PLOG rate moves with the pressure, which at constant volume follows the state: dq/d ln p
+  // (Kinetics::production_rate_jacobian's dq_dlnp), collected in J's T column, which jac() fills last.
+  const bool plog = r.kind == RateKind::plog;
+  if (plog)
+    s += "#if CHEM_CONSTANT_VOLUME\n    const double dq_dlnp = dkf_dlnp * forward_product" +
+         std::string(r.reversible && !r.reverse ? " - dkf_dlnp * ratio * reverse_product" : "") + ";\n#endif\n";
 
   // ∂q/∂c_s through the concentration products.
   std::vector<std::pair<int, std::string>> dq_dc;
@@ -179,6 +195,9 @@ std::string reaction(const Reaction& r, std::size_t j, std::size_t species) {
     const std::size_t k = static_cast<std::size_t>(t.species);
     const std::string n = literal(nu);
     std::string out = "    wT[" + num(t.species) + "] += " + n + " * dq_dT;\n";
+    if (plog)
+      out += "#if CHEM_CONSTANT_VOLUME\n    J[" + std::to_string(k + species * (species + 1)) + "] += " + n +
+             " * dq_dlnp;\n#endif\n";
     for (std::size_t u = 0; u < dq_dc.size(); ++u)
       out += "    J[" + std::to_string(k + static_cast<std::size_t>(dq_dc[u].first) * (species + 1)) + "] += " + n +
              " * dq_dc" + std::to_string(u) + ";\n";
@@ -236,28 +255,51 @@ void chem_production_jacobian(double T, double P, const double* c, const double*
   for (std::size_t j = 0; j < m.reactions.size(); ++j) s += reaction(m.reactions[j], j, m.species.size());
   s += "}\n";
 
-  // ConstantPressureReactor::jacobian (reactor_jacobian.cpp).
+  // ConstantPressureReactor::jacobian and ConstantVolumeReactor::jacobian (reactor_jacobian.cpp).
   s += R"(
 void jac(double t, const double* y, double* dfdy, __global const double* p) {
-  const double P = p[0];
   const double T = y[CHEM_K];
-  double inverse_weight = 0.0;
-  for (int k = 0; k < CHEM_K; ++k) inverse_weight += y[k] / chem_weight[k];
-  const double wbar = 1.0 / inverse_weight;
-  const double rho = P * wbar / (CHEM_R * T);
-  double c[CHEM_K], cp[CHEM_K], h[CHEM_K], g[CHEM_K], w[CHEM_K], wT[CHEM_K], f[CHEM_K], a[CHEM_K];
-  for (int k = 0; k < CHEM_K; ++k) c[k] = rho * y[k] / chem_weight[k];
+  const double RT = CHEM_R * T;
+  double rho, P, c[CHEM_K], cp[CHEM_K], h[CHEM_K], g[CHEM_K], w[CHEM_K], wT[CHEM_K], f[CHEM_K], a[CHEM_K];
+  chem_state(y, p[0], &rho, &P, c);
   chem_thermo(T, cp, h, g);
   for (int i = 0; i < CHEM_N * CHEM_N; ++i) dfdy[i] = 0.0;
   chem_production_jacobian(T, P, c, g, h, w, dfdy, wT);
   double cp_mass = 0.0, heat_release = 0.0, dcp_mass = 0.0;
   for (int k = 0; k < CHEM_K; ++k) {
-    cp_mass += y[k] * cp[k] / chem_weight[k];
-    heat_release += h[k] * w[k];
+    cp_mass += y[k] * CHEM_CAPACITY(cp[k]) / chem_weight[k];
+    heat_release += CHEM_ENERGY(h[k], RT) * w[k];
     f[k] = chem_weight[k] * w[k] / rho;
-    dcp_mass += y[k] * (CHEM_R * chem_cp_slope(T, k)) / chem_weight[k];
   }
+  for (int k = 0; k < CHEM_K; ++k) dcp_mass += y[k] * (CHEM_R * chem_cp_slope(T, k)) / chem_weight[k];
   const double f_T = -heat_release / (rho * cp_mass);
+#if CHEM_CONSTANT_VOLUME
+  // a: ∂ω̇/∂ln p / Σ c, from the T column where chem_production_jacobian left ∂ω̇/∂ln p.
+  double c_total = 0.0;
+  for (int k = 0; k < CHEM_K; ++k) c_total += c[k];
+  for (int k = 0; k < CHEM_K; ++k) {
+    a[k] = dfdy[k + CHEM_K * CHEM_N] / c_total;
+    wT[k] = wT[k] + dfdy[k + CHEM_K * CHEM_N] / T;
+  }
+  for (int j = 0; j < CHEM_K; ++j) {
+    double dheat = 0.0;
+    for (int k = 0; k < CHEM_K; ++k) {
+      const double dwdy = rho / chem_weight[j] * (dfdy[k + j * CHEM_N] + a[k]);
+      dheat += CHEM_ENERGY(h[k], RT) * dwdy;
+      dfdy[k + j * CHEM_N] = chem_weight[k] * dwdy / rho;
+    }
+    dfdy[CHEM_K + j * CHEM_N] = -dheat / (rho * cp_mass) - f_T * (CHEM_CAPACITY(cp[j]) / (chem_weight[j] * cp_mass));
+  }
+  double dheat = 0.0;
+  for (int k = 0; k < CHEM_K; ++k) {
+    dheat += CHEM_CAPACITY(cp[k]) * w[k] + CHEM_ENERGY(h[k], RT) * wT[k];
+    dfdy[k + CHEM_K * CHEM_N] = chem_weight[k] * wT[k] / rho;
+  }
+  dfdy[CHEM_K + CHEM_K * CHEM_N] = -dheat / (rho * cp_mass) - f_T * (dcp_mass / cp_mass);
+#else
+  double inverse_weight = 0.0;
+  for (int k = 0; k < CHEM_K; ++k) inverse_weight += y[k] / chem_weight[k];
+  const double wbar = 1.0 / inverse_weight;
   for (int k = 0; k < CHEM_K; ++k) {
     a[k] = 0.0;
     for (int i = 0; i < CHEM_K; ++i) a[k] += dfdy[k + i * CHEM_N] * c[i];
@@ -279,6 +321,7 @@ void jac(double t, const double* y, double* dfdy, __global const double* p) {
     dfdy[k + CHEM_K * CHEM_N] = chem_weight[k] * wT[k] / rho + f[k] / T;
   }
   dfdy[CHEM_K + CHEM_K * CHEM_N] = -dheat / (rho * cp_mass) - f_T * (dcp_mass / cp_mass - 1.0 / T);
+#endif
 }
 )";
   return s;

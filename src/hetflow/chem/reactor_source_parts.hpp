@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "hetflow/chem/mechanism.hpp"
+#include "hetflow/chem/reactor.hpp"
 
 namespace hetflow::chem::source {
 
@@ -35,12 +36,14 @@ std::string rate_scale(const Reaction& r);
 // w[k] -= ν'_k q, w[k] += ν''_k q (Kinetics::production_rates).
 std::string production(const Reaction& r);
 
-// What every reactor source starts with: the mechanism's sizes and constants as macros and the fixed
-// helpers of rhs() (chem_floor, chem_troe, chem_sri, chem_plog_rate, chem_nasa); then, for the
+// What every reactor source starts with: the mechanism's sizes and constants and the reactor's kind
+// (CHEM_CONSTANT_VOLUME, with CHEM_ENERGY and CHEM_CAPACITY: a species' e_k and c_k in the energy
+// equation) as macros and the fixed helpers of rhs() (chem_floor, chem_troe, chem_sri, chem_plog_rate,
+// chem_nasa); then, for the
 // Jacobian, CHEM_N, CHEM_LN10 and its helpers (the slopes, chem_nasa_cp_slope). Neither holds the
 // species' constants, which the generated functions take from __constant arrays and the group
 // functions from the tables.
-std::string rhs_helpers(const Mechanism& m);
+std::string rhs_helpers(const Mechanism& m, ReactorKind kind);
 std::string jacobian_helpers();
 
 }  // namespace hetflow::chem::source

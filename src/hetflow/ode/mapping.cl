@@ -22,7 +22,14 @@
 #define SYSTEM_FIRST get_group_id(0)
 #define SYSTEM_STRIDE get_num_groups(0)
 #else
+// A large group_only system keeps its vectors in the work-item's slice of global scratch
+// (ODE_GLOBAL_VECTORS, set by the host): at n = 1269 its 14 vectors alone would take 142 KB of a
+// CPU thread's stack per work-item.
+#if ODE_GLOBAL_VECTORS
+#define SHARED __global
+#else
 #define SHARED __private
+#endif
 #define SYNC()
 #define LEADER 1
 #define FOR_OWN(i, first, end) for (int i = (first); i < (end); ++i)

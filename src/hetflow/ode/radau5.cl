@@ -90,6 +90,10 @@ void jac_group(double t, const SHARED double* y, MATRIX_SPACE double* dfdy, __gl
 #define VECTOR(name, slot) SHARED double* name = work + (slot) * ODE_N
 #define MATRIX(name, slot) SHARED double* name = work + W_VECTORS * ODE_N + (slot) * ODE_N * ODE_N
 #define PIVOTS(name, slot) SHARED int* name = work_pivots + (slot) * ODE_N
+#elif ODE_GLOBAL_VECTORS
+#define VECTOR(name, slot) __global double* name = vectors + (slot) * ODE_N
+#define MATRIX(name, slot) __global double* name = matrices + s * PHASED_MATRICES + (slot) * ODE_N * ODE_N
+#define PIVOTS(name, slot) __global int* name = matrix_pivots + s * PHASED_PIVOTS + (slot) * ODE_N
 #elif ODE_PHASED || ODE_SYSTEM_MATRICES
 #define VECTOR(name, slot) double name[ODE_N]
 #define MATRIX(name, slot) __global double* name = matrices + s * PHASED_MATRICES + (slot) * ODE_N * ODE_N
@@ -356,6 +360,9 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
 #elif ODE_GROUP
   __global double* work = scratch + get_group_id(0) * W_DOUBLES;
   __global int* work_pivots = scratch_pivots + get_group_id(0) * 2 * ODE_N;
+#elif ODE_GROUP_ONLY
+  // Mapping 1's per-work-item scratch: the vectors where they are global, then the system's work.
+  __global double* vectors = scratch + get_global_id(0) * (ODE_GLOBAL_VECTORS * W_VECTORS * ODE_N + ODE_GROUP_WORK);
 #endif
   for (ulong item = SYSTEM_FIRST; item < count; item += SYSTEM_STRIDE) {
 #if ODE_PHASED
@@ -367,7 +374,7 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
 #if ODE_GROUP
     const User user = {p, tables, work + W_DOUBLES - ODE_GROUP_WORK};
 #elif ODE_GROUP_ONLY
-    const User user = {p, tables, scratch + get_global_id(0) * ODE_GROUP_WORK};
+    const User user = {p, tables, vectors + ODE_GLOBAL_VECTORS * W_VECTORS * ODE_N};
 #else
     const User user = {p, tables, 0};
 #endif

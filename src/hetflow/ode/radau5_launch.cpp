@@ -122,7 +122,17 @@ Mapping resolve(Mapping m, const System& system, const core::DeviceSet& devices,
 core::NDRange local_range(const core::Device& d, const Options& o) {
   return core::NDRange(o.work_group ? o.work_group : d.info.kind == core::DeviceKind::gpu ? 32 : 4);
 }
+bool global_vectors(const System& s, Mapping m) {
+  return m == Mapping::work_item && s.group_only && s.n > max_private_vector_n;
+}
+
 namespace {
+// A mapping-1 work-item's global scratch for a group_only system: its vectors where they are global, and
+// the system's work.
+std::size_t item_scratch(const System& s, Mapping m) {
+  return (global_vectors(s, m) ? 14 * static_cast<std::size_t>(s.n) : 0) + s.group_work;
+}
+
 std::size_t default_group_count(const core::Device& d, Mapping m, const Options& o) {
   const bool gpu = d.info.kind == core::DeviceKind::gpu;
   const std::size_t per_unit =
@@ -133,7 +143,7 @@ std::size_t default_group_count(const core::Device& d, Mapping m, const Options&
 // Global scratch per work-group of mapping m for system s on device d, in doubles.
 std::size_t scratch_per_group(const core::Device& d, const System& s, Mapping m, const Options& o) {
   if (m == Mapping::work_group) return local_scratch(d, s) ? 0 : group_doubles(s) + 2 * static_cast<std::size_t>(s.n);
-  if (m == Mapping::work_item && s.group_only) return local_range(d, o).size[0] * s.group_work;
+  if (m == Mapping::work_item && s.group_only) return local_range(d, o).size[0] * item_scratch(s, m);
   return 0;
 }
 }  // namespace
@@ -191,7 +201,7 @@ std::size_t group_scratch_pivots(const core::Device& d, const System& s, const O
 }
 std::size_t scratch_doubles(const core::Device& d, const System& s, Mapping m, const Options& o) {
   if (m == Mapping::work_group) return group_scratch_doubles(d, s, o);
-  if (m == Mapping::work_item && s.group_only) return group_count(d, m, o, s) * local_range(d, o).size[0] * s.group_work;
+  if (m == Mapping::work_item && s.group_only) return group_count(d, m, o, s) * local_range(d, o).size[0] * item_scratch(s, m);
   return 0;
 }
 

@@ -71,8 +71,16 @@ bool local_scratch(const core::Device& d, const System& s);
 // the pivots.
 std::size_t group_scratch_doubles(const core::Device& d, const System& s, const Options& o);
 std::size_t group_scratch_pivots(const core::Device& d, const System& s, const Options& o);
+// Up to this n mapping 1 keeps a group_only system's 14 vectors private (28 KiB at 256): they run
+// several times faster there on PoCL than in global memory, while at n = 1269 (142 KiB per work-item)
+// they overflow its threads' stacks.
+inline constexpr int max_private_vector_n = 256;
+// Whether mapping m keeps the system's vectors in global scratch (mapping.cl's ODE_GLOBAL_VECTORS):
+// mapping 1 for a group_only system above max_private_vector_n.
+bool global_vectors(const System& s, Mapping m);
 // The global scratch of the kernel of mapping m on device d: mapping 2's (group_scratch_doubles), or in
-// mapping 1 each work-item's System::group_work where the system is group_only; else none.
+// mapping 1 each work-item's System::group_work, after its vectors where they are global, for a
+// group_only system; else none.
 std::size_t scratch_doubles(const core::Device& d, const System& s, Mapping m, const Options& o);
 
 // Whether the phased mapping's decompositions work in local memory on device d (radau5_decompose.cl's

@@ -11,6 +11,7 @@
 
 #include "hetflow/app/csv_text.hpp"
 #include "hetflow/chem/chemkin_reader.hpp"
+#include "hetflow/chem/thermo.hpp"
 #include "hetflow/chem/yaml_mechanism.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/number_text.hpp"
@@ -197,6 +198,30 @@ ode::Options case_solver_options(const casefile::Case& c) {
 chem::ReactorJacobian case_jacobian(const casefile::Case& c) {
   return c.get<std::string>("solver.jacobian") == "finite_difference" ? chem::ReactorJacobian::finite_difference
                                                                       : chem::ReactorJacobian::analytic;
+}
+
+void declare_reactor_key(casefile::Section& section) {
+  section
+      .key<std::string>("reactor", "constant_pressure",
+                        "constant_pressure: p held (a flow or open vessel); constant_volume: the volume held, "
+                        "the density fixed at its initial value and p following T and composition (a closed "
+                        "vessel, a shock tube behind the reflected shock)")
+      .one_of({"constant_pressure", "constant_volume"});
+}
+
+chem::ReactorKind case_reactor(const casefile::Case& c, const std::string& key) {
+  return c.get<std::string>(key) == "constant_volume" ? chem::ReactorKind::constant_volume
+                                                      : chem::ReactorKind::constant_pressure;
+}
+
+const char* reactor_name(chem::ReactorKind kind) {
+  return kind == chem::ReactorKind::constant_volume ? "constant_volume" : "constant_pressure";
+}
+
+double reactor_parameter(const chem::Mechanism& m, chem::ReactorKind kind, std::span<const double> y,
+                         double pressure) {
+  if (kind == chem::ReactorKind::constant_pressure) return pressure;
+  return chem::density(y.back(), pressure, y.first(y.size() - 1), m.molecular_weights());
 }
 
 void declare_sample_keys(casefile::Section& output, const std::string& default_spacing) {

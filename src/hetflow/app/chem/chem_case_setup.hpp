@@ -1,6 +1,7 @@
 #pragma once
 #include <initializer_list>
 #include <memory>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -64,6 +65,15 @@ ode::Options case_solver_options(const casefile::Case& c);
 std::string radau5_build_label(const casefile::Case& c, const chem::Mechanism& mechanism);
 // solver.jacobian: how Radau5 gets the reactor's Jacobian.
 chem::ReactorJacobian case_jacobian(const casefile::Case& c);
+// `reactor` in `section`: the adiabatic reactor every system runs in, constant_pressure (the default) or
+// constant_volume (chem::ReactorKind); read back by case_reactor with the key's full name.
+void declare_reactor_key(casefile::Section& section);
+chem::ReactorKind case_reactor(const casefile::Case& c, const std::string& key);
+const char* reactor_name(chem::ReactorKind kind);
+// A system's reactor parameter (chem::reactor_system) from its initial state y (mass fractions, then T)
+// and pressure [Pa]: that pressure at constant pressure, the initial density at constant volume.
+double reactor_parameter(const chem::Mechanism& m, chem::ReactorKind kind, std::span<const double> y,
+                         double pressure);
 
 // Trajectories (trajectories.csv): output.samples states per system from RADAU5's dense output
 // (ode::Batch::samples), at times spaced `linear` or `log` (output.sample_spacing, `default_spacing`

@@ -103,10 +103,10 @@ void write_outputs(const casefile::Case& c, RunDirectory& dir, const std::vector
 // a run stopped by Ctrl-C writes none.
 bool write_trajectories(const casefile::Case& c, RunDirectory& dir, const ode::Radau5& solver,
                         const chem::Mechanism& m, const std::vector<std::size_t>& species,
-                        const std::vector<std::vector<double>>& y0, const std::vector<double>& pressures) {
+                        const std::vector<std::vector<double>>& y0, const std::vector<double>& params) {
   ode::Batch batch;
   for (const std::vector<double>& y : y0) batch.y0.insert(batch.y0.end(), y.begin(), y.end());
-  batch.params = pressures;
+  batch.params = params;
   batch.t_end = {c.get<double>("ignition.end_time")};
   batch.samples = sample_times(c, batch.t_end[0]);
   if (batch.samples.empty() || io::interrupted()) return false;
@@ -132,7 +132,7 @@ std::string ignition_headline(std::size_t systems, std::size_t ignited, std::siz
 }  // namespace
 
 casefile::Schema IgnitionCase::schema() const {
-  casefile::Schema s("ignition", "ignition delays of constant-pressure reactors over lists of T0, p and phi (docs/chem.md)");
+  casefile::Schema s("ignition", "ignition delays of adiabatic reactors (constant pressure or volume) over lists of T0, p and phi (docs/chem.md)");
   declare_mechanism_keys(s);
   auto& m = s.section("mixture", "the fuel / oxidizer mixture");
   declare_mixture_keys(m);
@@ -151,6 +151,7 @@ casefile::Schema IgnitionCase::schema() const {
   g.key<int>("samples_per_decade", 20, "sample grid density (geometric from first_sample to end_time)").range(1, 1000);
   g.key<int>("refinements", 3, "bracket refinement levels").range(0, 20);
   g.key<int>("candidates", 15, "sample times per refinement level inside the bracket").range(1, 1000);
+  declare_reactor_key(g);
   declare_solver_keys(s);
   auto& o = s.section("output");
   o.key<long>("plot_series", 12, "T(t) curves in temperature.png (the first systems)").at_least(1);
@@ -182,17 +183,22 @@ RunOutcome IgnitionCase::run(const casefile::Case& c, RunContext& ctx) const {
     y0.back().push_back(pt.T0);
     pressures.push_back(pressure_in_pa(c, "initial.pressure_unit", pt.p));
   }
+  const chem::ReactorKind reactor = case_reactor(c, "ignition.reactor");
+  // Each system's parameter: its pressure, or at constant volume its initial density.
+  std::vector<double> params;
+  for (std::size_t i = 0; i < y0.size(); ++i) params.push_back(reactor_parameter(*mechanism, reactor, y0[i], pressures[i]));
   const IgnitionSettings settings = ignition_settings(c);
   // Names every build of the run, also those integrate() makes on first use (another batch size's mapping).
   const core::BuildLabel label(radau5_build_label(c, *mechanism));
   const core::WallTimer build_timer;
-  const ode::System system = chem::reactor_system(*mechanism, case_jacobian(c));
+  const ode::System system = chem::reactor_system(*mechanism, case_jacobian(c), reactor);
   const ode::Radau5 solver(ctx.devices, system,
                            with_radau5_tuning(case_solver_options(c), system, points.size(), ctx.devices,
                                               dir.manifest()["tuning"]));
   solver.prepare(points.size());
   dir.add_timing("build", build_timer.seconds());
   dir.manifest()["mechanism"] = {{"species", mechanism->species.size()}, {"reactions", mechanism->reactions.size()}};
+  dir.manifest()["reactor"] = reactor_name(reactor);
   dir.write_manifest("running");
 
   display::Progress progress(0, "ignition", ctx.verbosity);
@@ -200,7 +206,7 @@ RunOutcome IgnitionCase::run(const casefile::Case& c, RunContext& ctx) const {
   progress.note(std::to_string(points.size()) + " systems of " + std::to_string(mechanism->species.size() + 1) +
                 " equations");
   const core::WallTimer timer;
-  const IgnitionSweep sweep = find_ignition(solver, *mechanism, y0, pressures, settings, [&](long done, long) {
+  const IgnitionSweep sweep = find_ignition(solver, *mechanism, reactor, y0, params, settings, [&](long done, long) {
     progress.update(done);
     return !io::interrupted();
   });
@@ -208,7 +214,7 @@ RunOutcome IgnitionCase::run(const casefile::Case& c, RunContext& ctx) const {
   progress.finish();
 
   const core::WallTimer trajectory_timer;
-  if (write_trajectories(c, dir, solver, *mechanism, main_species(*mechanism, fuel, oxidizer), y0, pressures))
+  if (write_trajectories(c, dir, solver, *mechanism, main_species(*mechanism, fuel, oxidizer), y0, params))
     dir.add_timing("trajectories", trajectory_timer.seconds());
   const core::WallTimer output_timer;
   write_outputs(c, dir, points, sweep);

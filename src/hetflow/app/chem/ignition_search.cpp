@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <variant>
 
 #include "hetflow/chem/kinetics.hpp"
 #include "hetflow/chem/reactor.hpp"
@@ -86,12 +87,16 @@ std::string failure(const ode::Statistics& s, long nmax, double t0, double t1) {
 // One find_ignition call, in its steps: the sample grid, the brackets, their refinement, the delays.
 class IgnitionSearch {
  public:
-  IgnitionSearch(const ode::Radau5& solver, const chem::Kinetics& kinetics, const std::vector<std::vector<double>>& y0,
-                 const std::vector<double>& pressures, const IgnitionSettings& settings,
-                 const std::function<bool(long, long)>& keep_going)
-      : solver_(solver), y0_(y0), pressures_(pressures), settings_(settings), keep_going_(keep_going),
+  IgnitionSearch(const ode::Radau5& solver, const chem::Kinetics& kinetics, chem::ReactorKind kind,
+                 const std::vector<std::vector<double>>& y0, const std::vector<double>& params,
+                 const IgnitionSettings& settings, const std::function<bool(long, long)>& keep_going)
+      : solver_(solver), y0_(y0), params_(params), settings_(settings), keep_going_(keep_going),
         systems_(y0.size()), n_(systems_ ? y0[0].size() : 0) {
-    for (const double p : pressures) reactors_.emplace_back(kinetics, p);
+    for (const double p : params)
+      if (kind == chem::ReactorKind::constant_volume)
+        reactors_.emplace_back(chem::ConstantVolumeReactor(kinetics, p));
+      else
+        reactors_.emplace_back(chem::ConstantPressureReactor(kinetics, p));
   }
 
   IgnitionSweep run() {
@@ -107,7 +112,7 @@ class IgnitionSearch {
   Sample sample(std::size_t i, double t, std::vector<double> y) const {
     Sample s{t, std::move(y), 0.0};
     std::vector<double> dydt(n_);
-    reactors_[i].rhs(s.y, dydt);
+    std::visit([&](const auto& reactor) { reactor.rhs(s.y, dydt); }, reactors_[i]);
     s.slope = dydt.back();
     return s;
   }
@@ -139,7 +144,7 @@ class IgnitionSearch {
         active.push_back(i);
         const auto& y = samples_[i].back().y;
         batch.y0.insert(batch.y0.end(), y.begin(), y.end());
-        batch.params.push_back(pressures_[i]);
+        batch.params.push_back(params_[i]);
       }
       if (active.empty()) break;
       batch.t0 = {sweep_.times[k]};
@@ -211,7 +216,7 @@ class IgnitionSearch {
         const Sample &lo = local_[i].front(), &hi = local_[i].back();
         for (std::size_t c = 1; c <= m; ++c) {
           batch.y0.insert(batch.y0.end(), lo.y.begin(), lo.y.end());
-          batch.params.push_back(pressures_[i]);
+          batch.params.push_back(params_[i]);
           batch.t0.push_back(lo.t);
           batch.t_end.push_back(lo.t + (hi.t - lo.t) * static_cast<double>(c) / static_cast<double>(m + 1));
         }
@@ -263,11 +268,12 @@ class IgnitionSearch {
 
   const ode::Radau5& solver_;
   const std::vector<std::vector<double>>& y0_;
-  const std::vector<double>& pressures_;
+  const std::vector<double>& params_;
   const IgnitionSettings& settings_;
   const std::function<bool(long, long)>& keep_going_;
   const std::size_t systems_, n_;
-  std::vector<chem::ConstantPressureReactor> reactors_;
+  // The host reactors, for dT/dt at the samples.
+  std::vector<std::variant<chem::ConstantPressureReactor, chem::ConstantVolumeReactor>> reactors_;
   IgnitionSweep sweep_;
   long planned_ = 0;
   std::vector<std::vector<Sample>> samples_;  // per system, on the sample grid
@@ -278,11 +284,11 @@ class IgnitionSearch {
 
 }  // namespace
 
-IgnitionSweep find_ignition(const ode::Radau5& solver, const chem::Mechanism& mechanism,
-                            const std::vector<std::vector<double>>& y0, const std::vector<double>& pressures,
+IgnitionSweep find_ignition(const ode::Radau5& solver, const chem::Mechanism& mechanism, chem::ReactorKind kind,
+                            const std::vector<std::vector<double>>& y0, const std::vector<double>& params,
                             const IgnitionSettings& settings, const std::function<bool(long, long)>& keep_going) {
   const chem::Kinetics kinetics(mechanism);
-  return IgnitionSearch(solver, kinetics, y0, pressures, settings, keep_going).run();
+  return IgnitionSearch(solver, kinetics, kind, y0, params, settings, keep_going).run();
 }
 
 }  // namespace hetflow::app

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "hetflow/chem/mechanism.hpp"
+#include "hetflow/chem/reactor.hpp"
 #include "hetflow/ode/radau5.hpp"
 
 namespace hetflow::app {
@@ -40,7 +41,8 @@ struct IgnitionSweep {
   bool stopped = false;  // keep_going said stop: the sweep or its refinement ended early
 };
 
-// Integrates every system (y0: mass fractions in mechanism order, then T; pressures in Pa) through the
+// Integrates every system (y0: mass fractions in mechanism order, then T; params each system's reactor
+// parameter: its pressure [Pa], or for `kind` constant_volume its density [kg/m³]) through the
 // sample grid, one batch launch per interval, each continuing from the previous states; then brackets
 // each system's ignition between two samples and refines the bracket: every level integrates
 // `candidates` times inside it from the state at its lower end (one launch for all systems), so the
@@ -48,8 +50,8 @@ struct IgnitionSweep {
 // The delay is the root of the cubic Hermite interpolant of T (values and host dT/dt) on the last
 // bracket, or the vertex of the parabola through the largest dT/dt and its neighbours.
 // `keep_going(launches_done, launches_planned)` is asked after every launch; false stops the sweep.
-IgnitionSweep find_ignition(const ode::Radau5& solver, const chem::Mechanism& mechanism,
-                            const std::vector<std::vector<double>>& y0, const std::vector<double>& pressures,
+IgnitionSweep find_ignition(const ode::Radau5& solver, const chem::Mechanism& mechanism, chem::ReactorKind kind,
+                            const std::vector<std::vector<double>>& y0, const std::vector<double>& params,
                             const IgnitionSettings& settings,
                             const std::function<bool(long, long)>& keep_going);
 

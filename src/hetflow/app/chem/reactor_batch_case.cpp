@@ -93,8 +93,13 @@ std::string batch_headline(std::size_t systems, std::size_t integrated, std::siz
 ReactorBatch reactor_batch(const casefile::Case& c) {
   std::vector<std::string> problems;
   const auto [mechanism, fuel, oxidizer] = case_mixture(c, problems);
-  ReactorBatch r{mechanism, {}, chem::reactor_system(*mechanism, case_jacobian(c)), case_solver_options(c)};
-  initial_states(c, *mechanism, fuel, oxidizer, r.batch.y0, r.batch.params);
+  const chem::ReactorKind reactor = case_reactor(c, "batch.reactor");
+  ReactorBatch r{mechanism, {}, {}, chem::reactor_system(*mechanism, case_jacobian(c), reactor), case_solver_options(c)};
+  initial_states(c, *mechanism, fuel, oxidizer, r.batch.y0, r.pressures);
+  const std::size_t n = mechanism->species.size() + 1;
+  for (std::size_t i = 0; i < r.pressures.size(); ++i)
+    r.batch.params.push_back(reactor_parameter(
+        *mechanism, reactor, std::span<const double>(r.batch.y0).subspan(i * n, n), r.pressures[i]));
   r.batch.t_end = {c.get<double>("batch.dt")};
   // No sort_key: on GPUs Radau5 runs the states in order of initial rate (ode::Order), which ran
   // GRI-Mech 3.0 faster than order of temperature (docs/chem.md).
@@ -102,7 +107,7 @@ ReactorBatch reactor_batch(const casefile::Case& c) {
 }
 
 casefile::Schema ReactorBatchCase::schema() const {
-  casefile::Schema s("reactor_batch", "a batch of constant-pressure reactors integrated over dt (docs/chem.md)");
+  casefile::Schema s("reactor_batch", "a batch of adiabatic reactors (constant pressure or volume) integrated over dt (docs/chem.md)");
   declare_mechanism_keys(s);
   declare_mixture_keys(s.section("mixture", "the fuel / oxidizer of sampled states"));
   auto& b = s.section("batch", "the reactor states and the interval");
@@ -115,6 +120,7 @@ casefile::Schema ReactorBatchCase::schema() const {
   b.key<std::string>("file", "", "a CSV of states instead: columns T, p and species mole fractions (normalised)")
       .path();
   b.key<double>("dt", 1e-4, "integration interval").above(0).unit("s");
+  declare_reactor_key(b);
   declare_solver_keys(s);
   declare_sample_keys(s.section("output"), "linear");
   return s;
@@ -152,6 +158,7 @@ RunOutcome ReactorBatchCase::run(const casefile::Case& c, RunContext& ctx) const
   const ode::Radau5 solver(ctx.devices, r.system, options);
   solver.prepare(systems);
   dir.add_timing("build", build_timer.seconds());
+  dir.manifest()["reactor"] = reactor_name(case_reactor(c, "batch.reactor"));
   dir.write_manifest("running");
 
   display::Progress progress(static_cast<std::int64_t>(systems), "reactor_batch", ctx.verbosity);
@@ -182,7 +189,7 @@ RunOutcome ReactorBatchCase::run(const casefile::Case& c, RunContext& ctx) const
     const ode::Statistics& st = result.statistics[i];
     const bool run = st.status != ode::Status::not_run;
     steps += st.nstep;
-    table += exact_number(batch.y0[(i + 1) * n - 1]) + "," + exact_number(batch.params[i]);
+    table += exact_number(batch.y0[(i + 1) * n - 1]) + "," + exact_number(r.pressures[i]);
     // A failed system's state is the last accepted step's, not the state at dt, and an interrupted run
     // never reached the systems it did not start: both left empty.
     for (std::size_t k = 0; k < n; ++k)

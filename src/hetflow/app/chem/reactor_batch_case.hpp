@@ -11,13 +11,14 @@ namespace hetflow::app {
 // parameters, t_end = dt), the reactor system and the solver options; `hetflow tune radau5` measures it.
 struct ReactorBatch {
   std::shared_ptr<const chem::Mechanism> mechanism;
+  std::vector<double> pressures;  // each system's initial pressure [Pa]; batch.params its reactor parameter
   ode::Batch batch;
   ode::System system;
   ode::Options options;
 };
 ReactorBatch reactor_batch(const casefile::Case& c);
 
-// `type: reactor_batch`: many constant-pressure reactor states integrated over one interval dt in a
+// `type: reactor_batch`: many adiabatic reactor states (constant pressure or volume) integrated over one interval dt in a
 // single ode::Radau5 batch, as a partially-stirred-reactor step does: states sampled uniformly from
 // T, p and phi ranges with a seed, or read from a CSV. Writes final_states.csv (status per system, the
 // integrator's reason for a failed one) and a summary (systems/s, failures) in the manifest.
