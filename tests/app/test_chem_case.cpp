@@ -131,6 +131,8 @@ TEST_F(ChemCase, MalformedCasesAreRejectedWithLineAndKey) {
                    "  temperature: [-5]\noutput:\n  dir: out\n", "negative.yaml:7: initial.temperature"},
       {"unknown", "type: ignition\nmechanism:\n  file: h2o2.yaml\n  colour: red\nmixture:\n  fuel: \"H2:1\"\n"
                   "initial:\n  temperature: [1000]\noutput:\n  dir: out\n", "unknown.yaml:4: unknown key mechanism.colour"},
+      {"phase", "type: ignition\nmechanism:\n  file: h2o2.yaml\n  phase: nowhere\nmixture:\n  fuel: \"H2:1\"\n"
+                "initial:\n  temperature: [1000]\noutput:\n  dir: out\n", "phase.yaml:3: mechanism.file: "},
       {"reactor", "type: ignition\nmechanism:\n  file: h2o2.yaml\nmixture:\n  fuel: \"H2:1\"\ninitial:\n"
                   "  temperature: [1000]\nignition:\n  reactor: isochoric\noutput:\n  dir: out\n",
        "reactor.yaml:9: ignition.reactor"},

@@ -131,5 +131,14 @@ TEST(ChemErrors, YamlPhaseReactionsKey) {
                      "bad.yaml", 6, "declared-species");
 }
 
+// hetflow's thermo is the ideal gas's: a phase of another model is refused, naming the ideal-gas ones,
+// which can be chosen by name (n-dodecane's first phase is Redlich-Kwong).
+TEST(ChemErrors, YamlRealGasPhaseIsRefused) {
+  test::expect_error([] { read_yaml_mechanism(test::mechanisms / "nDodecane_Reitz.yaml"); }, "nDodecane_Reitz.yaml", 24,
+                     "phase 'nDodecane_RK' is thermo: Redlich-Kwong, and hetflow models ideal gases only; this file's "
+                     "ideal-gas phases: 'nDodecane_IG'");
+  EXPECT_EQ(test::dodecane_reitz().species.size(), 100u);
+}
+
 }  // namespace
 }  // namespace hetflow::chem

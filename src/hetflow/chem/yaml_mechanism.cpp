@@ -240,6 +240,15 @@ class Reader {
       if (!chosen && (phase_name.empty() || (p["name"] && text(p["name"]) == phase_name))) chosen.emplace(p);
     if (!chosen) fail(phases, "no phase named '" + phase_name + "'");
     const YAML::Node& phase = *chosen;
+    // hetflow's thermo is the ideal gas's: a real-gas phase would be read as one without a word.
+    if (const YAML::Node thermo = phase["thermo"]; thermo && text(thermo) != "ideal-gas") {
+      std::string others;
+      for (const YAML::Node& p : phases)
+        if (p["thermo"] && text(p["thermo"]) == "ideal-gas" && p["name"]) others += " '" + text(p["name"]) + "'";
+      fail(thermo, "phase '" + (phase["name"] ? text(phase["name"]) : std::string()) + "' is thermo: " + text(thermo) +
+                       ", and hetflow models ideal gases only" +
+                       (others.empty() ? std::string() : "; this file's ideal-gas phases:" + others));
+    }
     Mechanism m;
     read_elements(root, phase, m);
     read_species(root, phase, m);

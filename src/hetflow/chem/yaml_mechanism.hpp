@@ -7,7 +7,8 @@
 
 namespace hetflow::chem {
 
-// Reads a Cantera YAML mechanism: the `units` block, one phase (by name, or the first), its elements
+// Reads a Cantera YAML mechanism: the `units` block, one ideal-gas phase (by name, or the first; a phase
+// of another thermo model is refused, naming the file's ideal-gas phases), its elements
 // and species (NASA7 thermo), and its reactions of type elementary, three-body, falloff,
 // chemically-activated and pressure-dependent-Arrhenius, with efficiencies, Troe, SRI, orders and
 // duplicate flags. Quantities may carry their own units ("1.0 atm", "10 kcal/mol"). Problems throw

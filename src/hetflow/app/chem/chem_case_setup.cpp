@@ -53,6 +53,7 @@ void declare_mechanism_keys(casefile::Schema& s) {
   m.key<std::string>("file", "a Cantera .yaml or Chemkin .inp mechanism").path();
   m.key<std::string>("thermo", "", "Chemkin only: a separate thermo file for species the mechanism's THERMO lacks")
       .path();
+  m.key<std::string>("phase", "", "Cantera YAML only: the phase to read (an ideal-gas one); empty: the first");
 }
 
 void declare_mixture_keys(casefile::Section& m) {
@@ -76,7 +77,8 @@ std::shared_ptr<const chem::Mechanism> case_mechanism(const casefile::Case& c, s
   static std::map<std::pair<std::string, std::string>, std::shared_ptr<const chem::Mechanism>> cache;
   const fs::path path = c.get<std::string>("mechanism.file");
   const fs::path thermo_path = c.get<std::string>("mechanism.thermo");
-  const auto key = std::pair{path.string(), thermo_path.string()};
+  const std::string phase = c.get<std::string>("mechanism.phase");
+  const auto key = std::pair{path.string(), thermo_path.string() + "\n" + phase};
   if (const auto hit = cache.find(key); hit != cache.end()) return hit->second;
   for (const auto& [p, k] : {std::pair{path, "mechanism.file"}, std::pair{thermo_path, "mechanism.thermo"}}) {
     if (!p.empty() && !fs::is_regular_file(p)) {
@@ -86,9 +88,14 @@ std::shared_ptr<const chem::Mechanism> case_mechanism(const casefile::Case& c, s
   }
   try {
     const std::string ext = path.extension().string();
-    auto m = std::make_shared<const chem::Mechanism>(ext == ".yaml" || ext == ".yml"
-                                                         ? chem::read_yaml_mechanism(path)
-                                                         : chem::read_chemkin(path, thermo_path));
+    const bool yaml = ext == ".yaml" || ext == ".yml";
+    if (!yaml && !phase.empty()) {
+      problems.push_back(c.where("mechanism.phase") + ": mechanism.phase = " + phase +
+                         ": a Chemkin mechanism has no phases (only Cantera YAML files do)");
+      return nullptr;
+    }
+    auto m = std::make_shared<const chem::Mechanism>(yaml ? chem::read_yaml_mechanism(path, phase)
+                                                          : chem::read_chemkin(path, thermo_path));
     cache[key] = m;
     return m;
   } catch (const std::exception& e) {
