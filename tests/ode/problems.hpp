@@ -3,11 +3,14 @@
 // Hairer & Wanner test drivers' order of operations so the step statistics can match the Fortran's.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <ostream>
 #include <string>
 
+#include "hetflow/core/device_set.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/ode/radau5.hpp"
+#include "test_devices.hpp"
 
 namespace hetflow::ode {
 // Names the mapping in gtest's parameter listings.
@@ -17,6 +20,12 @@ inline void PrintTo(Mapping m, std::ostream* os) {
 }  // namespace hetflow::ode
 
 namespace hetflow::ode::test {
+
+// The test device, made once per test program.
+inline const core::DeviceSet& devices() {
+  static const core::DeviceSet d = hetflow::test::test_device();
+  return d;
+}
 
 // The message of the core::Error a call throws, or "no error".
 template <class F>
@@ -84,6 +93,18 @@ void jac(double t, const double* y, double* dfdy, __global const double* p) {
 )",
           .analytic_jacobian = analytic,
           .parameters = 1};
+}
+
+// `count` Van der Pol oscillators from (2, -0.66) to t = 2, eps from 1e-1 to 1e-6 geometrically: from tens
+// to hundreds of steps, so that the mappings' systems part ways.
+inline Batch van_der_pol_batch(int count) {
+  Batch b;
+  for (int s = 0; s < count; ++s) {
+    b.y0.insert(b.y0.end(), {2.0, -0.66});
+    b.params.push_back(std::pow(10.0, -1.0 - 5.0 * s / (count - 1)));
+  }
+  b.t_end = {2.0};
+  return b;
 }
 
 // Robertson's chemical kinetics.

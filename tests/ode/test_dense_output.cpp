@@ -19,10 +19,7 @@ namespace {
 
 using test::error_of;
 
-const core::DeviceSet& devices() {
-  static const core::DeviceSet d = hetflow::test::test_device();
-  return d;
-}
+using test::devices;
 
 // y0' = -k (y0 - cos t), y1' = -y1, with k the system's parameter: stiff for large k, and exactly
 // y0 = (y0(0) - k^2 / (k^2 + 1)) e^(-k t) + (k^2 cos t + k sin t) / (k^2 + 1), y1 = y1(0) e^(-t) from t = 0.
@@ -82,12 +79,7 @@ double sample(const Result& r, std::size_t n, std::size_t s, std::size_t j, std:
 // with per_system_samples a list of its own per system, shifted by a fraction of its spacing.
 Batch oscillators(bool with_samples, bool per_system) {
   constexpr int count = 12;
-  Batch b;
-  for (int s = 0; s < count; ++s) {
-    b.y0.insert(b.y0.end(), {2.0, -0.66});
-    b.params.push_back(std::pow(10.0, -1.0 - 5.0 * s / (count - 1)));
-  }
-  b.t_end = {2.0};
+  Batch b = test::van_der_pol_batch(count);
   if (!with_samples) return b;
   b.per_system_samples = per_system;
   for (int s = 0; s < (per_system ? count : 1); ++s) {

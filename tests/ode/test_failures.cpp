@@ -13,10 +13,7 @@ namespace {
 
 using test::error_of;
 
-const core::DeviceSet& devices() {
-  static const core::DeviceSet d = hetflow::test::test_device();
-  return d;
-}
+using test::devices;
 
 Batch vdp(double t_end) {
   Batch b;

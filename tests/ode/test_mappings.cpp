@@ -101,10 +101,7 @@ Batch stiff_batch(int systems) {
   return b;
 }
 
-const core::DeviceSet& devices() {
-  static const core::DeviceSet d = hetflow::test::test_device();
-  return d;
-}
+using test::devices;
 
 // The system offers jac() when `analytic`; `jacobian` says whether it is used (default: when offered).
 Result solve(Mapping mapping, bool analytic, const Batch& batch, std::optional<Jacobian> jacobian = std::nullopt,
@@ -202,13 +199,7 @@ TEST(OdePhased, GivesMapping1Bits) {
     SCOPED_TRACE(analytic ? "jac()" : "differences");
     test::expect_identical(a, b);
   }
-  constexpr int oscillators = 40;
-  Batch vdp;
-  for (int s = 0; s < oscillators; ++s) {
-    vdp.y0.insert(vdp.y0.end(), {2.0, -0.66});
-    vdp.params.push_back(std::pow(10.0, -1.0 - 5.0 * s / (oscillators - 1)));
-  }
-  vdp.t_end = {2.0};
+  const Batch vdp = test::van_der_pol_batch(40);
   std::vector<Result> results;
   for (const Mapping mapping : {Mapping::work_item, Mapping::phased}) {
     Options o;

@@ -71,9 +71,9 @@ bool local_scratch(const core::Device& d, const System& s);
 // the pivots.
 std::size_t group_scratch_doubles(const core::Device& d, const System& s, const Options& o);
 std::size_t group_scratch_pivots(const core::Device& d, const System& s, const Options& o);
-// Up to this n mapping 1 keeps a group_only system's 14 vectors private (28 KiB at 256): they run
-// several times faster there on PoCL than in global memory, while at n = 1269 (142 KiB per work-item)
-// they overflow its threads' stacks.
+// Up to this n mapping 1 keeps a group_only system's 14 vectors private (28 KiB at 256), as it keeps
+// every other system's; above, they go to global scratch, since at n = 1269 (142 KiB per work-item)
+// they overflow PoCL's thread stacks.
 inline constexpr int max_private_vector_n = 256;
 // Whether mapping m keeps the system's vectors in global scratch (mapping.cl's ODE_GLOBAL_VECTORS):
 // mapping 1 for a group_only system above max_private_vector_n.
