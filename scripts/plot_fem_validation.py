@@ -21,7 +21,8 @@ DFG_INTERVALS = [
     ("c_D", "$c_D$", 5.57, 5.59),
     ("c_L", "$c_L$", 0.0104, 0.0110),
     ("L_a", "$L_a$", 0.0842, 0.0852),
-    ("delta_p", "$\\Delta p$", 0.1172, 0.1176),
+    ("delta_p", "$\\Delta p$ (nodal)", 0.1172, 0.1176),
+    ("delta_p_wall", "$\\Delta p$ (wall traction)", 0.1172, 0.1176),
 ]
 
 
@@ -51,7 +52,7 @@ def ghia(data, out):
 def schaefer_turek(data, out):
     t = table(data / "fem_schaefer_turek_2d1.csv")
     cells = t["cells_per_quarter"]
-    fig, axes = plt.subplots(1, len(DFG_INTERVALS), figsize=(12, 3.6))
+    fig, axes = plt.subplots(1, len(DFG_INTERVALS), figsize=(15, 3.6))
     for ax, (column, label, low, high) in zip(axes, DFG_INTERVALS):
         values = t[column]
         ax.axhspan(low, high, color="#5ec962", alpha=0.4, label="Schäfer & Turek (1996)")

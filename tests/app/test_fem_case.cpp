@@ -2,9 +2,11 @@
 // and that a run's checkpoint and Ctrl-C keep what it computed.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 
 #include "command_test.hpp"
+#include "hetflow/io/csv.hpp"
 #include "hetflow/io/pvd.hpp"
 #include "test_devices.hpp"
 
@@ -106,6 +108,25 @@ TEST_F(FemCase, ADivergingRunStopsNamingStepAndNodeAndKeepsItsOutputs) {
   EXPECT_TRUE(fs::exists(dir / "fast" / "fields_000000.vtu"));
   EXPECT_EQ(hetflow::io::read_pvd(dir / "fast" / "fields.pvd").size(), 1u);
   EXPECT_EQ(manifest("fast")["status"], "failed");
+}
+
+// With forces.patches, the run ends by writing the wall pressure and traction at each node of those
+// patches (fem::wall_traction, tested on exact fields in test_fem): one row per node of the lid's and the
+// floor's 5 x 2 nodes, their normals out of the fluid, at the run's last time.
+TEST_F(FemCase, ForcePatchesGetTheirWallPressureAtEveryNode) {
+  const hetflow::test::CommandResult r =
+      run_case("walls", slab("time:\n  end: 0.05\nforces:\n  patches: [y_max, y_min]\noutput:\n  png: false\n"));
+  ASSERT_EQ(r.status, 0) << r.output;
+  const hetflow::io::CsvTable walls = hetflow::io::read_csv(dir / "walls" / "walls.csv");
+  ASSERT_EQ(walls.rows.size(), 20u);
+  for (const std::vector<double>& row : walls.rows) {
+    const double patch = row[walls.column("patch")];
+    EXPECT_EQ(row[walls.column("y")], patch == 0 ? 1.0 : 0.0);
+    EXPECT_EQ(row[walls.column("ny")], patch == 0 ? 1.0 : -1.0);
+    EXPECT_EQ(row[walls.column("nx")], 0.0);
+    EXPECT_TRUE(std::isfinite(row[walls.column("p_wall")]));
+    EXPECT_NEAR(row[walls.column("time")], 0.05, 1e-12);
+  }
 }
 
 // A run continued from the checkpoint of a shorter one ends in the same bits as the run straight through:

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "hetflow/fem/flow_solver.hpp"
 #include "hetflow/fem/patch_force.hpp"
 #include "hetflow/fem/point_locator.hpp"
+#include "hetflow/fem/wall_traction.hpp"
 #include "test_devices.hpp"
 #include "validation_output.hpp"
 
@@ -128,7 +130,7 @@ TEST(FemValidation, GhiaCavityRe100On16CellsPerSide) { expect_ghia_cavity(16); }
 // of peak U_m = 0.3, ramped up over 0.5, the outlet at p = 0, ν = 1e-3, ρ = 1. The coefficients are per
 // unit depth, c = 2 F / (ρ Ū² D t_z) with Ū = 0.2, D = 0.1 and the slab thickness t_z.
 struct ChannelResult {
-  double drag = 0, lift = 0, pressure_drop = 0, recirculation = 0;
+  double drag = 0, lift = 0, pressure_drop = 0, wall_pressure_drop = 0, recirculation = 0;
   std::size_t nodes = 0;
   test::SteadyRun run;
 };
@@ -161,8 +163,9 @@ ChannelResult schaefer_turek_2d1(const CylinderChannel& spec) {
   r.run = test::run_to_steady(solver, courant, 1e-4, 1.0, 8);
   const std::vector<Vec3> u = solver.velocity();
   const std::vector<double> p = solver.pressure();
-  const Vec3 force = patch_force(data, parameters.momentum, u, p, solver.stable_dt(courant),
-                                 patch_nodes(mesh, find_patch(mesh, "cylinder", "Schäfer–Turek channel")));
+  const std::uint32_t cylinder = find_patch(mesh, "cylinder", "Schäfer–Turek channel");
+  const Vec3 force =
+      patch_force(data, parameters.momentum, u, p, solver.stable_dt(courant), patch_nodes(mesh, cylinder));
   const double scale = 2 / (1.0 * 0.2 * 0.2 * 0.1 * spec.thickness);
   r.drag = scale * force[0];
   r.lift = scale * force[1];
@@ -172,6 +175,10 @@ ChannelResult schaefer_turek_2d1(const CylinderChannel& spec) {
   const auto back = locator.locate({0.25, 0.2, z});
   if (!front || !back) throw std::runtime_error("the cylinder's front or back point is outside the mesh");
   r.pressure_drop = interpolate(*front, p) - interpolate(*back, p);
+  const WallTraction wall = wall_traction(mesh, data, parameters.momentum, u, p, solver.stable_dt(courant), cylinder);
+  std::vector<double> wall_p = p;
+  for (std::size_t k = 0; k < wall.nodes.size(); ++k) wall_p[wall.nodes[k]] = wall.pressure[k];
+  r.wall_pressure_drop = interpolate(*front, wall_p) - interpolate(*back, wall_p);
   // The wake's end: the first sign change of u_x on y = 0.2 behind the cylinder, between samples 1e-4
   // apart, interpolated linearly.
   const std::vector<Point> line = test::line_points({0.25, 0.2, z}, {0.75, 0.2, z}, 5000);
@@ -209,13 +216,16 @@ TEST(FemValidationLong, SchaeferTurek2D1) {
     RecordProperty("c_L" + at, sci(r.lift));
     RecordProperty("L_a" + at, sci(r.recirculation));
     RecordProperty("delta_p" + at, sci(r.pressure_drop));
+    RecordProperty("delta_p_wall" + at, sci(r.wall_pressure_drop));
+    std::printf("%u cells per quarter: c_D %.5f, c_L %.5f, L_a %.5f, delta p %.5f (nodal), %.5f (wall)\n", cells,
+                r.drag, r.lift, r.recirculation, r.pressure_drop, r.wall_pressure_drop);
     EXPECT_TRUE(r.run.steady) << cells << " cells: still changing by " << r.run.change
                               << " per unit time at t = " << r.run.time;
     rows.push_back({static_cast<double>(spec.cells_per_quarter), static_cast<double>(r.nodes), r.drag, r.lift,
-                    r.recirculation, r.pressure_drop});
+                    r.recirculation, r.pressure_drop, r.wall_pressure_drop});
     results.push_back(r);
   }
-  write_validation_csv("fem_schaefer_turek_2d1.csv", {"cells_per_quarter", "nodes", "c_D", "c_L", "L_a", "delta_p"},
+  write_validation_csv("fem_schaefer_turek_2d1.csv", {"cells_per_quarter", "nodes", "c_D", "c_L", "L_a", "delta_p", "delta_p_wall"},
                        rows);
   const ChannelResult& finest = results.back();
   EXPECT_GE(finest.drag, 5.57);

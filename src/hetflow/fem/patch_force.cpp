@@ -7,6 +7,12 @@
 
 namespace hetflow::fem {
 
+std::vector<Vec3> wall_reactions(const EdgeData& data, const MomentumParameters& parameters, std::span<const Vec3> u,
+                                 std::span<const double> p, double dt) {
+  const std::vector<double> tau = stabilisation_tau(data, u, dt, parameters.viscosity, parameters.stabilisation);
+  return weak_momentum_residual(data, parameters, u, p, convective_projection(data, u), tau);
+}
+
 // Testing the momentum equation ρ(∂u/∂t + (u·∇)u) = ∇·σ + ρf, σ = −p I + ρν ∇u, with N_I and
 // integrating ∇·σ by parts gives at every node
 //   M_I du_I/dt = R_I + (1/ρ) ∮ N_I σn dA,
@@ -24,9 +30,7 @@ Vec3 patch_force(const EdgeData& data, const MomentumParameters& parameters, std
     if (node >= data.node_count())
       throw core::Error("the force's node " + std::to_string(node) + " is not below the " +
                         std::to_string(data.node_count()) + " nodes");
-  const std::vector<double> tau = stabilisation_tau(data, u, dt, parameters.viscosity, parameters.stabilisation);
-  const std::vector<Vec3> projection = convective_projection(data, u);
-  const std::vector<Vec3> r = weak_momentum_residual(data, parameters, u, p, projection, tau);
+  const std::vector<Vec3> r = wall_reactions(data, parameters, u, p, dt);
   Vec3 force{0, 0, 0};
   for (std::uint32_t node : nodes)
     for (std::size_t c = 0; c < 3; ++c) force[c] += parameters.density * r[node][c];

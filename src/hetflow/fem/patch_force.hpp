@@ -1,6 +1,7 @@
 #pragma once
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "hetflow/fem/edge_data.hpp"
 #include "hetflow/fem/momentum.hpp"
@@ -14,6 +15,11 @@ namespace hetflow::fem {
 // The wall's own acceleration, ρ M_I du_I/dt, is not subtracted: the wall is at rest or moves steadily.
 // Throws core::Error for fields of the wrong size, a node out of range or a time step check_time_step
 // rejects.
+// The weak residual R of u and p at every node, with τ and Π from u and the time step dt as the momentum
+// step takes them: at a node whose velocity is held, ρ R_I is the fluid's force on the wall there.
+std::vector<Vec3> wall_reactions(const EdgeData& data, const MomentumParameters& parameters, std::span<const Vec3> u,
+                                 std::span<const double> p, double dt);
+
 Vec3 patch_force(const EdgeData& data, const MomentumParameters& parameters, std::span<const Vec3> u,
                  std::span<const double> p, double dt, std::span<const std::uint32_t> nodes);
 

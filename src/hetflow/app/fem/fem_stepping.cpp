@@ -8,6 +8,7 @@
 #include "hetflow/fem/checkpoint.hpp"
 #include "hetflow/fem/find_patch.hpp"
 #include "hetflow/fem/patch_force.hpp"
+#include "hetflow/fem/wall_traction.hpp"
 #include "hetflow/io/interrupt.hpp"
 
 namespace hetflow::app {
@@ -93,6 +94,28 @@ void FemStepping::checkpoint() {
   if (outputs_) fem::write_checkpoint(ctx_.directory.file("checkpoint.bin"), mesh_, state);
 }
 
+// The wall pressure and traction (fem::wall_traction) at every node of each force patch, for the state
+// the run ends with: the pressure distribution round a body, which the nodal pressure gives with a
+// stabilisation excess at the wall (docs/fem.md, Forces).
+void FemStepping::write_walls(double dt) {
+  if (!outputs_ || forces_.patches.empty()) return;
+  const std::vector<fem::Vec3> u = solver_.velocity();
+  const std::vector<double> p = solver_.pressure();
+  io::CsvWriter walls(ctx_.directory.file("walls.csv"), {"patch", "node", "x", "y", "z", "nx", "ny", "nz", "p_wall",
+                                                         "tx", "ty", "tz", "time"});
+  for (std::size_t k = 0; k < forces_.patches.size(); ++k) {
+    const std::uint32_t patch = fem::find_patch(mesh_, forces_.patches[k], "forces.patches");
+    const fem::WallTraction w = fem::wall_traction(mesh_, data_, parameters_.momentum, u, p, dt, patch);
+    for (std::size_t i = 0; i < w.nodes.size(); ++i) {
+      const fem::Point& x = mesh_.nodes[w.nodes[i]];
+      walls.add_row({static_cast<double>(k), static_cast<double>(w.nodes[i]), x[0], x[1], x[2], w.normal[i][0],
+                     w.normal[i][1], w.normal[i][2], w.pressure[i], w.traction[i][0], w.traction[i][1],
+                     w.traction[i][2], solver_.time()});
+    }
+  }
+  walls.close();
+}
+
 FemRunSummary FemStepping::run() {
   const core::WallTimer total;
   const double start = solver_.time();
@@ -145,6 +168,7 @@ FemRunSummary FemStepping::run() {
     if (last_snapshot_ != solver_.step()) snapshot();
     if (summary_.last.step == solver_.step() && summary_.last.step % schedule_.sample_every != 0) sample(summary_.last);
     checkpoint();
+    if (summary_.steps > 0) write_walls(summary_.last.dt);
     if (outputs_) outputs_->finish();
   });
   progress.finish();

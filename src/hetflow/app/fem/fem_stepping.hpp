@@ -42,6 +42,7 @@ class FemStepping {
   void sample(const fem::StepReport& report);
   void snapshot();
   void checkpoint();
+  void write_walls(double dt);
 
   RunContext& ctx_;
   fem::FlowSolver& solver_;
