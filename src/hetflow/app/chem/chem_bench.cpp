@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "hetflow/app/bench/reference.hpp"
+#include "hetflow/chem/equilibrium.hpp"
 #include "hetflow/chem/reactor_source.hpp"
-#include "hetflow/chem/thermo.hpp"
 #include "hetflow/chem/yaml_mechanism.hpp"
 #include "hetflow/core/buffer.hpp"
 #include "hetflow/core/error.hpp"
@@ -41,7 +41,6 @@ fs::path mechanism_dir() {
 
 constexpr double unburnt_temperature = 300.0;  // K, fuel and air alike
 constexpr int flamelet_points = 12;            // equivalence ratios 0.5 .. 2, geometric
-constexpr double relax_time = 1e-2;            // s the burnt states are integrated towards equilibrium
 
 // The species by name, or else by name in any case: the n-dodecane mechanism spells them in lower case.
 std::size_t species(const chem::Mechanism& m, std::string_view name) {
@@ -74,17 +73,6 @@ std::vector<double> mass_fractions(const chem::Mechanism& m, const std::vector<d
   return y;
 }
 
-// Mass-specific enthalpy [J/kg] and heat capacity [J/(kg K)] of mass fractions y at T.
-std::pair<double, double> enthalpy_cp(const chem::Mechanism& m, const std::vector<double>& y, double t) {
-  const chem::SpeciesThermo th = chem::species_thermo(m, t);
-  double h = 0, cp = 0;
-  for (std::size_t k = 0; k < y.size(); ++k) {
-    h += y[k] * th.h[k] / m.species[k].molecular_weight;
-    cp += y[k] * th.cp[k] / m.species[k].molecular_weight;
-  }
-  return {h, cp};
-}
-
 // Fuel and air (21 % O2, 79 % N2 by moles) at equivalence ratio phi, in moles per species.
 std::vector<double> unburnt_moles(const chem::Mechanism& m, std::string_view fuel, double phi) {
   std::vector<double> moles(m.species.size(), 0.0);
@@ -95,68 +83,23 @@ std::vector<double> unburnt_moles(const chem::Mechanism& m, std::string_view fue
   return moles;
 }
 
-// Complete combustion of those atoms: C to CO, H to H2O as far as O allows (the rest H2), CO to CO2
-// with O left over, then O2. A start for the relaxation below, which reaches equilibrium from it.
-std::vector<double> product_moles(const chem::Mechanism& m, const std::vector<double>& reactants) {
-  std::vector<double> moles(m.species.size(), 0.0);
-  const double c = atoms(m, reactants, "C"), h = atoms(m, reactants, "H");
-  double o = atoms(m, reactants, "O") - c;
-  const double water = std::min(h / 2, o);
-  o -= water;
-  const double dioxide = std::min(c, o);
-  o -= dioxide;
-  if (c > 0) {
-    moles[species(m, "CO")] = c - dioxide;
-    moles[species(m, "CO2")] = dioxide;
-  }
-  moles[species(m, "H2O")] = water;
-  moles[species(m, "H2")] = h / 2 - water;
-  moles[species(m, "O2")] = o / 2;
-  moles[species(m, "N2")] = atoms(m, reactants, "N") / 2;
-  return moles;
-}
-
-// The temperature at which mass fractions y have enthalpy h, by Newton from 2000 K.
-double temperature_at(const chem::Mechanism& m, const std::vector<double>& y, double h) {
-  double t = 2000;
-  for (int i = 0; i < 50; ++i) {
-    const auto [hi, cp] = enthalpy_cp(m, y, t);
-    const double dt = (hi - h) / cp;
-    t -= dt;
-    if (std::abs(dt) < 1e-9 * t) return t;
-  }
-  throw core::Error("the chem benchmark's adiabatic flame temperature did not converge");
-}
-
-// Unburnt and burnt (Y_1..Y_K, T) at each flamelet point. The burnt state is the complete-combustion
-// products at the unburnt enthalpy, integrated by the adiabatic constant-pressure reactor itself for
-// relax_time: the reactor conserves enthalpy, so it tends to the HP equilibrium of the unburnt mixture
-// (the flamelet's initial profiles, Sewerin & Rigopoulos 2015), with the slow NOx chemistry not yet at its end.
+// Unburnt and burnt (Y_1..Y_K, T) at each flamelet point: the burnt state is the HP equilibrium of the
+// unburnt mixture, the flamelet's initial profiles (Sewerin & Rigopoulos 2015).
 struct Flamelet {
   std::vector<std::vector<double>> unburnt, burnt;
 };
 
-Flamelet flamelet(const chem::Mechanism& m, std::string_view fuel, const ode::Radau5& solver) {
+Flamelet flamelet(const chem::Mechanism& m, std::string_view fuel) {
   Flamelet f;
-  ode::Batch relax;
   for (int j = 0; j < flamelet_points; ++j) {
     const double phi = 0.5 * std::pow(4.0, double(j) / (flamelet_points - 1));
-    const std::vector<double> reactants = unburnt_moles(m, fuel, phi);
-    std::vector<double> u = mass_fractions(m, reactants);
-    const double h = enthalpy_cp(m, u, unburnt_temperature).first;
-    std::vector<double> b = mass_fractions(m, product_moles(m, reactants));
-    b.push_back(temperature_at(m, b, h));
-    u.push_back(unburnt_temperature);
-    f.unburnt.push_back(std::move(u));
-    relax.y0.insert(relax.y0.end(), b.begin(), b.end());
-    relax.params.push_back(chem::one_atm);
+    const chem::MixtureState unburnt{unburnt_temperature, chem::one_atm, mass_fractions(m, unburnt_moles(m, fuel, phi))};
+    const chem::MixtureState burnt = chem::equilibrate(m, unburnt, chem::EquilibriumHold::hp).state;
+    f.unburnt.push_back(unburnt.mass_fractions);
+    f.unburnt.back().push_back(unburnt.temperature);
+    f.burnt.push_back(burnt.mass_fractions);
+    f.burnt.back().push_back(burnt.temperature);
   }
-  relax.t_end = {relax_time};
-  const ode::Result r = solver.integrate(relax);
-  if (r.failures() != 0) throw core::Error("relaxing the chem benchmark's burnt states failed:\n" + r.report());
-  const std::size_t n = m.species.size() + 1;
-  for (int j = 0; j < flamelet_points; ++j)
-    f.burnt.emplace_back(r.y.begin() + std::ptrdiff_t(j * n), r.y.begin() + std::ptrdiff_t((j + 1) * n));
   return f;
 }
 
@@ -364,8 +307,8 @@ BenchReport chem_benchmark(const core::DeviceSet& selected, const BenchOptions& 
     const ode::System system = chem::reactor_system(m);
     const ode::Radau5 solver(devices, system, paper_options(n));
     std::cerr << "  " << mech.label << ": " << m.species.size() << " species, " << m.reactions.size()
-              << " reactions; relaxing the burnt states\n";
-    const Flamelet f = flamelet(m, mech.fuel, solver);
+              << " reactions\n";
+    const Flamelet f = flamelet(m, mech.fuel);
     for (const auto& [function, name, repeats] : {std::tuple{"rhs", rhs_name, 10}, std::tuple{"jac", jac_name, 2}})
       // A group_only reactor has no generated rhs() or jac() to time alone.
       if (options.wants(name) && !system.group_only) {
@@ -393,9 +336,18 @@ BenchReport chem_benchmark(const core::DeviceSet& selected, const BenchOptions& 
         const core::WallTimer warm_timer;
         const ode::Result warm = solver.integrate(batch);
         const double warm_seconds = warm_timer.seconds();
-        if (warm.failures() != 0)
-          throw core::Error(mech.label + " at dt = " + std::to_string(dt) + ", " + std::to_string(size) +
-                            " systems: " + std::to_string(warm.failures()) + " failed:\n" + warm.report());
+        // A size where some systems fail has no rate to give: it is recorded as failed, with its counters
+        // and the solver's report, and the larger sizes of this dt (the same states and more) are skipped,
+        // so that the cases measured so far and the other mechanisms are kept.
+        if (warm.failures() != 0) {
+          std::cerr << "  " << name << ": " << warm.failures() << " of " << size << " systems failed; skipping the "
+                    << "larger sizes at this dt\n"
+                    << warm.report();
+          nlohmann::json params = counters(warm);
+          params.update({{"mechanism", mech.label}, {"dt_s", dt}, {"systems", size}, {"failed", warm.report()}});
+          report.cases.push_back({name, "systems/s", core::Summary{}, 0, 0, std::move(params)});
+          break;
+        }
         // A run as long as the budget is its own sample: the kernel is built and every integrate()
         // allocates its buffers afresh, so the first run at a size costs what the others do.
         const bool warm_counts = warm_seconds >= case_budget;
@@ -438,8 +390,9 @@ BenchReport chem_benchmark(const core::DeviceSet& selected, const BenchOptions& 
       double plateau = 0;
       for (std::size_t c = first_case; c < report.cases.size(); ++c)
         plateau = std::max(plateau, report.cases[c].stats.median);
-      for (std::size_t c = first_case; c < report.cases.size(); ++c)
-        report.cases[c].efficiency = report.cases[c].stats.median / plateau;
+      if (plateau > 0)
+        for (std::size_t c = first_case; c < report.cases.size(); ++c)
+          report.cases[c].efficiency = report.cases[c].stats.median / plateau;
     }
   }
   return report;
