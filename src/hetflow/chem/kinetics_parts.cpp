@@ -7,26 +7,19 @@
 
 namespace hetflow::chem::parts {
 
-double bounded(double c) { return c < 0.0 ? c / (1.0 - c / negative_concentration_scale) : c; }
-
-double bounded_slope(double c) {
-  if (c >= 0.0) return 1.0;
-  const double d = 1.0 - c / negative_concentration_scale;
-  return 1.0 / (d * d);
-}
-
 double factor(double x, double order) {
-  // Integer orders multiply the bounded concentration; other orders need a non-negative base.
-  if (order == 1.0) return bounded(x);
-  if (order == 2.0) return bounded(x) * bounded(x);
-  if (order == 3.0) return bounded(x) * bounded(x) * bounded(x);
+  // Integer orders multiply, which stays smooth through small negative concentrations that an
+  // integrator may produce; other orders need a non-negative base.
+  if (order == 1.0) return x;
+  if (order == 2.0) return x * x;
+  if (order == 3.0) return x * x * x;
   return std::pow(std::max(x, 0.0), order);
 }
 
 double factor_derivative(double x, double order) {
-  if (order == 1.0) return bounded_slope(x);
-  if (order == 2.0) return 2.0 * bounded(x) * bounded_slope(x);
-  if (order == 3.0) return 3.0 * (bounded(x) * bounded(x)) * bounded_slope(x);
+  if (order == 1.0) return 1.0;
+  if (order == 2.0) return 2.0 * x;
+  if (order == 3.0) return 3.0 * (x * x);
   // The clamped base makes the factor flat below zero; at zero an order below 1 has an infinite
   // slope, which a Newton matrix cannot use, so zero stands for the one-sided derivative there.
   return x > 0.0 ? order * std::pow(x, order - 1.0) : 0.0;

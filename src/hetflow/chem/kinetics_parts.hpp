@@ -13,17 +13,6 @@ namespace hetflow::chem::parts {
 // Keeps log10 finite when a falloff pressure ratio or F_cent underflows to zero.
 inline constexpr double tiny = 1e-300;
 
-// Integer-order factors take the concentration C itself where it is positive and the bounded
-// C / (1 - C / ε) below zero, which bends smoothly (value and slope continuous at zero) towards -ε.
-// Concentrations are never negative; an integrator's small excursions below zero are, and rates
-// evaluated at them as they stand can run away: two negative radicals react as if both were present,
-// driving each other further down (docs/chem.md, Method). Bounded, a negative species' rates fade and
-// its production brings it back. ε is far below any concentration a tolerance resolves (mol/m^3).
-inline constexpr double negative_concentration_scale = 1e-12;
-// The bounded concentration and its slope d/dC.
-double bounded(double c);
-double bounded_slope(double c);
-
 // Π_k C_k^order over the exponents.
 double concentration_product(const std::vector<Term>& exponents, std::span<const double> c);
 // One exponent's factor C^order of the product, and its derivative d/dC.

@@ -78,15 +78,14 @@ double chem_product(__global const double* terms, int n, const WORK_SPACE double
   double s = 1.0;
   for (int u = 0; u < n; ++u) {
     const double x = c[SPECIES(terms, u)], order = COEFFICIENT(terms, u);
-    const double b = chem_bounded(x);
     if (u == which)
-      s = s * (order == 1.0   ? chem_bounded_slope(x)
-               : order == 2.0 ? 2.0 * b * chem_bounded_slope(x)
-               : order == 3.0 ? 3.0 * (b * b) * chem_bounded_slope(x)
+      s = s * (order == 1.0   ? 1.0
+               : order == 2.0 ? 2.0 * x
+               : order == 3.0 ? 3.0 * (x * x)
                : x > 0.0      ? order * pow(x, order - 1.0)
                               : 0.0);
     else
-      s = s * (order == 1.0 ? b : order == 2.0 ? b * b : order == 3.0 ? b * b * b : pow(chem_floor(x, 0.0), order));
+      s = s * (order == 1.0 ? x : order == 2.0 ? x * x : order == 3.0 ? x * x * x : pow(chem_floor(x, 0.0), order));
   }
   return s;
 }

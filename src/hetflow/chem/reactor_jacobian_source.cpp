@@ -130,10 +130,9 @@ std::string reverse_slopes(const Reaction& r) {
 
 // parts::factor_derivative as an expression.
 std::string factor_derivative(const std::string& x, double order) {
-  const std::string b = "chem_bounded(" + x + ")", slope = "chem_bounded_slope(" + x + ")";
-  if (order == 1.0) return slope;
-  if (order == 2.0) return "2.0 * " + b + " * " + slope;
-  if (order == 3.0) return "3.0 * (" + b + " * " + b + ") * " + slope;
+  if (order == 1.0) return "1.0";
+  if (order == 2.0) return "2.0 * " + x;
+  if (order == 3.0) return "3.0 * (" + x + " * " + x + ")";
   return "(" + x + " > 0.0 ? " + literal(order) + " * pow(" + x + ", " + literal(order - 1.0) + ") : 0.0)";
 }
 

@@ -14,22 +14,13 @@ using namespace source;
 
 // Fixed helpers; the mechanism-specific code below calls them. Each mirrors one host function:
 // chem_troe troe_factor() after F_cent, chem_sri sri_factor(), chem_floor std::max(x, floor) (returning
-// x unless x < floor, as std::max does), chem_bounded and chem_bounded_slope parts::bounded and
-// parts::bounded_slope, chem_nasa species_thermo() from a species' 7 coefficients.
+// x unless x < floor, as std::max does), chem_nasa species_thermo() from a species' 7 coefficients.
 // Arrhenius rates are written out (arrhenius_call).
 constexpr std::string_view prelude = R"(
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
 
 double chem_floor(double x, double floor) { return x < floor ? floor : x; }
-
-double chem_bounded(double c) { return c < 0.0 ? c / (1.0 - c / CHEM_NEGATIVE_SCALE) : c; }
-
-double chem_bounded_slope(double c) {
-  if (c >= 0.0) return 1.0;
-  const double d = 1.0 - c / CHEM_NEGATIVE_SCALE;
-  return 1.0 / (d * d);
-}
 
 double chem_troe(double fcent, double log10_pr) {
   const double log_fcent = log10(chem_floor(fcent, CHEM_TINY));
@@ -159,7 +150,6 @@ std::string rhs_helpers(const Mechanism& m, ReactorKind kind) {
   s += "#define CHEM_ONE_ATM " + literal(one_atm) + "\n";
   // Keeps log10 finite when a falloff pressure ratio or F_cent underflows to zero.
   s += "#define CHEM_TINY 1e-300\n";
-  s += "#define CHEM_NEGATIVE_SCALE " + literal(parts::negative_concentration_scale) + "\n";
   return s + std::string(prelude);
 }
 
@@ -255,8 +245,7 @@ ode::System reactor_system(const Mechanism& m, ReactorJacobian jacobian, Reactor
                      .group_jac = analytic,
                      .group_work = work,
                      .tables = reactor_tables(m),
-                     .group_only = group_only,
-                     .nonnegative = static_cast<int>(k)};
+                     .group_only = group_only};
 }
 
 std::vector<double> reactor_temperatures(const std::vector<double>& states, std::size_t species) {

@@ -92,15 +92,14 @@ std::string arrhenius_call(const Arrhenius& k) {
 }
 
 std::string factor(const std::string& x, double order) {
-  const std::string b = "chem_bounded(" + x + ")";
-  if (order == 1.0) return b;
-  if (order == 2.0) return b + " * " + b;
-  if (order == 3.0) return b + " * " + b + " * " + b;
+  if (order == 1.0) return x;
+  if (order == 2.0) return x + " * " + x;
+  if (order == 3.0) return x + " * " + x + " * " + x;
   return "pow(chem_floor(" + x + ", 0.0), " + literal(order) + ")";
 }
 
-// Integer orders multiply the bounded concentration (parts::factor); other orders take a non-negative
-// base.
+// Integer orders multiply, so that small negative concentrations stay smooth; other orders take a
+// non-negative base.
 std::string concentration_product(const std::string& name, const std::vector<Term>& exponents) {
   std::string s = "    double " + name + " = 1.0;\n";
   for (const Term& t : exponents) s += "    " + name + " *= " + factor("c[" + num(t.species) + "]", t.coefficient) + ";\n";

@@ -172,19 +172,6 @@ double newton_norm(const SHARED double* z1, const SHARED double* z2, const SHARE
   return sqrt(sum / (double)(3 * ODE_N));
 }
 
-// Whether the step takes one of the first ODE_NONNEGATIVE components more than 100 atol' below zero,
-// or below its start if that is negative already (a state given below zero is left to climb back). The
-// error estimate, filtered through (I - h γ J)^-1, lets a stiff component that cannot be negative end a
-// step far below zero, an error the tolerances do not allow that then spreads to the other components
-// (docs/ode.md, Components that cannot be negative). A margin of 100 atol' keeps the rejections rare.
-bool leaves_nonnegative(const SHARED double* y, const SHARED double* z3, __global const double* atol) {
-  SYNC();  // z3 is complete
-  bool below = false;
-  for (int i = 0; i < ODE_NONNEGATIVE; ++i) below = below || y[i] + z3[i] < min2(y[i], 0.0) - 100.0 * atol[i];
-  SYNC();
-  return below;
-}
-
 // The system's parameters, and in mapping 2 what its rhs_group takes besides.
 typedef struct {
   __global const double* p;
@@ -507,7 +494,7 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
 #endif
         caljac = true;
       }
-      // A singular matrix, a failed Newton iteration or a step below zero: halve h and try again.
+      // A singular matrix or a failed Newton iteration: halve h and try again.
       bool unexpected_reject = false, singular = false;
       if (go != GO_STEP) {
 #if ODE_PHASED
@@ -551,17 +538,6 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
           break;
         }
         if (0.1 * fabs(h) <= fabs(x) * uround) {
-          if (last && naccpt > 0) {
-            // Not RADAU5's: what is left of the interval lies below the resolution of t (a step
-            // rejected near t_end can leave x an ulp short of it), and y changes by h f there, far
-            // below any tolerance. The run ends at t_end, the samples left taking y.
-            next_sample = dense_output(next_sample, sample_count, sample_times, sample_states, x, hold, posneg, true,
-                                       xend, c1m1, c2m1, y, a1, a2, a3);
-            x = xend;
-            h = hopt;
-            idid = 1;
-            break;
-          }
           idid = -3;
           break;
         }
@@ -647,9 +623,6 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
           go = caljac ? GO_DECOMPOSE : GO_JACOBIAN;
           continue;
         }
-#if ODE_NONNEGATIVE
-        if (!unexpected_reject && leaves_nonnegative(y, z3, atol)) unexpected_reject = true;
-#endif
       }
 
       if (unexpected_reject) {

@@ -51,12 +51,6 @@ struct System {
   std::size_t group_work = 0;
   std::vector<double> tables{};
   bool group_only = false;
-  // The first `nonnegative` components cannot be negative (concentrations, mass fractions): a step that
-  // takes one more than 100 atol' below zero, or below its start if that is negative already (atol' the
-  // absolute tolerance RADAU5 works with, options.hpp), is
-  // rejected and retried at half the step, as a failed Newton iteration is (radau5.cl,
-  // leaves_nonnegative). Not a Hairer-Wanner option: 0 keeps their RADAU5.
-  int nonnegative = 0;
 };
 
 // Independent initial-value problems of one System: size() systems, each with its initial state,

@@ -25,7 +25,6 @@ core::BuildOptions integrator_options(const core::Device& d, const System& syste
       .define("ODE_SYSTEM_MATRICES",
               launch::system_matrices(d, o, shape.mapping, static_cast<std::size_t>(system.n)) ? 1 : 0)
       .define("ODE_GROUP_ONLY", system.group_only ? 1 : 0)
-      .define("ODE_NONNEGATIVE", system.nonnegative)
       .define("ODE_GLOBAL_VECTORS", launch::global_vectors(system, shape.mapping) ? 1 : 0)
       .define("ODE_GROUP_RHS", (group || system.group_only) && system.group_rhs ? 1 : 0)
       .define("ODE_GROUP_JAC",
