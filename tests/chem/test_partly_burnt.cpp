@@ -56,6 +56,11 @@ TEST(ChemPartlyBurnt, PointsSpanTheEquivalenceRatiosAndMixturesKeepTheirElements
   EXPECT_NEAR(states[n - 1], (1 - c) * 300.0 + c * points.burnt[0].back(), 1e-9);
 }
 
+TEST(ChemPartlyBurnt, NoPointsAreRefused) {
+  EXPECT_THROW(fuel_air_points(test::gri30_yaml(), "CH4", 0), core::Error);
+  EXPECT_THROW(partly_burnt_states(FuelAirPoints{}, 3), core::Error);
+}
+
 TEST(ChemPartlyBurnt, AFuelTheMechanismLacksIsNamed) {
   try {
     fuel_air_points(test::gri30_yaml(), "C12H26");

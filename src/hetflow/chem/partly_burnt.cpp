@@ -57,6 +57,7 @@ std::vector<double> unburnt_moles(const Mechanism& m, std::string_view fuel, dou
 }  // namespace
 
 FuelAirPoints fuel_air_points(const Mechanism& m, std::string_view fuel, int points) {
+  if (points < 1) throw core::Error("fuel/air mixtures: " + std::to_string(points) + " points; at least 1 needed");
   FuelAirPoints f;
   for (int j = 0; j < points; ++j) {
     const double phi = 0.5 * std::pow(4.0, points > 1 ? double(j) / (points - 1) : 0.0);
@@ -71,7 +72,8 @@ FuelAirPoints fuel_air_points(const Mechanism& m, std::string_view fuel, int poi
 }
 
 std::vector<double> partly_burnt_states(const FuelAirPoints& points, std::size_t count) {
-  const std::size_t n = points.unburnt.at(0).size();
+  if (points.unburnt.empty()) throw core::Error("partly burnt states: no fuel/air points to mix");
+  const std::size_t n = points.unburnt[0].size();
   std::vector<double> y(count * n);
   for (std::size_t i = 0; i < count; ++i) {
     const std::size_t j = i % points.unburnt.size();
