@@ -1,10 +1,29 @@
 #pragma once
+#include <cmath>
 #include <random>
 
 #include "hetflow/lbm/geometry.hpp"
+#include "hetflow/lbm/references.hpp"
 #include "hetflow/lbm/solver.hpp"
 
 namespace hetflow::test {
+
+// Relative L2 error of u_z on the fluid nodes of a duct against the series solution.
+inline double duct_error(const lbm::Fields& f, int nx, int ny, int nz, double g, double nu) {
+  const double a = (nx - 2) / 2.0, b = (ny - 2) / 2.0;
+  double err = 0, norm = 0;
+  for (int z = 0; z < nz; ++z) {
+    for (int y = 1; y < ny - 1; ++y) {
+      for (int x = 1; x < nx - 1; ++x) {
+        const std::size_t n = static_cast<std::size_t>(x + nx * (y + ny * z));
+        const double exact = lbm::duct_poiseuille(x - (nx - 1) / 2.0, y - (ny - 1) / 2.0, a, b, g, nu);
+        err += (f.u[3 * n + 2] - exact) * (f.u[3 * n + 2] - exact);
+        norm += exact * exact;
+      }
+    }
+  }
+  return std::sqrt(err / norm);
+}
 
 // A 37 x 11 x 9 periodic box with a fifth of its nodes walls, at random: walls straddle every face and
 // edge of any split over devices. Along x it holds whole vectors of the CPU kernels (8 nodes) with and

@@ -17,23 +17,6 @@ namespace {
 
 using test::sci;
 
-// Relative L2 error of u_z on the fluid nodes of a duct against the series solution.
-double duct_error(const Fields& f, int nx, int ny, int nz, double g, double nu) {
-  const double a = (nx - 2) / 2.0, b = (ny - 2) / 2.0;
-  double err = 0, norm = 0;
-  for (int z = 0; z < nz; ++z) {
-    for (int y = 1; y < ny - 1; ++y) {
-      for (int x = 1; x < nx - 1; ++x) {
-        const std::size_t n = static_cast<std::size_t>(x + nx * (y + ny * z));
-        const double exact = duct_poiseuille(x - (nx - 1) / 2.0, y - (ny - 1) / 2.0, a, b, g, nu);
-        err += (f.u[3 * n + 2] - exact) * (f.u[3 * n + 2] - exact);
-        norm += exact * exact;
-      }
-    }
-  }
-  return std::sqrt(err / norm);
-}
-
 // Duct Poiseuille, 32 x 32 fluid cross-section, half-way bounce-back, body force: the issue's
 // acceptance test (rel. L2 <= 1e-3 at tau = 0.8). 6000 steps are 11 decay times of the slowest mode
 // (a^2 / (nu pi^2 / 2)), so the start-up transient is below 1e-5 of the profile.
@@ -53,7 +36,7 @@ TEST_P(LbmDuctPoiseuille, MatchesTheSeriesSolution) {
   s.initialise();
   s.advance(6000);
   const Fields fields = s.fields();
-  const double error = duct_error(fields, nx, ny, nz, g, nu);
+  const double error = test::duct_error(fields, nx, ny, nz, g, nu);
   std::vector<std::vector<double>> centre_line;
   for (int x = 1; x < nx - 1; ++x) {
     const std::size_t n = static_cast<std::size_t>(x + nx * (ny / 2));

@@ -31,10 +31,20 @@ Storage parse_storage(std::string_view text) {
   throw core::Error("unknown storage '" + std::string(text) + "': expected fp32, fp16 or fp64");
 }
 
+Collision parse_collision(std::string_view text) {
+  if (text == "bgk") return Collision::bgk;
+  if (text == "trt") return Collision::trt;
+  throw core::Error("unknown collision '" + std::string(text) + "': expected bgk or trt");
+}
+
+double trt_tau_minus(double tau, double magic) { return 0.5 + magic / (tau - 0.5); }
+
 const char* to_string(Pattern p) {
   return p == Pattern::ab ? "ab" : p == Pattern::aa ? "aa" : "lagrangian";
 }
 
 const char* to_string(Storage s) { return s == Storage::fp32 ? "fp32" : s == Storage::fp16 ? "fp16" : "fp64"; }
+
+const char* to_string(Collision c) { return c == Collision::bgk ? "bgk" : "trt"; }
 
 }  // namespace hetflow::lbm

@@ -109,17 +109,40 @@ inline real_t equilibrium(const real_t w, const real_t drho, const real_t rho, c
 // 9 (c.u)(c.F)]. The two directions share the even parts of the equilibrium and of the forcing term,
 // computed once: arithmetic, not memory, bounds the FP16-storage kernels. The velocity carries half the
 // force (second-order accurate forcing).
+// With TRT (Ginzburg's two relaxation times) the pair's even part (a + b)/2 relaxes with omega and its
+// odd part (a - b)/2 with omega_minus, and Guo's term splits the same way: its even part is weighted by
+// 1 - omega/2, its odd part by 1 - omega_minus/2. The rest population is even: BGK with omega.
 #ifdef TWO_COMPONENT
 #define WITH_GUO(term)
 #else
 #define WITH_GUO(term) term
 #endif
+#if defined(TRT) && defined(TWO_COMPONENT)
+#error "TRT is built for one component only"
+#endif
+#ifdef TRT
+#define WITH_TRT(field) , field
+#define TRT_STATE                         \
+  r.omega_minus = omega_minus;            \
+  r.guo3_minus = (real_t)3 - (real_t)1.5 * omega_minus;
+#define RELAX_PAIR(T)                                                                    \
+  const T relax_even = r.omega * (even - (real_t)0.5 * (a + b)) + gw * s;             \
+  const T relax_odd = r.omega_minus * (odd - (real_t)0.5 * (a - b)) + r.guo3_minus * w * cf; \
+  p.a = a + (relax_even + relax_odd);                                                 \
+  p.b = b + (relax_even - relax_odd);
+#else
+#define WITH_TRT(field)
+#define TRT_STATE
+#define RELAX_PAIR(T)                                                         \
+  p.a = a + r.omega * ((even + odd) - a) WITH_GUO(+gw * (s + cf));         \
+  p.b = b + r.omega * ((even - odd) - b) WITH_GUO(+gw * (s - cf));
+#endif
 #define COLLISION(T, S)                                                                                           \
   typedef struct {                                                                                                \
-    T drho, rho, ux, uy, uz, usq, omega, guo3, fx, fy, fz, uf;                                                    \
+    T drho, rho, ux, uy, uz, usq, omega, guo3, fx, fy, fz, uf WITH_TRT(omega_minus) WITH_TRT(guo3_minus);            \
   } Relax##S;                                                                                                     \
   inline Relax##S relax_state##S(const T drho, const T jx, const T jy, const T jz, const real_t omega,             \
-                                 const real_t fx, const real_t fy, const real_t fz) {                             \
+                                 const real_t omega_minus, const real_t fx, const real_t fy, const real_t fz) {   \
     Relax##S r;                                                                                                   \
     r.drho = drho;                                                                                                \
     r.rho = (real_t)1 + drho;                                                                                     \
@@ -130,6 +153,7 @@ inline real_t equilibrium(const real_t w, const real_t drho, const real_t rho, c
     r.usq = (real_t)1.5 * (r.ux * r.ux + r.uy * r.uy + r.uz * r.uz);                                              \
     r.omega = omega;                                                                                              \
     r.guo3 = (real_t)3 - (real_t)1.5 * omega;                                                                     \
+    TRT_STATE                                                                                                     \
     r.fx = fx;                                                                                                    \
     r.fy = fy;                                                                                                    \
     r.fz = fz;                                                                                                    \
@@ -150,8 +174,7 @@ inline real_t equilibrium(const real_t w, const real_t drho, const real_t rho, c
     const T gw = r.guo3 * w;                                                                                      \
     const T s = cu * cf - r.uf; /* even part of the forcing term over 3 w (1 - omega/2) */                        \
     Pair##S p;                                                                                                    \
-    p.a = a + r.omega * ((even + odd) - a) WITH_GUO(+gw * (s + cf));                                              \
-    p.b = b + r.omega * ((even - odd) - b) WITH_GUO(+gw * (s - cf));                                              \
+    RELAX_PAIR(T)                                                                                                 \
     return p;                                                                                                     \
   }
 COLLISION(real_t, )
@@ -326,7 +349,7 @@ inline int column(const int i, const int X, const int nx) {
 #define MIX_ARG , const int other
 #define MIX_PASS , other
 #else
-#define NODE_RELAX const COLLIDE(Relax) r = COLLIDE(relax_state)(drho, jx, jy, jz, omega, Fx, Fy, Fz);
+#define NODE_RELAX const COLLIDE(Relax) r = COLLIDE(relax_state)(drho, jx, jy, jz, omega, omega_minus, Fx, Fy, Fz);
 #define MIX_ARG
 #define MIX_PASS
 #endif
@@ -453,7 +476,8 @@ inline void zou_he(real_t* f, const bool inlet, const real_t ux, const real_t uy
 
 #define FLAG_ARGS __global const uchar* restrict flags, __global const uint* restrict wall_bits
 #define PHYSICS_ARGS                                                                                     \
-  const int nx, const int ny, const int nz, const real_t omega, const real_t fx, const real_t fy, const real_t fz, \
+  const int nx, const int ny, const int nz, const real_t omega, const real_t omega_minus, const real_t fx,        \
+      const real_t fy, const real_t fz,                                                                    \
       __global const real_t* restrict psi, const real_t sc_g, const real_t in_ux, const real_t in_uy,         \
       const real_t in_uz, const real_t out_rho MIX_ARG
 
@@ -461,7 +485,7 @@ inline void zou_he(real_t* f, const bool inlet, const real_t ux, const real_t uy
 // call for the nodes they cannot take as vectors. Inlined always: a call left in a kernel stops PoCL
 // from running its work-items in SIMD lanes.
 #define NODE_UPDATE inline __attribute__((always_inline))
-#define PHYSICS_PASS nx, ny, nz, omega, fx, fy, fz, psi, sc_g, in_ux, in_uy, in_uz, out_rho MIX_PASS
+#define PHYSICS_PASS nx, ny, nz, omega, omega_minus, fx, fy, fz, psi, sc_g, in_ux, in_uy, in_uz, out_rho MIX_PASS
 #define AB_PARAMS __global store_t *restrict fout, __global const store_t *restrict fin, FLAG_ARGS, PHYSICS_ARGS
 #define AB_ARGS fout, fin, flags, wall_bits, PHYSICS_PASS
 #define AA_PARAMS __global store_t *fbuf, FLAG_ARGS, PHYSICS_ARGS
@@ -632,14 +656,19 @@ __kernel void lbm_mark(const int8 region, __global uchar* restrict marked, __glo
 
 // Equilibrium at state (rho, u) in every node's natural slots: the pre-collision state of step 0 for
 // every pattern.
-// With use_field, the density of each node comes from rho_field (same layout as the nodes).
+// With use_rho_field each node's density comes from rho_field (the nodes' layout), with use_u_field its
+// velocity from u_field (3 per node).
 __kernel void lbm_init(__global store_t* fbuf, const int nx, const int ny, const int nz, const real_t rho_uniform,
-                       const real_t ux, const real_t uy, const real_t uz, __global const real_t* restrict rho_field,
-                       const int use_field) {
+                       const real_t ux_uniform, const real_t uy_uniform, const real_t uz_uniform,
+                       __global const real_t* restrict rho_field, const int use_rho_field,
+                       __global const real_t* restrict u_field, const int use_u_field) {
   const int x = get_global_id(0), y = get_global_id(1), z = get_global_id(2);
   if (x >= nx) return;
   const idx_t plane = (idx_t)nx * (idx_t)ny;
-  const real_t rho = use_field ? rho_field[NODE(x, y, z)] : rho_uniform;
+  const real_t rho = use_rho_field ? rho_field[NODE(x, y, z)] : rho_uniform;
+  const real_t ux = use_u_field ? u_field[3 * NODE(x, y, z)] : ux_uniform;
+  const real_t uy = use_u_field ? u_field[3 * NODE(x, y, z) + 1] : uy_uniform;
+  const real_t uz = use_u_field ? u_field[3 * NODE(x, y, z) + 2] : uz_uniform;
   const real_t usq = (real_t)1.5 * (ux * ux + uy * uy + uz * uz);
 #define INIT(i, cx, cy, cz, o) \
   STORE(fbuf, SLOT(i, x, y, z), equilibrium(WEIGHT(i), rho - (real_t)1, rho, (real_t)3 * CDOT(cx, cy, cz, ux, uy, uz), usq));

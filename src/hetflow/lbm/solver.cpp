@@ -1,6 +1,7 @@
 #include "hetflow/lbm/solver.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <iterator>
 
@@ -53,7 +54,14 @@ Solver::Solver(const core::DeviceSet& devices, const Geometry& geometry, const C
   if (!(config.tau > 0.5)) {
     throw core::Error("tau = " + std::to_string(config.tau) + " gives a non-positive viscosity: tau must exceed 0.5");
   }
+  if (config.collision == Collision::trt && !(config.magic > 0 && std::isfinite(config.magic))) {
+    throw core::Error("magic = " + std::to_string(config.magic) +
+                      ": TRT's magic parameter must be a finite value above 0 (3/16 puts the walls half-way)");
+  }
   if (config.two_component) {
+    if (config.collision == Collision::trt) {
+      throw core::Error("collision trt is built for one component: two-component flow relaxes with BGK");
+    }
     if (config.shan_chen) {
       throw core::Error("shan_chen and two_component are exclusive: a run is single-component or two-component");
     }
@@ -167,18 +175,34 @@ std::vector<Solver::Region> Solver::boundary_layers(std::size_t k, Region& inter
 
 void Solver::initialise(double rho, std::array<double, 3> u) {
   if (config_.two_component) throw core::Error("two-component flow is initialised with a density per component");
-  initialise(std::vector<std::vector<double>>{}, u, rho);
+  initialise({}, {}, u, rho);
 }
 
 void Solver::initialise(std::span<const double> rho, std::array<double, 3> u) {
   if (config_.two_component) throw core::Error("two-component flow is initialised with a density per component");
-  initialise(boxes(rho, "initial density"), u, 1.0);
+  initialise(boxes(rho, "initial density"), {}, u, 1.0);
+}
+
+void Solver::initialise(std::span<const double> rho, std::span<const std::array<double, 3>> u) {
+  if (config_.two_component) throw core::Error("two-component flow is initialised with a density per component");
+  // Each component's boxes, interleaved again per node.
+  std::vector<std::vector<double>> local_u(parts_.size());
+  for (std::size_t c = 0; c < 3; ++c) {
+    std::vector<double> component(u.size());
+    for (std::size_t n = 0; n < u.size(); ++n) component[n] = u[n][c];
+    const std::vector<std::vector<double>> boxed = boxes(component, "initial velocity");
+    for (std::size_t k = 0; k < parts_.size(); ++k) {
+      local_u[k].resize(3 * boxed[k].size());
+      for (std::size_t n = 0; n < boxed[k].size(); ++n) local_u[k][3 * n + c] = boxed[k][n];
+    }
+  }
+  initialise(boxes(rho, "initial density"), local_u, {0, 0, 0}, 1.0);
 }
 
 void Solver::initialise(std::span<const double> rho_a, std::span<const double> rho_b, std::array<double, 3> u) {
   if (!config_.two_component) throw core::Error("a density per component needs the two_component model");
-  initialise(boxes(rho_a, "initial density of component a"), u, 1.0, 0);
-  initialise(boxes(rho_b, "initial density of component b"), u, 1.0, 1);
+  initialise(boxes(rho_a, "initial density of component a"), {}, u, 1.0, 0);
+  initialise(boxes(rho_b, "initial density of component b"), {}, u, 1.0, 1);
 }
 
 std::vector<std::vector<double>> Solver::boxes(std::span<const double> field, const char* what) const {
@@ -204,36 +228,40 @@ std::vector<std::vector<double>> Solver::boxes(std::span<const double> field, co
   return local;
 }
 
-void Solver::initialise(const std::vector<std::vector<double>>& local_rho, std::array<double, 3> u, double rho,
+core::Buffer<std::uint8_t> Solver::real_buffer(std::size_t k, const std::vector<double>& values) const {
+  core::Buffer<std::uint8_t> buffer(devices_->context(k), values.empty() ? 1 : values.size() * real_bytes());
+  if (values.empty()) return buffer;
+  std::vector<std::uint8_t> bytes(buffer.size());
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (real_bytes() == 8) {
+      std::memcpy(&bytes[8 * i], &values[i], 8);
+    } else {
+      const auto v = static_cast<float>(values[i]);
+      std::memcpy(&bytes[4 * i], &v, 4);
+    }
+  }
+  buffer.write(devices_->compute(k), bytes);
+  return buffer;
+}
+
+void Solver::initialise(const std::vector<std::vector<double>>& local_rho,
+                        const std::vector<std::vector<double>>& local_u, std::array<double, 3> u, double rho,
                         std::size_t component) {
   for (std::size_t k = 0; k < parts_.size(); ++k) {
     Part& p = parts_[k];
-    const core::Context& ctx = devices_->context(k);
     const core::Queue& queue = devices_->compute(k);
-    const bool field = !local_rho.empty();
-    core::Buffer<std::uint8_t> values(ctx, field ? local_rho[k].size() * real_bytes() : 1);
-    if (field) {
-      std::vector<std::uint8_t> bytes(values.size());
-      for (std::size_t i = 0; i < local_rho[k].size(); ++i) {
-        if (real_bytes() == 8) {
-          std::memcpy(&bytes[8 * i], &local_rho[k][i], 8);
-        } else {
-          const auto v = static_cast<float>(local_rho[k][i]);
-          std::memcpy(&bytes[4 * i], &v, 4);
-        }
-      }
-      values.write(queue, bytes);
-    }
+    const core::Buffer<std::uint8_t> rho_values = real_buffer(k, local_rho.empty() ? std::vector<double>{} : local_rho[k]);
+    const core::Buffer<std::uint8_t> u_values = real_buffer(k, local_u.empty() ? std::vector<double>{} : local_u[k]);
     core::KernelArgs init(p.init, real());
     init.add(p.f[component][0]);
     bind_dims(init, p);
-    init.real(rho).reals(u).add(values).add(field ? 1 : 0);
+    init.real(rho).reals(u).add(rho_values).add(local_rho.empty() ? 0 : 1).add(u_values).add(local_u.empty() ? 0 : 1);
     // Every local node, halos included.
     pending_[k] = p.init.launch(queue,
                                 core::NDRange(core::round_up(static_cast<std::size_t>(p.local[0]), work_group()),
                                               static_cast<std::size_t>(p.local[1]), static_cast<std::size_t>(p.local[2])),
                                 core::NDRange(work_group(), 1, 1));
-    pending_[k].wait();  // `values` goes out of scope
+    pending_[k].wait();  // the value buffers go out of scope
   }
   step_ = 0;
 }

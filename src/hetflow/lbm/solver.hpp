@@ -24,11 +24,20 @@ namespace hetflow::lbm {
 enum class Pattern { ab, aa, lagrangian };
 // Storage precision of the populations; arithmetic is float for fp32 and fp16, double for fp64.
 enum class Storage { fp32, fp16, fp64 };
+// The collision operator: one relaxation time (BGK), or Ginzburg's two, which relax the even and the
+// odd part of each pair of opposite populations separately (TRT; docs/lbm.md, Method).
+enum class Collision { bgk, trt };
 
 Pattern parse_pattern(std::string_view text);
 Storage parse_storage(std::string_view text);
+Collision parse_collision(std::string_view text);
 const char* to_string(Pattern p);
 const char* to_string(Storage s);
+const char* to_string(Collision c);
+
+// TRT's odd relaxation time from the even one (tau, which sets the viscosity) and the magic parameter
+// Lambda = (tau - 1/2)(tau_minus - 1/2): tau_minus = 1/2 + Lambda / (tau - 1/2).
+double trt_tau_minus(double tau, double magic);
 
 // Shan-Chen single-component multiphase (Shan & Chen 1993): pseudo-potential psi = psi0 exp(-rho0/rho)
 // and interaction force F = -G psi(x) sum_i w_i psi(x + c_i) c_i; G < 0 attracts, separating liquid and
@@ -62,6 +71,10 @@ double two_component_pressure(double rho_a, double rho_b, const TwoComponent& tc
 
 struct Config {
   double tau = 0.8;                        // relaxation time; viscosity (tau - 1/2) / 3
+  Collision collision = Collision::bgk;
+  // TRT's magic parameter Lambda (Ginzburg, Verhaeghe & d'Humieres 2008): 3/16 puts a half-way
+  // bounce-back wall exactly half-way for any tau (Poiseuille flow exact); 1/4 is the most stable.
+  double magic = 3.0 / 16;
   std::array<double, 3> force{0, 0, 0};    // body force density (lattice units)
   Pattern pattern = Pattern::aa;
   Storage storage = Storage::fp32;
@@ -112,6 +125,8 @@ class Solver {
   void initialise(double rho = 1.0, std::array<double, 3> u = {0, 0, 0});
   // Equilibrium with a density per node (x fastest) and velocity u: step 0.
   void initialise(std::span<const double> rho, std::array<double, 3> u = {0, 0, 0});
+  // Equilibrium with a density and a velocity per node (x fastest): step 0.
+  void initialise(std::span<const double> rho, std::span<const std::array<double, 3>> u);
   // Two components: each at equilibrium with its own density per node and the common velocity u.
   void initialise(std::span<const double> rho_a, std::span<const double> rho_b, std::array<double, 3> u = {0, 0, 0});
   // Enqueues `steps` time steps and returns the event of the last one on the first device.
@@ -186,9 +201,12 @@ class Solver {
   // what is left of the own nodes inside them (`interior`, possibly empty).
   std::vector<Region> boundary_layers(std::size_t k, Region& interior) const;
   // Uniform density `rho` when `local_rho` is empty, else one density vector per part (halos
-  // included), for the populations of `component`.
-  void initialise(const std::vector<std::vector<double>>& local_rho, std::array<double, 3> u, double rho,
-                  std::size_t component = 0);
+  // included), and likewise uniform velocity `u` or `local_u` (3 per node), for the populations of
+  // `component`.
+  void initialise(const std::vector<std::vector<double>>& local_rho, const std::vector<std::vector<double>>& local_u,
+                  std::array<double, 3> u, double rho, std::size_t component = 0);
+  // A device buffer of the values in the storage's arithmetic precision (one byte when empty).
+  core::Buffer<std::uint8_t> real_buffer(std::size_t k, const std::vector<double>& values) const;
   // Each part's box of a global per-node field, halos included, taken periodically.
   std::vector<std::vector<double>> boxes(std::span<const double> field, const char* what) const;
   // Enqueues lbm_psi (Shan-Chen pseudo-potential) or lbm_mix (two components' densities and common

@@ -22,11 +22,13 @@ void Solver::bind_open_boundaries(core::KernelArgs& args) const {
   args.reals(config_.inlet_velocity).real(config_.outlet_density);
 }
 
-// PHYSICS_ARGS: nx, ny, nz, omega, fx, fy, fz, psi, sc_g, in_ux, in_uy, in_uz, out_rho, and with two
-// components MIX_ARG (other).
+// PHYSICS_ARGS: nx, ny, nz, omega, omega_minus, fx, fy, fz, psi, sc_g, in_ux, in_uy, in_uz, out_rho, and
+// with two components MIX_ARG (other). BGK kernels ignore omega_minus.
 void Solver::bind_physics(core::KernelArgs& args, const Part& p, double omega, double g, int other) const {
   bind_dims(args, p);
-  args.real(omega).reals(config_.force).add(p.psi).real(g);
+  const double omega_minus =
+      config_.collision == Collision::trt ? 1.0 / trt_tau_minus(config_.tau, config_.magic) : omega;
+  args.real(omega).real(omega_minus).reals(config_.force).add(p.psi).real(g);
   bind_open_boundaries(args);
   if (config_.two_component) args.add(other);
 }

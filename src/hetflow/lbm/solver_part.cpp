@@ -67,6 +67,7 @@ void Solver::build_part(std::size_t k, const Geometry& geometry) {
   if (config_.max_registers && core::takes_register_budget(devices_->device(k).info)) {
     options.raw("-cl-nv-maxrregcount=" + std::to_string(config_.max_registers));
   }
+  if (config_.collision == Collision::trt) options.define("TRT", 1);
   if (config_.shan_chen) options.define("SHAN_CHEN", 1);
   if (config_.two_component) options.define("TWO_COMPONENT", 1);
   const core::Program& program = ctx.program("lbm/lbm.cl", options);

@@ -79,6 +79,7 @@ BenchReport lbm_benchmark(const core::DeviceSet& devices, const BenchOptions& op
       // A lattice none of whose cases is wanted skips its sweep too.
       bool wanted = false;
       for (lbm::Pattern pattern : patterns) wanted = wanted || options.wants(case_name(n, storage, pattern));
+      wanted = wanted || options.wants(case_name(n, storage, lbm::Pattern::aa) + " trt");
       if (!wanted) continue;
       lbm::Config best;
       best.force = {0, 0, 1e-6};
@@ -123,13 +124,8 @@ BenchReport lbm_benchmark(const core::DeviceSet& devices, const BenchOptions& op
           trial(c);
         }
       }
-      for (lbm::Pattern pattern : patterns) {
-        const std::string name = case_name(n, storage, pattern);
-        if (!options.wants(name)) continue;
-        lbm::Config c = best;
-        c.pattern = pattern;
-        // The register budget was chosen for the A-A kernels; the others need their own.
-        if (pattern != lbm::Pattern::aa) c.max_registers = 0;
+      auto measure = [&](const std::string& name, const lbm::Config& c) {
+        if (!options.wants(name)) return;
         try {
           lbm::Solver s(devices, lbm::duct(n, n, n), c);
           s.initialise();
@@ -137,13 +133,26 @@ BenchReport lbm_benchmark(const core::DeviceSet& devices, const BenchOptions& op
           const double bytes = static_cast<double>(s.bytes_per_update());
           report.cases.push_back({name, "MLUPs/s", rate, bytes, rate.median * 1e6 * bytes / 1e9 / report.reference_bandwidth_GBs,
                                   {{"lattice", n}, {"storage", lbm::to_string(storage)},
-                                   {"pattern", lbm::to_string(pattern)}, {"work_group", c.work_group},
-                                   {"work_group_y", c.work_group_y}, {"max_registers", c.max_registers},
-                                   {"steps_per_run", steps_per_run}, {"device_bytes", s.device_bytes()}}});
+                                   {"pattern", lbm::to_string(c.pattern)}, {"collision", lbm::to_string(c.collision)},
+                                   {"work_group", c.work_group}, {"work_group_y", c.work_group_y},
+                                   {"max_registers", c.max_registers}, {"steps_per_run", steps_per_run},
+                                   {"device_bytes", s.device_bytes()}}});
         } catch (const core::Error& e) {
           std::cerr << "  " << name << " skipped: " << e.what() << "\n";  // e.g. does not fit the device
         }
+      };
+      for (lbm::Pattern pattern : patterns) {
+        lbm::Config c = best;
+        c.pattern = pattern;
+        // The register budget was chosen for the A-A kernels; the others need their own.
+        if (pattern != lbm::Pattern::aa) c.max_registers = 0;
+        measure(case_name(n, storage, pattern), c);
       }
+      // What TRT costs: A-A in BGK's best shape, whose registers it may need more of.
+      lbm::Config trt = best;
+      trt.collision = lbm::Collision::trt;
+      trt.max_registers = 0;
+      measure(case_name(n, storage, lbm::Pattern::aa) + " trt", trt);
     }
   }
   return report;

@@ -57,6 +57,8 @@ void check_fits(const std::array<std::size_t, 3>& dims, const lbm::Config& confi
 lbm::Config solver_config(const casefile::Case& c) {
   lbm::Config config;
   config.tau = c.get<double>("lbm.tau");
+  config.collision = lbm::parse_collision(c.get<std::string>("lbm.collision"));
+  config.magic = c.get<double>("lbm.magic");
   const auto force = c.get<std::vector<double>>("lbm.force");
   std::copy(force.begin(), force.end(), config.force.begin());
   config.pattern = lbm::parse_pattern(c.get<std::string>("lbm.pattern"));
@@ -261,7 +263,12 @@ class LbmStepping {
 casefile::Schema LbmCase::schema() const {
   casefile::Schema s("lbm", "D3Q19 lattice-Boltzmann flow through a voxel geometry, driven by a body force");
   auto& l = s.section("lbm", "the solver; lattice units throughout (cell = 1, time step = 1)");
-  l.key<double>("tau", 0.8, "BGK relaxation time; viscosity nu = (tau - 1/2) / 3").above(0.5);
+  l.key<double>("tau", 0.8, "relaxation time (TRT: of the even part); viscosity nu = (tau - 1/2) / 3").above(0.5);
+  l.key<std::string>("collision", "bgk", "bgk: one relaxation time; trt: two, the odd part's set by lbm.magic")
+      .one_of({"bgk", "trt"});
+  l.key<double>("magic", 3.0 / 16, "TRT's (tau - 1/2)(tau_odd - 1/2): 3/16 puts bounce-back walls exactly "
+                                   "half-way, 1/4 is the most stable")
+      .above(0.0);
   l.key<std::vector<double>>("force", std::vector<double>{0, 0, 0}, "body force per node [fx, fy, fz]")
       .length(3)
       .unit("lattice units");
