@@ -268,7 +268,7 @@ inline int column(const int i, const int X, const int nx) {
 // (i, opposite) is relaxed and written. The pair's two slots are the pair's two destinations in every
 // pattern, so reading both before writing either is all the in-place patterns need. (Reading each pair
 // a second time instead of holding it saves registers but runs slower, on GPUs and on CPUs alike.)
-#define LOAD_PACKET(i, cx, cy, cz, o) LANE f##i = READ(i, cx, cy, cz, o);
+#define LOAD_PACKET(i, cx, cy, cz, o) LANE f##i = READ(i, cx, cy, cz, o) JUMPED(i, cz, o);
 #define ADD_PACKET(i, cx, cy, cz, o) ADD_MOMENTS(f##i, cx, cy, cz)
 #define HELD(i, cx, cy, cz, o) f##i
 // Relaxes and writes the pair (i, o) of shifted populations VALUE(i, ...), VALUE(o, ...).
@@ -352,6 +352,28 @@ inline int column(const int i, const int X, const int nx) {
 #define NODE_RELAX const COLLIDE(Relax) r = COLLIDE(relax_state)(drho, jx, jy, jz, omega, omega_minus, Fx, Fy, Fz);
 #define MIX_ARG
 #define MIX_PASS
+#endif
+
+// The boundary values of the node kernels: the Zou-He inlet velocity and outlet density, and the pressure
+// jump across the periodic z boundary (PRESSURE_JUMP): the local z of the planes just inside it
+// (jump_low after the crossing upwards, jump_high after the crossing downwards; -1 where this part has
+// no such plane) and the density jump 3 dp.
+#define BOUNDARY_ARGS                                                                                   \
+  const real_t in_ux, const real_t in_uy, const real_t in_uz, const real_t out_rho, const int jump_low, \
+      const int jump_high, const real_t jump_drho
+// A population read in direction i at node z, which left z - c_z: if it crossed the periodic z boundary
+// it arrives with its equilibrium share w_i of the density jump, gained upwards and lost downwards (a
+// packet bounced by a wall, from the node itself, crossed nothing). So every crossing shifts the pressure
+// by dp and keeps the mass, and the flow feels the mean gradient dp / nz.
+#ifdef PRESSURE_JUMP
+#define JUMPED(i, cz, o)                                                                              \
+  +((cz) > 0 && z == jump_low && !WALL_TOWARDS(o)    ? WEIGHT(i) * jump_drho                          \
+    : (cz) < 0 && z == jump_high && !WALL_TOWARDS(o) ? -WEIGHT(i) * jump_drho                         \
+                                                     : (real_t)0)
+#define OFF_JUMP_PLANES(z) && (z) != jump_low && (z) != jump_high
+#else
+#define JUMPED(i, cz, o)
+#define OFF_JUMP_PLANES(z)
 #endif
 
 // Read and write rules. OWN: the node's own slot. REVERSED: the packet arriving in direction i left
@@ -478,14 +500,14 @@ inline void zou_he(real_t* f, const bool inlet, const real_t ux, const real_t uy
 #define PHYSICS_ARGS                                                                                     \
   const int nx, const int ny, const int nz, const real_t omega, const real_t omega_minus, const real_t fx,        \
       const real_t fy, const real_t fz,                                                                    \
-      __global const real_t* restrict psi, const real_t sc_g, const real_t in_ux, const real_t in_uy,         \
-      const real_t in_uz, const real_t out_rho MIX_ARG
+      __global const real_t* restrict psi, const real_t sc_g, BOUNDARY_ARGS MIX_ARG
 
 // The update of one node is a function per kernel, which the CPU kernels at the end of the file also
 // call for the nodes they cannot take as vectors. Inlined always: a call left in a kernel stops PoCL
 // from running its work-items in SIMD lanes.
 #define NODE_UPDATE inline __attribute__((always_inline))
-#define PHYSICS_PASS nx, ny, nz, omega, omega_minus, fx, fy, fz, psi, sc_g, in_ux, in_uy, in_uz, out_rho MIX_PASS
+#define PHYSICS_PASS \
+  nx, ny, nz, omega, omega_minus, fx, fy, fz, psi, sc_g, in_ux, in_uy, in_uz, out_rho, jump_low, jump_high, jump_drho MIX_PASS
 #define AB_PARAMS __global store_t *restrict fout, __global const store_t *restrict fin, FLAG_ARGS, PHYSICS_ARGS
 #define AB_ARGS fout, fin, flags, wall_bits, PHYSICS_PASS
 #define AA_PARAMS __global store_t *fbuf, FLAG_ARGS, PHYSICS_ARGS
@@ -703,9 +725,9 @@ __kernel void lbm_init(__global store_t* fbuf, const int nx, const int ny, const
 #define LOAD_REVERSED_UNSHIFTED(i, cx, cy, cz, o) f[i] = READ_AFTER_EVEN(i, cx, cy, cz, o) + WEIGHT(i);
 #define LOAD_LAG_UNSHIFTED(i, cx, cy, cz, o) f[i] = READ_LAG(i, cx, cy, cz, o) + WEIGHT(i);
 #define LOAD_OWN_UNSHIFTED(i, cx, cy, cz, o) f[i] = READ_OWN(i, cx, cy, cz, o) + WEIGHT(i);
-#define ACCUMULATE_WITH(READ_RULE, i, cx, cy, cz, o) \
-  {                                                  \
-    const real_t v = READ_RULE(i, cx, cy, cz, o);    \
+#define ACCUMULATE_WITH(READ_RULE, i, cx, cy, cz, o)          \
+  {                                                           \
+    const real_t v = READ_RULE(i, cx, cy, cz, o) JUMPED(i, cz, o); \
     ADD_MOMENTS(v, cx, cy, cz)                       \
   }
 #define ACCUMULATE_REVERSED(i, cx, cy, cz, o) ACCUMULATE_WITH(READ_AFTER_EVEN, i, cx, cy, cz, o)
@@ -738,8 +760,7 @@ inline real_t portable_exp(const real_t x) {
 // zero on walls (no wall adhesion), for the step that follows.
 __kernel void lbm_psi(const int8 region, __global real_t* restrict psi_out, __global const store_t* restrict fin, FLAG_ARGS,
                       const int nx, const int ny, const int nz, const int layout, const int tx, const int ty,
-                      const int tz, const real_t psi0, const real_t rho0, const real_t in_ux, const real_t in_uy,
-                      const real_t in_uz, const real_t out_rho) {
+                      const int tz, const real_t psi0, const real_t rho0, BOUNDARY_ARGS) {
   NODE_SETUP
   if ((flag & TYPE_MASK) == WALL) {
     psi_out[n] = 0;
@@ -756,8 +777,7 @@ __kernel void lbm_psi(const int8 region, __global real_t* restrict psi_out, __gl
 __kernel void lbm_mix(const int8 region, __global real_t* restrict psi, __global const store_t* restrict fa, FLAG_ARGS, const int nx,
                       const int ny, const int nz, const int layout, const int tx, const int ty, const int tz,
                       __global const store_t* restrict fb, const real_t omega_a, const real_t omega_b,
-                      const real_t wall_a, const real_t wall_b, const real_t in_ux, const real_t in_uy,
-                      const real_t in_uz, const real_t out_rho) {
+                      const real_t wall_a, const real_t wall_b, BOUNDARY_ARGS) {
   NODE_SETUP
   real_t rho[2] = {wall_a, wall_b}, u[3] = {0, 0, 0};
   if ((flag & TYPE_MASK) != WALL) {
@@ -787,7 +807,7 @@ __kernel void lbm_fields(const int8 region, __global real_t* restrict rho_out, _
                          __global const store_t* restrict fin, FLAG_ARGS, const int nx, const int ny, const int nz,
                          const int layout, const int tx, const int ty, const int tz, const real_t fx,
                          const real_t fy, const real_t fz, __global const real_t* restrict psi, const real_t sc_g,
-                         const real_t in_ux, const real_t in_uy, const real_t in_uz, const real_t out_rho MIX_ARG) {
+                         BOUNDARY_ARGS MIX_ARG) {
   NODE_SETUP
   if ((flag & TYPE_MASK) == WALL) {
     rho_out[n] = 0;
@@ -873,6 +893,9 @@ COLLISION(vreal_t, _vec)
 #undef COLLIDE
 #define LANE vreal_t
 #define COLLIDE(name) name##_vec
+// The planes of a pressure jump take the node path (OFF_JUMP_PLANES in VEC_SETUP).
+#undef JUMPED
+#define JUMPED(i, cz, o)
 // Vector kernels choose per vector between the rules READ_FAST / WRITE_FAST (no lane beside a wall) and
 // READ_NEAR / WRITE_NEAR (reading `walls`): the wall tests cost the CPU's lanes more than a branch.
 #undef READ
@@ -930,7 +953,7 @@ COLLISION(vreal_t, _vec)
   if (x >= region.s3 || y >= region.s4) return;                                                       \
   const idx_t plane = (idx_t)nx * (idx_t)ny;                                                          \
   const idx_t n = NODE(x, y, z);                                                                      \
-  bool whole = x + LBM_VEC <= region.s3 && x >= (reach) && x + LBM_VEC + (reach) <= nx && (fits);     \
+  bool whole = x + LBM_VEC <= region.s3 && x >= (reach) && x + LBM_VEC + (reach) <= nx && (fits) OFF_JUMP_PLANES(z); \
   VCAT(uchar, LBM_VEC) types = 0;                                                                     \
   if (whole) {                                                                                        \
     types = VLOAD_RAW(flags, n) & (uchar)TYPE_MASK;                                               \

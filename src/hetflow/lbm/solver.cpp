@@ -58,6 +58,18 @@ Solver::Solver(const core::DeviceSet& devices, const Geometry& geometry, const C
     throw core::Error("magic = " + std::to_string(config.magic) +
                       ": TRT's magic parameter must be a finite value above 0 (3/16 puts the walls half-way)");
   }
+  if (!std::isfinite(config.pressure_drop)) {
+    throw core::Error("pressure_drop = " + std::to_string(config.pressure_drop) + " is not a finite number");
+  }
+  if (config.pressure_drop != 0) {
+    for (std::uint8_t code : geometry.codes()) {
+      const auto type = static_cast<NodeType>(code);
+      if (type == NodeType::inlet || type == NodeType::outlet) {
+        throw core::Error("a pressure drop drives a flow periodic along z; the geometry has inlet or outlet nodes, "
+                          "which set the pressure themselves");
+      }
+    }
+  }
   if (config.two_component) {
     if (config.collision == Collision::trt) {
       throw core::Error("collision trt is built for one component: two-component flow relaxes with BGK");

@@ -93,6 +93,10 @@ struct Config {
   // Zou-He open boundaries on the z-faces, used by inlet nodes (z = 0) and outlet nodes (z = nz - 1).
   std::array<double, 3> inlet_velocity{0, 0, 0};
   double outlet_density = 1.0;
+  // The pressure drop over one period along z (a pressure-jump periodic boundary): populations crossing the periodic z
+  // boundary upwards gain w_i 3 dp of density, those crossing downwards lose it, so the flow feels the
+  // mean gradient dp / nz, as from a body force density dp / nz. Not with open boundaries.
+  double pressure_drop = 0.0;
 };
 
 // Density and velocity of every node (x fastest), walls 0; velocity includes half the force.
@@ -171,6 +175,9 @@ class Solver {
     Kernels component[2];
     // Nodes along x that a work-item of the collision kernels updates: LBM_VEC on CPUs, else 1.
     int lanes = 1;
+    // The local z of this part's own nodes on the global planes z = 0 and z = nz - 1 (-1: none), where
+    // a pressure jump applies (lbm.cl, BOUNDARY_ARGS).
+    int jump_low = -1, jump_high = -1;
     core::Kernel init, psi_pass;
     const core::Program* program = nullptr;
     // Where the arguments set per launch start, remembered from the binder when the kernels are bound.
@@ -228,7 +235,7 @@ class Solver {
   // Binders of parameter blocks that several kernels share (solver_kernels.cpp names what each mirrors).
   void bind_dims(core::KernelArgs& args, const Part& p) const;
   void bind_flags(core::KernelArgs& args, const Part& p) const;
-  void bind_open_boundaries(core::KernelArgs& args) const;
+  void bind_boundaries(core::KernelArgs& args, const Part& p) const;
   void bind_physics(core::KernelArgs& args, const Part& p, double omega, double g, int other) const;
   void bind_shift(core::KernelArgs& args) const;
   void bind_state(core::KernelArgs& args) const;

@@ -17,19 +17,21 @@ void Solver::bind_dims(core::KernelArgs& args, const Part& p) const {
 // FLAG_ARGS: flags, wall_bits.
 void Solver::bind_flags(core::KernelArgs& args, const Part& p) const { args.add(p.flags).add(p.wall_bits); }
 
-// in_ux, in_uy, in_uz, out_rho: the Zou-He inlet velocity and outlet density.
-void Solver::bind_open_boundaries(core::KernelArgs& args) const {
+// BOUNDARY_ARGS: in_ux, in_uy, in_uz, out_rho (the Zou-He inlet velocity and outlet density), jump_low,
+// jump_high, jump_drho (the pressure jump across the periodic z boundary).
+void Solver::bind_boundaries(core::KernelArgs& args, const Part& p) const {
   args.reals(config_.inlet_velocity).real(config_.outlet_density);
+  args.add(p.jump_low).add(p.jump_high).real(3 * config_.pressure_drop);
 }
 
-// PHYSICS_ARGS: nx, ny, nz, omega, omega_minus, fx, fy, fz, psi, sc_g, in_ux, in_uy, in_uz, out_rho, and
-// with two components MIX_ARG (other). BGK kernels ignore omega_minus.
+// PHYSICS_ARGS: nx, ny, nz, omega, omega_minus, fx, fy, fz, psi, sc_g, BOUNDARY_ARGS, and with two
+// components MIX_ARG (other). BGK kernels ignore omega_minus.
 void Solver::bind_physics(core::KernelArgs& args, const Part& p, double omega, double g, int other) const {
   bind_dims(args, p);
   const double omega_minus =
       config_.collision == Collision::trt ? 1.0 / trt_tau_minus(config_.tau, config_.magic) : omega;
   args.real(omega).real(omega_minus).reals(config_.force).add(p.psi).real(g);
-  bind_open_boundaries(args);
+  bind_boundaries(args, p);
   if (config_.two_component) args.add(other);
 }
 
@@ -83,7 +85,7 @@ void Solver::bind_kernels(Part& p, const core::Program& program, bool vectors) c
       bind_physics(args, p, omega, g, other);
     }
     // lbm_fields: rho_out, u_out, fin (set per call), FLAG_ARGS, nx, ny, nz, the state (set per call),
-    // fx, fy, fz, psi, sc_g, the open boundaries, MIX_ARG.
+    // fx, fy, fz, psi, sc_g, BOUNDARY_ARGS, MIX_ARG.
     kc.fields = program.kernel("lbm_fields");
     core::KernelArgs args = node_args(kc.fields);
     p.at.fields_out = args.next();
@@ -93,7 +95,7 @@ void Solver::bind_kernels(Part& p, const core::Program& program, bool vectors) c
     p.at.fields_state = args.next();
     args.skip(4);
     args.reals(config_.force).add(p.psi).real(g);
-    bind_open_boundaries(args);
+    bind_boundaries(args, p);
     if (config_.two_component) args.add(other);
   }
   p.init = program.kernel("lbm_init");  // bound by initialise()
@@ -117,7 +119,7 @@ void Solver::bind_kernels(Part& p, const core::Program& program, bool vectors) c
     } else {
       args.real(config_.shan_chen->psi0).real(config_.shan_chen->rho0);  // lbm_psi: psi0, rho0
     }
-    bind_open_boundaries(args);  // both: in_ux, in_uy, in_uz, out_rho
+    bind_boundaries(args, p);  // both: BOUNDARY_ARGS
   }
 }
 

@@ -10,6 +10,11 @@ void Solver::build_part(std::size_t k, const Geometry& geometry) {
   Part& p = parts_[k];
   const std::size_t part = global_part(k);
   p.local = grid_.local(part);
+  const Region mine = own(k);
+  for (int z = mine.first[2]; z < mine.first[2] + mine.count[2]; ++z) {
+    if (grid_.global(part, 2, z) == 0) p.jump_low = z;
+    if (grid_.global(part, 2, z) == dims_[2] - 1) p.jump_high = z;
+  }
   const std::size_t cells = volume(p.local);
   const core::Context& ctx = devices_->context(k);
   const core::Queue& queue = devices_->compute(k);
@@ -68,6 +73,7 @@ void Solver::build_part(std::size_t k, const Geometry& geometry) {
     options.raw("-cl-nv-maxrregcount=" + std::to_string(config_.max_registers));
   }
   if (config_.collision == Collision::trt) options.define("TRT", 1);
+  if (config_.pressure_drop != 0) options.define("PRESSURE_JUMP", 1);
   if (config_.shan_chen) options.define("SHAN_CHEN", 1);
   if (config_.two_component) options.define("TWO_COMPONENT", 1);
   const core::Program& program = ctx.program("lbm/lbm.cl", options);

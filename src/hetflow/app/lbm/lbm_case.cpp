@@ -59,6 +59,7 @@ lbm::Config solver_config(const casefile::Case& c) {
   config.tau = c.get<double>("lbm.tau");
   config.collision = lbm::parse_collision(c.get<std::string>("lbm.collision"));
   config.magic = c.get<double>("lbm.magic");
+  config.pressure_drop = c.get<double>("lbm.pressure_drop");
   const auto force = c.get<std::vector<double>>("lbm.force");
   std::copy(force.begin(), force.end(), config.force.begin());
   config.pattern = lbm::parse_pattern(c.get<std::string>("lbm.pattern"));
@@ -71,6 +72,14 @@ lbm::Config solver_config(const casefile::Case& c) {
   config.exact_arithmetic = c.get<bool>("lbm.exact_arithmetic");
   configure_multiphase(c, config);
   return config;
+}
+
+// The force density that drives the flow: the body force, plus a pressure drop dp over the nz nodes of a
+// period along z as the mean gradient dp / nz.
+std::array<double, 3> driving_force(const lbm::Config& config, const std::array<int, 3>& dims) {
+  std::array<double, 3> drive = config.force;
+  drive[2] += config.pressure_drop / dims[2];
+  return drive;
 }
 
 // The axis a force drives the flow along: the only non-zero component, if there is exactly one.
@@ -119,8 +128,8 @@ void start_solver(const casefile::Case& c, RunContext& ctx, const LbmGeometry& g
 }
 
 // What the output section asks the outputs to write and show.
-LbmOutputs::Options output_options(const casefile::Case& c, const lbm::Config& config, std::optional<int> axis,
-                                   double nu) {
+LbmOutputs::Options output_options(const casefile::Case& c, const lbm::Config& config,
+                                   const std::array<double, 3>& drive, std::optional<int> axis, double nu) {
   LbmOutputs::Options options;
   options.vti = c.get<bool>("output.vti");
   options.png = c.get<bool>("output.png");
@@ -128,7 +137,7 @@ LbmOutputs::Options output_options(const casefile::Case& c, const lbm::Config& c
   const std::string slice = c.get<std::string>("output.slice_axis");
   options.slice_axis = slice == "x" ? 0 : slice == "y" ? 1 : 2;
   options.flow_axis = axis;
-  options.force = axis ? config.force[static_cast<std::size_t>(*axis)] : 0.0;
+  options.force = axis ? drive[static_cast<std::size_t>(*axis)] : 0.0;
   options.viscosity = nu;
   options.double_fields = config.storage == lbm::Storage::fp64;
   const std::string shown = c.get<std::string>("output.slice_field");
@@ -272,6 +281,9 @@ casefile::Schema LbmCase::schema() const {
   l.key<std::vector<double>>("force", std::vector<double>{0, 0, 0}, "body force per node [fx, fy, fz]")
       .length(3)
       .unit("lattice units");
+  l.key<double>("pressure_drop", 0.0, "pressure drop over one period along z: drives as a body force density "
+                                      "pressure_drop / nz along z (not with inlets or outlets)")
+      .unit("lattice units");
   l.key<std::string>("pattern", "aa", "memory access pattern; all give identical fields")
       .one_of({"aa", "ab", "lagrangian"});
   l.key<std::string>("storage", "fp32", "population storage; fp16 computes in fp32, fp64 in double")
@@ -348,8 +360,9 @@ RunOutcome LbmCase::run(const casefile::Case& c, RunContext& ctx) const {
   start_solver(c, ctx, geometry, config, solver);
 
   const double nu = solver->viscosity();
-  const std::optional<int> axis = flow_axis(config.force);
-  const LbmOutputs::Options options = output_options(c, config, axis, nu);
+  const std::array<double, 3> drive = driving_force(config, solver->dims());
+  const std::optional<int> axis = flow_axis(drive);
+  const LbmOutputs::Options options = output_options(c, config, drive, axis, nu);
   // Rank 0 alone writes; the others only take part in solver->fields().
   std::optional<LbmOutputs> outputs;
   if (ctx.ranks.root()) {
