@@ -34,7 +34,8 @@ Storage parse_storage(std::string_view text) {
 Collision parse_collision(std::string_view text) {
   if (text == "bgk") return Collision::bgk;
   if (text == "trt") return Collision::trt;
-  throw core::Error("unknown collision '" + std::string(text) + "': expected bgk or trt");
+  if (text == "mrt") return Collision::mrt;
+  throw core::Error("unknown collision '" + std::string(text) + "': expected bgk, trt or mrt");
 }
 
 double trt_tau_minus(double tau, double magic) { return 0.5 + magic / (tau - 0.5); }
@@ -45,6 +46,6 @@ const char* to_string(Pattern p) {
 
 const char* to_string(Storage s) { return s == Storage::fp32 ? "fp32" : s == Storage::fp16 ? "fp16" : "fp64"; }
 
-const char* to_string(Collision c) { return c == Collision::bgk ? "bgk" : "trt"; }
+const char* to_string(Collision c) { return c == Collision::bgk ? "bgk" : c == Collision::trt ? "trt" : "mrt"; }
 
 }  // namespace hetflow::lbm

@@ -58,6 +58,14 @@ Solver::Solver(const core::DeviceSet& devices, const Geometry& geometry, const C
     throw core::Error("magic = " + std::to_string(config.magic) +
                       ": TRT's magic parameter must be a finite value above 0 (3/16 puts the walls half-way)");
   }
+  if (config.collision == Collision::mrt) {
+    for (std::uint8_t code : geometry.codes()) {
+      const auto type = static_cast<NodeType>(code);
+      if (type == NodeType::inlet || type == NodeType::outlet) {
+        throw core::Error("collision mrt has no Zou-He inlets or outlets yet: the geometry has inlet or outlet nodes");
+      }
+    }
+  }
   if (!std::isfinite(config.pressure_drop)) {
     throw core::Error("pressure_drop = " + std::to_string(config.pressure_drop) + " is not a finite number");
   }
@@ -71,8 +79,9 @@ Solver::Solver(const core::DeviceSet& devices, const Geometry& geometry, const C
     }
   }
   if (config.two_component) {
-    if (config.collision == Collision::trt) {
-      throw core::Error("collision trt is built for one component: two-component flow relaxes with BGK");
+    if (config.collision != Collision::bgk) {
+      throw core::Error(std::string("collision ") + to_string(config.collision) +
+                        " is built for one component: two-component flow relaxes with BGK");
     }
     if (config.shan_chen) {
       throw core::Error("shan_chen and two_component are exclusive: a run is single-component or two-component");

@@ -24,9 +24,10 @@ namespace hetflow::lbm {
 enum class Pattern { ab, aa, lagrangian };
 // Storage precision of the populations; arithmetic is float for fp32 and fp16, double for fp64.
 enum class Storage { fp32, fp16, fp64 };
-// The collision operator: one relaxation time (BGK), or Ginzburg's two, which relax the even and the
-// odd part of each pair of opposite populations separately (TRT; docs/lbm.md, Method).
-enum class Collision { bgk, trt };
+// The collision operator: one relaxation time (BGK); Ginzburg's two, which relax the even and the odd
+// part of each pair of opposite populations separately (TRT); or a rate per moment (MRT, d'Humieres et
+// al. 2002, with their rates for the moments the viscosity does not set). docs/lbm.md, Method.
+enum class Collision { bgk, trt, mrt };
 
 Pattern parse_pattern(std::string_view text);
 Storage parse_storage(std::string_view text);

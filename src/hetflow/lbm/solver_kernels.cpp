@@ -25,7 +25,7 @@ void Solver::bind_boundaries(core::KernelArgs& args, const Part& p) const {
 }
 
 // PHYSICS_ARGS: nx, ny, nz, omega, omega_minus, fx, fy, fz, psi, sc_g, BOUNDARY_ARGS, and with two
-// components MIX_ARG (other). BGK kernels ignore omega_minus.
+// components MIX_ARG (other). Only TRT kernels read omega_minus.
 void Solver::bind_physics(core::KernelArgs& args, const Part& p, double omega, double g, int other) const {
   bind_dims(args, p);
   const double omega_minus =

@@ -73,6 +73,7 @@ void Solver::build_part(std::size_t k, const Geometry& geometry) {
     options.raw("-cl-nv-maxrregcount=" + std::to_string(config_.max_registers));
   }
   if (config_.collision == Collision::trt) options.define("TRT", 1);
+  if (config_.collision == Collision::mrt) options.define("MRT", 1);
   if (config_.pressure_drop != 0) options.define("PRESSURE_JUMP", 1);
   if (config_.shan_chen) options.define("SHAN_CHEN", 1);
   if (config_.two_component) options.define("TWO_COMPONENT", 1);

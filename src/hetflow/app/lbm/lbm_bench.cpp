@@ -79,7 +79,8 @@ BenchReport lbm_benchmark(const core::DeviceSet& devices, const BenchOptions& op
       // A lattice none of whose cases is wanted skips its sweep too.
       bool wanted = false;
       for (lbm::Pattern pattern : patterns) wanted = wanted || options.wants(case_name(n, storage, pattern));
-      wanted = wanted || options.wants(case_name(n, storage, lbm::Pattern::aa) + " trt");
+      for (const char* collision : {" trt", " mrt"})
+        wanted = wanted || options.wants(case_name(n, storage, lbm::Pattern::aa) + collision);
       if (!wanted) continue;
       lbm::Config best;
       best.force = {0, 0, 1e-6};
@@ -148,11 +149,13 @@ BenchReport lbm_benchmark(const core::DeviceSet& devices, const BenchOptions& op
         if (pattern != lbm::Pattern::aa) c.max_registers = 0;
         measure(case_name(n, storage, pattern), c);
       }
-      // What TRT costs: A-A in BGK's best shape, whose registers it may need more of.
-      lbm::Config trt = best;
-      trt.collision = lbm::Collision::trt;
-      trt.max_registers = 0;
-      measure(case_name(n, storage, lbm::Pattern::aa) + " trt", trt);
+      // What TRT and MRT cost: A-A in BGK's best shape, whose register budget they may need more than.
+      for (const lbm::Collision collision : {lbm::Collision::trt, lbm::Collision::mrt}) {
+        lbm::Config c = best;
+        c.collision = collision;
+        c.max_registers = 0;
+        measure(case_name(n, storage, lbm::Pattern::aa) + " " + lbm::to_string(collision), c);
+      }
     }
   }
   return report;

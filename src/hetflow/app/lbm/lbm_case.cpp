@@ -273,8 +273,9 @@ casefile::Schema LbmCase::schema() const {
   casefile::Schema s("lbm", "D3Q19 lattice-Boltzmann flow through a voxel geometry, driven by a body force");
   auto& l = s.section("lbm", "the solver; lattice units throughout (cell = 1, time step = 1)");
   l.key<double>("tau", 0.8, "relaxation time (TRT: of the even part); viscosity nu = (tau - 1/2) / 3").above(0.5);
-  l.key<std::string>("collision", "bgk", "bgk: one relaxation time; trt: two, the odd part's set by lbm.magic")
-      .one_of({"bgk", "trt"});
+  l.key<std::string>("collision", "bgk", "bgk: one relaxation time; trt: two, the odd part's set by lbm.magic; "
+                                         "mrt: one per moment (most stable near tau = 1/2)")
+      .one_of({"bgk", "trt", "mrt"});
   l.key<double>("magic", 3.0 / 16, "TRT's (tau - 1/2)(tau_odd - 1/2): 3/16 puts bounce-back walls exactly "
                                    "half-way, 1/4 is the most stable")
       .above(0.0);

@@ -9,7 +9,7 @@ namespace hetflow::app {
 Solver lbm_solver() {
   return {.name = "lbm",
           .case_types = {std::make_shared<LbmCase>()},
-          .benchmarks = {{"lbm", "D3Q19 lattice-Boltzmann MLUPs/s per memory pattern and storage precision, and with TRT", lbm_benchmark},
+          .benchmarks = {{"lbm", "D3Q19 lattice-Boltzmann MLUPs/s per memory pattern and storage precision, and with TRT and MRT", lbm_benchmark},
                          {"lbm-scaling", "lattice-Boltzmann weak scaling over the selected devices (slabs, halo relay)",
                           lbm_scaling_benchmark}},
           .tunables = {{.name = "lbm",
