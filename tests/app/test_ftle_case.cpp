@@ -17,6 +17,7 @@
 #include "command_test.hpp"
 #include "run_outputs_check.hpp"
 #include "hetflow/ftle/solver.hpp"
+#include "hetflow/io/npy.hpp"
 #include "hetflow/io/pvd.hpp"
 #include "hetflow/io/vtk_reader.hpp"
 #include "hetflow/io/xml_parser.hpp"
@@ -141,6 +142,23 @@ TEST_F(FtleCase, EigenvectorOfTheSaddle) {
       ASSERT_EQ(v[i + 2], 0.0);
     }
   }
+}
+
+// output.npy writes the field for NumPy: shape (ny, nx), the .vti's values, x fastest; a sequence refuses
+// the key by name.
+TEST_F(FtleCase, NpyHoldsTheFieldOfTheVti) {
+  const Result r = hetflow("run -q -o npy --set seeds.counts=[41,21] --set output.png=false --set output.npy=true");
+  ASSERT_EQ(r.status, 0) << r.output;
+  hetflow::test::expect_outputs_are_the_files(dir / "npy");
+  const std::vector<double> field =
+      hetflow::io::read_vti(dir / "npy" / "ftle.vti").point_array("ftle")->values<double>();
+  const hetflow::io::DenseArray array = hetflow::io::read_npy(dir / "npy" / "ftle.npy");
+  ASSERT_EQ(array.shape, (std::vector<std::size_t>{21, 41}));
+  for (std::size_t y = 0; y < 21; ++y)
+    for (std::size_t x = 0; x < 41; ++x) ASSERT_EQ(array.values[y + 21 * x], field[x + 41 * y]) << x << " " << y;
+  const Result q = hetflow("run -q -o npyseq --set sequence.count=2 --set output.npy=true");
+  EXPECT_EQ(q.status, 2) << q.output;
+  EXPECT_NE(q.output.find("output.npy does not apply to a sequence"), std::string::npos) << q.output;
 }
 
 // The reference interior mean FTLE 0.1524 on 257 x 129 seeds, T = 15 (docs/ftle.md, Validation; within 1 %),

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <span>
 
 #include "hetflow/io/error.hpp"
 #include "hetflow/io/npy.hpp"
@@ -151,6 +152,34 @@ TEST(IoNpy, WriterRejectsShapesThatAreNotAVectorOrMatrix) {
   EXPECT_THROW(write_npy(dir / "a.npy", DenseArray{{}, {1}}), IoError);
   EXPECT_THROW(write_npy(dir / "a.npy", DenseArray{{1, 1, 1}, {1}}), IoError);
   EXPECT_TRUE(dir.entries().empty());
+}
+
+// Any number of axes in C order: np.save's header for a C-contiguous float64 array, the values as given
+// (x fastest for a field of shape (nz, ny, nx)); a 2-D one reads back as the matrix of that shape.
+TEST(IoNpy, COrderWriterTakesAnyNumberOfAxes) {
+  TempDir dir;
+  std::vector<double> v(24);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = 0.5 * double(i) - 3;
+  write_npy_c_order(dir / "f.npy", {2, 3, 4}, v);
+  const std::string bytes = test::slurp(dir / "f.npy");
+  ASSERT_GE(bytes.size(), 128u + 24 * 8);
+  EXPECT_EQ(bytes.substr(0, 8), std::string("\x93NUMPY\x01\x00", 8));
+  const std::size_t header = static_cast<unsigned char>(bytes[8]) + 256u * static_cast<unsigned char>(bytes[9]);
+  EXPECT_EQ((10 + header) % 64, 0u);
+  const std::string dict = "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 3, 4), }";
+  EXPECT_EQ(bytes.substr(10, dict.size()), dict);
+  std::vector<double> data(24);
+  std::memcpy(data.data(), bytes.data() + 10 + header, 24 * sizeof(double));
+  EXPECT_TRUE(same_bits(data, v));
+
+  write_npy_c_order(dir / "m.npy", {2, 3}, std::span(v).first(6));
+  const DenseArray m = read_npy(dir / "m.npy");
+  EXPECT_EQ(m.shape, (std::vector<std::size_t>{2, 3}));
+  EXPECT_EQ(m.values, (std::vector<double>{v[0], v[3], v[1], v[4], v[2], v[5]}));  // column-major
+
+  EXPECT_THROW(write_npy_c_order(dir / "bad.npy", {2, 3, 5}, v), IoError);
+  EXPECT_THROW(write_npy_c_order(dir / "bad.npy", {}, v), IoError);
+  EXPECT_FALSE(std::filesystem::exists(dir / "bad.npy"));
 }
 
 TEST(IoNpy, MissingFileIsAnIoErrorNamingIt) {

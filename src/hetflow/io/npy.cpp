@@ -257,14 +257,18 @@ void check_dense(const DenseArray& array, const std::filesystem::path& path) {
                   std::to_string(array.values.size()) + " values");
 }
 
-void write_npy(const std::filesystem::path& path, const DenseArray& array) {
-  check_dense(array, path);
-  const bool fortran = array.shape.size() == 2;
+namespace {
+
+// The file np.save writes for a float64 array of this shape: Fortran order or C order (the last axis
+// fastest), format 1.0.
+void write_npy_file(const std::filesystem::path& path, const std::vector<std::size_t>& shape, bool fortran,
+                    std::span<const double> values) {
   std::string header = std::string("{'descr': '<f8', 'fortran_order': ") + (fortran ? "True" : "False") +
-                       ", 'shape': " + shape_text(array.shape) + ", }";
+                       ", 'shape': " + shape_text(shape) + ", }";
   // As np.save does: room to grow the growth axis to 21 digits in place, then spaces and '\n' up to
-  // a multiple of 64 bytes so the data is aligned. A rank-2 header is far below 1.0's 65535 bytes.
-  const std::size_t growth = array.shape[fortran ? 1 : 0];
+  // a multiple of 64 bytes so the data is aligned. The headers written here are far below 1.0's 65535
+  // bytes.
+  const std::size_t growth = shape[fortran ? shape.size() - 1 : 0];
   header.append(21 - std::to_string(growth).size(), ' ');
   const std::size_t unpadded = kMagic.size() + 4 + header.size() + 1;
   header.append(64 - unpadded % 64, ' ');  // np.save pads a full 64 when already aligned
@@ -277,10 +281,26 @@ void write_npy(const std::filesystem::path& path, const DenseArray& array) {
   out += static_cast<char>(header.size() >> 8);
   out += header;
   const std::size_t data_at = out.size();
-  out.resize(data_at + array.values.size() * sizeof(double));
-  if (!array.values.empty())
-    std::memcpy(out.data() + data_at, array.values.data(), array.values.size() * sizeof(double));
+  out.resize(data_at + values.size() * sizeof(double));
+  if (!values.empty()) std::memcpy(out.data() + data_at, values.data(), values.size() * sizeof(double));
   write_file_atomically(path, out);
+}
+
+}  // namespace
+
+void write_npy(const std::filesystem::path& path, const DenseArray& array) {
+  check_dense(array, path);
+  write_npy_file(path, array.shape, array.shape.size() == 2, array.values);
+}
+
+void write_npy_c_order(const std::filesystem::path& path, const std::vector<std::size_t>& shape,
+                       std::span<const double> values) {
+  std::optional<std::size_t> count = shape.empty() ? std::nullopt : std::optional<std::size_t>(1);
+  for (std::size_t i = 0; i < shape.size() && count; ++i) count = checked_mul(*count, shape[i]);
+  if (!count || *count != values.size())
+    throw IoError("cannot write '" + path.string() + "': shape " + shape_text(shape) + " does not hold " +
+                  std::to_string(values.size()) + " values");
+  write_npy_file(path, shape, false, values);
 }
 
 }  // namespace hetflow::io

@@ -38,4 +38,10 @@ void check_dense(const DenseArray& array, const std::filesystem::path& path);
 // IoError as check_dense.
 void write_npy(const std::filesystem::path& path, const DenseArray& array);
 
+// Writes values of any number of axes in C order (the last axis fastest: x fastest for a field of
+// shape (nz, ny, nx)) atomically, as np.save writes a C-contiguous float64 array. IoError naming `path`
+// unless the shape is not empty and holds exactly the values.
+void write_npy_c_order(const std::filesystem::path& path, const std::vector<std::size_t>& shape,
+                       std::span<const double> values);
+
 }  // namespace hetflow::io

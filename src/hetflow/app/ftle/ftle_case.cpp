@@ -18,6 +18,7 @@
 #include "hetflow/io/interrupt.hpp"
 #include "hetflow/display/preview.hpp"
 #include "hetflow/display/progress.hpp"
+#include "hetflow/io/npy.hpp"
 #include "hetflow/io/pvd.hpp"
 #include "hetflow/io/vtk_writer.hpp"
 
@@ -489,6 +490,14 @@ void write_field_files(const casefile::Case& c, RunDirectory& dir, display::Prog
     io::write_hdf5_xdmf(dir.file("ftle"), image, arrays);
     dir.add_output("ftle.xmf", what + " (HDF5 + XDMF)");
     dir.add_output("ftle.h5", "the data of ftle.xmf");
+  }
+  if (c.get<bool>("output.npy")) {
+    std::vector<std::size_t> shape;
+    for (int axis = seeds.dimension - 1; axis >= 0; --axis) shape.push_back(seeds.counts[std::size_t(axis)]);
+    io::write_npy_c_order(dir.file("ftle.npy"), shape, f.field);
+    dir.add_output("ftle.npy", "the FTLE field for NumPy: float64, shape " +
+                                   std::string(seeds.dimension == 3 ? "(nz, ny, nx)" : "(ny, nx)") + ", x fastest");
+    progress.note("wrote " + dir.file("ftle.npy").string());
   }
   if (pathlines.on()) {
     pathlines.write(dir.file("pathlines.vtp"), fp32);

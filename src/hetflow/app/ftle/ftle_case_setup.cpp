@@ -224,6 +224,9 @@ void check_sequence(const casefile::Case& c, std::vector<std::string>& problems)
   if (c.get<bool>("output.eigenvector"))
     problems.push_back(c.where("output.eigenvector") + ": output.eigenvector does not apply to a sequence "
                        "(sequence.count > 1): expected false, or sequence.count: 1");
+  if (c.get<bool>("output.npy"))
+    problems.push_back(c.where("output.npy") + ": output.npy does not apply to a sequence "
+                       "(sequence.count > 1): expected false, or sequence.count: 1");
   if (c.get<std::string>("sequence.method") != "flow_maps") return;
   const double interval = c.get<double>("sequence.interval");
   const double T = std::abs(c.get<double>("ftle.duration"));
@@ -394,6 +397,8 @@ void declare_ftle_keys(casefile::Schema& s) {
       .at_least(1);
   o.key<bool>("eigenvector", false, "also write the direction of largest stretching (eigenvector: the unit "
                                     "eigenvector of F^T F's largest eigenvalue, 3 components) into ftle.vti");
+  o.key<bool>("npy", false, "also write the field as ftle.npy for NumPy: float64 of shape (ny, nx), or "
+                            "(nz, ny, nx) in 3D, x fastest (single fields only)");
 
   auto& q = s.section("sequence", "a movie of FTLE fields over start times t0 + k interval, k = 0 .. count - 1, "
                                   "each over the same T (docs/ftle.md, \"Sequences of fields\")");
