@@ -150,8 +150,8 @@ TEST_F(LbmCase, SeveralDevicesSplitTheLatticeAndGiveTheSameFields) {
 }
 
 // lbm.collision reaches the solver: at tau = 1.5 BGK's half-way wall sits well off the plane it stands
-// for (k 7 % high with 10 cells across), TRT's with the default magic 3/16 does not; what remains is the
-// cross-section's discretisation (0.9 % measured).
+// for, TRT's with the default magic 3/16 does not; what remains is the cross-section's discretisation
+// (docs/lbm-validation.md).
 TEST_F(LbmCase, TrtKeepsTheDuctPermeabilityAtLargeTau) {
   const double nu = (1.5 - 0.5) / 3.0, g = 1e-5;
   const double mean = hetflow::lbm::duct_poiseuille_mean(5.0, 5.0, g, nu) * (10.0 * 10.0) / (12.0 * 12.0);
@@ -171,7 +171,7 @@ TEST_F(LbmCase, TrtKeepsTheDuctPermeabilityAtLargeTau) {
 }
 
 // lbm.pressure_drop drives the duct as the body force dp / nz does: the same permeability (the drop
-// takes the mean gradient; the density varies along z by 3 dp = 1.2e-4).
+// takes the mean gradient; the density varies along z by 3 dp).
 TEST_F(LbmCase, PressureDropDrivesTheDuctLikeItsForce) {
   const std::string drives[] = {"force: [0, 0, 1.0e-5]", "pressure_drop: 4.0e-5"};
   double k[2];

@@ -80,7 +80,7 @@ TEST(LbmTrt, PlanePoiseuilleIsExactAtMagicThreeSixteenthsForAnyTau) {
 
 // The duct of LbmDuctPoiseuille (32 x 32 fluid nodes, body force) where the walls lie half-way: BGK at
 // tau = 1/2 + sqrt(3/16), the thesis's acceptance case (relative L2 error of u_z at most 2.5e-4), and
-// TRT with Lambda = 3/16 at tau = 0.8, where BGK's error is 9e-4. What remains is the second-order error
+// TRT with Lambda = 3/16 at tau = 0.8, where BGK's wall is off. What remains is the second-order error
 // of the cross-section's Poisson problem, the same for both.
 TEST(LbmTrt, DuctAtTheMagicRelaxationMeetsTheThesisBound) {
   const core::DeviceSet ds = test::test_device();
@@ -176,7 +176,7 @@ TEST(LbmCollision, TaylorGreenDecaysAtTheViscousRate) {
 
 // Minion & Brown's doubly periodic shear layer (u = tanh(80 (y - 1/4)) below y = 1/2, tanh(80 (3/4 - y))
 // above, v = 0.05 sin(2 pi (x + 1/4)), times u0 = 0.04) on 64 x 64 nodes, far too coarse for its
-// Reynolds number u0 n / nu: under-resolved, where BGK blows up (at Re 3e4 within 1,750 steps on PoCL),
+// Reynolds number u0 n / nu: under-resolved, where BGK blows up (docs/lbm-validation.md),
 // MRT keeps every velocity finite and below 2 u0 for 5,000 steps at Re 3e4 and 1e5.
 double shear_layer_peak(const core::DeviceSet& ds, Collision collision, double reynolds, long steps) {
   const int n = 64, nz = 2;

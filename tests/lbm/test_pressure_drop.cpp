@@ -21,7 +21,7 @@ namespace {
 // The thesis's acceptance case with its own drive: the 32 x 32 duct at tau = 1/2 + sqrt(3/16), FP64,
 // driven by a pressure drop dp over its 4 nodes along z, against the series solution for the mean
 // gradient g = dp / nz; relative L2 error of u_z at most 2.5e-4. The density varies along z by
-// 3 dp = 1.2e-4 (the drive needs a compressible fluid), which adds to the 2.18e-4 of the body force.
+// 3 dp (the drive needs a compressible fluid), which adds a little to the body force's error.
 TEST(LbmPressureDrop, DuctMatchesTheSeriesForTheMeanGradient) {
   const core::DeviceSet ds = test::test_device();
   if (!ds.device(0).info.fp64) GTEST_SKIP() << "no fp64";
