@@ -90,6 +90,7 @@ TEST_F(FtleCase, DefaultCaseIsTheDoubleGyreAndMatchesTheLibrary) {
   EXPECT_NEAR(mean(field), result["mean_ftle"].get<double>(), 1e-12);
   EXPECT_EQ(*std::min_element(field.begin(), field.end()), result["min_ftle"].get<double>());
   EXPECT_EQ(*std::max_element(field.begin(), field.end()), result["max_ftle"].get<double>());
+  EXPECT_EQ(result["negative_ftle_share"].get<double>(), 0.0);  // an area-preserving flow: C's det is 1
 
   // The library with the same configuration on the same device runs the same kernels: the same
   // field to round-off (1e-12 per seed; in practice bit for bit).
@@ -556,6 +557,18 @@ std::vector<T> vtp_block(const hetflow::io::XmlDocument& doc, const hetflow::io:
   }
   ADD_FAILURE() << "no DataArray " << name;
   return {};
+}
+
+// The manifest's share of negative FTLE: the contraction u = -(x, y)/2 gives FTLE -1/2 at every seed.
+TEST_F(FtleCase, ManifestCountsTheSeedsOfNegativeFtle) {
+  write("sink.yaml", "type: ftle\nftle:\n  flow: linear\n  linear:\n    gradient: [-0.5, 0, 0, -0.5]\n"
+                     "  duration: 1\n  steps: 20\nseeds:\n  origin: [-1, -1]\n  extent: [2, 2]\n  counts: [9, 9]\n"
+                     "output:\n  dir: sink\n  png: false\n");
+  const Result r = hetflow("run sink.yaml -q");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto m = manifest("sink");
+  EXPECT_EQ(m["result"]["negative_ftle_share"].get<double>(), 1.0);
+  EXPECT_NEAR(m["result"]["max_ftle"].get<double>(), -0.5, 1e-6);
 }
 
 // output.pathlines on the linear saddle: 5 x 5 seeds, stride [2, 2] (9 lines), 10 steps recorded every 3

@@ -35,11 +35,15 @@ std::string number(double v) { return core::number_text(v, 6); }
 
 struct FieldStats {
   double mean = 0, min = 0, max = 0, interior_mean = 0;
+  // The share of seeds whose FTLE is below zero: where the flow compresses every direction over T, or
+  // where an interpolated or clamped velocity does (boundaries, coarse data), which a user should see.
+  double negative_share = 0;
 };
 
 // Statistics of the field; a non-finite value (a degenerate flow-map gradient) stops the run with its seed.
 FieldStats statistics(const std::vector<double>& f, const ftle::SeedGrid& seeds) {
-  FieldStats s{0, f.front(), f.front(), 0};
+  FieldStats s{0, f.front(), f.front(), 0, 0};
+  std::size_t negative = 0;
   double interior = 0;
   std::size_t inner = 0;
   const auto& n = seeds.counts;
@@ -53,6 +57,7 @@ FieldStats statistics(const std::vector<double>& f, const ftle::SeedGrid& seeds)
     s.mean += f[i];
     s.min = std::min(s.min, f[i]);
     s.max = std::max(s.max, f[i]);
+    if (f[i] < 0) ++negative;
     const auto inside = [](std::size_t k, std::size_t count) { return k > 0 && k + 1 < count; };
     if (inside(x, n[0]) && inside(y, n[1]) && (seeds.dimension == 2 || inside(z, n[2]))) {
       interior += f[i];
@@ -61,6 +66,7 @@ FieldStats statistics(const std::vector<double>& f, const ftle::SeedGrid& seeds)
   }
   s.mean /= static_cast<double>(f.size());
   s.interior_mean = inner ? interior / static_cast<double>(inner) : s.mean;
+  s.negative_share = static_cast<double>(negative) / static_cast<double>(f.size());
   return s;
 }
 
@@ -222,7 +228,8 @@ RunOutcome run_sequence(const casefile::Case& c, RunContext& ctx, const FtleSetu
                             {"mean_ftle", stats[k].mean},
                             {"min_ftle", stats[k].min},
                             {"max_ftle", stats[k].max},
-                            {"interior_mean_ftle", stats[k].interior_mean}};
+                            {"interior_mean_ftle", stats[k].interior_mean},
+                            {"negative_ftle_share", stats[k].negative_share}};
     if (pvd) {
       io::write_vti(dir.file(frame_name(k, ".vti")), image, arrays);
       pvd->add(t0, dir.file(frame_name(k, ".vti")));
@@ -572,6 +579,7 @@ RunOutcome FtleCase::run(const casefile::Case& c, RunContext& ctx) const {
       {"min_ftle", stats.min},
       {"max_ftle", stats.max},
       {"interior_mean_ftle", stats.interior_mean},
+      {"negative_ftle_share", stats.negative_share},
       {"seeds", seeds_json(setup.seeds)},
       {"steps", done},
       {"dt", solver->dt()},
