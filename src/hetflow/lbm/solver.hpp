@@ -108,8 +108,8 @@ struct Fields {
   std::vector<double> rho_a, rho_b;  // each component's density; empty with one component
 };
 
-// A D3Q19 BGK lattice-Boltzmann flow on the devices of a DeviceSet: configure with a voxel mask
-// (Geometry), initialise, advance, read fields. Several devices split the lattice into the boxes of a
+// A D3Q19 lattice-Boltzmann flow (BGK, TRT or MRT collision) on the devices of a DeviceSet: configure
+// with a voxel mask (Geometry), initialise, advance, read fields. Several devices split the lattice into the boxes of a
 // DeviceGrid (z-slabs unless Config::device_grid says otherwise), with one halo layer on each side of
 // every split axis; after each step that pushes packets into the halos they go to the neighbour,
 // which merges them into its boundary layer (A-A also fills the halos before its odd step), so the

@@ -270,7 +270,8 @@ class LbmStepping {
 }  // namespace
 
 casefile::Schema LbmCase::schema() const {
-  casefile::Schema s("lbm", "D3Q19 lattice-Boltzmann flow through a voxel geometry, driven by a body force");
+  casefile::Schema s("lbm", "D3Q19 lattice-Boltzmann flow through a voxel geometry, driven by a body force or a "
+                                 "pressure drop");
   auto& l = s.section("lbm", "the solver; lattice units throughout (cell = 1, time step = 1)");
   l.key<double>("tau", 0.8, "relaxation time (TRT: of the even part); viscosity nu = (tau - 1/2) / 3").above(0.5);
   l.key<std::string>("collision", "bgk", "bgk: one relaxation time; trt: two, the odd part's set by lbm.magic; "
