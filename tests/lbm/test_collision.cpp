@@ -271,6 +271,19 @@ TEST(LbmTrt, RejectsBadInput) {
   } catch (const core::Error& e) {
     EXPECT_NE(std::string(e.what()).find("collision trt is built for one component"), std::string::npos) << e.what();
   }
+  Config mrt;
+  mrt.collision = Collision::mrt;
+  Geometry open = duct(6, 6, 6);
+  open.set(2, 2, 0, NodeType::inlet);
+  try {
+    Solver(ds, open, mrt);
+    FAIL();
+  } catch (const core::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("collision mrt has no Zou-He inlets or outlets"), std::string::npos)
+        << e.what();
+  }
+  Solver s(ds, duct(6, 6, 6), Config{});
+  EXPECT_THROW(s.initialise(std::vector<double>(216, 1.0), std::vector<std::array<double, 3>>(215)), core::Error);
   EXPECT_THROW(parse_collision("cumulant"), core::Error);
   EXPECT_EQ(parse_collision(to_string(Collision::trt)), Collision::trt);
 }

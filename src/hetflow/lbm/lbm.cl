@@ -358,7 +358,7 @@ inline int column(const int i, const int X, const int nx) {
   }
 #define MRT_COLLIDE                                        \
   {                                                        \
-    const LANE omega = r.omega;                                \
+    const LANE omega = r.omega;                            \
     MRT_MOMENTS(MRT_DECLARE, 0, 0, 0)                      \
     D3Q19(MRT_PROJECT)                                     \
     MRT_MOMENTS(MRT_RELAX, 0, 0, 0)                        \
@@ -577,8 +577,9 @@ inline void zou_he(real_t* f, const bool inlet, const real_t ux, const real_t uy
 // call for the nodes they cannot take as vectors. Inlined always: a call left in a kernel stops PoCL
 // from running its work-items in SIMD lanes.
 #define NODE_UPDATE inline __attribute__((always_inline))
-#define PHYSICS_PASS \
-  nx, ny, nz, omega, omega_minus, fx, fy, fz, psi, sc_g, in_ux, in_uy, in_uz, out_rho, jump_low, jump_high, jump_drho MIX_PASS
+#define PHYSICS_PASS                                                                                   \
+  nx, ny, nz, omega, omega_minus, fx, fy, fz, psi, sc_g, in_ux, in_uy, in_uz, out_rho, jump_low, jump_high, \
+      jump_drho MIX_PASS
 #define AB_PARAMS __global store_t *restrict fout, __global const store_t *restrict fin, FLAG_ARGS, PHYSICS_ARGS
 #define AB_ARGS fout, fin, flags, wall_bits, PHYSICS_PASS
 #define AA_PARAMS __global store_t *fbuf, FLAG_ARGS, PHYSICS_ARGS
@@ -796,10 +797,10 @@ __kernel void lbm_init(__global store_t* fbuf, const int nx, const int ny, const
 #define LOAD_REVERSED_UNSHIFTED(i, cx, cy, cz, o) f[i] = READ_AFTER_EVEN(i, cx, cy, cz, o) + WEIGHT(i);
 #define LOAD_LAG_UNSHIFTED(i, cx, cy, cz, o) f[i] = READ_LAG(i, cx, cy, cz, o) + WEIGHT(i);
 #define LOAD_OWN_UNSHIFTED(i, cx, cy, cz, o) f[i] = READ_OWN(i, cx, cy, cz, o) + WEIGHT(i);
-#define ACCUMULATE_WITH(READ_RULE, i, cx, cy, cz, o)          \
-  {                                                           \
+#define ACCUMULATE_WITH(READ_RULE, i, cx, cy, cz, o)               \
+  {                                                                \
     const real_t v = READ_RULE(i, cx, cy, cz, o) JUMPED(i, cz, o); \
-    ADD_MOMENTS(v, cx, cy, cz)                       \
+    ADD_MOMENTS(v, cx, cy, cz)                                     \
   }
 #define ACCUMULATE_REVERSED(i, cx, cy, cz, o) ACCUMULATE_WITH(READ_AFTER_EVEN, i, cx, cy, cz, o)
 #define ACCUMULATE_LAG(i, cx, cy, cz, o) ACCUMULATE_WITH(READ_LAG, i, cx, cy, cz, o)
@@ -1024,7 +1025,8 @@ COLLISION(vreal_t, _vec)
   if (x >= region.s3 || y >= region.s4) return;                                                       \
   const idx_t plane = (idx_t)nx * (idx_t)ny;                                                          \
   const idx_t n = NODE(x, y, z);                                                                      \
-  bool whole = x + LBM_VEC <= region.s3 && x >= (reach) && x + LBM_VEC + (reach) <= nx && (fits) OFF_JUMP_PLANES(z); \
+  bool whole =                                                                                        \
+      x + LBM_VEC <= region.s3 && x >= (reach) && x + LBM_VEC + (reach) <= nx && (fits) OFF_JUMP_PLANES(z); \
   VCAT(uchar, LBM_VEC) types = 0;                                                                     \
   if (whole) {                                                                                        \
     types = VLOAD_RAW(flags, n) & (uchar)TYPE_MASK;                                               \

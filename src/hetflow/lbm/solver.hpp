@@ -94,9 +94,9 @@ struct Config {
   // Zou-He open boundaries on the z-faces, used by inlet nodes (z = 0) and outlet nodes (z = nz - 1).
   std::array<double, 3> inlet_velocity{0, 0, 0};
   double outlet_density = 1.0;
-  // The pressure drop over one period along z (a pressure-jump periodic boundary): populations crossing the periodic z
-  // boundary upwards gain w_i 3 dp of density, those crossing downwards lose it, so the flow feels the
-  // mean gradient dp / nz, as from a body force density dp / nz. Not with open boundaries.
+  // The pressure drop over one period along z (a pressure-jump periodic boundary): populations crossing
+  // the periodic z boundary upwards gain w_i 3 dp of density, those crossing downwards lose it, so the
+  // flow feels the mean gradient dp / nz, as from a body force density dp / nz. Not with open boundaries.
   double pressure_drop = 0.0;
 };
 
@@ -108,14 +108,13 @@ struct Fields {
   std::vector<double> rho_a, rho_b;  // each component's density; empty with one component
 };
 
-// A D3Q19 lattice-Boltzmann flow (BGK, TRT or MRT collision) on the devices of a DeviceSet: configure
-// with a voxel mask (Geometry), initialise, advance, read fields. Several devices split the lattice into the boxes of a
-// DeviceGrid (z-slabs unless Config::device_grid says otherwise), with one halo layer on each side of
-// every split axis; after each step that pushes packets into the halos they go to the neighbour,
-// which merges them into its boundary layer (A-A also fills the halos before its odd step), so the
-// fields are bit-identical to one device's. Each step updates the boxes' boundary layers first and
-// their interiors while the halos travel. The step loop only enqueues work; the host waits only to
-// relay halos between devices.
+// A D3Q19 lattice-Boltzmann flow (BGK, TRT or MRT collision) on the devices of a DeviceSet: configure with a
+// voxel mask (Geometry), initialise, advance, read fields. Several devices split the lattice into the boxes
+// of a DeviceGrid (z-slabs unless Config::device_grid says otherwise), with one halo layer on each side of
+// every split axis; after each step that pushes packets into the halos they go to the neighbour, which
+// merges them into its boundary layer (A-A also fills the halos before its odd step), so the fields are
+// bit-identical to one device's. Each step updates the boxes' boundary layers first and their interiors
+// while the halos travel. The step loop only enqueues work; the host waits only to relay halos between devices.
 class Solver {
  public:
   // With `processes` (e.g. an mpi::Communicator, outliving the solver) this is one process's share of
