@@ -44,6 +44,11 @@ TEST(LbmDeviceGrid, BoxesTileTheLatticeAndNeighboursWrap) {
   const DeviceGrid slabs({13, 11, 9}, {0, 0, 0}, 3);
   EXPECT_EQ(slabs.grid(), (Extent{1, 1, 3}));
   EXPECT_EQ(slabs.local(1), (Extent{13, 11, 5}));
+  // Several boxes per device cut each device's box along z; the device grid is checked as given.
+  const DeviceGrid per_device({13, 11, 9}, {2, 1, 1}, 2, 3);
+  EXPECT_EQ(per_device.grid(), (Extent{2, 1, 3}));
+  EXPECT_EQ(per_device.extent(5), (Extent{6, 11, 3}));
+  EXPECT_EQ(DeviceGrid({13, 11, 9}, {0, 0, 0}, 2, 2).grid(), (Extent{1, 1, 4}));
 }
 
 TEST(LbmDeviceGrid, RejectsGridsThatDoNotFit) {
@@ -57,8 +62,17 @@ TEST(LbmDeviceGrid, RejectsGridsThatDoNotFit) {
   };
   EXPECT_NE(message({8, 8, 8}, {2, 2, 1}, 2).find("does not match the 2 devices"), std::string::npos);
   EXPECT_NE(message({8, 8, 8}, {2, -1, -1}, 2).find("does not match"), std::string::npos);
-  EXPECT_NE(message({8, 1, 8}, {1, 2, 1}, 2).find("a lattice of 1 nodes along y cannot be split over 2 devices"),
+  EXPECT_NE(message({8, 1, 8}, {1, 2, 1}, 2).find("a lattice of 1 nodes along y cannot be split into 2 boxes"),
             std::string::npos);
+  try {
+    DeviceGrid g({8, 8, 3}, {0, 0, 0}, 1, 4);
+    ADD_FAILURE() << "4 boxes along z of 3 nodes accepted";
+  } catch (const core::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot be split into 4 boxes; use fewer devices along z or fewer boxes per "
+                                         "device"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 // The test devices, repeated until there are `n`: each repetition gets its own context and queues, so

@@ -4,6 +4,7 @@
 // 5 bytes of flags and wall bits.
 #include <gtest/gtest.h>
 
+#include "hetflow/core/error.hpp"
 #include "hetflow/lbm/memory_plan.hpp"
 
 namespace hetflow::lbm {
@@ -33,6 +34,32 @@ TEST(LbmMemoryPlan, TwoArraysAndTwoDevices) {
   // FP16 already: nothing to say about storage.
   config.storage = Storage::fp16;
   EXPECT_EQ(memory_advice({400, 200, 100}, config, 128 * mib, 1).find("lbm.storage"), std::string::npos);
+}
+
+TEST(LbmMemoryPlan, BoxesPerDeviceKeepEveryBufferUnderTheLargestAllocation) {
+  // A 1228^3 FP32 A-A lattice (an H200's memory) against a 35 GiB allocation limit: a z-plane of 1228^2
+  // nodes x 76 B is 114,606,784 B, so a box holds at most 327 planes, 2 of them halos. Three boxes of
+  // 410 own planes do not fit, four of 307 do.
+  const std::uint64_t limit = std::uint64_t{35} << 30;
+  EXPECT_EQ(boxes_per_device({1228, 1228, 1228}, Config{}, 1, limit), 4u);
+  // Two devices, each holding half: two boxes of 307 planes each.
+  EXPECT_EQ(boxes_per_device({1228, 1228, 1228}, Config{}, 2, limit), 2u);
+  // A lattice that fits keeps one box.
+  EXPECT_EQ(boxes_per_device({64, 64, 64}, Config{}, 1, limit), 1u);
+  // Two components: the mixture field (20 B per node) stays under the populations (2 x 76 B in two
+  // buffers of 76 B): the same split.
+  Config two;
+  two.two_component = TwoComponent{};
+  EXPECT_EQ(boxes_per_device({1228, 1228, 1228}, two, 1, limit), 4u);
+  // Not even three planes per box fit.
+  try {
+    boxes_per_device({1228, 1228, 1228}, Config{}, 1, 2 * 114606784ull);
+    ADD_FAILURE() << "an allocation of two planes accepted";
+  } catch (const core::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("even a z-plane of the lattice per box needs more than the 219 MiB"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

@@ -149,10 +149,10 @@ TEST(LbmMpi, RefusesTheLagrangianPatternAndTooThinLattices) {
   Config c;
   c.pattern = Pattern::lagrangian;
   expect_error([&] { Solver(device, duct(6, 6, 8), c, &world); },
-               "the lagrangian pattern runs on one device; use aa or ab on several devices or processes");
+               "the lagrangian pattern runs in one box, on one device; use aa or ab on several devices or processes");
   c.pattern = Pattern::aa;
   expect_error([&] { Solver(device, duct(6, 6, 1), c, &world); },
-               "a lattice of 1 nodes along z cannot be split over 2 devices");
+               "a lattice of 1 nodes along z cannot be split into 2 boxes");
 }
 
 }  // namespace

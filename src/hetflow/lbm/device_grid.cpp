@@ -11,18 +11,20 @@ const char* axis_name(int axis) { return axis == 0 ? "x" : axis == 1 ? "y" : "z"
 
 }  // namespace
 
-DeviceGrid::DeviceGrid(const Extent& lattice, const Extent& grid, std::size_t parts) : lattice_(lattice), grid_(grid) {
-  if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0) grid_ = {1, 1, static_cast<int>(parts)};
-  if (grid_[0] < 0 || grid_[1] < 0 || grid_[2] < 0 || this->parts() != parts) {
+DeviceGrid::DeviceGrid(const Extent& lattice, const Extent& grid, std::size_t devices, std::size_t per_device)
+    : lattice_(lattice), grid_(grid) {
+  if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0) grid_ = {1, 1, static_cast<int>(devices)};
+  if (grid_[0] < 0 || grid_[1] < 0 || grid_[2] < 0 || this->parts() != devices) {
     throw core::Error("a device grid of " + std::to_string(grid[0]) + " x " + std::to_string(grid[1]) + " x " +
-                      std::to_string(grid[2]) + " boxes does not match the " + std::to_string(parts) +
+                      std::to_string(grid[2]) + " boxes does not match the " + std::to_string(devices) +
                       " devices of the run: their product must equal the device count");
   }
+  grid_[2] *= static_cast<int>(per_device);
   for (int a = 0; a < 3; ++a) {
     if (lattice_[a] < grid_[a]) {
       throw core::Error("a lattice of " + std::to_string(lattice_[a]) + " nodes along " + axis_name(a) +
-                        " cannot be split over " + std::to_string(grid_[a]) + " devices; use fewer devices along " +
-                        axis_name(a));
+                        " cannot be split into " + std::to_string(grid_[a]) + " boxes; use fewer devices along " +
+                        axis_name(a) + (per_device > 1 ? " or fewer boxes per device" : ""));
     }
   }
 }

@@ -13,14 +13,16 @@ inline std::size_t volume(const Extent& e) {
 }
 
 // How a lattice is split over devices: a grid of gx × gy × gz boxes, one per device, part p at grid
-// cell (p mod gx, (p / gx) mod gy, p / (gx gy)), so {1, 1, n} gives the z-slabs of n devices. Each
+// cell (p mod gx, (p / gx) mod gy, p / (gx gy)), so {1, 1, n} gives the z-slabs of n devices. A device
+// may hold several boxes (a lattice larger than its largest allocation): each box of the device grid is
+// then cut into that many along z, and the device's boxes are consecutive parts. Each
 // axis is split as evenly as possible, the lower boxes taking the remainder. An axis split into
 // several boxes gives every box one halo layer on each of its sides there; an axis left whole wraps
 // periodically inside the box. Neighbours are periodic.
 class DeviceGrid {
  public:
-  // `grid` {0, 0, 0} (or any entry 0): slabs along z, one per part.
-  DeviceGrid(const Extent& lattice, const Extent& grid, std::size_t parts);
+  // `grid` {0, 0, 0} (or any entry 0): slabs along z, one per device; `per_device` boxes per device.
+  DeviceGrid(const Extent& lattice, const Extent& grid, std::size_t devices, std::size_t per_device = 1);
 
   const Extent& lattice() const { return lattice_; }
   const Extent& grid() const { return grid_; }

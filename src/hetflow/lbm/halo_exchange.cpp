@@ -29,11 +29,12 @@ int landing_layer(core::HaloFlow flow, int side, int n) {
 
 }  // namespace
 
-HaloExchange::HaloExchange(const core::DeviceSet& devices, const DeviceGrid& grid, const core::PartPlacement& placement,
-                           core::Link* link, std::span<const core::Program* const> programs,
+HaloExchange::HaloExchange(const core::DeviceSet& devices, std::size_t boxes_per_device, const DeviceGrid& grid,
+                           const core::PartPlacement& placement, core::Link* link, std::span<const core::Program* const> programs,
                            std::span<const core::Buffer<std::uint8_t>* const> flags, int per_plane,
                            std::size_t element_bytes, FaceMask mask)
     : devices_(&devices),
+      boxes_per_device_(boxes_per_device),
       grid_(grid),
       placement_(placement),
       link_(link),
@@ -53,11 +54,11 @@ HaloExchange::HaloExchange(const core::DeviceSet& devices, const DeviceGrid& gri
         for (core::HaloFlow flow : {core::HaloFlow::fill, core::HaloFlow::swap}) {
           bytes = std::max(bytes, face_bytes(k, axis, s, flow));
         }
-        const core::Context& ctx = devices.context(k);
+        const core::Context& ctx = devices.context(device(k));
         f.out[index_of(s)] = core::Buffer<std::uint8_t>(ctx, bytes);
         f.in[index_of(s)] = core::Buffer<std::uint8_t>(ctx, bytes);
-        f.send.emplace_back(devices.transfer(k), bytes);
-        f.received.emplace_back(devices.transfer(k), bytes);
+        f.send.emplace_back(devices.transfer(device(k)), bytes);
+        f.received.emplace_back(devices.transfer(device(k)), bytes);
       }
     }
     parts_.push_back(std::move(p));
@@ -79,7 +80,7 @@ void HaloExchange::bind_face(core::KernelArgs& args, std::size_t k, int axis, in
 }
 
 core::NDRange HaloExchange::range(std::size_t k) const {
-  return core::strided_range(devices_->device(k).info, face_group, face_groups_per_unit);
+  return core::strided_range(devices_->device(device(k)).info, face_group, face_groups_per_unit);
 }
 
 std::size_t HaloExchange::face_bytes(std::size_t k, int axis, int side, core::HaloFlow flow) const {
@@ -123,13 +124,15 @@ std::vector<core::Event> HaloExchange::send(int axis, core::HaloFlow flow,
       // On the compute queue, ahead of the interior update: a kernel waiting on another queue gets no
       // multiprocessor until the interior's blocks drain, so the faces would leave only after the
       // interior and the halo traffic would no longer overlap it.
-      const core::Event packed = p.pack.launch(devices_->compute(k), range(k), core::NDRange(face_group), wait);
-      reads.push_back(p.axis[axis].out[index_of(s)].read(devices_->transfer(k),
+      const core::Event packed =
+          p.pack.launch(devices_->compute(device(k)), range(k), core::NDRange(face_group), wait);
+      if (same_device(k, grid_.neighbour(global(k), axis, s))) continue;
+      reads.push_back(p.axis[axis].out[index_of(s)].read(devices_->transfer(device(k)),
                                                           p.axis[axis].send[index_of(s)].span().first(bytes), 0,
                                                           core::Blocking::no, std::span(&packed, 1)));
     }
-    devices_->compute(k).flush();
-    devices_->transfer(k).flush();
+    devices_->compute(device(k)).flush();
+    devices_->transfer(device(k)).flush();
   }
   return reads;
 }
@@ -166,13 +169,20 @@ void HaloExchange::receive(int axis, core::HaloFlow flow, std::span<const core::
       // The face that moved towards `s` came from the neighbour on the other side.
       const std::size_t from = grid_.neighbour(global(k), axis, -s);
       const std::size_t bytes = face_bytes(k, axis, s, flow);
-      const core::PinnedBuffer<std::uint8_t>& staged =
-          placement_.is_local(from) ? parts_[from - placement_.first()].axis[axis].send[index_of(s)]
-                                    : p.axis[axis].received[index_of(s)];
-      core::Buffer<std::uint8_t>& face = p.axis[axis].in[index_of(s)];
-      const core::Event written =
-          face.write(devices_->transfer(k), std::span<const std::uint8_t>(staged.span().first(bytes)), 0, core::Blocking::no);
-      writes_[axis].push_back(written);
+      // From a box of this device: its packed face, in order behind the packing on the one queue.
+      const bool near = same_device(k, from);
+      const core::Buffer<std::uint8_t>& face =
+          near ? parts_[from - placement_.first()].axis[axis].out[index_of(s)] : p.axis[axis].in[index_of(s)];
+      core::Event written;
+      if (!near) {
+        const core::PinnedBuffer<std::uint8_t>& staged =
+            placement_.is_local(from) ? parts_[from - placement_.first()].axis[axis].send[index_of(s)]
+                                      : p.axis[axis].received[index_of(s)];
+        written = p.axis[axis].in[index_of(s)].write(devices_->transfer(device(k)),
+                                                     std::span<const std::uint8_t>(staged.span().first(bytes)), 0,
+                                                     core::Blocking::no);
+        writes_[axis].push_back(written);
+      }
       core::Kernel& kernel = flow == core::HaloFlow::fill ? p.unpack : p.merge;
       // lbm_unpack: field, face, FACE_ARGS, flags; lbm_merge also nz.
       core::KernelArgs args(kernel);
@@ -185,10 +195,11 @@ void HaloExchange::receive(int axis, core::HaloFlow flow, std::span<const core::
       // that write and the step's next boundary layers would wait for the interior.
       // The next write into `face` comes only after the host has seen this queue's next packing
       // finish, so this kernel has read it by then.
-      ready[k] = kernel.launch(devices_->compute(k), range(k), core::NDRange(face_group), std::span(&written, 1));
+      ready[k] = kernel.launch(devices_->compute(device(k)), range(k), core::NDRange(face_group),
+                               near ? std::span<const core::Event>() : std::span(&written, 1));
     }
-    devices_->transfer(k).flush();
-    devices_->compute(k).flush();
+    devices_->transfer(device(k)).flush();
+    devices_->compute(device(k)).flush();
   }
 }
 

@@ -27,13 +27,16 @@ using FaceMask = std::function<std::uint32_t(int axis, int side, core::HaloFlow 
 // lbm.cl's lbm_merge_*). The reads and writes run on the devices' transfer queues, so they overlap
 // with kernels on the compute queues; packing and unpacking are kernels on the compute queues (a
 // kernel on the transfer queue waits for the compute queue's kernel to drain); the host waits only
-// for each axis's faces to reach host memory.
+// for each axis's faces to reach host memory. Between two boxes of one device a face goes nowhere: the
+// receiver unpacks the sender's packed face, in order behind its packing on the device's one compute
+// queue, so a device's boxes exchange without the host.
 class HaloExchange {
  public:
   // `fields` layout: `per_plane` values of `element_bytes` per node ((z * per_plane + i) * plane + ...);
-  // local part k is part placement.first() + k, built from `programs[k]` (lbm.cl) with node types
-  // `flags[k]` (read by merges and unpacks).
-  HaloExchange(const core::DeviceSet& devices, const DeviceGrid& grid, const core::PartPlacement& placement,
+  // local part k is part placement.first() + k, on local device k / `boxes_per_device`, built from
+  // `programs[k]` (lbm.cl) with node types `flags[k]` (read by merges and unpacks).
+  HaloExchange(const core::DeviceSet& devices, std::size_t boxes_per_device, const DeviceGrid& grid,
+               const core::PartPlacement& placement,
                core::Link* link, std::span<const core::Program* const> programs,
                std::span<const core::Buffer<std::uint8_t>* const> flags, int per_plane, std::size_t element_bytes,
                FaceMask mask);
@@ -58,6 +61,11 @@ class HaloExchange {
   };
 
   std::size_t global(std::size_t k) const { return placement_.first() + k; }
+  std::size_t device(std::size_t k) const { return k / boxes_per_device_; }
+  // Whether global part `other` is a local part on local part k's device.
+  bool same_device(std::size_t k, std::size_t other) const {
+    return placement_.is_local(other) && device(other - placement_.first()) == device(k);
+  }
   // The face's cell counts (U, V) of local part k for `axis`.
   std::array<std::size_t, 2> face_cells(std::size_t k, int axis) const;
   // Packs and reads the faces leaving every local part along `axis`; returns the read events.
@@ -76,6 +84,7 @@ class HaloExchange {
   core::NDRange range(std::size_t k) const;
 
   const core::DeviceSet* devices_;
+  std::size_t boxes_per_device_;
   DeviceGrid grid_;
   core::PartPlacement placement_;
   core::Link* link_;

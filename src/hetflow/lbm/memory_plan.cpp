@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "hetflow/core/error.hpp"
 #include "hetflow/lbm/geometry.hpp"
 
 namespace hetflow::lbm {
@@ -33,6 +34,20 @@ std::array<std::size_t, 3> largest_fitting(const std::array<std::size_t, 3>& dim
   while (required(fit, config) > bytes && *std::max_element(fit.begin(), fit.end()) > 1)
     --*std::max_element(fit.begin(), fit.end());
   return fit;
+}
+
+std::size_t boxes_per_device(const std::array<int, 3>& dims, const Config& config, std::size_t devices,
+                             std::uint64_t max_alloc) {
+  for (int boxes = 1; boxes <= dims[2]; ++boxes) {
+    const DeviceGrid grid(dims, config.device_grid, devices, static_cast<std::size_t>(boxes));
+    bool fits = true;
+    for (std::size_t part = 0; part < grid.parts() && fits; ++part) {
+      fits = Solver::largest_buffer(grid.local(part), config) <= max_alloc;
+    }
+    if (fits) return static_cast<std::size_t>(boxes);
+  }
+  throw core::Error("even a z-plane of the lattice per box needs more than the " + mib(static_cast<double>(max_alloc)) +
+                    " a device allocates at once: split it over more devices along x or y (lbm.device_grid)");
 }
 
 std::string memory_advice(const std::array<std::size_t, 3>& dims, const Config& config, std::size_t device_bytes,

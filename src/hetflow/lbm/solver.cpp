@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <iterator>
+#include <limits>
 
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/program.hpp"
@@ -48,6 +49,24 @@ Extent lattice_dims(const Geometry& geometry) {
   return dims;
 }
 
+// Config::boxes_per_device, or the fewest boxes per device whose buffers fit one allocation of every
+// device of every process: their smallest limit, so that every process splits alike.
+std::size_t choose_boxes(const core::DeviceSet& devices, const Extent& dims, const Config& config, core::Link* link) {
+  if (config.boxes_per_device > 0) return config.boxes_per_device;
+  std::uint64_t max_alloc = std::numeric_limits<std::uint64_t>::max();
+  for (std::size_t k = 0; k < devices.size(); ++k) max_alloc = std::min(max_alloc, devices.device(k).info.max_alloc);
+  std::size_t count = devices.size();
+  if (link) {
+    const double mine[2] = {static_cast<double>(count), static_cast<double>(max_alloc)};
+    count = 0;
+    for (const std::vector<double>& theirs : link->all_gather(mine)) {
+      count += static_cast<std::size_t>(theirs[0]);
+      max_alloc = std::min(max_alloc, static_cast<std::uint64_t>(theirs[1]));
+    }
+  }
+  return boxes_per_device(dims, config, count, max_alloc);
+}
+
 }  // namespace
 
 Solver::Solver(const core::DeviceSet& devices, const Geometry& geometry, const Config& config,
@@ -57,8 +76,9 @@ Solver::Solver(const core::DeviceSet& devices, const Geometry& geometry, const C
       dims_(lattice_dims(geometry)),
       config_(config),
       store_bytes_(config.storage == Storage::fp16 ? 2 : config.storage == Storage::fp32 ? 4 : 8),
-      placement_(processes, std::vector<double>(devices.size(), 1.0)),
-      grid_(dims_, config.device_grid, placement_.parts()) {
+      boxes_(choose_boxes(devices, dims_, config, processes)),
+      placement_(processes, std::vector<double>(devices.size() * boxes_, 1.0)),
+      grid_(dims_, config.device_grid, placement_.parts() / boxes_, boxes_) {
   if (!(config.tau > 0.5)) {
     throw core::Error("tau = " + std::to_string(config.tau) + " gives a non-positive viscosity: tau must exceed 0.5");
   }
@@ -93,14 +113,26 @@ Solver::Solver(const core::DeviceSet& devices, const Geometry& geometry, const C
   }
   if (grid_.parts() > 1 && config.pattern == Pattern::lagrangian) {
     // A Lagrangian packet's slot moves every step, so no fixed halo layer holds what crosses a face.
-    throw core::Error("the lagrangian pattern runs on one device; use aa or ab on several devices or processes");
+    throw core::Error("the lagrangian pattern runs in one box, on one device; use aa or ab on several devices or processes, "
+                      "or for a lattice larger than one allocation (lbm.boxes_per_device)");
+  }
+  std::vector<std::size_t> need(devices.size(), 0);
+  for (std::size_t k = 0; k < placement_.local(); ++k) {
+    const core::Device& device = devices.device(device_of(k));
+    const Extent local = grid_.local(global_part(k));
+    need[device_of(k)] += required_bytes(local, config);
+    const std::size_t buffer = largest_buffer(local, config);
+    if (buffer > device.info.max_alloc) {
+      throw core::Error("a box of " + std::to_string(boxes_) + " per device needs " +
+                        mib(static_cast<double>(buffer)) + " in one buffer; " + device.label() + " allocates at most " +
+                        mib(static_cast<double>(device.info.max_alloc)) +
+                        " at once: more boxes per device (lbm.boxes_per_device, 0 chooses) make each smaller");
+    }
   }
   for (std::size_t k = 0; k < devices.size(); ++k) {
     const core::DeviceInfo& info = devices.device(k).info;
-    const Extent local = grid_.local(global_part(k));
-    const std::size_t need = required_bytes(local, config);
-    if (need > info.global_mem) {
-      throw core::Error("the lattice needs " + mib(static_cast<double>(need)) + " of device memory on " +
+    if (need[k] > info.global_mem) {
+      throw core::Error("the lattice needs " + mib(static_cast<double>(need[k])) + " of device memory on " +
                         devices.device(k).label() + ", which has " + mib(static_cast<double>(info.global_mem)));
     }
     if (work_group() * work_group_y() > info.max_work_group) {
@@ -108,20 +140,14 @@ Solver::Solver(const core::DeviceSet& devices, const Geometry& geometry, const C
                         " work-items: " + devices.device(k).label() + " takes at most " +
                         std::to_string(info.max_work_group));
     }
-    const std::size_t buffer = volume(local) * q * store_bytes_;
-    if (buffer > info.max_alloc) {
-      throw core::Error("the populations need " + mib(static_cast<double>(buffer)) + " in one buffer; " +
-                        devices.device(k).label() + " allocates at most " + mib(static_cast<double>(info.max_alloc)) +
-                        " at once");
-    }
   }
   exact_arithmetic_ = config.exact_arithmetic;
   for (std::size_t k = 1; k < devices.size(); ++k) {
     exact_arithmetic_ = exact_arithmetic_ || devices.device(k).platform != devices.device(0).platform;
   }
-  parts_.resize(devices.size());
-  pending_.resize(devices.size());
-  for (std::size_t k = 0; k < devices.size(); ++k) build_part(k, geometry);
+  parts_.resize(placement_.local());
+  pending_.resize(placement_.local());
+  for (std::size_t k = 0; k < parts_.size(); ++k) build_part(k, geometry);
   if (!grid_.halos()) return;
   std::vector<const core::Program*> programs;
   std::vector<const core::Buffer<std::uint8_t>*> flags;
@@ -129,13 +155,13 @@ Solver::Solver(const core::DeviceSet& devices, const Geometry& geometry, const C
     programs.push_back(p.program);
     flags.push_back(&p.flags);
   }
-  population_halos_ = std::make_unique<HaloExchange>(devices, grid_, placement_, processes, programs, flags, q,
-                                                     store_bytes_, crossing);
+  population_halos_ = std::make_unique<HaloExchange>(devices, boxes_, grid_, placement_, processes, programs, flags,
+                                                     q, store_bytes_, crossing);
   if (config.shan_chen || config.two_component) {
     // The pseudo-potential, one real per node, or the mixture field, five (lbm.cl's MIX), of which only
     // the densities cross: their halos are filled from the neighbours each step.
     const std::uint32_t densities = config.two_component ? 0b11u : 0b1u;
-    psi_halos_ = std::make_unique<HaloExchange>(devices, grid_, placement_, processes, programs, flags,
+    psi_halos_ = std::make_unique<HaloExchange>(devices, boxes_, grid_, placement_, processes, programs, flags,
                                                 config.two_component ? 5 : 1, real_bytes(),
                                                 [densities](int, int, core::HaloFlow) { return densities; });
   }
@@ -158,6 +184,14 @@ std::size_t Solver::required_bytes(const std::array<int, 3>& dims, const Config&
   // Populations, then per node the flag byte, the wall-bits word and the pseudo-potential (or the
   // mixture field).
   return components * arrays * nodes * q * store + nodes * (1 + sizeof(std::uint32_t) + psi);
+}
+
+std::size_t Solver::largest_buffer(const Extent& local, const Config& config) {
+  const std::size_t cells = volume(local);
+  const std::size_t store = config.storage == Storage::fp16 ? 2 : config.storage == Storage::fp32 ? 4 : 8;
+  const std::size_t real = config.storage == Storage::fp64 ? 8 : 4;
+  // The populations; the wall bits; the mixture field (five reals per node); the velocity read back.
+  return std::max({cells * q * store, cells * sizeof(std::uint32_t), (config.two_component ? 5 : 3) * cells * real});
 }
 
 std::size_t Solver::work_group() const { return config_.work_group ? config_.work_group : 64; }
@@ -244,7 +278,7 @@ std::vector<std::vector<double>> Solver::boxes(std::span<const double> field, co
 }
 
 core::Buffer<std::uint8_t> Solver::real_buffer(std::size_t k, const std::vector<double>& values) const {
-  core::Buffer<std::uint8_t> buffer(devices_->context(k), values.empty() ? 1 : values.size() * real_bytes());
+  core::Buffer<std::uint8_t> buffer(devices_->context(device_of(k)), values.empty() ? 1 : values.size() * real_bytes());
   if (values.empty()) return buffer;
   std::vector<std::uint8_t> bytes(buffer.size());
   for (std::size_t i = 0; i < values.size(); ++i) {
@@ -255,7 +289,7 @@ core::Buffer<std::uint8_t> Solver::real_buffer(std::size_t k, const std::vector<
       std::memcpy(&bytes[4 * i], &v, 4);
     }
   }
-  buffer.write(devices_->compute(k), bytes);
+  buffer.write(devices_->compute(device_of(k)), bytes);
   return buffer;
 }
 
@@ -264,7 +298,7 @@ void Solver::initialise(const std::vector<std::vector<double>>& local_rho,
                         std::size_t component) {
   for (std::size_t k = 0; k < parts_.size(); ++k) {
     Part& p = parts_[k];
-    const core::Queue& queue = devices_->compute(k);
+    const core::Queue& queue = devices_->compute(device_of(k));
     const core::Buffer<std::uint8_t> rho_values = real_buffer(k, local_rho.empty() ? std::vector<double>{} : local_rho[k]);
     const core::Buffer<std::uint8_t> u_values = real_buffer(k, local_u.empty() ? std::vector<double>{} : local_u[k]);
     core::KernelArgs init(p.init, real());
@@ -313,7 +347,7 @@ core::Event Solver::launch(core::Kernel kernel, std::size_t k, const Region& reg
   const core::NDRange global(core::round_up(items, work_group()),
                              core::round_up(static_cast<std::size_t>(region.count[1]), work_group_y()),
                              static_cast<std::size_t>(region.count[2]));
-  return kernel.launch(devices_->compute(k), global, local(), wait);
+  return kernel.launch(devices_->compute(device_of(k)), global, local(), wait);
 }
 
 core::Event Solver::launch_all(const std::function<const core::Kernel&(const Part&)>& pick, std::size_t array,
@@ -340,7 +374,7 @@ core::Event Solver::launch_all(const std::function<const core::Kernel&(const Par
   pending_ = population_halos_->exchange(fields, *flow, boundary, [&] {
     for (std::size_t k = 0; k < parts_.size(); ++k) {
       if (interiors[k].nodes() > 0) launch(pick(parts_[k]), k, interiors[k], {}, parts_[k].lanes);
-      devices_->compute(k).flush();
+      devices_->compute(device_of(k)).flush();
     }
   });
   return first[0];

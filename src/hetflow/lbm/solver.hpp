@@ -86,6 +86,10 @@ struct Config {
   unsigned max_registers = 0;
   // Boxes along x, y and z, one per device of every process (see DeviceGrid); {0, 0, 0}: z-slabs.
   Extent device_grid{0, 0, 0};
+  // Boxes per device, each cut from the device's box along z, with its own buffers and halos (same
+  // bits as one box); 0: the fewest whose every buffer fits one allocation of every device, so that a
+  // lattice can fill a device's memory beyond its largest allocation.
+  std::size_t boxes_per_device = 0;
   // No fused multiply-adds and correctly rounded division, so devices of different kinds compute the
   // same bits (a few percent slower); always on when the devices belong to different platforms.
   bool exact_arithmetic = false;
@@ -156,9 +160,13 @@ class Solver {
   std::size_t device_bytes() const { return required_bytes(dims_, config_); }
   // Device memory a lattice of `dims` needs with `config`, known before any mask or solver exists.
   static std::size_t required_bytes(const std::array<int, 3>& dims, const Config& config);
+  // The largest single allocation of a box of `local` nodes (halos included) with `config`.
+  static std::size_t largest_buffer(const Extent& local, const Config& config);
+  // Boxes per device of this run (Config::boxes_per_device, or the one chosen for it).
+  std::size_t boxes_per_device() const { return boxes_; }
 
  private:
-  // One device's box of the DeviceGrid: its own nodes and their halo layers.
+  // One box of the DeviceGrid: its own nodes and their halo layers, on device device_of(k) for local part k.
   struct Part {
     Extent local{};                         // nodes along x, y, z, halos included
     core::Buffer<std::uint8_t> flags;       // node type, plus NEAR_WALL for nodes beside a wall
@@ -202,6 +210,8 @@ class Solver {
   std::size_t real_bytes() const { return config_.storage == Storage::fp64 ? 8 : 4; }
   std::size_t component_count() const { return config_.two_component ? 2 : 1; }
   std::size_t global_part(std::size_t k) const { return placement_.first() + k; }
+  // The local device that holds local part k: a device's boxes are consecutive parts.
+  std::size_t device_of(std::size_t k) const { return k / boxes_; }
   // The part's own nodes.
   Region own(std::size_t k) const;
   // The layers of the own nodes beside each split axis's faces (what the halo exchange sends), and
@@ -257,12 +267,13 @@ class Solver {
   std::array<int, 3> dims_;
   Config config_;
   std::size_t store_bytes_;
+  std::size_t boxes_;  // per device
   core::PartPlacement placement_;
   DeviceGrid grid_;
   bool exact_arithmetic_ = false;
   std::vector<Part> parts_;
   std::unique_ptr<HaloExchange> population_halos_, psi_halos_;  // with halos only
-  mutable std::vector<core::Event> pending_;  // what the next launch on each device waits for
+  mutable std::vector<core::Event> pending_;  // what the next launch on each part waits for
   long step_ = 0;
 };
 

@@ -21,8 +21,8 @@ Fields Solver::fields() const {
     const Part& p = parts_[k];
     const Region mine = own(k);
     const std::size_t cells = volume(p.local), at = packed_at[global_part(k)];
-    const core::Context& ctx = devices_->context(k);
-    const core::Queue& queue = devices_->compute(k);
+    const core::Context& ctx = devices_->context(device_of(k));
+    const core::Queue& queue = devices_->compute(device_of(k));
     core::Buffer<std::uint8_t> rho(ctx, cells * real_bytes), u(ctx, 3 * cells * real_bytes);
     const std::span<const core::Event> wait = pending_[k] ? std::span(&pending_[k], 1) : std::span<const core::Event>();
     std::vector<std::uint8_t> bytes(3 * cells * real_bytes);

@@ -1,4 +1,4 @@
-// One device's part of the lattice: its node types, buffers and program.
+// One box of the lattice: its node types, buffers and program.
 #include <algorithm>
 
 #include "hetflow/core/program.hpp"
@@ -16,8 +16,9 @@ void Solver::build_part(std::size_t k, const Geometry& geometry) {
     if (grid_.global(part, 2, z) == dims_[2] - 1) p.jump_high = z;
   }
   const std::size_t cells = volume(p.local);
-  const core::Context& ctx = devices_->context(k);
-  const core::Queue& queue = devices_->compute(k);
+  const core::Device& device = devices_->device(device_of(k));
+  const core::Context& ctx = devices_->context(device_of(k));
+  const core::Queue& queue = devices_->compute(device_of(k));
 
   // The box's node types, its halos taken periodically from the neighbouring boxes.
   std::vector<std::uint8_t> types(cells);
@@ -48,7 +49,7 @@ void Solver::build_part(std::size_t k, const Geometry& geometry) {
   // CPUs vectorise work-items only through straight-line code with addresses the compiler sees are
   // consecutive, which 32-bit index arithmetic (it may wrap) hides. GPUs prefer returning from wall
   // nodes and the cheaper 32-bit slots until the slot count needs 64 bits.
-  const bool cpu = devices_->device(k).info.kind == core::DeviceKind::cpu;
+  const bool cpu = device.info.kind == core::DeviceKind::cpu;
   if (cpu) options.define("UNIFORM_NODES", 1);
   // CPUs take the nodes as explicit vectors of 8 along x with FP32 arithmetic (lbm.cl says why): 8
   // lanes run ahead of 16 and of 4, and FP64 vectors gain nothing on the scalar kernels, which run near
@@ -69,7 +70,7 @@ void Solver::build_part(std::size_t k, const Geometry& geometry) {
   };
   if (std::any_of(types.begin(), types.end(), open)) options.define("OPEN_BOUNDARIES", 1);
   if (exact_arithmetic_) options.define("LBM_NO_FMA", 1).raw("-cl-fp32-correctly-rounded-divide-sqrt");
-  if (config_.max_registers && core::takes_register_budget(devices_->device(k).info)) {
+  if (config_.max_registers && core::takes_register_budget(device.info)) {
     options.raw("-cl-nv-maxrregcount=" + std::to_string(config_.max_registers));
   }
   if (config_.collision == Collision::trt) options.define("TRT", 1);

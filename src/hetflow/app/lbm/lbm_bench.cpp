@@ -5,6 +5,7 @@
 
 #include "hetflow/app/bench/reference.hpp"
 #include "hetflow/lbm/geometry_generators.hpp"
+#include "hetflow/lbm/memory_plan.hpp"
 #include "hetflow/lbm/solver.hpp"
 
 namespace hetflow::app {
@@ -24,6 +25,35 @@ core::Summary time_solver(lbm::Solver& solver, int repeats) {
     rates.push_back(static_cast<double>(solver.nodes()) * steps_per_run / seconds * 1e-6);
   }
   return core::summarize(rates);
+}
+
+// The largest cubic FP32 A-A duct whose buffers fill device 0's memory but a reserve (the runtime's own,
+// kernels, halo faces), in as many boxes as its allocation limit asks (Config::boxes_per_device), with
+// the work-group shape of `shape`; its efficiency is against `bandwidth` (GB/s). A lattice the device
+// then refuses is retried 1 % smaller per side.
+BenchCase largest_lattice(const core::DeviceSet& devices, const lbm::Config& shape, const BenchOptions& options,
+                          double bandwidth) {
+  const core::DeviceSet one({devices.device(0)});
+  const core::DeviceInfo& info = one.device(0).info;
+  const double reserve = 2.0 * (1u << 30);
+  int n = static_cast<int>(lbm::largest_fitting({1, 1, 1}, shape, static_cast<double>(info.global_mem) - reserve)[0]);
+  for (int attempt = 0;; ++attempt, n = n * 99 / 100) {
+    try {
+      std::cerr << "  largest fp32 aa: building a " << n << "^3 lattice\n";
+      lbm::Solver s(one, lbm::duct(n, n, n), shape);
+      s.initialise();
+      const core::Summary rate = time_solver(s, std::max(3, options.repeats / 3));
+      const double bytes = static_cast<double>(s.bytes_per_update());
+      return {"largest fp32 aa", "MLUPs/s", rate, bytes, rate.median * 1e6 * bytes / 1e9 / bandwidth,
+              {{"lattice", n}, {"storage", "fp32"}, {"pattern", "aa"}, {"boxes_per_device", s.boxes_per_device()},
+               {"device_bytes", s.device_bytes()}, {"device_memory", info.global_mem}, {"max_alloc", info.max_alloc},
+               {"work_group", shape.work_group}, {"work_group_y", shape.work_group_y},
+               {"max_registers", shape.max_registers}, {"steps_per_run", steps_per_run}}};
+    } catch (const core::Error& e) {
+      if (attempt == 4) throw;
+      std::cerr << "  " << n << "^3 refused (" << e.what() << "): trying 1 % smaller\n";
+    }
+  }
 }
 
 }  // namespace
@@ -74,6 +104,8 @@ BenchReport lbm_benchmark(const core::DeviceSet& devices, const BenchOptions& op
   auto case_name = [](int n, lbm::Storage storage, lbm::Pattern pattern) {
     return std::to_string(n) + "^3 " + lbm::to_string(storage) + " " + lbm::to_string(pattern);
   };
+  lbm::Config largest_shape;  // the FP32 A-A sweep's best on the largest of `sizes`, if it ran
+  largest_shape.force = {0, 0, 1e-6};
   for (lbm::Storage storage : {lbm::Storage::fp32, lbm::Storage::fp16, lbm::Storage::fp64}) {
     for (int n : sizes) {
       // A lattice none of whose cases is wanted skips its sweep too.
@@ -156,8 +188,10 @@ BenchReport lbm_benchmark(const core::DeviceSet& devices, const BenchOptions& op
         c.max_registers = 0;
         measure(case_name(n, storage, lbm::Pattern::aa) + " " + lbm::to_string(collision), c);
       }
+      if (storage == lbm::Storage::fp32 && best_rate > 0) largest_shape = best;
     }
   }
+  if (gpu && options.wants("largest fp32 aa")) report.cases.push_back(largest_lattice(devices, largest_shape, options, report.reference_bandwidth_GBs));
   return report;
 }
 

@@ -69,6 +69,7 @@ lbm::Config solver_config(const casefile::Case& c) {
   config.max_registers = c.get<unsigned>("lbm.max_registers");
   const auto grid = c.get<std::vector<int>>("lbm.device_grid");
   std::copy(grid.begin(), grid.end(), config.device_grid.begin());
+  config.boxes_per_device = c.get<std::size_t>("lbm.boxes_per_device");
   config.exact_arithmetic = c.get<bool>("lbm.exact_arithmetic");
   configure_multiphase(c, config);
   return config;
@@ -304,6 +305,10 @@ casefile::Schema LbmCase::schema() const {
                           "boxes along [x, y, z], one per device of every process; [0, 0, 0]: z-slabs")
       .length(3)
       .at_least(0);
+  l.key<int>("boxes_per_device", 0, "boxes each device's box is cut into along z, each with its own buffers (the "
+                                    "same bits); 0: the fewest whose buffers fit the device's largest allocation")
+      .at_least(0)
+      .at_most(4096);
   l.key<bool>("exact_arithmetic", false, "no fused multiply-adds, correctly rounded division: the same bits on "
                                          "every device kind (a few percent slower; always on for mixed platforms)");
 
