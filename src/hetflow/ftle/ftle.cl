@@ -10,6 +10,7 @@
 //   BOUNDARY      gridded velocity only: BOUNDARY_CLAMP, BOUNDARY_STOP or BOUNDARY_PERIODIC (docs/ftle.md)
 //   VELOCITY_SLOTS  gridded velocity streamed through a ring of this many snapshot slots (unset: every
 //                 snapshot resident, snapshot k at k)
+//   FREE_STREAM   gridded velocity only: a uniform velocity from the parameters is added to it
 //
 // Positions are real_t, DIM per tracer, interleaved. Each tracer has a status (code, step): a tracer whose
 // velocity or position turns non-finite, or that stops at a wall, keeps its last good position and moves
@@ -177,8 +178,8 @@ inline vec_t sample_snapshot(__global const real_t* velocity, long snap, const r
   return u;
 }
 
-inline vec_t velocity_at(vec_t x, real_t t, __global const real_t* params, __global const real_t* velocity,
-                         __global const real_t* times, uint snapshots, int4 dims) {
+inline vec_t interpolated_velocity(vec_t x, real_t t, __global const real_t* params, __global const real_t* velocity,
+                                   __global const real_t* times, uint snapshots, int4 dims) {
   const int n[3] = {dims.x, dims.y, dims.z};
   real_t s[3] = {0, 0, 0};
   for (int d = 0; d < DIM; ++d) s[d] = to_grid(x.c[d], params[d], params[3 + d], n[d]);
@@ -197,6 +198,21 @@ inline vec_t velocity_at(vec_t x, real_t t, __global const real_t* params, __glo
   vec_t u;
   for (int c = 0; c < DIM; ++c) u.c[c] = (1 - w) * u0.c[c] + w * u1.c[c];
   return u;
+}
+
+// The gridded velocity as the tracers see it. With FREE_STREAM, params[6 ..] hold a uniform velocity U
+// added once to the interpolated value rather than to every node: U enters as given (one rounding of the
+// sum), not through weights that sum to 1 only to rounding, and a run without it builds without the
+// extra loads.
+inline vec_t velocity_at(vec_t x, real_t t, __global const real_t* params, __global const real_t* velocity,
+                         __global const real_t* times, uint snapshots, int4 dims) {
+#ifdef FREE_STREAM
+  vec_t u = interpolated_velocity(x, t, params, velocity, times, snapshots, dims);
+  for (int c = 0; c < DIM; ++c) u.c[c] += params[6 + c];
+  return u;
+#else
+  return interpolated_velocity(x, t, params, velocity, times, snapshots, dims);
+#endif
 }
 
 // Where a stage point may lie: clamp pulls it into the box, stop refuses a point outside it (the tracer
@@ -477,6 +493,34 @@ inline acc_t log_sigma_max(acc_t f[3][3]) {
 #endif
 }
 
+// ln sigma_min(F) of a flow-map gradient, as ln |det F| - ln of the product of the other singular values:
+// in 2D that is sigma_max itself (closed form above), in 3D sigma_1 sigma_2 = sigma_max of F's cofactor
+// matrix (the largest eigenvalue of cof^T cof by the same Jacobi rotations). lambda_min of F^T F directly
+// would carry a rounding of eps lambda_max, which swamps lambda_min where F stretches strongly; the
+// determinant and the largest eigenvalue of the cofactors keep their relative accuracy. A singular F
+// gives -inf.
+inline acc_t log_sigma_min(acc_t f[3][3]) {
+#if DIM == 2
+  const acc_t p = f[0][0], q = f[0][1], r = f[1][0], s = f[1][1];
+  const acc_t det = fabs(p * s - q * r);
+  return det > 0 ? log(det) - log((hypot(p + s, q - r) + hypot(p - s, q + r)) / 2) : log(det);
+#else
+  acc_t cof[3][3];
+  for (int a = 0; a < 3; ++a) {
+    const int a1 = (a + 1) % 3, a2 = (a + 2) % 3;
+    for (int b = 0; b < 3; ++b) {
+      const int b1 = (b + 1) % 3, b2 = (b + 2) % 3;
+      cof[a][b] = f[a1][b1] * f[a2][b2] - f[a1][b2] * f[a2][b1];
+    }
+  }
+  const acc_t det = fabs(f[0][0] * cof[0][0] + f[0][1] * cof[0][1] + f[0][2] * cof[0][2]);
+  if (!(det > 0)) return log(det);
+  acc_t m[3][3];
+  cauchy_green(cof, m);
+  return log(det) - log(largest_eigenvalue(m)) / 2;
+#endif
+}
+
 // ln sigma_max of the flow map's gradient at own seed i (flow_gradient says how it is differenced).
 inline acc_t log_stretch(__global const real_t* pos, ulong i, int4 seeds, int first_plane, int own_plane,
                          real_t hx, real_t hy, real_t hz) {
@@ -529,6 +573,16 @@ inline void stretch_direction_of(acc_t f[3][3], acc_t v[3]) {
 __kernel void ftle_field(__global const real_t* pos, __global real_t* ftle, FIELD_ARGS) {
   FOR_EACH(i, count) {
     ftle[i] = (real_t)(log_stretch(pos, i, seeds, first_plane, own_plane, hx, hy, hz) * (acc_t)inv_duration);
+  }
+}
+
+// The smallest finite-time exponent ln(sigma_min(F)) / |T| = ln(lambda_min(F^T F)) / 2|T| of the `count` own
+// seeds, F as for ftle_field.
+__kernel void ftle_field_min(__global const real_t* pos, __global real_t* ftle, FIELD_ARGS) {
+  FOR_EACH(i, count) {
+    acc_t f[3][3];
+    flow_gradient(pos, i, seeds, first_plane, own_plane, hx, hy, hz, f);
+    ftle[i] = (real_t)(log_sigma_min(f) * (acc_t)inv_duration);
   }
 }
 

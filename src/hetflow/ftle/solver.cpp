@@ -26,6 +26,23 @@ void check_config(const Config& c) {
     throw core::Error("FTLE step count " + std::to_string(c.steps) + ": expected 1 .. 2^32 - 1");
   if (c.groups_per_unit > 4096)
     throw core::Error("FTLE work-groups per compute unit " + std::to_string(c.groups_per_unit) + ": expected 0 .. 4096");
+  for (const double u : c.free_stream) {
+    if (!std::isfinite(u))
+      throw core::Error("FTLE free-stream velocity " + point(c.free_stream) + ": expected finite components");
+  }
+}
+
+bool has_free_stream(const Config& c) {
+  return c.free_stream[0] != 0.0 || c.free_stream[1] != 0.0 || c.free_stream[2] != 0.0;
+}
+
+// What the kernel reads from the parameter buffer for gridded velocity: the grid's origin and inverse
+// spacing, then the free stream when there is one (FREE_STREAM in ftle.cl).
+std::vector<double> grid_parameters(const VelocityGrid& g, const Config& c) {
+  std::vector<double> p{g.origin[0], g.origin[1], g.origin[2]};
+  for (const double h : g.spacing) p.push_back(1.0 / h);
+  if (has_free_stream(c)) p.insert(p.end(), c.free_stream.begin(), c.free_stream.end());
+  return p;
 }
 
 // Gridded velocity: the seeds (unless periodic) and the time window must lie inside the data.
@@ -69,7 +86,8 @@ MemoryPlan Solver::memory_plan(const core::DeviceSet& devices, const VelocityGri
   check_config(config);
   seeds.check();
   velocity.check("velocity data");
-  return plan(devices, place_parts(devices, processes), 6, &velocity, seeds, config);
+  return plan(devices, place_parts(devices, processes), grid_parameters(velocity, config).size(), &velocity, seeds,
+              config);
 }
 
 Solver::Solver(const core::DeviceSet& devices, const AnalyticFlow& flow, const SeedGrid& seeds, const Config& config,
@@ -79,11 +97,8 @@ Solver::Solver(const core::DeviceSet& devices, const AnalyticFlow& flow, const S
 
 Solver::Solver(const core::DeviceSet& devices, const VelocityGrid& velocity, const SeedGrid& seeds, const Config& config,
                core::Link* processes)
-    : Solver(devices, flow_grid, velocity.dimension,
-             // The kernel reads the grid's origin and inverse spacing from the parameter buffer.
-             {velocity.origin[0], velocity.origin[1], velocity.origin[2], 1.0 / velocity.spacing[0],
-              1.0 / velocity.spacing[1], 1.0 / velocity.spacing[2]},
-             &velocity, seeds, config, processes) {}
+    : Solver(devices, flow_grid, velocity.dimension, grid_parameters(velocity, config), &velocity, seeds, config,
+             processes) {}
 
 Solver::Solver(const core::DeviceSet& devices, int flow_code, int velocity_dimension, std::vector<double> params,
                const VelocityGrid* grid, const SeedGrid& seeds, const Config& config, core::Link* processes)
@@ -95,7 +110,13 @@ Solver::Solver(const core::DeviceSet& devices, int flow_code, int velocity_dimen
   if (grid) {
     grid->check("velocity data");
     check_against_grid(*grid, seeds, config);
+  } else if (has_free_stream(config)) {
+    throw core::Error("FTLE free-stream velocity " + point(config.free_stream) +
+                      " with an analytic flow: a free stream applies to gridded velocity only");
   }
+  if (seeds.dimension == 2 && config.free_stream[2] != 0.0)
+    throw core::Error("FTLE free-stream velocity " + point(config.free_stream) +
+                      " in a 2D flow: expected a zero z component");
   // Every process checks the same inputs above, so all get here or all threw: the placement's collective
   // needs them all.
   const core::PartPlacement placement = place_parts(devices, processes);
@@ -155,6 +176,7 @@ Solver::Solver(const core::DeviceSet& devices, int flow_code, int velocity_dimen
     if (config.interpolation == Interpolation::m4prime) options.define("INTERP_M4", 1);
     options.define("BOUNDARY", static_cast<long long>(config.boundary));
     if (memory_.streamed) options.define("VELOCITY_SLOTS", static_cast<long long>(memory_.slots));
+    if (has_free_stream(config)) options.define("FREE_STREAM", 1);
     // Real-valued offsets into the series (3D multiplies node indices by DIM) must fit in 31 bits.
     const std::size_t reals = memory_.slots * grid->nodes() * static_cast<std::size_t>(grid->dimension);
     if (reals >= (std::size_t{1} << 31)) options.define("VELOCITY_INDEX64", 1);

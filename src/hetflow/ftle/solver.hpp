@@ -1,4 +1,5 @@
 #pragma once
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -40,6 +41,10 @@ struct Config {
   // 0: the defaults, 64 and 32. `hetflow tune ftle` measures them.
   std::size_t work_group = 0;
   std::size_t groups_per_unit = 0;
+  // Gridded velocity only: a uniform free-stream velocity U added to the interpolated velocity everywhere
+  // (data recorded in a body's frame, or a disturbance about a mean flow), x, y[, z]; a 2D flow takes a
+  // zero z component. All zero: none.
+  std::array<double, 3> free_stream{0.0, 0.0, 0.0};
 };
 
 // How a solver holds its velocity and what that needs, known before anything is allocated.
@@ -125,6 +130,11 @@ class Solver {
   // gradient on the seed grid (central differences, one-sided on the grid's faces). Throws TracerError
   // when a tracer failed. Across processes: collective, whole on rank 0.
   std::vector<double> ftle() const;
+  // The smallest exponent ln(sigma_min(F)) / |t - t0| = ln(lambda_min(F^T F)) / 2|t - t0| per seed, F as for
+  // ftle(): ftle_min <= ftle, and ftle + ftle_min = ln|det F| / |t - t0| (0 for an area-preserving 2D
+  // flow); -inf where F is singular. Throws TracerError when a tracer failed. Across processes:
+  // collective, whole on rank 0.
+  std::vector<double> ftle_min() const;
   // The direction of largest stretching per seed over the steps taken so far (at least one): the unit
   // eigenvector of the largest eigenvalue of C = F^T F (F as for ftle(), computed by the same kernel
   // code), dimension() per seed, signed so that its first non-zero component is positive (an isotropic C
@@ -161,11 +171,12 @@ class Solver {
     core::Buffer<cl_uint2> status;         // (code, step) per tracer, see ftle.cl
     core::Buffer<std::uint8_t> ftle;       // real_t per own seed
     // Arguments change between launches (times, step counts) also in const accessors.
-    mutable core::Kernel seed, advect, field, velocity, direction;
+    mutable core::Kernel seed, advect, field, field_min, velocity, direction;
     // Where the arguments set per launch start, remembered from the binder when the kernels are bound.
     struct LaunchArgs {
       cl_uint steps = 0;               // ftle_advect: t_start, dt, steps, first_step
       cl_uint field_duration = 0;      // ftle_field: inv_duration
+      cl_uint field_min_duration = 0;  // ftle_field_min: inv_duration
       cl_uint direction_out = 0;       // ftle_field_direction: direction
       cl_uint direction_duration = 0;  // ftle_field_direction: inv_duration
     } at;
@@ -192,6 +203,9 @@ class Solver {
   // Sets ftle_advect's run of `count` steps from step `first`.
   void set_steps(Part& p, long first, long count) const;
   std::vector<double> to_doubles(const std::vector<std::uint8_t>& bytes) const;
+  // ftle() (ftle_field), or with `smallest` ftle_min() (ftle_field_min): one value per seed over the steps
+  // taken so far, through Part::ftle.
+  std::vector<double> exponent_field(bool smallest) const;
   std::vector<std::uint8_t> to_reals(std::span<const double> values) const;
   // Throws TracerError for the first failed tracer (by seed order, over all processes).
   void check_tracers() const;

@@ -9,6 +9,7 @@ void Solver::bind_kernels(Part& p, std::size_t k, const core::Program& program) 
   p.seed = program.kernel("ftle_seed");
   p.advect = program.kernel("ftle_advect");
   p.field = program.kernel("ftle_field");
+  p.field_min = program.kernel("ftle_field_min");
   p.velocity = program.kernel("ftle_velocity");  // bound by velocity_at()
   p.direction = program.kernel("ftle_field_direction");
 
@@ -31,6 +32,12 @@ void Solver::bind_kernels(Part& p, std::size_t k, const core::Program& program) 
   field.add(p.positions).add(p.ftle);
   bind_field_args(field, own, seeds_, p.first, p.own0);
   p.at.field_duration = field.next();
+
+  // ftle_field_min: as ftle_field.
+  core::KernelArgs field_min(p.field_min, config_.precision);
+  field_min.add(p.positions).add(p.ftle);
+  bind_field_args(field_min, own, seeds_, p.first, p.own0);
+  p.at.field_min_duration = field_min.next();
 
   // ftle_field_direction: pos, ftle, direction (set per call), FIELD_ARGS, inv_duration set per call.
   core::KernelArgs direction(p.direction, config_.precision);

@@ -1,5 +1,5 @@
-// Reading a Solver's results back: tracer failures, the flow map, the FTLE field, stretch directions,
-// stopped tracers and the velocity the tracers see.
+// Reading a Solver's results back: tracer failures, the flow map, the FTLE fields (largest and smallest
+// exponent), stretch directions, stopped tracers and the velocity the tracers see.
 #include <algorithm>
 #include <cmath>
 
@@ -83,15 +83,21 @@ std::vector<double> Solver::flow_map() const {
   return out;
 }
 
-std::vector<double> Solver::ftle() const {
+std::vector<double> Solver::ftle() const { return exponent_field(false); }
+
+std::vector<double> Solver::ftle_min() const { return exponent_field(true); }
+
+std::vector<double> Solver::exponent_field(bool smallest) const {
   if (step_ == 0) throw core::Error("no FTLE before the first step: the integration time is zero");
   check_tracers();
   const double elapsed = std::abs(static_cast<double>(step_) * dt());
   std::vector<double> out(seeds_.size());
   for (std::size_t k = 0; k < parts_.size(); ++k) {
     const Part& p = parts_[k];
-    core::KernelArgs(p.field, config_.precision, p.at.field_duration).real(1.0 / elapsed);
-    p.field.launch(devices_->compute(k), launch_range(devices_->device(k)), local());
+    core::Kernel& kernel = smallest ? p.field_min : p.field;
+    core::KernelArgs(kernel, config_.precision, smallest ? p.at.field_min_duration : p.at.field_duration)
+        .real(1.0 / elapsed);
+    kernel.launch(devices_->compute(k), launch_range(devices_->device(k)), local());
     const std::vector<double> values = to_doubles(p.ftle.to_vector(devices_->compute(k)));
     std::copy(values.begin(), values.end(), out.begin() + static_cast<std::ptrdiff_t>(p.own0 * seeds_.plane()));
   }

@@ -9,11 +9,13 @@
 #include <optional>
 
 #include "hetflow/app/ftle/ftle_case_setup.hpp"
+#include "hetflow/app/ftle/ftle_statistics.hpp"
 #include "hetflow/app/ftle/ftle_tunable.hpp"
 #include "hetflow/app/step_chunks.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/event.hpp"
 #include "hetflow/core/number_text.hpp"
+#include "hetflow/ftle/body.hpp"
 #include "hetflow/io/hdf5_xdmf.hpp"
 #include "hetflow/io/interrupt.hpp"
 #include "hetflow/display/preview.hpp"
@@ -31,43 +33,6 @@ std::string number(double v) { return core::number_text(v, 6); }
   throw core::Error(std::string("ftle: non-finite tracer: ") + e.what() + " (step " + std::to_string(e.step()) +
                     " of " + std::to_string(solver.config().steps) + ", dt = " + number(solver.dt()) +
                     "): the velocity or the time step is too large for the tracers to stay finite; no field was written");
-}
-
-struct FieldStats {
-  double mean = 0, min = 0, max = 0, interior_mean = 0;
-  // The share of seeds whose FTLE is below zero: where the flow compresses every direction over T, or
-  // where an interpolated or clamped velocity does (boundaries, coarse data), which a user should see.
-  double negative_share = 0;
-};
-
-// Statistics of the field; a non-finite value (a degenerate flow-map gradient) stops the run with its seed.
-FieldStats statistics(const std::vector<double>& f, const ftle::SeedGrid& seeds) {
-  FieldStats s{0, f.front(), f.front(), 0, 0};
-  std::size_t negative = 0;
-  double interior = 0;
-  std::size_t inner = 0;
-  const auto& n = seeds.counts;
-  for (std::size_t i = 0; i < f.size(); ++i) {
-    const std::size_t x = i % n[0], y = i / n[0] % n[1], z = i / (n[0] * n[1]);
-    if (!std::isfinite(f[i])) {
-      throw core::Error("ftle: the FTLE of seed " + std::to_string(i) + " (grid index (" + std::to_string(x) + ", " +
-                        std::to_string(y) + (seeds.dimension == 3 ? ", " + std::to_string(z) : "") +
-                        ")) is " + number(f[i]) + ": the flow map's gradient there is degenerate");
-    }
-    s.mean += f[i];
-    s.min = std::min(s.min, f[i]);
-    s.max = std::max(s.max, f[i]);
-    if (f[i] < 0) ++negative;
-    const auto inside = [](std::size_t k, std::size_t count) { return k > 0 && k + 1 < count; };
-    if (inside(x, n[0]) && inside(y, n[1]) && (seeds.dimension == 2 || inside(z, n[2]))) {
-      interior += f[i];
-      ++inner;
-    }
-  }
-  s.mean /= static_cast<double>(f.size());
-  s.interior_mean = inner ? interior / static_cast<double>(inner) : s.mean;
-  s.negative_share = static_cast<double>(negative) / static_cast<double>(f.size());
-  return s;
 }
 
 // The shown plane of a field: the whole 2D field, or the middle z-plane in 3D.
@@ -196,10 +161,13 @@ RunOutcome run_sequence(const casefile::Case& c, RunContext& ctx, const FtleSetu
   progress.finish();
 
   const core::WallTimer output_timer;
+  const std::vector<std::uint8_t> mask = setup.body ? ftle::body_mask(*setup.body, seeds) : std::vector<std::uint8_t>{};
+  std::size_t masked = 0;
   std::vector<FieldStats> stats;
-  double low = std::numeric_limits<double>::infinity(), high = -low;  // over the shown planes
-  for (const auto& f : fields) {
-    stats.push_back(statistics(f, seeds));
+  double low = std::numeric_limits<double>::infinity(), high = -low;  // over the shown planes, NaN left out
+  for (auto& f : fields) {
+    if (!mask.empty()) masked = ftle::mask_seeds(mask, f);
+    stats.push_back(statistics(f, seeds, mask));
     for (const double v : shown_plane(f, seeds)) {
       low = std::min(low, v);
       high = std::max(high, v);
@@ -275,6 +243,7 @@ RunOutcome run_sequence(const casefile::Case& c, RunContext& ctx, const FtleSetu
                               {"png_range", range},
                               {"png_range_source", given.size() == 2 ? "output.range" : "auto: min and max over all frames"},
                               {"seeds", seeds_json(seeds)},
+                              {"masked_seeds", masked},
                               {"steps", config.steps},
                               {"dt", config.duration / static_cast<double>(config.steps)},
                               {"integration_time", config.duration},
@@ -421,22 +390,23 @@ Stepping advance_to_end(ftle::Solver& solver, Pathlines& pathlines, RunContext& 
   return s;
 }
 
-// What the run reads back at its end: the field and, when asked for, the flow map and the direction of
-// largest stretching, per seed.
+// What the run reads back at its end: the field and, when asked for, the flow map, the direction of
+// largest stretching and the smallest exponent, per seed.
 struct FinalFields {
-  std::vector<double> field, flow_map, eigenvector;
+  std::vector<double> field, flow_map, eigenvector, ftle_min;
   std::size_t stopped_tracers = 0;
+  std::size_t masked_seeds = 0;  // seeds in the body, NaN in field, eigenvector and ftle_min
 };
 
 // The collective reads, whole on rank 0, which alone goes on to write.
-FinalFields read_final_fields(ftle::Solver& solver, Pathlines& pathlines, RunContext& ctx, bool want_flow_map,
-                              bool want_eigenvector) {
+FinalFields read_final_fields(ftle::Solver& solver, Pathlines& pathlines, RunContext& ctx, const casefile::Case& c) {
   FinalFields f;
   ctx.ranks.together([&] {
     try {
       f.field = solver.ftle();
-      if (want_flow_map) f.flow_map = solver.flow_map();
-      if (want_eigenvector) f.eigenvector = solver.stretch_direction();
+      if (c.get<bool>("output.flow_map")) f.flow_map = solver.flow_map();
+      if (c.get<bool>("output.eigenvector")) f.eigenvector = solver.stretch_direction();
+      if (c.get<bool>("output.lambda_min")) f.ftle_min = solver.ftle_min();
       pathlines.record(solver, true);  // an interrupted run's last step
     } catch (const ftle::TracerError& e) {
       rethrow_tracer_error(e, solver);
@@ -474,9 +444,16 @@ void write_field_files(const casefile::Case& c, RunDirectory& dir, display::Prog
       want_eigenvector ? three_components(f.eigenvector, seeds) : std::vector<double>{};
   const std::vector<float> eigenvector32 =
       fp32 ? std::vector<float>(eigenvector3.begin(), eigenvector3.end()) : std::vector<float>{};
+  const bool want_min = !f.ftle_min.empty();
+  const std::vector<float> min32 =
+      fp32 ? std::vector<float>(f.ftle_min.begin(), f.ftle_min.end()) : std::vector<float>{};
   std::vector<io::Field> arrays;
   if (fp32) arrays.emplace_back("ftle", field32);
   else arrays.emplace_back("ftle", f.field);
+  if (want_min) {
+    if (fp32) arrays.emplace_back("ftle_min", min32);
+    else arrays.emplace_back("ftle_min", f.ftle_min);
+  }
   if (want_flow_map) {
     if (fp32) arrays.emplace_back("flow_map", positions32, 3);
     else arrays.emplace_back("flow_map", positions, 3);
@@ -487,7 +464,9 @@ void write_field_files(const casefile::Case& c, RunDirectory& dir, display::Prog
   }
   const std::string what = std::string(want_flow_map ? "FTLE and the final tracer positions flow_map on the seed grid"
                                                      : "FTLE on the seed grid") +
-                           (want_eigenvector ? ", with eigenvector, the direction of largest stretching" : "");
+                           (want_eigenvector ? ", with eigenvector, the direction of largest stretching" : "") +
+                           (want_min ? ", with ftle_min, the smallest exponent" : "") +
+                           (setup.body ? "; NaN in the body (ftle.body)" : "");
   if (c.get<bool>("output.vti")) {
     io::write_vti(dir.file("ftle.vti"), image, arrays);
     dir.add_output("ftle.vti", what + (seeds.dimension == 2 ? " (one point thick along z)" : ""));
@@ -567,11 +546,18 @@ RunOutcome FtleCase::run(const casefile::Case& c, RunContext& ctx) const {
   const long done = stepped.done;
 
   const core::WallTimer output_timer;
-  const FinalFields f =
-      read_final_fields(*solver, pathlines, ctx, c.get<bool>("output.flow_map"), c.get<bool>("output.eigenvector"));
+  FinalFields f = read_final_fields(*solver, pathlines, ctx, c);
   const RunOutcome outcome = done < steps ? RunOutcome::interrupted : RunOutcome::complete;
   if (!ctx.ranks.root()) return outcome;
-  const FieldStats stats = statistics(f.field, setup.seeds);
+  // Seeds in the body start in no fluid: their values are NaN in every per-seed array but the flow map.
+  const std::vector<std::uint8_t> mask =
+      setup.body ? ftle::body_mask(*setup.body, setup.seeds) : std::vector<std::uint8_t>{};
+  if (!mask.empty()) {
+    f.masked_seeds = ftle::mask_seeds(mask, f.field);
+    if (!f.ftle_min.empty()) ftle::mask_seeds(mask, f.ftle_min);
+    if (!f.eigenvector.empty()) ftle::mask_seeds(mask, f.eigenvector, static_cast<std::size_t>(setup.seeds.dimension));
+  }
+  const FieldStats stats = statistics(f.field, setup.seeds, mask);
   write_field_files(c, dir, progress, f, setup, pathlines, done);
 
   dir.manifest()["result"] = {
@@ -585,8 +571,14 @@ RunOutcome FtleCase::run(const casefile::Case& c, RunContext& ctx) const {
       {"dt", solver->dt()},
       {"integration_time", static_cast<double>(done) * solver->dt()},
       {"stopped_tracers", f.stopped_tracers},
+      {"masked_seeds", f.masked_seeds},
       {"device_seconds", stepped.device_seconds},
       {"device_seconds_note", "advection kernels' OpenCL profiling time (last device), output excluded"}};
+  if (!f.ftle_min.empty()) {
+    const SmallestStats least = smallest_statistics(f.ftle_min, mask);
+    dir.manifest()["result"]["ftle_min"] = {
+        {"mean", least.mean}, {"min", least.min}, {"max", least.max}, {"singular_seeds", least.singular}};
+  }
   dir.add_timing("stepping", stepped.seconds);
   dir.add_timing("output", output_timer.seconds());
   dir.add_timing("total", total.seconds());

@@ -8,6 +8,7 @@
 #include <numbers>
 #include <optional>
 
+#include "hetflow/app/ftle/ftle_body_keys.hpp"
 #include "hetflow/core/number_text.hpp"
 #include "hetflow/ftle/velocity_io.hpp"
 #include "hetflow/display/colormap.hpp"
@@ -202,6 +203,8 @@ ftle::Config solver_config(const casefile::Case& c) {
   config.velocity_budget_bytes = static_cast<std::size_t>(c.get<double>("ftle.velocity.budget") * (1 << 20));
   config.work_group = c.get<std::size_t>("ftle.work_group");
   config.groups_per_unit = c.get<std::size_t>("ftle.groups_per_unit");
+  const auto free_stream = c.get<std::vector<double>>("ftle.velocity.free_stream");
+  std::copy_n(free_stream.begin(), std::min<std::size_t>(free_stream.size(), 3), config.free_stream.begin());
   return config;
 }
 
@@ -226,6 +229,9 @@ void check_sequence(const casefile::Case& c, std::vector<std::string>& problems)
                        "(sequence.count > 1): expected false, or sequence.count: 1");
   if (c.get<bool>("output.npy"))
     problems.push_back(c.where("output.npy") + ": output.npy does not apply to a sequence "
+                       "(sequence.count > 1): expected false, or sequence.count: 1");
+  if (c.get<bool>("output.lambda_min"))
+    problems.push_back(c.where("output.lambda_min") + ": output.lambda_min does not apply to a sequence "
                        "(sequence.count > 1): expected false, or sequence.count: 1");
   if (c.get<std::string>("sequence.method") != "flow_maps") return;
   const double interval = c.get<double>("sequence.interval");
@@ -374,6 +380,10 @@ void declare_ftle_keys(casefile::Schema& s) {
                 "memory through a ring of slots; 0: half the device memory")
       .at_least(0)
       .unit("MiB");
+  v.key<std::vector<double>>("free_stream", std::vector<double>{},
+                             "a uniform velocity U added to the interpolated velocity everywhere, 2 entries (2D) or "
+                             "3 (3D); []: none");
+  declare_body_keys(f);
 
   auto& seeds = s.section("seeds", "where tracers start: counts seeds per axis spanning [origin, origin + extent]; "
                                    "2 entries in 2D, 3 in 3D; [] takes the flow's default (double gyre: "
@@ -397,6 +407,8 @@ void declare_ftle_keys(casefile::Schema& s) {
       .at_least(1);
   o.key<bool>("eigenvector", false, "also write the direction of largest stretching (eigenvector: the unit "
                                     "eigenvector of F^T F's largest eigenvalue, 3 components) into ftle.vti");
+  o.key<bool>("lambda_min", false, "also write ftle_min = ln(lambda_min(F^T F)) / 2|T|, the smallest exponent, "
+                                   "into ftle.vti (single fields only)");
   o.key<bool>("npy", false, "also write the field as ftle.npy for NumPy: float64 of shape (ny, nx), or "
                             "(nz, ny, nx) in 3D, x fastest (single fields only)");
 
@@ -435,7 +447,7 @@ void check_ftle_case(const casefile::Case& c, std::vector<std::string>& problems
     const auto dot = path.find('.', 5);
     if (dot == std::string::npos) continue;
     const std::string sub = path.substr(5, dot - 5);
-    if (sub != section_of(flow))
+    if (sub != section_of(flow) && sub != "body")
       problems.push_back(c.where(path) + ": " + path + " does not apply to ftle.flow = " + flow +
                          (flow == "file" ? ": that flow reads ftle.velocity" : ": that flow reads ftle." + flow));
   }
@@ -494,6 +506,26 @@ void check_ftle_case(const casefile::Case& c, std::vector<std::string>& problems
     problems.push_back(c.where(key) + ": " + key + " has " + std::to_string(n) + " entries: expected " +
                        std::to_string(dim) + " (the flow " + flow + " is " + std::to_string(dim) + "D), or [] for "
                        "the flow's default");
+  }
+  if (grid) {
+    const std::size_t n = c.get<std::vector<double>>("ftle.velocity.free_stream").size();
+    if (n != 0 && n != static_cast<std::size_t>(dim))
+      problems.push_back(c.where("ftle.velocity.free_stream") + ": ftle.velocity.free_stream has " + std::to_string(n) +
+                         " entries: expected " + std::to_string(dim) + " (the velocity data are " +
+                         std::to_string(dim) + "D), or [] for none");
+    for (const double u : c.get<std::vector<double>>("ftle.velocity.free_stream")) {
+      if (std::isfinite(u)) continue;
+      problems.push_back(c.where("ftle.velocity.free_stream") + ": ftle.velocity.free_stream = " +
+                         list_text(c.get<std::vector<double>>("ftle.velocity.free_stream")) +
+                         ": expected finite components");
+      break;
+    }
+  }
+  if (shape_ok) {
+    const ftle::SeedGrid seeds = seed_grid(seed_region(c, flow, grid.get()));
+    check_body_keys(c, dim, &seeds, problems);
+  } else {
+    check_body_keys(c, dim, nullptr, problems);
   }
   if (shape_ok && grid) {
     const Region r = seed_region(c, flow, grid.get());
@@ -557,6 +589,12 @@ FtleSetup make_ftle_setup(const casefile::Case& c) {
   s.seeds = seed_grid(seed_region(c, flow, grid.get()));
   s.config = solver_config(c);
   s.sequence = sequence_spec(c);
+  s.body = make_body(c, s.seeds.dimension);
+  if (s.body) s.info["body"] = body_info(*s.body, c);
+  if (grid) {
+    const auto u = s.config.free_stream.begin();
+    s.info["free_stream"] = std::vector<double>(u, u + grid->dimension);
+  }
   return s;
 }
 

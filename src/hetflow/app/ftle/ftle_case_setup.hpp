@@ -1,5 +1,6 @@
 #pragma once
 #include <memory>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -7,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hetflow/ftle/analytic_flow.hpp"
+#include "hetflow/ftle/body.hpp"
 #include "hetflow/ftle/seed_grid.hpp"
 #include "hetflow/ftle/sequence.hpp"
 #include "hetflow/ftle/solver.hpp"
@@ -24,6 +26,8 @@ struct FtleSetup {
   // The `sequence:` section: fields = 1 is a single field (no sequence); more run ftle::Sequence with
   // start times config.t0 + k interval.
   ftle::SequenceSpec sequence;
+  // ftle.body: seeds inside it get FTLE = NaN (ftle::body_mask); none without a body.
+  std::optional<ftle::Body> body;
   nlohmann::json info;  // the flow as run, for the manifest
 };
 
@@ -33,9 +37,11 @@ void declare_ftle_keys(casefile::Schema& schema);
 // What the schema cannot express, each problem with file:line and key: T = 0, steps and dt both given,
 // parameters of another flow, seed lists of different lengths or of the wrong dimension, an unreadable
 // or non-finite velocity file, seeds outside the velocity data, an integration window outside the
-// snapshots, a bad colour range, a sequence the chosen method cannot run (flow_maps: |T| not a whole
-// number of intervals, a step count that does not split into them, a gridded boundary other than clamp;
-// output.flow_map with a sequence). Reads the velocity files; make_ftle_setup reuses what was read.
+// snapshots, a free stream of the wrong length, a malformed body (check_body_keys), a bad colour range, a
+// sequence the chosen method cannot run (flow_maps: |T| not a whole number of intervals, a step count
+// that does not split into them, a gridded boundary other than clamp; output.flow_map, eigenvector,
+// lambda_min or npy with a sequence). Reads the velocity and voxel files; make_ftle_setup reuses what was
+// read.
 void check_ftle_case(const casefile::Case& c, std::vector<std::string>& problems);
 
 // Of ftle.steps and ftle.dt, the one the case gave but the other overrules (a --set of one overrides the
