@@ -27,16 +27,16 @@ core::Summary time_solver(lbm::Solver& solver, int repeats) {
   return core::summarize(rates);
 }
 
-// The largest cubic FP32 A-A duct whose buffers fill device 0's memory but a reserve (the runtime's own,
-// kernels, halo faces), in as many boxes as its allocation limit asks (Config::boxes_per_device), with
+// The largest cubic FP32 A-A duct whose buffers fill device 0's memory but a reserve of 5 % (what the
+// runtime keeps for itself, kernels, halo faces), in as many boxes as its allocation limit asks
+// (Config::boxes_per_device), with
 // the work-group shape of `shape`; its efficiency is against `bandwidth` (GB/s). A lattice the device
 // then refuses is retried 1 % smaller per side.
 BenchCase largest_lattice(const core::DeviceSet& devices, const lbm::Config& shape, const BenchOptions& options,
                           double bandwidth) {
   const core::DeviceSet one({devices.device(0)});
   const core::DeviceInfo& info = one.device(0).info;
-  const double reserve = 2.0 * (1u << 30);
-  int n = static_cast<int>(lbm::largest_fitting({1, 1, 1}, shape, static_cast<double>(info.global_mem) - reserve)[0]);
+  int n = static_cast<int>(lbm::largest_fitting({1, 1, 1}, shape, 0.95 * static_cast<double>(info.global_mem))[0]);
   for (int attempt = 0;; ++attempt, n = n * 99 / 100) {
     try {
       std::cerr << "  largest fp32 aa: building a " << n << "^3 lattice\n";
