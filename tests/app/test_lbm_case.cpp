@@ -123,8 +123,8 @@ TEST_F(LbmCase, CylinderRunPrintsItsReynoldsNumber) {
   EXPECT_EQ(r.output.find("permeability"), std::string::npos) << r.output;
 }
 
-// z-slabs, and a 2 x 1 x 1 device grid (boxes side by side along x, edges across the duct's walls),
-// give one device's diagnostics; a grid that does not match the devices stops naming the key.
+// z-slabs, a 2 x 1 x 1 device grid (boxes side by side along x, edges across the duct's walls) and two
+// boxes per device give one device's diagnostics; a grid that does not match the devices stops naming the key.
 TEST_F(LbmCase, SeveralDevicesSplitTheLatticeAndGiveTheSameFields) {
   write("duct.yaml", duct_case);
   // Exact arithmetic: the devices may be of different kinds (a GPU and the CPU).
@@ -132,11 +132,15 @@ TEST_F(LbmCase, SeveralDevicesSplitTheLatticeAndGiveTheSameFields) {
                            "--set output.png=false";
   Result r = hetflow("run duct.yaml -o one" + args);
   ASSERT_EQ(r.status, 0) << r.output;
-  for (const std::string split : {"slabs", "grid"}) {
-    const std::string grid = split == "grid" ? " --set lbm.device_grid=[2,1,1]" : "";
+  EXPECT_EQ(manifest("one")["result"]["boxes_per_device"], 1);
+  for (const std::string split : {"slabs", "grid", "boxes"}) {
+    const std::string grid = split == "grid"    ? " --set lbm.device_grid=[2,1,1]"
+                             : split == "boxes" ? " --set lbm.boxes_per_device=2"
+                                                : "";
     r = hetflow("run duct.yaml -o " + split + grid + args, several_devices());
     ASSERT_EQ(r.status, 0) << r.output;
     ASSERT_GE(manifest(split)["devices"].size(), 2u);
+    EXPECT_EQ(manifest(split)["result"]["boxes_per_device"], split == "boxes" ? 2 : 1);
     // The halo exchange reproduces one device's arithmetic, so the diagnostics agree exactly.
     for (const char* key : {"permeability", "max_u", "mass_drift"}) {
       EXPECT_EQ(manifest(split)["result"][key], manifest("one")["result"][key]) << split << " " << key;

@@ -396,6 +396,7 @@ RunOutcome LbmCase::run(const casefile::Case& c, RunContext& ctx) const {
             {"mean_u", last.mean_u},
             {"viscosity", nu},
             {"porosity", geometry.mask.porosity()},
+            {"boxes_per_device", solver->boxes_per_device()},
             {"mlups", mlups},
             {"mlups_note", "lattice nodes (solids included) x steps / host wall time of the stepping between the "
                            "first and last output, output time excluded"}};
