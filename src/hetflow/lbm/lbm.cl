@@ -872,18 +872,20 @@ __kernel void lbm_mix(const int8 region, __global real_t* restrict psi, __global
 #endif
 
 // Density and velocity of the pre-collision state (velocity with half the force, the second-order
-// velocity of Guo's scheme). Walls get rho = 0, u = 0. With TWO_COMPONENT, of component `1 - other`,
+// velocity of Guo's scheme), u_out the first `components` (2 or 3) of it per node: 2 hands a flat
+// lattice's velocity to a 2-D solver (in situ) as it lies. Walls get rho = 0, u = 0. With TWO_COMPONENT, of component `1 - other`,
 // and u_out holds its momentum density with half its force, j + F/2: the host sums the components'
 // and divides by the total density (the mixture's velocity), so no component density is divided by.
 __kernel void lbm_fields(const int8 region, __global real_t* restrict rho_out, __global real_t* restrict u_out,
-                         __global const store_t* restrict fin, FLAG_ARGS, const int nx, const int ny, const int nz,
+                         const int components, __global const store_t* restrict fin, FLAG_ARGS, const int nx, const int ny, const int nz,
                          const int layout, const int tx, const int ty, const int tz, const real_t fx,
                          const real_t fy, const real_t fz, __global const real_t* restrict psi, const real_t sc_g,
                          BOUNDARY_ARGS MIX_ARG) {
   NODE_SETUP
+  const idx_t at = (idx_t)components * n;
   if ((flag & TYPE_MASK) == WALL) {
     rho_out[n] = 0;
-    u_out[3 * n] = u_out[3 * n + 1] = u_out[3 * n + 2] = 0;
+    for (int c = 0; c < components; ++c) u_out[at + c] = 0;
     return;
   }
   STATE_MOMENTS
@@ -891,14 +893,11 @@ __kernel void lbm_fields(const int8 region, __global real_t* restrict rho_out, _
   const real_t rho = (real_t)1 + drho;
   rho_out[n] = rho;
 #ifdef TWO_COMPONENT
-  u_out[3 * n] = jx + (real_t)0.5 * rho * Ax;
-  u_out[3 * n + 1] = jy + (real_t)0.5 * rho * Ay;
-  u_out[3 * n + 2] = jz + (real_t)0.5 * rho * Az;
+  const real_t u[3] = {jx + (real_t)0.5 * rho * Ax, jy + (real_t)0.5 * rho * Ay, jz + (real_t)0.5 * rho * Az};
 #else
-  u_out[3 * n] = (jx + (real_t)0.5 * Fx) / rho;
-  u_out[3 * n + 1] = (jy + (real_t)0.5 * Fy) / rho;
-  u_out[3 * n + 2] = (jz + (real_t)0.5 * Fz) / rho;
+  const real_t u[3] = {(jx + (real_t)0.5 * Fx) / rho, (jy + (real_t)0.5 * Fy) / rho, (jz + (real_t)0.5 * Fz) / rho};
 #endif
+  for (int c = 0; c < components; ++c) u_out[at + c] = u[c];
 }
 
 #ifdef LBM_VEC

@@ -324,7 +324,7 @@ void Solver::initialise(const std::vector<std::vector<double>>& local_rho,
 }
 
 void Solver::psi_pass() const {
-  const std::size_t array = config_.pattern == Pattern::ab ? static_cast<std::size_t>(step_ % 2) : 0;
+  const std::size_t array = layout_array();
   for (std::size_t k = 0; k < parts_.size(); ++k) {
     const Part& p = parts_[k];
     core::Kernel psi = p.psi_pass;
@@ -340,6 +340,10 @@ void Solver::psi_pass() const {
     for (const Part& p : parts_) fields.push_back(&p.psi);
     pending_ = psi_halos_->exchange(fields, core::HaloFlow::fill, pending_);
   }
+}
+
+std::size_t Solver::layout_array() const {
+  return config_.pattern == Pattern::ab ? static_cast<std::size_t>(step_ % 2) : 0;
 }
 
 int Solver::layout() const {

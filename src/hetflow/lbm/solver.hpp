@@ -146,6 +146,11 @@ class Solver {
   Fields fields() const;
   // Total mass of the fluid nodes (both components), summed on the host in double precision.
   double mass() const;
+  // The velocity of every node as fields() has it, left on the device for a solver there (in situ):
+  // the first `components` (2: a flat lattice's plane, or 3) of each node's, x fastest, in the
+  // arithmetic's precision (float, double with FP64 storage), walls 0, into `u` of the device's
+  // context. One component, in one box on one device. Returns the event of the write.
+  core::Event velocity_on_device(core::Buffer<std::uint8_t>& u, int components) const;
 
   const Config& config() const { return config_; }
   std::array<int, 3> dims() const { return dims_; }
@@ -192,7 +197,7 @@ class Solver {
     // Where the arguments set per launch start, remembered from the binder when the kernels are bound.
     struct LaunchArgs {
       cl_uint shift = 0;         // lbm_lagrangian: tx, ty, tz
-      cl_uint fields_out = 0;    // lbm_fields: rho_out, u_out, fin
+      cl_uint fields_out = 0;    // lbm_fields: rho_out, u_out, components, fin
       cl_uint fields_state = 0;  // lbm_fields: layout, tx, ty, tz
       cl_uint psi_in = 0;        // psi_pass (lbm_psi, lbm_mix): fin, or fa
       cl_uint psi_state = 0;     // psi_pass: layout, tx, ty, tz
@@ -208,6 +213,8 @@ class Solver {
 
   // How the current pre-collision state is laid out for readers (see lbm_fields).
   int layout() const;
+  // The population array that holds the current state (A-B alternates between two).
+  std::size_t layout_array() const;
   std::size_t real_bytes() const { return config_.storage == Storage::fp64 ? 8 : 4; }
   std::size_t component_count() const { return config_.two_component ? 2 : 1; }
   std::size_t global_part(std::size_t k) const { return placement_.first() + k; }

@@ -3,11 +3,13 @@
 
 #include <cstring>
 
+#include "hetflow/core/error.hpp"
+
 namespace hetflow::lbm {
 
 Fields Solver::fields() const {
   const std::size_t real_bytes = this->real_bytes();
-  const std::size_t array = config_.pattern == Pattern::ab ? static_cast<std::size_t>(step_ % 2) : 0;
+  const std::size_t array = layout_array();
   // The velocity includes half the interaction force.
   if (config_.shan_chen || config_.two_component) psi_pass();
   // Each part's own nodes, packed in part order: a process's parts are consecutive, so across
@@ -54,7 +56,7 @@ Fields Solver::fields() const {
     };
     for (std::size_t c = 0; c < component_count(); ++c) {
       core::Kernel fields = p.component[c].fields;
-      core::KernelArgs(fields, real(), p.at.fields_out).add(rho).add(u).add(p.f[c][array]);
+      core::KernelArgs(fields, real(), p.at.fields_out).add(rho).add(u).add(3).add(p.f[c][array]);
       core::KernelArgs state(fields, real(), p.at.fields_state);
       bind_state(state);
       launch(fields, k, mine, wait);
@@ -98,6 +100,33 @@ Fields Solver::fields() const {
     }
   }
   return out;
+}
+
+core::Event Solver::velocity_on_device(core::Buffer<std::uint8_t>& u, int components) const {
+  if (parts_.size() != 1 || link_ || config_.two_component) {
+    throw core::Error("the velocity stays on the device for one component in one box on one device; this run has " +
+                      std::to_string(parts_.size()) + " boxes" + (link_ ? " over processes" : "") +
+                      (config_.two_component ? " and two components" : ""));
+  }
+  if (components != 3 && !(components == 2 && dims_[2] == 1)) {
+    throw core::Error("velocity components " + std::to_string(components) + " of a lattice " +
+                      std::to_string(dims_[2]) + " nodes deep: 3, or 2 for a lattice one node deep");
+  }
+  const std::size_t bytes = nodes() * static_cast<std::size_t>(components) * real_bytes();
+  if (u.size() != bytes) {
+    throw core::Error("a velocity buffer of " + std::to_string(u.size()) + " bytes for " + std::to_string(bytes));
+  }
+  if (config_.shan_chen) psi_pass();  // the velocity includes half the interaction force
+  const Part& p = parts_[0];
+  core::Buffer<std::uint8_t> rho(devices_->context(0), nodes() * real_bytes());
+  core::Kernel fields = p.component[0].fields;
+  core::KernelArgs(fields, real(), p.at.fields_out).add(rho).add(u).add(components).add(p.f[0][layout_array()]);
+  core::KernelArgs state(fields, real(), p.at.fields_state);
+  bind_state(state);
+  const std::span<const core::Event> wait = pending_[0] ? std::span(&pending_[0], 1) : std::span<const core::Event>();
+  pending_[0] = launch(fields, 0, own(0), wait);
+  pending_[0].wait();  // `rho` goes out of scope
+  return pending_[0];
 }
 
 double Solver::mass() const {

@@ -84,12 +84,12 @@ void Solver::bind_kernels(Part& p, const core::Program& program, bool vectors) c
       args.skip(3);
       bind_physics(args, p, omega, g, other);
     }
-    // lbm_fields: rho_out, u_out, fin (set per call), FLAG_ARGS, nx, ny, nz, the state (set per call),
-    // fx, fy, fz, psi, sc_g, BOUNDARY_ARGS, MIX_ARG.
+    // lbm_fields: rho_out, u_out, components, fin (set per call), FLAG_ARGS, nx, ny, nz, the state (set
+    // per call), fx, fy, fz, psi, sc_g, BOUNDARY_ARGS, MIX_ARG.
     kc.fields = program.kernel("lbm_fields");
     core::KernelArgs args = node_args(kc.fields);
     p.at.fields_out = args.next();
-    args.skip(3);
+    args.skip(4);
     bind_flags(args, p);
     bind_dims(args, p);
     p.at.fields_state = args.next();
