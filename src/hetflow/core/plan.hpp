@@ -9,6 +9,7 @@
 #include "hetflow/core/device_set.hpp"
 #include "hetflow/core/link.hpp"
 #include "hetflow/core/partition.hpp"
+#include "hetflow/core/plan_copy.hpp"
 
 namespace hetflow::core {
 
@@ -47,8 +48,8 @@ struct PlanOptions {
 // An array of n elements distributed over the devices of a DeviceSet (the thesis's CUSH plan, over
 // OpenCL). Part k lives in buffer(k) as [halo | own share | halo]; own data starts at halo_elements().
 // Every transfer between devices is staged through pinned host memory, because devices of different
-// contexts (and platforms) share no memory and no events; transfers run on each device's transfer
-// queue so they overlap with kernels on its compute queue.
+// contexts (and platforms) share no memory and no events; only copies within one context go direct
+// (copy_to). Transfers run on each device's transfer queue so they overlap with kernels on its compute queue.
 // With a Link the partition covers the devices of every process; this process allocates and moves only
 // its own parts, whose shares are offsets into the whole array, and its halo exchange trades the
 // staged halos of its first and last part with the neighbouring processes.
@@ -127,6 +128,36 @@ class Plan {
     whole.write(queue(root), stage.span());
   }
 
+  // Copies `count` elements from element `src_offset` of this plan to element `dst_offset` of `dst` (this
+  // plan too, where overlapping ranges copy as if the source were read first), whichever parts own them;
+  // each piece goes direct within one context, else staged (detail::copy_elements). Returns once the copy
+  // is complete, with the pieces this process took part in. It follows what the transfer queues already
+  // hold; kernels that write the source or use the destination must have completed. With a link, both
+  // plans must have the same one and every process must call it with the same arguments: the pieces
+  // between processes travel through Link::exchange.
+  std::vector<CopyPiece> copy_to(Plan<T>& dst, std::size_t src_offset, std::size_t dst_offset,
+                                 std::size_t count) const {
+    if (options_.link != dst.options_.link) {
+      throw Error("plan copy: both plans must span the same processes (the same link, or none)");
+    }
+    return detail::copy_elements(layout<const Buffer<T>>(*this), layout<Buffer<T>>(dst), src_offset, dst_offset, count,
+                                 options_.link);
+  }
+
+  // The same between this plan and a single buffer that `q` (of the buffer's context) reads and writes,
+  // e.g. a field handed to a solver on one device. With a link, each process copies only the pieces of
+  // its own parts, as scatter and gather do.
+  std::vector<CopyPiece> copy_to(Buffer<T>& dst, const Queue& q, std::size_t src_offset, std::size_t dst_offset,
+                                 std::size_t count) const {
+    return detail::copy_elements(layout<const Buffer<T>>(*this), detail::single_buffer(dst, q), src_offset, dst_offset,
+                                 count, nullptr);
+  }
+  std::vector<CopyPiece> copy_from(const Buffer<T>& src, const Queue& q, std::size_t src_offset, std::size_t dst_offset,
+                                   std::size_t count) {
+    return detail::copy_elements(detail::single_buffer(src, q), layout<Buffer<T>>(*this), src_offset, dst_offset, count,
+                                 nullptr);
+  }
+
   // Distributed transpose: this plan holds a rows x cols row-major matrix split by rows (granule = cols);
   // `out` receives its transpose, split by rows (granule = rows). Block (i, j) of device i goes to device j,
   // transposed on the way through host memory, as the thesis's multi-GPU FFT did.
@@ -201,6 +232,21 @@ class Plan {
  private:
   const Queue& queue(std::size_t k) const { return devices_->transfer(k); }
   std::size_t own_granules(std::size_t k) const { return share(k).count / options_.granule; }
+
+  // Where `plan`'s parts hold its elements, for a copy that reads (B = const Buffer<T>) or writes them.
+  template <class B, class P>
+  static detail::Layout<B> layout(P& plan) {
+    detail::Layout<B> l{"plan", plan.size(), {}};
+    for (std::size_t part = 0; part < plan.partition_.parts(); ++part) {
+      const Share& s = plan.partition_.share(part);
+      if (s.count == 0) continue;
+      const bool local = plan.placement_.is_local(part);
+      const std::size_t k = part - (local ? plan.first_part() : 0);
+      l.runs.push_back({s.offset, s.count, part, plan.placement_.rank_of(part), local ? &plan.buffers_[k] : nullptr,
+                        plan.halo_, local ? &plan.queue(k) : nullptr});
+    }
+    return l;
+  }
 
   // The partition's part below (or above) part `global`, if it has one.
   std::optional<std::size_t> neighbour(std::size_t global, bool lower) const {
