@@ -1,11 +1,14 @@
 // `type: ftle` on flows past bodies (docs/ftle.md): a free stream added to gridded velocity, a body whose
-// seeds get NaN (analytic shapes and an lbm voxel file), and the smallest exponent ftle_min beside the
-// FTLE; each with its malformed keys.
+// seeds get NaN (analytic shapes and an lbm voxel file), the smallest exponent ftle_min beside the FTLE,
+// tracers at the data box's faces (freeze writes exit_time, the manifest counts boundary hits) and NaN on
+// the seed grid's edges (output.edges); each with its malformed keys.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <initializer_list>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -30,14 +33,27 @@ class FtleRealFlows : public hetflow::test::CommandTest {
     return a ? a->to_double() : std::vector<double>{};
   }
 
-  // A steady uniform velocity (0.3, -0.2) on [0, 4] x [0, 2], h = 0.25 (17 x 9 nodes), float64 raw + header.
-  void write_uniform_velocity() const {
-    std::vector<double> v;
-    for (int n = 0; n < 17 * 9; ++n) v.insert(v.end(), {0.3, -0.2});
-    std::string bytes(v.size() * sizeof(double), '\0');
-    std::memcpy(bytes.data(), v.data(), bytes.size());
-    write("data/uniform.raw", bytes);
-    write("data/uniform.yaml", "dims: [17, 9]\nspacing: 0.25\nfiles: [uniform.raw]\n");
+  // A steady uniform velocity (u, v) on nx x ny nodes of spacing h from the origin, float64 raw + header:
+  // data/NAME.raw and data/NAME.yaml.
+  void write_uniform_velocity(const std::string& name, double u, double v, int nx, int ny, double h) const {
+    std::vector<double> values;
+    for (int n = 0; n < nx * ny; ++n) values.insert(values.end(), {u, v});
+    std::string bytes(values.size() * sizeof(double), '\0');
+    std::memcpy(bytes.data(), values.data(), bytes.size());
+    write("data/" + name + ".raw", bytes);
+    std::ostringstream header;
+    header << "dims: [" << nx << ", " << ny << "]\nspacing: " << h << "\nfiles: [" << name << ".raw]\n";
+    write("data/" + name + ".yaml", header.str());
+  }
+  // (0.3, -0.2) on [0, 4] x [0, 2], h = 0.25 (17 x 9 nodes): data/uniform.yaml.
+  void write_uniform_velocity() const { write_uniform_velocity("uniform", 0.3, -0.2, 17, 9, 0.25); }
+
+  // Runs each case file on the test device; every run must succeed.
+  void run_all(std::initializer_list<const char*> files) const {
+    for (const char* file : files) {
+      const Result r = hetflow(std::string("run ") + file + " -q");
+      ASSERT_EQ(r.status, 0) << file << ": " << r.output;
+    }
   }
 };
 
@@ -93,10 +109,7 @@ TEST_F(FtleRealFlows, CircleBodyMasksTheSeedsInside) {
   write("plain.yaml", gyre + rest + "plain\n");
   write("body.yaml",
         gyre + "  body:\n    shape: circle\n    centre: [0.5013, 0.4987]\n    radius: 0.2031\n" + rest + "body\n");
-  for (const char* run : {"plain.yaml", "body.yaml"}) {
-    const Result r = hetflow(std::string("run ") + run + " -q");
-    ASSERT_EQ(r.status, 0) << run << ": " << r.output;
-  }
+  ASSERT_NO_FATAL_FAILURE(run_all({"plain.yaml", "body.yaml"}));
   std::size_t direct = 0;
   for (std::size_t j = 0; j < 51; ++j) {
     const double dy = 0.02 * static_cast<double>(j) - 0.4987;
@@ -230,6 +243,98 @@ TEST_F(FtleRealFlows, LambdaMinOfTheSaddle) {
   const Result q = hetflow("run -q -o seq --set sequence.count=2 --set output.lambda_min=true");
   EXPECT_EQ(q.status, 2) << q.output;
   EXPECT_NE(q.output.find("output.lambda_min does not apply to a sequence"), std::string::npos) << q.output;
+}
+
+// Uniform (1, 0.5) on [0, 1]^2, one seed per node, T = 0.75 in 10 RK4 steps. Freeze: exit_time in
+// ftle.vti is t = min(1 - x0, (1 - y0) / 0.5) to 1e-12 for the 100 seeds with t < T and NaN for the 21
+// others (x0 <= 0.2, y0 <= 0.6); result.boundary counts the 100, as do stopped_tracers, with exit times
+// from 0 (seeds on the faces x = 1 or y = 1) to 0.7. Stop halts and counts the same 100 tracers and
+// writes no exit_time.
+TEST_F(FtleRealFlows, FreezeWritesExitTimesAndTheManifestCountsBoundaryHits) {
+  write_uniform_velocity("drift", 1.0, 0.5, 11, 11, 0.1);
+  for (const std::string mode : {"freeze", "stop"}) {
+    write(mode + ".yaml", "type: ftle\nftle:\n  flow: file\n  boundary: " + mode +
+                              "\n  duration: 0.75\n  steps: 10\n  velocity:\n    files: [data/drift.yaml]\noutput:\n"
+                              "  png: false\n  dir: " +
+                              mode + "\n");
+  }
+  ASSERT_NO_FATAL_FAILURE(run_all({"freeze.yaml", "stop.yaml"}));
+  const std::vector<double> exits = array("freeze", "exit_time");
+  ASSERT_EQ(exits.size(), 121u);
+  std::size_t left = 0;
+  for (std::size_t i = 0; i < exits.size(); ++i) {
+    const double x0 = 0.1 * static_cast<double>(i % 11), y0 = 0.1 * static_cast<double>(i / 11);
+    const double t = std::min(1 - x0, (1 - y0) / 0.5);
+    if (t < 0.75) {
+      ++left;
+      EXPECT_NEAR(exits[i], t, 1e-12) << "seed " << i;
+    } else {
+      EXPECT_TRUE(std::isnan(exits[i])) << "seed " << i;
+    }
+  }
+  ASSERT_EQ(left, 100u);
+  const auto freeze = manifest("freeze")["result"];
+  EXPECT_EQ(freeze["boundary"]["mode"], "freeze");
+  EXPECT_EQ(freeze["boundary"]["tracers_hit"].get<std::size_t>(), left);
+  EXPECT_EQ(freeze["stopped_tracers"].get<std::size_t>(), left);
+  EXPECT_NEAR(freeze["boundary"]["min_exit_time"].get<double>(), 0.0, 1e-12);
+  EXPECT_NEAR(freeze["boundary"]["max_exit_time"].get<double>(), 0.7, 1e-12);
+  const auto stop = manifest("stop")["result"];
+  EXPECT_EQ(stop["boundary"]["mode"], "stop");
+  EXPECT_EQ(stop["boundary"]["tracers_hit"].get<std::size_t>(), left);
+  EXPECT_EQ(stop["stopped_tracers"].get<std::size_t>(), left);
+  EXPECT_TRUE(array("stop", "exit_time").empty());
+}
+
+// The double gyre on 41 x 21 seeds, T = 2: output.edges: nan puts NaN exactly on the 2 (41 + 21) - 4 = 120
+// seeds of the grid's faces, in ftle and ftle_min, leaves every other value of the one-sided run bit for
+// bit, counts them as result.edge_seeds, and its mean is the one-sided run's interior mean to 1e-12.
+TEST_F(FtleRealFlows, NanEdgesPutNanExactlyOnTheSeedGridsFaces) {
+  const std::string gyre =
+      "type: ftle\nftle:\n  duration: 2\n  dt: 0.1\nseeds:\n  counts: [41, 21]\noutput:\n"
+      "  png: false\n  lambda_min: true\n  dir: ";
+  write("one_sided.yaml", gyre + "one_sided\n");
+  write("nan.yaml", gyre + "nan\n  edges: nan\n");
+  ASSERT_NO_FATAL_FAILURE(run_all({"one_sided.yaml", "nan.yaml"}));
+  for (const char* name : {"ftle", "ftle_min"}) {
+    const std::vector<double> plain = array("one_sided", name), nan = array("nan", name);
+    ASSERT_EQ(nan.size(), 41u * 21u) << name;
+    ASSERT_EQ(plain.size(), nan.size()) << name;
+    std::size_t ring = 0;
+    for (std::size_t i = 0; i < nan.size(); ++i) {
+      const std::size_t x = i % 41, y = i / 41;
+      if (x == 0 || x == 40 || y == 0 || y == 20) {
+        ++ring;
+        EXPECT_TRUE(std::isnan(nan[i])) << name << " seed " << i;
+      } else {
+        ASSERT_EQ(std::memcmp(&nan[i], &plain[i], sizeof(double)), 0) << name << " seed " << i;
+      }
+    }
+    EXPECT_EQ(ring, 120u) << name;
+  }
+  const auto m = manifest("nan")["result"];
+  EXPECT_EQ(m["edge_seeds"].get<std::size_t>(), 120u);
+  EXPECT_EQ(manifest("one_sided")["result"]["edge_seeds"].get<std::size_t>(), 0u);
+  EXPECT_NEAR(m["mean_ftle"].get<double>(), manifest("one_sided")["result"]["interior_mean_ftle"].get<double>(), 1e-12);
+}
+
+TEST_F(FtleRealFlows, MalformedBoundaryAndEdgeKeysExitTwoWithTheKey) {
+  write_uniform_velocity("drift", 1.0, 0.5, 11, 11, 0.1);
+  const std::string file = "type: ftle\nftle:\n  flow: file\n  velocity:\n    files: [data/drift.yaml]\n";
+  const std::vector<Bad> cases{
+      {"unknown", file + "  boundary: wrap\noutput:\n  dir: out\n", "unknown.yaml:6: ftle.boundary = wrap"},
+      {"analytic", "type: ftle\nftle:\n  boundary: freeze\noutput:\n  dir: out\n",
+       "analytic.yaml:3: ftle.boundary applies to gridded velocity only (ftle.flow: file), not to the analytic flow "
+       "double_gyre"},
+      {"maps",
+       file + "  boundary: extrapolate\n  duration: 4\n  steps: 40\nsequence:\n  count: 2\n"
+              "  method: flow_maps\noutput:\n  dir: out\n",
+       "maps.yaml:6: ftle.boundary = extrapolate does not suit sequence.method flow_maps"},
+      {"edges", file + "output:\n  dir: out\n  edges: zero\n", "edges.yaml:8: output.edges = zero"},
+      {"ring", file + "seeds:\n  counts: [2, 5]\noutput:\n  dir: out\n  edges: nan\n",
+       "ring.yaml:10: output.edges = nan leaves no seed: the seed grid has 2 seeds along x, all on its faces"},
+  };
+  expect_rejected(cases);
 }
 
 }  // namespace

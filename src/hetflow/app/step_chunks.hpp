@@ -9,9 +9,11 @@ class StepChunks {
  public:
   explicit StepChunks(long first) : steps_(first) {}
   long steps() const { return steps_; }
-  // After a chunk that took `seconds`.
-  void adapt(double seconds) {
-    if (seconds < target_seconds / 2) steps_ *= 2;
+  // After a chunk of `ran` steps that took `seconds`. A chunk cut short (by an output step) says nothing
+  // about a longer one, so only a whole chunk grows the count: otherwise runs whose outputs come often
+  // would double it without bound.
+  void adapt(double seconds, long ran) {
+    if (seconds < target_seconds / 2 && ran >= steps_) steps_ *= 2;
     else if (seconds > 2 * target_seconds && steps_ > 1) steps_ /= 2;
   }
 

@@ -7,14 +7,16 @@
 //   FLOW          the velocity source: FLOW_DOUBLE_GYRE ... FLOW_CELLULAR (analytic, evaluated here) or FLOW_GRID
 //   INTEGRATOR    1 Euler, 2 Heun (RK2, the paper's Eq. 16), 4 classic RK4
 //   INTERP_M4     gridded velocity through M4' (4 nodes per axis); otherwise (bi/tri)linear (2 per axis)
-//   BOUNDARY      gridded velocity only: BOUNDARY_CLAMP, BOUNDARY_STOP or BOUNDARY_PERIODIC (docs/ftle.md)
+//   BOUNDARY      gridded velocity only: BOUNDARY_CLAMP, BOUNDARY_STOP, BOUNDARY_PERIODIC, BOUNDARY_EXTRAPOLATE,
+//                 BOUNDARY_FREE_STREAM or BOUNDARY_FREEZE (docs/ftle.md, "Boundary modes")
 //   VELOCITY_SLOTS  gridded velocity streamed through a ring of this many snapshot slots (unset: every
 //                 snapshot resident, snapshot k at k)
 //   FREE_STREAM   gridded velocity only: a uniform velocity from the parameters is added to it
 //
 // Positions are real_t, DIM per tracer, interleaved. Each tracer has a status (code, step): a tracer whose
-// velocity or position turns non-finite, or that stops at a wall, keeps its last good position and moves
-// no more; the host reports failures with the seed they came from.
+// velocity or position turns non-finite, or that stops at a wall, keeps its last good position (freeze:
+// its exit point) and moves no more; the host reports failures with the seed they came from. A flag in
+// the code marks a tracer that met the data box's faces, which the host counts as boundary hits.
 #include "core/common.cl"
 
 #define FLOW_DOUBLE_GYRE 1
@@ -27,12 +29,18 @@
 #define BOUNDARY_CLAMP 0
 #define BOUNDARY_STOP 1
 #define BOUNDARY_PERIODIC 2
+#define BOUNDARY_EXTRAPOLATE 3
+#define BOUNDARY_FREE_STREAM 4
+#define BOUNDARY_FREEZE 5
 
-// Tracer status codes (Solver reads them; keep in step with solver.cpp).
+// Tracer status codes in the low bits of status.x, and the flag of a tracer that met the box's faces
+// (Solver reads them; keep in step with kernel_codes.hpp).
 #define TRACER_MOVING 0u
 #define TRACER_STOPPED 1u
 #define TRACER_BAD_VELOCITY 2u
 #define TRACER_BAD_POSITION 3u
+#define TRACER_CODE_BITS 0xffu
+#define TRACER_MET_WALL 0x100u
 
 // The flow-map gradient and its singular value are computed in double wherever the device has it: the
 // differences of neighbouring final positions lose digits that fp32 arithmetic would lose again.
@@ -65,177 +73,11 @@ inline bool finite_vec(vec_t v) {
   return ok;
 }
 
-// ---- Gridded velocity ---------------------------------------------------------------------------
-// params: origin[3], 1/spacing[3]; dims: nodes per axis (z = 1 in 2D). Snapshot k holds nodes x-fastest,
-// the DIM components of a node together. Between snapshots the velocity is linear in time.
+// ---- Velocity ----------------------------------------------------------------------------------
 
 #if FLOW == FLOW_GRID
 
-// Box [0, n - 1] in node units; clamp and stop see the velocity outside it as that of its nearest point.
-inline real_t to_grid(real_t x, real_t origin, real_t inv_h, int n) {
-  const real_t s = (x - origin) * inv_h;
-#if BOUNDARY == BOUNDARY_PERIODIC
-  return s;
-#else
-  return clamp(s, (real_t)0, (real_t)(n - 1));
-#endif
-}
-
-#ifdef INTERP_M4
-#define TAPS 4
-// M4' (Monaghan 1985; Conti et al. 2012, Eq. 11) weights of nodes i0 - 1 .. i0 + 2 at fraction f of the
-// cell [i0, i0 + 1].
-inline void weights(real_t f, real_t* w) {
-  const real_t g = 1 - f;
-  w[0] = -(real_t)0.5 * f * g * g;
-  w[1] = 1 - (real_t)2.5 * f * f + (real_t)1.5 * f * f * f;
-  w[2] = 1 - (real_t)2.5 * g * g + (real_t)1.5 * g * g * g;
-  w[3] = -(real_t)0.5 * f * f * g;
-}
-#define FIRST_TAP(i0) ((i0) - 1)
-#else
-#define TAPS 2
-inline void weights(real_t f, real_t* w) {
-  w[0] = 1 - f;
-  w[1] = f;
-}
-#define FIRST_TAP(i0) (i0)
-#endif
-
-// The TAPS node indices along one axis from node `first` on, in 32-bit arithmetic (an axis has fewer
-// than 2^31 nodes; 64-bit division and products cost GPUs several instructions each).
-inline void axis_nodes(int first, int n, int* idx) {
-#if BOUNDARY == BOUNDARY_PERIODIC
-  // The grid repeats with period n (node n is node 0 again): one remainder, then wrap by comparison.
-  int m = first % n;
-  if (m < 0) m += n;
-  for (int a = 0; a < TAPS; ++a) {
-    idx[a] = m;
-    m = m + 1 == n ? 0 : m + 1;
-  }
-#else
-  for (int a = 0; a < TAPS; ++a) idx[a] = clamp(first + a, 0, n - 1);
-#endif
-}
-
-// Indices into a velocity series: 32-bit (cheaper address arithmetic) unless the host says the series
-// holds 2^31 reals or more.
-#ifdef VELOCITY_INDEX64
-typedef long vidx_t;
-#else
-typedef int vidx_t;
-#endif
-
-// Velocity of snapshot `snap` at grid coordinate s (node units), interpolated with the tensor product of
-// one-dimensional weights.
-inline vec_t sample_snapshot(__global const real_t* velocity, long snap, const real_t* s, int4 dims) {
-  real_t w[3][TAPS];
-  int idx[3][TAPS];
-  const int n[3] = {dims.x, dims.y, dims.z};
-  for (int d = 0; d < DIM; ++d) {
-    const real_t fl = floor(s[d]);
-    weights(s[d] - fl, w[d]);
-    axis_nodes(FIRST_TAP((int)fl), n[d], idx[d]);
-  }
-  vec_t u;
-  for (int c = 0; c < DIM; ++c) u.c[c] = 0;
-  const vidx_t nx = dims.x, ny = dims.y;
-#ifdef VELOCITY_SLOTS
-  // A streamed series: snapshot k sits in slot k % VELOCITY_SLOTS of a ring the host refills, and the
-  // host launches each step only once the snapshots bracketing its stage times are there (solver.cpp).
-  const vidx_t base = (vidx_t)(snap % VELOCITY_SLOTS) * nx * ny * (vidx_t)dims.z;
-#else
-  const vidx_t base = (vidx_t)snap * nx * ny * (vidx_t)dims.z;
-#endif
-#if DIM == 2
-  // A node's (u, v) pair is read as one real2_t (one 8- or 16-byte load instead of two): the series
-  // buffers start aligned and hold DIM reals per node.
-  const __global real2_t* nodes = (const __global real2_t*)velocity;
-  for (int b = 0; b < TAPS; ++b) {
-    const vidx_t row = base + idx[1][b] * nx;
-    for (int a = 0; a < TAPS; ++a) {
-      const real_t wab = w[0][a] * w[1][b];
-      const real2_t node = nodes[row + idx[0][a]];
-      u.c[0] += wab * node.x;
-      u.c[1] += wab * node.y;
-    }
-  }
-#else
-  for (int e = 0; e < TAPS; ++e) {
-    for (int b = 0; b < TAPS; ++b) {
-      const real_t wbe = w[1][b] * w[2][e];
-      const vidx_t row = base + (idx[2][e] * ny + idx[1][b]) * nx;
-      for (int a = 0; a < TAPS; ++a) {
-        const real_t wabe = w[0][a] * wbe;
-        const __global real_t* node = velocity + (row + idx[0][a]) * DIM;
-        u.c[0] += wabe * node[0];
-        u.c[1] += wabe * node[1];
-        u.c[2] += wabe * node[2];
-      }
-    }
-  }
-#endif
-  return u;
-}
-
-inline vec_t interpolated_velocity(vec_t x, real_t t, __global const real_t* params, __global const real_t* velocity,
-                                   __global const real_t* times, uint snapshots, int4 dims) {
-  const int n[3] = {dims.x, dims.y, dims.z};
-  real_t s[3] = {0, 0, 0};
-  for (int d = 0; d < DIM; ++d) s[d] = to_grid(x.c[d], params[d], params[3 + d], n[d]);
-  if (snapshots == 1) return sample_snapshot(velocity, 0, s, dims);
-  // The interval [times[k], times[k + 1]] holding t; times outside the series take its end snapshots
-  // (the host keeps the integration window inside the series, so only rounding gets there).
-  uint lo = 0, hi = snapshots - 1;
-  while (hi - lo > 1) {
-    const uint mid = (lo + hi) / 2;
-    if (times[mid] <= t) lo = mid;
-    else hi = mid;
-  }
-  const real_t w = clamp((t - times[lo]) / (times[hi] - times[lo]), (real_t)0, (real_t)1);
-  const vec_t u0 = sample_snapshot(velocity, lo, s, dims);
-  const vec_t u1 = sample_snapshot(velocity, hi, s, dims);
-  vec_t u;
-  for (int c = 0; c < DIM; ++c) u.c[c] = (1 - w) * u0.c[c] + w * u1.c[c];
-  return u;
-}
-
-// The gridded velocity as the tracers see it. With FREE_STREAM, params[6 ..] hold a uniform velocity U
-// added once to the interpolated value rather than to every node: U enters as given (one rounding of the
-// sum), not through weights that sum to 1 only to rounding, and a run without it builds without the
-// extra loads.
-inline vec_t velocity_at(vec_t x, real_t t, __global const real_t* params, __global const real_t* velocity,
-                         __global const real_t* times, uint snapshots, int4 dims) {
-#ifdef FREE_STREAM
-  vec_t u = interpolated_velocity(x, t, params, velocity, times, snapshots, dims);
-  for (int c = 0; c < DIM; ++c) u.c[c] += params[6 + c];
-  return u;
-#else
-  return interpolated_velocity(x, t, params, velocity, times, snapshots, dims);
-#endif
-}
-
-// Where a stage point may lie: clamp pulls it into the box, stop refuses a point outside it (the tracer
-// then stays where its step began), periodic accepts every point (positions stay unwrapped, so the flow
-// map's gradient sees the true separation).
-inline bool admit(vec_t* x, __global const real_t* params, int4 dims) {
-#if BOUNDARY == BOUNDARY_PERIODIC
-  return true;
-#else
-  const int n[3] = {dims.x, dims.y, dims.z};
-  bool inside = true;
-  for (int d = 0; d < DIM; ++d) {
-    const real_t lo = params[d];
-    const real_t hi = params[d] + (real_t)(n[d] - 1) / params[3 + d];
-#if BOUNDARY == BOUNDARY_CLAMP
-    x->c[d] = clamp(x->c[d], lo, hi);
-#else
-    inside = inside && x->c[d] >= lo && x->c[d] <= hi;
-#endif
-  }
-  return inside;
-#endif
-}
+#include "ftle/grid_velocity.cl"
 
 #else  // analytic flows
 
@@ -293,7 +135,7 @@ inline vec_t velocity_at(vec_t x, real_t t, __global const real_t* p, __global c
 }
 
 // Analytic flows are defined everywhere: no wall.
-inline bool admit(vec_t* x, __global const real_t* params, int4 dims) { return true; }
+inline bool admit(vec_t* x, bool end_point, uint* code, __global const real_t* params, int4 dims) { return true; }
 
 #endif
 
@@ -301,41 +143,54 @@ inline bool admit(vec_t* x, __global const real_t* params, int4 dims) { return t
 
 #define VELOCITY(x, t) velocity_at((x), (t), params, velocity, times, snapshots, dims)
 
-// One step from (x, t) to t + dt; false when the velocity is not finite somewhere or a stage point is
-// refused by the wall (*code says which), leaving *x unchanged.
-inline bool step(vec_t* x, real_t t, real_t dt, uint* code, __global const real_t* params,
+// Ends a tracer's motion with status `why`, keeping the flags of *code.
+inline bool halt(uint* code, uint why) {
+  *code = (*code & ~TRACER_CODE_BITS) | why;
+  return false;
+}
+
+// One step from (x, t) to t + dt; false when the tracer stops, *code saying why: the velocity is not
+// finite somewhere, stop refuses a stage point (*x unchanged), or under freeze the step ends outside
+// the box (*x becomes the exit point and *fraction the share of the step taken to reach it).
+inline bool step(vec_t* x, real_t t, real_t dt, uint* code, real_t* fraction, __global const real_t* params,
                  __global const real_t* velocity, __global const real_t* times, uint snapshots, int4 dims) {
   const vec_t k1 = VELOCITY(*x, t);
-  if (!finite_vec(k1)) return (*code = TRACER_BAD_VELOCITY), false;
+  if (!finite_vec(k1)) return halt(code, TRACER_BAD_VELOCITY);
 #if INTEGRATOR == 1
   vec_t next = axpy(*x, dt, k1);
 #elif INTEGRATOR == 2
   vec_t xs = axpy(*x, dt, k1);
-  if (!admit(&xs, params, dims)) return (*code = TRACER_STOPPED), false;
+  if (!admit(&xs, false, code, params, dims)) return halt(code, TRACER_STOPPED);
   const vec_t k2 = VELOCITY(xs, t + dt);
-  if (!finite_vec(k2)) return (*code = TRACER_BAD_VELOCITY), false;
+  if (!finite_vec(k2)) return halt(code, TRACER_BAD_VELOCITY);
   vec_t next;
   for (int d = 0; d < DIM; ++d) next.c[d] = x->c[d] + dt * (real_t)0.5 * (k1.c[d] + k2.c[d]);
 #else
   const real_t mid = (real_t)0.5 * dt;
   vec_t xs = axpy(*x, mid, k1);
-  if (!admit(&xs, params, dims)) return (*code = TRACER_STOPPED), false;
+  if (!admit(&xs, false, code, params, dims)) return halt(code, TRACER_STOPPED);
   const vec_t k2 = VELOCITY(xs, t + mid);
-  if (!finite_vec(k2)) return (*code = TRACER_BAD_VELOCITY), false;
+  if (!finite_vec(k2)) return halt(code, TRACER_BAD_VELOCITY);
   xs = axpy(*x, mid, k2);
-  if (!admit(&xs, params, dims)) return (*code = TRACER_STOPPED), false;
+  if (!admit(&xs, false, code, params, dims)) return halt(code, TRACER_STOPPED);
   const vec_t k3 = VELOCITY(xs, t + mid);
-  if (!finite_vec(k3)) return (*code = TRACER_BAD_VELOCITY), false;
+  if (!finite_vec(k3)) return halt(code, TRACER_BAD_VELOCITY);
   xs = axpy(*x, dt, k3);
-  if (!admit(&xs, params, dims)) return (*code = TRACER_STOPPED), false;
+  if (!admit(&xs, false, code, params, dims)) return halt(code, TRACER_STOPPED);
   const vec_t k4 = VELOCITY(xs, t + dt);
-  if (!finite_vec(k4)) return (*code = TRACER_BAD_VELOCITY), false;
+  if (!finite_vec(k4)) return halt(code, TRACER_BAD_VELOCITY);
   vec_t next;
   for (int d = 0; d < DIM; ++d)
     next.c[d] = x->c[d] + dt / 6 * (k1.c[d] + 2 * (k2.c[d] + k3.c[d]) + k4.c[d]);
 #endif
-  if (!finite_vec(next)) return (*code = TRACER_BAD_POSITION), false;
-  if (!admit(&next, params, dims)) return (*code = TRACER_STOPPED), false;
+  if (!finite_vec(next)) return halt(code, TRACER_BAD_POSITION);
+  if (!admit(&next, true, code, params, dims)) return halt(code, TRACER_STOPPED);
+#if FLOW == FLOW_GRID && BOUNDARY == BOUNDARY_FREEZE
+  if (!in_box(next, params, dims)) {
+    *x = exit_point(*x, next, fraction, params, dims);
+    return halt(code, TRACER_STOPPED);
+  }
+#endif
   *x = next;
   return true;
 }
@@ -363,24 +218,41 @@ __kernel void ftle_seed(__global real_t* pos, __global uint2* status, uint count
   __global const real_t* params, __global const real_t* velocity, __global const real_t* times, \
       uint snapshots, int4 dims
 
+// Freeze keeps per tracer the share of its last step taken before it left the box (the host turns it
+// into an exit time); no other mode has the argument.
+#if FLOW == FLOW_GRID && BOUNDARY == BOUNDARY_FREEZE
+#define EXIT_FRACTION_ARG , __global real_t* exit_fraction
+#else
+#define EXIT_FRACTION_ARG
+#endif
+
 // `steps` steps of dt, the first of them step `first_step` of a run that starts at time t_start. Step
 // first_step + s starts at t_start + (first_step + s) dt: time accumulates no rounding over many steps,
 // and a step's times do not depend on how the run is cut into launches (streamed series launch per
-// snapshot interval and must match a resident run bit for bit).
+// snapshot interval and must match a resident run bit for bit). A tracer that stops records the step
+// it stopped in; one that only meets a wall keeps moving, its flag set.
 __kernel void ftle_advect(__global real_t* pos, __global uint2* status, uint count, real_t t_start, real_t dt,
-                          uint steps, uint first_step, VELOCITY_SOURCE_ARGS) {
+                          uint steps, uint first_step, VELOCITY_SOURCE_ARGS EXIT_FRACTION_ARG) {
   FOR_EACH(i, count) {
-    if (status[i].x != TRACER_MOVING) continue;
+    const uint2 was = status[i];
+    if ((was.x & TRACER_CODE_BITS) != TRACER_MOVING) continue;
     vec_t x;
     for (int d = 0; d < DIM; ++d) x.c[d] = pos[i * DIM + d];
-    uint code = TRACER_MOVING;
+    uint code = was.x;
+    real_t fraction = 0;
     uint s = 0;
     for (; s < steps; ++s) {
-      if (!step(&x, t_start + (real_t)(first_step + s) * dt, dt, &code, params, velocity, times, snapshots, dims))
+      if (!step(&x, t_start + (real_t)(first_step + s) * dt, dt, &code, &fraction, params, velocity, times, snapshots,
+                dims))
         break;
     }
     for (int d = 0; d < DIM; ++d) pos[i * DIM + d] = x.c[d];
-    if (code != TRACER_MOVING) status[i] = (uint2)(code, first_step + s);
+    if (code == was.x) continue;
+    const bool moving = (code & TRACER_CODE_BITS) == TRACER_MOVING;
+    status[i] = (uint2)(code, moving ? was.y : first_step + s);
+#if FLOW == FLOW_GRID && BOUNDARY == BOUNDARY_FREEZE
+    if (!moving) exit_fraction[i] = fraction;
+#endif
   }
 }
 

@@ -1,10 +1,18 @@
 #include "hetflow/ftle/method.hpp"
 
+#include <array>
 #include <string>
 
 #include "hetflow/core/error.hpp"
 
 namespace hetflow::ftle {
+namespace {
+
+// The boundary modes' names, in the order of Boundary's values.
+constexpr std::array<const char*, 6> boundary_names{"clamp",       "stop",        "periodic",
+                                                    "extrapolate", "free_stream", "freeze"};
+
+}  // namespace
 
 int order(Integrator integrator) {
   switch (integrator) {
@@ -29,10 +37,11 @@ Interpolation parse_interpolation(std::string_view text) {
 }
 
 Boundary parse_boundary(std::string_view text) {
-  if (text == "clamp") return Boundary::clamp;
-  if (text == "stop") return Boundary::stop;
-  if (text == "periodic") return Boundary::periodic;
-  throw core::Error("unknown boundary mode '" + std::string(text) + "': expected clamp, stop or periodic");
+  for (std::size_t b = 0; b < boundary_names.size(); ++b) {
+    if (text == boundary_names[b]) return static_cast<Boundary>(b);
+  }
+  throw core::Error("unknown boundary mode '" + std::string(text) +
+                    "': expected clamp, stop, periodic, extrapolate, free_stream or freeze");
 }
 
 const char* to_string(Integrator i) {
@@ -41,8 +50,6 @@ const char* to_string(Integrator i) {
 
 const char* to_string(Interpolation i) { return i == Interpolation::m4prime ? "m4prime" : "linear"; }
 
-const char* to_string(Boundary b) {
-  return b == Boundary::clamp ? "clamp" : b == Boundary::stop ? "stop" : "periodic";
-}
+const char* to_string(Boundary b) { return boundary_names[static_cast<std::size_t>(b)]; }
 
 }  // namespace hetflow::ftle

@@ -37,4 +37,15 @@ SeedGrid SeedGrid::spanning(std::array<double, 3> lo, std::array<double, 3> hi, 
   return g;
 }
 
+std::vector<std::uint8_t> edge_mask(const SeedGrid& seeds) {
+  const auto& n = seeds.counts;
+  const auto on_face = [](std::size_t k, std::size_t count) { return k == 0 || k + 1 == count; };
+  std::vector<std::uint8_t> mask(seeds.size());
+  for (std::size_t i = 0; i < mask.size(); ++i) {
+    const std::size_t x = i % n[0], y = i / n[0] % n[1], z = i / (n[0] * n[1]);
+    mask[i] = on_face(x, n[0]) || on_face(y, n[1]) || (seeds.dimension == 3 && on_face(z, n[2]));
+  }
+  return mask;
+}
+
 }  // namespace hetflow::ftle

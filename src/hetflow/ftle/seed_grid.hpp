@@ -1,6 +1,8 @@
 #pragma once
 #include <array>
 #include <cstddef>
+#include <cstdint>
+#include <vector>
 
 namespace hetflow::ftle {
 
@@ -30,5 +32,9 @@ struct SeedGrid {
   static SeedGrid spanning(std::array<double, 3> lo, std::array<double, 3> hi, std::array<std::size_t, 3> counts,
                            int dimension);
 };
+
+// One flag per seed, x fastest: 1 on the grid's faces (index 0 or n - 1 along one of its axes), where the
+// flow-map gradient is a one-sided (first-order) difference rather than a central one.
+std::vector<std::uint8_t> edge_mask(const SeedGrid& seeds);
 
 }  // namespace hetflow::ftle

@@ -203,7 +203,8 @@ Sequence::Sequence(Source source, const core::DeviceSet& devices, const SeedGrid
   if (spec.method == SequenceMethod::intermediate && std::holds_alternative<const VelocityGrid*>(source_) &&
       config.boundary != Boundary::clamp)
     throw core::Error(std::string("intermediate flow maps with boundary ") + ftle::to_string(config.boundary) +
-                      ": expected clamp (a stopped or periodic tracer's short maps do not compose on the seed grid)");
+                      ": expected clamp (the short maps compose on the seed grid only for tracers that keep moving "
+                      "inside the data box)");
 }
 
 double Sequence::start_time(std::size_t k) const { return config_.t0 + static_cast<double>(k) * spec_.interval; }

@@ -102,7 +102,11 @@ Solver::Solver(const core::DeviceSet& devices, const VelocityGrid& velocity, con
 
 Solver::Solver(const core::DeviceSet& devices, int flow_code, int velocity_dimension, std::vector<double> params,
                const VelocityGrid* grid, const SeedGrid& seeds, const Config& config, core::Link* processes)
-    : devices_(&devices), link_(processes), seeds_(seeds), config_(config) {
+    : devices_(&devices),
+      link_(processes),
+      seeds_(seeds),
+      config_(config),
+      freeze_(grid && config.boundary == Boundary::freeze) {
   check_config(config);
   seeds.check();
   if (velocity_dimension != seeds.dimension)
@@ -195,6 +199,7 @@ Solver::Solver(const core::DeviceSet& devices, int flow_code, int velocity_dimen
     p.positions = core::Buffer<std::uint8_t>(ctx, tracers(p) * static_cast<std::size_t>(dimension()) * real_bytes());
     p.status = core::Buffer<cl_uint2>(ctx, tracers(p));
     p.ftle = core::Buffer<std::uint8_t>(ctx, p.own_planes * seeds.plane() * real_bytes());
+    if (freeze_) p.exits = core::Buffer<std::uint8_t>(ctx, tracers(p) * real_bytes());
 
     bind_kernels(p, k, ctx.program("ftle/ftle.cl", options));
   }
@@ -319,7 +324,7 @@ std::size_t Solver::device_bytes() const {
   std::size_t bytes = 0;
   for (std::size_t k = 0; k < parts_.size(); ++k) {
     const Part& p = parts_[k];
-    bytes += p.positions.bytes() + p.status.bytes() + p.ftle.bytes() + params_->buffer(k).bytes() +
+    bytes += p.positions.bytes() + p.status.bytes() + p.exits.bytes() + p.ftle.bytes() + params_->buffer(k).bytes() +
              velocity_->buffer(k).bytes() + times_->buffer(k).bytes();
   }
   return bytes;

@@ -141,9 +141,19 @@ class Solver {
   // gives the x axis). Throws TracerError when a tracer failed. Across processes: collective, whole on
   // rank 0.
   std::vector<double> stretch_direction() const;
-  // Tracers that the `stop` boundary halted; across processes collective, the total of all on every
-  // process.
+  // Tracers that the `stop` boundary halted or `freeze` froze at their exit; across processes collective,
+  // the total of all on every process.
   std::size_t stopped_tracers() const;
+  // Tracers that met the faces of the gridded velocity's box so far: clamp pulled one of their stage
+  // points or positions back into it, stop halted them, freeze froze them, extrapolate and free_stream
+  // ended a step of theirs outside it. 0 for periodic data and analytic flows, which have no walls.
+  // Across processes collective, the total of all on every process.
+  std::size_t boundary_hits() const;
+  // Boundary freeze with gridded velocity only: per seed, the time t0 + (n + f) dt at which its tracer
+  // reached a face of the box (n the step it left in, f the share of that step before the face), NaN for
+  // a tracer that has not left. Throws core::Error for another mode. Across processes collective, whole
+  // on rank 0.
+  std::vector<double> exit_times() const;
 
   // The velocity the tracers see at `points` (dimension() per point) at time t, evaluated on the first
   // device (of this process; not collective): analytic, or interpolated with the configured kernel and
@@ -169,6 +179,7 @@ class Solver {
     std::size_t own0 = 0, own_planes = 0;
     core::Buffer<std::uint8_t> positions;  // real_t, dimension() per tracer
     core::Buffer<cl_uint2> status;         // (code, step) per tracer, see ftle.cl
+    core::Buffer<std::uint8_t> exits;      // freeze only: real_t per tracer, the share of its last step
     core::Buffer<std::uint8_t> ftle;       // real_t per own seed
     // Arguments change between launches (times, step counts) also in const accessors.
     mutable core::Kernel seed, advect, field, field_min, velocity, direction;
@@ -211,6 +222,8 @@ class Solver {
   void check_tracers() const;
   // This process's first failed tracer as {seed, status code, step, position...}; empty when none failed.
   std::vector<double> first_failure() const;
+  // Own tracers whose status has (status & mask) == value, summed over processes.
+  std::size_t count_tracers(cl_uint mask, cl_uint value) const;
   // Across processes, collects every process's own seeds (`per_seed` values each) into rank 0's `whole`.
   void gather(std::vector<double>& whole, std::size_t per_seed) const;
 
@@ -219,6 +232,7 @@ class Solver {
   SeedGrid seeds_;
   Config config_;
   std::vector<Part> parts_;
+  bool freeze_ = false;  // gridded velocity with boundary freeze: exit fractions kept (Part::exits)
   // The velocity source on every device: parameters, gridded snapshots and their times.
   std::unique_ptr<core::Mirror<std::uint8_t>> params_, velocity_, times_;
   cl_uint snapshots_ = 1;

@@ -19,12 +19,14 @@ void Solver::bind_kernels(Part& p, std::size_t k, const core::Program& program) 
   seed.add(static_cast<cl_ulong>(p.first * seeds_.plane())).add(seed_dims(seeds_));
   seed.reals(seeds_.origin).reals(seeds_.spacing);
 
-  // ftle_advect: pos, status, count, the launch's steps (set_steps()), VELOCITY_SOURCE_ARGS.
+  // ftle_advect: pos, status, count, the launch's steps (set_steps()), VELOCITY_SOURCE_ARGS, and under
+  // freeze exit_fraction.
   core::KernelArgs advect(p.advect, config_.precision);
   advect.add(p.positions).add(p.status).add(static_cast<cl_uint>(tracers(p)));
   p.at.steps = advect.next();
   advect.skip(4);
   bind_velocity_source(advect, k, velocity_->buffer(k));
+  if (freeze_) advect.add(p.exits);
 
   // ftle_field: pos, ftle, FIELD_ARGS, inv_duration set per call.
   const std::size_t own = p.own_planes * seeds_.plane();

@@ -1,7 +1,9 @@
 // Reading a Solver's results back: tracer failures, the flow map, the FTLE fields (largest and smallest
-// exponent), stretch directions, stopped tracers and the velocity the tracers see.
+// exponent), stretch directions, stopped tracers, boundary hits and exit times, and the velocity the
+// tracers see.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "hetflow/ftle/kernel_codes.hpp"
 #include "hetflow/ftle/messages.hpp"
@@ -15,7 +17,7 @@ std::vector<double> Solver::first_failure() const {
     const Part& p = parts_[k];
     const std::vector<cl_uint2> status = p.status.to_vector(devices_->compute(k));
     for (std::size_t i = 0; i < status.size(); ++i) {
-      const cl_uint code = status[i].s[0];
+      const cl_uint code = status[i].s[0] & tracer_code_bits;
       if (code == 0 || code == tracer_stopped) continue;
       std::vector<std::uint8_t> bytes(static_cast<std::size_t>(dimension()) * real_bytes());
       p.positions.read(devices_->compute(k), bytes, i * bytes.size());
@@ -126,7 +128,7 @@ std::vector<double> Solver::stretch_direction() const {
   return out;
 }
 
-std::size_t Solver::stopped_tracers() const {
+std::size_t Solver::count_tracers(cl_uint mask, cl_uint value) const {
   std::size_t n = 0;
   for (std::size_t k = 0; k < parts_.size(); ++k) {
     const Part& p = parts_[k];
@@ -134,7 +136,7 @@ std::size_t Solver::stopped_tracers() const {
     // Count own seeds only: the neighbour planes are counted by their owner.
     const auto own = status.begin() + static_cast<std::ptrdiff_t>((p.own0 - p.first) * seeds_.plane());
     n += static_cast<std::size_t>(std::count_if(own, own + static_cast<std::ptrdiff_t>(p.own_planes * seeds_.plane()),
-                                                [](const cl_uint2& s) { return s.s[0] == tracer_stopped; }));
+                                                [&](const cl_uint2& s) { return (s.s[0] & mask) == value; }));
   }
   if (!link_) return n;
   // Counts below 2^53 travel exactly as doubles.
@@ -143,6 +145,33 @@ std::size_t Solver::stopped_tracers() const {
   for (const std::vector<double>& count : link_->all_gather(std::span(&mine, 1)))
     total += static_cast<std::size_t>(count[0]);
   return total;
+}
+
+std::size_t Solver::stopped_tracers() const { return count_tracers(tracer_code_bits, tracer_stopped); }
+
+std::size_t Solver::boundary_hits() const { return count_tracers(tracer_met_wall, tracer_met_wall); }
+
+std::vector<double> Solver::exit_times() const {
+  if (!freeze_)
+    throw core::Error("no exit times: they are kept under boundary freeze with gridded velocity, and this solver has " +
+                      (config_.boundary == Boundary::freeze ? std::string("an analytic flow")
+                                                            : std::string("boundary ") + to_string(config_.boundary)));
+  std::vector<double> out(seeds_.size(), 0.0);
+  const std::size_t plane = seeds_.plane();
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    const Part& p = parts_[k];
+    const std::vector<cl_uint2> status = p.status.to_vector(devices_->compute(k));
+    const std::vector<double> fraction = to_doubles(p.exits.to_vector(devices_->compute(k)));
+    const std::size_t skip = (p.own0 - p.first) * plane;
+    for (std::size_t i = 0; i < p.own_planes * plane; ++i) {
+      const cl_uint2 s = status[skip + i];
+      const bool left = (s.s[0] & tracer_code_bits) == tracer_stopped;
+      out[p.own0 * plane + i] = left ? config_.t0 + (static_cast<double>(s.s[1]) + fraction[skip + i]) * dt()
+                                     : std::numeric_limits<double>::quiet_NaN();
+    }
+  }
+  gather(out, 1);
+  return out;
 }
 
 std::vector<double> Solver::velocity_at(std::span<const double> points, double t) const {

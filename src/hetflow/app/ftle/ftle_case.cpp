@@ -8,7 +8,9 @@
 #include <limits>
 #include <optional>
 
+#include "hetflow/app/ftle/ftle_boundary_report.hpp"
 #include "hetflow/app/ftle/ftle_case_setup.hpp"
+#include "hetflow/app/ftle/ftle_nan_seeds.hpp"
 #include "hetflow/app/ftle/ftle_statistics.hpp"
 #include "hetflow/app/ftle/ftle_tunable.hpp"
 #include "hetflow/app/step_chunks.hpp"
@@ -161,13 +163,12 @@ RunOutcome run_sequence(const casefile::Case& c, RunContext& ctx, const FtleSetu
   progress.finish();
 
   const core::WallTimer output_timer;
-  const std::vector<std::uint8_t> mask = setup.body ? ftle::body_mask(*setup.body, seeds) : std::vector<std::uint8_t>{};
-  std::size_t masked = 0;
+  const NanSeeds nan = nan_seeds(setup);
   std::vector<FieldStats> stats;
   double low = std::numeric_limits<double>::infinity(), high = -low;  // over the shown planes, NaN left out
   for (auto& f : fields) {
-    if (!mask.empty()) masked = ftle::mask_seeds(mask, f);
-    stats.push_back(statistics(f, seeds, mask));
+    if (!nan.mask.empty()) ftle::mask_seeds(nan.mask, f);
+    stats.push_back(statistics(f, seeds, nan.mask));
     for (const double v : shown_plane(f, seeds)) {
       low = std::min(low, v);
       high = std::max(high, v);
@@ -243,7 +244,8 @@ RunOutcome run_sequence(const casefile::Case& c, RunContext& ctx, const FtleSetu
                               {"png_range", range},
                               {"png_range_source", given.size() == 2 ? "output.range" : "auto: min and max over all frames"},
                               {"seeds", seeds_json(seeds)},
-                              {"masked_seeds", masked},
+                              {"masked_seeds", nan.body},
+                              {"edge_seeds", nan.edges},
                               {"steps", config.steps},
                               {"dt", config.duration / static_cast<double>(config.steps)},
                               {"integration_time", config.duration},
@@ -382,7 +384,7 @@ Stepping advance_to_end(ftle::Solver& solver, Pathlines& pathlines, RunContext& 
     });
     interrupted = agreed.interrupted;
     s.seconds += agreed.seconds;
-    chunk.adapt(agreed.seconds);
+    chunk.adapt(agreed.seconds, n);
     s.done += n;
     progress.update(s.done);
   }
@@ -394,12 +396,13 @@ Stepping advance_to_end(ftle::Solver& solver, Pathlines& pathlines, RunContext& 
 // largest stretching and the smallest exponent, per seed.
 struct FinalFields {
   std::vector<double> field, flow_map, eigenvector, ftle_min;
-  std::size_t stopped_tracers = 0;
-  std::size_t masked_seeds = 0;  // seeds in the body, NaN in field, eigenvector and ftle_min
+  std::vector<double> exit_time;  // boundary freeze: per seed, NaN for a tracer that stayed inside
+  std::size_t stopped_tracers = 0, boundary_hits = 0;
 };
 
 // The collective reads, whole on rank 0, which alone goes on to write.
-FinalFields read_final_fields(ftle::Solver& solver, Pathlines& pathlines, RunContext& ctx, const casefile::Case& c) {
+FinalFields read_final_fields(ftle::Solver& solver, Pathlines& pathlines, RunContext& ctx, const casefile::Case& c,
+                              const FtleSetup& setup) {
   FinalFields f;
   ctx.ranks.together([&] {
     try {
@@ -412,6 +415,8 @@ FinalFields read_final_fields(ftle::Solver& solver, Pathlines& pathlines, RunCon
       rethrow_tracer_error(e, solver);
     }
     f.stopped_tracers = solver.stopped_tracers();
+    f.boundary_hits = solver.boundary_hits();
+    if (keeps_exit_times(setup)) f.exit_time = solver.exit_times();
   });
   return f;
 }
@@ -462,11 +467,22 @@ void write_field_files(const casefile::Case& c, RunDirectory& dir, display::Prog
     if (fp32) arrays.emplace_back("eigenvector", eigenvector32, 3);
     else arrays.emplace_back("eigenvector", eigenvector3, 3);
   }
+  const bool want_exit = !f.exit_time.empty();
+  const std::vector<float> exit32 =
+      fp32 ? std::vector<float>(f.exit_time.begin(), f.exit_time.end()) : std::vector<float>{};
+  if (want_exit) {
+    if (fp32)
+      arrays.emplace_back("exit_time", exit32);
+    else
+      arrays.emplace_back("exit_time", f.exit_time);
+  }
   const std::string what = std::string(want_flow_map ? "FTLE and the final tracer positions flow_map on the seed grid"
                                                      : "FTLE on the seed grid") +
                            (want_eigenvector ? ", with eigenvector, the direction of largest stretching" : "") +
                            (want_min ? ", with ftle_min, the smallest exponent" : "") +
-                           (setup.body ? "; NaN in the body (ftle.body)" : "");
+                           (want_exit ? ", with exit_time, when each tracer left the data box (NaN: it stayed)" : "") +
+                           (setup.body ? "; NaN in the body (ftle.body)" : "") +
+                           (setup.nan_edges ? "; NaN on the seed grid's faces (output.edges: nan)" : "");
   if (c.get<bool>("output.vti")) {
     io::write_vti(dir.file("ftle.vti"), image, arrays);
     dir.add_output("ftle.vti", what + (seeds.dimension == 2 ? " (one point thick along z)" : ""));
@@ -546,18 +562,19 @@ RunOutcome FtleCase::run(const casefile::Case& c, RunContext& ctx) const {
   const long done = stepped.done;
 
   const core::WallTimer output_timer;
-  FinalFields f = read_final_fields(*solver, pathlines, ctx, c);
+  FinalFields f = read_final_fields(*solver, pathlines, ctx, c, setup);
   const RunOutcome outcome = done < steps ? RunOutcome::interrupted : RunOutcome::complete;
   if (!ctx.ranks.root()) return outcome;
-  // Seeds in the body start in no fluid: their values are NaN in every per-seed array but the flow map.
-  const std::vector<std::uint8_t> mask =
-      setup.body ? ftle::body_mask(*setup.body, setup.seeds) : std::vector<std::uint8_t>{};
-  if (!mask.empty()) {
-    f.masked_seeds = ftle::mask_seeds(mask, f.field);
-    if (!f.ftle_min.empty()) ftle::mask_seeds(mask, f.ftle_min);
-    if (!f.eigenvector.empty()) ftle::mask_seeds(mask, f.eigenvector, static_cast<std::size_t>(setup.seeds.dimension));
+  // Seeds in the body start in no fluid, and output.edges: nan hides the faces' one-sided values: theirs
+  // are NaN in every exponent array (not in flow_map or exit_time, which the tracers define).
+  const NanSeeds nan = nan_seeds(setup);
+  if (!nan.mask.empty()) {
+    ftle::mask_seeds(nan.mask, f.field);
+    if (!f.ftle_min.empty()) ftle::mask_seeds(nan.mask, f.ftle_min);
+    if (!f.eigenvector.empty())
+      ftle::mask_seeds(nan.mask, f.eigenvector, static_cast<std::size_t>(setup.seeds.dimension));
   }
-  const FieldStats stats = statistics(f.field, setup.seeds, mask);
+  const FieldStats stats = statistics(f.field, setup.seeds, nan.mask);
   write_field_files(c, dir, progress, f, setup, pathlines, done);
 
   dir.manifest()["result"] = {
@@ -571,11 +588,13 @@ RunOutcome FtleCase::run(const casefile::Case& c, RunContext& ctx) const {
       {"dt", solver->dt()},
       {"integration_time", static_cast<double>(done) * solver->dt()},
       {"stopped_tracers", f.stopped_tracers},
-      {"masked_seeds", f.masked_seeds},
+      {"boundary", boundary_report(setup, f.boundary_hits, f.exit_time)},
+      {"masked_seeds", nan.body},
+      {"edge_seeds", nan.edges},
       {"device_seconds", stepped.device_seconds},
       {"device_seconds_note", "advection kernels' OpenCL profiling time (last device), output excluded"}};
   if (!f.ftle_min.empty()) {
-    const SmallestStats least = smallest_statistics(f.ftle_min, mask);
+    const SmallestStats least = smallest_statistics(f.ftle_min, nan.mask);
     dir.manifest()["result"]["ftle_min"] = {
         {"mean", least.mean}, {"min", least.min}, {"max", least.max}, {"singular_seeds", least.singular}};
   }

@@ -257,13 +257,28 @@ void check_sequence(const casefile::Case& c, std::vector<std::string>& problems)
   }
   if (c.get<std::string>("ftle.flow") == "file" && c.get<std::string>("ftle.boundary") != "clamp")
     problems.push_back(c.where("ftle.boundary") + ": ftle.boundary = " + c.get<std::string>("ftle.boundary") +
-                       " does not suit sequence.method flow_maps (a stopped or periodic tracer's short maps do not "
-                       "compose on the seed grid): expected clamp, or sequence.method: direct");
+                       " does not suit sequence.method flow_maps (the short maps compose on the seed grid only for "
+                       "tracers that keep moving inside the data box): expected clamp, or sequence.method: direct");
   // Whatever else the library refuses, said in its words.
   try {
     (void)ftle::Sequence::cost(solver_config(c), sequence_spec(c));
   } catch (const std::exception& e) {
     problems.push_back(c.where("sequence.method") + ": sequence.method = flow_maps: " + e.what());
+  }
+}
+
+// output.edges: nan hides the seeds on the seed grid's faces; with 2 seeds along an axis every seed is
+// on one, and no field would be left.
+void check_edges(const casefile::Case& c, const ftle::SeedGrid& seeds, std::vector<std::string>& problems) {
+  if (c.get<std::string>("output.edges") != "nan") return;
+  for (int d = 0; d < seeds.dimension; ++d) {
+    const std::size_t n = seeds.counts[static_cast<std::size_t>(d)];
+    if (n >= 3) continue;
+    problems.push_back(c.where("output.edges") + ": output.edges = nan leaves no seed: the seed grid has " +
+                       std::to_string(n) + " seeds along " + "xyz"[d] +
+                       ", all on its faces: expected at least 3 seeds per axis (seeds.counts), or output.edges: "
+                       "one_sided");
+    return;
   }
 }
 
@@ -334,8 +349,11 @@ void declare_ftle_keys(casefile::Schema& s) {
   f.key<std::string>("integrator", "rk4", "fixed-step integrator (order 1, 2, 4)").one_of({"euler", "heun", "rk4"});
   f.key<std::string>("interpolation", "m4prime", "gridded velocity between nodes (flow: file)")
       .one_of({"m4prime", "linear"});
-  f.key<std::string>("boundary", "clamp", "gridded velocity at the data box's faces (flow: file)")
-      .one_of({"clamp", "stop", "periodic"});
+  f.key<std::string>("boundary", "clamp",
+                     "gridded velocity at and beyond the data box's faces (flow: file): extrapolate continues it "
+                     "linearly, free_stream lets the data fall to 0 beyond them, freeze stops tracers at their "
+                     "exit and writes exit_time")
+      .one_of({"clamp", "stop", "periodic", "extrapolate", "free_stream", "freeze"});
   f.key<std::string>("precision", "fp64", "tracer positions and velocity arithmetic").one_of({"fp32", "fp64"});
   f.key<int>("work_group", 0, "work-items per work-group of the kernels; 0 (with groups_per_unit 0): tuned "
                               "(hetflow tune ftle) or 64").at_least(0);
@@ -411,6 +429,10 @@ void declare_ftle_keys(casefile::Schema& s) {
                                    "into ftle.vti (single fields only)");
   o.key<bool>("npy", false, "also write the field as ftle.npy for NumPy: float64 of shape (ny, nx), or "
                             "(nz, ny, nx) in 3D, x fastest (single fields only)");
+  o.key<std::string>("edges", "one_sided",
+                     "the seeds on the seed grid's faces: first-order differences, or NaN (also left out of "
+                     "the statistics)")
+      .one_of({"one_sided", "nan"});
 
   auto& q = s.section("sequence", "a movie of FTLE fields over start times t0 + k interval, k = 0 .. count - 1, "
                                   "each over the same T (docs/ftle.md, \"Sequences of fields\")");
@@ -524,6 +546,7 @@ void check_ftle_case(const casefile::Case& c, std::vector<std::string>& problems
   if (shape_ok) {
     const ftle::SeedGrid seeds = seed_grid(seed_region(c, flow, grid.get()));
     check_body_keys(c, dim, &seeds, problems);
+    check_edges(c, seeds, problems);
   } else {
     check_body_keys(c, dim, nullptr, problems);
   }
@@ -590,6 +613,7 @@ FtleSetup make_ftle_setup(const casefile::Case& c) {
   s.config = solver_config(c);
   s.sequence = sequence_spec(c);
   s.body = make_body(c, s.seeds.dimension);
+  s.nan_edges = c.get<std::string>("output.edges") == "nan";
   if (s.body) s.info["body"] = body_info(*s.body, c);
   if (grid) {
     const auto u = s.config.free_stream.begin();

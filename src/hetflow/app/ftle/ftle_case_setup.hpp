@@ -28,6 +28,8 @@ struct FtleSetup {
   ftle::SequenceSpec sequence;
   // ftle.body: seeds inside it get FTLE = NaN (ftle::body_mask); none without a body.
   std::optional<ftle::Body> body;
+  // output.edges: nan: the seeds on the seed grid's faces get NaN as well (ftle::edge_mask).
+  bool nan_edges = false;
   nlohmann::json info;  // the flow as run, for the manifest
 };
 

@@ -36,7 +36,9 @@ FieldStats statistics(const std::vector<double>& f, const ftle::SeedGrid& seeds,
       ++inner;
     }
   }
-  if (counted == 0) throw core::Error("ftle: every seed lies in the body: no FTLE to report");
+  if (counted == 0)
+    throw core::Error(
+        "ftle: every seed lies in the body or, with output.edges: nan, on the seed grid's faces: no FTLE to report");
   s.mean /= static_cast<double>(counted);
   s.interior_mean = inner ? interior / static_cast<double>(inner) : s.mean;
   s.negative_share = static_cast<double>(negative) / static_cast<double>(counted);

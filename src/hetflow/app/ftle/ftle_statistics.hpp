@@ -16,9 +16,9 @@ struct FieldStats {
   double negative_share = 0;
 };
 
-// Statistics of the field over the seeds outside the body (`mask` as ftle::body_mask; empty: every
-// seed); a non-finite value there (a degenerate flow-map gradient) stops the run with its seed. At least
-// one seed must be outside the body (the case checks it).
+// Statistics of the field over the seeds not flagged in `mask` (the body's and, with output.edges: nan,
+// the faces' seeds: NanSeeds; empty: every seed); a non-finite value there (a degenerate flow-map
+// gradient) stops the run with its seed. At least one seed must be left (the case checks it).
 FieldStats statistics(const std::vector<double>& f, const ftle::SeedGrid& seeds, std::span<const std::uint8_t> mask);
 
 // The smallest exponent's field (output.lambda_min) over the seeds outside the body: mean, min and max

@@ -254,7 +254,7 @@ RunOutcome KarstCase::run(const casefile::Case& c, RunContext& ctx) const {
     const std::size_t count = std::min({per_batch, static_cast<std::size_t>(batch.steps()), s.sets.size() - first});
     const core::WallTimer batch_timer;
     auto runs = device.run(s.forcing.inlet, s.forcing.velocity, std::span(s.sets).subspan(first, count), g);
-    if (static_cast<std::size_t>(batch.steps()) <= per_batch) batch.adapt(batch_timer.seconds());
+    if (static_cast<std::size_t>(batch.steps()) <= per_batch) batch.adapt(batch_timer.seconds(), batch.steps());
     outlets.insert(outlets.end(), std::make_move_iterator(runs.begin()), std::make_move_iterator(runs.end()));
     first += count;
   }

@@ -216,7 +216,7 @@ class LbmStepping {
       });
       interrupted = agreed.interrupted;
       stepping_seconds += agreed.seconds;
-      chunk.adapt(agreed.seconds);
+      chunk.adapt(agreed.seconds, n);
       done += n;
       progress_.update(done);
       if (done == next && done < steps) output(done);
