@@ -159,6 +159,11 @@ class Solver {
   // device (of this process; not collective): analytic, or interpolated with the configured kernel and
   // boundary mode.
   std::vector<double> velocity_at(std::span<const double> points, double t) const;
+  // In situ: snapshot `index` of the gridded velocity becomes `values`, a device buffer of this solver's
+  // one device holding dimension() components per node in the run's precision, x fastest (as
+  // lbm::Solver::velocity_on_device leaves them), copied on the device. Resident velocity on one device
+  // of one process; the next initialise() and advance() see it.
+  void load_snapshot(std::size_t index, const core::Buffer<std::uint8_t>& values);
 
   const Config& config() const { return config_; }
   const SeedGrid& seeds() const { return seeds_; }

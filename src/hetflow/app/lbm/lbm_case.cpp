@@ -8,6 +8,7 @@
 #include "hetflow/app/lbm/lbm_case_geometry.hpp"
 #include "hetflow/app/lbm/lbm_case_multiphase.hpp"
 #include "hetflow/app/lbm/lbm_case_outputs.hpp"
+#include "hetflow/app/lbm/lbm_insitu_ftle.hpp"
 #include "hetflow/app/lbm/lbm_tunable.hpp"
 #include "hetflow/app/step_chunks.hpp"
 #include "hetflow/core/error.hpp"
@@ -197,18 +198,27 @@ std::string lbm_headline(const casefile::Case& c, const LbmDiagnostics& d, const
 class LbmStepping {
  public:
   LbmStepping(RunContext& ctx, lbm::Solver& solver, LbmOutputs* outputs, const LbmGeometry& geometry,
-              const Reynolds& reynolds, display::Progress& progress)
-      : ctx_(ctx), solver_(solver), outputs_(outputs), geometry_(geometry), reynolds_(reynolds), progress_(progress) {}
+              const Reynolds& reynolds, display::Progress& progress, LbmInsituFtle* insitu)
+      : ctx_(ctx),
+        solver_(solver),
+        outputs_(outputs),
+        geometry_(geometry),
+        reynolds_(reynolds),
+        progress_(progress),
+        insitu_(insitu) {}
 
   // Steps to `steps` (or an interruption), writing outputs on the way; returns the steps done. The ranks
   // agree after each chunk, so they take the same chunks (sized by the slowest) and stop after the same one.
+  // In-situ FTLE takes its snapshots at the ends of chunks that stop on its steps.
   long run(long steps, long every) {
+    if (insitu_) insitu_->take();
     output(0);
     long done = 0;
     StepChunks chunk(8);
     bool interrupted = io::interrupted();
+    const long snapshot_every = insitu_ ? insitu_->settings().every : steps;
     while (done < steps && !interrupted) {
-      const long next = std::min(steps, (done / every + 1) * every);
+      const long next = std::min({steps, (done / every + 1) * every, (done / snapshot_every + 1) * snapshot_every});
       const long n = std::min(chunk.steps(), next - done);
       const Ranks::Agreed agreed = ctx_.ranks.together([&] {
         solver_.advance(n);
@@ -219,7 +229,8 @@ class LbmStepping {
       chunk.adapt(agreed.seconds, n);
       done += n;
       progress_.update(done);
-      if (done == next && done < steps) output(done);
+      if (insitu_ && done % snapshot_every == 0) insitu_->take();
+      if (done % every == 0 && done < steps) output(done);
     }
     if (last_output_ != done) output(done);
     progress_.finish();
@@ -228,6 +239,7 @@ class LbmStepping {
 
   double mass0 = 0.0, output_seconds = 0.0, stepping_seconds = 0.0;
   LbmDiagnostics last;
+  nlohmann::json ftle_frames = nlohmann::json::array();
 
  private:
   void output(long step) {
@@ -239,6 +251,11 @@ class LbmStepping {
       last = diagnose(fields, step);
       if (step == 0) mass0 = last.mass;
       outputs_->write(step, fields, last, mass0, title_extra(last));
+      // An FTLE frame once the window is full, at the steps whose snapshot the ring holds newest.
+      if (insitu_ && insitu_->ready() && step % insitu_->settings().every == 0) {
+        ftle_frames.push_back(write_insitu_ftle(ctx_.directory, *insitu_, step, insitu_->field(),
+                                                solver_.config().storage == lbm::Storage::fp64));
+      }
       progress_.note("step " + std::to_string(step) + " written");
       output_seconds += timer.seconds();
       if (last.max_speed > max_lattice_speed) {
@@ -265,6 +282,7 @@ class LbmStepping {
   const LbmGeometry& geometry_;
   const Reynolds& reynolds_;
   display::Progress& progress_;
+  LbmInsituFtle* insitu_;
   long last_output_ = -1;
 };
 
@@ -336,6 +354,15 @@ casefile::Schema LbmCase::schema() const {
 
   auto& o = s.section("output");
   o.key<int>("every", 100, "output interval").at_least(1).unit("steps");
+  auto& f = s.section("ftle", "FTLE of the run's own flow, computed in situ on the device (docs/lbm.md)");
+  f.key<long>("every", 0, "lattice steps between the velocity snapshots the FTLE takes; 0: no FTLE")
+      .at_least(0)
+      .unit("steps");
+  f.key<long>("window", 11, "snapshots per FTLE field: T = (window - 1) every").at_least(2).at_most(100000);
+  f.key<std::string>("direction", "backward", "backward from the newest snapshot (attracting structures at the "
+                                              "output step) or forward from the oldest (repelling, at step - T)")
+      .one_of({"backward", "forward"});
+  f.key<long>("steps_per_snapshot", 4, "RK4 steps per snapshot interval").at_least(1).at_most(10000);
   o.key<std::string>("slice_axis", "z", "the PNG shows the middle plane normal to this axis").one_of({"x", "y", "z"});
   o.key<std::string>("slice_field", "auto", "what the PNG shows: speed |u|, or density (component a's with two "
                                             "components); auto: density for multiphase models, else speed")
@@ -347,6 +374,13 @@ void LbmCase::check(const casefile::Case& c) const {
   std::vector<std::string> problems;
   check_lbm_geometry(c, problems);
   check_multiphase(c, problems);
+  // In-situ FTLE frames come at output steps, whose snapshot the ring must hold newest.
+  const long snapshots = c.get<long>("ftle.every"), outputs = c.get<long>("output.every");
+  if (snapshots > 0 && outputs % snapshots != 0) {
+    problems.push_back(c.where("ftle.every") + ": ftle.every = " + std::to_string(snapshots) +
+                       " does not divide output.every = " + std::to_string(outputs) +
+                       ": the FTLE fields come at output steps, which need a snapshot each");
+  }
   if (!problems.empty()) throw casefile::CaseError(std::move(problems));
 }
 
@@ -378,9 +412,29 @@ RunOutcome LbmCase::run(const casefile::Case& c, RunContext& ctx) const {
   }
   const Reynolds reynolds{geometry, axis, nu};
 
+  std::optional<LbmInsituFtle> insitu;
+  if (const LbmInsituFtle::Settings s = LbmInsituFtle::settings(c); s.every > 0) {
+    try {
+      insitu.emplace(s, ctx.devices, *solver, geometry.mask);
+    } catch (const core::Error& e) {
+      throw core::Error(c.where("ftle.every") + ": ftle.every = " + std::to_string(s.every) + ": " + e.what());
+    }
+  }
+
   display::Progress progress(steps, "lbm", ctx.verbosity);
-  LbmStepping stepping(ctx, *solver, outputs ? &*outputs : nullptr, geometry, reynolds, progress);
+  LbmStepping stepping(ctx, *solver, outputs ? &*outputs : nullptr, geometry, reynolds, progress,
+                       insitu ? &*insitu : nullptr);
   const long done = stepping.run(steps, every);
+  if (insitu && ctx.ranks.root()) {
+    dir.manifest()["ftle"] = {{"frames", stepping.ftle_frames},
+                              {"integration_time", insitu->duration()},
+                              {"snapshots_per_field", insitu->settings().window},
+                              {"seeds", insitu->seeds().size()}};
+    if (!stepping.ftle_frames.empty()) {
+      dir.add_output("ftle_*.vti", "in-situ FTLE fields (1/lattice step) on the lattice's nodes, walls NaN");
+      dir.add_output("ftle_*.png", "the in-situ FTLE fields with a colour bar, walls grey");
+    }
+  }
   const RunOutcome outcome = done < steps ? RunOutcome::interrupted : RunOutcome::complete;
   if (!outputs) return outcome;
   outputs->close();
