@@ -2,12 +2,13 @@
 // kernel source or problem class, defaults where nothing is tuned or tuning is disabled, and files
 // that are not a database.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <unistd.h>
+#include <vector>
 
 #include "hetflow/core/error.hpp"
 #include "hetflow/tune/database.hpp"
@@ -87,6 +88,29 @@ TEST_F(TuningDatabase, RoundTripThroughTheFile) {
   std::size_t files = 0;
   for (const auto& f : fs::directory_iterator(dir / "sub")) files += f.is_regular_file() ? 1 : 0;
   EXPECT_EQ(files, 1u);
+}
+
+// An entry of a counted cost keeps its unit and, stored for any device, is found from every device's key
+// made device-independent; keys() lists what the file holds.
+TEST_F(TuningDatabase, CountedCostsAndEntriesForAnyDevice) {
+  const Database db(dir / "tuning.json");
+  EXPECT_TRUE(db.keys().empty());  // no file at all
+  Entry counted = entry();
+  counted.cost_unit = "work";
+  counted.best_seconds = 30.0;
+  db.store(for_any_device(key()), counted);
+  db.store(key(), entry());
+  const std::optional<Entry> e = db.find(for_any_device(key(device("GPU Z", "1.0"))));
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->cost_unit, "work");
+  EXPECT_EQ(e->best_seconds, 30.0);
+  EXPECT_EQ(db.find(key())->cost_unit, "");  // a time: no unit stored
+  const std::vector<Key> keys = db.keys();
+  ASSERT_EQ(keys.size(), 2u);
+  EXPECT_EQ(keys[0].device, any_device);
+  EXPECT_EQ(keys[0].driver, any_device);
+  EXPECT_EQ(keys[0].problem_class, "fp32 single-phase");
+  EXPECT_EQ(keys[1], key());
 }
 
 TEST_F(TuningDatabase, AnyOtherDeviceDriverSourceOrProblemMisses) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "hetflow/app/nnls/tnt_constants_tunable.hpp"
 #include "hetflow/app/option_checks.hpp"
 #include "hetflow/app/solvers.hpp"
 #include "hetflow/core/error.hpp"
@@ -47,15 +48,32 @@ std::string fixed(double v, int digits) {
   return text;
 }
 
+// A trial's cost as the tunable measures it: milliseconds, or its count of work.
+std::string cost_text(const tune::Tunable& t, double cost) {
+  if (!t.cost_unit.empty()) return core::number_text(cost, 4) + " " + t.cost_unit;
+  std::string text = core::number_text(cost * 1e3, 4) + " ms";
+  if (t.rate) text += ", " + core::number_text(t.rate(cost), 4) + " " + t.unit;
+  return text;
+}
+
 void print_trial(std::ostream& out, const tune::Tunable& t, const tune::Trial& trial) {
   out << "  " << tune::describe(trial.setting) << ": ";
   if (!trial.failure.empty()) {
     out << "failed: " << trial.failure << std::endl;
     return;
   }
-  out << core::number_text(trial.seconds * 1e3, 4) << " ms";
-  if (t.rate) out << ", " << core::number_text(t.rate(trial.seconds), 4) << " " << t.unit;
-  out << std::endl;  // as it comes: a tuning run can take minutes
+  out << cost_text(t, trial.seconds) << std::endl;  // as it comes: a tuning run can take minutes
+}
+
+// The request's nnls-constants options, named, for the refusal on another tunable.
+std::vector<std::string> class_options(const TuneRequest& r) {
+  std::vector<std::string> given;
+  if (!r.problem_class.empty()) given.push_back("--class");
+  if (!r.kappas.empty()) given.push_back("--kappa");
+  if (!r.active.empty()) given.push_back("--active");
+  if (!r.problems.empty()) given.push_back("--problem");
+  if (!r.objective.empty()) given.push_back("--objective");
+  return given;
 }
 
 }  // namespace
@@ -83,6 +101,21 @@ CLI::App* add_tune_command(CLI::App& app, TuneRequest& r) {
   cmd->add_option("--case", r.case_file, per_target(&TuneTarget::case_help, "; "))->check(CLI::ExistingFile);
   cmd->add_option("--repeats", r.repeats, "timed runs per setting after one warm-up")->check(CLI::Range(1, 1000));
   cmd->add_option("--seed", r.seed, "annealing's random seed");
+  // The problem class of nnls-constants (tune_command refuses these options for the other tunables).
+  const auto only = [](const char* text) { return std::string(tnt_constants_name) + ": " + text; };
+  cmd->add_option("--class", r.problem_class, only("the problem class whose constants are tuned and stored (required)"))
+      ->check(not_empty());
+  cmd->add_option("--kappa", r.kappas,
+                  only("condition numbers of the class's SVC matrices, comma-separated (default 1e2)"))
+      ->delimiter(',');
+  cmd->add_option("--active", r.active, only("fractions of the variables active in the solutions (default 0.1)"))
+      ->delimiter(',');
+  cmd->add_option("--problem", r.problems, only("A b: a matrix and right-hand sides instead of SVC ones (repeatable)"))
+      ->type_size(2)
+      ->allow_extra_args(false);
+  cmd->add_option("--objective", r.objective,
+                  only("time (TNT's wall clock, default) or work (factorisations + 0.1 PCGNR iterations)"))
+      ->check(CLI::IsMember({"time", "work"}));
   return cmd;
 }
 
@@ -111,6 +144,12 @@ int tune_command(const TuneRequest& r, std::ostream& out) {
     }
     throw core::Error("tune " + r.name + ": --case is for " + takers + " only");
   }
+  if (const std::vector<std::string> given = class_options(r); !given.empty() && r.name != tnt_constants_name) {
+    std::string names;
+    for (const std::string& g : given) names += (names.empty() ? "" : ", ") + g;
+    throw core::Error("tune " + r.name + ": " + names + " " + (given.size() == 1 ? "is" : "are") + " for " +
+                      tnt_constants_name + " only");
+  }
   const tune::Tunable t = target.make(r, devices, measure);
   const tune::Database db(r.db.empty() ? tune::default_database_path() : std::filesystem::path(r.db));
   if (db.path().empty()) throw core::Error("no tuning database path: give --db, or set HETFLOW_TUNING_DB or HOME");
@@ -125,14 +164,18 @@ int tune_command(const TuneRequest& r, std::ostream& out) {
   const tune::TuneResult result =
       tune::tune(t.space, t.seconds, t.defaults, options, [&](const tune::Trial& trial) { print_trial(out, t, trial); });
 
-  out << "best: " << tune::describe(result.best) << ", " << core::number_text(result.best_seconds * 1e3, 4) << " ms";
-  if (t.rate) out << ", " << core::number_text(t.rate(result.best_seconds), 4) << " " << t.unit;
-  out << "\n"
+  for (const tune::Trial& trial : result.trials) {
+    if (trial.setting == t.defaults && trial.failure.empty())
+      out << "defaults: " << tune::describe(t.defaults) << ", " << cost_text(t, trial.seconds) << "\n";
+  }
+  out << "best: " << tune::describe(result.best) << ", " << cost_text(t, result.best_seconds) << "\n"
       << tune::to_string(result.search) << " search: " << result.trials.size() << " of " << result.space_size
       << " settings evaluated\n"
       << "best/mean " << fixed(result.best_over_mean(), 2) << "x, best/worst " << fixed(result.best_over_worst(), 2)
       << "x (speedup of the best over the mean and the worst evaluated)\n";
-  db.store(tune::make_key(t.name, info, t.kernel_files, t.problem_class), tune::entry_of(t, result));
+  tune::Key key = tune::make_key(t.name, info, t.kernel_files, t.problem_class);
+  if (t.device_independent) key = tune::for_any_device(std::move(key));
+  db.store(key, tune::entry_of(t, result));
   out << "wrote " << db.path().string() << "\n";
   return 0;
 }

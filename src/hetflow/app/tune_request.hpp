@@ -2,6 +2,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace hetflow::app {
 
@@ -18,6 +19,12 @@ struct TuneRequest {
   std::string case_file;       // the case whose workload is measured, for tunables that take one
   int repeats = 5;             // timed runs per setting, after one warm-up
   std::uint64_t seed = 1;
+  // nnls-constants only: the problem class (app/nnls/tnt_class.hpp) and how a setting is costed.
+  std::string problem_class;          // the name its entry is stored under
+  std::vector<double> kappas;         // SVC condition numbers; empty: the class's default
+  std::vector<double> active;         // fractions of the variables active in the solutions; empty: default
+  std::vector<std::string> problems;  // matrix and right-hand-side files, in pairs, instead of SVC problems
+  std::string objective;              // time or work; empty: time
 };
 
 }  // namespace hetflow::app

@@ -28,18 +28,20 @@ json key_json(const Key& k) {
 }
 
 json entry_json(const Key& key, const Entry& e) {
-  return {{"key", key_json(key)},
-          {"best", e.best},
-          {"best_seconds", e.best_seconds},
-          {"mean_seconds", e.mean_seconds},
-          {"worst_seconds", e.worst_seconds},
-          {"best_rate", e.best_rate},
-          {"unit", e.unit},
-          {"search", e.search},
-          {"evaluations", e.evaluations},
-          {"space_size", e.space_size},
-          {"problem", e.problem},
-          {"tuned_at", e.tuned_at}};
+  json j = {{"key", key_json(key)},
+            {"best", e.best},
+            {"best_seconds", e.best_seconds},
+            {"mean_seconds", e.mean_seconds},
+            {"worst_seconds", e.worst_seconds},
+            {"best_rate", e.best_rate},
+            {"unit", e.unit},
+            {"search", e.search},
+            {"evaluations", e.evaluations},
+            {"space_size", e.space_size},
+            {"problem", e.problem},
+            {"tuned_at", e.tuned_at}};
+  if (!e.cost_unit.empty()) j["cost_unit"] = e.cost_unit;
+  return j;
 }
 
 Entry entry_of(const json& j) {
@@ -55,6 +57,7 @@ Entry entry_of(const json& j) {
   e.space_size = j.value("space_size", std::size_t{0});
   e.problem = j.value("problem", "");
   e.tuned_at = j.value("tuned_at", "");
+  e.cost_unit = j.value("cost_unit", "");
   return e;
 }
 
@@ -82,6 +85,11 @@ Key make_key(std::string tunable, const core::DeviceInfo& device, std::span<cons
     h.update(name + ":" + std::to_string(text.size()) + ":").update(text);
   }
   return {std::move(tunable), device.name, device.driver, h.hex(), std::move(problem_class)};
+}
+
+Key for_any_device(Key key) {
+  key.device = key.driver = any_device;
+  return key;
 }
 
 std::filesystem::path default_database_path() {
@@ -119,6 +127,23 @@ std::size_t Database::size() const {
   } catch (const std::exception&) {
     return 0;
   }
+}
+
+std::vector<Key> Database::keys() const {
+  std::vector<Key> out;
+  try {
+    const auto j = read(path_);
+    if (!j) return out;
+    for (const json& e : j->at("entries")) {
+      const json& k = e.at("key");
+      out.push_back({k.at("tunable").get<std::string>(), k.at("device").get<std::string>(),
+                     k.at("driver").get<std::string>(), k.at("source_hash").get<std::string>(),
+                     k.at("problem_class").get<std::string>()});
+    }
+  } catch (const std::exception&) {
+    return {};  // advisory data, as find()
+  }
+  return out;
 }
 
 void Database::store(const Key& key, const Entry& entry) const {

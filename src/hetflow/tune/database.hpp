@@ -28,8 +28,14 @@ struct Key {
 Key make_key(std::string tunable, const core::DeviceInfo& device, std::span<const std::string> kernel_files,
              std::string problem_class);
 
-// One tuning outcome. Times are seconds per timed run (lower is better); the rate, when the tunable
-// has a figure of merit (MLUPs/s), is the best setting's.
+// The device and driver of an entry whose cost is a deterministic count rather than a time: the count
+// does not depend on the device, so one entry serves every device.
+inline constexpr const char* any_device = "any";
+Key for_any_device(Key key);
+
+// One tuning outcome. Times are seconds per timed run (lower is better), or the cost in `cost_unit`
+// when the tunable counts work instead of timing it; the rate, when the tunable has a figure of merit
+// (MLUPs/s), is the best setting's.
 struct Entry {
   Setting best;
   double best_seconds = 0;
@@ -42,6 +48,7 @@ struct Entry {
   std::size_t space_size = 0;  // feasible settings
   std::string problem;       // the problem measured, e.g. "duct 64^3"
   std::string tuned_at;      // UTC, ISO 8601
+  std::string cost_unit;     // empty: the *_seconds are seconds; else the unit of the cost they hold
 };
 
 // Where tuned settings live: $HETFLOW_TUNING_DB, else $XDG_CACHE_HOME/hetflow/tuning.json, else
@@ -66,6 +73,8 @@ class Database {
   // replacing it would destroy whatever it is.
   void store(const Key& key, const Entry& entry) const;
   std::size_t size() const;
+  // The keys of every entry, in the file's order; none if the file is missing or unreadable.
+  std::vector<Key> keys() const;
 
  private:
   std::filesystem::path path_;

@@ -177,6 +177,7 @@ Entry entry_of(const Tunable& tunable, const TuneResult& result) {
   e.space_size = result.space_size;
   e.problem = tunable.problem;
   e.tuned_at = io::utc_timestamp();
+  e.cost_unit = tunable.cost_unit;
   return e;
 }
 

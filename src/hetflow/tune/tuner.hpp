@@ -12,8 +12,9 @@
 
 namespace hetflow::tune {
 
-// The cost of one setting: its median seconds per timed run (measure() of a TimedRun). A core::Error
-// (e.g. a work-group the kernel cannot run with) makes the setting a failed trial, not a failed tuning.
+// The cost of one setting: its median seconds per timed run (measure() of a TimedRun), or a positive
+// deterministic count of work where the Tunable says so (cost_unit). A core::Error (e.g. a work-group
+// the kernel cannot run with) makes the setting a failed trial, not a failed tuning.
 using Objective = std::function<double(const Setting&)>;
 
 // Something the tuner knows how to tune on one device: its space, its defaults (what runs where
@@ -29,6 +30,12 @@ struct Tunable {
   // The figure of merit of a run of `s` seconds (MLUPs/s from nodes × steps / s); empty: none.
   std::function<double(double)> rate;
   std::string unit;
+  // Empty: `seconds` returns seconds. Else the unit of the deterministic cost it returns instead: a
+  // count of work that, unlike a time, repeats exactly and lets a test assert what the search found.
+  std::string cost_unit = {};
+  // Whether the cost is the same on every device (a count of operations): its entry is then stored for
+  // tune::any_device, where a run on any device finds it.
+  bool device_independent = false;
 };
 
 enum class Search { automatic, exhaustive, annealing };

@@ -13,19 +13,21 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hetflow/app/nnls/nnls_input.hpp"
 #include "hetflow/app/nnls/nnls_tunable.hpp"
+#include "hetflow/app/nnls/tnt_constants_choice.hpp"
 #include "hetflow/app/option_checks.hpp"
 #include "hetflow/core/device_set.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/event.hpp"
 #include "hetflow/io/atomic_file.hpp"
-#include "hetflow/io/error.hpp"
 #include "hetflow/io/matrix_file.hpp"
 #include "hetflow/nnls/fnnls.hpp"
 #include "hetflow/nnls/kkt.hpp"
 #include "hetflow/nnls/lawson_hanson.hpp"
 #include "hetflow/nnls/support.hpp"
 #include "hetflow/nnls/tnt.hpp"
+#include "hetflow/tune/database.hpp"
 
 namespace hetflow::app {
 namespace {
@@ -43,75 +45,12 @@ struct RhsResult {
   std::optional<double> seconds;  // absent when several right-hand sides shared one timed call
 };
 
-// Reads a file the user named; every failure becomes a core::Error naming it (io's messages already do),
-// so that input problems are reported as errors, not as output errors.
-io::DenseArray read_input(const std::string& spec) {
-  try {
-    return io::read_dense(spec);
-  } catch (const io::IoError& e) {
-    throw core::Error(e.what());
-  }
-}
-
-void check_finite(const io::DenseArray& a, const std::string& file, const char* name) {
-  for (std::size_t k = 0; k < a.values.size(); ++k) {
-    if (std::isfinite(a.values[k])) continue;
-    std::ostringstream s;
-    s << file << ": " << name;
-    if (a.shape.size() == 2)
-      s << "(" << k % a.rows() << ", " << k / a.rows() << ")";
-    else
-      s << "(" << k << ")";
-    s << " = " << a.values[k] << " (0-based): " << name << " must be finite";
-    throw core::Error(s.str());
-  }
-}
-
-nnls::Matrix read_a(const std::string& file) {
-  io::DenseArray a = read_input(file);
-  if (a.shape.size() != 2)
-    throw core::Error(file + ": A must be a matrix (m x n), but the file holds a vector of " +
-                      std::to_string(a.rows()) + " entries");
-  // An empty A would make every method report convergence on nothing.
-  if (a.rows() == 0 || a.cols() == 0)
-    throw io::FormatError(file + ": A is " + std::to_string(a.rows()) + " x " + std::to_string(a.cols()) +
-                          " (empty): expected a matrix with at least one row and one column");
-  check_finite(a, file, "A");
-  nnls::Matrix m;
-  m.rows = a.rows();
-  m.cols = a.cols();
-  m.data = std::move(a.values);
-  return m;
-}
-
-// b as an m x k matrix, one right-hand side per column; `vector` says whether the file held a vector
-// (then x is written as one too).
-struct Rhs {
-  nnls::Matrix B;
-  bool vector = false;
-};
-
-Rhs read_b(const std::string& file, const nnls::Matrix& A, const std::string& a_file) {
-  io::DenseArray b = read_input(file);
-  if (b.rows() != A.rows)
-    throw core::Error(file + ": b has " + std::to_string(b.rows()) + " rows but A has " + std::to_string(A.rows) +
-                      " (" + a_file + ")");
-  check_finite(b, file, "b");
-  Rhs rhs;
-  rhs.vector = b.shape.size() == 1;
-  rhs.B.rows = b.rows();
-  rhs.B.cols = b.cols();
-  rhs.B.data = std::move(b.values);
-  return rhs;
-}
-
-nnls::Vector column(const nnls::Matrix& B, std::size_t j) { return {B.column(j), B.column(j) + B.rows}; }
-
 std::vector<RhsResult> solve_tnt(const NnlsRequest& r, const core::DeviceSet& devices, const nnls::Matrix& A,
-                                 const nnls::Matrix& B, const nnls::DenseTuning& tuning) {
+                                 const nnls::Matrix& B, const nnls::DenseTuning& tuning,
+                                 const TntConstantsChoice& constants) {
   nnls::TntOptions o;
-  o.reduction = r.reduction;
-  o.expansion = r.expansion;
+  o.reduction = constants.reduction;
+  o.expansion = constants.expansion;
   o.tolerance = r.tolerance;
   o.max_outer_iterations = r.max_iterations;
   o.fp32 = r.fp32;
@@ -120,7 +59,7 @@ std::vector<RhsResult> solve_tnt(const NnlsRequest& r, const core::DeviceSet& de
   // Several right-hand sides go in one call, which forms A^T A once; the call is then timed as a whole.
   const core::WallTimer timer;
   std::vector<nnls::TntResult> results =
-      B.cols == 1 ? std::vector<nnls::TntResult>{tnt.solve(A, column(B, 0), o)} : tnt.solve(A, B, o);
+      B.cols == 1 ? std::vector<nnls::TntResult>{tnt.solve(A, rhs_column(B, 0), o)} : tnt.solve(A, B, o);
   const double seconds = timer.seconds();
   for (nnls::TntResult& t : results) {
     const TntCounters counters{t.inner_iterations, t.cg_iterations, t.factorizations};
@@ -134,7 +73,7 @@ std::vector<RhsResult> solve_host(const NnlsRequest& r, const nnls::Matrix& A, c
   const nnls::BaselineOptions o{r.tolerance, r.max_iterations};
   std::vector<RhsResult> out;
   for (std::size_t j = 0; j < B.cols; ++j) {
-    const nnls::Vector b = column(B, j);
+    const nnls::Vector b = rhs_column(B, j);
     const core::WallTimer timer;
     nnls::Solution s = r.method == "fnnls" ? nnls::fnnls(A, b, o) : nnls::lawson_hanson(A, b, o);
     out.push_back({std::move(s), std::nullopt, timer.seconds()});
@@ -218,25 +157,45 @@ CLI::App* add_nnls_command(CLI::App& app, NnlsRequest& r) {
   auto* device = cmd->add_option("--device", r.device, "device selection for tnt (default auto; its first device)")
                      ->check(not_empty());
   auto* fp32 = cmd->add_flag("--fp32", r.fp32, "tnt: run the device work in FP32");
-  auto* no_tune = cmd->add_flag("--no-tune", r.no_tune, "tnt: take no kernel sizes from the tuning database");
-  const CLI::Validator open_unit(
-      [](std::string& s) {
-        const double v = std::strtod(s.c_str(), nullptr);
-        return v > 0 && v < 1 ? std::string() : "must lie in (0, 1)";
-      },
-      "in (0, 1)");
-  auto* rc = cmd->add_option("--rc", r.reduction, "tnt: reduction constant, in (0, 1) (default 0.2)")
-                 ->check(open_unit);
-  auto* ec = cmd->add_option("--ec", r.expansion, "tnt: expansion constant, >= 1 (default 1.2)")
-                 ->check(CLI::Range(1.0, 1e6));
+  auto* no_tune = cmd->add_flag("--no-tune", r.no_tune, "tnt: take nothing from the tuning database");
+  // choose_tnt_constants' rules and words ("--rc: 1.5: TNT's reduction constant must lie in (0, 1)"),
+  // before any file is read.
+  const auto constant = [](std::string (*error)(double), const char* range) {
+    return CLI::Validator(
+        [error](std::string& s) {
+          char* end = nullptr;
+          const double v = std::strtod(s.c_str(), &end);
+          if (end == s.c_str() || *end != '\0') return "'" + s + "' is not a number";
+          const std::string reason = error(v);
+          return reason.empty() ? reason : s + ": " + reason;
+        },
+        range);
+  };
+  auto* rc = cmd->add_option_function<double>(
+                    "--rc", [&r](const double& v) { r.reduction = v; },
+                    "tnt: reduction constant, in (0, 1) (default: the --class's, else 0.2)")
+                 ->check(constant(reduction_error, "in (0, 1)"));
+  auto* ec = cmd->add_option_function<double>(
+                    "--ec", [&r](const double& v) { r.expansion = v; },
+                    "tnt: expansion constant, >= 1 (default: the --class's, else 1.2)")
+                 ->check(constant(expansion_error, ">= 1"));
+  auto* problem_class =
+      cmd->add_option("--class", r.problem_class,
+                      "tnt: take rc and ec, where not given, from this problem class's entry in the tuning database "
+                      "(hetflow tune nnls-constants --class NAME)")
+          ->check(not_empty());
   cmd->add_option("--tolerance", r.tolerance,
                   "KKT tolerance on the scaled gradient a_j^T r / (||a_j|| ||b||) (default: the method's own)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--max-iterations", r.max_iterations, "outer iterations (default 3n)")
       ->check(CLI::NonNegativeNumber);
   cmd->callback([=, &r] {
-    if (r.method == "tnt") return;
-    for (const CLI::Option* o : {device, fp32, no_tune, rc, ec})
+    if (r.method == "tnt") {
+      if (problem_class->count() > 0 && no_tune->count() > 0)
+        throw CLI::ValidationError("--class", "reads the tuning database, which --no-tune turns off");
+      return;
+    }
+    for (const CLI::Option* o : {device, fp32, no_tune, rc, ec, problem_class})
       if (o->count() > 0) throw CLI::ValidationError(o->get_name(), "applies to --method tnt only");
   });
   return cmd;
@@ -244,21 +203,25 @@ CLI::App* add_nnls_command(CLI::App& app, NnlsRequest& r) {
 
 int nnls_command(const NnlsRequest& r, std::ostream& out) {
   const core::WallTimer total;
-  const nnls::Matrix A = read_a(r.a_file);
-  const Rhs rhs = read_b(r.b_file, A, r.a_file);
+  const nnls::Matrix A = read_nnls_matrix(r.a_file);
+  const NnlsRhs rhs = read_nnls_rhs(r.b_file, A, r.a_file);
   const nnls::Matrix& B = rhs.B;
 
   nlohmann::json report = {{"method", r.method}, {"A", r.a_file}, {"b", r.b_file},
                            {"m", A.rows},        {"n", A.cols},   {"k", B.cols}};
   std::vector<RhsResult> results;
+  std::optional<TntConstantsChoice> constants;
   if (r.method == "tnt") {
     const core::DeviceSet devices = core::DeviceSet::select(r.device);
     report["device"] = device_json(devices.device(0).info);
-    report["options"] = {{"rc", r.reduction}, {"ec", r.expansion}, {"fp32", r.fp32}};
+    constants = choose_tnt_constants(devices.device(0).info, r.problem_class, r.reduction, r.expansion,
+                                     tune::Database(tune::default_database_path()));
+    report["options"] = {{"rc", constants->reduction}, {"ec", constants->expansion}, {"fp32", r.fp32}};
+    report["constants"] = constants->record;
     nlohmann::json tuning;
     const nnls::DenseTuning dense = r.no_tune ? nnls::DenseTuning{} : nnls_tuned_dense(devices, r.fp32, tuning);
     report["tuning"] = r.no_tune ? nlohmann::json("disabled (--no-tune)") : tuning;
-    results = solve_tnt(r, devices, A, B, dense);
+    results = solve_tnt(r, devices, A, B, dense, *constants);
   } else {
     report["device"] = {{"name", "host"}, {"type", core::to_string(core::DeviceKind::cpu)}};
     report["options"] = nlohmann::json::object();
@@ -270,7 +233,7 @@ int nnls_command(const NnlsRequest& r, std::ostream& out) {
   std::vector<std::string> lines;
   std::size_t failed = 0;
   for (std::size_t j = 0; j < results.size(); ++j) {
-    const nnls::Vector b = column(B, j);
+    const nnls::Vector b = rhs_column(B, j);
     const RhsResult& rr = results[j];
     const double b_norm = norm2(b);
     report["rhs"].push_back(rhs_json(rr, nnls::kkt_report(A, b, rr.solution.x), b_norm));
@@ -283,6 +246,7 @@ int nnls_command(const NnlsRequest& r, std::ostream& out) {
   fs::create_directories(r.output);
   io::write_dense(fs::path(r.output) / "x.npy", x);
   io::write_file_atomically(fs::path(r.output) / "report.json", report.dump(2) + "\n");
+  if (constants) out << "TNT constants: " << describe(*constants) << "\n";
   for (const std::string& l : lines) out << l << "\n";
   out << "wrote " << (fs::path(r.output) / "x.npy").string() << " and report.json\n";
   if (failed)

@@ -1,5 +1,6 @@
 #pragma once
 #include <iosfwd>
+#include <optional>
 #include <string>
 
 namespace CLI {
@@ -15,10 +16,12 @@ struct NnlsRequest {
   std::string method = "tnt";  // tnt, fnnls, lawson-hanson
   std::string device = "auto";
   bool fp32 = false;
-  double reduction = 0.2, expansion = 1.2;  // TNT's rc and ec
-  double tolerance = 0;                     // 0: each solver's default KKT tolerance
-  int max_iterations = 0;                   // 0: 3n
-  bool no_tune = false;                     // tnt: take no kernel sizes from the tuning database
+  // TNT's rc and ec when given; else the tuned class's (`problem_class`), else TntOptions' defaults.
+  std::optional<double> reduction, expansion;
+  std::string problem_class;  // tnt: a class tuned by `hetflow tune nnls-constants`; empty: none
+  double tolerance = 0;       // 0: each solver's default KKT tolerance
+  int max_iterations = 0;     // 0: 3n
+  bool no_tune = false;       // tnt: take nothing from the tuning database
 };
 
 // Adds the `nnls` subcommand and its options (writing into `request`) to `app`. Options that only TNT
