@@ -44,11 +44,6 @@ TEST(LbmMemoryPlan, BoxesPerDeviceKeepEveryBufferUnderTheLargestAllocation) {
   EXPECT_EQ(boxes_per_device({1228, 1228, 1228}, Config{}, 1, limit), 4u);
   // Two devices, each holding half: two boxes of 307 planes each.
   EXPECT_EQ(boxes_per_device({1228, 1228, 1228}, Config{}, 2, limit), 2u);
-  // Split anyway on GPUs, into boxes of fewer than 2^32 populations (32-bit indices): at most 149 planes
-  // of 1228^2 x 19, 147 of them own, so 9 boxes of 137 (8 of 154 would not do).
-  EXPECT_EQ(boxes_per_device({1228, 1228, 1228}, Config{}, 1, limit, std::uint64_t{1} << 32), 9u);
-  // A lattice that fits one allocation keeps one box, even with 64-bit indices.
-  EXPECT_EQ(boxes_per_device({800, 800, 700}, Config{}, 1, limit, std::uint64_t{1} << 32), 1u);
   // A lattice that fits keeps one box.
   EXPECT_EQ(boxes_per_device({64, 64, 64}, Config{}, 1, limit), 1u);
   // Two components: the mixture field (20 B per node) stays under the populations (2 x 76 B in two

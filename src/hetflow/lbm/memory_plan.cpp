@@ -37,17 +37,14 @@ std::array<std::size_t, 3> largest_fitting(const std::array<std::size_t, 3>& dim
 }
 
 std::size_t boxes_per_device(const std::array<int, 3>& dims, const Config& config, std::size_t devices,
-                             std::uint64_t max_alloc, std::uint64_t max_slots) {
-  bool split = false;  // whether one box per device was too large
+                             std::uint64_t max_alloc) {
   for (int boxes = 1; boxes <= dims[2]; ++boxes) {
     const DeviceGrid grid(dims, config.device_grid, devices, static_cast<std::size_t>(boxes));
     bool fits = true;
     for (std::size_t part = 0; part < grid.parts() && fits; ++part) {
-      fits = Solver::largest_buffer(grid.local(part), config) <= max_alloc &&
-             (!split || volume(grid.local(part)) * Solver::q < max_slots);
+      fits = Solver::largest_buffer(grid.local(part), config) <= max_alloc;
     }
     if (fits) return static_cast<std::size_t>(boxes);
-    split = true;
   }
   throw core::Error("even a z-plane of the lattice per box needs more than the " + mib(static_cast<double>(max_alloc)) +
                     " a device allocates at once: split it over more devices along x or y (lbm.device_grid)");

@@ -2,7 +2,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <limits>
 #include <string>
 
 #include "hetflow/lbm/solver.hpp"
@@ -18,12 +17,9 @@ std::array<std::size_t, 3> largest_fitting(const std::array<std::size_t, 3>& dim
 
 // The fewest boxes per device (DeviceGrid) for which every buffer of every box, halos included, fits in
 // one allocation of `max_alloc` bytes, for a lattice of `dims` split over `devices` devices as
-// `config` says; throws when even boxes one z-plane thick do not fit. Where the lattice needs several
-// boxes anyway, also fewer than `max_slots` populations per box (per component and array), which
-// lets the kernels index with 32 bits (lbm.cl, INDEX64).
+// `config` says; throws when even boxes one z-plane thick do not fit.
 std::size_t boxes_per_device(const std::array<int, 3>& dims, const Config& config, std::size_t devices,
-                             std::uint64_t max_alloc,
-                             std::uint64_t max_slots = std::numeric_limits<std::uint64_t>::max());
+                             std::uint64_t max_alloc);
 
 // What would fit when a lattice of `dims` with `config`, split evenly over `devices` devices (halos
 // aside), does not fit their `device_bytes` each: the clause a memory error ends with. It names the

@@ -50,29 +50,21 @@ Extent lattice_dims(const Geometry& geometry) {
 }
 
 // Config::boxes_per_device, or the fewest boxes per device whose buffers fit one allocation of every
-// device of every process: their smallest limit, so that every process splits alike. A lattice split
-// anyway on GPUs only is split into boxes small enough for 32-bit slot indices, which GPUs run faster
-// (CPUs index with 64 bits always: build_part).
+// device of every process: their smallest limit, so that every process splits alike.
 std::size_t choose_boxes(const core::DeviceSet& devices, const Extent& dims, const Config& config, core::Link* link) {
   if (config.boxes_per_device > 0) return config.boxes_per_device;
-  std::uint64_t max_alloc = std::numeric_limits<std::uint64_t>::max(), max_slots = max_alloc;
-  for (std::size_t k = 0; k < devices.size(); ++k) {
-    max_alloc = std::min(max_alloc, devices.device(k).info.max_alloc);
-    if (devices.device(k).info.kind == core::DeviceKind::cpu) max_slots = 0;
-  }
-  if (max_slots > 0) max_slots = std::uint64_t{1} << 32;
+  std::uint64_t max_alloc = std::numeric_limits<std::uint64_t>::max();
+  for (std::size_t k = 0; k < devices.size(); ++k) max_alloc = std::min(max_alloc, devices.device(k).info.max_alloc);
   std::size_t count = devices.size();
   if (link) {
-    const double mine[3] = {static_cast<double>(count), static_cast<double>(max_alloc), static_cast<double>(max_slots)};
+    const double mine[2] = {static_cast<double>(count), static_cast<double>(max_alloc)};
     count = 0;
     for (const std::vector<double>& theirs : link->all_gather(mine)) {
       count += static_cast<std::size_t>(theirs[0]);
       max_alloc = std::min(max_alloc, static_cast<std::uint64_t>(theirs[1]));
-      max_slots = std::min(max_slots, static_cast<std::uint64_t>(theirs[2]));
     }
   }
-  return boxes_per_device(dims, config, count, max_alloc,
-                          max_slots > 0 ? max_slots : std::numeric_limits<std::uint64_t>::max());
+  return boxes_per_device(dims, config, count, max_alloc);
 }
 
 }  // namespace

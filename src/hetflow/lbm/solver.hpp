@@ -165,7 +165,6 @@ class Solver {
   std::size_t device_bytes() const { return required_bytes(dims_, config_); }
   // Device memory a lattice of `dims` needs with `config`, known before any mask or solver exists.
   static std::size_t required_bytes(const std::array<int, 3>& dims, const Config& config);
-  static constexpr int q = 19;  // D3Q19: populations per node
   // The largest single allocation of a box of `local` nodes (halos included) with `config`.
   static std::size_t largest_buffer(const Extent& local, const Config& config);
   // Boxes per device of this run (Config::boxes_per_device, or the one chosen for it).
@@ -266,6 +265,7 @@ class Solver {
   core::Event launch_all(const std::function<const core::Kernel&(const Part&)>& pick, std::size_t array,
                          std::optional<core::HaloFlow> flow, std::size_t component) const;
 
+  static constexpr int q = 19;  // D3Q19: populations per node
   // Every node kernel's first parameter, `const int8 region`: the box it updates.
   static constexpr cl_uint region_arg = 0;
 
