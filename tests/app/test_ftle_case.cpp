@@ -18,6 +18,7 @@
 #include "run_outputs_check.hpp"
 #include "hetflow/ftle/solver.hpp"
 #include "hetflow/io/npy.hpp"
+#include "hetflow/io/hdf5_xdmf.hpp"
 #include "hetflow/io/pvd.hpp"
 #include "hetflow/io/vtk_reader.hpp"
 #include "hetflow/io/xml_parser.hpp"
@@ -446,6 +447,16 @@ TEST_F(FtleCase, SequenceOfFieldsByBothMethods) {
     }
     EXPECT_FALSE(fs::exists(dir / run / "ftle.vti")) << run;
     EXPECT_FALSE(fs::exists(dir / run / "ftle_0003.vti")) << run;
+  }
+  // With HDF5, one .xmf collects the frames, each in its own .h5 holding the .vti's field.
+  if (hetflow::io::hdf5_available()) {
+    const std::string xmf = hetflow::test::file_text(dir / "direct" / "ftle.xmf");
+    std::size_t grids = 0;
+    for (auto at = xmf.find("<Time Value="); at != std::string::npos; at = xmf.find("<Time Value=", at + 1)) ++grids;
+    EXPECT_EQ(grids, 3u) << xmf;
+    EXPECT_EQ(manifest("direct")["result"]["frames"][2]["h5"], "ftle_000002.h5");
+    EXPECT_EQ(hetflow::io::read_hdf5_dataset(dir / "direct" / "ftle_000002.h5", "/ftle").values,
+              hetflow::io::read_vti(dir / "direct" / "ftle_0002.vti").point_array("ftle")->values<double>());
   }
   const auto read = [&](const std::string& run, const std::string& name) {
     const auto image = hetflow::io::read_vti(dir / run / name);

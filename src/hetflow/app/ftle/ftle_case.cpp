@@ -183,6 +183,9 @@ RunOutcome run_sequence(const casefile::Case& c, RunContext& ctx, const FtleSetu
   const bool fp32 = config.precision == core::Precision::f32;
   std::optional<io::PvdSeries> pvd;
   if (c.get<bool>("output.vti")) pvd.emplace(dir.file("ftle.pvd"));
+  // One XDMF collection over the frames (time = start time), as the LBM writes its fields.
+  std::optional<io::XdmfSeries> xdmf;
+  if (c.get<bool>("output.hdf5")) xdmf.emplace(dir.file("ftle.xmf"));
   nlohmann::json frames = nlohmann::json::array();
   FieldStats all{0, stats.front().min, stats.front().max, 0};
   for (std::size_t k = 0; k < fields.size(); ++k) {
@@ -204,10 +207,7 @@ RunOutcome run_sequence(const casefile::Case& c, RunContext& ctx, const FtleSetu
       pvd->add(t0, dir.file(frame_name(k, ".vti")));
       frame["vti"] = frame_name(k, ".vti");
     }
-    if (c.get<bool>("output.hdf5")) {
-      io::write_hdf5_xdmf(dir.file(frame_name(k, "")), image, arrays);
-      frame["xmf"] = frame_name(k, ".xmf");
-    }
+    if (xdmf) frame["h5"] = xdmf->add(k, t0, image, arrays).filename().string();
     if (c.get<bool>("output.png")) {
       ftle::Config shown = config;
       shown.t0 = t0;
@@ -225,9 +225,9 @@ RunOutcome run_sequence(const casefile::Case& c, RunContext& ctx, const FtleSetu
     dir.add_output("ftle_*.vti", "the FTLE field of one start time (NNNN: the start time's index)");
     progress.note("wrote " + dir.file("ftle.pvd").string() + " and " + std::to_string(fields.size()) + " .vti files");
   }
-  if (c.get<bool>("output.hdf5")) {
-    dir.add_output("ftle_*.xmf", "each FTLE field as HDF5 + XDMF (NNNN: the start time's index)");
-    dir.add_output("ftle_*.h5", "each FTLE field's data, described by ftle_NNNN.xmf");
+  if (xdmf) {
+    dir.add_output("ftle.xmf", "the series of FTLE fields as HDF5 + XDMF, time = start time");
+    dir.add_output("ftle_*.h5", "each FTLE field's data (NNNNNN: the start time's index), described by ftle.xmf");
   }
   if (c.get<bool>("output.png"))
     dir.add_output("ftle_*.png", "each FTLE " + plane + " with a colour bar, one colour range for all frames");
