@@ -9,6 +9,7 @@
 
 #include "hetflow/core/device_set.hpp"
 #include "hetflow/core/error.hpp"
+#include "error_of.hpp"
 #include "hetflow/ode/radau5.hpp"
 #include "test_devices.hpp"
 
@@ -27,16 +28,7 @@ inline const core::DeviceSet& devices() {
   return d;
 }
 
-// The message of the core::Error a call throws, or "no error".
-template <class F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const core::Error& e) {
-    return e.what();
-  }
-  return "no error";
-}
+using hetflow::test::error_of;
 
 // Test-name suffix of a mapping.
 inline const char* mapping_name(Mapping m) {
