@@ -6,6 +6,8 @@
 
 #include "double_gyre_reference.hpp"
 #include "same_field.hpp"
+#include "hetflow/core/error.hpp"
+#include "hetflow/ftle/seed_planes.hpp"
 #include "hetflow/ftle/solver.hpp"
 #include "test_devices.hpp"
 
@@ -183,6 +185,31 @@ TEST(FtleDoubleGyre, TwoDevicesGiveTheSameField) {
   // FP64 round-off of 1e-16, amplified by the stretching over T = 15 (FTLE ~0.3, e^4.5 ~ 90), stays far
   // below 1e-9 on devices of different platforms.
   test::expect_same_field(one, several, gyre_ftle(gyre_solver(one, seeds, 15.0)), gyre_ftle(std::move(split)), 1e-9);
+}
+
+// Weighted parts (Config::device_weights, as the tuner gives a fast and a slow device) take their share
+// of the seed planes by largest remainder, and the field stays the one device's.
+TEST(FtleDoubleGyre, WeightedDevicesSplitThePlanesAndGiveTheSameField) {
+  const core::DeviceSet one = test::test_device();
+  const core::DeviceSet several = test::test_devices();
+  ASSERT_GE(several.size(), 2u) << "set POCL_DEVICES='pthread pthread'";
+  const core::DeviceSet two({several.device(0), several.device(1)});
+  const SeedGrid seeds = gyre_seeds(21);  // 21 planes (rows)
+  Config c;
+  c.duration = 15.0;
+  c.steps = 150;
+  c.device_weights = {1.0, 3.0};
+  // 21 x 1/4 = 5.25 and 21 x 3/4 = 15.75: the larger remainder takes the last plane.
+  const core::Partition split = plane_split(place_parts(two, nullptr, c), seeds, false);
+  EXPECT_EQ(split.share(0).count, 5u);
+  EXPECT_EQ(split.share(1).count, 16u);
+  test::expect_same_field(one, two, gyre_ftle(gyre_solver(one, seeds, 15.0)),
+                          gyre_ftle(Solver(two, DoubleGyre{}, seeds, c)), 1e-9);
+  // A weight per device, each above zero, and every device keeps a plane.
+  for (const std::vector<double>& bad : {std::vector<double>{1.0}, {1.0, 0.0}, {1.0, 1e-3}}) {
+    c.device_weights = bad;
+    EXPECT_THROW(Solver(two, DoubleGyre{}, seeds, c), core::Error) << bad.size() << " weights, last " << bad.back();
+  }
 }
 
 }  // namespace

@@ -73,6 +73,30 @@ TEST(LbmBoxesPerDevice, BoxesOfTwoDevicesGiveTheBitsOfOne) {
   }
 }
 
+// Weighted z-slabs (Config::device_weights), as the tuner gives a fast and a slow device: uneven slabs,
+// alone and cut into boxes, give the bits of one device.
+TEST(LbmBoxesPerDevice, WeightedSlabsGiveTheBitsOfOne) {
+  const core::DeviceSet one = test::test_device();
+  const core::DeviceSet several = test::test_devices();
+  ASSERT_GE(several.size(), 2u) << "the test needs two devices (HETFLOW_TEST_DEVICES)";
+  const core::DeviceSet two({several.device(0), several.device(1)});
+  const Geometry geo = test::random_walls();  // 9 planes
+  for (std::size_t boxes : {1u, 2u}) {
+    Config c = test::skewed_flow(Pattern::aa, Storage::fp32);
+    c.exact_arithmetic = true;  // the second device may be of another kind
+    Config weighted = c;
+    weighted.device_weights = {1.0, 3.0};
+    weighted.boxes_per_device = boxes;
+    {
+      const Solver s(two, geo, weighted);
+      // 9 x 1/4 = 2.25 and 9 x 3/4 = 6.75 planes: the larger remainder takes the ninth.
+      EXPECT_EQ(s.grid().extent(0)[2] + (boxes == 2 ? s.grid().extent(1)[2] : 0), 2);
+      EXPECT_EQ(s.grid().origin(boxes)[2], 2);
+    }
+    expect_same_bits(one, two, geo, c, weighted, "weights 1:3, " + std::to_string(boxes) + " box(es) per device");
+  }
+}
+
 // The mixture field's halos pass between boxes too.
 TEST(LbmBoxesPerDevice, TwoComponentsInBoxesGiveTheBitsOfOne) {
   const core::DeviceSet one = test::test_device();

@@ -51,6 +51,41 @@ TEST(LbmDeviceGrid, BoxesTileTheLatticeAndNeighboursWrap) {
   EXPECT_EQ(DeviceGrid({13, 11, 9}, {0, 0, 0}, 2, 2).grid(), (Extent{1, 1, 4}));
 }
 
+// Weights size the z-slabs by largest remainder; several boxes split a device's slab evenly.
+TEST(LbmDeviceGrid, WeightsSizeTheSlabs) {
+  const std::vector<double> weights{1.0, 0.25, 2.0};
+  const DeviceGrid slabs({5, 4, 26}, {0, 0, 0}, 3, 1, weights);
+  // 26 x (1, 0.25, 2) / 3.25 = 8, 2, 16.
+  EXPECT_EQ(slabs.extent(0), (Extent{5, 4, 8}));
+  EXPECT_EQ(slabs.extent(1), (Extent{5, 4, 2}));
+  EXPECT_EQ(slabs.extent(2), (Extent{5, 4, 16}));
+  EXPECT_EQ(slabs.origin(2), (Extent{0, 0, 10}));
+  EXPECT_EQ(slabs.local(1), (Extent{5, 4, 4}));
+  EXPECT_EQ(slabs.global(2, 2, 17), 0);  // the last slab's upper halo wraps to plane 0
+  const DeviceGrid boxes({5, 4, 26}, {1, 1, 3}, 3, 2, weights);
+  EXPECT_EQ(boxes.grid(), (Extent{1, 1, 6}));
+  for (std::size_t part : {0u, 1u, 4u, 5u}) EXPECT_EQ(boxes.extent(part)[2], part < 2 ? 4 : 8) << part;
+  EXPECT_EQ(boxes.extent(2)[2] + boxes.extent(3)[2], 2);
+  EXPECT_EQ(boxes.origin(5), (Extent{0, 0, 18}));
+}
+
+TEST(LbmDeviceGrid, RefusesWeightsThatDoNotFit) {
+  auto message = [](const Extent& grid, std::size_t per_device, const std::vector<double>& weights) {
+    try {
+      DeviceGrid g({8, 8, 12}, grid, 2, per_device, weights);
+    } catch (const core::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message({0, 0, 0}, 1, {1.0}).find("1 given for 2 devices"), std::string::npos);
+  EXPECT_NE(message({2, 1, 1}, 1, {1.0, 2.0}).find("z-slabs only"), std::string::npos);
+  EXPECT_NE(message({0, 0, 0}, 1, {1.0, 0.01}).find("device 1 0 of the lattice's 12 z-planes"), std::string::npos);
+  EXPECT_NE(message({0, 0, 0}, 2, {1.0, 0.1}).find("fewer than its 2 box(es)"), std::string::npos);
+  EXPECT_NE(message({0, 0, 0}, 1, {1.0, -1.0}).find("non-negative"), std::string::npos);
+  EXPECT_EQ(message({0, 0, 0}, 1, {1.0, 1.0}), "no error");
+}
+
 TEST(LbmDeviceGrid, RejectsGridsThatDoNotFit) {
   auto message = [](const Extent& lattice, const Extent& grid, std::size_t parts) {
     try {

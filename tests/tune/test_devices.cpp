@@ -4,10 +4,13 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "../app/command_test.hpp"
 #include "hetflow/tune/probe_tunable.hpp"
@@ -170,6 +173,87 @@ TEST_F(TuneCommand, LbmTunesTheDeviceGridOnSeveralDevices) {
   write("duct.yaml", "type: lbm\nlbm:\n  steps: 4\ngeometry:\n  kind: duct\n  size: [8, 8, 8]\n");
   EXPECT_EQ(run_tuning("duct.yaml --device " + several, "split").at("device_grid"), e.at("best").at("device_grid"));
   EXPECT_EQ(run_tuning("duct.yaml --device " + device(), "one").get<std::string>().rfind("none: nothing tuned", 0), 0u);
+}
+
+// `hetflow tune lbm-devices` measures every choice of all devices (how many GPUs, how many CPUs, the
+// CPUs' share where both run) and stores the best for the whole machine; `device.select: tuned` runs on
+// the devices and shares the entry names, falls back to auto without one, and only lbm and ftle cases
+// take it.
+TEST_F(TuneCommand, LbmDevicesChoosesAmongAllDevicesAndARunTakesTheChoice) {
+  // The machine's devices by kind, as `hetflow devices` lists them (this process must not open OpenCL).
+  const test::CommandResult listed = run_hetflow("devices --device all");
+  ASSERT_EQ(listed.status, 0) << listed.output;
+  int gpus = 0, others = 0;
+  for (std::size_t at = listed.output.find("\n    type "); at != std::string::npos;
+       at = listed.output.find("\n    type ", at + 1)) {
+    (listed.output.compare(listed.output.find_first_not_of(' ', at + 10), 3, "GPU") == 0 ? gpus : others) += 1;
+  }
+  ASSERT_GE(gpus + others, 1) << listed.output;
+  const std::string env = tuning_env();
+  test::CommandResult r = run_hetflow("tune lbm-devices --size 8 --repeats 1", env);
+  ASSERT_EQ(r.status, 0) << r.output;
+  // Each kind alone at every count, and both together at every pair of counts with 9 CPU shares.
+  const int settings = gpus + others + 9 * gpus * others;
+  EXPECT_NE(r.output.find(std::to_string(settings) + " of " + std::to_string(settings) + " settings evaluated"),
+            std::string::npos)
+      << r.output;
+  nlohmann::json db = database();
+  ASSERT_EQ(db.at("entries").size(), 1u);
+  const nlohmann::json e = db.at("entries").at(0);
+  EXPECT_EQ(e.at("key").at("tunable"), "lbm-devices");
+  EXPECT_EQ(e.at("key").at("problem_class"), "fp32 single-phase");
+  const auto count = [&](const char* kind) { return std::stoi(e.at("best").at(kind).get<std::string>()); };
+  EXPECT_LE(count("gpus"), gpus);
+  EXPECT_LE(count("cpus"), others);
+
+  // A run takes the best choice: as many devices, and the record says which.
+  write("duct.yaml", "type: lbm\nlbm:\n  steps: 4\ngeometry:\n  kind: duct\n  size: [8, 8, 8]\n");
+  const auto run_tuned = [&](const std::string& folder, const std::string& more_env = "") {
+    const test::CommandResult run = run_hetflow("run duct.yaml --device tuned -o " + folder + " -q", env + " " + more_env);
+    EXPECT_EQ(run.status, 0) << run.output;
+    return manifest(folder);
+  };
+  nlohmann::json m = run_tuned("best");
+  EXPECT_EQ(static_cast<int>(m.at("devices").size()), count("gpus") + count("cpus")) << m.at("device_choice");
+  EXPECT_EQ(m.at("device_choice").at("gpus"), count("gpus"));
+  EXPECT_EQ(m.at("device_choice").at("cpus"), count("cpus"));
+  // Given choices: every CPU; and where there are both kinds, one of each with the CPU at a quarter share.
+  const auto choose = [&](const std::string& g, const std::string& c, const std::string& w) {
+    db["entries"][0]["best"] = {{"gpus", g}, {"cpus", c}, {"cpu_weight", w}};
+    std::ofstream(db_path()) << db.dump(2);
+  };
+  if (others > 0) {
+    choose("0", std::to_string(others), "1");
+    m = run_tuned("cpus");
+    EXPECT_EQ(static_cast<int>(m.at("devices").size()), others);
+    EXPECT_EQ(m.at("device_choice").at("weights"), nlohmann::json::array());
+  }
+  if (gpus > 0 && others > 0) {
+    choose("1", "1", "0.25");
+    m = run_tuned("mixed");
+    EXPECT_EQ(m.at("devices").size(), 2u);
+    EXPECT_EQ(m.at("status"), "complete");
+    std::vector<double> weights = m.at("device_choice").at("weights");
+    std::sort(weights.begin(), weights.end());
+    EXPECT_EQ(weights, (std::vector<double>{0.25, 1.0}));
+  }
+  // No entry to take: auto, and the record says why.
+  EXPECT_EQ(run_tuned("disabled", "HETFLOW_NO_TUNE=1").at("device_choice"), "disabled (HETFLOW_NO_TUNE)");
+  choose("0", "99", "1");
+  const std::string misfit = run_tuned("misfit").at("device_choice");
+  EXPECT_EQ(misfit.rfind("none: the entry does not fit this machine's devices: a device choice of '99' cpus", 0), 0u)
+      << misfit;
+  // A case type without a device choice refuses `tuned` before it opens a device, at the key.
+  write("inlet.csv", "t,T\n0,10\n1,12\n");
+  write("velocity.csv", "t,v\n0,1\n1,1\n");
+  write("storm.yaml", "type: karst\ndevice:\n  select: tuned\nforcing:\n  inlet: inlet.csv\n  velocity: velocity.csv\n"
+                      "grid:\n  nodes: 20\n  rock_nodes: 5\n  rock_extent: 3\n  initial: 10\ntime:\n  dt: 0.01\n  end: 0.2\n");
+  r = run_hetflow("run storm.yaml -o storm -q", env);
+  EXPECT_NE(r.status, 0) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "storm")) << "a refused case leaves no run directory";
+  EXPECT_NE(r.output.find("storm.yaml:3: device.select: tuned: a karst case has no device choice to take"),
+            std::string::npos)
+      << r.output;
 }
 
 // Each storage is tuned apart, under its own problem class; an FP16 case takes the FP16 entry.

@@ -1,7 +1,9 @@
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "hetflow/app/device_choice.hpp"
 #include "hetflow/app/ranks.hpp"
 #include "hetflow/app/run_directory.hpp"
 #include "hetflow/core/device_set.hpp"
@@ -18,6 +20,9 @@ struct RunContext {
   RunDirectory& directory;
   display::Verbosity verbosity;
   Ranks ranks{nullptr};
+  // The share of the work each device takes, where the tuner chose devices of different kinds
+  // (device.select: tuned); empty: the solver's even split.
+  std::vector<double> device_weights{};
 };
 
 enum class RunOutcome { complete, interrupted };
@@ -38,6 +43,9 @@ class CaseType {
   // Whether run() spreads over the ranks of context.ranks (mpiexec -n N, N > 1): its collective calls
   // in the same order on every rank, files written on rank 0 alone. Others refuse to start under MPI.
   virtual bool runs_across_processes() const { return false; }
+  // The tuning entry that chooses the case's devices under `device.select: tuned` (for its storage or
+  // precision); nothing where the type has no device choice.
+  virtual std::optional<ChoiceKey> device_choice(const casefile::Case&) const { return std::nullopt; }
 };
 
 // For CaseType::check: throws casefile::CaseError with the problems in file order, as the schema reports its

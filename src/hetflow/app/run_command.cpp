@@ -8,6 +8,7 @@
 #include "hetflow/app/ranks.hpp"
 #include "hetflow/core/build_notice.hpp"
 #include "hetflow/core/device_set.hpp"
+#include "hetflow/core/selection.hpp"
 #include "hetflow/io/interrupt.hpp"
 
 namespace hetflow::app {
@@ -18,6 +19,24 @@ nlohmann::json device_json(const core::Device& d) {
   return {{"name", i.name},       {"platform", i.platform},     {"driver", i.driver},
           {"opencl_c", i.opencl_c}, {"type", core::to_string(i.kind)}, {"global_mem_bytes", i.global_mem},
           {"compute_units", i.compute_units}, {"fp64", i.fp64}, {"index", i.index}};
+}
+
+// The case's devices: device.select, or with `tuned` the choice stored for the case's solver over all of
+// this machine's devices (`auto` where none is stored; `choice` says which, or why none).
+core::DeviceSet select_devices(const casefile::Case& c, const CaseType& type, const Ranks& ranks,
+                               std::vector<double>& weights, nlohmann::json& choice) {
+  const std::string spec = c.get<std::string>("device.select");
+  if (spec != "tuned") return core::DeviceSet::select(spec);
+  const std::string where = c.where("device.select") + ": device.select: tuned: ";
+  const std::optional<ChoiceKey> key = type.device_choice(c);
+  if (!key) throw core::Error(where + "a " + c.type() + " case has no device choice to take (lbm and ftle cases have)");
+  if (ranks.size() > 1) throw core::Error(where + "the tuner chooses one process's devices: start it without mpiexec");
+  const std::vector<core::Device> all = core::select_devices("all");
+  if (std::optional<ChosenDevices> chosen = tuned_devices(*key, all, choice)) {
+    weights = std::move(chosen->weights);
+    return core::DeviceSet(chosen->devices);
+  }
+  return core::DeviceSet::select("auto");
 }
 
 }  // namespace
@@ -42,12 +61,14 @@ int run_command(const RunRequest& request, core::Link* processes) {
                : casefile::load_case(request.case_file, case_registry(), overrides);
   });
   const CaseType& type = find_case_type(c.type());
+  std::vector<double> weights;
+  nlohmann::json choice;
   core::DeviceSet devices = ranks.make_together([&] {
     type.check(c);
     if (ranks.size() > 1 && !type.runs_across_processes()) {
       throw core::Error("a " + c.type() + " case runs on one process: start it without mpiexec");
     }
-    core::DeviceSet selected = core::DeviceSet::select(c.get<std::string>("device.select"));
+    core::DeviceSet selected = select_devices(c, type, ranks, weights, choice);
     selected.set_extra_build_options(c.get<std::string>("device.build_options"));
     return selected;
   });
@@ -65,6 +86,7 @@ int run_command(const RunRequest& request, core::Link* processes) {
     made.manifest()["overrides"] = c.overrides();
     record_case(c, type, made, ranks.root());
     made.manifest()["devices"] = here["devices"];
+    if (!choice.is_null()) made.manifest()["device_choice"] = choice;
     made.manifest()["processes"] = {{"count", ranks.size()}, {"ranks", nlohmann::json::array()}};
     for (const std::string& rank : everywhere) made.manifest()["processes"]["ranks"].push_back(nlohmann::json::parse(rank));
     made.write_manifest("running");
@@ -75,12 +97,13 @@ int run_command(const RunRequest& request, core::Link* processes) {
   const display::Verbosity verbosity = ranks.root() ? request.verbosity : display::Verbosity::quiet;
   if (verbosity != display::Verbosity::quiet) {
     for (const std::string& note : dir.notes()) std::cerr << "hetflow: " << note << "\n";
+    if (choice.is_string()) std::cerr << "hetflow: device.select tuned: " << choice.get<std::string>() << "; running on auto\n";
     std::cerr << "hetflow: running " << c.type() << " on";
     for (std::size_t k = 0; k < devices.size(); ++k) std::cerr << (k ? "," : "") << " " << devices.device(k).label();
     if (ranks.size() > 1) std::cerr << " (rank 0 of " << ranks.size() << ")";
     std::cerr << "\n";
   }
-  RunContext context{devices, dir, verbosity, ranks};
+  RunContext context{devices, dir, verbosity, ranks, weights};
   RunOutcome outcome = RunOutcome::complete;
   const double compiled_before = core::compile_seconds();
   try {

@@ -27,6 +27,9 @@ struct TuneTarget {
   bool fp16 = false;                // whether fp16 is one of its --storage precisions
   std::string case_help{};          // what --case means for it; empty: it takes no case file
   std::string every_device_help{};  // how it is tuned on every selected device; empty: on the first alone
+  // Whether it chooses among the selected devices (of any kinds; `auto` selects all of them), and is
+  // stored for the machine's devices together (app/device_choice.hpp).
+  bool chooses_devices = false;
   std::function<tune::Tunable(const TuneRequest&, const core::DeviceSet&, const tune::MeasureOptions&)> make{};
 };
 
@@ -48,7 +51,7 @@ struct Solver {
   std::vector<std::function<Command(CLI::App&)>> commands{};
 };
 
-// --size when given, else `on_gpu` on a GPU and `elsewhere` on other devices (the first device decides).
+// --size when given, else `on_gpu` where a GPU is among the devices and `elsewhere` otherwise.
 int size_or_default(const TuneRequest& request, const core::DeviceSet& devices, int on_gpu, int elsewhere);
 
 }  // namespace hetflow::app

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "hetflow/app/device_choice.hpp"
 #include "hetflow/app/nnls/tnt_constants_tunable.hpp"
 #include "hetflow/app/option_checks.hpp"
 #include "hetflow/app/solvers.hpp"
@@ -121,13 +122,14 @@ CLI::App* add_tune_command(CLI::App& app, TuneRequest& r) {
 
 int tune_command(const TuneRequest& r, std::ostream& out) {
   const TuneTarget& target = find_target(r.name);
-  const core::DeviceSet selected = core::DeviceSet::select(r.device);
+  const core::DeviceSet selected =
+      core::DeviceSet::select(target.chooses_devices && r.device == "auto" ? "all" : r.device);
   // The first selected device alone, unless the target tunes how work is split over every selected one.
   std::optional<core::DeviceSet> first_only;
-  if (target.every_device_help.empty() || selected.size() == 1)
+  if (!target.chooses_devices && (target.every_device_help.empty() || selected.size() == 1))
     first_only.emplace(std::vector<core::Device>{selected.device(0)});
   const core::DeviceSet& devices = first_only ? *first_only : selected;
-  for (std::size_t k = 1; k < devices.size(); ++k) {
+  for (std::size_t k = 1; k < devices.size() && !target.chooses_devices; ++k) {
     const core::DeviceInfo& d = devices.device(k).info;
     if (d.name != devices.device(0).info.name || d.driver != devices.device(0).info.driver)
       throw core::Error("tune " + r.name + " on several devices: " + devices.device(k).label() + " differs from " +
@@ -173,7 +175,10 @@ int tune_command(const TuneRequest& r, std::ostream& out) {
       << " settings evaluated\n"
       << "best/mean " << fixed(result.best_over_mean(), 2) << "x, best/worst " << fixed(result.best_over_worst(), 2)
       << "x (speedup of the best over the mean and the worst evaluated)\n";
-  tune::Key key = tune::make_key(t.name, info, t.kernel_files, t.problem_class);
+  std::vector<core::Device> candidates;
+  for (std::size_t k = 0; k < devices.size(); ++k) candidates.push_back(devices.device(k));
+  tune::Key key = target.chooses_devices ? device_choice_key({t.name, t.kernel_files, t.problem_class}, candidates)
+                                         : tune::make_key(t.name, info, t.kernel_files, t.problem_class);
   if (t.device_independent) key = tune::for_any_device(std::move(key));
   db.store(key, tune::entry_of(t, result));
   out << "wrote " << db.path().string() << "\n";

@@ -26,6 +26,10 @@ std::optional<tune::Entry> find_tuning(const core::DeviceSet& devices, const tun
       return std::nullopt;
     }
   }
+  return find_entry(key, record);
+}
+
+std::optional<tune::Entry> find_entry(const tune::Key& key, nlohmann::json& record) {
   if (tune::tuning_disabled()) {
     record = "disabled (HETFLOW_NO_TUNE)";
     return std::nullopt;

@@ -295,7 +295,8 @@ Schema::Schema(std::string type_name, std::string description)
   key<std::string>("type", type_name_, "the case type, which names the solver").one_of({type_name_}).required();
   auto& device = section("device", "where the run executes");
   device.key<std::string>("select", "auto",
-                          "device selection: auto, gpu, gpu:1, cpu, all, nvidia:0 or a comma list")
+                          "device selection: auto, gpu, gpu:1, cpu, all, nvidia:0, a comma list, or tuned (lbm "
+                          "and ftle: the devices and shares `hetflow tune lbm-devices` or `ftle-devices` chose)")
       .not_empty();
   device.key<std::string>("build_options", "", "extra OpenCL compiler options appended to every kernel build");
   auto& output = section("output", "what the run writes");

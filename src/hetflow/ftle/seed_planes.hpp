@@ -6,6 +6,7 @@
 #include "hetflow/core/partition.hpp"
 #include "hetflow/core/plan.hpp"
 #include "hetflow/ftle/seed_grid.hpp"
+#include "hetflow/ftle/solver.hpp"
 
 namespace hetflow::ftle {
 
@@ -13,7 +14,8 @@ namespace hetflow::ftle {
 // process splits them over its devices.
 core::Partition plane_split(const core::PartPlacement& placement, const SeedGrid& seeds, bool processes);
 
-core::PartPlacement place_parts(const core::DeviceSet& devices, core::Link* processes);
+// One part per device, weighted by config.device_weights (checked here: one positive weight per device).
+core::PartPlacement place_parts(const core::DeviceSet& devices, core::Link* processes, const Config& config);
 
 // A part's own seed planes and the planes it advects: one more on either side where there is one.
 struct PartPlanes {

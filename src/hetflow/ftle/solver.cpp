@@ -78,7 +78,7 @@ MemoryPlan Solver::memory_plan(const core::DeviceSet& devices, const AnalyticFlo
                                const Config& config, core::Link* processes) {
   check_config(config);
   seeds.check();
-  return plan(devices, place_parts(devices, processes), kernel_parameters(flow).size(), nullptr, seeds, config);
+  return plan(devices, place_parts(devices, processes, config), kernel_parameters(flow).size(), nullptr, seeds, config);
 }
 
 MemoryPlan Solver::memory_plan(const core::DeviceSet& devices, const VelocityGrid& velocity, const SeedGrid& seeds,
@@ -86,7 +86,7 @@ MemoryPlan Solver::memory_plan(const core::DeviceSet& devices, const VelocityGri
   check_config(config);
   seeds.check();
   velocity.check("velocity data");
-  return plan(devices, place_parts(devices, processes), grid_parameters(velocity, config).size(), &velocity, seeds,
+  return plan(devices, place_parts(devices, processes, config), grid_parameters(velocity, config).size(), &velocity, seeds,
               config);
 }
 
@@ -123,7 +123,7 @@ Solver::Solver(const core::DeviceSet& devices, int flow_code, int velocity_dimen
                       " in a 2D flow: expected a zero z component");
   // Every process checks the same inputs above, so all get here or all threw: the placement's collective
   // needs them all.
-  const core::PartPlacement placement = place_parts(devices, processes);
+  const core::PartPlacement placement = place_parts(devices, processes, config);
   const core::Partition split = plane_split(placement, seeds, processes != nullptr);
   for (std::size_t k = 0; k < devices.size(); ++k) {
     if (config.precision == core::Precision::f64 && !devices.device(k).info.fp64)

@@ -41,6 +41,10 @@ struct Config {
   // 0: the defaults, 64 and 32. `hetflow tune ftle` measures them.
   std::size_t work_group = 0;
   std::size_t groups_per_unit = 0;
+  // The share of the seed planes each device of this process takes (positive, one per device; across
+  // processes every process gives its own devices'); empty: even. Devices of different speeds finish
+  // together when weighted by their rates. The field does not depend on the split.
+  std::vector<double> device_weights;
   // Gridded velocity only: a uniform free-stream velocity U added to the interpolated velocity everywhere
   // (data recorded in a body's frame, or a disturbance about a mean flow), x, y[, z]; a 2D flow takes a
   // zero z component. All zero: none.

@@ -1,6 +1,8 @@
 #pragma once
 #include <array>
 #include <cstddef>
+#include <span>
+#include <vector>
 
 namespace hetflow::lbm {
 
@@ -16,13 +18,17 @@ inline std::size_t volume(const Extent& e) {
 // cell (p mod gx, (p / gx) mod gy, p / (gx gy)), so {1, 1, n} gives the z-slabs of n devices. A device
 // may hold several boxes (a lattice larger than its largest allocation): each box of the device grid is
 // then cut into that many along z, and the device's boxes are consecutive parts. Each
-// axis is split as evenly as possible, the lower boxes taking the remainder. An axis split into
+// axis is split as evenly as possible, the lower boxes taking the remainder, unless z-slabs are given
+// weights: then each device's slab takes its weight's share of the z-planes (largest remainder, as
+// core::Partition), so that a fast and a slow device finish a step together. An axis split into
 // several boxes gives every box one halo layer on each of its sides there; an axis left whole wraps
 // periodically inside the box. Neighbours are periodic.
 class DeviceGrid {
  public:
   // `grid` {0, 0, 0} (or any entry 0): slabs along z, one per device; `per_device` boxes per device.
-  DeviceGrid(const Extent& lattice, const Extent& grid, std::size_t devices, std::size_t per_device = 1);
+  // `weights` (one per device, positive; empty: even) size the slabs of a z-slab grid.
+  DeviceGrid(const Extent& lattice, const Extent& grid, std::size_t devices, std::size_t per_device = 1,
+             std::span<const double> weights = {});
 
   const Extent& lattice() const { return lattice_; }
   const Extent& grid() const { return grid_; }
@@ -43,9 +49,11 @@ class DeviceGrid {
 
  private:
   Extent cell(std::size_t part) const;
+  void weigh_slabs(std::span<const double> weights, std::size_t devices, std::size_t per_device);
 
   Extent lattice_;
   Extent grid_;
+  std::vector<int> z_starts_;  // weighted slabs: the first z-plane of each z-cell, then nz; else empty
 };
 
 }  // namespace hetflow::lbm

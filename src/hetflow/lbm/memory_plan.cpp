@@ -39,7 +39,7 @@ std::array<std::size_t, 3> largest_fitting(const std::array<std::size_t, 3>& dim
 std::size_t boxes_per_device(const std::array<int, 3>& dims, const Config& config, std::size_t devices,
                              std::uint64_t max_alloc) {
   for (int boxes = 1; boxes <= dims[2]; ++boxes) {
-    const DeviceGrid grid(dims, config.device_grid, devices, static_cast<std::size_t>(boxes));
+    const DeviceGrid grid(dims, config.device_grid, devices, static_cast<std::size_t>(boxes), config.device_weights);
     bool fits = true;
     for (std::size_t part = 0; part < grid.parts() && fits; ++part) {
       fits = Solver::largest_buffer(grid.local(part), config) <= max_alloc;

@@ -78,7 +78,7 @@ Solver::Solver(const core::DeviceSet& devices, const Geometry& geometry, const C
       store_bytes_(config.storage == Storage::fp16 ? 2 : config.storage == Storage::fp32 ? 4 : 8),
       boxes_(choose_boxes(devices, dims_, config, processes)),
       placement_(processes, std::vector<double>(devices.size() * boxes_, 1.0)),
-      grid_(dims_, config.device_grid, placement_.parts() / boxes_, boxes_) {
+      grid_(dims_, config.device_grid, placement_.parts() / boxes_, boxes_, config.device_weights) {
   if (!(config.tau > 0.5)) {
     throw core::Error("tau = " + std::to_string(config.tau) + " gives a non-positive viscosity: tau must exceed 0.5");
   }

@@ -86,6 +86,9 @@ struct Config {
   unsigned max_registers = 0;
   // Boxes along x, y and z, one per device of every process (see DeviceGrid); {0, 0, 0}: z-slabs.
   Extent device_grid{0, 0, 0};
+  // The share of the z-planes each device of every process takes (z-slabs only; see DeviceGrid);
+  // empty: even. Devices of different speeds finish a step together when weighted by their rates.
+  std::vector<double> device_weights;
   // Boxes per device, each cut from the device's box along z, with its own buffers and halos (same
   // bits as one box); 0: the fewest whose every buffer fits one allocation of every device, so that a
   // lattice can fill a device's memory beyond its largest allocation.

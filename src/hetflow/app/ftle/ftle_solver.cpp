@@ -23,6 +23,19 @@ Solver ftle_solver() {
                           return ftle_tunable(devices, size_or_default(r, devices, 2048, 256),
                                               r.storage == "fp32" ? core::Precision::f32 : core::Precision::f64,
                                               measure);
+                        }},
+                       {.name = ftle_devices_name,
+                        .help = "which devices the FTLE runs on: how many GPUs, how many CPUs and their share of the "
+                                "seeds (for --storage; `device.select: tuned` takes it)",
+                        .size_help = "grid nodes along x (default 2048 on a GPU, 256 elsewhere)",
+                        .storage_help = "tracer precision, fp64 (default) or fp32",
+                        .every_device_help = "chooses among all of them; auto selects every device",
+                        .chooses_devices = true,
+                        .make = [](const TuneRequest& r, const core::DeviceSet& devices,
+                                   const tune::MeasureOptions& measure) {
+                          return ftle_devices_tunable(devices, size_or_default(r, devices, 2048, 256),
+                                                      r.storage == "fp32" ? core::Precision::f32 : core::Precision::f64,
+                                                      measure);
                         }}}};
 }
 

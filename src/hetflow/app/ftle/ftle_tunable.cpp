@@ -1,11 +1,13 @@
 #include "hetflow/app/ftle/ftle_tunable.hpp"
 
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <numbers>
 #include <optional>
 #include <string>
 
+#include "hetflow/app/device_choice.hpp"
 #include "hetflow/app/tuning_lookup.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/ftle/velocity_grid.hpp"
@@ -24,11 +26,19 @@ std::string ftle_class(core::Precision precision) {
   return std::string("gridded 2d ") + (precision == core::Precision::f64 ? "fp64" : "fp32");
 }
 
-}  // namespace
+// The measured workload: Heun with M4' over ftle_steps steps of a steady cellular flow, one tracer per node.
+struct CellularFlow {
+  std::shared_ptr<const ftle::VelocityGrid> grid;
+  ftle::SeedGrid seeds;
+  ftle::Config config;
+  std::string problem;
+  std::function<double(double)> rate() const {
+    const double tracer_steps = static_cast<double>(seeds.size()) * ftle_steps;
+    return [tracer_steps](double seconds) { return tracer_steps / seconds; };
+  }
+};
 
-tune::Tunable ftle_tunable(const core::DeviceSet& devices, int nodes, core::Precision precision,
-                           const tune::MeasureOptions& measure) {
-  const core::DeviceInfo& info = devices.device(0).info;
+CellularFlow cellular_flow(int nodes, core::Precision precision) {
   const std::size_t nx = static_cast<std::size_t>(nodes), ny = std::max<std::size_t>(nx / 2, 2);
   // Steady cellular flow psi = cos(pi x) cos(pi y) on [0, 2] x [0, 1]: every tracer keeps moving.
   constexpr double pi = std::numbers::pi;
@@ -38,38 +48,71 @@ tune::Tunable ftle_tunable(const core::DeviceSet& devices, int nodes, core::Prec
         return {pi * std::cos(pi * x[0]) * std::sin(pi * x[1]), -pi * std::sin(pi * x[0]) * std::cos(pi * x[1]), 0};
       }));
   const ftle::SeedGrid seeds{2, grid->dims, grid->origin, grid->spacing};
-  ftle::Config base;
-  base.integrator = ftle::Integrator::heun;
-  base.interpolation = ftle::Interpolation::m4prime;
-  base.precision = precision;
-  base.steps = ftle_steps;
-  base.duration = 0.01 * ftle_steps;
-  const double tracer_steps = static_cast<double>(seeds.size()) * ftle_steps;
+  ftle::Config config;
+  config.integrator = ftle::Integrator::heun;
+  config.interpolation = ftle::Interpolation::m4prime;
+  config.precision = precision;
+  config.steps = ftle_steps;
+  config.duration = 0.01 * ftle_steps;
+  return {grid, seeds, config,
+          "Heun + M4', steady gridded 2D flow, " + std::to_string(nx) + " x " + std::to_string(ny) + " tracers, " +
+              std::to_string(ftle_steps) + " steps"};
+}
+
+// The median time of the flow's steps with `config` on `devices`: by the wall clock where devices of
+// different kinds are compared (their events share no clock), else by the last device's events.
+double run_seconds(const core::DeviceSet& devices, const CellularFlow& flow, const ftle::Config& config,
+                   const tune::MeasureOptions& measure, bool wall_clock = false) {
+  ftle::Solver solver(devices, *flow.grid, flow.seeds, config);
+  const tune::TimedRun run = wall_clock ? tune::wall_clock([&] {
+    solver.initialise();
+    solver.advance(ftle_steps);
+    solver.finish();
+  })
+                                        : tune::event_span([&] {
+                                            solver.initialise();
+                                            const core::Event first = solver.advance(1);
+                                            return std::make_pair(first, solver.advance(ftle_steps - 1));
+                                          });
+  return tune::measure(run, measure).median;
+}
+
+}  // namespace
+
+tune::Tunable ftle_tunable(const core::DeviceSet& devices, int nodes, core::Precision precision,
+                           const tune::MeasureOptions& measure) {
+  const core::DeviceInfo& info = devices.device(0).info;
+  const CellularFlow flow = cellular_flow(nodes, precision);
   tune::Tunable t{"ftle",
                   ftle_files(),
                   ftle_class(precision),
-                  "Heun + M4', steady gridded 2D flow, " + std::to_string(nx) + " x " + std::to_string(ny) +
-                      " tracers, " + std::to_string(ftle_steps) + " steps",
+                  flow.problem,
                   tune::TuningSpace({tune::Dimension::ordered("work_group", tune::powers_of_two(32, std::min<std::size_t>(512, info.max_work_group))),
                                      tune::Dimension::ordered("groups_per_unit", tune::powers_of_two(1, 64))}),
                   {{"work_group", "64"}, {"groups_per_unit", "32"}},
                   {},
-                  [tracer_steps](double seconds) { return tracer_steps / seconds; },
+                  flow.rate(),
                   "steps/s"};
-  t.seconds = [&devices, grid, seeds, base, measure](const tune::Setting& s) {
-    ftle::Config c = base;
+  t.seconds = [&devices, flow, measure](const tune::Setting& s) {
+    ftle::Config c = flow.config;
     c.work_group = std::stoul(s.at("work_group"));
     c.groups_per_unit = std::stoul(s.at("groups_per_unit"));
-    ftle::Solver solver(devices, *grid, seeds, c);
-    return tune::measure(tune::event_span([&] {
-                           solver.initialise();
-                           const core::Event first = solver.advance(1);
-                           return std::make_pair(first, solver.advance(ftle_steps - 1));
-                         }),
-                         measure)
-        .median;
+    return run_seconds(devices, flow, c, measure);
   };
   return t;
+}
+
+tune::Tunable ftle_devices_tunable(const core::DeviceSet& candidates, int nodes, core::Precision precision,
+                                   const tune::MeasureOptions& measure) {
+  const CellularFlow flow = cellular_flow(nodes, precision);
+  return device_choice_tunable({ftle_devices_name, ftle_files(), ftle_class(precision), flow.problem, flow.rate(),
+                                "steps/s",
+                                [flow, measure](const core::DeviceSet& devices, std::span<const double> weights) {
+                                  ftle::Config c = flow.config;
+                                  c.device_weights.assign(weights.begin(), weights.end());
+                                  return run_seconds(devices, flow, c, measure, true);
+                                }},
+                               candidates);
 }
 
 ftle::Config with_ftle_tuning(ftle::Config config, bool gridded_2d, const core::DeviceSet& devices,

@@ -14,6 +14,14 @@ namespace hetflow::app {
 tune::Tunable ftle_tunable(const core::DeviceSet& devices, int nodes, core::Precision precision,
                            const tune::MeasureOptions& measure);
 
+// The name of the FTLE's device choice: `hetflow tune ftle-devices`, `device.select: tuned`.
+inline constexpr const char* ftle_devices_name = "ftle-devices";
+
+// The same workload over every choice of the candidates' devices (how many GPUs, how many CPUs, the
+// CPUs' share of the seed planes; see device_choice.hpp), timed by the wall clock.
+tune::Tunable ftle_devices_tunable(const core::DeviceSet& candidates, int nodes, core::Precision precision,
+                                   const tune::MeasureOptions& measure);
+
 // `config` with its launch shape taken from the tuning database (`hetflow tune ftle`) where the case
 // leaves it open (both 0), for a gridded 2D flow (the class tuned) of the config's precision, when every
 // device shares one name and driver and HETFLOW_NO_TUNE is unset. What was taken, or why nothing, goes

@@ -384,11 +384,15 @@ void LbmCase::check(const casefile::Case& c) const {
   if (!problems.empty()) throw casefile::CaseError(std::move(problems));
 }
 
+std::optional<ChoiceKey> LbmCase::device_choice(const casefile::Case& c) const {
+  return lbm_devices_key(solver_config(c));
+}
+
 RunOutcome LbmCase::run(const casefile::Case& c, RunContext& ctx) const {
   const core::WallTimer total;
   RunDirectory& dir = ctx.directory;
-  const lbm::Config config =
-      with_lbm_tuning(solver_config(c), c, ctx.devices, ctx.ranks.size(), dir.manifest()["tuning"]);
+  lbm::Config config = with_lbm_tuning(solver_config(c), c, ctx.devices, ctx.ranks.size(), dir.manifest()["tuning"]);
+  config.device_weights = ctx.device_weights;
   const long steps = c.get<long>("lbm.steps");
   const long every = c.get<long>("output.every");
   // Every rank makes the whole mask (a file can be missing on one host only) and builds its share.

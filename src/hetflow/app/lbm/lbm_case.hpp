@@ -14,6 +14,8 @@ class LbmCase : public CaseType {
   RunOutcome run(const casefile::Case& c, RunContext& context) const override;
   // Over the ranks through lbm::Solver's link (z-slabs, one per device of every rank).
   bool runs_across_processes() const override { return true; }
+  // `hetflow tune lbm-devices` for the case's storage and physics model.
+  std::optional<ChoiceKey> device_choice(const casefile::Case& c) const override;
 };
 
 }  // namespace hetflow::app

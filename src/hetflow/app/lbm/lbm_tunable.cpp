@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "hetflow/app/device_choice.hpp"
 #include "hetflow/app/tuning_lookup.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/lbm/geometry_generators.hpp"
@@ -47,6 +48,31 @@ tune::Key lbm_tuning_key(const core::DeviceInfo& device, const lbm::Config& conf
   return tune::make_key("lbm", device, files, lbm_problem_class(config, devices));
 }
 
+// The measured duct's flow: a force, so the kernels do the arithmetic of a real run.
+lbm::Config duct_config(lbm::Storage storage) {
+  lbm::Config c;
+  c.force = {0, 0, 1e-6};
+  c.storage = storage;
+  return c;
+}
+
+// The median time of lbm_steps_per_run steps of `config` on `devices`: by the wall clock where devices
+// of different kinds are compared (their events share no clock), else by the last device's events.
+double run_seconds(const core::DeviceSet& devices, const lbm::Geometry& geometry, const lbm::Config& config,
+                   const tune::MeasureOptions& measure, bool wall_clock = false) {
+  lbm::Solver solver(devices, geometry, config);
+  solver.initialise();
+  const tune::TimedRun run = wall_clock ? tune::wall_clock([&] {
+    solver.advance(lbm_steps_per_run);
+    devices.finish();
+  })
+                                        : tune::event_span([&] {
+                                            const core::Event first = solver.advance(1);
+                                            return std::make_pair(first, solver.advance(lbm_steps_per_run - 1));
+                                          });
+  return tune::measure(run, measure).median;
+}
+
 }  // namespace
 
 tune::Tunable lbm_tunable(const core::DeviceSet& devices, int n, lbm::Storage storage, const tune::MeasureOptions& measure) {
@@ -54,9 +80,7 @@ tune::Tunable lbm_tunable(const core::DeviceSet& devices, int n, lbm::Storage st
   const bool several = devices.size() > 1;
   auto geometry = std::make_shared<const lbm::Geometry>(lbm::duct(n, n, n));
   const double updates = static_cast<double>(n) * n * n * lbm_steps_per_run;
-  lbm::Config base;
-  base.force = {0, 0, 1e-6};  // a flow, so the kernels do the arithmetic of a real run
-  base.storage = storage;
+  const lbm::Config base = duct_config(storage);
   const std::size_t solver_default = 64;
   const std::size_t biggest = std::min<std::size_t>(512, info.max_work_group);
   std::vector<tune::Dimension> dimensions{tune::Dimension::ordered("work_group", tune::powers_of_two(32, biggest)),
@@ -95,16 +119,33 @@ tune::Tunable lbm_tunable(const core::DeviceSet& devices, int n, lbm::Storage st
     c.pattern = lbm::parse_pattern(s.at("pattern"));
     if (s.contains("max_registers")) c.max_registers = static_cast<unsigned>(std::stoul(s.at("max_registers")));
     if (s.contains("device_grid")) c.device_grid = parse_device_grid(s.at("device_grid"));
-    lbm::Solver solver(devices, *geometry, c);
-    solver.initialise();
-    return tune::measure(tune::event_span([&] {
-                           const core::Event first = solver.advance(1);
-                           return std::make_pair(first, solver.advance(lbm_steps_per_run - 1));
-                         }),
-                         measure)
-        .median;
+    return run_seconds(devices, *geometry, c, measure);
   };
   return t;
+}
+
+tune::Tunable lbm_devices_tunable(const core::DeviceSet& candidates, int n, lbm::Storage storage,
+                                  const tune::MeasureOptions& measure) {
+  auto geometry = std::make_shared<const lbm::Geometry>(lbm::duct(n, n, n));
+  const double updates = static_cast<double>(n) * n * n * lbm_steps_per_run;
+  const lbm::Config base = duct_config(storage);
+  ChoiceKey key = lbm_devices_key(base);
+  return device_choice_tunable({std::move(key.tunable),
+                                std::move(key.kernel_files),
+                                std::move(key.problem_class),
+                                "duct " + std::to_string(n) + "^3",
+                                [updates](double seconds) { return updates / seconds * 1e-6; },
+                                "MLUPs/s",
+                                [geometry, base, measure](const core::DeviceSet& devices, std::span<const double> weights) {
+                                  lbm::Config c = base;
+                                  c.device_weights.assign(weights.begin(), weights.end());
+                                  return run_seconds(devices, *geometry, c, measure, true);
+                                }},
+                               candidates);
+}
+
+ChoiceKey lbm_devices_key(const lbm::Config& config) {
+  return {lbm_devices_name, {"lbm/lbm.cl"}, lbm_problem_class(config, 1)};
 }
 
 lbm::Config with_lbm_tuning(lbm::Config config, const casefile::Case& c, const core::DeviceSet& devices,
