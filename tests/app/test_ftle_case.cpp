@@ -3,6 +3,7 @@
 // cases, a non-finite velocity file and tracers that go non-finite; HDF5 velocity against the raw file.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -19,6 +20,7 @@
 #include "hetflow/ftle/solver.hpp"
 #include "hetflow/io/npy.hpp"
 #include "hetflow/io/hdf5_xdmf.hpp"
+#include "hetflow/io/png_image.hpp"
 #include "hetflow/io/pvd.hpp"
 #include "hetflow/io/vtk_reader.hpp"
 #include "hetflow/io/xml_parser.hpp"
@@ -325,6 +327,12 @@ TEST_F(FtleCase, SeriesOverTheBudgetIsStreamedWithTheResidentField) {
             nx * ny * 2 * 8);
   EXPECT_EQ(resident["result"]["mean_ftle"], streamed["result"]["mean_ftle"]);
   EXPECT_EQ(resident["result"]["max_ftle"], streamed["result"]["max_ftle"]);
+  // output.ridges integrates back from t0 = 0 too, over [-4, 0], before the snapshots: refused by key.
+  r = hetflow("run series.yaml -q --set output.ridges=true --set output.dir=ridges");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("output.ridges = true integrates the opposite direction over [-4, 0]"), std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(dir / "ridges"));
 }
 
 TEST_F(FtleCase, MalformedCasesExitTwoWithFileLineAndKeyAndWriteNothing) {
@@ -543,6 +551,8 @@ TEST_F(FtleCase, MalformedSequencesExitTwoWithFileLineAndKey) {
        "flowmap.yaml:9: output.flow_map does not apply to a sequence"},
       {"eigenvector", head + "  eigenvector: true\nsequence:\n  count: 2\n",
        "eigenvector.yaml:9: output.eigenvector does not apply to a sequence"},
+      {"ridges", head + "  ridges: true\nsequence:\n  count: 2\n",
+       "ridges.yaml:9: output.ridges = true does not apply to a sequence"},
   };
   expect_rejected(cases);
   // The same boundary with the direct method is fine (a steady file: any start time is inside it).
@@ -657,6 +667,105 @@ TEST_F(FtleCase, CasesPrintsACommentedTemplate) {
     EXPECT_NE(r.output.find(line), std::string::npos) << line << "\n" << r.output;
   }
   EXPECT_NE(run_hetflow("cases").output.find("ftle"), std::string::npos);
+}
+
+// output.ridges on a 64 x 32 double gyre, T = 15 in 30 RK4 steps: the run also computes T = -15 from the
+// same t0 and writes it as ftle_backward beside ftle (.vti, .npy), equal bit for bit to a run of T = -15
+// (the same kernels on the same device), and the other way round for a case of T < 0 (ftle_forward).
+// The flow is symmetric under (x, y, t) -> (2 - x, 1 - y, -t), so from t0 = 0 the backward field is the
+// forward one rotated by pi, to round-off (1e-9 here). ridges.png is 1060 x 500 (the domain's aspect 1/2),
+// each layer coloured from its field's median (the (n/2)-th smallest value) to its max, or both over
+// output.range; result.ridges holds the backward field's statistics, equal to the T = -15 run's.
+TEST_F(FtleCase, RidgesWriteTheOppositeFieldEqualToItsOwnRun) {
+  const std::string gyre = "type: ftle\nftle:\n  dt: 0.5\nseeds:\n  counts: [64, 32]\noutput:\n  npy: true\n";
+  write("gyre.yaml", gyre);
+  ASSERT_EQ(hetflow("run gyre.yaml -q -o fwd --set output.ridges=true").status, 0);
+  const std::string backward_ridges =
+      "run gyre.yaml -q -o bwd --set output.ridges=true --set ftle.duration=-15 --set output.range=[0.05,0.3]";
+  ASSERT_EQ(hetflow(backward_ridges).status, 0);
+  ASSERT_EQ(hetflow("run gyre.yaml -q -o plain_bwd --set ftle.duration=-15 --set output.png=false").status, 0);
+  hetflow::test::expect_outputs_are_the_files(dir / "fwd");
+  hetflow::test::expect_outputs_are_the_files(dir / "bwd");
+
+  const auto vti = [&](const std::string& run, const char* name) {
+    const auto image = hetflow::io::read_vti(dir / run / "ftle.vti");
+    const auto* array = image.point_array(name);
+    return array ? array->values<double>() : std::vector<double>{};
+  };
+  const std::vector<double> forward = vti("fwd", "ftle"), backward = vti("plain_bwd", "ftle");
+  ASSERT_EQ(forward.size(), 64u * 32u);
+  ASSERT_EQ(backward.size(), 64u * 32u);
+  EXPECT_EQ(vti("fwd", "ftle_backward"), backward);
+  EXPECT_EQ(vti("bwd", "ftle"), backward);
+  EXPECT_EQ(vti("bwd", "ftle_forward"), forward);
+  EXPECT_TRUE(vti("plain_bwd", "ftle_forward").empty());
+  EXPECT_EQ(hetflow::io::read_npy(dir / "fwd" / "ftle_backward.npy").values,
+            hetflow::io::read_npy(dir / "plain_bwd" / "ftle.npy").values);
+  EXPECT_EQ(hetflow::io::read_npy(dir / "bwd" / "ftle_forward.npy").values,
+            hetflow::io::read_npy(dir / "fwd" / "ftle.npy").values);
+  double worst = 0;
+  for (std::size_t j = 0; j < 32; ++j)
+    for (std::size_t i = 0; i < 64; ++i)
+      worst = std::max(worst, std::abs(backward[i + 64 * j] - forward[(63 - i) + 64 * (31 - j)]));
+  EXPECT_LT(worst, 1e-9);
+
+  const hetflow::io::PngPixels png = hetflow::io::read_png(dir / "fwd" / "ridges.png");
+  EXPECT_EQ(png.width, 1060);
+  EXPECT_EQ(png.height, 500);
+  EXPECT_TRUE(fs::exists(dir / "bwd" / "ridges.png"));
+  EXPECT_FALSE(fs::exists(dir / "plain_bwd" / "ridges.png"));
+
+  const auto m = manifest("fwd"), plain = manifest("plain_bwd");
+  EXPECT_EQ(m["status"], "complete");
+  const auto& ridges = m["result"]["ridges"];
+  EXPECT_EQ(ridges["direction"], "backward");
+  EXPECT_EQ(ridges["array"], "ftle_backward");
+  EXPECT_EQ(ridges["completed"], true);
+  EXPECT_EQ(ridges["steps"], 30);
+  EXPECT_EQ(ridges["integration_time"].get<double>(), -15.0);
+  EXPECT_EQ(ridges["png"], "ridges.png");
+  EXPECT_EQ(ridges["npy"], "ftle_backward.npy");
+  for (const char* key : {"mean_ftle", "min_ftle", "max_ftle", "interior_mean_ftle"})
+    EXPECT_EQ(ridges[key].get<double>(), plain["result"][key].get<double>()) << key;
+  EXPECT_TRUE(m["outputs"].contains("ridges.png")) << m["outputs"];
+  EXPECT_TRUE(m["outputs"].contains("ftle_backward.npy")) << m["outputs"];
+  const auto median_and_max = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return std::vector<double>{v[v.size() / 2], v.back()};
+  };
+  EXPECT_EQ(ridges["png_range"]["forward"].get<std::vector<double>>(), median_and_max(forward));
+  EXPECT_EQ(ridges["png_range"]["backward"].get<std::vector<double>>(), median_and_max(backward));
+  const auto bwd = manifest("bwd");
+  const auto& given = bwd["result"]["ridges"];
+  EXPECT_EQ(given["array"], "ftle_forward");
+  EXPECT_EQ(given["png_range_source"], "output.range");
+  EXPECT_EQ(given["png_range"]["forward"].get<std::vector<double>>(), (std::vector<double>{0.05, 0.3}));
+  EXPECT_EQ(given["png_range"]["backward"].get<std::vector<double>>(), (std::vector<double>{0.05, 0.3}));
+  EXPECT_FALSE(plain["result"].contains("ridges"));
+}
+
+// A sink u = -800 (x, y) in 320 RK4 steps over T = 1: forward, each step scales positions by R(-2.5) = 0.65
+// (stable); backward by R(2.5) = 10.9, so the opposite direction's velocity -800 x overflows near step 295.
+// The run fails as a single field's tracer error does (exit 1, status failed, no field written), naming
+// the backward field; without output.ridges the same case runs.
+TEST_F(FtleCase, RidgesReportATracerErrorOfTheSecondSolve) {
+  write("sink.yaml",
+        "type: ftle\nftle:\n  flow: linear\n  linear:\n    gradient: [-800, 0, 0, -800]\n"
+        "  duration: 1\n  steps: 320\nseeds:\n  counts: [5, 5]\noutput:\n  dir: sink\n  ridges: true\n");
+  const Result r = hetflow("run sink.yaml -q");
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_NE(r.output.find("ftle: non-finite tracer in the backward field (output.ridges): tracer of seed "),
+            std::string::npos)
+      << r.output;
+  const auto step_at = r.output.find("(step ");
+  ASSERT_NE(step_at, std::string::npos) << r.output;
+  const long step = std::stol(r.output.substr(step_at + 6));
+  EXPECT_GE(step, 290) << r.output;
+  EXPECT_LE(step, 300) << r.output;
+  EXPECT_NE(r.output.find(" of 320, dt = -0.003125"), std::string::npos) << r.output;
+  EXPECT_EQ(manifest("sink")["status"], "failed");
+  EXPECT_FALSE(fs::exists(dir / "sink" / "ftle.vti"));
+  EXPECT_EQ(hetflow("run sink.yaml -q --set output.ridges=false --set output.dir=forward").status, 0);
 }
 
 // Ctrl-C during a single field of 10^7 steps: the run stops after the chunk it is in, writes the field

@@ -23,8 +23,8 @@ class Solvers : public hetflow::test::CommandTest {
 
 // The list holds what hetflow has: 11 case types (selftest, lbm, ftle, ignition, reactor_batch, equilibrium,
 // flamelet, karst, karst_inversion, incompressible, compressible), 9 benchmarks (probe, lbm, lbm-scaling, ftle,
-// chem, nnls, karst, fem, compressible) and 8 tunables (probe, lbm, ftle, radau5, nnls, nnls-constants, karst,
-// fem), so the checks below cannot pass on an empty list.
+// chem, nnls, karst, fem, compressible) and 10 tunables (probe, lbm, lbm-devices, ftle, ftle-devices, radau5,
+// nnls, nnls-constants, karst, fem), so the checks below cannot pass on an empty list.
 TEST_F(Solvers, TheListHoldsEverySolversEntries) {
   std::size_t case_types = 0, benchmarks = 0, tunables = 0;
   for (const hetflow::app::Solver& s : hetflow::app::solvers()) {
@@ -34,7 +34,7 @@ TEST_F(Solvers, TheListHoldsEverySolversEntries) {
   }
   EXPECT_EQ(case_types, 11u);
   EXPECT_EQ(benchmarks, 9u);
-  EXPECT_EQ(tunables, 8u);
+  EXPECT_EQ(tunables, 10u);
 }
 
 TEST_F(Solvers, EveryCaseTypeIsListedByCases) {

@@ -149,6 +149,19 @@ TEST(Progress, NotesShowOnlyWhenVerbose) {
   EXPECT_EQ(verbose.str(), "wrote f.vti\n");
 }
 
+// Outputs are written after the stepping: their notes still show, below the summary line.
+TEST(Progress, NotesAfterTheSummaryShowOnALineOfTheirOwn) {
+  FakeClock clock;
+  std::ostringstream out;
+  Progress p(2, "t", Verbosity::verbose, out, Terminal::yes, clock.function());
+  clock.now = 1;
+  p.advance(2);
+  p.finish();
+  const std::size_t summary = out.str().size();
+  p.note("wrote f.vti");
+  EXPECT_EQ(out.str().substr(summary), "wrote f.vti\n");
+}
+
 TEST(Progress, NoteOnATerminalKeepsTheBarBelow) {
   FakeClock clock;
   std::ostringstream out;

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../app/command_test.hpp"
@@ -90,6 +91,45 @@ class TuneCommand : public test::CommandTest {
     const test::CommandResult r = run_hetflow("devices --device " + device());
     EXPECT_EQ(r.status, 0) << r.output;
     return r.output.find("platform      NVIDIA") != std::string::npos;
+  }
+  // The machine's GPUs and other devices, as `hetflow devices` lists them (this process must not open
+  // OpenCL, as above).
+  std::pair<int, int> device_kinds() const {
+    const test::CommandResult listed = run_hetflow("devices --device all");
+    EXPECT_EQ(listed.status, 0) << listed.output;
+    int gpus = 0, others = 0;
+    for (std::size_t at = listed.output.find("\n    type "); at != std::string::npos;
+         at = listed.output.find("\n    type ", at + 1)) {
+      (listed.output.compare(listed.output.find_first_not_of(' ', at + 10), 3, "GPU") == 0 ? gpus : others) += 1;
+    }
+    return {gpus, others};
+  }
+  // The chosen count of `kind` ("gpus", "cpus") in a device choice's entry.
+  static int chosen(const nlohmann::json& entry, const char* kind) {
+    return std::stoi(entry.at("best").at(kind).get<std::string>());
+  }
+  // The entry's best setting replaced by a given device choice.
+  void choose(const std::string& gpus, const std::string& cpus, const std::string& weight) const {
+    nlohmann::json db = database();
+    db["entries"][0]["best"] = {{"gpus", gpus}, {"cpus", cpus}, {"cpu_weight", weight}};
+    std::ofstream(db_path()) << db.dump(2);
+  }
+  // `hetflow run YAML --device tuned` against this test's database; its manifest.
+  nlohmann::json run_tuned(const std::string& yaml, const std::string& folder, const std::string& env = "") const {
+    const test::CommandResult run = run_hetflow("run " + yaml + " --device tuned -o " + folder + " -q",
+                                                tuning_env() + " " + env);
+    EXPECT_EQ(run.status, 0) << run.output;
+    return manifest(folder);
+  }
+  // A run of `yaml` on one GPU and one CPU at a quarter of the GPU's share completes with those shares.
+  void expect_mixed_run(const std::string& yaml) const {
+    choose("1", "1", "0.25");
+    const nlohmann::json m = run_tuned(yaml, "mixed");
+    EXPECT_EQ(m.at("devices").size(), 2u);
+    EXPECT_EQ(m.at("status"), "complete");
+    std::vector<double> weights = m.at("device_choice").at("weights");
+    std::sort(weights.begin(), weights.end());
+    EXPECT_EQ(weights, (std::vector<double>{0.25, 1.0}));
   }
   // The one entry of this test's database (each test tunes once).
   nlohmann::json only_entry() const {
@@ -180,15 +220,8 @@ TEST_F(TuneCommand, LbmTunesTheDeviceGridOnSeveralDevices) {
 // the devices and shares the entry names, falls back to auto without one, and only lbm and ftle cases
 // take it.
 TEST_F(TuneCommand, LbmDevicesChoosesAmongAllDevicesAndARunTakesTheChoice) {
-  // The machine's devices by kind, as `hetflow devices` lists them (this process must not open OpenCL).
-  const test::CommandResult listed = run_hetflow("devices --device all");
-  ASSERT_EQ(listed.status, 0) << listed.output;
-  int gpus = 0, others = 0;
-  for (std::size_t at = listed.output.find("\n    type "); at != std::string::npos;
-       at = listed.output.find("\n    type ", at + 1)) {
-    (listed.output.compare(listed.output.find_first_not_of(' ', at + 10), 3, "GPU") == 0 ? gpus : others) += 1;
-  }
-  ASSERT_GE(gpus + others, 1) << listed.output;
+  const auto [gpus, others] = device_kinds();
+  ASSERT_GE(gpus + others, 1);
   const std::string env = tuning_env();
   test::CommandResult r = run_hetflow("tune lbm-devices --size 8 --repeats 1", env);
   ASSERT_EQ(r.status, 0) << r.output;
@@ -197,50 +230,30 @@ TEST_F(TuneCommand, LbmDevicesChoosesAmongAllDevicesAndARunTakesTheChoice) {
   EXPECT_NE(r.output.find(std::to_string(settings) + " of " + std::to_string(settings) + " settings evaluated"),
             std::string::npos)
       << r.output;
-  nlohmann::json db = database();
-  ASSERT_EQ(db.at("entries").size(), 1u);
-  const nlohmann::json e = db.at("entries").at(0);
+  const nlohmann::json e = only_entry();
   EXPECT_EQ(e.at("key").at("tunable"), "lbm-devices");
   EXPECT_EQ(e.at("key").at("problem_class"), "fp32 single-phase");
-  const auto count = [&](const char* kind) { return std::stoi(e.at("best").at(kind).get<std::string>()); };
-  EXPECT_LE(count("gpus"), gpus);
-  EXPECT_LE(count("cpus"), others);
+  EXPECT_LE(chosen(e, "gpus"), gpus);
+  EXPECT_LE(chosen(e, "cpus"), others);
 
   // A run takes the best choice: as many devices, and the record says which.
   write("duct.yaml", "type: lbm\nlbm:\n  steps: 4\ngeometry:\n  kind: duct\n  size: [8, 8, 8]\n");
-  const auto run_tuned = [&](const std::string& folder, const std::string& more_env = "") {
-    const test::CommandResult run = run_hetflow("run duct.yaml --device tuned -o " + folder + " -q", env + " " + more_env);
-    EXPECT_EQ(run.status, 0) << run.output;
-    return manifest(folder);
-  };
-  nlohmann::json m = run_tuned("best");
-  EXPECT_EQ(static_cast<int>(m.at("devices").size()), count("gpus") + count("cpus")) << m.at("device_choice");
-  EXPECT_EQ(m.at("device_choice").at("gpus"), count("gpus"));
-  EXPECT_EQ(m.at("device_choice").at("cpus"), count("cpus"));
+  nlohmann::json m = run_tuned("duct.yaml", "best");
+  EXPECT_EQ(static_cast<int>(m.at("devices").size()), chosen(e, "gpus") + chosen(e, "cpus")) << m.at("device_choice");
+  EXPECT_EQ(m.at("device_choice").at("gpus"), chosen(e, "gpus"));
+  EXPECT_EQ(m.at("device_choice").at("cpus"), chosen(e, "cpus"));
   // Given choices: every CPU; and where there are both kinds, one of each with the CPU at a quarter share.
-  const auto choose = [&](const std::string& g, const std::string& c, const std::string& w) {
-    db["entries"][0]["best"] = {{"gpus", g}, {"cpus", c}, {"cpu_weight", w}};
-    std::ofstream(db_path()) << db.dump(2);
-  };
   if (others > 0) {
     choose("0", std::to_string(others), "1");
-    m = run_tuned("cpus");
+    m = run_tuned("duct.yaml", "cpus");
     EXPECT_EQ(static_cast<int>(m.at("devices").size()), others);
     EXPECT_EQ(m.at("device_choice").at("weights"), nlohmann::json::array());
   }
-  if (gpus > 0 && others > 0) {
-    choose("1", "1", "0.25");
-    m = run_tuned("mixed");
-    EXPECT_EQ(m.at("devices").size(), 2u);
-    EXPECT_EQ(m.at("status"), "complete");
-    std::vector<double> weights = m.at("device_choice").at("weights");
-    std::sort(weights.begin(), weights.end());
-    EXPECT_EQ(weights, (std::vector<double>{0.25, 1.0}));
-  }
+  if (gpus > 0 && others > 0) expect_mixed_run("duct.yaml");
   // No entry to take: auto, and the record says why.
-  EXPECT_EQ(run_tuned("disabled", "HETFLOW_NO_TUNE=1").at("device_choice"), "disabled (HETFLOW_NO_TUNE)");
+  EXPECT_EQ(run_tuned("duct.yaml", "disabled", "HETFLOW_NO_TUNE=1").at("device_choice"), "disabled (HETFLOW_NO_TUNE)");
   choose("0", "99", "1");
-  const std::string misfit = run_tuned("misfit").at("device_choice");
+  const std::string misfit = run_tuned("duct.yaml", "misfit").at("device_choice");
   EXPECT_EQ(misfit.rfind("none: the entry does not fit this machine's devices: a device choice of '99' cpus", 0), 0u)
       << misfit;
   // A case type without a device choice refuses `tuned` before it opens a device, at the key.
@@ -254,6 +267,26 @@ TEST_F(TuneCommand, LbmDevicesChoosesAmongAllDevicesAndARunTakesTheChoice) {
   EXPECT_NE(r.output.find("storm.yaml:3: device.select: tuned: a karst case has no device choice to take"),
             std::string::npos)
       << r.output;
+}
+
+// `hetflow tune ftle-devices` does the same for the FTLE, per precision; an ftle case of that precision
+// takes the choice, and where a GPU and a CPU mix, their shares of the seed planes.
+TEST_F(TuneCommand, FtleDevicesWritesAChoiceThatARunTakes) {
+  test::CommandResult r = run_hetflow("tune ftle-devices --storage fp32 --size 32 --repeats 1", tuning_env());
+  ASSERT_EQ(r.status, 0) << r.output;
+  const nlohmann::json e = only_entry();
+  EXPECT_EQ(e.at("key").at("tunable"), "ftle-devices");
+  EXPECT_EQ(e.at("key").at("problem_class"), "gridded 2d fp32");
+  write("gyre.yaml", "type: ftle\nftle:\n  dt: 0.5\n  precision: fp32\nseeds:\n  counts: [41, 21]\n");
+  nlohmann::json m = run_tuned("gyre.yaml", "best");
+  EXPECT_EQ(static_cast<int>(m.at("devices").size()), chosen(e, "gpus") + chosen(e, "cpus")) << m.at("device_choice");
+  EXPECT_EQ(m.at("device_choice").at("cpus"), chosen(e, "cpus"));
+  // The fp64 class has no entry: auto.
+  write("gyre64.yaml", "type: ftle\nftle:\n  dt: 0.5\nseeds:\n  counts: [41, 21]\n");
+  const std::string none = run_tuned("gyre64.yaml", "fp64").at("device_choice");
+  EXPECT_EQ(none.rfind("none: nothing tuned", 0), 0u) << none;
+  const auto [gpus, others] = device_kinds();
+  if (gpus > 0 && others > 0) expect_mixed_run("gyre.yaml");
 }
 
 // Each storage is tuned apart, under its own problem class; an FP16 case takes the FP16 entry.

@@ -85,12 +85,35 @@ const Colormap& coolwarm() {
   return map;
 }
 
+// ColorBrewer's sequential 9-class Reds and Blues (Brewer, colorbrewer2.org), white to dark, as their nine
+// published colours: interpolating them linearly in sRGB is how those maps are usually drawn continuously.
+// Light at low values, so that several of them multiplied over one another stay white where all are low.
+const Colormap& reds() {
+  static const Colormap map("reds", {
+      {1.0000f, 0.9608f, 0.9412f}, {0.9961f, 0.8784f, 0.8235f}, {0.9882f, 0.7333f, 0.6314f},
+      {0.9882f, 0.5725f, 0.4471f}, {0.9843f, 0.4157f, 0.2902f}, {0.9373f, 0.2314f, 0.1725f},
+      {0.7961f, 0.0941f, 0.1137f}, {0.6471f, 0.0588f, 0.0824f}, {0.4039f, 0.0000f, 0.0510f},
+  });
+  return map;
+}
+
+const Colormap& blues() {
+  static const Colormap map("blues", {
+      {0.9686f, 0.9843f, 1.0000f}, {0.8706f, 0.9216f, 0.9686f}, {0.7765f, 0.8588f, 0.9373f},
+      {0.6196f, 0.7922f, 0.8824f}, {0.4196f, 0.6824f, 0.8392f}, {0.2588f, 0.5725f, 0.7765f},
+      {0.1294f, 0.4431f, 0.7098f}, {0.0314f, 0.3176f, 0.6118f}, {0.0314f, 0.1882f, 0.4196f},
+  });
+  return map;
+}
+
 }  // namespace
 
 const Colormap& colormap(std::string_view name) {
   if (name == "viridis") return viridis();
   if (name == "inferno") return inferno();
   if (name == "coolwarm") return coolwarm();
+  if (name == "reds") return reds();
+  if (name == "blues") return blues();
   std::string valid;
   for (const auto& n : colormap_names()) {
     if (!valid.empty()) valid += ", ";
@@ -99,6 +122,6 @@ const Colormap& colormap(std::string_view name) {
   throw io::IoError("unknown colormap '" + std::string(name) + "' (valid: " + valid + ")");
 }
 
-std::vector<std::string> colormap_names() { return {"viridis", "inferno", "coolwarm"}; }
+std::vector<std::string> colormap_names() { return {"viridis", "inferno", "coolwarm", "reds", "blues"}; }
 
 }  // namespace hetflow::display

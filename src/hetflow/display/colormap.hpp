@@ -26,8 +26,9 @@ class Colormap {
   std::vector<std::array<float, 3>> points_;
 };
 
-// "viridis", "inferno" (perceptually uniform, sequential) and "coolwarm" (Moreland's diverging
-// blue-white-red). Unknown names throw IoError listing the valid ones.
+// "viridis", "inferno" (perceptually uniform, sequential), "coolwarm" (Moreland's diverging
+// blue-white-red), and "reds" and "blues" (ColorBrewer's white-to-colour maps, which blend
+// multiplicatively in overlays). Unknown names throw IoError listing the valid ones.
 const Colormap& colormap(std::string_view name);
 std::vector<std::string> colormap_names();
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <vector>
@@ -73,7 +74,8 @@ void frame(io::Image& img, const PixelRect& r) {
   img.fill_rect(r.x + r.width, r.y - 1, 1, r.height + 2, kInk);
 }
 
-Range value_range(const PreviewField& f, const PreviewOptions& o) {
+Range value_range(const PreviewLayer& layer) {
+  const PreviewField& f = layer.field;
   double lo = std::numeric_limits<double>::infinity();
   double hi = -lo;
   for (std::size_t i = 0; i < f.nx * f.ny; ++i) {
@@ -86,12 +88,12 @@ Range value_range(const PreviewField& f, const PreviewOptions& o) {
     lo = 0.0;
     hi = 1.0;
   }
-  if (!o.min && !o.max && lo == hi) {  // a constant field still gets a readable bar
+  if (!layer.min && !layer.max && lo == hi) {  // a constant field still gets a readable bar
     const double d = lo == 0.0 ? 0.5 : 0.5 * std::abs(lo);
     lo -= d;
     hi += d;
   }
-  Range r{o.min.value_or(lo), o.max.value_or(hi)};
+  Range r{layer.min.value_or(lo), layer.max.value_or(hi)};
   if (!std::isfinite(r.lo) || !std::isfinite(r.hi) || !(r.lo < r.hi))
     throw io::IoError("preview colour range [" + std::to_string(r.lo) + ", " + std::to_string(r.hi) + "] is empty or not finite");
   return r;
@@ -119,71 +121,115 @@ double sample(const PreviewField& f, double u, double v, bool bilinear) {
   return (1 - wy) * ((1 - wx) * a + wx * b) + wy * ((1 - wx) * c + wx * d);
 }
 
-}  // namespace
+// Sizes in pixels that scale with the picture: font scale s and the spacings built on it.
+struct Metrics {
+  int s, pad, tick, th, cap, bar_gap, bar_w;
+};
 
-io::Image render_preview(const PreviewField& field, int width, int height, const PreviewOptions& options,
-                     PreviewLayout* layout) {
-  const std::size_t count = std::visit([](auto s) { return s.size(); }, field.values);
-  if (field.nx == 0 || field.ny == 0 || count != field.nx * field.ny)
-    throw io::IoError("preview field has " + std::to_string(count) + " values for a " + std::to_string(field.nx) + " x " +
-                  std::to_string(field.ny) + " grid");
+Metrics metrics(int width, int height) {
+  const int s = std::clamp(std::min(width, height) / 220, 1, 4);  // font scale
+  return {s, 8 * s, 4 * s, text_height(s), BitmapFont::kCapHeight * s, 12 * s, 14 * s};
+}
+
+// A layer's colour bar: its map, range and tick labels, and the width its column takes right of the plot.
+struct BarColumn {
+  const Colormap* cmap;
+  Range range;
+  std::vector<double> ticks;
+  std::vector<std::string> labels;
+  std::string value_label;
+  int width;
+};
+
+BarColumn bar_column(const PreviewLayer& layer, const Metrics& m) {
+  BarColumn b{&colormap(layer.colormap), value_range(layer), {}, {}, layer.value_label, 0};
+  double step = 1.0;
+  b.ticks = nice_ticks(b.range.lo, b.range.hi, 5, step);
+  b.labels = tick_labels(b.ticks, step, b.range);
+  b.width = m.bar_gap + m.bar_w + m.tick + 2 * m.s + widest(b.labels, m.s) +
+            (b.value_label.empty() ? 0 : m.pad / 2 + m.th) + m.pad;
+  return b;
+}
+
+void check_layers(std::span<const PreviewLayer> layers, int width, int height) {
+  if (layers.empty()) throw io::IoError("preview has no layers: expected at least one field to draw");
+  for (std::size_t k = 0; k < layers.size(); ++k) {
+    const PreviewField& f = layers[k].field;
+    const std::size_t count = std::visit([](auto s) { return s.size(); }, f.values);
+    if (f.nx == 0 || f.ny == 0 || count != f.nx * f.ny)
+      throw io::IoError("preview field has " + std::to_string(count) + " values for a " + std::to_string(f.nx) + " x " +
+                        std::to_string(f.ny) + " grid" +
+                        (layers.size() > 1 ? " (layer " + std::to_string(k) + ")" : ""));
+    if (f.nx != layers[0].field.nx || f.ny != layers[0].field.ny)
+      throw io::IoError("preview layer " + std::to_string(k) + " is a " + std::to_string(f.nx) + " x " +
+                        std::to_string(f.ny) + " grid, layer 0 a " + std::to_string(layers[0].field.nx) + " x " +
+                        std::to_string(layers[0].field.ny) + " grid: expected layers of one grid");
+  }
   if (width < 160 || height < 120 || width > 16384 || height > 16384)
     throw io::IoError("preview size " + std::to_string(width) + " x " + std::to_string(height) +
-                  " is outside 160 x 120 .. 16384 x 16384");
-  const Colormap& cmap = colormap(options.colormap);
-  const Range vr = value_range(field, options);
+                      " is outside 160 x 120 .. 16384 x 16384");
+}
 
+std::array<double, 4> domain_extent(const PreviewField& field, const PreviewOptions& options) {
   std::array<double, 4> ext = options.extent;
-  if (ext == std::array<double, 4>{0, 0, 0, 0}) ext = {0.0, static_cast<double>(field.nx), 0.0, static_cast<double>(field.ny)};
-  if (!(ext[1] > ext[0]) || !(ext[3] > ext[2]))
-    throw io::IoError("preview extent must have x1 > x0 and y1 > y0");
+  if (ext == std::array<double, 4>{0, 0, 0, 0})
+    ext = {0.0, static_cast<double>(field.nx), 0.0, static_cast<double>(field.ny)};
+  if (!(ext[1] > ext[0]) || !(ext[3] > ext[2])) throw io::IoError("preview extent must have x1 > x0 and y1 > y0");
+  return ext;
+}
 
-  const int s = std::clamp(std::min(width, height) / 220, 1, 4);  // font scale
-  const int pad = 8 * s;
-  const int tick = 4 * s;
-  const int th = text_height(s);
-  const int cap = BitmapFont::kCapHeight * s;
-
-  // Colour-bar and y labels first: their widths decide the margins.
-  double cstep = 1.0;
-  const auto cticks = nice_ticks(vr.lo, vr.hi, 5, cstep);
-  const auto clabels = tick_labels(cticks, cstep, vr);
-  double ystep = 1.0;
-  const auto yticks = nice_ticks(ext[2], ext[3], 5, ystep);
-  const auto ylabels = tick_labels(yticks, ystep, {ext[2], ext[3]});
-
-  const int left = pad + (options.y_label.empty() ? 0 : th + pad / 2) + widest(ylabels, s) + tick + 2 * s;
-  const int top = options.title.empty() ? pad + cap / 2 : pad + th + pad;
-  const int bottom = tick + 2 * s + th + (options.x_label.empty() ? 0 : pad / 2 + th) + pad;
-  const int bar_gap = 12 * s;
-  const int bar_w = 14 * s;
-  const int right = bar_gap + bar_w + tick + 2 * s + widest(clabels, s) + (options.value_label.empty() ? 0 : pad / 2 + th) + pad;
-
+// The plot inside the margins, centred, at the domain's aspect when asked.
+PixelRect place_plot(int width, int height, int left, int top, int bottom, int right, const std::array<double, 4>& ext,
+                     bool keep_aspect) {
   const int avail_w = width - left - right;
   const int avail_h = height - top - bottom;
   if (avail_w < 16 || avail_h < 16) throw io::IoError("preview is too small for its labels");
   int pw = avail_w;
   int ph = avail_h;
-  if (options.keep_aspect) {
+  if (keep_aspect) {
     const double aspect = (ext[1] - ext[0]) / (ext[3] - ext[2]);
-    if (static_cast<double>(avail_w) > aspect * avail_h) pw = std::max(1, static_cast<int>(std::lround(aspect * avail_h)));
-    else ph = std::max(1, static_cast<int>(std::lround(avail_w / aspect)));
+    if (static_cast<double>(avail_w) > aspect * avail_h)
+      pw = std::max(1, static_cast<int>(std::lround(aspect * avail_h)));
+    else
+      ph = std::max(1, static_cast<int>(std::lround(avail_w / aspect)));
   }
-  const PixelRect plot{left + (avail_w - pw) / 2, top + (avail_h - ph) / 2, pw, ph};
-  const PixelRect bar{plot.x + plot.width + bar_gap, plot.y, bar_w, plot.height};
+  return {left + (avail_w - pw) / 2, top + (avail_h - ph) / 2, pw, ph};
+}
 
-  io::Image img(width, height);
+// Rounds as Colormap::operator() does, so that one layer's pixels are its map's colours exactly.
+io::Rgb to_rgb8(const std::array<double, 3>& c) {
+  auto to8 = [](double v) { return static_cast<std::uint8_t>(std::lround(std::clamp(v, 0.0, 1.0) * 255.0)); };
+  return {to8(c[0]), to8(c[1]), to8(c[2])};
+}
 
+void draw_field(io::Image& img, const PixelRect& plot, std::span<const PreviewLayer> layers,
+                const std::vector<BarColumn>& bars, bool bilinear) {
+  const PreviewField& grid = layers[0].field;
   for (int py = 0; py < plot.height; ++py) {
-    const double v = (plot.height - py - 0.5) / plot.height * static_cast<double>(field.ny);
+    const double v = (plot.height - py - 0.5) / plot.height * static_cast<double>(grid.ny);
     for (int px = 0; px < plot.width; ++px) {
-      const double u = (px + 0.5) / plot.width * static_cast<double>(field.nx);
-      const double val = sample(field, u, v, options.bilinear);
-      img.set(plot.x + px, plot.y + py, std::isfinite(val) ? cmap((val - vr.lo) / (vr.hi - vr.lo)) : kNanColor);
+      const double u = (px + 0.5) / plot.width * static_cast<double>(grid.nx);
+      std::array<double, 3> colour{1.0, 1.0, 1.0};
+      bool finite = true;
+      for (std::size_t k = 0; k < layers.size(); ++k) {
+        const double val = sample(layers[k].field, u, v, bilinear);
+        finite = std::isfinite(val);
+        if (!finite) break;
+        const Range& r = bars[k].range;
+        const std::array<double, 3> c = bars[k].cmap->rgb((val - r.lo) / (r.hi - r.lo));
+        for (std::size_t ch = 0; ch < 3; ++ch) colour[ch] *= c[ch];
+      }
+      img.set(plot.x + px, plot.y + py, finite ? to_rgb8(colour) : kNanColor);
     }
   }
   frame(img, plot);
+}
 
+// Ticks and labels of both axes, axis names and the title, around the plot.
+void draw_axes(io::Image& img, const PixelRect& plot, const std::array<double, 4>& ext,
+               const std::vector<double>& yticks, const std::vector<std::string>& ylabels,
+               const PreviewOptions& options, const Metrics& m) {
+  const int s = m.s, pad = m.pad, tick = m.tick, th = m.th, cap = m.cap;
   // x axis: as many ticks as fit without labels touching.
   for (int target = 6; target >= 2; --target) {
     double xstep = 1.0;
@@ -199,7 +245,8 @@ io::Image render_preview(const PreviewField& field, int width, int height, const
     break;
   }
   for (std::size_t k = 0; k < yticks.size(); ++k) {
-    const int y = plot.y + plot.height - static_cast<int>(std::lround((yticks[k] - ext[2]) / (ext[3] - ext[2]) * plot.height));
+    const int y =
+        plot.y + plot.height - static_cast<int>(std::lround((yticks[k] - ext[2]) / (ext[3] - ext[2]) * plot.height));
     img.fill_rect(plot.x - 1 - tick, y, tick, s, kInk);
     draw_text(img, plot.x - 1 - tick - 2 * s - text_width(ylabels[k], s), y - cap / 2, ylabels[k], kInk, s);
   }
@@ -212,25 +259,68 @@ io::Image render_preview(const PreviewField& field, int width, int height, const
     // Just above the plot, not at the image top: keep_aspect may leave slack above and below.
     draw_text(img, std::max(pad, plot.x + (plot.width - text_width(options.title, s)) / 2),
               std::max(pad, plot.y - 1 - th - pad / 2), options.title, kInk, s);
+}
 
-  // Colour bar: top row is exactly cmap(1), bottom row cmap(0).
+// A colour bar: top row is exactly cmap(1), bottom row cmap(0); ticks and the value label on its right.
+void draw_bar(io::Image& img, const PixelRect& bar, const BarColumn& column, const Metrics& m) {
+  const int s = m.s, tick = m.tick, cap = m.cap;
   for (int r = 0; r < bar.height; ++r) {
     const double t = bar.height > 1 ? 1.0 - static_cast<double>(r) / (bar.height - 1) : 1.0;
-    img.fill_rect(bar.x, bar.y + r, bar.width, 1, cmap(t));
+    img.fill_rect(bar.x, bar.y + r, bar.width, 1, (*column.cmap)(t));
   }
   frame(img, bar);
-  for (std::size_t k = 0; k < cticks.size(); ++k) {
-    const double t = (cticks[k] - vr.lo) / (vr.hi - vr.lo);
+  const Range& vr = column.range;
+  for (std::size_t k = 0; k < column.ticks.size(); ++k) {
+    const double t = (column.ticks[k] - vr.lo) / (vr.hi - vr.lo);
     const int y = bar.y + static_cast<int>(std::lround((1.0 - t) * (bar.height - 1)));
     img.fill_rect(bar.x + bar.width + 1, y, tick, s, kInk);
-    draw_text(img, bar.x + bar.width + 1 + tick + 2 * s, y - cap / 2, clabels[k], kInk, s);
+    draw_text(img, bar.x + bar.width + 1 + tick + 2 * s, y - cap / 2, column.labels[k], kInk, s);
   }
-  if (!options.value_label.empty())
-    draw_text_vertical(img, bar.x + bar.width + 1 + tick + 2 * s + widest(clabels, s) + pad / 2,
-                       bar.y + (bar.height - text_width(options.value_label, s)) / 2, options.value_label, kInk, s);
+  if (!column.value_label.empty())
+    draw_text_vertical(img, bar.x + bar.width + 1 + tick + 2 * s + widest(column.labels, s) + m.pad / 2,
+                       bar.y + (bar.height - text_width(column.value_label, s)) / 2, column.value_label, kInk, s);
+}
 
-  if (layout != nullptr) *layout = {plot, bar, vr.lo, vr.hi};
+}  // namespace
+
+io::Image render_layers(std::span<const PreviewLayer> layers, int width, int height, const PreviewOptions& options,
+                        PreviewLayout* layout) {
+  check_layers(layers, width, height);
+  const Metrics m = metrics(width, height);
+  std::vector<BarColumn> bars;
+  for (const PreviewLayer& layer : layers) bars.push_back(bar_column(layer, m));
+  const std::array<double, 4> ext = domain_extent(layers[0].field, options);
+
+  // The colour bars' and y labels' widths decide the margins.
+  double ystep = 1.0;
+  const auto yticks = nice_ticks(ext[2], ext[3], 5, ystep);
+  const auto ylabels = tick_labels(yticks, ystep, {ext[2], ext[3]});
+  const int left = m.pad + (options.y_label.empty() ? 0 : m.th + m.pad / 2) + widest(ylabels, m.s) + m.tick + 2 * m.s;
+  const int top = options.title.empty() ? m.pad + m.cap / 2 : m.pad + m.th + m.pad;
+  const int bottom = m.tick + 2 * m.s + m.th + (options.x_label.empty() ? 0 : m.pad / 2 + m.th) + m.pad;
+  int right = 0;
+  for (const BarColumn& b : bars) right += b.width;
+  const PixelRect plot = place_plot(width, height, left, top, bottom, right, ext, options.keep_aspect);
+
+  io::Image img(width, height);
+  draw_field(img, plot, layers, bars, options.bilinear);
+  draw_axes(img, plot, ext, yticks, ylabels, options, m);
+  std::vector<ColorbarLayout> placed;
+  int column_x = plot.x + plot.width;
+  for (const BarColumn& b : bars) {
+    const PixelRect rect{column_x + m.bar_gap, plot.y, m.bar_w, plot.height};
+    draw_bar(img, rect, b, m);
+    placed.push_back({rect, b.range.lo, b.range.hi});
+    column_x += b.width;
+  }
+  if (layout != nullptr) *layout = {plot, placed[0].rect, placed[0].vmin, placed[0].vmax, placed};
   return img;
+}
+
+io::Image render_preview(const PreviewField& field, int width, int height, const PreviewOptions& options,
+                         PreviewLayout* layout) {
+  const PreviewLayer layer{field, options.colormap, options.min, options.max, options.value_label};
+  return render_layers(std::span<const PreviewLayer>(&layer, 1), width, height, options, layout);
 }
 
 void write_preview_png(const std::filesystem::path& path, const PreviewField& field, int width, int height,

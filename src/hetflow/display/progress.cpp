@@ -157,8 +157,8 @@ void Progress::print_line(double now) {
 }
 
 void Progress::note(std::string_view message) {
-  if (verbosity_ != Verbosity::verbose || finished_) return;
-  if (tty_ && drawn_) {
+  if (verbosity_ != Verbosity::verbose) return;
+  if (tty_ && drawn_ && !finished_) {
     std::string line(message);
     if (line.size() < bar_length_) line.append(bar_length_ - line.size(), ' ');
     out_ << '\r' << line << '\n';

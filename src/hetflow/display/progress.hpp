@@ -30,7 +30,8 @@ class Progress {
   // Steps done so far (absolute), or advance by a number of steps.
   void update(std::int64_t steps_done);
   void advance(std::int64_t steps = 1) { update(done_ + steps); }
-  // A message shown only when verbose (for example "wrote run/field_0010.vti"), printed above the bar.
+  // A message shown only when verbose (for example "wrote run/field_0010.vti"), printed above the bar,
+  // or as a line of its own once the bar is finished (outputs are written after the stepping).
   void note(std::string_view message);
   // On a terminal, redraws the bar at once with `what` after it (for example "adapting the grid"), so that
   // work between steps that outlasts a redraw is not a silent pause; the next update drops it. Plain lines

@@ -11,6 +11,8 @@
 #include "hetflow/app/ftle/ftle_boundary_report.hpp"
 #include "hetflow/app/ftle/ftle_case_setup.hpp"
 #include "hetflow/app/ftle/ftle_nan_seeds.hpp"
+#include "hetflow/app/ftle/ftle_png.hpp"
+#include "hetflow/app/ftle/ftle_ridges.hpp"
 #include "hetflow/app/ftle/ftle_statistics.hpp"
 #include "hetflow/app/ftle/ftle_tunable.hpp"
 #include "hetflow/app/step_chunks.hpp"
@@ -20,7 +22,6 @@
 #include "hetflow/ftle/body.hpp"
 #include "hetflow/io/hdf5_xdmf.hpp"
 #include "hetflow/io/interrupt.hpp"
-#include "hetflow/display/preview.hpp"
 #include "hetflow/display/progress.hpp"
 #include "hetflow/io/npy.hpp"
 #include "hetflow/io/pvd.hpp"
@@ -31,45 +32,14 @@ namespace {
 
 std::string number(double v) { return core::number_text(v, 6); }
 
-[[noreturn]] void rethrow_tracer_error(const ftle::TracerError& e, const ftle::Solver& solver) {
-  throw core::Error(std::string("ftle: non-finite tracer: ") + e.what() + " (step " + std::to_string(e.step()) +
-                    " of " + std::to_string(solver.config().steps) + ", dt = " + number(solver.dt()) +
-                    "): the velocity or the time step is too large for the tracers to stay finite; no field was written");
-}
-
-// The shown plane of a field: the whole 2D field, or the middle z-plane in 3D.
-std::span<const double> shown_plane(const std::vector<double>& field, const ftle::SeedGrid& seeds) {
-  const std::size_t nx = seeds.counts[0], ny = seeds.counts[1];
-  const std::size_t z = seeds.dimension == 3 ? seeds.counts[2] / 2 : 0;
-  return std::span<const double>(field).subspan(z * nx * ny, nx * ny);
-}
-
-// `range` empty: the colour range is output.range, or auto (the plane's min and max).
-void write_png(RunDirectory& dir, const casefile::Case& c, const std::string& name, const std::vector<double>& field,
-               const ftle::SeedGrid& seeds, const ftle::Config& config, long steps,
-               std::optional<std::array<double, 2>> range = std::nullopt) {
-  const std::size_t nx = seeds.counts[0], ny = seeds.counts[1];
-  const std::size_t z = seeds.dimension == 3 ? seeds.counts[2] / 2 : 0;
-  const std::span<const double> slice = shown_plane(field, seeds);
-  display::PreviewOptions look;
-  look.colormap = c.get<std::string>("output.colormap");
-  const auto given = c.get<std::vector<double>>("output.range");
-  if (given.size() == 2) range = std::array<double, 2>{given[0], given[1]};
-  if (range) {
-    look.min = (*range)[0];
-    look.max = (*range)[1];
-  }
-  look.extent = {seeds.origin[0], seeds.position(0, nx - 1), seeds.origin[1], seeds.position(1, ny - 1)};
-  const double elapsed = static_cast<double>(steps) * config.duration / static_cast<double>(config.steps);
-  look.title = std::string(config.duration > 0 ? "forward" : "backward") + " FTLE  t0 = " + number(config.t0) +
-               "  T = " + number(elapsed) +
-               (seeds.dimension == 3 ? "  z = " + number(seeds.position(2, z)) : std::string());
-  look.value_label = "FTLE (1/time)";
-  const double width = std::abs(seeds.position(0, nx - 1) - seeds.origin[0]);
-  const double height = std::abs(seeds.position(1, ny - 1) - seeds.origin[1]);
-  const double aspect = width > 0 ? height / width : 1.0;
-  const int pixels_y = static_cast<int>(std::clamp(200.0 + 600.0 * aspect, 440.0, 760.0));
-  display::write_preview_png(dir.file(name), display::PreviewField{slice, nx, ny}, 900, pixels_y, look);
+// `which` names the field when the run computes two (output.ridges); empty for the case's own field.
+[[noreturn]] void rethrow_tracer_error(const ftle::TracerError& e, const ftle::Config& config,
+                                       const std::string& which) {
+  throw core::Error(
+      std::string("ftle: non-finite tracer") + (which.empty() ? "" : " in the " + which) + ": " + e.what() + " (step " +
+      std::to_string(e.step()) + " of " + std::to_string(config.steps) +
+      ", dt = " + number(config.duration / static_cast<double>(config.steps)) +
+      "): the velocity or the time step is too large for the tracers to stay finite; no field was written");
 }
 
 nlohmann::json seeds_json(const ftle::SeedGrid& seeds) {
@@ -211,7 +181,7 @@ RunOutcome run_sequence(const casefile::Case& c, RunContext& ctx, const FtleSetu
     if (c.get<bool>("output.png")) {
       ftle::Config shown = config;
       shown.t0 = t0;
-      write_png(dir, c, frame_name(k, ".png"), fields[k], seeds, shown, config.steps, range);
+      write_ftle_png(dir.file(frame_name(k, ".png")), c, fields[k], seeds, shown, config.steps, range);
       frame["png"] = frame_name(k, ".png");
     }
     frames.push_back(frame);
@@ -268,6 +238,7 @@ RunOutcome run_sequence(const casefile::Case& c, RunContext& ctx, const FtleSetu
 // the run's last step, written as pathlines.vtp (one polyline per seed, point data 'time').
 class Pathlines {
  public:
+  Pathlines() = default;  // none: the opposite direction's solve (output.ridges) records no pathlines
   Pathlines(const casefile::Case& c, const ftle::SeedGrid& seeds) : every_(c.get<long>("output.pathlines.every")) {
     if (every_ <= 0) return;
     auto stride = c.get<std::vector<long>>("output.pathlines.stride");
@@ -317,18 +288,25 @@ class Pathlines {
   }
 
  private:
-  long every_;
+  long every_ = 0;
   long recorded_ = -1;
   std::vector<std::size_t> selected_;
   std::vector<std::vector<double>> frames_;  // 3 per selected seed, per recorded step
   std::vector<double> times_;
 };
 
-// Plans the solver's memory (in the manifest), builds it and records the seeds at t0. A rank that fails
-// to plan or build its part fails every rank here, before the stepping's agreements. Across processes
-// the plan is rank 0's share.
+nlohmann::json memory_json(const ftle::MemoryPlan& memory) {
+  return {{"velocity", memory.streamed ? "streamed" : "resident"},
+          {"snapshot_slots", memory.slots},
+          {"device_bytes", memory.device_bytes},
+          {"pinned_host_bytes", memory.pinned_bytes}};
+}
+
+// Plans the solver's memory (into `record`, before the solver exists, so that a failed allocation has it),
+// builds it and records the seeds at t0. A rank that fails to plan or build its part fails every rank
+// here, before the stepping's agreements. Across processes the plan is rank 0's share.
 ftle::MemoryPlan start_solver(const FtleSetup& setup, RunContext& ctx, Pathlines& pathlines,
-                              std::optional<ftle::Solver>& solver) {
+                              std::optional<ftle::Solver>& solver, nlohmann::json& record) {
   const auto* analytic = std::get_if<ftle::AnalyticFlow>(&setup.flow);
   core::Link* const link = ctx.ranks.link();
   ftle::MemoryPlan memory;
@@ -337,21 +315,14 @@ ftle::MemoryPlan start_solver(const FtleSetup& setup, RunContext& ctx, Pathlines
                       : ftle::Solver::memory_plan(ctx.devices,
                                                   *std::get<std::shared_ptr<const ftle::VelocityGrid>>(setup.flow),
                                                   setup.seeds, setup.config, link);
-    ctx.directory.manifest()["memory"] = {{"velocity", memory.streamed ? "streamed" : "resident"},
-                                          {"snapshot_slots", memory.slots},
-                                          {"device_bytes", memory.device_bytes},
-                                          {"pinned_host_bytes", memory.pinned_bytes}};
+    record = memory_json(memory);
     if (analytic) {
       solver.emplace(ctx.devices, *analytic, setup.seeds, setup.config, link);
     } else {
       solver.emplace(ctx.devices, *std::get<std::shared_ptr<const ftle::VelocityGrid>>(setup.flow), setup.seeds,
                      setup.config, link);
     }
-    try {
-      pathlines.record(*solver, true);  // the seeds at t0
-    } catch (const ftle::TracerError& e) {
-      rethrow_tracer_error(e, *solver);
-    }
+    pathlines.record(*solver, true);  // the seeds at t0
   });
   return memory;
 }
@@ -376,11 +347,7 @@ Stepping advance_to_end(ftle::Solver& solver, Pathlines& pathlines, RunContext& 
       const core::Event event = solver.advance(n);
       solver.finish();
       s.device_seconds += event.seconds();
-      try {
-        pathlines.record(solver, s.done + n == steps);
-      } catch (const ftle::TracerError& e) {
-        rethrow_tracer_error(e, solver);
-      }
+      pathlines.record(solver, s.done + n == steps);
     });
     interrupted = agreed.interrupted;
     s.seconds += agreed.seconds;
@@ -400,25 +367,63 @@ struct FinalFields {
   std::size_t stopped_tracers = 0, boundary_hits = 0;
 };
 
+// Which arrays beside the FTLE field a solve reads back.
+struct Extras {
+  bool flow_map = false, eigenvector = false, ftle_min = false, exit_time = false;
+};
+
+// What the case asks of its own field; the opposite direction's (output.ridges) is the FTLE alone.
+Extras case_extras(const casefile::Case& c, const FtleSetup& setup) {
+  return {c.get<bool>("output.flow_map"), c.get<bool>("output.eigenvector"), c.get<bool>("output.lambda_min"),
+          keeps_exit_times(setup)};
+}
+
 // The collective reads, whole on rank 0, which alone goes on to write.
-FinalFields read_final_fields(ftle::Solver& solver, Pathlines& pathlines, RunContext& ctx, const casefile::Case& c,
-                              const FtleSetup& setup) {
+FinalFields read_final_fields(ftle::Solver& solver, Pathlines& pathlines, RunContext& ctx, const Extras& extras) {
   FinalFields f;
   ctx.ranks.together([&] {
-    try {
-      f.field = solver.ftle();
-      if (c.get<bool>("output.flow_map")) f.flow_map = solver.flow_map();
-      if (c.get<bool>("output.eigenvector")) f.eigenvector = solver.stretch_direction();
-      if (c.get<bool>("output.lambda_min")) f.ftle_min = solver.ftle_min();
-      pathlines.record(solver, true);  // an interrupted run's last step
-    } catch (const ftle::TracerError& e) {
-      rethrow_tracer_error(e, solver);
-    }
+    f.field = solver.ftle();
+    if (extras.flow_map) f.flow_map = solver.flow_map();
+    if (extras.eigenvector) f.eigenvector = solver.stretch_direction();
+    if (extras.ftle_min) f.ftle_min = solver.ftle_min();
+    pathlines.record(solver, true);  // an interrupted run's last step
     f.stopped_tracers = solver.stopped_tracers();
     f.boundary_hits = solver.boundary_hits();
-    if (keeps_exit_times(setup)) f.exit_time = solver.exit_times();
+    if (extras.exit_time) f.exit_time = solver.exit_times();
   });
   return f;
+}
+
+// One field's whole solve, collective: built, advanced to the end (or an agreed interrupt) and read back.
+struct Solved {
+  FinalFields fields;
+  Stepping stepping;
+  double read_seconds = 0;
+};
+
+// `which` names the field in a tracer error: empty for the case's own, "backward field (output.ridges)" for
+// the opposite direction's; `memory_record` gets the memory plan. The solver is gone on return, so that a
+// second solve has its device memory.
+Solved solve_field(const FtleSetup& setup, const Extras& extras, RunContext& ctx, Pathlines& pathlines,
+                   display::Progress& progress, const std::string& which, nlohmann::json& memory_record) {
+  try {
+    Solved s;
+    std::optional<ftle::Solver> solver;
+    progress.activity("starting the solver");
+    const ftle::MemoryPlan memory = start_solver(setup, ctx, pathlines, solver, memory_record);
+    if (memory.streamed) {
+      progress.note("velocity streamed through " + std::to_string(memory.slots) +
+                    " snapshot slots per device: " + mib(memory.device_bytes) + " of device memory, " +
+                    mib(memory.pinned_bytes) + " pinned host memory");
+    }
+    s.stepping = advance_to_end(*solver, pathlines, ctx, progress, setup.config.steps);
+    const core::WallTimer reading;
+    s.fields = read_final_fields(*solver, pathlines, ctx, extras);
+    s.read_seconds = reading.seconds();
+    return s;
+  } catch (const ftle::TracerError& e) {
+    rethrow_tracer_error(e, setup.config, which);
+  }
 }
 
 // `values` (seeds.dimension components per seed) as 3 components per seed, z = 0 in 2D, as ParaView's
@@ -432,10 +437,23 @@ std::vector<double> three_components(const std::vector<double>& values, const ft
   return out;
 }
 
-// Writes the field files the case asks for (VTI, HDF5 + XDMF, pathlines, PNG) on rank 0. fp32 runs write
-// Float32, fp64 runs Float64 (the field is computed in double either way).
-void write_field_files(const casefile::Case& c, RunDirectory& dir, display::Progress& progress, const FinalFields& f,
-                       const FtleSetup& setup, const Pathlines& pathlines, long done) {
+// `name`.npy: a field for NumPy, float64 in C order, x fastest.
+void write_npy_field(RunDirectory& dir, display::Progress& progress, const std::string& name,
+                     const std::vector<double>& field, const ftle::SeedGrid& seeds, const std::string& what) {
+  std::vector<std::size_t> shape;
+  for (int axis = seeds.dimension - 1; axis >= 0; --axis) shape.push_back(seeds.counts[std::size_t(axis)]);
+  io::write_npy_c_order(dir.file(name + ".npy"), shape, field);
+  dir.add_output(name + ".npy", what + " for NumPy: float64, shape " +
+                                    std::string(seeds.dimension == 3 ? "(nz, ny, nx)" : "(ny, nx)") + ", x fastest");
+  progress.note("wrote " + dir.file(name + ".npy").string());
+}
+
+// Writes the field files the case asks for (VTI, HDF5 + XDMF, pathlines, PNG) on rank 0, with the opposite
+// direction's field beside the FTLE when there is one; returns ridges.png's colour ranges where it wrote
+// one. fp32 runs write Float32, fp64 runs Float64 (the field is computed in double either way).
+std::optional<RidgeRanges> write_field_files(const casefile::Case& c, RunDirectory& dir, display::Progress& progress,
+                                             const FinalFields& f, const FtleSetup& setup, const Pathlines& pathlines,
+                                             long done, const OppositeField* opposite) {
   const ftle::SeedGrid& seeds = setup.seeds;
   const io::ImageGrid image{seeds.counts, seeds.origin, seeds.spacing};
   const bool want_flow_map = c.get<bool>("output.flow_map"), want_eigenvector = c.get<bool>("output.eigenvector");
@@ -452,9 +470,18 @@ void write_field_files(const casefile::Case& c, RunDirectory& dir, display::Prog
   const bool want_min = !f.ftle_min.empty();
   const std::vector<float> min32 =
       fp32 ? std::vector<float>(f.ftle_min.begin(), f.ftle_min.end()) : std::vector<float>{};
+  const std::vector<double> none;
+  const std::vector<double>& other = opposite ? opposite->values : none;
+  const std::vector<float> other32 = fp32 ? std::vector<float>(other.begin(), other.end()) : std::vector<float>{};
   std::vector<io::Field> arrays;
   if (fp32) arrays.emplace_back("ftle", field32);
   else arrays.emplace_back("ftle", f.field);
+  if (opposite) {
+    if (fp32)
+      arrays.emplace_back(opposite->name, other32);
+    else
+      arrays.emplace_back(opposite->name, other);
+  }
   if (want_min) {
     if (fp32) arrays.emplace_back("ftle_min", min32);
     else arrays.emplace_back("ftle_min", f.ftle_min);
@@ -476,13 +503,17 @@ void write_field_files(const casefile::Case& c, RunDirectory& dir, display::Prog
     else
       arrays.emplace_back("exit_time", f.exit_time);
   }
-  const std::string what = std::string(want_flow_map ? "FTLE and the final tracer positions flow_map on the seed grid"
-                                                     : "FTLE on the seed grid") +
-                           (want_eigenvector ? ", with eigenvector, the direction of largest stretching" : "") +
-                           (want_min ? ", with ftle_min, the smallest exponent" : "") +
-                           (want_exit ? ", with exit_time, when each tracer left the data box (NaN: it stayed)" : "") +
-                           (setup.body ? "; NaN in the body (ftle.body)" : "") +
-                           (setup.nan_edges ? "; NaN on the seed grid's faces (output.edges: nan)" : "");
+  const std::string what =
+      std::string(want_flow_map ? "FTLE and the final tracer positions flow_map on the seed grid"
+                                : "FTLE on the seed grid") +
+      (opposite ? ", with " + opposite->name + ", the FTLE over T = " + number(opposite->duration) +
+                      " from the same t0 (output.ridges)"
+                : std::string()) +
+      (want_eigenvector ? ", with eigenvector, the direction of largest stretching" : "") +
+      (want_min ? ", with ftle_min, the smallest exponent" : "") +
+      (want_exit ? ", with exit_time, when each tracer left the data box (NaN: it stayed)" : "") +
+      (setup.body ? "; NaN in the body (ftle.body)" : "") +
+      (setup.nan_edges ? "; NaN on the seed grid's faces (output.edges: nan)" : "");
   if (c.get<bool>("output.vti")) {
     io::write_vti(dir.file("ftle.vti"), image, arrays);
     dir.add_output("ftle.vti", what + (seeds.dimension == 2 ? " (one point thick along z)" : ""));
@@ -494,12 +525,10 @@ void write_field_files(const casefile::Case& c, RunDirectory& dir, display::Prog
     dir.add_output("ftle.h5", "the data of ftle.xmf");
   }
   if (c.get<bool>("output.npy")) {
-    std::vector<std::size_t> shape;
-    for (int axis = seeds.dimension - 1; axis >= 0; --axis) shape.push_back(seeds.counts[std::size_t(axis)]);
-    io::write_npy_c_order(dir.file("ftle.npy"), shape, f.field);
-    dir.add_output("ftle.npy", "the FTLE field for NumPy: float64, shape " +
-                                   std::string(seeds.dimension == 3 ? "(nz, ny, nx)" : "(ny, nx)") + ", x fastest");
-    progress.note("wrote " + dir.file("ftle.npy").string());
+    write_npy_field(dir, progress, "ftle", f.field, seeds, "the FTLE field");
+    if (opposite)
+      write_npy_field(dir, progress, opposite->name, opposite->values, seeds,
+                      "the FTLE field over T = " + number(opposite->duration) + " (output.ridges)");
   }
   if (pathlines.on()) {
     pathlines.write(dir.file("pathlines.vtp"), fp32);
@@ -510,11 +539,108 @@ void write_field_files(const casefile::Case& c, RunDirectory& dir, display::Prog
     progress.note("wrote " + dir.file("pathlines.vtp").string());
   }
   if (c.get<bool>("output.png")) {
-    write_png(dir, c, "ftle.png", f.field, seeds, setup.config, done);
+    write_ftle_png(dir.file("ftle.png"), c, f.field, seeds, setup.config, done);
     dir.add_output("ftle.png", seeds.dimension == 3 ? "the FTLE field's middle z-plane with a colour bar"
                                                     : "the FTLE field with a colour bar");
     progress.note("wrote " + dir.file("ftle.png").string());
+    if (opposite) return write_ridges_file(c, dir, progress, f.field, *opposite, setup);
   }
+  return std::nullopt;
+}
+
+// The opposite direction's solve after the case's own, with its own progress display and no pathlines.
+Solved solve_opposite(const FtleSetup& setup, RunContext& ctx, nlohmann::json& memory_record) {
+  FtleSetup opposite = setup;
+  opposite.config = reversed(setup.config);
+  const std::string which = direction(opposite.config);
+  display::Progress progress(opposite.config.steps, "ftle " + which + " (output.ridges)", ctx.verbosity);
+  Pathlines none;
+  return solve_field(opposite, Extras{}, ctx, none, progress, which + " field (output.ridges)", memory_record);
+}
+
+OppositeSolve opposite_summary(const Solved& solved) {
+  return {solved.stepping.done, solved.fields.stopped_tracers, solved.stepping.device_seconds};
+}
+
+// The manifest's result for the case's own field: its statistics and how it was integrated.
+nlohmann::json field_result(const FtleSetup& setup, const FinalFields& f, const FieldStats& stats, const NanSeeds& nan,
+                            const Stepping& stepping) {
+  const double dt = setup.config.duration / static_cast<double>(setup.config.steps);
+  nlohmann::json result = {
+      {"mean_ftle", stats.mean},
+      {"min_ftle", stats.min},
+      {"max_ftle", stats.max},
+      {"interior_mean_ftle", stats.interior_mean},
+      {"negative_ftle_share", stats.negative_share},
+      {"seeds", seeds_json(setup.seeds)},
+      {"steps", stepping.done},
+      {"dt", dt},
+      {"integration_time", static_cast<double>(stepping.done) * dt},
+      {"stopped_tracers", f.stopped_tracers},
+      {"boundary", boundary_report(setup, f.boundary_hits, f.exit_time)},
+      {"masked_seeds", nan.body},
+      {"edge_seeds", nan.edges},
+      {"device_seconds", stepping.device_seconds},
+      {"device_seconds_note", "advection kernels' OpenCL profiling time (last device), output excluded"}};
+  if (!f.ftle_min.empty()) {
+    const SmallestStats least = smallest_statistics(f.ftle_min, nan.mask);
+    result["ftle_min"] = {
+        {"mean", least.mean}, {"min", least.min}, {"max", least.max}, {"singular_seeds", least.singular}};
+  }
+  return result;
+}
+
+// sequence.count 1: the case's field and, with output.ridges, the opposite direction's after it. What the
+// run holds is known before anything is allocated: a gridded series over ftle.velocity.budget is streamed
+// (docs/ftle.md, "Streamed snapshots").
+RunOutcome run_single_field(const casefile::Case& c, RunContext& ctx, const FtleSetup& setup,
+                            const core::WallTimer& total) {
+  RunDirectory& dir = ctx.directory;
+  Pathlines pathlines(c, setup.seeds);
+  const long steps = setup.config.steps;
+  display::Progress progress(steps, "ftle", ctx.verbosity);
+  Solved own = solve_field(setup, case_extras(c, setup), ctx, pathlines, progress, "", dir.manifest()["memory"]);
+  const long done = own.stepping.done;
+  // The ranks agreed on `done`, so they all take the second solve or all skip it.
+  std::optional<Solved> opposite;
+  nlohmann::json opposite_memory;
+  if (c.get<bool>("output.ridges") && done == steps) opposite = solve_opposite(setup, ctx, opposite_memory);
+  const bool opposite_complete = opposite && opposite->stepping.done == steps;
+  const bool stopped = done < steps || (opposite && !opposite_complete);
+  const RunOutcome outcome = stopped ? RunOutcome::interrupted : RunOutcome::complete;
+  if (!ctx.ranks.root()) return outcome;
+
+  const core::WallTimer output_timer;
+  FinalFields& f = own.fields;
+  // Seeds in the body start in no fluid, and output.edges: nan hides the faces' one-sided values: theirs
+  // are NaN in every exponent array (not in flow_map or exit_time, which the tracers define).
+  const NanSeeds nan = nan_seeds(setup);
+  if (!nan.mask.empty()) {
+    ftle::mask_seeds(nan.mask, f.field);
+    if (!f.ftle_min.empty()) ftle::mask_seeds(nan.mask, f.ftle_min);
+    if (!f.eigenvector.empty())
+      ftle::mask_seeds(nan.mask, f.eigenvector, static_cast<std::size_t>(setup.seeds.dimension));
+  }
+  const FieldStats stats = statistics(f.field, setup.seeds, nan.mask);
+  std::optional<OppositeField> other;
+  if (opposite_complete) other = opposite_field(setup, std::move(opposite->fields.field), nan);
+  const std::optional<RidgeRanges> ridges_png =
+      write_field_files(c, dir, progress, f, setup, pathlines, done, other ? &*other : nullptr);
+
+  nlohmann::json& result = dir.manifest()["result"] = field_result(setup, f, stats, nan, own.stepping);
+  if (c.get<bool>("output.ridges"))
+    result["ridges"] = ridges_json(c, setup, opposite ? opposite_summary(*opposite) : std::optional<OppositeSolve>(),
+                                   other ? &*other : nullptr, opposite_memory, ridges_png);
+  const double opposite_stepping = opposite ? opposite->stepping.seconds : 0.0;
+  const double opposite_reading = opposite ? opposite->read_seconds : 0.0;
+  dir.add_timing("stepping", own.stepping.seconds + opposite_stepping);
+  dir.add_timing("output", own.read_seconds + opposite_reading + output_timer.seconds());
+  dir.add_timing("total", total.seconds());
+  char headline[256];
+  std::snprintf(headline, sizeof headline, "ftle: %zu seeds, %ld steps of dt = %s: mean FTLE %.4f (min %.4f, max %.4f)",
+                setup.seeds.size(), done, number(result["dt"].get<double>()).c_str(), stats.mean, stats.min, stats.max);
+  print_headline(ctx, headline + (other ? ridges_headline(*other) : std::string()));
+  return outcome;
 }
 
 }  // namespace
@@ -531,6 +657,11 @@ void FtleCase::check(const casefile::Case& c) const {
   throw_problems(c, std::move(problems));
 }
 
+std::optional<ChoiceKey> FtleCase::device_choice(const casefile::Case& c) const {
+  return ftle_devices_key(c.get<std::string>("ftle.precision") == "fp32" ? core::Precision::f32
+                                                                         : core::Precision::f64);
+}
+
 RunOutcome FtleCase::run(const casefile::Case& c, RunContext& ctx) const {
   const core::WallTimer total;
   RunDirectory& dir = ctx.directory;
@@ -544,68 +675,9 @@ RunOutcome FtleCase::run(const casefile::Case& c, RunContext& ctx) const {
   const auto* gridded = std::get_if<std::shared_ptr<const ftle::VelocityGrid>>(&setup.flow);
   setup.config = with_ftle_tuning(setup.config, gridded && (*gridded)->dimension == 2, ctx.devices,
                                   dir.manifest()["tuning"]);
+  setup.config.device_weights = ctx.device_weights;
   if (setup.sequence.fields > 1) return run_sequence(c, ctx, setup, total);
-  // What the run holds, known before anything is allocated: a gridded series over ftle.velocity.budget
-  // is streamed (docs/ftle.md, "Streamed snapshots").
-  std::optional<ftle::Solver> solver;
-  Pathlines pathlines(c, setup.seeds);
-  const ftle::MemoryPlan memory = start_solver(setup, ctx, pathlines, solver);
-
-  const long steps = setup.config.steps;
-  display::Progress progress(steps, "ftle", ctx.verbosity);
-  if (memory.streamed) {
-    progress.note("velocity streamed through " + std::to_string(memory.slots) + " snapshot slots per device: " +
-                  number(static_cast<double>(memory.device_bytes) / (1 << 20)) + " MiB of device memory, " +
-                  number(static_cast<double>(memory.pinned_bytes) / (1 << 20)) + " MiB pinned host memory");
-  }
-  const Stepping stepped = advance_to_end(*solver, pathlines, ctx, progress, steps);
-  const long done = stepped.done;
-
-  const core::WallTimer output_timer;
-  FinalFields f = read_final_fields(*solver, pathlines, ctx, c, setup);
-  const RunOutcome outcome = done < steps ? RunOutcome::interrupted : RunOutcome::complete;
-  if (!ctx.ranks.root()) return outcome;
-  // Seeds in the body start in no fluid, and output.edges: nan hides the faces' one-sided values: theirs
-  // are NaN in every exponent array (not in flow_map or exit_time, which the tracers define).
-  const NanSeeds nan = nan_seeds(setup);
-  if (!nan.mask.empty()) {
-    ftle::mask_seeds(nan.mask, f.field);
-    if (!f.ftle_min.empty()) ftle::mask_seeds(nan.mask, f.ftle_min);
-    if (!f.eigenvector.empty())
-      ftle::mask_seeds(nan.mask, f.eigenvector, static_cast<std::size_t>(setup.seeds.dimension));
-  }
-  const FieldStats stats = statistics(f.field, setup.seeds, nan.mask);
-  write_field_files(c, dir, progress, f, setup, pathlines, done);
-
-  dir.manifest()["result"] = {
-      {"mean_ftle", stats.mean},
-      {"min_ftle", stats.min},
-      {"max_ftle", stats.max},
-      {"interior_mean_ftle", stats.interior_mean},
-      {"negative_ftle_share", stats.negative_share},
-      {"seeds", seeds_json(setup.seeds)},
-      {"steps", done},
-      {"dt", solver->dt()},
-      {"integration_time", static_cast<double>(done) * solver->dt()},
-      {"stopped_tracers", f.stopped_tracers},
-      {"boundary", boundary_report(setup, f.boundary_hits, f.exit_time)},
-      {"masked_seeds", nan.body},
-      {"edge_seeds", nan.edges},
-      {"device_seconds", stepped.device_seconds},
-      {"device_seconds_note", "advection kernels' OpenCL profiling time (last device), output excluded"}};
-  if (!f.ftle_min.empty()) {
-    const SmallestStats least = smallest_statistics(f.ftle_min, nan.mask);
-    dir.manifest()["result"]["ftle_min"] = {
-        {"mean", least.mean}, {"min", least.min}, {"max", least.max}, {"singular_seeds", least.singular}};
-  }
-  dir.add_timing("stepping", stepped.seconds);
-  dir.add_timing("output", output_timer.seconds());
-  dir.add_timing("total", total.seconds());
-  char headline[256];
-  std::snprintf(headline, sizeof headline, "ftle: %zu seeds, %ld steps of dt = %s: mean FTLE %.4f (min %.4f, max %.4f)",
-                setup.seeds.size(), done, number(solver->dt()).c_str(), stats.mean, stats.min, stats.max);
-  print_headline(ctx, headline);
-  return outcome;
+  return run_single_field(c, ctx, setup, total);
 }
 
 }  // namespace hetflow::app

@@ -17,6 +17,8 @@ class FtleCase : public CaseType {
   RunOutcome run(const casefile::Case& c, RunContext& context) const override;
   // A single field, over the ranks through ftle::Solver's link; a sequence refuses (ftle::Sequence has none).
   bool runs_across_processes() const override { return true; }
+  // `hetflow tune ftle-devices` for the case's precision.
+  std::optional<ChoiceKey> device_choice(const casefile::Case& c) const override;
 };
 
 }  // namespace hetflow::app

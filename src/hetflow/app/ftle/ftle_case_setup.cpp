@@ -233,6 +233,10 @@ void check_sequence(const casefile::Case& c, std::vector<std::string>& problems)
   if (c.get<bool>("output.lambda_min"))
     problems.push_back(c.where("output.lambda_min") + ": output.lambda_min does not apply to a sequence "
                        "(sequence.count > 1): expected false, or sequence.count: 1");
+  if (c.get<bool>("output.ridges"))
+    problems.push_back(c.where("output.ridges") +
+                       ": output.ridges = true does not apply to a sequence (sequence.count > 1): the opposite "
+                       "direction's field is computed for a single field only: expected false, or sequence.count: 1");
   if (c.get<std::string>("sequence.method") != "flow_maps") return;
   const double interval = c.get<double>("sequence.interval");
   const double T = std::abs(c.get<double>("ftle.duration"));
@@ -413,8 +417,9 @@ void declare_ftle_keys(casefile::Schema& s) {
   auto& o = s.section("output");
   o.key<int>("every", 100, "not used by ftle: the field is written once, at t0 + T").at_least(1).unit("steps");
   o.key<std::string>("colormap", "viridis", "PNG colour map").one_of(display::colormap_names());
-  o.key<std::vector<double>>("range", std::vector<double>{}, "PNG colour range [min, max]; []: auto (the field's "
-                                                             "min and max)");
+  o.key<std::vector<double>>("range", std::vector<double>{},
+                             "PNG colour range [min, max], also of both layers of ridges.png; []: auto (the field's "
+                             "min and max; in ridges.png each field's median to its max)");
   o.key<bool>("flow_map", false, "also write the final tracer positions (flow_map, 3 components) into ftle.vti");
   auto& pl = o.section("pathlines", "tracer pathlines of selected seeds as pathlines.vtp (single fields only)");
   pl.key<long>("every", 0, "record the tracers every N steps (and at t0 and t0 + T); 0: no pathlines")
@@ -429,6 +434,11 @@ void declare_ftle_keys(casefile::Schema& s) {
                                    "into ftle.vti (single fields only)");
   o.key<bool>("npy", false, "also write the field as ftle.npy for NumPy: float64 of shape (ny, nx), or "
                             "(nz, ny, nx) in 3D, x fastest (single fields only)");
+  o.key<bool>("ridges", false,
+              "also compute the opposite direction's field (T -> -T, same t0 and seeds) after the case's own: "
+              "ftle_backward (ftle_forward when T < 0) beside ftle in ftle.vti, the HDF5 and the .npy files, and "
+              "ridges.png: forward FTLE in reds times backward in blues, a colour bar each, output.range applying to "
+              "both (single fields only)");
   o.key<std::string>("edges", "one_sided",
                      "the seeds on the seed grid's faces: first-order differences, or NaN (also left out of "
                      "the statistics)")
@@ -564,6 +574,16 @@ void check_ftle_case(const casefile::Case& c, std::vector<std::string>& problems
                            ": the integration window [" + number(lo) + ", " + number(hi) + "] (ftle.t0, ftle.t0 + "
                            "ftle.duration) leaves the velocity snapshots' times [" + number(grid->times.front()) +
                            ", " + number(grid->times.back()) + "]: expected t0 and t0 + T inside them");
+      // output.ridges integrates the other way from t0 too.
+      const double back = t0 - c.get<double>("ftle.duration");
+      if (!first_outside && c.get<bool>("output.ridges") &&
+          (back < grid->times.front() - slack || back > grid->times.back() + slack))
+        problems.push_back(c.where("output.ridges") +
+                           ": output.ridges = true integrates the opposite direction over [" +
+                           number(std::min(t0, back)) + ", " + number(std::max(t0, back)) +
+                           "] (ftle.t0, ftle.t0 - ftle.duration), which leaves the velocity snapshots' times [" +
+                           number(grid->times.front()) + ", " + number(grid->times.back()) +
+                           "]: expected t0 - T inside them too, or output.ridges: false");
       // A sequence's last field starts (count - 1) intervals later.
       const double shift = static_cast<double>(c.get<long>("sequence.count") - 1) * c.get<double>("sequence.interval");
       const double last_lo = lo + shift, last_hi = hi + shift;

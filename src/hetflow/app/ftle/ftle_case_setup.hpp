@@ -39,11 +39,11 @@ void declare_ftle_keys(casefile::Schema& schema);
 // What the schema cannot express, each problem with file:line and key: T = 0, steps and dt both given,
 // parameters of another flow, seed lists of different lengths or of the wrong dimension, an unreadable
 // or non-finite velocity file, seeds outside the velocity data, an integration window outside the
-// snapshots, a free stream of the wrong length, a malformed body (check_body_keys), a bad colour range, a
-// sequence the chosen method cannot run (flow_maps: |T| not a whole number of intervals, a step count
-// that does not split into them, a gridded boundary other than clamp; output.flow_map, eigenvector,
-// lambda_min or npy with a sequence). Reads the velocity and voxel files; make_ftle_setup reuses what was
-// read.
+// snapshots (with output.ridges also the opposite one, from t0 to t0 - T), a free stream of the wrong
+// length, a malformed body (check_body_keys), a bad colour range, a sequence the chosen method cannot run
+// (flow_maps: |T| not a whole number of intervals, a step count that does not split into them, a gridded
+// boundary other than clamp; output.flow_map, eigenvector, lambda_min, npy or ridges with a sequence).
+// Reads the velocity and voxel files; make_ftle_setup reuses what was read.
 void check_ftle_case(const casefile::Case& c, std::vector<std::string>& problems);
 
 // Of ftle.steps and ftle.dt, the one the case gave but the other overrules (a --set of one overrides the

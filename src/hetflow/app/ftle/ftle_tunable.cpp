@@ -105,7 +105,9 @@ tune::Tunable ftle_tunable(const core::DeviceSet& devices, int nodes, core::Prec
 tune::Tunable ftle_devices_tunable(const core::DeviceSet& candidates, int nodes, core::Precision precision,
                                    const tune::MeasureOptions& measure) {
   const CellularFlow flow = cellular_flow(nodes, precision);
-  return device_choice_tunable({ftle_devices_name, ftle_files(), ftle_class(precision), flow.problem, flow.rate(),
+  ChoiceKey key = ftle_devices_key(precision);
+  return device_choice_tunable({std::move(key.tunable), std::move(key.kernel_files), std::move(key.problem_class),
+                                flow.problem, flow.rate(),
                                 "steps/s",
                                 [flow, measure](const core::DeviceSet& devices, std::span<const double> weights) {
                                   ftle::Config c = flow.config;
@@ -113,6 +115,10 @@ tune::Tunable ftle_devices_tunable(const core::DeviceSet& candidates, int nodes,
                                   return run_seconds(devices, flow, c, measure, true);
                                 }},
                                candidates);
+}
+
+ChoiceKey ftle_devices_key(core::Precision precision) {
+  return {ftle_devices_name, ftle_files(), ftle_class(precision)};
 }
 
 ftle::Config with_ftle_tuning(ftle::Config config, bool gridded_2d, const core::DeviceSet& devices,

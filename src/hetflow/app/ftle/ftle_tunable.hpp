@@ -1,6 +1,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
+#include "hetflow/app/device_choice.hpp"
 #include "hetflow/core/device_set.hpp"
 #include "hetflow/ftle/solver.hpp"
 #include "hetflow/tune/measurement.hpp"
@@ -21,6 +22,9 @@ inline constexpr const char* ftle_devices_name = "ftle-devices";
 // CPUs' share of the seed planes; see device_choice.hpp), timed by the wall clock.
 tune::Tunable ftle_devices_tunable(const core::DeviceSet& candidates, int nodes, core::Precision precision,
                                    const tune::MeasureOptions& measure);
+
+// Where ftle_devices_tunable stores its choice for `precision`.
+ChoiceKey ftle_devices_key(core::Precision precision);
 
 // `config` with its launch shape taken from the tuning database (`hetflow tune ftle`) where the case
 // leaves it open (both 0), for a gridded 2D flow (the class tuned) of the config's precision, when every
