@@ -167,6 +167,25 @@ TEST_F(FtleCase, NpyHoldsTheFieldOfTheVti) {
 
 // The reference interior mean FTLE 0.1524 on 257 x 129 seeds, T = 15 (docs/ftle.md, Validation; within 1 %),
 // here through the case file, with the flow map written too.
+// DOP853 in ten steps of 1.5, at rtol 1e-9, gives the field of RK4 with dt 0.01 to 1e-6 in the mean, and
+// the manifest counts the substeps.
+TEST_F(FtleCase, AdaptiveIntegratorMatchesAFineFixedStep) {
+  write("fine.yaml", "type: ftle\nftle:\n  dt: 0.01\nseeds:\n  counts: [81, 41]\noutput:\n  dir: fine\n  png: false\n");
+  write("dop853.yaml", "type: ftle\nftle:\n  integrator: dop853\n  dt: 1.5\n  rtol: 1e-9\n  atol: 1e-12\nseeds:\n"
+                       "  counts: [81, 41]\noutput:\n  dir: dop853\n  png: false\n");
+  ASSERT_EQ(hetflow("run fine.yaml -q").status, 0);
+  const Result r = hetflow("run dop853.yaml -q");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto fine = manifest("fine")["result"], adaptive = manifest("dop853")["result"];
+  EXPECT_EQ(adaptive["steps"], 10);
+  EXPECT_NEAR(adaptive["mean_ftle"].get<double>(), fine["mean_ftle"].get<double>(), 1e-6);
+  const auto& substeps = adaptive["substeps"];
+  EXPECT_EQ(substeps["rtol"], 1e-9);
+  EXPECT_GE(substeps["accepted"].get<double>(), 10.0 * 81 * 41);  // at least one per step and tracer
+  EXPECT_EQ(substeps["per_tracer"].get<double>(), substeps["accepted"].get<double>() / (81 * 41));
+  EXPECT_FALSE(fine.contains("substeps"));
+}
+
 TEST_F(FtleCase, ReferenceMeanThroughTheCaseFile) {
   write("gyre.yaml", "type: ftle\nftle:\n  duration: 15\n  dt: 0.1\nseeds:\n  counts: [257, 129]\n"
                      "output:\n  dir: gyre\n  png: false\n  flow_map: true\n");
@@ -357,6 +376,12 @@ TEST_F(FtleCase, MalformedCasesExitTwoWithFileLineAndKeyAndWriteNothing) {
                  "    times: [0]\noutput:\n  dir: out\n",
        "times.yaml:7: ftle.velocity.times does not apply to a .yaml header"},
       {"range", "type: ftle\noutput:\n  dir: out\n  range: [1, 0]\n", "range.yaml:4: output.range = [1, 0]"},
+      {"rtol", "type: ftle\nftle:\n  rtol: 1e-8\noutput:\n  dir: out\n",
+       "rtol.yaml:3: ftle.rtol applies to the adaptive integrators dopri5 and dop853; ftle.integrator is rk4"},
+      {"fine", "type: ftle\nftle:\n  integrator: dop853\n  rtol: 1e-16\noutput:\n  dir: out\n",
+       "fine.yaml:4: ftle.rtol = 1e-16 is finer than fp64 positions resolve: expected at least 1e-14"},
+      {"atol", "type: ftle\nftle:\n  integrator: dopri5\n  atol: -1\noutput:\n  dir: out\n",
+       "atol.yaml:4: ftle.atol = -1"},
   };
   expect_rejected(cases);
   // Every problem at once.

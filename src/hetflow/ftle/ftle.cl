@@ -5,7 +5,8 @@
 // Build options select one specialised program per run, so no kernel branches on a mode per tracer:
 //   DIM           2 or 3 (axes and velocity components)
 //   FLOW          the velocity source: FLOW_DOUBLE_GYRE ... FLOW_CELLULAR (analytic, evaluated here) or FLOW_GRID
-//   INTEGRATOR    1 Euler, 2 Heun (RK2, the paper's Eq. 16), 4 classic RK4
+//   INTEGRATOR    1 Euler, 2 Heun (RK2, the paper's Eq. 16), 4 classic RK4, 5 Dormand-Prince 5(4), 8 DOP853
+//                 (the last two adaptive: each tracer fills every step with substeps of its own size)
 //   INTERP_M4     gridded velocity through M4' (4 nodes per axis); otherwise (bi/tri)linear (2 per axis)
 //   BOUNDARY      gridded velocity only: BOUNDARY_CLAMP, BOUNDARY_STOP, BOUNDARY_PERIODIC, BOUNDARY_EXTRAPOLATE,
 //                 BOUNDARY_FREE_STREAM or BOUNDARY_FREEZE (docs/ftle.md, "Boundary modes")
@@ -39,6 +40,7 @@
 #define TRACER_STOPPED 1u
 #define TRACER_BAD_VELOCITY 2u
 #define TRACER_BAD_POSITION 3u
+#define TRACER_STEP_UNDERFLOW 4u
 #define TRACER_CODE_BITS 0xffu
 #define TRACER_MET_WALL 0x100u
 
@@ -195,14 +197,248 @@ inline bool step(vec_t* x, real_t t, real_t dt, uint* code, real_t* fraction, __
   return true;
 }
 
+#if INTEGRATOR == 5 || INTEGRATOR == 8
+#define ADAPTIVE 1
+
+// Embedded Runge-Kutta pairs (Hairer, Norsett & Wanner, Solving ODEs I, 1993): nodes RK_C, stage
+// coefficients RK_A (row s: the stages before s), the solution's weights RK_B and the weights of the
+// error estimates. Stage s of a substep of size h from (x, t) is u(x + h sum_j RK_A[s][j] k_j, t + RK_C[s] h).
+#if INTEGRATOR == 5
+// Dormand & Prince (1980): 5th-order solution, 4th-order embedded; the last stage is u at the new
+// position (first same as last), so an accepted substep's last stage is the next one's first.
+#define RK_STAGES 7
+#define RK_LAST_IS_FIRST 1
+#define RK_EXPONENT ((real_t)0.2)  // 1 / (embedded order + 1)
+#define RK_SHRINK ((real_t)0.2)    // the controller's bounds on h_new / h
+#define RK_GROW ((real_t)10)
+__constant real_t RK_C[RK_STAGES] = {0, 1.0 / 5, 3.0 / 10, 4.0 / 5, 8.0 / 9, 1, 1};
+__constant real_t RK_A[RK_STAGES][RK_STAGES - 1] = {
+    {0},
+    {1.0 / 5},
+    {3.0 / 40, 9.0 / 40},
+    {44.0 / 45, -56.0 / 15, 32.0 / 9},
+    {19372.0 / 6561, -25360.0 / 2187, 64448.0 / 6561, -212.0 / 729},
+    {9017.0 / 3168, -355.0 / 33, 46732.0 / 5247, 49.0 / 176, -5103.0 / 18656},
+    {35.0 / 384, 0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84}};
+__constant real_t RK_B[RK_STAGES] = {35.0 / 384, 0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84, 0};
+// The 5th- minus the 4th-order weights.
+__constant real_t RK_E[RK_STAGES] = {71.0 / 57600,      0,           -71.0 / 16695, 71.0 / 1920,
+                                     -17253.0 / 339200, 22.0 / 525, -1.0 / 40};
+#else
+// DOP853 (Hairer et al. 1993, II.10): 8th-order solution from 12 stages; the error estimate blends a
+// 5th-order (RK_E) and a 3rd-order (RK_E3) difference, which keeps it reliable for large steps.
+#define RK_STAGES 12
+#define RK_LAST_IS_FIRST 0
+#define RK_EXPONENT ((real_t)0.125)
+#define RK_SHRINK ((real_t)(1.0 / 3))
+#define RK_GROW ((real_t)6)
+__constant real_t RK_C[RK_STAGES] = {0,
+                                     0.526001519587677318785587544488e-01,
+                                     0.789002279381515978178381316732e-01,
+                                     0.118350341907227396726757197510,
+                                     0.281649658092772603273242802490,
+                                     1.0 / 3,
+                                     0.25,
+                                     4.0 / 13,
+                                     0.651282051282051282051282051282,
+                                     0.6,
+                                     6.0 / 7,
+                                     1};
+__constant real_t RK_A[RK_STAGES][RK_STAGES - 1] = {
+    {0},
+    {5.26001519587677318785587544488e-2},
+    {1.97250569845378994544595329183e-2, 5.91751709536136983633785987549e-2},
+    {2.95875854768068491816892993775e-2, 0, 8.87627564304205475450678981324e-2},
+    {2.41365134159266685502369798665e-1, 0, -8.84549479328286085344864962717e-1, 9.24834003261792003115737966543e-1},
+    {3.7037037037037037037037037037e-2, 0, 0, 1.70828608729473871279604482173e-1,
+     1.25467687566822425016691814123e-1},
+    {3.7109375e-2, 0, 0, 1.70252211019544039314978060272e-1, 6.02165389804559606850219397283e-2, -1.7578125e-2},
+    {3.70920001185047927108779319836e-2, 0, 0, 1.70383925712239993810214054705e-1,
+     1.07262030446373284651809199168e-1, -1.53194377486244017527936158236e-2, 8.27378916381402288758473766002e-3},
+    {6.24110958716075717114429577812e-1, 0, 0, -3.36089262944694129406857109825, -8.68219346841726006818189891453e-1,
+     2.75920996994467083049415600797e1, 2.01540675504778934086186788979e1, -4.34898841810699588477366255144e1},
+    {4.77662536438264365890433908527e-1, 0, 0, -2.48811461997166764192642586468, -5.90290826836842996371446475743e-1,
+     2.12300514481811942347288949897e1, 1.52792336328824235832596922938e1, -3.32882109689848629194453265587e1,
+     -2.03312017085086261358222928593e-2},
+    {-9.3714243008598732571704021658e-1, 0, 0, 5.18637242884406370830023853209, 1.09143734899672957818500254654,
+     -8.14978701074692612513997267357, -1.85200656599969598641566180701e1, 2.27394870993505042818970056734e1,
+     2.49360555267965238987089396762, -3.0467644718982195003823669022},
+    {2.27331014751653820792359768449, 0, 0, -1.05344954667372501984066689879e1, -2.00087205822486249909675718444,
+     -1.79589318631187989172765950534e1, 2.79488845294199600508499808837e1, -2.85899827713502369474065508674,
+     -8.87285693353062954433549289258, 1.23605671757943030647266201528e1, 6.43392746015763530355970484046e-1}};
+__constant real_t RK_B[RK_STAGES] = {5.42937341165687622380535766363e-2,
+                                     0,
+                                     0,
+                                     0,
+                                     0,
+                                     4.45031289275240888144113950566,
+                                     1.89151789931450038304281599044,
+                                     -5.8012039600105847814672114227,
+                                     3.1116436695781989440891606237e-1,
+                                     -1.52160949662516078556178806805e-1,
+                                     2.01365400804030348374776537501e-1,
+                                     4.47106157277725905176885569043e-2};
+__constant real_t RK_E[RK_STAGES] = {0.1312004499419488073250102996e-01,
+                                     0,
+                                     0,
+                                     0,
+                                     0,
+                                     -0.1225156446376204440720569753e+01,
+                                     -0.4957589496572501915214079952,
+                                     0.1664377182454986536961530415e+01,
+                                     -0.3503288487499736816886487290,
+                                     0.3341791187130174790297318841,
+                                     0.8192320648511571246570742613e-01,
+                                     -0.2235530786388629525884427845e-01};
+// RK_B minus the 3rd-order weights 0.244094488188976377952755905512 (stage 1), 0.733846688281611857341361741547
+// (stage 9) and 0.220588235294117647058823529412e-01 (stage 12).
+__constant real_t RK_E3[RK_STAGES] = {5.42937341165687622380535766363e-2 - 0.244094488188976377952755905512,
+                                      0,
+                                      0,
+                                      0,
+                                      0,
+                                      4.45031289275240888144113950566,
+                                      1.89151789931450038304281599044,
+                                      -5.8012039600105847814672114227,
+                                      3.1116436695781989440891606237e-1 - 0.733846688281611857341361741547,
+                                      -1.52160949662516078556178806805e-1,
+                                      2.01365400804030348374776537501e-1,
+                                      4.47106157277725905176885569043e-2 - 0.220588235294117647058823529412e-01};
+#endif
+
+// Substeps one step may take before the tracer counts as stuck.
+#define MAX_SUBSTEPS 100000u
+
+// The spacing of real_t numbers at 1 (float or double).
+#define REAL_EPSILON ((real_t)(sizeof(real_t) == 8 ? 2.220446049250313e-16 : 1.1920929e-7))
+
+// x + h sum_{j < n} w[j] k[j].
+inline vec_t combine(vec_t x, real_t h, __constant const real_t* w, const vec_t* k, int n) {
+  vec_t r = x;
+  for (int d = 0; d < DIM; ++d) {
+    real_t sum = 0;
+    for (int j = 0; j < n; ++j) sum += w[j] * k[j].c[d];
+    r.c[d] += h * sum;
+  }
+  return r;
+}
+
+// The substep's error relative to the tolerance (<= 1: accept), from the stages k taken from x to x_new.
+inline real_t substep_error(vec_t x, vec_t x_new, real_t h, const vec_t* k, real_t rtol, real_t atol) {
+  real_t err = 0;
+#if INTEGRATOR == 8
+  real_t err3 = 0;
+#endif
+  for (int d = 0; d < DIM; ++d) {
+    const real_t scale = atol + rtol * fmax(fabs(x.c[d]), fabs(x_new.c[d]));
+    real_t e = 0;
+    for (int j = 0; j < RK_STAGES; ++j) e += RK_E[j] * k[j].c[d];
+    // With atol 0 a component that stays at 0 has no scale, and no error either.
+    if (e != 0) err += (e / scale) * (e / scale);
+#if INTEGRATOR == 8
+    real_t e3 = 0;
+    for (int j = 0; j < RK_STAGES; ++j) e3 += RK_E3[j] * k[j].c[d];
+    if (e3 != 0) err3 += (e3 / scale) * (e3 / scale);
+#endif
+  }
+#if INTEGRATOR == 8
+  // The 5th-order estimate, damped by the 3rd-order one where that is large (Hairer et al. 1993, II.10).
+  const real_t deno = err + (real_t)0.01 * err3;
+  return fabs(h) * err / sqrt((real_t)DIM * (deno > 0 ? deno : (real_t)1));
+#else
+  return fabs(h) * sqrt(err / DIM);
+#endif
+}
+
+// One step from (x, t) to t_end in substeps whose size each tracer chooses: a substep is kept when its
+// error estimate is at most 1, and the next size is h (0.9 / err^RK_EXPONENT) within [RK_SHRINK, RK_GROW]
+// (not growing right after a rejection). *h carries the size on to the next step (0: start with the
+// whole step); a substep cut short to land on t_end does not shrink it. *substeps counts accepted and
+// rejected substeps. False when the tracer stops, *code saying why, as step(); also
+// TRACER_STEP_UNDERFLOW when the size falls below the time's resolution or MAX_SUBSTEPS pass.
+inline bool adaptive_step(vec_t* x, real_t t, real_t t_end, real_t* h, uint2* substeps, real_t rtol, real_t atol,
+                          uint* code, real_t* fraction, __global const real_t* params, __global const real_t* velocity,
+                          __global const real_t* times, uint snapshots, int4 dims) {
+  const real_t span = t_end - t;
+  real_t size = *h != 0 ? copysign(fabs(*h), span) : span;
+  real_t now = t;
+  bool rejected = false;
+  vec_t k[RK_STAGES];
+  k[0] = VELOCITY(*x, now);
+  if (!finite_vec(k[0])) return halt(code, TRACER_BAD_VELOCITY);
+  for (uint n = 0;; ++n) {
+    const real_t left = t_end - now;
+    const real_t wanted = size;
+    const bool last = (real_t)1.01 * fabs(size) >= fabs(left);
+    if (last) size = left;
+    if (n == MAX_SUBSTEPS || fabs(size) <= (real_t)16 * REAL_EPSILON * fmax(fabs(now), fabs(t_end)))
+      return halt(code, TRACER_STEP_UNDERFLOW);
+    for (int s = 1; s < RK_STAGES; ++s) {
+      vec_t xs = combine(*x, size, RK_A[s], k, s);
+      if (!admit(&xs, false, code, params, dims)) return halt(code, TRACER_STOPPED);
+      k[s] = VELOCITY(xs, now + RK_C[s] * size);
+      if (!finite_vec(k[s])) return halt(code, TRACER_BAD_VELOCITY);
+    }
+    vec_t next = combine(*x, size, RK_B, k, RK_STAGES);
+    if (!finite_vec(next)) return halt(code, TRACER_BAD_POSITION);
+    const real_t err = substep_error(*x, next, size, k, rtol, atol);
+    real_t factor = err > 0 ? (real_t)0.9 * pow(err, -RK_EXPONENT) : RK_GROW;
+    factor = fmin(RK_GROW, fmax(RK_SHRINK, isfinite(factor) ? factor : RK_SHRINK));
+    if (!(err <= 1)) {  // rejected (a NaN error too): shrink and try again from the same point
+      substeps->y += 1;
+      size *= fmin(factor, (real_t)1);
+      rejected = true;
+      continue;
+    }
+    substeps->x += 1;
+    const vec_t unadmitted = next;
+    if (!admit(&next, true, code, params, dims)) return halt(code, TRACER_STOPPED);
+#if FLOW == FLOW_GRID && BOUNDARY == BOUNDARY_FREEZE
+    if (!in_box(next, params, dims)) {
+      real_t sub = 0;
+      *x = exit_point(*x, next, &sub, params, dims);
+      *fraction = (now - t + sub * size) / span;
+      return halt(code, TRACER_STOPPED);
+    }
+#endif
+    *x = next;
+    now = last ? t_end : now + size;
+    const real_t grown = size * (rejected ? fmin(factor, (real_t)1) : factor);
+    rejected = false;
+    if (last) {
+      *h = fabs(grown) > fabs(wanted) ? grown : wanted;
+      return true;
+    }
+    size = grown;
+    bool same = true;  // the last stage's point is the new position unless a wall moved it
+    for (int d = 0; d < DIM; ++d) same = same && unadmitted.c[d] == next.c[d];
+    if (RK_LAST_IS_FIRST && same) {
+      k[0] = k[RK_STAGES - 1];
+    } else {
+      k[0] = VELOCITY(*x, now);
+      if (!finite_vec(k[0])) return halt(code, TRACER_BAD_VELOCITY);
+    }
+  }
+}
+#endif
+
 // Every kernel below takes a fixed number of work-items, whatever `count` is, and each work-item
 // strides over the items by the global size (core/kernel.hpp says why).
 #define FOR_EACH(i, count) for (ulong i = get_global_id(0); i < (count); i += get_global_size(0))
 
+#ifdef ADAPTIVE
+#define ADAPTIVE_STATE_ARGS , __global real_t* step_size, __global uint2* substeps
+#define ADAPTIVE_ARGS ADAPTIVE_STATE_ARGS, real_t rtol, real_t atol
+#else
+#define ADAPTIVE_STATE_ARGS
+#define ADAPTIVE_ARGS
+#endif
+
 // Tracers at their seeds: seed (i, j, k) of the grid at origin o, spacing h; this part's tracers are
-// seeds first_seed .. first_seed + count - 1 in x-fastest order.
+// seeds first_seed .. first_seed + count - 1 in x-fastest order. Adaptive integrators start each tracer
+// with the whole step as its first substep size and no substeps counted.
 __kernel void ftle_seed(__global real_t* pos, __global uint2* status, uint count, ulong first_seed, int4 seeds,
-                        real_t ox, real_t oy, real_t oz, real_t hx, real_t hy, real_t hz) {
+                        real_t ox, real_t oy, real_t oz, real_t hx, real_t hy, real_t hz ADAPTIVE_STATE_ARGS) {
   const real_t o[3] = {ox, oy, oz};
   const real_t h[3] = {hx, hy, hz};
   FOR_EACH(i, count) {
@@ -210,6 +446,10 @@ __kernel void ftle_seed(__global real_t* pos, __global uint2* status, uint count
     const ulong index[3] = {g % seeds.x, (g / seeds.x) % seeds.y, g / ((ulong)seeds.x * seeds.y)};
     for (int d = 0; d < DIM; ++d) pos[i * DIM + d] = o[d] + (real_t)index[d] * h[d];
     status[i] = (uint2)(TRACER_MOVING, 0u);
+#ifdef ADAPTIVE
+    step_size[i] = 0;
+    substeps[i] = (uint2)(0u, 0u);
+#endif
   }
 }
 
@@ -232,7 +472,7 @@ __kernel void ftle_seed(__global real_t* pos, __global uint2* status, uint count
 // snapshot interval and must match a resident run bit for bit). A tracer that stops records the step
 // it stopped in; one that only meets a wall keeps moving, its flag set.
 __kernel void ftle_advect(__global real_t* pos, __global uint2* status, uint count, real_t t_start, real_t dt,
-                          uint steps, uint first_step, VELOCITY_SOURCE_ARGS EXIT_FRACTION_ARG) {
+                          uint steps, uint first_step, VELOCITY_SOURCE_ARGS EXIT_FRACTION_ARG ADAPTIVE_ARGS) {
   FOR_EACH(i, count) {
     const uint2 was = status[i];
     if ((was.x & TRACER_CODE_BITS) != TRACER_MOVING) continue;
@@ -240,12 +480,25 @@ __kernel void ftle_advect(__global real_t* pos, __global uint2* status, uint cou
     for (int d = 0; d < DIM; ++d) x.c[d] = pos[i * DIM + d];
     uint code = was.x;
     real_t fraction = 0;
+#ifdef ADAPTIVE
+    real_t h = step_size[i];
+    uint2 taken = substeps[i];
+#endif
     uint s = 0;
     for (; s < steps; ++s) {
-      if (!step(&x, t_start + (real_t)(first_step + s) * dt, dt, &code, &fraction, params, velocity, times, snapshots,
-                dims))
-        break;
+      const real_t t = t_start + (real_t)(first_step + s) * dt;
+#ifdef ADAPTIVE
+      const bool moving = adaptive_step(&x, t, t_start + (real_t)(first_step + s + 1) * dt, &h, &taken, rtol, atol,
+                                        &code, &fraction, params, velocity, times, snapshots, dims);
+#else
+      const bool moving = step(&x, t, dt, &code, &fraction, params, velocity, times, snapshots, dims);
+#endif
+      if (!moving) break;
     }
+#ifdef ADAPTIVE
+    step_size[i] = h;
+    substeps[i] = taken;
+#endif
     for (int d = 0; d < DIM; ++d) pos[i * DIM + d] = x.c[d];
     if (code == was.x) continue;
     const bool moving = (code & TRACER_CODE_BITS) == TRACER_MOVING;

@@ -46,10 +46,12 @@ MemoryPlan Solver::plan(const core::DeviceSet& devices, const core::PartPlacemen
   const std::size_t dim = static_cast<std::size_t>(seeds.dimension);
   // Freeze keeps one real per tracer: the share of its last step before the face.
   const std::size_t exit_real = grid && config.boundary == Boundary::freeze ? real : 0;
+  // Adaptive integrators keep each tracer's next substep size and its substep counts.
+  const std::size_t adaptive_bytes = adaptive(config.integrator) ? real + sizeof(cl_uint2) : 0;
   for (std::size_t k = 0; k < devices.size(); ++k) {
     const PartPlanes part = part_planes(split.share(placement.first() + k), seeds.planes());
     const std::size_t tracers = part.planes * seeds.plane();
-    m.device_bytes += tracers * (dim * real + exit_real) + tracers * sizeof(cl_uint2) +
+    m.device_bytes += tracers * (dim * real + exit_real + adaptive_bytes) + tracers * sizeof(cl_uint2) +
                       part.own * seeds.plane() * real + params * real + m.slots * m.snapshot_bytes + times * real;
   }
   return m;

@@ -19,15 +19,21 @@ int order(Integrator integrator) {
     case Integrator::euler: return 1;
     case Integrator::heun: return 2;
     case Integrator::rk4: return 4;
+    case Integrator::dopri5: return 5;
+    case Integrator::dop853: return 8;
   }
   return 0;
 }
+
+bool adaptive(Integrator integrator) { return integrator == Integrator::dopri5 || integrator == Integrator::dop853; }
 
 Integrator parse_integrator(std::string_view text) {
   if (text == "euler") return Integrator::euler;
   if (text == "heun" || text == "rk2") return Integrator::heun;
   if (text == "rk4") return Integrator::rk4;
-  throw core::Error("unknown integrator '" + std::string(text) + "': expected euler, heun (rk2) or rk4");
+  if (text == "dopri5") return Integrator::dopri5;
+  if (text == "dop853") return Integrator::dop853;
+  throw core::Error("unknown integrator '" + std::string(text) + "': expected euler, heun (rk2), rk4, dopri5 or dop853");
 }
 
 Interpolation parse_interpolation(std::string_view text) {
@@ -45,7 +51,14 @@ Boundary parse_boundary(std::string_view text) {
 }
 
 const char* to_string(Integrator i) {
-  return i == Integrator::euler ? "euler" : i == Integrator::heun ? "heun" : "rk4";
+  switch (i) {
+    case Integrator::euler: return "euler";
+    case Integrator::heun: return "heun";
+    case Integrator::rk4: return "rk4";
+    case Integrator::dopri5: return "dopri5";
+    case Integrator::dop853: return "dop853";
+  }
+  return "";
 }
 
 const char* to_string(Interpolation i) { return i == Interpolation::m4prime ? "m4prime" : "linear"; }

@@ -3,9 +3,15 @@
 
 namespace hetflow::ftle {
 
-// Time integration of dx/dt = u(x, t) with a fixed step: Euler (1st order), Heun's RK2 (2nd order, the
-// paper's Eq. 16: the second stage at t + dt), classic RK4 (4th order).
-enum class Integrator { euler, heun, rk4 };
+// Time integration of dx/dt = u(x, t). With a fixed step: Euler (1st order), Heun's RK2 (2nd order, the
+// paper's Eq. 16: the second stage at t + dt), classic RK4 (4th order). Adaptive, each tracer choosing
+// its own substeps within every step by error control (Config::rtol, atol): Dormand & Prince's 5(4)
+// pair (DOPRI5) and their 8th-order pair with 5th- and 3rd-order error estimates (DOP853), as in
+// Hairer, Norsett & Wanner, Solving ODEs I (1993), II.5 and II.10.
+enum class Integrator { euler, heun, rk4, dopri5, dop853 };
+
+// Whether the integrator chooses its substeps by error control.
+bool adaptive(Integrator integrator);
 
 // Gridded velocity between nodes: M4' (Monaghan; 4 nodes per axis, reproduces quadratics, the paper's
 // choice) or linear (2 nodes per axis, reproduces linear fields only).
@@ -34,7 +40,7 @@ enum class Boundary { clamp, stop, periodic, extrapolate, free_stream, freeze };
 // Order of accuracy of the flow map at fixed final time.
 int order(Integrator integrator);
 
-Integrator parse_integrator(std::string_view text);  // euler | heun (or rk2) | rk4
+Integrator parse_integrator(std::string_view text);  // euler | heun (or rk2) | rk4 | dopri5 | dop853
 Interpolation parse_interpolation(std::string_view text);  // m4prime (or m4) | linear
 Boundary parse_boundary(std::string_view text);  // clamp | stop | periodic | extrapolate | free_stream | freeze
 const char* to_string(Integrator i);

@@ -24,6 +24,11 @@ void check_config(const Config& c) {
   if (!std::isfinite(c.t0)) throw core::Error("FTLE start time t0 = " + number(c.t0) + " is not finite");
   if (c.steps < 1 || c.steps > std::numeric_limits<cl_uint>::max())
     throw core::Error("FTLE step count " + std::to_string(c.steps) + ": expected 1 .. 2^32 - 1");
+  const double finest = finest_rtol(c.precision);
+  if (adaptive(c.integrator) && !(c.rtol >= finest && c.atol >= 0 && std::isfinite(c.rtol) && std::isfinite(c.atol)))
+    throw core::Error("FTLE " + std::string(to_string(c.integrator)) + " tolerances rtol = " + number(c.rtol) +
+                      ", atol = " + number(c.atol) + ": expected rtol >= " + number(finest) + " in " +
+                      (c.precision == core::Precision::f64 ? "fp64" : "fp32") + " and a finite atol >= 0");
   if (c.groups_per_unit > 4096)
     throw core::Error("FTLE work-groups per compute unit " + std::to_string(c.groups_per_unit) + ": expected 0 .. 4096");
   for (const double u : c.free_stream) {
@@ -69,6 +74,8 @@ void check_against_grid(const VelocityGrid& g, const SeedGrid& s, const Config& 
 }
 
 }  // namespace
+
+double finest_rtol(core::Precision precision) { return precision == core::Precision::f64 ? 1e-14 : 1e-6; }
 
 Solver::Solver(Solver&&) = default;
 Solver& Solver::operator=(Solver&&) = default;
@@ -200,6 +207,10 @@ Solver::Solver(const core::DeviceSet& devices, int flow_code, int velocity_dimen
     p.status = core::Buffer<cl_uint2>(ctx, tracers(p));
     p.ftle = core::Buffer<std::uint8_t>(ctx, p.own_planes * seeds.plane() * real_bytes());
     if (freeze_) p.exits = core::Buffer<std::uint8_t>(ctx, tracers(p) * real_bytes());
+    if (adaptive(config.integrator)) {
+      p.step_size = core::Buffer<std::uint8_t>(ctx, tracers(p) * real_bytes());
+      p.substeps = core::Buffer<cl_uint2>(ctx, tracers(p));
+    }
 
     bind_kernels(p, k, ctx.program("ftle/ftle.cl", options));
   }

@@ -26,8 +26,12 @@ namespace hetflow::ftle {
 struct Config {
   double t0 = 0.0;
   double duration = 1.0;  // T: > 0 forward in time, < 0 backward
-  long steps = 100;       // dt = duration / steps
+  long steps = 100;       // dt = duration / steps; adaptive integrators: the span each tracer's substeps fill
   Integrator integrator = Integrator::rk4;
+  // Adaptive integrators: a substep is kept when its local error estimate, per component scaled by
+  // atol + rtol max(|x|, |x_new|), is at most 1 in the root mean square (Hairer et al. 1993, II.4).
+  double rtol = 1e-6;
+  double atol = 1e-9;
   Interpolation interpolation = Interpolation::m4prime;  // gridded velocity only
   Boundary boundary = Boundary::clamp;                   // gridded velocity only
   core::Precision precision = core::Precision::f64;      // positions and velocity arithmetic
@@ -50,6 +54,10 @@ struct Config {
   // zero z component. All zero: none.
   std::array<double, 3> free_stream{0.0, 0.0, 0.0};
 };
+
+// The finest relative tolerance the adaptive integrators take in `precision`: a few ulps of the
+// positions; finer, no substep could meet it.
+double finest_rtol(core::Precision precision);
 
 // How a solver holds its velocity and what that needs, known before anything is allocated.
 struct MemoryPlan {
@@ -153,6 +161,12 @@ class Solver {
   // ended a step of theirs outside it. 0 for periodic data and analytic flows, which have no walls.
   // Across processes collective, the total of all on every process.
   std::size_t boundary_hits() const;
+  // Adaptive integrators: the substeps the own seeds' tracers took so far, accepted and rejected (both
+  // 0 for a fixed step). Across processes collective, the totals of all on every process.
+  struct Substeps {
+    std::uint64_t accepted = 0, rejected = 0;
+  };
+  Substeps substeps() const;
   // Boundary freeze with gridded velocity only: per seed, the time t0 + (n + f) dt at which its tracer
   // reached a face of the box (n the step it left in, f the share of that step before the face), NaN for
   // a tracer that has not left. Throws core::Error for another mode. Across processes collective, whole
@@ -189,6 +203,8 @@ class Solver {
     core::Buffer<std::uint8_t> positions;  // real_t, dimension() per tracer
     core::Buffer<cl_uint2> status;         // (code, step) per tracer, see ftle.cl
     core::Buffer<std::uint8_t> exits;      // freeze only: real_t per tracer, the share of its last step
+    core::Buffer<std::uint8_t> step_size;  // adaptive only: real_t per tracer, its next substep (0: dt)
+    core::Buffer<cl_uint2> substeps;       // adaptive only: (accepted, rejected) substeps per tracer
     core::Buffer<std::uint8_t> ftle;       // real_t per own seed
     // Arguments change between launches (times, step counts) also in const accessors.
     mutable core::Kernel seed, advect, field, field_min, velocity, direction;

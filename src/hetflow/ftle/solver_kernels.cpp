@@ -13,20 +13,24 @@ void Solver::bind_kernels(Part& p, std::size_t k, const core::Program& program) 
   p.velocity = program.kernel("ftle_velocity");  // bound by velocity_at()
   p.direction = program.kernel("ftle_field_direction");
 
-  // ftle_seed: pos, status, count, first_seed, seeds, ox, oy, oz, hx, hy, hz.
+  // ftle_seed: pos, status, count, first_seed, seeds, ox, oy, oz, hx, hy, hz, and for adaptive integrators
+  // step_size and substeps.
   core::KernelArgs seed(p.seed, config_.precision);
   seed.add(p.positions).add(p.status).add(static_cast<cl_uint>(tracers(p)));
   seed.add(static_cast<cl_ulong>(p.first * seeds_.plane())).add(seed_dims(seeds_));
   seed.reals(seeds_.origin).reals(seeds_.spacing);
+  if (adaptive(config_.integrator)) seed.add(p.step_size).add(p.substeps);
 
-  // ftle_advect: pos, status, count, the launch's steps (set_steps()), VELOCITY_SOURCE_ARGS, and under
-  // freeze exit_fraction.
+  // ftle_advect: pos, status, count, the launch's steps (set_steps()), VELOCITY_SOURCE_ARGS, under freeze
+  // exit_fraction, and for adaptive integrators step_size, substeps, rtol and atol.
   core::KernelArgs advect(p.advect, config_.precision);
   advect.add(p.positions).add(p.status).add(static_cast<cl_uint>(tracers(p)));
   p.at.steps = advect.next();
   advect.skip(4);
   bind_velocity_source(advect, k, velocity_->buffer(k));
   if (freeze_) advect.add(p.exits);
+  if (adaptive(config_.integrator))
+    advect.add(p.step_size).add(p.substeps).real(config_.rtol).real(config_.atol);
 
   // ftle_field: pos, ftle, FIELD_ARGS, inv_duration set per call.
   const std::size_t own = p.own_planes * seeds_.plane();

@@ -56,7 +56,12 @@ void Solver::check_tracers() const {
   const double t = config_.t0 + static_cast<double>(step) * dt();
   throw TracerError("tracer of seed " + std::to_string(seed) + " (grid index (" + index + "), started at " +
                         point(start) + "): " +
-                        (code == tracer_bad_velocity ? "the velocity is not finite" : "the position is not finite") +
+                        (code == tracer_bad_velocity       ? "the velocity is not finite"
+                         : code == tracer_step_underflow ? "the error control needed a substep below the time's "
+                                                           "resolution, or over 100000 substeps in one step (rtol "
+                                                           "and atol too tight for the precision, or the velocity "
+                                                           "too fast or not smooth there)"
+                                                         : "the position is not finite") +
                         " in the step from t = " + number(t) + " at " + point(std::span(failure).subspan(3)),
                     seed, step + 1);
 }
@@ -145,6 +150,28 @@ std::size_t Solver::count_tracers(cl_uint mask, cl_uint value) const {
   for (const std::vector<double>& count : link_->all_gather(std::span(&mine, 1)))
     total += static_cast<std::size_t>(count[0]);
   return total;
+}
+
+Solver::Substeps Solver::substeps() const {
+  double counts[2] = {0, 0};  // below 2^53: exact as doubles
+  for (std::size_t k = 0; k < parts_.size() && adaptive(config_.integrator); ++k) {
+    const Part& p = parts_[k];
+    const std::vector<cl_uint2> all = p.substeps.to_vector(devices_->compute(k));
+    const auto own = all.begin() + static_cast<std::ptrdiff_t>((p.own0 - p.first) * seeds_.plane());
+    for (auto s = own; s != own + static_cast<std::ptrdiff_t>(p.own_planes * seeds_.plane()); ++s) {
+      counts[0] += s->s[0];
+      counts[1] += s->s[1];
+    }
+  }
+  if (link_) {
+    const std::vector<std::vector<double>> every = link_->all_gather(counts);
+    counts[0] = counts[1] = 0;
+    for (const std::vector<double>& c : every) {
+      counts[0] += c[0];
+      counts[1] += c[1];
+    }
+  }
+  return {static_cast<std::uint64_t>(counts[0]), static_cast<std::uint64_t>(counts[1])};
 }
 
 std::size_t Solver::stopped_tracers() const { return count_tracers(tracer_code_bits, tracer_stopped); }

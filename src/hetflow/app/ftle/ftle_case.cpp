@@ -365,6 +365,7 @@ struct FinalFields {
   std::vector<double> field, flow_map, eigenvector, ftle_min;
   std::vector<double> exit_time;  // boundary freeze: per seed, NaN for a tracer that stayed inside
   std::size_t stopped_tracers = 0, boundary_hits = 0;
+  ftle::Solver::Substeps substeps;  // adaptive integrators
 };
 
 // Which arrays beside the FTLE field a solve reads back.
@@ -389,6 +390,7 @@ FinalFields read_final_fields(ftle::Solver& solver, Pathlines& pathlines, RunCon
     pathlines.record(solver, true);  // an interrupted run's last step
     f.stopped_tracers = solver.stopped_tracers();
     f.boundary_hits = solver.boundary_hits();
+    f.substeps = solver.substeps();
     if (extras.exit_time) f.exit_time = solver.exit_times();
   });
   return f;
@@ -582,6 +584,14 @@ nlohmann::json field_result(const FtleSetup& setup, const FinalFields& f, const 
       {"edge_seeds", nan.edges},
       {"device_seconds", stepping.device_seconds},
       {"device_seconds_note", "advection kernels' OpenCL profiling time (last device), output excluded"}};
+  if (ftle::adaptive(setup.config.integrator)) {
+    const auto seeds = static_cast<double>(setup.seeds.size());
+    result["substeps"] = {{"accepted", f.substeps.accepted},
+                          {"rejected", f.substeps.rejected},
+                          {"per_tracer", static_cast<double>(f.substeps.accepted) / seeds},
+                          {"rtol", setup.config.rtol},
+                          {"atol", setup.config.atol}};
+  }
   if (!f.ftle_min.empty()) {
     const SmallestStats least = smallest_statistics(f.ftle_min, nan.mask);
     result["ftle_min"] = {

@@ -197,6 +197,8 @@ ftle::Config solver_config(const casefile::Case& c) {
   config.duration = c.get<double>("ftle.duration");
   config.steps = resolved_steps(c);
   config.integrator = ftle::parse_integrator(c.get<std::string>("ftle.integrator"));
+  config.rtol = c.get<double>("ftle.rtol");
+  config.atol = c.get<double>("ftle.atol");
   config.interpolation = ftle::parse_interpolation(c.get<std::string>("ftle.interpolation"));
   config.boundary = ftle::parse_boundary(c.get<std::string>("ftle.boundary"));
   config.precision = c.get<std::string>("ftle.precision") == "fp32" ? core::Precision::f32 : core::Precision::f64;
@@ -350,7 +352,16 @@ void declare_ftle_keys(casefile::Schema& s) {
   f.key<double>("dt", 0.1, "largest time step when steps is 0: steps = |T| / dt rounded up, dt = T / steps")
       .above(0)
       .unit("time");
-  f.key<std::string>("integrator", "rk4", "fixed-step integrator (order 1, 2, 4)").one_of({"euler", "heun", "rk4"});
+  f.key<std::string>("integrator", "rk4",
+                     "fixed-step (euler, heun, rk4: order 1, 2, 4) or adaptive (dopri5: Dormand-Prince 5(4); "
+                     "dop853: order 8), whose tracers each fill every step of dt with substeps chosen by error "
+                     "control (ftle.rtol, ftle.atol): with them take few steps, e.g. dt = |T| / 10")
+      .one_of({"euler", "heun", "rk4", "dopri5", "dop853"});
+  f.key<double>("rtol", 1e-6, "dopri5, dop853: relative tolerance of each substep's error estimate (at least 1e-14 "
+                              "in fp64, 1e-6 in fp32)")
+      .above(0);
+  f.key<double>("atol", 1e-9, "dopri5, dop853: absolute tolerance of each substep's error estimate").at_least(0).unit(
+      "length");
   f.key<std::string>("interpolation", "m4prime", "gridded velocity between nodes (flow: file)")
       .one_of({"m4prime", "linear"});
   f.key<std::string>("boundary", "clamp",
@@ -464,6 +475,18 @@ void check_ftle_case(const casefile::Case& c, std::vector<std::string>& problems
                        "other than 0 (T > 0 forward, T < 0 backward) [time]");
   if (steps_and_dt_conflict(c))
     problems.push_back(c.where("ftle.dt") + ": ftle.dt and ftle.steps are both given: expected one of them");
+  const std::string integrator = c.get<std::string>("ftle.integrator");
+  for (const char* key : {"ftle.rtol", "ftle.atol"}) {
+    if (c.is_set(key) && !ftle::adaptive(ftle::parse_integrator(integrator)))
+      problems.push_back(c.where(key) + ": " + key + " applies to the adaptive integrators dopri5 and dop853; "
+                         "ftle.integrator is " + integrator + ", which takes fixed steps of ftle.dt");
+  }
+  const double finest = ftle::finest_rtol(c.get<std::string>("ftle.precision") == "fp32" ? core::Precision::f32
+                                                                                         : core::Precision::f64);
+  if (ftle::adaptive(ftle::parse_integrator(integrator)) && c.get<double>("ftle.rtol") < finest)
+    problems.push_back(c.where("ftle.rtol") + ": ftle.rtol = " + number(c.get<double>("ftle.rtol")) +
+                       " is finer than " + c.get<std::string>("ftle.precision") + " positions resolve: expected at "
+                       "least " + number(finest));
   if (resolved_steps(c) > static_cast<long>(std::numeric_limits<std::uint32_t>::max()))
     problems.push_back(c.where(steps_decide(c) ? "ftle.steps" : "ftle.dt") +
                        ": the run would take more than 2^32 - 1 steps: expected fewer steps or a larger dt");
