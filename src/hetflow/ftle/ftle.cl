@@ -99,8 +99,10 @@ inline vec_t velocity_at(vec_t x, real_t t, __global const real_t* p, __global c
   const real_t b = 1 - 2 * a;
   const real_t f = (a * x.c[0] + b) * x.c[0];
   const real_t dfdx = 2 * a * x.c[0] + b;
-  u.c[0] = -PI * p[0] * sin(PI * f) * cos(PI * x.c[1]);
-  u.c[1] = PI * p[0] * cos(PI * f) * sin(PI * x.c[1]) * dfdx;
+  real_t cos_f, cos_y;
+  const real_t sin_f = sincos(PI * f, &cos_f), sin_y = sincos(PI * x.c[1], &cos_y);
+  u.c[0] = -PI * p[0] * sin_f * cos_y;
+  u.c[1] = PI * p[0] * cos_f * sin_y * dfdx;
 #elif FLOW == FLOW_LINEAR
   // p: the velocity gradient, DIM x DIM row-major: u = G x (saddles, rotations, shears)
   for (int c = 0; c < DIM; ++c) {
