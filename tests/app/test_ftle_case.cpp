@@ -151,22 +151,35 @@ TEST_F(FtleCase, EigenvectorOfTheSaddle) {
 // output.npy writes the field for NumPy: shape (ny, nx), the .vti's values, x fastest; a sequence refuses
 // the key by name.
 TEST_F(FtleCase, NpyHoldsTheFieldOfTheVti) {
-  const Result r = hetflow("run -q -o npy --set seeds.counts=[41,21] --set output.png=false --set output.npy=true");
+  const Result r = hetflow("run -q -o npy --set seeds.counts=[41,21] --set output.png=false --set output.npy=true "
+                           "--set output.flow_map=true");
   ASSERT_EQ(r.status, 0) << r.output;
   hetflow::test::expect_outputs_are_the_files(dir / "npy");
-  const std::vector<double> field =
-      hetflow::io::read_vti(dir / "npy" / "ftle.vti").point_array("ftle")->values<double>();
+  const hetflow::io::VtkImageData image = hetflow::io::read_vti(dir / "npy" / "ftle.vti");
+  const std::vector<double> field = image.point_array("ftle")->values<double>();
   const hetflow::io::DenseArray array = hetflow::io::read_npy(dir / "npy" / "ftle.npy");
   ASSERT_EQ(array.shape, (std::vector<std::size_t>{21, 41}));
   for (std::size_t y = 0; y < 21; ++y)
     for (std::size_t x = 0; x < 41; ++x) ASSERT_EQ(array.values[y + 21 * x], field[x + 41 * y]) << x << " " << y;
+  // The flow map: (ny, nx, 2) in C order, the .vti's first two of its three components. read_npy takes
+  // matrices only, so the format 1.0 file is read here: magic, version, header length, header, data.
+  const std::vector<double> positions = image.point_array("flow_map")->values<double>();
+  const std::string bytes = hetflow::test::file_text(dir / "npy" / "flow_map.npy");
+  ASSERT_GT(bytes.size(), 10u);
+  const std::size_t header = 10 + static_cast<unsigned char>(bytes[8]) + 256 * static_cast<unsigned char>(bytes[9]);
+  EXPECT_NE(bytes.substr(10, header - 10).find("'shape': (21, 41, 2)"), std::string::npos) << bytes.substr(0, header);
+  ASSERT_EQ(bytes.size(), header + 21 * 41 * 2 * sizeof(double));
+  for (std::size_t i = 0; i < 21 * 41; ++i)
+    for (std::size_t d = 0; d < 2; ++d) {
+      double v = 0;
+      std::memcpy(&v, bytes.data() + header + sizeof(double) * (2 * i + d), sizeof v);
+      ASSERT_EQ(v, positions[3 * i + d]) << i << " " << d;
+    }
   const Result q = hetflow("run -q -o npyseq --set sequence.count=2 --set output.npy=true");
   EXPECT_EQ(q.status, 2) << q.output;
   EXPECT_NE(q.output.find("output.npy does not apply to a sequence"), std::string::npos) << q.output;
 }
 
-// The reference interior mean FTLE 0.1524 on 257 x 129 seeds, T = 15 (docs/ftle.md, Validation; within 1 %),
-// here through the case file, with the flow map written too.
 // DOP853 in ten steps of 1.5, at rtol 1e-9, gives the field of RK4 with dt 0.01 to 1e-6 in the mean, and
 // the manifest counts the substeps.
 TEST_F(FtleCase, AdaptiveIntegratorMatchesAFineFixedStep) {
@@ -186,6 +199,8 @@ TEST_F(FtleCase, AdaptiveIntegratorMatchesAFineFixedStep) {
   EXPECT_FALSE(fine.contains("substeps"));
 }
 
+// The reference interior mean FTLE 0.1524 on 257 x 129 seeds, T = 15 (docs/ftle.md, Validation; within 1 %),
+// here through the case file, with the flow map written too.
 TEST_F(FtleCase, ReferenceMeanThroughTheCaseFile) {
   write("gyre.yaml", "type: ftle\nftle:\n  duration: 15\n  dt: 0.1\nseeds:\n  counts: [257, 129]\n"
                      "output:\n  dir: gyre\n  png: false\n  flow_map: true\n");

@@ -439,14 +439,17 @@ std::vector<double> three_components(const std::vector<double>& values, const ft
   return out;
 }
 
-// `name`.npy: a field for NumPy, float64 in C order, x fastest.
+// `name`.npy: a field of `components` values per seed for NumPy, float64 in C order, x fastest.
 void write_npy_field(RunDirectory& dir, display::Progress& progress, const std::string& name,
-                     const std::vector<double>& field, const ftle::SeedGrid& seeds, const std::string& what) {
+                     const std::vector<double>& field, const ftle::SeedGrid& seeds, const std::string& what,
+                     std::size_t components = 1) {
   std::vector<std::size_t> shape;
   for (int axis = seeds.dimension - 1; axis >= 0; --axis) shape.push_back(seeds.counts[std::size_t(axis)]);
+  if (components > 1) shape.push_back(components);
   io::write_npy_c_order(dir.file(name + ".npy"), shape, field);
+  const std::string last = components > 1 ? ", " + std::to_string(components) : "";
   dir.add_output(name + ".npy", what + " for NumPy: float64, shape " +
-                                    std::string(seeds.dimension == 3 ? "(nz, ny, nx)" : "(ny, nx)") + ", x fastest");
+                                    std::string(seeds.dimension == 3 ? "(nz, ny, nx" : "(ny, nx") + last + "), x fastest");
   progress.note("wrote " + dir.file(name + ".npy").string());
 }
 
@@ -528,6 +531,9 @@ std::optional<RidgeRanges> write_field_files(const casefile::Case& c, RunDirecto
   }
   if (c.get<bool>("output.npy")) {
     write_npy_field(dir, progress, "ftle", f.field, seeds, "the FTLE field");
+    if (!f.flow_map.empty())
+      write_npy_field(dir, progress, "flow_map", f.flow_map, seeds, "the final tracer positions (output.flow_map)",
+                      static_cast<std::size_t>(seeds.dimension));
     if (opposite)
       write_npy_field(dir, progress, opposite->name, opposite->values, seeds,
                       "the FTLE field over T = " + number(opposite->duration) + " (output.ridges)");

@@ -444,7 +444,8 @@ void declare_ftle_keys(casefile::Schema& s) {
   o.key<bool>("lambda_min", false, "also write ftle_min = ln(lambda_min(F^T F)) / 2|T|, the smallest exponent, "
                                    "into ftle.vti (single fields only)");
   o.key<bool>("npy", false, "also write the field as ftle.npy for NumPy: float64 of shape (ny, nx), or "
-                            "(nz, ny, nx) in 3D, x fastest (single fields only)");
+                            "(nz, ny, nx) in 3D, x fastest, and with output.flow_map the final positions as "
+                            "flow_map.npy, shape (ny, nx, 2) or (nz, ny, nx, 3) (single fields only)");
   o.key<bool>("ridges", false,
               "also compute the opposite direction's field (T -> -T, same t0 and seeds) after the case's own: "
               "ftle_backward (ftle_forward when T < 0) beside ftle in ftle.vti, the HDF5 and the .npy files, and "
