@@ -199,6 +199,33 @@ TEST_F(FtleCase, AdaptiveIntegratorMatchesAFineFixedStep) {
   EXPECT_FALSE(fine.contains("substeps"));
 }
 
+// output.flow_map_error measures the flow map against DOP853 at rtol 1e-13: RK4's error falls 16-fold as
+// dt halves, and the reference's own settings score exactly 0.
+TEST_F(FtleCase, FlowMapErrorAgainstATightReference) {
+  const auto error_of = [&](const std::string& name, const std::string& ftle_keys) {
+    write(name + ".yaml", "type: ftle\nftle:\n" + ftle_keys + "seeds:\n  counts: [41, 21]\noutput:\n  dir: " + name +
+                              "\n  png: false\n  flow_map_error: true\n");
+    const Result r = hetflow("run " + name + ".yaml");
+    EXPECT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("flow map within"), std::string::npos) << r.output;
+    const auto m = manifest(name)["result"]["flow_map_error"];
+    EXPECT_EQ(m["seeds"], 41 * 21) << m;
+    EXPECT_EQ(m["reference"], "dop853 fp64 rtol 1e-13 atol 1e-15") << m;
+    return m["max"].get<double>();
+  };
+  const double coarse = error_of("coarse", "  dt: 0.1\n"), fine = error_of("fine", "  dt: 0.05\n");
+  EXPECT_GT(coarse, 1e-5);
+  EXPECT_GT(coarse / fine, 8.0);
+  EXPECT_LT(coarse / fine, 32.0);
+  EXPECT_EQ(error_of("same", "  integrator: dop853\n  dt: 15\n  rtol: 1e-13\n  atol: 1e-15\n"), 0.0);
+  EXPECT_FALSE(fs::exists(dir / "coarse" / "flow_map.npy"));  // measured, not written unless asked
+  write("seq.yaml", "type: ftle\nsequence:\n  count: 2\noutput:\n  dir: seq\n  flow_map_error: true\n");
+  const Result q = hetflow("run seq.yaml");
+  EXPECT_EQ(q.status, 2) << q.output;
+  EXPECT_NE(q.output.find("seq.yaml:6: output.flow_map_error = true does not apply to a sequence"), std::string::npos)
+      << q.output;
+}
+
 // The reference interior mean FTLE 0.1524 on 257 x 129 seeds, T = 15 (docs/ftle.md, Validation; within 1 %),
 // here through the case file, with the flow map written too.
 TEST_F(FtleCase, ReferenceMeanThroughTheCaseFile) {

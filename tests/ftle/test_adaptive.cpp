@@ -57,7 +57,7 @@ double saddle_error(const std::vector<double>& map, const SeedGrid& seeds, doubl
 
 struct Method {
   Integrator integrator;
-  double loose, tight;  // two tolerances
+  double loose, tight;    // two tolerances
   double embedded_order;  // of the error estimate
 };
 

@@ -10,6 +10,7 @@
 
 #include "hetflow/app/ftle/ftle_boundary_report.hpp"
 #include "hetflow/app/ftle/ftle_case_setup.hpp"
+#include "hetflow/app/ftle/ftle_flow_map_error.hpp"
 #include "hetflow/app/ftle/ftle_nan_seeds.hpp"
 #include "hetflow/app/ftle/ftle_png.hpp"
 #include "hetflow/app/ftle/ftle_ridges.hpp"
@@ -373,10 +374,11 @@ struct Extras {
   bool flow_map = false, eigenvector = false, ftle_min = false, exit_time = false;
 };
 
-// What the case asks of its own field; the opposite direction's (output.ridges) is the FTLE alone.
+// What the case asks of its own field (the flow map also for output.flow_map_error); the opposite
+// direction's (output.ridges) is the FTLE alone.
 Extras case_extras(const casefile::Case& c, const FtleSetup& setup) {
-  return {c.get<bool>("output.flow_map"), c.get<bool>("output.eigenvector"), c.get<bool>("output.lambda_min"),
-          keeps_exit_times(setup)};
+  return {c.get<bool>("output.flow_map") || c.get<bool>("output.flow_map_error"), c.get<bool>("output.eigenvector"),
+          c.get<bool>("output.lambda_min"), keeps_exit_times(setup)};
 }
 
 // The collective reads, whole on rank 0, which alone goes on to write.
@@ -531,7 +533,7 @@ std::optional<RidgeRanges> write_field_files(const casefile::Case& c, RunDirecto
   }
   if (c.get<bool>("output.npy")) {
     write_npy_field(dir, progress, "ftle", f.field, seeds, "the FTLE field");
-    if (!f.flow_map.empty())
+    if (want_flow_map)
       write_npy_field(dir, progress, "flow_map", f.flow_map, seeds, "the final tracer positions (output.flow_map)",
                       static_cast<std::size_t>(seeds.dimension));
     if (opposite)
@@ -564,6 +566,18 @@ Solved solve_opposite(const FtleSetup& setup, RunContext& ctx, nlohmann::json& m
   display::Progress progress(opposite.config.steps, "ftle " + which + " (output.ridges)", ctx.verbosity);
   Pathlines none;
   return solve_field(opposite, Extras{}, ctx, none, progress, which + " field (output.ridges)", memory_record);
+}
+
+// output.flow_map_error's reference solve after the case's own, with its own progress display.
+Solved solve_reference(const FtleSetup& setup, RunContext& ctx) {
+  FtleSetup reference = setup;
+  reference.config = reference_config(setup.config);
+  display::Progress progress(reference.config.steps, "ftle reference (output.flow_map_error)", ctx.verbosity);
+  Pathlines none;
+  nlohmann::json memory;
+  Extras map;
+  map.flow_map = true;
+  return solve_field(reference, map, ctx, none, progress, "reference field (output.flow_map_error)", memory);
 }
 
 OppositeSolve opposite_summary(const Solved& solved) {
@@ -622,7 +636,11 @@ RunOutcome run_single_field(const casefile::Case& c, RunContext& ctx, const Ftle
   nlohmann::json opposite_memory;
   if (c.get<bool>("output.ridges") && done == steps) opposite = solve_opposite(setup, ctx, opposite_memory);
   const bool opposite_complete = opposite && opposite->stepping.done == steps;
-  const bool stopped = done < steps || (opposite && !opposite_complete);
+  std::optional<Solved> reference;
+  if (c.get<bool>("output.flow_map_error") && done == steps && (!opposite || opposite_complete))
+    reference = solve_reference(setup, ctx);
+  const bool reference_complete = reference && reference->stepping.done == steps;
+  const bool stopped = done < steps || (opposite && !opposite_complete) || (reference && !reference_complete);
   const RunOutcome outcome = stopped ? RunOutcome::interrupted : RunOutcome::complete;
   if (!ctx.ranks.root()) return outcome;
 
@@ -647,6 +665,12 @@ RunOutcome run_single_field(const casefile::Case& c, RunContext& ctx, const Ftle
   if (c.get<bool>("output.ridges"))
     result["ridges"] = ridges_json(c, setup, opposite ? opposite_summary(*opposite) : std::optional<OppositeSolve>(),
                                    other ? &*other : nullptr, opposite_memory, ridges_png);
+  std::string error_headline;
+  if (reference_complete) {
+    const FlowMapError error = flow_map_error(f.flow_map, reference->fields.flow_map, setup.seeds.dimension);
+    result["flow_map_error"] = flow_map_error_json(error, reference_config(setup.config), reference->stepping.seconds);
+    error_headline = "; flow map within " + number(error.max) + " (rms " + number(error.rms) + ") of DOP853 rtol 1e-13";
+  }
   const double opposite_stepping = opposite ? opposite->stepping.seconds : 0.0;
   const double opposite_reading = opposite ? opposite->read_seconds : 0.0;
   dir.add_timing("stepping", own.stepping.seconds + opposite_stepping);
@@ -655,7 +679,7 @@ RunOutcome run_single_field(const casefile::Case& c, RunContext& ctx, const Ftle
   char headline[256];
   std::snprintf(headline, sizeof headline, "ftle: %zu seeds, %ld steps of dt = %s: mean FTLE %.4f (min %.4f, max %.4f)",
                 setup.seeds.size(), done, number(result["dt"].get<double>()).c_str(), stats.mean, stats.min, stats.max);
-  print_headline(ctx, headline + (other ? ridges_headline(*other) : std::string()));
+  print_headline(ctx, headline + (other ? ridges_headline(*other) : std::string()) + error_headline);
   return outcome;
 }
 

@@ -235,6 +235,10 @@ void check_sequence(const casefile::Case& c, std::vector<std::string>& problems)
   if (c.get<bool>("output.lambda_min"))
     problems.push_back(c.where("output.lambda_min") + ": output.lambda_min does not apply to a sequence "
                        "(sequence.count > 1): expected false, or sequence.count: 1");
+  if (c.get<bool>("output.flow_map_error"))
+    problems.push_back(c.where("output.flow_map_error") +
+                       ": output.flow_map_error = true does not apply to a sequence (sequence.count > 1): expected "
+                       "false, or sequence.count: 1");
   if (c.get<bool>("output.ridges"))
     problems.push_back(c.where("output.ridges") +
                        ": output.ridges = true does not apply to a sequence (sequence.count > 1): the opposite "
@@ -446,6 +450,10 @@ void declare_ftle_keys(casefile::Schema& s) {
   o.key<bool>("npy", false, "also write the field as ftle.npy for NumPy: float64 of shape (ny, nx), or "
                             "(nz, ny, nx) in 3D, x fastest, and with output.flow_map the final positions as "
                             "flow_map.npy, shape (ny, nx, 2) or (nz, ny, nx, 3) (single fields only)");
+  o.key<bool>("flow_map_error", false,
+              "also integrate the seeds by DOP853 in fp64 at rtol 1e-13 after the case's own field and report how "
+              "far the case's final positions lie from that reference (result.flow_map_error: largest and rms "
+              "distance; single fields only)");
   o.key<bool>("ridges", false,
               "also compute the opposite direction's field (T -> -T, same t0 and seeds) after the case's own: "
               "ftle_backward (ftle_forward when T < 0) beside ftle in ftle.vti, the HDF5 and the .npy files, and "
