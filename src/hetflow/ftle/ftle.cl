@@ -13,6 +13,8 @@
 //   VELOCITY_SLOTS  gridded velocity streamed through a ring of this many snapshot slots (unset: every
 //                 snapshot resident, snapshot k at k)
 //   FREE_STREAM   gridded velocity only: a uniform velocity from the parameters is added to it
+//   LANES         analytic flows on CPUs: ftle_advect takes this many tracers per work-item in vector types
+//                 (ftle_lanes.cl)
 //
 // Positions are real_t, DIM per tracer, interleaved. Each tracer has a status (code, step): a tracer whose
 // velocity or position turns non-finite, or that stops at a wall, keeps its last good position (freeze:
@@ -85,56 +87,70 @@ inline bool finite_vec(vec_t v) {
 
 #define PI ((real_t)3.14159265358979323846)
 
-inline real_t sech2(real_t z) {
-  const real_t c = cosh(z);
-  return 1 / (c * c);
-}
+// The analytic velocity u(x, t) from the parameters p, as statements on values of type T: real_t for one
+// tracer, or a vector of them for the lanes of ftle_lanes.cl, which so evaluate the same formulas.
+#if FLOW == FLOW_DOUBLE_GYRE
+// p: A, epsilon, omega (Shadden et al. 2005)
+#define ANALYTIC_VELOCITY(T, u, x, t, p)                          \
+  {                                                               \
+    const T a = p[1] * sin(p[2] * (t));                           \
+    const T b = 1 - 2 * a;                                        \
+    const T f = (a * (x).c[0] + b) * (x).c[0];                    \
+    const T dfdx = 2 * a * (x).c[0] + b;                          \
+    T cos_f, cos_y;                                               \
+    const T sin_f = sincos(PI * f, &cos_f);                       \
+    const T sin_y = sincos(PI * (x).c[1], &cos_y);                \
+    (u).c[0] = -PI * p[0] * sin_f * cos_y;                        \
+    (u).c[1] = PI * p[0] * cos_f * sin_y * dfdx;                  \
+  }
+#elif FLOW == FLOW_LINEAR
+// p: the velocity gradient, DIM x DIM row-major: u = G x (saddles, rotations, shears)
+#define ANALYTIC_VELOCITY(T, u, x, t, p)                                         \
+  for (int c = 0; c < DIM; ++c) {                                                \
+    (u).c[c] = 0;                                                                \
+    for (int d = 0; d < DIM; ++d) (u).c[c] += p[c * DIM + d] * (x).c[d];         \
+  }
+#elif FLOW == FLOW_BICKLEY
+// p: U, L, eps1..3, k1..3, c1..3 (Rypina et al. 2007); psi = -U L tanh(y/L)
+//    + U L sech^2(y/L) sum_n eps_n cos(k_n (x - c_n t)), u = -dpsi/dy, v = dpsi/dx
+#define ANALYTIC_VELOCITY(T, u, x, t, p)                          \
+  {                                                               \
+    const T y = (x).c[1] / p[1];                                  \
+    const T ch = cosh(y);                                         \
+    const T s2 = 1 / (ch * ch);                                   \
+    T waves = 0, dwaves = 0;                                      \
+    for (int n = 0; n < 3; ++n) {                                 \
+      const T phase = p[5 + n] * ((x).c[0] - p[8 + n] * (t));     \
+      waves += p[2 + n] * cos(phase);                             \
+      dwaves -= p[2 + n] * p[5 + n] * sin(phase);                 \
+    }                                                             \
+    (u).c[0] = p[0] * s2 * (1 + 2 * tanh(y) * waves);             \
+    (u).c[1] = p[0] * p[1] * s2 * dwaves;                         \
+  }
+#elif FLOW == FLOW_ABC
+// p: A, B, C, epsilon, omega; A(t) = A + epsilon sin(omega t) (Haller 2001: epsilon 0.1, omega 1)
+#define ANALYTIC_VELOCITY(T, u, x, t, p)                          \
+  {                                                               \
+    const T a = p[0] + p[3] * sin(p[4] * (t));                    \
+    (u).c[0] = a * sin((x).c[2]) + p[2] * cos((x).c[1]);          \
+    (u).c[1] = p[1] * sin((x).c[0]) + a * cos((x).c[2]);          \
+    (u).c[2] = p[2] * sin((x).c[1]) + p[1] * cos((x).c[0]);       \
+  }
+#elif FLOW == FLOW_CELLULAR
+// psi = cos(pi x) cos(pi y) scaled by p[0]: the paper's steady saddle (Figs. 1-2), u = -dpsi/dy
+#define ANALYTIC_VELOCITY(T, u, x, t, p)                          \
+  {                                                               \
+    (u).c[0] = p[0] * PI * cos(PI * (x).c[0]) * sin(PI * (x).c[1]); \
+    (u).c[1] = -p[0] * PI * sin(PI * (x).c[0]) * cos(PI * (x).c[1]); \
+  }
+#else
+#error "unknown FLOW"
+#endif
 
 inline vec_t velocity_at(vec_t x, real_t t, __global const real_t* p, __global const real_t* velocity,
                          __global const real_t* times, uint snapshots, int4 dims) {
   vec_t u;
-#if FLOW == FLOW_DOUBLE_GYRE
-  // p: A, epsilon, omega (Shadden et al. 2005)
-  const real_t a = p[1] * sin(p[2] * t);
-  const real_t b = 1 - 2 * a;
-  const real_t f = (a * x.c[0] + b) * x.c[0];
-  const real_t dfdx = 2 * a * x.c[0] + b;
-  real_t cos_f, cos_y;
-  const real_t sin_f = sincos(PI * f, &cos_f), sin_y = sincos(PI * x.c[1], &cos_y);
-  u.c[0] = -PI * p[0] * sin_f * cos_y;
-  u.c[1] = PI * p[0] * cos_f * sin_y * dfdx;
-#elif FLOW == FLOW_LINEAR
-  // p: the velocity gradient, DIM x DIM row-major: u = G x (saddles, rotations, shears)
-  for (int c = 0; c < DIM; ++c) {
-    u.c[c] = 0;
-    for (int d = 0; d < DIM; ++d) u.c[c] += p[c * DIM + d] * x.c[d];
-  }
-#elif FLOW == FLOW_BICKLEY
-  // p: U, L, eps1..3, k1..3, c1..3 (Rypina et al. 2007); psi = -U L tanh(y/L)
-  //    + U L sech^2(y/L) sum_n eps_n cos(k_n (x - c_n t)), u = -dpsi/dy, v = dpsi/dx
-  const real_t y = x.c[1] / p[1];
-  const real_t s2 = sech2(y);
-  real_t waves = 0, dwaves = 0;
-  for (int n = 0; n < 3; ++n) {
-    const real_t phase = p[5 + n] * (x.c[0] - p[8 + n] * t);
-    waves += p[2 + n] * cos(phase);
-    dwaves -= p[2 + n] * p[5 + n] * sin(phase);
-  }
-  u.c[0] = p[0] * s2 * (1 + 2 * tanh(y) * waves);
-  u.c[1] = p[0] * p[1] * s2 * dwaves;
-#elif FLOW == FLOW_ABC
-  // p: A, B, C, epsilon, omega; A(t) = A + epsilon sin(omega t) (Haller 2001: epsilon 0.1, omega 1)
-  const real_t a = p[0] + p[3] * sin(p[4] * t);
-  u.c[0] = a * sin(x.c[2]) + p[2] * cos(x.c[1]);
-  u.c[1] = p[1] * sin(x.c[0]) + a * cos(x.c[2]);
-  u.c[2] = p[2] * sin(x.c[1]) + p[1] * cos(x.c[0]);
-#elif FLOW == FLOW_CELLULAR
-  // psi = cos(pi x) cos(pi y) scaled by p[0]: the paper's steady saddle (Figs. 1-2), u = -dpsi/dy
-  u.c[0] = p[0] * PI * cos(PI * x.c[0]) * sin(PI * x.c[1]);
-  u.c[1] = -p[0] * PI * sin(PI * x.c[0]) * cos(PI * x.c[1]);
-#else
-#error "unknown FLOW"
-#endif
+  ANALYTIC_VELOCITY(real_t, u, x, t, p)
   return u;
 }
 
@@ -431,9 +447,15 @@ inline bool adaptive_step(vec_t* x, real_t t, real_t t_end, real_t* h, uint2* su
 #ifdef ADAPTIVE
 #define ADAPTIVE_STATE_ARGS , __global real_t* step_size, __global uint2* substeps
 #define ADAPTIVE_ARGS ADAPTIVE_STATE_ARGS, real_t rtol, real_t atol
+#define ADAPTIVE_ARG_NAMES , step_size, substeps, rtol, atol
 #else
 #define ADAPTIVE_STATE_ARGS
 #define ADAPTIVE_ARGS
+#define ADAPTIVE_ARG_NAMES
+#endif
+
+#if defined(LANES) && FLOW != FLOW_GRID
+#include "ftle/ftle_lanes.cl"
 #endif
 
 // Tracers at their seeds: seed (i, j, k) of the grid at origin o, spacing h; this part's tracers are
@@ -475,6 +497,10 @@ __kernel void ftle_seed(__global real_t* pos, __global uint2* status, uint count
 // it stopped in; one that only meets a wall keeps moving, its flag set.
 __kernel void ftle_advect(__global real_t* pos, __global uint2* status, uint count, real_t t_start, real_t dt,
                           uint steps, uint first_step, VELOCITY_SOURCE_ARGS EXIT_FRACTION_ARG ADAPTIVE_ARGS) {
+#if defined(LANES) && FLOW != FLOW_GRID
+  advect_lanes(pos, status, count, t_start, dt, steps, first_step, params ADAPTIVE_ARG_NAMES);
+  return;
+#endif
   FOR_EACH(i, count) {
     const uint2 was = status[i];
     if ((was.x & TRACER_CODE_BITS) != TRACER_MOVING) continue;
