@@ -149,6 +149,22 @@ TEST(FtleStreaming, Fp32StepsEndingOnSnapshotTimesAndLargerRings) {
   expect_streaming_matches(one, gyre_series(), gyre_seeds(), c, 5);
 }
 
+// The adaptive integrators carry each tracer's substep size on the device between launches, so a series
+// streamed in launches per snapshot interval gives the resident run's bits too.
+TEST(FtleStreaming, AdaptiveIntegratorsStreamAsTheyRunResident) {
+  const core::DeviceSet one = test::test_device();
+  for (const Integrator integrator : {Integrator::dopri5, Integrator::dop853}) {
+    for (bool forward : {true, false}) {
+      SCOPED_TRACE(std::string(to_string(integrator)) + (forward ? " forward" : " backward"));
+      Config c = gyre_config(forward);
+      c.integrator = integrator;
+      c.rtol = 1e-7;
+      c.atol = 1e-9;
+      expect_streaming_matches(one, gyre_series(), gyre_seeds(), c);
+    }
+  }
+}
+
 TEST(FtleStreaming, VelocityAtEqualsTheResidentSolvers) {
   const core::DeviceSet one = test::test_device();
   const VelocityGrid grid = gyre_series();

@@ -340,8 +340,8 @@ std::size_t Solver::device_bytes() const {
   std::size_t bytes = 0;
   for (std::size_t k = 0; k < parts_.size(); ++k) {
     const Part& p = parts_[k];
-    bytes += p.positions.bytes() + p.status.bytes() + p.exits.bytes() + p.ftle.bytes() + params_->buffer(k).bytes() +
-             velocity_->buffer(k).bytes() + times_->buffer(k).bytes();
+    bytes += p.positions.bytes() + p.status.bytes() + p.exits.bytes() + p.step_size.bytes() + p.substeps.bytes() +
+             p.ftle.bytes() + params_->buffer(k).bytes() + velocity_->buffer(k).bytes() + times_->buffer(k).bytes();
   }
   return bytes;
 }
