@@ -239,9 +239,11 @@ __constant real_t RK_A[RK_STAGES][RK_STAGES - 1] = {
     {9017.0 / 3168, -355.0 / 33, 46732.0 / 5247, 49.0 / 176, -5103.0 / 18656},
     {35.0 / 384, 0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84}};
 __constant real_t RK_B[RK_STAGES] = {35.0 / 384, 0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84, 0};
-// The 5th- minus the 4th-order weights.
+// The 5th- minus the 4th-order weights; no second estimate.
 __constant real_t RK_E[RK_STAGES] = {71.0 / 57600,      0,           -71.0 / 16695, 71.0 / 1920,
                                      -17253.0 / 339200, 22.0 / 525, -1.0 / 40};
+#define RK_E3 RK_E
+#define RK_E3_WEIGHT ((real_t)0)
 #else
 // DOP853 (Hairer et al. 1993, II.10): 8th-order solution from 12 stages; the error estimate blends a
 // 5th-order (RK_E) and a 3rd-order (RK_E3) difference, which keeps it reliable for large steps.
@@ -308,6 +310,7 @@ __constant real_t RK_E[RK_STAGES] = {0.1312004499419488073250102996e-01,
                                      0.3341791187130174790297318841,
                                      0.8192320648511571246570742613e-01,
                                      -0.2235530786388629525884427845e-01};
+#define RK_E3_WEIGHT ((real_t)0.01)
 // RK_B minus the 3rd-order weights 0.244094488188976377952755905512 (stage 1), 0.733846688281611857341361741547
 // (stage 9) and 0.220588235294117647058823529412e-01 (stage 12).
 __constant real_t RK_E3[RK_STAGES] = {5.42937341165687622380535766363e-2 - 0.244094488188976377952755905512,
@@ -330,43 +333,40 @@ __constant real_t RK_E3[RK_STAGES] = {5.42937341165687622380535766363e-2 - 0.244
 // The spacing of real_t numbers at 1 (float or double).
 #define REAL_EPSILON ((real_t)(sizeof(real_t) == 8 ? 2.220446049250313e-16 : 1.1920929e-7))
 
-// x + h sum_{j < n} w[j] k[j].
-inline vec_t combine(vec_t x, real_t h, __constant const real_t* w, const vec_t* k, int n) {
-  vec_t r = x;
-  for (int d = 0; d < DIM; ++d) {
-    real_t sum = 0;
-    for (int j = 0; j < n; ++j) sum += w[j] * k[j].c[d];
-    r.c[d] += h * sum;
+// The pairs' arithmetic on positions VEC of values T, for one tracer (real_t) or for the lanes of
+// ftle_lanes.cl (a vector of them), which so share one text:
+//   NAME##_combine: x + h sum_{j < n} w[j] k[j];
+//   NAME##_error: the substep's error relative to the tolerance (<= 1: accept), from the stages k taken
+//   from x to x_new. Per component it is scaled by atol + rtol max(|x|, |x_new|); DOP853 divides the
+//   5th-order estimate's square sum by the root of itself plus 0.01 times the 3rd-order one's (Hairer et
+//   al. 1993, II.10), which with the weight 0 is DOPRI5's root mean square. With atol 0 a component that
+//   stays at 0 has no scale, and no error either.
+#define DEFINE_PAIR_ARITHMETIC(NAME, VEC, T)                                                         \
+  inline VEC NAME##_combine(VEC x, T h, __constant const real_t* w, const VEC* k, int n) {           \
+    for (int d = 0; d < DIM; ++d) {                                                                 \
+      T sum = 0;                                                                                    \
+      for (int j = 0; j < n; ++j) sum += w[j] * k[j].c[d];                                          \
+      x.c[d] += h * sum;                                                                            \
+    }                                                                                               \
+    return x;                                                                                       \
+  }                                                                                                 \
+  inline T NAME##_error(VEC x, VEC x_new, T h, const VEC* k, real_t rtol, real_t atol) {             \
+    T err = 0, err3 = 0;                                                                            \
+    for (int d = 0; d < DIM; ++d) {                                                                 \
+      const T scale = atol + rtol * fmax(fabs(x.c[d]), fabs(x_new.c[d]));                           \
+      T e = 0, e3 = 0;                                                                              \
+      for (int j = 0; j < RK_STAGES; ++j) {                                                         \
+        e += RK_E[j] * k[j].c[d];                                                                   \
+        e3 += RK_E3[j] * k[j].c[d];                                                                 \
+      }                                                                                             \
+      err += e == 0 ? (T)0 : (e / scale) * (e / scale);                                             \
+      err3 += e3 == 0 ? (T)0 : (e3 / scale) * (e3 / scale);                                         \
+    }                                                                                               \
+    const T deno = err + RK_E3_WEIGHT * err3;                                                       \
+    return fabs(h) * err / sqrt((real_t)DIM * (deno > 0 ? deno : (T)1));                            \
   }
-  return r;
-}
 
-// The substep's error relative to the tolerance (<= 1: accept), from the stages k taken from x to x_new.
-inline real_t substep_error(vec_t x, vec_t x_new, real_t h, const vec_t* k, real_t rtol, real_t atol) {
-  real_t err = 0;
-#if INTEGRATOR == 8
-  real_t err3 = 0;
-#endif
-  for (int d = 0; d < DIM; ++d) {
-    const real_t scale = atol + rtol * fmax(fabs(x.c[d]), fabs(x_new.c[d]));
-    real_t e = 0;
-    for (int j = 0; j < RK_STAGES; ++j) e += RK_E[j] * k[j].c[d];
-    // With atol 0 a component that stays at 0 has no scale, and no error either.
-    if (e != 0) err += (e / scale) * (e / scale);
-#if INTEGRATOR == 8
-    real_t e3 = 0;
-    for (int j = 0; j < RK_STAGES; ++j) e3 += RK_E3[j] * k[j].c[d];
-    if (e3 != 0) err3 += (e3 / scale) * (e3 / scale);
-#endif
-  }
-#if INTEGRATOR == 8
-  // The 5th-order estimate, damped by the 3rd-order one where that is large (Hairer et al. 1993, II.10).
-  const real_t deno = err + (real_t)0.01 * err3;
-  return fabs(h) * err / sqrt((real_t)DIM * (deno > 0 ? deno : (real_t)1));
-#else
-  return fabs(h) * sqrt(err / DIM);
-#endif
-}
+DEFINE_PAIR_ARITHMETIC(tracer, vec_t, real_t)
 
 // One step from (x, t) to t_end in substeps whose size each tracer chooses: a substep is kept when its
 // error estimate is at most 1, and the next size is h (0.9 / err^RK_EXPONENT) within [RK_SHRINK, RK_GROW]
@@ -392,14 +392,14 @@ inline bool adaptive_step(vec_t* x, real_t t, real_t t_end, real_t* h, uint2* su
     if (n == MAX_SUBSTEPS || fabs(size) <= (real_t)16 * REAL_EPSILON * fmax(fabs(now), fabs(t_end)))
       return halt(code, TRACER_STEP_UNDERFLOW);
     for (int s = 1; s < RK_STAGES; ++s) {
-      vec_t xs = combine(*x, size, RK_A[s], k, s);
+      vec_t xs = tracer_combine(*x, size, RK_A[s], k, s);
       if (!admit(&xs, false, code, params, dims)) return halt(code, TRACER_STOPPED);
       k[s] = VELOCITY(xs, now + RK_C[s] * size);
       if (!finite_vec(k[s])) return halt(code, TRACER_BAD_VELOCITY);
     }
-    vec_t next = combine(*x, size, RK_B, k, RK_STAGES);
+    vec_t next = tracer_combine(*x, size, RK_B, k, RK_STAGES);
     if (!finite_vec(next)) return halt(code, TRACER_BAD_POSITION);
-    const real_t err = substep_error(*x, next, size, k, rtol, atol);
+    const real_t err = tracer_error(*x, next, size, k, rtol, atol);
     real_t factor = err > 0 ? (real_t)0.9 * pow(err, -RK_EXPONENT) : RK_GROW;
     factor = fmin(RK_GROW, fmax(RK_SHRINK, isfinite(factor) ? factor : RK_SHRINK));
     if (!(err <= 1)) {  // rejected (a NaN error too): shrink and try again from the same point

@@ -76,40 +76,7 @@ inline void lanes_step(lanes_t* x, real_t t, real_t dt, lane_mask* moving, lane_
   *x = lanes_select(*x, next, *moving);
 }
 #else
-// x + h sum_{j < n} w[j] k[j], h per lane.
-inline lanes_t lanes_combine(lanes_t x, lane_real h, __constant const real_t* w, const lanes_t* k, int n) {
-  for (int d = 0; d < DIM; ++d) {
-    lane_real sum = 0;
-    for (int j = 0; j < n; ++j) sum += w[j] * k[j].c[d];
-    x.c[d] += h * sum;
-  }
-  return x;
-}
-
-// substep_error() per lane.
-inline lane_real lanes_error(lanes_t x, lanes_t next, lane_real h, const lanes_t* k, real_t rtol, real_t atol) {
-  lane_real err = 0;
-#if INTEGRATOR == 8
-  lane_real err3 = 0;
-#endif
-  for (int d = 0; d < DIM; ++d) {
-    const lane_real scale = atol + rtol * fmax(fabs(x.c[d]), fabs(next.c[d]));
-    lane_real e = 0;
-    for (int j = 0; j < RK_STAGES; ++j) e += RK_E[j] * k[j].c[d];
-    err += select((e / scale) * (e / scale), (lane_real)0, e == 0);
-#if INTEGRATOR == 8
-    lane_real e3 = 0;
-    for (int j = 0; j < RK_STAGES; ++j) e3 += RK_E3[j] * k[j].c[d];
-    err3 += select((e3 / scale) * (e3 / scale), (lane_real)0, e3 == 0);
-#endif
-  }
-#if INTEGRATOR == 8
-  const lane_real deno = err + (real_t)0.01 * err3;
-  return fabs(h) * err / sqrt((real_t)DIM * select(deno, (lane_real)1, deno <= 0));
-#else
-  return fabs(h) * sqrt(err / DIM);
-#endif
-}
+DEFINE_PAIR_ARITHMETIC(lanes, lanes_t, lane_real)
 
 // One step from t to t_end for the lanes in *moving, each in substeps of its own size (as
 // adaptive_step()): the loop runs while any lane has not reached t_end, and a lane that has sits it out.
