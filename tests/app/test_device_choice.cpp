@@ -57,6 +57,7 @@ TEST(DeviceChoice, ReadsOnlyChoicesThatFitTheCandidates) {
   }
   try {
     parse_device_choice({{"gpus", "3"}, {"cpus", "0"}, {"cpu_weight", "1"}}, candidates);
+    ADD_FAILURE() << "3 GPUs of 1 accepted";
   } catch (const core::Error& e) {
     EXPECT_NE(std::string(e.what()).find("a device choice of '3' gpus: this machine has 1"), std::string::npos)
         << e.what();

@@ -113,8 +113,8 @@ inline void lanes_adaptive_step(lanes_t* x, real_t t, real_t t_end, lane_real* h
     lanes_stop(moving, active & ~lanes_finite(next), &stops->bad_position);
     active &= *moving;
     const lane_real err = lanes_error(*x, next, size, k, rtol, atol);
-    // err^-RK_EXPONENT as exp(-RK_EXPONENT log err): PoCL's vector pow gave 0 in some lanes beside a lane
-    // of err 0.
+    // err^-RK_EXPONENT as exp(-RK_EXPONENT log err): PoCL's vector pow returns 0 in lanes beside a lane
+    // whose argument is 0 (docs/ftle.md, "Method").
     const lane_real positive = select((lane_real)1, err, err > 0);
     lane_real factor = select((lane_real)RK_GROW, (real_t)0.9 * exp(-RK_EXPONENT * log(positive)), err > 0);
     factor = fmin(fmax(select((lane_real)RK_SHRINK, factor, isfinite(factor)), (lane_real)RK_SHRINK),
