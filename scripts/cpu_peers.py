@@ -13,9 +13,28 @@ DOP853 at rtol 1e-12, checked against hetflow's DOP853 at rtol 1e-13); for each 
 --repeats runs after a warm-up (NumbaCS's compilation and hetflow's kernel build are not counted):
 NumbaCS's flow-map call with --threads Numba threads, hetflow's advection (manifest timings_s.stepping)
 on one PoCL device of the same cores. Equal tolerances are not equal accuracy, so both sweep theirs.
+
+  pip install cantera   # 3.2
+  scripts/cpu_peers.py chem --hetflow build/release/hetflow -o bench/results/cpu-NAME/chem-peers.json
+
+chem: batches of partially burnt constant-pressure states at 1 atm (GRI-Mech 3.0 with CH4, H2/O2 with H2; air
+as oxidizer), each advanced over dt = 1e-4 s and 1e-6 s. State i starts fresh at T0 in [1000, 1500] K and phi
+in [0.5, 1.5] (uniform, --seed) and is taken from Cantera's ignition trajectory where its temperature first
+reaches T0 + c (T_end - T0), c uniform in [0, 1), T_end where the trajectory stops (T0 + 400 K, or 1 s):
+fresh, reacting and igniting states side by side. The error of a run is the largest over the states of
+|T - T_ref| / T_ref and |Y_k - Y_k,ref| (mass fractions), against Cantera at rtol 1e-13 (checked against
+hetflow at rtol 1e-12). Cantera runs one process per core (--processes), each reusing one reactor and
+network per state (state set, then ReactorNet.initial_time = 0), in two set-ups: the default
+IdealGasConstPressureReactor (CVODES, dense finite-difference Jacobian) and the
+IdealGasConstPressureMoleReactor with the AdaptivePreconditioner (sparse approximate Jacobian, GMRES);
+hetflow runs reactor_batch on one device (by default one PoCL device of all the cores; on a GPU each state
+--replicate times in one batch), timed by its manifest's integration seconds (kernel build excluded).
+Each tool sweeps its settings (chem_settings), one timed run each after an untimed warm-up, and for each
+accuracy the fastest setting of each tool reaching it is compared.
 """
 import argparse
 import json
+import multiprocessing
 import os
 import platform
 import shutil
@@ -151,24 +170,212 @@ def compare(problem, args, workdir):
             "reference_check": {"hetflow dop853 rtol 1e-13 vs reference": error(check, reference)}}
 
 
+def report_header(args, what, machine, versions):
+    """What every comparison records first: the date, hetflow's version, the machine and the peers' versions."""
+    version = subprocess.run([args.hetflow, "--version"], capture_output=True, text=True).stdout.strip()
+    return {"date": time.strftime("%Y-%m-%d"), "hetflow": version, "what": what,
+            "machine": {"cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(), **machine},
+            "versions": {**versions, "numpy": np.__version__, "python": sys.version.split()[0]},
+            "hetflow_device": args.device}
+
+
+MECHANISMS = {"gri30": ("gri30.yaml", "CH4:1"), "h2o2": ("h2o2.yaml", "H2:1")}
+AIR = "O2:1, N2:3.76"
+
+
+def partly_burnt_states(mechanism, fuel, count, seed):
+    """(T, mole fractions) of `count` states along Cantera ignition trajectories (the module's docstring)."""
+    import cantera as ct
+
+    rng = np.random.default_rng(seed)
+    gas = ct.Solution(mechanism)
+    states = []
+    for _ in range(count):
+        T0, phi, c = rng.uniform(1000, 1500), rng.uniform(0.5, 1.5), rng.uniform(0, 1)
+        gas.set_equivalence_ratio(phi, fuel, AIR)
+        gas.TP = T0, ct.one_atm
+        reactor = ct.IdealGasConstPressureReactor(gas, clone=False)
+        net = ct.ReactorNet([reactor])
+        path = [(T0, gas.X.copy())]
+        while reactor.T < T0 + 400 and net.time < 1.0:
+            net.step()
+            path.append((reactor.T, reactor.phase.X.copy()))
+        target = T0 + c * (path[-1][0] - T0)
+        states.append(next(p for p in path if p[0] >= target))
+    return gas.species_names, states
+
+
+_WORKER = {}
+
+
+def _cantera_start(mechanism, setup):
+    import cantera as ct
+
+    gas = ct.Solution(mechanism)
+    kind = ct.IdealGasConstPressureMoleReactor if setup == "preconditioned" else ct.IdealGasConstPressureReactor
+    reactor = kind(gas, clone=False)
+    net = ct.ReactorNet([reactor])
+    if setup == "preconditioned":
+        net.preconditioner = ct.AdaptivePreconditioner()
+    _WORKER.update(gas=gas, reactor=reactor, net=net, ct=ct)
+
+
+def _cantera_chunk(task):
+    """Final (T, Y) of each state of the chunk."""
+    states, dt, rtol, atol = task
+    gas, reactor, net = _WORKER["gas"], _WORKER["reactor"], _WORKER["net"]
+    net.rtol, net.atol = rtol, atol
+    out = []
+    for T, X in states:
+        gas.TPX = T, _WORKER["ct"].one_atm, X
+        reactor.syncState()
+        net.initial_time = 0.0
+        try:
+            net.advance(dt)
+            out.append(np.r_[reactor.T, reactor.phase.Y])
+        except _WORKER["ct"].CanteraError:  # a failed state reaches no accuracy (state_error)
+            out.append(np.full(len(gas.Y) + 1, np.nan))
+    return out
+
+
+def cantera_runner(mechanism, states, processes, setup):
+    pool = multiprocessing.get_context("fork").Pool(processes, _cantera_start, (mechanism, setup))
+    chunks = [states[i::processes] for i in range(processes)]
+
+    def run(dt, setting):
+        start = time.perf_counter()
+        parts = pool.map(_cantera_chunk, [(chunk, dt, setting["rtol"], setting["atol"]) for chunk in chunks])
+        seconds = time.perf_counter() - start
+        final = np.empty((len(states), len(parts[0][0])))
+        for i, part in enumerate(parts):
+            final[i::processes] = np.array(part)
+        return seconds, final
+
+    return pool, run
+
+
+def hetflow_chem_runner(mechanism, fuel, states_csv, species, args, workdir):
+    """hetflow's run of the states (each --replicate times, to fill a GPU) at dt with `solver` keys: its
+    integration seconds per state of the file, and the final states of the first copy."""
+    count = sum(1 for _ in open(states_csv)) - 1
+
+    def run(dt, solver):
+        label = "run_" + "_".join(f"{v:g}" for v in (dt, *solver.values()))
+        shutil.rmtree(workdir / label, ignore_errors=True)
+        case = workdir / f"{label}.yaml"
+        keys = "".join(f"  {k}: {v!r}\n" for k, v in solver.items())
+        # The fuel names the trajectories' main species, which a batch from a file does not write.
+        case.write_text(f"type: reactor_batch\nmechanism:\n  file: {mechanism}\nmixture:\n  fuel: \"{fuel}\"\n"
+                        f"batch:\n  file: {states_csv}\n  dt: {dt!r}\nsolver:\n{keys}output:\n  dir: {workdir / label}\n")
+        subprocess.run([args.hetflow, "run", str(case), "--device", args.device, "-q"], check=True,
+                       stdout=subprocess.DEVNULL)
+        manifest = json.loads((workdir / label / "manifest.json").read_text())
+        with open(workdir / label / "final_states.csv") as f:
+            header = f.readline().strip().split(",")
+            # A failed system's cells are empty: NaN here, so its run reaches no accuracy.
+            table = np.genfromtxt(f, delimiter=",", usecols=range(3 + len(species)), ndmin=2, max_rows=count)
+        columns = [header.index("T_K")] + [header.index("Y_" + s) for s in species]
+        return manifest["result"]["integration_seconds"] / args.replicate, table[:, columns]
+
+    return run
+
+
+def state_error(final, reference):
+    """The largest relative T error and absolute Y error; None where a state failed (NaN)."""
+    if np.isnan(final).any():
+        return None
+    return float(max(np.max(np.abs(final[:, 0] - reference[:, 0]) / reference[:, 0]),
+                     np.max(np.abs(final[:, 1:] - reference[:, 1:]))))
+
+
+def chem_settings(tool):
+    """Each tool's sweep: rtol in half decades, two atol each; hetflow also RADAU5's Jacobian reuse threshold
+    (thet, Hairer & Wanner's advice for costly Jacobians). The preconditioned Cantera set-up, the slower
+    one at every setting measured, in whole decades down to 1e-9: below, CVODES's iterative solves crawl
+    for minutes through single GRI-Mech 3.0 states."""
+    def decades(first, last, step):  # 10^-first ... 10^-last as Python floats (YAML and JSON take them)
+        return [float(10.0 ** -e) for e in np.arange(first, last + step / 2, step)]
+
+    if tool == "hetflow":
+        return [{"rtol": r, "atol": r * a, "thet": t} for r in decades(4, 9, 0.5) for a in (1e-4, 1e-6)
+                for t in (0.001, 0.01)]
+    if tool == "cantera dense":
+        return [{"rtol": r, "atol": a} for r in decades(5, 11, 0.5) for a in (1e-15, r * 1e-4)]
+    return [{"rtol": r, "atol": a} for r in decades(5, 9, 1) for a in (1e-15, r * 1e-4)]
+
+
+def compare_chem(name, dt, tools, reference, args):
+    """Every tool's sweep at dt and, per accuracy, each one's fastest setting reaching it."""
+    trials = {}
+    for tool, run in tools.items():
+        trials[tool] = []
+        for setting in chem_settings(tool):
+            seconds, final = run(dt, setting)
+            trials[tool].append({"setting": setting, "seconds_per_state": seconds / len(reference),
+                                 "states_per_second": len(reference) / seconds, "error": state_error(final, reference)})
+            print(name, dt, tool, trials[tool][-1], flush=True)
+    cases = []
+    for accuracy in args.accuracy:
+        best = {tool: min((t for t in ts if t["error"] is not None and t["error"] <= accuracy),
+                          key=lambda t: t["seconds_per_state"], default=None) for tool, ts in trials.items()}
+        peers = [b for tool, b in best.items() if tool != "hetflow" and b]
+        ratio = (min(p["seconds_per_state"] for p in peers) / best["hetflow"]["seconds_per_state"]
+                 if peers and best["hetflow"] else None)
+        cases.append({"mechanism": name, "dt": dt, "accuracy": accuracy, **best, "speedup_over_cantera": ratio})
+        print(cases[-1], flush=True)
+    return {"cases": cases, "trials": trials}
+
+
+def chem(args):
+    import cantera as ct
+
+    workdir = Path(tempfile.mkdtemp(prefix="hetflow-chem-peers-"))
+    data = Path(__file__).resolve().parent.parent / "data" / "mechanisms"
+    report = report_header(args, "constant-pressure reactor batches at equal accuracy (largest |dT|/T and |dY| "
+                                 "against Cantera at rtol 1e-13); each tool's fastest setting reaching it",
+                           {"processes": args.processes}, {"cantera": ct.__version__})
+    report.update({"states": args.states, "seed": args.seed, "mechanisms": {}})
+    for name in args.mechanisms:
+        file, fuel = MECHANISMS[name]
+        species, states = partly_burnt_states(str(data / file), fuel, args.states, args.seed)
+        states_csv = workdir / f"{name}_states.csv"
+        with open(states_csv, "w") as f:
+            f.write("T,p," + ",".join(species) + "\n")
+            for _ in range(args.replicate):
+                for T, X in states:
+                    f.write(f"{T!r},1," + ",".join(repr(float(x)) for x in X) + "\n")
+        het = hetflow_chem_runner(data / file, fuel, states_csv, species, args, workdir)
+        pools, tools = [], {}
+        for setup in ("dense", "preconditioned"):
+            pool, run = cantera_runner(str(data / file), states, args.processes, setup)
+            pools.append(pool)
+            tools[f"cantera {setup}"] = run
+        tools["hetflow"] = het
+        report["mechanisms"][name] = {}
+        for dt in args.dt:
+            _, reference = tools["cantera dense"](dt, {"rtol": 1e-13, "atol": 1e-20})
+            _, check = het(dt, {"rtol": 1e-12, "atol": 1e-16})  # also builds hetflow's kernels
+            for tool, run in tools.items():  # a warm-up, not timed
+                run(dt, chem_settings(tool)[0])
+            result = compare_chem(name, dt, tools, reference, args)
+            result["reference_check"] = {"hetflow rtol 1e-12 atol 1e-16 vs reference": state_error(check, reference)}
+            report["mechanisms"][name][f"dt={dt:g}"] = result
+        for pool in pools:
+            pool.terminate()
+    Path(args.output).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.output).write_text(json.dumps(report, indent=1) + "\n")
+    print("wrote", args.output)
+
+
 def ftle(args):
     os.environ["NUMBA_NUM_THREADS"] = str(args.threads)  # before Numba is imported
     workdir = Path(tempfile.mkdtemp(prefix="hetflow-peers-"))
     import numbacs as nb
 
-    version = subprocess.run([args.hetflow, "--version"], capture_output=True, text=True).stdout.strip()
-    report = {
-        "date": time.strftime("%Y-%m-%d"),
-        "hetflow": version,
-        "what": "FTLE flow maps at equal accuracy (largest position error against NumbaCS DOP853 rtol 1e-12); "
-                "each tool's fastest setting reaching it",
-        "machine": {"cpu": platform.processor() or platform.machine(), "cores": os.cpu_count(),
-                    "threads": args.threads},
-        "versions": {"numbacs": getattr(nb, "__version__", "0.2.0"), "numpy": np.__version__,
-                     "python": sys.version.split()[0]},
-        "hetflow_device": args.device,
-        "problems": {p["name"]: compare(p, args, workdir) for p in (GYRE, ABC)},
-    }
+    report = report_header(args, "FTLE flow maps at equal accuracy (largest position error against NumbaCS DOP853 "
+                                 "rtol 1e-12); each tool's fastest setting reaching it",
+                           {"threads": args.threads}, {"numbacs": getattr(nb, "__version__", "0.2.0")})
+    report["problems"] = {p["name"]: compare(p, args, workdir) for p in (GYRE, ABC)}
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     Path(args.output).write_text(json.dumps(report, indent=1) + "\n")
     print("wrote", args.output)
@@ -184,8 +391,20 @@ def main():
     f.add_argument("--repeats", type=int, default=3)
     f.add_argument("--accuracy", type=float, nargs="+", default=[1e-4, 1e-6, 1e-7])
     f.add_argument("-o", "--output", required=True)
+    c = sub.add_parser("chem", help="reactor batches against Cantera")
+    c.add_argument("--hetflow", required=True, help="the hetflow executable")
+    c.add_argument("--device", default="cpu:0", help="hetflow's device (default cpu:0, one PoCL device)")
+    c.add_argument("--processes", type=int, default=os.cpu_count(), help="Cantera's processes (default: every core)")
+    c.add_argument("--states", type=int, default=1000)
+    c.add_argument("--seed", type=int, default=1)
+    c.add_argument("--replicate", type=int, default=1,
+                   help="hetflow integrates every state this many times in one batch (a GPU needs 1e5 systems)")
+    c.add_argument("--accuracy", type=float, nargs="+", default=[1e-6, 1e-8])
+    c.add_argument("--mechanisms", nargs="+", default=["gri30", "h2o2"])
+    c.add_argument("--dt", type=float, nargs="+", default=[1e-4, 1e-6])
+    c.add_argument("-o", "--output", required=True)
     args = parser.parse_args()
-    ftle(args)
+    ftle(args) if args.what == "ftle" else chem(args)
 
 
 if __name__ == "__main__":

@@ -136,6 +136,12 @@ TEST_F(ChemCase, MalformedCasesAreRejectedWithLineAndKey) {
       {"reactor", "type: ignition\nmechanism:\n  file: h2o2.yaml\nmixture:\n  fuel: \"H2:1\"\ninitial:\n"
                   "  temperature: [1000]\nignition:\n  reactor: isochoric\noutput:\n  dir: out\n",
        "reactor.yaml:9: ignition.reactor"},
+      {"thet", "type: reactor_batch\nmechanism:\n  file: h2o2.yaml\nmixture:\n  fuel: \"H2:1\"\nsolver:\n  thet: 1.5\n"
+               "output:\n  dir: out\n", "thet.yaml:7: solver.thet"},
+      {"quot1", "type: reactor_batch\nmechanism:\n  file: h2o2.yaml\nmixture:\n  fuel: \"H2:1\"\nsolver:\n  quot1: 1.1\n"
+                "output:\n  dir: out\n", "quot1.yaml:7: solver.quot1"},
+      {"quot2", "type: reactor_batch\nmechanism:\n  file: h2o2.yaml\nmixture:\n  fuel: \"H2:1\"\nsolver:\n  quot2: 0.5\n"
+                "output:\n  dir: out\n", "quot2.yaml:7: solver.quot2"},
   });
 }
 

@@ -59,6 +59,60 @@ void check_device_rhs(const Mechanism& mechanism, const std::string& name) {
               devices.device(0).label().c_str(), worst);
 }
 
+// rhs_lanes (ode::System::stage_lanes), which CPUs' RADAU5 evaluates its Newton stages with: work-item i
+// puts states i, i + 1, i + 2 and i + 3 (cyclically) in its four lanes, all at state i's pressure, and
+// every lane is compared with the host reactor at that pressure, as check_device_rhs compares rhs().
+void check_lanes_rhs(const Mechanism& mechanism, const std::string& name) {
+  const core::DeviceSet devices = hetflow::test::test_device();
+  if (devices.device(0).info.kind != core::DeviceKind::cpu) GTEST_SKIP() << "only CPUs evaluate stages in lanes";
+  const States states = test::stacked_reference_states(mechanism, name);
+  const ode::System system = reactor_system(mechanism);
+  ASSERT_TRUE(system.stage_lanes);
+  const auto n = static_cast<std::size_t>(system.n);
+  const std::size_t count = states.pressures.size();
+  ASSERT_GE(count, 4u);
+  const std::string wrapper = R"(
+__kernel void reactor_rhs_lanes(__global const double* y, __global double* f, __global const double* p) {
+  const size_t i = get_global_id(0);
+  double4 yi[REACTOR_N], fi[REACTOR_N];
+  for (int k = 0; k < REACTOR_N; ++k)
+    for (int l = 0; l < 4; ++l) yi[k][l] = y[((i + l) % REACTOR_COUNT) * REACTOR_N + k];
+  rhs_lanes((double4)(0.0), yi, fi, p + i);
+  for (int k = 0; k < REACTOR_N; ++k)
+    for (int l = 0; l < 4; ++l) f[(4 * i + l) * REACTOR_N + k] = fi[k][l];
+}
+)";
+  const std::string source = "#define ODE_STAGE_LANES 1\n#define REACTOR_N " + std::to_string(n) +
+                             "\n#define REACTOR_COUNT " + std::to_string(count) + "\n" + system.source + wrapper;
+  const core::Context& ctx = devices.context(0);
+  const core::Queue& q = devices.compute(0);
+  const core::Program program = core::build_program(ctx, "chem reactor rhs lanes " + name, source, "");
+  core::Kernel kernel = program.kernel("reactor_rhs_lanes");
+  core::Buffer<double> y(ctx, states.y.size()), result(ctx, 4 * count * n), p(ctx, count);
+  y.write(q, states.y);
+  p.write(q, states.pressures);
+  kernel.args(y, result, p);
+  kernel.launch(q, count);
+  std::vector<double> device(4 * count * n);
+  result.read(q, device);
+
+  const Kinetics kinetics(mechanism);
+  double worst = 0.0;
+  for (std::size_t i = 0; i < count; ++i)
+    for (std::size_t l = 0; l < 4; ++l) {
+      const ConstantPressureReactor reactor(kinetics, states.pressures[i]);
+      std::vector<double> host(n);
+      reactor.rhs(std::span<const double>(states.y).subspan((i + l) % count * n, n), host);
+      const auto got = device.begin() + static_cast<std::ptrdiff_t>((4 * i + l) * n);
+      const std::vector<double> got_y(got, got + static_cast<std::ptrdiff_t>(n - 1)), host_y(host.begin(), host.end() - 1);
+      const std::string at = name + " lane " + std::to_string(l) + " of work-item " + std::to_string(i);
+      worst = std::max(worst, test::expect_close(at + " dY/dt", got_y, host_y, rtol, 1e-10 * test::largest(host_y)));
+      worst = std::max(worst, test::expect_close(at + " dT/dt", {got[static_cast<std::ptrdiff_t>(n - 1)]}, {host.back()}, rtol));
+    }
+  std::printf("%s on %s: worst relative difference device lanes vs host RHS %.2e\n", name.c_str(),
+              devices.device(0).label().c_str(), worst);
+}
+
 // RADAU5's mapping 2 takes rhs_group, mapping 1 rhs(): the two must give the same bits, so that results
 // do not depend on the mapping. A group of 16 work-items makes each own several species and reactions.
 void check_group_rhs(const Mechanism& mechanism, const std::string& name) {
@@ -87,6 +141,14 @@ TEST(ChemDeviceRhs, ChemkinFeatureFixtureMatchesHost) {
 TEST(ChemDeviceRhs, DodecaneReitzMatchesHost) { check_device_rhs(test::dodecane_reitz(), "dodecane_reitz"); }
 
 TEST(ChemDeviceRhs, HexaneNuigMatchesHost) { check_device_rhs(test::hexane_nuig(), "hexane_nuig"); }
+
+TEST(ChemLanesRhs, Gri30MatchesHost) { check_lanes_rhs(test::gri30_yaml(), "gri30"); }
+
+TEST(ChemLanesRhs, H2O2MatchesHost) { check_lanes_rhs(read_yaml_mechanism(test::mechanisms / "h2o2.yaml"), "h2o2"); }
+
+TEST(ChemLanesRhs, ChemkinFeatureFixtureMatchesHost) {
+  check_lanes_rhs(read_chemkin(test::test_data / "features.inp", test::mechanisms / "gri30_thermo.dat"), "features");
+}
 
 TEST(ChemGroupRhs, Gri30GivesRhsBits) { check_group_rhs(test::gri30_yaml(), "gri30"); }
 

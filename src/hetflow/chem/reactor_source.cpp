@@ -15,25 +15,13 @@ using namespace source;
 // Fixed helpers; the mechanism-specific code below calls them. Each mirrors one host function:
 // chem_troe troe_factor() after F_cent, chem_sri sri_factor(), chem_floor std::max(x, floor) (returning
 // x unless x < floor, as std::max does), chem_nasa species_thermo() from a species' 7 coefficients.
-// Arrhenius rates are written out (arrhenius_call).
+// Arrhenius rates are written out (arrhenius_call). The rhs path is written over the type REAL and
+// names LANES(f): REAL is double and LANES(f) is f, except in the lanes copy (lanes_block).
 constexpr std::string_view prelude = R"(
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF
-
-double chem_floor(double x, double floor) { return x < floor ? floor : x; }
-
-double chem_troe(double fcent, double log10_pr) {
-  const double log_fcent = log10(chem_floor(fcent, CHEM_TINY));
-  const double c = -0.4 - 0.67 * log_fcent;
-  const double n = 0.75 - 1.27 * log_fcent;
-  const double f1 = (log10_pr + c) / (n - 0.14 * (log10_pr + c));
-  return pow(10.0, log_fcent / (1.0 + f1 * f1));
-}
-
-double chem_sri(double T, double log10_pr, double a, double b, double c, double d, double e) {
-  const double x = 1.0 / (1.0 + log10_pr * log10_pr);
-  return d * pow(a * exp(-b / T) + exp(-T / c), x) * pow(T, e);
-}
+#define REAL double
+#define LANES(name) name
 
 // PLOG (Kinetics::forward_constant): between tabulated pressures pp ln k is linear in ln p, outside
 // them the nearest entry holds; i is the last pressure <= P, as upper_bound - 1 finds it on the host.
@@ -45,13 +33,31 @@ double chem_plog_rate(double P, int n, const double* pp, const double* kp) {
   const double w = log(P / pp[i]) / log(pp[i + 1] / pp[i]);
   return exp(log(kp[i]) + w * (log(kp[i + 1]) - log(kp[i])));
 }
+)";
+
+// The helpers over REAL, element by element where REAL is a vector: the ternary selects per lane.
+constexpr std::string_view real_helpers = R"(
+REAL LANES(chem_floor)(REAL x, double floor) { return x < floor ? floor : x; }
+
+REAL LANES(chem_troe)(REAL fcent, REAL log10_pr) {
+  const REAL log_fcent = log10(LANES(chem_floor)(fcent, CHEM_TINY));
+  const REAL c = -0.4 - 0.67 * log_fcent;
+  const REAL n = 0.75 - 1.27 * log_fcent;
+  const REAL f1 = (log10_pr + c) / (n - 0.14 * (log10_pr + c));
+  return pow((REAL)(10.0), log_fcent / (1.0 + f1 * f1));
+}
+
+REAL LANES(chem_sri)(REAL T, REAL log10_pr, double a, double b, double c, double d, double e) {
+  const REAL x = 1.0 / (1.0 + log10_pr * log10_pr);
+  return d * pow(a * exp(-b / T) + exp(-T / c), x) * pow(T, (REAL)(e));
+}
 
 // Molar c_p, h and g = h - T s (thermo.cpp) at T, log_T = log(T), from the 7 coefficients of the
 // polynomial that holds at T.
-void chem_nasa(double T, double log_T, const double* a, double* cp, double* h, double* g) {
+void LANES(chem_nasa)(REAL T, REAL log_T, const REAL* a, REAL* cp, REAL* h, REAL* g) {
   *cp = CHEM_R * (a[0] + T * (a[1] + T * (a[2] + T * (a[3] + T * a[4]))));
   *h = CHEM_R * T * (a[0] + T * (a[1] / 2 + T * (a[2] / 3 + T * (a[3] / 4 + T * a[4] / 5))) + a[5] / T);
-  const double s = CHEM_R * (a[0] * log_T + T * (a[1] + T * (a[2] / 2 + T * (a[3] / 3 + T * a[4] / 4))) + a[6]);
+  const REAL s = CHEM_R * (a[0] * log_T + T * (a[1] + T * (a[2] / 2 + T * (a[3] / 3 + T * a[4] / 4))) + a[6]);
   *g = *h - T * s;
 }
 )";
@@ -60,18 +66,32 @@ void chem_nasa(double T, double log_T, const double* a, double* cp, double* h, d
 // read them from the tables instead (reactor_tables.cpp).
 constexpr std::string_view constant_thermo = R"(
 // The coefficients of species k's polynomial for T: the lower one up to and including T_mid.
-void chem_coefficients(double T, int k, double* a) {
-  __constant const double* from = T <= chem_t_mid[k] ? chem_nasa_low[k] : chem_nasa_high[k];
-  for (int i = 0; i < 7; ++i) a[i] = from[i];
+void LANES(chem_coefficients)(REAL T, int k, REAL* a) {
+  for (int i = 0; i < 7; ++i) a[i] = T <= chem_t_mid[k] ? (REAL)(chem_nasa_low[k][i]) : (REAL)(chem_nasa_high[k][i]);
 }
 
-void chem_thermo(double T, double* cp, double* h, double* g) {
-  const double log_T = log(T);
-  double a[7];
+void LANES(chem_thermo)(REAL T, REAL* cp, REAL* h, REAL* g) {
+  const REAL log_T = log(T);
+  REAL a[7];
   for (int k = 0; k < CHEM_K; ++k) {
-    chem_coefficients(T, k, a);
-    chem_nasa(T, log_T, a, cp + k, h + k, g + k);
+    LANES(chem_coefficients)(T, k, a);
+    LANES(chem_nasa)(T, log_T, a, cp + k, h + k, g + k);
   }
+}
+)";
+
+// CPUs' RADAU5 evaluates the three Newton stages of a step at once (ode::System::stage_lanes): the rhs
+// path again over double4, one state per lane, which PoCL runs in SIMD registers with vector exp and log.
+// chem_plog_rate, whose branches depend on the pressure, runs lane by lane.
+constexpr std::string_view lanes_plog = R"(
+double4 chem_plog_rate_lanes(double4 P, int n, const double* pp, const double4* kp) {
+  double4 k;
+  for (int l = 0; l < 4; ++l) {
+    double kl[CHEM_MAX_PRESSURES];
+    for (int i = 0; i < n; ++i) kl[i] = kp[i][l];
+    k[l] = chem_plog_rate(P[l], n, pp, kl);
+  }
+  return k;
 }
 )";
 
@@ -96,13 +116,13 @@ std::string reaction(const Reaction& r, std::size_t j) {
   s += forward_constant(r);
   // [M] multiplies three-body rates; in falloff rates it is already inside kf.
   s += concentration_product("forward_product", r.forward_exponents());
-  s += "    const double qf = " + rate_scale(r) + "kf * forward_product;\n";
+  s += "    const REAL qf = " + rate_scale(r) + "kf * forward_product;\n";
   if (r.reversible) {
     s += reverse_constant(r);
     s += concentration_product("reverse_product", r.reverse_exponents());
-    s += "    const double q = qf - " + rate_scale(r) + "kr * reverse_product;\n";
+    s += "    const REAL q = qf - " + rate_scale(r) + "kr * reverse_product;\n";
   } else {
-    s += "    const double q = qf;\n";
+    s += "    const REAL q = qf;\n";
   }
   return s + production(r) + "  }\n";
 }
@@ -150,7 +170,7 @@ std::string rhs_helpers(const Mechanism& m, ReactorKind kind) {
   s += "#define CHEM_ONE_ATM " + literal(one_atm) + "\n";
   // Keeps log10 finite when a falloff pressure ratio or F_cent underflows to zero.
   s += "#define CHEM_TINY 1e-300\n";
-  return s + std::string(prelude);
+  return s + std::string(prelude) + std::string(real_helpers);
 }
 
 }  // namespace source
@@ -168,37 +188,38 @@ std::string reactor_rhs_source(const Mechanism& m, ReactorKind kind) {
   s += table("chem_t_mid[CHEM_K]", t_mid);
   s += table("chem_nasa_low[CHEM_K][7]", low);
   s += table("chem_nasa_high[CHEM_K][7]", high);
-  s += constant_thermo;
 
-  s += R"(
+  // The rhs path over REAL: the species' thermo, the production rates, the state and rhs() itself.
+  std::string path(constant_thermo);
+  path += R"(
 // Net molar production rates w [mol/(m^3 s)] from the concentrations c and the species' g.
-void chem_production_rates(double T, double P, const double* c, const double* g, double* w) {
-  const double log_T = log(T), RT = CHEM_R * T;
-  const double log_c0 = log(CHEM_ONE_ATM / RT);
-  double c_total = 0.0;
+void LANES(chem_production_rates)(REAL T, REAL P, const REAL* c, const REAL* g, REAL* w) {
+  const REAL log_T = log(T), RT = CHEM_R * T;
+  const REAL log_c0 = log(CHEM_ONE_ATM / RT);
+  REAL c_total = 0.0;
   for (int k = 0; k < CHEM_K; ++k) c_total += c[k];
   for (int k = 0; k < CHEM_K; ++k) w[k] = 0.0;
 )";
-  for (std::size_t j = 0; j < m.reactions.size(); ++j) s += reaction(m.reactions[j], j);
-  s += "}\n";
+  for (std::size_t j = 0; j < m.reactions.size(); ++j) path += reaction(m.reactions[j], j);
+  path += "}\n";
 
   // ConstantPressureReactor::rhs: dY_k/dt = W_k ω̇_k / ρ, dT/dt = -Σ h_k ω̇_k / (ρ c̄_p);
   // ConstantVolumeReactor::rhs: ρ given, p = R T Σ C_k, dT/dt = -Σ u_k ω̇_k / (ρ c̄_v).
-  s += R"(
+  path += R"(
 // The density, the pressure and the concentrations of state y, the reactor's parameter p0 the pressure or
 // (at constant volume) the density.
-void chem_state(const double* y, double p0, double* rho, double* P, double* c) {
-  const double T = y[CHEM_K];
+void LANES(chem_state)(const REAL* y, double p0, REAL* rho, REAL* P, REAL* c) {
+  const REAL T = y[CHEM_K];
 #if CHEM_CONSTANT_VOLUME
   *rho = p0;
-  double c_total = 0.0;
+  REAL c_total = 0.0;
   for (int k = 0; k < CHEM_K; ++k) {
     c[k] = p0 * y[k] / chem_weight[k];
     c_total += c[k];
   }
   *P = CHEM_R * T * c_total;
 #else
-  double inverse_weight = 0.0;
+  REAL inverse_weight = 0.0;
   for (int k = 0; k < CHEM_K; ++k) inverse_weight += y[k] / chem_weight[k];
   *rho = p0 * (1.0 / inverse_weight) / (CHEM_R * T);
   *P = p0;
@@ -206,15 +227,15 @@ void chem_state(const double* y, double p0, double* rho, double* P, double* c) {
 #endif
 }
 
-void rhs(double t, const double* y, double* f, __global const double* p) {
-  const double T = y[CHEM_K];
-  const double RT = CHEM_R * T;
-  double rho, P, c[CHEM_K], cp[CHEM_K], h[CHEM_K], g[CHEM_K], w[CHEM_K];
-  chem_state(y, p[0], &rho, &P, c);
-  chem_thermo(T, cp, h, g);
-  chem_production_rates(T, P, c, g, w);
-  double cp_mass = 0.0;
-  double heat_release = 0.0;
+void LANES(rhs)(REAL t, const REAL* y, REAL* f, __global const double* p) {
+  const REAL T = y[CHEM_K];
+  const REAL RT = CHEM_R * T;
+  REAL rho, P, c[CHEM_K], cp[CHEM_K], h[CHEM_K], g[CHEM_K], w[CHEM_K];
+  LANES(chem_state)(y, p[0], &rho, &P, c);
+  LANES(chem_thermo)(T, cp, h, g);
+  LANES(chem_production_rates)(T, P, c, g, w);
+  REAL cp_mass = 0.0;
+  REAL heat_release = 0.0;
   for (int k = 0; k < CHEM_K; ++k) {
     cp_mass += y[k] * CHEM_CAPACITY(cp[k]) / chem_weight[k];
     heat_release += CHEM_ENERGY(h[k], RT) * w[k];
@@ -223,6 +244,12 @@ void rhs(double t, const double* y, double* f, __global const double* p) {
   f[CHEM_K] = -heat_release / (rho * cp_mass);
 }
 )";
+  s += path;
+  // The lanes copy (lanes_plog), compiled where RADAU5 asks for it; REAL and LANES mean the scalar
+  // path again after it, for jac() and the group functions.
+  s += "#if ODE_STAGE_LANES\n#undef REAL\n#undef LANES\n#define REAL double4\n#define LANES(name) name##_lanes\n";
+  s += std::string(real_helpers) + std::string(lanes_plog) + path;
+  s += "#undef REAL\n#undef LANES\n#define REAL double\n#define LANES(name) name\n#endif\n";
   return s;
 }
 
@@ -245,7 +272,8 @@ ode::System reactor_system(const Mechanism& m, ReactorJacobian jacobian, Reactor
                      .group_jac = analytic,
                      .group_work = work,
                      .tables = reactor_tables(m),
-                     .group_only = group_only};
+                     .group_only = group_only,
+                     .stage_lanes = !group_only};
 }
 
 std::vector<double> reactor_temperatures(const std::vector<double>& states, std::size_t species) {

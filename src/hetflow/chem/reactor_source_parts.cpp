@@ -9,8 +9,8 @@ namespace {
 // [M] (third_body_concentration): the named collider alone, or the default efficiency times the
 // total plus the listed species' excess efficiencies.
 std::string third_body(const ThirdBody& tb) {
-  if (tb.collider >= 0) return "    const double m = c[" + num(tb.collider) + "];\n";
-  std::string s = "    double m = " + literal(tb.default_efficiency) + " * c_total;\n";
+  if (tb.collider >= 0) return "    const REAL m = c[" + num(tb.collider) + "];\n";
+  std::string s = "    REAL m = " + literal(tb.default_efficiency) + " * c_total;\n";
   for (const auto& [k, eff] : tb.efficiencies)
     s += "    m += " + literal(eff - tb.default_efficiency) + " * c[" + num(k) + "];\n";
   return s;
@@ -18,29 +18,29 @@ std::string third_body(const ThirdBody& tb) {
 
 // parts::falloff: k0, kinf, pr, log10_pr, [fcent,] f and kf.
 std::string falloff_constant(const Reaction& r) {
-  std::string s = "    const double k0 = " + arrhenius_call(r.low) + ";\n";
-  s += "    const double kinf = " + arrhenius_call(r.high) + ";\n";
-  s += "    const double pr = k0 * m / kinf;\n";
-  s += "    const double log10_pr = log10(chem_floor(pr, CHEM_TINY));\n";
+  std::string s = "    const REAL k0 = " + arrhenius_call(r.low) + ";\n";
+  s += "    const REAL kinf = " + arrhenius_call(r.high) + ";\n";
+  s += "    const REAL pr = k0 * m / kinf;\n";
+  s += "    const REAL log10_pr = log10(LANES(chem_floor)(pr, CHEM_TINY));\n";
   switch (r.falloff) {
     case FalloffForm::lindemann:
-      s += "    const double f = 1.0;\n";
+      s += "    const REAL f = 1.0;\n";
       break;
     case FalloffForm::troe:
       // F_cent keeps only the terms the host adds: zero T*** or T* drop theirs, T** is optional.
-      s += "    double fcent = 0.0;\n";
+      s += "    REAL fcent = 0.0;\n";
       if (r.troe.t3 != 0.0) s += "    fcent += " + literal(1.0 - r.troe.a) + " * exp(-T / " + literal(r.troe.t3) + ");\n";
       if (r.troe.t1 != 0.0) s += "    fcent += " + literal(r.troe.a) + " * exp(-T / " + literal(r.troe.t1) + ");\n";
       if (r.troe.t2) s += "    fcent += exp(" + literal(-*r.troe.t2) + " / T);\n";
-      s += "    const double f = chem_troe(fcent, log10_pr);\n";
+      s += "    const REAL f = LANES(chem_troe)(fcent, log10_pr);\n";
       break;
     case FalloffForm::sri:
-      s += "    const double f = chem_sri(T, log10_pr, " + literal(r.sri.a) + ", " + literal(r.sri.b) + ", " +
+      s += "    const REAL f = LANES(chem_sri)(T, log10_pr, " + literal(r.sri.a) + ", " + literal(r.sri.b) + ", " +
            literal(r.sri.c) + ", " + literal(r.sri.d) + ", " + literal(r.sri.e) + ");\n";
       break;
   }
-  s += r.kind == RateKind::falloff ? "    const double kf = kinf * pr / (1.0 + pr) * f;\n"
-                                   : "    const double kf = k0 / (1.0 + pr) * f;\n";
+  s += r.kind == RateKind::falloff ? "    const REAL kf = kinf * pr / (1.0 + pr) * f;\n"
+                                   : "    const REAL kf = k0 / (1.0 + pr) * f;\n";
   return s;
 }
 
@@ -55,8 +55,8 @@ std::string plog_constant(const Reaction& r) {
     sums.push_back(sum);
   }
   const std::string n = std::to_string(pressures.size());
-  return "    const double pp[" + n + "] = {" + join(pressures, ", ") + "};\n" + "    const double kp[" + n + "] = {" +
-         join(sums, ",\n        ") + "};\n" + "    const double kf = chem_plog_rate(P, " + n + ", pp, kp);\n";
+  return "    const double pp[" + n + "] = {" + join(pressures, ", ") + "};\n" + "    const REAL kp[" + n + "] = {" +
+         join(sums, ",\n        ") + "};\n" + "    const REAL kf = LANES(chem_plog_rate)(P, " + n + ", pp, kp);\n";
 }
 
 }  // namespace
@@ -95,13 +95,13 @@ std::string factor(const std::string& x, double order) {
   if (order == 1.0) return x;
   if (order == 2.0) return x + " * " + x;
   if (order == 3.0) return x + " * " + x + " * " + x;
-  return "pow(chem_floor(" + x + ", 0.0), " + literal(order) + ")";
+  return "pow(LANES(chem_floor)(" + x + ", 0.0), (REAL)(" + literal(order) + "))";
 }
 
 // Integer orders multiply, so that small negative concentrations stay smooth; other orders take a
 // non-negative base.
 std::string concentration_product(const std::string& name, const std::vector<Term>& exponents) {
-  std::string s = "    double " + name + " = 1.0;\n";
+  std::string s = "    REAL " + name + " = 1.0;\n";
   for (const Term& t : exponents) s += "    " + name + " *= " + factor("c[" + num(t.species) + "]", t.coefficient) + ";\n";
   return s;
 }
@@ -111,7 +111,7 @@ std::string forward_constant(const Reaction& r) {
   switch (r.kind) {
     case RateKind::elementary:
     case RateKind::three_body:
-      return s + "    const double kf = " + arrhenius_call(r.rate) + ";\n";
+      return s + "    const REAL kf = " + arrhenius_call(r.rate) + ";\n";
     case RateKind::falloff:
     case RateKind::chemically_activated:
       return s + falloff_constant(r);
@@ -122,21 +122,21 @@ std::string forward_constant(const Reaction& r) {
 }
 
 std::string reaction_change(const Reaction& r, const std::string& name, const std::string& x) {
-  std::string s = "    double " + name + " = 0.0;\n";
+  std::string s = "    REAL " + name + " = 0.0;\n";
   for (const Term& t : r.products) s += "    " + name + " += " + literal(t.coefficient) + " * " + x + "[" + num(t.species) + "];\n";
   for (const Term& t : r.reactants) s += "    " + name + " -= " + literal(t.coefficient) + " * " + x + "[" + num(t.species) + "];\n";
   return s;
 }
 
 std::string reverse_constant(const Reaction& r) {
-  if (r.reverse) return "    const double kr = " + arrhenius_call(*r.reverse) + ";\n";
+  if (r.reverse) return "    const REAL kr = " + arrhenius_call(*r.reverse) + ";\n";
   // K_c = exp(-ΔG°/RT) (p_atm/RT)^Δν (parts::inverse_equilibrium_constant)
   std::string s = reaction_change(r, "dg", "g");
   // Without a change of moles the (p_atm/RT) factor's exponent adds a zero.
   const double change = parts::total(r.products) - parts::total(r.reactants);
-  s += change == 0.0 ? "    const double ratio = exp(dg / RT);\n"
-                     : "    const double ratio = exp(dg / RT - " + literal(change) + " * log_c0);\n";
-  return s + "    const double kr = kf * ratio;\n";
+  s += change == 0.0 ? "    const REAL ratio = exp(dg / RT);\n"
+                     : "    const REAL ratio = exp(dg / RT - " + literal(change) + " * log_c0);\n";
+  return s + "    const REAL kr = kf * ratio;\n";
 }
 
 std::string rate_scale(const Reaction& r) { return r.kind == RateKind::three_body ? "m * " : ""; }

@@ -154,16 +154,31 @@ void eliminate(MATRIX_SPACE double* a, int k, int q) {
 }
 
 // The complex twin: the entries of the pivot row decide the form of each product, as in DECC.
+#if ODE_LU_BY_COLUMN
+// Column j below row k updated in one form of the product, chosen by the caller for the whole column:
+// called with a literal form, the loop has no branch and vectorises.
+void eliminate_column_complex(MATRIX_SPACE double* ar, MATRIX_SPACE double* ai, int k, int j, int form, double sr,
+                              double si) {
+  for (int i = k + 1; i < ODE_N; ++i) {
+    const double2 d = complex_product(form, ar[LU_AT(i, k)], ai[LU_AT(i, k)], sr, si);
+    ar[LU_AT(i, j)] = ar[LU_AT(i, j)] + d.x;
+    ai[LU_AT(i, j)] = ai[LU_AT(i, j)] + d.y;
+  }
+}
+#endif
+
 void eliminate_complex(MATRIX_SPACE double* ar, MATRIX_SPACE double* ai, int k, int q) {
 #if ODE_LU_BY_COLUMN
   for (int j = k + 1; j < q; ++j) {
     const double sr = ar[LU_AT(k, j)], si = ai[LU_AT(k, j)];
     if (fabs(sr) + fabs(si) == 0.0) continue;
-    for (int i = k + 1; i < ODE_N; ++i) {
-      const double2 q = complex_update(ar[LU_AT(i, k)], ai[LU_AT(i, k)], sr, si);
-      ar[LU_AT(i, j)] = ar[LU_AT(i, j)] + q.x;
-      ai[LU_AT(i, j)] = ai[LU_AT(i, j)] + q.y;
-    }
+    const int form = complex_form(sr, si);
+    if (form == FORM_REAL)
+      eliminate_column_complex(ar, ai, k, j, FORM_REAL, sr, si);
+    else if (form == FORM_IMAGINARY)
+      eliminate_column_complex(ar, ai, k, j, FORM_IMAGINARY, sr, si);
+    else
+      eliminate_column_complex(ar, ai, k, j, FORM_GENERAL, sr, si);
   }
 #elif ODE_GROUP
   const Lanes w = lanes();

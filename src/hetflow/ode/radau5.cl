@@ -37,6 +37,10 @@ ODE_USER_FUNCTION void rhs(double t, const double* y, double* f, __global const 
 // dfdy[i + j * ODE_N] = d f_i / d y_j.
 ODE_USER_FUNCTION void jac(double t, const double* y, double* dfdy, __global const double* p);
 #endif
+#if ODE_STAGE_LANES
+// rhs() at four states at once, one per lane (radau5.hpp's System::stage_lanes).
+void rhs_lanes(double4 t, const double4* y, double4* f, __global const double* p);
+#endif
 #endif
 #if ODE_GROUP_RHS
 // Mapping 2's cooperative rhs (radau5.hpp's System::group_rhs).
@@ -203,7 +207,8 @@ void evaluate(double t, const SHARED double* y, SHARED double* f, const User* u)
 
 // z_k = f(x_k, y + z_k) for the three stages of a Newton iteration (cont: scratch). Mapping 2 without
 // rhs_group gives each stage to its own work-item, so the group waits for one rhs instead of three;
-// the values are those of three evaluations in turn, since each depends only on its inputs.
+// the values are those of three evaluations in turn, since each depends only on its inputs. A CPU
+// with the system's rhs_lanes (ODE_STAGE_LANES) evaluates the three in one call, a stage per lane.
 void evaluate_stages(double x1, double x2, double x3, const SHARED double* y, SHARED double* z1, SHARED double* z2,
                      SHARED double* z3, SHARED double* cont, const User* u) {
 #if ODE_GROUP_RHS
@@ -226,6 +231,15 @@ void evaluate_stages(double x1, double x2, double x3, const SHARED double* y, SH
     for (int i = 0; i < ODE_N; ++i) z[i] = fp[i];
   }
   SYNC();
+#elif ODE_STAGE_LANES
+  double4 stages[ODE_N], f[ODE_N];
+  FOR_EACH(i) stages[i] = (double4)(y[i] + z1[i], y[i] + z2[i], y[i] + z3[i], y[i] + z3[i]);
+  rhs_lanes((double4)(x1, x2, x3, x3), stages, f, u->p);
+  FOR_EACH(i) {
+    z1[i] = f[i].s0;
+    z2[i] = f[i].s1;
+    z3[i] = f[i].s2;
+  }
 #else
   __global const double* p = u->p;
   FOR_EACH(i) cont[i] = y[i] + z1[i];

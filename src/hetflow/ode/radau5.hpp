@@ -39,7 +39,12 @@ namespace hetflow::ode {
 // work in global memory (jac_group's dfdy is MATRIX_SPACE and the work WORK_SPACE, mapping.cl). Such a
 // system runs at any n that memory takes: a mechanism of hundreds of species, whose generated rhs()
 // and jac() would take long to compile and whose constants would not fit __constant memory, reads
-// everything from `tables`. Built by name, e.g. System{.n = 2, .source = src, .analytic_jacobian = true}:
+// everything from `tables`. With stage_lanes set, the source also defines, under #if ODE_STAGE_LANES,
+//   void rhs_lanes(double4 t, const double4* y, double4* f, __global const double* p)
+// which evaluates rhs() at four states at once, one per lane; on CPUs mapping 1 and the phased mapping
+// evaluate the three Newton stages of an iteration with it, so that PoCL runs them in SIMD registers.
+// A lane's last bits may differ from rhs()'s (vector exp and log differ from scalar ones in PoCL), but
+// both mappings make the same calls, so they still agree bit for bit. Built by name, e.g. System{.n = 2, .source = src, .analytic_jacobian = true}:
 // every member has a default (as every Batch member does), so designated initializers may leave any out.
 struct System {
   int n = 0;
@@ -51,6 +56,7 @@ struct System {
   std::size_t group_work = 0;
   std::vector<double> tables{};
   bool group_only = false;
+  bool stage_lanes = false;
 };
 
 // Independent initial-value problems of one System: size() systems, each with its initial state,

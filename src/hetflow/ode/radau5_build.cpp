@@ -11,6 +11,12 @@
 namespace hetflow::ode {
 namespace {
 
+// CPUs evaluate the Newton stages in SIMD lanes where the system offers it (System::stage_lanes); a GPU
+// work-item has no lanes, and mapping 2 spreads the stages over its work-items instead.
+bool stage_lanes(const core::Device& d, const System& system, Mapping mapping) {
+  return system.stage_lanes && d.info.kind == core::DeviceKind::cpu && mapping != Mapping::work_group;
+}
+
 // radau5.cl's build options for the system in the shape's mapping on device d.
 core::BuildOptions integrator_options(const core::Device& d, const System& system, bool analytic_jacobian,
                                       const Radau5::LaunchShape& shape, const Options& o) {
@@ -33,7 +39,8 @@ core::BuildOptions integrator_options(const core::Device& d, const System& syste
       .define("ODE_LOCAL_SCRATCH", group && launch::local_scratch(d, system) ? 1 : 0)
       .define("ODE_FINAL_ROWS", launch::final_rows(d, static_cast<std::size_t>(system.n), shape.mapping) ? 1 : 0)
       .define("ODE_WARP_PIVOT", group && launch::warp_pivot(d, shape.work_group) ? 1 : 0)
-      .define("ODE_OUTLINE_USER", d.info.kind == core::DeviceKind::gpu ? 1 : 0);
+      .define("ODE_OUTLINE_USER", d.info.kind == core::DeviceKind::gpu ? 1 : 0)
+      .define("ODE_STAGE_LANES", stage_lanes(d, system, shape.mapping) ? 1 : 0);
   if (shape.max_registers) build.raw("-cl-nv-maxrregcount=" + std::to_string(shape.max_registers));
   return build;
 }

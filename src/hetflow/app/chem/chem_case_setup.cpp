@@ -71,6 +71,14 @@ void declare_solver_keys(casefile::Schema& s) {
                      "the reactor's Jacobian: analytic (generated jac()), finite_difference (Radau5's own) or "
                      "automatic (the analytic one)")
       .one_of({"automatic", "analytic", "finite_difference"});
+  o.key<double>("thet", 0.001,
+                "RADAU5's WORK(3): J is kept while the Newton contraction stays below it; Hairer & Wanner advise "
+                "0.1 where J is costly; < 0: a new J every step")
+      .below(1);
+  o.key<double>("quot1", 1.0, "RADAU5's WORK(5): h, J and the factors are kept while quot1 <= h_new / h <= quot2")
+      .above(0)
+      .at_most(1);
+  o.key<double>("quot2", 1.2, "RADAU5's WORK(6), the upper end of that interval").at_least(1);
 }
 
 std::shared_ptr<const chem::Mechanism> case_mechanism(const casefile::Case& c, std::vector<std::string>& problems) {
@@ -194,6 +202,9 @@ ode::Options case_solver_options(const casefile::Case& c) {
   o.atol = {c.get<double>("solver.atol")};
   o.nmax = c.get<long>("solver.max_steps");
   o.h0 = c.get<double>("solver.h0");
+  o.thet = c.get<double>("solver.thet");
+  o.quot1 = c.get<double>("solver.quot1");
+  o.quot2 = c.get<double>("solver.quot2");
   const std::string jacobian = c.get<std::string>("solver.jacobian");
   o.jacobian = jacobian == "analytic"            ? ode::Jacobian::analytic
                : jacobian == "finite_difference" ? ode::Jacobian::finite_difference
