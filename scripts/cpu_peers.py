@@ -29,8 +29,8 @@ IdealGasConstPressureReactor (CVODES, dense finite-difference Jacobian) and the
 IdealGasConstPressureMoleReactor with the AdaptivePreconditioner (sparse approximate Jacobian, GMRES);
 hetflow runs reactor_batch on one device (by default one PoCL device of all the cores; on a GPU each state
 --replicate times in one batch), timed by its manifest's integration seconds (kernel build excluded).
-Each tool sweeps its settings (chem_settings), one timed run each after an untimed warm-up, and for each
-accuracy the fastest setting of each tool reaching it is compared.
+Each tool sweeps its settings (chem_settings), timed as the median of --repeats runs after an untimed
+warm-up, and for each accuracy the fastest setting of each tool reaching it is compared.
 """
 import argparse
 import json
@@ -211,22 +211,30 @@ _WORKER = {}
 def _cantera_start(mechanism, setup):
     import cantera as ct
 
-    gas = ct.Solution(mechanism)
+    _WORKER.update(ct=ct, gas=ct.Solution(mechanism), setup=setup)
+    _cantera_network()
+
+
+def _cantera_network():
+    """A fresh reactor and network on the worker's gas: after a failed integration CVODES's network fails
+    every state that follows, so a failure replaces them."""
+    ct, setup = _WORKER["ct"], _WORKER["setup"]
     kind = ct.IdealGasConstPressureMoleReactor if setup == "preconditioned" else ct.IdealGasConstPressureReactor
-    reactor = kind(gas, clone=False)
+    reactor = kind(_WORKER["gas"], clone=False)
     net = ct.ReactorNet([reactor])
     if setup == "preconditioned":
         net.preconditioner = ct.AdaptivePreconditioner()
-    _WORKER.update(gas=gas, reactor=reactor, net=net, ct=ct)
+    _WORKER.update(reactor=reactor, net=net)
 
 
 def _cantera_chunk(task):
-    """Final (T, Y) of each state of the chunk."""
+    """Final (T, Y) of each state of the chunk; NaN for a state whose integration failed."""
     states, dt, rtol, atol = task
-    gas, reactor, net = _WORKER["gas"], _WORKER["reactor"], _WORKER["net"]
-    net.rtol, net.atol = rtol, atol
+    gas = _WORKER["gas"]
     out = []
     for T, X in states:
+        reactor, net = _WORKER["reactor"], _WORKER["net"]
+        net.rtol, net.atol = rtol, atol
         gas.TPX = T, _WORKER["ct"].one_atm, X
         reactor.syncState()
         net.initial_time = 0.0
@@ -235,29 +243,38 @@ def _cantera_chunk(task):
             out.append(np.r_[reactor.T, reactor.phase.Y])
         except _WORKER["ct"].CanteraError:  # a failed state reaches no accuracy (state_error)
             out.append(np.full(len(gas.Y) + 1, np.nan))
+            _cantera_network()
     return out
 
 
-def cantera_runner(mechanism, states, processes, setup):
-    pool = multiprocessing.get_context("fork").Pool(processes, _cantera_start, (mechanism, setup))
+def cantera_runner(mechanism, states, processes, setup, limit):
+    """Cantera's run of the states at dt with a setting, in `processes` worker processes: its seconds and the
+    final states. A run past `limit` seconds is stopped (its workers replaced) and reaches no accuracy:
+    CVODES with iterative solves can crawl for many minutes through a single state."""
     chunks = [states[i::processes] for i in range(processes)]
+    pools = [multiprocessing.get_context("fork").Pool(processes, _cantera_start, (mechanism, setup))]
 
     def run(dt, setting):
         start = time.perf_counter()
-        parts = pool.map(_cantera_chunk, [(chunk, dt, setting["rtol"], setting["atol"]) for chunk in chunks])
+        work = pools[0].map_async(_cantera_chunk, [(chunk, dt, setting["rtol"], setting["atol"]) for chunk in chunks])
+        final = np.full((len(states), len(states[0][1]) + 1), np.nan)
+        try:
+            parts = work.get(limit)
+        except multiprocessing.TimeoutError:
+            pools[0].terminate()
+            pools[0] = multiprocessing.get_context("fork").Pool(processes, _cantera_start, (mechanism, setup))
+            return time.perf_counter() - start, final
         seconds = time.perf_counter() - start
-        final = np.empty((len(states), len(parts[0][0])))
         for i, part in enumerate(parts):
             final[i::processes] = np.array(part)
         return seconds, final
 
-    return pool, run
+    return pools, run
 
 
-def hetflow_chem_runner(mechanism, fuel, states_csv, species, args, workdir):
+def hetflow_chem_runner(mechanism, fuel, states_csv, count, species, args, workdir):
     """hetflow's run of the states (each --replicate times, to fill a GPU) at dt with `solver` keys: its
     integration seconds per state of the file, and the final states of the first copy."""
-    count = sum(1 for _ in open(states_csv)) - 1
 
     def run(dt, solver):
         label = "run_" + "_".join(f"{v:g}" for v in (dt, *solver.values()))
@@ -266,7 +283,8 @@ def hetflow_chem_runner(mechanism, fuel, states_csv, species, args, workdir):
         keys = "".join(f"  {k}: {v!r}\n" for k, v in solver.items())
         # The fuel names the trajectories' main species, which a batch from a file does not write.
         case.write_text(f"type: reactor_batch\nmechanism:\n  file: {mechanism}\nmixture:\n  fuel: \"{fuel}\"\n"
-                        f"batch:\n  file: {states_csv}\n  dt: {dt!r}\nsolver:\n{keys}output:\n  dir: {workdir / label}\n")
+                        f"batch:\n  file: {states_csv}\n  dt: {dt!r}\nsolver:\n{keys}"
+                        f"output:\n  dir: {workdir / label}\n")
         subprocess.run([args.hetflow, "run", str(case), "--device", args.device, "-q"], check=True,
                        stdout=subprocess.DEVNULL)
         manifest = json.loads((workdir / label / "manifest.json").read_text())
@@ -288,20 +306,22 @@ def state_error(final, reference):
                      np.max(np.abs(final[:, 1:] - reference[:, 1:]))))
 
 
-def chem_settings(tool):
+def chem_settings(tool, args):
     """Each tool's sweep: rtol in half decades, two atol each; hetflow also RADAU5's Jacobian reuse threshold
-    (thet, Hairer & Wanner's advice for costly Jacobians). The preconditioned Cantera set-up, the slower
-    one at every setting measured, in whole decades down to 1e-9: below, CVODES's iterative solves crawl
-    for minutes through single GRI-Mech 3.0 states."""
+    (thet, Hairer & Wanner's advice for costly Jacobians) and its first step (h0, which RADAU5 takes from
+    its user), as --hetflow-rtol-step, --hetflow-atol, --hetflow-thet and --hetflow-h0 choose (on a GPU,
+    where each run takes seconds, fewer). The preconditioned Cantera set-up, the slower one at every setting
+    measured, in whole decades down to 1e-9 (its iterative solves can crawl through single GRI-Mech 3.0
+    states: cantera_runner's limit)."""
     def decades(first, last, step):  # 10^-first ... 10^-last as Python floats (YAML and JSON take them)
         return [float(10.0 ** -e) for e in np.arange(first, last + step / 2, step)]
 
     if tool == "hetflow":
-        return [{"rtol": r, "atol": r * a, "thet": t} for r in decades(4, 9, 0.5) for a in (1e-4, 1e-6)
-                for t in (0.001, 0.01)]
+        return [{"rtol": r, "atol": r * a, "thet": t, "h0": h} for r in decades(3, 9, args.hetflow_rtol_step)
+                for a in args.hetflow_atol for t in args.hetflow_thet for h in args.hetflow_h0]
     if tool == "cantera dense":
-        return [{"rtol": r, "atol": a} for r in decades(5, 11, 0.5) for a in (1e-15, r * 1e-4)]
-    return [{"rtol": r, "atol": a} for r in decades(5, 9, 1) for a in (1e-15, r * 1e-4)]
+        return [{"rtol": r, "atol": a} for r in decades(3, 11, 0.5) for a in (1e-15, r * 1e-4)]
+    return [{"rtol": r, "atol": a} for r in decades(3, 9, 1) for a in (1e-15, r * 1e-4)]
 
 
 def compare_chem(name, dt, tools, reference, args):
@@ -309,8 +329,9 @@ def compare_chem(name, dt, tools, reference, args):
     trials = {}
     for tool, run in tools.items():
         trials[tool] = []
-        for setting in chem_settings(tool):
-            seconds, final = run(dt, setting)
+        for setting in chem_settings(tool, args):
+            runs = [run(dt, setting) for _ in range(args.repeats)]
+            seconds, final = statistics.median(r[0] for r in runs), runs[-1][1]
             trials[tool].append({"setting": setting, "seconds_per_state": seconds / len(reference),
                                  "states_per_second": len(reference) / seconds, "error": state_error(final, reference)})
             print(name, dt, tool, trials[tool][-1], flush=True)
@@ -344,27 +365,33 @@ def chem(args):
             for _ in range(args.replicate):
                 for T, X in states:
                     f.write(f"{T!r},1," + ",".join(repr(float(x)) for x in X) + "\n")
-        het = hetflow_chem_runner(data / file, fuel, states_csv, species, args, workdir)
+        het = hetflow_chem_runner(data / file, fuel, states_csv, len(states), species, args, workdir)
         pools, tools = [], {}
         for setup in ("dense", "preconditioned"):
-            pool, run = cantera_runner(str(data / file), states, args.processes, setup)
+            pool, run = cantera_runner(str(data / file), states, args.processes, setup, args.cantera_limit)
             pools.append(pool)
             tools[f"cantera {setup}"] = run
         tools["hetflow"] = het
         report["mechanisms"][name] = {}
         for dt in args.dt:
             _, reference = tools["cantera dense"](dt, {"rtol": 1e-13, "atol": 1e-20})
-            _, check = het(dt, {"rtol": 1e-12, "atol": 1e-16})  # also builds hetflow's kernels
-            for tool, run in tools.items():  # a warm-up, not timed
-                run(dt, chem_settings(tool)[0])
+            for tool, run in tools.items():  # a warm-up, not timed; it also builds hetflow's kernels
+                run(dt, chem_settings(tool, args)[0])
             result = compare_chem(name, dt, tools, reference, args)
-            result["reference_check"] = {"hetflow rtol 1e-12 atol 1e-16 vs reference": state_error(check, reference)}
+            if not args.no_check:
+                _, check = het(dt, {"rtol": 1e-12, "atol": 1e-16})
+                result["reference_check"] = {"hetflow rtol 1e-12 atol 1e-16 vs reference":
+                                             state_error(check, reference)}
             report["mechanisms"][name][f"dt={dt:g}"] = result
+            write_report(report, args.output)  # after every comparison, so a stopped run keeps what it has
         for pool in pools:
-            pool.terminate()
-    Path(args.output).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.output).write_text(json.dumps(report, indent=1) + "\n")
+            pool[0].terminate()
     print("wrote", args.output)
+
+
+def write_report(report, output):
+    Path(output).parent.mkdir(parents=True, exist_ok=True)
+    Path(output).write_text(json.dumps(report, indent=1) + "\n")
 
 
 def ftle(args):
@@ -376,8 +403,7 @@ def ftle(args):
                                  "rtol 1e-12); each tool's fastest setting reaching it",
                            {"threads": args.threads}, {"numbacs": getattr(nb, "__version__", "0.2.0")})
     report["problems"] = {p["name"]: compare(p, args, workdir) for p in (GYRE, ABC)}
-    Path(args.output).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.output).write_text(json.dumps(report, indent=1) + "\n")
+    write_report(report, args.output)
     print("wrote", args.output)
 
 
@@ -397,8 +423,17 @@ def main():
     c.add_argument("--processes", type=int, default=os.cpu_count(), help="Cantera's processes (default: every core)")
     c.add_argument("--states", type=int, default=1000)
     c.add_argument("--seed", type=int, default=1)
+    c.add_argument("--repeats", type=int, default=1, help="timed runs per setting (their median)")
     c.add_argument("--replicate", type=int, default=1,
                    help="hetflow integrates every state this many times in one batch (a GPU needs 1e5 systems)")
+    c.add_argument("--cantera-limit", type=float, default=120,
+                   help="seconds after which a Cantera run is stopped and counts as failed")
+    c.add_argument("--no-check", action="store_true",
+                   help="skip hetflow's check of the reference at rtol 1e-12 (a minute per comparison on a GPU)")
+    c.add_argument("--hetflow-rtol-step", type=float, default=0.5, help="decades between hetflow's rtol values")
+    c.add_argument("--hetflow-atol", type=float, nargs="+", default=[1e-4, 1e-6], help="hetflow's atol / rtol values")
+    c.add_argument("--hetflow-thet", type=float, nargs="+", default=[0.001, 0.01], help="hetflow's thet values")
+    c.add_argument("--hetflow-h0", type=float, nargs="+", default=[1e-10], help="hetflow's first steps [s]")
     c.add_argument("--accuracy", type=float, nargs="+", default=[1e-6, 1e-8])
     c.add_argument("--mechanisms", nargs="+", default=["gri30", "h2o2"])
     c.add_argument("--dt", type=float, nargs="+", default=[1e-4, 1e-6])

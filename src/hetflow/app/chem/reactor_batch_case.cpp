@@ -61,14 +61,17 @@ void initial_states(const casefile::Case& c, const chem::Mechanism& m, const Com
   }
 }
 
-// Chunks of a 32nd of the batch (at least 16 systems), so that the progress bar moves and Ctrl-C stops
-// the run within about a 32nd of its time; on GPUs no smaller than 1e6 systems, which their throughput
-// needs (it nears its plateau from 1e5 systems, docs/chem.md, Performance), so a GPU takes any smaller
-// batch whole, and integrates it in seconds.
+// Chunks of a 32nd of the batch, so that the progress bar moves and Ctrl-C stops the run within about a
+// 32nd of its time, but no smaller than 64 systems per compute unit of a CPU: each launch costs PoCL
+// milliseconds, and a chunk of a few systems per core leaves cores idle at its end. On GPUs no smaller
+// than 1e6 systems, which their throughput needs (it nears its plateau from 1e5 systems, docs/chem.md,
+// Performance), so a GPU takes any smaller batch whole, and integrates it in seconds.
 std::size_t progress_chunk_systems(const core::DeviceSet& devices, std::size_t systems) {
   std::size_t least = 16;
-  for (std::size_t k = 0; k < devices.size(); ++k)
-    if (devices.device(k).info.kind == core::DeviceKind::gpu) least = 1000000;
+  for (std::size_t k = 0; k < devices.size(); ++k) {
+    const core::DeviceInfo& d = devices.device(k).info;
+    least = std::max<std::size_t>(least, d.kind == core::DeviceKind::gpu ? 1000000 : 64 * d.compute_units);
+  }
   return std::max(least, (systems + 31) / 32);
 }
 
