@@ -12,7 +12,9 @@
 #include <sstream>
 
 #include "command_test.hpp"
+#include "hetflow/app/case_type.hpp"
 #include "hetflow/app/chem/chem_case_setup.hpp"
+#include "hetflow/casefile/case.hpp"
 #include "hetflow/app/chem/ignition_search.hpp"
 #include "hetflow/chem/equilibrium.hpp"
 #include "hetflow/chem/reactor_source.hpp"
@@ -143,6 +145,21 @@ TEST_F(ChemCase, MalformedCasesAreRejectedWithLineAndKey) {
       {"quot2", "type: reactor_batch\nmechanism:\n  file: h2o2.yaml\nmixture:\n  fuel: \"H2:1\"\nsolver:\n  quot2: 0.5\n"
                 "output:\n  dir: out\n", "quot2.yaml:7: solver.quot2"},
   });
+}
+
+// solver.thet, quot1 and quot2 reach RADAU5's options; left out, they are Hairer & Wanner's defaults.
+TEST(ChemSolverKeys, ReachRadau5sOptions) {
+  const std::string head = "type: reactor_batch\nmechanism:\n  file: h2o2.yaml\noutput:\n  dir: out\n";
+  using hetflow::app::case_registry, hetflow::app::case_solver_options, hetflow::casefile::parse_case;
+  const hetflow::ode::Options given = case_solver_options(
+      parse_case(head + "solver:\n  thet: 0.01\n  quot1: 0.99\n  quot2: 2\n", case_registry(), {}, "<solver keys>"));
+  EXPECT_EQ(given.thet, 0.01);
+  EXPECT_EQ(given.quot1, 0.99);
+  EXPECT_EQ(given.quot2, 2.0);
+  const hetflow::ode::Options plain = case_solver_options(parse_case(head, case_registry(), {}, "<defaults>"));
+  EXPECT_EQ(plain.thet, 0.001);
+  EXPECT_EQ(plain.quot1, 1.0);
+  EXPECT_EQ(plain.quot2, 1.2);
 }
 
 TEST_F(ChemCase, ReactorBatchWritesEveryFinalState) {

@@ -16,7 +16,7 @@ using namespace source;
 // chem_troe troe_factor() after F_cent, chem_sri sri_factor(), chem_floor std::max(x, floor) (returning
 // x unless x < floor, as std::max does), chem_nasa species_thermo() from a species' 7 coefficients.
 // Arrhenius rates are written out (arrhenius_call). The rhs path is written over the type REAL and
-// names LANES(f): REAL is double and LANES(f) is f, except in the lanes copy (lanes_block).
+// names LANES(f): REAL is double and LANES(f) is f, except in the lanes copy (reactor_rhs_source).
 constexpr std::string_view prelude = R"(
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL FP_CONTRACT OFF

@@ -16,6 +16,8 @@ namespace hetflow::chem {
 // mechanism's constants are embedded; every formula keeps the host code's order of operations
 // (kinetics.cpp, kinetics_parts.cpp, thermo.cpp, reactor.cpp), so the two agree to the last bits that the devices' exp,
 // log and pow leave. Contraction is switched off for the same reason.
+// Under #if ODE_STAGE_LANES it also defines rhs_lanes, rhs() over double4 with one state per lane
+// (ode::System::stage_lanes).
 std::string reactor_rhs_source(const Mechanism& mechanism, ReactorKind kind = ReactorKind::constant_pressure);
 
 // OpenCL C to append to reactor_rhs_source: it defines

@@ -1,7 +1,8 @@
 #pragma once
 // Pieces of the generated OpenCL C shared by the reactor's rhs() (reactor_source.cpp) and jac()
 // (reactor_jacobian_source.cpp). Each emits the statements that one host function evaluates, with the
-// host's order of operations. Internal to the chem module.
+// host's order of operations, over the source's type REAL and helper names LANES(f) (double and f, except
+// in the rhs path's lanes copy, reactor_source.cpp). Internal to the chem module.
 #include <string>
 #include <vector>
 
@@ -20,12 +21,12 @@ std::string arrhenius_call(const Arrhenius& k);
 
 // One factor x^order of a concentration product (parts::factor) as an expression.
 std::string factor(const std::string& x, double order);
-// `const double <name>` = Π c_k^order (parts::concentration_product).
+// `REAL <name>` = Π c_k^order (parts::concentration_product).
 std::string concentration_product(const std::string& name, const std::vector<Term>& exponents);
 // The statements that define m ([M], when the reaction has one) and kf (Kinetics::forward_constant);
 // a falloff rate also leaves k0, kinf, pr, log10_pr, f (and fcent for Troe) defined.
 std::string forward_constant(const Reaction& r);
-// `double <name>` = Σ ν''_k x[k] - Σ ν'_k x[k], products first (the reaction's change of species
+// `REAL <name>` = Σ ν''_k x[k] - Σ ν'_k x[k], products first (the reaction's change of species
 // property x: g for ΔG°, h for ΔH°).
 std::string reaction_change(const Reaction& r, const std::string& name, const std::string& x);
 // For a reversible reaction: kr, and for an equilibrium reverse rate also ratio = kr / kf (from RT and

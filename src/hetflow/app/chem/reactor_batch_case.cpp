@@ -62,15 +62,20 @@ void initial_states(const casefile::Case& c, const chem::Mechanism& m, const Com
 }
 
 // Chunks of a 32nd of the batch, so that the progress bar moves and Ctrl-C stops the run within about a
-// 32nd of its time, but no smaller than 64 systems per compute unit of a CPU: each launch costs PoCL
-// milliseconds, and a chunk of a few systems per core leaves cores idle at its end. On GPUs no smaller
-// than 1e6 systems, which their throughput needs (it nears its plateau from 1e5 systems, docs/chem.md,
-// Performance), so a GPU takes any smaller batch whole, and integrates it in seconds.
-std::size_t progress_chunk_systems(const core::DeviceSet& devices, std::size_t systems) {
+// 32nd of its time, but for a generated reactor no smaller than 64 systems per compute unit of a CPU:
+// each launch costs PoCL milliseconds, and a chunk of a few systems per core leaves cores idle at its
+// end. A group_only reactor (hundreds of species) keeps chunks of at least 16, whose systems take long
+// enough alone. On GPUs no smaller than 1e6 systems, which their throughput needs (it nears its plateau
+// from 1e5 systems, docs/chem.md, Performance), so a GPU takes any smaller batch whole, and integrates it
+// in seconds.
+std::size_t progress_chunk_systems(const core::DeviceSet& devices, const ode::System& system, std::size_t systems) {
   std::size_t least = 16;
   for (std::size_t k = 0; k < devices.size(); ++k) {
     const core::DeviceInfo& d = devices.device(k).info;
-    least = std::max<std::size_t>(least, d.kind == core::DeviceKind::gpu ? 1000000 : 64 * d.compute_units);
+    if (d.kind == core::DeviceKind::gpu)
+      least = 1000000;
+    else if (!system.group_only)
+      least = std::max<std::size_t>(least, 64 * d.compute_units);
   }
   return std::max(least, (systems + 31) / 32);
 }
@@ -157,7 +162,7 @@ RunOutcome ReactorBatchCase::run(const casefile::Case& c, RunContext& ctx) const
   const core::WallTimer build_timer;
   ode::Options options =
       with_radau5_tuning(r.options, r.system, systems, ctx.devices, dir.manifest()["tuning"]);
-  options.chunk_systems = progress_chunk_systems(ctx.devices, systems);
+  options.chunk_systems = progress_chunk_systems(ctx.devices, r.system, systems);
   const ode::Radau5 solver(ctx.devices, r.system, options);
   solver.prepare(systems);
   dir.add_timing("build", build_timer.seconds());
