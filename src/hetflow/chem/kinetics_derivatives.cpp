@@ -111,6 +111,9 @@ Kinetics::Jacobian Kinetics::production_rate_jacobian(double T, double p, std::s
   const SpeciesThermo thermo = species_thermo(m_, T);
   const double log_standard_concentration = std::log(one_atm / (gas_constant * T));
   std::vector<std::pair<std::size_t, double>> dq_dc;  // ∂q/∂C_s through the concentration products
+  // ∂ω̇_k/∂[M] at the default efficiencies, which every column of row k gains once after the reactions:
+  // one pass over J instead of one per third-body term.
+  std::vector<double> dwdm_default(nk, 0.0);
   for (std::size_t j = 0; j < m_.reactions.size(); ++j) {
     const Reaction& r = m_.reactions[j];
     const Prepared& q = prepared_[j];
@@ -158,14 +161,15 @@ Kinetics::Jacobian Kinetics::production_rate_jacobian(double T, double p, std::s
         return;
       }
       // ∂[M]/∂C_i: the default efficiency for every species, plus the listed species' excess.
-      const double all = dq_dm * tb.default_efficiency;
-      for (std::size_t i = 0; i < nk; ++i) out.dwdc[k + i * nk] += nu * all;
+      dwdm_default[k] += nu * (dq_dm * tb.default_efficiency);
       for (const auto& [s, eff] : tb.efficiencies)
         out.dwdc[k + static_cast<std::size_t>(s) * nk] += nu * (dq_dm * (eff - tb.default_efficiency));
     };
     for (const Term& t : r.reactants) scatter(t, -t.coefficient);
     for (const Term& t : r.products) scatter(t, t.coefficient);
   }
+  for (std::size_t i = 0; i < nk; ++i)
+    for (std::size_t k = 0; k < nk; ++k) out.dwdc[k + i * nk] += dwdm_default[k];
   return out;
 }
 

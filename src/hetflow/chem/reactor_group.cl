@@ -370,9 +370,10 @@ void chem_rate_derivatives(__global const double* rec, const ChemState* s, doubl
 }
 
 // jac()'s updates of row k through one term ν of reaction rec: ∂ω̇_k/∂c by the exponents' species, then
-// by [M]'s.
+// by [M]'s; the default efficiencies' share goes to *dwdm, which the caller adds to every column of the
+// row after the reactions, as jac() does.
 void chem_row_terms(__global const double* rec, const WORK_SPACE double* dq, double nu, int k,
-                    MATRIX_SPACE double* J) {
+                    MATRIX_SPACE double* J, double* dwdm) {
   __global const double* forward = PART(rec, O_FORWARD);
   __global const double* reverse = PART(rec, O_REVERSE_ORDERS);
   const int nf = COUNT(rec, H_FORWARD), nr = rec[H_REVERSIBLE] != 0.0 ? COUNT(rec, H_REVERSE) : 0;
@@ -384,7 +385,7 @@ void chem_row_terms(__global const double* rec, const WORK_SPACE double* dq, dou
   if (rec[H_THIRD_BODY] == 1.0) {
     J[k + (int)third[0] * CHEM_N] += nu * dq[2];
   } else if (rec[H_THIRD_BODY] == 2.0) {
-    for (int i = 0; i < CHEM_K; ++i) J[k + i * CHEM_N] += nu * (dq[2] * third[0]);
+    *dwdm += nu * (dq[2] * third[0]);
     for (int u = 0; u < (int)third[1]; ++u) J[k + (int)third[2 + 2 * u] * CHEM_N] += nu * (dq[2] * third[3 + 2 * u]);
   }
 }
@@ -407,7 +408,7 @@ void jac_group(double t, const SHARED double* y, MATRIX_SPACE double* dfdy, __gl
   chem_rate_derivatives(CHEM_RECORD(r), &s, P, c, v.g, h, dq + r * CHEM_DQ);
   SYNC();  // dq is complete
   FOR_OWN(k, 0, CHEM_K) {
-    double wk = 0.0, wTk = 0.0, wPk = 0.0;
+    double wk = 0.0, wTk = 0.0, wPk = 0.0, dwdm = 0.0;
     for (int e = CHEM_PRODUCTION(k); e < CHEM_PRODUCTION(k + 1); e += 2) {
       const int r = (int)tables[e];
       const double nu = tables[e + 1];
@@ -416,8 +417,9 @@ void jac_group(double t, const SHARED double* y, MATRIX_SPACE double* dfdy, __gl
       wTk += nu * dqr[1];
       // jac() adds dq/d ln p for its PLOG reactions only.
       if (CHEM_CONSTANT_VOLUME && COUNT(CHEM_RECORD(r), H_KIND) == KIND_PLOG) wPk += nu * dqr[CHEM_DQ - 1];
-      chem_row_terms(CHEM_RECORD(r), dqr, nu, k, dfdy);
+      chem_row_terms(CHEM_RECORD(r), dqr, nu, k, dfdy, &dwdm);
     }
+    for (int i = 0; i < CHEM_K; ++i) dfdy[k + i * CHEM_N] += dwdm;
     w[k] = wk;
 #if CHEM_CONSTANT_VOLUME
     a[k] = wPk / s.c_total;

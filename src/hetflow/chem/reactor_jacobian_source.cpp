@@ -206,8 +206,7 @@ std::string reaction(const Reaction& r, std::size_t j, std::size_t species) {
     if (tb.collider >= 0)
       return out + "    J[" + std::to_string(k + static_cast<std::size_t>(tb.collider) * (species + 1)) + "] += " + n +
              " * dq_dm;\n";
-    out += "    for (int i = 0; i < CHEM_K; ++i) J[" + std::to_string(k) + " + i * CHEM_N] += " + n + " * (dq_dm * " +
-           literal(tb.default_efficiency) + ");\n";
+    out += "    dwdm[" + std::to_string(k) + "] += " + n + " * (dq_dm * " + literal(tb.default_efficiency) + ");\n";
     for (const auto& [sp, eff] : tb.efficiencies)
       out += "    J[" + std::to_string(k + static_cast<std::size_t>(sp) * (species + 1)) + "] += " + n + " * (dq_dm * " +
              literal(eff - tb.default_efficiency) + ");\n";
@@ -240,20 +239,22 @@ double chem_cp_slope(double T, int k) {
   return chem_nasa_cp_slope(T, a);
 }
 
-// w = ω̇, J[k + i CHEM_N] += ∂ω̇_k/∂c_i and wT = ∂ω̇/∂T at fixed c (J zeroed by the caller).
+// w = ω̇, J[k + i CHEM_N] += ∂ω̇_k/∂c_i and wT = ∂ω̇/∂T at fixed c (J zeroed by the caller). dwdm gathers
+// ∂ω̇_k/∂[M] at the default third-body efficiencies, which every column of row k gains after the reactions.
 void chem_production_jacobian(double T, double P, const double* c, const double* g, const double* h, double* w,
                               double* J, double* wT) {
   const double log_T = log(T), RT = CHEM_R * T;
   const double log_c0 = log(CHEM_ONE_ATM / RT);
-  double c_total = 0.0;
+  double c_total = 0.0, dwdm[CHEM_K];
   for (int k = 0; k < CHEM_K; ++k) c_total += c[k];
   for (int k = 0; k < CHEM_K; ++k) {
     w[k] = 0.0;
     wT[k] = 0.0;
+    dwdm[k] = 0.0;
   }
 )";
   for (std::size_t j = 0; j < m.reactions.size(); ++j) s += reaction(m.reactions[j], j, m.species.size());
-  s += "}\n";
+  s += "  for (int i = 0; i < CHEM_K; ++i)\n    for (int k = 0; k < CHEM_K; ++k) J[k + i * CHEM_N] += dwdm[k];\n}\n";
 
   // ConstantPressureReactor::jacobian and ConstantVolumeReactor::jacobian (reactor_jacobian.cpp).
   s += R"(
