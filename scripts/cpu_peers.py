@@ -309,7 +309,7 @@ def state_error(final, reference):
 def chem_settings(tool, args):
     """Each tool's sweep: rtol in half decades, two atol each; hetflow also RADAU5's Jacobian reuse threshold
     (thet, Hairer & Wanner's advice for costly Jacobians) and its first step (h0, which RADAU5 takes from
-    its user), as --hetflow-rtol-step, --hetflow-atol, --hetflow-thet and --hetflow-h0 choose (on a GPU,
+    its user), as --hetflow-rtol-decades, --hetflow-rtol-step, --hetflow-atol, --hetflow-thet and --hetflow-h0 choose (on a GPU,
     where each run takes seconds, fewer). The preconditioned Cantera set-up, the slower one at every setting
     measured, in whole decades down to 1e-9 (its iterative solves can crawl through single GRI-Mech 3.0
     states: cantera_runner's limit)."""
@@ -317,7 +317,8 @@ def chem_settings(tool, args):
         return [float(10.0 ** -e) for e in np.arange(first, last + step / 2, step)]
 
     if tool == "hetflow":
-        return [{"rtol": r, "atol": r * a, "thet": t, "h0": h} for r in decades(3, 9, args.hetflow_rtol_step)
+        first, last = args.hetflow_rtol_decades
+        return [{"rtol": r, "atol": r * a, "thet": t, "h0": h} for r in decades(first, last, args.hetflow_rtol_step)
                 for a in args.hetflow_atol for t in args.hetflow_thet for h in args.hetflow_h0]
     if tool == "cantera dense":
         return [{"rtol": r, "atol": a} for r in decades(3, 11, 0.5) for a in (1e-15, r * 1e-4)]
@@ -430,6 +431,8 @@ def main():
                    help="seconds after which a Cantera run is stopped and counts as failed")
     c.add_argument("--no-check", action="store_true",
                    help="skip hetflow's check of the reference at rtol 1e-12 (a minute per comparison on a GPU)")
+    c.add_argument("--hetflow-rtol-decades", type=float, nargs=2, default=[3, 9], metavar=("FIRST", "LAST"),
+                   help="hetflow's rtol from 10^-FIRST to 10^-LAST")
     c.add_argument("--hetflow-rtol-step", type=float, default=0.5, help="decades between hetflow's rtol values")
     c.add_argument("--hetflow-atol", type=float, nargs="+", default=[1e-4, 1e-6], help="hetflow's atol / rtol values")
     c.add_argument("--hetflow-thet", type=float, nargs="+", default=[0.001, 0.01], help="hetflow's thet values")

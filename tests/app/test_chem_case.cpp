@@ -144,20 +144,24 @@ TEST_F(ChemCase, MalformedCasesAreRejectedWithLineAndKey) {
                 "output:\n  dir: out\n", "quot1.yaml:7: solver.quot1"},
       {"quot2", "type: reactor_batch\nmechanism:\n  file: h2o2.yaml\nmixture:\n  fuel: \"H2:1\"\nsolver:\n  quot2: 0.5\n"
                 "output:\n  dir: out\n", "quot2.yaml:7: solver.quot2"},
+      {"fnewt", "type: reactor_batch\nmechanism:\n  file: h2o2.yaml\nmixture:\n  fuel: \"H2:1\"\nsolver:\n  fnewt: -0.1\n"
+                "output:\n  dir: out\n", "fnewt.yaml:7: solver.fnewt"},
   });
 }
 
-// solver.thet, quot1 and quot2 reach RADAU5's options; left out, they are Hairer & Wanner's defaults.
+// solver.thet, fnewt, quot1 and quot2 reach RADAU5's options; left out, they are Hairer & Wanner's defaults.
 TEST(ChemSolverKeys, ReachRadau5sOptions) {
   const std::string head = "type: reactor_batch\nmechanism:\n  file: h2o2.yaml\noutput:\n  dir: out\n";
   using hetflow::app::case_registry, hetflow::app::case_solver_options, hetflow::casefile::parse_case;
   const hetflow::ode::Options given = case_solver_options(
-      parse_case(head + "solver:\n  thet: 0.01\n  quot1: 0.99\n  quot2: 2\n", case_registry(), {}, "<solver keys>"));
+      parse_case(head + "solver:\n  thet: 0.01\n  fnewt: 0.05\n  quot1: 0.99\n  quot2: 2\n", case_registry(), {}, "<solver keys>"));
   EXPECT_EQ(given.thet, 0.01);
+  EXPECT_EQ(given.fnewt, 0.05);
   EXPECT_EQ(given.quot1, 0.99);
   EXPECT_EQ(given.quot2, 2.0);
   const hetflow::ode::Options plain = case_solver_options(parse_case(head, case_registry(), {}, "<defaults>"));
   EXPECT_EQ(plain.thet, 0.001);
+  EXPECT_EQ(plain.fnewt, 0.0);
   EXPECT_EQ(plain.quot1, 1.0);
   EXPECT_EQ(plain.quot2, 1.2);
 }

@@ -75,6 +75,10 @@ void declare_solver_keys(casefile::Schema& s) {
                 "RADAU5's WORK(3): J is kept while the Newton contraction stays below it; Hairer & Wanner advise "
                 "0.1 where J is costly; < 0: a new J every step")
       .below(1);
+  o.key<double>("fnewt", 0.0,
+                "RADAU5's WORK(4), the Newton iteration's stopping tolerance; 0: its default "
+                "max(10 uround / rtol', min(0.03, rtol'^0.5)), rtol' = 0.1 rtol^(2/3)")
+      .at_least(0);
   o.key<double>("quot1", 1.0, "RADAU5's WORK(5): h, J and the factors are kept while quot1 <= h_new / h <= quot2")
       .above(0)
       .at_most(1);
@@ -203,6 +207,7 @@ ode::Options case_solver_options(const casefile::Case& c) {
   o.nmax = c.get<long>("solver.max_steps");
   o.h0 = c.get<double>("solver.h0");
   o.thet = c.get<double>("solver.thet");
+  o.fnewt = c.get<double>("solver.fnewt");
   o.quot1 = c.get<double>("solver.quot1");
   o.quot2 = c.get<double>("solver.quot2");
   const std::string jacobian = c.get<std::string>("solver.jacobian");
