@@ -153,7 +153,7 @@ int main(int argc, char** argv) {
     run.command_line = joined(argc, argv);
     processes.emplace(argc, argv);
     if (const core::Link* link = processes->link()) rank_prefix = "rank " + std::to_string(link->rank()) + ": ";
-    return run_command(run, processes->link());
+    return run_command(run, processes->link()).status;
   } catch (const casefile::CaseError& e) {
     return report("invalid case", e.what(), bad_input);
   } catch (const core::SelectionError& e) {

@@ -46,7 +46,7 @@ core::DeviceSet select_devices(const casefile::Case& c, const CaseType& type, co
 // The device self-test is `type: selftest` (examples/selftest.yaml).
 std::string default_case_yaml() { return "type: ftle\nftle:\n  dt: 0.2\noutput:\n  dir: runs/default\n"; }
 
-int run_command(const RunRequest& request, core::Link* processes) {
+RunReport run_command(const RunRequest& request, core::Link* processes) {
   const Ranks ranks(processes);
   std::vector<std::string> overrides;
   if (request.device) overrides.push_back("device.select=" + *request.device);
@@ -56,9 +56,9 @@ int run_command(const RunRequest& request, core::Link* processes) {
   // Every rank reads the case and selects its own devices; no rank goes on unless all could, so that one
   // that could not leaves none waiting in the solver's first collective.
   const casefile::Case c = ranks.make_together([&] {
-    return request.case_file.empty()
-               ? casefile::parse_case(default_case_yaml(), case_registry(), overrides, "<built-in default case>")
-               : casefile::load_case(request.case_file, case_registry(), overrides);
+    if (!request.case_file.empty()) return casefile::load_case(request.case_file, case_registry(), overrides);
+    if (request.case_yaml) return casefile::parse_case(*request.case_yaml, case_registry(), overrides, "<case text>");
+    return casefile::parse_case(default_case_yaml(), case_registry(), overrides, "<built-in default case>");
   });
   const CaseType& type = find_case_type(c.type());
   std::vector<double> weights;
@@ -122,7 +122,7 @@ int run_command(const RunRequest& request, core::Link* processes) {
     std::cout << (interrupted ? "interrupted; final outputs written to " : "results in ") << dir.path().string()
               << "\n";
   }
-  return interrupted ? 130 : 0;
+  return {interrupted ? 130 : 0, dir.path()};
 }
 
 }  // namespace hetflow::app

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "hetflow/core/error.hpp"
+#include "hetflow/io/interrupt.hpp"
 
 namespace hetflow::nnls {
 namespace {
@@ -289,6 +290,11 @@ TntResult TntActiveSet<Real>::solve(const Vector& b, const TntOptions& options) 
   for (;;) {
     if (result.iterations == max_outer) {
       result.diagnosis = "iteration limit " + std::to_string(max_outer) + " reached";
+      break;
+    }
+    // A Ctrl-C under an io::InterruptGuard ends the solve at the best point so far.
+    if (io::interrupted()) {
+      result.diagnosis = "interrupted after " + std::to_string(result.iterations) + " outer iterations";
       break;
     }
     ++result.iterations;

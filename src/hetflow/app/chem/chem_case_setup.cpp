@@ -10,9 +10,8 @@
 #include <sstream>
 
 #include "hetflow/app/csv_text.hpp"
-#include "hetflow/chem/chemkin_reader.hpp"
+#include "hetflow/chem/mechanism_file.hpp"
 #include "hetflow/chem/thermo.hpp"
-#include "hetflow/chem/yaml_mechanism.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/number_text.hpp"
 #include "hetflow/casefile/error.hpp"
@@ -106,8 +105,7 @@ std::shared_ptr<const chem::Mechanism> case_mechanism(const casefile::Case& c, s
                          ": a Chemkin mechanism has no phases (only Cantera YAML files do)");
       return nullptr;
     }
-    auto m = std::make_shared<const chem::Mechanism>(yaml ? chem::read_yaml_mechanism(path, phase)
-                                                          : chem::read_chemkin(path, thermo_path));
+    auto m = std::make_shared<const chem::Mechanism>(chem::read_mechanism(path, thermo_path, phase));
     cache[key] = m;
     return m;
   } catch (const std::exception& e) {

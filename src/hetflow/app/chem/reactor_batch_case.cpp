@@ -61,25 +61,6 @@ void initial_states(const casefile::Case& c, const chem::Mechanism& m, const Com
   }
 }
 
-// Chunks of a 32nd of the batch, so that the progress bar moves and Ctrl-C stops the run within about a
-// 32nd of its time, but for a generated reactor no smaller than 64 systems per compute unit of a CPU:
-// each launch costs PoCL milliseconds, and a chunk of a few systems per core leaves cores idle at its
-// end. A group_only reactor (hundreds of species) keeps chunks of at least 16, whose systems take long
-// enough alone. On GPUs no smaller than 1e6 systems, which their throughput needs (it nears its plateau
-// from 1e5 systems, docs/chem.md, Performance), so a GPU takes any smaller batch whole, and integrates it
-// in seconds.
-std::size_t progress_chunk_systems(const core::DeviceSet& devices, const ode::System& system, std::size_t systems) {
-  std::size_t least = 16;
-  for (std::size_t k = 0; k < devices.size(); ++k) {
-    const core::DeviceInfo& d = devices.device(k).info;
-    if (d.kind == core::DeviceKind::gpu)
-      least = 1000000;
-    else if (!system.group_only)
-      least = std::max<std::size_t>(least, 64 * d.compute_units);
-  }
-  return std::max(least, (systems + 31) / 32);
-}
-
 // The line a run ends with: how many systems came through, how fast, and their final temperatures.
 std::string batch_headline(std::size_t systems, std::size_t integrated, std::size_t failed, std::size_t n, double dt,
                            double seconds, double coolest, double hottest) {
@@ -97,6 +78,18 @@ std::string batch_headline(std::size_t systems, std::size_t integrated, std::siz
 }
 
 }  // namespace
+
+std::size_t progress_chunk_systems(const core::DeviceSet& devices, const ode::System& system, std::size_t systems) {
+  std::size_t least = 16;
+  for (std::size_t k = 0; k < devices.size(); ++k) {
+    const core::DeviceInfo& d = devices.device(k).info;
+    if (d.kind == core::DeviceKind::gpu)
+      least = 1000000;
+    else if (!system.group_only)
+      least = std::max<std::size_t>(least, 64 * d.compute_units);
+  }
+  return std::max(least, (systems + 31) / 32);
+}
 
 ReactorBatch reactor_batch(const casefile::Case& c) {
   std::vector<std::string> problems;

@@ -201,10 +201,8 @@ CLI::App* add_nnls_command(CLI::App& app, NnlsRequest& r) {
   return cmd;
 }
 
-int nnls_command(const NnlsRequest& r, std::ostream& out) {
+NnlsOutcome solve_nnls(const NnlsRequest& r, const nnls::Matrix& A, const NnlsRhs& rhs) {
   const core::WallTimer total;
-  const nnls::Matrix A = read_nnls_matrix(r.a_file);
-  const NnlsRhs rhs = read_nnls_rhs(r.b_file, A, r.a_file);
   const nnls::Matrix& B = rhs.B;
 
   nlohmann::json report = {{"method", r.method}, {"A", r.a_file}, {"b", r.b_file},
@@ -242,15 +240,21 @@ int nnls_command(const NnlsRequest& r, std::ostream& out) {
     failed += !rr.solution.converged;
   }
   report["seconds"] = total.seconds();
+  return {std::move(report), std::move(x), std::move(lines), failed, constants ? describe(*constants) : std::string()};
+}
 
+
+int nnls_command(const NnlsRequest& r, std::ostream& out) {
+  const nnls::Matrix A = read_nnls_matrix(r.a_file);
+  const NnlsOutcome o = solve_nnls(r, A, read_nnls_rhs(r.b_file, A, r.a_file));
   fs::create_directories(r.output);
-  io::write_dense(fs::path(r.output) / "x.npy", x);
-  io::write_file_atomically(fs::path(r.output) / "report.json", report.dump(2) + "\n");
-  if (constants) out << "TNT constants: " << describe(*constants) << "\n";
-  for (const std::string& l : lines) out << l << "\n";
+  io::write_dense(fs::path(r.output) / "x.npy", o.x);
+  io::write_file_atomically(fs::path(r.output) / "report.json", o.report.dump(2) + "\n");
+  if (!o.constants.empty()) out << "TNT constants: " << o.constants << "\n";
+  for (const std::string& l : o.lines) out << l << "\n";
   out << "wrote " << (fs::path(r.output) / "x.npy").string() << " and report.json\n";
-  if (failed)
-    throw core::Error(std::to_string(failed) + " of " + std::to_string(results.size()) +
+  if (o.failed)
+    throw core::Error(std::to_string(o.failed) + " of " + std::to_string(o.lines.size()) +
                       " right-hand sides did not converge (see " + (fs::path(r.output) / "report.json").string() +
                       "; x.npy holds where each stopped)");
   return 0;

@@ -2,6 +2,12 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "hetflow/app/nnls/nnls_input.hpp"
+#include "hetflow/io/npy.hpp"
 
 namespace CLI {
 class App;
@@ -27,6 +33,20 @@ struct NnlsRequest {
 // Adds the `nnls` subcommand and its options (writing into `request`) to `app`. Options that only TNT
 // reads are refused, as a command-line error, with another method.
 CLI::App* add_nnls_command(CLI::App& app, NnlsRequest& request);
+
+// What solve_nnls found: report.json's content, x (A.cols, or A.cols x k for k right-hand sides), one
+// summary line per right-hand side, how many did not converge, and the TNT constants' description (tnt).
+struct NnlsOutcome {
+  nlohmann::json report;
+  io::DenseArray x;
+  std::vector<std::string> lines;
+  std::size_t failed = 0;
+  std::string constants;
+};
+
+// min ||A x - b||_2 subject to x >= 0 for each column of rhs.B by the request's method and options
+// (its files are only named in the report): what `hetflow nnls` and hetflow.nnls in Python both run.
+NnlsOutcome solve_nnls(const NnlsRequest& request, const nnls::Matrix& A, const NnlsRhs& rhs);
 
 // `hetflow nnls A b`: min ||A x - b||_2 subject to x >= 0 for each column of b. Writes OUTPUT/x.npy and
 // OUTPUT/report.json and prints one line per right-hand side to `out`. Throws core::Error for unreadable

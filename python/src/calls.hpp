@@ -1,0 +1,32 @@
+#pragma once
+// How a binding runs C++ work: without the GIL, with Ctrl-C turned into a stop request that the work
+// polls (io::interrupted), and the stop reported to Python as KeyboardInterrupt once the work has
+// returned what it computed.
+#include <pybind11/pybind11.h>
+
+#include <string>
+#include <utility>
+
+#include "hetflow/io/interrupt.hpp"
+
+namespace hetflow::python {
+
+// Raises KeyboardInterrupt with `message` when a signal arrived during the last guarded call.
+void raise_if_interrupted(const std::string& message);
+
+// Runs f() with the GIL released under an InterruptGuard (quiet: Python prints the interrupt itself).
+template <class F>
+auto guarded(F&& f) {
+  const io::InterruptGuard guard(false);
+  const pybind11::gil_scoped_release release;
+  return std::forward<F>(f)();
+}
+
+// Registers hetflow's exception classes and their translation from C++ (errors.cpp).
+void bind_errors(pybind11::module_& m);
+void bind_devices(pybind11::module_& m);
+void bind_run(pybind11::module_& m);
+void bind_nnls(pybind11::module_& m);
+void bind_chem(pybind11::module_& m);
+
+}  // namespace hetflow::python

@@ -1,0 +1,15 @@
+// hetflow._hetflow: the extension under the Python package (python/hetflow/__init__.py is its face).
+#include <pybind11/pybind11.h>
+
+#include "calls.hpp"
+#include "hetflow/version.hpp"
+
+PYBIND11_MODULE(_hetflow, m) {
+  m.doc() = "hetflow's solvers on OpenCL devices; use the package hetflow, not this module";
+  m.attr("__version__") = hetflow::version;
+  hetflow::python::bind_errors(m);
+  hetflow::python::bind_devices(m);
+  hetflow::python::bind_run(m);
+  hetflow::python::bind_nnls(m);
+  hetflow::python::bind_chem(m);
+}

@@ -1,0 +1,75 @@
+import signal
+import threading
+
+import numpy as np
+import pytest
+
+import hetflow
+from conftest import DEVICE, MECHANISMS, cli
+
+
+@pytest.fixture(scope="module")
+def h2o2():
+    return hetflow.Mechanism(str(MECHANISMS / "h2o2.yaml"))
+
+
+def test_a_mechanism_lists_its_species_and_weights(h2o2):
+    assert h2o2.species[:3] == ["H2", "H", "O"] and len(h2o2.species) == 10 and h2o2.reactions == 29
+    assert h2o2.molecular_weights[h2o2.species_index("O2")] == pytest.approx(0.031998, rel=1e-6)
+    assert h2o2.species_index("CH4") == -1
+
+
+def test_a_malformed_mechanism_names_its_file_and_line(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("phases:\n- name: gas\n  thermo: ideal-gas\n  species: [H2, Q]\n")
+    with pytest.raises(hetflow.InputError, match="bad.yaml"):
+        hetflow.Mechanism(str(bad))
+
+
+def test_final_states_equal_the_clis_bit_for_bit(tmp_path, h2o2):
+    # The CLI samples the states; its trajectories' first samples are the initial states' bits.
+    case = tmp_path / "batch.yaml"
+    case.write_text(f"type: reactor_batch\nmechanism:\n  file: {MECHANISMS / 'h2o2.yaml'}\nmixture:\n  fuel: \"H2:1\"\n"
+                    "batch:\n  count: 30\n  dt: 1e-5\n  temperature: [1100, 1400]\n"
+                    "output:\n  samples: 2\n  dir: out\n")
+    cli("run", case, "--device", DEVICE, "-q", cwd=tmp_path)
+    run = hetflow.run(case)  # the same case again, through the package
+    final = run.table("final_states.csv")
+    start = run.table("trajectories.csv")
+    first = start["t_s"] == 0
+    Y0 = np.column_stack([start["Y_" + s][first] for s in h2o2.species])
+    out = hetflow.reactor_batch(h2o2, start["T_K"][first], final["p_Pa"], Y0, 1e-5, device=DEVICE)
+    assert out.ok
+    assert np.array_equal(out.T, final["T_K"])
+    assert np.array_equal(out.Y, np.column_stack([final["Y_" + s] for s in h2o2.species]))
+    assert np.array_equal(out.steps, final["steps"].astype(int))
+
+
+def test_solver_keys_are_checked_as_a_case_file_checks_them(h2o2):
+    T, p, Y = np.array([1200.0]), np.array([101325.0]), np.eye(10)[[h2o2.species_index("O2")]]
+    with pytest.raises(hetflow.InputError, match="solver.rtol"):
+        hetflow.reactor_batch(h2o2, T, p, Y, 1e-6, device=DEVICE, rtol=-1.0)
+    with pytest.raises(hetflow.InputError, match="solver.tol"):
+        hetflow.reactor_batch(h2o2, T, p, Y, 1e-6, device=DEVICE, tol=1e-6)
+    with pytest.raises(ValueError, match=r"Y\[0\] sums to 0.5"):
+        hetflow.reactor_batch(h2o2, T, p, Y * 0.5, 1e-6, device=DEVICE)
+    with pytest.raises(ValueError, match=r"\(n, 10\)"):
+        hetflow.reactor_batch(h2o2, T, p, Y[:, :9], 1e-6, device=DEVICE)
+    with pytest.raises(TypeError, match="T: expected a float64 array"):
+        hetflow.reactor_batch(h2o2, [1200], p, Y, 1e-6, device=DEVICE)
+
+
+def test_ctrl_c_stops_a_long_batch_and_the_device_stays_usable(h2o2):
+    rng = np.random.default_rng(1)
+    n = 40000
+    Y = np.zeros((n, 10))
+    Y[:, h2o2.species_index("H2")], Y[:, h2o2.species_index("O2")] = 0.028, 0.226
+    Y[:, h2o2.species_index("N2")] = 1 - 0.028 - 0.226
+    T, p = rng.uniform(1000, 1500, n), np.full(n, 101325.0)
+    timer = threading.Timer(0.5, signal.raise_signal, (signal.SIGINT,))
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        hetflow.reactor_batch(h2o2, T, p, Y, 1e-3, device=DEVICE)
+    timer.join()
+    again = hetflow.reactor_batch(h2o2, T[:5], p[:5], Y[:5], 1e-6, device=DEVICE)
+    assert again.ok

@@ -1,0 +1,56 @@
+import numpy as np
+import pytest
+
+import hetflow
+from conftest import DEVICE, cli
+
+
+def problem(m=60, n=40, k=None, seed=3):
+    """A random problem whose solution has about half its entries at zero."""
+    rng = np.random.default_rng(seed)
+    A = rng.standard_normal((m, n))
+    x = np.where(rng.random(n) < 0.5, 0.0, rng.random(n))
+    noise = rng.standard_normal((m, k) if k else m) * 1e-3
+    return A, (A @ x if not k else A @ np.outer(x, np.ones(k))) + noise
+
+
+@pytest.mark.parametrize("method", ["tnt", "fnnls", "lawson-hanson"])
+def test_x_equals_the_clis_bit_for_bit(tmp_path, method):
+    A, b = problem()
+    np.save(tmp_path / "A.npy", A)
+    np.save(tmp_path / "b.npy", b)
+    extra = ["--device", DEVICE] if method == "tnt" else []
+    cli("nnls", tmp_path / "A.npy", tmp_path / "b.npy", "--method", method, "--output", tmp_path / "out", *extra)
+    x, report = hetflow.nnls(A, b, method=method, device=DEVICE)
+    assert x.shape == (40,)
+    assert np.array_equal(x, np.load(tmp_path / "out" / "x.npy"))
+    assert report.converged and (x >= 0).all()
+    assert report.residual_norm[0] == pytest.approx(np.linalg.norm(A @ x - b), rel=1e-12)
+
+
+def test_several_right_hand_sides_and_either_order_give_the_same_bits():
+    A, B = problem(k=3)
+    x, report = hetflow.nnls(A, B, device=DEVICE)
+    assert x.shape == (40, 3) and len(report.rhs) == 3
+    xf, _ = hetflow.nnls(np.asfortranarray(A), np.asfortranarray(B), device=DEVICE)
+    assert np.array_equal(x, xf)
+    x1, _ = hetflow.nnls(A, B[:, 1].copy(), device=DEVICE)
+    assert np.array_equal(x[:, 1], x1)
+
+
+def test_bad_arrays_are_refused_with_their_name():
+    A, b = problem()
+    with pytest.raises(TypeError, match="A: expected a float64 array, got dtype int64"):
+        hetflow.nnls(A.astype(np.int64), b)
+    with pytest.raises(TypeError, match="b: expected a float64 array, got dtype float32"):
+        hetflow.nnls(A, b.astype(np.float32))
+    with pytest.raises(ValueError, match="b has 59 rows but A has 60"):
+        hetflow.nnls(A, b[:59])
+    with pytest.raises(ValueError, match="A: expected 2-D"):
+        hetflow.nnls(A[0], b)
+    bad = A.copy()
+    bad[4, 7] = np.nan
+    with pytest.raises(ValueError, match=r"A\[4, 7\] = nan"):
+        hetflow.nnls(bad, b)
+    with pytest.raises(ValueError, match="method = 'qr'"):
+        hetflow.nnls(A, b, method="qr")
