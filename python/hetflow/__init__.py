@@ -6,6 +6,7 @@
     x, report = hetflow.nnls(A, b)          # min ||Ax - b|| with x >= 0 (TNT on a device)
     gas = hetflow.Mechanism("gri30.yaml")
     out = hetflow.reactor_batch(gas, T, p, Y, dt=1e-4)
+    field = hetflow.ftle([0, 0], [2, 1], [401, 201], duration=15)   # the double gyre's FTLE
 
 docs/python.md in the repository walks through every solver.
 """
@@ -20,11 +21,13 @@ from ._hetflow import (
     devices,
 )
 from .chem import ReactorBatchResult, reactor_batch
+from .ftle import FtleResult, ftle
 from .nnls import NnlsReport, nnls
 from .run import Result, run
 
 __all__ = [
     "FileError",
+    "FtleResult",
     "HetflowError",
     "InputError",
     "KernelBuildError",
@@ -35,6 +38,7 @@ __all__ = [
     "Result",
     "__version__",
     "devices",
+    "ftle",
     "nnls",
     "reactor_batch",
     "run",

@@ -29,7 +29,8 @@ class ReactorBatchResult:
         return bool((self.status == "ok").all())
 
 
-def reactor_batch(mechanism, T, p, Y, dt, device="auto", *, reactor="constant_pressure", **solver):
+def reactor_batch(mechanism: _hetflow.Mechanism, T: np.ndarray, p: np.ndarray, Y: np.ndarray, dt: float,
+                  device: str = "auto", *, reactor: str = "constant_pressure", **solver) -> ReactorBatchResult:
     """Integrates reactor states over dt [s].
 
     mechanism: a hetflow.Mechanism; T [K] and p [Pa]: arrays (n,); Y: mass fractions (n, species) in

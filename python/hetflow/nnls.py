@@ -1,6 +1,7 @@
 """hetflow.nnls: non-negative least squares, as `hetflow nnls` solves it (docs/nnls.md)."""
 import json
 from dataclasses import dataclass
+from typing import Optional
 
 import numpy as np
 
@@ -24,8 +25,9 @@ class NnlsReport:
     raw: dict
 
 
-def nnls(A, b, method="tnt", device="auto", *, fp32=False, reduction=None, expansion=None, problem_class="",
-         tolerance=0.0, max_iterations=0, tune=True):
+def nnls(A: np.ndarray, b: np.ndarray, method: str = "tnt", device: str = "auto", *, fp32: bool = False,
+         reduction: Optional[float] = None, expansion: Optional[float] = None, problem_class: str = "",
+         tolerance: float = 0.0, max_iterations: int = 0, tune: bool = True) -> tuple[np.ndarray, NnlsReport]:
     """min ||A x - b||_2 subject to x >= 0, for b a vector or each column of a matrix of right-hand sides.
 
     A: float64 array (m, n); b: float64 array (m,) or (m, k). A Fortran-ordered A crosses without a

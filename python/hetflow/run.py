@@ -3,6 +3,7 @@ import csv
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Optional, Sequence, Union
 
 import numpy as np
 
@@ -25,7 +26,7 @@ class Result:
         """The run's files, relative to its directory."""
         return sorted(str(p.relative_to(self.directory)) for p in self.directory.rglob("*") if p.is_file())
 
-    def table(self, name):
+    def table(self, name: str) -> dict:
         """A CSV output (e.g. "final_states.csv") as a dict of column name -> array (float where the
         column is numeric, else str)."""
         with open(self.directory / name, newline="") as f:
@@ -39,12 +40,13 @@ class Result:
                 columns[head] = np.array(values)
         return columns
 
-    def array(self, name):
+    def array(self, name: str) -> np.ndarray:
         """A .npy output (e.g. "x.npy") as an array."""
         return np.load(self.directory / name)
 
 
-def run(case, *, device=None, output=None, set=(), quiet=True):
+def run(case: Union[str, Path, dict], *, device: Optional[str] = None, output: Optional[str] = None,
+        set: Sequence[str] = (), quiet: bool = True) -> Result:
     """Runs a case: a path to a case file, or a dict of the same keys (relative paths in it are relative
     to the working directory). device and output override device.select and output.dir, `set` takes
     "key=value" overrides as `hetflow run --set` does. A Ctrl-C stops the run after its current step,

@@ -28,5 +28,6 @@ void bind_devices(pybind11::module_& m);
 void bind_run(pybind11::module_& m);
 void bind_nnls(pybind11::module_& m);
 void bind_chem(pybind11::module_& m);
+void bind_ftle(pybind11::module_& m);
 
 }  // namespace hetflow::python

@@ -12,4 +12,5 @@ PYBIND11_MODULE(_hetflow, m) {
   hetflow::python::bind_run(m);
   hetflow::python::bind_nnls(m);
   hetflow::python::bind_chem(m);
+  hetflow::python::bind_ftle(m);
 }

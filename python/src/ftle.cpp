@@ -1,0 +1,97 @@
+// hetflow._ftle: one FTLE field of a `type: ftle` case's flow and seeds, for hetflow.ftle
+// (python/hetflow/ftle.py).
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <cstring>
+#include <optional>
+
+#include "calls.hpp"
+#include "hetflow/app/case_type.hpp"
+#include "hetflow/app/ftle/ftle_case_setup.hpp"
+#include "hetflow/app/ftle/ftle_nan_seeds.hpp"
+#include "hetflow/casefile/error.hpp"
+#include "hetflow/core/device_set.hpp"
+#include "hetflow/ftle/body.hpp"
+
+namespace hetflow::python {
+
+namespace py = pybind11;
+
+namespace {
+
+// `values` (per_seed per seed, x fastest) as a C-ordered array of shape (nz,) ny, nx (, per_seed).
+py::array_t<double> seed_array(const std::vector<double>& values, const ftle::SeedGrid& seeds, std::size_t per_seed) {
+  std::vector<py::ssize_t> shape;
+  if (seeds.dimension == 3) shape.push_back(static_cast<py::ssize_t>(seeds.counts[2]));
+  shape.push_back(static_cast<py::ssize_t>(seeds.counts[1]));
+  shape.push_back(static_cast<py::ssize_t>(seeds.counts[0]));
+  if (per_seed > 1) shape.push_back(static_cast<py::ssize_t>(per_seed));
+  py::array_t<double> out(shape);
+  std::memcpy(out.mutable_data(), values.data(), values.size() * sizeof(double));
+  return out;
+}
+
+}  // namespace
+
+void bind_ftle(py::module_& m) {
+  m.def(
+      "_ftle",
+      [](const std::string& case_text, const std::string& device, bool want_flow_map) {
+        const casefile::Case c = casefile::parse_case(case_text, app::case_registry(), {}, "<hetflow.ftle>");
+        std::vector<std::string> problems;
+        app::check_ftle_case(c, problems);
+        app::throw_problems(c, std::move(problems));
+        const app::FtleSetup setup = app::make_ftle_setup(c);
+        if (setup.sequence.fields > 1)
+          throw casefile::CaseError("hetflow.ftle computes one field: run a sequence with hetflow.run");
+        const ftle::Config& config = setup.config;
+        std::vector<double> field, flow_map;
+        long done = 0;
+        guarded([&] {
+          const core::DeviceSet devices = core::DeviceSet::select(device);
+          std::optional<ftle::Solver> solver;
+          if (const auto* analytic = std::get_if<ftle::AnalyticFlow>(&setup.flow))
+            solver.emplace(devices, *analytic, setup.seeds, config);
+          else
+            solver.emplace(devices, *std::get<std::shared_ptr<const ftle::VelocityGrid>>(setup.flow), setup.seeds,
+                           config);
+          // Chunks of a 32nd, so that a Ctrl-C stops the integration soon; at least one step, which an
+          // FTLE needs.
+          const long chunk = std::max(1L, config.steps / 32);
+          while (done < config.steps && (done == 0 || !io::interrupted())) {
+            const long n = std::min(chunk, config.steps - done);
+            solver->advance(n);
+            solver->finish();
+            done += n;
+          }
+          field = solver->ftle();
+          if (want_flow_map) flow_map = solver->flow_map();
+        });
+        raise_if_interrupted("hetflow.ftle: interrupted after " + std::to_string(done) + " of " +
+                             std::to_string(config.steps) + " steps");
+        const app::NanSeeds nan = app::nan_seeds(setup);
+        if (!nan.mask.empty()) ftle::mask_seeds(nan.mask, field);
+        const auto dim = static_cast<std::size_t>(setup.seeds.dimension);
+        py::dict out;
+        out["ftle"] = seed_array(field, setup.seeds, 1);
+        if (want_flow_map) out["flow_map"] = seed_array(flow_map, setup.seeds, dim);
+        py::list axes;
+        for (std::size_t a = 0; a < dim; ++a) {
+          py::array_t<double> x(static_cast<py::ssize_t>(setup.seeds.counts[a]));
+          for (std::size_t i = 0; i < setup.seeds.counts[a]; ++i)
+            x.mutable_data()[i] = setup.seeds.position(static_cast<int>(a), i);
+          axes.append(x);
+        }
+        out["axes"] = axes;
+        out["dt"] = config.duration / static_cast<double>(config.steps);
+        out["steps"] = config.steps;
+        out["info"] = py::str(setup.info.dump());
+        return out;
+      },
+      py::arg("case_text"), py::arg("device"), py::arg("flow_map"),
+      "One FTLE field of a `type: ftle` case given as text; use hetflow.ftle.");
+}
+
+}  // namespace hetflow::python
