@@ -17,6 +17,7 @@ from ._hetflow import (
     KernelBuildError,
     Mechanism,
     NoDeviceError,
+    __commit__,
     __version__,
     devices,
 )
@@ -36,6 +37,7 @@ __all__ = [
     "NoDeviceError",
     "ReactorBatchResult",
     "Result",
+    "__commit__",
     "__version__",
     "devices",
     "ftle",

@@ -22,6 +22,7 @@ class ReactorBatchResult:
     status: np.ndarray
     steps: np.ndarray
     reasons: list
+    seconds: float = 0.0
 
     @property
     def ok(self):
@@ -59,6 +60,7 @@ def reactor_batch(mechanism: _hetflow.Mechanism, T: np.ndarray, p: np.ndarray, Y
         raise ValueError(f"dt = {dt!r}: expected a positive number of seconds")
     case = json.dumps({"type": "reactor_batch", "batch": {"reactor": reactor}, "solver": solver}, indent=1)
     y0 = np.ascontiguousarray(np.column_stack([y, t]))
-    final, status, steps, reasons = _hetflow._reactor_batch(mechanism, y0, pressures, float(dt), case, device)
+    final, status, steps, reasons, seconds = _hetflow._reactor_batch(mechanism, y0, pressures, float(dt), case,
+                                                                     device)
     return ReactorBatchResult(final[:, -1].copy(), final[:, :-1].copy(), np.array([STATUS[s] for s in status]),
-                              steps, reasons)
+                              steps, reasons, seconds)

@@ -13,6 +13,7 @@
 #include "hetflow/chem/mechanism_file.hpp"
 #include "hetflow/chem/reactor_source.hpp"
 #include "hetflow/core/device_set.hpp"
+#include "hetflow/core/event.hpp"
 #include "hetflow/ode/radau5.hpp"
 #include "hetflow/ode/statistics.hpp"
 
@@ -69,6 +70,7 @@ hetflow.InputError naming the file and line.)")
           batch.params.push_back(app::reactor_parameter(
               *mech, kind, std::span<const double>(batch.y0).subspan(i * n, n), pressures.data()[i]));
         batch.t_end = {dt};
+        double seconds = 0;
         const ode::Result result = guarded([&] {
           const core::DeviceSet devices = core::DeviceSet::select(device);
           const ode::System system = chem::reactor_system(*mech, app::case_jacobian(c), kind);
@@ -76,7 +78,12 @@ hetflow.InputError naming the file and line.)")
           // The CLI's chunks, so that a Ctrl-C stops the batch as soon.
           options.chunk_systems = app::progress_chunk_systems(devices, system, systems);
           const ode::Radau5 solver(devices, system, options);
-          return solver.integrate(batch, [](std::size_t, std::size_t) { return !io::interrupted(); });
+          solver.prepare(systems);
+          // Timed as a reactor_batch case times it (integration_seconds): the integration alone.
+          const core::WallTimer timer;
+          ode::Result r = solver.integrate(batch, [](std::size_t, std::size_t) { return !io::interrupted(); });
+          seconds = timer.seconds();
+          return r;
         });
         raise_if_interrupted("hetflow.reactor_batch: interrupted");
         CArray y({systems, n});
@@ -90,7 +97,7 @@ hetflow.InputError naming the file and line.)")
           steps.mutable_data()[i] = st.nstep;
           reasons.push_back(st.ok() ? "" : ode::describe(st, result.nmax));
         }
-        return py::make_tuple(y, status, steps, reasons);
+        return py::make_tuple(y, status, steps, reasons, seconds);
       },
       py::arg("mechanism"), py::arg("y0"), py::arg("pressures"), py::arg("dt"), py::arg("case_text"), py::arg("device"),
       "Integrates reactor states; use hetflow.reactor_batch.");

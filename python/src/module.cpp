@@ -7,6 +7,7 @@
 PYBIND11_MODULE(_hetflow, m) {
   m.doc() = "hetflow's solvers on OpenCL devices; use the package hetflow, not this module";
   m.attr("__version__") = hetflow::version;
+  m.attr("__commit__") = hetflow::git_commit;  // the build's git commit, as manifests record it
   hetflow::python::bind_errors(m);
   hetflow::python::bind_devices(m);
   hetflow::python::bind_run(m);
