@@ -7,6 +7,8 @@
     gas = hetflow.Mechanism("gri30.yaml")
     out = hetflow.reactor_batch(gas, T, p, Y, dt=1e-4)
     field = hetflow.ftle([0, 0], [2, 1], [401, 201], duration=15)   # the double gyre's FTLE
+    r = hetflow.radau5(source, y0, t_end=2.0, params=eps)   # your own ODE systems, in OpenCL C
+    A = hetflow.svc(2000, 2000, kappa=1e6)   # a matrix with prescribed singular values
 
 docs/python.md in the repository walks through every solver.
 """
@@ -20,10 +22,13 @@ from ._hetflow import (
     __commit__,
     __version__,
     devices,
+    svc,
+    svc_singular_values,
 )
 from .chem import ReactorBatchResult, reactor_batch
 from .ftle import FtleResult, ftle
 from .nnls import NnlsReport, nnls
+from .ode import Radau5Result, radau5
 from .run import Result, run
 
 __all__ = [
@@ -35,6 +40,7 @@ __all__ = [
     "Mechanism",
     "NnlsReport",
     "NoDeviceError",
+    "Radau5Result",
     "ReactorBatchResult",
     "Result",
     "__commit__",
@@ -42,6 +48,9 @@ __all__ = [
     "devices",
     "ftle",
     "nnls",
+    "radau5",
     "reactor_batch",
     "run",
+    "svc",
+    "svc_singular_values",
 ]

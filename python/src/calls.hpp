@@ -4,12 +4,20 @@
 // returned what it computed.
 #include <pybind11/pybind11.h>
 
+#include <stdexcept>
 #include <string>
 #include <utility>
 
 #include "hetflow/io/interrupt.hpp"
 
 namespace hetflow::python {
+
+// A malformed argument found on the C++ side (an option out of range, a malformed spec): becomes
+// hetflow.InputError, a ValueError.
+class ArgumentError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
 
 // Raises KeyboardInterrupt with `message` when a signal arrived during the last guarded call.
 void raise_if_interrupted(const std::string& message);
@@ -29,5 +37,7 @@ void bind_run(pybind11::module_& m);
 void bind_nnls(pybind11::module_& m);
 void bind_chem(pybind11::module_& m);
 void bind_ftle(pybind11::module_& m);
+void bind_ode(pybind11::module_& m);
+void bind_svc(pybind11::module_& m);
 
 }  // namespace hetflow::python

@@ -48,6 +48,8 @@ void bind_errors(py::module_& m) {
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
+    } catch (const ArgumentError& e) {
+      PyErr_SetString(input, e.what());
     } catch (const casefile::CaseError& e) {
       PyErr_SetString(input, e.what());
     } catch (const io::FormatError& e) {

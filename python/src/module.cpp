@@ -14,4 +14,6 @@ PYBIND11_MODULE(_hetflow, m) {
   hetflow::python::bind_nnls(m);
   hetflow::python::bind_chem(m);
   hetflow::python::bind_ftle(m);
+  hetflow::python::bind_ode(m);
+  hetflow::python::bind_svc(m);
 }

@@ -1,0 +1,104 @@
+// hetflow._radau5: a batch of user ODE systems (rhs, optionally jac, in OpenCL C) integrated by RADAU5,
+// for hetflow.radau5 (python/hetflow/ode.py).
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+
+#include "calls.hpp"
+#include "hetflow/core/device_set.hpp"
+#include "hetflow/core/error.hpp"
+#include "hetflow/ode/radau5.hpp"
+#include "hetflow/ode/statistics.hpp"
+
+namespace hetflow::python {
+
+namespace py = pybind11;
+using CArray = py::array_t<double, py::array::c_style>;
+
+namespace {
+
+ode::Jacobian jacobian_named(const std::string& name) {
+  if (name == "analytic") return ode::Jacobian::analytic;
+  if (name == "finite_difference") return ode::Jacobian::finite_difference;
+  if (name == "automatic") return ode::Jacobian::automatic;
+  throw ArgumentError("jacobian = '" + name + "': expected analytic, finite_difference or automatic");
+}
+
+ode::Mapping mapping_named(const std::string& name) {
+  if (name == "work_item") return ode::Mapping::work_item;
+  if (name == "work_group") return ode::Mapping::work_group;
+  if (name == "phased") return ode::Mapping::phased;
+  if (name == "automatic") return ode::Mapping::automatic;
+  throw ArgumentError("mapping = '" + name + "': expected work_item, work_group, phased or automatic");
+}
+
+std::vector<double> values(const CArray& a) { return {a.data(), a.data() + a.size()}; }
+
+}  // namespace
+
+void bind_ode(py::module_& m) {
+  m.def(
+      "_radau5",
+      [](const std::string& source, int n, std::size_t parameters, bool has_jac, const CArray& y0, const CArray& params,
+         const CArray& t0, const CArray& t_end, const CArray& samples, const CArray& rtol, const CArray& atol,
+         const py::dict& settings, const std::string& device) {
+        ode::System system{n, source, has_jac, parameters};
+        ode::Options o;
+        o.rtol = values(rtol);
+        o.atol = values(atol);
+        o.h0 = settings["h0"].cast<double>();
+        o.h_max = settings["h_max"].cast<double>();
+        o.nmax = settings["max_steps"].cast<long>();
+        o.nit = settings["nit"].cast<int>();
+        o.thet = settings["thet"].cast<double>();
+        o.fnewt = settings["fnewt"].cast<double>();
+        o.quot1 = settings["quot1"].cast<double>();
+        o.quot2 = settings["quot2"].cast<double>();
+        o.safe = settings["safe"].cast<double>();
+        o.jacobian = jacobian_named(settings["jacobian"].cast<std::string>());
+        o.mapping = mapping_named(settings["mapping"].cast<std::string>());
+        try {
+          ode::validate(o, n);
+        } catch (const core::Error& e) {
+          throw ArgumentError(e.what());
+        }
+        ode::Batch batch{values(y0), values(params), values(t0), values(t_end), {}, values(samples)};
+        const std::size_t systems = static_cast<std::size_t>(y0.shape(0));
+        // Chunks of a 32nd of the batch, so that a Ctrl-C stops it after the chunk in flight.
+        o.chunk_systems = std::max<std::size_t>(1, systems / 32);
+        const ode::Result r = guarded([&] {
+          const core::DeviceSet devices = core::DeviceSet::select(device);
+          const ode::Radau5 solver(devices, system, o);
+          return solver.integrate(batch, [](std::size_t, std::size_t) { return !io::interrupted(); });
+        });
+        raise_if_interrupted("hetflow.radau5: interrupted");
+        CArray y({systems, static_cast<std::size_t>(n)});
+        std::memcpy(y.mutable_data(), r.y.data(), r.y.size() * sizeof(double));
+        CArray sampled({systems, r.sample_count, static_cast<std::size_t>(n)});
+        if (!r.samples.empty())
+          std::memcpy(sampled.mutable_data(), r.samples.data(), r.samples.size() * sizeof(double));
+        py::dict counters;
+        const auto column = [&](auto member) {
+          py::array_t<long> c(systems);
+          for (std::size_t i = 0; i < systems; ++i) c.mutable_data()[i] = static_cast<long>(r.statistics[i].*member);
+          return c;
+        };
+        counters["idid"] = column(&ode::Statistics::status);
+        counters["nfcn"] = column(&ode::Statistics::nfcn);
+        counters["njac"] = column(&ode::Statistics::njac);
+        counters["nstep"] = column(&ode::Statistics::nstep);
+        counters["naccpt"] = column(&ode::Statistics::naccpt);
+        counters["nrejct"] = column(&ode::Statistics::nrejct);
+        counters["ndec"] = column(&ode::Statistics::ndec);
+        counters["nsol"] = column(&ode::Statistics::nsol);
+        std::vector<std::string> reasons;
+        for (const ode::Statistics& st : r.statistics) reasons.push_back(st.ok() ? "" : ode::describe(st, r.nmax));
+        return py::make_tuple(y, sampled, counters, reasons);
+      },
+      py::arg("source"), py::arg("n"), py::arg("parameters"), py::arg("has_jac"), py::arg("y0"), py::arg("params"),
+      py::arg("t0"), py::arg("t_end"), py::arg("samples"), py::arg("rtol"), py::arg("atol"), py::arg("settings"),
+      py::arg("device"), "Integrates a batch of ODE systems; use hetflow.radau5.");
+}
+
+}  // namespace hetflow::python
