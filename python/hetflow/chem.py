@@ -55,7 +55,7 @@ def reactor_batch(mechanism: _hetflow.Mechanism, T: np.ndarray, p: np.ndarray, Y
     sums = y.sum(axis=1)
     if (np.abs(sums - 1) > 1e-6).any():
         i = int(np.argmax(np.abs(sums - 1)))
-        raise ValueError(f"Y[{i}] sums to {sums[i]!r}: mass fractions must sum to 1 (within 1e-6)")
+        raise ValueError(f"Y[{i}] sums to {float(sums[i])!r}: mass fractions must sum to 1 (within 1e-6)")
     if not np.isscalar(dt) or not dt > 0:
         raise ValueError(f"dt = {dt!r}: expected a positive number of seconds")
     case = json.dumps({"type": "reactor_batch", "batch": {"reactor": reactor}, "solver": solver}, indent=1)
