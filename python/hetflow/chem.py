@@ -7,6 +7,7 @@ import numpy as np
 
 from . import _hetflow
 from ._arrays import real_array
+from ._interrupt import stopped
 
 STATUS = {1: "ok", -2: "too_many_steps", -3: "step_too_small", -4: "singular_matrix", 0: "not_run"}
 
@@ -39,7 +40,8 @@ def reactor_batch(mechanism: _hetflow.Mechanism, T: np.ndarray, p: np.ndarray, Y
     reactor: "constant_pressure" (p held) or "constant_volume" (the density of each initial state held).
     solver: the case keys of `solver:` (rtol, atol, max_steps, h0, jacobian, thet, fnewt, quot1, quot2;
     docs/chem.md), with the same defaults and checks as a case file.
-    A Ctrl-C stops the batch after the systems in flight and raises KeyboardInterrupt.
+    A Ctrl-C stops the batch after the chunk in flight and raises KeyboardInterrupt; its .result holds the
+    systems integrated so far.
     Returns a ReactorBatchResult; the final states equal `hetflow run`'s bit for bit."""
     if not isinstance(mechanism, _hetflow.Mechanism):
         raise TypeError(f"mechanism: expected a hetflow.Mechanism, got {type(mechanism).__name__}")
@@ -60,7 +62,12 @@ def reactor_batch(mechanism: _hetflow.Mechanism, T: np.ndarray, p: np.ndarray, Y
         raise ValueError(f"dt = {dt!r}: expected a positive number of seconds")
     case = json.dumps({"type": "reactor_batch", "batch": {"reactor": reactor}, "solver": solver}, indent=1)
     y0 = np.ascontiguousarray(np.column_stack([y, t]))
-    final, status, steps, reasons, seconds = _hetflow._reactor_batch(mechanism, y0, pressures, float(dt), case,
-                                                                     device)
-    return ReactorBatchResult(final[:, -1].copy(), final[:, :-1].copy(), np.array([STATUS[s] for s in status]),
-                              steps, reasons, seconds)
+    final, status, steps, reasons, seconds, interrupted = _hetflow._reactor_batch(mechanism, y0, pressures,
+                                                                                  float(dt), case, device)
+    result = ReactorBatchResult(final[:, -1].copy(), final[:, :-1].copy(), np.array([STATUS[s] for s in status]),
+                                steps, reasons, seconds)
+    if interrupted:
+        done = int((result.status != "not_run").sum())
+        raise stopped(f"hetflow.reactor_batch: interrupted after {done} of {len(t)} systems (their states are "
+                      "in this exception's .result; the others' status is not_run)", result=result)
+    return result

@@ -6,13 +6,14 @@ from typing import Optional, Sequence
 import numpy as np
 
 from . import _hetflow
+from ._interrupt import stopped
 
 
 @dataclass
 class FtleResult:
     """ftle: the field, shape (ny, nx) or (nz, ny, nx), x fastest as the seeds run; axes: the seed
     coordinates per axis (x, y[, z]); flow_map: the final tracer positions, shape ftle.shape + (dimension,),
-    when asked for; dt and steps: the step the integration took; flow: the flow as run (parameters)."""
+    when asked for; dt and steps: the step size and the steps taken; flow: the flow as run (parameters)."""
 
     ftle: np.ndarray
     axes: list
@@ -38,7 +39,8 @@ def ftle(origin: Sequence[float], extent: Sequence[float], counts: Sequence[int]
     ftle_keys: the case file's `ftle:` keys (t0, duration, steps, dt, integrator:
     euler, heun, rk4, dopri5, dop853; rtol, atol, precision: fp64 or fp32), with the same defaults and checks.
     flow_map: also return the final tracer positions.
-    A Ctrl-C stops the integration within a 32nd of its steps and raises KeyboardInterrupt.
+    A Ctrl-C stops the integration within a 32nd of its steps and raises KeyboardInterrupt; its .result
+    holds the field over the steps taken (result.steps of them).
     The field equals `hetflow run`'s ftle.npy (output.npy: true) bit for bit."""
     section = {"flow": flow, **ftle_keys}
     if parameters:
@@ -47,5 +49,9 @@ def ftle(origin: Sequence[float], extent: Sequence[float], counts: Sequence[int]
             "seeds": {"origin": list(map(float, origin)), "extent": list(map(float, extent)),
                       "counts": [int(c) for c in counts]}}
     out = _hetflow._ftle(json.dumps(case, indent=1), device, flow_map)
-    return FtleResult(out["ftle"], list(out["axes"]), out["dt"], out["steps"], json.loads(out["info"]),
-                      out.get("flow_map"))
+    result = FtleResult(out["ftle"], list(out["axes"]), out["dt"], out["steps"], json.loads(out["info"]),
+                        out.get("flow_map"))
+    if out["interrupted"]:
+        raise stopped(f"hetflow.ftle: interrupted after {result.steps} steps; the field over them is in this "
+                      "exception's .result", result=result)
+    return result

@@ -7,6 +7,7 @@ import numpy as np
 
 from . import _hetflow
 from ._arrays import real_array
+from ._interrupt import stopped
 
 METHODS = ("tnt", "fnnls", "lawson-hanson")
 
@@ -37,7 +38,8 @@ def nnls(A: np.ndarray, b: np.ndarray, method: str = "tnt", device: str = "auto"
     fp32, reduction, expansion, problem_class, tune: TNT's options (`hetflow nnls --help`); tolerance: the
     KKT tolerance (0: the method's own); max_iterations: 0 for 3n.
     Returns (x, NnlsReport): x of shape (n,) or (n, k). Raises HetflowError when a right-hand side did not
-    converge (its x is in the exception's `x`), TypeError/ValueError for bad arrays."""
+    converge (its x is in the exception's `x`), TypeError/ValueError for bad arrays. A Ctrl-C stops TNT
+    before its next outer iteration and raises KeyboardInterrupt carrying .x and .report."""
     if method not in METHODS:
         raise ValueError(f"method = {method!r}: expected one of {', '.join(METHODS)}")
     a = real_array("A", A, (2,))
@@ -51,10 +53,13 @@ def nnls(A: np.ndarray, b: np.ndarray, method: str = "tnt", device: str = "auto"
     request.reduction, request.expansion, request.problem_class = reduction, expansion, problem_class
     request.tolerance, request.max_iterations, request.no_tune = tolerance, max_iterations, not tune
     vector = rhs.ndim == 1
-    x, text = _hetflow._nnls(a, np.asfortranarray(rhs.reshape(rhs.shape[0], -1, order="F")), vector, request)
+    x, text, interrupted = _hetflow._nnls(a, np.asfortranarray(rhs.reshape(rhs.shape[0], -1, order="F")), vector, request)
     raw = json.loads(text)
     report = NnlsReport(all(r["converged"] for r in raw["rhs"]),
                         np.array([r["residual_norm"] for r in raw["rhs"]]), raw["rhs"], raw)
+    if interrupted:
+        raise stopped("hetflow.nnls: interrupted; x and report at the best point so far are in this exception's "
+                      ".x and .report", x=x, report=report)
     if not report.converged:
         failed = sum(not r["converged"] for r in raw["rhs"])
         error = _hetflow.HetflowError(f"{failed} of {len(raw['rhs'])} right-hand sides did not converge: "

@@ -7,6 +7,7 @@ import numpy as np
 
 from . import _hetflow
 from ._arrays import real_array
+from ._interrupt import stopped
 
 STATUS = {1: "ok", -2: "too_many_steps", -3: "step_too_small", -4: "singular_matrix", 0: "not_run"}
 
@@ -51,7 +52,7 @@ def radau5(source: str, y0: np.ndarray, t_end, *, params: Optional[np.ndarray] =
     rtol, atol: one value or one per component. h0 ... safe: RADAU5's options (docs/ode.md), with its
     defaults; jacobian: "automatic" (jac when the source has it), "analytic", "finite_difference";
     mapping: how systems map onto a GPU (same results in any). A Ctrl-C stops the batch after the
-    chunk in flight (a 32nd) and raises KeyboardInterrupt."""
+    chunk in flight (a 32nd) and raises KeyboardInterrupt; its .result holds the systems integrated so far."""
     y = real_array("y0", y0, (2,), order="C")
     systems, n = y.shape
     p = np.zeros((systems, 0)) if params is None else real_array("params", params, (2,), order="C")
@@ -61,9 +62,13 @@ def radau5(source: str, y0: np.ndarray, t_end, *, params: Optional[np.ndarray] =
     has_jac = re.search(r"\bvoid\s+jac\s*\(", source) is not None
     settings = dict(h0=h0, h_max=h_max, max_steps=max_steps, nit=nit, thet=thet, fnewt=fnewt, quot1=quot1,
                     quot2=quot2, safe=safe, jacobian=jacobian, mapping=mapping)
-    final, sampled, counters, reasons = _hetflow._radau5(
+    final, sampled, counters, reasons, interrupted = _hetflow._radau5(
         source, n, p.shape[1], has_jac, y, np.ascontiguousarray(p), _per_system("t0", t0, systems),
         _per_system("t_end", t_end, systems), times, _per_system("rtol", rtol, n), _per_system("atol", atol, n),
         settings, device)
     status = np.array([STATUS[int(s)] for s in counters["idid"]])
-    return Radau5Result(final, sampled if times.size else None, status, counters, reasons)
+    result = Radau5Result(final, sampled if times.size else None, status, counters, reasons)
+    if interrupted:
+        raise stopped(f"hetflow.radau5: interrupted after {int((status != 'not_run').sum())} of {systems} systems "
+                      "(their states are in this exception's .result)", result=result)
+    return result

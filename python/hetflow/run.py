@@ -46,10 +46,11 @@ class Result:
 
 
 def run(case: Union[str, Path, dict], *, device: Optional[str] = None, output: Optional[str] = None,
-        set: Sequence[str] = (), quiet: bool = True) -> Result:
+        set: Sequence[str] = (), quiet: bool = False) -> Result:
     """Runs a case: a path to a case file, or a dict of the same keys (relative paths in it are relative
     to the working directory). device and output override device.select and output.dir, `set` takes
-    "key=value" overrides as `hetflow run --set` does. A Ctrl-C stops the run after its current step,
+    "key=value" overrides as `hetflow run --set` does; the run shows the CLI's progress lines on
+    stderr unless quiet. A Ctrl-C stops the run after its current step,
     writes its final outputs, then raises KeyboardInterrupt. Malformed cases raise hetflow.InputError with
     every problem, each naming its line and key. Returns a Result."""
     if isinstance(case, dict):

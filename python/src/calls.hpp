@@ -1,7 +1,7 @@
 #pragma once
 // How a binding runs C++ work: without the GIL, with Ctrl-C turned into a stop request that the work
-// polls (io::interrupted), and the stop reported to Python as KeyboardInterrupt once the work has
-// returned what it computed.
+// polls (io::interrupted); the Python side reports the stop as KeyboardInterrupt carrying what the work
+// computed.
 #include <pybind11/pybind11.h>
 
 #include <stdexcept>
@@ -19,8 +19,9 @@ class ArgumentError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-// Raises KeyboardInterrupt with `message` when a signal arrived during the last guarded call.
-void raise_if_interrupted(const std::string& message);
+// Whether a signal arrived during the last guarded call (and forgets it): the binding then returns what
+// was computed with the flag, and the Python side raises KeyboardInterrupt carrying it.
+bool take_interrupt();
 
 // Runs f() with the GIL released under an InterruptGuard (quiet: Python prints the interrupt itself).
 template <class F>

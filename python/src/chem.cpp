@@ -85,7 +85,6 @@ hetflow.InputError naming the file and line.)")
           seconds = timer.seconds();
           return r;
         });
-        raise_if_interrupted("hetflow.reactor_batch: interrupted");
         CArray y({systems, n});
         std::memcpy(y.mutable_data(), result.y.data(), result.y.size() * sizeof(double));
         py::array_t<int> status(systems);
@@ -97,7 +96,7 @@ hetflow.InputError naming the file and line.)")
           steps.mutable_data()[i] = st.nstep;
           reasons.push_back(st.ok() ? "" : ode::describe(st, result.nmax));
         }
-        return py::make_tuple(y, status, steps, reasons, seconds);
+        return py::make_tuple(y, status, steps, reasons, seconds, take_interrupt());
       },
       py::arg("mechanism"), py::arg("y0"), py::arg("pressures"), py::arg("dt"), py::arg("case_text"), py::arg("device"),
       "Integrates reactor states; use hetflow.reactor_batch.");

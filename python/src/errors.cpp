@@ -25,11 +25,10 @@ PyObject* exception_class(py::module_& m, const char* name, const char* doc, py:
 
 }  // namespace
 
-void raise_if_interrupted(const std::string& message) {
-  if (!io::interrupted()) return;
+bool take_interrupt() {
+  const bool stopped = io::interrupted();
   io::clear_interrupt();
-  PyErr_SetString(PyExc_KeyboardInterrupt, message.c_str());
-  throw py::error_already_set();
+  return stopped;
 }
 
 void bind_errors(py::module_& m) {

@@ -69,8 +69,6 @@ void bind_ftle(py::module_& m) {
           field = solver->ftle();
           if (want_flow_map) flow_map = solver->flow_map();
         });
-        raise_if_interrupted("hetflow.ftle: interrupted after " + std::to_string(done) + " of " +
-                             std::to_string(config.steps) + " steps");
         const app::NanSeeds nan = app::nan_seeds(setup);
         if (!nan.mask.empty()) ftle::mask_seeds(nan.mask, field);
         const auto dim = static_cast<std::size_t>(setup.seeds.dimension);
@@ -86,7 +84,8 @@ void bind_ftle(py::module_& m) {
         }
         out["axes"] = axes;
         out["dt"] = config.duration / static_cast<double>(config.steps);
-        out["steps"] = config.steps;
+        out["steps"] = done;  // all configured steps unless interrupted
+        out["interrupted"] = take_interrupt();
         out["info"] = py::str(setup.info.dump());
         return out;
       },

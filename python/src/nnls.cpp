@@ -30,10 +30,9 @@ void bind_nnls(py::module_& m) {
         const app::NnlsRhs rhs{matrix(B), vector};
         const nnls::Matrix a = matrix(A);
         const app::NnlsOutcome o = guarded([&] { return app::solve_nnls(request, a, rhs); });
-        raise_if_interrupted("hetflow.nnls: interrupted; the solve stopped between outer iterations");
         FortranArray x(o.x.shape);
         std::memcpy(x.mutable_data(), o.x.values.data(), o.x.values.size() * sizeof(double));
-        return py::make_tuple(x, o.report.dump());
+        return py::make_tuple(x, o.report.dump(), take_interrupt());
       },
       py::arg("A"), py::arg("B"), py::arg("vector"), py::arg("request"),
       "Solves as `hetflow nnls` does; returns (x, report as JSON text). Use hetflow.nnls.");

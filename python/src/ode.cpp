@@ -18,21 +18,6 @@ using CArray = py::array_t<double, py::array::c_style>;
 
 namespace {
 
-ode::Jacobian jacobian_named(const std::string& name) {
-  if (name == "analytic") return ode::Jacobian::analytic;
-  if (name == "finite_difference") return ode::Jacobian::finite_difference;
-  if (name == "automatic") return ode::Jacobian::automatic;
-  throw ArgumentError("jacobian = '" + name + "': expected analytic, finite_difference or automatic");
-}
-
-ode::Mapping mapping_named(const std::string& name) {
-  if (name == "work_item") return ode::Mapping::work_item;
-  if (name == "work_group") return ode::Mapping::work_group;
-  if (name == "phased") return ode::Mapping::phased;
-  if (name == "automatic") return ode::Mapping::automatic;
-  throw ArgumentError("mapping = '" + name + "': expected work_item, work_group, phased or automatic");
-}
-
 std::vector<double> values(const CArray& a) { return {a.data(), a.data() + a.size()}; }
 
 }  // namespace
@@ -56,8 +41,15 @@ void bind_ode(py::module_& m) {
         o.quot1 = settings["quot1"].cast<double>();
         o.quot2 = settings["quot2"].cast<double>();
         o.safe = settings["safe"].cast<double>();
-        o.jacobian = jacobian_named(settings["jacobian"].cast<std::string>());
-        o.mapping = mapping_named(settings["mapping"].cast<std::string>());
+        const auto jacobian = settings["jacobian"].cast<std::string>();
+        const auto mapping = settings["mapping"].cast<std::string>();
+        const std::optional<ode::Jacobian> j = ode::jacobian_named(jacobian);
+        const std::optional<ode::Mapping> mp = ode::mapping_named(mapping);
+        if (!j) throw ArgumentError("jacobian = '" + jacobian + "': expected analytic, finite_difference or automatic");
+        if (!mp)
+          throw ArgumentError("mapping = '" + mapping + "': expected work_item, work_group, phased or automatic");
+        o.jacobian = *j;
+        o.mapping = *mp;
         try {
           ode::validate(o, n);
         } catch (const core::Error& e) {
@@ -72,7 +64,6 @@ void bind_ode(py::module_& m) {
           const ode::Radau5 solver(devices, system, o);
           return solver.integrate(batch, [](std::size_t, std::size_t) { return !io::interrupted(); });
         });
-        raise_if_interrupted("hetflow.radau5: interrupted");
         CArray y({systems, static_cast<std::size_t>(n)});
         std::memcpy(y.mutable_data(), r.y.data(), r.y.size() * sizeof(double));
         CArray sampled({systems, r.sample_count, static_cast<std::size_t>(n)});
@@ -94,7 +85,7 @@ void bind_ode(py::module_& m) {
         counters["nsol"] = column(&ode::Statistics::nsol);
         std::vector<std::string> reasons;
         for (const ode::Statistics& st : r.statistics) reasons.push_back(st.ok() ? "" : ode::describe(st, r.nmax));
-        return py::make_tuple(y, sampled, counters, reasons);
+        return py::make_tuple(y, sampled, counters, reasons, take_interrupt());
       },
       py::arg("source"), py::arg("n"), py::arg("parameters"), py::arg("has_jac"), py::arg("y0"), py::arg("params"),
       py::arg("t0"), py::arg("t_end"), py::arg("samples"), py::arg("rtol"), py::arg("atol"), py::arg("settings"),

@@ -28,7 +28,8 @@ void validate(const Options& o, int n) {
   if (!(o.uround > 1e-19 && o.uround < 1.0)) bad("uround", number_text(o.uround), "1e-19 < uround < 1");
   for (std::size_t i = 0; i < o.rtol.size(); ++i)
     if (!(o.rtol[i] > 10.0 * o.uround) || !std::isfinite(o.rtol[i]))
-      bad("rtol[" + std::to_string(i) + "]", number_text(o.rtol[i]), "a finite value > 10 uround = " + number_text(10 * o.uround));
+      bad("rtol[" + std::to_string(i) + "]", number_text(o.rtol[i]),
+          "a finite value > 10 uround = " + number_text(10 * o.uround));
   for (std::size_t i = 0; i < o.atol.size(); ++i)
     if (!(o.atol[i] > 0.0) || !std::isfinite(o.atol[i]))
       bad("atol[" + std::to_string(i) + "]", number_text(o.atol[i]), "a finite value > 0");
@@ -38,7 +39,8 @@ void validate(const Options& o, int n) {
   if (o.nit < 1 || o.nit > 50) bad("nit", std::to_string(o.nit), "1 .. 50");
   if (!(o.safe > 0.001 && o.safe < 1.0)) bad("safe", number_text(o.safe), "0.001 < safe < 1");
   if (!(o.thet < 1.0) || !std::isfinite(o.thet)) bad("thet", number_text(o.thet), "a finite value < 1");
-  if (!(o.fnewt >= 0.0) || !std::isfinite(o.fnewt)) bad("fnewt", number_text(o.fnewt), "a finite value >= 0 (0: default)");
+  if (!(o.fnewt >= 0.0) || !std::isfinite(o.fnewt))
+    bad("fnewt", number_text(o.fnewt), "a finite value >= 0 (0: default)");
   if (!(o.quot1 <= 1.0) || !(o.quot2 >= 1.0) || !(o.quot1 > 0.0) || !std::isfinite(o.quot2))
     bad("quot1, quot2", number_text(o.quot1) + ", " + number_text(o.quot2), "0 < quot1 <= 1 <= quot2");
   if (!(o.min_step_ratio > 0.0 && o.min_step_ratio <= 1.0))
@@ -48,7 +50,8 @@ void validate(const Options& o, int n) {
   if (o.groups_per_unit > 4096) bad("groups_per_unit", std::to_string(o.groups_per_unit), "0 .. 4096 (0: default)");
   if (o.max_registers != 0 && (o.max_registers < 16 || o.max_registers > 255))
     bad("max_registers", std::to_string(o.max_registers), "16 .. 255 (0: default)");
-  if (o.lu_panel < -1 || o.lu_panel > 16) bad("lu_panel", std::to_string(o.lu_panel), "-1 .. 16 (-1: default, 0: none)");
+  if (o.lu_panel < -1 || o.lu_panel > 16)
+    bad("lu_panel", std::to_string(o.lu_panel), "-1 .. 16 (-1: default, 0: none)");
 }
 
 Tolerances transformed_tolerances(const Options& o, int n) {
@@ -68,6 +71,44 @@ Tolerances transformed_tolerances(const Options& o, int n) {
 double newton_tolerance(const Options& o, const Tolerances& t) {
   if (o.fnewt != 0.0) return o.fnewt;
   return std::max(10.0 * o.uround / t.rtol[0], std::min(0.03, std::pow(t.rtol[0], 0.5)));
+}
+
+const char* to_string(Mapping mapping) {
+  switch (mapping) {
+    case Mapping::work_item:
+      return "work_item";
+    case Mapping::work_group:
+      return "work_group";
+    case Mapping::phased:
+      return "phased";
+    case Mapping::automatic:
+      break;
+  }
+  return "automatic";
+}
+
+const char* to_string(Jacobian jacobian) {
+  switch (jacobian) {
+    case Jacobian::analytic:
+      return "analytic";
+    case Jacobian::finite_difference:
+      return "finite_difference";
+    case Jacobian::automatic:
+      break;
+  }
+  return "automatic";
+}
+
+std::optional<Mapping> mapping_named(std::string_view name) {
+  for (const Mapping m : {Mapping::work_item, Mapping::work_group, Mapping::phased, Mapping::automatic})
+    if (name == to_string(m)) return m;
+  return std::nullopt;
+}
+
+std::optional<Jacobian> jacobian_named(std::string_view name) {
+  for (const Jacobian j : {Jacobian::analytic, Jacobian::finite_difference, Jacobian::automatic})
+    if (name == to_string(j)) return j;
+  return std::nullopt;
 }
 
 }  // namespace hetflow::ode

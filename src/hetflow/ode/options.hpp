@@ -1,6 +1,8 @@
 #pragma once
 #include <cstddef>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace hetflow::ode {
@@ -106,6 +108,13 @@ struct Options {
 
 // Throws core::Error naming the first option out of range and its value; n is the system size.
 void validate(const Options& options, int n);
+
+// The names case files, the tuner and Python give the mappings ("work_item", "work_group", "phased",
+// "automatic") and the Jacobians ("analytic", "finite_difference", "automatic"); nullopt for another name.
+const char* to_string(Mapping mapping);
+const char* to_string(Jacobian jacobian);
+std::optional<Mapping> mapping_named(std::string_view name);
+std::optional<Jacobian> jacobian_named(std::string_view name);
 
 // The tolerances RADAU5 works with, per component: rtol' = 0.1 rtol^(2/3), atol' = rtol' (atol / rtol).
 struct Tolerances {

@@ -208,10 +208,7 @@ ode::Options case_solver_options(const casefile::Case& c) {
   o.fnewt = c.get<double>("solver.fnewt");
   o.quot1 = c.get<double>("solver.quot1");
   o.quot2 = c.get<double>("solver.quot2");
-  const std::string jacobian = c.get<std::string>("solver.jacobian");
-  o.jacobian = jacobian == "analytic"            ? ode::Jacobian::analytic
-               : jacobian == "finite_difference" ? ode::Jacobian::finite_difference
-                                                 : ode::Jacobian::automatic;
+  o.jacobian = *ode::jacobian_named(c.get<std::string>("solver.jacobian"));  // the schema allows only these
   return o;
 }
 

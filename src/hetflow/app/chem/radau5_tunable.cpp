@@ -18,16 +18,6 @@ const std::vector<std::string>& radau5_files() {
   return files;
 }
 
-const char* mapping_name(ode::Mapping m) {
-  return m == ode::Mapping::work_group ? "work_group" : m == ode::Mapping::phased ? "phased" : "work_item";
-}
-// The mapping a setting names; none for a name no mapping has.
-std::optional<ode::Mapping> named_mapping(const std::string& name) {
-  for (const ode::Mapping m : {ode::Mapping::work_item, ode::Mapping::work_group, ode::Mapping::phased})
-    if (name == mapping_name(m)) return m;
-  return std::nullopt;
-}
-
 // The system (its source, which holds the mechanism, and its Jacobian) and the batch's decade: the best
 // mapping changes with the batch size, the launch shape with the system's registers.
 std::string radau5_class(const ode::System& system, bool analytic, std::size_t systems) {
@@ -39,7 +29,8 @@ std::string radau5_class(const ode::System& system, bool analytic, std::size_t s
 
 }  // namespace
 
-tune::Tunable radau5_tunable(const core::DeviceSet& devices, const casefile::Case& c, const tune::MeasureOptions& measure) {
+tune::Tunable radau5_tunable(const core::DeviceSet& devices, const casefile::Case& c,
+                             const tune::MeasureOptions& measure) {
   const core::DeviceInfo& info = devices.device(0).info;
   const bool gpu = info.kind == core::DeviceKind::gpu;
   auto batch = std::make_shared<const ReactorBatch>(reactor_batch(c));
@@ -53,7 +44,7 @@ tune::Tunable radau5_tunable(const core::DeviceSet& devices, const casefile::Cas
                                           tune::Dimension::ordered("work_group", tune::powers_of_two(4, biggest)),
                                           tune::Dimension::ordered("groups_per_unit", tune::powers_of_two(1, 128)),
                                           tune::Dimension::ordered("lu_panel", {"0", "2", "4", "8"})};
-  tune::Setting defaults{{"mapping", mapping_name(shape.mapping)},
+  tune::Setting defaults{{"mapping", ode::to_string(shape.mapping)},
                          {"work_group", std::to_string(shape.work_group)},
                          {"groups_per_unit", std::to_string(shape.groups_per_unit)},
                          {"lu_panel", std::to_string(shape.lu_panel)}};
@@ -78,7 +69,7 @@ tune::Tunable radau5_tunable(const core::DeviceSet& devices, const casefile::Cas
                   "systems/s"};
   t.seconds = [&devices, batch, measure](const tune::Setting& s) {
     ode::Options o = batch->options;
-    o.mapping = *named_mapping(s.at("mapping"));
+    o.mapping = *ode::mapping_named(s.at("mapping"));
     o.work_group = std::stoul(s.at("work_group"));
     o.groups_per_unit = std::stoul(s.at("groups_per_unit"));
     o.lu_panel = std::stoi(s.at("lu_panel"));
@@ -109,7 +100,7 @@ ode::Options with_radau5_tuning(ode::Options options, const ode::System& system,
       devices, tune::make_key("radau5", first, radau5_files(), radau5_class(system, analytic, systems)), record);
   if (!entry) return options;
   const auto it = entry->best.find("mapping");
-  const std::optional<ode::Mapping> mapping = named_mapping(it == entry->best.end() ? std::string() : it->second);
+  const std::optional<ode::Mapping> mapping = ode::mapping_named(it == entry->best.end() ? std::string() : it->second);
   const std::optional<std::size_t> wg = whole_number(entry->best, "work_group", 1, first.max_work_group),
                                    groups = whole_number(entry->best, "groups_per_unit", 1, 4096);
   if (!mapping || !wg || !groups) {
@@ -119,7 +110,7 @@ ode::Options with_radau5_tuning(ode::Options options, const ode::System& system,
   options.mapping = *mapping;
   options.work_group = *wg;
   options.groups_per_unit = *groups;
-  record["mapping"] = mapping_name(*mapping);
+  record["mapping"] = ode::to_string(*mapping);
   record["work_group"] = *wg;
   record["groups_per_unit"] = *groups;
   // An entry written before panels were tuned has none.
