@@ -8,6 +8,7 @@ import numpy as np
 from . import _hetflow
 from ._arrays import real_array
 from ._interrupt import stopped
+from ._progress import progress_argument
 
 STATUS = {1: "ok", -2: "too_many_steps", -3: "step_too_small", -4: "singular_matrix", 0: "not_run"}
 
@@ -32,7 +33,8 @@ class ReactorBatchResult:
 
 
 def reactor_batch(mechanism: _hetflow.Mechanism, T: np.ndarray, p: np.ndarray, Y: np.ndarray, dt: float,
-                  device: str = "auto", *, reactor: str = "constant_pressure", **solver) -> ReactorBatchResult:
+                  device: str = "auto", *, reactor: str = "constant_pressure", progress=True,
+                  **solver) -> ReactorBatchResult:
     """Integrates reactor states over dt [s].
 
     mechanism: a hetflow.Mechanism; T [K] and p [Pa]: arrays (n,); Y: mass fractions (n, species) in
@@ -40,6 +42,9 @@ def reactor_batch(mechanism: _hetflow.Mechanism, T: np.ndarray, p: np.ndarray, Y
     reactor: "constant_pressure" (p held) or "constant_volume" (the density of each initial state held).
     solver: the case keys of `solver:` (rtol, atol, max_steps, h0, jacobian, thet, fnewt, quot1, quot2;
     docs/chem.md), with the same defaults and checks as a case file.
+    progress: True shows the CLI's progress display on sys.stderr once the call has taken a second, False
+    nothing; a callable is called as progress(systems done, systems) after each chunk, and an exception it
+    raises stops the batch and propagates.
     A Ctrl-C stops the batch after the chunk in flight and raises KeyboardInterrupt; its .result holds the
     systems integrated so far.
     Returns a ReactorBatchResult; the final states equal `hetflow run`'s bit for bit."""
@@ -63,7 +68,8 @@ def reactor_batch(mechanism: _hetflow.Mechanism, T: np.ndarray, p: np.ndarray, Y
     case = json.dumps({"type": "reactor_batch", "batch": {"reactor": reactor}, "solver": solver}, indent=1)
     y0 = np.ascontiguousarray(np.column_stack([y, t]))
     final, status, steps, reasons, seconds, interrupted = _hetflow._reactor_batch(mechanism, y0, pressures,
-                                                                                  float(dt), case, device)
+                                                                                  float(dt), case, device,
+                                                                                  progress_argument(progress))
     result = ReactorBatchResult(final[:, -1].copy(), final[:, :-1].copy(), np.array([STATUS[s] for s in status]),
                                 steps, reasons, seconds)
     if interrupted:

@@ -7,6 +7,7 @@ import numpy as np
 
 from . import _hetflow
 from ._interrupt import stopped
+from ._progress import progress_argument
 
 
 @dataclass
@@ -30,7 +31,8 @@ class FtleResult:
 
 
 def ftle(origin: Sequence[float], extent: Sequence[float], counts: Sequence[int], *, flow: str = "double_gyre",
-         parameters: Optional[dict] = None, device: str = "auto", flow_map: bool = False, **ftle_keys) -> FtleResult:
+         parameters: Optional[dict] = None, device: str = "auto", flow_map: bool = False, progress=True,
+         **ftle_keys) -> FtleResult:
     """The FTLE field of an analytic flow on a seed grid.
 
     origin, extent, counts: the seed grid, 2 entries each (2D) or 3 (3D), as the case file's `seeds:`.
@@ -39,6 +41,9 @@ def ftle(origin: Sequence[float], extent: Sequence[float], counts: Sequence[int]
     ftle_keys: the case file's `ftle:` keys (t0, duration, steps, dt, integrator:
     euler, heun, rk4, dopri5, dop853; rtol, atol, precision: fp64 or fp32), with the same defaults and checks.
     flow_map: also return the final tracer positions.
+    progress: True shows the CLI's progress display on sys.stderr once the call has taken a second, False
+    nothing; a callable is called as progress(steps done, steps) after each 32nd of the steps, and an
+    exception it raises stops the integration.
     A Ctrl-C stops the integration within a 32nd of its steps and raises KeyboardInterrupt; its .result
     holds the field over the steps taken (result.steps of them).
     The field equals `hetflow run`'s ftle.npy (output.npy: true) bit for bit."""
@@ -48,7 +53,7 @@ def ftle(origin: Sequence[float], extent: Sequence[float], counts: Sequence[int]
     case = {"type": "ftle", "ftle": section,
             "seeds": {"origin": list(map(float, origin)), "extent": list(map(float, extent)),
                       "counts": [int(c) for c in counts]}}
-    out = _hetflow._ftle(json.dumps(case, indent=1), device, flow_map)
+    out = _hetflow._ftle(json.dumps(case, indent=1), device, flow_map, progress_argument(progress))
     result = FtleResult(out["ftle"], list(out["axes"]), out["dt"], out["steps"], json.loads(out["info"]),
                         out.get("flow_map"))
     if out["interrupted"]:

@@ -8,6 +8,7 @@ import numpy as np
 from . import _hetflow
 from ._arrays import real_array
 from ._interrupt import stopped
+from ._progress import progress_argument
 
 STATUS = {1: "ok", -2: "too_many_steps", -3: "step_too_small", -4: "singular_matrix", 0: "not_run"}
 
@@ -41,7 +42,7 @@ def radau5(source: str, y0: np.ndarray, t_end, *, params: Optional[np.ndarray] =
            samples: Optional[np.ndarray] = None, rtol=1e-6, atol=1e-6, h0: float = 0.0, h_max: float = 0.0,
            max_steps: int = 100000, nit: int = 7, thet: float = 0.001, fnewt: float = 0.0, quot1: float = 1.0,
            quot2: float = 1.2, safe: float = 0.9, jacobian: str = "automatic", mapping: str = "automatic",
-           device: str = "auto") -> Radau5Result:
+           device: str = "auto", progress=True) -> Radau5Result:
     """Integrates y' = f(t, y) for every row of y0 from t0 to t_end with RADAU5 (Hairer & Wanner).
 
     source: OpenCL C defining `void rhs(double t, const double* y, double* f, __global const double* p)`
@@ -51,7 +52,9 @@ def radau5(source: str, y0: np.ndarray, t_end, *, params: Optional[np.ndarray] =
     one per system; samples: times at which to return every state too (within [t0, t_end]).
     rtol, atol: one value or one per component. h0 ... safe: RADAU5's options (docs/ode.md), with its
     defaults; jacobian: "automatic" (jac when the source has it), "analytic", "finite_difference";
-    mapping: how systems map onto a GPU (same results in any). A Ctrl-C stops the batch after the
+    mapping: how systems map onto a GPU (same results in any). progress: True shows the CLI's progress
+    display on sys.stderr once the call has taken a second, False nothing; a callable is called as
+    progress(systems done, systems) after each chunk, and an exception it raises stops the batch. A Ctrl-C stops the batch after the
     chunk in flight (a 32nd) and raises KeyboardInterrupt; its .result holds the systems integrated so far."""
     y = real_array("y0", y0, (2,), order="C")
     systems, n = y.shape
@@ -65,7 +68,7 @@ def radau5(source: str, y0: np.ndarray, t_end, *, params: Optional[np.ndarray] =
     final, sampled, counters, reasons, interrupted = _hetflow._radau5(
         source, n, p.shape[1], has_jac, y, np.ascontiguousarray(p), _per_system("t0", t0, systems),
         _per_system("t_end", t_end, systems), times, _per_system("rtol", rtol, n), _per_system("atol", atol, n),
-        settings, device)
+        settings, device, progress_argument(progress))
     status = np.array([STATUS[int(s)] for s in counters["idid"]])
     result = Radau5Result(final, sampled if times.size else None, status, counters, reasons)
     if interrupted:

@@ -16,6 +16,7 @@
 #include "hetflow/core/event.hpp"
 #include "hetflow/ode/radau5.hpp"
 #include "hetflow/ode/statistics.hpp"
+#include "progress.hpp"
 
 namespace hetflow::python {
 
@@ -56,7 +57,7 @@ hetflow.InputError naming the file and line.)")
   m.def(
       "_reactor_batch",
       [](std::shared_ptr<const chem::Mechanism> mech, const CArray& y0, const CArray& pressures, double dt,
-         const std::string& case_text, const std::string& device) {
+         const std::string& case_text, const std::string& device, const py::object& progress) {
         // The solver keys go through reactor_batch's own declarations, so defaults and errors are a case file's.
         casefile::Schema schema("reactor_batch", "hetflow.reactor_batch's keyword arguments");
         app::declare_solver_keys(schema);
@@ -71,6 +72,7 @@ hetflow.InputError naming the file and line.)")
               *mech, kind, std::span<const double>(batch.y0).subspan(i * n, n), pressures.data()[i]));
         batch.t_end = {dt};
         double seconds = 0;
+        CallProgress shown(progress, static_cast<std::int64_t>(systems), "reactor_batch", "systems");
         const ode::Result result = guarded([&] {
           const core::DeviceSet devices = core::DeviceSet::select(device);
           const ode::System system = chem::reactor_system(*mech, app::case_jacobian(c), kind);
@@ -81,10 +83,13 @@ hetflow.InputError naming the file and line.)")
           solver.prepare(systems);
           // Timed as a reactor_batch case times it (integration_seconds): the integration alone.
           const core::WallTimer timer;
-          ode::Result r = solver.integrate(batch, [](std::size_t, std::size_t) { return !io::interrupted(); });
+          ode::Result r = solver.integrate(batch, [&](std::size_t done, std::size_t) {
+            return shown.update(static_cast<std::int64_t>(done)) && !io::interrupted();
+          });
           seconds = timer.seconds();
           return r;
         });
+        shown.finish(static_cast<std::int64_t>(result.started()));
         CArray y({systems, n});
         std::memcpy(y.mutable_data(), result.y.data(), result.y.size() * sizeof(double));
         py::array_t<int> status(systems);
@@ -99,7 +104,7 @@ hetflow.InputError naming the file and line.)")
         return py::make_tuple(y, status, steps, reasons, seconds, take_interrupt());
       },
       py::arg("mechanism"), py::arg("y0"), py::arg("pressures"), py::arg("dt"), py::arg("case_text"), py::arg("device"),
-      "Integrates reactor states; use hetflow.reactor_batch.");
+      py::arg("progress"), "Integrates reactor states; use hetflow.reactor_batch.");
 }
 
 }  // namespace hetflow::python

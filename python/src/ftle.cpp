@@ -14,6 +14,7 @@
 #include "hetflow/casefile/error.hpp"
 #include "hetflow/core/device_set.hpp"
 #include "hetflow/ftle/body.hpp"
+#include "progress.hpp"
 
 namespace hetflow::python {
 
@@ -38,7 +39,7 @@ py::array_t<double> seed_array(const std::vector<double>& values, const ftle::Se
 void bind_ftle(py::module_& m) {
   m.def(
       "_ftle",
-      [](const std::string& case_text, const std::string& device, bool want_flow_map) {
+      [](const std::string& case_text, const std::string& device, bool want_flow_map, const py::object& progress) {
         const casefile::Case c = casefile::parse_case(case_text, app::case_registry(), {}, "<hetflow.ftle>");
         std::vector<std::string> problems;
         app::check_ftle_case(c, problems);
@@ -49,6 +50,7 @@ void bind_ftle(py::module_& m) {
         const ftle::Config& config = setup.config;
         std::vector<double> field, flow_map;
         long done = 0;
+        CallProgress shown(progress, config.steps, "ftle", "steps");
         guarded([&] {
           const core::DeviceSet devices = core::DeviceSet::select(device);
           std::optional<ftle::Solver> solver;
@@ -60,7 +62,7 @@ void bind_ftle(py::module_& m) {
           // Chunks of a 32nd, so that a Ctrl-C stops the integration soon; at least one step, which an
           // FTLE needs.
           const long chunk = std::max(1L, config.steps / 32);
-          while (done < config.steps && (done == 0 || !io::interrupted())) {
+          while (done < config.steps && (done == 0 || (shown.update(done) && !io::interrupted()))) {
             const long n = std::min(chunk, config.steps - done);
             solver->advance(n);
             solver->finish();
@@ -69,6 +71,7 @@ void bind_ftle(py::module_& m) {
           field = solver->ftle();
           if (want_flow_map) flow_map = solver->flow_map();
         });
+        shown.finish(done);
         const app::NanSeeds nan = app::nan_seeds(setup);
         if (!nan.mask.empty()) ftle::mask_seeds(nan.mask, field);
         const auto dim = static_cast<std::size_t>(setup.seeds.dimension);
@@ -89,7 +92,7 @@ void bind_ftle(py::module_& m) {
         out["info"] = py::str(setup.info.dump());
         return out;
       },
-      py::arg("case_text"), py::arg("device"), py::arg("flow_map"),
+      py::arg("case_text"), py::arg("device"), py::arg("flow_map"), py::arg("progress"),
       "One FTLE field of a `type: ftle` case given as text; use hetflow.ftle.");
 }
 

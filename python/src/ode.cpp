@@ -10,6 +10,7 @@
 #include "hetflow/core/error.hpp"
 #include "hetflow/ode/radau5.hpp"
 #include "hetflow/ode/statistics.hpp"
+#include "progress.hpp"
 
 namespace hetflow::python {
 
@@ -27,7 +28,7 @@ void bind_ode(py::module_& m) {
       "_radau5",
       [](const std::string& source, int n, std::size_t parameters, bool has_jac, const CArray& y0, const CArray& params,
          const CArray& t0, const CArray& t_end, const CArray& samples, const CArray& rtol, const CArray& atol,
-         const py::dict& settings, const std::string& device) {
+         const py::dict& settings, const std::string& device, const py::object& progress) {
         ode::System system{n, source, has_jac, parameters};
         ode::Options o;
         o.rtol = values(rtol);
@@ -59,11 +60,15 @@ void bind_ode(py::module_& m) {
         const std::size_t systems = static_cast<std::size_t>(y0.shape(0));
         // Chunks of a 32nd of the batch, so that a Ctrl-C stops it after the chunk in flight.
         o.chunk_systems = std::max<std::size_t>(1, systems / 32);
+        CallProgress shown(progress, static_cast<std::int64_t>(systems), "radau5", "systems");
         const ode::Result r = guarded([&] {
           const core::DeviceSet devices = core::DeviceSet::select(device);
           const ode::Radau5 solver(devices, system, o);
-          return solver.integrate(batch, [](std::size_t, std::size_t) { return !io::interrupted(); });
+          return solver.integrate(batch, [&](std::size_t done, std::size_t) {
+            return shown.update(static_cast<std::int64_t>(done)) && !io::interrupted();
+          });
         });
+        shown.finish(static_cast<std::int64_t>(r.started()));
         CArray y({systems, static_cast<std::size_t>(n)});
         std::memcpy(y.mutable_data(), r.y.data(), r.y.size() * sizeof(double));
         CArray sampled({systems, r.sample_count, static_cast<std::size_t>(n)});
@@ -89,7 +94,7 @@ void bind_ode(py::module_& m) {
       },
       py::arg("source"), py::arg("n"), py::arg("parameters"), py::arg("has_jac"), py::arg("y0"), py::arg("params"),
       py::arg("t0"), py::arg("t_end"), py::arg("samples"), py::arg("rtol"), py::arg("atol"), py::arg("settings"),
-      py::arg("device"), "Integrates a batch of ODE systems; use hetflow.radau5.");
+      py::arg("device"), py::arg("progress"), "Integrates a batch of ODE systems; use hetflow.radau5.");
 }
 
 }  // namespace hetflow::python

@@ -39,3 +39,9 @@ def test_bad_keys_are_named_as_a_case_file_names_them():
         hetflow.ftle([0, 0], [2, 1], [1, 21], device=DEVICE)
     with pytest.raises(hetflow.InputError, match="ftle.double_gyre.amplitude"):
         hetflow.ftle(**GYRE, parameters={"amplitude": 1}, device=DEVICE)
+
+
+def test_progress_reports_steps_before_each_32nd_and_at_the_end():
+    seen = []
+    hetflow.ftle(**GYRE, duration=6.4, dt=0.1, device=DEVICE, progress=lambda d, t: seen.append((d, t)))
+    assert seen == [(2 * k, 64) for k in range(1, 33)]

@@ -53,3 +53,11 @@ def test_bad_options_and_arrays_are_refused_with_their_names():
     with pytest.raises(hetflow.KernelBuildError):
         hetflow.radau5("void rhs(double t, const double* y, double* f, __global const double* p) { f[0] = oops; }",
                        np.ones((1, 1)), 1.0, device=DEVICE)
+
+
+def test_progress_reports_systems_in_chunks_of_a_32nd_up_to_the_batch():
+    decay = "void rhs(double t, const double* y, double* f, __global const double* p) { f[0] = -y[0]; }"
+    seen = []
+    r = hetflow.radau5(decay, np.ones((64, 1)), 1.0, device=DEVICE, progress=lambda d, t: seen.append((d, t)))
+    assert r.ok and seen[-1] == (64, 64)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen) and len(seen) > 2

@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include "hetflow/display/progress.hpp"
 
@@ -52,6 +54,26 @@ TEST(Progress, CountsTheUnitItIsGiven) {
   EXPECT_EQ(out.str(),
             "reactor_batch: 25% (50/200 systems), 25.0 systems/s, ETA 0:06, elapsed 0:02\n"
             "reactor_batch: stopped after 56 of 200 systems in 4.00 s (14.0 systems/s)\n");
+}
+
+// Quiet for a second: work done sooner prints nothing, work that outlasts it shows its lines and summary.
+TEST(Progress, QuietForASecondThenAsUsual) {
+  const auto shown = [](const std::vector<std::pair<double, std::int64_t>>& updates) {
+    FakeClock clock;
+    std::ostringstream out;
+    Progress p(100, "run", Verbosity::normal, out, Terminal::no, clock.function());
+    p.quiet_for(1);
+    for (const auto& [now, done] : updates) {
+      clock.now = now;
+      p.update(done);
+    }
+    p.finish();
+    return out.str();
+  };
+  EXPECT_EQ(shown({{0.5, 60}, {0.9, 100}}), "");
+  EXPECT_EQ(shown({{0.5, 20}, {2, 40}, {4, 100}}),
+            "run: 40% (40/100 steps), 20.0 steps/s, ETA 0:03, elapsed 0:02\n"
+            "run: 100 steps in 4.00 s (25.0 steps/s)\n");
 }
 
 TEST(Progress, PlainHeartbeatWhenProgressIsSlow) {

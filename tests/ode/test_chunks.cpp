@@ -102,6 +102,8 @@ TEST(OdeChunks, KeepGoingStopsBetweenCappedChunks) {
     return done < 100;
   });
   EXPECT_EQ(asked, (std::vector<std::size_t>{0, 100}));
+  EXPECT_EQ(stopped.started(), 200u);
+  EXPECT_EQ(all.started(), 1000u);
   for (std::size_t i = 0; i < 1000; ++i) {
     if (i < 200) {
       EXPECT_EQ(stopped.statistics[i].status, whole.statistics[i].status) << i;

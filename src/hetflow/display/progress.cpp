@@ -23,8 +23,10 @@ double steady_seconds() {
 
 bool stream_is_terminal(const std::ostream& out) {
   int fd = -1;
-  if (&out == &std::cerr || &out == &std::clog) fd = STDERR_FILENO;
-  else if (&out == &std::cout) fd = STDOUT_FILENO;
+  if (&out == &std::cerr || &out == &std::clog)
+    fd = STDERR_FILENO;
+  else if (&out == &std::cout)
+    fd = STDOUT_FILENO;
   if (fd < 0 || !::isatty(fd)) return false;
   const char* term = std::getenv("TERM");
   return !(term && std::strcmp(term, "dumb") == 0);
@@ -33,9 +35,12 @@ bool stream_is_terminal(const std::ostream& out) {
 std::string format_rate(double rate) {
   char buf[48];
   if (!(rate > 0) || !std::isfinite(rate)) return "-";
-  if (rate >= 100) std::snprintf(buf, sizeof buf, "%.0f", rate);
-  else if (rate >= 10) std::snprintf(buf, sizeof buf, "%.1f", rate);
-  else std::snprintf(buf, sizeof buf, "%.2f", rate);
+  if (rate >= 100)
+    std::snprintf(buf, sizeof buf, "%.0f", rate);
+  else if (rate >= 10)
+    std::snprintf(buf, sizeof buf, "%.1f", rate);
+  else
+    std::snprintf(buf, sizeof buf, "%.2f", rate);
   return buf;
 }
 
@@ -47,7 +52,8 @@ std::string format_seconds(double seconds) {
 }
 
 // Appends pieces in order; "literal" + std::string temporaries trip a false -Wrestrict in GCC 12.
-template <class... Parts> void append(std::string& out, const Parts&... parts) {
+template <class... Parts>
+void append(std::string& out, const Parts&... parts) {
   (out.append(std::string_view(parts)), ...);
 }
 
@@ -83,9 +89,7 @@ Progress::~Progress() {
 
 double Progress::elapsed() const { return std::max(0.0, clock_() - start_); }
 
-double Progress::rate(double elapsed_s) const {
-  return elapsed_s > 0 ? static_cast<double>(done_) / elapsed_s : 0.0;
-}
+double Progress::rate(double elapsed_s) const { return elapsed_s > 0 ? static_cast<double>(done_) / elapsed_s : 0.0; }
 
 std::string Progress::status_fields(double elapsed_s) const {
   const double r = rate(elapsed_s);
@@ -105,6 +109,7 @@ void Progress::update(std::int64_t steps_done) {
   if (total_ > 0) done_ = std::min(done_, total_);
   if (verbosity_ == Verbosity::quiet || finished_) return;
   const double now = clock_();
+  if (now - start_ < quiet_s_) return;
   if (tty_) {
     if (!drawn_ || now - last_draw_ >= redraw_interval_s || (total_ > 0 && done_ == total_)) draw_bar(now);
     return;
@@ -130,8 +135,8 @@ void Progress::draw_bar(double now) {
     char percent[16];
     std::snprintf(percent, sizeof percent, "%3d%%", static_cast<int>(done_ * 100 / total_));
     append(line, " [", std::string(static_cast<std::size_t>(filled), '#'),
-           std::string(static_cast<std::size_t>(bar_width - filled), '-'), "] ", percent, " ",
-           std::to_string(done_), "/", std::to_string(total_));
+           std::string(static_cast<std::size_t>(bar_width - filled), '-'), "] ", percent, " ", std::to_string(done_),
+           "/", std::to_string(total_));
   } else {
     append(line, " ", std::to_string(done_), " ", unit_);
   }
@@ -140,6 +145,7 @@ void Progress::draw_bar(double now) {
   const std::size_t length = line.size();
   if (length < bar_length_) line.append(bar_length_ - length, ' ');
   out_ << '\r' << line << std::flush;
+  shown_ = true;
   bar_length_ = length;
   drawn_ = true;
   last_draw_ = now;
@@ -153,6 +159,7 @@ void Progress::print_line(double now) {
   else
     out_ << done_ << " " << unit_;
   out_ << ", " << status_fields(elapsed_s) << '\n' << std::flush;
+  shown_ = true;
   last_line_ = now;
 }
 
@@ -179,6 +186,7 @@ void Progress::finish() {
   finished_ = true;
   if (verbosity_ == Verbosity::quiet) return;
   const double elapsed_s = elapsed();
+  if (!shown_ && elapsed_s < quiet_s_) return;
   std::string line = label_ + ": ";
   if (total_ > 0 && done_ < total_)
     append(line, "stopped after ", std::to_string(done_), " of ", std::to_string(total_), " ", unit_);

@@ -43,6 +43,9 @@ class Progress {
 
   // What is counted, "steps" unless set (a batch of ODE systems counts "systems").
   void count(std::string unit) { unit_ = std::move(unit); }
+  // Shows nothing until `seconds` have passed: work that ends sooner prints nothing at all, not even the
+  // summary (the Python package's functions, which hand their results back instead of printing them).
+  void quiet_for(double seconds) { quiet_s_ = seconds; }
 
   bool is_tty() const { return tty_; }
   std::int64_t done() const { return done_; }
@@ -64,11 +67,13 @@ class Progress {
   double start_;
   std::int64_t done_ = 0;
   double last_draw_ = 0;
-  bool drawn_ = false;         // a bar is on the current terminal line
+  bool drawn_ = false;          // a bar is on the current terminal line
   std::size_t bar_length_ = 0;  // to blank the rest of a shorter redraw
-  int next_percent_ = 10;      // next milestone for plain lines
+  int next_percent_ = 10;       // next milestone for plain lines
   double last_line_ = 0;
   bool finished_ = false;
+  double quiet_s_ = 0;
+  bool shown_ = false;    // a bar or a line was printed
   std::string activity_;  // shown after the bar until the next update
 };
 

@@ -13,8 +13,28 @@ namespace {
 
 // radau5.cl's S_* settings.
 enum Setting : std::size_t {
-  s_uround, s_safe, s_thet, s_fnewt, s_quot1, s_quot2, s_facl, s_facr, s_h0, s_hmax,
-  s_u1, s_alph, s_beta, s_c1, s_c2, s_c1m1, s_c2m1, s_c1mc2, s_dd1, s_dd2, s_dd3, setting_count
+  s_uround,
+  s_safe,
+  s_thet,
+  s_fnewt,
+  s_quot1,
+  s_quot2,
+  s_facl,
+  s_facr,
+  s_h0,
+  s_hmax,
+  s_u1,
+  s_alph,
+  s_beta,
+  s_c1,
+  s_c2,
+  s_c1m1,
+  s_c2m1,
+  s_c1mc2,
+  s_dd1,
+  s_dd2,
+  s_dd3,
+  setting_count
 };
 
 // The method's constants, computed as radau5.f computes them (host pow and sqrt are glibc's, as the
@@ -61,8 +81,9 @@ bool analytic(Jacobian choice, const System& system) {
   if (choice == Jacobian::analytic && !system.analytic_jacobian)
     throw core::Error("ODE options: jacobian is analytic but the system has no jac() (analytic_jacobian is not set)");
   if (choice == Jacobian::finite_difference && system.group_only)
-    throw core::Error("ODE options: jacobian is finite_difference but the system is group_only (it has no rhs() for "
-                      "RADAU5's difference quotients): use its analytic jac_group");
+    throw core::Error(
+        "ODE options: jacobian is finite_difference but the system is group_only (it has no rhs() for "
+        "RADAU5's difference quotients): use its analytic jac_group");
   if (choice == Jacobian::automatic) return system.analytic_jacobian;
   return choice == Jacobian::analytic;
 }
@@ -78,6 +99,12 @@ std::vector<std::size_t> batch_order(std::size_t count) {
 std::size_t Result::failures() const {
   std::size_t n = 0;
   for (const Statistics& s : statistics) n += s.ok() ? 0 : 1;
+  return n;
+}
+
+std::size_t Result::started() const {
+  std::size_t n = 0;
+  for (const Statistics& s : statistics) n += s.status == Status::not_run ? 0 : 1;
   return n;
 }
 

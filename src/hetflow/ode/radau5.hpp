@@ -44,8 +44,9 @@ namespace hetflow::ode {
 // which evaluates rhs() at four states at once, one per lane; on CPUs mapping 1 and the phased mapping
 // evaluate the three Newton stages of an iteration with it, so that PoCL runs them in SIMD registers.
 // A lane's last bits may differ from rhs()'s (vector exp and log differ from scalar ones in PoCL), but
-// both mappings make the same calls, so they still agree bit for bit. Built by name, e.g. System{.n = 2, .source = src, .analytic_jacobian = true}:
-// every member has a default (as every Batch member does), so designated initializers may leave any out.
+// both mappings make the same calls, so they still agree bit for bit. Built by name, e.g. System{.n = 2, .source = src,
+// .analytic_jacobian = true}: every member has a default (as every Batch member does), so designated initializers may
+// leave any out.
 struct System {
   int n = 0;
   std::string source{};
@@ -96,18 +97,20 @@ struct ChunkPlan {
 };
 
 struct Result {
-  std::vector<double> y;                // n per system: at t_end, or at the last accepted step on failure
+  std::vector<double> y;               // n per system: at t_end, or at the last accepted step on failure
   std::vector<Statistics> statistics;  // per system
   // Dense output (Batch::samples): n values per sample per system, system after system (sample j of
   // system s from (s * sample_count + j) * n). A sample at t0 is the initial state, one at t_end the final
   // state's bits; one that a failed system never reached, or of a system an interrupted run did not
   // start, is NaN.
   std::vector<double> samples;
-  std::size_t sample_count = 0;  // samples per system
-  long nmax = 0;                        // the nmax the batch ran with, for describe()
-  std::vector<ChunkPlan> chunking;      // per device of the DeviceSet
+  std::size_t sample_count = 0;     // samples per system
+  long nmax = 0;                    // the nmax the batch ran with, for describe()
+  std::vector<ChunkPlan> chunking;  // per device of the DeviceSet
 
   std::size_t failures() const;
+  // The systems that ran, to t_end or to their failure: all but those an interrupted run never started.
+  std::size_t started() const;
   // Every failed system, one per line: "system 3: IDID = -4: ...".
   std::string report() const;
 };
@@ -180,7 +183,7 @@ class Radau5 {
   System system_;
   Options options_;
   bool analytic_jacobian_;
-  std::vector<double> settings_;  // the kernel's settings array (radau5.cl, S_*)
+  std::vector<double> settings_;    // the kernel's settings array (radau5.cl, S_*)
   std::vector<double> tolerances_;  // rtol' then atol', n each
   Device& part(std::size_t k, const LaunchShape& shape) const;
   // The batch's system count; throws core::Error for malformed input (naming the value).

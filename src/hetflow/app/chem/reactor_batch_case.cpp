@@ -23,8 +23,8 @@ namespace {
 namespace fs = std::filesystem;
 
 // The initial states (mass fractions then T, pressures in Pa): from batch.file, or sampled.
-void initial_states(const casefile::Case& c, const chem::Mechanism& m, const Composition& fuel, const Composition& oxidizer,
-                    std::vector<double>& y0, std::vector<double>& pressures) {
+void initial_states(const casefile::Case& c, const chem::Mechanism& m, const Composition& fuel,
+                    const Composition& oxidizer, std::vector<double>& y0, std::vector<double>& pressures) {
   const std::size_t n = m.species.size() + 1;
   if (!c.get<std::string>("batch.file").empty()) {
     const io::CsvTable table = io::read_csv(c.get<std::string>("batch.file"));
@@ -65,8 +65,9 @@ void initial_states(const casefile::Case& c, const chem::Mechanism& m, const Com
 std::string batch_headline(std::size_t systems, std::size_t integrated, std::size_t failed, std::size_t n, double dt,
                            double seconds, double coolest, double hottest) {
   char line[512];
-  std::snprintf(line, sizeof line, "reactor_batch: %zu of %zu systems of %zu equations integrated over dt = %s s in "
-                                   "%.3f s (%.1f systems/s), %zu failed, %zu interrupted",
+  std::snprintf(line, sizeof line,
+                "reactor_batch: %zu of %zu systems of %zu equations integrated over dt = %s s in "
+                "%.3f s (%.1f systems/s), %zu failed, %zu interrupted",
                 integrated, systems, n, core::number_text(dt, 6).c_str(), seconds,
                 static_cast<double>(integrated) / seconds, failed, systems - integrated);
   std::string text = line;
@@ -95,12 +96,13 @@ ReactorBatch reactor_batch(const casefile::Case& c) {
   std::vector<std::string> problems;
   const auto [mechanism, fuel, oxidizer] = case_mixture(c, problems);
   const chem::ReactorKind reactor = case_reactor(c, "batch.reactor");
-  ReactorBatch r{mechanism, {}, {}, chem::reactor_system(*mechanism, case_jacobian(c), reactor), case_solver_options(c)};
+  ReactorBatch r{
+      mechanism, {}, {}, chem::reactor_system(*mechanism, case_jacobian(c), reactor), case_solver_options(c)};
   initial_states(c, *mechanism, fuel, oxidizer, r.batch.y0, r.pressures);
   const std::size_t n = mechanism->species.size() + 1;
   for (std::size_t i = 0; i < r.pressures.size(); ++i)
-    r.batch.params.push_back(reactor_parameter(
-        *mechanism, reactor, std::span<const double>(r.batch.y0).subspan(i * n, n), r.pressures[i]));
+    r.batch.params.push_back(
+        reactor_parameter(*mechanism, reactor, std::span<const double>(r.batch.y0).subspan(i * n, n), r.pressures[i]));
   r.batch.t_end = {c.get<double>("batch.dt")};
   // No sort_key: on GPUs Radau5 runs the states in order of initial rate (ode::Order), which ran
   // GRI-Mech 3.0 faster than order of temperature (docs/chem.md).
@@ -108,14 +110,20 @@ ReactorBatch reactor_batch(const casefile::Case& c) {
 }
 
 casefile::Schema ReactorBatchCase::schema() const {
-  casefile::Schema s("reactor_batch", "a batch of adiabatic reactors (constant pressure or volume) integrated over dt (docs/chem.md)");
+  casefile::Schema s("reactor_batch",
+                     "a batch of adiabatic reactors (constant pressure or volume) integrated over dt (docs/chem.md)");
   declare_mechanism_keys(s);
   declare_mixture_keys(s.section("mixture", "the fuel / oxidizer of sampled states"));
   auto& b = s.section("batch", "the reactor states and the interval");
   b.key<long>("count", 1000, "sampled states").at_least(1);
   b.key<long>("seed", 1, "random seed of the sampling").at_least(0);
-  b.key<std::vector<double>>("temperature", std::vector<double>{1000.0, 1500.0}, "T range [min, max]").length(2).above(0).unit("K");
-  b.key<std::vector<double>>("pressure", std::vector<double>{1.0, 1.0}, "p range [min, max], in pressure_unit").length(2).above(0);
+  b.key<std::vector<double>>("temperature", std::vector<double>{1000.0, 1500.0}, "T range [min, max]")
+      .length(2)
+      .above(0)
+      .unit("K");
+  b.key<std::vector<double>>("pressure", std::vector<double>{1.0, 1.0}, "p range [min, max], in pressure_unit")
+      .length(2)
+      .above(0);
   b.key<std::vector<double>>("phi", std::vector<double>{0.5, 2.0}, "phi range [min, max]").length(2).above(0);
   b.key<std::string>("pressure_unit", "atm", "unit of pressure").one_of({"atm", "Pa"});
   b.key<std::string>("file", "", "a CSV of states instead: columns T, p and species mole fractions (normalised)")
@@ -132,8 +140,9 @@ void ReactorBatchCase::check(const casefile::Case& c) const {
   const auto [mechanism, fuel, oxidizer] = case_mixture(c, problems);
   for (const char* key : {"batch.temperature", "batch.pressure", "batch.phi"}) {
     const auto r = c.get<std::vector<double>>(key);
-    if (r[0] > r[1]) problems.push_back(c.where(key) + ": " + key + " = [" + exact_number(r[0]) + ", " +
-                                        exact_number(r[1]) + "]: expected [min, max] with min <= max");
+    if (r[0] > r[1])
+      problems.push_back(c.where(key) + ": " + key + " = [" + exact_number(r[0]) + ", " + exact_number(r[1]) +
+                         "]: expected [min, max] with min <= max");
   }
   if (!c.get<std::string>("batch.file").empty() && !fs::is_regular_file(c.get<std::string>("batch.file")))
     problems.push_back(c.missing_file("batch.file"));
@@ -153,8 +162,7 @@ RunOutcome ReactorBatchCase::run(const casefile::Case& c, RunContext& ctx) const
   // Names every build of the run, also any that integrate() makes on first use.
   const core::BuildLabel label(radau5_build_label(c, *mechanism));
   const core::WallTimer build_timer;
-  ode::Options options =
-      with_radau5_tuning(r.options, r.system, systems, ctx.devices, dir.manifest()["tuning"]);
+  ode::Options options = with_radau5_tuning(r.options, r.system, systems, ctx.devices, dir.manifest()["tuning"]);
   options.chunk_systems = progress_chunk_systems(ctx.devices, r.system, systems);
   const ode::Radau5 solver(ctx.devices, r.system, options);
   solver.prepare(systems);
@@ -170,10 +178,7 @@ RunOutcome ReactorBatchCase::run(const casefile::Case& c, RunContext& ctx) const
     return !io::interrupted();
   });
   const double seconds = timer.seconds();
-  const auto unfinished = static_cast<std::size_t>(std::count_if(
-      result.statistics.begin(), result.statistics.end(),
-      [](const ode::Statistics& st) { return st.status == ode::Status::not_run; }));
-  const std::size_t integrated = systems - unfinished;
+  const std::size_t integrated = result.started();
   progress.update(static_cast<std::int64_t>(integrated));
   progress.finish();
 
@@ -195,11 +200,14 @@ RunOutcome ReactorBatchCase::run(const casefile::Case& c, RunContext& ctx) const
     // never reached the systems it did not start: both left empty.
     for (std::size_t k = 0; k < n; ++k)
       table += "," + (st.ok() ? exact_number(result.y[i * n + (k + n - 1) % n]) : std::string());
-    const std::string reason = st.ok()  ? ""
-                               : run    ? ode::describe(st, result.nmax)
-                                        : "the run was interrupted before this system was integrated";
-    table += "," + std::to_string(st.nstep) + "," + (st.ok() ? "ok" : run ? "failed" : "interrupted") + "," +
-             csv_field(reason) + "\n";
+    const std::string reason = st.ok() ? ""
+                               : run   ? ode::describe(st, result.nmax)
+                                       : "the run was interrupted before this system was integrated";
+    table += "," + std::to_string(st.nstep) + "," +
+             (st.ok() ? "ok"
+              : run   ? "failed"
+                      : "interrupted") +
+             "," + csv_field(reason) + "\n";
     if (run && !st.ok()) failures.push_back({{"system", i}, {"reason", reason}});
     if (st.ok()) {
       coolest = std::min(coolest, result.y[(i + 1) * n - 1]);
@@ -210,19 +218,21 @@ RunOutcome ReactorBatchCase::run(const casefile::Case& c, RunContext& ctx) const
   io::write_file_atomically(dir.file("final_states.csv"), table);
   writing.update(static_cast<std::int64_t>(systems));
   writing.finish();
-  dir.add_output("final_states.csv",
-                 "per system: initial T and p, T and mass fractions at dt, steps, status (ok, failed, interrupted), reason");
+  dir.add_output(
+      "final_states.csv",
+      "per system: initial T and p, T and mass fractions at dt, steps, status (ok, failed, interrupted), reason");
   if (!batch.samples.empty()) {
     std::vector<std::size_t> species(mechanism->species.size());
     for (std::size_t k = 0; k < species.size(); ++k) species[k] = k;
     io::write_file_atomically(dir.file("trajectories.csv"),
                               trajectory_table(*mechanism, result, batch.samples, species));
-    dir.add_output("trajectories.csv", "per system (column system: row of final_states.csv) and sample time: T and "
-                                       "mass fractions from RADAU5's dense output, empty past a failure");
+    dir.add_output("trajectories.csv",
+                   "per system (column system: row of final_states.csv) and sample time: T and "
+                   "mass fractions from RADAU5's dense output, empty past a failure");
   }
   dir.manifest()["result"] = {{"systems", systems},
                               {"integrated", integrated},
-                              {"interrupted", unfinished},
+                              {"interrupted", systems - integrated},
                               {"equations", n},
                               {"failures", failures},
                               {"failed", failures.size()},
@@ -234,7 +244,7 @@ RunOutcome ReactorBatchCase::run(const casefile::Case& c, RunContext& ctx) const
   dir.add_timing("total", total.seconds());
   print_headline(ctx, batch_headline(systems, integrated, failures.size(), n, c.get<double>("batch.dt"), seconds,
                                      coolest, hottest));
-  return unfinished ? RunOutcome::interrupted : RunOutcome::complete;
+  return integrated < systems ? RunOutcome::interrupted : RunOutcome::complete;
 }
 
 }  // namespace hetflow::app
