@@ -1,5 +1,5 @@
 // hetflow._ftle: one FTLE field of a `type: ftle` case's flow and seeds, for hetflow.ftle
-// (python/hetflow/ftle.py).
+// (python/hetflow/ftle.py); gridded velocity from files as the case says, or from an array.
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
@@ -13,6 +13,7 @@
 #include "hetflow/app/ftle/ftle_nan_seeds.hpp"
 #include "hetflow/casefile/error.hpp"
 #include "hetflow/core/device_set.hpp"
+#include "hetflow/core/error.hpp"
 #include "hetflow/ftle/body.hpp"
 #include "progress.hpp"
 
@@ -21,6 +22,33 @@ namespace hetflow::python {
 namespace py = pybind11;
 
 namespace {
+
+using Velocity = py::array_t<double, py::array::c_style>;
+
+// Snapshots (snapshots, nz, ny, nx, dimension) with their grid, as VelocityGrid::check wants them (errors
+// become hetflow.InputError naming the snapshot, node and component).
+std::shared_ptr<const ftle::VelocityGrid> velocity_grid(const Velocity& u, const std::vector<double>& origin,
+                                                        const std::vector<double>& spacing,
+                                                        const std::vector<double>& times) {
+  ftle::VelocityGrid g;
+  g.dimension = static_cast<int>(u.shape(4));
+  g.dims = {static_cast<std::size_t>(u.shape(3)), static_cast<std::size_t>(u.shape(2)),
+            static_cast<std::size_t>(u.shape(1))};
+  std::copy(origin.begin(), origin.end(), g.origin.begin());
+  std::copy(spacing.begin(), spacing.end(), g.spacing.begin());
+  g.times = times;
+  const std::size_t per_snapshot = g.nodes() * static_cast<std::size_t>(g.dimension);
+  for (py::ssize_t k = 0; k < u.shape(0); ++k) {
+    const double* first = u.data() + static_cast<std::size_t>(k) * per_snapshot;
+    g.snapshots.emplace_back(first, first + per_snapshot);
+  }
+  try {
+    g.check("velocity");
+  } catch (const core::Error& e) {
+    throw ArgumentError(e.what());
+  }
+  return std::make_shared<const ftle::VelocityGrid>(std::move(g));
+}
 
 // `values` (per_seed per seed, x fastest) as a C-ordered array of shape (nz,) ny, nx (, per_seed).
 py::array_t<double> seed_array(const std::vector<double>& values, const ftle::SeedGrid& seeds, std::size_t per_seed) {
@@ -39,12 +67,15 @@ py::array_t<double> seed_array(const std::vector<double>& values, const ftle::Se
 void bind_ftle(py::module_& m) {
   m.def(
       "_ftle",
-      [](const std::string& case_text, const std::string& device, bool want_flow_map, const py::object& progress) {
+      [](const std::string& case_text, const std::string& device, bool want_flow_map, const py::object& progress,
+         const std::optional<Velocity>& velocity, const std::vector<double>& grid_origin,
+         const std::vector<double>& spacing, const std::vector<double>& times) {
         const casefile::Case c = casefile::parse_case(case_text, app::case_registry(), {}, "<hetflow.ftle>");
+        const auto given = velocity ? velocity_grid(*velocity, grid_origin, spacing, times) : nullptr;
         std::vector<std::string> problems;
-        app::check_ftle_case(c, problems);
+        app::check_ftle_case(c, problems, given);
         app::throw_problems(c, std::move(problems));
-        const app::FtleSetup setup = app::make_ftle_setup(c);
+        const app::FtleSetup setup = app::make_ftle_setup(c, given);
         if (setup.sequence.fields > 1)
           throw casefile::CaseError("hetflow.ftle computes one field: run a sequence with hetflow.run");
         const ftle::Config& config = setup.config;
@@ -93,6 +124,8 @@ void bind_ftle(py::module_& m) {
         return out;
       },
       py::arg("case_text"), py::arg("device"), py::arg("flow_map"), py::arg("progress"),
+      py::arg("velocity") = std::nullopt, py::arg("grid_origin") = std::vector<double>{},
+      py::arg("spacing") = std::vector<double>{}, py::arg("times") = std::vector<double>{},
       "One FTLE field of a `type: ftle` case given as text; use hetflow.ftle.");
 }
 

@@ -478,7 +478,8 @@ void declare_ftle_keys(casefile::Schema& s) {
       .one_of({"m4prime", "linear"});
 }
 
-void check_ftle_case(const casefile::Case& c, std::vector<std::string>& problems) {
+void check_ftle_case(const casefile::Case& c, std::vector<std::string>& problems,
+                     std::shared_ptr<const ftle::VelocityGrid> given) {
   if (c.get<double>("ftle.duration") == 0.0)
     problems.push_back(c.where("ftle.duration") + ": ftle.duration = 0 is out of range: expected a real number "
                        "other than 0 (T > 0 forward, T < 0 backward) [time]");
@@ -532,7 +533,9 @@ void check_ftle_case(const casefile::Case& c, std::vector<std::string>& problems
   }
 
   std::shared_ptr<const ftle::VelocityGrid> grid;
-  if (flow == "file") {
+  if (flow == "file" && given) {
+    grid = std::move(given);
+  } else if (flow == "file") {
     const auto files = c.get<std::vector<std::string>>("ftle.velocity.files");
     const auto times = c.get<std::vector<double>>("ftle.velocity.times");
     if (files.empty()) {
@@ -643,12 +646,12 @@ void check_ftle_case(const casefile::Case& c, std::vector<std::string>& problems
                        ": expected [min, max] with min < max, or [] for auto");
 }
 
-FtleSetup make_ftle_setup(const casefile::Case& c) {
+FtleSetup make_ftle_setup(const casefile::Case& c, std::shared_ptr<const ftle::VelocityGrid> given) {
   FtleSetup s;
   const std::string flow = c.get<std::string>("ftle.flow");
   std::shared_ptr<const ftle::VelocityGrid> grid;
   if (flow == "file") {
-    grid = load_velocity(c);
+    grid = given ? std::move(given) : load_velocity(c);
     s.flow = grid;
     s.info = {{"kind", "file"},
               {"dimension", grid->dimension},

@@ -43,14 +43,17 @@ void declare_ftle_keys(casefile::Schema& schema);
 // length, a malformed body (check_body_keys), a bad colour range, a sequence the chosen method cannot run
 // (flow_maps: |T| not a whole number of intervals, a step count that does not split into them, a gridded
 // boundary other than clamp; output.flow_map, eigenvector, lambda_min, npy or ridges with a sequence).
-// Reads the velocity and voxel files; make_ftle_setup reuses what was read.
-void check_ftle_case(const casefile::Case& c, std::vector<std::string>& problems);
+// Reads the velocity and voxel files; make_ftle_setup reuses what was read. A `given` grid (the Python
+// package's arrays, checked by VelocityGrid::check) is the velocity of ftle.flow = file instead of what
+// ftle.velocity.files would read.
+void check_ftle_case(const casefile::Case& c, std::vector<std::string>& problems,
+                     std::shared_ptr<const ftle::VelocityGrid> given = {});
 
 // Of ftle.steps and ftle.dt, the one the case gave but the other overrules (a --set of one overrides the
 // other written in the case): empty unless both are given and steps is > 0.
 std::vector<std::string> ftle_overruled_keys(const casefile::Case& c);
 
-// The setup of a case that passed check_ftle_case.
-FtleSetup make_ftle_setup(const casefile::Case& c);
+// The setup of a case that passed check_ftle_case (with the same `given` grid).
+FtleSetup make_ftle_setup(const casefile::Case& c, std::shared_ptr<const ftle::VelocityGrid> given = {});
 
 }  // namespace hetflow::app
