@@ -6,6 +6,7 @@
     x, report = hetflow.nnls(A, b)          # min ||Ax - b|| with x >= 0 (TNT on a device)
     gas = hetflow.Mechanism("gri30.yaml")
     out = hetflow.reactor_batch(gas, T, p, Y, dt=1e-4)
+    tau = hetflow.ignition_delays(gas, T, p, Y).delay   # ignition delays [s]
     field = hetflow.ftle([0, 0], [2, 1], [401, 201], duration=15)   # the double gyre's FTLE
     r = hetflow.radau5(source, y0, t_end=2.0, params=eps)   # your own ODE systems, in OpenCL C
     A = hetflow.svc(2000, 2000, kappa=1e6)   # a matrix with prescribed singular values
@@ -25,7 +26,7 @@ from ._hetflow import (
     svc,
     svc_singular_values,
 )
-from .chem import ReactorBatchResult, reactor_batch
+from .chem import IgnitionResult, ReactorBatchResult, ignition_delays, reactor_batch
 from .ftle import FtleResult, ftle
 from .nnls import NnlsReport, nnls
 from .ode import Radau5Result, radau5
@@ -35,6 +36,7 @@ __all__ = [
     "FileError",
     "FtleResult",
     "HetflowError",
+    "IgnitionResult",
     "InputError",
     "KernelBuildError",
     "Mechanism",
@@ -47,6 +49,7 @@ __all__ = [
     "__version__",
     "devices",
     "ftle",
+    "ignition_delays",
     "nnls",
     "radau5",
     "reactor_batch",

@@ -37,6 +37,7 @@ void bind_devices(pybind11::module_& m);
 void bind_run(pybind11::module_& m);
 void bind_nnls(pybind11::module_& m);
 void bind_chem(pybind11::module_& m);
+void bind_ignition(pybind11::module_& m);
 void bind_ftle(pybind11::module_& m);
 void bind_ode(pybind11::module_& m);
 void bind_svc(pybind11::module_& m);

@@ -13,6 +13,7 @@ PYBIND11_MODULE(_hetflow, m) {
   hetflow::python::bind_run(m);
   hetflow::python::bind_nnls(m);
   hetflow::python::bind_chem(m);
+  hetflow::python::bind_ignition(m);
   hetflow::python::bind_ftle(m);
   hetflow::python::bind_ode(m);
   hetflow::python::bind_svc(m);

@@ -24,6 +24,9 @@ class CallProgress {
   // After `done` of the total, with or without the GIL. False once the callable raised: the work stops
   // there, and finish() raises the callable's exception.
   bool update(std::int64_t done);
+  // For work whose size is known only as it runs (an ignition search's launches): the total the callable
+  // is given from now on.
+  void set_total(std::int64_t total) { total_ = total; }
 
   // Reports the final count and ends the display (its summary line, for a call that outlasted the quiet
   // second), or raises what the callable raised. With the GIL held.

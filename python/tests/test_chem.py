@@ -1,3 +1,4 @@
+import json
 import signal
 import time
 
@@ -5,7 +6,7 @@ import numpy as np
 import pytest
 
 import hetflow
-from conftest import DEVICE, MECHANISMS, cli
+from conftest import DEVICE, MECHANISMS, SOURCE, cli
 
 
 @pytest.fixture(scope="module")
@@ -120,3 +121,66 @@ def test_the_display_shows_only_calls_that_outlast_a_second(h2o2, capsys):
         assert "reactor_batch: 2500 systems in " in err
     elif seconds < 1:
         assert err == ""
+
+
+def reference(name):
+    """Cantera's delays (scripts/chem_reference.py): T0, p, Y and delay per case."""
+    cases = json.loads((SOURCE / "tests" / "chem" / "data" / name).read_text())["cases"]
+    return (np.array([c["T0"] for c in cases]), np.array([c["p"] for c in cases]), np.array([c["Y"] for c in cases]),
+            np.array([c["delay"] for c in cases]))
+
+
+@pytest.mark.parametrize("reactor, name", [("constant_pressure", "h2_ignition_reference.json"),
+                                           ("constant_volume", "h2_ignition_constant_volume_reference.json")])
+def test_ignition_delays_match_canteras(h2o2, reactor, name):
+    T, p, Y, delay = reference(name)
+    r = hetflow.ignition_delays(h2o2, T, p, Y, device=DEVICE, reactor=reactor, end_time=0.01)
+    assert r.ignited.all() and r.launches > 0
+    assert r.delay == pytest.approx(delay, rel=0.01)  # the C++ cases' tolerance against the same reference
+    assert (r.final_T > T + 400).all() and r.T.shape == (2, len(r.times)) and (r.T[:, 0] == T).all()
+
+
+def test_ignition_delays_equal_the_clis_for_the_same_states(tmp_path, h2o2):
+    (tmp_path / "h2.yaml").write_text(
+        f"type: ignition\nmechanism:\n  file: {MECHANISMS / 'h2o2.yaml'}\nmixture:\n  fuel: \"H2:1\"\n"
+        "  oxidizer: \"O2:1, N2:3.76\"\ninitial:\n  temperature: [1000, 1100, 1200]\n"
+        "ignition:\n  end_time: 0.01\n  criterion: max_slope\noutput:\n  dir: out\n")
+    cli("run", "h2.yaml", "--device", DEVICE, "-q", cwd=tmp_path)
+    systems = json.loads((tmp_path / "out" / "manifest.json").read_text())["result"]["systems"]
+    _, _, Y, _ = reference("h2_ignition_reference.json")  # the same stoichiometric H2/air
+    r = hetflow.ignition_delays(h2o2, np.array([1000.0, 1100, 1200]), np.full(3, 101325.0), np.repeat(Y[:1], 3, 0),
+                                device=DEVICE, end_time=0.01, criterion="max_slope")
+    # Y from Cantera and from the case's mixture may differ in their last bits.
+    assert r.delay == pytest.approx([s["delay"] for s in systems], rel=1e-9)
+
+
+def test_states_that_do_not_ignite_and_malformed_keys(h2o2):
+    _, _, Y, _ = reference("h2_ignition_reference.json")
+    seen = []
+    r = hetflow.ignition_delays(h2o2, np.array([700.0]), np.array([101325.0]), Y[:1], device=DEVICE, end_time=1e-3,
+                                progress=lambda done, planned: seen.append((done, planned)))
+    assert r.status.tolist() == ["no_ignition"] and np.isnan(r.delay[0]) and r.final_T[0] < 1100
+    assert seen[-1] == (r.launches, r.launches)
+    with pytest.raises(hetflow.InputError, match="ignition.rise = -1"):
+        hetflow.ignition_delays(h2o2, np.array([1000.0]), np.array([101325.0]), Y[:1], rise=-1)
+    with pytest.raises(hetflow.InputError, match="first_sample = 0.1 is not below ignition.end_time = 0.01"):
+        hetflow.ignition_delays(h2o2, np.array([1000.0]), np.array([101325.0]), Y[:1], end_time=0.01, first_sample=0.1)
+    with pytest.raises(hetflow.InputError, match="criterion"):
+        hetflow.ignition_delays(h2o2, np.array([1000.0]), np.array([101325.0]), Y[:1], criterion="peak")
+
+
+def test_ctrl_c_stops_an_ignition_search_with_the_samples_taken(h2o2):
+    _, _, Y, _ = reference("h2_ignition_reference.json")
+    reports = []
+
+    def ctrl_c_at_the_first_launch(done, planned):
+        reports.append(done)
+        if len(reports) == 1:
+            signal.raise_signal(signal.SIGINT)
+
+    with pytest.raises(KeyboardInterrupt, match="hetflow.ignition_delays: interrupted after") as caught:
+        hetflow.ignition_delays(h2o2, np.array([1000.0, 1200.0]), np.full(2, 101325.0), Y, device=DEVICE,
+                                end_time=0.01, progress=ctrl_c_at_the_first_launch)
+    partial = caught.value.result
+    assert partial.status.tolist() == ["interrupted"] * 2 and 1 <= partial.launches < 10
+    assert (partial.T[:, 1] > 0).all() and np.isnan(partial.T[:, -1]).all()

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "hetflow/app/chem/chem_case_setup.hpp"
+#include "hetflow/app/chem/ignition_keys.hpp"
 #include "hetflow/app/chem/ignition_search.hpp"
 #include "hetflow/app/chem/radau5_tunable.hpp"
 #include "hetflow/app/csv_text.hpp"
@@ -34,19 +35,6 @@ std::vector<Point> sweep_points(const casefile::Case& c) {
     for (const double phi : c.get<std::vector<double>>("mixture.phi"))
       for (const double T0 : c.get<std::vector<double>>("initial.temperature")) points.push_back({T0, p, phi});
   return points;
-}
-
-IgnitionSettings ignition_settings(const casefile::Case& c) {
-  IgnitionSettings s;
-  s.criterion = c.get<std::string>("ignition.criterion") == "max_slope" ? IgnitionCriterion::max_slope
-                                                                        : IgnitionCriterion::temperature_rise;
-  s.rise = c.get<double>("ignition.rise");
-  s.end_time = c.get<double>("ignition.end_time");
-  s.first_sample = c.get<double>("ignition.first_sample");
-  s.samples_per_decade = c.get<int>("ignition.samples_per_decade");
-  s.refinements = c.get<int>("ignition.refinements");
-  s.candidates = c.get<int>("ignition.candidates");
-  return s;
 }
 
 void write_outputs(const casefile::Case& c, RunDirectory& dir, const std::vector<Point>& points, const IgnitionSweep& sweep) {
@@ -141,17 +129,7 @@ casefile::Schema IgnitionCase::schema() const {
   i.key<std::vector<double>>("temperature", "initial temperatures T0").above(0).unit("K");
   i.key<std::vector<double>>("pressure", std::vector<double>{1.0}, "pressures, in pressure_unit").above(0);
   i.key<std::string>("pressure_unit", "atm", "unit of pressure").one_of({"atm", "Pa"});
-  auto& g = s.section("ignition", "how the ignition is found");
-  g.key<std::string>("criterion", "temperature_rise", "temperature_rise: first time T = T0 + rise; max_slope: "
-                                                      "time of the largest dT/dt (a system must still reach T0 + rise)")
-      .one_of({"temperature_rise", "max_slope"});
-  g.key<double>("rise", 400.0, "temperature rise that marks ignition").above(0).unit("K");
-  g.key<double>("end_time", 0.1, "integration end; a system below T0 + rise then has not ignited").above(0).unit("s");
-  g.key<double>("first_sample", 1e-7, "first sample time after 0").above(0).unit("s");
-  g.key<int>("samples_per_decade", 20, "sample grid density (geometric from first_sample to end_time)").range(1, 1000);
-  g.key<int>("refinements", 3, "bracket refinement levels").range(0, 20);
-  g.key<int>("candidates", 15, "sample times per refinement level inside the bracket").range(1, 1000);
-  declare_reactor_key(g);
+  declare_ignition_keys(s.section("ignition", "how the ignition is found"));
   declare_solver_keys(s);
   auto& o = s.section("output");
   o.key<long>("plot_series", 12, "T(t) curves in temperature.png (the first systems)").at_least(1);
@@ -162,10 +140,7 @@ casefile::Schema IgnitionCase::schema() const {
 void IgnitionCase::check(const casefile::Case& c) const {
   std::vector<std::string> problems;
   check_sweep_mixture(c, {"initial.temperature", "initial.pressure", "mixture.phi"}, problems);
-  if (c.get<double>("ignition.first_sample") >= c.get<double>("ignition.end_time"))
-    problems.push_back(c.where("ignition.first_sample") + ": ignition.first_sample = " +
-                       number(c.get<double>("ignition.first_sample")) + " is not below ignition.end_time = " +
-                       number(c.get<double>("ignition.end_time")));
+  check_ignition_keys(c, problems);
   check_sample_keys(c, "ignition.end_time", problems);
   throw_problems(c, std::move(problems));
 }
