@@ -55,46 +55,6 @@ void check_fits(const std::array<std::size_t, 3>& dims, const lbm::Config& confi
   }
 }
 
-lbm::Config solver_config(const casefile::Case& c) {
-  lbm::Config config;
-  config.tau = c.get<double>("lbm.tau");
-  config.collision = lbm::parse_collision(c.get<std::string>("lbm.collision"));
-  config.magic = c.get<double>("lbm.magic");
-  config.pressure_drop = c.get<double>("lbm.pressure_drop");
-  const auto force = c.get<std::vector<double>>("lbm.force");
-  std::copy(force.begin(), force.end(), config.force.begin());
-  config.pattern = lbm::parse_pattern(c.get<std::string>("lbm.pattern"));
-  config.storage = lbm::parse_storage(c.get<std::string>("lbm.storage"));
-  config.work_group = c.get<std::size_t>("lbm.work_group");
-  config.work_group_y = c.get<std::size_t>("lbm.work_group_y");
-  config.max_registers = c.get<unsigned>("lbm.max_registers");
-  const auto grid = c.get<std::vector<int>>("lbm.device_grid");
-  std::copy(grid.begin(), grid.end(), config.device_grid.begin());
-  config.boxes_per_device = c.get<std::size_t>("lbm.boxes_per_device");
-  config.exact_arithmetic = c.get<bool>("lbm.exact_arithmetic");
-  configure_multiphase(c, config);
-  return config;
-}
-
-// The force density that drives the flow: the body force, plus a pressure drop dp over the nz nodes of a
-// period along z as the mean gradient dp / nz.
-std::array<double, 3> driving_force(const lbm::Config& config, const std::array<int, 3>& dims) {
-  std::array<double, 3> drive = config.force;
-  drive[2] += config.pressure_drop / dims[2];
-  return drive;
-}
-
-// The axis a force drives the flow along: the only non-zero component, if there is exactly one.
-std::optional<int> flow_axis(const std::array<double, 3>& force) {
-  std::optional<int> axis;
-  for (int a = 0; a < 3; ++a) {
-    if (force[static_cast<std::size_t>(a)] == 0.0) continue;
-    if (axis) return std::nullopt;
-    axis = a;
-  }
-  return axis;
-}
-
 std::string fixed(double v, int digits) {
   char text[32];
   std::snprintf(text, sizeof text, "%.*f", digits, v);
@@ -288,6 +248,43 @@ class LbmStepping {
 
 }  // namespace
 
+lbm::Config lbm_solver_config(const casefile::Case& c) {
+  lbm::Config config;
+  config.tau = c.get<double>("lbm.tau");
+  config.collision = lbm::parse_collision(c.get<std::string>("lbm.collision"));
+  config.magic = c.get<double>("lbm.magic");
+  config.pressure_drop = c.get<double>("lbm.pressure_drop");
+  const auto force = c.get<std::vector<double>>("lbm.force");
+  std::copy(force.begin(), force.end(), config.force.begin());
+  config.pattern = lbm::parse_pattern(c.get<std::string>("lbm.pattern"));
+  config.storage = lbm::parse_storage(c.get<std::string>("lbm.storage"));
+  config.work_group = c.get<std::size_t>("lbm.work_group");
+  config.work_group_y = c.get<std::size_t>("lbm.work_group_y");
+  config.max_registers = c.get<unsigned>("lbm.max_registers");
+  const auto grid = c.get<std::vector<int>>("lbm.device_grid");
+  std::copy(grid.begin(), grid.end(), config.device_grid.begin());
+  config.boxes_per_device = c.get<std::size_t>("lbm.boxes_per_device");
+  config.exact_arithmetic = c.get<bool>("lbm.exact_arithmetic");
+  configure_multiphase(c, config);
+  return config;
+}
+
+std::array<double, 3> driving_force(const lbm::Config& config, const std::array<int, 3>& dims) {
+  std::array<double, 3> drive = config.force;
+  drive[2] += config.pressure_drop / dims[2];
+  return drive;
+}
+
+std::optional<int> flow_axis(const std::array<double, 3>& force) {
+  std::optional<int> axis;
+  for (int a = 0; a < 3; ++a) {
+    if (force[static_cast<std::size_t>(a)] == 0.0) continue;
+    if (axis) return std::nullopt;
+    axis = a;
+  }
+  return axis;
+}
+
 casefile::Schema LbmCase::schema() const {
   casefile::Schema s("lbm", "D3Q19 lattice-Boltzmann flow through a voxel geometry, driven by a body force or a "
                                  "pressure drop");
@@ -385,13 +382,13 @@ void LbmCase::check(const casefile::Case& c) const {
 }
 
 std::optional<ChoiceKey> LbmCase::device_choice(const casefile::Case& c) const {
-  return lbm_devices_key(solver_config(c));
+  return lbm_devices_key(lbm_solver_config(c));
 }
 
 RunOutcome LbmCase::run(const casefile::Case& c, RunContext& ctx) const {
   const core::WallTimer total;
   RunDirectory& dir = ctx.directory;
-  lbm::Config config = with_lbm_tuning(solver_config(c), c, ctx.devices, ctx.ranks.size(), dir.manifest()["tuning"]);
+  lbm::Config config = with_lbm_tuning(lbm_solver_config(c), c, ctx.devices, ctx.ranks.size(), dir.manifest()["tuning"]);
   config.device_weights = ctx.device_weights;
   const long steps = c.get<long>("lbm.steps");
   const long every = c.get<long>("output.every");

@@ -1,5 +1,9 @@
 #pragma once
+#include <array>
+#include <optional>
+
 #include "hetflow/app/case_type.hpp"
+#include "hetflow/lbm/solver.hpp"
 
 namespace hetflow::app {
 
@@ -17,5 +21,15 @@ class LbmCase : public CaseType {
   // `hetflow tune lbm-devices` for the case's storage and physics model.
   std::optional<ChoiceKey> device_choice(const casefile::Case& c) const override;
 };
+
+// The solver's configuration from the `lbm:` keys (and the multiphase sections), as a case runs it.
+lbm::Config lbm_solver_config(const casefile::Case& c);
+
+// The force density that drives the flow: the body force, plus a pressure drop dp over the nz nodes of a
+// period along z as the mean gradient dp / nz.
+std::array<double, 3> driving_force(const lbm::Config& config, const std::array<int, 3>& dims);
+
+// The axis a force drives the flow along: the only non-zero component, if there is exactly one.
+std::optional<int> flow_axis(const std::array<double, 3>& force);
 
 }  // namespace hetflow::app
