@@ -1,6 +1,7 @@
 """Shared by the package's tests: the device the C++ tests use (HETFLOW_TEST_DEVICE), the CLI and the
 source tree (set by CTest), and a helper that runs the CLI."""
 import os
+import signal
 import subprocess
 from pathlib import Path
 
@@ -17,6 +18,18 @@ def cli(*args, cwd=None):
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout
+
+
+def ctrl_c_at_the_first_report():
+    """A progress callable that raises SIGINT at its first call only: a Ctrl-C while the work runs."""
+    reports = []
+
+    def report(done, total):
+        reports.append(done)
+        if len(reports) == 1:
+            signal.raise_signal(signal.SIGINT)
+
+    return report
 
 
 @pytest.fixture

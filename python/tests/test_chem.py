@@ -1,12 +1,11 @@
 import json
-import signal
 import time
 
 import numpy as np
 import pytest
 
 import hetflow
-from conftest import DEVICE, MECHANISMS, SOURCE, cli
+from conftest import DEVICE, MECHANISMS, SOURCE, cli, ctrl_c_at_the_first_report
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +75,7 @@ def test_ctrl_c_stops_a_long_batch_and_the_device_stays_usable(h2o2):
     # The signal arrives while the batch runs (at its first report), as a Ctrl-C would.
     with pytest.raises(KeyboardInterrupt, match="hetflow.reactor_batch: interrupted after") as caught:
         hetflow.reactor_batch(h2o2, T, p, Y, 1e-3, device=DEVICE,
-                              progress=lambda done, total: done == 0 and signal.raise_signal(signal.SIGINT))
+                              progress=ctrl_c_at_the_first_report())
     # What was computed comes with the exception: some chunks ran to dt, the rest never started.
     partial = caught.value.result
     done = partial.status == "ok"
@@ -171,16 +170,9 @@ def test_states_that_do_not_ignite_and_malformed_keys(h2o2):
 
 def test_ctrl_c_stops_an_ignition_search_with_the_samples_taken(h2o2):
     _, _, Y, _ = reference("h2_ignition_reference.json")
-    reports = []
-
-    def ctrl_c_at_the_first_launch(done, planned):
-        reports.append(done)
-        if len(reports) == 1:
-            signal.raise_signal(signal.SIGINT)
-
     with pytest.raises(KeyboardInterrupt, match="hetflow.ignition_delays: interrupted after") as caught:
         hetflow.ignition_delays(h2o2, np.array([1000.0, 1200.0]), np.full(2, 101325.0), Y, device=DEVICE,
-                                end_time=0.01, progress=ctrl_c_at_the_first_launch)
+                                end_time=0.01, progress=ctrl_c_at_the_first_report())
     partial = caught.value.result
     assert partial.status.tolist() == ["interrupted"] * 2 and 1 <= partial.launches < 10
     assert (partial.T[:, 1] > 0).all() and np.isnan(partial.T[:, -1]).all()

@@ -1,11 +1,10 @@
 import json
-import signal
 
 import numpy as np
 import pytest
 
 import hetflow
-from conftest import DEVICE, cli
+from conftest import DEVICE, cli, ctrl_c_at_the_first_report
 
 
 def channel(nx, ny, nz):
@@ -58,15 +57,8 @@ def test_progress_and_ctrl_c_keep_the_steps_taken():
     flow.step(64, progress=lambda done, total: seen.append((done, total)))
     assert seen == [(2 * k, 64) for k in range(1, 33)]
 
-    reports = []
-
-    def ctrl_c_at_the_first_report(done, total):
-        reports.append(done)
-        if len(reports) == 1:
-            signal.raise_signal(signal.SIGINT)
-
     with pytest.raises(KeyboardInterrupt, match="interrupted after 2 of 64 steps") as caught:
-        flow.step(64, progress=ctrl_c_at_the_first_report)
+        flow.step(64, progress=ctrl_c_at_the_first_report())
     assert caught.value.result is flow and flow.steps == 66
 
 
