@@ -40,6 +40,7 @@ void bind_chem(pybind11::module_& m);
 void bind_ignition(pybind11::module_& m);
 void bind_ftle(pybind11::module_& m);
 void bind_lbm(pybind11::module_& m);
+void bind_karst(pybind11::module_& m);
 void bind_ode(pybind11::module_& m);
 void bind_svc(pybind11::module_& m);
 

@@ -16,6 +16,7 @@ PYBIND11_MODULE(_hetflow, m) {
   hetflow::python::bind_ignition(m);
   hetflow::python::bind_ftle(m);
   hetflow::python::bind_lbm(m);
+  hetflow::python::bind_karst(m);
   hetflow::python::bind_ode(m);
   hetflow::python::bind_svc(m);
 }

@@ -6,9 +6,9 @@
 #include <optional>
 
 #include "hetflow/app/csv_text.hpp"
+#include "hetflow/app/karst/karst_batches.hpp"
 #include "hetflow/app/karst/karst_case_setup.hpp"
 #include "hetflow/app/karst/karst_tunable.hpp"
-#include "hetflow/app/step_chunks.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/event.hpp"
 #include "hetflow/core/number_text.hpp"
@@ -23,9 +23,6 @@ namespace hetflow::app {
 namespace {
 
 constexpr const char* group_keys[] = {"model.pe", "model.st", "model.theta", "model.da"};
-
-// The rock state of a batch takes 8 M N bytes per set on the device; batches stay below this.
-constexpr double batch_bytes = 256e6;
 
 // ---- karst ------------------------------------------------------------------------------------------
 
@@ -243,21 +240,9 @@ RunOutcome KarstCase::run(const casefile::Case& c, RunContext& ctx) const {
   karst::KarstDevice device(ctx.devices, 0, karst_tuned_work_group(ctx.devices, dir.manifest()["tuning"]));
   dir.write_manifest("running");
 
-  const double set_bytes = 8.0 * static_cast<double>(g.nodes) * static_cast<double>(g.has_rock() ? g.rock_nodes : 1);
-  const auto per_batch = static_cast<std::size_t>(std::max(1.0, std::floor(batch_bytes / set_bytes)));
-  std::vector<karst::Series> outlets;
   const core::WallTimer timer;
-  // Sets per batch: they double or halve to take about StepChunks' time, up to the memory bound, so that
-  // a long run stops soon after Ctrl-C with the outlets of the batches done.
-  StepChunks batch(32);
-  for (std::size_t first = 0; first < s.sets.size() && !io::interrupted();) {
-    const std::size_t count = std::min({per_batch, static_cast<std::size_t>(batch.steps()), s.sets.size() - first});
-    const core::WallTimer batch_timer;
-    auto runs = device.run(s.forcing.inlet, s.forcing.velocity, std::span(s.sets).subspan(first, count), g);
-    if (static_cast<std::size_t>(batch.steps()) <= per_batch) batch.adapt(batch_timer.seconds(), batch.steps());
-    outlets.insert(outlets.end(), std::make_move_iterator(runs.begin()), std::make_move_iterator(runs.end()));
-    first += count;
-  }
+  const std::vector<karst::Series> outlets = run_karst_batches(
+      device, s.forcing.inlet, s.forcing.velocity, s.sets, g, [](std::size_t, std::size_t) { return !io::interrupted(); });
   const double seconds = timer.seconds();
 
   std::string table = "t";
