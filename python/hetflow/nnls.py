@@ -8,6 +8,7 @@ import numpy as np
 from . import _hetflow
 from ._arrays import real_array
 from ._interrupt import stopped
+from ._progress import progress_argument
 
 METHODS = ("tnt", "fnnls", "lawson-hanson")
 
@@ -28,7 +29,8 @@ class NnlsReport:
 
 def nnls(A: np.ndarray, b: np.ndarray, method: str = "tnt", device: str = "auto", *, fp32: bool = False,
          reduction: Optional[float] = None, expansion: Optional[float] = None, problem_class: str = "",
-         tolerance: float = 0.0, max_iterations: int = 0, tune: bool = True) -> tuple[np.ndarray, NnlsReport]:
+         tolerance: float = 0.0, max_iterations: int = 0, tune: bool = True,
+         progress=True) -> tuple[np.ndarray, NnlsReport]:
     """min ||A x - b||_2 subject to x >= 0, for b a vector or each column of a matrix of right-hand sides.
 
     A: float64 array (m, n); b: float64 array (m,) or (m, k). A Fortran-ordered A crosses without a
@@ -37,6 +39,9 @@ def nnls(A: np.ndarray, b: np.ndarray, method: str = "tnt", device: str = "auto"
     device: a device selection as in the CLI ("auto", "gpu:0", "cpu:0", ...); tnt only.
     fp32, reduction, expansion, problem_class, tune: TNT's options (`hetflow nnls --help`); tolerance: the
     KKT tolerance (0: the method's own); max_iterations: 0 for 3n.
+    progress (tnt): True shows the CLI's progress display on sys.stderr once the call has taken a second,
+    False nothing; a callable is called as progress(outer iterations, 0) before each outer iteration after
+    the first and at the end (counted over all right-hand sides), and an exception it raises stops TNT.
     Returns (x, NnlsReport): x of shape (n,) or (n, k). Raises HetflowError when a right-hand side did not
     converge (its x is in the exception's `x`), TypeError/ValueError for bad arrays. A Ctrl-C stops TNT
     before its next outer iteration and raises KeyboardInterrupt carrying .x and .report."""
@@ -53,7 +58,8 @@ def nnls(A: np.ndarray, b: np.ndarray, method: str = "tnt", device: str = "auto"
     request.reduction, request.expansion, request.problem_class = reduction, expansion, problem_class
     request.tolerance, request.max_iterations, request.no_tune = tolerance, max_iterations, not tune
     vector = rhs.ndim == 1
-    x, text, interrupted = _hetflow._nnls(a, np.asfortranarray(rhs.reshape(rhs.shape[0], -1, order="F")), vector, request)
+    x, text, interrupted = _hetflow._nnls(a, np.asfortranarray(rhs.reshape(rhs.shape[0], -1, order="F")), vector, request,
+                                         progress_argument(progress))
     raw = json.loads(text)
     report = NnlsReport(all(r["converged"] for r in raw["rhs"]),
                         np.array([r["residual_norm"] for r in raw["rhs"]]), raw["rhs"], raw)

@@ -6,6 +6,7 @@
 
 #include "calls.hpp"
 #include "hetflow/app/nnls/nnls_command.hpp"
+#include "progress.hpp"
 
 namespace hetflow::python {
 
@@ -26,15 +27,31 @@ nnls::Matrix matrix(const FortranArray& a) {
 void bind_nnls(py::module_& m) {
   m.def(
       "_nnls",
-      [](const FortranArray& A, const FortranArray& B, bool vector, const app::NnlsRequest& request) {
+      [](const FortranArray& A, const FortranArray& B, bool vector, const app::NnlsRequest& request,
+         const py::object& progress) {
         const app::NnlsRhs rhs{matrix(B), vector};
         const nnls::Matrix a = matrix(A);
-        const app::NnlsOutcome o = guarded([&] { return app::solve_nnls(request, a, rhs); });
+        // TNT's outer iterations, counted over the right-hand sides (each solve counts from 0 again); the
+        // host methods report nothing.
+        CallProgress shown(request.method == "tnt" ? progress : py::bool_(false), 0, "nnls", "outer iterations");
+        // TNT asks before each outer iteration with the iterations done; a count lower than the last starts
+        // the next right-hand side, whose predecessor then did one more than it last said.
+        std::int64_t earlier = 0, last = 0;
+        app::NnlsRequest r = request;
+        r.keep_going = [&](int iterations) {
+          if (iterations < last) earlier += last + 1;
+          last = iterations;
+          return shown.update(earlier + last);
+        };
+        const app::NnlsOutcome o = guarded([&] { return app::solve_nnls(r, a, rhs); });
+        std::int64_t iterations = 0;
+        for (const auto& e : o.report["rhs"]) iterations += e["iterations"].get<std::int64_t>();
+        shown.finish(iterations);
         FortranArray x(o.x.shape);
         std::memcpy(x.mutable_data(), o.x.values.data(), o.x.values.size() * sizeof(double));
         return py::make_tuple(x, o.report.dump(), take_interrupt());
       },
-      py::arg("A"), py::arg("B"), py::arg("vector"), py::arg("request"),
+      py::arg("A"), py::arg("B"), py::arg("vector"), py::arg("request"), py::arg("progress"),
       "Solves as `hetflow nnls` does; returns (x, report as JSON text). Use hetflow.nnls.");
 
   py::class_<app::NnlsRequest>(m, "_NnlsRequest")

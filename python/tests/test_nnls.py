@@ -54,3 +54,19 @@ def test_bad_arrays_are_refused_with_their_name():
         hetflow.nnls(bad, b)
     with pytest.raises(ValueError, match="method = 'qr'"):
         hetflow.nnls(A, b, method="qr")
+
+
+def test_progress_counts_tnts_outer_iterations_over_the_right_hand_sides():
+    A, B = problem(k=3)
+    seen = []
+    x, report = hetflow.nnls(A, B, device=DEVICE, progress=lambda done, total: seen.append(done))
+    assert report.converged and seen == sorted(seen)
+    assert seen[-1] == sum(r["iterations"] for r in report.rhs)
+
+    def fail(done, total):
+        raise RuntimeError("enough")
+
+    with pytest.raises(RuntimeError, match="enough"):
+        hetflow.nnls(A, B[:, 0], device=DEVICE, progress=fail)
+    with pytest.raises(TypeError, match="progress: expected"):
+        hetflow.nnls(A, B[:, 0], device=DEVICE, progress=1)

@@ -236,6 +236,32 @@ TEST_F(TntTest, WarmStartFromTheSolutionTakesOneOuterIteration) {
   EXPECT_LE(relative_difference(warm.x, cold.x), forward_error_bound(A, cold.x, cold.residual_norm, false));
 }
 
+// keep_going is asked before every outer iteration with the iterations done; false ends the solve there,
+// unconverged, at the best point so far (feasible, its residual no worse than the first LSQ's).
+TEST_F(TntTest, KeepGoingStopsBeforeTheNextOuterIteration) {
+  const Matrix A = random_matrix(80, 60, 1e3, 5);
+  const Problem p = with_active_set(A, 0.5, 6);
+  std::vector<int> asked;
+  TntOptions o;
+  o.keep_going = [&](int iterations) {
+    asked.push_back(iterations);
+    return true;
+  };
+  const TntResult whole = tnt().solve(A, p.b, o);
+  ASSERT_TRUE(whole.converged) << whole.diagnosis;
+  ASSERT_GT(whole.iterations, 1);
+  std::vector<int> expected(static_cast<std::size_t>(whole.iterations));
+  for (std::size_t i = 0; i < expected.size(); ++i) expected[i] = static_cast<int>(i);
+  EXPECT_EQ(asked, expected);  // 0 .. iterations - 1: after the last, the solve converged
+  o.keep_going = [](int iterations) { return iterations < 1; };
+  const TntResult stopped = tnt().solve(A, p.b, o);
+  EXPECT_FALSE(stopped.converged);
+  EXPECT_EQ(stopped.iterations, 1);
+  EXPECT_EQ(stopped.diagnosis, "stopped after 1 outer iterations");
+  EXPECT_TRUE(std::all_of(stopped.x.begin(), stopped.x.end(), [](double v) { return v >= 0.0; }));
+  EXPECT_GE(stopped.residual_norm, whole.residual_norm);
+}
+
 // FP32 on the device: the same algorithm terminates at FP32's level. The default tolerance is
 // 10 eps_32 sqrt(n) = 7.5e-6 here; the answer, evaluated in FP64, is held to 1e-5 (measured: free
 // gradients ~5e-8, residual within 2e-8 ||b|| of FNNLS's).

@@ -297,6 +297,10 @@ TntResult TntActiveSet<Real>::solve(const Vector& b, const TntOptions& options) 
       result.diagnosis = "interrupted after " + std::to_string(result.iterations) + " outer iterations";
       break;
     }
+    if (options.keep_going && !options.keep_going(result.iterations)) {
+      result.diagnosis = "stopped after " + std::to_string(result.iterations) + " outer iterations";
+      break;
+    }
     ++result.iterations;
     // The device's r is best's: every rejected trial ended the outer iteration or was followed by
     // another trial, and an accepted one became best.

@@ -54,6 +54,7 @@ std::vector<RhsResult> solve_tnt(const NnlsRequest& r, const core::DeviceSet& de
   o.tolerance = r.tolerance;
   o.max_outer_iterations = r.max_iterations;
   o.fp32 = r.fp32;
+  o.keep_going = r.keep_going;
   nnls::Tnt tnt(devices, 0, tuning);
   std::vector<RhsResult> out;
   // Several right-hand sides go in one call, which forms A^T A once; the call is then timed as a whole.

@@ -1,4 +1,5 @@
 #pragma once
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -26,6 +27,8 @@ struct NnlsRequest {
   std::optional<double> reduction, expansion;
   std::string problem_class;  // tnt: a class tuned by `hetflow tune nnls-constants`; empty: none
   double tolerance = 0;       // 0: each solver's default KKT tolerance
+  // tnt: TntOptions::keep_going of every right-hand side's solve (the Python package's progress).
+  std::function<bool(int)> keep_going;
   int max_iterations = 0;     // 0: 3n
   bool no_tune = false;       // tnt: take nothing from the tuning database
 };
