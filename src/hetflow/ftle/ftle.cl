@@ -155,7 +155,7 @@ inline vec_t velocity_at(vec_t x, real_t t, __global const real_t* p, __global c
 }
 
 // Analytic flows are defined everywhere: no wall.
-inline bool admit(vec_t* x, bool end_point, uint* code, __global const real_t* params, int4 dims) { return true; }
+inline bool admit(vec_t* x, bool end_point, uint* code, __global const real_t* params) { return true; }
 
 #endif
 
@@ -180,7 +180,7 @@ inline bool step(vec_t* x, real_t t, real_t dt, uint* code, real_t* fraction, __
   vec_t next = axpy(*x, dt, k1);
 #elif INTEGRATOR == 2
   vec_t xs = axpy(*x, dt, k1);
-  if (!admit(&xs, false, code, params, dims)) return halt(code, TRACER_STOPPED);
+  if (!admit(&xs, false, code, params)) return halt(code, TRACER_STOPPED);
   const vec_t k2 = VELOCITY(xs, t + dt);
   if (!finite_vec(k2)) return halt(code, TRACER_BAD_VELOCITY);
   vec_t next;
@@ -188,15 +188,15 @@ inline bool step(vec_t* x, real_t t, real_t dt, uint* code, real_t* fraction, __
 #else
   const real_t mid = (real_t)0.5 * dt;
   vec_t xs = axpy(*x, mid, k1);
-  if (!admit(&xs, false, code, params, dims)) return halt(code, TRACER_STOPPED);
+  if (!admit(&xs, false, code, params)) return halt(code, TRACER_STOPPED);
   const vec_t k2 = VELOCITY(xs, t + mid);
   if (!finite_vec(k2)) return halt(code, TRACER_BAD_VELOCITY);
   xs = axpy(*x, mid, k2);
-  if (!admit(&xs, false, code, params, dims)) return halt(code, TRACER_STOPPED);
+  if (!admit(&xs, false, code, params)) return halt(code, TRACER_STOPPED);
   const vec_t k3 = VELOCITY(xs, t + mid);
   if (!finite_vec(k3)) return halt(code, TRACER_BAD_VELOCITY);
   xs = axpy(*x, dt, k3);
-  if (!admit(&xs, false, code, params, dims)) return halt(code, TRACER_STOPPED);
+  if (!admit(&xs, false, code, params)) return halt(code, TRACER_STOPPED);
   const vec_t k4 = VELOCITY(xs, t + dt);
   if (!finite_vec(k4)) return halt(code, TRACER_BAD_VELOCITY);
   vec_t next;
@@ -204,10 +204,10 @@ inline bool step(vec_t* x, real_t t, real_t dt, uint* code, real_t* fraction, __
     next.c[d] = x->c[d] + dt / 6 * (k1.c[d] + 2 * (k2.c[d] + k3.c[d]) + k4.c[d]);
 #endif
   if (!finite_vec(next)) return halt(code, TRACER_BAD_POSITION);
-  if (!admit(&next, true, code, params, dims)) return halt(code, TRACER_STOPPED);
+  if (!admit(&next, true, code, params)) return halt(code, TRACER_STOPPED);
 #if FLOW == FLOW_GRID && BOUNDARY == BOUNDARY_FREEZE
-  if (!in_box(next, params, dims)) {
-    *x = exit_point(*x, next, fraction, params, dims);
+  if (!in_box(next, params)) {
+    *x = exit_point(*x, next, fraction, params);
     return halt(code, TRACER_STOPPED);
   }
 #endif
@@ -393,7 +393,7 @@ inline bool adaptive_step(vec_t* x, real_t t, real_t t_end, real_t* h, uint2* su
       return halt(code, TRACER_STEP_UNDERFLOW);
     for (int s = 1; s < RK_STAGES; ++s) {
       vec_t xs = tracer_combine(*x, size, RK_A[s], k, s);
-      if (!admit(&xs, false, code, params, dims)) return halt(code, TRACER_STOPPED);
+      if (!admit(&xs, false, code, params)) return halt(code, TRACER_STOPPED);
       k[s] = VELOCITY(xs, now + RK_C[s] * size);
       if (!finite_vec(k[s])) return halt(code, TRACER_BAD_VELOCITY);
     }
@@ -410,11 +410,11 @@ inline bool adaptive_step(vec_t* x, real_t t, real_t t_end, real_t* h, uint2* su
     }
     substeps->x += 1;
     const vec_t unadmitted = next;
-    if (!admit(&next, true, code, params, dims)) return halt(code, TRACER_STOPPED);
+    if (!admit(&next, true, code, params)) return halt(code, TRACER_STOPPED);
 #if FLOW == FLOW_GRID && BOUNDARY == BOUNDARY_FREEZE
-    if (!in_box(next, params, dims)) {
+    if (!in_box(next, params)) {
       real_t sub = 0;
-      *x = exit_point(*x, next, &sub, params, dims);
+      *x = exit_point(*x, next, &sub, params);
       *fraction = (now - t + sub * size) / span;
       return halt(code, TRACER_STOPPED);
     }

@@ -1,6 +1,7 @@
 // Gridded velocity for ftle/ftle.cl, included there when FLOW == FLOW_GRID (after its vector types and
 // tracer status codes): interpolation in space and time, and the boundary modes at and beyond the data
-// box's faces (docs/ftle.md, "Boundary modes"). params: origin[3], 1/spacing[3] (then the free stream);
+// box's faces (docs/ftle.md, "Boundary modes"). params: origin[3], 1/spacing[3], the upper faces[3] (then the
+// free stream);
 // dims: nodes per axis (z = 1 in 2D). Snapshot k holds nodes x-fastest, the DIM components of a node
 // together. Between snapshots the velocity is linear in time.
 
@@ -183,7 +184,7 @@ inline vec_t interpolated_velocity(vec_t x, real_t t, __global const real_t* par
 #endif
 }
 
-// The gridded velocity as the tracers see it. With FREE_STREAM, params[6 ..] hold a uniform velocity U
+// The gridded velocity as the tracers see it. With FREE_STREAM, params[9 ..] hold a uniform velocity U
 // added once to the interpolated value rather than to every node: U enters as given (one rounding of the
 // sum), not through weights that sum to 1 only to rounding, and a run without it builds without the
 // extra loads.
@@ -191,49 +192,46 @@ inline vec_t velocity_at(vec_t x, real_t t, __global const real_t* params, __glo
                          __global const real_t* times, uint snapshots, int4 dims) {
 #ifdef FREE_STREAM
   vec_t u = interpolated_velocity(x, t, params, velocity, times, snapshots, dims);
-  for (int c = 0; c < DIM; ++c) u.c[c] += params[6 + c];
+  for (int c = 0; c < DIM; ++c) u.c[c] += params[9 + c];
   return u;
 #else
   return interpolated_velocity(x, t, params, velocity, times, snapshots, dims);
 #endif
 }
 
-// The data box along axis d is [params[d], box_upper(d)].
-inline real_t box_upper(int d, __global const real_t* params, int4 dims) {
-  const int n[3] = {dims.x, dims.y, dims.z};
-  return params[d] + (real_t)(n[d] - 1) / params[3 + d];
-}
-
-inline bool in_box(vec_t x, __global const real_t* params, int4 dims) {
+// The data box along axis d is [params[d], params[6 + d]].
+inline bool in_box(vec_t x, __global const real_t* params) {
   bool inside = true;
-  for (int d = 0; d < DIM; ++d) inside = inside && x.c[d] >= params[d] && x.c[d] <= box_upper(d, params, dims);
+  for (int d = 0; d < DIM; ++d) inside = inside && x.c[d] >= params[d] && x.c[d] <= params[6 + d];
   return inside;
 }
 
 // Where a stage point or a step's end point may lie: clamp pulls it into the box, stop refuses a point
 // outside it (the tracer then stays where its step began), the other modes take it where it is
 // (periodic positions stay unwrapped, so the flow map's gradient sees the true separation; freeze ends
-// a step that ends outside in step()). A point outside marks the tracer in *code: any point for clamp
-// and stop, which act on every stage, only an end point for the others, whose tracers are outside
-// the box where a step ends there.
-inline bool admit(vec_t* x, bool end_point, uint* code, __global const real_t* params, int4 dims) {
+// a step that ends outside in step()). An end point outside marks the tracer in *code, and under stop,
+// which ends the tracer there, any stage point; clamp leaves its stage points unmarked, since testing
+// each of them slows the gridded kernel (docs/ftle.md, "Boundary modes").
+inline bool admit(vec_t* x, bool end_point, uint* code, __global const real_t* params) {
 #if BOUNDARY == BOUNDARY_PERIODIC
   return true;
-#else
-  const bool inside = in_box(*x, params, dims);
-#if BOUNDARY == BOUNDARY_CLAMP || BOUNDARY == BOUNDARY_STOP
-  if (!inside) *code |= TRACER_MET_WALL;
-#else
-  if (!inside && end_point) *code |= TRACER_MET_WALL;
-#endif
-#if BOUNDARY == BOUNDARY_CLAMP
-  if (!inside) {
-    for (int d = 0; d < DIM; ++d) x->c[d] = clamp(x->c[d], params[d], box_upper(d, params, dims));
+#elif BOUNDARY == BOUNDARY_CLAMP
+  // Every point is clamped, and a point the clamp moved was outside: cheaper than testing first.
+  bool moved = false;
+  for (int d = 0; d < DIM; ++d) {
+    const real_t inside = clamp(x->c[d], params[d], params[6 + d]);
+    moved = moved || inside != x->c[d];
+    x->c[d] = inside;
   }
-#endif
+  if (moved && end_point) *code |= TRACER_MET_WALL;
+  return true;
+#else
+  const bool inside = in_box(*x, params);
 #if BOUNDARY == BOUNDARY_STOP
+  if (!inside) *code |= TRACER_MET_WALL;
   return inside;
 #else
+  if (!inside && end_point) *code |= TRACER_MET_WALL;
   return true;
 #endif
 #endif
@@ -245,11 +243,11 @@ inline bool admit(vec_t* x, bool end_point, uint* code, __global const real_t* p
 // within the step, so a uniform flow's exit is exact and another's is off by the path's bend within one
 // step (second order in dt). A start outside by rounding (seeds may lie within 1e-9 h of a face) exits
 // where it is, pulled onto the box.
-inline vec_t exit_point(vec_t a, vec_t b, real_t* fraction, __global const real_t* params, int4 dims) {
+inline vec_t exit_point(vec_t a, vec_t b, real_t* fraction, __global const real_t* params) {
   real_t theta = 2, face = 0;
   int axis = -1;
   for (int d = 0; d < DIM; ++d) {
-    const real_t lo = params[d], hi = box_upper(d, params, dims), delta = b.c[d] - a.c[d];
+    const real_t lo = params[d], hi = params[6 + d], delta = b.c[d] - a.c[d];
     const real_t wall = b.c[d] > hi ? hi : lo;
     if ((b.c[d] > hi && delta > 0) || (b.c[d] < lo && delta < 0)) {
       const real_t f = (wall - a.c[d]) / delta;
@@ -259,7 +257,7 @@ inline vec_t exit_point(vec_t a, vec_t b, real_t* fraction, __global const real_
   theta = axis < 0 ? 0 : clamp(theta, (real_t)0, (real_t)1);
   vec_t e;
   for (int d = 0; d < DIM; ++d)
-    e.c[d] = d == axis ? face : clamp(a.c[d] + theta * (b.c[d] - a.c[d]), params[d], box_upper(d, params, dims));
+    e.c[d] = d == axis ? face : clamp(a.c[d] + theta * (b.c[d] - a.c[d]), params[d], params[6 + d]);
   *fraction = theta;
   return e;
 }

@@ -43,11 +43,13 @@ bool has_free_stream(const Config& c) {
   return c.free_stream[0] != 0.0 || c.free_stream[1] != 0.0 || c.free_stream[2] != 0.0;
 }
 
-// What the kernel reads from the parameter buffer for gridded velocity: the grid's origin and inverse
-// spacing, then the free stream when there is one (FREE_STREAM in ftle.cl).
+// What the kernel reads from the parameter buffer for gridded velocity: the grid's origin, inverse
+// spacing and upper faces (a tracer's every stage compares with them: no division on the device), then
+// the free stream when there is one (FREE_STREAM in ftle.cl).
 std::vector<double> grid_parameters(const VelocityGrid& g, const Config& c) {
   std::vector<double> p{g.origin[0], g.origin[1], g.origin[2]};
   for (const double h : g.spacing) p.push_back(1.0 / h);
+  for (int d = 0; d < 3; ++d) p.push_back(g.upper(d));
   if (has_free_stream(c)) p.insert(p.end(), c.free_stream.begin(), c.free_stream.end());
   return p;
 }
