@@ -12,6 +12,7 @@
     out = hetflow.karst_outlets(inlet, velocity, times, Pe=pe_array)   # karst-conduit outlet series
     r = hetflow.radau5(source, y0, t_end=2.0, params=eps)   # your own ODE systems, in OpenCL C
     A = hetflow.svc(2000, 2000, kappa=1e6)   # a matrix with prescribed singular values
+    hetflow.tune("lbm", device="gpu:0")      # tune a kernel; later runs on that device use the best
 
 docs/python.md in the repository walks through every solver.
 """
@@ -35,6 +36,7 @@ from .lbm import Lbm
 from .nnls import NnlsReport, nnls
 from .ode import Radau5Result, radau5
 from .run import Result, run
+from .tune import TuneResult, tunables, tune
 
 __all__ = [
     "FileError",
@@ -50,6 +52,7 @@ __all__ = [
     "Radau5Result",
     "ReactorBatchResult",
     "Result",
+    "TuneResult",
     "__commit__",
     "__version__",
     "devices",
@@ -62,4 +65,6 @@ __all__ = [
     "run",
     "svc",
     "svc_singular_values",
+    "tunables",
+    "tune",
 ]

@@ -69,3 +69,23 @@ def svc(rows: int, cols: int, *, kappa: float = 1e4, mode: str = "geometric", se
         singular_values: list[float] = ..., device: Optional[str] = None) -> np.ndarray: ...
 def svc_singular_values(rows: int, cols: int, *, kappa: float = 1e4, mode: str = "geometric", seed: int = 0,
                         singular_values: list[float] = ...) -> list[float]: ...
+
+class _TuneRequest:
+    name: str
+    device: str
+    search: str
+    budget: int
+    db: str
+    size: int
+    storage: str
+    case_file: str
+    repeats: int
+    seed: int
+    problem_class: str
+    kappas: list[float]
+    active: list[float]
+    problems: list[str]
+    objective: str
+
+def _tunables() -> list[dict[str, Any]]: ...
+def _tune(request: _TuneRequest, progress: Progress) -> tuple[Optional[dict[str, Any]], list[dict[str, Any]], bool]: ...

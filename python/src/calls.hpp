@@ -43,5 +43,6 @@ void bind_lbm(pybind11::module_& m);
 void bind_karst(pybind11::module_& m);
 void bind_ode(pybind11::module_& m);
 void bind_svc(pybind11::module_& m);
+void bind_tune(pybind11::module_& m);
 
 }  // namespace hetflow::python

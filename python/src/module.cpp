@@ -19,4 +19,5 @@ PYBIND11_MODULE(_hetflow, m) {
   hetflow::python::bind_karst(m);
   hetflow::python::bind_ode(m);
   hetflow::python::bind_svc(m);
+  hetflow::python::bind_tune(m);
 }

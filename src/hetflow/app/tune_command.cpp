@@ -2,36 +2,18 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
-#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
-#include "hetflow/app/device_choice.hpp"
 #include "hetflow/app/nnls/tnt_constants_tunable.hpp"
 #include "hetflow/app/option_checks.hpp"
 #include "hetflow/app/solvers.hpp"
-#include "hetflow/core/error.hpp"
+#include "hetflow/app/tuning_run.hpp"
 #include "hetflow/core/number_text.hpp"
-#include "hetflow/tune/database.hpp"
 
 namespace hetflow::app {
 namespace {
-
-std::vector<const TuneTarget*> tune_targets() {
-  std::vector<const TuneTarget*> targets;
-  for (const Solver& s : solvers()) {
-    for (const TuneTarget& t : s.tunables) targets.push_back(&t);
-  }
-  return targets;
-}
-
-const TuneTarget& find_target(const std::string& name) {
-  for (const TuneTarget* t : tune_targets()) {
-    if (t->name == name) return *t;
-  }
-  throw core::Error("no tunable named '" + name + "'");  // the command line offers only the known ones
-}
 
 // What one of `field`'s texts says per tunable ("lbm: ...; karst: ..."), for those that have one.
 std::string per_target(std::string TuneTarget::*field, const char* separator) {
@@ -64,17 +46,6 @@ void print_trial(std::ostream& out, const tune::Tunable& t, const tune::Trial& t
     return;
   }
   out << cost_text(t, trial.seconds) << std::endl;  // as it comes: a tuning run can take minutes
-}
-
-// The request's nnls-constants options, named, for the refusal on another tunable.
-std::vector<std::string> class_options(const TuneRequest& r) {
-  std::vector<std::string> given;
-  if (!r.problem_class.empty()) given.push_back("--class");
-  if (!r.kappas.empty()) given.push_back("--kappa");
-  if (!r.active.empty()) given.push_back("--active");
-  if (!r.problems.empty()) given.push_back("--problem");
-  if (!r.objective.empty()) given.push_back("--objective");
-  return given;
 }
 
 }  // namespace
@@ -121,51 +92,10 @@ CLI::App* add_tune_command(CLI::App& app, TuneRequest& r) {
 }
 
 int tune_command(const TuneRequest& r, std::ostream& out) {
-  const TuneTarget& target = find_target(r.name);
-  const core::DeviceSet selected =
-      core::DeviceSet::select(target.chooses_devices && r.device == "auto" ? "all" : r.device);
-  // The first selected device alone, unless the target tunes how work is split over every selected one.
-  std::optional<core::DeviceSet> first_only;
-  if (!target.chooses_devices && (target.every_device_help.empty() || selected.size() == 1))
-    first_only.emplace(std::vector<core::Device>{selected.device(0)});
-  const core::DeviceSet& devices = first_only ? *first_only : selected;
-  for (std::size_t k = 1; k < devices.size() && !target.chooses_devices; ++k) {
-    const core::DeviceInfo& d = devices.device(k).info;
-    if (d.name != devices.device(0).info.name || d.driver != devices.device(0).info.driver)
-      throw core::Error("tune " + r.name + " on several devices: " + devices.device(k).label() + " differs from " +
-                        devices.device(0).label() + "; a device grid is tuned on devices of one model and driver");
-  }
-  const core::DeviceInfo& info = devices.device(0).info;
-  const tune::MeasureOptions measure{1, r.repeats};
-  if (!target.storage_help.empty() && !target.fp16 && r.storage == "fp16")
-    throw core::Error("tune " + r.name + ": --storage is fp64 or fp32 (" + r.name + " has no FP16 path)");
-  if (target.case_help.empty() && !r.case_file.empty()) {
-    std::string takers;
-    for (const TuneTarget* t : tune_targets()) {
-      if (!t->case_help.empty()) takers += (takers.empty() ? "" : ", ") + t->name;
-    }
-    throw core::Error("tune " + r.name + ": --case is for " + takers + " only");
-  }
-  if (const std::vector<std::string> given = class_options(r); !given.empty() && r.name != tnt_constants_name) {
-    std::string names;
-    for (const std::string& g : given) names += (names.empty() ? "" : ", ") + g;
-    throw core::Error("tune " + r.name + ": " + names + " " + (given.size() == 1 ? "is" : "are") + " for " +
-                      tnt_constants_name + " only");
-  }
-  const tune::Tunable t = target.make(r, devices, measure);
-  const tune::Database db(r.db.empty() ? tune::default_database_path() : std::filesystem::path(r.db));
-  if (db.path().empty()) throw core::Error("no tuning database path: give --db, or set HETFLOW_TUNING_DB or HOME");
-
-  tune::TunerOptions options;
-  if (!r.search.empty()) options.search = tune::parse_search(r.search);
-  options.budget = r.budget;
-  options.seed = r.seed;
-  out << "tuning " << t.name << " (" << t.problem << ") on " << devices.device(0).label();
-  if (devices.size() > 1) out << " and " << devices.size() - 1 << " more";
-  out << "\n";
-  const tune::TuneResult result =
-      tune::tune(t.space, t.seconds, t.defaults, options, [&](const tune::Trial& trial) { print_trial(out, t, trial); });
-
+  const TuningRun run(r);
+  const tune::Tunable& t = run.tunable();
+  out << "tuning " << t.name << " (" << t.problem << ") on " << run.devices_text() << "\n";
+  const tune::TuneResult result = run.search([&](const tune::Trial& trial) { print_trial(out, t, trial); });
   for (const tune::Trial& trial : result.trials) {
     if (trial.setting == t.defaults && trial.failure.empty())
       out << "defaults: " << tune::describe(t.defaults) << ", " << cost_text(t, trial.seconds) << "\n";
@@ -175,13 +105,7 @@ int tune_command(const TuneRequest& r, std::ostream& out) {
       << " settings evaluated\n"
       << "best/mean " << fixed(result.best_over_mean(), 2) << "x, best/worst " << fixed(result.best_over_worst(), 2)
       << "x (speedup of the best over the mean and the worst evaluated)\n";
-  std::vector<core::Device> candidates;
-  for (std::size_t k = 0; k < devices.size(); ++k) candidates.push_back(devices.device(k));
-  tune::Key key = target.chooses_devices ? device_choice_key({t.name, t.kernel_files, t.problem_class}, candidates)
-                                         : tune::make_key(t.name, info, t.kernel_files, t.problem_class);
-  if (t.device_independent) key = tune::for_any_device(std::move(key));
-  db.store(key, tune::entry_of(t, result));
-  out << "wrote " << db.path().string() << "\n";
+  out << "wrote " << run.store(result).string() << "\n";
   return 0;
 }
 

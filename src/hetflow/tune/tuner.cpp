@@ -83,17 +83,22 @@ void summarise(TuneResult& r) {
 
 }  // namespace
 
+SearchPlan plan_search(const TuningSpace& space, const TunerOptions& options) {
+  const std::size_t size = space.feasible_size();
+  SearchPlan plan{options.search, options.budget};
+  if (plan.search == Search::automatic)
+    plan.search = size > 0 && (options.budget == 0 || size <= options.budget) ? Search::exhaustive : Search::annealing;
+  if (plan.budget == 0) plan.budget = plan.search == Search::exhaustive ? size : annealing_budget(size);
+  return plan;
+}
+
 TuneResult tune(const TuningSpace& space, const Objective& seconds, const Setting& start, const TunerOptions& options,
                 const TrialObserver& observe) {
   TuneResult result;
   result.space_size = space.feasible_size();
-  result.search = options.search;
-  if (result.search == Search::automatic)
-    result.search = result.space_size > 0 && (options.budget == 0 || result.space_size <= options.budget) ? Search::exhaustive
-                                                                                                          : Search::annealing;
-  const std::size_t budget = options.budget        ? options.budget
-                             : result.search == Search::exhaustive ? result.space_size
-                                                                   : annealing_budget(result.space_size);
+  const SearchPlan plan = plan_search(space, options);
+  result.search = plan.search;
+  const std::size_t budget = plan.budget;
 
   // Times span orders of magnitude between settings: searching on log-time weighs a 2x change the
   // same at every scale, and the argmin is unchanged. Each setting is measured once; a restarted

@@ -78,6 +78,14 @@ struct TuneResult {
   double best_over_worst() const { return worst_seconds / best_seconds; }
 };
 
+// What tune() runs for `space` under `options`: the search (automatic resolved) and the most settings
+// it measures.
+struct SearchPlan {
+  Search search = Search::exhaustive;
+  std::size_t budget = 0;
+};
+SearchPlan plan_search(const TuningSpace& space, const TunerOptions& options);
+
 // Searches the space for the setting of least cost, measuring each setting at most once and at most
 // `budget` settings. Exhaustive search enumerates the feasible settings (core::Error if they outnumber
 // the budget). Annealing (optim::simulated_annealing on log-time, from `start`) runs on 80 % of the
