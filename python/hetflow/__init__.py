@@ -10,6 +10,7 @@
     field = hetflow.ftle([0, 0], [2, 1], [401, 201], duration=15)   # the double gyre's FTLE
     flow = hetflow.Lbm(mask, force=[0, 0, 1e-6]).step(1000)   # lattice Boltzmann; flow.permeability
     out = hetflow.karst_outlets(inlet, velocity, times, Pe=pe_array)   # karst-conduit outlet series
+    fit = hetflow.karst_inversion(inlet, velocity, observed).parameters   # Pe, St, Theta from an outlet
     r = hetflow.radau5(source, y0, t_end=2.0, params=eps)   # your own ODE systems, in OpenCL C
     A = hetflow.svc(2000, 2000, kappa=1e6)   # a matrix with prescribed singular values
     hetflow.tune("lbm", device="gpu:0")      # tune a kernel; later runs on that device use the best
@@ -31,7 +32,7 @@ from ._hetflow import (
 )
 from .chem import IgnitionResult, ReactorBatchResult, ignition_delays, reactor_batch
 from .ftle import FtleResult, ftle
-from .karst import karst_outlets
+from .karst import KarstInversionResult, karst_inversion, karst_outlets
 from .lbm import Lbm
 from .nnls import NnlsReport, nnls
 from .ode import Radau5Result, radau5
@@ -44,6 +45,7 @@ __all__ = [
     "HetflowError",
     "IgnitionResult",
     "InputError",
+    "KarstInversionResult",
     "KernelBuildError",
     "Lbm",
     "Mechanism",
@@ -58,6 +60,7 @@ __all__ = [
     "devices",
     "ftle",
     "ignition_delays",
+    "karst_inversion",
     "karst_outlets",
     "nnls",
     "radau5",

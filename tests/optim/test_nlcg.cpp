@@ -1,7 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "hetflow/optim/nlcg.hpp"
 #include "problems.hpp"
@@ -91,6 +93,27 @@ TEST(Nlcg, StopsAtEvaluationBudget) {
   EXPECT_FALSE(r.converged);
   EXPECT_LE(r.evaluations, 40u);
   EXPECT_NE(r.stop_reason.find("budget of 40 evaluations"), std::string::npos) << r.stop_reason;
+  EXPECT_LT(r.value, test::rosenbrock(rosenbrock_start(2)));
+}
+
+// keep_going is asked before every batch with the evaluations done so far (rising from 0); the run stops
+// where it first says no, says why, and keeps its best point.
+TEST(Nlcg, ACallerStopsTheRunThroughKeepGoing) {
+  std::vector<std::size_t> asked;
+  NlcgOptions options;
+  options.run.max_evaluations = 5000;
+  options.run.keep_going = [&](std::size_t evaluations) {
+    asked.push_back(evaluations);
+    return evaluations < 30;
+  };
+  const Result r = nlcg(rosenbrock_objective(), rosenbrock_start(2), options);
+  EXPECT_FALSE(r.converged);
+  EXPECT_EQ(r.stop_reason, "stopped by its caller");
+  ASSERT_FALSE(asked.empty());
+  EXPECT_EQ(asked.front(), 0u);
+  EXPECT_TRUE(std::is_sorted(asked.begin(), asked.end()));
+  EXPECT_GE(asked.back(), 30u);
+  EXPECT_EQ(r.evaluations, asked.back());
   EXPECT_LT(r.value, test::rosenbrock(rosenbrock_start(2)));
 }
 

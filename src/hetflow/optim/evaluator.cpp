@@ -46,6 +46,7 @@ Evaluation Evaluator::evaluate_one(const Point& point) { return std::move(evalua
 
 std::optional<std::string> Evaluator::refusal(std::size_t n) const {
   if (io::interrupted()) return "interrupted by a signal";
+  if (options_.keep_going && !options_.keep_going(evaluations_)) return "stopped by its caller";
   if (evaluations_ + n > options_.max_evaluations)
     return "the budget of " + std::to_string(options_.max_evaluations) + " evaluations would be exceeded";
   return std::nullopt;

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstddef>
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
@@ -25,6 +26,9 @@ struct RunOptions {
   // Where every evaluation is appended as it happens; a log from EvaluationLog::resume() replays a
   // stopped run. Not owned; null for no log.
   EvaluationLog* log = nullptr;
+  // Asked before every batch with the evaluations so far, for a caller's progress display and stop:
+  // false ends the run there at its best point, as a signal does. Empty: never asked.
+  std::function<bool(std::size_t evaluations)> keep_going = {};
 };
 
 struct FailedEvaluation {

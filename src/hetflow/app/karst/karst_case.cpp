@@ -8,6 +8,7 @@
 #include "hetflow/app/csv_text.hpp"
 #include "hetflow/app/karst/karst_batches.hpp"
 #include "hetflow/app/karst/karst_case_setup.hpp"
+#include "hetflow/app/karst/karst_inversion_setup.hpp"
 #include "hetflow/app/karst/karst_tunable.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/event.hpp"
@@ -139,13 +140,6 @@ display::PlotSeries inlet_curve(const karst::Series& inlet, const std::vector<do
 
 // ---- karst_inversion --------------------------------------------------------------------------------
 
-karst::HeatPoint heat_point(const casefile::Case& c, const char* key) {
-  const auto v = c.get<std::vector<double>>(key);
-  return {v[0], v[1], v[2]};
-}
-
-karst::ParameterBox case_box(const casefile::Case& c) { return {heat_point(c, "inversion.lower"), heat_point(c, "inversion.upper")}; }
-
 std::optional<karst::MisfitProblem> misfit_problem(const casefile::Case& c, std::vector<std::string>& problems) {
   auto forcing = case_forcing(c, problems);
   auto observed = read_case_series(c, "observed.file", false, problems);
@@ -171,36 +165,6 @@ void write_fit(RunDirectory& dir, const karst::MisfitProblem& p, const karst::In
                          r.fit.t, r.fit.value, false});
   display::write_line_plot_png(dir.file("fit.png"), plot, 900, 560);
   dir.add_output("fit.png", "inlet, observed outlet and the fitted model's outlet against t*");
-}
-
-nlohmann::json summary_json(const casefile::Case& c, const karst::InversionResult& r, double seconds) {
-  const optim::Result& o = r.optimisation;
-  nlohmann::json best, sigma, failures = nlohmann::json::array();
-  const double x[3] = {r.best.Pe, r.best.St, r.best.Theta};
-  for (std::size_t i = 0; i < 3; ++i) {
-    best[karst::heat_point_names[i]] = x[i];
-    sigma[karst::heat_point_names[i]] = std::isfinite(r.sigma[i]) ? nlohmann::json(r.sigma[i]) : nlohmann::json();
-  }
-  for (const optim::FailedEvaluation& f : o.failures) failures.push_back({{"batch", f.batch}, {"reason", f.reason}});
-  return {{"method", c.get<std::string>("inversion.method")},
-          {"start", c.get<std::vector<double>>("inversion.start")},
-          {"lower", c.get<std::vector<double>>("inversion.lower")},
-          {"upper", c.get<std::vector<double>>("inversion.upper")},
-          {"parameters", best},
-          {"sigma", sigma},
-          {"Psi", r.best.Psi},
-          {"rms", r.rms},
-          {"noise", r.noise},
-          {"noise_given", c.get<double>("inversion.noise") > 0},
-          {"converged", o.converged},
-          {"stop_reason", o.stop_reason},
-          {"iterations", o.iterations},
-          {"evaluations", o.evaluations},
-          {"batches", o.batches},
-          {"forward_runs", r.forward_runs},
-          {"failures", failures},
-          {"seconds", seconds},
-          {"forward_runs_per_second", static_cast<double>(r.forward_runs) / seconds}};
 }
 
 }  // namespace
@@ -298,26 +262,13 @@ casefile::Schema KarstInversionCase::schema() const {
   auto& o = s.section("observed", "the outlet series to fit");
   o.key<std::string>("file", "CSV: a header, then t*, outlet value per row (t* > 0, increasing)").path();
   o.key<long>("substeps", 1, "model steps per observation interval").at_least(1);
-  auto& v = s.section("inversion", "the method, its start and bounds (defaults: thesis Table 7.3)");
-  v.key<std::string>("method", "nlcg", "nlcg (non-linear conjugate gradients) or lm (Levenberg-Marquardt)").one_of({"nlcg", "lm"});
-  v.key<std::vector<double>>("start", std::vector<double>{2000.0, 10.0, 4.5}, "start [Pe, St, Theta]").length(3);
-  v.key<std::vector<double>>("lower", std::vector<double>{1900.0, 0.75, 0.1}, "lower bounds [Pe, St, Theta]").length(3);
-  v.key<std::vector<double>>("upper", std::vector<double>{2050.0, 20.0, 6.0}, "upper bounds [Pe, St, Theta]").length(3);
-  v.key<double>("psi", 2.235, "heat capacity ratio (not inverted)").above(0);
-  v.key<double>("noise", 0.0, "standard deviation of the observations; 0: estimated from the residuals").at_least(0);
-  v.key<long>("max_evaluations", 1000, "budget of forward runs for the method").at_least(1);
-  v.key<std::string>("on_failure", "stop", "a failed forward run ends the inversion (stop) or is a rejected trial (skip)")
-      .one_of({"stop", "skip"});
+  declare_inversion_keys(s);
   return s;
 }
 
 void KarstInversionCase::check(const casefile::Case& c) const {
   std::vector<std::string> problems;
-  try {
-    case_box(c).check(heat_point(c, "inversion.start"));
-  } catch (const core::Error& e) {
-    problems.push_back(c.where("inversion.start") + ": " + e.what());
-  }
+  check_inversion_keys(c, problems);
   if (auto p = misfit_problem(c, problems)) {
     try {
       // The misfit's own checks (observations, grid, forcing covering every step) without a device.
@@ -337,26 +288,20 @@ RunOutcome KarstInversionCase::run(const casefile::Case& c, RunContext& ctx) con
   std::vector<std::string> problems;
   const karst::MisfitProblem problem = *misfit_problem(c, problems);
   karst::KarstDevice device(ctx.devices, 0, karst_tuned_work_group(ctx.devices, dir.manifest()["tuning"]));
-  karst::KarstMisfit misfit(device, problem, case_box(c));
+  karst::KarstMisfit misfit(device, problem, inversion_box(c));
   // Rank 0 alone writes files; every rank takes the same steps, so its log is the run's.
   const bool root = ctx.ranks.root();
   std::optional<optim::EvaluationLog> log;
   if (root) log = optim::EvaluationLog::create(dir.file("inversion_log.jsonl"));
   dir.add_output("inversion_log.jsonl", "every candidate evaluated (points in unit coordinates of the bounds), as JSON lines");
-  karst::InversionOptions options;
-  options.method = c.get<std::string>("inversion.method") == "lm" ? karst::Method::levenberg_marquardt : karst::Method::nlcg;
-  options.start = heat_point(c, "inversion.start");
-  options.noise = c.get<double>("inversion.noise");
-  options.run = {static_cast<std::size_t>(c.get<long>("inversion.max_evaluations")),
-                 c.get<std::string>("inversion.on_failure") == "skip" ? optim::OnFailure::skip : optim::OnFailure::stop,
-                 log ? &*log : nullptr};
+  const karst::InversionOptions options = inversion_options(c, log ? &*log : nullptr);
   dir.write_manifest("running");
 
   const core::WallTimer timer;
   const karst::InversionResult r = karst::invert(misfit, options, ctx.ranks.link());
   const double seconds = timer.seconds();
 
-  const nlohmann::json summary = summary_json(c, r, seconds);
+  const nlohmann::json summary = inversion_summary(c, r, seconds);
   if (root) {
     write_fit(dir, problem, r, c.get<bool>("output.png"));
     io::write_file_atomically(dir.file("inversion.json"), summary.dump(2) + "\n");
