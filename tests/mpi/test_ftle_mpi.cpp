@@ -133,7 +133,8 @@ TEST(FtleMpi, StreamedSeriesOnTwoRanksEqualsResidentOneProcess) {
   double bytes = static_cast<double>(mine.device_bytes);
   double total = 0;
   for (const std::vector<double>& b : world.all_gather(std::span(&bytes, 1))) total += b[0];
-  const std::size_t velocity = grid.snapshots.size() * snapshot + (6 + grid.snapshots.size()) * sizeof(double);
+  // A copy of the series, its times and the kernel's 9 grid parameters (origin, inverse spacing, upper faces).
+  const std::size_t velocity = grid.snapshots.size() * snapshot + (9 + grid.snapshots.size()) * sizeof(double);
   const std::size_t tracer_plane = seeds.plane() * (2 * sizeof(double) + sizeof(cl_uint2));
   EXPECT_EQ(static_cast<std::size_t>(total), alone.device_bytes + velocity + 2 * tracer_plane);
 
