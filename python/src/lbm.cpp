@@ -1,5 +1,5 @@
-// hetflow._Lbm: a lattice-Boltzmann flow through a voxel mask the caller gives, stepped on demand, for
-// hetflow.Lbm (python/hetflow/lbm.py).
+// hetflow._Lbm: a lattice-Boltzmann flow (one phase, Shan-Chen or two components) through a voxel mask the
+// caller gives, stepped on demand, for hetflow.Lbm (python/hetflow/lbm.py).
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
@@ -10,6 +10,7 @@
 #include "calls.hpp"
 #include "hetflow/app/case_type.hpp"
 #include "hetflow/app/lbm/lbm_case.hpp"
+#include "hetflow/app/lbm/lbm_case_multiphase.hpp"
 #include "hetflow/app/lbm/lbm_case_outputs.hpp"
 #include "hetflow/casefile/case.hpp"
 #include "hetflow/core/device_set.hpp"
@@ -32,6 +33,7 @@ struct LbmFlow {
   std::unique_ptr<lbm::Solver> solver;
   std::array<double, 3> drive{};
   std::optional<int> axis;
+  int components = 1;
 
   // The fields, checked: a non-finite value raises naming the step and the cell.
   std::pair<lbm::Fields, app::LbmDiagnostics> read() const {
@@ -65,13 +67,18 @@ void bind_lbm(py::module_& m) {
       .def(py::init([](const Mask& mask, const std::string& case_text, const std::string& device) {
              // The `lbm:` keys go through the case's own declarations: the same defaults and errors.
              const casefile::Case c = casefile::parse_case(case_text, app::case_registry(), {}, "<hetflow.Lbm>");
+             std::vector<std::string> problems;
+             app::check_multiphase(c, problems);
+             if (!problems.empty()) throw ArgumentError(problems.front());
              auto flow = std::make_unique<LbmFlow>();
              flow->geometry = geometry_of(mask);
              const lbm::Config config = app::lbm_solver_config(c);
+             flow->components = config.two_component ? 2 : 1;
              guarded([&] {
                flow->devices.emplace(core::DeviceSet::select(device));
                flow->solver = std::make_unique<lbm::Solver>(*flow->devices, flow->geometry, config);
-               flow->solver->initialise();
+               // The case's `initial:` densities (uniform density 1 at rest unless given).
+               app::initialise_multiphase(c, flow->geometry, *flow->solver);
              });
              flow->drive = app::driving_force(config, flow->solver->dims());
              flow->axis = app::flow_axis(flow->drive);
@@ -87,6 +94,16 @@ void bind_lbm(py::module_& m) {
             guarded([&] { f.solver->initialise(std::span<const double>(rho.data(), n), velocity); });
           },
           py::arg("rho"), py::arg("u"))
+      .def(
+          "initialise_components",
+          [](LbmFlow& f, const CArray& rho_a, const CArray& rho_b, const std::array<double, 3>& u) {
+            const std::size_t n = f.geometry.size();
+            guarded([&] {
+              f.solver->initialise(std::span<const double>(rho_a.data(), n), std::span<const double>(rho_b.data(), n),
+                                   u);
+            });
+          },
+          py::arg("rho_a"), py::arg("rho_b"), py::arg("u"))
       .def(
           "advance",
           [](LbmFlow& f, long steps, const py::object& progress) {
@@ -108,7 +125,9 @@ void bind_lbm(py::module_& m) {
       .def("fields",
            [](const LbmFlow& f) {
              const auto [fields, d] = f.read();
-             return py::make_tuple(node_array(fields.rho, fields.dims, 1), node_array(fields.u, fields.dims, 3));
+             py::object a = py::none(), b = py::none();
+             if (!fields.rho_a.empty()) a = node_array(fields.rho_a, fields.dims, 1), b = node_array(fields.rho_b, fields.dims, 1);
+             return py::make_tuple(node_array(fields.rho, fields.dims, 1), node_array(fields.u, fields.dims, 3), a, b);
            })
       .def("diagnostics",
            [](const LbmFlow& f) {
@@ -118,6 +137,8 @@ void bind_lbm(py::module_& m) {
              out["max_u"] = d.max_speed;
              out["max_cell"] = d.max_cell;
              out["mean_u"] = d.mean_u;
+             out["density_range"] = d.rho_range;
+             out["component_a_range"] = f.components == 2 ? py::cast(d.rho_a_range) : py::none();
              const double nu = f.solver->viscosity();
              out["permeability"] =
                  f.axis ? py::cast(lbm::darcy_permeability(d.mean_u[static_cast<std::size_t>(*f.axis)], nu,
@@ -127,6 +148,7 @@ void bind_lbm(py::module_& m) {
            })
       .def_property_readonly("step", [](const LbmFlow& f) { return f.solver->step(); })
       .def_property_readonly("viscosity", [](const LbmFlow& f) { return f.solver->viscosity(); })
+      .def_property_readonly("components", [](const LbmFlow& f) { return f.components; })
       .def_property_readonly("porosity", [](const LbmFlow& f) { return f.geometry.porosity(); });
 }
 

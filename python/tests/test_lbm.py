@@ -73,3 +73,60 @@ def test_malformed_masks_and_keys_are_named():
         hetflow.Lbm(channel(4, 6, 4), device=DEVICE, tau=0.4)
     with pytest.raises(hetflow.InputError, match="every node is a wall"):
         hetflow.Lbm(np.ones((2, 2, 2), bool), device=DEVICE)
+
+
+def test_a_two_component_mixture_separates_as_the_clis_case_does(tmp_path):
+    # Spinodal decomposition (examples/lbm_spinodal.yaml, smaller): the same max |u|, mean u and mass drift.
+    (tmp_path / "s.yaml").write_text(
+        "type: lbm\nlbm:\n  tau: 1.0\n  model: two_component\n  storage: fp64\n  steps: 300\ntwo_component:\n  g: 1.0\n"
+        "geometry:\n  kind: box\n  size: [24, 24, 1]\ninitial:\n  kind: mixture\n  density: [1.0, 1.0]\n"
+        "  perturbation: 0.01\n  seed: 3\noutput:\n  dir: out\n  every: 300\n  vti: false\n  png: false\n")
+    cli("run", "s.yaml", "--device", DEVICE, "-q", cwd=tmp_path)
+    expected = json.loads((tmp_path / "out" / "manifest.json").read_text())["result"]
+    flow = hetflow.Lbm(np.zeros((1, 24, 24), bool), device=DEVICE, tau=1.0, storage="fp64", model="two_component",
+                       two_component={"g": 1.0},
+                       initial={"kind": "mixture", "density": [1.0, 1.0], "perturbation": 0.01, "seed": 3})
+    assert flow.components == 2
+    mass0 = flow.diagnostics()["mass"]
+    flow.step(300)
+    d = flow.diagnostics()
+    assert d["max_u"] == expected["max_u"] and d["mean_u"] == expected["mean_u"]
+    assert (d["mass"] - mass0) / mass0 == expected["mass_drift"]
+    a, b = flow.densities
+    assert np.array_equal(a + b, flow.density)
+    low, high = d["component_a_range"]
+    assert low < 0.5 and high > 1.5  # separated into a-rich and b-rich domains
+    assert (low, high) == (a.min(), a.max())
+
+
+def test_a_shan_chen_drop_keeps_liquid_and_vapour():
+    # G = -120 (psi0 4, rho0 200): liquid about 524 and vapour about 85.7 coexist (docs/lbm.md).
+    flow = hetflow.Lbm(np.zeros((1, 32, 32), bool), device=DEVICE, tau=1.0, storage="fp64", model="shan_chen",
+                       shan_chen={"g": -120.0},
+                       initial={"kind": "drop", "density": [85.7], "drop_density": [524.0], "radius": 8})
+    assert flow.components == 1 and flow.densities is None
+    flow.step(200)
+    vapour, liquid = flow.diagnostics()["density_range"]
+    assert vapour == pytest.approx(85.7, rel=0.1) and liquid == pytest.approx(524.0, rel=0.1)
+    assert flow.density[0, 16, 16] == pytest.approx(524.0, rel=0.1)
+    flow.initialise(rho=100.0)  # one phase again: a uniform state stays uniform
+    assert flow.step(10).diagnostics()["density_range"] == pytest.approx([100.0, 100.0], rel=1e-12)
+
+
+def test_two_components_take_two_initial_densities():
+    flow = hetflow.Lbm(np.zeros((2, 4, 4), bool), device=DEVICE, storage="fp64", model="two_component",
+                       initial={"density": [1.0, 0.5]})
+    a, b = flow.densities  # sums of 19 populations: to rounding
+    assert a == pytest.approx(np.ones_like(a), rel=1e-15) and b == pytest.approx(np.full_like(b, 0.5), rel=1e-15)
+    flow.initialise(rho=(np.full((2, 4, 4), 0.2), 0.8), u=(0, 0, 1e-3))
+    a, b = flow.densities
+    assert a == pytest.approx(np.full_like(a, 0.2), rel=1e-15) and b == pytest.approx(np.full_like(b, 0.8), rel=1e-15)
+    assert flow.steps == 0
+    with pytest.raises(ValueError, match="takes \\(rho_a, rho_b\\)"):
+        flow.initialise(rho=1.0)
+    with pytest.raises(hetflow.InputError, match="initial.density has 1 entries"):
+        hetflow.Lbm(np.zeros((2, 4, 4), bool), device=DEVICE, model="two_component", initial={"density": [1.0]})
+    with pytest.raises(hetflow.InputError, match="shan_chen.g does not apply to lbm.model = single"):
+        hetflow.Lbm(np.zeros((2, 4, 4), bool), device=DEVICE, shan_chen={"g": -100.0})
+    with pytest.raises(TypeError, match="initial: expected a dict"):
+        hetflow.Lbm(np.zeros((2, 4, 4), bool), device=DEVICE, initial=[1.0])
