@@ -83,6 +83,43 @@ TEST(NnlsTestProblems, NoRoomForResidualGivesConsistentProblem) {
   EXPECT_TRUE(kkt_report(A, p.b, p.x).satisfied(1e-14));
 }
 
+// Tall 400 x 100: the singular values of G / sqrt(m) fill Marchenko-Pastur's [1 - sqrt(n/m), 1 + sqrt(n/m)]
+// = [0.5, 1.5] up to finite-size fluctuations; a shift adds to the leading diagonal and nothing else.
+TEST(NnlsTestProblems, GaussianMatrixHasMarchenkoPasturSpectrum) {
+  const Matrix A = gaussian_matrix(400, 100, 0.0, 3);
+  const Vector s = singular_values(A);
+  EXPECT_GT(*std::min_element(s.begin(), s.end()), 0.45);
+  EXPECT_LT(*std::max_element(s.begin(), s.end()), 1.55);
+  EXPECT_GT(*std::max_element(s.begin(), s.end()), 1.4);
+  const Matrix shifted = gaussian_matrix(400, 100, 2.5, 3);
+  for (std::size_t j = 0; j < 100; ++j)
+    for (std::size_t i = 0; i < 400; ++i) EXPECT_NEAR(shifted(i, j) - A(i, j), i == j ? 2.5 : 0.0, 1e-15);
+}
+
+// The blur is symmetric Toeplitz with 1 on its diagonal, and its eigenvalues (its singular values: it is
+// positive definite) lie in the range of its symbol f(theta) = sum_k exp(-k^2 / (2 w^2)) e^{ik theta}, the
+// smallest near f(pi).
+TEST(NnlsTestProblems, BlurMatrixHasTheSpectrumOfItsSymbol) {
+  const double w = 1.5;
+  const Matrix A = blur_matrix(200, w);
+  EXPECT_EQ(A(7, 7), 1.0);
+  EXPECT_EQ(A(3, 5), A(5, 3));
+  EXPECT_EQ(A(3, 5), std::exp(-0.5 * (2 / w) * (2 / w)));
+  double high = 0, low = 0;
+  for (int k = -60; k <= 60; ++k) {
+    high += std::exp(-0.5 * k * k / (w * w));
+    low += (k % 2 == 0 ? 1 : -1) * std::exp(-0.5 * k * k / (w * w));
+  }
+  const Vector s = singular_values(A);
+  const double smallest = *std::min_element(s.begin(), s.end()), largest = *std::max_element(s.begin(), s.end());
+  EXPECT_LE(largest, high * (1 + 1e-12));
+  EXPECT_GE(smallest, low * (1 - 1e-6));
+  EXPECT_LT(smallest, 1.1 * low);
+  EXPECT_GT(largest / smallest, 1e4);  // severely ill-conditioned, as deconvolution is
+  EXPECT_THROW(blur_matrix(10, 0.0), core::Error);
+  EXPECT_THROW(blur_matrix(10, std::numeric_limits<double>::infinity()), core::Error);
+}
+
 TEST(NnlsTestProblems, BadArgumentsThrow) {
   EXPECT_THROW(random_matrix(4, 3, 0.5, 1), core::Error);
   EXPECT_THROW(random_matrix(4, 3, std::numeric_limits<double>::infinity(), 1), core::Error);

@@ -139,6 +139,27 @@ Matrix random_matrix(std::size_t m, std::size_t n, double kappa, std::uint64_t s
   return A;
 }
 
+Matrix gaussian_matrix(std::size_t m, std::size_t n, double shift, std::uint64_t seed) {
+  Random random(seed);
+  Matrix A = gaussian(m, n, random);
+  const double scale = m == 0 ? 0.0 : 1.0 / std::sqrt(static_cast<double>(m));
+  for (double& a : A.data) a *= scale;
+  for (std::size_t j = 0; j < std::min(m, n); ++j) A(j, j) += shift;
+  return A;
+}
+
+Matrix blur_matrix(std::size_t n, double width) {
+  if (!std::isfinite(width) || !(width > 0))
+    throw core::Error("blur width = " + std::to_string(width) + ": it must be finite and > 0");
+  Matrix A(n, n);
+  for (std::size_t j = 0; j < n; ++j)
+    for (std::size_t i = 0; i < n; ++i) {
+      const double d = (static_cast<double>(i) - static_cast<double>(j)) / width;
+      A(i, j) = std::exp(-0.5 * d * d);
+    }
+  return A;
+}
+
 Problem with_active_set(const Matrix& A, double active_fraction, std::uint64_t seed) {
   check_problem(A, Vector(A.rows));
   if (!(active_fraction >= 0.0 && active_fraction <= 1.0))

@@ -16,6 +16,18 @@ namespace hetflow::nnls {
 // gallery('randsvd', ..., mode 3)). Throws core::Error unless kappa >= 1 is finite.
 Matrix random_matrix(std::size_t m, std::size_t n, double kappa, std::uint64_t seed);
 
+// A dense Gaussian matrix, entries N(0, 1) / sqrt(m), plus `shift` on its diagonal (square and tall
+// alike: the leading n x n block): the matrix of a generic regression. Unshifted and square its singular
+// values spread from near 0 to 2 (Marchenko-Pastur), so it is ill-conditioned in a way SVC's geometric
+// spectrum is not; tall (m > n) or shifted it is well-conditioned.
+Matrix gaussian_matrix(std::size_t m, std::size_t n, double shift, std::uint64_t seed);
+
+// A deconvolution kernel: A_ij = exp(-(i - j)^2 / (2 width^2)), n x n, the Gaussian blur of a signal by
+// `width` samples. Smooth, positive, severely ill-conditioned (its symbol falls to about
+// exp(-pi^2 width^2 / 2) at the highest frequency); the matrix of spike and spectrum deconvolution.
+// Throws core::Error unless width > 0 is finite.
+Matrix blur_matrix(std::size_t n, double width);
+
 // b and the solution x of min ||A x - b||_2 s.t. x >= 0, built backwards from the KKT conditions:
 //  1. A random set Z of round(active_fraction * n) variables is bound: x_Z = 0, x_F uniform in [0.5, 1.5).
 //  2. Multipliers mu_Z uniform in [0.5, 1.5); r is the least-norm solution of C^T r = -mu with

@@ -56,7 +56,7 @@ struct TntOptions {
   int max_outer_iterations = 0;  // 0: 3n
   // Asked before every outer iteration with the iterations done; false ends the solve at the best point so
   // far, as a Ctrl-C does (the Python package's progress reports). Empty: never asked.
-  std::function<bool(int)> keep_going;
+  std::function<bool(int)> keep_going = {};
   // KKT tolerance on the scaled gradient a_j^T r / (||a_j|| ||b||). 0 selects, in FP64, FNNLS's
   // 10 eps n ||AA||_1 (AA = A_s^T A_s; as BaselineOptions, so both stop on the same test); in FP32,
   // 10 eps_32 sqrt(n), about the rounding of the computed gradient (FNNLS's rule would give 1e-3 at

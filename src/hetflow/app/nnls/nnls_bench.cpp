@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "hetflow/app/bench/reference.hpp"
+#include "hetflow/app/nnls/nnls_bench_families.hpp"
+#include "hetflow/app/nnls/nnls_bench_support.hpp"
 #ifdef HETFLOW_HAVE_CLBLAST
 #include "hetflow/app/nnls/clblast_reference.hpp"
 #endif
@@ -29,85 +31,16 @@
 namespace hetflow::app {
 namespace {
 
-namespace fs = std::filesystem;
+using namespace nnls_bench;
 using nnls::Matrix;
 using nnls::Vector;
 
 constexpr double kappa = 1e2;
 constexpr std::uint64_t matrix_seed = 5, rhs_seed = 7;
-constexpr std::size_t keep_limit = 5000;  // larger problems are too big to hand to scipy usefully
-
-// Seconds a series may spend: a size runs only when its one run is predicted within `run` (and its
-// with_active_set within `setup`); the timed repeats of a case fill about `case_budget`, at least one.
-struct Caps {
-  double run, setup, case_budget;
-};
-
-Caps caps_for(const core::DeviceInfo& d) {
-  return d.kind == core::DeviceKind::gpu ? Caps{60, 180, 10} : Caps{20, 30, 3};
-}
-
-// Sizes of one measured quantity, stopped before the first size predicted, by (n / last n)^exponent
-// from the last run, to pass the cap. Remembers where it stopped, for the params of its cases.
-class Series {
- public:
-  Series(std::string label, double cap, double exponent) : label_(std::move(label)), cap_(cap), exponent_(exponent) {}
-
-  bool admits(std::size_t n) {
-    if (stopped_before_) return false;
-    if (last_n_ == 0) return true;
-    const double predicted = last_seconds_ * std::pow(double(n) / double(last_n_), exponent_);
-    if (predicted <= cap_) return true;
-    char why[160];
-    std::snprintf(why, sizeof why, "one run would take about %.3g s, over the cap of %g s", predicted, cap_);
-    stop(n, why);
-    return false;
-  }
-  void stop(std::size_t n, const std::string& why) {
-    stopped_before_ = n;
-    std::cerr << "  " << label_ << ": stopping before n = " << n << " (" << why << ")\n";
-  }
-  void record(std::size_t n, double seconds, std::optional<std::size_t> case_index = std::nullopt) {
-    last_n_ = n;
-    last_seconds_ = seconds;
-    if (case_index) cases_.push_back(*case_index);
-  }
-  void annotate(BenchReport& report) const {
-    for (std::size_t c : cases_) report.cases[c].params["series_stopped_before_n"] = stopped_before_;
-  }
-
- private:
-  std::string label_;
-  double cap_, exponent_;
-  std::size_t last_n_ = 0, stopped_before_ = 0;  // 0: not stopped
-  double last_seconds_ = 0;
-  std::vector<std::size_t> cases_;
-};
-
-// Samples of `run()` (which returns its seconds) after a warm-up run that took `warm` s: the warm-up
-// is the one sample when it alone fills the budget (kernels are built by then, so it costs what the
-// others would), else repeats fill about the budget.
-template <class Run>
-std::vector<double> samples(double warm, double budget, int max_repeats, Run&& run) {
-  if (warm >= budget) return {warm};
-  const int repeats = std::clamp(int(budget / std::max(warm, 1e-6)), 1, max_repeats);
-  std::vector<double> s;
-  for (int r = 0; r < repeats; ++r) s.push_back(run());
-  return s;
-}
 
 std::vector<double> inverted(std::vector<double> seconds, double work) {
   for (double& s : seconds) s = work / s;
   return seconds;
-}
-
-double relative_error(const Vector& x, const Vector& reference) {
-  double d = 0, r = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    d += (x[i] - reference[i]) * (x[i] - reference[i]);
-    r += reference[i] * reference[i];
-  }
-  return std::sqrt(d / r);
 }
 
 std::string case_name(const char* method, std::size_t n, double fraction) {
@@ -115,55 +48,6 @@ std::string case_name(const char* method, std::size_t n, double fraction) {
   std::snprintf(name, sizeof name, "%s n=%zu active=%g%%", method, n, 100 * fraction);
   return name;
 }
-
-// HETFLOW_BENCH_KEEP_PROBLEMS=DIR: the problems with n <= keep_limit as .npy files in DIR, listed with
-// the measured medians in DIR/problems.json (what scripts/nnls_scipy_bench.py reads).
-class ProblemKeeper {
- public:
-  ProblemKeeper() {
-    if (const char* d = std::getenv("HETFLOW_BENCH_KEEP_PROBLEMS"); d && *d) dir_ = d;
-    if (!dir_.empty()) fs::create_directories(dir_);
-  }
-  bool keeps(std::size_t n) const { return !dir_.empty() && n <= keep_limit; }
-
-  void matrix(const Matrix& A) const { io::write_dense(dir_ / file(A.cols, "A"), {{A.rows, A.cols}, A.data}); }
-  // Returns the entry, where the caller adds the medians it measures.
-  nlohmann::json& problem(std::size_t n, double fraction, const nnls::Problem& p) {
-    const std::string stem = "active" + std::to_string(int(std::lround(100 * fraction)));
-    io::write_dense(dir_ / file(n, stem + "_b"), {{n}, p.b});
-    io::write_dense(dir_ / file(n, stem + "_x"), {{n}, p.x});
-    list_["problems"].push_back({{"n", n},
-                                 {"active_fraction", fraction},
-                                 {"A", file(n, "A")},
-                                 {"b", file(n, stem + "_b")},
-                                 {"x", file(n, stem + "_x")},
-                                 {"seconds", nlohmann::json::object()}});
-    return list_["problems"].back();
-  }
-  // Rewrites DIR/problems.json; called after each kept size, so that a run cut short keeps its list.
-  void save(const BenchReport& report) {
-    if (dir_.empty()) return;
-    list_.update({{"device", report.device.name}, {"kappa", kappa}, {"matrix_seed", matrix_seed},
-                  {"rhs_seed", rhs_seed}, {"matrix", "square SVC, geometric singular values"}});
-    io::write_file_atomically(dir_ / "problems.json", list_.dump(2) + "\n");
-    std::cerr << "  problems kept in " << dir_.string() << "\n";
-  }
-
- private:
-  static std::string file(std::size_t n, const std::string& what) {
-    return std::string("n").append(std::to_string(n)).append("_").append(what).append(".npy");
-  }
-  fs::path dir_;
-  nlohmann::json list_ = {{"problems", nlohmann::json::array()}};
-};
-
-struct Context {
-  const core::DeviceSet& devices;
-  const BenchOptions& options;
-  Caps caps;
-  double peak64;  // GFLOP/s
-  BenchReport& report;
-};
 
 // Records a GFLOP/s case, its efficiency the share of the FP64 peak measured in this run; returns
 // its index.
@@ -201,6 +85,10 @@ void solve_series(Context& ctx) {
   const core::DeviceInfo& info = ctx.devices.device(0).info;
 
   for (const std::size_t n : sizes) {
+    bool wanted = false;
+    for (const double f : fractions)
+      for (const char* method : {"tnt", "fnnls", "lawson-hanson"}) wanted = wanted || ctx.options.wants(case_name(method, n, f));
+    if (!wanted) continue;
     if (!setup.admits(n)) break;
     if (n * n * sizeof(double) > info.max_alloc || 3 * n * n * sizeof(double) > info.global_mem) {
       setup.stop(n, "A, its scaled copy and A^T A would not fit in device memory");
@@ -221,7 +109,7 @@ void solve_series(Context& ctx) {
     const nnls::DeviceMatrixView<double> device_a = nnls::DeviceMatrixView<double>::whole(a, n, n);
     Matrix A(n, n);
     a.read(generator.queue(), A.data);
-    if (keeper.keeps(n)) keeper.matrix(A);
+    if (keeper.keeps(n)) keeper.matrix("n" + std::to_string(n), A);
 
     for (std::size_t f = 0; f < fractions.size(); ++f) {
       if (std::find(runs[f].begin(), runs[f].end(), true) == runs[f].end()) continue;
@@ -230,7 +118,13 @@ void solve_series(Context& ctx) {
       const nnls::Problem p = nnls::with_active_set(A, fraction, rhs_seed);
       const double setup_seconds = setup_timer.seconds();
       setup.record(n, setup_seconds);
-      nlohmann::json* kept = keeper.keeps(n) ? &keeper.problem(n, fraction, p) : nullptr;
+      nlohmann::json* kept =
+          keeper.keeps(n) ? &keeper.problem("n" + std::to_string(n), A, fraction, p,
+                                            {{"matrix", "square SVC, geometric singular values"},
+                                             {"kappa", kappa},
+                                             {"matrix_seed", matrix_seed},
+                                             {"rhs_seed", rhs_seed}})
+                          : nullptr;
       const nlohmann::json common = {{"n", n},
                                      {"m", n},
                                      {"kappa", kappa},
@@ -305,6 +199,7 @@ void svc_series(Context& ctx) {
   const core::DeviceInfo& info = ctx.devices.device(0).info;
   Series series("svc", ctx.caps.run, 2);
   for (const std::size_t n : {1024u, 4096u, 16384u}) {
+    if (!ctx.options.wants("svc n=" + std::to_string(n))) continue;
     if (!series.admits(n)) break;
     if (n * n * sizeof(double) > info.max_alloc) {
       series.stop(n, "the matrix exceeds the device's largest allocation");
@@ -349,6 +244,11 @@ void dense_series(Context& ctx) {
   nnls::DeviceDense<double> dense(context);
   Series series("dense kernels", ctx.caps.run, 3);
   for (const std::size_t n : {1000u, 2000u, 5000u, 10000u}) {
+    const std::string size = " n=" + std::to_string(n);
+    bool wanted = false;
+    for (const char* what : {"gram", "cholesky", "precondition", "clblast syrk", "clblast precondition"})
+      wanted = wanted || ctx.options.wants(what + size);
+    if (!wanted) continue;
     if (!series.admits(n)) break;
     if (n * n * sizeof(double) > info.max_alloc || 3 * n * n * sizeof(double) > info.global_mem) {
       series.stop(n, "A, A^T A and its factor would not fit in device memory");
@@ -452,6 +352,7 @@ BenchReport nnls_benchmark(const core::DeviceSet& devices, const BenchOptions& o
   dense_series(ctx);
   svc_series(ctx);
   solve_series(ctx);
+  family_series(ctx);
   return report;
 }
 
