@@ -72,6 +72,43 @@ void BenchReport::print_table(std::ostream& out) const {
   }
 }
 
+namespace {
+
+// Where add() keeps the report so far, and which cases: the running `bench` command's results folder
+// and `--only` pattern.
+struct PartialReports {
+  std::filesystem::path dir;
+  std::function<bool(const std::string&)> wanted;
+};
+
+PartialReports& partial_reports() {
+  static PartialReports kept;
+  return kept;
+}
+
+}  // namespace
+
+void keep_partial_reports(std::filesystem::path dir, std::function<bool(const std::string&)> wanted) {
+  partial_reports() = {std::move(dir), std::move(wanted)};
+}
+
+std::filesystem::path partial_report_path(const std::filesystem::path& dir, const BenchReport& report) {
+  return dir / device_slug(report.device) / (report.benchmark + "-partial.json");
+}
+
+void BenchReport::add(BenchCase c) {
+  cases.push_back(std::move(c));
+  const PartialReports& kept = partial_reports();
+  if (kept.dir.empty() || !kept.wanted(cases.back().name)) return;
+  BenchReport so_far = *this;
+  std::erase_if(so_far.cases, [&](const BenchCase& k) { return !kept.wanted(k.name); });
+  const std::filesystem::path path = partial_report_path(kept.dir, *this);
+  std::filesystem::create_directories(path.parent_path());
+  nlohmann::json j = so_far.to_json();
+  j["partial"] = "the cases measured so far; the benchmark has not finished";
+  io::write_file_atomically(path, j.dump(2) + "\n");
+}
+
 std::filesystem::path BenchReport::write(const std::filesystem::path& dir) const {
   const std::filesystem::path folder = dir / device_slug(device);
   std::filesystem::create_directories(folder);

@@ -260,7 +260,7 @@ BenchReport chem_benchmark(const core::DeviceSet& selected, const BenchOptions& 
     for (const auto& [function, name, repeats] : {std::tuple{"rhs", rhs_name, 10}, std::tuple{"jac", jac_name, 2}})
       // A group_only reactor has no generated rhs() or jac() to time alone.
       if (options.wants(name) && !system.group_only) {
-        report.cases.push_back(
+        report.add(
             function_rate(devices, m, mech.label, states(f, 100000, 1e-6), function, name, repeats, options));
         std::cerr << "  " << name << ": " << report.cases.back().stats.median << " evaluations/s\n";
       }
@@ -307,7 +307,7 @@ BenchReport chem_benchmark(const core::DeviceSet& selected, const BenchOptions& 
                            {"systems", size},
                            {"tolerances", tol.what},
                            {"failed", warm.report()}});
-            report.cases.push_back({name, "systems/s", core::Summary{}, 0, 0, std::move(params)});
+            report.add({name, "systems/s", core::Summary{}, 0, 0, std::move(params)});
             break;
           }
           // A run as long as the budget is its own sample, unless it was its mapping's first: the kernel is
@@ -349,7 +349,7 @@ BenchReport chem_benchmark(const core::DeviceSet& selected, const BenchOptions& 
                                                     {"Quadro 600", 113},
                                                     {"Xeon E5-2687W, 16 MPI ranks", 4334},
                                                     {"Core i5-520M, 4 MPI ranks", 743}};
-          report.cases.push_back({name, "systems/s", stats, 0, 0, std::move(params)});
+          report.add({name, "systems/s", stats, 0, 0, std::move(params)});
           std::cerr << "  " << name << ": " << stats.median << " systems/s\n";
         }
         double plateau = 0;

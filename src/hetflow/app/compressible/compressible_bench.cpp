@@ -304,7 +304,7 @@ class CompressibleBench {
     } else {
       adaptive_rate_ = rate;
     }
-    report_.cases.push_back({name, "Gcell/s", {rate, rate, rate, 1}, 0, ratio, params});
+    report_.add({name, "Gcell/s", {rate, rate, rate, 1}, 0, ratio, params});
   }
 
   // Whole steps at Courant 0.5 as a run takes them: the CFL rate read back, then the three stages.
@@ -328,7 +328,7 @@ class CompressibleBench {
     params["goal_h200"] = ">= 5 Gcell-updates/s per stage in fp64, >= 15 in fp32";
     std::cerr << "  " << name << ": " << core::number_text(rate.median, 4) << " Gcell/s per stage, "
               << core::number_text(params["step_ms"].get<double>(), 4) << " ms a step\n";
-    report_.cases.push_back({name, "Gcell/s", rate, bytes, rate.median * work, params});
+    report_.add({name, "Gcell/s", rate, bytes, rate.median * work, params});
   }
 
   // Cell-updates per second of one enqueue, by device events; `work` as step_case's, 0 for a case without
@@ -343,7 +343,7 @@ class CompressibleBench {
     params["median_ms"] = core::summarize(seconds).median * 1e3;
     if (work == 0) params["efficiency_is"] = "none";
     std::cerr << "  " << name << ": " << core::number_text(rate.median, 4) << " Gcell/s\n";
-    report_.cases.push_back({name, "Gcell/s", rate, 0, rate.median * work, params});
+    report_.add({name, "Gcell/s", rate, 0, rate.median * work, params});
   }
 
   // The device time of `repeats` enqueues, each alone.

@@ -207,7 +207,7 @@ class FemBench {
     params["median_us"] = core::summarize(seconds).median * 1e6;
     params["launches_per_repeat"] = launches;
     std::cerr << "  " << name << ": " << core::number_text(rate.median, 4) << " GB/s\n";
-    report_.cases.push_back({name, "GB/s", rate, bytes, rate.median / report_.reference_bandwidth_GBs, params});
+    report_.add({name, "GB/s", rate, bytes, rate.median / report_.reference_bandwidth_GBs, params});
   }
 
   void step_case(const CavityMesh& m, const fem::BoundaryConstraints& bc, const std::string& label,
@@ -235,7 +235,7 @@ class FemBench {
                    {"spmv_shape", shape_json(spmv_)},
                    {"tuning", tuning_}});
     std::cerr << "  " << name << ": " << core::number_text(ms.median, 4) << " ms, " << its << " CG iterations\n";
-    report_.cases.push_back({name, "ms/step", ms, bytes.step(its), limit_ms / ms.median, params});
+    report_.add({name, "ms/step", ms, bytes.step(its), limit_ms / ms.median, params});
   }
 
   // Weak scaling over the P devices of the selection (docs/fem.md, "Several devices"): the cavity of
@@ -278,7 +278,7 @@ class FemBench {
                    {"measure", "speed-up in pressure-CG node-iterations per second over the first device alone"},
                    {"spmv_shape", shape_json(spmv_)}});
     std::cerr << "  " << name << ": " << core::number_text(speedup, 3) << "x one device\n";
-    report_.cases.push_back({name, "x", {speedup, speedup, speedup, 1}, 0, speedup / parts, params});
+    report_.add({name, "x", {speedup, speedup, speedup, 1}, 0, speedup / parts, params});
   }
 
   struct TimedSteps {
@@ -364,7 +364,7 @@ class FemBench {
     std::cerr << "  " << name << ": " << core::number_text(wall * scale, 4) << " s, " << steps * scale << " steps"
               << (finished ? "" : " (extrapolated)") << "\n";
     const double total = wall * scale;
-    report_.cases.push_back({name, "s", {total, total, total, 1}, moved * scale, limit_s / wall, params});
+    report_.add({name, "s", {total, total, total, 1}, moved * scale, limit_s / wall, params});
   }
 
   std::unique_ptr<fem::FlowSolver> make_solver(const CavityMesh& m, const fem::BoundaryConstraints& bc,

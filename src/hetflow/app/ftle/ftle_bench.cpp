@@ -229,7 +229,7 @@ BenchReport ftle_benchmark(const core::DeviceSet& selected, const BenchOptions& 
     ftle::Solver s(devices, ftle::DoubleGyre{}, seeds, c);
     const core::Summary rate = rates(time_advance(s, c.steps, repeats), double(seeds.size()) * double(c.steps));
     const double flops = rk4_step_flops(gyre_eval_flops, 2);
-    report.cases.push_back(
+    report.add(
         {std::string("gyre rk4 ") + precision_name(precision) + " " + size_name(seeds), "steps/s", rate, 0,
          rate.median * flops / (peak * 1e9),
          {{"flow", "double_gyre"}, {"integrator", "rk4"}, {"precision", precision_name(precision)},
@@ -265,7 +265,7 @@ BenchReport ftle_benchmark(const core::DeviceSet& selected, const BenchOptions& 
     const std::size_t field_bytes = g.grid.nodes() * std::size_t(dim) * 4 * std::size_t(snaps);
     const GriddedBound bound =
         gridded_bound(rate.median, flops, peak32, double(field_bytes), double(seeds.size()), bandwidth);
-    report.cases.push_back(
+    report.add(
         {g.label + " " + size_name(seeds), "steps/s", rate, bound.unique_bytes, bound.efficiency,
          {{"integrator", "heun"}, {"interpolation", "m4prime"}, {"boundary", "clamp"}, {"precision", "fp32"},
           {"snapshots", snaps}, {"tracers", seeds.size()}, {"steps_per_run", c.steps}, {"field_bytes", field_bytes},
@@ -299,7 +299,7 @@ BenchReport ftle_benchmark(const core::DeviceSet& selected, const BenchOptions& 
     const double field_bytes = double(grid.nodes()) * 2 * 4 * 2;
     const GriddedBound bound = gridded_bound(rate, flops, peak32, field_bytes, double(seeds.size()), bandwidth);
     const bool paper = seeds.counts[0] == 4096 && seeds.counts[1] == 2048 && c.steps == 1000;
-    report.cases.push_back(
+    report.add(
         {"table1 " + size_name(seeds) + " x" + std::to_string(c.steps) + " rk2 m4", "s", seconds, bound.unique_bytes,
          bound.efficiency,
          {{"paper_c2070_seconds", 64}, {"paper_configuration", paper},
@@ -343,7 +343,7 @@ BenchReport ftle_benchmark(const core::DeviceSet& selected, const BenchOptions& 
     }
     const core::Summary wall = core::summarize(seconds);
     const core::Summary advance = core::summarize(device_seconds);
-    report.cases.push_back(
+    report.add(
         {"e2e gyre " + size_name(seeds) + " T=15 " + ftle::to_string(c.integrator) + " " + precision_name(c.precision), "s", wall, 0, advance.median / wall.median,
          {{"integrator", ftle::to_string(c.integrator)}, {"precision", precision_name(c.precision)},
           {"steps", c.steps}, {"dt", c.duration / double(c.steps)}, {"tracers", seeds.size()},
@@ -378,7 +378,7 @@ BenchReport ftle_benchmark(const core::DeviceSet& selected, const BenchOptions& 
     const core::Summary upload_s = upload_seconds(devices, snapshot_bytes, times.size(), repeats);
     const double limit = std::max(resident_s.median, upload_s.median);
     const double rate = double(seeds.size()) * double(c.steps) / streamed_s.median;
-    report.cases.push_back(
+    report.add(
         {"streamed " + size_name(seeds) + " grid " + std::to_string(grid.dims[0]) + "x" +
              std::to_string(grid.dims[1]) + " x" + std::to_string(times.size()) + " snapshots",
          "s", streamed_s, 0, limit / streamed_s.median,

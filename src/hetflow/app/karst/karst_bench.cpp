@@ -86,7 +86,7 @@ BenchReport karst_benchmark(const core::DeviceSet& devices, const BenchOptions& 
                                {"timed", "host wall clock of KarstDevice::run: uploads, kernel, outlet download"},
                                {"efficiency_is", "16 M N bytes per step (rock state read and written once) x runs/s / copy bandwidth"}};
       if (size.rock_nodes == 100 && count == 500) params["goal"] = "500 runs in < 1 s on an H200";
-      report.cases.push_back({name, "runs/s", stats, bytes_per_run, efficiency, std::move(params)});
+      report.add({name, "runs/s", stats, bytes_per_run, efficiency, std::move(params)});
       std::cerr << "  " << name << ": " << stats.median << " runs/s (" << double(count) / stats.median << " s per batch)\n";
     }
     if (!stopped.empty()) {

@@ -84,7 +84,7 @@ BenchReport lbm_scaling_benchmark(const core::DeviceSet& devices, const BenchOpt
     if (count == 1) single = rate.median;
     const double bytes = static_cast<double>(s.bytes_per_update());
     const double parallel = rate.median / (static_cast<double>(count) * single);
-    report.cases.push_back({std::to_string(count) + " device" + (count > 1 ? "s" : "") + ", " + std::to_string(n) +
+    report.add({std::to_string(count) + " device" + (count > 1 ? "s" : "") + ", " + std::to_string(n) +
                                 "^2 x " + std::to_string(n * static_cast<int>(count)),
                             "MLUPs/s", rate, bytes,
                             rate.median * 1e6 * bytes / 1e9 / (static_cast<double>(count) * report.reference_bandwidth_GBs),
@@ -164,7 +164,7 @@ BenchReport lbm_benchmark(const core::DeviceSet& devices, const BenchOptions& op
           s.initialise();
           const core::Summary rate = time_solver(s, options.repeats);
           const double bytes = static_cast<double>(s.bytes_per_update());
-          report.cases.push_back({name, "MLUPs/s", rate, bytes, rate.median * 1e6 * bytes / 1e9 / report.reference_bandwidth_GBs,
+          report.add({name, "MLUPs/s", rate, bytes, rate.median * 1e6 * bytes / 1e9 / report.reference_bandwidth_GBs,
                                   {{"lattice", n}, {"storage", lbm::to_string(storage)},
                                    {"pattern", lbm::to_string(c.pattern)}, {"collision", lbm::to_string(c.collision)},
                                    {"work_group", c.work_group}, {"work_group_y", c.work_group_y},
@@ -191,7 +191,7 @@ BenchReport lbm_benchmark(const core::DeviceSet& devices, const BenchOptions& op
       if (storage == lbm::Storage::fp32 && best_rate > 0) largest_shape = best;
     }
   }
-  if (gpu && options.wants("largest fp32 aa")) report.cases.push_back(largest_lattice(devices, largest_shape, options, report.reference_bandwidth_GBs));
+  if (gpu && options.wants("largest fp32 aa")) report.add(largest_lattice(devices, largest_shape, options, report.reference_bandwidth_GBs));
   return report;
 }
 

@@ -54,7 +54,7 @@ std::string case_name(const char* method, std::size_t n, double fraction) {
 std::size_t record_flop_rate(Context& ctx, std::string name, const core::Summary& rate, nlohmann::json params) {
   params["peak_fp64_gflops"] = ctx.peak64;
   params["efficiency_is"] = "GFLOP/s / the FP64 multiply-add peak measured in this run";
-  ctx.report.cases.push_back({std::move(name), "GFLOP/s", rate, 0, rate.median / ctx.peak64, std::move(params)});
+  ctx.report.add({std::move(name), "GFLOP/s", rate, 0, rate.median / ctx.peak64, std::move(params)});
   return ctx.report.cases.size() - 1;
 }
 
@@ -180,7 +180,7 @@ void solve_series(Context& ctx) {
         }
         if (kept) (*kept)["seconds"][method.name] = stats.median;
         const std::string name = case_name(method.name, n, fraction);
-        ctx.report.cases.push_back({name, "s", stats, 0, efficiency, std::move(params)});
+        ctx.report.add({name, "s", stats, 0, efficiency, std::move(params)});
         method.series.record(n, stats.median, ctx.report.cases.size() - 1);
         std::cerr << "  " << name << ": " << stats.median << " s" << (solution.converged ? "" : " (NOT converged)")
                   << "\n";
@@ -225,7 +225,7 @@ void svc_series(Context& ctx) {
                              {"timed", "host wall clock of SvcGenerator::generate and a queue finish"},
                              {"efficiency_is", "16 bytes x 4 n (n - 1) updates / time / copy bandwidth"}};
     if (n == 16384) params["goal_h200_s"] = 1.0;
-    ctx.report.cases.push_back({"svc n=" + std::to_string(n), "s", stats, 0, efficiency, std::move(params)});
+    ctx.report.add({"svc n=" + std::to_string(n), "s", stats, 0, efficiency, std::move(params)});
     series.record(n, stats.median, ctx.report.cases.size() - 1);
     std::cerr << "  svc n=" << n << ": " << stats.median << " s\n";
   }
@@ -298,7 +298,7 @@ void dense_series(Context& ctx) {
     const auto record_solves = [&](std::string name, const core::Summary& s, nlohmann::json params) {
       const double bytes = 2.0 * sizeof(double) * double(n) * double(n + 1) / 2;
       params.update({{"n", n}, {"bytes_model", bytes}, {"efficiency_is", "R's triangle read twice / time / copy bandwidth"}});
-      ctx.report.cases.push_back({std::move(name), "s", s, 0,
+      ctx.report.add({std::move(name), "s", s, 0,
                                   bytes / s.median / (ctx.report.reference_bandwidth_GBs * 1e9), std::move(params)});
     };
     record_solves("precondition n=" + std::to_string(n), seconds,

@@ -140,7 +140,7 @@ void family_series(Context& ctx) {
           if (!is_tnt && tnt_median > 0)
             params.update({{"tnt_seconds", tnt_median}, {"tnt_speedup", stats.median / tnt_median}});
           if (kept) (*kept)["seconds"][method] = stats.median;
-          ctx.report.cases.push_back({name, "s", stats, 0, 0, std::move(params)});
+          ctx.report.add({name, "s", stats, 0, 0, std::move(params)});
           (is_tnt ? tnt_series : fnnls_series).record(n, stats.median, ctx.report.cases.size() - 1);
           std::cerr << "  " << name << ": " << stats.median << " s" << (solution.converged ? "" : " (NOT converged)")
                     << "\n";

@@ -20,8 +20,8 @@ BenchReport probe_benchmark(const core::DeviceSet& devices, const BenchOptions& 
     nlohmann::json copy = params, triad = params;
     copy["work_group"] = bw.copy_work_group;
     triad["work_group"] = bw.triad_work_group;
-    report.cases.push_back({"copy " + mib, "GB/s", bw.copy, 32.0, bw.copy.median / report.reference_bandwidth_GBs, copy});
-    report.cases.push_back({"triad " + mib, "GB/s", bw.triad, 48.0, bw.triad.median / report.reference_bandwidth_GBs, triad});
+    report.add({"copy " + mib, "GB/s", bw.copy, 32.0, bw.copy.median / report.reference_bandwidth_GBs, copy});
+    report.add({"triad " + mib, "GB/s", bw.triad, 48.0, bw.triad.median / report.reference_bandwidth_GBs, triad});
   }
   return report;
 }
