@@ -145,9 +145,7 @@ void solve_series(Context& ctx) {
           const core::WallTimer timer;
           if (is_tnt) {
             const nnls::TntResult r = tnt.solve(device_a, p.b);
-            counters = {{"inner_iterations", r.inner_iterations},
-                        {"cg_iterations", r.cg_iterations},
-                        {"factorizations", r.factorizations}};
+            counters = tnt_counters(r);
             solution = r;
           } else {
             solution = k == 1 ? nnls::fnnls(A, p.b) : nnls::lawson_hanson(A, p.b);
@@ -158,12 +156,8 @@ void solve_series(Context& ctx) {
         const core::Summary stats = core::summarize(samples(warm, ctx.caps.case_budget, ctx.options.repeats, run));
         nlohmann::json params = common;
         params.update(counters);
-        params.update({{"iterations", solution.iterations},
-                       {"converged", solution.converged},
-                       {"diagnosis", solution.diagnosis},
-                       {"relative_error_x", relative_error(solution.x, p.x)},
-                       {"residual_norm", solution.residual_norm},
-                       {"seconds_per_run", stats.median}});
+        params.update(solution_params(solution, p.x));
+        params["seconds_per_run"] = stats.median;
         double efficiency = 0;
         if (is_tnt) {
           tnt_median = stats.median;

@@ -112,9 +112,7 @@ void family_series(Context& ctx) {
             const core::WallTimer timer;
             if (is_tnt) {
               const nnls::TntResult r = tnt.solve(A, p.b);
-              counters = {{"inner_iterations", r.inner_iterations},
-                          {"cg_iterations", r.cg_iterations},
-                          {"factorizations", r.factorizations}};
+              counters = tnt_counters(r);
               solution = r;
             } else {
               solution = nnls::fnnls(A, p.b);
@@ -124,15 +122,11 @@ void family_series(Context& ctx) {
           const core::Summary stats = core::summarize(samples(run(), ctx.caps.case_budget, ctx.options.repeats, run));
           nlohmann::json params = about;
           params.update(counters);
+          params.update(solution_params(solution, p.x));
           params.update({{"n", n},
                          {"m", m},
                          {"active_fraction", fraction},
                          {"problem_strict", p.strict},
-                         {"iterations", solution.iterations},
-                         {"converged", solution.converged},
-                         {"diagnosis", solution.diagnosis},
-                         {"relative_error_x", relative_error(solution.x, p.x)},
-                         {"residual_norm", solution.residual_norm},
                          {"where", is_tnt ? "device; A uploaded from the host in every run, as from a user's array"
                                           : "host, LAPACK"},
                          {"timed", is_tnt ? "host wall clock of Tnt::solve(Matrix, b)" : "host wall clock of fnnls"}});

@@ -54,6 +54,20 @@ double relative_error(const nnls::Vector& x, const nnls::Vector& reference) {
   return std::sqrt(d / r);
 }
 
+nlohmann::json solution_params(const nnls::Solution& solution, const nnls::Vector& known_x) {
+  return {{"iterations", solution.iterations},
+          {"converged", solution.converged},
+          {"diagnosis", solution.diagnosis},
+          {"relative_error_x", relative_error(solution.x, known_x)},
+          {"residual_norm", solution.residual_norm}};
+}
+
+nlohmann::json tnt_counters(const nnls::TntResult& r) {
+  return {{"inner_iterations", r.inner_iterations},
+          {"cg_iterations", r.cg_iterations},
+          {"factorizations", r.factorizations}};
+}
+
 ProblemKeeper::ProblemKeeper() {
   if (const char* d = std::getenv("HETFLOW_BENCH_KEEP_PROBLEMS"); d && *d) dir_ = d;
   if (!dir_.empty()) std::filesystem::create_directories(dir_);
