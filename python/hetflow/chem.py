@@ -9,15 +9,16 @@ from . import _hetflow
 from ._arrays import real_array
 from ._interrupt import stopped
 from ._progress import progress_argument
-
-STATUS = {1: "ok", -2: "too_many_steps", -3: "step_too_small", -4: "singular_matrix", 0: "not_run"}
+from .ode import status_names
 
 
 @dataclass
 class ReactorBatchResult:
     """Final states: T [K] (n,), Y mass fractions (n, species), per system its RADAU5 status ("ok",
     "too_many_steps", "step_too_small", "singular_matrix", "not_run") and steps, and for a failed
-    system the integrator's reason. A failed system's T and Y are its last accepted step's."""
+    system the integrator's reason. A failed system's T and Y are its last accepted step's. seconds: the
+    integration (a reactor_batch case's integration_seconds); setup_seconds: device selection, kernels
+    (built on a first call, else loaded from the cache) and buffers before it."""
 
     T: np.ndarray
     Y: np.ndarray
@@ -25,6 +26,7 @@ class ReactorBatchResult:
     steps: np.ndarray
     reasons: list
     seconds: float = 0.0
+    setup_seconds: float = 0.0
 
     @property
     def ok(self):
@@ -72,11 +74,10 @@ def reactor_batch(mechanism: _hetflow.Mechanism, T: np.ndarray, p: np.ndarray, Y
     if not np.isscalar(dt) or not dt > 0:
         raise ValueError(f"dt = {dt!r}: expected a positive number of seconds")
     case = json.dumps({"type": "reactor_batch", "batch": {"reactor": reactor}, "solver": solver}, indent=1)
-    final, status, steps, reasons, seconds, interrupted = _hetflow._reactor_batch(mechanism, y0, pressures,
-                                                                                  float(dt), case, device,
-                                                                                  progress_argument(progress))
-    result = ReactorBatchResult(final[:, -1].copy(), final[:, :-1].copy(), np.array([STATUS[s] for s in status]),
-                                steps, reasons, seconds)
+    final, status, steps, reasons, seconds, setup_seconds, interrupted = _hetflow._reactor_batch(
+        mechanism, y0, pressures, float(dt), case, device, progress_argument(progress))
+    result = ReactorBatchResult(final[:, -1].copy(), final[:, :-1].copy(), status_names(status),
+                                steps, reasons, seconds, setup_seconds)
     if interrupted:
         done = int((result.status != "not_run").sum())
         raise stopped(f"hetflow.reactor_batch: interrupted after {done} of {len(pressures)} systems (their states are "

@@ -10,7 +10,13 @@ from ._arrays import real_array
 from ._interrupt import stopped
 from ._progress import progress_argument
 
-STATUS = {1: "ok", -2: "too_many_steps", -3: "step_too_small", -4: "singular_matrix", 0: "not_run"}
+# RADAU5's status codes (1, 0, -2, -3, -4; C++ ode::Status) at index code + 4.
+_STATUS_BY_CODE = np.array(["singular_matrix", "step_too_small", "too_many_steps", "", "not_run", "ok"])
+
+
+def status_names(codes) -> np.ndarray:
+    """RADAU5's status codes as names: one lookup for the whole batch, where a Python loop would outlast the GPU's work."""
+    return _STATUS_BY_CODE[np.asarray(codes, dtype=np.int64) + 4]
 
 
 @dataclass
@@ -69,7 +75,7 @@ def radau5(source: str, y0: np.ndarray, t_end, *, params: Optional[np.ndarray] =
         source, n, p.shape[1], has_jac, y, np.ascontiguousarray(p), _per_system("t0", t0, systems),
         _per_system("t_end", t_end, systems), times, _per_system("rtol", rtol, n), _per_system("atol", atol, n),
         settings, device, progress_argument(progress))
-    status = np.array([STATUS[int(s)] for s in counters["idid"]])
+    status = status_names(counters["idid"])
     result = Radau5Result(final, sampled if times.size else None, status, counters, reasons)
     if interrupted:
         raise stopped(f"hetflow.radau5: interrupted after {int((status != 'not_run').sum())} of {systems} systems "

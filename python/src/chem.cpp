@@ -71,9 +71,10 @@ hetflow.InputError naming the file and line.)")
           batch.params.push_back(app::reactor_parameter(
               *mech, kind, std::span<const double>(batch.y0).subspan(i * n, n), pressures.data()[i]));
         batch.t_end = {dt};
-        double seconds = 0;
+        double seconds = 0, setup_seconds = 0;
         CallProgress shown(progress, static_cast<std::int64_t>(systems), "reactor_batch", "systems");
         const ode::Result result = guarded([&] {
+          const core::WallTimer setup_timer;
           const core::DeviceSet devices = core::DeviceSet::select(device);
           const ode::System system = chem::reactor_system(*mech, app::case_jacobian(c), kind);
           ode::Options options = app::case_solver_options(c);
@@ -81,6 +82,7 @@ hetflow.InputError naming the file and line.)")
           options.chunk_systems = app::progress_chunk_systems(devices, system, systems);
           const ode::Radau5 solver(devices, system, options);
           solver.prepare(systems);
+          setup_seconds = setup_timer.seconds();
           // Timed as a reactor_batch case times it (integration_seconds): the integration alone.
           const core::WallTimer timer;
           ode::Result r = solver.integrate(batch, [&](std::size_t done, std::size_t) {
@@ -101,7 +103,7 @@ hetflow.InputError naming the file and line.)")
           steps.mutable_data()[i] = st.nstep;
           reasons.push_back(st.ok() ? "" : ode::describe(st, result.nmax));
         }
-        return py::make_tuple(y, status, steps, reasons, seconds, take_interrupt());
+        return py::make_tuple(y, status, steps, reasons, seconds, setup_seconds, take_interrupt());
       },
       py::arg("mechanism"), py::arg("y0"), py::arg("pressures"), py::arg("dt"), py::arg("case_text"), py::arg("device"),
       py::arg("progress"), "Integrates reactor states; use hetflow.reactor_batch.");

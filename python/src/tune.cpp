@@ -71,7 +71,7 @@ void bind_tune(py::module_& m) {
 
   m.def(
       "_tune",
-      [](const app::TuneRequest& request, const py::object& progress) {
+      [](const app::TuneRequest& request, const py::object& progress) -> py::tuple {
         // Selecting devices and making the tunable may build kernels: without the GIL too.
         const std::unique_ptr<app::TuningRun> run = guarded([&] { return std::make_unique<app::TuningRun>(request); });
         const tune::Tunable& t = run->tunable();

@@ -1,3 +1,7 @@
+import os
+import subprocess
+import sys
+
 import pytest
 
 import hetflow
@@ -29,3 +33,12 @@ def test_a_selection_no_device_matches_is_a_no_device_error():
 def test_bandwidth_is_measured_when_asked():
     d = hetflow.devices(DEVICE, bandwidth=True)[0]
     assert d["copy_GBs"] > 0 and d["triad_GBs"] > 0
+
+
+def test_processes_started_after_listing_see_the_users_icd_list():
+    # The GPU machine's PoCL rewrites OCL_ICD_FILENAMES as drivers load; os.environ keeps the start-up value.
+    before = os.environ.get("OCL_ICD_FILENAMES")
+    hetflow.devices()
+    child = subprocess.run([sys.executable, "-c", "import os; print(os.environ.get('OCL_ICD_FILENAMES'))"],
+                           capture_output=True, text=True, check=True)
+    assert child.stdout.strip() == str(before)

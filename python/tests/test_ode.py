@@ -41,6 +41,20 @@ def test_dense_output_and_per_system_ends():
     assert r.counters["njac"].min() > 0  # finite differences: the source has no jac
 
 
+def test_a_system_out_of_steps_is_named_and_its_neighbour_is_not():
+    # VdP at eps = 1e-6 takes 275 steps to t = 2 (above) but few to t = 0.01; both may take 50.
+    r = hetflow.radau5(VDP, np.array([[2.0, -0.66]] * 2), [0.01, 2.0], params=np.full((2, 1), 1e-6), rtol=1e-4,
+                       atol=1e-4, h0=1e-6, max_steps=50, device=DEVICE)
+    assert r.status.tolist() == ["ok", "too_many_steps"]
+    assert "50" in r.reasons[1] and r.reasons[0] == ""
+
+
+def test_status_codes_map_to_their_names():
+    codes = np.array([1, 0, -2, -3, -4])
+    assert hetflow.ode.status_names(codes).tolist() == ["ok", "not_run", "too_many_steps", "step_too_small",
+                                                        "singular_matrix"]
+
+
 def test_bad_options_and_arrays_are_refused_with_their_names():
     with pytest.raises(hetflow.InputError, match="thet"):
         hetflow.radau5(VDP, np.array([[2.0, -0.66]]), 2.0, params=[[1e-6]], thet=1.5, device=DEVICE)

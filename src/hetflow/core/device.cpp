@@ -1,5 +1,8 @@
 #include "hetflow/core/device.hpp"
 
+#include <cstdlib>
+#include <optional>
+
 #include "hetflow/core/error.hpp"
 
 namespace hetflow::core {
@@ -30,6 +33,25 @@ T device_value(cl_device_id d, cl_device_info what) {
   return v;
 }
 
+// Loading the drivers may rewrite the process environment: with PoCL 5 beside NVIDIA's driver,
+// OCL_ICD_FILENAMES is cut to its first entry, so every process started afterwards (the CLI from a
+// Python session, mpiexec) would lose the GPU. The user's value is put back once the loader is done.
+class IcdFilenamesKept {
+ public:
+  IcdFilenamesKept() {
+    if (const char* v = std::getenv("OCL_ICD_FILENAMES")) value_ = v;
+  }
+  ~IcdFilenamesKept() {
+    const char* now = std::getenv("OCL_ICD_FILENAMES");
+    if (value_ && (!now || *value_ != now)) ::setenv("OCL_ICD_FILENAMES", value_->c_str(), 1);
+  }
+  IcdFilenamesKept(const IcdFilenamesKept&) = delete;
+  IcdFilenamesKept& operator=(const IcdFilenamesKept&) = delete;
+
+ private:
+  std::optional<std::string> value_;
+};
+
 DeviceKind kind_of(cl_device_type t) {
   if (t & CL_DEVICE_TYPE_GPU) return DeviceKind::gpu;
   if (t & CL_DEVICE_TYPE_CPU) return DeviceKind::cpu;
@@ -57,6 +79,7 @@ std::string Device::label() const {
 }
 
 std::vector<Device> discover_devices() {
+  const IcdFilenamesKept icd_filenames;
   cl_uint n_platforms = 0;
   const cl_int status = clGetPlatformIDs(0, nullptr, &n_platforms);
   // -1001 is CL_PLATFORM_NOT_FOUND_KHR: the ICD loader found no vendor file.
