@@ -61,6 +61,16 @@ class TntTest : public ::testing::Test {
   }
   static Tnt& tnt() { return *tnt_; }
 
+  // By convexity, for any feasible y: (1/2)||r(x)||^2 - (1/2)||r(y)||^2 <= g(x)^T (y - x), which the KKT
+  // test (to 1e-10, asserted by the callers) bounds by 1e-10 ||b|| (||D y||_1 + ||D x||_1), D the column
+  // norms: x's residual exceeds y's by at most that gap.
+  static void expect_within_kkt_gap(const Matrix& A, const Vector& b, const Solution& x, const Solution& y) {
+    const Vector d = column_norms(A);
+    double l1 = 0.0;
+    for (std::size_t j = 0; j < A.cols; ++j) l1 += d[j] * (x.x[j] + y.x[j]);
+    EXPECT_LE(0.5 * (x.residual_norm * x.residual_norm - y.residual_norm * y.residual_norm), 1e-10 * norm2(b) * l1);
+  }
+
   // TNT against FNNLS on one problem: KKT, residual never worse than FNNLS's, and (where the active
   // set is resolvable) the same active set and x within the least-squares bounds.
   static void expect_agrees_with_fnnls(const Matrix& A, const Vector& b, bool compare_x, bool exact_residual = true) {
@@ -74,13 +84,7 @@ class TntTest : public ::testing::Test {
     if (exact_residual) {
       EXPECT_LE(s.residual_norm, f.residual_norm * (1.0 + 1e-8) + 1e-14 * norm2(b));
     } else {
-      // By convexity, for any feasible y: (1/2)||r(x)||^2 - (1/2)||r(y)||^2 <= g(x)^T (y - x), which the
-      // KKT test (to 1e-10, asserted above) bounds by 1e-10 ||b|| (||D y||_1 + ||D x||_1), D the column
-      // norms; y = FNNLS's x.
-      const Vector d = column_norms(A);
-      double l1 = 0.0;
-      for (std::size_t j = 0; j < A.cols; ++j) l1 += d[j] * (s.x[j] + f.x[j]);
-      EXPECT_LE(0.5 * (s.residual_norm * s.residual_norm - f.residual_norm * f.residual_norm), 1e-10 * norm2(b) * l1);
+      expect_within_kkt_gap(A, b, s, f);
     }
     if (!compare_x) return;
     EXPECT_EQ(zeros(s.x), zeros(f.x));
@@ -142,9 +146,15 @@ TEST_F(TntTest, AgreesWithFnnlsOnSvcMatrices) {
       const TntResult device = tnt().solve(DeviceMatrixView<double>::whole(on_device, m, n), p.b);
       EXPECT_TRUE(device.converged) << device.diagnosis;
       EXPECT_TRUE(kkt_report(A, p.b, device.x).satisfied(1e-10));
-      EXPECT_NEAR(device.residual_norm, host.residual_norm, 1e-12 * norm2(p.b));
       // The column norms come from a device reduction instead of the host loop: rounding apart, the
-      // same problem, with the same answer where it is unique.
+      // same problem, with the same answer where it is unique. At kappa 1e6 the variables released below
+      // FNNLS's tolerance follow the rounding, so the two may stop at different KKT points.
+      if (kappa <= 1e4) {
+        EXPECT_NEAR(device.residual_norm, host.residual_norm, 1e-12 * norm2(p.b));
+      } else {
+        expect_within_kkt_gap(A, p.b, device, host);
+        expect_within_kkt_gap(A, p.b, host, device);
+      }
       if (kappa <= 1e4 && p.strict) {
         EXPECT_EQ(zeros(device.x), zeros(host.x));
         EXPECT_LE(relative_difference(device.x, host.x), forward_error_bound(A, host.x, host.residual_norm, true));
@@ -402,7 +412,8 @@ TEST_F(TntTest, SpecDeletionRuleTerminates) {
 
 // The default deletion rule (batch: a projected line search before each step_back loop) reaches the
 // same KKT point as Lawson-Hanson's step_back with fewer factorisations on a well-conditioned SVC
-// problem, and no more on an ill-conditioned one.
+// problem, and at most a fifth more on an ill-conditioned one, where releasing variables below FNNLS's
+// tolerance costs batch more trials than step_back (kappa 1e8: 411 against 354; 306 against 281 without).
 TEST_F(TntTest, BatchDeletionSavesFactorisations) {
   for (const double kappa : {1e2, 1e8}) {
     SCOPED_TRACE("kappa " + std::to_string(kappa));
@@ -419,9 +430,22 @@ TEST_F(TntTest, BatchDeletionSavesFactorisations) {
       EXPECT_EQ(zeros(batch.x), zeros(step_back.x));
       EXPECT_LT(batch.factorizations, step_back.factorizations);
     } else {
-      EXPECT_LE(batch.factorizations, step_back.factorizations * 11 / 10);
+      EXPECT_LE(batch.factorizations, step_back.factorizations * 6 / 5);
     }
   }
+}
+
+// At condition 1e6 the optimum frees variables whose scaled gradient at the KKT point of FNNLS's tolerance
+// lies below that tolerance (about 1e-11 here) but far above the gradient's rounding: TNT releases them
+// and reaches the known x to the least-squares bound with the normal equations' term. Stopped at FNNLS's
+// tolerance it left 9 of the 237 free variables bound and x 0.3 away (SciPy's Lawson-Hanson: 1.7e-6).
+TEST_F(TntTest, RecoversTheKnownSolutionAtCondition1e6) {
+  const Matrix A = svc_host({250, 250, 1e6, SvcMode::geometric, 11, {}});
+  const Problem p = with_active_set(A, 0.05, 7);
+  const TntResult s = tnt().solve(A, p.b);
+  EXPECT_TRUE(s.converged) << s.diagnosis;
+  EXPECT_EQ(zeros(s.x), zeros(p.x));
+  EXPECT_LE(relative_difference(s.x, p.x), forward_error_bound(A, p.x, s.residual_norm, true));
 }
 
 TEST_F(TntTest, TrivialProblems) {

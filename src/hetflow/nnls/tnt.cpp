@@ -150,6 +150,13 @@ std::vector<TntResult> Tnt::run(const Setup& s, const Matrix& B, const TntOption
   const double automatic = std::is_same_v<Real, float> ? 10.0 * eps * std::sqrt(static_cast<double>(n))
                                                        : 10.0 * eps * static_cast<double>(n) * norm1;
   problem.tolerance = options.tolerance > 0.0 ? options.tolerance : automatic;
+  // FNNLS's FP64 rule, which the KKT test keeps, lies far above the rounding of a computed scaled gradient
+  // (about eps sqrt(m)): below it, at condition 1e6 and more, variables stay bound that the optimum frees,
+  // and x moves far from the solution while the residual hardly changes. So variables are offered to the
+  // free set down to the gradient's rounding; an offer no trial can use ends the solve if it passes the test.
+  const bool fnnls_rule = options.tolerance == 0.0 && std::is_same_v<Real, double>;
+  problem.release_tolerance =
+      fnnls_rule ? std::min(problem.tolerance, 10.0 * eps * std::sqrt(static_cast<double>(m))) : problem.tolerance;
   dd.add_diagonal(queue_, problem.aa, static_cast<Real>(problem.epsilon + options.lambda));
 
   TntActiveSet<Real> solver(dd, queue_, problem);

@@ -265,7 +265,7 @@ TntResult TntActiveSet<Real>::solve(const Vector& b, const TntOptions& options) 
   b_.write(queue_, std::span<const Real>(b_real));
   epsilon_ = problem_.epsilon;
   shift_ = 0.0;
-  const double tol = problem_.tolerance;
+  const double tol = problem_.tolerance, release = problem_.release_tolerance;
   const int max_outer = options.max_outer_iterations > 0 ? options.max_outer_iterations : static_cast<int>(3 * n_);
 
   // The first feasible solution (Myre 2013, App. E.1 step 4): everything free unless warm-started (Tnt
@@ -308,15 +308,24 @@ TntResult TntActiveSet<Real>::solve(const Vector& b, const TntOptions& options) 
     double free_gradient = 0.0;
     for (const int j : best.free)
       free_gradient = std::max(free_gradient, std::abs(g[static_cast<std::size_t>(j)]) / beta);
-    std::vector<int> candidates;  // App. E.1 step 5.3, with the KKT tolerance in place of 0 (rounding)
-    for (const int j : best.bound)
-      if (g[static_cast<std::size_t>(j)] / beta > tol) candidates.push_back(j);
-    if (candidates.empty()) {
+    // App. E.1 step 5.3, with the KKT tolerance in place of 0 (rounding); once no variable passes it, those
+    // above the release tolerance, so the path to the KKT point is the same as without them.
+    std::vector<int> candidates;
+    for (const double level : {tol, release}) {
+      for (const int j : best.bound)
+        if (g[static_cast<std::size_t>(j)] / beta > level) candidates.push_back(j);
+      if (!candidates.empty()) break;
+    }
+    // Ends the solve at best, converged if its free variables pass the KKT test.
+    const auto stop_at_best = [&] {
       result.converged = free_gradient <= tol;
       if (!result.converged)
         result.diagnosis = "PCGNR left a free variable with scaled gradient " + text(free_gradient) +
                            " above the tolerance " + text(tol) + " (max_cg_iterations = " +
                            std::to_string(options.max_cg_iterations) + ")";
+    };
+    if (candidates.empty()) {
+      stop_at_best();
       break;
     }
     std::stable_sort(candidates.begin(), candidates.end(), [&](int i, int j) {
@@ -354,6 +363,11 @@ TntResult TntActiveSet<Real>::solve(const Vector& b, const TntOptions& options) 
         break;
       }
       if (k == 1) break;  // App. E.1 step 5.6.6: not even the most attractive single insertion helped
+    }
+    if (!accepted && g[static_cast<std::size_t>(candidates.front())] / beta <= tol) {
+      // Every candidate lies below the KKT tolerance: releasing them was worth a try, not a requirement.
+      stop_at_best();
+      break;
     }
     if (!accepted) {
       // With step_back exact arithmetic accepts any variable with a positive gradient: this happens when

@@ -16,7 +16,10 @@ struct ScaledProblem {
   DeviceMatrixView<Real> a;   // A_s = A D^-1, m x n, unit columns (zero columns stay zero)
   DeviceMatrixView<Real> aa;  // A_s^T A_s + (epsilon + lambda) I, n x n; never changed by a solve
   double epsilon = 0.0;       // the initial shift 10 eps ||A_s^T A_s||_1 (App. E.1 step 2.1)
-  double tolerance = 0.0;     // KKT tolerance on the scaled gradient relative to ||b||
+  double tolerance = 0.0;     // KKT tolerance on the scaled gradient relative to ||b||: converged below it
+  // A bound variable whose scaled gradient exceeds this (<= tolerance) is still offered to the free set;
+  // see Tnt::solve for why the two differ.
+  double release_tolerance = 0.0;
 };
 
 // TNT's outer and inner loops (Myre 2013, App. E.1) for one right-hand side at a time, with the device
