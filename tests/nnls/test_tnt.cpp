@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "hetflow/core/error.hpp"
+#include "hetflow/core/event.hpp"
 #include "hetflow/nnls/fnnls.hpp"
 #include "hetflow/nnls/kkt.hpp"
 #include "hetflow/nnls/lawson_hanson.hpp"
@@ -446,6 +447,30 @@ TEST_F(TntTest, RecoversTheKnownSolutionAtCondition1e6) {
   EXPECT_TRUE(s.converged) << s.diagnosis;
   EXPECT_EQ(zeros(s.x), zeros(p.x));
   EXPECT_LE(relative_difference(s.x, p.x), forward_error_bound(A, p.x, s.residual_norm, true));
+}
+
+// The time breakdown: each part is positive where it ran, and together they fit in the call's wall time
+// (the rest is gradients, residuals and line searches); two right-hand sides share one setup.
+TEST_F(TntTest, TheTimeBreakdownFitsInTheCall) {
+  const Matrix A = random_matrix(120, 100, 1e3, 41);
+  const Problem p = with_active_set(A, 0.3, 42);
+  Matrix B(A.rows, 2);
+  std::copy(p.b.begin(), p.b.end(), B.column(0));
+  std::copy(p.b.begin(), p.b.end(), B.column(1));
+  const core::WallTimer timer;
+  const std::vector<TntResult> r = tnt().solve(A, B);
+  const double wall = timer.seconds();
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0].setup_seconds, r[1].setup_seconds);
+  double parts = r[0].setup_seconds;
+  for (const TntResult& s : r) {
+    EXPECT_GT(s.factorizations, 0);
+    EXPECT_GT(s.factor_seconds, 0.0);
+    EXPECT_GT(s.cg_seconds, 0.0);
+    parts += s.factor_seconds + s.cg_seconds;
+  }
+  EXPECT_GT(r[0].setup_seconds, 0.0);
+  EXPECT_LE(parts, wall);
 }
 
 TEST_F(TntTest, TrivialProblems) {

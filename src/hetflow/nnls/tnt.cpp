@@ -9,6 +9,7 @@
 
 #include "hetflow/core/build_options.hpp"
 #include "hetflow/core/error.hpp"
+#include "hetflow/core/event.hpp"
 #include "hetflow/core/program.hpp"
 #include "hetflow/nnls/input_check.hpp"
 #include "hetflow/nnls/kkt.hpp"
@@ -97,6 +98,7 @@ std::vector<TntResult> Tnt::run(const Setup& s, const Matrix& B, const TntOption
     }
     return results;
   }
+  const core::WallTimer setup_timer;
   const core::Program& program = setup_program(std::is_same_v<Real, float>);
   const std::size_t wg = static_cast<std::size_t>(tuning_.reduce_work_group);
 
@@ -143,6 +145,7 @@ std::vector<TntResult> Tnt::run(const Setup& s, const Matrix& B, const TntOption
   abs_sums.args(static_cast<int>(n), aa, cl_ulong{0}, static_cast<int>(n), column_sums);
   abs_sums.launch(queue_, core::NDRange(n * wg), core::NDRange(wg));
   const std::vector<Real> sums = column_sums.to_vector(queue_);
+  const double setup_seconds = setup_timer.seconds();
   // ||AA||_1 >= 1 once a column is non-zero (unit diagonal); 1 keeps the shift positive for A = 0.
   const double norm1 = std::max(1.0, static_cast<double>(*std::max_element(sums.begin(), sums.end())));
   const double eps = std::numeric_limits<Real>::epsilon();
@@ -162,6 +165,7 @@ std::vector<TntResult> Tnt::run(const Setup& s, const Matrix& B, const TntOption
   TntActiveSet<Real> solver(dd, queue_, problem);
   for (std::size_t c = 0; c < B.cols; ++c) {
     TntResult r = solver.solve(Vector(B.column(c), B.column(c) + m), options);
+    r.setup_seconds = setup_seconds;
     for (std::size_t j = 0; j < n; ++j) r.x[j] /= d[j];
     results.push_back(std::move(r));
   }

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "hetflow/core/error.hpp"
+#include "hetflow/core/event.hpp"
 #include "hetflow/io/interrupt.hpp"
 
 namespace hetflow::nnls {
@@ -106,13 +107,18 @@ std::vector<Real> TntActiveSet<Real>::solve_on(const std::vector<int>& free, con
   const std::size_t k = free.size();
   if (k == 0) return {};
   free_.write(queue_, std::span<const cl_int>(free.data(), k));
+  // Both steps end by reading from the device, so their host times are their own.
+  const core::WallTimer factoring;
   factor(k, result);
+  result.factor_seconds += factoring.seconds();
   // PCGNR from y = 0 every time, as the thesis does (Myre 2013, Sec. 5.4), so the under-determined case
   // leans to small-norm solutions.
+  const core::WallTimer iterating;
   stats.cg_iterations += pcgnr_.solve(problem_.a, free_, k, DeviceMatrixView<Real>{bb_, k, k, k, 0}, b_,
                                       options.lambda, options.max_cg_iterations, options.cg_tolerance);
   std::vector<Real> y(k);
   pcgnr_.y().read(queue_, std::span<Real>(y));
+  result.cg_seconds += iterating.seconds();
   return y;
 }
 

@@ -65,7 +65,10 @@ nlohmann::json solution_params(const nnls::Solution& solution, const nnls::Vecto
 nlohmann::json tnt_counters(const nnls::TntResult& r) {
   return {{"inner_iterations", r.inner_iterations},
           {"cg_iterations", r.cg_iterations},
-          {"factorizations", r.factorizations}};
+          {"factorizations", r.factorizations},
+          {"setup_seconds", r.setup_seconds},
+          {"factor_seconds", r.factor_seconds},
+          {"cg_seconds", r.cg_seconds}};
 }
 
 ProblemKeeper::ProblemKeeper() {
