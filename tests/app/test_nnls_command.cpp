@@ -99,6 +99,11 @@ TEST_F(NnlsCommand, EachMethodRecoversTheKnownSolution) {
       EXPECT_GE(rhs["inner_iterations"].get<int>(), 1);
       EXPECT_GE(rhs["cg_iterations"].get<int>(), 1);
       EXPECT_GE(rhs["factorizations"].get<int>(), 1);
+      // The time breakdown fits in the solve's time (the rest: gradients, residuals, line searches).
+      EXPECT_GT(rhs["factor_seconds"].get<double>(), 0.0);
+      EXPECT_LE(rhs["setup_seconds"].get<double>() + rhs["factor_seconds"].get<double>() +
+                    rhs["cg_seconds"].get<double>(),
+                rhs["seconds"].get<double>());
       EXPECT_EQ(j["device"]["type"], device().starts_with("gpu") ? "GPU" : "CPU");  // the one asked for
     }
   }

@@ -145,7 +145,7 @@ void solve_series(Context& ctx) {
           const core::WallTimer timer;
           if (is_tnt) {
             const nnls::TntResult r = tnt.solve(device_a, p.b);
-            counters = tnt_counters(r);
+            counters = tnt_report(r);
             solution = r;
           } else {
             solution = k == 1 ? nnls::fnnls(A, p.b) : nnls::lawson_hanson(A, p.b);

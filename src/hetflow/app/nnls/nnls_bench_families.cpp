@@ -112,7 +112,7 @@ void family_series(Context& ctx) {
             const core::WallTimer timer;
             if (is_tnt) {
               const nnls::TntResult r = tnt.solve(A, p.b);
-              counters = tnt_counters(r);
+              counters = tnt_report(r);
               solution = r;
             } else {
               solution = nnls::fnnls(A, p.b);

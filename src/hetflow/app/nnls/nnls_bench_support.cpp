@@ -62,15 +62,6 @@ nlohmann::json solution_params(const nnls::Solution& solution, const nnls::Vecto
           {"residual_norm", solution.residual_norm}};
 }
 
-nlohmann::json tnt_counters(const nnls::TntResult& r) {
-  return {{"inner_iterations", r.inner_iterations},
-          {"cg_iterations", r.cg_iterations},
-          {"factorizations", r.factorizations},
-          {"setup_seconds", r.setup_seconds},
-          {"factor_seconds", r.factor_seconds},
-          {"cg_seconds", r.cg_seconds}};
-}
-
 ProblemKeeper::ProblemKeeper() {
   if (const char* d = std::getenv("HETFLOW_BENCH_KEEP_PROBLEMS"); d && *d) dir_ = d;
   if (!dir_.empty()) std::filesystem::create_directories(dir_);

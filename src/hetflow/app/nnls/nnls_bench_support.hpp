@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "hetflow/app/bench/registry.hpp"
+#include "hetflow/app/nnls/nnls_command.hpp"
 #include "hetflow/core/device_set.hpp"
 #include "hetflow/nnls/matrix.hpp"
 #include "hetflow/nnls/test_problems.hpp"
@@ -67,9 +68,8 @@ std::vector<double> samples(double warm, double budget, int max_repeats, Run&& r
 double relative_error(const nnls::Vector& x, const nnls::Vector& reference);
 
 // What a case's params record of a solve: its iterations, convergence, diagnosis, error against the known
-// solution and residual, and for TNT its inner and CG iterations and factorisations.
+// solution and residual (TNT's counters: tnt_report).
 nlohmann::json solution_params(const nnls::Solution& solution, const nnls::Vector& known_x);
-nlohmann::json tnt_counters(const nnls::TntResult& r);
 
 // HETFLOW_BENCH_KEEP_PROBLEMS=DIR: the problems with n <= 5000 as .npy files in DIR, listed with the
 // measured medians in DIR/problems.json (what scripts/nnls_scipy_bench.py reads).

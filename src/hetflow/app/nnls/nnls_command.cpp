@@ -34,14 +34,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct TntCounters {
-  int inner_iterations = 0, cg_iterations = 0, factorizations = 0;
-};
-
 // One right-hand side's outcome, whatever the method.
 struct RhsResult {
   nnls::Solution solution;
-  std::optional<TntCounters> tnt;
+  nlohmann::json tnt;             // tnt_report; null for the host methods
   std::optional<double> seconds;  // absent when several right-hand sides shared one timed call
 };
 
@@ -63,8 +59,8 @@ std::vector<RhsResult> solve_tnt(const NnlsRequest& r, const core::DeviceSet& de
       B.cols == 1 ? std::vector<nnls::TntResult>{tnt.solve(A, rhs_column(B, 0), o)} : tnt.solve(A, B, o);
   const double seconds = timer.seconds();
   for (nnls::TntResult& t : results) {
-    const TntCounters counters{t.inner_iterations, t.cg_iterations, t.factorizations};
-    out.push_back({std::move(static_cast<nnls::Solution&>(t)), counters,
+    nlohmann::json report = tnt_report(t);
+    out.push_back({std::move(static_cast<nnls::Solution&>(t)), std::move(report),
                    B.cols == 1 ? std::optional<double>(seconds) : std::nullopt});
   }
   return out;
@@ -77,7 +73,7 @@ std::vector<RhsResult> solve_host(const NnlsRequest& r, const nnls::Matrix& A, c
     const nnls::Vector b = rhs_column(B, j);
     const core::WallTimer timer;
     nnls::Solution s = r.method == "fnnls" ? nnls::fnnls(A, b, o) : nnls::lawson_hanson(A, b, o);
-    out.push_back({std::move(s), std::nullopt, timer.seconds()});
+    out.push_back({std::move(s), nullptr, timer.seconds()});
   }
   return out;
 }
@@ -105,10 +101,7 @@ nlohmann::json rhs_json(const RhsResult& r, const nnls::KktReport& kkt, double b
                        {{"min_x", kkt.min_x},
                         {"max_active_gradient", kkt.max_active_gradient},
                         {"max_free_gradient", kkt.max_free_gradient}}}};
-  if (r.tnt)
-    j.update({{"inner_iterations", r.tnt->inner_iterations},
-              {"cg_iterations", r.tnt->cg_iterations},
-              {"factorizations", r.tnt->factorizations}});
+  if (!r.tnt.is_null()) j.update(r.tnt);
   if (r.seconds) j["seconds"] = *r.seconds;
   return j;
 }
@@ -118,9 +111,9 @@ std::string summary_line(std::size_t j, std::size_t k, const RhsResult& r, doubl
   std::ostringstream line;
   line << "rhs " << j + 1 << "/" << k << ": " << (s.converged ? "converged" : "NOT converged") << ", "
        << s.iterations << " iterations";
-  if (r.tnt)
-    line << " (" << r.tnt->inner_iterations << " trials, " << r.tnt->cg_iterations << " CG, "
-         << r.tnt->factorizations << " factorisations)";
+  if (!r.tnt.is_null())
+    line << " (" << r.tnt["inner_iterations"] << " trials, " << r.tnt["cg_iterations"] << " CG, "
+         << r.tnt["factorizations"] << " factorisations)";
   const nnls::Support support = nnls::support(s.x);
   char numbers[160];
   std::snprintf(numbers, sizeof numbers,
@@ -200,6 +193,12 @@ CLI::App* add_nnls_command(CLI::App& app, NnlsRequest& r) {
       if (o->count() > 0) throw CLI::ValidationError(o->get_name(), "applies to --method tnt only");
   });
   return cmd;
+}
+
+nlohmann::json tnt_report(const nnls::TntResult& r) {
+  return {{"inner_iterations", r.inner_iterations}, {"cg_iterations", r.cg_iterations},
+          {"factorizations", r.factorizations},     {"setup_seconds", r.setup_seconds},
+          {"factor_seconds", r.factor_seconds},     {"cg_seconds", r.cg_seconds}};
 }
 
 NnlsOutcome solve_nnls(const NnlsRequest& r, const nnls::Matrix& A, const NnlsRhs& rhs) {

@@ -14,6 +14,10 @@ namespace CLI {
 class App;
 }
 
+namespace hetflow::nnls {
+struct TntResult;
+}
+
 namespace hetflow::app {
 
 // What `hetflow nnls` was asked to do.
@@ -50,6 +54,10 @@ struct NnlsOutcome {
 // min ||A x - b||_2 subject to x >= 0 for each column of rhs.B by the request's method and options
 // (its files are only named in the report): what `hetflow nnls` and hetflow.nnls in Python both run.
 NnlsOutcome solve_nnls(const NnlsRequest& request, const nnls::Matrix& A, const NnlsRhs& rhs);
+
+// TNT's trials, CG iterations and factorisations, and where its time went (TntResult's *_seconds), as
+// report.json and `hetflow bench nnls` record them.
+nlohmann::json tnt_report(const nnls::TntResult& result);
 
 // `hetflow nnls A b`: min ||A x - b||_2 subject to x >= 0 for each column of b. Writes OUTPUT/x.npy and
 // OUTPUT/report.json and prints one line per right-hand side to `out`. Throws core::Error for unreadable
