@@ -15,7 +15,8 @@ _STATUS_BY_CODE = np.array(["singular_matrix", "step_too_small", "too_many_steps
 
 
 def status_names(codes) -> np.ndarray:
-    """RADAU5's status codes as names: one lookup for the whole batch, where a Python loop would outlast the GPU's work."""
+    """RADAU5's status codes as names, in one lookup for the whole batch (a Python loop over a large batch
+    takes longer than a GPU's integration of it)."""
     return _STATUS_BY_CODE[np.asarray(codes, dtype=np.int64) + 4]
 
 

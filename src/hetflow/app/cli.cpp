@@ -77,7 +77,9 @@ int main(int argc, char** argv) {
       ->add_option("--device", bench_device,
                    "device selection; the first selected device is measured, all of them by scaling cases")
       ->check(not_empty());
-  bench_cmd->add_option("--output,-o", bench_output, "results folder; JSON goes to OUTPUT/<device>/NAME.json (NAME-partial.json, the cases so far, while it runs)")
+  bench_cmd->add_option("--output,-o", bench_output,
+                        "results folder; JSON goes to OUTPUT/<device>/NAME.json (NAME-partial.json, the cases so "
+                        "far, while it runs)")
       ->check(not_empty());
   bench_cmd->add_option("--repeats", repeats, "timed repeats per case")->check(CLI::Range(1, 10000));
   std::string bench_build_options;

@@ -61,7 +61,7 @@ struct TntOptions {
   // 10 eps n ||AA||_1 (AA = A_s^T A_s; as BaselineOptions, so both stop on the same test); in FP32,
   // 10 eps_32 sqrt(n), about the rounding of the computed gradient (FNNLS's rule would give 1e-3 at
   // n = 40 and 0.05 at n = 45,000, far from the KKT point). With 0 in FP64, variables whose gradient lies
-  // between the gradient's rounding (10 eps sqrt(m)) and that tolerance are still offered (Tnt::solve).
+  // between the gradient's rounding (10 eps sqrt(m)) and that tolerance are still offered (Tnt::run).
   double tolerance = 0;
   TntDeletion deletion = TntDeletion::batch;
   // Deletions per loop of the LSQ calls inside the outer loop (the initial solve allows n): 0 selects

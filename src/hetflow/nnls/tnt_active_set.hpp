@@ -18,7 +18,7 @@ struct ScaledProblem {
   double epsilon = 0.0;       // the initial shift 10 eps ||A_s^T A_s||_1 (App. E.1 step 2.1)
   double tolerance = 0.0;     // KKT tolerance on the scaled gradient relative to ||b||: converged below it
   // A bound variable whose scaled gradient exceeds this (<= tolerance) is still offered to the free set;
-  // see Tnt::solve for why the two differ.
+  // see Tnt::run for why the two differ.
   double release_tolerance = 0.0;
 };
 

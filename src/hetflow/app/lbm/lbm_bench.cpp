@@ -191,7 +191,8 @@ BenchReport lbm_benchmark(const core::DeviceSet& devices, const BenchOptions& op
       if (storage == lbm::Storage::fp32 && best_rate > 0) largest_shape = best;
     }
   }
-  if (gpu && options.wants("largest fp32 aa")) report.add(largest_lattice(devices, largest_shape, options, report.reference_bandwidth_GBs));
+  if (gpu && options.wants("largest fp32 aa"))
+    report.add(largest_lattice(devices, largest_shape, options, report.reference_bandwidth_GBs));
   return report;
 }
 
