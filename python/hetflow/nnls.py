@@ -33,8 +33,9 @@ def nnls(A: np.ndarray, b: np.ndarray, method: str = "tnt", device: str = "auto"
          progress=True) -> tuple[np.ndarray, NnlsReport]:
     """min ||A x - b||_2 subject to x >= 0, for b a vector or each column of a matrix of right-hand sides.
 
-    A: float64 array (m, n); b: float64 array (m,) or (m, k). A Fortran-ordered A crosses without a
-    layout copy (np.asfortranarray(A) once if you solve often).
+    A: float64 array (m, n); b: float64 array (m,) or (m, k). A Fortran-ordered A is read in place, not
+    copied (np.asfortranarray(A) once if you solve often: A in C order is copied into Fortran order on
+    each call); do not change A from another thread during the call.
     method: "tnt" (on the device; default), "fnnls" or "lawson-hanson" (host, LAPACK).
     device: a device selection as in the CLI ("auto", "gpu:0", "cpu:0", ...); tnt only.
     fp32, reduction, expansion, problem_class, tune: TNT's options (`hetflow nnls --help`); tolerance: the

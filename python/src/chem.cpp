@@ -3,9 +3,9 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
-#include <cstring>
 #include <memory>
 
+#include "arrays.hpp"
 #include "calls.hpp"
 #include "hetflow/app/chem/chem_case_setup.hpp"
 #include "hetflow/app/chem/reactor_batch_case.hpp"
@@ -73,7 +73,7 @@ hetflow.InputError naming the file and line.)")
         batch.t_end = {dt};
         double seconds = 0, setup_seconds = 0;
         CallProgress shown(progress, static_cast<std::int64_t>(systems), "reactor_batch", "systems");
-        const ode::Result result = guarded([&] {
+        ode::Result result = guarded([&] {
           const core::WallTimer setup_timer;
           const core::DeviceSet devices = core::DeviceSet::select(device);
           const ode::System system = chem::reactor_system(*mech, app::case_jacobian(c), kind);
@@ -92,8 +92,8 @@ hetflow.InputError naming the file and line.)")
           return r;
         });
         shown.finish(static_cast<std::int64_t>(result.started()));
-        CArray y({systems, n});
-        std::memcpy(y.mutable_data(), result.y.data(), result.y.size() * sizeof(double));
+        const py::array_t<double> y =
+            moved_array(std::move(result.y), {static_cast<py::ssize_t>(systems), static_cast<py::ssize_t>(n)});
         py::array_t<int> status(systems);
         py::array_t<long> steps(systems);
         std::vector<std::string> reasons;

@@ -4,9 +4,9 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
-#include <cstring>
 #include <optional>
 
+#include "arrays.hpp"
 #include "calls.hpp"
 #include "hetflow/app/case_type.hpp"
 #include "hetflow/app/ftle/ftle_case_setup.hpp"
@@ -51,15 +51,13 @@ std::shared_ptr<const ftle::VelocityGrid> velocity_grid(const Velocity& u, const
 }
 
 // `values` (per_seed per seed, x fastest) as a C-ordered array of shape (nz,) ny, nx (, per_seed).
-py::array_t<double> seed_array(const std::vector<double>& values, const ftle::SeedGrid& seeds, std::size_t per_seed) {
+py::array_t<double> seed_array(std::vector<double>&& values, const ftle::SeedGrid& seeds, std::size_t per_seed) {
   std::vector<py::ssize_t> shape;
   if (seeds.dimension == 3) shape.push_back(static_cast<py::ssize_t>(seeds.counts[2]));
   shape.push_back(static_cast<py::ssize_t>(seeds.counts[1]));
   shape.push_back(static_cast<py::ssize_t>(seeds.counts[0]));
   if (per_seed > 1) shape.push_back(static_cast<py::ssize_t>(per_seed));
-  py::array_t<double> out(shape);
-  std::memcpy(out.mutable_data(), values.data(), values.size() * sizeof(double));
-  return out;
+  return moved_array(std::move(values), shape);
 }
 
 }  // namespace
@@ -107,8 +105,8 @@ void bind_ftle(py::module_& m) {
         if (!nan.mask.empty()) ftle::mask_seeds(nan.mask, field);
         const auto dim = static_cast<std::size_t>(setup.seeds.dimension);
         py::dict out;
-        out["ftle"] = seed_array(field, setup.seeds, 1);
-        if (want_flow_map) out["flow_map"] = seed_array(flow_map, setup.seeds, dim);
+        out["ftle"] = seed_array(std::move(field), setup.seeds, 1);
+        if (want_flow_map) out["flow_map"] = seed_array(std::move(flow_map), setup.seeds, dim);
         py::list axes;
         for (std::size_t a = 0; a < dim; ++a) {
           py::array_t<double> x(static_cast<py::ssize_t>(setup.seeds.counts[a]));

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 
+#include "arrays.hpp"
 #include "calls.hpp"
 #include "hetflow/app/case_type.hpp"
 #include "hetflow/app/lbm/lbm_case.hpp"
@@ -52,12 +53,10 @@ lbm::Geometry geometry_of(const Mask& mask) {
   return g;
 }
 
-py::array_t<double> node_array(const std::vector<double>& values, const std::array<int, 3>& dims, int per_node) {
+py::array_t<double> node_array(std::vector<double>&& values, const std::array<int, 3>& dims, int per_node) {
   std::vector<py::ssize_t> shape{dims[2], dims[1], dims[0]};
   if (per_node > 1) shape.push_back(per_node);
-  py::array_t<double> out(shape);
-  std::memcpy(out.mutable_data(), values.data(), values.size() * sizeof(double));
-  return out;
+  return moved_array(std::move(values), shape);
 }
 
 }  // namespace
@@ -124,10 +123,12 @@ void bind_lbm(py::module_& m) {
           py::arg("steps"), py::arg("progress"))
       .def("fields",
            [](const LbmFlow& f) {
-             const auto [fields, d] = f.read();
+             auto [fields, d] = f.read();
              py::object a = py::none(), b = py::none();
-             if (!fields.rho_a.empty()) a = node_array(fields.rho_a, fields.dims, 1), b = node_array(fields.rho_b, fields.dims, 1);
-             return py::make_tuple(node_array(fields.rho, fields.dims, 1), node_array(fields.u, fields.dims, 3), a, b);
+             if (!fields.rho_a.empty())
+               a = node_array(std::move(fields.rho_a), fields.dims, 1), b = node_array(std::move(fields.rho_b), fields.dims, 1);
+             return py::make_tuple(node_array(std::move(fields.rho), fields.dims, 1),
+                                   node_array(std::move(fields.u), fields.dims, 3), a, b);
            })
       .def("diagnostics",
            [](const LbmFlow& f) {

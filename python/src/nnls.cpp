@@ -2,8 +2,10 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
-#include <cstring>
+#include <utility>
+#include <vector>
 
+#include "arrays.hpp"
 #include "calls.hpp"
 #include "hetflow/app/nnls/nnls_command.hpp"
 #include "progress.hpp"
@@ -15,11 +17,9 @@ using FortranArray = py::array_t<double, py::array::f_style>;
 
 namespace {
 
-// The column-major matrix the solvers take, from a 2-D Fortran-ordered array (one copy).
-nnls::Matrix matrix(const FortranArray& a) {
-  nnls::Matrix m(static_cast<std::size_t>(a.shape(0)), static_cast<std::size_t>(a.shape(1)));
-  if (!m.data.empty()) std::memcpy(m.data.data(), a.data(), m.data.size() * sizeof(double));
-  return m;
+// The solvers' read-only view of a 2-D Fortran-ordered array: read where it lies, not copied.
+nnls::MatrixView view(const FortranArray& a) {
+  return {static_cast<std::size_t>(a.shape(0)), static_cast<std::size_t>(a.shape(1)), a.data()};
 }
 
 }  // namespace
@@ -29,8 +29,6 @@ void bind_nnls(py::module_& m) {
       "_nnls",
       [](const FortranArray& A, const FortranArray& B, bool vector, const app::NnlsRequest& request,
          const py::object& progress) {
-        const app::NnlsRhs rhs{matrix(B), vector};
-        const nnls::Matrix a = matrix(A);
         // TNT's outer iterations, counted over the right-hand sides (each solve counts from 0 again); the
         // host methods report nothing.
         CallProgress shown(request.method == "tnt" ? progress : py::bool_(false), 0, "nnls", "outer iterations");
@@ -43,16 +41,17 @@ void bind_nnls(py::module_& m) {
           last = iterations;
           return shown.update(earlier + last);
         };
-        const app::NnlsOutcome o = guarded([&] { return app::solve_nnls(r, a, rhs); });
+        app::NnlsOutcome o = guarded([&] { return app::solve_nnls(r, view(A), view(B), vector); });
         std::int64_t iterations = 0;
         for (const auto& e : o.report["rhs"]) iterations += e["iterations"].get<std::int64_t>();
         shown.finish(iterations);
-        FortranArray x(o.x.shape);
-        std::memcpy(x.mutable_data(), o.x.values.data(), o.x.values.size() * sizeof(double));
+        const std::vector<py::ssize_t> shape(o.x.shape.begin(), o.x.shape.end());
+        py::array_t<double> x = moved_array(std::move(o.x.values), shape, Order::fortran);
         return py::make_tuple(x, o.report.dump(), take_interrupt());
       },
-      py::arg("A"), py::arg("B"), py::arg("vector"), py::arg("request"), py::arg("progress"),
-      "Solves as `hetflow nnls` does; returns (x, report as JSON text). Use hetflow.nnls.");
+      // noconvert: an array in another layout or dtype is refused, never copied here behind the caller's back.
+      py::arg("A").noconvert(), py::arg("B").noconvert(), py::arg("vector"), py::arg("request"), py::arg("progress"),
+      "Solves as `hetflow nnls` does, reading A and B in place; returns (x, report as JSON text). Use hetflow.nnls.");
 
   py::class_<app::NnlsRequest>(m, "_NnlsRequest")
       .def(py::init<>())

@@ -3,8 +3,8 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
-#include <cstring>
 
+#include "arrays.hpp"
 #include "calls.hpp"
 #include "hetflow/core/device_set.hpp"
 #include "hetflow/core/error.hpp"
@@ -61,7 +61,7 @@ void bind_ode(py::module_& m) {
         // Chunks of a 32nd of the batch, so that a Ctrl-C stops it after the chunk in flight.
         o.chunk_systems = std::max<std::size_t>(1, systems / 32);
         CallProgress shown(progress, static_cast<std::int64_t>(systems), "radau5", "systems");
-        const ode::Result r = guarded([&] {
+        ode::Result r = guarded([&] {
           const core::DeviceSet devices = core::DeviceSet::select(device);
           const ode::Radau5 solver(devices, system, o);
           return solver.integrate(batch, [&](std::size_t done, std::size_t) {
@@ -69,11 +69,11 @@ void bind_ode(py::module_& m) {
           });
         });
         shown.finish(static_cast<std::int64_t>(r.started()));
-        CArray y({systems, static_cast<std::size_t>(n)});
-        std::memcpy(y.mutable_data(), r.y.data(), r.y.size() * sizeof(double));
-        CArray sampled({systems, r.sample_count, static_cast<std::size_t>(n)});
-        if (!r.samples.empty())
-          std::memcpy(sampled.mutable_data(), r.samples.data(), r.samples.size() * sizeof(double));
+        const auto count = [](std::size_t c) { return static_cast<py::ssize_t>(c); };
+        const py::array_t<double> y = moved_array(std::move(r.y), {count(systems), count(n)});
+        r.samples.resize(systems * r.sample_count * n);  // empty without samples
+        const py::array_t<double> sampled =
+            moved_array(std::move(r.samples), {count(systems), count(r.sample_count), count(n)});
         py::dict counters;
         const auto column = [&](auto member) {
           py::array_t<long> c(systems);

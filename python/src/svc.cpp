@@ -4,9 +4,9 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
-#include <cstring>
 #include <optional>
 
+#include "arrays.hpp"
 #include "calls.hpp"
 #include "hetflow/core/device_set.hpp"
 #include "hetflow/core/error.hpp"
@@ -45,13 +45,12 @@ void bind_svc(py::module_& m) {
       [](std::size_t rows, std::size_t cols, double kappa, const std::string& mode, std::uint64_t seed,
          std::vector<double> singular_values, std::optional<std::string> device) {
         const nnls::SvcSpec spec = spec_of(rows, cols, kappa, mode, seed, std::move(singular_values));
-        const nnls::Matrix a = guarded([&] {
+        nnls::Matrix a = guarded([&] {
           if (!device) return nnls::svc_host(spec);
           return nnls::svc_device(core::DeviceSet::select(*device), spec);
         });
-        py::array_t<double, py::array::f_style> out({rows, cols});
-        std::memcpy(out.mutable_data(), a.data.data(), a.data.size() * sizeof(double));
-        return out;
+        return moved_array(std::move(a.data), {static_cast<py::ssize_t>(rows), static_cast<py::ssize_t>(cols)},
+                           Order::fortran);
       },
       py::arg("rows"), py::arg("cols"), py::kw_only(), py::arg("kappa") = 1e4, py::arg("mode") = "geometric",
       py::arg("seed") = 0, py::arg("singular_values") = std::vector<double>{}, py::arg("device") = py::none(),

@@ -38,6 +38,23 @@ def test_several_right_hand_sides_and_either_order_give_the_same_bits():
     assert np.array_equal(x[:, 1], x1)
 
 
+def test_arrays_cross_without_copies():
+    A, b = problem()
+    F = np.asfortranarray(A)
+    x, _ = hetflow.nnls(F, b, device=DEVICE)
+    # x is the solver's own vector, which numpy took over (a copy would own its data)
+    assert not x.flags.owndata and type(x.base).__name__ == "PyCapsule"
+    # The binding reads A in place: given A in C order it refuses rather than copy (hetflow.nnls makes
+    # the one layout copy such an A needs, visibly, in Python).
+    request = hetflow._hetflow._NnlsRequest()
+    request.method, request.device = "fnnls", DEVICE
+    B = np.asfortranarray(b.reshape(-1, 1))
+    with pytest.raises(TypeError):
+        hetflow._hetflow._nnls(np.ascontiguousarray(A), B, True, request, False)
+    y, _, _ = hetflow._hetflow._nnls(F, B, True, request, False)
+    assert np.array_equal(y, hetflow.nnls(A, b, method="fnnls")[0])
+
+
 def test_bad_arrays_are_refused_with_their_name():
     A, b = problem()
     with pytest.raises(TypeError, match="A: expected a float64 array, got dtype int64"):

@@ -62,13 +62,13 @@ const std::vector<Reference>& references() {
 
 
 
-using Solver = Solution (*)(const Matrix&, const Vector&, const BaselineOptions&);
+using Solver = Solution (*)(MatrixView, const Vector&, const BaselineOptions&);
 struct Named {
   const char* name;
   Solver solve;
   bool normal_equations;
 };
-Solution fnnls_on_a(const Matrix& A, const Vector& b, const BaselineOptions& options) { return fnnls(A, b, options); }
+Solution fnnls_on_a(MatrixView A, const Vector& b, const BaselineOptions& options) { return fnnls(A, b, options); }
 const Named solvers[] = {{"lawson_hanson", lawson_hanson, false}, {"fnnls", fnnls_on_a, true}};
 
 TEST(NnlsBaselines, AgreeWithScipy) {

@@ -19,11 +19,11 @@ double norm2(const Vector& v) {
   return std::sqrt(s);
 }
 
-double residual_norm(const Matrix& A, const Vector& b, const Vector& x) {
+double residual_norm(MatrixView A, const Vector& b, const Vector& x) {
   Vector r = b;
   const int m = static_cast<int>(A.rows), n = static_cast<int>(A.cols), one = 1;
   const double plus = 1.0, minus = -1.0;
-  if (m > 0 && n > 0) dgemv_("N", &m, &n, &minus, A.data.data(), &m, x.data(), &one, &plus, r.data(), &one);
+  if (m > 0 && n > 0) dgemv_("N", &m, &n, &minus, A.data, &m, x.data(), &one, &plus, r.data(), &one);
   return norm2(r);
 }
 

@@ -38,6 +38,6 @@ ActiveSetResult run_active_set(PassiveSetSolver& solver, std::size_t n, double t
 double norm2(const Vector& v);
 
 // ||b - A x||_2, in the caller's units.
-double residual_norm(const Matrix& A, const Vector& b, const Vector& x);
+double residual_norm(MatrixView A, const Vector& b, const Vector& x);
 
 }  // namespace hetflow::nnls

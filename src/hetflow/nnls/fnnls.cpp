@@ -95,26 +95,26 @@ Solution finish(Scaled&& s, double residual) {
 
 }  // namespace
 
-Matrix normal_matrix(const Matrix& A) {
+Matrix normal_matrix(MatrixView A) {
   const int m = static_cast<int>(A.rows), n = static_cast<int>(A.cols);
   const double plus = 1.0, zero = 0.0;
   Matrix AtA(A.cols, A.cols);
   if (n == 0) return AtA;
-  dsyrk_("U", "T", &n, &m, &plus, A.data.data(), &m, &zero, AtA.data.data(), &n);
+  dsyrk_("U", "T", &n, &m, &plus, A.data, &m, &zero, AtA.data.data(), &n);
   for (std::size_t j = 0; j < A.cols; ++j)
     for (std::size_t i = j + 1; i < A.cols; ++i) AtA(i, j) = AtA(j, i);
   return AtA;
 }
 
-Vector normal_rhs(const Matrix& A, const Vector& b) {
+Vector normal_rhs(MatrixView A, const Vector& b) {
   const int m = static_cast<int>(A.rows), n = static_cast<int>(A.cols), one = 1;
   const double plus = 1.0, zero = 0.0;
   Vector Atb(A.cols, 0.0);
-  if (m > 0 && n > 0) dgemv_("T", &m, &n, &plus, A.data.data(), &m, b.data(), &one, &zero, Atb.data(), &one);
+  if (m > 0 && n > 0) dgemv_("T", &m, &n, &plus, A.data, &m, b.data(), &one, &zero, Atb.data(), &one);
   return Atb;
 }
 
-Solution fnnls(const Matrix& A, const Vector& b, const BaselineOptions& options) {
+Solution fnnls(MatrixView A, const Vector& b, const BaselineOptions& options) {
   check_problem(A, b);
   Scaled s = solve_scaled(normal_matrix(A), normal_rhs(A, b), norm2(b), options);
   const double residual = residual_norm(A, b, s.x);

@@ -13,7 +13,7 @@ namespace hetflow::nnls {
 // cond(A_P)^2 nears 1 / eps (the variable is then not released; see Solution::diagnosis). The
 // columns are scaled to unit 2-norm first (see BaselineOptions).
 // Throws core::Error on malformed input.
-Solution fnnls(const Matrix& A, const Vector& b, const BaselineOptions& options = {});
+Solution fnnls(MatrixView A, const Vector& b, const BaselineOptions& options = {});
 
 // The same on precomputed AtA = A^T A and Atb = A^T b, to reuse AtA across right-hand sides.
 // b_norm = ||b||_2 makes the stopping test relative to b; residual_norm is then
@@ -22,7 +22,7 @@ Solution fnnls(const Matrix& A, const Vector& b, const BaselineOptions& options 
 Solution fnnls(const Matrix& AtA, const Vector& Atb, double b_norm, const BaselineOptions& options = {});
 
 // A^T A (by dsyrk, both triangles stored) and A^T b (by dgemv).
-Matrix normal_matrix(const Matrix& A);
-Vector normal_rhs(const Matrix& A, const Vector& b);
+Matrix normal_matrix(MatrixView A);
+Vector normal_rhs(MatrixView A, const Vector& b);
 
 }  // namespace hetflow::nnls

@@ -22,11 +22,11 @@ void check_finite(const Vector& v, const char* name) {
 
 }  // namespace
 
-void check_problem(const Matrix& A, const Vector& b, const char* a_name, const char* b_name) {
+void check_problem(MatrixView A, const Vector& b, const char* a_name, const char* b_name) {
   const std::string a(a_name), bn(b_name);
-  if (A.data.size() != A.rows * A.cols)
+  if (A.entries != A.rows * A.cols)
     fail(a + " is " + std::to_string(A.rows) + " x " + std::to_string(A.cols) + " but holds " +
-         std::to_string(A.data.size()) + " entries");
+         std::to_string(A.entries) + " entries");
   if (b.size() != A.rows)
     fail(bn + " has " + std::to_string(b.size()) + " entries but " + a + " has " + std::to_string(A.rows) +
          " rows: " + bn + ".size() must equal " + a + ".rows");
@@ -40,7 +40,7 @@ void check_problem(const Matrix& A, const Vector& b, const char* a_name, const c
   check_finite(b, b_name);
 }
 
-void check_solution(const Matrix& A, const Vector& x) {
+void check_solution(MatrixView A, const Vector& x) {
   if (x.size() != A.cols)
     fail("x has " + std::to_string(x.size()) + " entries but A has " + std::to_string(A.cols) +
          " columns: x.size() must equal A.cols");

@@ -9,7 +9,7 @@
 
 namespace hetflow::nnls {
 
-Vector column_norms(const Matrix& A) {
+Vector column_norms(MatrixView A) {
   Vector d(A.cols);
   for (std::size_t j = 0; j < A.cols; ++j) {
     double s = 0.0;
@@ -19,15 +19,15 @@ Vector column_norms(const Matrix& A) {
   return d;
 }
 
-KktReport kkt_report(const Matrix& A, const Vector& b, const Vector& x) {
+KktReport kkt_report(MatrixView A, const Vector& b, const Vector& x) {
   check_problem(A, b);
   check_solution(A, x);
   const int m = static_cast<int>(A.rows), n = static_cast<int>(A.cols), one = 1;
   const double plus = 1.0, minus = -1.0, zero = 0.0;
   Vector r = b, g(A.cols, 0.0);
   if (m > 0 && n > 0) {
-    dgemv_("N", &m, &n, &minus, A.data.data(), &m, x.data(), &one, &plus, r.data(), &one);
-    dgemv_("T", &m, &n, &plus, A.data.data(), &m, r.data(), &one, &zero, g.data(), &one);
+    dgemv_("N", &m, &n, &minus, A.data, &m, x.data(), &one, &plus, r.data(), &one);
+    dgemv_("T", &m, &n, &plus, A.data, &m, r.data(), &one, &zero, g.data(), &one);
   }
   double beta = 0.0;
   for (double v : b) beta += v * v;

@@ -23,9 +23,9 @@ struct KktReport {
 };
 
 // Throws core::Error on malformed input (see check_problem) or x.size() != A.cols.
-KktReport kkt_report(const Matrix& A, const Vector& b, const Vector& x);
+KktReport kkt_report(MatrixView A, const Vector& b, const Vector& x);
 
 // The d_j above: ||a_j||_2, or 1 for a zero column (which then never changes the residual).
-Vector column_norms(const Matrix& A);
+Vector column_norms(MatrixView A);
 
 }  // namespace hetflow::nnls

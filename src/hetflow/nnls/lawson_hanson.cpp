@@ -16,14 +16,14 @@ constexpr double eps = std::numeric_limits<double>::epsilon();
 
 class QrPassiveSet final : public PassiveSetSolver {
  public:
-  QrPassiveSet(const Matrix& A, const Vector& b) : A_(A), b_(b), r_(b.size()) {}
+  QrPassiveSet(MatrixView A, const Vector& b) : A_(A), b_(b), r_(b.size()) {}
 
   void gradient(const Vector& x, Vector& w) override {
     const int m = static_cast<int>(A_.rows), n = static_cast<int>(A_.cols), one = 1;
     const double plus = 1.0, minus = -1.0, zero = 0.0;
     r_ = b_;
-    dgemv_("N", &m, &n, &minus, A_.data.data(), &m, x.data(), &one, &plus, r_.data(), &one);
-    dgemv_("T", &m, &n, &plus, A_.data.data(), &m, r_.data(), &one, &zero, w.data(), &one);
+    dgemv_("N", &m, &n, &minus, A_.data, &m, x.data(), &one, &plus, r_.data(), &one);
+    dgemv_("T", &m, &n, &plus, A_.data, &m, r_.data(), &one, &zero, w.data(), &one);
   }
 
   bool solve(const std::vector<std::size_t>& passive, Vector& z) override {
@@ -55,22 +55,22 @@ class QrPassiveSet final : public PassiveSetSolver {
   }
 
  private:
-  const Matrix& A_;
+  MatrixView A_;
   const Vector& b_;
   Vector r_, qr_, tau_, work_;
 };
 
 }  // namespace
 
-Solution lawson_hanson(const Matrix& A, const Vector& b, const BaselineOptions& options) {
+Solution lawson_hanson(MatrixView A, const Vector& b, const BaselineOptions& options) {
   check_problem(A, b);
   const std::size_t m = A.rows, n = A.cols;
   const Vector d = column_norms(A);
-  Matrix scaled = A;
+  Matrix scaled(m, n);
   double norm1 = 0.0;  // ||scaled||_1, the largest column sum
   for (std::size_t j = 0; j < n; ++j) {
     double sum = 0.0;
-    for (std::size_t i = 0; i < m; ++i) sum += std::abs(scaled(i, j) /= d[j]);
+    for (std::size_t i = 0; i < m; ++i) sum += std::abs(scaled(i, j) = A(i, j) / d[j]);
     norm1 = std::max(norm1, sum);
   }
   const double tol = options.tolerance > 0.0

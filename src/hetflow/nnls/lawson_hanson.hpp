@@ -11,6 +11,6 @@ namespace hetflow::nnls {
 // is released per outer iteration. The columns are scaled to unit 2-norm first (see BaselineOptions).
 // A column that depends linearly on the free columns to working precision is never released, so a
 // rank-deficient A ends at a KKT point or with a diagnosis. Throws core::Error on malformed input.
-Solution lawson_hanson(const Matrix& A, const Vector& b, const BaselineOptions& options = {});
+Solution lawson_hanson(MatrixView A, const Vector& b, const BaselineOptions& options = {});
 
 }  // namespace hetflow::nnls

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -38,26 +39,23 @@ void check_options(const TntOptions& o, std::size_t n) {
 }
 
 // B's shape and entries with input_check's messages ("B(4, 1) = nan: B must be finite").
-void check_rhs(std::size_t m, const Matrix& B) {
+void check_rhs(std::size_t m, MatrixView B) {
   check_problem(B, Vector(B.rows, 0.0), "B", "b");
   if (B.rows != m)
     throw core::Error("B has " + std::to_string(B.rows) + " rows but A has " + std::to_string(m) +
                       " rows: B.rows must equal A.rows");
 }
 
-Matrix as_matrix(const Vector& b) {
-  Matrix B(b.size(), 1);
-  B.data = b;
-  return B;
-}
+// b as a one-column matrix, read where it lies.
+MatrixView as_matrix(const Vector& b) { return {b.size(), 1, b.data()}; }
 
 }  // namespace
 
 // The matrix to solve with, on the host or already on the device.
 struct Tnt::Setup {
   std::size_t m = 0, n = 0;
-  const Matrix* host = nullptr;
-  DeviceMatrixView<double> device;  // when host is null
+  std::optional<MatrixView> host;
+  DeviceMatrixView<double> device;  // when host is empty
 };
 
 Tnt::Tnt(const core::DeviceSet& devices, std::size_t device, const DenseTuning& tuning)
@@ -83,7 +81,7 @@ const core::Program& Tnt::setup_program(bool fp32) {
 }
 
 template <class Real>
-std::vector<TntResult> Tnt::run(const Setup& s, const Matrix& B, const TntOptions& options) {
+std::vector<TntResult> Tnt::run(const Setup& s, MatrixView B, const TntOptions& options) {
   const std::size_t m = s.m, n = s.n;
   std::vector<TntResult> results;
   if (m == 0 || n == 0) {  // nothing to solve: x = 0 (or empty), r = b
@@ -172,26 +170,26 @@ std::vector<TntResult> Tnt::run(const Setup& s, const Matrix& B, const TntOption
   return results;
 }
 
-std::vector<TntResult> Tnt::solve(const Matrix& A, const Matrix& B, const TntOptions& options) {
+std::vector<TntResult> Tnt::solve(MatrixView A, MatrixView B, const TntOptions& options) {
   check_problem(A, Vector(A.rows, 0.0));
   check_rhs(A.rows, B);
   check_options(options, A.cols);
-  const Setup s{A.rows, A.cols, &A, {}};
+  const Setup s{A.rows, A.cols, A, {}};
   return options.fp32 ? run<float>(s, B, options) : run<double>(s, B, options);
 }
 
-TntResult Tnt::solve(const Matrix& A, const Vector& b, const TntOptions& options) {
+TntResult Tnt::solve(MatrixView A, const Vector& b, const TntOptions& options) {
   check_problem(A, b);
   return solve(A, as_matrix(b), options).front();
 }
 
-std::vector<TntResult> Tnt::solve(const DeviceMatrixView<double>& A, const Matrix& B, const TntOptions& options) {
+std::vector<TntResult> Tnt::solve(const DeviceMatrixView<double>& A, MatrixView B, const TntOptions& options) {
   if (A.rows > 0 && A.cols > 0 && (A.ld < A.rows || A.offset + (A.cols - 1) * A.ld + A.rows > A.buffer.size()))
     throw core::Error("A (" + std::to_string(A.rows) + " x " + std::to_string(A.cols) +
                       " on the device) runs past its buffer or has ld < rows");
   check_rhs(A.rows, B);
   check_options(options, A.cols);
-  const Setup s{A.rows, A.cols, nullptr, A};
+  const Setup s{A.rows, A.cols, std::nullopt, A};
   return options.fp32 ? run<float>(s, B, options) : run<double>(s, B, options);
 }
 

@@ -115,21 +115,22 @@ class Tnt {
   Tnt(const Tnt&) = delete;
   Tnt& operator=(const Tnt&) = delete;
 
-  TntResult solve(const Matrix& A, const Vector& b, const TntOptions& options = {});
+  // A on the host, read where it lies (a Matrix or a view of the caller's array).
+  TntResult solve(MatrixView A, const Vector& b, const TntOptions& options = {});
   // One result per column of B (A.rows x k): A and AA are formed on the device once for all of them.
   // Each right-hand side starts from the same AA, so the results equal one-at-a-time solves bit for bit.
-  std::vector<TntResult> solve(const Matrix& A, const Matrix& B, const TntOptions& options = {});
+  std::vector<TntResult> solve(MatrixView A, MatrixView B, const TntOptions& options = {});
   // A already on this device (FP64, e.g. from SvcGenerator): not downloaded, not modified; a scaled
   // copy in the working precision is made beside it.
   TntResult solve(const DeviceMatrixView<double>& A, const Vector& b, const TntOptions& options = {});
-  std::vector<TntResult> solve(const DeviceMatrixView<double>& A, const Matrix& B, const TntOptions& options = {});
+  std::vector<TntResult> solve(const DeviceMatrixView<double>& A, MatrixView B, const TntOptions& options = {});
 
   const core::Queue& queue() const { return queue_; }
 
  private:
   struct Setup;
   template <class Real>
-  std::vector<TntResult> run(const Setup& setup, const Matrix& B, const TntOptions& options);
+  std::vector<TntResult> run(const Setup& setup, MatrixView B, const TntOptions& options);
   template <class Real>
   DeviceDense<Real>& dense();
   const core::Program& setup_program(bool fp32);

@@ -41,8 +41,8 @@ struct RhsResult {
   std::optional<double> seconds;  // absent when several right-hand sides shared one timed call
 };
 
-std::vector<RhsResult> solve_tnt(const NnlsRequest& r, const core::DeviceSet& devices, const nnls::Matrix& A,
-                                 const nnls::Matrix& B, const nnls::DenseTuning& tuning,
+std::vector<RhsResult> solve_tnt(const NnlsRequest& r, const core::DeviceSet& devices, nnls::MatrixView A,
+                                 nnls::MatrixView B, const nnls::DenseTuning& tuning,
                                  const TntConstantsChoice& constants) {
   nnls::TntOptions o;
   o.reduction = constants.reduction;
@@ -66,7 +66,7 @@ std::vector<RhsResult> solve_tnt(const NnlsRequest& r, const core::DeviceSet& de
   return out;
 }
 
-std::vector<RhsResult> solve_host(const NnlsRequest& r, const nnls::Matrix& A, const nnls::Matrix& B) {
+std::vector<RhsResult> solve_host(const NnlsRequest& r, nnls::MatrixView A, nnls::MatrixView B) {
   const nnls::BaselineOptions o{r.tolerance, r.max_iterations};
   std::vector<RhsResult> out;
   for (std::size_t j = 0; j < B.cols; ++j) {
@@ -201,9 +201,8 @@ nlohmann::json tnt_report(const nnls::TntResult& r) {
           {"factor_seconds", r.factor_seconds},     {"cg_seconds", r.cg_seconds}};
 }
 
-NnlsOutcome solve_nnls(const NnlsRequest& r, const nnls::Matrix& A, const NnlsRhs& rhs) {
+NnlsOutcome solve_nnls(const NnlsRequest& r, nnls::MatrixView A, nnls::MatrixView B, bool vector) {
   const core::WallTimer total;
-  const nnls::Matrix& B = rhs.B;
 
   nlohmann::json report = {{"method", r.method}, {"A", r.a_file}, {"b", r.b_file},
                            {"m", A.rows},        {"n", A.cols},   {"k", B.cols}};
@@ -227,7 +226,7 @@ NnlsOutcome solve_nnls(const NnlsRequest& r, const nnls::Matrix& A, const NnlsRh
   }
   report["options"].update({{"tolerance", r.tolerance}, {"max_iterations", r.max_iterations}});
 
-  io::DenseArray x{rhs.vector ? std::vector<std::size_t>{A.cols} : std::vector<std::size_t>{A.cols, B.cols}, {}};
+  io::DenseArray x{vector ? std::vector<std::size_t>{A.cols} : std::vector<std::size_t>{A.cols, B.cols}, {}};
   std::vector<std::string> lines;
   std::size_t failed = 0;
   for (std::size_t j = 0; j < results.size(); ++j) {
@@ -246,7 +245,8 @@ NnlsOutcome solve_nnls(const NnlsRequest& r, const nnls::Matrix& A, const NnlsRh
 
 int nnls_command(const NnlsRequest& r, std::ostream& out) {
   const nnls::Matrix A = read_nnls_matrix(r.a_file);
-  const NnlsOutcome o = solve_nnls(r, A, read_nnls_rhs(r.b_file, A, r.a_file));
+  const NnlsRhs rhs = read_nnls_rhs(r.b_file, A, r.a_file);
+  const NnlsOutcome o = solve_nnls(r, A, rhs.B, rhs.vector);
   fs::create_directories(r.output);
   io::write_dense(fs::path(r.output) / "x.npy", o.x);
   io::write_file_atomically(fs::path(r.output) / "report.json", o.report.dump(2) + "\n");

@@ -51,9 +51,10 @@ struct NnlsOutcome {
   std::string constants;
 };
 
-// min ||A x - b||_2 subject to x >= 0 for each column of rhs.B by the request's method and options
-// (its files are only named in the report): what `hetflow nnls` and hetflow.nnls in Python both run.
-NnlsOutcome solve_nnls(const NnlsRequest& request, const nnls::Matrix& A, const NnlsRhs& rhs);
+// min ||A x - b||_2 subject to x >= 0 for each column b of B by the request's method and options (its
+// files are only named in the report); `vector`: B came as a vector, and x is returned as one. What
+// `hetflow nnls` and hetflow.nnls in Python both run, the latter on views of the caller's arrays.
+NnlsOutcome solve_nnls(const NnlsRequest& request, nnls::MatrixView A, nnls::MatrixView B, bool vector);
 
 // TNT's trials, CG iterations and factorisations, and where its time went (TntResult's *_seconds), as
 // report.json and `hetflow bench nnls` record them.

@@ -68,6 +68,6 @@ NnlsRhs read_nnls_rhs(const std::string& file, const nnls::Matrix& A, const std:
   return rhs;
 }
 
-nnls::Vector rhs_column(const nnls::Matrix& B, std::size_t j) { return {B.column(j), B.column(j) + B.rows}; }
+nnls::Vector rhs_column(nnls::MatrixView B, std::size_t j) { return {B.column(j), B.column(j) + B.rows}; }
 
 }  // namespace hetflow::app

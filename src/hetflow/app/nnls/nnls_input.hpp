@@ -23,6 +23,6 @@ struct NnlsRhs {
 NnlsRhs read_nnls_rhs(const std::string& file, const nnls::Matrix& A, const std::string& a_file);
 
 // Right-hand side j: column j of B.
-nnls::Vector rhs_column(const nnls::Matrix& B, std::size_t j);
+nnls::Vector rhs_column(nnls::MatrixView B, std::size_t j);
 
 }  // namespace hetflow::app
