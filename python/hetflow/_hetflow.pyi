@@ -42,10 +42,12 @@ def _run(case_file: str, case_yaml: Optional[str] = None, device: Optional[str] 
          overrides: list[str] = ..., quiet: bool = True) -> tuple[int, str]: ...
 def _nnls(A: np.ndarray, B: np.ndarray, vector: bool, request: _NnlsRequest,
           progress: Progress) -> tuple[np.ndarray, str, bool]: ...
-def _reactor_batch(mechanism: Mechanism, y0: np.ndarray, pressures: np.ndarray, dt: float, case_text: str,
-                   device: str,
-                   progress: Progress) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str], float, float, bool]: ...
-def _ignition_delays(mechanism: Mechanism, y0: np.ndarray, pressures: np.ndarray, case_text: str, device: str,
+def _reactor_batch(mechanism: Mechanism, Y: np.ndarray, T: np.ndarray, pressures: np.ndarray, dt: float,
+                   case_text: str, device: str,
+                   progress: Progress) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str], float, float, float,
+                                                bool]: ...
+def _ignition_delays(mechanism: Mechanism, Y: np.ndarray, T: np.ndarray, pressures: np.ndarray, case_text: str,
+                     device: str,
                      progress: Progress) -> tuple[np.ndarray, list[str], np.ndarray, list[str], np.ndarray, np.ndarray,
                                                   int, bool]: ...
 def _ftle(case_text: str, device: str, flow_map: bool, progress: Progress, velocity: Optional[np.ndarray] = None,

@@ -16,9 +16,10 @@ from .ode import status_names
 class ReactorBatchResult:
     """Final states: T [K] (n,), Y mass fractions (n, species), per system its RADAU5 status ("ok",
     "too_many_steps", "step_too_small", "singular_matrix", "not_run") and steps, and for a failed
-    system the integrator's reason. A failed system's T and Y are its last accepted step's. seconds: the
-    integration (a reactor_batch case's integration_seconds); setup_seconds: device selection, kernels
-    (built on a first call, else loaded from the cache) and buffers before it."""
+    system the integrator's reason. A failed system's T and Y are its last accepted step's (T and Y are
+    views of one array of final states). seconds: the integration (a reactor_batch case's
+    integration_seconds); setup_seconds: device selection, kernels (built on a first call, else loaded
+    from the cache) and buffers before it; release_seconds: freeing the buffers and the devices after it."""
 
     T: np.ndarray
     Y: np.ndarray
@@ -27,6 +28,7 @@ class ReactorBatchResult:
     reasons: list
     seconds: float = 0.0
     setup_seconds: float = 0.0
+    release_seconds: float = 0.0
 
     @property
     def ok(self):
@@ -35,7 +37,7 @@ class ReactorBatchResult:
 
 
 def _states(mechanism, T, p, Y):
-    """The reactor states checked: (n, species + 1) rows of mass fractions then T, and the pressures."""
+    """The reactor states checked, as C-ordered arrays: Y (n, species), T (n,) and p (n,)."""
     if not isinstance(mechanism, _hetflow.Mechanism):
         raise TypeError(f"mechanism: expected a hetflow.Mechanism, got {type(mechanism).__name__}")
     t = real_array("T", T, (1,), order="C")
@@ -51,7 +53,7 @@ def _states(mechanism, T, p, Y):
     if (np.abs(sums - 1) > 1e-6).any():
         i = int(np.argmax(np.abs(sums - 1)))
         raise ValueError(f"Y[{i}] sums to {float(sums[i])!r}: mass fractions must sum to 1 (within 1e-6)")
-    return np.ascontiguousarray(np.column_stack([y, t])), pressures
+    return y, t, pressures
 
 
 def reactor_batch(mechanism: _hetflow.Mechanism, T: np.ndarray, p: np.ndarray, Y: np.ndarray, dt: float,
@@ -70,14 +72,14 @@ def reactor_batch(mechanism: _hetflow.Mechanism, T: np.ndarray, p: np.ndarray, Y
     A Ctrl-C stops the batch after the chunk in flight and raises KeyboardInterrupt; its .result holds the
     systems integrated so far.
     Returns a ReactorBatchResult; the final states equal `hetflow run`'s bit for bit."""
-    y0, pressures = _states(mechanism, T, p, Y)
+    y, t, pressures = _states(mechanism, T, p, Y)
     if not np.isscalar(dt) or not dt > 0:
         raise ValueError(f"dt = {dt!r}: expected a positive number of seconds")
     case = json.dumps({"type": "reactor_batch", "batch": {"reactor": reactor}, "solver": solver}, indent=1)
-    final, status, steps, reasons, seconds, setup_seconds, interrupted = _hetflow._reactor_batch(
-        mechanism, y0, pressures, float(dt), case, device, progress_argument(progress))
-    result = ReactorBatchResult(final[:, -1].copy(), final[:, :-1].copy(), status_names(status),
-                                steps, reasons, seconds, setup_seconds)
+    final, status, steps, reasons, seconds, setup_seconds, release_seconds, interrupted = _hetflow._reactor_batch(
+        mechanism, y, t, pressures, float(dt), case, device, progress_argument(progress))
+    result = ReactorBatchResult(final[:, -1], final[:, :-1], status_names(status), steps, reasons, seconds,
+                                setup_seconds, release_seconds)
     if interrupted:
         done = int((result.status != "not_run").sum())
         raise stopped(f"hetflow.reactor_batch: interrupted after {done} of {len(pressures)} systems (their states are "
@@ -123,12 +125,12 @@ def ignition_delays(mechanism: _hetflow.Mechanism, T: np.ndarray, p: np.ndarray,
     nothing; a callable is called as progress(launches done, launches planned) after each launch.
     A Ctrl-C stops the search after the launch in flight and raises KeyboardInterrupt; its .result holds
     the samples taken (every status "interrupted")."""
-    y0, pressures = _states(mechanism, T, p, Y)
+    y, t, pressures = _states(mechanism, T, p, Y)
     keys = dict(reactor=reactor, criterion=criterion, rise=rise, end_time=end_time, first_sample=first_sample,
                 samples_per_decade=samples_per_decade, refinements=refinements, candidates=candidates)
     case = json.dumps({"type": "ignition_delays", "ignition": keys, "solver": solver}, indent=1)
     delay, status, final_t, reasons, times, temperature, launches, interrupted = _hetflow._ignition_delays(
-        mechanism, y0, pressures, case, device, progress_argument(progress))
+        mechanism, y, t, pressures, case, device, progress_argument(progress))
     result = IgnitionResult(delay, np.array(status), final_t, reasons, times, temperature, launches)
     if interrupted:
         raise stopped(f"hetflow.ignition_delays: interrupted after {launches} launches; the samples taken are in "

@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include <memory>
+#include <optional>
 
 #include "arrays.hpp"
 #include "calls.hpp"
@@ -17,11 +18,11 @@
 #include "hetflow/ode/radau5.hpp"
 #include "hetflow/ode/statistics.hpp"
 #include "progress.hpp"
+#include "reactor_states.hpp"
 
 namespace hetflow::python {
 
 namespace py = pybind11;
-using CArray = py::array_t<double, py::array::c_style>;
 
 void bind_chem(py::module_& m) {
   py::class_<chem::Mechanism, std::shared_ptr<chem::Mechanism>>(m, "Mechanism", R"(A reaction mechanism.
@@ -56,8 +57,8 @@ hetflow.InputError naming the file and line.)")
 
   m.def(
       "_reactor_batch",
-      [](std::shared_ptr<const chem::Mechanism> mech, const CArray& y0, const CArray& pressures, double dt,
-         const std::string& case_text, const std::string& device, const py::object& progress) {
+      [](std::shared_ptr<const chem::Mechanism> mech, const CArray& Y, const CArray& T, const CArray& pressures,
+         double dt, const std::string& case_text, const std::string& device, const py::object& progress) {
         // The solver keys go through reactor_batch's own declarations, so defaults and errors are a case file's.
         casefile::Schema schema("reactor_batch", "hetflow.reactor_batch's keyword arguments");
         app::declare_solver_keys(schema);
@@ -66,29 +67,35 @@ hetflow.InputError naming the file and line.)")
         const chem::ReactorKind kind = app::case_reactor(c, "batch.reactor");
         const std::size_t n = mech->species.size() + 1, systems = static_cast<std::size_t>(pressures.shape(0));
         ode::Batch batch;
-        batch.y0.assign(y0.data(), y0.data() + systems * n);
+        batch.y0 = reactor_states(Y, T);
         for (std::size_t i = 0; i < systems; ++i)
           batch.params.push_back(app::reactor_parameter(
               *mech, kind, std::span<const double>(batch.y0).subspan(i * n, n), pressures.data()[i]));
         batch.t_end = {dt};
-        double seconds = 0, setup_seconds = 0;
+        double seconds = 0, setup_seconds = 0, release_seconds = 0;
         CallProgress shown(progress, static_cast<std::int64_t>(systems), "reactor_batch", "systems");
         ode::Result result = guarded([&] {
-          const core::WallTimer setup_timer;
-          const core::DeviceSet devices = core::DeviceSet::select(device);
-          const ode::System system = chem::reactor_system(*mech, app::case_jacobian(c), kind);
-          ode::Options options = app::case_solver_options(c);
-          // The CLI's chunks, so that a Ctrl-C stops the batch as soon.
-          options.chunk_systems = app::progress_chunk_systems(devices, system, systems);
-          const ode::Radau5 solver(devices, system, options);
-          solver.prepare(systems);
-          setup_seconds = setup_timer.seconds();
-          // Timed as a reactor_batch case times it (integration_seconds): the integration alone.
-          const core::WallTimer timer;
-          ode::Result r = solver.integrate(batch, [&](std::size_t done, std::size_t) {
-            return shown.update(static_cast<std::int64_t>(done)) && !io::interrupted();
-          });
-          seconds = timer.seconds();
+          std::optional<core::WallTimer> release;
+          ode::Result r;
+          {
+            const core::WallTimer setup_timer;
+            const core::DeviceSet devices = core::DeviceSet::select(device);
+            const ode::System system = chem::reactor_system(*mech, app::case_jacobian(c), kind);
+            ode::Options options = app::case_solver_options(c);
+            // The CLI's chunks, so that a Ctrl-C stops the batch as soon.
+            options.chunk_systems = app::progress_chunk_systems(devices, system, systems);
+            const ode::Radau5 solver(devices, system, options);
+            solver.prepare(systems);
+            setup_seconds = setup_timer.seconds();
+            // Timed as a reactor_batch case times it (integration_seconds): the integration alone.
+            const core::WallTimer timer;
+            r = solver.integrate(batch, [&](std::size_t done, std::size_t) {
+              return shown.update(static_cast<std::int64_t>(done)) && !io::interrupted();
+            });
+            seconds = timer.seconds();
+            release.emplace();
+          }  // the solver's buffers and the devices' context are released here
+          release_seconds = release->seconds();
           return r;
         });
         shown.finish(static_cast<std::int64_t>(result.started()));
@@ -103,10 +110,10 @@ hetflow.InputError naming the file and line.)")
           steps.mutable_data()[i] = st.nstep;
           reasons.push_back(st.ok() ? "" : ode::describe(st, result.nmax));
         }
-        return py::make_tuple(y, status, steps, reasons, seconds, setup_seconds, take_interrupt());
+        return py::make_tuple(y, status, steps, reasons, seconds, setup_seconds, release_seconds, take_interrupt());
       },
-      py::arg("mechanism"), py::arg("y0"), py::arg("pressures"), py::arg("dt"), py::arg("case_text"), py::arg("device"),
-      py::arg("progress"), "Integrates reactor states; use hetflow.reactor_batch.");
+      py::arg("mechanism"), py::arg("Y"), py::arg("T"), py::arg("pressures"), py::arg("dt"), py::arg("case_text"),
+      py::arg("device"), py::arg("progress"), "Integrates reactor states; use hetflow.reactor_batch.");
 }
 
 }  // namespace hetflow::python

@@ -14,16 +14,16 @@
 #include "hetflow/chem/reactor_source.hpp"
 #include "hetflow/core/device_set.hpp"
 #include "progress.hpp"
+#include "reactor_states.hpp"
 
 namespace hetflow::python {
 
 namespace py = pybind11;
-using CArray = py::array_t<double, py::array::c_style>;
 
 void bind_ignition(py::module_& m) {
   m.def(
       "_ignition_delays",
-      [](std::shared_ptr<const chem::Mechanism> mech, const CArray& y0, const CArray& pressures,
+      [](std::shared_ptr<const chem::Mechanism> mech, const CArray& Y, const CArray& T, const CArray& pressures,
          const std::string& case_text, const std::string& device, const py::object& progress) {
         // The keys go through the ignition case's own declarations, so defaults and errors are a case file's.
         casefile::Schema schema("ignition_delays", "hetflow.ignition_delays's keyword arguments");
@@ -35,6 +35,7 @@ void bind_ignition(py::module_& m) {
         app::throw_problems(c, std::move(problems));
         const chem::ReactorKind kind = app::case_reactor(c, "ignition.reactor");
         const std::size_t n = mech->species.size() + 1, systems = static_cast<std::size_t>(pressures.shape(0));
+        const std::vector<double> y0 = reactor_states(Y, T);
         std::vector<std::vector<double>> states;
         std::vector<double> params;
         for (std::size_t i = 0; i < systems; ++i) {
@@ -70,7 +71,7 @@ void bind_ignition(py::module_& m) {
         return py::make_tuple(delay, status, final_t, reasons, py::array(py::cast(sweep.times)), temperature,
                               sweep.launches, take_interrupt() || sweep.stopped);
       },
-      py::arg("mechanism"), py::arg("y0"), py::arg("pressures"), py::arg("case_text"), py::arg("device"),
+      py::arg("mechanism"), py::arg("Y"), py::arg("T"), py::arg("pressures"), py::arg("case_text"), py::arg("device"),
       py::arg("progress"), "Finds ignition delays; use hetflow.ignition_delays.");
 }
 

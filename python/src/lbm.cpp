@@ -125,8 +125,10 @@ void bind_lbm(py::module_& m) {
            [](const LbmFlow& f) {
              auto [fields, d] = f.read();
              py::object a = py::none(), b = py::none();
-             if (!fields.rho_a.empty())
-               a = node_array(std::move(fields.rho_a), fields.dims, 1), b = node_array(std::move(fields.rho_b), fields.dims, 1);
+             if (!fields.rho_a.empty()) {
+               a = node_array(std::move(fields.rho_a), fields.dims, 1);
+               b = node_array(std::move(fields.rho_b), fields.dims, 1);
+             }
              return py::make_tuple(node_array(std::move(fields.rho), fields.dims, 1),
                                    node_array(std::move(fields.u), fields.dims, 3), a, b);
            })

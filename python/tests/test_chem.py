@@ -38,8 +38,12 @@ def test_final_states_equal_the_clis_bit_for_bit(tmp_path, h2o2):
     start = run.table("trajectories.csv")
     first = start["t_s"] == 0
     Y0 = np.column_stack([start["Y_" + s][first] for s in h2o2.species])
+    start_call = time.perf_counter()
     out = hetflow.reactor_batch(h2o2, start["T_K"][first], final["p_Pa"], Y0, 1e-5, device=DEVICE)
-    assert out.ok and out.seconds > 0
+    wall = time.perf_counter() - start_call
+    assert out.ok and out.seconds > 0 and out.setup_seconds > 0 and out.release_seconds > 0
+    # the three parts the call times are disjoint stretches of it
+    assert out.setup_seconds + out.seconds + out.release_seconds < wall
     assert np.array_equal(out.T, final["T_K"])
     assert np.array_equal(out.Y, np.column_stack([final["Y_" + s] for s in h2o2.species]))
     assert np.array_equal(out.steps, final["steps"].astype(int))
