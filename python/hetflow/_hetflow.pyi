@@ -44,8 +44,8 @@ def _nnls(A: np.ndarray, B: np.ndarray, vector: bool, request: _NnlsRequest,
           progress: Progress) -> tuple[np.ndarray, str, bool]: ...
 def _reactor_batch(mechanism: Mechanism, Y: np.ndarray, T: np.ndarray, pressures: np.ndarray, dt: float,
                    case_text: str, device: str,
-                   progress: Progress) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[str], float, float, float,
-                                                bool]: ...
+                   progress: Progress) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[int, str], float, float,
+                                                float, bool]: ...
 def _ignition_delays(mechanism: Mechanism, Y: np.ndarray, T: np.ndarray, pressures: np.ndarray, case_text: str,
                      device: str,
                      progress: Progress) -> tuple[np.ndarray, list[str], np.ndarray, list[str], np.ndarray, np.ndarray,

@@ -18,8 +18,8 @@ class ReactorBatchResult:
     "too_many_steps", "step_too_small", "singular_matrix", "not_run") and steps, and for a failed
     system the integrator's reason. A failed system's T and Y are its last accepted step's (T and Y are
     views of one array of final states). seconds: the integration (a reactor_batch case's
-    integration_seconds); setup_seconds: device selection, kernels (built on a first call, else loaded
-    from the cache) and buffers before it; release_seconds: freeing the buffers and the devices after it."""
+    integration_seconds); setup_seconds: everything before it: the states and parameters of the batch,
+    device selection, kernels (built on a first call, else loaded from the cache) and buffers; release_seconds: freeing the buffers and the devices after it."""
 
     T: np.ndarray
     Y: np.ndarray
@@ -76,8 +76,11 @@ def reactor_batch(mechanism: _hetflow.Mechanism, T: np.ndarray, p: np.ndarray, Y
     if not np.isscalar(dt) or not dt > 0:
         raise ValueError(f"dt = {dt!r}: expected a positive number of seconds")
     case = json.dumps({"type": "reactor_batch", "batch": {"reactor": reactor}, "solver": solver}, indent=1)
-    final, status, steps, reasons, seconds, setup_seconds, release_seconds, interrupted = _hetflow._reactor_batch(
+    final, status, steps, failures, seconds, setup_seconds, release_seconds, interrupted = _hetflow._reactor_batch(
         mechanism, y, t, pressures, float(dt), case, device, progress_argument(progress))
+    reasons = [""] * len(pressures)
+    for i, reason in failures.items():
+        reasons[i] = reason
     result = ReactorBatchResult(final[:, -1], final[:, :-1], status_names(status), steps, reasons, seconds,
                                 setup_seconds, release_seconds)
     if interrupted:

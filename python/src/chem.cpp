@@ -59,6 +59,7 @@ hetflow.InputError naming the file and line.)")
       "_reactor_batch",
       [](std::shared_ptr<const chem::Mechanism> mech, const CArray& Y, const CArray& T, const CArray& pressures,
          double dt, const std::string& case_text, const std::string& device, const py::object& progress) {
+        const core::WallTimer setup_timer;  // the set-up includes the batch, as a reactor_batch case's run does
         // The solver keys go through reactor_batch's own declarations, so defaults and errors are a case file's.
         casefile::Schema schema("reactor_batch", "hetflow.reactor_batch's keyword arguments");
         app::declare_solver_keys(schema);
@@ -78,7 +79,6 @@ hetflow.InputError naming the file and line.)")
           std::optional<core::WallTimer> release;
           ode::Result r;
           {
-            const core::WallTimer setup_timer;
             const core::DeviceSet devices = core::DeviceSet::select(device);
             const ode::System system = chem::reactor_system(*mech, app::case_jacobian(c), kind);
             ode::Options options = app::case_solver_options(c);
@@ -103,14 +103,14 @@ hetflow.InputError naming the file and line.)")
             moved_array(std::move(result.y), {static_cast<py::ssize_t>(systems), static_cast<py::ssize_t>(n)});
         py::array_t<int> status(systems);
         py::array_t<long> steps(systems);
-        std::vector<std::string> reasons;
+        py::dict failures;  // the failed systems' reasons by index: most systems have none
         for (std::size_t i = 0; i < systems; ++i) {
           const ode::Statistics& st = result.statistics[i];
           status.mutable_data()[i] = static_cast<int>(st.status);
           steps.mutable_data()[i] = st.nstep;
-          reasons.push_back(st.ok() ? "" : ode::describe(st, result.nmax));
+          if (!st.ok()) failures[py::int_(i)] = ode::describe(st, result.nmax);
         }
-        return py::make_tuple(y, status, steps, reasons, seconds, setup_seconds, release_seconds, take_interrupt());
+        return py::make_tuple(y, status, steps, failures, seconds, setup_seconds, release_seconds, take_interrupt());
       },
       py::arg("mechanism"), py::arg("Y"), py::arg("T"), py::arg("pressures"), py::arg("dt"), py::arg("case_text"),
       py::arg("device"), py::arg("progress"), "Integrates reactor states; use hetflow.reactor_batch.");
