@@ -49,6 +49,18 @@ def test_final_states_equal_the_clis_bit_for_bit(tmp_path, h2o2):
     assert np.array_equal(out.steps, final["steps"].astype(int))
 
 
+def test_only_failed_systems_carry_a_reason(h2o2):
+    # a stoichiometric H2/air state at 1400 K ignites within 1e-3 s, in more than 20 steps; O2 alone takes 9
+    X = np.zeros(10)
+    X[h2o2.species_index("H2")], X[h2o2.species_index("O2")], X[h2o2.species_index("N2")] = 2.0, 1.0, 3.76
+    burning = X * h2o2.molecular_weights / (X * h2o2.molecular_weights).sum()
+    oxygen = np.eye(10)[h2o2.species_index("O2")]
+    T, p, Y = np.array([1400.0, 300.0]), np.full(2, 101325.0), np.vstack([burning, oxygen])
+    out = hetflow.reactor_batch(h2o2, T, p, Y, 1e-3, device=DEVICE, max_steps=20)
+    assert list(out.status) == ["too_many_steps", "ok"]
+    assert "nmax = 20" in out.reasons[0] and out.reasons[1] == ""
+
+
 def test_solver_keys_are_checked_as_a_case_file_checks_them(h2o2):
     T, p, Y = np.array([1200.0]), np.array([101325.0]), np.eye(10)[[h2o2.species_index("O2")]]
     with pytest.raises(hetflow.InputError, match="solver.rtol"):
