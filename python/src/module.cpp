@@ -2,12 +2,13 @@
 #include <pybind11/pybind11.h>
 
 #include "calls.hpp"
+#include "hetflow/commit.hpp"
 #include "hetflow/version.hpp"
 
 PYBIND11_MODULE(_hetflow, m) {
   m.doc() = "hetflow's solvers on OpenCL devices; use the package hetflow, not this module";
   m.attr("__version__") = hetflow::version;
-  m.attr("__commit__") = hetflow::git_commit;  // the build's git commit, as manifests record it
+  m.attr("__commit__") = hetflow::git_commit();  // the build's git commit, as manifests record it
   hetflow::python::bind_errors(m);
   hetflow::python::bind_devices(m);
   hetflow::python::bind_run(m);

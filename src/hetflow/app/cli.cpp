@@ -22,6 +22,7 @@
 #include "hetflow/core/error.hpp"
 #include "hetflow/casefile/error.hpp"
 #include "hetflow/io/error.hpp"
+#include "hetflow/commit.hpp"
 #include "hetflow/version.hpp"
 
 namespace hetflow::app {
@@ -40,7 +41,7 @@ std::string joined(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   CLI::App app{"hetflow: scientific solvers on CPUs and GPUs from one OpenCL source"};
-  app.set_version_flag("--version", std::string("hetflow ") + version + " (" + git_commit + ")");
+  app.set_version_flag("--version", std::string("hetflow ") + version + " (" + git_commit() + ")");
   app.require_subcommand(1);
 
   std::string device = "all";

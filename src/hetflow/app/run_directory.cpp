@@ -8,6 +8,7 @@
 #include "hetflow/io/atomic_file.hpp"
 #include "hetflow/io/error.hpp"
 #include "hetflow/io/timestamp.hpp"
+#include "hetflow/commit.hpp"
 #include "hetflow/version.hpp"
 
 namespace hetflow::app {
@@ -95,7 +96,7 @@ std::string host_name() {
 
 RunDirectory::RunDirectory(fs::path requested, bool writes, const std::string& command)
     : dir_(std::move(requested)), writes_(writes) {
-  manifest_ = {{"hetflow", {{"version", version}, {"commit", git_commit}, {"compiler", compiler},
+  manifest_ = {{"hetflow", {{"version", version}, {"commit", git_commit()}, {"compiler", compiler},
                             {"build_type", build_type}}},
                {"host", host_name()},
                {"started", io::utc_timestamp()},

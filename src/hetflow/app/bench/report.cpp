@@ -6,7 +6,7 @@
 
 #include "hetflow/io/atomic_file.hpp"
 #include "hetflow/io/timestamp.hpp"
-#include "hetflow/version.hpp"
+#include "hetflow/commit.hpp"
 
 namespace hetflow::app {
 namespace {
@@ -50,7 +50,7 @@ nlohmann::json BenchReport::to_json() const {
                             {"device", device.name},
                             {"platform", device.platform},
                             {"driver", device.driver},
-                            {"commit", git_commit},
+                            {"commit", git_commit()},
                             {"date", io::utc_timestamp()},
                             {"reference_bandwidth_GBs", reference_bandwidth_GBs},
                             {"cases", cases_json}};
