@@ -73,9 +73,9 @@ TEST_F(Cli, SelftestCaseWritesACompleteRunDirectory) {
 // The build reads the commit at every build: --version names the sources' HEAD (and "-dirty" when tracked
 // files differ from it), not the commit that was current when the build was configured.
 TEST_F(Cli, VersionNamesTheCommitTheSourcesAreAt) {
-  const Result git = run_shell("git -C '" + hetflow::test::source_root.string() +
-                               "' rev-parse --short=12 HEAD && (git -C '" + hetflow::test::source_root.string() +
-                               "' diff --quiet HEAD -- || echo dirty)");
+  const std::string source = "git -C '" + hetflow::test::source_root.string() + "' ";
+  const Result git =
+      run_shell("(" + source + "rev-parse --short=12 HEAD && (" + source + "diff --quiet HEAD -- || echo dirty))");
   if (git.status != 0 || std::getenv("HETFLOW_COMMIT")) GTEST_SKIP() << "no git checkout, or the commit is given";
   std::string expected = git.output.substr(0, git.output.find('\n'));
   if (git.output.find("dirty") != std::string::npos) expected += "-dirty";
