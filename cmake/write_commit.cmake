@@ -17,7 +17,9 @@ else()
     set(commit "unknown")
   endif()
 endif()
-set(text "// Generated at every build by cmake/write_commit.cmake.\n#include \"hetflow/commit.hpp\"\n\nconst char* hetflow::git_commit() { return \"${commit}\"; }\n")
+string(CONCAT text "// Generated at every build by cmake/write_commit.cmake.\n"
+  "#include \"hetflow/commit.hpp\"\n\n"
+  "const char* hetflow::git_commit() { return \"${commit}\"; }\n")
 if(EXISTS ${OUTPUT})
   file(READ ${OUTPUT} old)
 endif()

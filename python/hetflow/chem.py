@@ -19,7 +19,8 @@ class ReactorBatchResult:
     system the integrator's reason. A failed system's T and Y are its last accepted step's (T and Y are
     views of one array of final states). seconds: the integration (a reactor_batch case's
     integration_seconds); setup_seconds: everything before it: the states and parameters of the batch,
-    device selection, kernels (built on a first call, else loaded from the cache) and buffers; release_seconds: freeing the buffers and the devices after it."""
+    device selection, kernels (built on a first call, else loaded from the cache) and buffers;
+    release_seconds: freeing the buffers and the devices after it."""
 
     T: np.ndarray
     Y: np.ndarray
