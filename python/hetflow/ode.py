@@ -55,8 +55,9 @@ def radau5(source: str, y0: np.ndarray, t_end, *, params: Optional[np.ndarray] =
     source: OpenCL C defining `void rhs(double t, const double* y, double* f, __global const double* p)`
     and optionally `void jac(double t, const double* y, double* dfdy, __global const double* p)`
     (column-major: dfdy[i + j n] = df_i/dy_j); p points at the system's row of params.
-    y0: float64 (systems, n); params: float64 (systems, parameters) or None; t0, t_end: one value or
-    one per system; samples: times at which to return every state too (within [t0, t_end]).
+    y0: float64 (systems, n); params: float64 (systems, parameters) or None (both read in place when
+    C-ordered; do not change them from another thread during the call); t0, t_end: one value or one per
+    system; samples: times at which to return every state too (within [t0, t_end]).
     rtol, atol: one value or one per component. h0 ... safe: RADAU5's options (docs/ode.md), with its
     defaults; jacobian: "automatic" (jac when the source has it), "analytic", "finite_difference";
     mapping: how systems map onto a GPU (same results in any). progress: True shows the CLI's progress

@@ -3,6 +3,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <span>
 
 #include "arrays.hpp"
 #include "calls.hpp"
@@ -20,6 +21,9 @@ using CArray = py::array_t<double, py::array::c_style>;
 namespace {
 
 std::vector<double> values(const CArray& a) { return {a.data(), a.data() + a.size()}; }
+
+// The array read where it lies.
+std::span<const double> in_place(const CArray& a) { return {a.data(), static_cast<std::size_t>(a.size())}; }
 
 }  // namespace
 
@@ -56,7 +60,12 @@ void bind_ode(py::module_& m) {
         } catch (const core::Error& e) {
           throw ArgumentError(e.what());
         }
-        ode::Batch batch{values(y0), values(params), values(t0), values(t_end), {}, values(samples)};
+        ode::BatchView batch;
+        batch.y0 = in_place(y0);
+        batch.params = in_place(params);
+        batch.t0 = in_place(t0);
+        batch.t_end = in_place(t_end);
+        batch.samples = in_place(samples);
         const std::size_t systems = static_cast<std::size_t>(y0.shape(0));
         // Chunks of a 32nd of the batch, so that a Ctrl-C stops it after the chunk in flight.
         o.chunk_systems = std::max<std::size_t>(1, systems / 32);

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <span>
 #include <vector>
 
 #include "problems.hpp"
@@ -54,6 +55,28 @@ TEST_P(OdeBatch, CopiesAreIdentical) {
   EXPECT_EQ(many.failures(), 0u) << many.report();
   for (std::size_t k = 0; k < 300; ++k) expect_same(many, k, one, 0);
   EXPECT_EQ(one.statistics[0].nstep, 275);
+}
+
+// A batch read where its caller's arrays lie (BatchView, as from numpy) gives a Batch's bits.
+TEST_P(OdeBatch, AViewOfTheCallersArraysGivesTheBatchsBits) {
+  const core::DeviceSet devices = hetflow::test::test_device();
+  SKIP_UNTESTABLE(GetParam(), devices);
+  const Radau5 solver(devices, test::van_der_pol(true), vdp_options(GetParam()));
+  const std::vector<double> y0{2.0, -0.66, 1.5, 0.0, -1.0, 0.5}, eps{1e-6, 1e-5, 1e-4}, t_end{2.0, 1.5, 1.0};
+  BatchView view;
+  view.y0 = y0;
+  view.params = eps;
+  const std::vector<double> t0{0.0};  // one start for all, as Batch's default
+  view.t0 = t0;
+  view.t_end = t_end;
+  const Result viewed = solver.integrate(view);
+  Batch batch;
+  batch.y0 = y0;
+  batch.params = eps;
+  batch.t_end = t_end;
+  const Result copied = solver.integrate(batch);
+  ASSERT_EQ(viewed.failures(), 0u) << viewed.report();
+  for (std::size_t k = 0; k < 3; ++k) expect_same(viewed, k, copied, k);
 }
 
 // Systems with their own parameters and end times: each equals its run alone.

@@ -161,13 +161,13 @@ void Radau5::prepare(std::size_t systems) const {
   for (std::size_t k = 0; k < parts_.size(); ++k) part(k, launch_shape(systems, k));
 }
 
-Result Radau5::integrate(const Batch& batch, const KeepGoing& keep_going) const {
+Result Radau5::integrate(BatchView batch, const KeepGoing& keep_going) const {
   const std::size_t count = checked_count(batch);
   const std::vector<std::size_t> order = run_order(batch, count);
   return Run(*this, batch, order, Run::Output::states).results(keep_going);
 }
 
-std::vector<double> Radau5::rates(const Batch& batch, std::size_t count) const {
+std::vector<double> Radau5::rates(BatchView batch, std::size_t count) const {
   const std::vector<std::size_t> order = batch_order(count);
   const Result r = Run(*this, batch, order, Run::Output::initial_rates).results();
   std::vector<double> key(count);
@@ -175,14 +175,14 @@ std::vector<double> Radau5::rates(const Batch& batch, std::size_t count) const {
   return key;
 }
 
-std::vector<double> Radau5::initial_rates(const Batch& batch) const { return rates(batch, checked_count(batch)); }
+std::vector<double> Radau5::initial_rates(BatchView batch) const { return rates(batch, checked_count(batch)); }
 
 // Ties in batch order. Only mapping 1 sorts: a group of mapping 2 runs one system alone, and the phased
 // mapping's passes leave only the unfinished systems side by side, where sorting, ascending or
 // descending, runs some batches slower than batch order (docs/chem.md, Performance).
-std::vector<std::size_t> Radau5::run_order(const Batch& batch, std::size_t count) const {
+std::vector<std::size_t> Radau5::run_order(BatchView batch, std::size_t count) const {
   std::vector<std::size_t> order = batch_order(count);
-  std::vector<double> key = batch.sort_key;
+  std::vector<double> key(batch.sort_key.begin(), batch.sort_key.end());
   // The initial rate is known beforehand and, like the work each system takes (known only afterwards),
   // groups systems that take similar steps, which GPUs reward (docs/chem.md, Performance). CPUs gain
   // nothing and pay for the extra pass, so they keep batch order.

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,23 @@ struct Batch {
   // t_end (non-increasing when t_end < t0). Empty: no samples.
   std::vector<double> samples{};
   bool per_system_samples = false;
+};
+
+// A batch read where its arrays lie: a Batch, or arrays its caller holds (numpy's, say), so that no
+// caller copies its states to integrate them. The members mean what Batch's do.
+struct BatchView {
+  std::span<const double> y0, params, t0, t_end, sort_key, samples;
+  bool per_system_samples = false;
+
+  BatchView() = default;
+  BatchView(const Batch& b)  // NOLINT(google-explicit-constructor): every Batch is readable as a view
+      : y0(b.y0),
+        params(b.params),
+        t0(b.t0),
+        t_end(b.t_end),
+        sort_key(b.sort_key),
+        samples(b.samples),
+        per_system_samples(b.per_system_samples) {}
 };
 
 // How one device runs its share of a batch: in `chunks` launches of at most `chunk_systems` systems,
@@ -163,12 +181,12 @@ class Radau5 {
   // before every chunk after the first, once the chunk before the last has come down (so one chunk is
   // in flight); when it says stop, the chunks in flight finish and the systems of later chunks keep
   // Status::not_run.
-  Result integrate(const Batch& batch, const KeepGoing& keep_going = {}) const;
+  Result integrate(BatchView batch, const KeepGoing& keep_going = {}) const;
 
   // What Order::initial_rate sorts by, per system in batch order: the norm of rhs(t0, y0) scaled by the
   // error tolerances, sqrt(sum((f_i / (atol'_i + rtol'_i |y0_i|))^2) / n), at least 1e-10, one rhs per
   // system on the devices (as integrate() checks the batch).
-  std::vector<double> initial_rates(const Batch& batch) const;
+  std::vector<double> initial_rates(BatchView batch) const;
 
   // How integrate() splits a batch of `systems` systems (with one time interval per system, or one for
   // all, and `samples` dense-output times per system, one list per system or one for all) over the
@@ -187,10 +205,10 @@ class Radau5 {
   std::vector<double> tolerances_;  // rtol' then atol', n each
   Device& part(std::size_t k, const LaunchShape& shape) const;
   // The batch's system count; throws core::Error for malformed input (naming the value).
-  std::size_t checked_count(const Batch& batch) const;
+  std::size_t checked_count(BatchView batch) const;
   // The batch's systems in the order they run (Batch::sort_key, else Options::order).
-  std::vector<std::size_t> run_order(const Batch& batch, std::size_t count) const;
-  std::vector<double> rates(const Batch& batch, std::size_t count) const;  // initial_rates() unchecked
+  std::vector<std::size_t> run_order(BatchView batch, std::size_t count) const;
+  std::vector<double> rates(BatchView batch, std::size_t count) const;  // initial_rates() unchecked
   // One call's chunks of a checked batch through the devices (radau5_run.cpp), for integrate() and for
   // rates().
   struct Run;

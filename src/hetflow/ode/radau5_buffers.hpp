@@ -3,6 +3,7 @@
 // buffers a run's chunks go through (Radau5::Pipeline, Slot), with the sizes they are made from.
 // Internal to the ode module.
 #include <algorithm>
+#include <span>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -39,9 +40,8 @@ inline constexpr std::size_t parallel_grain = std::size_t{1} << 18;
 
 // Copies the `per` values each of the systems at run positions first .. first + count - 1 from
 // `from` (batch order) into the start of `to`.
-template <class T>
-void gather(const std::vector<T>& from, const std::vector<std::size_t>& order, std::size_t first, std::size_t count,
-            std::size_t per, T* to) {
+inline void gather(std::span<const double> from, const std::vector<std::size_t>& order, std::size_t first,
+                   std::size_t count, std::size_t per, double* to) {
   core::parallel_ranges(count, parallel_grain / std::max<std::size_t>(per, 1), [&](std::size_t a, std::size_t b) {
     for (std::size_t i = a; i < b; ++i)
       std::copy_n(from.begin() + static_cast<std::ptrdiff_t>(order[first + i] * per), per, to + i * per);

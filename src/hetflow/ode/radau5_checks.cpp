@@ -33,7 +33,7 @@ std::size_t first_bad(std::size_t size, std::size_t grain, const Bad& bad) {
   return found.load();
 }
 
-void check_finite(const std::vector<double>& v, const char* name, std::size_t per_system) {
+void check_finite(std::span<const double> v, const char* name, std::size_t per_system) {
   if (const std::size_t i = first_bad(v.size(), parallel_grain, [&](std::size_t k) { return !std::isfinite(v[k]); });
       i < v.size())
     throw core::Error(std::string("batch ") + name + " of system " + std::to_string(i / per_system) +
@@ -41,7 +41,7 @@ void check_finite(const std::vector<double>& v, const char* name, std::size_t pe
                         ": expected a finite value");
 }
 
-void check_times(const Batch& b, std::size_t count) {
+void check_times(BatchView b, std::size_t count) {
   for (const auto* list : {&b.t0, &b.t_end})
     if (list->size() != 1 && list->size() != count)
       throw core::Error(std::string("batch ") + (list == &b.t0 ? "t0" : "t_end") + " has " +
@@ -60,7 +60,7 @@ void check_times(const Batch& b, std::size_t count) {
 
 // What is wrong with sample j of system s (Batch::samples), or nothing: a time outside the system's
 // [t0, t_end], or before the sample ahead of it in the direction of integration.
-std::string sample_problem(const Batch& b, std::size_t s, std::size_t j, std::size_t per_system) {
+std::string sample_problem(BatchView b, std::size_t s, std::size_t j, std::size_t per_system) {
   const std::size_t at = b.per_system_samples ? s * per_system + j : j;
   const double t = b.samples[at];
   const double t0 = b.t0[b.t0.size() == 1 ? 0 : s], t1 = b.t_end[b.t_end.size() == 1 ? 0 : s];
@@ -84,7 +84,7 @@ std::string sample_problem(const Batch& b, std::size_t s, std::size_t j, std::si
 
 // Batch::samples: one list for all systems, or one of the same length per system; every time within the
 // system's interval and in the direction of integration.
-void check_samples(const Batch& b, std::size_t count) {
+void check_samples(BatchView b, std::size_t count) {
   if (b.per_system_samples && b.samples.size() % count != 0)
     throw core::Error("batch samples has " + std::to_string(b.samples.size()) +
                       " values with per_system_samples: expected the same number for each of the " +
@@ -104,7 +104,7 @@ void check_samples(const Batch& b, std::size_t count) {
 
 }  // namespace
 
-std::size_t Radau5::checked_count(const Batch& batch) const {
+std::size_t Radau5::checked_count(BatchView batch) const {
   const auto n = static_cast<std::size_t>(system_.n);
   if (batch.y0.empty() || batch.y0.size() % n != 0)
     throw core::Error("batch y0 has " + std::to_string(batch.y0.size()) + " values: expected a positive multiple of n = " +

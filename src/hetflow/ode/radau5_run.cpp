@@ -13,7 +13,7 @@ using detail::counter_count;
 using detail::parallel_grain;
 using detail::Slot;
 
-Radau5::Run::Run(const Radau5& solver, const Batch& batch, const std::vector<std::size_t>& order, Output output)
+Radau5::Run::Run(const Radau5& solver, BatchView batch, const std::vector<std::size_t>& order, Output output)
     : solver_(solver),
       devices_(*solver.devices_),
       batch_(batch),
@@ -41,8 +41,8 @@ Radau5::Run::Run(const Radau5& solver, const Batch& batch, const std::vector<std
     // NaN stays where no chunk reached a system (Result::samples).
     result_.samples.assign(count_ * samples_ * n_, std::numeric_limits<double>::quiet_NaN());
   });
-  t0_ = batch_.t0;
-  t_end_ = batch_.t_end;
+  t0_.assign(batch_.t0.begin(), batch_.t0.end());
+  t_end_.assign(batch_.t_end.begin(), batch_.t_end.end());
   if (time_stride_) {
     if (t0_.size() == 1) t0_.assign(count_, batch_.t0[0]);
     if (t_end_.size() == 1) t_end_.assign(count_, batch_.t_end[0]);

@@ -17,7 +17,7 @@ struct Radau5::Run {
   // system's Statistics::t the scaled norm of its initial rate (Order::initial_rate), and no states.
   enum class Output { states, initial_rates };
 
-  Run(const Radau5& solver, const Batch& batch, const std::vector<std::size_t>& order, Output output);
+  Run(const Radau5& solver, BatchView batch, const std::vector<std::size_t>& order, Output output);
   Run(const Run&) = delete;
   Run& operator=(const Run&) = delete;
 
@@ -50,7 +50,7 @@ struct Radau5::Run {
 
   const Radau5& solver_;
   const core::DeviceSet& devices_;
-  const Batch& batch_;
+  BatchView batch_;
   const std::vector<std::size_t>& order_;
   const bool rates_only_;
   const std::size_t n_, count_, np_;
