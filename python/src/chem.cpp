@@ -59,7 +59,7 @@ hetflow.InputError naming the file and line.)")
       "_reactor_batch",
       [](std::shared_ptr<const chem::Mechanism> mech, const CArray& Y, const CArray& T, const CArray& pressures,
          double dt, const std::string& case_text, const std::string& device, const py::object& progress) {
-        const core::WallTimer setup_timer;  // the set-up includes the batch, as a reactor_batch case's run does
+        const core::WallTimer setup_timer;  // the set-up counts from here: building the batch is set-up too
         // The solver keys go through reactor_batch's own declarations, so defaults and errors are a case file's.
         casefile::Schema schema("reactor_batch", "hetflow.reactor_batch's keyword arguments");
         app::declare_solver_keys(schema);
