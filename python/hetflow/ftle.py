@@ -73,7 +73,8 @@ def ftle(origin: Sequence[float], extent: Sequence[float], counts: Sequence[int]
     (the components last, x fastest: the order of the case file's raw files), with a leading axis of
     snapshots when `times` (one per snapshot, increasing) is given; linear in time between snapshots.
     grid_origin: the node (0, 0[, 0])'s position; spacing: the node spacing, one number or one per axis.
-    free_stream: a uniform velocity added to it. The array is copied once; ftle_keys interpolation and
+    free_stream: a uniform velocity added to it. The solver reads the array where it lies (C order; another
+    order is copied into it first) and uploads it in the device's precision; ftle_keys interpolation and
     boundary choose how it is sampled (docs/ftle.md).
     ftle_keys: the case file's `ftle:` keys (t0, duration, steps, dt, integrator:
     euler, heun, rk4, dopri5, dop853; rtol, atol, precision: fp64 or fp32, ...), with the same defaults and

@@ -37,11 +37,15 @@ std::shared_ptr<const ftle::VelocityGrid> velocity_grid(const Velocity& u, const
   std::copy(origin.begin(), origin.end(), g.origin.begin());
   std::copy(spacing.begin(), spacing.end(), g.spacing.begin());
   g.times = times;
+  // The snapshots view the array, which the grid keeps (released under the GIL, wherever the last copy of
+  // the grid goes).
   const std::size_t per_snapshot = g.nodes() * static_cast<std::size_t>(g.dimension);
-  for (py::ssize_t k = 0; k < u.shape(0); ++k) {
-    const double* first = u.data() + static_cast<std::size_t>(k) * per_snapshot;
-    g.snapshots.emplace_back(first, first + per_snapshot);
-  }
+  for (py::ssize_t k = 0; k < u.shape(0); ++k)
+    g.snapshots.emplace_back(u.data() + static_cast<std::size_t>(k) * per_snapshot, per_snapshot);
+  g.storage = std::shared_ptr<const void>(new py::object(u), [](const py::object* held) {
+    py::gil_scoped_acquire gil;
+    delete held;
+  });
   try {
     g.check("velocity");
   } catch (const core::Error& e) {
@@ -122,7 +126,7 @@ void bind_ftle(py::module_& m) {
         return out;
       },
       py::arg("case_text"), py::arg("device"), py::arg("flow_map"), py::arg("progress"),
-      py::arg("velocity") = std::nullopt, py::arg("grid_origin") = std::vector<double>{},
+      py::arg("velocity").noconvert() = std::nullopt, py::arg("grid_origin") = std::vector<double>{},
       py::arg("spacing") = std::vector<double>{}, py::arg("times") = std::vector<double>{},
       "One FTLE field of a `type: ftle` case given as text; use hetflow.ftle.");
 }

@@ -1,3 +1,5 @@
+import json
+
 import numpy as np
 import pytest
 
@@ -91,6 +93,23 @@ def test_a_gridded_linear_saddle_gives_the_analytic_flows_field():
     r = hetflow.ftle([-0.3] * 3, [0.6] * 3, [4, 5, 6], velocity=np.stack([X, -Y / 2, -Z / 2], axis=-1),
                      grid_origin=-2, spacing=0.2, duration=1, dt=0.01, device=DEVICE)
     assert r.ftle.shape == (6, 5, 4) and np.abs(r.ftle - 1).max() < 1e-9
+
+
+def test_the_binding_reads_velocity_arrays_in_place():
+    # hetflow.ftle hands the binding a C-ordered array (another layout is copied first, visibly, in
+    # Python); the binding views its snapshots and refuses any other layout rather than copy.
+    x = np.linspace(-2, 2, 21)
+    X, Y = np.meshgrid(x, x)
+    steady = np.stack([X, -Y], axis=-1)
+    case = json.dumps({"type": "ftle", "ftle": {"flow": "file", "duration": 1, "dt": 0.01},
+                       "seeds": {"origin": [-0.5, -0.5], "extent": [1, 1], "counts": [9, 9]}})
+    grid = dict(grid_origin=[-2.0, -2.0], spacing=[0.2, 0.2], times=[0.0])
+    with pytest.raises(TypeError):
+        hetflow._hetflow._ftle(case, DEVICE, False, False, velocity=np.asfortranarray(steady[None, None]), **grid)
+    out = hetflow._hetflow._ftle(case, DEVICE, False, False, velocity=steady[None, None], **grid)
+    r = hetflow.ftle([-0.5, -0.5], [1, 1], [9, 9], velocity=steady, grid_origin=-2, spacing=0.2, duration=1,
+                     dt=0.01, device=DEVICE)
+    assert np.array_equal(out["ftle"], r.ftle) and np.abs(r.ftle - 1).max() < 1e-9
 
 
 def test_malformed_velocity_arrays_are_named():

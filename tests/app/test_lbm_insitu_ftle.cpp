@@ -31,7 +31,8 @@ TEST(LbmInsituFtle, GivesTheFieldOfTheHostRoundTrip) {
     lbm::Solver s(one, geo, c);
     s.initialise(1.0, {0.03, 0, 0});
     LbmInsituFtle insitu({5, 4, backward, 2}, one, s, geo);
-    ftle::VelocityGrid host{2, {40, 20, 1}, {0, 0, 0}, {1, 1, 1}, {}, {}};
+    ftle::VelocityGrid host{2, {40, 20, 1}, {0, 0, 0}, {1, 1, 1}, {}, {}, {}};
+    std::vector<std::vector<double>> planes;
     for (int k = 0; k < 4; ++k) {
       if (k > 0) s.advance(5);
       EXPECT_FALSE(insitu.ready());
@@ -40,8 +41,9 @@ TEST(LbmInsituFtle, GivesTheFieldOfTheHostRoundTrip) {
       host.times.push_back(5.0 * k);
       std::vector<double> plane;
       for (std::size_t n = 0; n < s.nodes(); ++n) plane.insert(plane.end(), {f.u[3 * n], f.u[3 * n + 1]});
-      host.snapshots.push_back(std::move(plane));
+      planes.push_back(std::move(plane));
     }
+    host.hold(std::move(planes));
     ASSERT_TRUE(insitu.ready());
     const std::vector<double> field = insitu.field();
     ftle::Config fc;

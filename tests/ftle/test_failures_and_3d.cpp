@@ -67,7 +67,9 @@ TEST(FtleFailures, BadConfigurationsAreRejectedBeforeAnyWork) {
             std::string::npos);
   c.t0 = 0;
   VelocityGrid bad = uniform_flow(1, 0);
-  bad.snapshots[1][7] = INFINITY;
+  std::vector<double> infinite(bad.snapshots[1].begin(), bad.snapshots[1].end());
+  infinite[7] = INFINITY;
+  bad.hold({{bad.snapshots[0].begin(), bad.snapshots[0].end()}, infinite});
   EXPECT_NE(message_of([&] { Solver(ds, bad, seeds, c); }).find("snapshot 1 (t = 1), node (3, 0): velocity component v"),
             std::string::npos);
   EXPECT_NE(message_of([&] { Solver(ds, AbcFlow{}, seeds, c); }).find("2D seeds in a 3D flow"), std::string::npos);

@@ -340,10 +340,10 @@ class Mirror {
   Buffer<T>& buffer(std::size_t k) { return buffers_.at(k); }
   const Buffer<T>& buffer(std::size_t k) const { return buffers_.at(k); }
 
-  // Host array -> every device.
-  std::vector<Event> broadcast(std::span<const T> host, Blocking b = Blocking::yes) {
+  // Host array -> every device, from element `offset` on.
+  std::vector<Event> broadcast(std::span<const T> host, std::size_t offset = 0, Blocking b = Blocking::yes) {
     std::vector<Event> events;
-    for (std::size_t k = 0; k < buffers_.size(); ++k) events.push_back(buffers_[k].write(queue(k), host, 0, b));
+    for (std::size_t k = 0; k < buffers_.size(); ++k) events.push_back(buffers_[k].write(queue(k), host, offset, b));
     return events;
   }
 

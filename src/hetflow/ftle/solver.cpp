@@ -144,14 +144,10 @@ Solver::Solver(const core::DeviceSet& devices, int flow_code, int velocity_dimen
                         " takes at most " + std::to_string(devices.device(k).info.max_work_group));
   }
 
-  // The velocity source on every device.
+  // The velocity source on every device; an analytic flow binds one placeholder value.
   std::vector<double> times{0.0};
-  std::vector<double> values{0.0};
   if (grid) {
     times = grid->times;
-    values.clear();
-    values.reserve(grid->snapshots.size() * grid->snapshots.front().size());
-    for (const auto& snap : grid->snapshots) values.insert(values.end(), snap.begin(), snap.end());
     snapshots_ = static_cast<cl_uint>(grid->snapshots.size());
     grid_dims_ = cl_int4{{static_cast<cl_int>(grid->dims[0]), static_cast<cl_int>(grid->dims[1]),
                           static_cast<cl_int>(grid->dims[2]), 1}};
@@ -165,15 +161,15 @@ Solver::Solver(const core::DeviceSet& devices, int flow_code, int velocity_dimen
   memory_ = plan(devices, placement, params.size(), grid, seeds, config);
   params_ = mirror(params);
   times_ = mirror(times);
+  // Snapshots go up one at a time from where they lie (in FP64 without a host copy).
+  std::vector<std::uint8_t> scratch;
   if (memory_.streamed) {
-    const std::size_t per_snapshot = grid->nodes() * static_cast<std::size_t>(grid->dimension);
     stream_ = std::make_unique<Stream>(memory_.slots, memory_.snapshot_bytes,
                                        StepWindows(grid->times, config.t0, dt(), config.precision));
     stream_->pinned.reserve(snapshots_);
-    for (std::size_t u = 0; u < snapshots_; ++u) {
+    for (const std::span<const double> snapshot : grid->snapshots) {
       stream_->pinned.emplace_back(devices.transfer(0), memory_.snapshot_bytes);
-      const std::vector<std::uint8_t> bytes =
-          to_reals(std::span<const double>(values).subspan(u * per_snapshot, per_snapshot));
+      const std::span<const std::uint8_t> bytes = as_reals(snapshot, scratch);
       std::copy(bytes.begin(), bytes.end(), stream_->pinned.back().data());
     }
     stream_->rings.assign(devices.size(), std::vector<Stream::Slot>(memory_.slots));
@@ -181,8 +177,12 @@ Solver::Solver(const core::DeviceSet& devices, int flow_code, int velocity_dimen
     stream_->first = stream_->windows.forward() ? a.lo : a.hi;
     stream_->last = stream_->windows.forward() ? b.hi : b.lo;
     velocity_ = std::make_unique<core::Mirror<std::uint8_t>>(devices, memory_.slots * memory_.snapshot_bytes);
+  } else if (grid) {
+    velocity_ = std::make_unique<core::Mirror<std::uint8_t>>(devices, memory_.slots * memory_.snapshot_bytes);
+    for (std::size_t u = 0; u < grid->snapshots.size(); ++u)
+      velocity_->broadcast(as_reals(grid->snapshots[u], scratch), u * memory_.snapshot_bytes);
   } else {
-    velocity_ = mirror(values);
+    velocity_ = mirror({0.0});
   }
 
   core::BuildOptions options(config.precision);
@@ -224,17 +224,22 @@ Solver::Solver(const core::DeviceSet& devices, int flow_code, int velocity_dimen
   initialise();
 }
 
-std::vector<std::uint8_t> Solver::to_reals(std::span<const double> values) const {
-  std::vector<std::uint8_t> bytes(values.size() * real_bytes());
-  if (config_.precision == core::Precision::f64) {
-    std::memcpy(bytes.data(), values.data(), bytes.size());
-  } else {
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      const auto f = static_cast<float>(values[i]);
-      std::memcpy(bytes.data() + 4 * i, &f, 4);
-    }
+std::span<const std::uint8_t> Solver::as_reals(std::span<const double> values,
+                                               std::vector<std::uint8_t>& scratch) const {
+  if (config_.precision == core::Precision::f64)
+    return {reinterpret_cast<const std::uint8_t*>(values.data()), values.size_bytes()};
+  scratch.resize(values.size() * 4);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const auto f = static_cast<float>(values[i]);
+    std::memcpy(scratch.data() + 4 * i, &f, 4);
   }
-  return bytes;
+  return scratch;
+}
+
+std::vector<std::uint8_t> Solver::to_reals(std::span<const double> values) const {
+  std::vector<std::uint8_t> scratch;
+  const std::span<const std::uint8_t> bytes = as_reals(values, scratch);
+  return {bytes.begin(), bytes.end()};
 }
 
 std::vector<double> Solver::to_doubles(const std::vector<std::uint8_t>& bytes) const {

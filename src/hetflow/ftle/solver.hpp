@@ -242,6 +242,8 @@ class Solver {
   // ftle() (ftle_field), or with `smallest` ftle_min() (ftle_field_min): one value per seed over the steps
   // taken so far, through Part::ftle.
   std::vector<double> exponent_field(bool smallest) const;
+  // `values` as the device's reals: their own bytes in FP64, converted into `scratch` in FP32.
+  std::span<const std::uint8_t> as_reals(std::span<const double> values, std::vector<std::uint8_t>& scratch) const;
   std::vector<std::uint8_t> to_reals(std::span<const double> values) const;
   // Throws TracerError for the first failed tracer (by seed order, over all processes).
   void check_tracers() const;

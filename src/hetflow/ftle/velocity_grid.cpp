@@ -12,6 +12,12 @@ std::string number(double v) { return core::number_text(v, 17); }
 
 }  // namespace
 
+void VelocityGrid::hold(std::vector<std::vector<double>> values) {
+  auto held = std::make_shared<const std::vector<std::vector<double>>>(std::move(values));
+  snapshots.assign(held->begin(), held->end());
+  storage = std::move(held);
+}
+
 double VelocityGrid::upper(int axis) const {
   const auto a = static_cast<std::size_t>(axis);
   return origin[a] + static_cast<double>(dims[a] - 1) * spacing[a];

@@ -1,6 +1,8 @@
 #pragma once
 #include <array>
 #include <cstddef>
+#include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -8,14 +10,20 @@ namespace hetflow::ftle {
 
 // Velocity snapshots on a uniform grid: node (i, j, k) sits at origin + (i hx, j hy, k hz). Each
 // snapshot holds `dimension` components per node, together, nodes x-fastest (2D: dims[2] = 1). Between
-// snapshots the velocity is linear in time; a single snapshot is a steady flow.
+// snapshots the velocity is linear in time; a single snapshot is a steady flow. The snapshots are views,
+// so that a caller's arrays serve without a copy; `storage` keeps their memory alive, and copies of the
+// grid share it.
 struct VelocityGrid {
   int dimension = 2;
   std::array<std::size_t, 3> dims{1, 1, 1};
   std::array<double, 3> origin{0.0, 0.0, 0.0};
   std::array<double, 3> spacing{1.0, 1.0, 1.0};
   std::vector<double> times;                   // one per snapshot, strictly increasing
-  std::vector<std::vector<double>> snapshots;  // nodes() * dimension values each
+  std::vector<std::span<const double>> snapshots;  // nodes() * dimension values each
+  std::shared_ptr<const void> storage;             // owns the snapshots' values; empty: the caller does
+
+  // Takes `values` (one vector per snapshot) into `storage` and views them as the snapshots.
+  void hold(std::vector<std::vector<double>> values);
 
   std::size_t nodes() const { return dims[0] * dims[1] * dims[2]; }
   // The far corner of the grid, origin + (n - 1) h per axis.
@@ -32,7 +40,8 @@ struct VelocityGrid {
 template <class F>
 VelocityGrid sample_on_grid(int dimension, std::array<std::size_t, 3> dims, std::array<double, 3> origin,
                             std::array<double, 3> spacing, const std::vector<double>& times, F velocity) {
-  VelocityGrid g{dimension, dims, origin, spacing, times, {}};
+  VelocityGrid g{dimension, dims, origin, spacing, times, {}, {}};
+  std::vector<std::vector<double>> values;
   for (double t : times) {
     std::vector<double> snap;
     snap.reserve(g.nodes() * static_cast<std::size_t>(dimension));
@@ -47,8 +56,9 @@ VelocityGrid sample_on_grid(int dimension, std::array<std::size_t, 3> dims, std:
         }
       }
     }
-    g.snapshots.push_back(std::move(snap));
+    values.push_back(std::move(snap));
   }
+  g.hold(std::move(values));
   return g;
 }
 

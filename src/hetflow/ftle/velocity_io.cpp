@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/number_text.hpp"
@@ -120,6 +121,7 @@ VelocityGrid read_velocity_raw(const std::filesystem::path& header_path) {
   VelocityGrid& g = r.grid;
   const std::size_t width = r.float32 ? 4 : 8;
   const std::size_t values = g.nodes() * static_cast<std::size_t>(g.dimension);
+  std::vector<std::vector<double>> snapshots;
   for (const std::string& file : r.files) {
     const std::filesystem::path path = header_path.parent_path() / file;
     std::error_code ec;
@@ -143,8 +145,9 @@ VelocityGrid read_velocity_raw(const std::filesystem::path& header_path) {
       }
     }
     check_finite(g, snapshot, path.string());
-    g.snapshots.push_back(std::move(snapshot));
+    snapshots.push_back(std::move(snapshot));
   }
+  g.hold(std::move(snapshots));
   g.check(header_name);
   return g;
 }
@@ -182,7 +185,7 @@ VelocityGrid velocity_from_vti(const io::VtkImageData& image, std::string_view a
   for (std::size_t n = 0; n < g.nodes(); ++n)
     for (std::size_t c = 0; c < static_cast<std::size_t>(g.dimension); ++c) snapshot.push_back(all[n * comps + c]);
   check_finite(g, snapshot, source);
-  g.snapshots.push_back(std::move(snapshot));
+  g.hold({std::move(snapshot)});
   g.times = {0.0};
   return g;
 }
@@ -194,6 +197,7 @@ VelocityGrid read_velocity_vti(const std::vector<std::filesystem::path>& files, 
     throw FormatError(std::to_string(times.size()) + " times for " + std::to_string(files.size()) +
                       " .vti velocity files: expected one time per file");
   VelocityGrid series;
+  std::vector<std::shared_ptr<const void>> storages;  // each file's snapshot, viewed by the series
   for (std::size_t k = 0; k < files.size(); ++k) {
     VelocityGrid one = velocity_from_vti(io::read_vti(files[k]), array_name, files[k].string());
     if (k == 0) {
@@ -203,10 +207,12 @@ VelocityGrid read_velocity_vti(const std::vector<std::filesystem::path>& files, 
       throw FormatError(quoted(files[k].string()) + ": its grid differs from " + quoted(files[0].string()) +
                         "'s: expected every snapshot on the same grid");
     } else {
-      series.snapshots.push_back(std::move(one.snapshots.front()));
+      series.snapshots.push_back(one.snapshots.front());
     }
+    storages.push_back(std::move(one.storage));
     series.times.push_back(times[k]);
   }
+  series.storage = std::make_shared<const std::vector<std::shared_ptr<const void>>>(std::move(storages));
   series.check(files.front().string());
   return series;
 }
@@ -382,13 +388,14 @@ Packing packing_of(const Hdf5Source& src, const std::string& var) {
   return p;
 }
 
-// Fills component c of every snapshot from its dataset, refusing missing and non-finite values.
-void read_component(const Hdf5Source& src, const std::string& var, std::size_t c, VelocityGrid& g) {
+// Fills component c of every snapshot of `g` from its dataset, refusing missing and non-finite values.
+void read_component(const Hdf5Source& src, const std::string& var, std::size_t c, const VelocityGrid& g,
+                    std::vector<std::vector<double>>& snapshots) {
   const Packing p = packing_of(src, var);
   const std::vector<double> stored = src.file.read(var).values;
   const std::size_t nodes = g.nodes(), dim = static_cast<std::size_t>(g.dimension);
   for (std::size_t k = 0; k < g.times.size(); ++k) {
-    std::vector<double>& snap = g.snapshots[k];
+    std::vector<double>& snap = snapshots[k];
     for (std::size_t n = 0; n < nodes; ++n) {
       const double raw = stored[k * nodes + n];
       const bool missing = std::find(p.missing.begin(), p.missing.end(), raw) != p.missing.end();
@@ -418,8 +425,9 @@ VelocityGrid read_velocity_hdf5(const std::filesystem::path& file, const Hdf5Vel
   g.dimension = static_cast<int>(names.size());
   read_axes(src, names[0], shape, dims, g);
   g.times = read_times(src, names[0], shape, dims, g.dimension);
-  g.snapshots.assign(g.times.size(), std::vector<double>(g.nodes() * names.size()));
-  for (std::size_t c = 0; c < names.size(); ++c) read_component(src, names[c], c, g);
+  std::vector<std::vector<double>> snapshots(g.times.size(), std::vector<double>(g.nodes() * names.size()));
+  for (std::size_t c = 0; c < names.size(); ++c) read_component(src, names[c], c, g, snapshots);
+  g.hold(std::move(snapshots));
   g.check(file.string());
   return g;
 }

@@ -47,12 +47,14 @@ LbmInsituFtle::LbmInsituFtle(const Settings& settings, const core::DeviceSet& de
   for (long s = 0; s < settings.window; ++s) ring_.emplace_back(devices.context(0), snapshot_bytes);
 
   // The window's snapshots at lattice times 0, every, ..., T; their values come from the ring (field()),
-  // so the grid starts at rest.
-  ftle::VelocityGrid window{dimension_, {dims[0], dims[1], seeds_.counts[2]}, {0, 0, 0}, {1, 1, 1}, {}, {}};
+  // so the grid starts at rest: every snapshot views one field of zeros.
+  ftle::VelocityGrid window{dimension_, {dims[0], dims[1], seeds_.counts[2]}, {0, 0, 0}, {1, 1, 1}, {}, {}, {}};
+  const auto rest = std::make_shared<const std::vector<double>>(seeds_.size() * static_cast<std::size_t>(dimension_));
   for (long s = 0; s < settings.window; ++s) {
     window.times.push_back(static_cast<double>(s * settings.every));
-    window.snapshots.emplace_back(seeds_.size() * static_cast<std::size_t>(dimension_), 0.0);
+    window.snapshots.emplace_back(*rest);
   }
+  window.storage = rest;
   ftle::Config config;
   const double span = static_cast<double>((settings.window - 1) * settings.every);
   config.t0 = settings.backward ? span : 0.0;
