@@ -1,5 +1,6 @@
 // The dense device kernels TNT needs (nnls/dense.cl through nnls::DeviceDense) against host loops and
-// LAPACK, in FP64 and FP32. Sizes are not multiples of the tiles and blocks, and matrices sit inside
+// LAPACK, in FP64 and FP32, and in FP64 the route through the host's BLAS/LAPACK that CPU devices take
+// (DenseTuning::cpu_blas). Sizes are not multiples of the tiles and blocks, and matrices sit inside
 // larger buffers (offset, leading dimension above the row count), so every edge path runs.
 #include <gtest/gtest.h>
 
@@ -9,6 +10,7 @@
 #include <memory>
 #include <numeric>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "hetflow/nnls/device_dense.hpp"
@@ -63,13 +65,27 @@ HostMatrix spd_matrix(std::size_t k, std::size_t ld, std::mt19937_64& rng) {
   return s;
 }
 
-template <class Real>
+// What a typed test runs: reals of type R, through the kernels or (Blas, CPU devices only) the host's
+// BLAS/LAPACK.
+template <class R, bool Blas>
+struct Route {
+  using Real = R;
+  static constexpr bool cpu_blas = Blas;
+};
+
+template <class RouteT>
 class DeviceDenseTest : public ::testing::Test {
  protected:
+  using RouteReal = typename RouteT::Real;
+
+  static DenseTuning route_tuning(DenseTuning t = {}) {
+    t.cpu_blas = RouteT::cpu_blas;
+    return t;
+  }
   static void SetUpTestSuite() {
     devices_ = std::make_unique<core::DeviceSet>(test::test_device());
-    no_fp64_ = sizeof(Real) == 8 && !devices_->device(0).info.fp64;
-    if (!no_fp64_) dense_ = std::make_unique<DeviceDense<Real>>(devices_->context(0));
+    no_fp64_ = sizeof(RouteReal) == 8 && !devices_->device(0).info.fp64;
+    if (!no_fp64_) dense_ = std::make_unique<DeviceDense<RouteReal>>(devices_->context(0), route_tuning());
   }
   static void TearDownTestSuite() {
     dense_.reset();
@@ -78,24 +94,30 @@ class DeviceDenseTest : public ::testing::Test {
   void SetUp() override {
     if (no_fp64_) GTEST_SKIP() << "the test device has no FP64";
     ASSERT_TRUE(dense_) << "DeviceDense was not built";
+    if (RouteT::cpu_blas && !dense_->host_blas()) {
+      GTEST_SKIP() << "the host BLAS route serves CPU devices only";
+    }
+    if (!RouteT::cpu_blas) {
+      ASSERT_FALSE(dense_->host_blas());
+    }
   }
 
   const core::Queue& queue() const { return devices_->compute(0); }
-  DeviceDense<Real>& dense() const { return *dense_; }
+  DeviceDense<RouteReal>& dense() const { return *dense_; }
 
   // A buffer holding `host` behind `offset` elements, as a view of the same shape. The elements
   // outside the view (before it, and below its rows) are NaN, so a kernel reading them shows.
-  DeviceMatrixView<Real> upload(const HostMatrix& host, std::size_t offset = 0) const {
-    std::vector<Real> values(offset + host.data.size(), std::numeric_limits<Real>::quiet_NaN());
+  DeviceMatrixView<RouteReal> upload(const HostMatrix& host, std::size_t offset = 0) const {
+    std::vector<RouteReal> values(offset + host.data.size(), std::numeric_limits<RouteReal>::quiet_NaN());
     for (std::size_t j = 0; j < host.cols; ++j)
-      for (std::size_t i = 0; i < host.rows; ++i) values[offset + i + j * host.ld] = static_cast<Real>(host(i, j));
-    core::Buffer<Real> buffer(devices_->context(0), values.size());
+      for (std::size_t i = 0; i < host.rows; ++i) values[offset + i + j * host.ld] = static_cast<RouteReal>(host(i, j));
+    core::Buffer<RouteReal> buffer(devices_->context(0), values.size());
     buffer.write(queue(), values);
     return {buffer, host.rows, host.cols, host.ld, offset};
   }
-  core::Buffer<Real> upload(const std::vector<double>& host) const {
-    const std::vector<Real> values(host.begin(), host.end());
-    core::Buffer<Real> buffer(devices_->context(0), values.size());
+  core::Buffer<RouteReal> upload(const std::vector<double>& host) const {
+    const std::vector<RouteReal> values(host.begin(), host.end());
+    core::Buffer<RouteReal> buffer(devices_->context(0), values.size());
     buffer.write(queue(), values);
     return buffer;
   }
@@ -104,36 +126,43 @@ class DeviceDenseTest : public ::testing::Test {
     buffer.write(queue(), host);
     return buffer;
   }
-  HostMatrix download(const DeviceMatrixView<Real>& view) const {
-    const std::vector<Real> all = view.buffer.to_vector(queue());
+  HostMatrix download(const DeviceMatrixView<RouteReal>& view) const {
+    const std::vector<RouteReal> all = view.buffer.to_vector(queue());
     HostMatrix host(view.rows, view.cols, view.ld);
     for (std::size_t i = 0; i < host.data.size(); ++i) host.data[i] = all[view.offset + i];
     return host;
   }
-  std::vector<double> download(const core::Buffer<Real>& v) const {
-    const std::vector<Real> all = v.to_vector(queue());
+  std::vector<double> download(const core::Buffer<RouteReal>& v) const {
+    const std::vector<RouteReal> all = v.to_vector(queue());
     return {all.begin(), all.end()};
   }
 
   // Rounding errors of a sum of n products are bounded by gamma_n = n u times the sum of the products'
   // magnitudes. The sizes below keep n u under the tolerance (u = 1.1e-16 and 6e-8): FP64 n <= 900 for
   // 1e-13, FP32 n <= 160 for 1e-5.
-  static constexpr double tol = sizeof(Real) == 8 ? 1e-13 : 1e-5;
+  static constexpr double tol = sizeof(RouteReal) == 8 ? 1e-13 : 1e-5;
   // A few roundings (a product, a quotient, a sum) of one entry.
-  static constexpr double few_ulps = 4.0 * std::numeric_limits<Real>::epsilon();
+  static constexpr double few_ulps = 4.0 * std::numeric_limits<RouteReal>::epsilon();
 
   inline static bool no_fp64_ = false;
   inline static std::unique_ptr<core::DeviceSet> devices_;
-  inline static std::unique_ptr<DeviceDense<Real>> dense_;
+  inline static std::unique_ptr<DeviceDense<RouteReal>> dense_;
 };
 
-using RealTypes = ::testing::Types<double, float>;
-TYPED_TEST_SUITE(DeviceDenseTest, RealTypes);
+using Routes = ::testing::Types<Route<double, false>, Route<float, false>, Route<double, true>>;
+struct RouteNames {
+  template <class RouteT>
+  static std::string GetName(int) {
+    return std::string(sizeof(typename RouteT::Real) == 8 ? "fp64" : "fp32") + (RouteT::cpu_blas ? "_host_blas" : "");
+  }
+};
+TYPED_TEST_SUITE(DeviceDenseTest, Routes, RouteNames);
 
 TYPED_TEST(DeviceDenseTest, GramMatchesHostAndIsSymmetric) {
+  using Real = typename TypeParam::Real;
   std::mt19937_64 rng(1);
   const std::size_t m = 150, n = 131;  // three 64-wide tiles per side, the last one partial
-  const HostMatrix a = random_matrix<TypeParam>(m, n, m + 7, rng);
+  const HostMatrix a = random_matrix<Real>(m, n, m + 7, rng);
   const auto a_dev = this->upload(a, 3);
   HostMatrix c_before(n, n, n + 2);  // NaN: gram must not read C
   std::fill(c_before.data.begin(), c_before.data.end(), std::numeric_limits<double>::quiet_NaN());
@@ -153,14 +182,15 @@ TYPED_TEST(DeviceDenseTest, GramMatchesHostAndIsSymmetric) {
 }
 
 TYPED_TEST(DeviceDenseTest, GemmTnWithSeveralRightHandSides) {
+  using Real = typename TypeParam::Real;
   std::mt19937_64 rng(2);
   const std::size_t kdim = 70, m = 45, nrhs = 3;
-  const HostMatrix a = random_matrix<TypeParam>(kdim, m, kdim, rng);
-  const HostMatrix b = random_matrix<TypeParam>(kdim, nrhs, kdim + 1, rng);
-  const HostMatrix c0 = random_matrix<TypeParam>(m, nrhs, m + 4, rng);
+  const HostMatrix a = random_matrix<Real>(kdim, m, kdim, rng);
+  const HostMatrix b = random_matrix<Real>(kdim, nrhs, kdim + 1, rng);
+  const HostMatrix c0 = random_matrix<Real>(m, nrhs, m + 4, rng);
   const double alpha = 2.0, beta = -0.5;
   const auto c_dev = this->upload(c0, 5);
-  this->dense().gemm_tn(this->queue(), TypeParam(alpha), this->upload(a, 1), this->upload(b), TypeParam(beta), c_dev);
+  this->dense().gemm_tn(this->queue(), Real(alpha), this->upload(a, 1), this->upload(b), Real(beta), c_dev);
   const HostMatrix c = this->download(c_dev);
   for (std::size_t j = 0; j < nrhs; ++j)
     for (std::size_t i = 0; i < m; ++i) {
@@ -184,9 +214,10 @@ std::vector<cl_int> random_indices(std::size_t n, std::size_t k, std::mt19937_64
 }
 
 TYPED_TEST(DeviceDenseTest, GatherCopiesTheSubmatrixExactly) {
+  using Real = typename TypeParam::Real;
   std::mt19937_64 rng(3);
   const std::size_t n = 97, k = 37;
-  const HostMatrix c = random_matrix<TypeParam>(n, n, n + 1, rng);
+  const HostMatrix c = random_matrix<Real>(n, n, n + 1, rng);
   const std::vector<cl_int> f = random_indices(n, k, rng);
   const auto bb_dev = this->upload(HostMatrix(k, k, k + 3), 2);
   this->dense().gather(this->queue(), this->upload(c, 4), this->upload(f), k, bb_dev);
@@ -197,28 +228,30 @@ TYPED_TEST(DeviceDenseTest, GatherCopiesTheSubmatrixExactly) {
 }
 
 TYPED_TEST(DeviceDenseTest, AddDiagonalShiftsOnlyTheDiagonal) {
+  using Real = typename TypeParam::Real;
   std::mt19937_64 rng(4);
   const std::size_t n = 70;
-  const HostMatrix c = random_matrix<TypeParam>(n, n, n + 2, rng);
+  const HostMatrix c = random_matrix<Real>(n, n, n + 2, rng);
   const auto c_dev = this->upload(c, 1);
-  this->dense().add_diagonal(this->queue(), c_dev, TypeParam(0.25));
+  this->dense().add_diagonal(this->queue(), c_dev, Real(0.25));
   const HostMatrix out = this->download(c_dev);
   for (std::size_t j = 0; j < n; ++j)
-    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(out(i, j), i == j ? rounded<TypeParam>(c(i, j) + 0.25) : c(i, j));
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(out(i, j), i == j ? rounded<Real>(c(i, j) + 0.25) : c(i, j));
 }
 
 TYPED_TEST(DeviceDenseTest, GatheredGemvsMatchHostLoops) {
+  using Real = typename TypeParam::Real;
   std::mt19937_64 rng(5);
   const std::size_t m = 160, n = 150, k = 77;
-  const HostMatrix a = random_matrix<TypeParam>(m, n, m + 3, rng);
+  const HostMatrix a = random_matrix<Real>(m, n, m + 3, rng);
   const std::vector<cl_int> f = random_indices(n, k, rng);
   const auto a_dev = this->upload(a, 6);
   const auto f_dev = this->upload(f);
 
   // q = 1.5 A(:, F) p with beta = 0 over a NaN-filled q: the kernel must not read q.
-  const std::vector<double> p = random_vector<TypeParam>(k, rng);
+  const std::vector<double> p = random_vector<Real>(k, rng);
   const auto q_dev = this->upload(std::vector<double>(m, std::numeric_limits<double>::quiet_NaN()));
-  this->dense().gemv_n(this->queue(), TypeParam(1.5), a_dev, f_dev, k, this->upload(p), TypeParam(0), q_dev);
+  this->dense().gemv_n(this->queue(), Real(1.5), a_dev, f_dev, k, this->upload(p), Real(0), q_dev);
   const std::vector<double> q = this->download(q_dev);
   for (std::size_t i = 0; i < m; ++i) {
     double ref = 0, mag = 0;
@@ -231,10 +264,10 @@ TYPED_TEST(DeviceDenseTest, GatheredGemvsMatchHostLoops) {
   }
 
   // z = -A(:, F)^T r + 2 z0.
-  const std::vector<double> r = random_vector<TypeParam>(m, rng);
-  const std::vector<double> z0 = random_vector<TypeParam>(k, rng);
+  const std::vector<double> r = random_vector<Real>(m, rng);
+  const std::vector<double> z0 = random_vector<Real>(k, rng);
   const auto z_dev = this->upload(z0);
-  this->dense().gemv_t(this->queue(), TypeParam(-1), a_dev, f_dev, k, this->upload(r), TypeParam(2), z_dev);
+  this->dense().gemv_t(this->queue(), Real(-1), a_dev, f_dev, k, this->upload(r), Real(2), z_dev);
   const std::vector<double> z = this->download(z_dev);
   for (std::size_t j = 0; j < k; ++j) {
     double ref = 2 * z0[j], mag = std::abs(2 * z0[j]);
@@ -262,17 +295,19 @@ double cholesky_residual(const HostMatrix& factor, const HostMatrix& bb) {
 }
 
 TYPED_TEST(DeviceDenseTest, CholeskyFactorsSpdMatrices) {
+  using Real = typename TypeParam::Real;
   // Cholesky's backward error is bounded by gamma_{k+1} |R^T| |R| (Higham, Thm 10.3); for these
   // well-conditioned matrices ||(|R^T| |R|)|| is about ||BB||, and rounding errors grow like sqrt(k) u
   // in practice, well under 1e-13 (FP64) and 1e-5 (FP32) at k = 300.
   for (const std::size_t k : {std::size_t{300}, std::size_t{257}}) {
     std::mt19937_64 rng(6 + k);
-    const HostMatrix bb = spd_matrix<TypeParam>(k, k + 5, rng);
+    const HostMatrix bb = spd_matrix<Real>(k, k + 5, rng);
     const auto dev = this->upload(bb, 7);
     const auto failed = this->dense().cholesky(this->queue(), dev);
     ASSERT_FALSE(failed.has_value()) << "column " << *failed;
     const HostMatrix r = this->download(dev);
     EXPECT_LE(cholesky_residual(r, bb), this->tol) << "k = " << k;
+    if (this->dense().host_blas()) continue;  // dpotrf leaves the strict lower triangle as it was
     // Below the diagonal blocks nothing is written; inside each, L (strict part stored, diagonal
     // 1 / R(i, i)) must be R_jj^-T: L R_jj^T = I to a few k u (R's condition number is below 2.3).
     const std::size_t nb = static_cast<std::size_t>(this->dense().tuning().cholesky_block);
@@ -293,9 +328,10 @@ TYPED_TEST(DeviceDenseTest, CholeskyFactorsSpdMatrices) {
 }
 
 TYPED_TEST(DeviceDenseTest, CholeskyReportsTheFailingColumnAsLapackDoes) {
+  using Real = typename TypeParam::Real;
   const std::size_t k = 257;
   std::mt19937_64 rng(7);
-  const HostMatrix spd = spd_matrix<TypeParam>(k, k, rng);
+  const HostMatrix spd = spd_matrix<Real>(k, k, rng);
   HostMatrix negative = spd, not_finite = spd;
   negative(150, 150) = -1;  // leading minors up to 149 stay positive; pivot 150 is below zero
   not_finite(5, 200) = not_finite(200, 5) = std::numeric_limits<double>::quiet_NaN();  // reaches pivot 200
@@ -319,20 +355,21 @@ TYPED_TEST(DeviceDenseTest, CholeskyReportsTheFailingColumnAsLapackDoes) {
 }
 
 TYPED_TEST(DeviceDenseTest, TriangularSolvesWithTheCholeskyFactor) {
+  using Real = typename TypeParam::Real;
   // A triangular solve's backward error is bounded by gamma_k |R| (Higham, Thm 8.5), so the residual
   // relative to |R^T| |y| is below k u in the worst case and about sqrt(k) u in practice; R's condition
   // number (< 2.3) keeps the preconditioner's residual relative to ||z|| at the same level. FP64 asks
   // 1e-12, FP32 1e-5.
-  const double solve_tol = sizeof(TypeParam) == 8 ? 1e-12 : 1e-5;
+  const double solve_tol = sizeof(Real) == 8 ? 1e-12 : 1e-5;
   for (const std::size_t k : {std::size_t{300}, std::size_t{257}}) {
     std::mt19937_64 rng(8 + k);
     // The solves need the factor's inverted diagonal blocks, so R comes from the device's cholesky.
-    const auto r_dev = this->upload(spd_matrix<TypeParam>(k, k + 3, rng), 2);
+    const auto r_dev = this->upload(spd_matrix<Real>(k, k + 3, rng), 2);
     ASSERT_FALSE(this->dense().cholesky(this->queue(), r_dev).has_value());
     HostMatrix r = this->download(r_dev);
     for (std::size_t j = 0; j < k; ++j)
       for (std::size_t i = j + 1; i < k; ++i) r(i, j) = 0.0;
-    const std::vector<double> z = random_vector<TypeParam>(k, rng);
+    const std::vector<double> z = random_vector<Real>(k, rng);
 
     // y = R^-T z: residual of R^T y = z, entry by entry against |R^T| |y|.
     const auto y_dev = this->upload(std::vector<double>(k, 0.0));
@@ -382,9 +419,10 @@ TYPED_TEST(DeviceDenseTest, TriangularSolvesWithTheCholeskyFactor) {
 }
 
 TYPED_TEST(DeviceDenseTest, DotAndPcgnrVectorSteps) {
+  using Real = typename TypeParam::Real;
   std::mt19937_64 rng(9);
   const std::size_t n = 300'001;  // more than reduce_groups x reduce_work_group: the grid-stride loop runs
-  const std::vector<double> x = random_vector<TypeParam>(n, rng), y = random_vector<TypeParam>(n, rng);
+  const std::vector<double> x = random_vector<Real>(n, rng), y = random_vector<Real>(n, rng);
   const auto x_dev = this->upload(x), y_dev = this->upload(y);
   const auto scalars = this->upload(std::vector<double>(3, 0.0));
   this->dense().dot(this->queue(), n, x_dev, y_dev, scalars, 0);
@@ -404,13 +442,13 @@ TYPED_TEST(DeviceDenseTest, DotAndPcgnrVectorSteps) {
   EXPECT_EQ(s[2], 0.0);
 
   // Entry by entry, the steps round a product, a quotient and a sum: a few ulps of the terms.
-  const double ratio = static_cast<double>(static_cast<TypeParam>(s[0]) / static_cast<TypeParam>(s[1]));
+  const double ratio = static_cast<double>(static_cast<Real>(s[0]) / static_cast<Real>(s[1]));
   const auto u_dev = this->upload(y);
-  this->dense().axpy_ratio(this->queue(), n, scalars, 0, 1, TypeParam(-1), x_dev, u_dev);  // u = y - (xy/xx) x
+  this->dense().axpy_ratio(this->queue(), n, scalars, 0, 1, Real(-1), x_dev, u_dev);  // u = y - (xy/xx) x
   const auto v_dev = this->upload(y);
   this->dense().xpby_ratio(this->queue(), n, scalars, 0, 1, x_dev, v_dev);  // v = x + (xy/xx) y
   const auto t_dev = this->upload(y);
-  this->dense().axpy(this->queue(), n, TypeParam(0.5), x_dev, t_dev);  // t = y + x / 2
+  this->dense().axpy(this->queue(), n, Real(0.5), x_dev, t_dev);  // t = y + x / 2
   const std::vector<double> u = this->download(u_dev), v = this->download(v_dev), t = this->download(t_dev);
   for (std::size_t i = 0; i < n; ++i) {
     ASSERT_LE(std::abs(u[i] - (y[i] - ratio * x[i])), this->few_ulps * (std::abs(y[i]) + std::abs(ratio * x[i])));
@@ -424,16 +462,17 @@ TYPED_TEST(DeviceDenseTest, DotAndPcgnrVectorSteps) {
 // AA(F, F) + I, R = chol(BB), v = R^-1 R^-T z, then BB v through the two gathered GEMVs. The residual
 // ||BB v - z|| / (||BB|| ||v||) is a backward error of the whole chain, a few k u (k = 70).
 TYPED_TEST(DeviceDenseTest, NonDefaultTuningRunsTheTntPipeline) {
+  using Real = typename TypeParam::Real;
   DenseTuning t;
   t.gemm_tile_m = 48, t.gemm_tile_n = 32, t.gemm_tile_k = 8, t.gemm_block_m = 3, t.gemm_block_n = 2;
   t.cholesky_block = 24, t.cholesky_work_group = 100, t.trsm_columns = 5;
   t.gemv_rows = 32, t.gemv_slices = 3, t.reduce_work_group = 64, t.reduce_groups = 7, t.gather_work_group = 32;
-  DeviceDense<TypeParam> dense(this->devices_->context(0), t);
+  DeviceDense<Real> dense(this->devices_->context(0), this->route_tuning(t));
   const core::Queue& q = this->queue();
 
   std::mt19937_64 rng(10);
   const std::size_t m = 120, n = 90, k = 70;
-  const HostMatrix a = random_matrix<TypeParam>(m, n, m, rng);
+  const HostMatrix a = random_matrix<Real>(m, n, m, rng);
   const std::vector<cl_int> f = random_indices(n, k, rng);
   const auto a_dev = this->upload(a);
   const auto f_dev = this->upload(f);
@@ -441,11 +480,11 @@ TYPED_TEST(DeviceDenseTest, NonDefaultTuningRunsTheTntPipeline) {
   const auto bb = this->upload(HostMatrix(k, k, k));
   dense.gram(q, a_dev, aa);
   dense.gather(q, aa, f_dev, k, bb);
-  dense.add_diagonal(q, bb, TypeParam(1));
+  dense.add_diagonal(q, bb, Real(1));
   const HostMatrix bb_host = this->download(bb);
   ASSERT_FALSE(dense.cholesky(q, bb).has_value());
 
-  const std::vector<double> z = random_vector<TypeParam>(k, rng);
+  const std::vector<double> z = random_vector<Real>(k, rng);
   const auto z_dev = this->upload(z);
   const auto v_dev = this->upload(std::vector<double>(k, 0.0));
   const auto scratch = this->upload(std::vector<double>(k, 0.0));
@@ -453,9 +492,9 @@ TYPED_TEST(DeviceDenseTest, NonDefaultTuningRunsTheTntPipeline) {
   // BB v = A(:, F)^T A(:, F) v + v.
   const auto av = this->upload(std::vector<double>(m, 0.0));
   auto bbv = this->upload(std::vector<double>(k, 0.0));
-  dense.gemv_n(q, TypeParam(1), a_dev, f_dev, k, v_dev, TypeParam(0), av);
+  dense.gemv_n(q, Real(1), a_dev, f_dev, k, v_dev, Real(0), av);
   bbv.copy_from(q, v_dev, 0, 0, k);
-  dense.gemv_t(q, TypeParam(1), a_dev, f_dev, k, av, TypeParam(1), bbv);
+  dense.gemv_t(q, Real(1), a_dev, f_dev, k, av, Real(1), bbv);
   const auto scalars = this->upload(std::vector<double>(1, 0.0));
   dense.dot(q, k, v_dev, v_dev, scalars, 0);
 

@@ -4,10 +4,12 @@
 #include <climits>
 #include <iterator>
 #include <string>
+#include <type_traits>
 
 #include "hetflow/core/build_options.hpp"
 #include "hetflow/core/error.hpp"
 #include "hetflow/core/program.hpp"
+#include "hetflow/nnls/host_dense.hpp"
 
 namespace hetflow::nnls {
 namespace {
@@ -54,6 +56,14 @@ void require(bool ok, const std::string& message) {
 
 bool power_of_two(int n) { return n > 0 && (n & (n - 1)) == 0; }
 
+// The elements a matrix view covers, mapped on the host with the view's (0, 0) at data(); blocking, so
+// the queue's earlier commands are done.
+template <class Real>
+core::Mapping<Real> map_view(const core::Queue& q, const DeviceMatrixView<Real>& m, core::MapMode mode) {
+  const std::size_t span = m.rows == 0 || m.cols == 0 ? 0 : (m.cols - 1) * m.ld + m.rows;
+  return m.buffer.map(q, mode, m.offset, span);
+}
+
 }  // namespace
 
 void validate(const DenseTuning& t, const core::DeviceInfo& device, std::size_t real_bytes) {
@@ -86,7 +96,10 @@ void validate(const DenseTuning& t, const core::DeviceInfo& device, std::size_t 
 }
 
 template <class Real>
-DeviceDense<Real>::DeviceDense(const core::Context& context, const DenseTuning& tuning) : tuning_(tuning) {
+DeviceDense<Real>::DeviceDense(const core::Context& context, const DenseTuning& tuning)
+    : tuning_(tuning),
+      host_blas_(std::is_same_v<Real, double> && tuning.cpu_blas &&
+                 context.device().info.kind == core::DeviceKind::cpu) {
   constexpr auto precision = sizeof(Real) == 8 ? core::Precision::f64 : core::Precision::f32;
   validate(tuning_, context.device().info, sizeof(Real));
   const core::Program& p = context.program("nnls/dense.cl", build_options(tuning_, precision));
@@ -129,6 +142,14 @@ core::Event DeviceDense<Real>::gram(const core::Queue& q, const Matrix& a, const
   check_fits(a, "gram A");
   check_fits(c, "gram C");
   if (c.rows != a.cols || c.cols != a.cols) throw core::Error("gram: C must be n x n for an m x n A");
+  if constexpr (std::is_same_v<Real, double>) {
+    if (host_blas_) {
+      const auto in = map_view(q, a, core::MapMode::read);
+      const auto out = map_view(q, c, core::MapMode::write);
+      host_gram(a.rows, a.cols, in.data(), a.ld, out.data(), c.ld);
+      return {};
+    }
+  }
   return launch_gemm(q, Real(1), a, a, Real(0), c, 2, no_stop_);
 }
 
@@ -203,6 +224,9 @@ std::optional<std::size_t> DeviceDense<Real>::cholesky(const core::Queue& q, con
   const std::size_t k = a.rows;
   to_int(k, "cholesky k");
   if (k == 0) return std::nullopt;
+  if constexpr (std::is_same_v<Real, double>) {
+    if (host_blas_) return host_cholesky(k, map_view(q, a, core::MapMode::read_write).data(), a.ld);
+  }
   const std::size_t nb = static_cast<std::size_t>(tuning_.cholesky_block);
   const std::size_t wg = static_cast<std::size_t>(tuning_.cholesky_work_group);
   const std::size_t cols = static_cast<std::size_t>(tuning_.trsm_columns);
@@ -235,6 +259,7 @@ core::Event DeviceDense<Real>::solve_rt(const core::Queue& q, const Matrix& r, c
   const std::size_t k = r.rows;
   check_length(z, k, "solve_rt z");
   check_length(y, k, "solve_rt y");
+  if (host_blas_) return host_solve_into(q, r, z, y, true);
   const std::size_t nb = static_cast<std::size_t>(tuning_.cholesky_block);
   const std::size_t wg = static_cast<std::size_t>(tuning_.cholesky_work_group);
   core::Event last;
@@ -254,6 +279,7 @@ core::Event DeviceDense<Real>::solve_r(const core::Queue& q, const Matrix& r, co
   const std::size_t k = r.rows;
   check_length(y, k, "solve_r y");
   check_length(w, k, "solve_r w");
+  if (host_blas_) return host_solve_into(q, r, y, w, false);
   const std::size_t nb = static_cast<std::size_t>(tuning_.cholesky_block);
   const std::size_t wg = static_cast<std::size_t>(tuning_.cholesky_work_group);
   core::Event last;
@@ -273,10 +299,33 @@ core::Event DeviceDense<Real>::precondition(const core::Queue& q, const Matrix& 
   check_length(z, k, "precondition z");
   check_length(w, k, "precondition w");
   check_length(scratch, k, "precondition scratch");
+  if (host_blas_) {
+    host_solve_into(q, r, z, w, true);
+    return host_solve_into(q, r, w, w, false);
+  }
   Vector work = w;  // w is the forward solve's workspace, scratch holds y, then w receives the answer
   work.copy_from(q, z, 0, 0, k);
   solve_rt(q, r, work, scratch);
   return solve_r(q, r, scratch, w);
+}
+
+template <class Real>
+core::Event DeviceDense<Real>::host_solve_into(const core::Queue& q, const Matrix& r, const Vector& from,
+                                               const Vector& to, bool transposed) {
+  if constexpr (std::is_same_v<Real, double>) {
+    const std::size_t k = r.rows;
+    if (k == 0) return {};
+    const auto factor = map_view(q, r, core::MapMode::read);
+    if (from.get() != to.get()) {
+      const auto source = from.map(q, core::MapMode::read, 0, k);
+      const auto target = to.map(q, core::MapMode::write, 0, k);
+      std::copy(source.data(), source.data() + k, target.data());
+      host_solve(k, factor.data(), r.ld, target.data(), transposed);
+    } else {
+      host_solve(k, factor.data(), r.ld, to.map(q, core::MapMode::read_write, 0, k).data(), transposed);
+    }
+  }
+  return {};
 }
 
 template <class Real>

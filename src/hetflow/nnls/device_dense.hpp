@@ -42,6 +42,11 @@ struct DenseTuning {
   int reduce_work_group = 256;             // dot products and A(:, F)^T r (a power of two)
   int reduce_groups = 512;                 // first-stage partial sums of a dot product
   int gather_work_group = 64;
+  // On a CPU device in FP64, the Gram matrix, the factorisation and the triangular solves run through the
+  // host's BLAS/LAPACK on the buffers mapped in place: that device is the host's own cores, where an
+  // optimised BLAS does this work several times faster than the portable kernels (docs/nnls.md, "TNT on
+  // CPU devices"). False keeps every operation in the kernels.
+  bool cpu_blas = true;
 };
 
 // Throws core::Error (naming the field) when `tuning` cannot build or run on `device` with reals of
@@ -83,9 +88,9 @@ class DeviceDense {
                      const Vector& x, Real beta, const Vector& y);
 
   // Factors the square matrix in place as R^T R (R upper, in the upper triangle, as LAPACK's dpotrf;
-  // its strict lower triangle is read nowhere). The strict lower triangle of each cholesky_block-sized
-  // diagonal block receives the strict lower part of R_jj^-T, which the solves below multiply by (the
-  // rest of the strict lower triangle is left as it was). Returns the 0-based column whose pivot was
+  // its strict lower triangle is read nowhere). In the kernels, the strict lower triangle of each
+  // cholesky_block-sized diagonal block receives the strict lower part of R_jj^-T, which their solves
+  // below multiply by (the rest of the strict lower triangle is left as it was). Returns the 0-based column whose pivot was
   // not positive or not finite (the matrix is then partly overwritten), or nothing on success; waits for
   // the factorisation, the one value it reads back.
   std::optional<std::size_t> cholesky(const core::Queue& q, const Matrix& a);
@@ -111,12 +116,18 @@ class DeviceDense {
                          const Vector& x, const Vector& y);
 
   const DenseTuning& tuning() const { return tuning_; }
+  // Whether gram, cholesky and the solves take the host's BLAS/LAPACK (DenseTuning::cpu_blas).
+  bool host_blas() const { return host_blas_; }
 
  private:
   core::Event launch_gemm(const core::Queue& q, Real alpha, const Matrix& a, const Matrix& b, Real beta,
                           const Matrix& c, int triangle, const core::Buffer<cl_int>& stop);
+  // to = R^-T from (transposed) or R^-1 from, through the host's BLAS; `from` may be `to`.
+  core::Event host_solve_into(const core::Queue& q, const Matrix& r, const Vector& from, const Vector& to,
+                              bool transposed);
 
   DenseTuning tuning_;
+  bool host_blas_ = false;
   core::Kernel gemm_, gather_, add_diagonal_, gemv_n_, gemv_t_, potrf_diag_, trsm_row_, trsv_t_, trsv_n_, dot_partial_,
       sum_partials_, axpy_, axpy_ratio_, xpby_ratio_;
   core::Buffer<cl_int> info_;     // the failed Cholesky column + 1, or 0

@@ -236,6 +236,7 @@ void dense_series(Context& ctx) {
   const core::DeviceInfo& info = ctx.devices.device(0).info;
   nnls::SvcGenerator generator(ctx.devices);
   nnls::DeviceDense<double> dense(context);
+  const char* route = dense.host_blas() ? "host BLAS/LAPACK (DenseTuning::cpu_blas)" : "kernels";
   Series series("dense kernels", ctx.caps.run, 3);
   for (const std::size_t n : {1000u, 2000u, 5000u, 10000u}) {
     const std::string size = " n=" + std::to_string(n);
@@ -280,11 +281,13 @@ void dense_series(Context& ctx) {
     const core::Summary factor_rate = rate(factor_warm, factor_run, factor_flops);
     const std::size_t index = record_flop_rate(
         ctx, "gram n=" + std::to_string(n), gram_rate,
-        {{"n", n}, {"m", n}, {"flops", gram_flops}, {"timed", "host wall clock of DeviceDense::gram between queue finishes"}});
+        {{"n", n}, {"m", n}, {"flops", gram_flops}, {"route", route},
+         {"timed", "host wall clock of DeviceDense::gram between queue finishes"}});
     record_flop_rate(ctx, "cholesky n=" + std::to_string(n), factor_rate,
                      {{"n", n},
                       {"flops", factor_flops},
                       {"block", dense.tuning().cholesky_block},
+                      {"route", route},
                       {"timed", "host wall clock of DeviceDense::cholesky, its info read back included"}});
     const core::Summary seconds =
         core::summarize(samples(precondition_run(), ctx.caps.case_budget, ctx.options.repeats, precondition_run));
@@ -297,6 +300,7 @@ void dense_series(Context& ctx) {
     };
     record_solves("precondition n=" + std::to_string(n), seconds,
                   {{"block", dense.tuning().cholesky_block},
+                   {"route", route},
                    {"timed", "host wall clock of DeviceDense::precondition between queue finishes"}});
 #ifdef HETFLOW_HAVE_CLBLAST
     // CLBlast on the same operands, for the choice between it and the own kernels: DSYRK (which

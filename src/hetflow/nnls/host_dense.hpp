@@ -1,0 +1,20 @@
+#pragma once
+#include <cstddef>
+#include <optional>
+
+namespace hetflow::nnls {
+
+// DeviceDense's level-3 work and triangular solves through the host's BLAS/LAPACK, on column-major
+// matrices with leading dimensions (the route DenseTuning::cpu_blas takes on CPU devices).
+
+// C (n x n) = A^T A for A (m x n), both triangles.
+void host_gram(std::size_t m, std::size_t n, const double* a, std::size_t lda, double* c, std::size_t ldc);
+
+// A (k x k) = R^T R in place, R upper (LAPACK's dpotrf); returns the 0-based column whose pivot was not
+// positive or not finite, or nothing on success.
+std::optional<std::size_t> host_cholesky(std::size_t k, double* a, std::size_t lda);
+
+// x = R^-T x (transposed) or x = R^-1 x, R upper k x k.
+void host_solve(std::size_t k, const double* r, std::size_t ldr, double* x, bool transposed);
+
+}  // namespace hetflow::nnls
