@@ -195,6 +195,16 @@ core::Event DeviceDense<Real>::gemv_n(const core::Queue& q, Real alpha, const Ma
   check_length(x, k, "gemv_n x");
   check_length(y, a.rows, "gemv_n y");
   if (a.rows == 0) return {};
+  if constexpr (std::is_same_v<Real, double>) {
+    if (host_blas_) {
+      const auto in = map_view(q, a, core::MapMode::read);
+      const auto columns = f.map(q, core::MapMode::read, 0, k);
+      const auto xs = x.map(q, core::MapMode::read, 0, k);
+      const auto ys = y.map(q, beta == 0 ? core::MapMode::write : core::MapMode::read_write, 0, a.rows);
+      host_gemv_n(a.rows, a.cols, alpha, in.data(), a.ld, columns.data(), k, xs.data(), beta, ys.data(), host_work_);
+      return {};
+    }
+  }
   const std::size_t rows = static_cast<std::size_t>(tuning_.gemv_rows);
   const std::size_t slices = static_cast<std::size_t>(tuning_.gemv_slices);
   gemv_n_.args(to_int(a.rows, "gemv_n m"), to_int(k, "gemv_n k"), alpha, a.buffer, cl_ulong{a.offset},
@@ -210,6 +220,16 @@ core::Event DeviceDense<Real>::gemv_t(const core::Queue& q, Real alpha, const Ma
   check_length(x, a.rows, "gemv_t x");
   check_length(y, k, "gemv_t y");
   if (k == 0) return {};
+  if constexpr (std::is_same_v<Real, double>) {
+    if (host_blas_) {
+      const auto in = map_view(q, a, core::MapMode::read);
+      const auto columns = f.map(q, core::MapMode::read, 0, k);
+      const auto xs = x.map(q, core::MapMode::read, 0, a.rows);
+      const auto ys = y.map(q, beta == 0 ? core::MapMode::write : core::MapMode::read_write, 0, k);
+      host_gemv_t(a.rows, a.cols, alpha, in.data(), a.ld, columns.data(), k, xs.data(), beta, ys.data(), host_work_);
+      return {};
+    }
+  }
   const std::size_t wg = static_cast<std::size_t>(tuning_.reduce_work_group);
   gemv_t_.args(to_int(a.rows, "gemv_t m"), alpha, a.buffer, cl_ulong{a.offset}, static_cast<int>(a.ld), f, x, beta, y);
   return gemv_t_.launch(q, NDRange(k * wg), NDRange(wg));

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstddef>
 #include <optional>
+#include <vector>
 
 #include "hetflow/core/buffer.hpp"
 #include "hetflow/core/context.hpp"
@@ -42,8 +43,8 @@ struct DenseTuning {
   int reduce_work_group = 256;             // dot products and A(:, F)^T r (a power of two)
   int reduce_groups = 512;                 // first-stage partial sums of a dot product
   int gather_work_group = 64;
-  // On a CPU device in FP64, the Gram matrix, the factorisation and the triangular solves run through the
-  // host's BLAS/LAPACK on the buffers mapped in place: that device is the host's own cores, where an
+  // On a CPU device in FP64, the Gram matrix, the factorisation, the triangular solves and the gathered
+  // GEMVs run through the host's BLAS/LAPACK on the buffers mapped in place: that device is the host's own cores, where an
   // optimised BLAS does this work several times faster than the portable kernels (docs/nnls.md, "TNT on
   // CPU devices"). False keeps every operation in the kernels.
   bool cpu_blas = true;
@@ -116,7 +117,7 @@ class DeviceDense {
                          const Vector& x, const Vector& y);
 
   const DenseTuning& tuning() const { return tuning_; }
-  // Whether gram, cholesky and the solves take the host's BLAS/LAPACK (DenseTuning::cpu_blas).
+  // Whether gram, cholesky, the solves and the GEMVs take the host's BLAS/LAPACK (DenseTuning::cpu_blas).
   bool host_blas() const { return host_blas_; }
 
  private:
@@ -128,6 +129,7 @@ class DeviceDense {
 
   DenseTuning tuning_;
   bool host_blas_ = false;
+  std::vector<double> host_work_;  // the host route's scratch
   core::Kernel gemm_, gather_, add_diagonal_, gemv_n_, gemv_t_, potrf_diag_, trsm_row_, trsv_t_, trsv_n_, dot_partial_,
       sum_partials_, axpy_, axpy_ratio_, xpby_ratio_;
   core::Buffer<cl_int> info_;     // the failed Cholesky column + 1, or 0

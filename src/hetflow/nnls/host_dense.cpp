@@ -40,6 +40,30 @@ std::optional<std::size_t> host_cholesky(std::size_t k, double* a, std::size_t l
   return std::nullopt;
 }
 
+void host_gemv_n(std::size_t m, std::size_t n, double alpha, const double* a, std::size_t lda, const int* f,
+                 std::size_t k, const double* x, double beta, double* y, std::vector<double>& full) {
+  if (m == 0) return;
+  full.assign(n, 0.0);
+  for (std::size_t j = 0; j < k; ++j) full[static_cast<std::size_t>(f[j])] = x[j];
+  const int rows = fortran_int(m, "gemv rows"), cols = fortran_int(n, "gemv columns"), ld = fortran_int(lda, "gemv lda");
+  const int one = 1;
+  dgemv_("N", &rows, &cols, &alpha, a, &ld, full.data(), &one, &beta, y, &one);
+}
+
+void host_gemv_t(std::size_t m, std::size_t n, double alpha, const double* a, std::size_t lda, const int* f,
+                 std::size_t k, const double* x, double beta, double* y, std::vector<double>& full) {
+  if (k == 0) return;
+  full.assign(n, 0.0);
+  const int rows = fortran_int(m, "gemv rows"), cols = fortran_int(n, "gemv columns"), ld = fortran_int(lda, "gemv lda");
+  const int one = 1;
+  const double unit = 1.0, zero = 0.0;
+  dgemv_("T", &rows, &cols, &unit, a, &ld, x, &one, &zero, full.data(), &one);
+  for (std::size_t i = 0; i < k; ++i) {
+    const double product = alpha * full[static_cast<std::size_t>(f[i])];
+    y[i] = beta == 0.0 ? product : product + beta * y[i];
+  }
+}
+
 void host_solve(std::size_t k, const double* r, std::size_t ldr, double* x, bool transposed) {
   if (k == 0) return;
   const int n = fortran_int(k, "solve k"), ld = fortran_int(ldr, "solve ldr"), one = 1;

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstddef>
 #include <optional>
+#include <vector>
 
 namespace hetflow::nnls {
 
@@ -13,6 +14,16 @@ void host_gram(std::size_t m, std::size_t n, const double* a, std::size_t lda, d
 // A (k x k) = R^T R in place, R upper (LAPACK's dpotrf); returns the 0-based column whose pivot was not
 // positive or not finite, or nothing on success.
 std::optional<std::size_t> host_cholesky(std::size_t k, double* a, std::size_t lda);
+
+// y (m) = alpha A(:, F) x + beta y for A (m x n) and the k column indices F, x of length k; beta == 0
+// does not read y. `full` is scratch (x scattered over all n columns, so that one multithreaded DGEMV
+// does the product).
+void host_gemv_n(std::size_t m, std::size_t n, double alpha, const double* a, std::size_t lda, const int* f,
+                 std::size_t k, const double* x, double beta, double* y, std::vector<double>& full);
+// y (k) = alpha A(:, F)^T x + beta y, x of length m; beta == 0 does not read y. `full` is scratch (the
+// product with all n columns, gathered).
+void host_gemv_t(std::size_t m, std::size_t n, double alpha, const double* a, std::size_t lda, const int* f,
+                 std::size_t k, const double* x, double beta, double* y, std::vector<double>& full);
 
 // x = R^-T x (transposed) or x = R^-1 x, R upper k x k.
 void host_solve(std::size_t k, const double* r, std::size_t ldr, double* x, bool transposed);
