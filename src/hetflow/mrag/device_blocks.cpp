@@ -14,6 +14,7 @@
 #include "hetflow/core/thread_link.hpp"
 #include "hetflow/mrag/block_parts.hpp"
 #include "hetflow/mrag/block_rhs.hpp"
+#include "hetflow/mrag/ghost_recipes.hpp"
 
 namespace hetflow::mrag {
 namespace {
@@ -31,8 +32,9 @@ struct TreeTables {
   BlockParts parts;
 };
 
-TreeTables tree_tables(const BlockTree& tree, int s, const Sides& sides, std::span<const double> weights) {
-  TreeTables t{ghost_table(tree, s, adapt_ghosts, true, sides), reflux_table(tree, s, sides), {}};
+TreeTables tree_tables(const BlockTree& tree, int s, const Sides& sides, std::span<const double> weights,
+                       GhostRecipes& recipes) {
+  TreeTables t{recipes.table(tree), reflux_table(tree, s, sides), {}};
   const std::size_t leaves = tree.leaves().size();
   t.parts = weights.size() == 1
                 ? BlockParts{{all_leaves(leaves)}, std::vector<std::uint32_t>(leaves, 0), {{{}}}, {{{}}}}
@@ -57,7 +59,8 @@ class DeviceBlocksOf final : public DeviceBlocks {
         root_size_(root_size),
         scheme_(scheme),
         link_(link),
-        weights_(std::move(weights)) {
+        weights_(std::move(weights)),
+        recipes_(s, adapt_ghosts, true, sides) {
     const core::Context& context = queue.context();
     global_ = mrag_range(context.device().info);
     local_ = core::NDRange(mrag_work_group);
@@ -71,7 +74,7 @@ class DeviceBlocksOf final : public DeviceBlocks {
   }
 
   void bind(const BlockTree& tree, bool stiffened) override {
-    bind(tree, stiffened, tree_tables(tree, s_, sides_, weights_));
+    bind(tree, stiffened, tree_tables(tree, s_, sides_, weights_, recipes_));
   }
 
   // Binds `tree` with its tables, and with `data` (block data of the tree) as the state, or none.
@@ -165,7 +168,7 @@ class DeviceBlocksOf final : public DeviceBlocks {
 
   void remap(const BlockTree& next, const std::vector<cl_int>& mode, const std::vector<cl_uint>& source,
              const std::vector<cl_int>& child, bool stiffened) override {
-    bind(next, stiffened, tree_tables(next, s_, sides_, weights_), remapped(next, mode, source, child));
+    bind(next, stiffened, tree_tables(next, s_, sides_, weights_, recipes_), remapped(next, mode, source, child));
   }
 
   // The block data of `next` built from the state (DeviceBlocks::remap), on a part after details() gathered
@@ -218,6 +221,8 @@ class DeviceBlocksOf final : public DeviceBlocks {
   SpatialScheme scheme_;
   core::Link* link_;
   std::vector<double> weights_;
+  // Kept across adaptations, so that a new tree builds recipes only for surroundings not met before.
+  GhostRecipes recipes_;
   std::unique_ptr<BlockHalo<Real>> halo_;
   std::unique_ptr<BlockRhs<Real>> rhs_;
   // The state and the stages' (q2 for the third-order scheme alone).
@@ -236,7 +241,7 @@ class ThreadedBlocks final : public DeviceBlocks {
  public:
   ThreadedBlocks(const core::DeviceSet& devices, const std::vector<double>& weights, int s, const Sides& sides,
                  double root_size, const SpatialScheme& scheme)
-      : hub_(devices.size()), s_(s), sides_(sides), weights_(weights) {
+      : hub_(devices.size()), s_(s), sides_(sides), weights_(weights), recipes_(s, adapt_ghosts, true, sides) {
     for (std::size_t k = 0; k < devices.size(); ++k) links_.push_back(std::make_unique<core::ThreadLink>(hub_, k));
     for (std::size_t k = 0; k < devices.size(); ++k)
       parts_.push_back(std::make_unique<DeviceBlocksOf<Real>>(devices.compute(k), s, sides, root_size, scheme,
@@ -244,7 +249,7 @@ class ThreadedBlocks final : public DeviceBlocks {
   }
 
   void bind(const BlockTree& tree, bool stiffened) override {
-    const TreeTables t = tree_tables(tree, s_, sides_, weights_);
+    const TreeTables t = tree_tables(tree, s_, sides_, weights_, recipes_);
     on_parts([&](std::size_t k) { parts_[k]->bind(tree, stiffened, t); });
   }
   std::size_t values() const override { return parts_.front()->values(); }
@@ -267,7 +272,7 @@ class ThreadedBlocks final : public DeviceBlocks {
              const std::vector<cl_int>& child, bool stiffened) override {
     std::vector<core::Buffer<Real>> data(parts_.size());
     on_parts([&](std::size_t k) { data[k] = parts_[k]->remapped(next, mode, source, child); });
-    const TreeTables t = tree_tables(next, s_, sides_, weights_);
+    const TreeTables t = tree_tables(next, s_, sides_, weights_, recipes_);
     on_parts([&](std::size_t k) { parts_[k]->bind(next, stiffened, t, std::move(data[k])); });
   }
 
@@ -285,6 +290,7 @@ class ThreadedBlocks final : public DeviceBlocks {
   int s_;
   Sides sides_;
   std::vector<double> weights_;
+  GhostRecipes recipes_;
   std::vector<std::unique_ptr<core::ThreadLink>> links_;
   std::vector<std::unique_ptr<DeviceBlocksOf<Real>>> parts_;
 };

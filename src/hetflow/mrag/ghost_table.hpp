@@ -52,9 +52,9 @@ struct GhostSource {
 // when finer leaves tile it, else the tensor prediction from the 5 × 5 cells around its parent
 // (wavelets.hpp), taken along y from five nodes that each predict along x from one row. Node n has the
 // sources node_sources[node_start[n] .. node_start[n + 1]), which name leaf cells and nodes of earlier
-// passes: pass k holds nodes node_pass[k] .. node_pass[k + 1]. Ghosts sharing a coarse cell share its node,
-// which is resolved once. Past a wall a cell is its mirror image, its normal momentum negated (`flip`).
-// Terms with the same source and flip are summed, in the order of their places.
+// passes: pass k holds nodes node_pass[k] .. node_pass[k + 1]. A block's ghosts sharing a coarse cell share
+// its node, which is resolved once per block. Past a wall a cell is its mirror image, its normal momentum
+// negated (`flip`). Terms with the same source and flip are summed, in the order of their places.
 struct GhostTable {
   std::vector<std::pair<int, int>> ghost_cells;  // (i, j) in a block's cell coordinates, outside [0, s)²
   std::vector<std::uint32_t> start;
@@ -70,8 +70,8 @@ struct GhostTable {
 // order (rows from the bottom, cells from the left).
 std::vector<std::pair<int, int>> ghost_cells(int s, int width, bool corners);
 
-// Throws core::Error unless s ≥ 2 width and the edges are given; the tree's jump limit keeps the
-// recursion within adjacent blocks.
+// The table assembled from the blocks' recipes (GhostRecipes, which keeps them across trees). Throws
+// core::Error unless s ≥ 2 width and the edges are given.
 GhostTable ghost_table(const BlockTree& tree, int s, int width, bool corners, const Sides& sides);
 
 // The table of a band within `wide`'s (narrower, or without the corners) for the leaves `own` (all

@@ -1,0 +1,297 @@
+#include "hetflow/mrag/ghost_recipes.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "hetflow/core/error.hpp"
+#include "hetflow/core/parallel.hpp"
+#include "hetflow/mrag/ghost_resolver.hpp"
+
+namespace hetflow::mrag {
+namespace {
+
+using detail::LeafGrid;
+
+// Position x of level `level` (of a block at x0 of level `from`) seen from level `level`: x0 2^d, or x0 >> −d.
+long scaled(long x0, int from, int level) { return level >= from ? x0 << (level - from) : x0 >> (from - level); }
+
+// The representative of offset d on a periodic axis of n positions nearest to 0.
+long nearest(long d, long n) {
+  d %= n;
+  if (d >= (n + 1) / 2) d -= n;
+  if (d < -(n / 2)) d += n;
+  return d;
+}
+
+void append(std::string& code, long value) {
+  const auto v = static_cast<std::int32_t>(value);
+  code.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+
+// How the leaves split a block position that finer leaves tile: a depth-first walk, '1' for a leaf and '0'
+// for a split followed by its four children.
+void split_code(const BlockTree& tree, const BlockKey& key, std::string& code) {
+  if (tree.is_leaf(key)) {
+    code.push_back('1');
+    return;
+  }
+  code.push_back('0');
+  for (int b = 0; b < 2; ++b)
+    for (int a = 0; a < 2; ++a) split_code(tree, key.child(a, b), code);
+}
+
+// What a recipe depends on around `block`: for each block position of its level within `window` of it,
+// which sides of the domain it lies past (periodic sides wrap it), and, inside the domain, the level of the
+// leaf covering it and where it lies in that leaf, or how finer leaves split it.
+std::string surroundings(const BlockTree& tree, const LeafGrid& grid, const Sides& sides, int window,
+                         const BlockKey& block) {
+  const long nx = static_cast<long>(tree.roots_x()) << block.level, ny = static_cast<long>(tree.roots_y()) << block.level;
+  std::string code;
+  for (long dy = -window; dy <= window; ++dy)
+    for (long dx = -window; dx <= window; ++dx) {
+      long p[2] = {block.x + dx, block.y + dy};
+      const long n[2] = {nx, ny};
+      char past = 0;  // bit 2 axis + (0 low, 1 high); bit 4 + …: the same past a periodic side
+      for (int axis = 0; axis < 2; ++axis) {
+        if (p[axis] >= 0 && p[axis] < n[axis]) continue;
+        const int side = 2 * axis + (p[axis] < 0 ? 0 : 1);
+        if ((axis == 0 ? sides.west : sides.south) == Edge::periodic) {
+          past |= static_cast<char>(16 << side);
+          p[axis] = ((p[axis] % n[axis]) + n[axis]) % n[axis];
+        } else {
+          past |= static_cast<char>(1 << side);
+        }
+      }
+      code.push_back(past);
+      if (past & 0x0F) continue;
+      const BlockKey at{block.level, static_cast<int>(p[0]), static_cast<int>(p[1])};
+      const LeafGrid::Entry* leaf = grid.covering(at);
+      if (!leaf) {
+        split_code(tree, at, code);
+        continue;
+      }
+      const int d = block.level - leaf->leaf.level;
+      code.push_back(static_cast<char>('a' + d));
+      if (d > 0) {
+        append(code, p[0] - (static_cast<long>(leaf->leaf.x) << d));
+        append(code, p[1] - (static_cast<long>(leaf->leaf.y) << d));
+      }
+    }
+  return code;
+}
+
+// The recipe of leaf `index`, or none when its recursion reached past `window` blocks of its level.
+std::optional<GhostRecipe> build_recipe(const BlockTree& tree, const LeafGrid& grid,
+                                        const std::vector<BlockKey>& leaves, std::uint32_t index, int s,
+                                        const std::vector<std::pair<int, int>>& cells, const Sides& sides,
+                                        int window) {
+  const BlockKey& block = leaves[index];
+  detail::Part part;
+  detail::Resolver resolver(tree, grid, s, sides, part, block.level);
+  std::vector<GhostSource> terms;
+  for (const auto& [gi, gj] : cells) {
+    resolver.add(block.level, static_cast<long>(block.x) * s + gi, static_cast<long>(block.y) * s + gj, 1.0, 0, terms);
+    part.counts.push_back(static_cast<std::uint32_t>(resolver.merge(terms, part.sources)));
+  }
+  const auto& reach = resolver.reach();
+  if (reach[0] < (static_cast<long>(block.x) - window) * s || reach[1] > (static_cast<long>(block.x) + window + 1) * s ||
+      reach[2] < (static_cast<long>(block.y) - window) * s || reach[3] > (static_cast<long>(block.y) + window + 1) * s)
+    return std::nullopt;
+
+  GhostRecipe r;
+  // Nodes by depth, in the order they were met within a depth.
+  std::uint32_t deepest = 0;
+  for (const detail::Node& node : part.nodes) deepest = std::max(deepest, node.depth);
+  std::vector<std::uint32_t> local(part.nodes.size()), order;
+  r.depth_first.assign(1, 0);
+  for (std::uint32_t depth = 1; depth <= deepest; ++depth) {
+    for (std::uint32_t n = 0; n < part.nodes.size(); ++n)
+      if (part.nodes[n].depth == depth) {
+        local[n] = static_cast<std::uint32_t>(order.size());
+        order.push_back(n);
+      }
+    r.depth_first.push_back(static_cast<std::uint32_t>(order.size()));
+  }
+  // Leaves by slot, in the order the ghosts and then the nodes name them.
+  std::vector<std::uint32_t> slot_of_leaf;  // pairs (leaf, slot), searched linearly: a block reads few leaves
+  const auto relative = [&](GhostSource t) {
+    if (t.block == GhostSource::node) {
+      t.cell = local[t.cell];
+    } else if (t.block != GhostSource::inflow) {
+      const auto at = std::find(slot_of_leaf.begin(), slot_of_leaf.end(), t.block);
+      if (at == slot_of_leaf.end()) {
+        const BlockKey& leaf = leaves[t.block];
+        long dx = leaf.x - scaled(block.x, block.level, leaf.level), dy = leaf.y - scaled(block.y, block.level, leaf.level);
+        if (sides.west == Edge::periodic) dx = nearest(dx, static_cast<long>(tree.roots_x()) << leaf.level);
+        if (sides.south == Edge::periodic) dy = nearest(dy, static_cast<long>(tree.roots_y()) << leaf.level);
+        r.slots.push_back({leaf.level - block.level, static_cast<int>(dx), static_cast<int>(dy)});
+        slot_of_leaf.push_back(t.block);
+        t.block = static_cast<std::uint32_t>(r.slots.size() - 1);
+      } else {
+        t.block = static_cast<std::uint32_t>(at - slot_of_leaf.begin());
+      }
+    }
+    return t;
+  };
+  r.first.assign(1, 0);
+  std::size_t k = 0;
+  for (const std::uint32_t count : part.counts) {
+    for (std::uint32_t m = 0; m < count; ++m) r.sources.push_back(relative(part.sources[k++]));
+    r.first.push_back(static_cast<std::uint32_t>(r.sources.size()));
+  }
+  r.node_first.assign(1, 0);
+  for (const std::uint32_t n : order) {
+    const detail::Node& node = part.nodes[n];
+    for (std::size_t m = 0; m < node.count; ++m) r.node_sources.push_back(relative(part.node_sources[node.first + m]));
+    r.node_first.push_back(static_cast<std::uint32_t>(r.node_sources.size()));
+  }
+  return r;
+}
+
+// The window that holds a band of `width` on blocks of s cells when the recursion descends two levels: a
+// ghost's prediction reaches 5 cells of its level farther, a second one 10.
+int first_window(int s, int width) { return (width + 15 + s - 1) / s; }
+
+}  // namespace
+
+GhostRecipe ghost_recipe(const BlockTree& tree, std::uint32_t leaf, int s, int width, bool corners,
+                         const Sides& sides, int window) {
+  check(sides);
+  const LeafGrid grid(tree);
+  const std::vector<BlockKey> leaves(tree.leaves().begin(), tree.leaves().end());
+  if (leaf >= leaves.size())
+    throw core::Error("ghost recipe: leaf " + std::to_string(leaf) + " of a tree of " + std::to_string(leaves.size()));
+  std::optional<GhostRecipe> r = build_recipe(tree, grid, leaves, leaf, s, ghost_cells(s, width, corners), sides, window);
+  if (!r)
+    throw core::Error("ghost recipe: leaf " + std::to_string(leaf) + "'s ghosts reach farther than " +
+                      std::to_string(window) + " blocks");
+  return std::move(*r);
+}
+
+GhostRecipes::GhostRecipes(int s, int width, bool corners, const Sides& sides)
+    : s_(s), width_(width), corners_(corners), sides_(sides), window_(first_window(s, width)) {
+  check(sides);
+  if (width < 1 || s < 2 * width)
+    throw core::Error("ghost table: blocks of " + std::to_string(s) + " cells per side cannot hold a ghost band " +
+                      std::to_string(width) + " wide (needs s >= 2 width)");
+}
+
+std::vector<std::shared_ptr<const GhostRecipe>> GhostRecipes::recipes(const BlockTree& tree) {
+  const LeafGrid grid(tree);
+  const std::vector<BlockKey> leaves(tree.leaves().begin(), tree.leaves().end());
+  const std::vector<std::pair<int, int>> cells = ghost_cells(s_, width_, corners_);
+  std::vector<std::string> codes(leaves.size());
+  // A recursion that reaches past the window widens it, and the recipes are looked up again.
+  for (;;) {
+    core::parallel_ranges(leaves.size(), 64, [&](std::size_t first, std::size_t last) {
+      for (std::size_t b = first; b < last; ++b) codes[b] = surroundings(tree, grid, sides_, window_, leaves[b]);
+    });
+    std::unordered_map<std::string, std::uint32_t> missing;  // surroundings → the first leaf with them
+    for (std::size_t b = 0; b < leaves.size(); ++b)
+      if (!recipes_.count(codes[b])) missing.emplace(codes[b], static_cast<std::uint32_t>(b));
+    std::vector<std::pair<std::string, std::uint32_t>> todo(missing.begin(), missing.end());
+    std::vector<std::optional<GhostRecipe>> built(todo.size());
+    core::parallel_ranges(todo.size(), 4, [&](std::size_t first, std::size_t last) {
+      for (std::size_t k = first; k < last; ++k)
+        built[k] = build_recipe(tree, grid, leaves, todo[k].second, s_, cells, sides_, window_);
+    });
+    if (std::all_of(built.begin(), built.end(), [](const auto& r) { return r.has_value(); })) {
+      for (std::size_t k = 0; k < todo.size(); ++k)
+        recipes_.emplace(std::move(todo[k].first), std::make_shared<const GhostRecipe>(std::move(*built[k])));
+      break;
+    }
+    ++window_;
+    recipes_.clear();
+  }
+  std::vector<std::shared_ptr<const GhostRecipe>> out;
+  for (const std::string& code : codes) out.push_back(recipes_.at(code));
+  return out;
+}
+
+GhostTable GhostRecipes::table(const BlockTree& tree) {
+  GhostTable table;
+  table.ghost_cells = ghost_cells(s_, width_, corners_);
+  const std::vector<std::shared_ptr<const GhostRecipe>> held = recipes(tree);
+  const LeafGrid grid(tree);
+  const std::vector<BlockKey> leaves(tree.leaves().begin(), tree.leaves().end());
+  const std::size_t blocks = leaves.size();
+  std::vector<const GhostRecipe*> recipe;
+  for (const auto& r : held) recipe.push_back(r.get());
+
+  // Each block's slots as leaf indices.
+  std::vector<std::size_t> slot_first(blocks + 1, 0);
+  for (std::size_t b = 0; b < blocks; ++b) slot_first[b + 1] = slot_first[b] + recipe[b]->slots.size();
+  std::vector<std::uint32_t> slot_leaf(slot_first.back());
+  core::parallel_ranges(blocks, 64, [&](std::size_t first, std::size_t last) {
+    for (std::size_t b = first; b < last; ++b) {
+      const BlockKey& block = leaves[b];
+      for (std::size_t k = 0; k < recipe[b]->slots.size(); ++k) {
+        const BlockKey& rel = recipe[b]->slots[k];
+        const int level = block.level + rel.level;
+        long x = scaled(block.x, block.level, level) + rel.x, y = scaled(block.y, block.level, level) + rel.y;
+        const long nx = static_cast<long>(tree.roots_x()) << level, ny = static_cast<long>(tree.roots_y()) << level;
+        x = ((x % nx) + nx) % nx;
+        y = ((y % ny) + ny) % ny;
+        // Alike surroundings hold the same leaves at the same places, so the slot is a leaf.
+        slot_leaf[slot_first[b] + k] = grid.covering({level, static_cast<int>(x), static_cast<int>(y)})->index;
+      }
+    }
+  });
+
+  // Nodes numbered by depth, then block, then the recipe's order.
+  std::size_t depths = 0;
+  for (const GhostRecipe* r : recipe) depths = std::max(depths, r->depth_first.size() - 1);
+  std::vector<std::vector<std::uint32_t>> node_offset(depths, std::vector<std::uint32_t>(blocks));
+  table.node_pass.assign(1, 0);
+  table.node_start.assign(1, 0);
+  for (std::size_t d = 0; d < depths; ++d) {
+    for (std::size_t b = 0; b < blocks; ++b) {
+      const GhostRecipe& r = *recipe[b];
+      node_offset[d][b] = static_cast<std::uint32_t>(table.node_start.size() - 1);
+      if (d + 1 >= r.depth_first.size()) continue;
+      for (std::uint32_t n = r.depth_first[d]; n < r.depth_first[d + 1]; ++n)
+        table.node_start.push_back(table.node_start.back() + r.node_first[n + 1] - r.node_first[n]);
+    }
+    table.node_pass.push_back(static_cast<std::uint32_t>(table.node_start.size() - 1));
+  }
+  const auto placed = [&](std::size_t b, GhostSource t) {
+    if (t.block == GhostSource::node) {
+      const GhostRecipe& r = *recipe[b];
+      std::size_t d = 0;
+      while (t.cell >= r.depth_first[d + 1]) ++d;
+      t.cell = node_offset[d][b] + t.cell - r.depth_first[d];
+    } else if (t.block != GhostSource::inflow) {
+      t.block = slot_leaf[slot_first[b] + t.block];
+    }
+    return t;
+  };
+  table.node_sources.resize(table.node_start.back());
+  core::parallel_ranges(blocks, 16, [&](std::size_t first, std::size_t last) {
+    for (std::size_t b = first; b < last; ++b) {
+      const GhostRecipe& r = *recipe[b];
+      for (std::size_t d = 0; d + 1 < r.depth_first.size(); ++d)
+        for (std::uint32_t n = r.depth_first[d]; n < r.depth_first[d + 1]; ++n) {
+          GhostSource* out = table.node_sources.data() + table.node_start[node_offset[d][b] + n - r.depth_first[d]];
+          for (std::uint32_t m = r.node_first[n]; m < r.node_first[n + 1]; ++m) *out++ = placed(b, r.node_sources[m]);
+        }
+    }
+  });
+  const std::size_t count = table.ghost_cells.size();
+  table.start.assign(blocks * count + 1, 0);
+  for (std::size_t b = 0; b < blocks; ++b)
+    for (std::size_t g = 0; g < count; ++g)
+      table.start[b * count + g + 1] = table.start[b * count + g] + recipe[b]->first[g + 1] - recipe[b]->first[g];
+  table.sources.resize(table.start.back());
+  core::parallel_ranges(blocks, 16, [&](std::size_t first, std::size_t last) {
+    for (std::size_t b = first; b < last; ++b) {
+      const GhostRecipe& r = *recipe[b];
+      GhostSource* out = table.sources.data() + table.start[b * count];
+      for (const GhostSource& t : r.sources) *out++ = placed(b, t);
+    }
+  });
+  return table;
+}
+
+}  // namespace hetflow::mrag

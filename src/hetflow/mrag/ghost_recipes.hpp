@@ -1,0 +1,66 @@
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "hetflow/mrag/block_tree.hpp"
+#include "hetflow/mrag/ghost_table.hpp"
+
+namespace hetflow::mrag {
+
+// The ghosts of one block as fixed combinations of the cells of the leaves around it, with the leaves
+// named relative to the block (docs/mrag.md, Ghosts): blocks whose surroundings look alike share one
+// recipe. Slot k is the leaf at level L + slots[k].level and position (X 2^d + slots[k].x, Y 2^d + slots[k].y)
+// for a block (L, X, Y) with d = slots[k].level (X >> −d for d < 0), wrapped across periodic sides. Ghost
+// g has sources[first[g] .. first[g + 1]), whose `block` is a slot (or GhostSource::inflow, or
+// GhostSource::node with `cell` a node of the recipe). Nodes are ordered by depth: those of depth d + 1 are
+// depth_first[d] .. depth_first[d + 1], node n has node_sources[node_first[n] .. node_first[n + 1]].
+struct GhostRecipe {
+  std::vector<BlockKey> slots;
+  std::vector<std::uint32_t> first;
+  std::vector<GhostSource> sources;
+  std::vector<std::uint32_t> depth_first, node_first;
+  std::vector<GhostSource> node_sources;
+
+  std::size_t nodes() const { return node_first.size() - 1; }
+  bool operator==(const GhostRecipe&) const = default;
+};
+
+// The recipe of leaf `leaf` of `tree` (its index in leaf order) for the band of `width` cells, without or
+// with its corners. Throws core::Error when its sources reach farther than `window` blocks of the leaf's
+// level from it, beyond which GhostRecipes does not compare surroundings.
+GhostRecipe ghost_recipe(const BlockTree& tree, std::uint32_t leaf, int s, int width, bool corners,
+                         const Sides& sides, int window);
+
+// Ghost tables assembled from recipes kept across trees: a block's recipe is looked up by the leaves
+// around it, within `window()` blocks of its level on each side (their levels and, when coarser, where the
+// block lies in them; when finer, how they are split; which sides of the domain the window crosses), and
+// built only for surroundings not met before. Two blocks that look alike there resolve every ghost through
+// the same cells, since the recursion never reaches beyond the window (ghost_recipe checks it), so they
+// share the recipe's sources and its order of summation: the table's ghost values are the ones each
+// block's own resolution gives, bit for bit. Nodes are resolved once per block, not shared between blocks.
+class GhostRecipes {
+ public:
+  // Throws core::Error unless s ≥ 2 width and the sides are consistent.
+  GhostRecipes(int s, int width, bool corners, const Sides& sides);
+
+  // Each leaf's recipe, in leaf order, and the table they make.
+  std::vector<std::shared_ptr<const GhostRecipe>> recipes(const BlockTree& tree);
+  GhostTable table(const BlockTree& tree);
+
+  // The recipes kept, and the surroundings' radius in blocks.
+  std::size_t kinds() const { return recipes_.size(); }
+  int window() const { return window_; }
+
+ private:
+  int s_, width_;
+  bool corners_;
+  Sides sides_;
+  int window_;
+  std::unordered_map<std::string, std::shared_ptr<const GhostRecipe>> recipes_;
+};
+
+}  // namespace hetflow::mrag
