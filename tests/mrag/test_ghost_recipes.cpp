@@ -52,10 +52,10 @@ TEST(MragGhostRecipes, EveryLeafTakesItsOwnResolution) {
         for (const std::uint64_t seed : {1u, 7u, 42u}) {
           const BlockTree tree = random_tree(4, seed);
           GhostRecipes recipes(s, width, corners, domain.sides);
-          const auto taken = recipes.recipes(tree);
-          ASSERT_EQ(taken.size(), tree.leaves().size());
-          for (std::uint32_t b = 0; b < taken.size(); ++b)
-            ASSERT_EQ(*taken[b], ghost_recipe(tree, b, s, width, corners, domain.sides, recipes.window()))
+          const GhostPlan plan = recipes.plan(tree);
+          ASSERT_EQ(plan.kind.size(), tree.leaves().size());
+          for (std::uint32_t b = 0; b < plan.kind.size(); ++b)
+            ASSERT_EQ(recipes.kind(plan.kind[b]), ghost_recipe(tree, b, s, width, corners, domain.sides, recipes.window()))
                 << domain.name << ", s " << s << ", band " << width << ", seed " << seed << ", leaf " << b;
         }
 }

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -7,6 +8,7 @@
 #include "hetflow/core/error.hpp"
 #include "hetflow/mrag/block_tree.hpp"
 #include "hetflow/mrag/device_ghosts.hpp"
+#include "hetflow/mrag/ghost_recipes.hpp"
 #include "hetflow/mrag/ghost_table.hpp"
 
 namespace hetflow::mrag {
@@ -167,19 +169,16 @@ namespace {
 
 // Sides whose ghosts copy a same-level neighbour unflipped are read directly by the right-hand side: on 2 × 1
 // roots, periodic in x with walls in y, each root's west and east sides name the other root and its south
-// and north sides (mirrors) none; after refining root 0, the sides facing the jump name none, and the fill's
-// start gives sources exactly to the ghosts of the sides that name none.
+// and north sides (mirrors) none; after refining root 0, the sides facing the jump name none.
 TEST(MragGhostTable, DirectSidesAreSameLevelCopies) {
   BlockTree tree(2, 1, 1);
-  const Sides walls = sides(Edge::periodic, Edge::wall);
-  std::vector<cl_uint> n = direct_neighbours(ghost_table(tree, s, 3, false, walls), 2, s);
+  GhostRecipes recipes(s, 3, false, sides(Edge::periodic, Edge::wall));
+  std::vector<cl_uint> n = direct_neighbours(recipes, recipes.plan(tree));
   EXPECT_EQ(n, (std::vector<cl_uint>{1, 1, no_neighbour, no_neighbour, 0, 0, no_neighbour, no_neighbour}));
   tree.refine({0, 0, 0});
-  GhostTable table = ghost_table(tree, s, 3, false, walls);
-  const std::size_t blocks = tree.leaves().size(), count = table.ghost_cells.size();
-  n = direct_neighbours(table, blocks, s);
+  n = direct_neighbours(recipes, recipes.plan(tree));
   // Leaves: the root (1, 0) at level 0, then the children (0, 0), (0, 1), (1, 0), (1, 1) at level 1.
-  ASSERT_EQ(blocks, 5u);
+  ASSERT_EQ(n.size(), 4u * 5);
   EXPECT_EQ(n[0], no_neighbour);  // the root's west and east face the refined root
   EXPECT_EQ(n[1], no_neighbour);
   EXPECT_EQ(n[4 * 1 + 1], 3u);            // child (0, 0)'s east is child (1, 0)
@@ -187,65 +186,21 @@ TEST(MragGhostTable, DirectSidesAreSameLevelCopies) {
   EXPECT_EQ(n[4 * 1 + 0], no_neighbour);  // its west faces the coarse root across the periodic side
   EXPECT_EQ(n[4 * 1 + 2], no_neighbour);  // its south is a wall
   EXPECT_EQ(n[4 * 3 + 1], no_neighbour);  // child (1, 0)'s east faces the coarse root
-  const GhostTable full = table;
-  table.start = filled_start(table, n, s);
-  std::size_t kept = 0;
-  for (std::size_t b = 0; b < blocks; ++b)
-    for (std::size_t g = 0; g < count; ++g) {
-      const auto [i, j] = full.ghost_cells[g];
-      const int side = i < 0 ? 0 : i >= s ? 1 : j < 0 ? 2 : 3;
-      const std::size_t had = full.start[b * count + g + 1] - full.start[b * count + g];
-      const std::size_t has = table.start[b * count + g + 1] - table.start[b * count + g];
-      EXPECT_EQ(has, n[4 * b + static_cast<std::size_t>(side)] == no_neighbour ? had : 0) << b << " " << g;
-      kept += has;
-    }
-  EXPECT_GT(kept, 0u);
-  EXPECT_LT(kept, full.sources.size());
-}
-
-// The band of 3 without corners taken from the band of 4 with corners has the values of its own table, bit
-// for bit, on data without structure, and only the nodes it reaches; a wider band is refused.
-TEST(MragGhostTable, ANarrowedTableHasTheValuesOfItsOwn) {
-  const BlockTree tree = adapted_tree();
-  const Sides domain = sides(Edge::wall, Edge::periodic);
-  const GhostTable wide = ghost_table(tree, s, 4, true, domain);
-  const GhostTable narrow = narrowed(wide, s, 3, false), own = ghost_table(tree, s, 3, false, domain);
-  ASSERT_EQ(narrow.ghost_cells, own.ghost_cells);
-  ASSERT_EQ(narrow.start.size(), own.start.size());
-  EXPECT_LT(narrow.nodes(), wide.nodes());
-  std::vector<std::vector<double>> data(tree.leaves().size(), std::vector<double>(s * s));
-  std::uint64_t state = 12345;
-  for (auto& block : data)
-    for (double& v : block) {
-      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-      v = static_cast<double>(state >> 11) * 0x1p-53;
-    }
-  const auto values = [&](const GhostTable& t) {
-    std::vector<double> nodes, ghosts;
-    for (std::size_t n = 0; n < t.nodes(); ++n)
-      nodes.push_back(sum(t.node_sources, t.node_start[n], t.node_start[n + 1], data, nodes));
-    for (std::size_t e = 0; e + 1 < t.start.size(); ++e)
-      ghosts.push_back(sum(t.sources, t.start[e], t.start[e + 1], data, nodes));
-    return ghosts;
-  };
-  EXPECT_EQ(values(narrow), values(own));
-  EXPECT_THROW(narrowed(own, s, 4, true), core::Error);
+  EXPECT_THROW(direct_neighbours(GhostRecipes(s, 3, true, sides(Edge::wall, Edge::wall)), GhostPlan{}), core::Error);
 }
 
 // A side whose ghosts are each one node of weight 1 (predicted cells, whose node number may equal the cell
 // a copy would read) is filled, not read from a block.
 TEST(MragGhostTable, ASideOfNodesIsNotReadDirectly) {
-  const BlockTree tree(2, 1, 0);
-  GhostTable table = ghost_table(tree, s, 3, false, sides(Edge::periodic, Edge::periodic));
-  const std::size_t count = table.ghost_cells.size();
-  for (std::size_t g = 0; g < count; ++g)
-    if (table.ghost_cells[g].first < 0) {
-      GhostSource& source = table.sources[table.start[g]];
-      source.block = GhostSource::node;  // block 0's west side: same cells, now named as nodes
-    }
-  const std::vector<cl_uint> n = direct_neighbours(table, 2, s);
+  GhostRecipes recipes(s, 3, false, sides(Edge::periodic, Edge::periodic));
+  const GhostPlan plan = recipes.plan(BlockTree(2, 1, 0));
+  GhostRecipe recipe = recipes.kind(plan.kind[0]);
+  const std::vector<std::pair<int, int>> cells = ghost_cells(s, 3, false);
+  for (std::size_t g = 0; g < cells.size(); ++g)
+    if (cells[g].first < 0) recipe.sources[recipe.first[g]].block = GhostSource::node;  // the same cells as nodes
+  const std::array<cl_uint, 4> n = direct_sides(recipe, s, 3);
   EXPECT_EQ(n[0], no_neighbour);
-  EXPECT_EQ(n[1], 1u);  // its east side still copies block 1
+  EXPECT_NE(n[1], no_neighbour);  // its east side still copies the other block
 }
 
 }  // namespace

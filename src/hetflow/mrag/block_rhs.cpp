@@ -52,18 +52,23 @@ LeafOrder leaf_order(const LeafList& own, const LeafList& sent, const RefluxTabl
 template <class Real>
 BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, int s, const Sides& sides, double root_size,
                          bool stiffened, const SpatialScheme& scheme)
-    : BlockRhs(queue, tree,
-               Part{all_leaves(tree.leaves().size()), ghost_table(tree, s, rhs_ghosts, false, sides),
-                    reflux_table(tree, s, sides)},
-               s, sides, root_size, stiffened, scheme) {}
+    : BlockRhs(queue, tree, whole_tree(queue, tree, s, sides), s, root_size, stiffened, scheme) {}
 
 template <class Real>
-BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, Part part, int s, const Sides& sides,
-                         double root_size, bool stiffened, const SpatialScheme& scheme)
+typename BlockRhs<Real>::Part BlockRhs<Real>::whole_tree(const core::Queue& queue, const BlockTree& tree, int s,
+                                                          const Sides& sides) {
+  auto recipes = std::make_shared<DeviceRecipes<Real>>(queue.context(), s, rhs_ghosts, false, sides);
+  GhostPlan plan = recipes->plan(queue, tree);
+  return Part{all_leaves(tree.leaves().size()), std::move(recipes), std::move(plan), reflux_table(tree, s, sides)};
+}
+
+template <class Real>
+BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, Part part, int s, double root_size,
+                         bool stiffened, const SpatialScheme& scheme)
     : blocks_(tree.leaves().size()),
       cells_(static_cast<std::size_t>(s) * s),
       halo_(part.halo),
-      ghosts_(queue, std::move(part.band), tree.leaves().size(), s, rhs_ghosts, false, sides, true) {
+      ghosts_(queue, part.recipes, part.band, part.own, true) {
   const LeafOrder order = leaf_order(part.own, halo_ ? halo_->sent_leaves() : LeafList{}, part.reflux, s);
   own_ = core::upload(queue, order.leaves, CL_MEM_READ_ONLY);
   own_count_ = order.leaves.size();

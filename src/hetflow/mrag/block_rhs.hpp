@@ -1,6 +1,7 @@
 #pragma once
 #include <array>
 #include <cstddef>
+#include <memory>
 #include <utility>
 
 #include "hetflow/core/buffer.hpp"
@@ -36,17 +37,19 @@ class BlockRhs {
   BlockRhs(const core::Queue& queue, const BlockTree& tree, int s, const Sides& sides, double root_size,
            bool stiffened = true, const SpatialScheme& scheme = {});
   // What a part of the leaves (docs/mrag.md, Several devices) gives its right-hand side: the leaves it
-  // updates, the ghost table of their band (rhs_ghosts wide, no corners) and their flux corrections, and
-  // the halo that brings the cells and faces of other parts these read (none for the whole tree).
+  // updates, the recipes of the band (rhs_ghosts wide, no corners) and the tree's plan made of them, their
+  // flux corrections, and the halo that brings the cells and faces of other parts these read (none for the
+  // whole tree).
   struct Part {
     LeafList own;
-    GhostTable band;
+    std::shared_ptr<DeviceRecipes<Real>> recipes;
+    GhostPlan band;
     RefluxTable reflux;
     BlockHalo<Real>* halo = nullptr;
   };
   // The right-hand side of a part; its buffers still hold block data of the whole tree.
-  BlockRhs(const core::Queue& queue, const BlockTree& tree, Part part, int s, const Sides& sides, double root_size,
-           bool stiffened = true, const SpatialScheme& scheme = {});
+  BlockRhs(const core::Queue& queue, const BlockTree& tree, Part part, int s, double root_size, bool stiffened = true,
+           const SpatialScheme& scheme = {});
 
   // Enqueues the ghost fill and rhs = L(data) of the part's leaves, and with a halo brings the rest of
   // the halo's cells of rhs up to date (collective).
@@ -73,6 +76,9 @@ class BlockRhs {
   const core::Buffer<Real>& inv_h() const { return inv_h_; }
 
  private:
+  // The part of every leaf, with recipes of its own.
+  static Part whole_tree(const core::Queue& queue, const BlockTree& tree, int s, const Sides& sides);
+
   std::size_t blocks_, cells_;
   // Launches the update over own_[first .. first + count).
   void update_leaves(const core::Queue& queue, std::size_t first, std::size_t count);

@@ -14,6 +14,7 @@
 #include "hetflow/core/thread_link.hpp"
 #include "hetflow/mrag/block_parts.hpp"
 #include "hetflow/mrag/block_rhs.hpp"
+#include "hetflow/mrag/device_recipes.hpp"
 #include "hetflow/mrag/ghost_recipes.hpp"
 
 namespace hetflow::mrag {
@@ -23,22 +24,20 @@ namespace {
 // I − 2 .. I + 2, which are fine cells 2I − 4 .. 2I + 5, across corners too.
 constexpr int adapt_ghosts = 4;
 
-// What the parts of a tree's leaves share: the tree's ghost table, built once for the band of 4 with
-// corners that the adaptation reads (the right-hand side's band, 3 without corners, lies within it and
-// each part takes its leaves' share), the flux correction's table and the split into parts.
+// What the parts of a tree's leaves share: the flux correction's table and the split into parts, which
+// reads the table of the right-hand side's band (`recipes`, 3 wide without corners) when there are several.
 struct TreeTables {
-  GhostTable wide;
   RefluxTable reflux;
   BlockParts parts;
 };
 
 TreeTables tree_tables(const BlockTree& tree, int s, const Sides& sides, std::span<const double> weights,
                        GhostRecipes& recipes) {
-  TreeTables t{recipes.table(tree), reflux_table(tree, s, sides), {}};
+  TreeTables t{reflux_table(tree, s, sides), {}};
   const std::size_t leaves = tree.leaves().size();
   t.parts = weights.size() == 1
                 ? BlockParts{{all_leaves(leaves)}, std::vector<std::uint32_t>(leaves, 0), {{{}}}, {{{}}}}
-                : block_parts(tree, narrowed(t.wide, s, rhs_ghosts, false), t.reflux, s, weights);
+                : block_parts(tree, recipes.table(tree), t.reflux, s, weights);
   return t;
 }
 
@@ -60,7 +59,8 @@ class DeviceBlocksOf final : public DeviceBlocks {
         scheme_(scheme),
         link_(link),
         weights_(std::move(weights)),
-        recipes_(s, adapt_ghosts, true, sides) {
+        rhs_recipes_(std::make_shared<DeviceRecipes<Real>>(queue.context(), s, rhs_ghosts, false, sides)),
+        band_recipes_(std::make_shared<DeviceRecipes<Real>>(queue.context(), s, adapt_ghosts, true, sides)) {
     const core::Context& context = queue.context();
     global_ = mrag_range(context.device().info);
     local_ = core::NDRange(mrag_work_group);
@@ -74,7 +74,7 @@ class DeviceBlocksOf final : public DeviceBlocks {
   }
 
   void bind(const BlockTree& tree, bool stiffened) override {
-    bind(tree, stiffened, tree_tables(tree, s_, sides_, weights_, recipes_));
+    bind(tree, stiffened, tree_tables(tree, s_, sides_, weights_, rhs_recipes_->recipes()));
   }
 
   // Binds `tree` with its tables, and with `data` (block data of the tree) as the state, or none.
@@ -82,12 +82,13 @@ class DeviceBlocksOf final : public DeviceBlocks {
     const std::size_t blocks = tree.leaves().size();
     const LeafList& own = t.parts.leaves[link_ ? link_->rank() : 0];
     halo_ = link_ ? std::make_unique<BlockHalo<Real>>(queue_, transfer_, *link_, t.parts, s_) : nullptr;
-    rhs_ = std::make_unique<BlockRhs<Real>>(
-        queue_, tree,
-        typename BlockRhs<Real>::Part{own, narrowed(t.wide, s_, rhs_ghosts, false, &own), owned_entries(t.reflux, own),
-                                      halo_.get()},
-        s_, sides_, root_size_, stiffened, scheme_);
-    band_ = std::make_unique<DeviceGhosts<Real>>(queue_, t.wide, blocks, s_, adapt_ghosts, true, sides_);
+    rhs_ = std::make_unique<BlockRhs<Real>>(queue_, tree,
+                                            typename BlockRhs<Real>::Part{own, rhs_recipes_,
+                                                                          rhs_recipes_->plan(queue_, tree),
+                                                                          owned_entries(t.reflux, own), halo_.get()},
+                                            s_, root_size_, stiffened, scheme_);
+    band_ = std::make_unique<DeviceGhosts<Real>>(queue_, band_recipes_, band_recipes_->plan(queue_, tree),
+                                                 all_leaves(blocks));
     for (core::Buffer<Real>* b : {&q1_, &q2_}) *b = core::Buffer<Real>(queue_.context(), rhs_->values());
     q_ = data.empty() ? core::Buffer<Real>(queue_.context(), rhs_->values()) : std::move(data);
     core::KernelArgs(max_rate_)
@@ -168,7 +169,7 @@ class DeviceBlocksOf final : public DeviceBlocks {
 
   void remap(const BlockTree& next, const std::vector<cl_int>& mode, const std::vector<cl_uint>& source,
              const std::vector<cl_int>& child, bool stiffened) override {
-    bind(next, stiffened, tree_tables(next, s_, sides_, weights_, recipes_), remapped(next, mode, source, child));
+    bind(next, stiffened, tree_tables(next, s_, sides_, weights_, rhs_recipes_->recipes()), remapped(next, mode, source, child));
   }
 
   // The block data of `next` built from the state (DeviceBlocks::remap), on a part after details() gathered
@@ -221,8 +222,9 @@ class DeviceBlocksOf final : public DeviceBlocks {
   SpatialScheme scheme_;
   core::Link* link_;
   std::vector<double> weights_;
-  // Kept across adaptations, so that a new tree builds recipes only for surroundings not met before.
-  GhostRecipes recipes_;
+  // The recipes of the bands, the right-hand side's and the adaptation's band of 4 with corners, are kept
+  // across adaptations, so that a new tree builds recipes only for surroundings not met before.
+  std::shared_ptr<DeviceRecipes<Real>> rhs_recipes_, band_recipes_;
   std::unique_ptr<BlockHalo<Real>> halo_;
   std::unique_ptr<BlockRhs<Real>> rhs_;
   // The state and the stages' (q2 for the third-order scheme alone).
@@ -241,7 +243,7 @@ class ThreadedBlocks final : public DeviceBlocks {
  public:
   ThreadedBlocks(const core::DeviceSet& devices, const std::vector<double>& weights, int s, const Sides& sides,
                  double root_size, const SpatialScheme& scheme)
-      : hub_(devices.size()), s_(s), sides_(sides), weights_(weights), recipes_(s, adapt_ghosts, true, sides) {
+      : hub_(devices.size()), s_(s), sides_(sides), weights_(weights), recipes_(s, rhs_ghosts, false, sides) {
     for (std::size_t k = 0; k < devices.size(); ++k) links_.push_back(std::make_unique<core::ThreadLink>(hub_, k));
     for (std::size_t k = 0; k < devices.size(); ++k)
       parts_.push_back(std::make_unique<DeviceBlocksOf<Real>>(devices.compute(k), s, sides, root_size, scheme,
@@ -290,6 +292,7 @@ class ThreadedBlocks final : public DeviceBlocks {
   int s_;
   Sides sides_;
   std::vector<double> weights_;
+  // The right-hand side's recipes, for the split into parts.
   GhostRecipes recipes_;
   std::vector<std::unique_ptr<core::ThreadLink>> links_;
   std::vector<std::unique_ptr<DeviceBlocksOf<Real>>> parts_;

@@ -1,6 +1,8 @@
 #pragma once
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -8,6 +10,8 @@
 #include "hetflow/core/build_options.hpp"
 #include "hetflow/core/kernel.hpp"
 #include "hetflow/mrag/block_tree.hpp"
+#include "hetflow/mrag/device_recipes.hpp"
+#include "hetflow/mrag/ghost_recipes.hpp"
 #include "hetflow/mrag/ghost_table.hpp"
 
 namespace hetflow::mrag {
@@ -16,20 +20,20 @@ namespace hetflow::mrag {
 template <class Real>
 constexpr core::Precision precision_of = std::is_same_v<Real, float> ? core::Precision::f32 : core::Precision::f64;
 
-// A ghost table of `blocks` leaves on one device for block data of Real, and the kernel that fills the
-// ghosts of block data from it (mrag_ghosts.cl): the band `width` cells wide, with or without its corners,
-// as the table was built. With `direct`
-// (a band without corners), a side whose ghosts all copy the cells of one neighbouring block of the same
-// level, unflipped, is left to the kernels that read the band: neighbours() names that block for each side
-// (NO_NEIGHBOUR where the ghosts are filled), and the fill skips its ghosts. The fill covers the ghosts
-// that have sources alone (a part of the leaves has none for the others' ghosts: narrowed()).
+// The ghost band of a tree's leaves on one device for block data of Real, and the kernel that fills it from
+// the blocks' recipes (mrag_ghosts.cl): the band and its corners as the recipes were built. The fill covers
+// the leaves `own` (a part of the leaves fills those it updates). With `direct` (a band without corners), a
+// side whose ghosts all copy the cells of one neighbouring block of the same level, unflipped, is left to
+// the kernels that read the band: neighbours() names that block for each side (NO_NEIGHBOUR where the
+// ghosts are filled), and the fill skips its ghosts.
 template <class Real>
 class DeviceGhosts {
  public:
-  DeviceGhosts(const core::Queue& queue, const GhostTable& table, std::size_t blocks, int s, int width, bool corners,
-               const Sides& sides, bool direct = false);
+  // `recipes` made `plan`; the ghosts keep them.
+  DeviceGhosts(const core::Queue& queue, std::shared_ptr<const DeviceRecipes<Real>> recipes, const GhostPlan& plan,
+               const LeafList& own, bool direct = false);
 
-  // Enqueues the fill of ghosts() from `data`: the table's nodes pass by pass, then the ghosts.
+  // Enqueues the fill of ghosts() from `data`: each own block's nodes depth by depth, then its ghosts.
   void fill(const core::Queue& queue, const core::Buffer<Real>& data);
 
   // The options of programs that read the band (BLOCK, GHOSTS, GHOST_COUNT).
@@ -40,28 +44,24 @@ class DeviceGhosts {
   const core::Buffer<cl_uint>& neighbours() const { return neighbours_; }
 
  private:
+  std::shared_ptr<const DeviceRecipes<Real>> recipes_;
   core::BuildOptions options_;
-  core::Buffer<cl_uint> start_, source_block_, source_cell_;
-  core::Buffer<cl_uchar> flip_;
-  core::Buffer<Real> weight_, inflow_, ghosts_, nodes_;
+  core::Buffer<cl_uint> blocks_, slot_leaf_, neighbours_;
+  core::Buffer<cl_uchar> ghost_side_;
+  core::Buffer<Real> inflow_, ghosts_, nodes_;
   core::Buffer<cl_int> slots_;
-  core::Buffer<cl_uint> neighbours_;
-  // The table's entries (block × ghosts per block + ghost) that have sources: the ghosts the fill writes.
-  core::Buffer<cl_uint> filled_;
-  std::size_t filled_count_ = 0;
-  std::vector<std::uint32_t> node_pass_;
-  // The nodes pass by pass, then the ghosts.
-  core::Kernel fill_nodes_, fill_;
+  std::size_t count_ = 0;
+  core::Kernel fill_;
   core::NDRange global_, local_;
 };
 
 // What DeviceGhosts's neighbours() holds where a side's ghosts are filled.
 inline constexpr cl_uint no_neighbour = 0xFFFFFFFFu;
-// Per block and side of a band without corners, the block whose same-level cells the side's ghosts all copy
-// unflipped, or no_neighbour; and the table's `start` without those sides' ghosts (their sources empty), as
-// the fill reads it.
-std::vector<cl_uint> direct_neighbours(const GhostTable& table, std::size_t blocks, int s);
-std::vector<std::uint32_t> filled_start(const GhostTable& table, const std::vector<cl_uint>& neighbours, int s);
+// Per side of a band `width` wide without corners, the slot of the recipe whose same-level cells the side's
+// ghosts all copy unflipped, or no_neighbour.
+std::array<cl_uint, 4> direct_sides(const GhostRecipe& recipe, int s, int width);
+// The same per block of a plan, as the blocks the slots name. Throws core::Error for a band with corners.
+std::vector<cl_uint> direct_neighbours(const GhostRecipes& recipes, const GhostPlan& plan);
 
 // The launch of the mrag kernels that stride over their items: work-groups of 64, 32 per compute unit.
 core::NDRange mrag_range(const core::DeviceInfo& device);

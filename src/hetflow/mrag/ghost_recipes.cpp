@@ -178,11 +178,13 @@ GhostRecipes::GhostRecipes(int s, int width, bool corners, const Sides& sides)
                       std::to_string(width) + " wide (needs s >= 2 width)");
 }
 
-std::vector<std::shared_ptr<const GhostRecipe>> GhostRecipes::recipes(const BlockTree& tree) {
+GhostPlan GhostRecipes::plan(const BlockTree& tree) {
   const LeafGrid grid(tree);
   const std::vector<BlockKey> leaves(tree.leaves().begin(), tree.leaves().end());
   const std::vector<std::pair<int, int>> cells = ghost_cells(s_, width_, corners_);
   std::vector<std::string> codes(leaves.size());
+  GhostPlan plan;
+  plan.kind.resize(leaves.size());
   // A recursion that reaches past the window widens it, and the recipes are looked up again.
   for (;;) {
     core::parallel_ranges(leaves.size(), 64, [&](std::size_t first, std::size_t last) {
@@ -190,55 +192,62 @@ std::vector<std::shared_ptr<const GhostRecipe>> GhostRecipes::recipes(const Bloc
     });
     std::unordered_map<std::string, std::uint32_t> missing;  // surroundings → the first leaf with them
     for (std::size_t b = 0; b < leaves.size(); ++b)
-      if (!recipes_.count(codes[b])) missing.emplace(codes[b], static_cast<std::uint32_t>(b));
+      if (!ids_.count(codes[b])) missing.emplace(codes[b], static_cast<std::uint32_t>(b));
     std::vector<std::pair<std::string, std::uint32_t>> todo(missing.begin(), missing.end());
+    // Kinds are numbered in leaf order, whatever order the map lists them in.
+    std::sort(todo.begin(), todo.end(), [](const auto& x, const auto& y) { return x.second < y.second; });
     std::vector<std::optional<GhostRecipe>> built(todo.size());
     core::parallel_ranges(todo.size(), 4, [&](std::size_t first, std::size_t last) {
       for (std::size_t k = first; k < last; ++k)
         built[k] = build_recipe(tree, grid, leaves, todo[k].second, s_, cells, sides_, window_);
     });
     if (std::all_of(built.begin(), built.end(), [](const auto& r) { return r.has_value(); })) {
-      for (std::size_t k = 0; k < todo.size(); ++k)
-        recipes_.emplace(std::move(todo[k].first), std::make_shared<const GhostRecipe>(std::move(*built[k])));
+      for (std::size_t k = 0; k < todo.size(); ++k) {
+        ids_.emplace(std::move(todo[k].first), static_cast<std::uint32_t>(kinds_.size()));
+        kinds_.push_back(std::make_unique<const GhostRecipe>(std::move(*built[k])));
+      }
       break;
     }
     ++window_;
-    recipes_.clear();
+    ++generation_;
+    ids_.clear();
+    kinds_.clear();
   }
-  std::vector<std::shared_ptr<const GhostRecipe>> out;
-  for (const std::string& code : codes) out.push_back(recipes_.at(code));
-  return out;
-}
-
-GhostTable GhostRecipes::table(const BlockTree& tree) {
-  GhostTable table;
-  table.ghost_cells = ghost_cells(s_, width_, corners_);
-  const std::vector<std::shared_ptr<const GhostRecipe>> held = recipes(tree);
-  const LeafGrid grid(tree);
-  const std::vector<BlockKey> leaves(tree.leaves().begin(), tree.leaves().end());
-  const std::size_t blocks = leaves.size();
-  std::vector<const GhostRecipe*> recipe;
-  for (const auto& r : held) recipe.push_back(r.get());
+  for (std::size_t b = 0; b < leaves.size(); ++b) plan.kind[b] = ids_.at(codes[b]);
 
   // Each block's slots as leaf indices.
-  std::vector<std::size_t> slot_first(blocks + 1, 0);
-  for (std::size_t b = 0; b < blocks; ++b) slot_first[b + 1] = slot_first[b] + recipe[b]->slots.size();
-  std::vector<std::uint32_t> slot_leaf(slot_first.back());
-  core::parallel_ranges(blocks, 64, [&](std::size_t first, std::size_t last) {
+  plan.slot_first.assign(leaves.size() + 1, 0);
+  for (std::size_t b = 0; b < leaves.size(); ++b)
+    plan.slot_first[b + 1] = plan.slot_first[b] + static_cast<std::uint32_t>(kinds_[plan.kind[b]]->slots.size());
+  plan.slot_leaf.resize(plan.slot_first.back());
+  core::parallel_ranges(leaves.size(), 64, [&](std::size_t first, std::size_t last) {
     for (std::size_t b = first; b < last; ++b) {
       const BlockKey& block = leaves[b];
-      for (std::size_t k = 0; k < recipe[b]->slots.size(); ++k) {
-        const BlockKey& rel = recipe[b]->slots[k];
+      const GhostRecipe& r = *kinds_[plan.kind[b]];
+      for (std::size_t k = 0; k < r.slots.size(); ++k) {
+        const BlockKey& rel = r.slots[k];
         const int level = block.level + rel.level;
         long x = scaled(block.x, block.level, level) + rel.x, y = scaled(block.y, block.level, level) + rel.y;
         const long nx = static_cast<long>(tree.roots_x()) << level, ny = static_cast<long>(tree.roots_y()) << level;
         x = ((x % nx) + nx) % nx;
         y = ((y % ny) + ny) % ny;
         // Alike surroundings hold the same leaves at the same places, so the slot is a leaf.
-        slot_leaf[slot_first[b] + k] = grid.covering({level, static_cast<int>(x), static_cast<int>(y)})->index;
+        plan.slot_leaf[plan.slot_first[b] + k] = grid.covering({level, static_cast<int>(x), static_cast<int>(y)})->index;
       }
     }
   });
+  return plan;
+}
+
+GhostTable GhostRecipes::table(const BlockTree& tree) {
+  GhostTable table;
+  table.ghost_cells = ghost_cells(s_, width_, corners_);
+  const GhostPlan plan = this->plan(tree);
+  const std::size_t blocks = plan.kind.size();
+  std::vector<const GhostRecipe*> recipe;
+  for (const std::uint32_t k : plan.kind) recipe.push_back(kinds_[k].get());
+  const std::vector<std::uint32_t>& slot_first = plan.slot_first;
+  const std::vector<std::uint32_t>& slot_leaf = plan.slot_leaf;
 
   // Nodes numbered by depth, then block, then the recipe's order.
   std::size_t depths = 0;

@@ -35,32 +35,46 @@ struct GhostRecipe {
 GhostRecipe ghost_recipe(const BlockTree& tree, std::uint32_t leaf, int s, int width, bool corners,
                          const Sides& sides, int window);
 
-// Ghost tables assembled from recipes kept across trees: a block's recipe is looked up by the leaves
-// around it, within `window()` blocks of its level on each side (their levels and, when coarser, where the
-// block lies in them; when finer, how they are split; which sides of the domain the window crosses), and
-// built only for surroundings not met before. Two blocks that look alike there resolve every ghost through
-// the same cells, since the recursion never reaches beyond the window (ghost_recipe checks it), so they
-// share the recipe's sources and its order of summation: the table's ghost values are the ones each
-// block's own resolution gives, bit for bit. Nodes are resolved once per block, not shared between blocks.
+// A tree's ghosts as recipes: leaf b takes recipe kind[b] of its GhostRecipes, whose slot k is leaf
+// slot_leaf[slot_first[b] + k].
+struct GhostPlan {
+  std::vector<std::uint32_t> kind, slot_first, slot_leaf;
+};
+
+// Ghost recipes kept across trees: a block's recipe is looked up by the leaves around it, within
+// `window()` blocks of its level on each side (their levels and, when coarser, where the block lies in
+// them; when finer, how they are split; which sides of the domain the window crosses), and built only for
+// surroundings not met before. Two blocks that look alike there resolve every ghost through the same cells,
+// since the recursion never reaches beyond the window (ghost_recipe checks it), so they share the recipe's
+// sources and its order of summation: the ghost values are the ones each block's own resolution gives, bit
+// for bit. Nodes are resolved once per block, not shared between blocks. Kinds keep their numbers until a
+// recursion reaches past the window, which widens it and starts the kinds anew (generation()).
 class GhostRecipes {
  public:
   // Throws core::Error unless s ≥ 2 width and the sides are consistent.
   GhostRecipes(int s, int width, bool corners, const Sides& sides);
 
-  // Each leaf's recipe, in leaf order, and the table they make.
-  std::vector<std::shared_ptr<const GhostRecipe>> recipes(const BlockTree& tree);
+  GhostPlan plan(const BlockTree& tree);
+  // The table of a plan's tree, for code that reads every ghost's sources (BlockParts, the tests).
   GhostTable table(const BlockTree& tree);
 
-  // The recipes kept, and the surroundings' radius in blocks.
-  std::size_t kinds() const { return recipes_.size(); }
+  const GhostRecipe& kind(std::uint32_t k) const { return *kinds_[k]; }
+  std::size_t kinds() const { return kinds_.size(); }
+  std::size_t generation() const { return generation_; }
   int window() const { return window_; }
+  int block() const { return s_; }
+  int width() const { return width_; }
+  bool corners() const { return corners_; }
+  const Sides& sides() const { return sides_; }
 
  private:
   int s_, width_;
   bool corners_;
   Sides sides_;
   int window_;
-  std::unordered_map<std::string, std::shared_ptr<const GhostRecipe>> recipes_;
+  std::size_t generation_ = 0;
+  std::unordered_map<std::string, std::uint32_t> ids_;
+  std::vector<std::unique_ptr<const GhostRecipe>> kinds_;
 };
 
 }  // namespace hetflow::mrag

@@ -74,10 +74,4 @@ std::vector<std::pair<int, int>> ghost_cells(int s, int width, bool corners);
 // core::Error unless s ≥ 2 width and the edges are given.
 GhostTable ghost_table(const BlockTree& tree, int s, int width, bool corners, const Sides& sides);
 
-// The table of a band within `wide`'s (narrower, or without the corners) for the leaves `own` (all
-// without them): the same sources for their ghosts and the nodes they reach, in wide's order, so that
-// their ghosts have the values they have in wide; the other leaves' ghosts have no sources. Throws
-// core::Error when the band is not within wide's.
-GhostTable narrowed(const GhostTable& wide, int s, int width, bool corners, const LeafList* own = nullptr);
-
 }  // namespace hetflow::mrag

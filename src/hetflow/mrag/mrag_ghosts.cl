@@ -1,4 +1,4 @@
-// Ghost cells of wavelet blocks (docs/mrag.md, Ghosts): the fill from a ghost table, and the read of a
+// Ghost cells of wavelet blocks (docs/mrag.md, Ghosts): the fill from ghost recipes, and the read of a
 // cell that may lie in the band. Compile-time: BLOCK (mrag_blocks.cl), GHOSTS (the band's width) and
 // GHOST_COUNT (ghost cells per block, with or without the corners); ghost g of field f of block b sits at
 // ghosts[(b FIELDS + f) GHOST_COUNT + g], and ghost_slot[(j + GHOSTS) SPAN + i + GHOSTS] gives g for cell
@@ -7,15 +7,17 @@
 
 #define SPAN (BLOCK + 2 * GHOSTS)
 
-// The sources [first, last) of the table summed for every field: weight × source, with ρu (flip bit 0) and
-// ρv (bit 1) negated for a source seen through a wall. A source block INFLOW_SOURCE is the conserved state
-// inflow[FIELDS side ..] of the inflow side its cell names, NODE_SOURCE the node nodes[FIELDS node ..].
+// The sources [first, last) of a recipe summed for every field: weight × source, with ρu (flip bit 0) and
+// ρv (bit 1) negated for a source seen through a wall. A source names a slot of the block, whose leaf is
+// slots[slot]; INFLOW_SOURCE, the conserved state inflow[FIELDS side ..] of the inflow side its cell names;
+// or NODE_SOURCE, the block's node nodes[FIELDS (node0 + cell) ..].
 #define INFLOW_SOURCE 0xFFFFFFFFu
 #define NODE_SOURCE 0xFFFFFFFEu
-void gather(const uint first, const uint last, __global const uint* restrict source_block,
-            __global const uint* restrict source_cell, __global const real_t* restrict weight,
-            __global const uchar* restrict flip, __global const real_t* restrict inflow,
-            __global const real_t* restrict data, __global const real_t* restrict nodes, real_t sum[FIELDS]) {
+void gather(const uint first, const uint last, __global const uint* restrict slots, const uint node0,
+            __global const uint* restrict source_block, __global const uint* restrict source_cell,
+            __global const real_t* restrict weight, __global const uchar* restrict flip,
+            __global const real_t* restrict inflow, __global const real_t* restrict data,
+            __global const real_t* restrict nodes, real_t sum[FIELDS]) {
   for (int f = 0; f < FIELDS; ++f) sum[f] = 0;
   for (uint k = first; k < last; ++k) {
     __global const real_t* cell;
@@ -23,9 +25,9 @@ void gather(const uint first, const uint last, __global const uint* restrict sou
     if (source_block[k] == INFLOW_SOURCE) {
       cell = inflow + FIELDS * source_cell[k];
     } else if (source_block[k] == NODE_SOURCE) {
-      cell = nodes + (size_t)FIELDS * source_cell[k];
+      cell = nodes + (size_t)FIELDS * (node0 + source_cell[k]);
     } else {
-      cell = data + (size_t)source_block[k] * FIELDS * CELLS + source_cell[k];
+      cell = data + (size_t)slots[source_block[k]] * FIELDS * CELLS + source_cell[k];
       stride = CELLS;
     }
     for (int f = 0; f < FIELDS; ++f) {
@@ -35,32 +37,38 @@ void gather(const uint first, const uint last, __global const uint* restrict sou
   }
 }
 
-// Nodes first .. first + count − 1, whose sources are the table's entries nodes_entry + node.
-__kernel void mrag_fill_nodes(__global const uint* restrict start, __global const uint* restrict source_block,
-                              __global const uint* restrict source_cell, __global const real_t* restrict weight,
-                              __global const uchar* restrict flip, __global const real_t* restrict inflow,
-                              __global const real_t* restrict data, __global real_t* restrict nodes,
-                              const uint nodes_entry, const uint first, const uint count) {
-  for (uint id = get_global_id(0); id < count; id += get_global_size(0)) {
-    const uint n = first + id, e = nodes_entry + n;
-    real_t sum[FIELDS];
-    gather(start[e], start[e + 1], source_block, source_cell, weight, flip, inflow, data, nodes, sum);
-    for (int f = 0; f < FIELDS; ++f) nodes[(size_t)FIELDS * n + f] = sum[f];
-  }
-}
-
-// The ghosts of the table's entries filled[0 .. count − 1]: ghost g of block b is entry b GHOST_COUNT + g.
-__kernel void mrag_fill_ghosts(__global const uint* restrict start, __global const uint* restrict source_block,
+// The ghosts of the listed blocks from their recipes (device_recipes.hpp), a work-group per block: the
+// block's nodes depth by depth, each depth read by the next after a barrier, then its ghosts but those of
+// a side that neighbours names a block for (read directly by the kernels of the band). Listed block
+// `item` is blocks[item] = (block, kind, first slot in slot_leaf, first node in nodes).
+__kernel void mrag_fill_ghosts(const uint count, __global const uint4* restrict blocks,
+                               __global const uint* restrict slot_leaf, __global const uint* restrict neighbours,
+                               __global const uchar* restrict ghost_side, __global const uint4* restrict info,
+                               __global const uint* restrict first, __global const uint* restrict node_first,
+                               __global const uint* restrict depth_first, __global const uint* restrict source_block,
                                __global const uint* restrict source_cell, __global const real_t* restrict weight,
                                __global const uchar* restrict flip, __global const real_t* restrict inflow,
-                               __global const real_t* restrict data, __global const real_t* restrict nodes,
-                               const uint count, __global const uint* restrict filled,
+                               __global const real_t* restrict data, __global real_t* restrict nodes,
                                __global real_t* restrict ghosts) {
-  for (uint id = get_global_id(0); id < count; id += get_global_size(0)) {
-    const uint e = filled[id], b = e / GHOST_COUNT, g = e % GHOST_COUNT;
+  for (uint item = get_group_id(0); item < count; item += get_num_groups(0)) {
+    const uint4 at = blocks[item], kind = info[at.y];
+    __global const uint* slots = slot_leaf + at.z;
     real_t sum[FIELDS];
-    gather(start[e], start[e + 1], source_block, source_cell, weight, flip, inflow, data, nodes, sum);
-    for (int f = 0; f < FIELDS; ++f) ghosts[((size_t)b * FIELDS + f) * GHOST_COUNT + g] = sum[f];
+    for (uint d = 0; d < kind.w; ++d) {
+      for (uint n = depth_first[kind.z + d] + get_local_id(0); n < depth_first[kind.z + d + 1];
+           n += get_local_size(0)) {
+        gather(node_first[kind.y + n], node_first[kind.y + n + 1], slots, at.w, source_block, source_cell, weight,
+               flip, inflow, data, nodes, sum);
+        for (int f = 0; f < FIELDS; ++f) nodes[(size_t)FIELDS * (at.w + n) + f] = sum[f];
+      }
+      barrier(CLK_GLOBAL_MEM_FENCE);
+    }
+    for (uint g = get_local_id(0); g < GHOST_COUNT; g += get_local_size(0)) {
+      if (neighbours[4 * at.x + ghost_side[g]] != NO_NEIGHBOUR) continue;
+      gather(first[kind.x + g], first[kind.x + g + 1], slots, at.w, source_block, source_cell, weight, flip, inflow,
+             data, nodes, sum);
+      for (int f = 0; f < FIELDS; ++f) ghosts[((size_t)at.x * FIELDS + f) * GHOST_COUNT + g] = sum[f];
+    }
   }
 }
 
