@@ -1,5 +1,6 @@
 #include "hetflow/mrag/device_ghosts.hpp"
 
+#include <algorithm>
 #include <array>
 #include <utility>
 #include <vector>
@@ -74,16 +75,19 @@ DeviceGhosts<Real>::DeviceGhosts(const core::Queue& queue, std::shared_ptr<const
   const int s = kinds.block(), width = kinds.width();
   const std::vector<std::pair<int, int>> cells = ghost_cells(s, width, kinds.corners());
   const std::size_t blocks = plan.kind.size(), count = cells.size();
-  // Each own block with its kind, its slots and its nodes, which follow one another in own order.
+  const std::vector<cl_uint> neighbours =
+      direct && !kinds.corners() ? direct_neighbours(kinds, plan) : std::vector<cl_uint>(4 * blocks, no_neighbour);
+  // Each own block with a side to fill, with its kind, its slots and its nodes, which follow one another in
+  // own order.
   std::vector<cl_uint> listed;
   cl_uint nodes = 0;
   for (const std::uint32_t b : own) {
+    if (std::all_of(&neighbours[4 * b], &neighbours[4 * b + 4], [](cl_uint n) { return n != no_neighbour; }))
+      continue;
     listed.insert(listed.end(), {b, plan.kind[b], plan.slot_first[b], nodes});
     nodes += static_cast<cl_uint>(kinds.kind(plan.kind[b]).nodes());
   }
-  count_ = own.size();
-  const std::vector<cl_uint> neighbours =
-      direct && !kinds.corners() ? direct_neighbours(kinds, plan) : std::vector<cl_uint>(4 * blocks, no_neighbour);
+  count_ = listed.size() / 4;
   std::vector<cl_uchar> side(count);
   const int span = s + 2 * width;
   std::vector<cl_int> slots(static_cast<std::size_t>(span) * span, -1);
