@@ -173,10 +173,15 @@ namespace {
 TEST(MragGhostTable, DirectSidesAreSameLevelCopies) {
   BlockTree tree(2, 1, 1);
   GhostRecipes recipes(s, 3, false, sides(Edge::periodic, Edge::wall));
-  std::vector<cl_uint> n = direct_neighbours(recipes, recipes.plan(tree));
+  const auto direct_neighbours = [&](const GhostPlan& plan) {
+    std::vector<std::array<cl_uint, 4>> kinds;
+    for (std::uint32_t k = 0; k < recipes.kinds(); ++k) kinds.push_back(direct_sides(recipes.kind(k), s, 3));
+    return mrag::direct_neighbours(kinds, plan);
+  };
+  std::vector<cl_uint> n = direct_neighbours(recipes.plan(tree));
   EXPECT_EQ(n, (std::vector<cl_uint>{1, 1, no_neighbour, no_neighbour, 0, 0, no_neighbour, no_neighbour}));
   tree.refine({0, 0, 0});
-  n = direct_neighbours(recipes, recipes.plan(tree));
+  n = direct_neighbours(recipes.plan(tree));
   // Leaves: the root (1, 0) at level 0, then the children (0, 0), (0, 1), (1, 0), (1, 1) at level 1.
   ASSERT_EQ(n.size(), 4u * 5);
   EXPECT_EQ(n[0], no_neighbour);  // the root's west and east face the refined root
@@ -186,7 +191,6 @@ TEST(MragGhostTable, DirectSidesAreSameLevelCopies) {
   EXPECT_EQ(n[4 * 1 + 0], no_neighbour);  // its west faces the coarse root across the periodic side
   EXPECT_EQ(n[4 * 1 + 2], no_neighbour);  // its south is a wall
   EXPECT_EQ(n[4 * 3 + 1], no_neighbour);  // child (1, 0)'s east faces the coarse root
-  EXPECT_THROW(direct_neighbours(GhostRecipes(s, 3, true, sides(Edge::wall, Edge::wall)), GhostPlan{}), core::Error);
 }
 
 // A side whose ghosts are each one node of weight 1 (predicted cells, whose node number may equal the cell

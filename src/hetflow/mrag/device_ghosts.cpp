@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -52,16 +53,12 @@ std::array<cl_uint, 4> direct_sides(const GhostRecipe& recipe, int s, int width)
   return named;
 }
 
-std::vector<cl_uint> direct_neighbours(const GhostRecipes& recipes, const GhostPlan& plan) {
-  if (recipes.corners()) throw core::Error("ghost band: a band with corners has no sides read directly");
-  std::vector<std::array<cl_uint, 4>> copied;
-  for (std::uint32_t k = 0; k < recipes.kinds(); ++k)
-    copied.push_back(direct_sides(recipes.kind(k), recipes.block(), recipes.width()));
+std::vector<cl_uint> direct_neighbours(std::span<const std::array<cl_uint, 4>> sides, const GhostPlan& plan) {
   const std::size_t blocks = plan.kind.size();
   std::vector<cl_uint> out(4 * blocks, no_neighbour);
   for (std::size_t b = 0; b < blocks; ++b)
     for (std::size_t side = 0; side < 4; ++side) {
-      const cl_uint slot = copied[plan.kind[b]][side];
+      const cl_uint slot = sides[plan.kind[b]][side];
       if (slot != no_neighbour) out[4 * b + side] = plan.slot_leaf[plan.slot_first[b] + slot];
     }
   return out;
@@ -76,7 +73,8 @@ DeviceGhosts<Real>::DeviceGhosts(const core::Queue& queue, std::shared_ptr<const
   const std::vector<std::pair<int, int>> cells = ghost_cells(s, width, kinds.corners());
   const std::size_t blocks = plan.kind.size(), count = cells.size();
   const std::vector<cl_uint> neighbours =
-      direct && !kinds.corners() ? direct_neighbours(kinds, plan) : std::vector<cl_uint>(4 * blocks, no_neighbour);
+      direct && !kinds.corners() ? direct_neighbours(recipes_->direct_sides(), plan)
+                                 : std::vector<cl_uint>(4 * blocks, no_neighbour);
   // Each own block with a side to fill, with its kind, its slots and its nodes, which follow one another in
   // own order.
   std::vector<cl_uint> listed;

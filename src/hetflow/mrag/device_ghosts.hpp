@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <type_traits>
 #include <vector>
 
@@ -60,8 +61,8 @@ inline constexpr cl_uint no_neighbour = 0xFFFFFFFFu;
 // Per side of a band `width` wide without corners, the slot of the recipe whose same-level cells the side's
 // ghosts all copy unflipped, or no_neighbour.
 std::array<cl_uint, 4> direct_sides(const GhostRecipe& recipe, int s, int width);
-// The same per block of a plan, as the blocks the slots name. Throws core::Error for a band with corners.
-std::vector<cl_uint> direct_neighbours(const GhostRecipes& recipes, const GhostPlan& plan);
+// The same per block of a plan, as the blocks the slots name, from each kind's direct_sides().
+std::vector<cl_uint> direct_neighbours(std::span<const std::array<cl_uint, 4>> sides, const GhostPlan& plan);
 
 // The launch of the mrag kernels that stride over their items: work-groups of 64, 32 per compute unit.
 core::NDRange mrag_range(const core::DeviceInfo& device);

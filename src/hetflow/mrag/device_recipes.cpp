@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <span>
 
+#include "hetflow/mrag/device_ghosts.hpp"
+
 namespace hetflow::mrag {
 
 template <class Real>
@@ -28,6 +30,7 @@ void DeviceRecipes<Real>::clear() {
   }
   weight_.host.clear();
   weight_.sent = 0;
+  direct_.clear();
   flip_.host.clear();
   flip_.sent = 0;
   kinds_ = 0;
@@ -42,6 +45,7 @@ GhostPlan DeviceRecipes<Real>::plan(const core::Queue& queue, const BlockTree& t
   }
   for (; kinds_ < recipes_.kinds(); ++kinds_) {
     const GhostRecipe& r = recipes_.kind(static_cast<std::uint32_t>(kinds_));
+    if (!recipes_.corners()) direct_.push_back(mrag::direct_sides(r, recipes_.block(), recipes_.width()));
     const auto base = static_cast<cl_uint>(source_block_.host.size());
     const auto node_base = static_cast<cl_uint>(base + r.sources.size());
     info_.host.insert(info_.host.end(), {static_cast<cl_uint>(first_.host.size()),

@@ -1,4 +1,5 @@
 #pragma once
+#include <array>
 #include <cstddef>
 #include <vector>
 
@@ -27,6 +28,8 @@ class DeviceRecipes {
   // The host's recipes; kinds another caller adds go to the device with the next plan.
   GhostRecipes& recipes() { return recipes_; }
   const GhostRecipes& recipes() const { return recipes_; }
+  // Per kind of a band without corners, direct_sides() of its recipe (device_ghosts.hpp); empty with corners.
+  const std::vector<std::array<cl_uint, 4>>& direct_sides() const { return direct_; }
   // Adds info, first, node_first, depth_first and the sources' slot, cell, weight and flip to `args`.
   void add_tables(core::KernelArgs& args) const;
 
@@ -47,6 +50,7 @@ class DeviceRecipes {
   Mirror<cl_uint> info_, first_, node_first_, depth_first_, source_block_, source_cell_;
   Mirror<Real> weight_;
   Mirror<cl_uchar> flip_;
+  std::vector<std::array<cl_uint, 4>> direct_;
 };
 
 }  // namespace hetflow::mrag

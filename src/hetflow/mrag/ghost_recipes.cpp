@@ -31,15 +31,15 @@ void append(std::string& code, long value) {
 }
 
 // How the leaves split a block position that finer leaves tile: a depth-first walk, '1' for a leaf and '0'
-// for a split followed by its four children.
-void split_code(const BlockTree& tree, const BlockKey& key, std::string& code) {
-  if (tree.is_leaf(key)) {
+// for a split followed by its four children. A child of a split position is a leaf or split again.
+void split_code(const LeafGrid& grid, const BlockKey& key, std::string& code) {
+  if (grid.covering(key)) {
     code.push_back('1');
     return;
   }
   code.push_back('0');
   for (int b = 0; b < 2; ++b)
-    for (int a = 0; a < 2; ++a) split_code(tree, key.child(a, b), code);
+    for (int a = 0; a < 2; ++a) split_code(grid, key.child(a, b), code);
 }
 
 // What a recipe depends on around `block`: for each block position of its level within `window` of it,
@@ -69,7 +69,7 @@ std::string surroundings(const BlockTree& tree, const LeafGrid& grid, const Side
       const BlockKey at{block.level, static_cast<int>(p[0]), static_cast<int>(p[1])};
       const LeafGrid::Entry* leaf = grid.covering(at);
       if (!leaf) {
-        split_code(tree, at, code);
+        split_code(grid, at, code);
         continue;
       }
       const int d = block.level - leaf->leaf.level;

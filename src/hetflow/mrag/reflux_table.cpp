@@ -1,18 +1,19 @@
 #include "hetflow/mrag/reflux_table.hpp"
 
-#include <map>
+#include <algorithm>
+
+#include "hetflow/mrag/leaf_grid.hpp"
 
 namespace hetflow::mrag {
 
 RefluxTable reflux_table(const BlockTree& tree, int s, const Sides& sides) {
-  std::map<BlockKey, std::uint32_t> index;
-  std::uint32_t next = 0;
-  for (const BlockKey& leaf : tree.leaves()) index[leaf] = next++;
+  const detail::LeafGrid grid(tree);
   RefluxTable table;
   table.start.push_back(0);
   for (const bool x_sides : {true, false}) {
-    for (const BlockKey& leaf : tree.leaves())
-      for (const Side side : x_sides ? std::vector<Side>{west, east} : std::vector<Side>{south, north}) {
+    std::uint32_t index = 0;
+    for (const BlockKey& leaf : tree.leaves()) {
+      for (const Side side : {x_sides ? west : south, x_sides ? east : north}) {
         const bool forward = side == east || side == north;  // the neighbour lies at +1 along the axis
         BlockKey across = leaf;
         int& along = x_sides ? across.x : across.y;
@@ -22,16 +23,16 @@ RefluxTable reflux_table(const BlockTree& tree, int s, const Sides& sides) {
           if (sides.low(x_sides ? 0 : 1) != Edge::periodic) continue;
           along = (along + blocks) % blocks;
         }
-        if (tree.covering_leaf(across)) continue;  // the same level or coarser: no finer faces
+        if (grid.covering(across)) continue;  // the same level or coarser: no finer faces
         const Side facing = static_cast<Side>(side ^ 1u);
         for (int k = 0; k < s; ++k) {
           // Cell (a, b) of level m beside the face: a across the face, b along it; finer leaves are
           // entered one level at a time.
           const auto add = [&](auto&& self, int m, long a, long b, double weight) -> void {
             const long bx = x_sides ? a : b, by = x_sides ? b : a;
-            const BlockKey key{m, static_cast<int>(bx / s), static_cast<int>(by / s)};
-            if (tree.is_leaf(key)) {
-              table.fine_face.push_back((index.at(key) * 4 + facing) * static_cast<std::uint32_t>(s) +
+            const detail::LeafGrid::Entry* fine = grid.covering({m, static_cast<int>(bx / s), static_cast<int>(by / s)});
+            if (fine) {  // finer leaves are entered one level at a time, so this one is at level m
+              table.fine_face.push_back((fine->index * 4 + facing) * static_cast<std::uint32_t>(s) +
                                         static_cast<std::uint32_t>(b % s));
               table.fine_weight.push_back(weight);
               return;
@@ -43,18 +44,25 @@ RefluxTable reflux_table(const BlockTree& tree, int s, const Sides& sides) {
           for (int c = 0; c < 2; ++c) add(add, leaf.level + 1, 2 * first + (forward ? 0 : 1), 2 * row + c, 0.5);
           const int i = side == west ? 0 : side == east ? s - 1 : k;
           const int j = side == south ? 0 : side == north ? s - 1 : k;
-          table.coarse_block.push_back(index.at(leaf));
+          table.coarse_block.push_back(index);
           table.coarse_cell.push_back(static_cast<std::uint32_t>(i + s * j));
           table.side.push_back(side);
           table.start.push_back(static_cast<std::uint32_t>(table.fine_face.size()));
         }
       }
+      ++index;
+    }
     if (x_sides) table.x_entries = table.entries();
   }
   return table;
 }
 
 RefluxTable owned_entries(const RefluxTable& table, const LeafList& own) {
+  // Leaves 0 .. n − 1 (own is ascending) own every entry whose leaf is below n: all of them, at once.
+  const bool all = !own.empty() && own.back() + 1 == own.size() &&
+                   std::all_of(table.coarse_block.begin(), table.coarse_block.end(),
+                               [&](std::uint32_t b) { return b < own.size(); });
+  if (all) return table;
   std::vector<char> owned;
   for (const std::uint32_t leaf : own) {
     if (leaf >= owned.size()) owned.resize(leaf + 1, 0);
