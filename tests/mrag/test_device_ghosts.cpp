@@ -50,7 +50,7 @@ double sum(const std::vector<GhostSource>& sources, std::uint32_t first, std::ui
 }
 
 // The device's fill from the recipes equals the table of the same recipes summed on the host, every field
-// of every ghost of every leaf (to 1e-13 of the data's scale: the device may fuse multiply-adds), on
+// of every ghost of every leaf (within 8e-13, the data lying in [1, 2): the device may fuse multiply-adds), on
 // random trees with walls, an inflow and an outflow, for the right-hand side's band (3 wide, no corners)
 // and the adaptation's (4 wide, corners); the sides read directly are left out of the fill alone.
 TEST(MragDeviceGhosts, TheFillFromRecipesEqualsTheTableSummedOnTheHost) {

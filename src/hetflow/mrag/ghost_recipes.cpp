@@ -53,7 +53,9 @@ std::string surroundings(const BlockTree& tree, const LeafGrid& grid, const Side
     for (long dx = -window; dx <= window; ++dx) {
       long p[2] = {block.x + dx, block.y + dy};
       const long n[2] = {nx, ny};
-      char past = 0;  // bit 2 axis + (0 low, 1 high); bit 4 + …: the same past a periodic side
+      // Bit 2 axis + (0 low, 1 high) for a side that is not periodic; the same bit + 4 for a periodic side
+      // the position wraps across.
+      char past = 0;
       for (int axis = 0; axis < 2; ++axis) {
         if (p[axis] >= 0 && p[axis] < n[axis]) continue;
         const int side = 2 * axis + (p[axis] < 0 ? 0 : 1);
@@ -115,7 +117,7 @@ std::optional<GhostRecipe> build_recipe(const BlockTree& tree, const LeafGrid& g
     r.depth_first.push_back(static_cast<std::uint32_t>(order.size()));
   }
   // Leaves by slot, in the order the ghosts and then the nodes name them.
-  std::vector<std::uint32_t> slot_of_leaf;  // pairs (leaf, slot), searched linearly: a block reads few leaves
+  std::vector<std::uint32_t> slot_of_leaf;  // the leaf of each slot, searched linearly: a block reads few leaves
   const auto relative = [&](GhostSource t) {
     if (t.block == GhostSource::node) {
       t.cell = local[t.cell];
