@@ -63,8 +63,8 @@ DeviceCg<Real>::DeviceCg(const core::Queue& queue, const CsrMatrix& a, const Spm
   inv_diag_ = core::Buffer<Real>(context, n);
   inv_diag_.write(queue, std::span<const Real>(std::vector<Real>(inv.begin(), inv.end())));
   for (core::Buffer<Real>* v : {&r_, &u_, &w_, &p_, &s_}) *v = core::Buffer<Real>(context, n);
-  partial_ = core::Buffer<Real>(context, partial_count());
-  scalars_ = core::Buffer<Real>(context, scalar_count);
+  partial_ = core::Buffer<double>(context, partial_count());
+  scalars_ = core::Buffer<double>(context, scalar_count);
   state_ = core::Buffer<cl_int>(context, 3);
   if (options_.preconditioner == Preconditioner::amg) {
     if (halo) {
@@ -80,13 +80,13 @@ DeviceCg<Real>::DeviceCg(const core::Queue& queue, const CsrMatrix& a, const Spm
   }
   // The update adds the product's partial triples, or one triple per part.
   auto triples = static_cast<int>(partial_count() / 3);
-  const core::Buffer<Real>* sums = &partial_;
+  const core::Buffer<double>* sums = &partial_;
   if (halo_) {
     const std::size_t parts = halo_->link().size();
-    part_sum_ = core::Buffer<Real>(context, 4);
-    relay_out_ = std::make_unique<core::PinnedBuffer<Real>>(queue, 4);
-    relay_in_ = std::make_unique<core::PinnedBuffer<Real>>(queue, 3 * parts);
-    partial_all_ = core::Buffer<Real>(context, 3 * parts);
+    part_sum_ = core::Buffer<double>(context, 4);
+    relay_out_ = std::make_unique<core::PinnedBuffer<double>>(queue, 4);
+    relay_in_ = std::make_unique<core::PinnedBuffer<double>>(queue, 3 * parts);
+    partial_all_ = core::Buffer<double>(context, 3 * parts);
     triples = static_cast<int>(parts);
     sums = &partial_all_;
   }
@@ -115,7 +115,7 @@ DeviceCg<Real>::DeviceCg(const core::Queue& queue, const CsrMatrix& a, const Spm
       .add(scalars_)
       .add(state_);
   // The update's x is the caller's, set per solve.
-  core::KernelArgs(update_, precision_of<Real>())
+  core::KernelArgs(update_)
       .add(n32)
       .add(triples)
       .add(*sums)
@@ -129,7 +129,7 @@ DeviceCg<Real>::DeviceCg(const core::Queue& queue, const CsrMatrix& a, const Spm
       .skip()
       .add(r_)
       .add(state_)
-      .real(options_.tolerance * options_.tolerance)
+      .add(options_.tolerance * options_.tolerance)
       .add(options_.max_iterations);
 }
 
@@ -183,10 +183,10 @@ bool DeviceCg<Real>::relay(const core::Queue& queue) {
   std::size_t at = 0;
   for (const std::vector<double>& theirs : halo_->link().all_gather(mine)) {
     stopped = stopped || theirs.front() != 0;
-    for (std::size_t k = 1; k < theirs.size(); ++k) (*relay_in_)[at++] = static_cast<Real>(theirs[k]);
+    for (std::size_t k = 1; k < theirs.size(); ++k) (*relay_in_)[at++] = theirs[k];
   }
   // The next relay's blocking read follows this write on the in-order queue, so relay_in_ is free by then.
-  partial_all_.write(queue, std::span<const Real>(relay_in_->span().first(at)), 0, core::Blocking::no);
+  partial_all_.write(queue, std::span<const double>(relay_in_->span().first(at)), 0, core::Blocking::no);
   return stopped;
 }
 
@@ -232,7 +232,7 @@ template <class Real>
 CgResult DeviceCg<Real>::finished(const core::Queue& queue) {
   queue.finish();
   const std::vector<cl_int> final_state = state_.to_vector(queue);
-  const std::vector<Real> s = scalars_.to_vector(queue);
+  const std::vector<double> s = scalars_.to_vector(queue);
   CgResult result;
   result.status = static_cast<CgStatus>(final_state[0]);
   result.iterations = final_state[1];

@@ -79,10 +79,12 @@ class DeviceCg {
   int product_groups_;
   int rows_;  // the rows the solve updates: all of A's, or a part's own
   NodeHalo* halo_;
-  core::Buffer<Real> part_sum_, partial_all_;  // with a halo: this part's sums, and every part's
-  std::unique_ptr<core::PinnedBuffer<Real>> relay_out_, relay_in_;  // a relay's host staging
+  // The solve's sums and scalars are FP64 for FP32 vectors too (fem/sparse.cl says why).
+  core::Buffer<double> part_sum_, partial_all_;  // with a halo: this part's sums, and every part's
+  std::unique_ptr<core::PinnedBuffer<double>> relay_out_, relay_in_;  // a relay's host staging
   // u_: the preconditioned residual B r; s_: the search direction's product A p, kept by recurrence.
-  core::Buffer<Real> inv_diag_, r_, u_, w_, p_, s_, partial_, scalars_;
+  core::Buffer<Real> inv_diag_, r_, u_, w_, p_, s_;
+  core::Buffer<double> partial_, scalars_;
   core::Buffer<cl_int> state_;  // the state word, the iteration count, and the count the update reads
   core::Kernel start_, product_, update_, part_sums_;
   std::unique_ptr<DeviceAmg<Real>> amg_;

@@ -7,6 +7,24 @@
 
 namespace hetflow::fem {
 
+std::vector<double> device_records(const EdgeData& data) {
+  std::vector<double> out(device_slot::count * data.edge_count());
+  for (std::size_t k = 0; k < data.edge_count(); ++k) {
+    const double* r = data.record(k);
+    const double* lambda = r + edge_slot::laplacian;
+    double* o = out.data() + device_slot::count * k;
+    for (std::size_t c = 0; c < 3; ++c) {
+      o[device_slot::diagonal + c] = lambda[4 * c];
+      o[device_slot::d + c] = r[edge_slot::d + c];
+      o[device_slot::g + c] = r[edge_slot::g + c];
+    }
+    o[device_slot::pairs + 0] = lambda[1] + lambda[3];
+    o[device_slot::pairs + 1] = lambda[2] + lambda[6];
+    o[device_slot::pairs + 2] = lambda[5] + lambda[7];
+  }
+  return out;
+}
+
 DeviceEdgeData::DeviceEdgeData(const core::DeviceSet& devices, std::size_t device, const EdgeData& data,
                                core::Precision precision)
     : nodes(data.node_count()), record_precision(precision) {
@@ -16,7 +34,7 @@ DeviceEdgeData::DeviceEdgeData(const core::DeviceSet& devices, std::size_t devic
   slice_start = core::upload(queue, slices.start, CL_MEM_READ_ONLY);
   col = core::upload(queue, sliced_columns(slices, rows, std::span<const std::uint32_t>(data.col)), CL_MEM_READ_ONLY);
   const std::vector<double> records =
-      sliced(slices, rows, std::span<const double>(data.records), edge_slot::count, 0.0);
+      sliced(slices, rows, std::span<const double>(device_records(data)), device_slot::count, 0.0);
   if (precision == core::Precision::f32)
     records_f32_ = core::upload(queue, std::vector<float>(records.begin(), records.end()), CL_MEM_READ_ONLY);
   else

@@ -7,9 +7,9 @@
 
 namespace hetflow::fem {
 
-// Slots of the 16-double record of a directed edge IJ (docs/fem.md, Edge data). The order is the
-// paper's (Rossi, Mossaiby & Idelsohn 2013): it is the layout of the device's double16 records and of
-// any file that stores them, so it does not change.
+// Slots of the 16-double host record of a directed edge IJ (docs/fem.md, Edge data), in the paper's order
+// (Rossi, Mossaiby & Idelsohn 2013). The device keeps the 12 numbers its kernels read
+// (fem/device_edge_data.hpp, device_slot).
 namespace edge_slot {
 inline constexpr std::size_t mass = 0;       // m_IJ = ∫ N_I N_J
 inline constexpr std::size_t laplacian = 1;  // Λ_IJ = ∫ ∇N_I ⊗ ∇N_J, row-major, slots 1..9 (row from I)

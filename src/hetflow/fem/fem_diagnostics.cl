@@ -22,13 +22,15 @@ __kernel __attribute__((reqd_work_group_size(DIAG_WG, 1, 1))) void fem_step_diag
   real_t kinetic = 0, divergence = 0, rate = 0, speed = 0, bad = 0, first_bad = nodes;
   FOR_EACH_NODE(i, nodes) {
     const real3_t u_i = vload3(i, u);
-    const real_t speed_i = length(u_i);
-    real_t div = 0, relative = speed_i;
+    const real_t speed_i = sqrt(dot(u_i, u_i));
+    // The largest squared speed, rooted once: the root is monotonic, so this is the largest root.
+    real_t div = 0, relative_squared = dot(u_i, u_i);
     FOR_ROW_EDGES(k, i, slice_start) {
       const real3_t du = vload3(col[k], u) - u_i;
-      div += dot(LOAD_RECORD(k, records).sabc, du);
-      relative = fmax(relative, length(du));
+      div += dot(load_record(k, records).d, du);
+      relative_squared = fmax(relative_squared, dot(du, du));
     }
+    const real_t relative = sqrt(relative_squared);
     const real_t h = h_min[i];
     if (isfinite(speed_i) && isfinite(p[i]) && isfinite(div)) {
       kinetic += 0.5 * mass[i] * speed_i * speed_i;

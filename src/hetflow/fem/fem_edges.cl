@@ -12,8 +12,7 @@ __kernel void fem_strong_gradient(const uint nodes, __global const uint* restric
     const real_t p_i = p[i];
     real3_t sum = (real3_t)(0);
     FOR_ROW_EDGES(k, i, slice_start) {
-      const real16_t r = LOAD_RECORD(k, records);
-      sum += r.sabc * (p[col[k]] - p_i);
+      sum += load_record(k, records).d * (p[col[k]] - p_i);
     }
     vstore3(sum, i, grad);
   }
@@ -27,8 +26,7 @@ __kernel void fem_stiffness(const uint nodes, __global const uint* restrict slic
     const real_t phi_i = phi[i];
     real_t sum = 0;
     FOR_ROW_EDGES(k, i, slice_start) {
-      const real16_t r = LOAD_RECORD(k, records);
-      sum += (r.s1 + r.s5 + r.s9) * (phi[col[k]] - phi_i);
+      sum += edge_trace(load_record(k, records)) * (phi[col[k]] - phi_i);
     }
     out[i] = sum;
   }

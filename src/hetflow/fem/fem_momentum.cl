@@ -25,8 +25,7 @@ __kernel void fem_convective_projection(const uint nodes, __global const uint* r
     const real3_t u_i = vload3(i, u);
     real3_t sum = (real3_t)(0);
     FOR_ROW_EDGES(k, i, slice_start) {
-      const real16_t r = LOAD_RECORD(k, records);
-      sum += (vload3(col[k], u) - u_i) * dot(u_i, r.sabc);
+      sum += (vload3(col[k], u) - u_i) * dot(u_i, load_record(k, records).d);
     }
     vstore3(sum * inv_mass[i], i, projection);
   }
@@ -54,14 +53,14 @@ __kernel void fem_momentum_residual(const uint nodes, __global const uint* restr
     real3_t convection = (real3_t)(0), viscous = (real3_t)(0), gradient = (real3_t)(0);
     real3_t low = (real3_t)(0), high = (real3_t)(0);
     FOR_ROW_EDGES(k, i, slice_start) {
-      const real16_t r = LOAD_RECORD(k, records);
+      const edge_record_t r = load_record(k, records);
       const uint j = col[k];
       const real3_t du = vload3(j, velocity) - a;
-      const real_t a_d = dot(a, r.sabc);
-      const real_t a_lambda_a = a.x * dot(r.s123, a) + a.y * dot(r.s456, a) + a.z * dot(r.s789, a);
+      const real_t a_d = dot(a, r.d);
+      const real_t a_lambda_a = edge_form(r, a);
       convection += du * a_d;
-      viscous += (r.s1 + r.s5 + r.s9) * du;
-      gradient += r.sabc * (pressure[j] - p_i);
+      viscous += edge_trace(r) * du;
+      gradient += r.d * (pressure[j] - p_i);
       low += du * a_lambda_a;
       high -= (vload3(j, projection) - projection_i) * a_d;
     }

@@ -1,8 +1,7 @@
 // The pressure step of the fractional-step scheme (docs/fem.md, Fractional step; Rossi, Mossaiby &
 // Idelsohn 2013, eqs. 15–16, 45–48), one work-item per node striding over the nodes, looping over the
 // node's row of the edge graph (without the diagonal) as fem_edges.cl does; fem/pressure_system.hpp is
-// the host reference and states the equations. Records are 16 real_t: m, Λ row-major (s1..s9),
-// d (sa..sc), g (sd..sf). 3-vectors per node are packed x, y, z.
+// the host reference and states the equations. 3-vectors per node are packed x, y, z.
 #include "fem/fem_nodes.cl"
 
 // The CG's matrix, preconditioner, right-hand side and increment are cg_real_t: the build's real_t, or
@@ -44,17 +43,17 @@ __kernel void fem_pressure_assemble(const uint nodes, __global const uint* restr
     const uint shift = (uint)matrix_start[slice] - slice_start[slice];
     FOR_ROW_EDGES(k, i, slice_start) {
       const uint j = col[k];
-      const real16_t r = LOAD_RECORD(k, records);
-      const real_t l = r.s1 + r.s5 + r.s9;
+      const edge_record_t r = load_record(k, records);
+      const real_t l = edge_trace(r);
       const real_t tau_ij = (real_t)0.5 * (tau_i + tau[j]);
       const real_t h = (theta_dt + tau_ij) * l;
       diagonal -= h;
       if (j < i) ++below;
       if (j != i)
         values[shift + k + (j > i ? EDGE_SLICE : 0u)] = (cg_real_t)((fixed_i || fixed[j] != 0) ? (real_t)0 : h);
-      divergence += dot(r.sabc, vload3(j, u_hat) - u_i);
-      if (mass_correction) divergence += dot(r.sabc, vload3(j, u_n) - u_n_i);
-      stabilisation += tau_ij * (dot(r.sdef, vload3(j, xi)) - dot(r.sabc, xi_i) - l * (p[j] - p_i));
+      divergence += dot(r.d, vload3(j, u_hat) - u_i);
+      if (mass_correction) divergence += dot(r.d, vload3(j, u_n) - u_n_i);
+      stabilisation += tau_ij * (dot(r.g, vload3(j, xi)) - dot(r.d, xi_i) - l * (p[j] - p_i));
     }
     values[matrix_start[slice] + EDGE_LANE(i) + below * EDGE_SLICE] = (cg_real_t)(fixed_i ? (real_t)1 : diagonal);
     inv_diag[i] = (cg_real_t)(fixed_i ? (real_t)1 : (real_t)1 / diagonal);
@@ -69,7 +68,7 @@ __kernel void fem_pressure_assemble(const uint nodes, __global const uint* restr
     const real_t phi_i = phi[i];                                                                   \
     real3_t sum = (real3_t)(0);                                                                    \
     FOR_ROW_EDGES(k, i, slice_start)                                                               \
-      sum += LOAD_RECORD(k, records).sabc * ((real_t)phi[col[k]] - phi_i);                         \
+      sum += load_record(k, records).d * ((real_t)phi[col[k]] - phi_i);                         \
     return sum;                                                                                    \
   }
 ROW_STRONG_GRADIENT(row_strong_gradient, real_t)

@@ -3,6 +3,12 @@
 // size of the reductions, a power of two.
 #include "fem/spmv_rows.cl"
 
+// The solve's sums and scalars are FP64 whatever real_t is: sums over millions of rows of FP32 products,
+// and the recurrences of alpha and beta from them, lose the directions' conjugacy in FP32 (a solve of
+// millions of unknowns then stalls or finds p.Ap <= 0), while FP64 sums of the FP32 vectors cost no
+// bandwidth. fem needs an FP64 device for its momentum step anyway.
+typedef double sum_t;
+
 // The state word of a solve (state[0]); the host reads it at each convergence check.
 #define CG_RUNNING 0
 #define CG_CONVERGED 1
@@ -45,7 +51,7 @@ void fem_spmv(const int n, const int slice_bits, __global const int* restrict sl
 
 // The sum of a over the work-group of `size` work-items (a power of two), in every work-item; `part`
 // holds `size` values and is free again on return.
-real_t group_sum(__local real_t* part, const real_t a, const int size) {
+sum_t group_sum(__local sum_t* part, const sum_t a, const int size) {
   const int lid = get_local_id(0);
   part[lid] = a;
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -53,7 +59,7 @@ real_t group_sum(__local real_t* part, const real_t a, const int size) {
     if (lid < stride) part[lid] += part[lid + stride];
     barrier(CLK_LOCAL_MEM_FENCE);
   }
-  const real_t sum = part[0];
+  const sum_t sum = part[0];
   barrier(CLK_LOCAL_MEM_FENCE);
   return sum;
 }
@@ -83,26 +89,27 @@ __kernel __attribute__((reqd_work_group_size(SPMV_WG, 1, 1)))
 void fem_cg_product(const int first, const int n, const int slice_bits, __global const int* restrict slice_start,
                     __global const int* restrict col, __global const real_t* restrict val,
                     __global const real_t* restrict r, __global const real_t* restrict u, __global real_t* restrict w,
-                    __global real_t* restrict partial, const int at, __global real_t* restrict scalars,
+                    __global sum_t* restrict partial, const int at, __global sum_t* restrict scalars,
                     __global int* restrict state) {
   __local real_t part[SPMV_WG];
+  __local sum_t sums[SPMV_WG];
   const int count = state[0] == CG_RUNNING ? n : 0;
-  real_t ru = 0, wu = 0, rr = 0;
+  sum_t ru = 0, wu = 0, rr = 0;
   FOR_EACH_SPMV_ROW(row, count) {
     const real_t sum = spmv_row_sum(part, first + row, first + count, slice_bits, slice_start, col, val, u, 0, u);
     if (SPMV_WRITES(row, count)) {
       const int i = first + row;
-      const real_t ri = r[i], ui = u[i];
+      const sum_t ri = r[i], ui = u[i];
       w[i] = sum;
       ru += ri * ui;
       wu += sum * ui;
       rr += ri * ri;
     }
   }
-  const real_t group_ru = group_sum(part, ru, SPMV_WG), group_wu = group_sum(part, wu, SPMV_WG),
-               group_rr = group_sum(part, rr, SPMV_WG);
+  const sum_t group_ru = group_sum(sums, ru, SPMV_WG), group_wu = group_sum(sums, wu, SPMV_WG),
+              group_rr = group_sum(sums, rr, SPMV_WG);
   if (get_local_id(0) == 0) {
-    __global real_t* mine = partial + 3 * (at + get_group_id(0));
+    __global sum_t* mine = partial + 3 * (at + get_group_id(0));
     mine[0] = group_ru;
     mine[1] = group_wu;
     mine[2] = group_rr;
@@ -116,8 +123,8 @@ void fem_cg_product(const int first, const int n, const int slice_bits, __global
 
 // The sums of `count` triples of partial sums into sums[0..2], in every work-item of a REDUCE_WG group;
 // `part` holds REDUCE_WG values.
-void add_triples(__local real_t* part, const int count, __global const real_t* restrict partial, real_t* sums) {
-  real_t a = 0, b = 0, c = 0;
+void add_triples(__local sum_t* part, const int count, __global const sum_t* restrict partial, sum_t* sums) {
+  sum_t a = 0, b = 0, c = 0;
   for (int g = get_local_id(0); g < count; g += REDUCE_WG) {
     a += partial[3 * g];
     b += partial[3 * g + 1];
@@ -131,11 +138,11 @@ void add_triples(__local real_t* part, const int count, __global const real_t* r
 // A part's product sums in one triple, in one work-group, and its state word after them: the host relays
 // 32 bytes per part instead of a triple per work-group of the product.
 __kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1)))
-void fem_cg_part_sums(const int count, __global const real_t* restrict partial, __global real_t* restrict sum,
+void fem_cg_part_sums(const int count, __global const sum_t* restrict partial, __global sum_t* restrict sum,
                       __global const int* restrict state) {
-  __local real_t part[REDUCE_WG];
+  __local sum_t part[REDUCE_WG];
   const int running = state[0] == CG_RUNNING;
-  real_t sums[3];
+  sum_t sums[3];
   add_triples(part, running ? count : 0, partial, sums);
   if (get_local_id(0) < 3) sum[get_local_id(0)] = sums[get_local_id(0)];
   if (get_local_id(0) == 3) sum[3] = running ? 0 : 1;
@@ -149,22 +156,22 @@ void fem_cg_part_sums(const int count, __global const real_t* restrict partial, 
 // takes p = u and s = w. A denominator that is not positive stops the solve, as does a sum that is not
 // finite.
 __kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1)))
-void fem_cg_update(const int n, const int count, __global const real_t* restrict partial,
-                   __global real_t* restrict scalars, const int jacobi, __global const real_t* restrict inv_diag,
+void fem_cg_update(const int n, const int count, __global const sum_t* restrict partial,
+                   __global sum_t* restrict scalars, const int jacobi, __global const real_t* restrict inv_diag,
                    __global real_t* restrict u, __global const real_t* restrict w,
                    __global real_t* restrict p, __global real_t* restrict s, __global real_t* restrict x,
-                   __global real_t* restrict r, __global int* restrict state, const real_t tol2,
+                   __global real_t* restrict r, __global int* restrict state, const sum_t tol2,
                    const int max_iterations) {
-  __local real_t part[REDUCE_WG];
+  __local sum_t part[REDUCE_WG];
   const int running = state[0] == CG_RUNNING;
-  real_t sums[3];
+  sum_t sums[3];
   add_triples(part, running ? count : 0, partial, sums);
-  const real_t gamma = sums[0], wu = sums[1], rr = sums[2];
+  const sum_t gamma = sums[0], wu = sums[1], rr = sums[2];
   const int k = state[2];
-  const real_t bb = k == 0 ? rr : scalars[S_BB];
-  const real_t beta = k == 0 ? 0 : gamma / scalars[S_GAMMA];
-  const real_t denominator = k == 0 ? wu : wu - beta * gamma / scalars[S_ALPHA];
-  const real_t alpha = gamma / denominator;
+  const sum_t bb = k == 0 ? rr : scalars[S_BB];
+  const sum_t beta = k == 0 ? 0 : gamma / scalars[S_GAMMA];
+  const sum_t denominator = k == 0 ? wu : wu - beta * gamma / scalars[S_ALPHA];
+  const sum_t alpha = gamma / denominator;
   const int finite = isfinite(gamma) && isfinite(wu) && isfinite(rr);
   const int converged = rr < tol2 * bb || rr == 0;
   const int steps =
@@ -190,12 +197,12 @@ void fem_cg_update(const int n, const int count, __global const real_t* restrict
   }
   for (int i = get_global_id(0); i < (steps ? n : 0); i += get_global_size(0)) {
     const real_t ui = u[i];
-    const real_t pi = k == 0 ? ui : ui + beta * p[i];
-    const real_t si = k == 0 ? w[i] : w[i] + beta * s[i];
-    const real_t ri = r[i] - alpha * si;
+    const real_t pi = k == 0 ? ui : (real_t)(ui + beta * p[i]);
+    const real_t si = k == 0 ? w[i] : (real_t)(w[i] + beta * s[i]);
+    const real_t ri = (real_t)(r[i] - alpha * si);
     p[i] = pi;
     s[i] = si;
-    x[i] += alpha * pi;
+    x[i] = (real_t)(x[i] + alpha * pi);
     r[i] = ri;
     if (jacobi) u[i] = inv_diag[i] * ri;
   }

@@ -45,9 +45,13 @@ real_t spmv_row_sum(__local real_t* part, const int row, const int n, const int 
     const int stride = 1 << slice_bits;
     const int end = slice_start[slice + 1];
     const int first = slice_start[slice] + (row & (stride - 1)) + lane * stride;
+    // Unrolled twice: the next entry's column and value loads are issued while this one's gather is
+    // in flight.
     if (scaled) {
+#pragma unroll 2
       for (int i = first; i < end; i += stride * SPMV_LANES) sum += val[i] * (scale[col[i]] * x[col[i]]);
     } else {
+#pragma unroll 2
       for (int i = first; i < end; i += stride * SPMV_LANES) sum += val[i] * x[col[i]];
     }
   }

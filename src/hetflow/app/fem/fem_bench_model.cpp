@@ -17,7 +17,7 @@ FemBytes::FemBytes(std::size_t nodes, std::size_t edges, double cg_value) {
   const auto edge_loop = [&](double slots) { return e * (slots * slot + column); };
   spmv = (e + n) * (cg_value + column) + n * 2 * cg_value;
   convective_projection = edge_loop(3) + n * (2 * vector + scalar);  // d
-  momentum_residual = edge_loop(12) + n * (3 * vector + 3 * scalar);  // Λ, d
+  momentum_residual = edge_loop(9) + n * (3 * vector + 3 * scalar);  // Λ's diagonal and pairs, d
   // Reads tr Λ, d and g of the records, the fixed flags, τ, û, ξ and p; writes H, 1/H_ii and b.
   pressure_assembly = edge_loop(9) + (e + n) * cg_value + n * (1 + 2 * vector + 2 * scalar + 2 * cg_value);
   diagnostics = edge_loop(3) + n * (vector + 3 * scalar);

@@ -79,7 +79,7 @@ void declare_fem_setup(casefile::Schema& s) {
   v.key<double>("theta", 0.5, "pressure-increment factor: 1/2 the paper's, 1 incremental projection")
       .range(0, 1, casefile::Bounds::exclusive_min);
   v.key<double>("tolerance", 1e-8, "the pressure CG's relative residual").above(0);
-  v.key<std::string>("edge_precision", "fp64", "storage of the 16 numbers per directed edge; fp32 halves the "
+  v.key<std::string>("edge_precision", "fp64", "device storage of the 12 numbers per directed edge; fp32 halves the "
                                               "edge loops' traffic, the arithmetic stays fp64 (docs/fem.md, Precision)")
       .one_of({"fp64", "fp32"});
   v.key<std::string>("cg_precision", "fp64", "of the pressure CG's matrix and vectors; fp32 moves fewer bytes per "
