@@ -25,7 +25,7 @@ __kernel __attribute__((reqd_work_group_size(DIAG_WG, 1, 1))) void fem_step_diag
     const real_t speed_i = sqrt(dot(u_i, u_i));
     // The largest squared speed, rooted once: the root is monotonic, so this is the largest root.
     real_t div = 0, relative_squared = dot(u_i, u_i);
-    FOR_ROW_EDGES(k, i, slice_start) {
+    FOR_ROW_EDGES_UNROLLED(k, i, slice_start) {
       const real3_t du = vload3(col[k], u) - u_i;
       div += dot(load_record(k, records).d, du);
       relative_squared = fmax(relative_squared, dot(du, du));

@@ -11,7 +11,7 @@ __kernel void fem_strong_gradient(const uint nodes, __global const uint* restric
   FOR_EACH_NODE(i, nodes) {
     const real_t p_i = p[i];
     real3_t sum = (real3_t)(0);
-    FOR_ROW_EDGES(k, i, slice_start) {
+    FOR_ROW_EDGES_UNROLLED(k, i, slice_start) {
       sum += load_record(k, records).d * (p[col[k]] - p_i);
     }
     vstore3(sum, i, grad);
@@ -25,7 +25,7 @@ __kernel void fem_stiffness(const uint nodes, __global const uint* restrict slic
   FOR_EACH_NODE(i, nodes) {
     const real_t phi_i = phi[i];
     real_t sum = 0;
-    FOR_ROW_EDGES(k, i, slice_start) {
+    FOR_ROW_EDGES_UNROLLED(k, i, slice_start) {
       sum += edge_trace(load_record(k, records)) * (phi[col[k]] - phi_i);
     }
     out[i] = sum;

@@ -54,11 +54,15 @@ real_t edge_form(const edge_record_t r, const real3_t a) {
   return a.x * (a.x * r.xx + a.y * r.xy + a.z * r.xz) + a.y * (a.y * r.yy + a.z * r.yz) + a.z * a.z * r.zz;
 }
 
-// The entries e of node i's row, padding included (a padding entry's column is i, its record zero). The
-// loop is unrolled twice, so that the next entry's column and record loads are issued while the gathers
-// of the neighbours' values for this one are in flight.
+// The entries e of node i's row, padding included (a padding entry's column is i, its record zero).
 #define FOR_ROW_EDGES(e, i, slice_start)                                  \
-  _Pragma("unroll 2") for (uint e = slice_start[(i) >> EDGE_SLICE_BITS] + EDGE_LANE(i),       \
+  for (uint e = slice_start[(i) >> EDGE_SLICE_BITS] + EDGE_LANE(i),       \
             e##_end = slice_start[((i) >> EDGE_SLICE_BITS) + 1];          \
        e < e##_end; e += EDGE_SLICE)
+
+// The same loop unrolled twice, for the loops with light bodies: the next entry's column and record loads
+// are issued while this one's gathers are in flight. The heavy bodies of the momentum residual and the
+// pressure assembly lose by it, as the unrolled body's registers leave fewer work-items in flight
+// (docs/fem.md, Performance).
+#define FOR_ROW_EDGES_UNROLLED(e, i, slice_start) _Pragma("unroll 2") FOR_ROW_EDGES(e, i, slice_start)
 #endif

@@ -67,7 +67,7 @@ __kernel void fem_pressure_assemble(const uint nodes, __global const uint* restr
                __global const edge_t* restrict records, __global const T* restrict phi) {          \
     const real_t phi_i = phi[i];                                                                   \
     real3_t sum = (real3_t)(0);                                                                    \
-    FOR_ROW_EDGES(k, i, slice_start)                                                               \
+    FOR_ROW_EDGES_UNROLLED(k, i, slice_start)                                                      \
       sum += load_record(k, records).d * ((real_t)phi[col[k]] - phi_i);                         \
     return sum;                                                                                    \
   }
