@@ -1,7 +1,7 @@
 // The per-step diagnostics of the flow (docs/fem.md, Time loop): one pass over the nodes and their rows
 // gives each work-group's partial kinetic energy, divergence norm, largest stability rate and speed,
-// and the count and first index of nodes holding a non-finite velocity or pressure. The host adds the
-// few partials up; a failure is then located on the host.
+// and the count and first index of nodes holding a non-finite velocity or pressure; one work-group then
+// combines the partials, so the host reads six numbers. A failure is then located on the host.
 #include "fem/fem_nodes.cl"
 
 // Slots of a group's partials; the host's StepDiagnostics reads them in this order.
@@ -12,6 +12,38 @@
 #define DIAG_BAD 4         // nodes with a non-finite u or p
 #define DIAG_FIRST_BAD 5   // the least index of those, or `nodes` when there is none
 #define DIAG_COUNT 6
+
+// Puts a work-item's values in the group's local slots.
+void store_partials(__local real_t* part, const real_t kinetic, const real_t divergence, const real_t rate,
+                    const real_t speed, const real_t bad, const real_t first_bad) {
+  const uint lid = get_local_id(0);
+  part[lid + DIAG_KINETIC * DIAG_WG] = kinetic;
+  part[lid + DIAG_DIVERGENCE * DIAG_WG] = divergence;
+  part[lid + DIAG_RATE * DIAG_WG] = rate;
+  part[lid + DIAG_SPEED * DIAG_WG] = speed;
+  part[lid + DIAG_BAD * DIAG_WG] = bad;
+  part[lid + DIAG_FIRST_BAD * DIAG_WG] = first_bad;
+}
+
+// Reduces the group's local slots by a tree and writes the result to out[0 .. DIAG_COUNT).
+void combine_partials(__local real_t* part, __global real_t* out) {
+  const uint lid = get_local_id(0);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint stride = DIAG_WG / 2; stride > 0; stride >>= 1) {
+    if (lid < stride) {
+      __local real_t* a = part + lid;
+      __local real_t* b = part + lid + stride;
+      a[DIAG_KINETIC * DIAG_WG] += b[DIAG_KINETIC * DIAG_WG];
+      a[DIAG_DIVERGENCE * DIAG_WG] += b[DIAG_DIVERGENCE * DIAG_WG];
+      a[DIAG_RATE * DIAG_WG] = fmax(a[DIAG_RATE * DIAG_WG], b[DIAG_RATE * DIAG_WG]);
+      a[DIAG_SPEED * DIAG_WG] = fmax(a[DIAG_SPEED * DIAG_WG], b[DIAG_SPEED * DIAG_WG]);
+      a[DIAG_BAD * DIAG_WG] += b[DIAG_BAD * DIAG_WG];
+      a[DIAG_FIRST_BAD * DIAG_WG] = fmin(a[DIAG_FIRST_BAD * DIAG_WG], b[DIAG_FIRST_BAD * DIAG_WG]);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid < DIAG_COUNT) out[lid] = part[lid * DIAG_WG];
+}
 
 __kernel __attribute__((reqd_work_group_size(DIAG_WG, 1, 1))) void fem_step_diagnostics(
     const uint nodes, __global const uint* restrict slice_start, __global const uint* restrict col,
@@ -42,26 +74,24 @@ __kernel __attribute__((reqd_work_group_size(DIAG_WG, 1, 1))) void fem_step_diag
       first_bad = fmin(first_bad, (real_t)i);
     }
   }
-  const uint lid = get_local_id(0);
-  part[lid + DIAG_KINETIC * DIAG_WG] = kinetic;
-  part[lid + DIAG_DIVERGENCE * DIAG_WG] = divergence;
-  part[lid + DIAG_RATE * DIAG_WG] = rate;
-  part[lid + DIAG_SPEED * DIAG_WG] = speed;
-  part[lid + DIAG_BAD * DIAG_WG] = bad;
-  part[lid + DIAG_FIRST_BAD * DIAG_WG] = first_bad;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint stride = DIAG_WG / 2; stride > 0; stride >>= 1) {
-    if (lid < stride) {
-      __local real_t* a = part + lid;
-      __local real_t* b = part + lid + stride;
-      a[DIAG_KINETIC * DIAG_WG] += b[DIAG_KINETIC * DIAG_WG];
-      a[DIAG_DIVERGENCE * DIAG_WG] += b[DIAG_DIVERGENCE * DIAG_WG];
-      a[DIAG_RATE * DIAG_WG] = fmax(a[DIAG_RATE * DIAG_WG], b[DIAG_RATE * DIAG_WG]);
-      a[DIAG_SPEED * DIAG_WG] = fmax(a[DIAG_SPEED * DIAG_WG], b[DIAG_SPEED * DIAG_WG]);
-      a[DIAG_BAD * DIAG_WG] += b[DIAG_BAD * DIAG_WG];
-      a[DIAG_FIRST_BAD * DIAG_WG] = fmin(a[DIAG_FIRST_BAD * DIAG_WG], b[DIAG_FIRST_BAD * DIAG_WG]);
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
+  store_partials(part, kinetic, divergence, rate, speed, bad, first_bad);
+  combine_partials(part, partial + get_group_id(0) * DIAG_COUNT);
+}
+
+// Combines the `groups` partials of fem_step_diagnostics into one set, in one work-group.
+__kernel __attribute__((reqd_work_group_size(DIAG_WG, 1, 1))) void fem_diagnostics_total(
+    const uint groups, __global const real_t* restrict partial, __global real_t* restrict total) {
+  __local real_t part[DIAG_COUNT * DIAG_WG];
+  real_t kinetic = 0, divergence = 0, rate = 0, speed = 0, bad = 0, first_bad = (real_t)INFINITY;
+  for (uint g = get_local_id(0); g < groups; g += DIAG_WG) {
+    __global const real_t* s = partial + g * DIAG_COUNT;
+    kinetic += s[DIAG_KINETIC];
+    divergence += s[DIAG_DIVERGENCE];
+    rate = fmax(rate, s[DIAG_RATE]);
+    speed = fmax(speed, s[DIAG_SPEED]);
+    bad += s[DIAG_BAD];
+    first_bad = fmin(first_bad, s[DIAG_FIRST_BAD]);
   }
-  if (lid < DIAG_COUNT) partial[get_group_id(0) * DIAG_COUNT + lid] = part[lid * DIAG_WG];
+  store_partials(part, kinetic, divergence, rate, speed, bad, first_bad);
+  combine_partials(part, total);
 }

@@ -62,6 +62,7 @@ StepDiagnostics::StepDiagnostics(const core::DeviceSet& devices, std::size_t dev
     : launch_(devices, device, data.nodes, "the diagnostics kernels"), rows_(std::min<std::size_t>(rows, data.nodes)) {
   const core::Context& context = devices.context(device);
   partial_ = core::Buffer<double>(context, slot_count * launch_.groups());
+  total_ = core::Buffer<double>(context, slot_count);
   const core::Program& program = context.program(
       "fem/fem_diagnostics.cl",
       data.build_options().define("DIAG_WG", static_cast<long long>(NodeLaunch::work_group)));
@@ -70,6 +71,8 @@ StepDiagnostics::StepDiagnostics(const core::DeviceSet& devices, std::size_t dev
   args.add(static_cast<cl_uint>(rows_));
   data.add_graph(args);
   args.add(data.mass).add(data.h_min).skip(2).real(viscosity).add(partial_);
+  total_kernel_ = program.kernel("fem_diagnostics_total");
+  core::KernelArgs(total_kernel_).add(static_cast<cl_uint>(launch_.groups())).add(partial_).add(total_);
 }
 
 FlowDiagnostics StepDiagnostics::measure(const core::Buffer<double>& u, const core::Buffer<double>& p) {
@@ -77,20 +80,15 @@ FlowDiagnostics StepDiagnostics::measure(const core::Buffer<double>& u, const co
   launch_.check_size(p, 1, "p");
   core::KernelArgs(kernel_, 6).add(u).add(p);
   launch_.launch(kernel_);
-  const std::vector<double> partial = partial_.to_vector(launch_.queue());
+  total_kernel_.enqueue(launch_.queue(), NodeLaunch::work_group, NodeLaunch::work_group);
+  const std::vector<double> s = total_.to_vector(launch_.queue());
   FlowDiagnostics d;
-  double first_bad = static_cast<double>(rows_);
-  for (std::size_t g = 0; g < launch_.groups(); ++g) {
-    const double* s = partial.data() + slot_count * g;
-    d.kinetic_energy += s[0];
-    d.divergence += s[1];
-    d.stability_rate = std::max(d.stability_rate, s[2]);
-    d.max_speed = std::max(d.max_speed, s[3]);
-    d.bad_nodes += static_cast<std::size_t>(s[4]);
-    first_bad = std::min(first_bad, s[5]);
-  }
-  d.divergence = std::sqrt(d.divergence);
-  d.first_bad = static_cast<std::size_t>(first_bad);
+  d.kinetic_energy = s[0];
+  d.divergence = std::sqrt(s[1]);
+  d.stability_rate = s[2];
+  d.max_speed = s[3];
+  d.bad_nodes = static_cast<std::size_t>(s[4]);
+  d.first_bad = static_cast<std::size_t>(s[5]);
   return d;
 }
 

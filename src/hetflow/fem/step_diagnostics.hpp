@@ -33,7 +33,7 @@ FlowDiagnostics flow_diagnostics(const EdgeData& data, std::span<const Vec3> u, 
 std::vector<double> stability_rates(const EdgeData& data, std::span<const Vec3> u, double viscosity);
 
 // The diagnostics on the device (fem_diagnostics.cl): one edge loop writes each work-group's partials,
-// which measure() reads back and combines.
+// a second kernel combines them, and measure() reads back the six totals.
 class StepDiagnostics {
  public:
   // Measures the first `rows` nodes (a part's own, "Several devices" in docs/fem.md); the fields hold
@@ -47,8 +47,8 @@ class StepDiagnostics {
  private:
   NodeLaunch launch_;
   std::size_t rows_;
-  core::Buffer<double> partial_;
-  core::Kernel kernel_;
+  core::Buffer<double> partial_, total_;
+  core::Kernel kernel_, total_kernel_;
 };
 
 }  // namespace hetflow::fem
