@@ -17,7 +17,7 @@ TEST(MragRefluxTable, CoarseFacesAtJumpsListTheFineFacesThatCoverThem) {
   BlockTree tree(2, 1, 2);
   tree.refine({0, 1, 0});
   tree.refine({1, 2, 0});
-  const RefluxTable table = reflux_table(tree, s, sides(Edge::periodic, Edge::outflow));
+  const RefluxTable table = reflux_table(tree, LeafGrid(tree), s, sides(Edge::periodic, Edge::outflow));
   EXPECT_EQ(table.x_entries, 3u * s);
   EXPECT_EQ(table.entries(), 4u * s);
   for (std::size_t e = 0; e < table.entries(); ++e) {
@@ -32,7 +32,8 @@ TEST(MragRefluxTable, CoarseFacesAtJumpsListTheFineFacesThatCoverThem) {
 
 // A uniform tree has no jumps, so no corrections.
 TEST(MragRefluxTable, AUniformTreeHasNone) {
-  EXPECT_EQ(reflux_table(BlockTree(3, 2, 1), s, sides(Edge::periodic, Edge::periodic)).entries(), 0u);
+  const BlockTree uniform(3, 2, 1);
+  EXPECT_EQ(reflux_table(uniform, LeafGrid(uniform), s, sides(Edge::periodic, Edge::periodic)).entries(), 0u);
 }
 
 }  // namespace

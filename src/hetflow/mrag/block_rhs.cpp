@@ -58,8 +58,9 @@ template <class Real>
 typename BlockRhs<Real>::Part BlockRhs<Real>::whole_tree(const core::Queue& queue, const BlockTree& tree, int s,
                                                           const Sides& sides) {
   auto recipes = std::make_shared<DeviceRecipes<Real>>(queue.context(), s, rhs_ghosts, false, sides);
-  GhostPlan plan = recipes->plan(queue, tree);
-  return Part{all_leaves(tree.leaves().size()), std::move(recipes), std::move(plan), reflux_table(tree, s, sides)};
+  const LeafGrid grid(tree);
+  GhostPlan plan = recipes->plan(queue, tree, grid);
+  return Part{all_leaves(tree.leaves().size()), std::move(recipes), std::move(plan), reflux_table(tree, grid, s, sides)};
 }
 
 template <class Real>

@@ -24,16 +24,20 @@ namespace {
 // I − 2 .. I + 2, which are fine cells 2I − 4 .. 2I + 5, across corners too.
 constexpr int adapt_ghosts = 4;
 
-// What the parts of a tree's leaves share: the flux correction's table and the split into parts, which
-// reads the table of the right-hand side's band (`recipes`, 3 wide without corners) when there are several.
+// What the parts of a tree's leaves share: the grid of its leaves, the flux correction's table and the split
+// into parts, which reads the table of the right-hand side's band (`recipes`, 3 wide without corners) when
+// there are several.
 struct TreeTables {
+  LeafGrid grid;
   RefluxTable reflux;
   BlockParts parts;
 };
 
 TreeTables tree_tables(const BlockTree& tree, int s, const Sides& sides, std::span<const double> weights,
                        GhostRecipes& recipes) {
-  TreeTables t{reflux_table(tree, s, sides), {}};
+  LeafGrid grid(tree);
+  RefluxTable reflux = reflux_table(tree, grid, s, sides);
+  TreeTables t{std::move(grid), std::move(reflux), {}};
   const std::size_t leaves = tree.leaves().size();
   t.parts = weights.size() == 1
                 ? BlockParts{{all_leaves(leaves)}, std::vector<std::uint32_t>(leaves, 0), {{{}}}, {{{}}}}
@@ -84,10 +88,10 @@ class DeviceBlocksOf final : public DeviceBlocks {
     halo_ = link_ ? std::make_unique<BlockHalo<Real>>(queue_, transfer_, *link_, t.parts, s_) : nullptr;
     rhs_ = std::make_unique<BlockRhs<Real>>(queue_, tree,
                                             typename BlockRhs<Real>::Part{own, rhs_recipes_,
-                                                                          rhs_recipes_->plan(queue_, tree),
+                                                                          rhs_recipes_->plan(queue_, tree, t.grid),
                                                                           owned_entries(t.reflux, own), halo_.get()},
                                             s_, root_size_, stiffened, scheme_);
-    band_ = std::make_unique<DeviceGhosts<Real>>(queue_, band_recipes_, band_recipes_->plan(queue_, tree),
+    band_ = std::make_unique<DeviceGhosts<Real>>(queue_, band_recipes_, band_recipes_->plan(queue_, tree, t.grid),
                                                  all_leaves(blocks));
     for (core::Buffer<Real>* b : {&q1_, &q2_}) *b = core::Buffer<Real>(queue_.context(), rhs_->values());
     q_ = data.empty() ? core::Buffer<Real>(queue_.context(), rhs_->values()) : std::move(data);

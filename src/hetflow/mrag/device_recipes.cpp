@@ -37,8 +37,8 @@ void DeviceRecipes<Real>::clear() {
 }
 
 template <class Real>
-GhostPlan DeviceRecipes<Real>::plan(const core::Queue& queue, const BlockTree& tree) {
-  GhostPlan plan = recipes_.plan(tree);
+GhostPlan DeviceRecipes<Real>::plan(const core::Queue& queue, const BlockTree& tree, const LeafGrid& grid) {
+  GhostPlan plan = recipes_.plan(tree, grid);
   if (recipes_.generation() != generation_) {
     clear();
     generation_ = recipes_.generation();

@@ -22,8 +22,8 @@ class DeviceRecipes {
  public:
   DeviceRecipes(const core::Context& context, int s, int width, bool corners, const Sides& sides);
 
-  // The plan of `tree`, the kinds it brings uploaded on `queue`.
-  GhostPlan plan(const core::Queue& queue, const BlockTree& tree);
+  // The plan of `tree` (whose grid is `grid`), the kinds it brings uploaded on `queue`.
+  GhostPlan plan(const core::Queue& queue, const BlockTree& tree, const LeafGrid& grid);
 
   // The host's recipes; kinds another caller adds go to the device with the next plan.
   GhostRecipes& recipes() { return recipes_; }

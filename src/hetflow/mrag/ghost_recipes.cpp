@@ -12,8 +12,6 @@
 namespace hetflow::mrag {
 namespace {
 
-using detail::LeafGrid;
-
 // Position x of level `level` (of a block at x0 of level `from`) seen from level `level`: x0 2^d, or x0 >> −d.
 long scaled(long x0, int from, int level) { return level >= from ? x0 << (level - from) : x0 >> (from - level); }
 
@@ -69,7 +67,7 @@ std::string surroundings(const BlockTree& tree, const LeafGrid& grid, const Side
       code.push_back(past);
       if (past & 0x0F) continue;
       const BlockKey at{block.level, static_cast<int>(p[0]), static_cast<int>(p[1])};
-      const LeafGrid::Entry* leaf = grid.covering(at);
+      const std::optional<LeafGrid::Entry> leaf = grid.covering(at);
       if (!leaf) {
         split_code(grid, at, code);
         continue;
@@ -85,10 +83,10 @@ std::string surroundings(const BlockTree& tree, const LeafGrid& grid, const Side
 }
 
 // The recipe of leaf `index`, or none when its recursion reached past `window` blocks of its level.
-std::optional<GhostRecipe> build_recipe(const BlockTree& tree, const LeafGrid& grid,
-                                        const std::vector<BlockKey>& leaves, std::uint32_t index, int s,
+std::optional<GhostRecipe> build_recipe(const BlockTree& tree, const LeafGrid& grid, std::uint32_t index, int s,
                                         const std::vector<std::pair<int, int>>& cells, const Sides& sides,
                                         int window) {
+  const std::vector<BlockKey>& leaves = grid.leaves();
   const BlockKey& block = leaves[index];
   detail::Part part;
   detail::Resolver resolver(tree, grid, s, sides, part, block.level);
@@ -162,10 +160,10 @@ GhostRecipe ghost_recipe(const BlockTree& tree, std::uint32_t leaf, int s, int w
                          const Sides& sides, int window) {
   check(sides);
   const LeafGrid grid(tree);
-  const std::vector<BlockKey> leaves(tree.leaves().begin(), tree.leaves().end());
-  if (leaf >= leaves.size())
-    throw core::Error("ghost recipe: leaf " + std::to_string(leaf) + " of a tree of " + std::to_string(leaves.size()));
-  std::optional<GhostRecipe> r = build_recipe(tree, grid, leaves, leaf, s, ghost_cells(s, width, corners), sides, window);
+  if (leaf >= grid.leaves().size())
+    throw core::Error("ghost recipe: leaf " + std::to_string(leaf) + " of a tree of " +
+                      std::to_string(grid.leaves().size()));
+  std::optional<GhostRecipe> r = build_recipe(tree, grid, leaf, s, ghost_cells(s, width, corners), sides, window);
   if (!r)
     throw core::Error("ghost recipe: leaf " + std::to_string(leaf) + "'s ghosts reach farther than " +
                       std::to_string(window) + " blocks");
@@ -180,9 +178,8 @@ GhostRecipes::GhostRecipes(int s, int width, bool corners, const Sides& sides)
                       std::to_string(width) + " wide (needs s >= 2 width)");
 }
 
-GhostPlan GhostRecipes::plan(const BlockTree& tree) {
-  const LeafGrid grid(tree);
-  const std::vector<BlockKey> leaves(tree.leaves().begin(), tree.leaves().end());
+GhostPlan GhostRecipes::plan(const BlockTree& tree, const LeafGrid& grid) {
+  const std::vector<BlockKey>& leaves = grid.leaves();
   const std::vector<std::pair<int, int>> cells = ghost_cells(s_, width_, corners_);
   std::vector<std::string> codes(leaves.size());
   GhostPlan plan;
@@ -201,7 +198,7 @@ GhostPlan GhostRecipes::plan(const BlockTree& tree) {
     std::vector<std::optional<GhostRecipe>> built(todo.size());
     core::parallel_ranges(todo.size(), 4, [&](std::size_t first, std::size_t last) {
       for (std::size_t k = first; k < last; ++k)
-        built[k] = build_recipe(tree, grid, leaves, todo[k].second, s_, cells, sides_, window_);
+        built[k] = build_recipe(tree, grid, todo[k].second, s_, cells, sides_, window_);
     });
     if (std::all_of(built.begin(), built.end(), [](const auto& r) { return r.has_value(); })) {
       for (std::size_t k = 0; k < todo.size(); ++k) {
@@ -244,7 +241,7 @@ GhostPlan GhostRecipes::plan(const BlockTree& tree) {
 GhostTable GhostRecipes::table(const BlockTree& tree) {
   GhostTable table;
   table.ghost_cells = ghost_cells(s_, width_, corners_);
-  const GhostPlan plan = this->plan(tree);
+  const GhostPlan plan = this->plan(tree, LeafGrid(tree));
   const std::size_t blocks = plan.kind.size();
   std::vector<const GhostRecipe*> recipe;
   for (const std::uint32_t k : plan.kind) recipe.push_back(kinds_[k].get());

@@ -8,6 +8,7 @@
 
 #include "hetflow/mrag/block_tree.hpp"
 #include "hetflow/mrag/ghost_table.hpp"
+#include "hetflow/mrag/leaf_grid.hpp"
 
 namespace hetflow::mrag {
 
@@ -54,7 +55,8 @@ class GhostRecipes {
   // Throws core::Error unless s ≥ 2 width and the sides are consistent.
   GhostRecipes(int s, int width, bool corners, const Sides& sides);
 
-  GhostPlan plan(const BlockTree& tree);
+  // `grid` is the tree's.
+  GhostPlan plan(const BlockTree& tree, const LeafGrid& grid);
   // The table of a plan's tree, for code that reads every ghost's sources (BlockParts, the tests).
   GhostTable table(const BlockTree& tree);
 

@@ -7,11 +7,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <tuple>
 #include <utility>
 #include <vector>
 
 #include "hetflow/mrag/block_tree.hpp"
+#include "hetflow/mrag/leaf_grid.hpp"
 #include "hetflow/mrag/leaf_grid.hpp"
 #include "hetflow/mrag/ghost_table.hpp"
 #include "hetflow/mrag/wavelets.hpp"
@@ -120,11 +122,11 @@ class Resolver {
     }
     i = wrap(i, nx, i < 0 ? sides_.west : sides_.east, flip, GhostSource::flip_x);
     j = wrap(j, ny, j < 0 ? sides_.south : sides_.north, flip, GhostSource::flip_y);
-    const LeafGrid::Entry* leaf = grid_.covering({level, static_cast<int>(i / s_), static_cast<int>(j / s_)});
+    const std::optional<LeafGrid::Entry> leaf = grid_.covering({level, static_cast<int>(i / s_), static_cast<int>(j / s_)});
     if (leaf && leaf->leaf.level == level)
       terms.push_back({leaf->index, static_cast<std::uint32_t>(i % s_ + s_ * (j % s_)), weight, flip});
     else
-      terms.push_back({GhostSource::node, node({level, i, j}, leaf != nullptr), weight, flip});
+      terms.push_back({GhostSource::node, node({level, i, j}, leaf.has_value()), weight, flip});
   }
 
   // The cells met so far, in cells of the block's level before the domain's sides apply: [x0, x1) × [y0, y1)

@@ -2,28 +2,30 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "hetflow/mrag/block_tree.hpp"
 
-namespace hetflow::mrag::detail {
+namespace hetflow::mrag {
 
-// The leaf covering each block position of the tree's deepest present level, so that the leaf covering a
-// key is one array read instead of a walk up the tree.
+// A tree's leaves in their order, and the leaf covering each block position of the tree's deepest present
+// level, so that the leaf covering a key is one array read instead of a walk up the tree. The plans and
+// tables of one tree share one grid (docs/mrag.md, Adaptation): it spans the whole domain at the finest
+// level, which on a strongly adapted tree holds a hundred times more positions than the tree has leaves.
 class LeafGrid {
  public:
-  explicit LeafGrid(const BlockTree& tree) {
-    for (const BlockKey& leaf : tree.leaves()) deepest_ = std::max(deepest_, leaf.level);
+  explicit LeafGrid(const BlockTree& tree) : leaves_(tree.leaves().begin(), tree.leaves().end()) {
+    for (const BlockKey& leaf : leaves_) deepest_ = std::max(deepest_, leaf.level);
     nx_ = static_cast<std::size_t>(tree.roots_x()) << deepest_;
-    ny_ = static_cast<std::size_t>(tree.roots_y()) << deepest_;
-    cells_.resize(nx_ * ny_);
-    std::uint32_t index = 0;
-    for (const BlockKey& leaf : tree.leaves()) {
+    cells_.resize(nx_ * (static_cast<std::size_t>(tree.roots_y()) << deepest_));
+    for (std::uint32_t index = 0; index < leaves_.size(); ++index) {
+      const BlockKey& leaf = leaves_[index];
       const int shift = deepest_ - leaf.level;
       const std::size_t x0 = static_cast<std::size_t>(leaf.x) << shift, y0 = static_cast<std::size_t>(leaf.y) << shift;
-      for (std::size_t y = y0; y < y0 + (std::size_t{1} << shift); ++y)
-        for (std::size_t x = x0; x < x0 + (std::size_t{1} << shift); ++x) cells_[y * nx_ + x] = {index, leaf};
-      ++index;
+      const std::size_t side = std::size_t{1} << shift;
+      for (std::size_t y = y0; y < y0 + side; ++y)
+        std::fill_n(cells_.begin() + static_cast<std::ptrdiff_t>(y * nx_ + x0), side, index);
     }
   }
 
@@ -32,24 +34,29 @@ class LeafGrid {
     BlockKey leaf;
   };
   // The leaf that covers `key` (inside the domain) at its level or coarser; none when finer leaves tile it.
-  const Entry* covering(const BlockKey& key) const {
-    if (key.level > deepest_) return cover_of_deeper(key);
+  std::optional<Entry> covering(const BlockKey& key) const {
+    // A key below the deepest level lies inside one leaf, which covers it.
+    if (key.level > deepest_) {
+      const int shift = key.level - deepest_;
+      return entry(static_cast<std::size_t>(key.y >> shift) * nx_ + static_cast<std::size_t>(key.x >> shift));
+    }
     const int shift = deepest_ - key.level;
-    const Entry& e =
-        cells_[(static_cast<std::size_t>(key.y) << shift) * nx_ + (static_cast<std::size_t>(key.x) << shift)];
-    return e.leaf.level <= key.level ? &e : nullptr;
+    const Entry e =
+        entry((static_cast<std::size_t>(key.y) << shift) * nx_ + (static_cast<std::size_t>(key.x) << shift));
+    if (e.leaf.level > key.level) return std::nullopt;
+    return e;
   }
+
+  // The leaves in the tree's order: leaf b of a plan or table is leaves()[b].
+  const std::vector<BlockKey>& leaves() const { return leaves_; }
 
  private:
-  // A key below the deepest level lies inside one leaf, which covers it.
-  const Entry* cover_of_deeper(const BlockKey& key) const {
-    const int shift = key.level - deepest_;
-    return &cells_[static_cast<std::size_t>(key.y >> shift) * nx_ + static_cast<std::size_t>(key.x >> shift)];
-  }
+  Entry entry(std::size_t cell) const { return {cells_[cell], leaves_[cells_[cell]]}; }
 
+  std::vector<BlockKey> leaves_;
   int deepest_ = 0;
-  std::size_t nx_ = 0, ny_ = 0;
-  std::vector<Entry> cells_;
+  std::size_t nx_ = 0;
+  std::vector<std::uint32_t> cells_;
 };
 
-}  // namespace hetflow::mrag::detail
+}  // namespace hetflow::mrag

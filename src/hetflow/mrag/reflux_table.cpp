@@ -2,17 +2,15 @@
 
 #include <algorithm>
 
-#include "hetflow/mrag/leaf_grid.hpp"
 
 namespace hetflow::mrag {
 
-RefluxTable reflux_table(const BlockTree& tree, int s, const Sides& sides) {
-  const detail::LeafGrid grid(tree);
+RefluxTable reflux_table(const BlockTree& tree, const LeafGrid& grid, int s, const Sides& sides) {
   RefluxTable table;
   table.start.push_back(0);
   for (const bool x_sides : {true, false}) {
     std::uint32_t index = 0;
-    for (const BlockKey& leaf : tree.leaves()) {
+    for (const BlockKey& leaf : grid.leaves()) {
       for (const Side side : {x_sides ? west : south, x_sides ? east : north}) {
         const bool forward = side == east || side == north;  // the neighbour lies at +1 along the axis
         BlockKey across = leaf;
@@ -30,7 +28,7 @@ RefluxTable reflux_table(const BlockTree& tree, int s, const Sides& sides) {
           // entered one level at a time.
           const auto add = [&](auto&& self, int m, long a, long b, double weight) -> void {
             const long bx = x_sides ? a : b, by = x_sides ? b : a;
-            const detail::LeafGrid::Entry* fine = grid.covering({m, static_cast<int>(bx / s), static_cast<int>(by / s)});
+            const std::optional<LeafGrid::Entry> fine = grid.covering({m, static_cast<int>(bx / s), static_cast<int>(by / s)});
             if (fine) {  // finer leaves are entered one level at a time, so this one is at level m
               table.fine_face.push_back((fine->index * 4 + facing) * static_cast<std::uint32_t>(s) +
                                         static_cast<std::uint32_t>(b % s));

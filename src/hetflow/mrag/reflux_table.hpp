@@ -5,6 +5,7 @@
 
 #include "hetflow/mrag/block_tree.hpp"
 #include "hetflow/mrag/ghost_table.hpp"
+#include "hetflow/mrag/leaf_grid.hpp"
 
 namespace hetflow::mrag {
 
@@ -26,7 +27,8 @@ struct RefluxTable {
   std::size_t entries() const { return coarse_block.size(); }
 };
 
-RefluxTable reflux_table(const BlockTree& tree, int s, const Sides& sides);
+// `grid` is the tree's.
+RefluxTable reflux_table(const BlockTree& tree, const LeafGrid& grid, int s, const Sides& sides);
 
 // The entries of `table` whose coarse leaf lies in `own`, in their order: those a part of the leaves
 // corrects.
