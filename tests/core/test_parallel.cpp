@@ -1,4 +1,5 @@
-// core::parallel_ranges: the ranges cover every index once, in order, whatever the count and grain.
+// core::parallel_ranges: the ranges cover every index once, in order, whatever the count and grain;
+// core::run_parts runs every part once, from several threads at a time and nested.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -6,6 +7,7 @@
 #include <cstddef>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -38,6 +40,34 @@ TEST(CoreParallel, RangesCoverEveryIndexOnce) {
         next = ranges[r].second;
       }
       EXPECT_EQ(next, count);
+    }
+}
+
+// Batches from four threads at once (all but one find the pool busy) and batches started inside a part
+// (by a worker or by the caller): every part of every batch runs exactly once.
+TEST(CoreParallel, PartsRunOnceFromSeveralThreadsAndNested) {
+  constexpr std::size_t callers = 4, batches = 200;
+  std::vector<std::vector<std::atomic<int>>> runs(callers);
+  for (auto& r : runs) r = std::vector<std::atomic<int>>(batches * 64);
+  std::vector<std::jthread> threads;
+  for (std::size_t c = 0; c < callers; ++c)
+    threads.emplace_back([&runs, c] {
+      for (std::size_t b = 0; b < batches; ++b) {
+        const std::size_t parts = 2 + (b * 7 + c) % 30;
+        run_parts(parts, [&](std::size_t p) {
+          ++runs[c][b * 64 + p];
+          if (p == 1) run_parts(2, [&](std::size_t q) { ++runs[c][b * 64 + 32 + q]; });
+        });
+      }
+    });
+  threads.clear();
+  for (std::size_t c = 0; c < callers; ++c)
+    for (std::size_t b = 0; b < batches; ++b) {
+      const std::size_t parts = 2 + (b * 7 + c) % 30;
+      for (std::size_t p = 0; p < 64; ++p) {
+        const int expected = p < parts || p == 32 || p == 33 ? 1 : 0;
+        ASSERT_EQ(runs[c][b * 64 + p].load(), expected) << "caller " << c << ", batch " << b << ", part " << p;
+      }
     }
 }
 

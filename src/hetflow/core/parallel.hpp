@@ -1,26 +1,32 @@
 #pragma once
 #include <algorithm>
 #include <cstddef>
+#include <functional>
 #include <thread>
-#include <vector>
 
 namespace hetflow::core {
 
+// Runs part(p) for every p in [0, parts), on the calling thread and the workers of one pool kept for the
+// program's life (one per hardware thread but the caller's), and returns once all are done. Starting
+// threads for each call cost more than a short batch's work when a call is made per adaptation of a
+// grid or per copy. A caller that finds the pool busy (another thread's batch) or is itself a worker runs
+// its parts on threads of their own instead. part must not throw: a worker's exception ends the program.
+void run_parts(std::size_t parts, const std::function<void(std::size_t)>& part);
+
 // Calls body(first, last) on disjoint ranges that cover [0, count) in order, one per hardware thread at
-// most and none shorter than `grain` items (one range, on the calling thread, below that), all but the
-// last on threads of their own; returns once every range is done. For the host's copies of large
-// batches, which one core makes the GPU wait for. body must not throw: a worker's exception ends the
-// program.
+// most and none shorter than `grain` items (one range, on the calling thread, below that), through
+// run_parts. For the host's copies of large batches, which one core makes the GPU wait for, and the
+// per-leaf work of an adaptation.
 template <class Body>
 void parallel_ranges(std::size_t count, std::size_t grain, const Body& body) {
   const std::size_t threads = std::max(1u, std::thread::hardware_concurrency());
   const std::size_t parts = std::clamp<std::size_t>(count / std::max<std::size_t>(grain, 1), 1, threads);
   const std::size_t step = (count + parts - 1) / parts;
-  std::vector<std::jthread> workers;
-  workers.reserve(parts - 1);
-  for (std::size_t p = 0; p + 1 < parts; ++p)
-    workers.emplace_back([&body, p, step, count] { body(std::min(count, p * step), std::min(count, (p + 1) * step)); });
-  body(std::min(count, (parts - 1) * step), count);
+  if (parts == 1) {
+    body(std::size_t{0}, count);
+    return;
+  }
+  run_parts(parts, [&body, step, count](std::size_t p) { body(std::min(count, p * step), std::min(count, (p + 1) * step)); });
 }
 
 }  // namespace hetflow::core
