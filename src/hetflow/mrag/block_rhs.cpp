@@ -124,14 +124,7 @@ BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, Part p
   groups_ = {std::pair{std::size_t{0}, table.x_entries}, std::pair{table.x_entries, table.entries() - table.x_entries},
              std::pair{table.entries(), other.x_entries},
              std::pair{table.entries() + other.x_entries, other.entries() - other.x_entries}};
-  for (std::size_t e = 0; e < other.entries(); ++e) {
-    table.coarse_block.push_back(other.coarse_block[e]);
-    table.coarse_cell.push_back(other.coarse_cell[e]);
-    table.side.push_back(other.side[e]);
-    table.start.push_back(static_cast<std::uint32_t>(table.fine_face.size() + other.start[e + 1]));
-  }
-  table.fine_face.insert(table.fine_face.end(), other.fine_face.begin(), other.fine_face.end());
-  table.fine_weight.insert(table.fine_weight.end(), other.fine_weight.begin(), other.fine_weight.end());
+  append_entries(table, other);
   start_ = core::upload(queue, table.start, CL_MEM_READ_ONLY);
   coarse_block_ = core::upload(queue, table.coarse_block, CL_MEM_READ_ONLY);
   coarse_cell_ = core::upload(queue, table.coarse_cell, CL_MEM_READ_ONLY);

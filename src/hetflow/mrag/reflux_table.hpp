@@ -30,6 +30,9 @@ struct RefluxTable {
 // `grid` is the tree's.
 RefluxTable reflux_table(const BlockTree& tree, const LeafGrid& grid, int s, const Sides& sides);
 
+// Appends the entries of `from` to `to`, after its own (x_entries stays `to`'s).
+void append_entries(RefluxTable& to, const RefluxTable& from);
+
 // The entries of `table` whose coarse leaf lies in `own`, in their order: those a part of the leaves
 // corrects.
 RefluxTable owned_entries(const RefluxTable& table, const LeafList& own);
