@@ -2,8 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
-#include <set>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -165,55 +164,57 @@ BlockFlow::Adaptation BlockFlow::adapt(double eps_refine, double eps_compress) {
     }
     range[k] = high > low ? high - low : 1;
   }
-  std::map<BlockKey, double> detail;
-  std::size_t b = 0;
-  for (const BlockKey& leaf : tree_.leaves()) {
-    detail[leaf] = std::max(d[6 * b] / range[0], d[6 * b + 1] / range[1]);
-    ++b;
-  }
+  // The leaves in order (the tree's), found by bisection.
+  const std::vector<BlockKey> leaves(tree_.leaves().begin(), tree_.leaves().end());
+  const auto index_of = [&](const BlockKey& key) -> std::optional<cl_uint> {
+    const auto at = std::lower_bound(leaves.begin(), leaves.end(), key);
+    if (at == leaves.end() || *at != key) return std::nullopt;
+    return static_cast<cl_uint>(at - leaves.begin());
+  };
+  std::vector<double> detail(blocks);
+  for (std::size_t b = 0; b < blocks; ++b) detail[b] = std::max(d[6 * b] / range[0], d[6 * b + 1] / range[1]);
   BlockTree next = tree_;
   Adaptation done;
-  for (const auto& [leaf, value] : detail)
-    if (value >= eps_refine && leaf.level < tree_.max_level() && next.is_leaf(leaf)) {
-      next.refine(leaf);
+  for (std::size_t b = 0; b < blocks; ++b)
+    if (detail[b] >= eps_refine && leaves[b].level < tree_.max_level() && next.is_leaf(leaves[b])) {
+      next.refine(leaves[b]);
       ++done.refined;
     }
-  std::set<BlockKey> parents;
-  for (const auto& [leaf, value] : detail)
-    if (leaf.level > 0) parents.insert(leaf.parent());
+  std::vector<BlockKey> parents;
+  for (const BlockKey& leaf : leaves)
+    if (leaf.level > 0) parents.push_back(leaf.parent());
+  std::sort(parents.begin(), parents.end());
+  parents.erase(std::unique(parents.begin(), parents.end()), parents.end());
   for (const BlockKey& parent : parents) {
     bool quiet = true;
     for (int c = 0; c < 2; ++c)
       for (int a = 0; a < 2; ++a) {
-        const auto at = detail.find(parent.child(a, c));
-        quiet = quiet && at != detail.end() && at->second < eps_compress;
+        const std::optional<cl_uint> at = index_of(parent.child(a, c));
+        quiet = quiet && at && detail[*at] < eps_compress;
       }
     if (quiet && next.collapse(parent)) ++done.collapsed;
   }
   if (next.leaves() == tree_.leaves()) return done;
 
-  // Where each new leaf's cells come from.
-  std::map<BlockKey, cl_uint> old_index;
-  b = 0;
-  for (const BlockKey& leaf : tree_.leaves()) old_index[leaf] = static_cast<cl_uint>(b++);
-  // The remap's modes, as mrag_adapt.cl's REMAP_COPY, REMAP_PREDICT and REMAP_RESTRICT.
+  // Where each new leaf's cells come from, by the remap's modes (mrag_adapt.cl's REMAP_COPY, REMAP_PREDICT
+  // and REMAP_RESTRICT).
   enum : cl_int { copy = 0, predict = 1, restrict_ = 2 };
   std::vector<cl_int> mode, child;
   std::vector<cl_uint> source;
   for (const BlockKey& leaf : next.leaves()) {
-    if (tree_.is_leaf(leaf)) {
+    if (const std::optional<cl_uint> kept = index_of(leaf)) {
       mode.push_back(copy);
-      source.insert(source.end(), {old_index[leaf], 0, 0, 0});
-    } else if (leaf.level > 0 && tree_.is_leaf(leaf.parent())) {
+      source.insert(source.end(), {*kept, 0, 0, 0});
+    } else if (const std::optional<cl_uint> parent = leaf.level > 0 ? index_of(leaf.parent()) : std::nullopt) {
       mode.push_back(predict);
-      source.insert(source.end(), {old_index[leaf.parent()], 0, 0, 0});
+      source.insert(source.end(), {*parent, 0, 0, 0});
     } else {
       mode.push_back(restrict_);
       for (int c = 0; c < 2; ++c)
         for (int a = 0; a < 2; ++a) {
-          const auto at = old_index.find(leaf.child(a, c));
-          if (at == old_index.end()) throw core::Error("mrag: adaptation moved a block by more than one level");
-          source.push_back(at->second);
+          const std::optional<cl_uint> at = index_of(leaf.child(a, c));
+          if (!at) throw core::Error("mrag: adaptation moved a block by more than one level");
+          source.push_back(*at);
         }
     }
     child.push_back(leaf.x & 1);

@@ -1,5 +1,6 @@
 #include "hetflow/mrag/block_tree.hpp"
 
+#include <algorithm>
 #include <numeric>
 #include <set>
 #include <string>
@@ -106,12 +107,39 @@ bool BlockTree::collapse(const BlockKey& parent) {
   for (int b = 0; b < 2; ++b)
     for (int a = 0; a < 2; ++a)
       if (!is_leaf(parent.child(a, b))) return false;
-  for (const BlockKey& n : neighbours(parent))
-    if (n.parent() != parent && n.level > parent.level + max_jump_) return false;
+  if (finer_than_jump(parent)) return false;
   for (int b = 0; b < 2; ++b)
     for (int a = 0; a < 2; ++a) leaves_.erase(parent.child(a, b));
   leaves_.insert(parent);
   return true;
+}
+
+bool BlockTree::finer_than_jump(const BlockKey& parent) const {
+  // The leaves around parent's children are at most max_jump levels coarser than them, so a position next
+  // to parent is covered by a leaf at most max_jump − 1 levels above it, or tiled by finer leaves. A tiled
+  // position's children are leaves or tiled again; one tiled at the deepest allowed level holds a leaf too
+  // deep that touches parent wherever the position does.
+  const int deepest = parent.level + max_jump_;
+  const Region r = region(parent, max_level_);
+  const auto tiled_too_deep = [&](const auto& self, const BlockKey& k) -> bool {
+    if (is_leaf(k)) return false;
+    if (k.level >= deepest) return true;
+    for (int b = 0; b < 2; ++b)
+      for (int a = 0; a < 2; ++a)
+        if (touch(region(k.child(a, b), max_level_), r) && self(self, k.child(a, b))) return true;
+    return false;
+  };
+  for (int dy = -1; dy <= 1; ++dy)
+    for (int dx = -1; dx <= 1; ++dx) {
+      const BlockKey k{parent.level, parent.x + dx, parent.y + dy};
+      if ((dx == 0 && dy == 0) || !inside(k)) continue;
+      bool covered = false;
+      for (BlockKey above = k; !covered && above.level >= std::max(0, parent.level + 1 - max_jump_);
+           above = above.parent())
+        covered = is_leaf(above);
+      if (!covered && tiled_too_deep(tiled_too_deep, k)) return true;
+    }
+  return false;
 }
 
 }  // namespace hetflow::mrag

@@ -58,6 +58,10 @@ class BlockTree {
   std::vector<BlockKey> neighbours(const BlockKey& key) const;
 
  private:
+  // Whether a leaf more than max_jump levels finer than `parent` touches it from outside: collapsing
+  // `parent` would break the jump limit.
+  bool finer_than_jump(const BlockKey& parent) const;
+
   int roots_x_, roots_y_, max_level_, max_jump_;
   std::set<BlockKey> leaves_;
 };
