@@ -11,7 +11,7 @@ namespace hetflow::app {
 // its bytes model moves; "N^2 update" and "N^2 ghosts" give the fused flux-and-update kernel and the ghost
 // fill alone by device events; suffix " fp32" the same in FP32. "shock-bubble level L" runs the
 // Haas–Sturtevant case adapting up to level L: rate over the active cells against the uniform grid's,
-// the adaptations' share of the time, the compression.
+// the adaptations' share of the time (over all periods and over the second half), the compression.
 BenchReport compressible_benchmark(const core::DeviceSet& devices, const BenchOptions& options);
 
 }  // namespace hetflow::app
