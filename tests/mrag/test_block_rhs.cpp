@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <vector>
 
 #include "hetflow/mrag/block_rhs.hpp"
+#include "hetflow/mrag/reflux_table.hpp"
 #include "hetflow/mrag/reference_1d.hpp"
 #include "hetflow/mrag/stiffened_gas.hpp"
 #include "test_devices.hpp"
@@ -96,6 +98,22 @@ TEST(MragBlockRhs, AUniformStateIsAtRestOnAnAdaptedTree) {
   r.read(queue, std::span<double>(got));
   // Fluxes of order ρ|u|² + p ≈ 2.3 over cells 1/32 wide: rounding left at most 1e-13 on PoCL.
   for (std::size_t k = 0; k < got.size(); ++k) EXPECT_NEAR(got[k], 0.0, 1e-12) << k;
+}
+
+// A part without leaves (a device whose share rounds to none) updates no tile, so it has no rates for the
+// time step: its rate buffer's one value is never written, and reading it made the step's rate whatever
+// the device memory held.
+TEST(MragBlockRhs, APartWithoutLeavesHasNoRates) {
+  core::DeviceSet devices = test::test_device();
+  const core::Queue& queue = devices.compute(0);
+  const BlockTree tree(2, 1, 0);
+  const Sides periodic = sides(Edge::periodic, Edge::periodic);
+  const LeafGrid grid(tree);
+  auto recipes = std::make_shared<DeviceRecipes<double>>(queue.context(), s, rhs_ghosts, false, periodic);
+  BlockRhs<double>::Part none{{}, recipes, recipes->plan(queue, tree, grid), reflux_table(tree, grid, s, periodic)};
+  EXPECT_EQ(BlockRhs<double>(queue, tree, none, s, 1.0, false).rate_count(), 0u);
+  const BlockRhs<double> whole(queue, tree, s, periodic, 1.0, false);
+  EXPECT_EQ(whole.rate_count(), 2u * static_cast<std::size_t>(s / whole.tile_rows()));
 }
 
 }  // namespace

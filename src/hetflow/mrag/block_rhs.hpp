@@ -64,8 +64,10 @@ class BlockRhs {
   // tile fits the device's local memory and work-group.
   int tile_rows() const { return tile_rows_; }
   // Each tile's largest signal rate (|u| + |v| + 2c)/h of the cells the last update wrote, before the flux
-  // correction changed any: NaN where a cell is not finite or has ρ ≤ 0 or c² ≤ 0. The part's tiles alone.
+  // correction changed any: NaN where a cell is not finite or has ρ ≤ 0 or c² ≤ 0. The part's tiles alone:
+  // rate_count() of them, none for a part without leaves (whose buffer holds one unwritten value).
   const core::Buffer<Real>& rates() const { return rates_; }
+  std::size_t rate_count() const { return own_count_ * tiles_per_leaf_; }
   // Values in a block-data buffer.
   std::size_t values() const { return blocks_ * fields * cells_; }
   // The leaves the part updates, those whose cells or faces other parts read first (with the leaves whose

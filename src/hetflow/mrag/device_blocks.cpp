@@ -103,7 +103,7 @@ class DeviceBlocksOf final : public DeviceBlocks {
         .add(core::LocalMemory{mrag_work_group * sizeof(Real)})
         .add(partial_);
     core::KernelArgs(max_rates_)
-        .add(static_cast<cl_uint>(rhs_->rates().size()))
+        .add(static_cast<cl_uint>(rhs_->rate_count()))
         .add(rhs_->rates())
         .add(core::LocalMemory{mrag_work_group * sizeof(Real)})
         .add(partial_);
