@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <utility>
@@ -69,6 +71,21 @@ TEST(CoreParallel, PartsRunOnceFromSeveralThreadsAndNested) {
         ASSERT_EQ(runs[c][b * 64 + p].load(), expected) << "caller " << c << ", batch " << b << ", part " << p;
       }
     }
+}
+
+// A part that throws on the calling thread: run_parts lets the other threads' parts finish and rethrows;
+// the next batch runs every part. The other parts take a millisecond, so the caller takes one of them.
+TEST(CoreParallel, APartThrowingOnTheCallersThreadPropagates) {
+  const std::thread::id caller = std::this_thread::get_id();
+  EXPECT_THROW(run_parts(64,
+                         [&](std::size_t) {
+                           if (std::this_thread::get_id() == caller) throw std::runtime_error("part");
+                           std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                         }),
+               std::runtime_error);
+  std::vector<std::atomic<int>> runs(40);
+  run_parts(runs.size(), [&](std::size_t p) { ++runs[p]; });
+  for (std::size_t p = 0; p < runs.size(); ++p) EXPECT_EQ(runs[p].load(), 1) << "part " << p;
 }
 
 }  // namespace

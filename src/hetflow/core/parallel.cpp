@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <exception>
 #include <mutex>
 #include <vector>
 
@@ -39,14 +40,24 @@ class Pool {
       ++generation_;
     }
     wake_.notify_all();
-    const std::size_t done = take_parts();
+    // A part that throws on the caller's thread ends its share: the workers still finish theirs before the
+    // batch's function goes out of scope, and the exception then propagates.
+    std::exception_ptr failed;
+    std::size_t done = 0;
+    try {
+      done = take_parts();
+    } catch (...) {
+      failed = std::current_exception();
+      next_ = parts_;
+    }
     {
       std::unique_lock lock(mutex_);
       done_ += done;
-      finished_.wait(lock, [&] { return done_ == parts_ && joined_ == 0; });
+      finished_.wait(lock, [&] { return (failed || done_ == parts_) && joined_ == 0; });
       part_ = nullptr;
     }
     busy_ = false;
+    if (failed) std::rethrow_exception(failed);
     return true;
   }
 

@@ -10,7 +10,8 @@ namespace hetflow::core {
 // program's life (one per hardware thread but the caller's), and returns once all are done. Starting
 // threads for each call cost more than a short batch's work when a call is made per adaptation of a
 // grid or per copy. A caller that finds the pool busy (another thread's batch) or is itself a worker runs
-// its parts on threads of their own instead. part must not throw: a worker's exception ends the program.
+// its parts on threads of their own instead. A part that throws on the calling thread stops the caller's
+// share, waits for the workers' and propagates; one that throws on a worker ends the program.
 void run_parts(std::size_t parts, const std::function<void(std::size_t)>& part);
 
 // Calls body(first, last) on disjoint ranges that cover [0, count) in order, one per hardware thread at
