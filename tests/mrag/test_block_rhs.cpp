@@ -101,8 +101,8 @@ TEST(MragBlockRhs, AUniformStateIsAtRestOnAnAdaptedTree) {
 }
 
 // A part without leaves (a device whose share rounds to none) updates no tile, so it has no rates for the
-// time step: its rate buffer's one value is never written, and reading it made the step's rate whatever
-// the device memory held.
+// time step: its rate buffer's one value is never written, and reading it would make the step's rate
+// whatever the device memory holds.
 TEST(MragBlockRhs, APartWithoutLeavesHasNoRates) {
   core::DeviceSet devices = test::test_device();
   const core::Queue& queue = devices.compute(0);
