@@ -18,7 +18,8 @@ namespace {
 constexpr int s = 8;
 
 BlockParts split(const BlockTree& tree, const Sides& domain, std::vector<double> weights) {
-  return block_parts(tree, ghost_table(tree, s, rhs_ghosts, false, domain), reflux_table(tree, LeafGrid(tree), s, domain), s, weights);
+  return block_parts(tree, ghost_table(tree, s, rhs_ghosts, false, domain), reflux_table(tree, LeafGrid(tree), s, domain),
+                     s, weights);
 }
 
 // 4 × 4 periodic leaves in halves along the Z-order curve: part 0 holds rows 0 and 1 (leaves go by column,

@@ -27,7 +27,9 @@ void parallel_ranges(std::size_t count, std::size_t grain, const Body& body) {
     body(std::size_t{0}, count);
     return;
   }
-  run_parts(parts, [&body, step, count](std::size_t p) { body(std::min(count, p * step), std::min(count, (p + 1) * step)); });
+  run_parts(parts, [&body, step, count](std::size_t p) {
+    body(std::min(count, p * step), std::min(count, (p + 1) * step));
+  });
 }
 
 }  // namespace hetflow::core

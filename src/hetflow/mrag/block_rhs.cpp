@@ -60,7 +60,8 @@ typename BlockRhs<Real>::Part BlockRhs<Real>::whole_tree(const core::Queue& queu
   auto recipes = std::make_shared<DeviceRecipes<Real>>(queue.context(), s, rhs_ghosts, false, sides);
   const LeafGrid grid(tree);
   GhostPlan plan = recipes->plan(queue, tree, grid);
-  return Part{all_leaves(tree.leaves().size()), std::move(recipes), std::move(plan), reflux_table(tree, grid, s, sides)};
+  return Part{all_leaves(tree.leaves().size()), std::move(recipes), std::move(plan),
+              reflux_table(tree, grid, s, sides)};
 }
 
 template <class Real>

@@ -122,7 +122,8 @@ class Resolver {
     }
     i = wrap(i, nx, i < 0 ? sides_.west : sides_.east, flip, GhostSource::flip_x);
     j = wrap(j, ny, j < 0 ? sides_.south : sides_.north, flip, GhostSource::flip_y);
-    const std::optional<LeafGrid::Entry> leaf = grid_.covering({level, static_cast<int>(i / s_), static_cast<int>(j / s_)});
+    const std::optional<LeafGrid::Entry> leaf =
+        grid_.covering({level, static_cast<int>(i / s_), static_cast<int>(j / s_)});
     if (leaf && leaf->leaf.level == level)
       terms.push_back({leaf->index, static_cast<std::uint32_t>(i % s_ + s_ * (j % s_)), weight, flip});
     else

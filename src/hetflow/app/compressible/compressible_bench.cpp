@@ -229,8 +229,8 @@ class CompressibleBench {
   // over the active cells, against the uniform air-helium grid's rate measured last (the goal: a
   // time per active cell at most 1.4x the uniform grid's), the adaptations' share of the time over all
   // periods and over the second half (goal: with the ghosts, at most 25 %), and the compression: active
-  // cells over the finest level's. With `split` over
-  // every device, against the same case on the first device alone.
+  // cells over the finest level's. With `split` over every device, against the same case on the first
+  // device alone.
   void adaptive_case(int level, bool split) {
     const std::string name = "shock-bubble level " + std::to_string(level) +
                              (split ? " on " + std::to_string(devices_.size()) + " devices" : "");
