@@ -76,11 +76,19 @@ StepDiagnostics::StepDiagnostics(const core::DeviceSet& devices, std::size_t dev
 }
 
 FlowDiagnostics StepDiagnostics::measure(const core::Buffer<double>& u, const core::Buffer<double>& p) {
+  enqueue(u, p);
+  return read();
+}
+
+void StepDiagnostics::enqueue(const core::Buffer<double>& u, const core::Buffer<double>& p) {
   launch_.check_size(u, 3, "u");
   launch_.check_size(p, 1, "p");
   core::KernelArgs(kernel_, 6).add(u).add(p);
   launch_.launch(kernel_);
   total_kernel_.enqueue(launch_.queue(), NodeLaunch::work_group, NodeLaunch::work_group);
+}
+
+FlowDiagnostics StepDiagnostics::read() const {
   const std::vector<double> s = total_.to_vector(launch_.queue());
   FlowDiagnostics d;
   d.kinetic_energy = s[0];

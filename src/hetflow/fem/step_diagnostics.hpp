@@ -33,7 +33,7 @@ FlowDiagnostics flow_diagnostics(const EdgeData& data, std::span<const Vec3> u, 
 std::vector<double> stability_rates(const EdgeData& data, std::span<const Vec3> u, double viscosity);
 
 // The diagnostics on the device (fem_diagnostics.cl): one edge loop writes each work-group's partials,
-// a second kernel combines them, and measure() reads back the six totals.
+// a second kernel combines them, and read() reads back the six totals.
 class StepDiagnostics {
  public:
   // Measures the first `rows` nodes (a part's own, "Several devices" in docs/fem.md); the fields hold
@@ -41,8 +41,15 @@ class StepDiagnostics {
   StepDiagnostics(const core::DeviceSet& devices, std::size_t device, const DeviceEdgeData& data, double viscosity,
                   std::size_t rows = std::numeric_limits<std::size_t>::max());
 
-  // Waits for the queue's work on u and p.
+  // enqueue() then read().
   FlowDiagnostics measure(const core::Buffer<double>& u, const core::Buffer<double>& p);
+
+  // Enqueues both kernels after the queue's work on u and p, without waiting: the benchmark times the
+  // kernels apart from the read.
+  void enqueue(const core::Buffer<double>& u, const core::Buffer<double>& p);
+
+  // Waits for the last enqueue() and reads its six totals.
+  FlowDiagnostics read() const;
 
  private:
   NodeLaunch launch_;
