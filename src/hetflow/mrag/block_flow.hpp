@@ -34,7 +34,14 @@ class BlockFlow {
   // colour function the cell's colour follows from its Γ (ColourFunction::colour), and only ideal gases
   // (Π = 0) are allowed (core::Error otherwise).
   void set(const std::function<FaceState(double, double)>& initial);
-  // cfl over the largest (|u| + |v| + 2c)/h. Throws core::Error when a cell holds a non-finite state,
+  // Steps the finest `depth` levels present with local time steps (docs/mrag.md, Time integration): each
+  // takes two steps within one of the next coarser, and the coarser levels step together; 0 (the default)
+  // steps every leaf alike. One device only; set before the flow has a state (core::Error otherwise).
+  void local_time_steps(int depth);
+  int local_depth() const { return local_depth_; }
+
+  // cfl over the largest (|u| + |v| + 2c)/h, with local time steps the step of the coarsest levels, whose
+  // every cell then keeps the Courant number. Throws core::Error when a cell holds a non-finite state,
   // ρ ≤ 0 or c² ≤ 0, naming the step, the time, the first such leaf and cell, and its ρ and p.
   double stable_dt(double cfl);
   void step(double dt);
@@ -93,6 +100,7 @@ class BlockFlow {
   // Whether the device's blocks are built for the tree, and whether some cell or inflow state has Π ≠ 0
   // (BlockRhs's `stiffened`), as the last set() or load() found.
   bool bound_ = false, stiffened_ = true;
+  int local_depth_ = 0;
   std::unique_ptr<DeviceBlocks> blocks_;
   double time_ = 0;
   long steps_ = 0;

@@ -61,7 +61,7 @@ typename BlockRhs<Real>::Part BlockRhs<Real>::whole_tree(const core::Queue& queu
   const LeafGrid grid(tree);
   GhostPlan plan = recipes->plan(queue, tree, grid);
   return Part{all_leaves(tree.leaves().size()), std::move(recipes), std::move(plan),
-              reflux_table(tree, grid, s, sides)};
+              reflux_table(tree, grid, s, sides), nullptr, {}, nullptr};
 }
 
 template <class Real>
@@ -70,7 +70,8 @@ BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, Part p
     : blocks_(tree.leaves().size()),
       cells_(static_cast<std::size_t>(s) * s),
       halo_(part.halo),
-      ghosts_(queue, part.recipes, part.band, part.own, true) {
+      ghosts_(queue, part.recipes, part.band, part.own, true, part.other) {
+  if (part.face_sums && part.halo) throw core::Error("block right-hand side: local time steps run without a halo");
   const LeafOrder order = leaf_order(part.own, halo_ ? halo_->sent_leaves() : LeafList{}, part.reflux, s);
   own_ = core::upload(queue, order.leaves, CL_MEM_READ_ONLY);
   own_count_ = order.leaves.size();
@@ -79,7 +80,12 @@ BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, Part p
   for (const BlockKey& leaf : tree.leaves())
     inv_h.push_back(static_cast<Real>(s * static_cast<double>(1 << leaf.level) / root_size));
   inv_h_ = core::upload(queue, inv_h, CL_MEM_READ_ONLY);
-  faces_ = core::Buffer<Real>(queue.context(), blocks_ * 4 * static_cast<std::size_t>(s) * (fields + 1));
+  if (part.face_sums) {
+    faces_ = part.face_sums;
+  } else {
+    own_faces_ = core::Buffer<Real>(queue.context(), blocks_ * 4 * static_cast<std::size_t>(s) * (fields + 1));
+    faces_ = &own_faces_;
+  }
   // A work-item per y face of a tile, which covers its x faces and its cells too; the tile's primitives with
   // their band and its faces' fluxes have to fit the device's local memory and work-group.
   const core::DeviceInfo& device = queue.context().device().info;
@@ -103,6 +109,7 @@ BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, Part p
   options.define("TILE_REDUCTION", static_cast<long>(reduction));
   options.define("STIFFENED", stiffened ? 1 : 0);
   options.define("HLLC", scheme.riemann == RiemannSolver::hllc ? 1 : 0);
+  options.define("FACE_SUMS", part.face_sums ? 1 : 0);
   if (scheme.colour) scheme.colour->define(options);
   const core::Program& program = queue.context().program("mrag/mrag_rhs.cl", options);
   update_ = program.kernel("mrag_update");
@@ -114,7 +121,7 @@ BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, Part p
       .add(ghosts_.slots())
       .add(ghosts_.neighbours())
       .skip(2)
-      .add(faces_)
+      .add(*faces_)
       .add(rates_)
       .add(own());
   tile_group_ = core::NDRange(tile_group(tile_rows_));
@@ -144,7 +151,7 @@ BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, Part p
       .add(fine_weight_)
       .add(inv_h_)
       .skip()
-      .add(faces_);
+      .add(*faces_);
   global_ = mrag_range(queue.context().device().info);
   local_ = core::NDRange(mrag_work_group);
 }
@@ -156,13 +163,15 @@ void BlockRhs<Real>::operator()(const core::Queue& queue, const core::Buffer<Rea
 
 template <class Real>
 void BlockRhs<Real>::update(const core::Queue& queue, const core::Buffer<Real>& data, const core::Buffer<Real>& q0,
-                            core::Buffer<Real>& out, double a, double c, double d) {
+                            core::Buffer<Real>& out, double a, double c, double d, const core::Buffer<Real>* other,
+                            double face_weight) {
   if (data.size() < values() || q0.size() < values() || out.size() < values())
     throw core::Error("block right-hand side: buffers of " + std::to_string(data.size()) + ", " +
                       std::to_string(q0.size()) + " and " + std::to_string(out.size()) + " values for " +
                       std::to_string(values()));
-  ghosts_.fill(queue, data);
+  ghosts_.fill(queue, data, other);
   core::KernelArgs(update_, precision_of<Real>).real(a).real(c).real(d);
+  core::KernelArgs(update_, precision_of<Real>, 14).real(face_weight);
   update_.set(4, data);
   update_.set(8, q0);
   update_.set(9, out);
@@ -171,13 +180,27 @@ void BlockRhs<Real>::update(const core::Queue& queue, const core::Buffer<Real>& 
   reflux_.set(12, out);
   // The leaves other parts read are updated and corrected first, so that their cells travel while the
   // rest is updated.
+  if (faces_ != &own_faces_) {  // a local time step's group, corrected by correct_sums()
+    update_leaves(queue, 0, own_count_);
+    return;
+  }
   update_leaves(queue, 0, edge_count_);
-  if (halo_) halo_->exchange_faces(faces_);
+  if (halo_) halo_->exchange_faces(*faces_);
   correct(queue, 0);
   if (halo_) halo_->begin_cells(out);
   update_leaves(queue, edge_count_, own_count_ - edge_count_);
   correct(queue, 2);
   if (halo_) halo_->end_cells(out);
+}
+
+template <class Real>
+void BlockRhs<Real>::correct_sums(const core::Queue& queue, const core::Buffer<Real>& start,
+                                  core::Buffer<Real>& state) {
+  core::KernelArgs(reflux_, precision_of<Real>, 2).real(1.0);
+  reflux_.set(10, start);
+  reflux_.set(12, state);
+  correct(queue, 0);
+  correct(queue, 2);
 }
 
 template <class Real>

@@ -16,6 +16,7 @@
 #include "hetflow/mrag/block_rhs.hpp"
 #include "hetflow/mrag/device_recipes.hpp"
 #include "hetflow/mrag/ghost_recipes.hpp"
+#include "hetflow/mrag/local_steps.hpp"
 
 namespace hetflow::mrag {
 namespace {
@@ -84,33 +85,46 @@ class DeviceBlocksOf final : public DeviceBlocks {
   // Binds `tree` with its tables, and with `data` (block data of the tree) as the state, or none.
   void bind(const BlockTree& tree, bool stiffened, const TreeTables& t, core::Buffer<Real> data = {}) {
     const std::size_t blocks = tree.leaves().size();
+    band_ = std::make_unique<DeviceGhosts<Real>>(queue_, band_recipes_, band_recipes_->plan(queue_, tree, t.grid),
+                                                 all_leaves(blocks));
+    if (local_depth_ > 0) {
+      rhs_.reset();
+      steps_ = std::make_unique<LocalSteps<Real>>(queue_, tree, t.grid, t.reflux, rhs_recipes_, s_, root_size_,
+                                                  stiffened, scheme_, local_depth_);
+      values_ = steps_->values();
+      bind_state(std::move(data));
+      // The rate whose CFL step is the coarsest group's, over every cell (the stages leave no rates here).
+      bind_max_rate(steps_->leaf_count(), steps_->leaves(), steps_->rate_inv_h());
+      return;
+    }
+    steps_.reset();
     const LeafList& own = t.parts.leaves[link_ ? link_->rank() : 0];
     halo_ = link_ ? std::make_unique<BlockHalo<Real>>(queue_, transfer_, *link_, t.parts, s_) : nullptr;
     rhs_ = std::make_unique<BlockRhs<Real>>(queue_, tree,
                                             typename BlockRhs<Real>::Part{own, rhs_recipes_,
                                                                           rhs_recipes_->plan(queue_, tree, t.grid),
-                                                                          owned_entries(t.reflux, own), halo_.get()},
+                                                                          owned_entries(t.reflux, own), halo_.get(),
+                                                                          {}, nullptr},
                                             s_, root_size_, stiffened, scheme_);
-    band_ = std::make_unique<DeviceGhosts<Real>>(queue_, band_recipes_, band_recipes_->plan(queue_, tree, t.grid),
-                                                 all_leaves(blocks));
-    for (core::Buffer<Real>* b : {&q1_, &q2_}) *b = core::Buffer<Real>(queue_.context(), rhs_->values());
-    q_ = data.empty() ? core::Buffer<Real>(queue_.context(), rhs_->values()) : std::move(data);
-    core::KernelArgs(max_rate_)
-        .add(static_cast<cl_uint>(rhs_->own_count()))
-        .add(rhs_->own())
-        .add(rhs_->inv_h())
-        .add(q_)
-        .add(core::LocalMemory{mrag_work_group * sizeof(Real)})
-        .add(partial_);
+    values_ = rhs_->values();
+    for (core::Buffer<Real>* b : {&q1_, &q2_}) *b = core::Buffer<Real>(queue_.context(), values_);
+    bind_state(std::move(data));
+    bind_max_rate(rhs_->own_count(), rhs_->own(), rhs_->inv_h());
     core::KernelArgs(max_rates_)
         .add(static_cast<cl_uint>(rhs_->rate_count()))
         .add(rhs_->rates())
         .add(core::LocalMemory{mrag_work_group * sizeof(Real)})
         .add(partial_);
-    stepped_ = false;
   }
 
-  std::size_t values() const override { return rhs_->values(); }
+  void local_steps(int depth) override {
+    if (depth > 0 && link_)
+      throw core::Error("mrag: local time steps run on one device, and this run splits the leaves over " +
+                        std::to_string(weights_.size()) + " parts");
+    local_depth_ = depth;
+  }
+
+  std::size_t values() const override { return values_; }
 
   void write(const std::vector<double>& data) override {
     upload(data);
@@ -125,6 +139,10 @@ class DeviceBlocksOf final : public DeviceBlocks {
   }
 
   void step(double dt, TimeScheme scheme) override {
+    if (steps_) {
+      steps_->step(q_, dt, scheme);
+      return;
+    }
     // Each stage is a q0 + b (q + dt L(q)) with q0 the step's start, q the last stage: third order
     // q1 = q0 + dt L(q0), q2 = 3/4 q0 + 1/4 (q1 + dt L(q1)), q = 1/3 q0 + 2/3 (q2 + dt L(q2)); second order
     // q1 = q0 + dt L(q0), q = 1/2 q0 + 1/2 (q1 + dt L(q1)). The last stage overwrites q0 cell by cell.
@@ -199,6 +217,23 @@ class DeviceBlocksOf final : public DeviceBlocks {
   }
 
  private:
+  // `data` as the state, or a new buffer; the rates of the last stage are not the state's.
+  void bind_state(core::Buffer<Real> data) {
+    q_ = data.empty() ? core::Buffer<Real>(queue_.context(), values_) : std::move(data);
+    stepped_ = false;
+  }
+
+  // The rate over every cell of the `count` leaves `leaves`, each leaf's cells `inv_h` wide.
+  void bind_max_rate(std::size_t count, const core::Buffer<cl_uint>& leaves, const core::Buffer<Real>& inv_h) {
+    core::KernelArgs(max_rate_)
+        .add(static_cast<cl_uint>(count))
+        .add(leaves)
+        .add(inv_h)
+        .add(q_)
+        .add(core::LocalMemory{mrag_work_group * sizeof(Real)})
+        .add(partial_);
+  }
+
   void upload(const std::vector<double>& data) {
     const std::vector<Real> real(data.begin(), data.end());
     q_.write(queue_, std::span<const Real>(real));
@@ -230,8 +265,12 @@ class DeviceBlocksOf final : public DeviceBlocks {
   // across adaptations, so that a new tree builds recipes only for surroundings not met before.
   std::shared_ptr<DeviceRecipes<Real>> rhs_recipes_, band_recipes_;
   std::unique_ptr<BlockHalo<Real>> halo_;
+  // The right-hand side of global steps, or the local steps of `local_depth_` > 0 levels.
   std::unique_ptr<BlockRhs<Real>> rhs_;
-  // The state and the stages' (q2 for the third-order scheme alone).
+  int local_depth_ = 0;
+  std::unique_ptr<LocalSteps<Real>> steps_;
+  std::size_t values_ = 0;
+  // The state and the stages' of global steps (q2 for the third-order scheme alone).
   core::Buffer<Real> q_, q1_, q2_, partial_;
   core::Kernel max_rate_, max_rates_;
   // Whether the state is the last step's output, whose rates the update left.
@@ -270,6 +309,11 @@ class ThreadedBlocks final : public DeviceBlocks {
   }
   double max_rate() override {
     return gathered<double>([&](std::size_t k) { return parts_[k]->max_rate(); });
+  }
+  void local_steps(int depth) override {
+    if (depth > 0)
+      throw core::Error("mrag: local time steps run on one device, and this run splits the leaves over " +
+                        std::to_string(parts_.size()));
   }
   std::vector<double> details(const BlockTree& tree) override {
     return gathered<std::vector<double>>([&](std::size_t k) { return parts_[k]->details(tree); });

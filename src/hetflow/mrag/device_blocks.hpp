@@ -32,6 +32,9 @@ class DeviceBlocks {
   virtual void write(const std::vector<double>& data) = 0;
   virtual std::vector<double> read() const = 0;
   virtual void step(double dt, TimeScheme scheme) = 0;
+  // With depth > 0, the next bind() steps the finest `depth` levels present locally (LocalSteps; one device
+  // only, core::Error otherwise), and step()'s dt and max_rate() are the coarsest group's.
+  virtual void local_steps(int depth) = 0;
   // The largest (|u| + |v| + 2c)/h of any cell: NaN when a cell is not finite or has ρ ≤ 0 or c² ≤ 0.
   virtual double max_rate() = 0;
   // Per leaf of the bound tree `tree`, six values (mrag_adapt.cl): the largest wavelet detail of ρ and of Γ,

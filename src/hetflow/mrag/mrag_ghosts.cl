@@ -9,15 +9,17 @@
 
 // The sources [first, last) of a recipe summed for every field: weight × source, with ρu (flip bit 0) and
 // ρv (bit 1) negated for a source seen through a wall. A source names a slot of the block, whose leaf is
-// slots[slot]; INFLOW_SOURCE, the conserved state inflow[FIELDS side ..] of the inflow side its cell names;
-// or NODE_SOURCE, the block's node nodes[FIELDS (node0 + cell) ..].
+// slots[slot] (a leaf `other_from` or above is block slots[slot] − other_from of `other`, the neighbours
+// of a local time step); INFLOW_SOURCE, the conserved state inflow[FIELDS side ..] of the inflow side its
+// cell names; or NODE_SOURCE, the block's node nodes[FIELDS (node0 + cell) ..].
 #define INFLOW_SOURCE 0xFFFFFFFFu
 #define NODE_SOURCE 0xFFFFFFFEu
 void gather(const uint first, const uint last, __global const uint* restrict slots, const uint node0,
             __global const uint* restrict source_block, __global const uint* restrict source_cell,
             __global const real_t* restrict weight, __global const uchar* restrict flip,
             __global const real_t* restrict inflow, __global const real_t* restrict data,
-            __global const real_t* restrict nodes, real_t sum[FIELDS]) {
+            __global const real_t* restrict other, const uint other_from, __global const real_t* restrict nodes,
+            real_t sum[FIELDS]) {
   for (int f = 0; f < FIELDS; ++f) sum[f] = 0;
   for (uint k = first; k < last; ++k) {
     __global const real_t* cell;
@@ -27,7 +29,10 @@ void gather(const uint first, const uint last, __global const uint* restrict slo
     } else if (source_block[k] == NODE_SOURCE) {
       cell = nodes + (size_t)FIELDS * (node0 + source_cell[k]);
     } else {
-      cell = data + (size_t)slots[source_block[k]] * FIELDS * CELLS + source_cell[k];
+      const uint leaf = slots[source_block[k]];
+      cell = (leaf < other_from ? data + (size_t)leaf * FIELDS * CELLS
+                                : other + (size_t)(leaf - other_from) * FIELDS * CELLS) +
+             source_cell[k];
       stride = CELLS;
     }
     for (int f = 0; f < FIELDS; ++f) {
@@ -48,7 +53,8 @@ __kernel void mrag_fill_ghosts(const uint count, __global const uint4* restrict 
                                __global const uint* restrict depth_first, __global const uint* restrict source_block,
                                __global const uint* restrict source_cell, __global const real_t* restrict weight,
                                __global const uchar* restrict flip, __global const real_t* restrict inflow,
-                               __global const real_t* restrict data, __global real_t* restrict nodes,
+                               __global const real_t* restrict data, __global const real_t* restrict other,
+                               const uint other_from, __global real_t* restrict nodes,
                                __global real_t* restrict ghosts) {
   for (uint item = get_group_id(0); item < count; item += get_num_groups(0)) {
     const uint4 at = blocks[item], kind = info[at.y];
@@ -58,7 +64,7 @@ __kernel void mrag_fill_ghosts(const uint count, __global const uint4* restrict 
       for (uint n = depth_first[kind.z + d] + get_local_id(0); n < depth_first[kind.z + d + 1];
            n += get_local_size(0)) {
         gather(node_first[kind.y + n], node_first[kind.y + n + 1], slots, at.w, source_block, source_cell, weight,
-               flip, inflow, data, nodes, sum);
+               flip, inflow, data, other, other_from, nodes, sum);
         for (int f = 0; f < FIELDS; ++f) nodes[(size_t)FIELDS * (at.w + n) + f] = sum[f];
       }
       barrier(CLK_GLOBAL_MEM_FENCE);
@@ -66,7 +72,7 @@ __kernel void mrag_fill_ghosts(const uint count, __global const uint4* restrict 
     for (uint g = get_local_id(0); g < GHOST_COUNT; g += get_local_size(0)) {
       if (neighbours[4 * at.x + ghost_side[g]] != NO_NEIGHBOUR) continue;
       gather(first[kind.x + g], first[kind.x + g + 1], slots, at.w, source_block, source_cell, weight, flip, inflow,
-             data, nodes, sum);
+             data, other, other_from, nodes, sum);
       for (int f = 0; f < FIELDS; ++f) ghosts[((size_t)at.x * FIELDS + f) * GHOST_COUNT + g] = sum[f];
     }
   }

@@ -167,19 +167,24 @@ void tile_face_flux(__local const real_t* tile, const int x, const int y, const 
 
 // The fluxes (ρ, ρu, ρv, ρE, Γ, Π) and u* through a block's boundary face k on `side` (west, east, south,
 // north), kept for the flux correction at resolution jumps: faces[((b 4 + side) BLOCK + k) FACE_VALUES ..].
-
+// With FACE_SUMS (local time steps) the record sums weight × value over the stages instead, each stage's
+// weight its share of the step times the step: the time integral the correction needs.
 void keep_face(__global real_t* restrict faces, const uint b, const int side, const int k,
-               __local const real_t* flux, const int face, const int faces_in_axis) {
+               __local const real_t* flux, const int face, const int faces_in_axis, const real_t weight) {
   __global real_t* to = faces + (((size_t)b * 4 + side) * BLOCK + k) * FACE_VALUES;
+#if FACE_SUMS
+  for (int v = 0; v < FACE_VALUES; ++v) to[v] += weight * flux[v * faces_in_axis + face];
+#else
   for (int v = 0; v < FACE_VALUES; ++v) to[v] = flux[v * faces_in_axis + face];
+#endif
 }
 
 // The faces of one axis of a tile, each computed once into `flux`, then each of the tile's cells (items
 // lid < BLOCK ROWS own one, cell (i, j) of block b, tile row `row`) subtracts their difference from `sum`
 // and adds that of u* to `divergence`; cells at the block's edge keep their boundary face.
 void tile_sweep(const int axis, __local const real_t* tile, __local real_t* flux, const uint b, const int lid,
-                const int i, const int row, const int j, __global real_t* restrict faces, real_t* sum,
-                real_t* divergence) {
+                const int i, const int row, const int j, __global real_t* restrict faces, const real_t face_weight,
+                real_t* sum, real_t* divergence) {
   const int faces_in_axis = axis == 0 ? X_FACES : Y_FACES;
   if (lid < faces_in_axis) {
     // Face `lid` lies before tile cell (x, y): x faces row by row, y faces line by line.
@@ -194,25 +199,26 @@ void tile_sweep(const int axis, __local const real_t* tile, __local real_t* flux
     const int after = before + (axis == 0 ? 1 : BLOCK);
     for (int f = 0; f < FIELDS; ++f) sum[f] -= flux[f * faces_in_axis + after] - flux[f * faces_in_axis + before];
     *divergence += flux[FIELDS * faces_in_axis + after] - flux[FIELDS * faces_in_axis + before];
-    if (axis == 0 && i == 0) keep_face(faces, b, 0, j, flux, before, faces_in_axis);
-    if (axis == 0 && i == BLOCK - 1) keep_face(faces, b, 1, j, flux, after, faces_in_axis);
-    if (axis == 1 && j == 0) keep_face(faces, b, 2, i, flux, before, faces_in_axis);
-    if (axis == 1 && j == BLOCK - 1) keep_face(faces, b, 3, i, flux, after, faces_in_axis);
+    if (axis == 0 && i == 0) keep_face(faces, b, 0, j, flux, before, faces_in_axis, face_weight);
+    if (axis == 0 && i == BLOCK - 1) keep_face(faces, b, 1, j, flux, after, faces_in_axis, face_weight);
+    if (axis == 1 && j == 0) keep_face(faces, b, 2, i, flux, before, faces_in_axis, face_weight);
+    if (axis == 1 && j == BLOCK - 1) keep_face(faces, b, 3, i, flux, after, faces_in_axis, face_weight);
   }
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 
 // out = a q0 + c data + d L(data) for every cell, L the right-hand side −ΔF/h − ΔG/h plus (Γ, Π) × (Δu* +
 // Δv*)/h for the closure: a Runge–Kutta stage, or L itself (a = c = 0, d = 1). The fluxes through the
-// blocks' boundary faces go to `faces`, each tile's largest signal rate of its new cells (mrag_step.cl's
-// signal_rate, for the next step's CFL number) to rates[tile]. The work-groups cover the blocks own[first],
-// own[first + 1], …; block own[k] writes the rates of tiles k TILES to k TILES + TILES − 1. q0 may be out:
-// each cell reads its own q0 before writing it.
+// blocks' boundary faces go to `faces` (keep_face, with face_weight), each tile's largest signal rate of its
+// new cells (mrag_step.cl's signal_rate, for the next step's CFL number) to rates[tile]. The work-groups
+// cover the blocks own[first], own[first + 1], …; block own[k] writes the rates of tiles k TILES to
+// k TILES + TILES − 1. q0 may be out: each cell reads its own q0 before writing it.
 __kernel __attribute__((reqd_work_group_size(TILE_GROUP, 1, 1))) void mrag_update(
     const real_t a, const real_t c, const real_t d, __global const real_t* restrict inv_h,
     __global const real_t* restrict data, __global const real_t* restrict ghosts,
     __global const int* restrict ghost_slot, __global const uint* restrict neighbour, __global const real_t* q0,
-    __global real_t* out, __global real_t* restrict faces, __global real_t* restrict rates, __global const uint* restrict own, const uint first) {
+    __global real_t* out, __global real_t* restrict faces, __global real_t* restrict rates,
+    __global const uint* restrict own, const uint first, const real_t face_weight) {
   __local real_t tile[FIELDS * TILE_WIDTH * TILE_HEIGHT];
   __local real_t flux[FACE_VALUES * Y_FACES];
   const uint b = own[first + get_group_id(0) / TILES], first_row = get_group_id(0) % TILES * ROWS;
@@ -242,8 +248,8 @@ __kernel __attribute__((reqd_work_group_size(TILE_GROUP, 1, 1))) void mrag_updat
   const bool owns_cell = lid < BLOCK * ROWS;
   real_t sum[FIELDS] = {0, 0, 0, 0, 0, 0}, divergence = 0;
   // Two calls with a constant axis, so that each compiles with its own fixed indices.
-  tile_sweep(0, tile, flux, b, lid, i, row, j, faces, sum, &divergence);
-  tile_sweep(1, tile, flux, b, lid, i, row, j, faces, sum, &divergence);
+  tile_sweep(0, tile, flux, b, lid, i, row, j, faces, face_weight, sum, &divergence);
+  tile_sweep(1, tile, flux, b, lid, i, row, j, faces, face_weight, sum, &divergence);
   real_t rate = 0;
   if (owns_cell) {
     const size_t at = (size_t)b * FIELDS * CELLS + i + BLOCK * j;
@@ -269,21 +275,28 @@ __kernel __attribute__((reqd_work_group_size(TILE_GROUP, 1, 1))) void mrag_updat
 
 // The flux correction at resolution jumps (mrag/reflux_table.hpp): entries [first, first + count) replace
 // the flux and u* of a coarse cell's face by the weighted mean of the finer faces that cover it, in the
-// cell's out = … + d L (mrag_update). Entries of one launch touch distinct cells.
+// cell's out = … + d L (mrag_update). Entries of one launch touch distinct cells. With FACE_SUMS the
+// records are time integrals over the coarse cell's step (d = 1), which the correction uses up: it
+// zeroes them for the next step's sums.
 __kernel void mrag_reflux(const uint first, const uint count, const real_t d, __global const uint* restrict start,
                           __global const uint* restrict coarse_block, __global const uint* restrict coarse_cell,
                           __global const uint* restrict side, __global const uint* restrict fine_face,
                           __global const real_t* restrict fine_weight, __global const real_t* restrict inv_h,
-                          __global const real_t* restrict data, __global const real_t* restrict faces,
+                          __global const real_t* restrict data, __global real_t* restrict faces,
                           __global real_t* restrict out) {
   for (uint e = first + get_global_id(0); e < first + count; e += get_global_size(0)) {
     const uint b = coarse_block[e], cell = coarse_cell[e], sd = side[e];
     const uint k = sd < 2 ? cell / BLOCK : cell % BLOCK;
-    __global const real_t* own = faces + (((size_t)b * 4 + sd) * BLOCK + k) * FACE_VALUES;
+    __global real_t* own = faces + (((size_t)b * 4 + sd) * BLOCK + k) * FACE_VALUES;
     real_t mean[FACE_VALUES];
     for (int v = 0; v < FACE_VALUES; ++v) mean[v] = 0;
-    for (uint f = start[e]; f < start[e + 1]; ++f)
-      for (int v = 0; v < FACE_VALUES; ++v) mean[v] += fine_weight[f] * faces[(size_t)fine_face[f] * FACE_VALUES + v];
+    for (uint f = start[e]; f < start[e + 1]; ++f) {
+      __global real_t* fine = faces + (size_t)fine_face[f] * FACE_VALUES;
+      for (int v = 0; v < FACE_VALUES; ++v) mean[v] += fine_weight[f] * fine[v];
+#if FACE_SUMS
+      for (int v = 0; v < FACE_VALUES; ++v) fine[v] = 0;
+#endif
+    }
     // An east or north face enters the cell's rhs with −F/h and +(Γ, Π) u*/h, a west or south one opposite.
     const real_t sign = sd == 1 || sd == 3 ? -1 : 1;
     __global real_t* to = out + (size_t)b * FIELDS * CELLS + cell;
@@ -292,5 +305,8 @@ __kernel void mrag_reflux(const uint first, const uint count, const real_t d, __
     for (int f = 0; f < FIELDS; ++f) to[f * CELLS] += d * (sign * (mean[f] - own[f]) * inv_h[b]);
     to[4 * CELLS] -= d * (sign * q[4 * CELLS] * du * inv_h[b]);
     to[5 * CELLS] -= d * (sign * q[5 * CELLS] * du * inv_h[b]);
+#if FACE_SUMS
+    for (int v = 0; v < FACE_VALUES; ++v) own[v] = 0;
+#endif
   }
 }

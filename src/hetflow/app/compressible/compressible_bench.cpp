@@ -16,6 +16,7 @@
 #include "hetflow/core/number_text.hpp"
 #include "hetflow/core/probe.hpp"
 #include "hetflow/mrag/block_flow.hpp"
+#include "hetflow/mrag/local_steps.hpp"
 #include "hetflow/mrag/shock_bubble.hpp"
 #include "hetflow/mrag/stiffened_gas.hpp"
 
@@ -31,6 +32,10 @@ constexpr int warmup_steps = 2;
 // periods is reported apart too: the cost of adapting in a long run.
 constexpr double adapt_refine = 1e-3, adapt_compress = 1e-4;
 constexpr int adapt_every = 8, adaptive_periods = 24;
+// The local-step cases: the levels stepped locally, and the periods of adapt_every global steps whose
+// simulated time each depth covers.
+constexpr int local_depths[] = {1, 2, 3};
+constexpr int local_periods = 12;
 constexpr int equations = mrag::fields;
 constexpr int stages = 3;
 
@@ -124,6 +129,7 @@ class CompressibleBench {
       adaptive_case(level, false);
       if (devices_.size() > 1) adaptive_case(level, true);
     }
+    for (int level : gpu ? std::vector<int>{5, 8} : std::vector<int>{2}) local_steps_case(level);
     return std::move(report_);
   }
 
@@ -236,16 +242,7 @@ class CompressibleBench {
                              (split ? " on " + std::to_string(devices_.size()) + " devices" : "");
     if (!options_.wants(name)) return;
     using mrag::ShockBubble;
-    auto flow = with_progress(name + " set-up", [&] {
-      auto f = make_flow(split, mrag::BlockTree(ShockBubble::roots_x, ShockBubble::roots_y, level),
-                         ShockBubble::sides(), ShockBubble::root_size);
-      f->set(ShockBubble::initial);
-      for (int pass = 0; pass <= level; ++pass) {
-        f->adapt(adapt_refine, adapt_compress);
-        f->set(ShockBubble::initial);
-      }
-      return f;
-    });
+    const auto flow = with_progress(name + " set-up", [&] { return shock_bubble(level, split); });
     const double finest =
         static_cast<double>(ShockBubble::roots_x) * ShockBubble::roots_y * block * block * std::pow(4.0, level);
     double step_s = 0, adapt_s = 0, cell_stages = 0, active = 0, late_step_s = 0, late_adapt_s = 0;
@@ -316,6 +313,79 @@ class CompressibleBench {
       adaptive_rate_ = rate;
     }
     report_.add({name, "Gcell/s", {rate, rate, rate, 1}, 0, ratio, params});
+  }
+
+  // The shock–bubble up to `level`, its initial state adapted to level + 1 times; with `local_depth` > 0
+  // its finest levels stepped locally.
+  std::unique_ptr<mrag::BlockFlow> shock_bubble(int level, bool split, int local_depth = 0) {
+    using mrag::ShockBubble;
+    auto f = make_flow(split, mrag::BlockTree(ShockBubble::roots_x, ShockBubble::roots_y, level), ShockBubble::sides(),
+                       ShockBubble::root_size);
+    f->local_time_steps(local_depth);
+    f->set(ShockBubble::initial);
+    for (int pass = 0; pass <= level; ++pass) {
+      f->adapt(adapt_refine, adapt_compress);
+      f->set(ShockBubble::initial);
+    }
+    return f;
+  }
+
+  // The shock–bubble up to `level` over the simulated time that local_periods periods of global steps cover,
+  // with global steps and with the finest local_depths levels stepped locally, adapted as often in
+  // simulated time (every adapt_every / 2^depth steps, each a step of the coarsest levels). Reports the
+  // wall time of each against the global steps' (a speed-up), and the cell-stages each updates.
+  void local_steps_case(int level) {
+    const std::string name = "shock-bubble level " + std::to_string(level) + " local steps";
+    if (!options_.wants(name)) return;
+    double span = 0, global_s = 0, global_updates = 0;
+    for (int depth : {0, local_depths[0], local_depths[1], local_depths[2]}) {
+      const auto flow = with_progress(name + " " + std::to_string(depth) + " set-up",
+                                      [&] { return shock_bubble(level, false, depth); });
+      const int every = std::max(1, adapt_every >> depth);
+      const double start = flow->time();
+      double updates = 0;
+      long steps = 0;
+      const core::WallTimer timer;
+      while (depth == 0 ? steps < local_periods * adapt_every : flow->time() - start < span) {
+        if (steps % every == 0) flow->adapt(adapt_refine, adapt_compress);
+        double dt = flow->stable_dt(courant);
+        if (depth > 0) dt = std::min(dt, span - (flow->time() - start));
+        flow->step(dt);
+        updates += cell_updates(flow->tree(), depth);
+        ++steps;
+      }
+      devices_.finish();
+      const double seconds = timer.seconds();
+      std::cerr << "  " << name << ", depth " << depth << ": " << steps << " steps in " << core::number_text(seconds, 3)
+                << " s\n";
+      if (depth == 0) {
+        span = flow->time() - start;
+        global_s = seconds;
+        global_updates = updates;
+        continue;
+      }
+      const double speed_up = global_s / seconds;
+      report_.add({name + " depth " + std::to_string(depth), "x", {speed_up, speed_up, speed_up, 1}, 0, 0,
+                   {{"level", level},
+                    {"local_depth", depth},
+                    {"simulated_time", span},
+                    {"steps", steps},
+                    {"wall_s", seconds},
+                    {"global_wall_s", global_s},
+                    {"cell_updates", updates},
+                    {"global_cell_updates", global_updates},
+                    {"updates_saved", 1 - updates / global_updates},
+                    {"value_is",
+                     "wall time of global steps / wall time of local steps over the same simulated time"}}});
+    }
+  }
+
+  // Cell-updates of one step of `tree` whose finest `depth` levels step locally: a leaf of group g
+  // (mrag::LocalSteps) takes 2^g steps, its stages and cells each an update.
+  static double cell_updates(const mrag::BlockTree& tree, int depth) {
+    double updates = 0;
+    for (const std::uint32_t g : mrag::local_step_groups(tree, depth)) updates += std::ldexp(1.0, static_cast<int>(g));
+    return updates * block * block * stages;
   }
 
   // Whole steps at Courant 0.5 as a run takes them: the CFL rate read back, then the three stages.

@@ -30,10 +30,16 @@ std::optional<mrag::BlockFlow> start_flow(const casefile::Case& c, const Compres
                                           ? std::vector<double>{1}
                                           : core::distribution_weights(core::Distribution::bandwidth, ctx.devices);
   core::Link* processes = ctx.ranks.size() > 1 ? ctx.ranks.link() : nullptr;
+  if (setup.local_steps > 0 && (weights.size() > 1 || processes))
+    throw casefile::CaseError(c.where("scheme.local_steps") + ": scheme.local_steps = " +
+                              std::to_string(setup.local_steps) + " runs on one device, and this run has " +
+                              std::to_string(processes ? ctx.ranks.size() : weights.size()) +
+                              (processes ? " processes" : " devices") + ": select one, or set it to 0");
   std::optional<mrag::BlockFlow> flow;
   const auto make = [&](const mrag::BlockTree& tree) {
     flow.emplace(ctx.devices, tree, g.block_size, setup.sides, g.root_size, setup.scheme, setup.precision,
                  setup.spatial, weights, processes);
+    flow->local_time_steps(setup.local_steps);
   };
   const std::string checkpoint = c.get<std::string>("initial.checkpoint");
   if (!checkpoint.empty()) {

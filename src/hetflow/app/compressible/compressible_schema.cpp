@@ -208,6 +208,12 @@ void declare_compressible(casefile::Schema& s) {
   sc.key<std::string>("time_integration", "rk3", "rk3: Shu & Osher's third-order SSP scheme; rk2: Heun's")
       .one_of({"rk3", "rk2"});
   sc.key<double>("cfl", 0.5, "dt = cfl / max((|u| + |v| + 2c) / h)").range(0, 1, casefile::Bounds::exclusive_min);
+  sc.key<int>("local_steps", 0,
+              "local time steps: the finest this many levels each take two steps per step of the next coarser, "
+              "the coarser levels one step together, which is then a step of the run; 0: every cell takes the "
+              "finest cells' step (docs/mrag.md, Time integration; one device)")
+      .at_least(0)
+      .at_most(16);
   sc.key<std::string>("riemann", "hlle", "the faces' flux: hlle (the paper's) or hllc, which keeps contacts sharper")
       .one_of({"hlle", "hllc"});
   sc.key<std::string>("closure", "gamma",

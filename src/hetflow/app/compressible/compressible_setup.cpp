@@ -146,6 +146,7 @@ CompressibleSetup compressible_setup(const casefile::Case& c) {
   s.scheme =
       c.get<std::string>("scheme.time_integration") == "rk2" ? mrag::TimeScheme::ssp_rk2 : mrag::TimeScheme::ssp_rk3;
   s.cfl = c.get<double>("scheme.cfl");
+  s.local_steps = c.get<int>("scheme.local_steps");
   s.precision = c.get<std::string>("scheme.precision") == "fp32" ? core::Precision::f32 : core::Precision::f64;
   s.spatial.riemann =
       c.get<std::string>("scheme.riemann") == "hllc" ? mrag::RiemannSolver::hllc : mrag::RiemannSolver::hlle;

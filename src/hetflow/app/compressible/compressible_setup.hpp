@@ -45,6 +45,7 @@ struct CompressibleSetup {
   std::map<std::string, mrag::StiffenedGas> materials;
   InitialState initial;
   mrag::TimeScheme scheme = mrag::TimeScheme::ssp_rk3;
+  int local_steps = 0;  // levels stepped locally (mrag::BlockFlow::local_time_steps)
   core::Precision precision = core::Precision::f64;
   mrag::SpatialScheme spatial;
   double cfl = 0.5;

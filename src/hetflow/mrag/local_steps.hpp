@@ -1,0 +1,89 @@
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "hetflow/core/buffer.hpp"
+#include "hetflow/core/context.hpp"
+#include "hetflow/core/kernel.hpp"
+#include "hetflow/mrag/block_rhs.hpp"
+#include "hetflow/mrag/block_tree.hpp"
+#include "hetflow/mrag/device_blocks.hpp"
+#include "hetflow/mrag/device_recipes.hpp"
+#include "hetflow/mrag/leaf_grid.hpp"
+#include "hetflow/mrag/reflux_table.hpp"
+#include "hetflow/mrag/spatial_scheme.hpp"
+
+namespace hetflow::mrag {
+
+// Local time steps on one device (docs/mrag.md, Time integration): the leaves fall into groups by level,
+// the finest `depth` levels present each a group whose step is half the next coarser group's, the coarser
+// levels together group 0. A step of group 0 runs the groups coarse first, each finer group twice within
+// its coarser neighbour's step (Berger & Colella's subcycling). A stage reads the leaves of other groups at
+// its own time: a coarser group, which has finished its step, from its dense output
+// q(θ) = (1 − θ) qⁿ + θ(1 − θ) q⁽¹⁾ + θ² qⁿ⁺¹ (second order, for both Runge–Kutta schemes), a finer one,
+// which has made only its first stage, from qⁿ + θ (q⁽¹⁾ − qⁿ). Each boundary face sums its fluxes over a
+// group's step; after the finer groups have caught up, the coarse faces at resolution jumps take the finer
+// faces' sums, so the step conserves what the global one does.
+// The group of each leaf (tree order) when the finest `depth` levels present step locally: the finest
+// level's is min(depth, finest − coarsest), each coarser level's one less, down to 0, which the coarser
+// levels share. A leaf of group g takes 2^g steps per step of group 0.
+std::vector<std::uint32_t> local_step_groups(const BlockTree& tree, int depth);
+
+template <class Real>
+class LocalSteps {
+ public:
+  // `reflux` and `grid` are `tree`'s; depth ≥ 1.
+  LocalSteps(const core::Queue& queue, const BlockTree& tree, const LeafGrid& grid, const RefluxTable& reflux,
+             std::shared_ptr<DeviceRecipes<Real>> recipes, int s, double root_size, bool stiffened,
+             const SpatialScheme& scheme, int depth);
+
+  // Advances `state` (block data of the tree) by dt, group 0's step.
+  void step(core::Buffer<Real>& state, double dt, TimeScheme scheme);
+
+  // Per leaf 1/h divided by 2^group: the largest signal speed times it gives the rate whose CFL step is
+  // group 0's.
+  const core::Buffer<Real>& rate_inv_h() const { return rate_inv_h_; }
+  const core::Buffer<cl_uint>& leaves() const { return leaves_; }
+  std::size_t leaf_count() const { return leaf_count_; }
+  std::size_t groups() const { return groups_.size(); }
+  std::size_t values() const { return start_.size(); }
+
+ private:
+  // Times count halves of the finest group's step, so that stage times and their fractions are exact.
+  using Tick = std::int64_t;
+  struct Group {
+    std::uint32_t first = 0, count = 0;  // its leaves, consecutive in tree order
+    // The leaves of other groups its band reads, ascending; `from_group[h]` .. `from_group[h + 1]` of them
+    // belong to group h, and sit at `offset` + their place in leaves_of_others_.
+    std::vector<std::uint32_t> from_group;
+    std::uint32_t offset = 0;
+    std::unique_ptr<BlockRhs<Real>> rhs;
+    Tick start = 0;      // the time its present or last step began
+    bool begun = false;  // made its first stage only
+  };
+
+  Tick length(std::size_t g) const { return Tick{2} << (groups_.size() - 1 - g); }
+  // Steps group g from `start` (and the finer groups within it); `begun`: its first stage is made.
+  void advance(std::size_t g, Tick start, bool begun);
+  void begin(std::size_t g, Tick start);
+  void finish(std::size_t g);
+  // Fills the band's other leaves of group g at time t, then runs the stage.
+  void stage(std::size_t g, Tick t, const core::Buffer<Real>& data, const core::Buffer<Real>& q0,
+             core::Buffer<Real>& out, double a, double c, double d, double face_weight);
+
+  const core::Queue& queue_;
+  std::vector<Group> groups_;
+  core::Buffer<Real> start_, first_stage_, second_stage_, view_, face_sums_, rate_inv_h_;
+  core::Buffer<cl_uint> leaves_, leaves_of_others_;
+  std::size_t leaf_count_ = 0;
+  core::Kernel view_kernel_;
+  core::NDRange global_, local_;
+  // The present step's.
+  core::Buffer<Real>* state_ = nullptr;
+  double dt_ = 0;
+  TimeScheme scheme_ = TimeScheme::ssp_rk3;
+};
+
+}  // namespace hetflow::mrag
