@@ -337,17 +337,24 @@ class CompressibleBench {
   void local_steps_case(int level) {
     const std::string name = "shock-bubble level " + std::to_string(level) + " local steps";
     if (!options_.wants(name)) return;
-    double span = 0, global_s = 0, global_updates = 0;
+    double span = 0, global_s = 0, global_adapt_s = 0, global_updates = 0;
     for (int depth : {0, local_depths[0], local_depths[1], local_depths[2]}) {
       const auto flow = with_progress(name + " " + std::to_string(depth) + " set-up",
                                       [&] { return shock_bubble(level, false, depth); });
-      const int every = std::max(1, adapt_every >> depth);
       const double start = flow->time();
-      double updates = 0;
-      long steps = 0;
+      double updates = 0, adapt_s = 0;
+      long steps = 0, until_adapt = 0;
       const core::WallTimer timer;
       while (depth == 0 ? steps < local_periods * adapt_every : flow->time() - start < span) {
-        if (steps % every == 0) flow->adapt(adapt_refine, adapt_compress);
+        if (until_adapt-- == 0) {
+          devices_.finish();
+          const core::WallTimer adapting;
+          flow->adapt(adapt_refine, adapt_compress);
+          devices_.finish();
+          adapt_s += adapting.seconds();
+          const std::vector<std::uint32_t> groups = mrag::local_step_groups(flow->tree(), depth);
+          until_adapt = std::max(1, adapt_every >> *std::max_element(groups.begin(), groups.end())) - 1;
+        }
         double dt = flow->stable_dt(courant);
         if (depth > 0) dt = std::min(dt, span - (flow->time() - start));
         flow->step(dt);
@@ -357,10 +364,11 @@ class CompressibleBench {
       devices_.finish();
       const double seconds = timer.seconds();
       std::cerr << "  " << name << ", depth " << depth << ": " << steps << " steps in " << core::number_text(seconds, 3)
-                << " s\n";
+                << " s, " << core::number_text(adapt_s, 3) << " s of them adapting\n";
       if (depth == 0) {
         span = flow->time() - start;
         global_s = seconds;
+        global_adapt_s = adapt_s;
         global_updates = updates;
         continue;
       }
@@ -372,6 +380,8 @@ class CompressibleBench {
                     {"steps", steps},
                     {"wall_s", seconds},
                     {"global_wall_s", global_s},
+                    {"adapt_s", adapt_s},
+                    {"global_adapt_s", global_adapt_s},
                     {"cell_updates", updates},
                     {"global_cell_updates", global_updates},
                     {"updates_saved", 1 - updates / global_updates},
