@@ -74,12 +74,18 @@ TEST(MragLocalSteps, OnAUniformTreeAStepIsTheGlobalStep) {
 // Local steps over three levels, jumps of one and two among them, keep the disc's p and u uniform to
 // round-off after it has gone once around (a dense output and a linear extension of uniform p and u are
 // uniform), and conserve ρ, ρu, ρv and ρE to round-off with periodic sides (the coarse faces take the
-// finer faces' fluxes summed over their steps), with either Runge–Kutta scheme.
+// finer faces' fluxes summed over their steps), with either Runge–Kutta scheme; in FP32 p and u within 2e-5
+// (the global steps' bound) and the totals within 3e-5 (FP32's rounding of the updates moves them: by 1.1e-5
+// with global steps, 0.9–1.0e-5 with local ones on PoCL).
 TEST(MragLocalSteps, AMovingInterfaceKeepsPressureUniformAndTheTotalsStay) {
   core::DeviceSet devices = test::test_device();
-  for (const TimeScheme scheme : {TimeScheme::ssp_rk3, TimeScheme::ssp_rk2})
+  for (const auto& [scheme, precision] : {std::pair{TimeScheme::ssp_rk3, core::Precision::f64},
+                                          std::pair{TimeScheme::ssp_rk2, core::Precision::f64},
+                                          std::pair{TimeScheme::ssp_rk3, core::Precision::f32}})
     for (const int depth : {1, 2}) {
-      BlockFlow flow(devices.compute(0), three_levels(), 8, sides(Edge::periodic, Edge::periodic), 0.5, scheme);
+      const bool fp32 = precision == core::Precision::f32;
+      BlockFlow flow(devices.compute(0), three_levels(), 8, sides(Edge::periodic, Edge::periodic), 0.5, scheme,
+                     precision);
       flow.local_time_steps(depth);
       flow.set(moving_disc);
       const std::array<double, 4> before = totals(flow);
@@ -91,15 +97,17 @@ TEST(MragLocalSteps, AMovingInterfaceKeepsPressureUniformAndTheTotalsStay) {
         dv = std::max(dv, std::abs(c.state.ut - 0.5));
       }
       const std::array<double, 4> after = totals(flow);
-      const std::string what = "depth " + std::to_string(depth) + (scheme == TimeScheme::ssp_rk3 ? ", RK3" : ", RK2");
+      const std::string what = "depth " + std::to_string(depth) + (scheme == TimeScheme::ssp_rk3 ? ", RK3" : ", RK2") +
+                               (fp32 ? ", fp32" : "");
       std::cout << what << ": max |p - 1| " << dp << ", |u - 1| " << du << ", |v - 0.5| " << dv << " after "
                 << flow.steps() << " steps; totals drift";
       for (std::size_t f = 0; f < after.size(); ++f) std::cout << " " << (after[f] - before[f]) / before[f];
       std::cout << "\n";
-      EXPECT_LT(dp, 1e-11) << what;
-      EXPECT_LT(du, 1e-11) << what;
-      EXPECT_LT(dv, 1e-11) << what;
-      for (std::size_t f = 0; f < after.size(); ++f) EXPECT_NEAR(after[f], before[f], 1e-13 * before[f]) << what << f;
+      const double bound = fp32 ? 2e-5 : 1e-11, drift = fp32 ? 3e-5 : 1e-13;
+      EXPECT_LT(dp, bound) << what;
+      EXPECT_LT(du, bound) << what;
+      EXPECT_LT(dv, bound) << what;
+      for (std::size_t f = 0; f < after.size(); ++f) EXPECT_NEAR(after[f], before[f], drift * before[f]) << what << f;
     }
 }
 
