@@ -61,7 +61,7 @@ typename BlockRhs<Real>::Part BlockRhs<Real>::whole_tree(const core::Queue& queu
   const LeafGrid grid(tree);
   GhostPlan plan = recipes->plan(queue, tree, grid);
   return Part{all_leaves(tree.leaves().size()), std::move(recipes), std::move(plan),
-              reflux_table(tree, grid, s, sides), nullptr, {}, nullptr};
+              reflux_table(tree, grid, s, sides), nullptr, nullptr};
 }
 
 template <class Real>
@@ -70,7 +70,7 @@ BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, Part p
     : blocks_(tree.leaves().size()),
       cells_(static_cast<std::size_t>(s) * s),
       halo_(part.halo),
-      ghosts_(queue, part.recipes, part.band, part.own, true, part.other) {
+      ghosts_(queue, part.recipes, part.band, part.own, true) {
   if (part.face_sums && part.halo) throw core::Error("block right-hand side: local time steps run without a halo");
   const LeafOrder order = leaf_order(part.own, halo_ ? halo_->sent_leaves() : LeafList{}, part.reflux, s);
   own_ = core::upload(queue, order.leaves, CL_MEM_READ_ONLY);
@@ -163,13 +163,13 @@ void BlockRhs<Real>::operator()(const core::Queue& queue, const core::Buffer<Rea
 
 template <class Real>
 void BlockRhs<Real>::update(const core::Queue& queue, const core::Buffer<Real>& data, const core::Buffer<Real>& q0,
-                            core::Buffer<Real>& out, double a, double c, double d, const core::Buffer<Real>* other,
-                            double face_weight) {
+                            core::Buffer<Real>& out, double a, double c, double d,
+                            const typename DeviceGhosts<Real>::StageTime* time, double face_weight) {
   if (data.size() < values() || q0.size() < values() || out.size() < values())
     throw core::Error("block right-hand side: buffers of " + std::to_string(data.size()) + ", " +
                       std::to_string(q0.size()) + " and " + std::to_string(out.size()) + " values for " +
                       std::to_string(values()));
-  ghosts_.fill(queue, data, other);
+  ghosts_.fill(queue, data, time);
   core::KernelArgs(update_, precision_of<Real>).real(a).real(c).real(d);
   core::KernelArgs(update_, precision_of<Real>, 14).real(face_weight);
   update_.set(4, data);

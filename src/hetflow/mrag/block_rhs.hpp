@@ -39,18 +39,16 @@ class BlockRhs {
   // What a part of the leaves (docs/mrag.md, Several devices) gives its right-hand side: the leaves it
   // updates, the recipes of the band (rhs_ghosts wide, no corners) and the tree's plan made of them, their
   // flux corrections, and the halo that brings the cells and faces of other parts these read (none for the
-  // whole tree). A group of a local time step (docs/mrag.md, Time integration) gives the leaves of other
-  // step sizes that its band reads, which update() takes from a second buffer at the stage's time, and the
-  // boundary-face records that the groups of a tree share: these then sum each face's flux over the
-  // stages of a step, weighted, and correct_sums() corrects the coarse faces once a step instead of every
-  // stage (no halo then).
+  // whole tree). A group of local time steps (docs/mrag.md, Time integration) gives the boundary-face
+  // records that the groups of a tree share: these then sum each face's flux over the stages of a step,
+  // weighted, and correct_sums() corrects the coarse faces once a step instead of every stage (no halo
+  // then).
   struct Part {
     LeafList own;
     std::shared_ptr<DeviceRecipes<Real>> recipes;
     GhostPlan band;
     RefluxTable reflux;
     BlockHalo<Real>* halo = nullptr;
-    LeafList other;
     core::Buffer<Real>* face_sums = nullptr;
   };
   // The right-hand side of a part; its buffers still hold block data of the whole tree.
@@ -61,11 +59,11 @@ class BlockRhs {
   // the halo's cells of rhs up to date (collective).
   void operator()(const core::Queue& queue, const core::Buffer<Real>& data, core::Buffer<Real>& rhs);
   // Enqueues the ghost fill and out = a q0 + c data + d L(data), a Runge–Kutta stage; out may be q0, not
-  // data. A group of a local time step reads the Part's `other` leaves from `other` and adds face_weight
-  // times each boundary face's flux to its record.
+  // data. A group of local time steps reads the other groups' leaves at `time` and adds face_weight times
+  // each boundary face's flux to its record.
   void update(const core::Queue& queue, const core::Buffer<Real>& data, const core::Buffer<Real>& q0,
-              core::Buffer<Real>& out, double a, double c, double d, const core::Buffer<Real>* other = nullptr,
-              double face_weight = 1);
+              core::Buffer<Real>& out, double a, double c, double d,
+              const typename DeviceGhosts<Real>::StageTime* time = nullptr, double face_weight = 1);
   // A local time step's group: corrects the coarse faces of `state` by the sums of the step's fluxes on
   // both sides and zeroes those sums; Γ and Π of the correction's source term are `start`'s.
   void correct_sums(const core::Queue& queue, const core::Buffer<Real>& start, core::Buffer<Real>& state);

@@ -104,7 +104,7 @@ class DeviceBlocksOf final : public DeviceBlocks {
                                             typename BlockRhs<Real>::Part{own, rhs_recipes_,
                                                                           rhs_recipes_->plan(queue_, tree, t.grid),
                                                                           owned_entries(t.reflux, own), halo_.get(),
-                                                                          {}, nullptr},
+                                                                          nullptr},
                                             s_, root_size_, stiffened, scheme_);
     values_ = rhs_->values();
     for (core::Buffer<Real>* b : {&q1_, &q2_}) *b = core::Buffer<Real>(queue_.context(), values_);

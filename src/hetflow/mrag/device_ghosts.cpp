@@ -18,6 +18,9 @@ core::NDRange mrag_range(const core::DeviceInfo& device) { return core::strided_
 
 namespace {
 
+// mrag_ghosts.cl's ALL_GROUPS: a fill outside local time steps.
+constexpr cl_uint all_groups = 0xFFFFFFFFu;
+
 // The side (west, east, south, north) of a band cell without corners.
 int side_of(int i, int j, int s) { return i < 0 ? 0 : i >= s ? 1 : j < 0 ? 2 : 3; }
 
@@ -66,7 +69,7 @@ std::vector<cl_uint> direct_neighbours(std::span<const std::array<cl_uint, 4>> s
 
 template <class Real>
 DeviceGhosts<Real>::DeviceGhosts(const core::Queue& queue, std::shared_ptr<const DeviceRecipes<Real>> recipes,
-                                 const GhostPlan& plan, const LeafList& own, bool direct, const LeafList& other)
+                                 const GhostPlan& plan, const LeafList& own, bool direct)
     : recipes_(std::move(recipes)), options_(precision_of<Real>) {
   const GhostRecipes& kinds = recipes_->recipes();
   const int s = kinds.block(), width = kinds.width();
@@ -98,15 +101,7 @@ DeviceGhosts<Real>::DeviceGhosts(const core::Queue& queue, std::shared_ptr<const
   for (const FaceState& w : kinds.sides().inflow)
     for (const double q : conserved(w)) inflow.push_back(static_cast<Real>(q));
   blocks_ = core::upload(queue, listed, CL_MEM_READ_ONLY);
-  // A leaf of `other` becomes blocks + its place there, which the fill reads from the second buffer.
-  std::vector<std::uint32_t> slot_leaf = plan.slot_leaf;
-  if (!other.empty())
-    for (std::uint32_t& leaf : slot_leaf) {
-      const auto at = std::lower_bound(other.begin(), other.end(), leaf);
-      if (at != other.end() && *at == leaf) leaf = static_cast<std::uint32_t>(blocks + (at - other.begin()));
-    }
-  other_from_ = static_cast<cl_uint>(other.empty() ? no_neighbour : blocks);
-  slot_leaf_ = core::upload(queue, slot_leaf, CL_MEM_READ_ONLY);
+  slot_leaf_ = core::upload(queue, plan.slot_leaf, CL_MEM_READ_ONLY);
   neighbours_ = core::upload(queue, neighbours, CL_MEM_READ_ONLY);
   ghost_side_ = core::upload(queue, side, CL_MEM_READ_ONLY);
   inflow_ = core::upload(queue, inflow, CL_MEM_READ_ONLY);
@@ -120,18 +115,23 @@ DeviceGhosts<Real>::DeviceGhosts(const core::Queue& queue, std::shared_ptr<const
   args.add(static_cast<cl_uint>(count_)).add(blocks_).add(slot_leaf_).add(neighbours_).add(ghost_side_);
   recipes_->add_tables(args);
   args.add(inflow_);
-  fill_.set(16, other_from_);
-  fill_.set(17, nodes_);
-  fill_.set(18, ghosts_);
+  fill_.set(22, nodes_);
+  fill_.set(23, ghosts_);
   global_ = mrag_range(queue.context().device().info);
   local_ = core::NDRange(mrag_work_group);
 }
 
 template <class Real>
-void DeviceGhosts<Real>::fill(const core::Queue& queue, const core::Buffer<Real>& data,
-                              const core::Buffer<Real>* other_data) {
+void DeviceGhosts<Real>::fill(const core::Queue& queue, const core::Buffer<Real>& data, const StageTime* time) {
   fill_.set(14, data);
-  fill_.set(15, other_data ? *other_data : data);
+  // Without a stage time every leaf is read from `data`; the other buffers stand in for arguments not read.
+  fill_.set(15, time ? time->start : data);
+  fill_.set(16, time ? time->first_stage : data);
+  fill_.set(17, time ? time->state : data);
+  fill_.set(18, time ? time->groups : blocks_);
+  fill_.set(19, time ? time->group : all_groups);
+  fill_.set(20, time ? time->weights : inflow_);
+  fill_.set(21, time ? time->weight_first : cl_uint{0});
   if (count_ > 0) fill_.enqueue(queue, global_, local_);
 }
 

@@ -26,18 +26,30 @@ constexpr core::Precision precision_of = std::is_same_v<Real, float> ? core::Pre
 // the leaves `own` (a part of the leaves fills those it updates). With `direct` (a band without corners), a
 // side whose ghosts all copy the cells of one neighbouring block of the same level, unflipped, is left to
 // the kernels that read the band: neighbours() names that block for each side (NO_NEIGHBOUR where the
-// ghosts are filled), and the fill skips its ghosts. The leaves `other` are read from a second buffer
-// that holds them alone, in that order (a local time step's neighbours at the stage's time, docs/mrag.md).
+// ghosts are filled), and the fill skips its ghosts.
 template <class Real>
 class DeviceGhosts {
  public:
-  // `recipes` made `plan`; the ghosts keep them. `other` is ascending.
+  // `recipes` made `plan`; the ghosts keep them.
   DeviceGhosts(const core::Queue& queue, std::shared_ptr<const DeviceRecipes<Real>> recipes, const GhostPlan& plan,
-               const LeafList& own, bool direct = false, const LeafList& other = {});
+               const LeafList& own, bool direct = false);
 
-  // Enqueues the fill of ghosts() from `data`, and the leaves `other` from `other_data`: each own block's
+  // A stage of local time steps (mrag/local_steps.hpp): the leaves of other groups than `group` are read at
+  // the stage's time, w0 start + w1 first_stage + w2 state with (w0, w1, w2) = weights[weight_first + 3 g ..]
+  // for a leaf of group groups[leaf] = g.
+  struct StageTime {
+    const core::Buffer<Real>& start;
+    const core::Buffer<Real>& first_stage;
+    const core::Buffer<Real>& state;
+    const core::Buffer<cl_uint>& groups;
+    cl_uint group;
+    const core::Buffer<Real>& weights;
+    cl_uint weight_first;
+  };
+
+  // Enqueues the fill of ghosts() from `data` (with `time`, the own group's leaves only): each own block's
   // nodes depth by depth, then its ghosts.
-  void fill(const core::Queue& queue, const core::Buffer<Real>& data, const core::Buffer<Real>* other_data = nullptr);
+  void fill(const core::Queue& queue, const core::Buffer<Real>& data, const StageTime* time = nullptr);
 
   // The options of programs that read the band (BLOCK, GHOSTS, GHOST_COUNT).
   const core::BuildOptions& build_options() const { return options_; }
@@ -54,7 +66,6 @@ class DeviceGhosts {
   core::Buffer<Real> inflow_, ghosts_, nodes_;
   core::Buffer<cl_int> slots_;
   std::size_t count_ = 0;
-  cl_uint other_from_ = 0;
   core::Kernel fill_;
   core::NDRange global_, local_;
 };

@@ -2,6 +2,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "hetflow/core/buffer.hpp"
@@ -55,31 +56,34 @@ class LocalSteps {
   using Tick = std::int64_t;
   struct Group {
     std::uint32_t first = 0, count = 0;  // its leaves, consecutive in tree order
-    // The leaves of other groups its band reads, ascending; `from_group[h]` .. `from_group[h + 1]` of them
-    // belong to group h, and sit at `offset` + their place in leaves_of_others_.
-    std::vector<std::uint32_t> from_group;
-    std::uint32_t offset = 0;
     std::unique_ptr<BlockRhs<Real>> rhs;
     Tick start = 0;      // the time its present or last step began
     bool begun = false;  // made its first stage only
   };
 
   Tick length(std::size_t g) const { return Tick{2} << (groups_.size() - 1 - g); }
-  // Steps group g from `start` (and the finer groups within it); `begun`: its first stage is made.
+  // Walks a step: steps group g from `start` and the finer groups within it; `begun`: its first stage is
+  // made. While planning_ it records each stage's weights of the groups' times instead of enqueuing: they
+  // depend on the scheme's schedule alone, so one walk serves every step of the scheme.
+  void walk(TimeScheme scheme);
   void advance(std::size_t g, Tick start, bool begun);
   void begin(std::size_t g, Tick start);
   void finish(std::size_t g);
-  // Fills the band's other leaves of group g at time t, then runs the stage.
   void stage(std::size_t g, Tick t, const core::Buffer<Real>& data, const core::Buffer<Real>& q0,
              core::Buffer<Real>& out, double a, double c, double d, double face_weight);
+  // The step of group g.
+  double step_of(std::size_t g) const;
 
   const core::Queue& queue_;
   std::vector<Group> groups_;
-  core::Buffer<Real> start_, first_stage_, second_stage_, view_, face_sums_, rate_inv_h_;
-  core::Buffer<cl_uint> leaves_, leaves_of_others_;
-  std::size_t leaf_count_ = 0;
-  core::Kernel view_kernel_;
-  core::NDRange global_, local_;
+  core::Buffer<Real> start_, first_stage_, second_stage_, face_sums_, rate_inv_h_, time_weights_;
+  core::Buffer<cl_uint> leaves_, group_of_;
+  std::size_t leaf_count_ = 0, per_leaf_ = 0;
+  // The scheme whose stage weights time_weights_ holds, if any.
+  std::optional<TimeScheme> planned_;
+  bool planning_ = false;
+  std::vector<Real> plan_;
+  std::size_t stage_index_ = 0;
   // The present step's.
   core::Buffer<Real>* state_ = nullptr;
   double dt_ = 0;

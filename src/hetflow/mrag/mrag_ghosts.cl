@@ -9,35 +9,56 @@
 
 // The sources [first, last) of a recipe summed for every field: weight × source, with ρu (flip bit 0) and
 // ρv (bit 1) negated for a source seen through a wall. A source names a slot of the block, whose leaf is
-// slots[slot] (a leaf `other_from` or above is block slots[slot] − other_from of `other`, the neighbours
-// of a local time step); INFLOW_SOURCE, the conserved state inflow[FIELDS side ..] of the inflow side its
-// cell names; or NODE_SOURCE, the block's node nodes[FIELDS (node0 + cell) ..].
+// slots[slot]; INFLOW_SOURCE, the conserved state inflow[FIELDS side ..] of the inflow side its cell names;
+// or NODE_SOURCE, the block's node nodes[FIELDS (node0 + cell) ..]. A stage of local time steps
+// (mrag/local_steps.hpp, `group` below ALL_GROUPS) reads the leaves of other groups than `group` at its time:
+// w0 start + w1 first_stage + w2 state, (w0, w1, w2) = time_weights[weight_first + 3 groups[leaf] ..] (a
+// zero weight reads nothing, so a buffer no step has written yet is not read).
 #define INFLOW_SOURCE 0xFFFFFFFFu
 #define NODE_SOURCE 0xFFFFFFFEu
+#define ALL_GROUPS 0xFFFFFFFFu
+typedef struct {
+  __global const real_t* start;
+  __global const real_t* first_stage;
+  __global const real_t* state;
+  __global const uint* groups;
+  uint group;
+  __global const real_t* weights;
+} stage_time_t;
+
+real_t at_stage_time(const stage_time_t t, const uint leaf, const size_t at) {
+  __global const real_t* w = t.weights + 3 * t.groups[leaf];
+  real_t value = 0;
+  if (w[0] != 0) value += w[0] * t.start[at];
+  if (w[1] != 0) value += w[1] * t.first_stage[at];
+  if (w[2] != 0) value += w[2] * t.state[at];
+  return value;
+}
+
 void gather(const uint first, const uint last, __global const uint* restrict slots, const uint node0,
             __global const uint* restrict source_block, __global const uint* restrict source_cell,
             __global const real_t* restrict weight, __global const uchar* restrict flip,
-            __global const real_t* restrict inflow, __global const real_t* restrict data,
-            __global const real_t* restrict other, const uint other_from, __global const real_t* restrict nodes,
-            real_t sum[FIELDS]) {
+            __global const real_t* restrict inflow, __global const real_t* restrict data, const stage_time_t time,
+            __global const real_t* restrict nodes, real_t sum[FIELDS]) {
   for (int f = 0; f < FIELDS; ++f) sum[f] = 0;
   for (uint k = first; k < last; ++k) {
-    __global const real_t* cell;
-    size_t stride = 1;
+    real_t value[FIELDS];
     if (source_block[k] == INFLOW_SOURCE) {
-      cell = inflow + FIELDS * source_cell[k];
+      for (int f = 0; f < FIELDS; ++f) value[f] = inflow[FIELDS * source_cell[k] + f];
     } else if (source_block[k] == NODE_SOURCE) {
-      cell = nodes + (size_t)FIELDS * (node0 + source_cell[k]);
+      for (int f = 0; f < FIELDS; ++f) value[f] = nodes[(size_t)FIELDS * (node0 + source_cell[k]) + f];
     } else {
       const uint leaf = slots[source_block[k]];
-      cell = (leaf < other_from ? data + (size_t)leaf * FIELDS * CELLS
-                                : other + (size_t)(leaf - other_from) * FIELDS * CELLS) +
-             source_cell[k];
-      stride = CELLS;
+      const size_t at = (size_t)leaf * FIELDS * CELLS + source_cell[k];
+      if (time.group == ALL_GROUPS || time.groups[leaf] == time.group) {
+        for (int f = 0; f < FIELDS; ++f) value[f] = data[at + f * CELLS];
+      } else {
+        for (int f = 0; f < FIELDS; ++f) value[f] = at_stage_time(time, leaf, at + f * CELLS);
+      }
     }
     for (int f = 0; f < FIELDS; ++f) {
       const int negated = (f == 1 && (flip[k] & 1)) || (f == 2 && (flip[k] & 2));
-      sum[f] += (negated ? -weight[k] : weight[k]) * cell[f * stride];
+      sum[f] += (negated ? -weight[k] : weight[k]) * value[f];
     }
   }
 }
@@ -53,9 +74,12 @@ __kernel void mrag_fill_ghosts(const uint count, __global const uint4* restrict 
                                __global const uint* restrict depth_first, __global const uint* restrict source_block,
                                __global const uint* restrict source_cell, __global const real_t* restrict weight,
                                __global const uchar* restrict flip, __global const real_t* restrict inflow,
-                               __global const real_t* restrict data, __global const real_t* restrict other,
-                               const uint other_from, __global real_t* restrict nodes,
-                               __global real_t* restrict ghosts) {
+                               __global const real_t* restrict data, __global const real_t* restrict start,
+                               __global const real_t* restrict first_stage, __global const real_t* restrict state,
+                               __global const uint* restrict groups, const uint group,
+                               __global const real_t* restrict time_weights, const uint weight_first,
+                               __global real_t* restrict nodes, __global real_t* restrict ghosts) {
+  const stage_time_t time = {start, first_stage, state, groups, group, time_weights + weight_first};
   for (uint item = get_group_id(0); item < count; item += get_num_groups(0)) {
     const uint4 at = blocks[item], kind = info[at.y];
     __global const uint* slots = slot_leaf + at.z;
@@ -64,7 +88,7 @@ __kernel void mrag_fill_ghosts(const uint count, __global const uint4* restrict 
       for (uint n = depth_first[kind.z + d] + get_local_id(0); n < depth_first[kind.z + d + 1];
            n += get_local_size(0)) {
         gather(node_first[kind.y + n], node_first[kind.y + n + 1], slots, at.w, source_block, source_cell, weight,
-               flip, inflow, data, other, other_from, nodes, sum);
+               flip, inflow, data, time, nodes, sum);
         for (int f = 0; f < FIELDS; ++f) nodes[(size_t)FIELDS * (at.w + n) + f] = sum[f];
       }
       barrier(CLK_GLOBAL_MEM_FENCE);
@@ -72,7 +96,7 @@ __kernel void mrag_fill_ghosts(const uint count, __global const uint4* restrict 
     for (uint g = get_local_id(0); g < GHOST_COUNT; g += get_local_size(0)) {
       if (neighbours[4 * at.x + ghost_side[g]] != NO_NEIGHBOUR) continue;
       gather(first[kind.x + g], first[kind.x + g + 1], slots, at.w, source_block, source_cell, weight, flip, inflow,
-             data, other, other_from, nodes, sum);
+             data, time, nodes, sum);
       for (int f = 0; f < FIELDS; ++f) ghosts[((size_t)at.x * FIELDS + f) * GHOST_COUNT + g] = sum[f];
     }
   }
