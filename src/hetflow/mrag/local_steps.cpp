@@ -50,9 +50,8 @@ LocalSteps<Real>::LocalSteps(const core::Queue& queue, const BlockTree& tree, co
     if (g.count == 0) continue;  // a level between the coarsest and the finest that holds no leaf
     LeafList own(g.count);
     for (std::uint32_t i = 0; i < g.count; ++i) own[i] = g.first + i;
-    g.rhs = std::make_unique<BlockRhs<Real>>(
-        queue, tree, typename BlockRhs<Real>::Part{own, recipes, plan, owned_entries(reflux, own), nullptr, &face_sums_},
-        s, root_size, stiffened, scheme);
+    typename BlockRhs<Real>::Part part{own, recipes, plan, owned_entries(reflux, own), nullptr, &face_sums_};
+    g.rhs = std::make_unique<BlockRhs<Real>>(queue, tree, std::move(part), s, root_size, stiffened, scheme);
   }
   for (core::Buffer<Real>* b : {&start_, &first_stage_, &second_stage_})
     *b = core::Buffer<Real>(context, leaf_count_ * per_leaf_);
@@ -114,7 +113,8 @@ void LocalSteps<Real>::begin(std::size_t g, Tick start) {
   group.start = start;
   group.begun = true;
   if (group.count == 0) return;
-  if (!planning_) start_.copy_from(queue_, *state_, group.first * per_leaf_, group.first * per_leaf_, group.count * per_leaf_);
+  const std::size_t first = group.first * per_leaf_;
+  if (!planning_) start_.copy_from(queue_, *state_, first, first, group.count * per_leaf_);
   // The first stage, q⁽¹⁾ = qⁿ + Δt L(qⁿ), weighs 1/6 (third order) or 1/2 (second) of the step's flux.
   const double dt = step_of(g);
   stage(g, start, *state_, *state_, first_stage_, 0, 1, dt, (scheme_ == TimeScheme::ssp_rk3 ? 1.0 / 6 : 0.5) * dt);
