@@ -18,20 +18,20 @@
 
 namespace hetflow::mrag {
 
-// Local time steps on one device (docs/mrag.md, Time integration): the leaves fall into groups by level,
-// the finest `depth` levels present each a group whose step is half the next coarser group's, the coarser
-// levels together group 0. A step of group 0 runs the groups coarse first, each finer group twice within
-// its coarser neighbour's step (Berger & Colella's subcycling). A stage reads the leaves of other groups at
-// its own time: a coarser group, which has finished its step, from its dense output
-// q(θ) = (1 − θ) qⁿ + θ(1 − θ) q⁽¹⁾ + θ² qⁿ⁺¹ (second order, for both Runge–Kutta schemes), a finer one,
-// which has made only its first stage, from qⁿ + θ (q⁽¹⁾ − qⁿ). Each boundary face sums its fluxes over a
-// group's step; after the finer groups have caught up, the coarse faces at resolution jumps take the finer
-// faces' sums, so the step conserves what the global one does.
 // The group of each leaf (tree order) when the finest `depth` levels present step locally: the finest
 // level's is min(depth, finest − coarsest), each coarser level's one less, down to 0, which the coarser
 // levels share. A leaf of group g takes 2^g steps per step of group 0.
 std::vector<std::uint32_t> local_step_groups(const BlockTree& tree, int depth);
 
+// Local time steps on one device (docs/mrag.md, Time integration): the leaves fall into groups by level
+// (local_step_groups), each group's step half the next coarser group's. A step of group 0 runs the groups
+// coarse first, each finer group twice within its coarser neighbour's step (Berger & Colella's
+// subcycling). A stage reads the leaves of other groups at its own time: a coarser group, which has
+// finished its step, from its dense output q(θ) = (1 − θ) qⁿ + θ(1 − θ) q⁽¹⁾ + θ² qⁿ⁺¹ (second order, for
+// both Runge–Kutta schemes), a finer one, which has made only its first stage, from qⁿ + θ (q⁽¹⁾ − qⁿ).
+// Each boundary face sums its fluxes over a group's step; after the finer groups have caught up, the
+// coarse faces at resolution jumps take the finer faces' sums, so the step conserves what the global one
+// does.
 template <class Real>
 class LocalSteps {
  public:
