@@ -65,6 +65,12 @@ TEST_F(CompressibleInput, BadMaterialsStatesSidesAndShapesExitTwoNamingLineKeyAn
   EXPECT_NE(r.output.find("odd.yaml (--set domain.block_size=9): domain.block_size = 9 is odd"), std::string::npos)
       << r.output;
   EXPECT_FALSE(std::filesystem::exists(dir / "out"));
+  // Local steps count levels: not fewer than none.
+  const hetflow::test::CommandResult local =
+      run_hetflow("run odd.yaml --device " + device() + " --set scheme.local_steps=-1");
+  EXPECT_EQ(local.status, 2) << local.output;
+  EXPECT_NE(local.output.find("odd.yaml (--set scheme.local_steps=-1): scheme.local_steps = -1"), std::string::npos)
+      << local.output;
   // The paper's colour function closes two ideal gases, not water.
   write("colour.yaml", case_text(gases, drop));
   const hetflow::test::CommandResult colour =
