@@ -127,20 +127,27 @@ TEST_F(CompressibleCase, InFp32TheSodRunStaysWithinItsRoundingOfFp64) {
 }
 
 // A run continued from the checkpoint written at t = 0.1 ends in the same bits as the run straight to
-// t = 0.2: both steps end on t = 0.1, and the adaptation counts the steps of the whole run.
+// t = 0.2: both steps end on t = 0.1, and the adaptation counts the steps of the whole run. The same holds
+// with local time steps, whose every step ends with all levels at one time.
 TEST_F(CompressibleCase, ARestartFromACheckpointRepeatsTheStraightRunBitForBit) {
   const std::string quiet = " --set output.png=false --set output.vti=false";
-  ASSERT_EQ(run_sod("straight", quiet).status, 0);
-  ASSERT_EQ(run_sod("first", quiet + " --set time.end=0.1").status, 0);
-  const std::string from = " --set initial.checkpoint=" + (dir / "first" / "checkpoint.bin").string();
-  const CommandResult r = run_sod("second", quiet + from);
-  ASSERT_EQ(r.status, 0) << r.output;
-  const std::string straight = hetflow::test::file_text(dir / "straight" / "checkpoint.bin");
-  EXPECT_GT(straight.size(), 10000u);
-  EXPECT_TRUE(straight == hetflow::test::file_text(dir / "second" / "checkpoint.bin"));
-  EXPECT_EQ(manifest("first")["result"]["steps"].get<long>() + manifest("second")["result"]["steps"].get<long>(),
-            manifest("straight")["result"]["steps"].get<long>());
+  for (const std::string& local : {std::string(), std::string("_local")}) {
+    const std::string options = quiet + (local.empty() ? "" : " --set scheme.local_steps=1");
+    ASSERT_EQ(run_sod("straight" + local, options).status, 0);
+    ASSERT_EQ(run_sod("first" + local, options + " --set time.end=0.1").status, 0);
+    const std::string from = " --set initial.checkpoint=" + (dir / ("first" + local) / "checkpoint.bin").string();
+    const CommandResult r = run_sod("second" + local, options + from);
+    ASSERT_EQ(r.status, 0) << r.output;
+    const std::string straight = hetflow::test::file_text(dir / ("straight" + local) / "checkpoint.bin");
+    EXPECT_GT(straight.size(), 10000u);
+    EXPECT_TRUE(straight == hetflow::test::file_text(dir / ("second" + local) / "checkpoint.bin")) << local;
+    EXPECT_EQ(manifest("first" + local)["result"]["steps"].get<long>() +
+                  manifest("second" + local)["result"]["steps"].get<long>(),
+              manifest("straight" + local)["result"]["steps"].get<long>())
+        << local;
+  }
   // Another grid is refused, naming the key and the grids.
+  const std::string from = " --set initial.checkpoint=" + (dir / "first" / "checkpoint.bin").string();
   const CommandResult other = run_sod("other", quiet + from + " --set domain.max_level=2");
   EXPECT_EQ(other.status, 2) << other.output;
   EXPECT_NE(other.output.find("initial.checkpoint = "), std::string::npos) << other.output;
