@@ -83,7 +83,6 @@ void BlockFlow::local_time_steps(int depth) {
   if (depth < 0) throw core::Error("mrag: local time steps need a depth of at least 0, not " + std::to_string(depth));
   if (bound_) throw core::Error("mrag: local time steps are chosen before the flow is given a state");
   blocks_->local_steps(depth);
-  local_depth_ = depth;
 }
 
 double BlockFlow::stable_dt(double cfl) {

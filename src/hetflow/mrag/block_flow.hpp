@@ -38,7 +38,6 @@ class BlockFlow {
   // takes two steps within one of the next coarser, and the coarser levels step together; 0 (the default)
   // steps every leaf alike. One device only; set before the flow has a state (core::Error otherwise).
   void local_time_steps(int depth);
-  int local_depth() const { return local_depth_; }
 
   // cfl over the largest (|u| + |v| + 2c)/h, with local time steps the step of the coarsest levels, whose
   // every cell then keeps the Courant number. Throws core::Error when a cell holds a non-finite state,
@@ -100,7 +99,6 @@ class BlockFlow {
   // Whether the device's blocks are built for the tree, and whether some cell or inflow state has Π ≠ 0
   // (BlockRhs's `stiffened`), as the last set() or load() found.
   bool bound_ = false, stiffened_ = true;
-  int local_depth_ = 0;
   std::unique_ptr<DeviceBlocks> blocks_;
   double time_ = 0;
   long steps_ = 0;

@@ -178,12 +178,12 @@ void BlockRhs<Real>::update(const core::Queue& queue, const core::Buffer<Real>& 
   core::KernelArgs(reflux_, precision_of<Real>, 2).real(d);
   reflux_.set(10, data);
   reflux_.set(12, out);
-  // The leaves other parts read are updated and corrected first, so that their cells travel while the
-  // rest is updated.
   if (faces_ != &own_faces_) {  // a local time step's group, corrected by correct_sums()
     update_leaves(queue, 0, own_count_);
     return;
   }
+  // The leaves other parts read are updated and corrected first, so that their cells travel while the
+  // rest is updated.
   update_leaves(queue, 0, edge_count_);
   if (halo_) halo_->exchange_faces(*faces_);
   correct(queue, 0);

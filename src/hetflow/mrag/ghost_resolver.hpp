@@ -14,7 +14,6 @@
 
 #include "hetflow/mrag/block_tree.hpp"
 #include "hetflow/mrag/leaf_grid.hpp"
-#include "hetflow/mrag/leaf_grid.hpp"
 #include "hetflow/mrag/ghost_table.hpp"
 #include "hetflow/mrag/wavelets.hpp"
 

@@ -12,7 +12,7 @@ namespace hetflow::mrag {
 // A tree's leaves in their order, and the leaf covering each block position of the tree's deepest present
 // level, so that the leaf covering a key is one array read instead of a walk up the tree. The plans and
 // tables of one tree share one grid (docs/mrag.md, Adaptation): it spans the whole domain at the finest
-// level, which on a strongly adapted tree holds a hundred times more positions than the tree has leaves.
+// level, which on a strongly adapted tree holds many more positions than the tree has leaves.
 class LeafGrid {
  public:
   explicit LeafGrid(const BlockTree& tree) : leaves_(tree.leaves().begin(), tree.leaves().end()) {

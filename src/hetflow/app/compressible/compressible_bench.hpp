@@ -12,6 +12,8 @@ namespace hetflow::app {
 // fill alone by device events; suffix " fp32" the same in FP32. "shock-bubble level L" runs the
 // Haas–Sturtevant case adapting up to level L: rate over the active cells against the uniform grid's,
 // the adaptations' share of the time (over all periods and over the second half), the compression.
+// "shock-bubble level L local steps depth D" runs that case over the same simulated time with the finest
+// D levels stepped locally: the global steps' wall time over the local steps'.
 BenchReport compressible_benchmark(const core::DeviceSet& devices, const BenchOptions& options);
 
 }  // namespace hetflow::app
