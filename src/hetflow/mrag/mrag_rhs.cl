@@ -223,19 +223,28 @@ __kernel __attribute__((reqd_work_group_size(TILE_GROUP, 1, 1))) void mrag_updat
   __local real_t flux[FACE_VALUES * Y_FACES];
   const uint b = own[first + get_group_id(0) / TILES], first_row = get_group_id(0) % TILES * ROWS;
   const int lid = get_local_id(0);
+  // Item lid owns cell (i, j) of the block when lid < BLOCK ROWS. Its a q0 + c data is read first, so that
+  // these loads overlap the tile's work rather than wait at its end.
+  const int i = lid % BLOCK, row = lid / BLOCK, j = first_row + row;
+  const bool owns_cell = lid < BLOCK * ROWS;
+  const size_t at = (size_t)b * FIELDS * CELLS + i + BLOCK * j;
+  real_t base[FIELDS];
+  if (owns_cell)
+    for (int f = 0; f < FIELDS; ++f) base[f] = a * q0[at + f * CELLS] + c * data[at + f * CELLS];
   for (int k = lid; k < TILE_WIDTH * TILE_HEIGHT; k += TILE_GROUP) {
     const int x = k % TILE_WIDTH, y = k / TILE_WIDTH;
-    const int i = x - GHOSTS, j = first_row + y - GHOSTS;
-    if ((i < 0 || i >= BLOCK) && (y < GHOSTS || y >= ROWS + GHOSTS)) continue;
+    const int ti = x - GHOSTS, tj = first_row + y - GHOSTS;
+    if ((ti < 0 || ti >= BLOCK) && (y < GHOSTS || y >= ROWS + GHOSTS)) continue;
     real_t q[FIELDS];
     // A band cell of a side with a same-level neighbour is read from that neighbour, the rest from the ghosts.
-    const bool band = i < 0 || i >= BLOCK || j < 0 || j >= BLOCK;
-    const uint n = band ? neighbour[4 * b + (i < 0 ? 0 : i >= BLOCK ? 1 : j < 0 ? 2 : 3)] : NO_NEIGHBOUR;
+    const bool band = ti < 0 || ti >= BLOCK || tj < 0 || tj >= BLOCK;
+    const uint n = band ? neighbour[4 * b + (ti < 0 ? 0 : ti >= BLOCK ? 1 : tj < 0 ? 2 : 3)] : NO_NEIGHBOUR;
     if (n != NO_NEIGHBOUR) {
-      const int x = i < 0 ? i + BLOCK : i >= BLOCK ? i - BLOCK : i, y = j < 0 ? j + BLOCK : j >= BLOCK ? j - BLOCK : j;
-      for (int f = 0; f < FIELDS; ++f) q[f] = data[((size_t)n * FIELDS + f) * CELLS + x + BLOCK * y];
+      const int nx = ti < 0 ? ti + BLOCK : ti >= BLOCK ? ti - BLOCK : ti;
+      const int ny = tj < 0 ? tj + BLOCK : tj >= BLOCK ? tj - BLOCK : tj;
+      for (int f = 0; f < FIELDS; ++f) q[f] = data[((size_t)n * FIELDS + f) * CELLS + nx + BLOCK * ny];
     } else {
-      for (int f = 0; f < FIELDS; ++f) q[f] = cell_value(b, i, j, f, data, ghosts, ghost_slot);
+      for (int f = 0; f < FIELDS; ++f) q[f] = cell_value(b, ti, tj, f, data, ghosts, ghost_slot);
     }
     const real_t u = q[1] / q[0], v = q[2] / q[0];
     const real_t p = (q[3] - (real_t)0.5 * q[0] * (u * u + v * v) - q[5]) / closure_big_gamma(q[4]);
@@ -244,22 +253,20 @@ __kernel __attribute__((reqd_work_group_size(TILE_GROUP, 1, 1))) void mrag_updat
   }
   barrier(CLK_LOCAL_MEM_FENCE);
 
-  const int i = lid % BLOCK, row = lid / BLOCK, j = first_row + row;
-  const bool owns_cell = lid < BLOCK * ROWS;
   real_t sum[FIELDS] = {0, 0, 0, 0, 0, 0}, divergence = 0;
   // Two calls with a constant axis, so that each compiles with its own fixed indices.
   tile_sweep(0, tile, flux, b, lid, i, row, j, faces, face_weight, sum, &divergence);
   tile_sweep(1, tile, flux, b, lid, i, row, j, faces, face_weight, sum, &divergence);
   real_t rate = 0;
   if (owns_cell) {
-    const size_t at = (size_t)b * FIELDS * CELLS + i + BLOCK * j;
-    sum[4] += data[at + 4 * CELLS] * divergence;
-    sum[5] += data[at + 5 * CELLS] * divergence;
+    // Γ and Π of the source term are the cell's own, which the tile holds unchanged.
+    const int t = (row + GHOSTS) * TILE_WIDTH + i + GHOSTS;
+    sum[4] += tile[BIG_GAMMA * TILE_WIDTH * TILE_HEIGHT + t] * divergence;
+    sum[5] += tile[BIG_PI * TILE_WIDTH * TILE_HEIGHT + t] * divergence;
     real_t next[FIELDS];
     for (int f = 0; f < FIELDS; ++f) {
-      const size_t g = at + f * CELLS;
-      next[f] = a * q0[g] + c * data[g] + d * (sum[f] * inv_h[b]);
-      out[g] = next[f];
+      next[f] = base[f] + d * (sum[f] * inv_h[b]);
+      out[at + f * CELLS] = next[f];
     }
     rate = signal_rate(next, inv_h[b]);
   }
