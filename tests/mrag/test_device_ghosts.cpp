@@ -76,7 +76,7 @@ TEST(MragDeviceGhosts, TheFillFromRecipesEqualsTheTableSummedOnTheHost) {
     d.write(queue, std::span<const double>(data));
     for (const auto& [width, corners] : {std::pair{3, false}, std::pair{4, true}}) {
       auto recipes = std::make_shared<DeviceRecipes<double>>(queue.context(), s, width, corners, domain);
-      const GhostPlan plan = recipes->plan(queue, tree, LeafGrid(tree));
+      const GhostPlan plan = recipes->plan(queue, LeafGrid(tree));
       DeviceGhosts<double> ghosts(queue, recipes, plan, all_leaves(blocks), !corners);
       ghosts.fill(queue, d);
       const std::vector<double> device = ghosts.ghosts().to_vector(queue);

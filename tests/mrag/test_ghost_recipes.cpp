@@ -52,7 +52,7 @@ TEST(MragGhostRecipes, EveryLeafTakesItsOwnResolution) {
         for (const std::uint64_t seed : {1u, 7u, 42u}) {
           const BlockTree tree = random_tree(4, seed);
           GhostRecipes recipes(s, width, corners, domain.sides);
-          const GhostPlan plan = recipes.plan(tree, LeafGrid(tree));
+          const GhostPlan plan = recipes.plan(LeafGrid(tree));
           ASSERT_EQ(plan.kind.size(), tree.leaves().size());
           for (std::uint32_t b = 0; b < plan.kind.size(); ++b)
             ASSERT_EQ(recipes.kind(plan.kind[b]), ghost_recipe(tree, b, s, width, corners, domain.sides, recipes.window()))

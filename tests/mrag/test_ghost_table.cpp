@@ -178,10 +178,10 @@ TEST(MragGhostTable, DirectSidesAreSameLevelCopies) {
     for (std::uint32_t k = 0; k < recipes.kinds(); ++k) kinds.push_back(direct_sides(recipes.kind(k), s, 3));
     return mrag::direct_neighbours(kinds, plan);
   };
-  std::vector<cl_uint> n = direct_neighbours(recipes.plan(tree, LeafGrid(tree)));
+  std::vector<cl_uint> n = direct_neighbours(recipes.plan(LeafGrid(tree)));
   EXPECT_EQ(n, (std::vector<cl_uint>{1, 1, no_neighbour, no_neighbour, 0, 0, no_neighbour, no_neighbour}));
   tree.refine({0, 0, 0});
-  n = direct_neighbours(recipes.plan(tree, LeafGrid(tree)));
+  n = direct_neighbours(recipes.plan(LeafGrid(tree)));
   // Leaves: the root (1, 0) at level 0, then the children (0, 0), (0, 1), (1, 0), (1, 1) at level 1.
   ASSERT_EQ(n.size(), 4u * 5);
   EXPECT_EQ(n[0], no_neighbour);  // the root's west and east face the refined root
@@ -198,7 +198,7 @@ TEST(MragGhostTable, DirectSidesAreSameLevelCopies) {
 TEST(MragGhostTable, ASideOfNodesIsNotReadDirectly) {
   GhostRecipes recipes(s, 3, false, sides(Edge::periodic, Edge::periodic));
   const BlockTree tree(2, 1, 0);
-  const GhostPlan plan = recipes.plan(tree, LeafGrid(tree));
+  const GhostPlan plan = recipes.plan(LeafGrid(tree));
   GhostRecipe recipe = recipes.kind(plan.kind[0]);
   const std::vector<std::pair<int, int>> cells = ghost_cells(s, 3, false);
   for (std::size_t g = 0; g < cells.size(); ++g)

@@ -97,7 +97,9 @@ std::vector<double> BlockHalo<Real>::gather_blocks(const core::Buffer<Real>& dat
     on_device.read(queue_, std::span<Real>(packed));
   }
   const std::vector<std::vector<double>> all = link_.all_gather(std::vector<double>(packed.begin(), packed.end()));
-  std::vector<double> out(data.size());
+  std::size_t leaves = 0;
+  for (const LeafList& part : leaves_) leaves += part.size();
+  std::vector<double> out(leaves * block_values_);
   for (std::size_t r = 0; r < all.size(); ++r)
     for (std::size_t k = 0; k < leaves_[r].size(); ++k)
       std::copy_n(all[r].begin() + static_cast<std::ptrdiff_t>(k * block_values_), block_values_,

@@ -59,7 +59,7 @@ typename BlockRhs<Real>::Part BlockRhs<Real>::whole_tree(const core::Queue& queu
                                                           const Sides& sides) {
   auto recipes = std::make_shared<DeviceRecipes<Real>>(queue.context(), s, rhs_ghosts, false, sides);
   const LeafGrid grid(tree);
-  GhostPlan plan = recipes->plan(queue, tree, grid);
+  GhostPlan plan = recipes->plan(queue, grid);
   return Part{all_leaves(tree.leaves().size()), std::move(recipes), std::move(plan),
               reflux_table(tree, grid, s, sides), nullptr, nullptr};
 }

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <functional>
+#include <future>
 #include <span>
 #include <string>
 #include <utility>
@@ -25,19 +26,19 @@ namespace {
 // I − 2 .. I + 2, which are fine cells 2I − 4 .. 2I + 5, across corners too.
 constexpr int adapt_ghosts = 4;
 
-// What the parts of a tree's leaves share: the grid of its leaves, the flux correction's table and the split
-// into parts, which reads the table of the right-hand side's band (`recipes`, 3 wide without corners) when
-// there are several.
+// What the parts of a tree's leaves share: the grid of its leaves (which the adaptation's band plans from
+// on another thread), the flux correction's table and the split into parts, which reads the table of the
+// right-hand side's band (`recipes`, 3 wide without corners) when there are several.
 struct TreeTables {
-  LeafGrid grid;
+  std::shared_ptr<const LeafGrid> grid;
   RefluxTable reflux;
   BlockParts parts;
 };
 
 TreeTables tree_tables(const BlockTree& tree, int s, const Sides& sides, std::span<const double> weights,
                        GhostRecipes& recipes) {
-  LeafGrid grid(tree);
-  RefluxTable reflux = reflux_table(tree, grid, s, sides);
+  auto grid = std::make_shared<const LeafGrid>(tree);
+  RefluxTable reflux = reflux_table(tree, *grid, s, sides);
   TreeTables t{std::move(grid), std::move(reflux), {}};
   const std::size_t leaves = tree.leaves().size();
   t.parts = weights.size() == 1
@@ -82,14 +83,16 @@ class DeviceBlocksOf final : public DeviceBlocks {
     bind(tree, stiffened, tree_tables(tree, s_, sides_, weights_, rhs_recipes_->recipes()));
   }
 
-  // Binds `tree` with its tables, and with `data` (block data of the tree) as the state, or none.
+  // Binds `tree` with its tables, and with `data` (block data of the tree) as the state, or none. The
+  // adaptation's band is planned on another thread while the steps run, and built when details() first
+  // needs it.
   void bind(const BlockTree& tree, bool stiffened, const TreeTables& t, core::Buffer<Real> data = {}) {
-    const std::size_t blocks = tree.leaves().size();
-    band_ = std::make_unique<DeviceGhosts<Real>>(queue_, band_recipes_, band_recipes_->plan(queue_, tree, t.grid),
-                                                 all_leaves(blocks));
+    band_.reset();
+    band_plan_ = std::async(std::launch::async,
+                            [recipes = band_recipes_, grid = t.grid] { return recipes->recipes().plan(*grid); });
     if (local_depth_ > 0) {
       rhs_.reset();
-      steps_ = std::make_unique<LocalSteps<Real>>(queue_, tree, t.grid, t.reflux, rhs_recipes_, s_, root_size_,
+      steps_ = std::make_unique<LocalSteps<Real>>(queue_, tree, *t.grid, t.reflux, rhs_recipes_, s_, root_size_,
                                                   stiffened, scheme_, local_depth_);
       values_ = steps_->values();
       bind_state(std::move(data));
@@ -102,12 +105,12 @@ class DeviceBlocksOf final : public DeviceBlocks {
     halo_ = link_ ? std::make_unique<BlockHalo<Real>>(queue_, transfer_, *link_, t.parts, s_) : nullptr;
     rhs_ = std::make_unique<BlockRhs<Real>>(queue_, tree,
                                             typename BlockRhs<Real>::Part{own, rhs_recipes_,
-                                                                          rhs_recipes_->plan(queue_, tree, t.grid),
+                                                                          rhs_recipes_->plan(queue_, *t.grid),
                                                                           owned_entries(t.reflux, own), halo_.get(),
                                                                           nullptr},
                                             s_, root_size_, stiffened, scheme_);
     values_ = rhs_->values();
-    for (core::Buffer<Real>* b : {&q1_, &q2_}) *b = core::Buffer<Real>(queue_.context(), values_);
+    for (core::Buffer<Real>* b : {&q1_, &q2_}) *b = sized(std::move(*b), values_);
     bind_state(std::move(data));
     bind_max_rate(rhs_->own_count(), rhs_->own(), rhs_->inv_h());
     core::KernelArgs(max_rates_)
@@ -174,6 +177,11 @@ class DeviceBlocksOf final : public DeviceBlocks {
     // left stay valid.
     if (link_) upload(read());
     const std::size_t blocks = tree.leaves().size();
+    if (!band_) {
+      GhostPlan plan = band_plan_.get();
+      band_recipes_->sync(queue_);
+      band_ = std::make_unique<DeviceGhosts<Real>>(queue_, band_recipes_, plan, all_leaves(blocks));
+    }
     band_->fill(queue_, q_);
     core::Kernel details = adapt_program().kernel("mrag_block_details");
     core::Buffer<Real> out(queue_.context(), 6 * blocks);
@@ -191,7 +199,8 @@ class DeviceBlocksOf final : public DeviceBlocks {
 
   void remap(const BlockTree& next, const std::vector<cl_int>& mode, const std::vector<cl_uint>& source,
              const std::vector<cl_int>& child, bool stiffened) override {
-    bind(next, stiffened, tree_tables(next, s_, sides_, weights_, rhs_recipes_->recipes()), remapped(next, mode, source, child));
+    core::Buffer<Real> data = remapped(next, mode, source, child);
+    bind(next, stiffened, tree_tables(next, s_, sides_, weights_, rhs_recipes_->recipes()), std::move(data));
   }
 
   // The block data of `next` built from the state (DeviceBlocks::remap), on a part after details() gathered
@@ -201,7 +210,8 @@ class DeviceBlocksOf final : public DeviceBlocks {
     const auto mode_d = core::upload(queue_, mode, CL_MEM_READ_ONLY);
     const auto source_d = core::upload(queue_, source, CL_MEM_READ_ONLY);
     const auto child_d = core::upload(queue_, child, CL_MEM_READ_ONLY);
-    core::Buffer<Real> q(queue_.context(), next.leaves().size() * fields * static_cast<std::size_t>(s_) * s_);
+    core::Buffer<Real> q =
+        sized(std::move(spare_), next.leaves().size() * fields * static_cast<std::size_t>(s_) * s_);
     core::Kernel remap = adapt_program().kernel("mrag_remap");
     core::KernelArgs(remap)
         .add(static_cast<cl_uint>(next.leaves().size()))
@@ -217,10 +227,19 @@ class DeviceBlocksOf final : public DeviceBlocks {
   }
 
  private:
-  // `data` as the state, or a new buffer; the rates of the last stage are not the state's.
+  // `data` as the state, or the spare buffer; the state before is kept as the spare (the next remap's
+  // output). The rates of the last stage are not the state's.
   void bind_state(core::Buffer<Real> data) {
-    q_ = data.empty() ? core::Buffer<Real>(queue_.context(), values_) : std::move(data);
+    spare_ = std::exchange(q_, data.empty() ? sized(std::move(spare_), values_) : std::move(data));
     stepped_ = false;
+  }
+
+  // `buffer` when it holds at least `values` values, else a new buffer an eighth larger than that: trees
+  // that grow by a few leaves keep the buffers of the state and the stages, which are hundreds of MB on a
+  // large tree and cost an allocation and a release each.
+  core::Buffer<Real> sized(core::Buffer<Real> buffer, std::size_t values) const {
+    if (buffer.size() >= values) return buffer;
+    return core::Buffer<Real>(queue_.context(), values + values / 8);
   }
 
   // The rate over every cell of the `count` leaves `leaves`, each leaf's cells `inv_h` wide.
@@ -270,11 +289,14 @@ class DeviceBlocksOf final : public DeviceBlocks {
   int local_depth_ = 0;
   std::unique_ptr<LocalSteps<Real>> steps_;
   std::size_t values_ = 0;
-  // The state and the stages' of global steps (q2 for the third-order scheme alone).
-  core::Buffer<Real> q_, q1_, q2_, partial_;
+  // The state and the stages' of global steps (q2 for the third-order scheme alone), each holding at least
+  // values_ values, and the buffer the next remap writes.
+  core::Buffer<Real> q_, q1_, q2_, spare_, partial_;
   core::Kernel max_rate_, max_rates_;
   // Whether the state is the last step's output, whose rates the update left.
   bool stepped_ = false;
+  // The adaptation's band of the bound tree, once details() has built it from the plan.
+  std::future<GhostPlan> band_plan_;
   std::unique_ptr<DeviceGhosts<Real>> band_;
   core::NDRange global_, local_;
 };

@@ -37,8 +37,14 @@ void DeviceRecipes<Real>::clear() {
 }
 
 template <class Real>
-GhostPlan DeviceRecipes<Real>::plan(const core::Queue& queue, const BlockTree& tree, const LeafGrid& grid) {
-  GhostPlan plan = recipes_.plan(tree, grid);
+GhostPlan DeviceRecipes<Real>::plan(const core::Queue& queue, const LeafGrid& grid) {
+  GhostPlan plan = recipes_.plan(grid);
+  sync(queue);
+  return plan;
+}
+
+template <class Real>
+void DeviceRecipes<Real>::sync(const core::Queue& queue) {
   if (recipes_.generation() != generation_) {
     clear();
     generation_ = recipes_.generation();
@@ -67,7 +73,6 @@ GhostPlan DeviceRecipes<Real>::plan(const core::Queue& queue, const BlockTree& t
     m->sync(context_, queue);
   weight_.sync(context_, queue);
   flip_.sync(context_, queue);
-  return plan;
 }
 
 template <class Real>

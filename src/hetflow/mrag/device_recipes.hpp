@@ -22,8 +22,11 @@ class DeviceRecipes {
  public:
   DeviceRecipes(const core::Context& context, int s, int width, bool corners, const Sides& sides);
 
-  // The plan of `tree` (whose grid is `grid`), the kinds it brings uploaded on `queue`.
-  GhostPlan plan(const core::Queue& queue, const BlockTree& tree, const LeafGrid& grid);
+  // The plan of the tree whose grid is `grid`, the kinds it brings uploaded on `queue`.
+  GhostPlan plan(const core::Queue& queue, const LeafGrid& grid);
+  // Uploads on `queue` the kinds the host's recipes gained since the last upload (after a plan made by
+  // recipes() directly, as on another thread).
+  void sync(const core::Queue& queue);
 
   // The host's recipes; kinds another caller adds go to the device with the next plan.
   GhostRecipes& recipes() { return recipes_; }

@@ -43,9 +43,8 @@ void split_code(const LeafGrid& grid, const BlockKey& key, std::string& code) {
 // What a recipe depends on around `block`: for each block position of its level within `window` of it,
 // which sides of the domain it lies past (periodic sides wrap it), and, inside the domain, the level of the
 // leaf covering it and where it lies in that leaf, or how finer leaves split it.
-std::string surroundings(const BlockTree& tree, const LeafGrid& grid, const Sides& sides, int window,
-                         const BlockKey& block) {
-  const long nx = static_cast<long>(tree.roots_x()) << block.level, ny = static_cast<long>(tree.roots_y()) << block.level;
+std::string surroundings(const LeafGrid& grid, const Sides& sides, int window, const BlockKey& block) {
+  const long nx = static_cast<long>(grid.roots_x()) << block.level, ny = static_cast<long>(grid.roots_y()) << block.level;
   std::string code;
   for (long dy = -window; dy <= window; ++dy)
     for (long dx = -window; dx <= window; ++dx) {
@@ -83,13 +82,13 @@ std::string surroundings(const BlockTree& tree, const LeafGrid& grid, const Side
 }
 
 // The recipe of leaf `index`, or none when its recursion reached past `window` blocks of its level.
-std::optional<GhostRecipe> build_recipe(const BlockTree& tree, const LeafGrid& grid, std::uint32_t index, int s,
+std::optional<GhostRecipe> build_recipe(const LeafGrid& grid, std::uint32_t index, int s,
                                         const std::vector<std::pair<int, int>>& cells, const Sides& sides,
                                         int window) {
   const std::vector<BlockKey>& leaves = grid.leaves();
   const BlockKey& block = leaves[index];
   detail::Part part;
-  detail::Resolver resolver(tree, grid, s, sides, part, block.level);
+  detail::Resolver resolver(grid, s, sides, part, block.level);
   std::vector<GhostSource> terms;
   for (const auto& [gi, gj] : cells) {
     resolver.add(block.level, static_cast<long>(block.x) * s + gi, static_cast<long>(block.y) * s + gj, 1.0, 0, terms);
@@ -124,8 +123,8 @@ std::optional<GhostRecipe> build_recipe(const BlockTree& tree, const LeafGrid& g
       if (at == slot_of_leaf.end()) {
         const BlockKey& leaf = leaves[t.block];
         long dx = leaf.x - scaled(block.x, block.level, leaf.level), dy = leaf.y - scaled(block.y, block.level, leaf.level);
-        if (sides.west == Edge::periodic) dx = nearest(dx, static_cast<long>(tree.roots_x()) << leaf.level);
-        if (sides.south == Edge::periodic) dy = nearest(dy, static_cast<long>(tree.roots_y()) << leaf.level);
+        if (sides.west == Edge::periodic) dx = nearest(dx, static_cast<long>(grid.roots_x()) << leaf.level);
+        if (sides.south == Edge::periodic) dy = nearest(dy, static_cast<long>(grid.roots_y()) << leaf.level);
         r.slots.push_back({leaf.level - block.level, static_cast<int>(dx), static_cast<int>(dy)});
         slot_of_leaf.push_back(t.block);
         t.block = static_cast<std::uint32_t>(r.slots.size() - 1);
@@ -163,7 +162,7 @@ GhostRecipe ghost_recipe(const BlockTree& tree, std::uint32_t leaf, int s, int w
   if (leaf >= grid.leaves().size())
     throw core::Error("ghost recipe: leaf " + std::to_string(leaf) + " of a tree of " +
                       std::to_string(grid.leaves().size()));
-  std::optional<GhostRecipe> r = build_recipe(tree, grid, leaf, s, ghost_cells(s, width, corners), sides, window);
+  std::optional<GhostRecipe> r = build_recipe(grid, leaf, s, ghost_cells(s, width, corners), sides, window);
   if (!r)
     throw core::Error("ghost recipe: leaf " + std::to_string(leaf) + "'s ghosts reach farther than " +
                       std::to_string(window) + " blocks");
@@ -178,7 +177,7 @@ GhostRecipes::GhostRecipes(int s, int width, bool corners, const Sides& sides)
                       std::to_string(width) + " wide (needs s >= 2 width)");
 }
 
-GhostPlan GhostRecipes::plan(const BlockTree& tree, const LeafGrid& grid) {
+GhostPlan GhostRecipes::plan(const LeafGrid& grid) {
   const std::vector<BlockKey>& leaves = grid.leaves();
   const std::vector<std::pair<int, int>> cells = ghost_cells(s_, width_, corners_);
   std::vector<std::string> codes(leaves.size());
@@ -187,7 +186,7 @@ GhostPlan GhostRecipes::plan(const BlockTree& tree, const LeafGrid& grid) {
   // A recursion that reaches past the window widens it, and the recipes are looked up again.
   for (;;) {
     core::parallel_ranges(leaves.size(), 64, [&](std::size_t first, std::size_t last) {
-      for (std::size_t b = first; b < last; ++b) codes[b] = surroundings(tree, grid, sides_, window_, leaves[b]);
+      for (std::size_t b = first; b < last; ++b) codes[b] = surroundings(grid, sides_, window_, leaves[b]);
     });
     std::unordered_map<std::string, std::uint32_t> missing;  // surroundings → the first leaf with them
     for (std::size_t b = 0; b < leaves.size(); ++b)
@@ -198,7 +197,7 @@ GhostPlan GhostRecipes::plan(const BlockTree& tree, const LeafGrid& grid) {
     std::vector<std::optional<GhostRecipe>> built(todo.size());
     core::parallel_ranges(todo.size(), 4, [&](std::size_t first, std::size_t last) {
       for (std::size_t k = first; k < last; ++k)
-        built[k] = build_recipe(tree, grid, todo[k].second, s_, cells, sides_, window_);
+        built[k] = build_recipe(grid, todo[k].second, s_, cells, sides_, window_);
     });
     if (std::all_of(built.begin(), built.end(), [](const auto& r) { return r.has_value(); })) {
       for (std::size_t k = 0; k < todo.size(); ++k) {
@@ -227,7 +226,7 @@ GhostPlan GhostRecipes::plan(const BlockTree& tree, const LeafGrid& grid) {
         const BlockKey& rel = r.slots[k];
         const int level = block.level + rel.level;
         long x = scaled(block.x, block.level, level) + rel.x, y = scaled(block.y, block.level, level) + rel.y;
-        const long nx = static_cast<long>(tree.roots_x()) << level, ny = static_cast<long>(tree.roots_y()) << level;
+        const long nx = static_cast<long>(grid.roots_x()) << level, ny = static_cast<long>(grid.roots_y()) << level;
         x = ((x % nx) + nx) % nx;
         y = ((y % ny) + ny) % ny;
         // Alike surroundings hold the same leaves at the same places, so the slot is a leaf.
@@ -241,7 +240,7 @@ GhostPlan GhostRecipes::plan(const BlockTree& tree, const LeafGrid& grid) {
 GhostTable GhostRecipes::table(const BlockTree& tree) {
   GhostTable table;
   table.ghost_cells = ghost_cells(s_, width_, corners_);
-  const GhostPlan plan = this->plan(tree, LeafGrid(tree));
+  const GhostPlan plan = this->plan(LeafGrid(tree));
   const std::size_t blocks = plan.kind.size();
   std::vector<const GhostRecipe*> recipe;
   for (const std::uint32_t k : plan.kind) recipe.push_back(kinds_[k].get());

@@ -55,8 +55,8 @@ class GhostRecipes {
   // Throws core::Error unless s ≥ 2 width and the sides are consistent.
   GhostRecipes(int s, int width, bool corners, const Sides& sides);
 
-  // `grid` is the tree's.
-  GhostPlan plan(const BlockTree& tree, const LeafGrid& grid);
+  // The plan of the tree whose grid is `grid`.
+  GhostPlan plan(const LeafGrid& grid);
   // The table of a plan's tree, for code that reads every ghost's sources (BlockParts, the tests).
   GhostTable table(const BlockTree& tree);
 

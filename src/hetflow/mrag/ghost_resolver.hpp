@@ -102,14 +102,14 @@ struct Part {
 class Resolver {
  public:
   // `level`: the level of the block whose ghosts are resolved, in whose cells reach() is measured.
-  Resolver(const BlockTree& tree, const LeafGrid& grid, int s, const Sides& sides, Part& part, int level)
-      : tree_(tree), grid_(grid), s_(s), sides_(sides), part_(part), level_(level) {}
+  Resolver(const LeafGrid& grid, int s, const Sides& sides, Part& part, int level)
+      : grid_(grid), s_(s), sides_(sides), part_(part), level_(level) {}
 
   // Adds weight × the average of cell (i, j) of level l to `terms`, its momenta negated as `flip` says.
   void add(int level, long i, long j, double weight, std::uint8_t flip, std::vector<GhostSource>& terms) {
     track(level, i, j);
-    const long nx = static_cast<long>(tree_.roots_x()) * s_ << level;
-    const long ny = static_cast<long>(tree_.roots_y()) * s_ << level;
+    const long nx = static_cast<long>(grid_.roots_x()) * s_ << level;
+    const long ny = static_cast<long>(grid_.roots_y()) * s_ << level;
     // Past an inflow side the cell is the prescribed state, at every level, mirrored as the path to it was.
     for (int axis = 0; axis < 2; ++axis) {
       const long at = axis == 0 ? i : j, n = axis == 0 ? nx : ny;
@@ -210,7 +210,6 @@ class Resolver {
     reach_ = {std::min(reach_[0], i0), std::max(reach_[1], i1), std::min(reach_[2], j0), std::max(reach_[3], j1)};
   }
 
-  const BlockTree& tree_;
   const LeafGrid& grid_;
   int s_;
   Sides sides_;

@@ -10,12 +10,14 @@
 namespace hetflow::mrag {
 
 // A tree's leaves in their order, and the leaf covering each block position of the tree's deepest present
-// level, so that the leaf covering a key is one array read instead of a walk up the tree. The plans and
+// level, so that the leaf covering a key is one array read instead of a walk up the tree; and the tree's
+// roots, so that the plans made from a grid need no tree. The plans and
 // tables of one tree share one grid (docs/mrag.md, Adaptation): it spans the whole domain at the finest
 // level, which on a strongly adapted tree holds many more positions than the tree has leaves.
 class LeafGrid {
  public:
-  explicit LeafGrid(const BlockTree& tree) : leaves_(tree.leaves().begin(), tree.leaves().end()) {
+  explicit LeafGrid(const BlockTree& tree)
+      : leaves_(tree.leaves().begin(), tree.leaves().end()), roots_x_(tree.roots_x()), roots_y_(tree.roots_y()) {
     for (const BlockKey& leaf : leaves_) deepest_ = std::max(deepest_, leaf.level);
     nx_ = static_cast<std::size_t>(tree.roots_x()) << deepest_;
     cells_.resize(nx_ * (static_cast<std::size_t>(tree.roots_y()) << deepest_));
@@ -49,11 +51,14 @@ class LeafGrid {
 
   // The leaves in the tree's order: leaf b of a plan or table is leaves()[b].
   const std::vector<BlockKey>& leaves() const { return leaves_; }
+  int roots_x() const { return roots_x_; }
+  int roots_y() const { return roots_y_; }
 
  private:
   Entry entry(std::size_t cell) const { return {cells_[cell], leaves_[cells_[cell]]}; }
 
   std::vector<BlockKey> leaves_;
+  int roots_x_, roots_y_;
   int deepest_ = 0;
   std::size_t nx_ = 0;
   std::vector<std::uint32_t> cells_;

@@ -45,7 +45,7 @@ LocalSteps<Real>::LocalSteps(const core::Queue& queue, const BlockTree& tree, co
   per_leaf_ = fields * static_cast<std::size_t>(s) * s;
   face_sums_ = core::Buffer<Real>(context, leaf_count_ * 4 * static_cast<std::size_t>(s) * (fields + 1));
   face_sums_.fill(queue, Real{0});
-  const GhostPlan plan = recipes->plan(queue, tree, grid);
+  const GhostPlan plan = recipes->plan(queue, grid);
   for (Group& g : groups_) {
     if (g.count == 0) continue;  // a level between the coarsest and the finest that holds no leaf
     LeafList own(g.count);
