@@ -186,19 +186,18 @@ BlockFlow::Adaptation BlockFlow::adapt(double eps_refine, double eps_compress) {
       next.refine(leaves[b]);
       ++done.refined;
     }
-  std::vector<BlockKey> parents;
-  for (const BlockKey& leaf : leaves)
-    if (leaf.level > 0) parents.push_back(leaf.parent());
-  std::sort(parents.begin(), parents.end());
-  parents.erase(std::unique(parents.begin(), parents.end()), parents.end());
-  for (const BlockKey& parent : parents) {
-    bool quiet = true;
-    for (int c = 0; c < 2; ++c)
-      for (int a = 0; a < 2; ++a) {
-        const std::optional<cl_uint> at = index_of(parent.child(a, c));
-        quiet = quiet && at && detail[*at] < eps_compress;
-      }
-    if (quiet && next.collapse(parent)) ++done.collapsed;
+  // The leaves by parent, so that each group of four sibling leaves lies together, parents ascending.
+  std::vector<std::pair<BlockKey, cl_uint>> by_parent;
+  for (std::size_t b = 0; b < blocks; ++b)
+    if (leaves[b].level > 0) by_parent.emplace_back(leaves[b].parent(), static_cast<cl_uint>(b));
+  std::sort(by_parent.begin(), by_parent.end());
+  for (std::size_t k = 0; k < by_parent.size();) {
+    std::size_t n = 1;
+    while (k + n < by_parent.size() && by_parent[k + n].first == by_parent[k].first) ++n;
+    const bool quiet = n == 4 && std::all_of(by_parent.begin() + k, by_parent.begin() + k + n,
+                                             [&](const auto& child) { return detail[child.second] < eps_compress; });
+    if (quiet && next.collapse(by_parent[k].first)) ++done.collapsed;
+    k += n;
   }
   if (next.leaves() == tree_.leaves()) return done;
 
@@ -207,10 +206,13 @@ BlockFlow::Adaptation BlockFlow::adapt(double eps_refine, double eps_compress) {
   enum : cl_int { copy = 0, predict = 1, restrict_ = 2 };
   std::vector<cl_int> mode, child;
   std::vector<cl_uint> source;
+  // Both trees' leaves ascend, so a kept leaf is found by walking the old ones alongside.
+  std::size_t old = 0;
   for (const BlockKey& leaf : next.leaves()) {
-    if (const std::optional<cl_uint> kept = index_of(leaf)) {
+    while (old < blocks && leaves[old] < leaf) ++old;
+    if (old < blocks && leaves[old] == leaf) {
       mode.push_back(copy);
-      source.insert(source.end(), {*kept, 0, 0, 0});
+      source.insert(source.end(), {static_cast<cl_uint>(old), 0, 0, 0});
     } else if (const std::optional<cl_uint> parent = leaf.level > 0 ? index_of(leaf.parent()) : std::nullopt) {
       mode.push_back(predict);
       source.insert(source.end(), {*parent, 0, 0, 0});

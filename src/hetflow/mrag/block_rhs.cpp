@@ -4,6 +4,7 @@
 #include <iterator>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -18,22 +19,29 @@ namespace {
 
 // A part's leaves in the order its update takes them: first those whose cells or faces other parts read
 // (`sent`) and the leaves whose faces the flux corrections of those read, then the rest, each ascending;
-// `edge` of the first kind. The flux corrections of sent leaves are their `reflux` entries, the others'
-// its rest.
+// `edge` of the first kind. Its flux corrections: the `reflux` entries of sent leaves, `sent` of them with
+// `sent_x` on x sides first, then the others', with `other_x` on x sides first.
 struct LeafOrder {
   LeafList leaves;
   std::size_t edge = 0;
-  RefluxTable sent_reflux, other_reflux;
+  RefluxTable reflux;
+  std::size_t sent_x = 0, sent = 0, other_x = 0;
 };
 
-LeafOrder leaf_order(const LeafList& own, const LeafList& sent, const RefluxTable& reflux, int s) {
+LeafOrder leaf_order(const LeafList& own, const LeafList& sent, RefluxTable reflux, int s) {
+  LeafOrder order;
+  if (sent.empty()) {  // one part, or a group of local steps: the table as it is
+    order.leaves = own;
+    order.other_x = reflux.x_entries;
+    order.reflux = std::move(reflux);
+    return order;
+  }
   LeafList edge = sent;
   for (std::size_t e = 0; e < reflux.entries(); ++e)
     if (std::binary_search(sent.begin(), sent.end(), reflux.coarse_block[e]))
       for (std::uint32_t f = reflux.start[e]; f < reflux.start[e + 1]; ++f)
         edge.push_back(reflux.fine_face[f] / (4 * static_cast<std::uint32_t>(s)));
   std::sort(edge.begin(), edge.end());
-  LeafOrder order;
   std::set_intersection(own.begin(), own.end(), edge.begin(), edge.end(), std::back_inserter(order.leaves));
   order.leaves.erase(std::unique(order.leaves.begin(), order.leaves.end()), order.leaves.end());
   order.edge = order.leaves.size();
@@ -42,8 +50,12 @@ LeafOrder leaf_order(const LeafList& own, const LeafList& sent, const RefluxTabl
   order.leaves.insert(order.leaves.end(), rest.begin(), rest.end());
   LeafList others;
   std::set_difference(own.begin(), own.end(), sent.begin(), sent.end(), std::back_inserter(others));
-  order.sent_reflux = owned_entries(reflux, sent);
-  order.other_reflux = owned_entries(reflux, others);
+  const RefluxTable other = owned_entries(reflux, others);
+  order.reflux = owned_entries(reflux, sent);
+  order.sent_x = order.reflux.x_entries;
+  order.sent = order.reflux.entries();
+  order.other_x = other.x_entries;
+  append_entries(order.reflux, other);
   return order;
 }
 
@@ -72,7 +84,7 @@ BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, Part p
       halo_(part.halo),
       ghosts_(queue, part.recipes, part.band, part.own, true) {
   if (part.face_sums && part.halo) throw core::Error("block right-hand side: local time steps run without a halo");
-  const LeafOrder order = leaf_order(part.own, halo_ ? halo_->sent_leaves() : LeafList{}, part.reflux, s);
+  LeafOrder order = leaf_order(part.own, halo_ ? halo_->sent_leaves() : LeafList{}, std::move(part.reflux), s);
   own_ = core::upload(queue, order.leaves, CL_MEM_READ_ONLY);
   own_count_ = order.leaves.size();
   edge_count_ = order.edge;
@@ -126,20 +138,20 @@ BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, Part p
       .add(own());
   tile_group_ = core::NDRange(tile_group(tile_rows_));
   tiles_per_leaf_ = static_cast<std::size_t>(s / tile_rows_);
-  // One table: the sent leaves' entries, then the others'.
-  RefluxTable table = order.sent_reflux;
-  const RefluxTable& other = order.other_reflux;
-  groups_ = {std::pair{std::size_t{0}, table.x_entries}, std::pair{table.x_entries, table.entries() - table.x_entries},
-             std::pair{table.entries(), other.x_entries},
-             std::pair{table.entries() + other.x_entries, other.entries() - other.x_entries}};
-  append_entries(table, other);
+  const RefluxTable& table = order.reflux;
+  groups_ = {std::pair{std::size_t{0}, order.sent_x}, std::pair{order.sent_x, order.sent - order.sent_x},
+             std::pair{order.sent, order.other_x},
+             std::pair{order.sent + order.other_x, table.entries() - order.sent - order.other_x}};
   start_ = core::upload(queue, table.start, CL_MEM_READ_ONLY);
   coarse_block_ = core::upload(queue, table.coarse_block, CL_MEM_READ_ONLY);
   coarse_cell_ = core::upload(queue, table.coarse_cell, CL_MEM_READ_ONLY);
   side_ = core::upload(queue, table.side, CL_MEM_READ_ONLY);
   fine_face_ = core::upload(queue, table.fine_face, CL_MEM_READ_ONLY);
-  fine_weight_ =
-      core::upload(queue, std::vector<Real>(table.fine_weight.begin(), table.fine_weight.end()), CL_MEM_READ_ONLY);
+  if constexpr (std::is_same_v<Real, double>)
+    fine_weight_ = core::upload(queue, table.fine_weight, CL_MEM_READ_ONLY);
+  else
+    fine_weight_ =
+        core::upload(queue, std::vector<Real>(table.fine_weight.begin(), table.fine_weight.end()), CL_MEM_READ_ONLY);
   reflux_ = program.kernel("mrag_reflux");
   core::KernelArgs(reflux_)
       .skip(3)

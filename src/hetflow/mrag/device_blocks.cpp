@@ -86,7 +86,7 @@ class DeviceBlocksOf final : public DeviceBlocks {
   // Binds `tree` with its tables, and with `data` (block data of the tree) as the state, or none. The
   // adaptation's band is planned on another thread while the steps run, and built when details() first
   // needs it.
-  void bind(const BlockTree& tree, bool stiffened, const TreeTables& t, core::Buffer<Real> data = {}) {
+  void bind(const BlockTree& tree, bool stiffened, TreeTables t, core::Buffer<Real> data = {}) {
     band_.reset();
     band_plan_ = std::async(std::launch::async,
                             [recipes = band_recipes_, grid = t.grid] { return recipes->recipes().plan(*grid); });
@@ -103,12 +103,10 @@ class DeviceBlocksOf final : public DeviceBlocks {
     steps_.reset();
     const LeafList& own = t.parts.leaves[link_ ? link_->rank() : 0];
     halo_ = link_ ? std::make_unique<BlockHalo<Real>>(queue_, transfer_, *link_, t.parts, s_) : nullptr;
-    rhs_ = std::make_unique<BlockRhs<Real>>(queue_, tree,
-                                            typename BlockRhs<Real>::Part{own, rhs_recipes_,
-                                                                          rhs_recipes_->plan(queue_, *t.grid),
-                                                                          owned_entries(t.reflux, own), halo_.get(),
-                                                                          nullptr},
-                                            s_, root_size_, stiffened, scheme_);
+    typename BlockRhs<Real>::Part part{own, rhs_recipes_, rhs_recipes_->plan(queue_, *t.grid),
+                                       link_ ? owned_entries(t.reflux, own) : std::move(t.reflux), halo_.get(),
+                                       nullptr};
+    rhs_ = std::make_unique<BlockRhs<Real>>(queue_, tree, std::move(part), s_, root_size_, stiffened, scheme_);
     values_ = rhs_->values();
     for (core::Buffer<Real>* b : {&q1_, &q2_}) *b = sized(std::move(*b), values_);
     bind_state(std::move(data));
