@@ -154,6 +154,15 @@ class Buffer {
   std::size_t size_ = 0;
 };
 
+// `buffer` when it holds at least `size` elements, else a new one an eighth larger than that: for buffers
+// that are rebuilt as their contents grow and shrink a little (the blocks of an adapted grid), which then
+// keep their memory instead of paying a release and an allocation each time.
+template <class T>
+Buffer<T> at_least(const Context& context, Buffer<T> buffer, std::size_t size) {
+  if (buffer.size() >= size) return buffer;
+  return Buffer<T>(context, size + size / 8);
+}
+
 // A new device buffer holding `host`, written before it returns. OpenCL has no empty buffers: an empty
 // `host` gets one unused slot.
 template <class T>

@@ -78,11 +78,11 @@ typename BlockRhs<Real>::Part BlockRhs<Real>::whole_tree(const core::Queue& queu
 
 template <class Real>
 BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, Part part, int s, double root_size,
-                         bool stiffened, const SpatialScheme& scheme)
+                         bool stiffened, const SpatialScheme& scheme, BlockRhs* recycled)
     : blocks_(tree.leaves().size()),
       cells_(static_cast<std::size_t>(s) * s),
       halo_(part.halo),
-      ghosts_(queue, part.recipes, part.band, part.own, true) {
+      ghosts_(queue, part.recipes, part.band, part.own, true, recycled ? &recycled->ghosts_ : nullptr) {
   if (part.face_sums && part.halo) throw core::Error("block right-hand side: local time steps run without a halo");
   LeafOrder order = leaf_order(part.own, halo_ ? halo_->sent_leaves() : LeafList{}, std::move(part.reflux), s);
   own_ = core::upload(queue, order.leaves, CL_MEM_READ_ONLY);
@@ -95,7 +95,8 @@ BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, Part p
   if (part.face_sums) {
     faces_ = part.face_sums;
   } else {
-    own_faces_ = core::Buffer<Real>(queue.context(), blocks_ * 4 * static_cast<std::size_t>(s) * (fields + 1));
+    core::Buffer<Real> old = recycled ? std::exchange(recycled->own_faces_, {}) : core::Buffer<Real>{};
+    own_faces_ = core::at_least(queue.context(), std::move(old), blocks_ * 4 * static_cast<std::size_t>(s) * (fields + 1));
     faces_ = &own_faces_;
   }
   // A work-item per y face of a tile, which covers its x faces and its cells too; the tile's primitives with

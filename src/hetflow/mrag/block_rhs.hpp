@@ -51,9 +51,11 @@ class BlockRhs {
     BlockHalo<Real>* halo = nullptr;
     core::Buffer<Real>* face_sums = nullptr;
   };
-  // The right-hand side of a part; its buffers still hold block data of the whole tree.
+  // The right-hand side of a part; its buffers still hold block data of the whole tree. The large buffers of
+  // `recycled` (the same part's right-hand side of the tree before an adaptation) are taken over, as
+  // DeviceGhosts takes its predecessor's.
   BlockRhs(const core::Queue& queue, const BlockTree& tree, Part part, int s, double root_size, bool stiffened = true,
-           const SpatialScheme& scheme = {});
+           const SpatialScheme& scheme = {}, BlockRhs* recycled = nullptr);
 
   // Enqueues the ghost fill and rhs = L(data) of the part's leaves, and with a halo brings the rest of
   // the halo's cells of rhs up to date (collective).

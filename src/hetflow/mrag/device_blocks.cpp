@@ -83,13 +83,9 @@ class DeviceBlocksOf final : public DeviceBlocks {
     bind(tree, stiffened, tree_tables(tree, s_, sides_, weights_, rhs_recipes_->recipes()));
   }
 
-  // Binds `tree` with its tables, and with `data` (block data of the tree) as the state, or none. The
-  // adaptation's band is planned on another thread while the steps run, and built when details() first
-  // needs it.
+  // Binds `tree` with its tables, and with `data` (block data of the tree) as the state, or none; then
+  // starts the adaptation's band of the tree (start_band).
   void bind(const BlockTree& tree, bool stiffened, TreeTables t, core::Buffer<Real> data = {}) {
-    band_.reset();
-    band_plan_ = std::async(std::launch::async,
-                            [recipes = band_recipes_, grid = t.grid] { return recipes->recipes().plan(*grid); });
     if (local_depth_ > 0) {
       rhs_.reset();
       steps_ = std::make_unique<LocalSteps<Real>>(queue_, tree, *t.grid, t.reflux, rhs_recipes_, s_, root_size_,
@@ -98,6 +94,7 @@ class DeviceBlocksOf final : public DeviceBlocks {
       bind_state(std::move(data));
       // The rate whose CFL step is the coarsest group's, over every cell (the stages leave no rates here).
       bind_max_rate(steps_->leaf_count(), steps_->leaves(), steps_->rate_inv_h());
+      start_band(std::move(t.grid));
       return;
     }
     steps_.reset();
@@ -106,9 +103,10 @@ class DeviceBlocksOf final : public DeviceBlocks {
     typename BlockRhs<Real>::Part part{own, rhs_recipes_, rhs_recipes_->plan(queue_, *t.grid),
                                        link_ ? owned_entries(t.reflux, own) : std::move(t.reflux), halo_.get(),
                                        nullptr};
-    rhs_ = std::make_unique<BlockRhs<Real>>(queue_, tree, std::move(part), s_, root_size_, stiffened, scheme_);
+    rhs_ = std::make_unique<BlockRhs<Real>>(queue_, tree, std::move(part), s_, root_size_, stiffened, scheme_,
+                                            rhs_.get());
     values_ = rhs_->values();
-    for (core::Buffer<Real>* b : {&q1_, &q2_}) *b = sized(std::move(*b), values_);
+    for (core::Buffer<Real>* b : {&q1_, &q2_}) *b = core::at_least(queue_.context(), std::exchange(*b, {}), values_);
     bind_state(std::move(data));
     bind_max_rate(rhs_->own_count(), rhs_->own(), rhs_->inv_h());
     core::KernelArgs(max_rates_)
@@ -116,6 +114,7 @@ class DeviceBlocksOf final : public DeviceBlocks {
         .add(rhs_->rates())
         .add(core::LocalMemory{mrag_work_group * sizeof(Real)})
         .add(partial_);
+    start_band(std::move(t.grid));
   }
 
   void local_steps(int depth) override {
@@ -175,11 +174,7 @@ class DeviceBlocksOf final : public DeviceBlocks {
     // left stay valid.
     if (link_) upload(read());
     const std::size_t blocks = tree.leaves().size();
-    if (!band_) {
-      GhostPlan plan = band_plan_.get();
-      band_recipes_->sync(queue_);
-      band_ = std::make_unique<DeviceGhosts<Real>>(queue_, band_recipes_, plan, all_leaves(blocks));
-    }
+    if (next_band_.valid()) band_ = next_band_.get();
     band_->fill(queue_, q_);
     core::Kernel details = adapt_program().kernel("mrag_block_details");
     core::Buffer<Real> out(queue_.context(), 6 * blocks);
@@ -208,8 +203,8 @@ class DeviceBlocksOf final : public DeviceBlocks {
     const auto mode_d = core::upload(queue_, mode, CL_MEM_READ_ONLY);
     const auto source_d = core::upload(queue_, source, CL_MEM_READ_ONLY);
     const auto child_d = core::upload(queue_, child, CL_MEM_READ_ONLY);
-    core::Buffer<Real> q =
-        sized(std::move(spare_), next.leaves().size() * fields * static_cast<std::size_t>(s_) * s_);
+    core::Buffer<Real> q = core::at_least(queue_.context(), std::exchange(spare_, {}),
+                                          next.leaves().size() * fields * static_cast<std::size_t>(s_) * s_);
     core::Kernel remap = adapt_program().kernel("mrag_remap");
     core::KernelArgs(remap)
         .add(static_cast<cl_uint>(next.leaves().size()))
@@ -225,20 +220,27 @@ class DeviceBlocksOf final : public DeviceBlocks {
   }
 
  private:
+  // Builds the adaptation's band of the tree whose grid is `grid` on another thread, which plans it while
+  // the steps run and adds its uploads to the queue between theirs; it takes over the buffers of the band
+  // before. details() waits for it.
+  void start_band(std::shared_ptr<const LeafGrid> grid) {
+    next_band_ = std::async(std::launch::async, [queue = queue_, recipes = band_recipes_, grid = std::move(grid),
+                                                 old = std::move(band_)] {
+      const GhostPlan plan = recipes->recipes().plan(*grid);
+      recipes->sync(queue);
+      return std::make_unique<DeviceGhosts<Real>>(queue, recipes, plan, all_leaves(grid->leaves().size()), false,
+                                                  old.get());
+    });
+  }
+
   // `data` as the state, or the spare buffer; the state before is kept as the spare (the next remap's
   // output). The rates of the last stage are not the state's.
   void bind_state(core::Buffer<Real> data) {
-    spare_ = std::exchange(q_, data.empty() ? sized(std::move(spare_), values_) : std::move(data));
+    if (data.empty()) data = core::at_least(queue_.context(), std::exchange(spare_, {}), values_);
+    spare_ = std::exchange(q_, std::move(data));
     stepped_ = false;
   }
 
-  // `buffer` when it holds at least `values` values, else a new buffer an eighth larger than that: trees
-  // that grow by a few leaves keep the buffers of the state and the stages, which are hundreds of MB on a
-  // large tree and cost an allocation and a release each.
-  core::Buffer<Real> sized(core::Buffer<Real> buffer, std::size_t values) const {
-    if (buffer.size() >= values) return buffer;
-    return core::Buffer<Real>(queue_.context(), values + values / 8);
-  }
 
   // The rate over every cell of the `count` leaves `leaves`, each leaf's cells `inv_h` wide.
   void bind_max_rate(std::size_t count, const core::Buffer<cl_uint>& leaves, const core::Buffer<Real>& inv_h) {
@@ -293,8 +295,8 @@ class DeviceBlocksOf final : public DeviceBlocks {
   core::Kernel max_rate_, max_rates_;
   // Whether the state is the last step's output, whose rates the update left.
   bool stepped_ = false;
-  // The adaptation's band of the bound tree, once details() has built it from the plan.
-  std::future<GhostPlan> band_plan_;
+  // The adaptation's band of the bound tree, being built (start_band) or taken by details().
+  std::future<std::unique_ptr<DeviceGhosts<Real>>> next_band_;
   std::unique_ptr<DeviceGhosts<Real>> band_;
   core::NDRange global_, local_;
 };

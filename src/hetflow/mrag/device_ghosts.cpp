@@ -69,7 +69,7 @@ std::vector<cl_uint> direct_neighbours(std::span<const std::array<cl_uint, 4>> s
 
 template <class Real>
 DeviceGhosts<Real>::DeviceGhosts(const core::Queue& queue, std::shared_ptr<const DeviceRecipes<Real>> recipes,
-                                 const GhostPlan& plan, const LeafList& own, bool direct)
+                                 const GhostPlan& plan, const LeafList& own, bool direct, DeviceGhosts* recycled)
     : recipes_(std::move(recipes)), options_(precision_of<Real>) {
   const GhostRecipes& kinds = recipes_->recipes();
   const int s = kinds.block(), width = kinds.width();
@@ -106,8 +106,10 @@ DeviceGhosts<Real>::DeviceGhosts(const core::Queue& queue, std::shared_ptr<const
   ghost_side_ = core::upload(queue, side, CL_MEM_READ_ONLY);
   inflow_ = core::upload(queue, inflow, CL_MEM_READ_ONLY);
   slots_ = core::upload(queue, slots, CL_MEM_READ_ONLY);
-  ghosts_ = core::Buffer<Real>(queue.context(), std::max<std::size_t>(blocks * fields * count, 1));
-  nodes_ = core::Buffer<Real>(queue.context(), std::max<std::size_t>(std::size_t{nodes} * fields, 1));
+  ghosts_ = core::at_least(queue.context(), recycled ? std::exchange(recycled->ghosts_, {}) : core::Buffer<Real>{},
+                           std::max<std::size_t>(blocks * fields * count, 1));
+  nodes_ = core::at_least(queue.context(), recycled ? std::exchange(recycled->nodes_, {}) : core::Buffer<Real>{},
+                          std::max<std::size_t>(std::size_t{nodes} * fields, 1));
   options_.define("BLOCK", s).define("GHOSTS", width).define("GHOST_COUNT", static_cast<long long>(count));
   options_.define("NO_NEIGHBOUR", static_cast<long long>(no_neighbour));
   fill_ = queue.context().program("mrag/mrag_ghosts.cl", options_).kernel("mrag_fill_ghosts");

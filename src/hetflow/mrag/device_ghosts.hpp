@@ -30,9 +30,10 @@ constexpr core::Precision precision_of = std::is_same_v<Real, float> ? core::Pre
 template <class Real>
 class DeviceGhosts {
  public:
-  // `recipes` made `plan`; the ghosts keep them.
+  // `recipes` made `plan`; the ghosts keep them. The band and node buffers of `recycled` (the same band of
+  // the tree before an adaptation) are taken over, and kept where they are large enough (core::at_least).
   DeviceGhosts(const core::Queue& queue, std::shared_ptr<const DeviceRecipes<Real>> recipes, const GhostPlan& plan,
-               const LeafList& own, bool direct = false);
+               const LeafList& own, bool direct = false, DeviceGhosts* recycled = nullptr);
 
   // A stage of local time steps (mrag/local_steps.hpp): the leaves of other groups than `group` are read at
   // the stage's time, w0 start + w1 first_stage + w2 state with (w0, w1, w2) = weights[weight_first + 3 g ..]

@@ -183,14 +183,20 @@ GhostPlan GhostRecipes::plan(const LeafGrid& grid) {
   std::vector<std::string> codes(leaves.size());
   GhostPlan plan;
   plan.kind.resize(leaves.size());
+  // Leaves are looked up in parallel (the map only read), those whose surroundings are new marked `unknown`.
   // A recursion that reaches past the window widens it, and the recipes are looked up again.
+  constexpr std::uint32_t unknown = 0xFFFFFFFFu;
   for (;;) {
     core::parallel_ranges(leaves.size(), 64, [&](std::size_t first, std::size_t last) {
-      for (std::size_t b = first; b < last; ++b) codes[b] = surroundings(grid, sides_, window_, leaves[b]);
+      for (std::size_t b = first; b < last; ++b) {
+        codes[b] = surroundings(grid, sides_, window_, leaves[b]);
+        const auto known = ids_.find(codes[b]);
+        plan.kind[b] = known == ids_.end() ? unknown : known->second;
+      }
     });
     std::unordered_map<std::string, std::uint32_t> missing;  // surroundings → the first leaf with them
     for (std::size_t b = 0; b < leaves.size(); ++b)
-      if (!ids_.count(codes[b])) missing.emplace(codes[b], static_cast<std::uint32_t>(b));
+      if (plan.kind[b] == unknown) missing.emplace(codes[b], static_cast<std::uint32_t>(b));
     std::vector<std::pair<std::string, std::uint32_t>> todo(missing.begin(), missing.end());
     // Kinds are numbered in leaf order, whatever order the map lists them in.
     std::sort(todo.begin(), todo.end(), [](const auto& x, const auto& y) { return x.second < y.second; });
@@ -211,7 +217,8 @@ GhostPlan GhostRecipes::plan(const LeafGrid& grid) {
     ids_.clear();
     kinds_.clear();
   }
-  for (std::size_t b = 0; b < leaves.size(); ++b) plan.kind[b] = ids_.at(codes[b]);
+  for (std::size_t b = 0; b < leaves.size(); ++b)
+    if (plan.kind[b] == unknown) plan.kind[b] = ids_.at(codes[b]);
 
   // Each block's slots as leaf indices.
   plan.slot_first.assign(leaves.size() + 1, 0);
