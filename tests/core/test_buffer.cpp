@@ -79,6 +79,24 @@ TEST(CoreBuffer, OutOfRangeTransfersAreRefused) {
   }
 }
 
+// at_least keeps a buffer large enough (the same memory, its contents intact) and replaces a smaller one by
+// one an eighth larger than asked, so that a slightly larger request later keeps it.
+TEST(CoreBuffer, AtLeastKeepsALargeEnoughBufferAndGrowsWithSlack) {
+  const DeviceSet ds = test::test_device();
+  const Queue& q = ds.compute(0);
+  Buffer<int> a(ds.context(0), 100);
+  a.fill(q, 7);
+  const cl_mem memory = a.get();
+  Buffer<int> kept = at_least(ds.context(0), std::move(a), 80);
+  EXPECT_EQ(kept.get(), memory);
+  EXPECT_EQ(kept.size(), 100u);
+  EXPECT_EQ(kept.to_vector(q), std::vector<int>(100, 7));
+  Buffer<int> grown = at_least(ds.context(0), std::move(kept), 160);
+  EXPECT_NE(grown.get(), memory);
+  EXPECT_EQ(grown.size(), 180u);
+  EXPECT_EQ(at_least(ds.context(0), Buffer<int>{}, 8).size(), 9u);
+}
+
 TEST(CoreBuffer, PinnedBufferIsHostVisible) {
   const DeviceSet ds = test::test_device();
   PinnedBuffer<int> pinned(ds.transfer(0), 64);
