@@ -223,14 +223,17 @@ __kernel __attribute__((reqd_work_group_size(TILE_GROUP, 1, 1))) void mrag_updat
   __local real_t flux[FACE_VALUES * Y_FACES];
   const uint b = own[first + get_group_id(0) / TILES], first_row = get_group_id(0) % TILES * ROWS;
   const int lid = get_local_id(0);
-  // Item lid owns cell (i, j) of the block when lid < BLOCK ROWS. Its a q0 + c data is read first, so that
-  // these loads overlap the tile's work rather than wait at its end.
+  // Item lid owns cell (i, j) of the block when lid < BLOCK ROWS. With EARLY_STAGE_LOADS its a q0 + c data
+  // is read first, so that these loads overlap the tile's work rather than wait at its end; otherwise at
+  // the end, which keeps six registers free through the sweeps (BlockRhs chooses per precision).
   const int i = lid % BLOCK, row = lid / BLOCK, j = first_row + row;
   const bool owns_cell = lid < BLOCK * ROWS;
   const size_t at = (size_t)b * FIELDS * CELLS + i + BLOCK * j;
   real_t base[FIELDS];
+#if EARLY_STAGE_LOADS
   if (owns_cell)
     for (int f = 0; f < FIELDS; ++f) base[f] = a * q0[at + f * CELLS] + c * data[at + f * CELLS];
+#endif
   for (int k = lid; k < TILE_WIDTH * TILE_HEIGHT; k += TILE_GROUP) {
     const int x = k % TILE_WIDTH, y = k / TILE_WIDTH;
     const int ti = x - GHOSTS, tj = first_row + y - GHOSTS;
@@ -263,6 +266,9 @@ __kernel __attribute__((reqd_work_group_size(TILE_GROUP, 1, 1))) void mrag_updat
     const int t = (row + GHOSTS) * TILE_WIDTH + i + GHOSTS;
     sum[4] += tile[BIG_GAMMA * TILE_WIDTH * TILE_HEIGHT + t] * divergence;
     sum[5] += tile[BIG_PI * TILE_WIDTH * TILE_HEIGHT + t] * divergence;
+#if !EARLY_STAGE_LOADS
+    for (int f = 0; f < FIELDS; ++f) base[f] = a * q0[at + f * CELLS] + c * data[at + f * CELLS];
+#endif
     real_t next[FIELDS];
     for (int f = 0; f < FIELDS; ++f) {
       next[f] = base[f] + d * (sum[f] * inv_h[b]);
