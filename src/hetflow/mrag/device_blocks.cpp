@@ -222,8 +222,10 @@ class DeviceBlocksOf final : public DeviceBlocks {
  private:
   // Builds the adaptation's band of the tree whose grid is `grid` on another thread, which plans it while
   // the steps run and adds its uploads to the queue between theirs; it takes over the buffers of the band
-  // before. details() waits for it.
+  // before. details() waits for it. A band still being built for a tree bound before (with no adaptation
+  // since) is finished first and dropped: two threads must not plan from the recipes at once.
   void start_band(std::shared_ptr<const LeafGrid> grid) {
+    if (next_band_.valid()) next_band_.wait();
     next_band_ = std::async(std::launch::async, [queue = queue_, recipes = band_recipes_, grid = std::move(grid),
                                                  old = std::move(band_)] {
       const GhostPlan plan = recipes->recipes().plan(*grid);
@@ -240,7 +242,6 @@ class DeviceBlocksOf final : public DeviceBlocks {
     spare_ = std::exchange(q_, std::move(data));
     stepped_ = false;
   }
-
 
   // The rate over every cell of the `count` leaves `leaves`, each leaf's cells `inv_h` wide.
   void bind_max_rate(std::size_t count, const core::Buffer<cl_uint>& leaves, const core::Buffer<Real>& inv_h) {
