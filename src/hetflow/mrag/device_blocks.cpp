@@ -89,7 +89,7 @@ class DeviceBlocksOf final : public DeviceBlocks {
     if (local_depth_ > 0) {
       rhs_.reset();
       steps_ = std::make_unique<LocalSteps<Real>>(queue_, tree, *t.grid, t.reflux, rhs_recipes_, s_, root_size_,
-                                                  stiffened, scheme_, local_depth_);
+                                                  stiffened, scheme_, local_depth_, steps_.get());
       values_ = steps_->values();
       bind_state(std::move(data));
       // The rate whose CFL step is the coarsest group's, over every cell (the stages leave no rates here).

@@ -25,7 +25,8 @@ std::vector<std::uint32_t> local_step_groups(const BlockTree& tree, int depth) {
 template <class Real>
 LocalSteps<Real>::LocalSteps(const core::Queue& queue, const BlockTree& tree, const LeafGrid& grid,
                              const RefluxTable& reflux, std::shared_ptr<DeviceRecipes<Real>> recipes, int s,
-                             double root_size, bool stiffened, const SpatialScheme& scheme, int depth)
+                             double root_size, bool stiffened, const SpatialScheme& scheme, int depth,
+                             LocalSteps* recycled)
     : queue_(queue) {
   if (depth < 1) throw core::Error("mrag: local time steps need a depth of at least 1, not " + std::to_string(depth));
   // Leaves are in level order, so each group's leaves follow one another.
@@ -43,18 +44,26 @@ LocalSteps<Real>::LocalSteps(const core::Queue& queue, const BlockTree& tree, co
   const core::Context& context = queue.context();
   leaf_count_ = group_of.size();
   per_leaf_ = fields * static_cast<std::size_t>(s) * s;
-  face_sums_ = core::Buffer<Real>(context, leaf_count_ * 4 * static_cast<std::size_t>(s) * (fields + 1));
+  // A buffer of `size` values: `old` (recycled's) where it is large enough.
+  const auto taken = [&](core::Buffer<Real>* old, std::size_t size) {
+    return core::at_least(context, old ? std::exchange(*old, {}) : core::Buffer<Real>{}, size);
+  };
+  face_sums_ = taken(recycled ? &recycled->face_sums_ : nullptr,
+                     leaf_count_ * 4 * static_cast<std::size_t>(s) * (fields + 1));
   face_sums_.fill(queue, Real{0});
   const GhostPlan plan = recipes->plan(queue, grid);
-  for (Group& g : groups_) {
+  for (std::size_t k = 0; k < groups_.size(); ++k) {
+    Group& g = groups_[k];
     if (g.count == 0) continue;  // a level between the coarsest and the finest that holds no leaf
     LeafList own(g.count);
     for (std::uint32_t i = 0; i < g.count; ++i) own[i] = g.first + i;
     typename BlockRhs<Real>::Part part{own, recipes, plan, owned_entries(reflux, own), nullptr, &face_sums_};
-    g.rhs = std::make_unique<BlockRhs<Real>>(queue, tree, std::move(part), s, root_size, stiffened, scheme);
+    BlockRhs<Real>* before = recycled && k < recycled->groups_.size() ? recycled->groups_[k].rhs.get() : nullptr;
+    g.rhs = std::make_unique<BlockRhs<Real>>(queue, tree, std::move(part), s, root_size, stiffened, scheme, before);
   }
-  for (core::Buffer<Real>* b : {&start_, &first_stage_, &second_stage_})
-    *b = core::Buffer<Real>(context, leaf_count_ * per_leaf_);
+  start_ = taken(recycled ? &recycled->start_ : nullptr, values());
+  first_stage_ = taken(recycled ? &recycled->first_stage_ : nullptr, values());
+  second_stage_ = taken(recycled ? &recycled->second_stage_ : nullptr, values());
   rate_inv_h_ = core::upload(queue, rate_inv_h, CL_MEM_READ_ONLY);
   leaves_ = core::upload(queue, all_leaves(leaf_count_), CL_MEM_READ_ONLY);
   group_of_ = core::upload(queue, group_of, CL_MEM_READ_ONLY);

@@ -35,10 +35,12 @@ std::vector<std::uint32_t> local_step_groups(const BlockTree& tree, int depth);
 template <class Real>
 class LocalSteps {
  public:
-  // `reflux` and `grid` are `tree`'s; depth ≥ 1.
+  // `reflux` and `grid` are `tree`'s; depth ≥ 1. The stage and face buffers and the groups' right-hand
+  // sides' of `recycled` (the local steps of the tree before an adaptation) are taken over, as BlockRhs
+  // takes its predecessor's.
   LocalSteps(const core::Queue& queue, const BlockTree& tree, const LeafGrid& grid, const RefluxTable& reflux,
              std::shared_ptr<DeviceRecipes<Real>> recipes, int s, double root_size, bool stiffened,
-             const SpatialScheme& scheme, int depth);
+             const SpatialScheme& scheme, int depth, LocalSteps* recycled = nullptr);
 
   // Advances `state` (block data of the tree) by dt, group 0's step.
   void step(core::Buffer<Real>& state, double dt, TimeScheme scheme);
@@ -49,7 +51,7 @@ class LocalSteps {
   const core::Buffer<cl_uint>& leaves() const { return leaves_; }
   std::size_t leaf_count() const { return leaf_count_; }
   std::size_t groups() const { return groups_.size(); }
-  std::size_t values() const { return start_.size(); }
+  std::size_t values() const { return leaf_count_ * per_leaf_; }
 
  private:
   // Times count halves of the finest group's step, so that stage times and their fractions are exact.
