@@ -2,9 +2,11 @@
 #include <exception>
 
 #include "hetflow/app/cli.hpp"
+#include "hetflow/core/host_memory.hpp"
 #include "hetflow/core/trace.hpp"
 
 int main(int argc, char** argv) {
+  hetflow::core::keep_freed_host_memory();
   const int status = hetflow::app::main(argc, argv);
   // After the command, whatever its outcome: the recorded events keep what the timeline needs.
   try {
