@@ -156,12 +156,14 @@ TEST_F(Cli, TraceWritesEveryCommandsDeviceTimes) {
   std::ifstream in(dir / "trace.csv");
   std::string line;
   ASSERT_TRUE(std::getline(in, line));
-  EXPECT_EQ(line, "device,queue,command,bytes,queued_us,submitted_us,started_us,ended_us,duration_us");
+  EXPECT_EQ(line, "device,queue,command,bytes,queued_us,submitted_us,started_us,ended_us,duration_us,host_us");
   std::size_t steps = 0, reads = 0;
-  double first = 1e300;
+  double first = 1e300, host = 0;
   while (std::getline(in, line)) {
     const std::vector<std::string> f = csv_fields(line);
-    ASSERT_EQ(f.size(), 9u) << line;
+    ASSERT_EQ(f.size(), 10u) << line;
+    EXPECT_GE(std::stod(f[9]), host) << line;  // the host's clock, in the order of the rows
+    host = std::stod(f[9]);
     const double queued = std::stod(f[4]), started = std::stod(f[6]), ended = std::stod(f[7]);
     steps += f[2] == "selftest_diffuse";
     if (f[2] == "read") {

@@ -12,6 +12,7 @@
 #include "hetflow/core/kernel_args.hpp"
 #include "hetflow/core/number_text.hpp"
 #include "hetflow/core/program.hpp"
+#include "hetflow/core/trace.hpp"
 #include "hetflow/mrag/stiffened_gas.hpp"
 
 namespace hetflow::mrag {
@@ -159,7 +160,9 @@ std::vector<BlockFlow::Cell> BlockFlow::cells() const {
 
 BlockFlow::Adaptation BlockFlow::adapt(double eps_refine, double eps_compress) {
   const std::size_t blocks = tree_.leaves().size();
+  // Host marks on the command timeline (core/trace.hpp) end each phase of an adaptation.
   const std::vector<double> d = state().details(tree_);
+  core::trace::mark("mrag adapt: details");
   // Each field's range over the grid scales its details.
   double range[2];
   for (int k = 0; k < 2; ++k) {
@@ -228,6 +231,7 @@ BlockFlow::Adaptation BlockFlow::adapt(double eps_refine, double eps_compress) {
     child.push_back(leaf.x & 1);
     child.push_back(leaf.y & 1);
   }
+  core::trace::mark("mrag adapt: decisions");
   blocks_->remap(next, mode, source, child, stiffened_);
   tree_ = std::move(next);
   return done;

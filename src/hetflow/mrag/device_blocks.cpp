@@ -13,6 +13,7 @@
 #include "hetflow/core/kernel_args.hpp"
 #include "hetflow/core/program.hpp"
 #include "hetflow/core/thread_link.hpp"
+#include "hetflow/core/trace.hpp"
 #include "hetflow/mrag/block_parts.hpp"
 #include "hetflow/mrag/block_rhs.hpp"
 #include "hetflow/mrag/device_recipes.hpp"
@@ -100,11 +101,14 @@ class DeviceBlocksOf final : public DeviceBlocks {
     steps_.reset();
     const LeafList& own = t.parts.leaves[link_ ? link_->rank() : 0];
     halo_ = link_ ? std::make_unique<BlockHalo<Real>>(queue_, transfer_, *link_, t.parts, s_) : nullptr;
-    typename BlockRhs<Real>::Part part{own, rhs_recipes_, rhs_recipes_->plan(queue_, *t.grid),
+    GhostPlan plan = rhs_recipes_->plan(queue_, *t.grid);
+    core::trace::mark("mrag bind: ghost plan");
+    typename BlockRhs<Real>::Part part{own, rhs_recipes_, std::move(plan),
                                        link_ ? owned_entries(t.reflux, own) : std::move(t.reflux), halo_.get(),
                                        nullptr};
     rhs_ = std::make_unique<BlockRhs<Real>>(queue_, tree, std::move(part), s_, root_size_, stiffened, scheme_,
                                             rhs_.get());
+    core::trace::mark("mrag bind: right-hand side");
     values_ = rhs_->values();
     for (core::Buffer<Real>* b : {&q1_, &q2_}) *b = core::at_least(queue_.context(), std::exchange(*b, {}), values_);
     bind_state(std::move(data));
@@ -115,6 +119,7 @@ class DeviceBlocksOf final : public DeviceBlocks {
         .add(core::LocalMemory{mrag_work_group * sizeof(Real)})
         .add(partial_);
     start_band(std::move(t.grid));
+    core::trace::mark("mrag bind: done");
   }
 
   void local_steps(int depth) override {
@@ -193,7 +198,10 @@ class DeviceBlocksOf final : public DeviceBlocks {
   void remap(const BlockTree& next, const std::vector<cl_int>& mode, const std::vector<cl_uint>& source,
              const std::vector<cl_int>& child, bool stiffened) override {
     core::Buffer<Real> data = remapped(next, mode, source, child);
-    bind(next, stiffened, tree_tables(next, s_, sides_, weights_, rhs_recipes_->recipes()), std::move(data));
+    core::trace::mark("mrag adapt: remap");
+    TreeTables t = tree_tables(next, s_, sides_, weights_, rhs_recipes_->recipes());
+    core::trace::mark("mrag adapt: grid and flux table");
+    bind(next, stiffened, std::move(t), std::move(data));
   }
 
   // The block data of `next` built from the state (DeviceBlocks::remap), on a part after details() gathered
