@@ -123,8 +123,8 @@ BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, Part p
   options.define("STIFFENED", stiffened ? 1 : 0);
   options.define("HLLC", scheme.riemann == RiemannSolver::hllc ? 1 : 0);
   options.define("FACE_SUMS", part.face_sums ? 1 : 0);
-  // The stage's loads go first in FP64, whose loads are the longer wait; in FP32 the registers they hold
-  // through the sweeps cost more than the wait at the end (docs/mrag.md, Right-hand side on the device).
+  // The stage's loads go first in FP64 and last in FP32, where the registers they would hold through the
+  // sweeps cost more than the wait (docs/mrag.md, Right-hand side on the device).
   options.define("EARLY_STAGE_LOADS", std::is_same_v<Real, double> ? 1 : 0);
   if (scheme.colour) scheme.colour->define(options);
   const core::Program& program = queue.context().program("mrag/mrag_rhs.cl", options);

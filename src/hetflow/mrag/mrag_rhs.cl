@@ -225,7 +225,8 @@ __kernel __attribute__((reqd_work_group_size(TILE_GROUP, 1, 1))) void mrag_updat
   const int lid = get_local_id(0);
   // Item lid owns cell (i, j) of the block when lid < BLOCK ROWS. With EARLY_STAGE_LOADS its a q0 + c data
   // is read first, so that these loads overlap the tile's work rather than wait at its end; otherwise at
-  // the end, which keeps six registers free through the sweeps (BlockRhs chooses per precision).
+  // the end, which keeps the registers they would hold free through the sweeps (BlockRhs chooses per
+  // precision).
   const int i = lid % BLOCK, row = lid / BLOCK, j = first_row + row;
   const bool owns_cell = lid < BLOCK * ROWS;
   const size_t at = (size_t)b * FIELDS * CELLS + i + BLOCK * j;
