@@ -18,7 +18,7 @@ namespace {
 constexpr int s = 8;
 
 BlockParts split(const BlockTree& tree, const Sides& domain, std::vector<double> weights) {
-  return block_parts(tree, ghost_table(tree, s, rhs_ghosts, false, domain), reflux_table(tree, LeafGrid(tree), s, domain),
+  return block_parts(tree, ghost_table(tree, s, rhs_ghosts, false, domain), reflux_table(LeafGrid(tree), s, domain),
                      s, weights);
 }
 

@@ -110,7 +110,7 @@ TEST(MragBlockRhs, APartWithoutLeavesHasNoRates) {
   const Sides periodic = sides(Edge::periodic, Edge::periodic);
   const LeafGrid grid(tree);
   auto recipes = std::make_shared<DeviceRecipes<double>>(queue.context(), s, rhs_ghosts, false, periodic);
-  BlockRhs<double>::Part none{{}, recipes, recipes->plan(queue, grid), reflux_table(tree, grid, s, periodic)};
+  BlockRhs<double>::Part none{{}, recipes, recipes->plan(queue, grid), reflux_table(grid, s, periodic)};
   EXPECT_EQ(BlockRhs<double>(queue, tree, none, s, 1.0, false).rate_count(), 0u);
   const BlockRhs<double> whole(queue, tree, s, periodic, 1.0, false);
   EXPECT_EQ(whole.rate_count(), 2u * static_cast<std::size_t>(s / whole.tile_rows()));

@@ -70,13 +70,13 @@ BlockParts block_parts(const BlockTree& tree, const GhostTable& band, const Refl
       if (reached[n]) read(band.node_start[n], band.node_start[n + 1], band.node_sources);
     tidy(out.cells[p]);
   }
-  const std::uint32_t faces_per_leaf = 4 * static_cast<std::uint32_t>(s);
-  for (std::size_t e = 0; e < reflux.entries(); ++e) {
-    const std::uint32_t p = out.part[reflux.coarse_block[e]];
-    for (std::uint32_t f = reflux.start[e]; f < reflux.start[e + 1]; ++f) {
-      const std::uint32_t r = out.part[reflux.fine_face[f] / faces_per_leaf];
-      if (r != p) out.faces[p][r].push_back(reflux.fine_face[f]);
-    }
+  // An entry reads every face of its fine leaf's side.
+  const auto side = static_cast<std::uint32_t>(s);
+  for (const RefluxEntry& e : reflux.entries) {
+    const std::uint32_t p = out.part[e.coarse_block], r = out.part[e.fine_block];
+    if (r == p) continue;
+    const std::uint32_t record = (e.fine_block * 4 + (e.side ^ 1u)) * side;
+    for (std::uint32_t k = 0; k < side; ++k) out.faces[p][r].push_back(record + k);
   }
   for (std::vector<std::vector<std::uint32_t>>& lists : out.faces) tidy(lists);
   return out;

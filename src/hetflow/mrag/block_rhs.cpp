@@ -28,7 +28,7 @@ struct LeafOrder {
   std::size_t sent_x = 0, sent = 0, other_x = 0;
 };
 
-LeafOrder leaf_order(const LeafList& own, const LeafList& sent, RefluxTable reflux, int s) {
+LeafOrder leaf_order(const LeafList& own, const LeafList& sent, RefluxTable reflux) {
   LeafOrder order;
   if (sent.empty()) {  // one part, or a group of local steps: the table as it is
     order.leaves = own;
@@ -37,10 +37,8 @@ LeafOrder leaf_order(const LeafList& own, const LeafList& sent, RefluxTable refl
     return order;
   }
   LeafList edge = sent;
-  for (std::size_t e = 0; e < reflux.entries(); ++e)
-    if (std::binary_search(sent.begin(), sent.end(), reflux.coarse_block[e]))
-      for (std::uint32_t f = reflux.start[e]; f < reflux.start[e + 1]; ++f)
-        edge.push_back(reflux.fine_face[f] / (4 * static_cast<std::uint32_t>(s)));
+  for (const RefluxEntry& e : reflux.entries)
+    if (std::binary_search(sent.begin(), sent.end(), e.coarse_block)) edge.push_back(e.fine_block);
   std::sort(edge.begin(), edge.end());
   std::set_intersection(own.begin(), own.end(), edge.begin(), edge.end(), std::back_inserter(order.leaves));
   order.leaves.erase(std::unique(order.leaves.begin(), order.leaves.end()), order.leaves.end());
@@ -53,7 +51,7 @@ LeafOrder leaf_order(const LeafList& own, const LeafList& sent, RefluxTable refl
   const RefluxTable other = owned_entries(reflux, others);
   order.reflux = owned_entries(reflux, sent);
   order.sent_x = order.reflux.x_entries;
-  order.sent = order.reflux.entries();
+  order.sent = order.reflux.size();
   order.other_x = other.x_entries;
   append_entries(order.reflux, other);
   return order;
@@ -73,7 +71,7 @@ typename BlockRhs<Real>::Part BlockRhs<Real>::whole_tree(const core::Queue& queu
   const LeafGrid grid(tree);
   GhostPlan plan = recipes->plan(queue, grid);
   return Part{all_leaves(tree.leaves().size()), std::move(recipes), std::move(plan),
-              reflux_table(tree, grid, s, sides), nullptr, nullptr};
+              reflux_table(grid, s, sides), nullptr, nullptr};
 }
 
 template <class Real>
@@ -84,7 +82,7 @@ BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, Part p
       halo_(part.halo),
       ghosts_(queue, part.recipes, part.band, part.own, true, recycled ? &recycled->ghosts_ : nullptr) {
   if (part.face_sums && part.halo) throw core::Error("block right-hand side: local time steps run without a halo");
-  LeafOrder order = leaf_order(part.own, halo_ ? halo_->sent_leaves() : LeafList{}, std::move(part.reflux), s);
+  LeafOrder order = leaf_order(part.own, halo_ ? halo_->sent_leaves() : LeafList{}, std::move(part.reflux));
   own_ = core::upload(queue, order.leaves, CL_MEM_READ_ONLY);
   own_count_ = order.leaves.size();
   edge_count_ = order.edge;
@@ -145,29 +143,16 @@ BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, Part p
   const RefluxTable& table = order.reflux;
   groups_ = {std::pair{std::size_t{0}, order.sent_x}, std::pair{order.sent_x, order.sent - order.sent_x},
              std::pair{order.sent, order.other_x},
-             std::pair{order.sent + order.other_x, table.entries() - order.sent - order.other_x}};
-  start_ = core::upload(queue, table.start, CL_MEM_READ_ONLY);
-  coarse_block_ = core::upload(queue, table.coarse_block, CL_MEM_READ_ONLY);
-  coarse_cell_ = core::upload(queue, table.coarse_cell, CL_MEM_READ_ONLY);
-  side_ = core::upload(queue, table.side, CL_MEM_READ_ONLY);
-  fine_face_ = core::upload(queue, table.fine_face, CL_MEM_READ_ONLY);
-  if constexpr (std::is_same_v<Real, double>)
-    fine_weight_ = core::upload(queue, table.fine_weight, CL_MEM_READ_ONLY);
-  else
-    fine_weight_ =
-        core::upload(queue, std::vector<Real>(table.fine_weight.begin(), table.fine_weight.end()), CL_MEM_READ_ONLY);
+             std::pair{order.sent + order.other_x, table.size() - order.sent - order.other_x}};
+  // mrag_rhs.cl's layout of an entry: coarse block, fine block, first cell, side | depth << 2.
+  std::vector<cl_uint4> entries(table.size());
+  for (std::size_t e = 0; e < table.size(); ++e) {
+    const RefluxEntry& r = table.entries[e];
+    entries[e] = cl_uint4{{r.coarse_block, r.fine_block, r.first_cell, r.side | r.depth << 2}};
+  }
+  reflux_entries_ = core::upload(queue, entries, CL_MEM_READ_ONLY);
   reflux_ = program.kernel("mrag_reflux");
-  core::KernelArgs(reflux_)
-      .skip(3)
-      .add(start_)
-      .add(coarse_block_)
-      .add(coarse_cell_)
-      .add(side_)
-      .add(fine_face_)
-      .add(fine_weight_)
-      .add(inv_h_)
-      .skip()
-      .add(*faces_);
+  core::KernelArgs(reflux_).skip(3).add(reflux_entries_).add(inv_h_).skip().add(*faces_);
   global_ = mrag_range(queue.context().device().info);
   local_ = core::NDRange(mrag_work_group);
 }
@@ -192,8 +177,8 @@ void BlockRhs<Real>::update(const core::Queue& queue, const core::Buffer<Real>& 
   update_.set(8, q0);
   update_.set(9, out);
   core::KernelArgs(reflux_, precision_of<Real>, 2).real(d);
-  reflux_.set(10, data);
-  reflux_.set(12, out);
+  reflux_.set(5, data);
+  reflux_.set(7, out);
   if (faces_ != &own_faces_) {  // a local time step's group, corrected by correct_sums()
     update_leaves(queue, 0, own_count_);
     return;
@@ -213,8 +198,8 @@ template <class Real>
 void BlockRhs<Real>::correct_sums(const core::Queue& queue, const core::Buffer<Real>& start,
                                   core::Buffer<Real>& state) {
   core::KernelArgs(reflux_, precision_of<Real>, 2).real(1.0);
-  reflux_.set(10, start);
-  reflux_.set(12, state);
+  reflux_.set(5, start);
+  reflux_.set(7, state);
   correct(queue, 0);
   correct(queue, 2);
 }

@@ -109,8 +109,7 @@ class BlockRhs {
   core::Kernel update_, reflux_;
   // The flux correction's table (reflux_table.hpp): the entries of leaves whose cells other parts read, x
   // sides then y sides, then the others'; each group's first entry and count.
-  core::Buffer<cl_uint> start_, coarse_block_, coarse_cell_, side_, fine_face_;
-  core::Buffer<Real> fine_weight_;
+  core::Buffer<cl_uint4> reflux_entries_;
   std::array<std::pair<std::size_t, std::size_t>, 4> groups_{};
   std::size_t tiles_per_leaf_ = 1;
   core::NDRange tile_group_, global_, local_;

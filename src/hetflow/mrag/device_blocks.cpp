@@ -39,7 +39,7 @@ struct TreeTables {
 TreeTables tree_tables(const BlockTree& tree, int s, const Sides& sides, std::span<const double> weights,
                        GhostRecipes& recipes) {
   auto grid = std::make_shared<const LeafGrid>(tree);
-  RefluxTable reflux = reflux_table(tree, *grid, s, sides);
+  RefluxTable reflux = reflux_table(*grid, s, sides);
   TreeTables t{std::move(grid), std::move(reflux), {}};
   const std::size_t leaves = tree.leaves().size();
   t.parts = weights.size() == 1

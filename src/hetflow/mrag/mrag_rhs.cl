@@ -287,26 +287,33 @@ __kernel __attribute__((reqd_work_group_size(TILE_GROUP, 1, 1))) void mrag_updat
   if (lid == 0) rates[first * TILES + get_group_id(0)] = flux[0];
 }
 
-// The flux correction at resolution jumps (mrag/reflux_table.hpp): entries [first, first + count) replace
-// the flux and u* of a coarse cell's face by the weighted mean of the finer faces that cover it, in the
-// cell's out = … + d L (mrag_update). Entries of one launch touch distinct cells. With FACE_SUMS the
-// records are time integrals over the coarse cell's step (d = 1), which the correction uses up: it
-// zeroes them for the next step's sums.
-__kernel void mrag_reflux(const uint first, const uint count, const real_t d, __global const uint* restrict start,
-                          __global const uint* restrict coarse_block, __global const uint* restrict coarse_cell,
-                          __global const uint* restrict side, __global const uint* restrict fine_face,
-                          __global const real_t* restrict fine_weight, __global const real_t* restrict inv_h,
-                          __global const real_t* restrict data, __global real_t* restrict faces,
-                          __global real_t* restrict out) {
-  for (uint e = first + get_global_id(0); e < first + count; e += get_global_size(0)) {
-    const uint b = coarse_block[e], cell = coarse_cell[e], sd = side[e];
-    const uint k = sd < 2 ? cell / BLOCK : cell % BLOCK;
-    __global real_t* own = faces + (((size_t)b * 4 + sd) * BLOCK + k) * FACE_VALUES;
+// The flux correction at resolution jumps (mrag/reflux_table.hpp): entries [first, first + count), each a
+// fine leaf's side (coarse block, fine block, first coarse cell, side | depth << 2), replace the flux and u*
+// of each coarse cell's face they cover by the mean of the 2^depth finer faces over it, in the cell's
+// out = … + d L (mrag_update); a work-item per entry and coarse cell of a fine side one level finer (those
+// of deeper entries beyond s / 2^depth idle). Entries of one launch touch distinct cells. With FACE_SUMS the
+// records are time integrals over the coarse cell's step (d = 1), which the correction uses up: it zeroes
+// them for the next step's sums.
+__kernel void mrag_reflux(const uint first, const uint count, const real_t d, __global const uint4* restrict entries,
+                          __global const real_t* restrict inv_h, __global const real_t* restrict data,
+                          __global real_t* restrict faces, __global real_t* restrict out) {
+  const uint items = count * (BLOCK / 2);
+  for (uint item = get_global_id(0); item < items; item += get_global_size(0)) {
+    const uint4 e = entries[first + item / (BLOCK / 2)];
+    const uint b = e.x, sd = e.w & 3, depth = e.w >> 2, k = item % (BLOCK / 2);
+    if (k >= (BLOCK >> depth)) continue;
+    const uint along = e.z + k;
+    const uint cell = sd == 0 ? BLOCK * along : sd == 1 ? BLOCK - 1 + BLOCK * along
+                    : sd == 2 ? along : along + BLOCK * (BLOCK - 1);
+    __global real_t* own = faces + (((size_t)b * 4 + sd) * BLOCK + along) * FACE_VALUES;
+    // The fine faces of the facing side (sd ^ 1) over the cell, in order along it.
+    const uint per_cell = 1u << depth;
+    __global real_t* fine = faces + (((size_t)e.y * 4 + (sd ^ 1)) * BLOCK + k * per_cell) * FACE_VALUES;
+    const real_t weight = (real_t)1 / per_cell;
     real_t mean[FACE_VALUES];
     for (int v = 0; v < FACE_VALUES; ++v) mean[v] = 0;
-    for (uint f = start[e]; f < start[e + 1]; ++f) {
-      __global real_t* fine = faces + (size_t)fine_face[f] * FACE_VALUES;
-      for (int v = 0; v < FACE_VALUES; ++v) mean[v] += fine_weight[f] * fine[v];
+    for (uint f = 0; f < per_cell; ++f, fine += FACE_VALUES) {
+      for (int v = 0; v < FACE_VALUES; ++v) mean[v] += weight * fine[v];
 #if FACE_SUMS
       for (int v = 0; v < FACE_VALUES; ++v) fine[v] = 0;
 #endif
