@@ -67,7 +67,7 @@ std::vector<std::string> fields(const std::string& line) {
 TEST(MragAdaptationTrace, MarksTheHostPhasesInOrderOnOneClock) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(trace_an_adaptation(), testing::ExitedWithCode(0),
-              "mrag bind: ghost plan;mrag bind: right-hand side;mrag bind: done;mrag adapt: details;"
+              "mrag bind: ghost plan;mrag bind: right-hand side;mrag bind: done;mrag adapt: begin;mrag adapt: details;"
               "mrag adapt: decisions;mrag adapt: remap;mrag adapt: grid and flux table;mrag bind: ghost plan;"
               "mrag bind: right-hand side;mrag bind: done;\n");
 }

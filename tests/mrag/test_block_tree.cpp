@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdlib>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -34,7 +35,7 @@ TEST(MragBlockTree, RefiningNextToACoarseBlockRefinesItFirst) {
 TEST(MragBlockTree, SplitThenCollapseReturnsTheTree) {
   BlockTree tree(2, 2, 3);
   tree.refine({0, 1, 1});
-  const std::set<BlockKey> before = tree.leaves();
+  const std::vector<BlockKey> before = tree.leaves();
   tree.refine({1, 2, 2});
   EXPECT_EQ(tree.leaves().size(), before.size() + 3);
   EXPECT_TRUE(tree.collapse({1, 2, 2}));
@@ -63,6 +64,9 @@ TEST(MragBlockTree, RandomAdaptationKeepsTheJumpLimit) {
       tree.collapse(pick.parent());
     }
     ASSERT_LE(largest_jump(tree), 2) << "round " << round;
+    ASSERT_TRUE(std::adjacent_find(tree.leaves().begin(), tree.leaves().end(), std::greater_equal<>()) ==
+                tree.leaves().end())
+        << "round " << round << ": leaves out of order or twice";
   }
   // The leaves tile the domain: their areas add up to the roots'.
   double area = 0;

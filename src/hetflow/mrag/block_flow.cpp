@@ -160,7 +160,9 @@ std::vector<BlockFlow::Cell> BlockFlow::cells() const {
 
 BlockFlow::Adaptation BlockFlow::adapt(double eps_refine, double eps_compress) {
   const std::size_t blocks = tree_.leaves().size();
-  // Host marks on the command timeline (core/trace.hpp) end each phase of an adaptation.
+  // Host marks on the command timeline (core/trace.hpp) end each phase of an adaptation; the first ends
+  // the host's work before it.
+  core::trace::mark("mrag adapt: begin");
   const std::vector<double> d = state().details(tree_);
   core::trace::mark("mrag adapt: details");
   // Each field's range over the grid scales its details.
@@ -174,7 +176,7 @@ BlockFlow::Adaptation BlockFlow::adapt(double eps_refine, double eps_compress) {
     range[k] = high > low ? high - low : 1;
   }
   // The leaves in order (the tree's), found by bisection.
-  const std::vector<BlockKey> leaves(tree_.leaves().begin(), tree_.leaves().end());
+  const std::vector<BlockKey>& leaves = tree_.leaves();
   const auto index_of = [&](const BlockKey& key) -> std::optional<cl_uint> {
     const auto at = std::lower_bound(leaves.begin(), leaves.end(), key);
     if (at == leaves.end() || *at != key) return std::nullopt;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <numeric>
-#include <set>
 #include <string>
 
 #include "hetflow/core/error.hpp"
@@ -44,7 +43,8 @@ BlockTree::BlockTree(int roots_x, int roots_y, int max_level, int max_jump)
         std::to_string(roots_x) + " x " + std::to_string(roots_y) + " roots, max_level " + std::to_string(max_level) +
         ", max_jump " + std::to_string(max_jump));
   for (int y = 0; y < roots_y; ++y)
-    for (int x = 0; x < roots_x; ++x) leaves_.insert({0, x, y});
+    for (int x = 0; x < roots_x; ++x) leaves_.push_back({0, x, y});
+  std::sort(leaves_.begin(), leaves_.end());
 }
 
 bool BlockTree::inside(const BlockKey& k) const {
@@ -63,10 +63,10 @@ std::vector<BlockKey> BlockTree::neighbours(const BlockKey& key) const {
   // The leaves around the block positions next to key at its level (and key's own, for its descendants or
   // a coarser leaf holding it): the covering leaf of each, or the descendants that reach key's region.
   const Region r = region(key, max_level_);
-  std::set<BlockKey> found;
+  std::vector<BlockKey> found;
   const auto collect = [&](const auto& self, const BlockKey& k) -> void {
     if (const std::optional<BlockKey> leaf = covering_leaf(k)) {
-      if (*leaf != key) found.insert(*leaf);
+      if (*leaf != key) found.push_back(*leaf);
       return;
     }
     for (int b = 0; b < 2 && k.level < max_level_; ++b)
@@ -78,7 +78,9 @@ std::vector<BlockKey> BlockTree::neighbours(const BlockKey& key) const {
       const BlockKey k{key.level, key.x + dx, key.y + dy};
       if (inside(k)) collect(collect, k);
     }
-  return {found.begin(), found.end()};
+  std::sort(found.begin(), found.end());
+  found.erase(std::unique(found.begin(), found.end()), found.end());
+  return found;
 }
 
 void BlockTree::refine(const BlockKey& key) {
@@ -97,9 +99,9 @@ void BlockTree::refine(const BlockKey& key) {
         break;
       }
   }
-  leaves_.erase(key);
+  erase(key);
   for (int b = 0; b < 2; ++b)
-    for (int a = 0; a < 2; ++a) leaves_.insert(key.child(a, b));
+    for (int a = 0; a < 2; ++a) insert(key.child(a, b));
 }
 
 bool BlockTree::collapse(const BlockKey& parent) {
@@ -109,10 +111,16 @@ bool BlockTree::collapse(const BlockKey& parent) {
       if (!is_leaf(parent.child(a, b))) return false;
   if (finer_than_jump(parent)) return false;
   for (int b = 0; b < 2; ++b)
-    for (int a = 0; a < 2; ++a) leaves_.erase(parent.child(a, b));
-  leaves_.insert(parent);
+    for (int a = 0; a < 2; ++a) erase(parent.child(a, b));
+  insert(parent);
   return true;
 }
+
+void BlockTree::insert(const BlockKey& key) {
+  leaves_.insert(std::lower_bound(leaves_.begin(), leaves_.end(), key), key);
+}
+
+void BlockTree::erase(const BlockKey& key) { leaves_.erase(std::lower_bound(leaves_.begin(), leaves_.end(), key)); }
 
 bool BlockTree::finer_than_jump(const BlockKey& parent) const {
   // The leaves around parent's children are at most max_jump levels coarser than them, so a position next

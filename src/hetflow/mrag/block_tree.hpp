@@ -1,8 +1,8 @@
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <set>
 #include <vector>
 
 namespace hetflow::mrag {
@@ -28,19 +28,20 @@ LeafList all_leaves(std::size_t count);
 // (docs/mrag.md, Blocks): they tile the domain without overlap, and edge- or corner-adjacent leaves differ
 // by at most `max_jump` levels, so that a ghost stencil reaches only adjacent blocks. Refining a block
 // refines its coarser neighbours first where the jump would be exceeded; a collapse that would exceed it
-// is refused. Leaves are kept in level-then-position order.
+// is refused. Leaves are kept in level-then-position order, in one array: an adaptation copies and walks
+// them whole and changes few.
 class BlockTree {
  public:
   // Throws core::Error unless the roots are at least 1 and 0 ≤ max_level, 1 ≤ max_jump.
   BlockTree(int roots_x, int roots_y, int max_level, int max_jump = 2);
 
-  const std::set<BlockKey>& leaves() const { return leaves_; }
+  const std::vector<BlockKey>& leaves() const { return leaves_; }
   int roots_x() const { return roots_x_; }
   int roots_y() const { return roots_y_; }
   int max_level() const { return max_level_; }
   int max_jump() const { return max_jump_; }
 
-  bool is_leaf(const BlockKey& key) const { return leaves_.count(key) != 0; }
+  bool is_leaf(const BlockKey& key) const { return std::binary_search(leaves_.begin(), leaves_.end(), key); }
   // The leaf that covers `key`'s region at `key`'s level or coarser, if one does; none when finer leaves
   // tile it (or it lies outside the domain).
   std::optional<BlockKey> covering_leaf(const BlockKey& key) const;
@@ -61,9 +62,11 @@ class BlockTree {
   // Whether a leaf more than max_jump levels finer than `parent` touches it from outside: collapsing
   // `parent` would break the jump limit.
   bool finer_than_jump(const BlockKey& parent) const;
+  void insert(const BlockKey& key);
+  void erase(const BlockKey& key);
 
   int roots_x_, roots_y_, max_level_, max_jump_;
-  std::set<BlockKey> leaves_;
+  std::vector<BlockKey> leaves_;
 };
 
 }  // namespace hetflow::mrag

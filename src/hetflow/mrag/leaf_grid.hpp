@@ -2,9 +2,11 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
+#include "hetflow/core/parallel.hpp"
 #include "hetflow/mrag/block_tree.hpp"
 
 namespace hetflow::mrag {
@@ -17,18 +19,22 @@ namespace hetflow::mrag {
 class LeafGrid {
  public:
   explicit LeafGrid(const BlockTree& tree)
-      : leaves_(tree.leaves().begin(), tree.leaves().end()), roots_x_(tree.roots_x()), roots_y_(tree.roots_y()) {
+      : leaves_(tree.leaves()), roots_x_(tree.roots_x()), roots_y_(tree.roots_y()) {
     for (const BlockKey& leaf : leaves_) deepest_ = std::max(deepest_, leaf.level);
     nx_ = static_cast<std::size_t>(tree.roots_x()) << deepest_;
-    cells_.resize(nx_ * (static_cast<std::size_t>(tree.roots_y()) << deepest_));
-    for (std::uint32_t index = 0; index < leaves_.size(); ++index) {
-      const BlockKey& leaf = leaves_[index];
-      const int shift = deepest_ - leaf.level;
-      const std::size_t x0 = static_cast<std::size_t>(leaf.x) << shift, y0 = static_cast<std::size_t>(leaf.y) << shift;
-      const std::size_t side = std::size_t{1} << shift;
-      for (std::size_t y = y0; y < y0 + side; ++y)
-        std::fill_n(cells_.begin() + static_cast<std::ptrdiff_t>(y * nx_ + x0), side, index);
-    }
+    // The leaves tile the domain, so every position is written once: by ranges of leaves in parallel, into
+    // memory left uninitialised.
+    cells_.reset(new std::uint32_t[nx_ * (static_cast<std::size_t>(tree.roots_y()) << deepest_)]);
+    core::parallel_ranges(leaves_.size(), 256, [&](std::size_t first, std::size_t last) {
+      for (std::size_t index = first; index < last; ++index) {
+        const BlockKey& leaf = leaves_[index];
+        const int shift = deepest_ - leaf.level;
+        const std::size_t side = std::size_t{1} << shift;
+        const std::size_t x0 = leaf.x * side, y0 = leaf.y * side;
+        for (std::size_t y = y0; y < y0 + side; ++y)
+          std::fill_n(cells_.get() + y * nx_ + x0, side, static_cast<std::uint32_t>(index));
+      }
+    });
   }
 
   struct Entry {
@@ -61,7 +67,7 @@ class LeafGrid {
   int roots_x_, roots_y_;
   int deepest_ = 0;
   std::size_t nx_ = 0;
-  std::vector<std::uint32_t> cells_;
+  std::unique_ptr<std::uint32_t[]> cells_;
 };
 
 }  // namespace hetflow::mrag
