@@ -60,6 +60,72 @@ TEST(MragGhostRecipes, EveryLeafTakesItsOwnResolution) {
         }
 }
 
+// Over a run of adaptations (a few leaves refined or collapsed each time) recipes kept from plan to plan give
+// every leaf the recipe its own resolution gives and the slots' leaves a fresh plan gives, though most
+// leaves keep the kind and slots the last plan gave them.
+TEST(MragGhostRecipes, KindsKeptAcrossAdaptationsAreEachLeafsOwn) {
+  for (const Domain& domain : domains())
+    for (const auto& [width, corners] : {std::pair{3, false}, std::pair{4, true}}) {
+      GhostRecipes kept(8, width, corners, domain.sides);
+      BlockTree tree = random_tree(4, 5);
+      std::uint64_t seed = 9;
+      for (int round = 0; round < 8; ++round) {
+        for (int change = 0; change < 3; ++change) {
+          const std::vector<BlockKey> leaves(tree.leaves().begin(), tree.leaves().end());
+          seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+          const BlockKey& leaf = leaves[(seed >> 33) % leaves.size()];
+          if ((seed >> 20) % 2 == 0 && leaf.level < tree.max_level())
+            tree.refine(leaf);
+          else if (leaf.level > 0)
+            tree.collapse(leaf.parent());
+        }
+        const GhostPlan plan = kept.plan(LeafGrid(tree));
+        for (std::uint32_t b = 0; b < plan.kind.size(); ++b)
+          ASSERT_EQ(kept.kind(plan.kind[b]), ghost_recipe(tree, b, 8, width, corners, domain.sides, kept.window()))
+              << domain.name << ", band " << width << ", round " << round << ", leaf " << b;
+        const GhostPlan fresh = GhostRecipes(8, width, corners, domain.sides).plan(LeafGrid(tree));
+        ASSERT_EQ(plan.slot_first, fresh.slot_first) << domain.name << ", band " << width << ", round " << round;
+        ASSERT_EQ(plan.slot_leaf, fresh.slot_leaf) << domain.name << ", band " << width << ", round " << round;
+      }
+    }
+}
+
+// A change that only wraps into a window, across a periodic side: the root at the east edge takes a new
+// recipe when a block at the west edge is refined.
+TEST(MragGhostRecipes, AChangeAcrossAPeriodicSideReachesTheWindow) {
+  const Sides periodic = sides(Edge::periodic, Edge::periodic);
+  GhostRecipes kept(16, 3, false, periodic);
+  BlockTree before(6, 6, 2);
+  before.refine({0, 0, 2});
+  BlockTree after = before;
+  after.refine({1, 0, 4});
+  const auto east = [](const BlockTree& tree) {
+    return static_cast<std::uint32_t>(std::find(tree.leaves().begin(), tree.leaves().end(), BlockKey{0, 5, 2}) -
+                                      tree.leaves().begin());
+  };
+  kept.plan(LeafGrid(after));  // the window the recursions of both trees need
+  const std::size_t generation = kept.generation();
+  const std::uint32_t kind_before = kept.plan(LeafGrid(before)).kind[east(before)];
+  const std::uint32_t kind_after = kept.plan(LeafGrid(after)).kind[east(after)];
+  ASSERT_EQ(kept.generation(), generation);  // the same window: kinds kept their numbers
+  EXPECT_NE(kind_after, kind_before);
+  EXPECT_EQ(kept.kind(kind_after), ghost_recipe(after, east(after), 16, 3, false, periodic, kept.window()));
+}
+
+// A recursion that reaches across a periodic side is measured at the images nearest the block, so leaves
+// refined at the domain's edge keep the window a band of 3 on blocks of 16 cells needs (2 blocks), however
+// many roots the domain has.
+TEST(MragGhostRecipes, RefinementAtAPeriodicSideKeepsTheWindow) {
+  for (const int roots : {6, 16}) {
+    BlockTree tree(roots, roots, 2);
+    tree.refine({0, 0, 2});
+    tree.refine({1, 0, 4});
+    GhostRecipes recipes(16, 3, false, sides(Edge::periodic, Edge::periodic));
+    recipes.plan(LeafGrid(tree));
+    EXPECT_EQ(recipes.window(), 2) << roots << " roots";
+  }
+}
+
 // Around a bubble and a shock most blocks look like others: 3 × 2 roots refined five times along a circle
 // and a line, as the shock–bubble's trees are, take 238 kinds of band-4 recipes for 642 leaves (measured;
 // the bound leaves room for a change in what the surroundings compare).

@@ -1,6 +1,7 @@
 #include "hetflow/mrag/ghost_recipes.hpp"
 
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <string>
 #include <utility>
@@ -81,6 +82,100 @@ std::string surroundings(const LeafGrid& grid, const Sides& sides, int window, c
   return code;
 }
 
+// Whether the window of a block reaches a changed leaf (one of two trees' leaves that the other lacks): the
+// changed leaves' regions at level 20 (the deepest a tree has), listed by the cells of a raster of at most
+// 4,096 cells they overlap. A window reaches a leaf when their regions share area, across periodic sides too.
+class ChangeMap {
+ public:
+  ChangeMap(const LeafGrid& grid, const Sides& sides, const std::vector<BlockKey>& changed)
+      : periodic_{sides.west == Edge::periodic, sides.south == Edge::periodic},
+        extent_{static_cast<long>(grid.roots_x()) << deepest, static_cast<long>(grid.roots_y()) << deepest} {
+    int level = 0;
+    while (level < deepest && (static_cast<long>(grid.roots_x()) * grid.roots_y() << (2 * level + 2)) <= 4096) ++level;
+    shift_ = deepest - level;
+    cells_ = {extent_[0] >> shift_, extent_[1] >> shift_};
+    for (const BlockKey& k : changed) boxes_.push_back(box(k.level, k.x, k.y, 0));
+    start_.assign(static_cast<std::size_t>(cells_[0] * cells_[1]) + 1, 0);
+    for_cells([&](std::size_t cell, std::uint32_t) { ++start_[cell + 1]; });
+    for (std::size_t c = 1; c < start_.size(); ++c) start_[c] += start_[c - 1];
+    std::vector<std::uint32_t> next(start_.begin(), start_.end() - 1);
+    listed_.resize(start_.back());
+    for_cells([&](std::size_t cell, std::uint32_t k) { listed_[next[cell]++] = k; });
+  }
+
+  bool reaches(const BlockKey& block, int window) const {
+    if (boxes_.empty()) return false;
+    const Box w = box(block.level, block.x, block.y, window);
+    std::array<std::pair<long, long>, 2> pieces[2];
+    std::size_t count[2];
+    for (int axis = 0; axis < 2; ++axis) count[axis] = wrapped(w.low[axis], w.high[axis], axis, pieces[axis]);
+    for (std::size_t i = 0; i < count[0]; ++i)
+      for (std::size_t j = 0; j < count[1]; ++j) {
+        const Box piece{{pieces[0][i].first, pieces[1][j].first}, {pieces[0][i].second, pieces[1][j].second}};
+        for (long cy = piece.low[1] >> shift_; cy <= (piece.high[1] - 1) >> shift_; ++cy)
+          for (long cx = piece.low[0] >> shift_; cx <= (piece.high[0] - 1) >> shift_; ++cx) {
+            const auto cell = static_cast<std::size_t>(cy * cells_[0] + cx);
+            for (std::uint32_t k = start_[cell]; k < start_[cell + 1]; ++k)
+              if (overlap(piece, boxes_[listed_[k]])) return true;
+          }
+      }
+    return false;
+  }
+
+ private:
+  static constexpr int deepest = 20;
+  struct Box {
+    long low[2], high[2];
+  };
+
+  // The region of block (level, x, y) widened by `margin` blocks of its level, at the deepest level.
+  static Box box(int level, long x, long y, long margin) {
+    const int up = deepest - level;
+    return {{(x - margin) << up, (y - margin) << up}, {(x + margin + 1) << up, (y + margin + 1) << up}};
+  }
+  static bool overlap(const Box& a, const Box& b) {
+    return a.low[0] < b.high[0] && b.low[0] < a.high[0] && a.low[1] < b.high[1] && b.low[1] < a.high[1];
+  }
+
+  // [low, high) on `axis` inside the domain: clipped, or wrapped across a periodic axis into one or two
+  // pieces; their count.
+  std::size_t wrapped(long low, long high, int axis, std::array<std::pair<long, long>, 2>& out) const {
+    const long n = extent_[axis];
+    if (!periodic_[axis] || high - low >= n) {
+      out[0] = periodic_[axis] && high - low >= n ? std::pair{0L, n} : std::pair{std::max(low, 0L), std::min(high, n)};
+      return out[0].first < out[0].second ? 1 : 0;
+    }
+    if (low < 0) {
+      out = {std::pair{low + n, n}, std::pair{0L, high}};
+      return 2;
+    }
+    if (high > n) {
+      out = {std::pair{low, n}, std::pair{0L, high - n}};
+      return 2;
+    }
+    out[0] = {low, high};
+    return 1;
+  }
+
+  // Calls f(cell, k) for every raster cell the changed leaf k overlaps.
+  template <class F>
+  void for_cells(const F& f) const {
+    for (std::uint32_t k = 0; k < boxes_.size(); ++k) {
+      const Box& b = boxes_[k];
+      for (long cy = b.low[1] >> shift_; cy <= (b.high[1] - 1) >> shift_; ++cy)
+        for (long cx = b.low[0] >> shift_; cx <= (b.high[0] - 1) >> shift_; ++cx)
+          f(static_cast<std::size_t>(cy * cells_[0] + cx), k);
+    }
+  }
+
+  std::array<bool, 2> periodic_;
+  std::array<long, 2> extent_;
+  int shift_ = 0;
+  std::array<long, 2> cells_{};
+  std::vector<Box> boxes_;
+  std::vector<std::uint32_t> start_, listed_;
+};
+
 // The recipe of leaf `index`, or none when its recursion reached past `window` blocks of its level.
 std::optional<GhostRecipe> build_recipe(const LeafGrid& grid, std::uint32_t index, int s,
                                         const std::vector<std::pair<int, int>>& cells, const Sides& sides,
@@ -88,7 +183,7 @@ std::optional<GhostRecipe> build_recipe(const LeafGrid& grid, std::uint32_t inde
   const std::vector<BlockKey>& leaves = grid.leaves();
   const BlockKey& block = leaves[index];
   detail::Part part;
-  detail::Resolver resolver(grid, s, sides, part, block.level);
+  detail::Resolver resolver(grid, s, sides, part, block);
   std::vector<GhostSource> terms;
   for (const auto& [gi, gj] : cells) {
     resolver.add(block.level, static_cast<long>(block.x) * s + gi, static_cast<long>(block.y) * s + gj, 1.0, 0, terms);
@@ -186,9 +281,34 @@ GhostPlan GhostRecipes::plan(const LeafGrid& grid) {
   // Leaves are looked up in parallel (the map only read), those whose surroundings are new marked `unknown`.
   // A recursion that reaches past the window widens it, and the recipes are looked up again.
   constexpr std::uint32_t unknown = 0xFFFFFFFFu;
+  // Each leaf both trees hold: its index in the last plan (`was`, and the reverse `now`) and its kind there;
+  // found by walking both leaf lists, as are the leaves either tree holds alone.
+  std::vector<std::uint32_t> kept(leaves.size(), unknown), was(leaves.size(), unknown);
+  std::vector<std::uint32_t> now(last_leaves_.size(), unknown);
+  std::vector<BlockKey> changed;
+  if (last_generation_ == generation_ && !last_leaves_.empty()) {
+    std::size_t old = 0;
+    for (std::size_t b = 0; b < leaves.size(); ++b) {
+      for (; old < last_leaves_.size() && last_leaves_[old] < leaves[b]; ++old) changed.push_back(last_leaves_[old]);
+      if (old < last_leaves_.size() && last_leaves_[old] == leaves[b]) {
+        kept[b] = last_kind_[old];
+        was[b] = static_cast<std::uint32_t>(old);
+        now[old++] = static_cast<std::uint32_t>(b);
+      } else {
+        changed.push_back(leaves[b]);
+      }
+    }
+    changed.insert(changed.end(), last_leaves_.begin() + static_cast<std::ptrdiff_t>(old), last_leaves_.end());
+  }
+  const ChangeMap change(grid, sides_, changed);
   for (;;) {
     core::parallel_ranges(leaves.size(), 64, [&](std::size_t first, std::size_t last) {
       for (std::size_t b = first; b < last; ++b) {
+        if (kept[b] != unknown && !change.reaches(leaves[b], window_)) {
+          plan.kind[b] = kept[b];
+          continue;
+        }
+        kept[b] = unknown;
         codes[b] = surroundings(grid, sides_, window_, leaves[b]);
         const auto known = ids_.find(codes[b]);
         plan.kind[b] = known == ids_.end() ? unknown : known->second;
@@ -216,6 +336,7 @@ GhostPlan GhostRecipes::plan(const LeafGrid& grid) {
     ++generation_;
     ids_.clear();
     kinds_.clear();
+    std::fill(kept.begin(), kept.end(), unknown);
   }
   for (std::size_t b = 0; b < leaves.size(); ++b)
     if (plan.kind[b] == unknown) plan.kind[b] = ids_.at(codes[b]);
@@ -229,6 +350,12 @@ GhostPlan GhostRecipes::plan(const LeafGrid& grid) {
     for (std::size_t b = first; b < last; ++b) {
       const BlockKey& block = leaves[b];
       const GhostRecipe& r = *kinds_[plan.kind[b]];
+      // A leaf that kept its kind reads the leaves it read, which no change reached either.
+      if (kept[b] != unknown) {
+        const std::uint32_t* from = last_slot_leaf_.data() + last_slot_first_[was[b]];
+        for (std::size_t k = 0; k < r.slots.size(); ++k) plan.slot_leaf[plan.slot_first[b] + k] = now[from[k]];
+        continue;
+      }
       for (std::size_t k = 0; k < r.slots.size(); ++k) {
         const BlockKey& rel = r.slots[k];
         const int level = block.level + rel.level;
@@ -241,6 +368,11 @@ GhostPlan GhostRecipes::plan(const LeafGrid& grid) {
       }
     }
   });
+  last_leaves_ = leaves;
+  last_kind_ = plan.kind;
+  last_slot_first_ = plan.slot_first;
+  last_slot_leaf_ = plan.slot_leaf;
+  last_generation_ = generation_;
   return plan;
 }
 

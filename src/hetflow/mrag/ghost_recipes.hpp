@@ -49,7 +49,9 @@ struct GhostPlan {
 // since the recursion never reaches beyond the window (ghost_recipe checks it), so they share the recipe's
 // sources and its order of summation: the ghost values are the ones each block's own resolution gives, bit
 // for bit. Nodes are resolved once per block, not shared between blocks. Kinds keep their numbers until a
-// recursion reaches past the window, which widens it and starts the kinds anew (generation()).
+// recursion reaches past the window, which widens it and starts the kinds anew (generation()). A plan
+// keeps the kind and the slots' leaves the last plan gave a leaf whose window no changed leaf reaches (the
+// leaves in one of the two trees only), since its surroundings are then the same.
 class GhostRecipes {
  public:
   // Throws core::Error unless s ≥ 2 width and the sides are consistent.
@@ -77,6 +79,10 @@ class GhostRecipes {
   std::size_t generation_ = 0;
   std::unordered_map<std::string, std::uint32_t> ids_;
   std::vector<std::unique_ptr<const GhostRecipe>> kinds_;
+  // The leaves, kinds and slots of the last plan, and its generation.
+  std::vector<BlockKey> last_leaves_;
+  std::vector<std::uint32_t> last_kind_, last_slot_first_, last_slot_leaf_;
+  std::size_t last_generation_ = 0;
 };
 
 }  // namespace hetflow::mrag

@@ -101,9 +101,9 @@ struct Part {
 // value instead of each repeating its terms.
 class Resolver {
  public:
-  // `level`: the level of the block whose ghosts are resolved, in whose cells reach() is measured.
-  Resolver(const LeafGrid& grid, int s, const Sides& sides, Part& part, int level)
-      : grid_(grid), s_(s), sides_(sides), part_(part), level_(level) {}
+  // `block`: the block whose ghosts are resolved, in whose level's cells reach() is measured.
+  Resolver(const LeafGrid& grid, int s, const Sides& sides, Part& part, const BlockKey& block)
+      : grid_(grid), s_(s), sides_(sides), part_(part), level_(block.level), block_(block) {}
 
   // Adds weight × the average of cell (i, j) of level l to `terms`, its momenta negated as `flip` says.
   void add(int level, long i, long j, double weight, std::uint8_t flip, std::vector<GhostSource>& terms) {
@@ -130,7 +130,9 @@ class Resolver {
   }
 
   // The cells met so far, in cells of the block's level before the domain's sides apply: [x0, x1) × [y0, y1)
-  // as {x0, x1, y0, y1}. Every lookup the recursion made lies inside.
+  // as {x0, x1, y0, y1}, a cell across a periodic side taken at its image nearest the block (nodes are
+  // shared by their place inside the domain, so a recursion may name a cell across the side by its place
+  // inside). Every lookup the recursion made lies inside.
   const std::array<long, 4>& reach() const { return reach_; }
 
   // Appends the sources of `terms` to `out`, those of one source and flip summed, in the order of their
@@ -200,13 +202,23 @@ class Resolver {
 
   // Widens reach() by the region of cell (i, j) of `level`, before the domain's sides apply.
   void track(int level, long i, long j) {
-    const auto span = [&](long at) -> std::pair<long, long> {
-      if (level <= level_) return {at << (level_ - level), (at + 1) << (level_ - level)};
-      const int shift = level - level_;
-      return {at >> shift, (at + (1L << shift)) >> shift};
+    // The span on an axis of `roots` roots whose block lies at `block`, moved by whole periods of a
+    // periodic axis to lie nearest the block's middle.
+    const auto span = [&](long at, int roots, long block, bool periodic) -> std::pair<long, long> {
+      std::pair<long, long> r;
+      if (level <= level_) {
+        r = {at << (level_ - level), (at + 1) << (level_ - level)};
+      } else {
+        const int shift = level - level_;
+        r = {at >> shift, (at + (1L << shift)) >> shift};
+      }
+      if (!periodic) return r;
+      const long n = static_cast<long>(roots) * s_ << level_, away = block * s_ + s_ / 2 - (r.first + r.second) / 2;
+      const long periods = (away + n / 2) / n - ((away + n / 2) % n < 0 ? 1 : 0);  // rounded down
+      return {r.first + periods * n, r.second + periods * n};
     };
-    const auto [i0, i1] = span(i);
-    const auto [j0, j1] = span(j);
+    const auto [i0, i1] = span(i, grid_.roots_x(), block_.x, sides_.west == Edge::periodic);
+    const auto [j0, j1] = span(j, grid_.roots_y(), block_.y, sides_.south == Edge::periodic);
     reach_ = {std::min(reach_[0], i0), std::max(reach_[1], i1), std::min(reach_[2], j0), std::max(reach_[3], j1)};
   }
 
@@ -215,6 +227,7 @@ class Resolver {
   Sides sides_;
   Part& part_;
   int level_;
+  BlockKey block_;
   std::array<long, 4> reach_{LONG_MAX, LONG_MIN, LONG_MAX, LONG_MIN};
   std::deque<std::vector<GhostSource>> scratch_;
   std::size_t active_ = 0;
