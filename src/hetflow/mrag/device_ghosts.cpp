@@ -89,23 +89,31 @@ DeviceGhosts<Real>::DeviceGhosts(const core::Queue& queue, std::shared_ptr<const
     nodes += static_cast<cl_uint>(kinds.kind(plan.kind[b]).nodes());
   }
   count_ = listed.size() / 4;
-  std::vector<cl_uchar> side(count);
-  const int span = s + 2 * width;
-  std::vector<cl_int> slots(static_cast<std::size_t>(span) * span, -1);
-  for (std::size_t g = 0; g < count; ++g) {
-    const auto [i, j] = cells[g];
-    side[g] = static_cast<cl_uchar>(side_of(i, j, s));
-    slots[static_cast<std::size_t>((j + width) * span + i + width)] = static_cast<cl_int>(g);
-  }
-  std::vector<Real> inflow;
-  for (const FaceState& w : kinds.sides().inflow)
-    for (const double q : conserved(w)) inflow.push_back(static_cast<Real>(q));
   blocks_ = core::upload(queue, listed, CL_MEM_READ_ONLY);
   slot_leaf_ = core::upload(queue, plan.slot_leaf, CL_MEM_READ_ONLY);
   neighbours_ = core::upload(queue, neighbours, CL_MEM_READ_ONLY);
-  ghost_side_ = core::upload(queue, side, CL_MEM_READ_ONLY);
-  inflow_ = core::upload(queue, inflow, CL_MEM_READ_ONLY);
-  slots_ = core::upload(queue, slots, CL_MEM_READ_ONLY);
+  // The band's layout and the inflow states depend on the band and the sides alone: those of `recycled`
+  // serve as they are.
+  if (recycled) {
+    ghost_side_ = std::exchange(recycled->ghost_side_, {});
+    inflow_ = std::exchange(recycled->inflow_, {});
+    slots_ = std::exchange(recycled->slots_, {});
+  } else {
+    std::vector<cl_uchar> side(count);
+    const int span = s + 2 * width;
+    std::vector<cl_int> slots(static_cast<std::size_t>(span) * span, -1);
+    for (std::size_t g = 0; g < count; ++g) {
+      const auto [i, j] = cells[g];
+      side[g] = static_cast<cl_uchar>(side_of(i, j, s));
+      slots[static_cast<std::size_t>((j + width) * span + i + width)] = static_cast<cl_int>(g);
+    }
+    std::vector<Real> inflow;
+    for (const FaceState& w : kinds.sides().inflow)
+      for (const double q : conserved(w)) inflow.push_back(static_cast<Real>(q));
+    ghost_side_ = core::upload(queue, side, CL_MEM_READ_ONLY);
+    inflow_ = core::upload(queue, inflow, CL_MEM_READ_ONLY);
+    slots_ = core::upload(queue, slots, CL_MEM_READ_ONLY);
+  }
   ghosts_ = core::at_least(queue.context(), recycled ? std::exchange(recycled->ghosts_, {}) : core::Buffer<Real>{},
                            std::max<std::size_t>(blocks * fields * count, 1));
   nodes_ = core::at_least(queue.context(), recycled ? std::exchange(recycled->nodes_, {}) : core::Buffer<Real>{},

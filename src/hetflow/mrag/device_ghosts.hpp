@@ -31,7 +31,8 @@ template <class Real>
 class DeviceGhosts {
  public:
   // `recipes` made `plan`; the ghosts keep them. The band and node buffers of `recycled` (the same band of
-  // the tree before an adaptation) are taken over, and kept where they are large enough (core::at_least).
+  // the tree before an adaptation) are taken over, and kept where they are large enough (core::at_least),
+  // as are its band layout and inflow states.
   DeviceGhosts(const core::Queue& queue, std::shared_ptr<const DeviceRecipes<Real>> recipes, const GhostPlan& plan,
                const LeafList& own, bool direct = false, DeviceGhosts* recycled = nullptr);
 
