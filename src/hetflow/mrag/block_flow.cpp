@@ -191,18 +191,16 @@ BlockFlow::Adaptation BlockFlow::adapt(double eps_refine, double eps_compress) {
       next.refine(leaves[b]);
       ++done.refined;
     }
-  // The leaves by parent, so that each group of four sibling leaves lies together, parents ascending.
-  std::vector<std::pair<BlockKey, cl_uint>> by_parent;
-  for (std::size_t b = 0; b < blocks; ++b)
-    if (leaves[b].level > 0) by_parent.emplace_back(leaves[b].parent(), static_cast<cl_uint>(b));
-  std::sort(by_parent.begin(), by_parent.end());
-  for (std::size_t k = 0; k < by_parent.size();) {
-    std::size_t n = 1;
-    while (k + n < by_parent.size() && by_parent[k + n].first == by_parent[k].first) ++n;
-    const bool quiet = n == 4 && std::all_of(by_parent.begin() + k, by_parent.begin() + k + n,
-                                             [&](const auto& child) { return detail[child.second] < eps_compress; });
-    if (quiet && next.collapse(by_parent[k].first)) ++done.collapsed;
-    k += n;
+  // Groups of four sibling leaves, parents ascending: in the leaves' order a first child (even x and y) is
+  // followed by its sibling above, and the two to its right lie together further on.
+  for (std::size_t b = 0; b + 1 < blocks; ++b) {
+    const BlockKey& first = leaves[b];
+    if (first.level == 0 || (first.x & 1) || (first.y & 1) || leaves[b + 1] != first.parent().child(0, 1)) continue;
+    const std::optional<cl_uint> right = index_of(first.parent().child(1, 0));
+    if (!right || *right + 1 >= blocks || leaves[*right + 1] != first.parent().child(1, 1)) continue;
+    const bool quiet = detail[b] < eps_compress && detail[b + 1] < eps_compress && detail[*right] < eps_compress &&
+                       detail[*right + 1] < eps_compress;
+    if (quiet && next.collapse(first.parent())) ++done.collapsed;
   }
   if (next.leaves() == tree_.leaves()) return done;
 
