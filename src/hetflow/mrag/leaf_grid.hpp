@@ -1,58 +1,35 @@
 #pragma once
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <vector>
 
-#include "hetflow/core/parallel.hpp"
 #include "hetflow/mrag/block_tree.hpp"
 
 namespace hetflow::mrag {
 
-// A tree's leaves in their order, and the leaf covering each block position of the tree's deepest present
-// level, so that the leaf covering a key is one array read instead of a walk up the tree; and the tree's
-// roots, so that the plans made from a grid need no tree. The plans and
-// tables of one tree share one grid (docs/mrag.md, Adaptation): it spans the whole domain at the finest
-// level, which on a strongly adapted tree holds many more positions than the tree has leaves.
+// A tree's leaves in their order, and an open-addressing hash of its blocks (each leaf with its index, each
+// inner block marked as split), so that the leaf covering a key is a probe or two instead of a walk down the
+// tree; and the tree's roots, so that the plans made from a grid need no tree. The plans and tables of one
+// tree share one grid (docs/mrag.md, Adaptation); its size follows the tree's leaves, not its finest level.
 class LeafGrid {
  public:
-  explicit LeafGrid(const BlockTree& tree)
-      : leaves_(tree.leaves()), roots_x_(tree.roots_x()), roots_y_(tree.roots_y()) {
-    for (const BlockKey& leaf : leaves_) deepest_ = std::max(deepest_, leaf.level);
-    nx_ = static_cast<std::size_t>(tree.roots_x()) << deepest_;
-    // The leaves tile the domain, so every position is written once: by ranges of leaves in parallel, into
-    // memory left uninitialised.
-    cells_.reset(new std::uint32_t[nx_ * (static_cast<std::size_t>(tree.roots_y()) << deepest_)]);
-    core::parallel_ranges(leaves_.size(), 256, [&](std::size_t first, std::size_t last) {
-      for (std::size_t index = first; index < last; ++index) {
-        const BlockKey& leaf = leaves_[index];
-        const int shift = deepest_ - leaf.level;
-        const std::size_t side = std::size_t{1} << shift;
-        const std::size_t x0 = leaf.x * side, y0 = leaf.y * side;
-        for (std::size_t y = y0; y < y0 + side; ++y)
-          std::fill_n(cells_.get() + y * nx_ + x0, side, static_cast<std::uint32_t>(index));
-      }
-    });
-  }
+  // Throws core::Error for a tree whose finest level has 2^29 blocks or more along a side.
+  explicit LeafGrid(const BlockTree& tree);
 
   struct Entry {
     std::uint32_t index = 0;
     BlockKey leaf;
   };
   // The leaf that covers `key` (inside the domain) at its level or coarser; none when finer leaves tile it.
-  std::optional<Entry> covering(const BlockKey& key) const {
-    // A key below the deepest level lies inside one leaf, which covers it.
-    if (key.level > deepest_) {
-      const int shift = key.level - deepest_;
-      return entry(static_cast<std::size_t>(key.y >> shift) * nx_ + static_cast<std::size_t>(key.x >> shift));
+  std::optional<Entry> covering(BlockKey key) const {
+    // A key the tree does not hold lies inside a leaf of a coarser level: its nearest ancestor the tree holds.
+    for (; key.level >= 0; key = key.parent()) {
+      const std::uint32_t value = find(key);
+      if (value == split) return std::nullopt;
+      if (value != absent) return Entry{value, leaves_[value]};
     }
-    const int shift = deepest_ - key.level;
-    const Entry e =
-        entry((static_cast<std::size_t>(key.y) << shift) * nx_ + (static_cast<std::size_t>(key.x) << shift));
-    if (e.leaf.level > key.level) return std::nullopt;
-    return e;
+    return std::nullopt;
   }
 
   // The leaves in the tree's order: leaf b of a plan or table is leaves()[b].
@@ -61,13 +38,36 @@ class LeafGrid {
   int roots_y() const { return roots_y_; }
 
  private:
-  Entry entry(std::size_t cell) const { return {cells_[cell], leaves_[cells_[cell]]}; }
+  static constexpr std::uint32_t absent = 0xFFFFFFFFu, split = 0xFFFFFFFEu;
+  struct Slot {
+    std::uint64_t key = 0;  // 0: empty (a packed key is never 0)
+    std::uint32_t value = absent;
+  };
+
+  // Level, x and y in one word: level + 1 in the top 6 bits, x and y in 29 bits each.
+  static std::uint64_t packed(const BlockKey& k) {
+    return (static_cast<std::uint64_t>(k.level + 1) << 58) | (static_cast<std::uint64_t>(k.x) << 29) |
+           static_cast<std::uint64_t>(k.y);
+  }
+  // The first slot of a packed key: a multiplicative hash's top bits.
+  std::size_t home(std::uint64_t key) const { return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> shift_); }
+
+  std::uint32_t find(const BlockKey& k) const {
+    const std::uint64_t key = packed(k);
+    for (std::size_t at = home(key);; at = (at + 1) & mask_) {
+      const Slot& slot = slots_[at];
+      if (slot.key == key) return slot.value;
+      if (slot.key == 0) return absent;
+    }
+  }
+  // Marks `key` with `value` (a leaf's index or `split`); false when it was there already.
+  bool insert(const BlockKey& k, std::uint32_t value);
 
   std::vector<BlockKey> leaves_;
   int roots_x_, roots_y_;
-  int deepest_ = 0;
-  std::size_t nx_ = 0;
-  std::unique_ptr<std::uint32_t[]> cells_;
+  std::vector<Slot> slots_;
+  std::size_t mask_ = 0;
+  int shift_ = 64;
 };
 
 }  // namespace hetflow::mrag
