@@ -18,6 +18,10 @@ core::NDRange mrag_range(const core::DeviceInfo& device) { return core::strided_
 
 namespace {
 
+// The fill's work-items per block: a band's ghosts take a few passes, and the gathers of many ghosts wait on
+// memory at once (docs/mrag.md, Ghosts).
+constexpr std::size_t fill_group = 128;
+
 // mrag_ghosts.cl's ALL_GROUPS: a fill outside local time steps.
 constexpr cl_uint all_groups = 0xFFFFFFFFu;
 
@@ -127,8 +131,8 @@ DeviceGhosts<Real>::DeviceGhosts(const core::Queue& queue, std::shared_ptr<const
   args.add(inflow_);
   fill_.set(22, nodes_);
   fill_.set(23, ghosts_);
-  global_ = mrag_range(queue.context().device().info);
-  local_ = core::NDRange(mrag_work_group);
+  global_ = core::strided_range(queue.context().device().info, fill_group, 32);
+  local_ = core::NDRange(fill_group);
 }
 
 template <class Real>

@@ -41,6 +41,8 @@ void gather(const uint first, const uint last, __global const uint* restrict slo
             __global const real_t* restrict inflow, __global const real_t* restrict data, const stage_time_t time,
             __global const real_t* restrict nodes, real_t sum[FIELDS]) {
   for (int f = 0; f < FIELDS; ++f) sum[f] = 0;
+  // Unrolled, so that the loads of several sources are in flight at once.
+#pragma unroll 4
   for (uint k = first; k < last; ++k) {
     real_t value[FIELDS];
     if (source_block[k] == INFLOW_SOURCE) {
