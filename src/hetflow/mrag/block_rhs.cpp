@@ -127,7 +127,8 @@ BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, Part p
   if (scheme.colour) scheme.colour->define(options);
   const core::Program& program = queue.context().program("mrag/mrag_rhs.cl", options);
   update_ = program.kernel("mrag_update");
-  rates_ = core::Buffer<Real>(queue.context(), std::max<std::size_t>(own_count() * (s / tile_rows_), 1));
+  rates_ = core::at_least(queue.context(), recycled ? std::exchange(recycled->rates_, {}) : core::Buffer<Real>{},
+                          std::max<std::size_t>(own_count() * (s / tile_rows_), 1));
   core::KernelArgs(update_, precision_of<Real>, 3)
       .add(inv_h_)
       .skip()

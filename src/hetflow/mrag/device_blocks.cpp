@@ -181,17 +181,17 @@ class DeviceBlocksOf final : public DeviceBlocks {
     const std::size_t blocks = tree.leaves().size();
     if (next_band_.valid()) band_ = next_band_.get();
     band_->fill(queue_, q_);
-    core::Kernel details = adapt_program().kernel("mrag_block_details");
-    core::Buffer<Real> out(queue_.context(), 6 * blocks);
-    core::KernelArgs(details)
+    if (!details_.get()) details_ = adapt_program().kernel("mrag_block_details");
+    details_out_ = core::at_least(queue_.context(), std::exchange(details_out_, {}), 6 * blocks);
+    core::KernelArgs(details_)
         .add(static_cast<cl_uint>(blocks))
         .add(q_)
         .add(band_->ghosts())
         .add(band_->slots())
-        .add(out);
-    details.enqueue(queue_, global_, local_);
+        .add(details_out_);
+    details_.enqueue(queue_, global_, local_);
     std::vector<Real> d(6 * blocks);
-    out.read(queue_, std::span<Real>(d));
+    details_out_.read(queue_, std::span<Real>(d));
     return {d.begin(), d.end()};
   }
 
@@ -213,8 +213,8 @@ class DeviceBlocksOf final : public DeviceBlocks {
     const auto child_d = core::upload(queue_, child, CL_MEM_READ_ONLY);
     core::Buffer<Real> q = core::at_least(queue_.context(), std::exchange(spare_, {}),
                                           next.leaves().size() * fields * static_cast<std::size_t>(s_) * s_);
-    core::Kernel remap = adapt_program().kernel("mrag_remap");
-    core::KernelArgs(remap)
+    if (!remap_.get()) remap_ = adapt_program().kernel("mrag_remap");
+    core::KernelArgs(remap_)
         .add(static_cast<cl_uint>(next.leaves().size()))
         .add(mode_d)
         .add(source_d)
@@ -223,7 +223,7 @@ class DeviceBlocksOf final : public DeviceBlocks {
         .add(band_->ghosts())
         .add(band_->slots())
         .add(q);
-    remap.enqueue(queue_, global_, local_);
+    remap_.enqueue(queue_, global_, local_);
     return q;
   }
 
@@ -302,6 +302,9 @@ class DeviceBlocksOf final : public DeviceBlocks {
   // values_ values, and the buffer the next remap writes.
   core::Buffer<Real> q_, q1_, q2_, spare_, partial_;
   core::Kernel max_rate_, max_rates_;
+  // The adaptation's kernels, made on first use, and the details' output.
+  core::Kernel details_, remap_;
+  core::Buffer<Real> details_out_;
   // Whether the state is the last step's output, whose rates the update left.
   bool stepped_ = false;
   // The adaptation's band of the bound tree, being built (start_band) or taken by details().
