@@ -90,6 +90,19 @@ TEST(MragGhostRecipes, KindsKeptAcrossAdaptationsAreEachLeafsOwn) {
     }
 }
 
+// Recipes kept from a tree of other roots: the plan of the new tree compares every leaf anew, since the
+// domain's edges moved (a leaf the two trees share lay at the edge of the wider one).
+TEST(MragGhostRecipes, ATreeOfOtherRootsComparesEveryLeaf) {
+  GhostRecipes kept(16, 3, false, sides(Edge::wall, Edge::wall));
+  kept.plan(LeafGrid(BlockTree(4, 2, 1)));
+  const BlockTree narrow(3, 2, 1);
+  const GhostPlan plan = kept.plan(LeafGrid(narrow));
+  for (std::uint32_t b = 0; b < plan.kind.size(); ++b)
+    EXPECT_EQ(kept.kind(plan.kind[b]), ghost_recipe(narrow, b, 16, 3, false, sides(Edge::wall, Edge::wall),
+                                                    kept.window()))
+        << "leaf " << b;
+}
+
 // A change that only wraps into a window, across a periodic side: the root at the east edge takes a new
 // recipe when a block at the west edge is refined.
 TEST(MragGhostRecipes, AChangeAcrossAPeriodicSideReachesTheWindow) {

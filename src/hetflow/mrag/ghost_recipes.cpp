@@ -286,7 +286,8 @@ GhostPlan GhostRecipes::plan(const LeafGrid& grid) {
   std::vector<std::uint32_t> kept(leaves.size(), unknown), was(leaves.size(), unknown);
   std::vector<std::uint32_t> now(last_leaves_.size(), unknown);
   std::vector<BlockKey> changed;
-  if (last_generation_ == generation_ && !last_leaves_.empty()) {
+  if (last_generation_ == generation_ && !last_leaves_.empty() &&
+      last_roots_ == std::array<int, 2>{grid.roots_x(), grid.roots_y()}) {
     std::size_t old = 0;
     for (std::size_t b = 0; b < leaves.size(); ++b) {
       for (; old < last_leaves_.size() && last_leaves_[old] < leaves[b]; ++old) changed.push_back(last_leaves_[old]);
@@ -373,6 +374,7 @@ GhostPlan GhostRecipes::plan(const LeafGrid& grid) {
   last_slot_first_ = plan.slot_first;
   last_slot_leaf_ = plan.slot_leaf;
   last_generation_ = generation_;
+  last_roots_ = {grid.roots_x(), grid.roots_y()};
   return plan;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstddef>
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -79,10 +80,11 @@ class GhostRecipes {
   std::size_t generation_ = 0;
   std::unordered_map<std::string, std::uint32_t> ids_;
   std::vector<std::unique_ptr<const GhostRecipe>> kinds_;
-  // The leaves, kinds and slots of the last plan, and its generation.
+  // The leaves, kinds and slots of the last plan, its generation and its tree's roots.
   std::vector<BlockKey> last_leaves_;
   std::vector<std::uint32_t> last_kind_, last_slot_first_, last_slot_leaf_;
   std::size_t last_generation_ = 0;
+  std::array<int, 2> last_roots_{};
 };
 
 }  // namespace hetflow::mrag
