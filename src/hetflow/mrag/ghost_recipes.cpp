@@ -321,8 +321,10 @@ GhostPlan GhostRecipes::plan(const LeafGrid& grid) {
     std::vector<std::pair<std::string, std::uint32_t>> todo(missing.begin(), missing.end());
     // Kinds are numbered in leaf order, whatever order the map lists them in.
     std::sort(todo.begin(), todo.end(), [](const auto& x, const auto& y) { return x.second < y.second; });
+    // Each new recipe is a range of its own: a few take the time of one, which sits on the path of the step
+    // after an adaptation.
     std::vector<std::optional<GhostRecipe>> built(todo.size());
-    core::parallel_ranges(todo.size(), 4, [&](std::size_t first, std::size_t last) {
+    core::parallel_ranges(todo.size(), 1, [&](std::size_t first, std::size_t last) {
       for (std::size_t k = first; k < last; ++k)
         built[k] = build_recipe(grid, todo[k].second, s_, cells, sides_, window_);
     });
