@@ -1,5 +1,6 @@
 #include "hetflow/mrag/device_blocks.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <future>
@@ -26,6 +27,8 @@ namespace {
 // The ghost band the adaptation reads (mrag_adapt.cl): a detail of coarse cell I needs the coarse cells
 // I − 2 .. I + 2, which are fine cells 2I − 4 .. 2I + 5, across corners too.
 constexpr int adapt_ghosts = 4;
+// Words of a new block's record for the remap (mrag_adapt.cl's REMAP_RECORD).
+constexpr std::size_t remap_record = 8;
 
 // What the parts of a tree's leaves share: the grid of its leaves (which the adaptation's band plans from
 // on another thread), the flux correction's table and the split into parts, which reads the table of the
@@ -208,17 +211,24 @@ class DeviceBlocksOf final : public DeviceBlocks {
   // the whole state.
   core::Buffer<Real> remapped(const BlockTree& next, const std::vector<cl_int>& mode,
                               const std::vector<cl_uint>& source, const std::vector<cl_int>& child) {
-    const auto mode_d = core::upload(queue_, mode, CL_MEM_READ_ONLY);
-    const auto source_d = core::upload(queue_, source, CL_MEM_READ_ONLY);
-    const auto child_d = core::upload(queue_, child, CL_MEM_READ_ONLY);
+    // One record of remap_record words per new block (mrag_adapt.cl's REMAP_RECORD), sent in one write.
+    const std::size_t blocks = next.leaves().size();
+    std::vector<cl_uint> records(remap_record * blocks, 0);
+    for (std::size_t b = 0; b < blocks; ++b) {
+      cl_uint* r = &records[remap_record * b];
+      r[0] = static_cast<cl_uint>(mode[b]);
+      r[1] = static_cast<cl_uint>(child[2 * b]);
+      r[2] = static_cast<cl_uint>(child[2 * b + 1]);
+      std::copy_n(&source[4 * b], 4, r + 4);
+    }
+    remap_records_ = core::at_least(queue_.context(), std::exchange(remap_records_, {}), records.size());
+    remap_records_.write(queue_, std::span<const cl_uint>(records));
     core::Buffer<Real> q = core::at_least(queue_.context(), std::exchange(spare_, {}),
-                                          next.leaves().size() * fields * static_cast<std::size_t>(s_) * s_);
+                                          blocks * fields * static_cast<std::size_t>(s_) * s_);
     if (!remap_.get()) remap_ = adapt_program().kernel("mrag_remap");
     core::KernelArgs(remap_)
-        .add(static_cast<cl_uint>(next.leaves().size()))
-        .add(mode_d)
-        .add(source_d)
-        .add(child_d)
+        .add(static_cast<cl_uint>(blocks))
+        .add(remap_records_)
         .add(q_)
         .add(band_->ghosts())
         .add(band_->slots())
@@ -302,9 +312,10 @@ class DeviceBlocksOf final : public DeviceBlocks {
   // values_ values, and the buffer the next remap writes.
   core::Buffer<Real> q_, q1_, q2_, spare_, partial_;
   core::Kernel max_rate_, max_rates_;
-  // The adaptation's kernels, made on first use, and the details' output.
+  // The adaptation's kernels, made on first use, the details' output and the remap's records.
   core::Kernel details_, remap_;
   core::Buffer<Real> details_out_;
+  core::Buffer<cl_uint> remap_records_;
   // Whether the state is the last step's output, whose rates the update left.
   bool stepped_ = false;
   // The adaptation's band of the bound tree, being built (start_band) or taken by details().

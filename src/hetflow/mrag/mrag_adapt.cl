@@ -92,26 +92,30 @@ real_t predicted(const uint b, const int I, const int J, const int a, const int 
 #define REMAP_COPY 0
 #define REMAP_PREDICT 1
 #define REMAP_RESTRICT 2
+// A new block's record: its mode, child_x, child_y, an unused word and source[4].
+#define REMAP_RECORD 8
 
-// New block nb from the old data: a copy of old block source[4 nb]; the child (child_x, child_y) of old
-// block source[4 nb], predicted; or the mean of old blocks source[4 nb + a + 2 c], its children (a, c).
-__kernel void mrag_remap(const uint new_blocks, __global const int* restrict mode, __global const uint* restrict source,
-                         __global const int* restrict child, __global const real_t* restrict data,
+// New block nb from the old data, by its record: a copy of old block source[0]; the child (child_x, child_y)
+// of old block source[0], predicted; or the mean of old blocks source[a + 2 c], its children (a, c).
+__kernel void mrag_remap(const uint new_blocks, __global const uint* restrict remap, __global const real_t* restrict data,
                          __global const real_t* restrict ghosts, __global const int* restrict slots,
                          __global real_t* restrict out) {
   for (uint id = get_global_id(0); id < new_blocks * CELLS; id += get_global_size(0)) {
     const uint nb = id / CELLS, cell = id % CELLS;
     const int i = cell % BLOCK, j = cell / BLOCK;
+    __global const uint* r = remap + REMAP_RECORD * nb;
+    const int mode = r[0], child_x = r[1], child_y = r[2];
+    __global const uint* source = r + 4;
     for (int f = 0; f < FIELDS; ++f) {
       real_t v;
-      if (mode[nb] == REMAP_COPY) {
-        v = data[((size_t)source[4 * nb] * FIELDS + f) * CELLS + cell];
-      } else if (mode[nb] == REMAP_PREDICT) {
-        const int gi = child[2 * nb] * BLOCK + i, gj = child[2 * nb + 1] * BLOCK + j;
-        v = predicted(source[4 * nb], gi >> 1, gj >> 1, gi & 1, gj & 1, f, data, ghosts, slots);
+      if (mode == REMAP_COPY) {
+        v = data[((size_t)source[0] * FIELDS + f) * CELLS + cell];
+      } else if (mode == REMAP_PREDICT) {
+        const int gi = child_x * BLOCK + i, gj = child_y * BLOCK + j;
+        v = predicted(source[0], gi >> 1, gj >> 1, gi & 1, gj & 1, f, data, ghosts, slots);
       } else {
         const int a = 2 * i / BLOCK, c = 2 * j / BLOCK;
-        const uint from = source[4 * nb + a + 2 * c];
+        const uint from = source[a + 2 * c];
         const int fi = (2 * i) % BLOCK, fj = (2 * j) % BLOCK;
         __global const real_t* q = data + ((size_t)from * FIELDS + f) * CELLS;
         v = (real_t)0.25 * (q[fi + BLOCK * fj] + q[fi + 1 + BLOCK * fj] + q[fi + BLOCK * (fj + 1)] +
