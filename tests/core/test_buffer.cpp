@@ -81,11 +81,17 @@ TEST(CoreBuffer, OutOfRangeTransfersAreRefused) {
 
 // at_least keeps a buffer large enough (the same memory, its contents intact) and replaces a smaller one by
 // one an eighth larger than asked, so that a slightly larger request later keeps it.
+// 100 sevens on the test device's first context.
+Buffer<int> sevens(const DeviceSet& ds) {
+  Buffer<int> a(ds.context(0), 100);
+  a.fill(ds.compute(0), 7);
+  return a;
+}
+
 TEST(CoreBuffer, AtLeastKeepsALargeEnoughBufferAndGrowsWithSlack) {
   const DeviceSet ds = test::test_device();
   const Queue& q = ds.compute(0);
-  Buffer<int> a(ds.context(0), 100);
-  a.fill(q, 7);
+  Buffer<int> a = sevens(ds);
   const cl_mem memory = a.get();
   Buffer<int> kept = at_least(ds.context(0), std::move(a), 80);
   EXPECT_EQ(kept.get(), memory);
@@ -95,6 +101,23 @@ TEST(CoreBuffer, AtLeastKeepsALargeEnoughBufferAndGrowsWithSlack) {
   EXPECT_NE(grown.get(), memory);
   EXPECT_EQ(grown.size(), 180u);
   EXPECT_EQ(at_least(ds.context(0), Buffer<int>{}, 8).size(), 9u);
+}
+
+TEST(CoreBuffer, UploadIntoKeepsALargeEnoughBuffer) {
+  const DeviceSet ds = test::test_device();
+  const Queue& q = ds.compute(0);
+  Buffer<int> a = sevens(ds);
+  const cl_mem memory = a.get();
+  Buffer<int> kept = upload_into(q, std::vector<int>(60, 3), std::move(a));
+  EXPECT_EQ(kept.get(), memory);
+  std::vector<int> expected(100, 7);
+  std::fill_n(expected.begin(), 60, 3);
+  EXPECT_EQ(kept.to_vector(q), expected);
+  Buffer<int> grown = upload_into(q, std::vector<int>(120, 5), std::move(kept));
+  EXPECT_NE(grown.get(), memory);
+  EXPECT_EQ(grown.size(), 135u);
+  const std::vector<int> values = grown.to_vector(q);
+  EXPECT_EQ(std::vector<int>(values.begin(), values.begin() + 120), std::vector<int>(120, 5));
 }
 
 TEST(CoreBuffer, PinnedBufferIsHostVisible) {

@@ -172,6 +172,15 @@ Buffer<T> upload(const Queue& queue, const std::vector<T>& host, cl_mem_flags fl
   return buffer;
 }
 
+// upload() into `buffer` where it is large enough (at_least), so that a table rebuilt with every new grid
+// keeps its device memory; the values past host.size() are left as they were.
+template <class T>
+Buffer<T> upload_into(const Queue& queue, const std::vector<T>& host, Buffer<T> buffer) {
+  buffer = at_least(queue.context(), std::move(buffer), std::max<std::size_t>(host.size(), 1));
+  if (!host.empty()) buffer.write(queue, std::span<const T>(host));
+  return buffer;
+}
+
 // Page-locked host memory the device can reach directly: a CL_MEM_ALLOC_HOST_PTR buffer kept mapped,
 // the way NVIDIA's OpenCL hands out pinned memory. Transfers that use data() as their host pointer run
 // at full link speed and can overlap with kernels.

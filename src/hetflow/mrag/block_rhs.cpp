@@ -83,13 +83,13 @@ BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, Part p
       ghosts_(queue, part.recipes, part.band, part.own, true, recycled ? &recycled->ghosts_ : nullptr) {
   if (part.face_sums && part.halo) throw core::Error("block right-hand side: local time steps run without a halo");
   LeafOrder order = leaf_order(part.own, halo_ ? halo_->sent_leaves() : LeafList{}, std::move(part.reflux));
-  own_ = core::upload(queue, order.leaves, CL_MEM_READ_ONLY);
+  own_ = core::upload_into(queue, order.leaves, recycled ? std::exchange(recycled->own_, {}) : core::Buffer<cl_uint>{});
   own_count_ = order.leaves.size();
   edge_count_ = order.edge;
   std::vector<Real> inv_h;
   for (const BlockKey& leaf : tree.leaves())
     inv_h.push_back(static_cast<Real>(s * static_cast<double>(1 << leaf.level) / root_size));
-  inv_h_ = core::upload(queue, inv_h, CL_MEM_READ_ONLY);
+  inv_h_ = core::upload_into(queue, inv_h, recycled ? std::exchange(recycled->inv_h_, {}) : core::Buffer<Real>{});
   if (part.face_sums) {
     faces_ = part.face_sums;
   } else {
@@ -151,7 +151,8 @@ BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, Part p
     const RefluxEntry& r = table.entries[e];
     entries[e] = cl_uint4{{r.coarse_block, r.fine_block, r.first_cell, r.side | r.depth << 2}};
   }
-  reflux_entries_ = core::upload(queue, entries, CL_MEM_READ_ONLY);
+  reflux_entries_ = core::upload_into(queue, entries,
+                                     recycled ? std::exchange(recycled->reflux_entries_, {}) : core::Buffer<cl_uint4>{});
   reflux_ = program.kernel("mrag_reflux");
   core::KernelArgs(reflux_).skip(3).add(reflux_entries_).add(inv_h_).skip().add(*faces_);
   global_ = mrag_range(queue.context().device().info);

@@ -93,9 +93,13 @@ DeviceGhosts<Real>::DeviceGhosts(const core::Queue& queue, std::shared_ptr<const
     nodes += static_cast<cl_uint>(kinds.kind(plan.kind[b]).nodes());
   }
   count_ = listed.size() / 4;
-  blocks_ = core::upload(queue, listed, CL_MEM_READ_ONLY);
-  slot_leaf_ = core::upload(queue, plan.slot_leaf, CL_MEM_READ_ONLY);
-  neighbours_ = core::upload(queue, neighbours, CL_MEM_READ_ONLY);
+  // The tables of `recycled` are written over where they are large enough.
+  const auto reused = [&](core::Buffer<cl_uint> DeviceGhosts::*table) {
+    return recycled ? std::exchange(recycled->*table, {}) : core::Buffer<cl_uint>{};
+  };
+  blocks_ = core::upload_into(queue, listed, reused(&DeviceGhosts::blocks_));
+  slot_leaf_ = core::upload_into(queue, plan.slot_leaf, reused(&DeviceGhosts::slot_leaf_));
+  neighbours_ = core::upload_into(queue, neighbours, reused(&DeviceGhosts::neighbours_));
   // The band's layout and the inflow states depend on the band and the sides alone: those of `recycled`
   // serve as they are.
   if (recycled) {
