@@ -172,6 +172,13 @@ Buffer<T> upload(const Queue& queue, const std::vector<T>& host, cl_mem_flags fl
   return buffer;
 }
 
+// The buffer `member` of `owner`, taken over (left empty there), or none without an owner: for objects
+// rebuilt with every new grid that keep their predecessor's device memory (at_least, upload_into).
+template <class Owner, class T>
+Buffer<T> taken_from(Owner* owner, Buffer<T> Owner::*member) {
+  return owner ? std::exchange(owner->*member, {}) : Buffer<T>{};
+}
+
 // upload() into `buffer` where it is large enough (at_least), so that a table rebuilt with every new grid
 // keeps its device memory; the values past host.size() are left as they were.
 template <class T>

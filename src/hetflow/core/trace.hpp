@@ -15,9 +15,10 @@ class Queue;
 // row per command: device, queue (numbered per device in order of first use), command (kernel name or
 // read/write/fill/copy), bytes moved, the device times queued, submitted, started and ended in µs from
 // the first start on that device, and the host's time when the command was recorded (its enqueue call
-// returned: for a blocking transfer, once done), in µs from the first row (one clock for every device). Host phases named by mark() are rows of device "host" with
-// the host time alone, so that a timeline shows what the host did between commands. Under mpiexec each
-// rank writes FILE.rankN. Off, it costs one branch per command or mark.
+// returned: for a blocking transfer, once done), in µs from the first row (one clock for every device).
+// Host phases named by mark() are rows of device "host" with the host time alone, so that a timeline shows
+// what the host did between commands. Under mpiexec each rank writes FILE.rankN. Off, it costs one branch
+// per command or mark.
 namespace trace {
 
 // Whether HETFLOW_TRACE was set when the first command was recorded.

@@ -83,18 +83,18 @@ BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, Part p
       ghosts_(queue, part.recipes, part.band, part.own, true, recycled ? &recycled->ghosts_ : nullptr) {
   if (part.face_sums && part.halo) throw core::Error("block right-hand side: local time steps run without a halo");
   LeafOrder order = leaf_order(part.own, halo_ ? halo_->sent_leaves() : LeafList{}, std::move(part.reflux));
-  own_ = core::upload_into(queue, order.leaves, recycled ? std::exchange(recycled->own_, {}) : core::Buffer<cl_uint>{});
+  own_ = core::upload_into(queue, order.leaves, core::taken_from(recycled, &BlockRhs::own_));
   own_count_ = order.leaves.size();
   edge_count_ = order.edge;
   std::vector<Real> inv_h;
   for (const BlockKey& leaf : tree.leaves())
     inv_h.push_back(static_cast<Real>(s * static_cast<double>(1 << leaf.level) / root_size));
-  inv_h_ = core::upload_into(queue, inv_h, recycled ? std::exchange(recycled->inv_h_, {}) : core::Buffer<Real>{});
+  inv_h_ = core::upload_into(queue, inv_h, core::taken_from(recycled, &BlockRhs::inv_h_));
   if (part.face_sums) {
     faces_ = part.face_sums;
   } else {
-    core::Buffer<Real> old = recycled ? std::exchange(recycled->own_faces_, {}) : core::Buffer<Real>{};
-    own_faces_ = core::at_least(queue.context(), std::move(old), blocks_ * 4 * static_cast<std::size_t>(s) * (fields + 1));
+    own_faces_ = core::at_least(queue.context(), core::taken_from(recycled, &BlockRhs::own_faces_),
+                                blocks_ * 4 * static_cast<std::size_t>(s) * (fields + 1));
     faces_ = &own_faces_;
   }
   // A work-item per y face of a tile, which covers its x faces and its cells too; the tile's primitives with
@@ -127,7 +127,7 @@ BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, Part p
   if (scheme.colour) scheme.colour->define(options);
   const core::Program& program = queue.context().program("mrag/mrag_rhs.cl", options);
   update_ = program.kernel("mrag_update");
-  rates_ = core::at_least(queue.context(), recycled ? std::exchange(recycled->rates_, {}) : core::Buffer<Real>{},
+  rates_ = core::at_least(queue.context(), core::taken_from(recycled, &BlockRhs::rates_),
                           std::max<std::size_t>(own_count() * (s / tile_rows_), 1));
   core::KernelArgs(update_, precision_of<Real>, 3)
       .add(inv_h_)
@@ -151,8 +151,7 @@ BlockRhs<Real>::BlockRhs(const core::Queue& queue, const BlockTree& tree, Part p
     const RefluxEntry& r = table.entries[e];
     entries[e] = cl_uint4{{r.coarse_block, r.fine_block, r.first_cell, r.side | r.depth << 2}};
   }
-  reflux_entries_ = core::upload_into(queue, entries,
-                                     recycled ? std::exchange(recycled->reflux_entries_, {}) : core::Buffer<cl_uint4>{});
+  reflux_entries_ = core::upload_into(queue, entries, core::taken_from(recycled, &BlockRhs::reflux_entries_));
   reflux_ = program.kernel("mrag_reflux");
   core::KernelArgs(reflux_).skip(3).add(reflux_entries_).add(inv_h_).skip().add(*faces_);
   global_ = mrag_range(queue.context().device().info);

@@ -51,9 +51,9 @@ class BlockRhs {
     BlockHalo<Real>* halo = nullptr;
     core::Buffer<Real>* face_sums = nullptr;
   };
-  // The right-hand side of a part; its buffers still hold block data of the whole tree. The large buffers of
-  // `recycled` (the same part's right-hand side of the tree before an adaptation) are taken over, as
-  // DeviceGhosts takes its predecessor's.
+  // The right-hand side of a part; its buffers still hold block data of the whole tree. The buffers of
+  // `recycled` (the same part's right-hand side of the tree before an adaptation) are taken over and written
+  // over where they are large enough, as DeviceGhosts takes its predecessor's.
   BlockRhs(const core::Queue& queue, const BlockTree& tree, Part part, int s, double root_size, bool stiffened = true,
            const SpatialScheme& scheme = {}, BlockRhs* recycled = nullptr);
 

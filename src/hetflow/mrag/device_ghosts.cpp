@@ -94,12 +94,9 @@ DeviceGhosts<Real>::DeviceGhosts(const core::Queue& queue, std::shared_ptr<const
   }
   count_ = listed.size() / 4;
   // The tables of `recycled` are written over where they are large enough.
-  const auto reused = [&](core::Buffer<cl_uint> DeviceGhosts::*table) {
-    return recycled ? std::exchange(recycled->*table, {}) : core::Buffer<cl_uint>{};
-  };
-  blocks_ = core::upload_into(queue, listed, reused(&DeviceGhosts::blocks_));
-  slot_leaf_ = core::upload_into(queue, plan.slot_leaf, reused(&DeviceGhosts::slot_leaf_));
-  neighbours_ = core::upload_into(queue, neighbours, reused(&DeviceGhosts::neighbours_));
+  blocks_ = core::upload_into(queue, listed, core::taken_from(recycled, &DeviceGhosts::blocks_));
+  slot_leaf_ = core::upload_into(queue, plan.slot_leaf, core::taken_from(recycled, &DeviceGhosts::slot_leaf_));
+  neighbours_ = core::upload_into(queue, neighbours, core::taken_from(recycled, &DeviceGhosts::neighbours_));
   // The band's layout and the inflow states depend on the band and the sides alone: those of `recycled`
   // serve as they are.
   if (recycled) {
@@ -122,9 +119,9 @@ DeviceGhosts<Real>::DeviceGhosts(const core::Queue& queue, std::shared_ptr<const
     inflow_ = core::upload(queue, inflow, CL_MEM_READ_ONLY);
     slots_ = core::upload(queue, slots, CL_MEM_READ_ONLY);
   }
-  ghosts_ = core::at_least(queue.context(), recycled ? std::exchange(recycled->ghosts_, {}) : core::Buffer<Real>{},
+  ghosts_ = core::at_least(queue.context(), core::taken_from(recycled, &DeviceGhosts::ghosts_),
                            std::max<std::size_t>(blocks * fields * count, 1));
-  nodes_ = core::at_least(queue.context(), recycled ? std::exchange(recycled->nodes_, {}) : core::Buffer<Real>{},
+  nodes_ = core::at_least(queue.context(), core::taken_from(recycled, &DeviceGhosts::nodes_),
                           std::max<std::size_t>(std::size_t{nodes} * fields, 1));
   options_.define("BLOCK", s).define("GHOSTS", width).define("GHOST_COUNT", static_cast<long long>(count));
   options_.define("NO_NEIGHBOUR", static_cast<long long>(no_neighbour));

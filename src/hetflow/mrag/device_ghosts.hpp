@@ -30,9 +30,9 @@ constexpr core::Precision precision_of = std::is_same_v<Real, float> ? core::Pre
 template <class Real>
 class DeviceGhosts {
  public:
-  // `recipes` made `plan`; the ghosts keep them. The band and node buffers of `recycled` (the same band of
-  // the tree before an adaptation) are taken over, and kept where they are large enough (core::at_least),
-  // as are its band layout and inflow states.
+  // `recipes` made `plan`; the ghosts keep them. The buffers of `recycled` (the same band of the tree
+  // before an adaptation) are taken over: its tables, band and nodes kept where they are large enough
+  // (core::at_least, core::upload_into), its band layout and inflow states as they are.
   DeviceGhosts(const core::Queue& queue, std::shared_ptr<const DeviceRecipes<Real>> recipes, const GhostPlan& plan,
                const LeafList& own, bool direct = false, DeviceGhosts* recycled = nullptr);
 

@@ -14,7 +14,8 @@ namespace hetflow::mrag {
 // tree share one grid (docs/mrag.md, Adaptation); its size follows the tree's leaves, not its finest level.
 class LeafGrid {
  public:
-  // Throws core::Error for a tree whose finest allowed level (max_level) has 2^29 blocks or more along a side.
+  // Throws core::Error for a tree whose finest allowed level (max_level) has 2^29 blocks or more along a
+  // side.
   explicit LeafGrid(const BlockTree& tree);
 
   struct Entry {

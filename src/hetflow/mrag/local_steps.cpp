@@ -44,12 +44,11 @@ LocalSteps<Real>::LocalSteps(const core::Queue& queue, const BlockTree& tree, co
   const core::Context& context = queue.context();
   leaf_count_ = group_of.size();
   per_leaf_ = fields * static_cast<std::size_t>(s) * s;
-  // A buffer of `size` values: `old` (recycled's) where it is large enough.
-  const auto taken = [&](core::Buffer<Real>* old, std::size_t size) {
-    return core::at_least(context, old ? std::exchange(*old, {}) : core::Buffer<Real>{}, size);
+  // A buffer of `size` values: recycled's `member` where it is large enough.
+  const auto taken = [&](core::Buffer<Real> LocalSteps::*member, std::size_t size) {
+    return core::at_least(context, core::taken_from(recycled, member), size);
   };
-  face_sums_ = taken(recycled ? &recycled->face_sums_ : nullptr,
-                     leaf_count_ * 4 * static_cast<std::size_t>(s) * (fields + 1));
+  face_sums_ = taken(&LocalSteps::face_sums_, leaf_count_ * 4 * static_cast<std::size_t>(s) * (fields + 1));
   face_sums_.fill(queue, Real{0});
   const GhostPlan plan = recipes->plan(queue, grid);
   for (std::size_t k = 0; k < groups_.size(); ++k) {
@@ -61,9 +60,9 @@ LocalSteps<Real>::LocalSteps(const core::Queue& queue, const BlockTree& tree, co
     BlockRhs<Real>* before = recycled && k < recycled->groups_.size() ? recycled->groups_[k].rhs.get() : nullptr;
     g.rhs = std::make_unique<BlockRhs<Real>>(queue, tree, std::move(part), s, root_size, stiffened, scheme, before);
   }
-  start_ = taken(recycled ? &recycled->start_ : nullptr, values());
-  first_stage_ = taken(recycled ? &recycled->first_stage_ : nullptr, values());
-  second_stage_ = taken(recycled ? &recycled->second_stage_ : nullptr, values());
+  start_ = taken(&LocalSteps::start_, values());
+  first_stage_ = taken(&LocalSteps::first_stage_, values());
+  second_stage_ = taken(&LocalSteps::second_stage_, values());
   rate_inv_h_ = core::upload(queue, rate_inv_h, CL_MEM_READ_ONLY);
   leaves_ = core::upload(queue, all_leaves(leaf_count_), CL_MEM_READ_ONLY);
   group_of_ = core::upload(queue, group_of, CL_MEM_READ_ONLY);

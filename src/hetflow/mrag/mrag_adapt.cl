@@ -97,9 +97,9 @@ real_t predicted(const uint b, const int I, const int J, const int a, const int 
 
 // New block nb from the old data, by its record: a copy of old block source[0]; the child (child_x, child_y)
 // of old block source[0], predicted; or the mean of old blocks source[a + 2 c], its children (a, c).
-__kernel void mrag_remap(const uint new_blocks, __global const uint* restrict remap, __global const real_t* restrict data,
-                         __global const real_t* restrict ghosts, __global const int* restrict slots,
-                         __global real_t* restrict out) {
+__kernel void mrag_remap(const uint new_blocks, __global const uint* restrict remap,
+                         __global const real_t* restrict data, __global const real_t* restrict ghosts,
+                         __global const int* restrict slots, __global real_t* restrict out) {
   for (uint id = get_global_id(0); id < new_blocks * CELLS; id += get_global_size(0)) {
     const uint nb = id / CELLS, cell = id % CELLS;
     const int i = cell % BLOCK, j = cell / BLOCK;
