@@ -7,6 +7,7 @@
 #include <span>
 #include <vector>
 
+#include "hetflow/core/error.hpp"
 #include "hetflow/mrag/block_rhs.hpp"
 #include "hetflow/mrag/device_ghosts.hpp"
 #include "hetflow/mrag/device_recipes.hpp"
@@ -109,6 +110,16 @@ TEST(MragDeviceGhosts, TheFillFromRecipesEqualsTheTableSummedOnTheHost) {
       EXPECT_EQ(skipped > 0, !corners) << "band " << width;
     }
   }
+}
+
+// A source packs into the one word the fill reads: its flip, its type and its place; a slot past 255 or a
+// cell past 2^20 is refused.
+TEST(MragDeviceRecipes, ASourcePacksItsFlipTypeAndPlace) {
+  EXPECT_EQ(pack_source({3, 1023, 0.5, GhostSource::flip_y}), 2u | 3u << 4 | 1023u << 12);
+  EXPECT_EQ(pack_source({GhostSource::node, 70000, 1, GhostSource::flip_x}), 1u | 1u << 2 | 70000u << 4);
+  EXPECT_EQ(pack_source({GhostSource::inflow, 3, 1, 0}), 2u << 2 | 3u << 4);
+  EXPECT_THROW(pack_source({256, 0, 1, 0}), core::Error);
+  EXPECT_THROW(pack_source({0, 1u << 20, 1, 0}), core::Error);
 }
 
 }  // namespace

@@ -125,28 +125,29 @@ DeviceGhosts<Real>::DeviceGhosts(const core::Queue& queue, std::shared_ptr<const
                           std::max<std::size_t>(std::size_t{nodes} * fields, 1));
   options_.define("BLOCK", s).define("GHOSTS", width).define("GHOST_COUNT", static_cast<long long>(count));
   options_.define("NO_NEIGHBOUR", static_cast<long long>(no_neighbour));
+  options_.define("RECIPE_SLICE", static_cast<long long>(recipe_slice));
   fill_ = queue.context().program("mrag/mrag_ghosts.cl", options_).kernel("mrag_fill_ghosts");
   core::KernelArgs args(fill_);
   args.add(static_cast<cl_uint>(count_)).add(blocks_).add(slot_leaf_).add(neighbours_).add(ghost_side_);
   recipes_->add_tables(args);
   args.add(inflow_);
-  fill_.set(22, nodes_);
-  fill_.set(23, ghosts_);
+  stage_args_ = args.next();
+  args.skip(8).add(nodes_).add(ghosts_);
   global_ = core::strided_range(queue.context().device().info, fill_group, 32);
   local_ = core::NDRange(fill_group);
 }
 
 template <class Real>
 void DeviceGhosts<Real>::fill(const core::Queue& queue, const core::Buffer<Real>& data, const StageTime* time) {
-  fill_.set(14, data);
+  core::KernelArgs args(fill_, stage_args_);
+  args.add(data);
   // Without a stage time every leaf is read from `data`; the other buffers stand in for arguments not read.
-  fill_.set(15, time ? time->start : data);
-  fill_.set(16, time ? time->first_stage : data);
-  fill_.set(17, time ? time->state : data);
-  fill_.set(18, time ? time->groups : blocks_);
-  fill_.set(19, time ? time->group : all_groups);
-  fill_.set(20, time ? time->weights : inflow_);
-  fill_.set(21, time ? time->weight_first : cl_uint{0});
+  if (time) {
+    args.add(time->start).add(time->first_stage).add(time->state).add(time->groups).add(time->group);
+    args.add(time->weights).add(time->weight_first);
+  } else {
+    args.add(data).add(data).add(data).add(blocks_).add(all_groups).add(inflow_).add(cl_uint{0});
+  }
   if (count_ > 0) fill_.enqueue(queue, global_, local_);
 }
 

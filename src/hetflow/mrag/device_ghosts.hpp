@@ -69,6 +69,8 @@ class DeviceGhosts {
   core::Buffer<cl_int> slots_;
   std::size_t count_ = 0;
   core::Kernel fill_;
+  // The fill's first argument set per launch (the data, then the stage time).
+  cl_uint stage_args_ = 0;
   core::NDRange global_, local_;
 };
 

@@ -2,10 +2,21 @@
 
 #include <algorithm>
 #include <span>
+#include <string>
 
+#include "hetflow/core/error.hpp"
 #include "hetflow/mrag/device_ghosts.hpp"
 
 namespace hetflow::mrag {
+
+cl_uint pack_source(const GhostSource& source) {
+  if (source.block == GhostSource::inflow) return source.flip | 2u << 2 | source.cell << 4;
+  if (source.block == GhostSource::node) return source.flip | 1u << 2 | source.cell << 4;
+  if (source.block > 0xFF || source.cell >= 1u << 20)
+    throw core::Error("mrag: a ghost recipe's source names slot " + std::to_string(source.block) + " and cell " +
+                      std::to_string(source.cell) + "; the device's tables hold slots up to 255 and cells below 2^20");
+  return source.flip | source.block << 4 | source.cell << 12;
+}
 
 template <class Real>
 DeviceRecipes<Real>::DeviceRecipes(const core::Context& context, int s, int width, bool corners, const Sides& sides)
@@ -24,15 +35,13 @@ void DeviceRecipes<Real>::Mirror<T>::sync(const core::Context& context, const co
 
 template <class Real>
 void DeviceRecipes<Real>::clear() {
-  for (Mirror<cl_uint>* m : {&info_, &first_, &node_first_, &depth_first_, &source_block_, &source_cell_}) {
+  for (Mirror<cl_uint>* m : {&info_, &heads_, &depth_first_, &source_}) {
     m->host.clear();
     m->sent = 0;
   }
   weight_.host.clear();
   weight_.sent = 0;
   direct_.clear();
-  flip_.host.clear();
-  flip_.sent = 0;
   kinds_ = 0;
 }
 
@@ -44,6 +53,28 @@ GhostPlan DeviceRecipes<Real>::plan(const core::Queue& queue, const LeafGrid& gr
 }
 
 template <class Real>
+void DeviceRecipes<Real>::append_slices(const std::vector<std::uint32_t>& first,
+                                        const std::vector<GhostSource>& sources, std::uint32_t begin,
+                                        std::uint32_t end) {
+  for (std::uint32_t slice = begin; slice < end; slice += recipe_slice) {
+    const std::uint32_t last = std::min(end, slice + recipe_slice);
+    std::uint32_t longest = 0;
+    for (std::uint32_t e = slice; e < last; ++e) longest = std::max(longest, first[e + 1] - first[e]);
+    const std::size_t base = source_.host.size();
+    source_.host.resize(base + std::size_t{longest} * recipe_slice, 0);
+    weight_.host.resize(base + std::size_t{longest} * recipe_slice, 0);
+    for (std::uint32_t e = slice; e < last; ++e) {
+      const std::size_t lane = base + (e - slice);
+      heads_.host.insert(heads_.host.end(), {static_cast<cl_uint>(lane), first[e + 1] - first[e]});
+      for (std::uint32_t t = 0; t < first[e + 1] - first[e]; ++t) {
+        source_.host[lane + std::size_t{t} * recipe_slice] = pack_source(sources[first[e] + t]);
+        weight_.host[lane + std::size_t{t} * recipe_slice] = static_cast<Real>(sources[first[e] + t].weight);
+      }
+    }
+  }
+}
+
+template <class Real>
 void DeviceRecipes<Real>::sync(const core::Queue& queue) {
   if (recipes_.generation() != generation_) {
     clear();
@@ -52,39 +83,22 @@ void DeviceRecipes<Real>::sync(const core::Queue& queue) {
   for (; kinds_ < recipes_.kinds(); ++kinds_) {
     const GhostRecipe& r = recipes_.kind(static_cast<std::uint32_t>(kinds_));
     if (!recipes_.corners()) direct_.push_back(mrag::direct_sides(r, recipes_.block(), recipes_.width()));
-    const auto base = static_cast<cl_uint>(source_block_.host.size());
-    const auto node_base = static_cast<cl_uint>(base + r.sources.size());
-    info_.host.insert(info_.host.end(), {static_cast<cl_uint>(first_.host.size()),
-                                         static_cast<cl_uint>(node_first_.host.size()),
-                                         static_cast<cl_uint>(depth_first_.host.size()),
+    const auto ghosts = static_cast<std::uint32_t>(r.first.size() - 1);
+    const auto head = static_cast<cl_uint>(heads_.host.size() / 2);
+    info_.host.insert(info_.host.end(), {head, head + ghosts, static_cast<cl_uint>(depth_first_.host.size()),
                                          static_cast<cl_uint>(r.depth_first.size() - 1)});
-    for (const std::uint32_t f : r.first) first_.host.push_back(base + f);
-    for (const std::uint32_t f : r.node_first) node_first_.host.push_back(node_base + f);
+    append_slices(r.first, r.sources, 0, ghosts);
+    for (std::size_t d = 0; d + 1 < r.depth_first.size(); ++d)
+      append_slices(r.node_first, r.node_sources, r.depth_first[d], r.depth_first[d + 1]);
     depth_first_.host.insert(depth_first_.host.end(), r.depth_first.begin(), r.depth_first.end());
-    for (const std::vector<GhostSource>* sources : {&r.sources, &r.node_sources})
-      for (const GhostSource& t : *sources) {
-        source_block_.host.push_back(t.block);
-        source_cell_.host.push_back(t.cell);
-        weight_.host.push_back(static_cast<Real>(t.weight));
-        flip_.host.push_back(t.flip);
-      }
   }
-  for (Mirror<cl_uint>* m : {&info_, &first_, &node_first_, &depth_first_, &source_block_, &source_cell_})
-    m->sync(context_, queue);
+  for (Mirror<cl_uint>* m : {&info_, &heads_, &depth_first_, &source_}) m->sync(context_, queue);
   weight_.sync(context_, queue);
-  flip_.sync(context_, queue);
 }
 
 template <class Real>
 void DeviceRecipes<Real>::add_tables(core::KernelArgs& args) const {
-  args.add(info_.device)
-      .add(first_.device)
-      .add(node_first_.device)
-      .add(depth_first_.device)
-      .add(source_block_.device)
-      .add(source_cell_.device)
-      .add(weight_.device)
-      .add(flip_.device);
+  args.add(info_.device).add(heads_.device).add(depth_first_.device).add(source_.device).add(weight_.device);
 }
 
 template class DeviceRecipes<float>;

@@ -1,21 +1,25 @@
 // Ghost cells of wavelet blocks (docs/mrag.md, Ghosts): the fill from ghost recipes, and the read of a
-// cell that may lie in the band. Compile-time: BLOCK (mrag_blocks.cl), GHOSTS (the band's width) and
-// GHOST_COUNT (ghost cells per block, with or without the corners); ghost g of field f of block b sits at
-// ghosts[(b FIELDS + f) GHOST_COUNT + g], and ghost_slot[(j + GHOSTS) SPAN + i + GHOSTS] gives g for cell
-// (i, j) of the band.
+// cell that may lie in the band. Compile-time: BLOCK (mrag_blocks.cl), GHOSTS (the band's width),
+// GHOST_COUNT (ghost cells per block, with or without the corners) and RECIPE_SLICE; ghost g of field f of
+// block b sits at ghosts[(b FIELDS + f) GHOST_COUNT + g], and ghost_slot[(j + GHOSTS) SPAN + i + GHOSTS]
+// gives g for cell (i, j) of the band.
 #include "mrag/mrag_blocks.cl"
 
 #define SPAN (BLOCK + 2 * GHOSTS)
 
-// The sources [first, last) of a recipe summed for every field: weight × source, with ρu (flip bit 0) and
-// ρv (bit 1) negated for a source seen through a wall. A source names a slot of the block, whose leaf is
-// slots[slot]; INFLOW_SOURCE, the conserved state inflow[FIELDS side ..] of the inflow side its cell names;
-// or NODE_SOURCE, the block's node nodes[FIELDS (node0 + cell) ..]. A stage of local time steps
-// (mrag/local_steps.hpp, `group` below ALL_GROUPS) reads the leaves of other groups than `group` at its time:
-// w0 start + w1 first_stage + w2 state, (w0, w1, w2) = time_weights[weight_first + 3 groups[leaf] ..] (a
-// zero weight reads nothing, so a buffer no step has written yet is not read).
-#define INFLOW_SOURCE 0xFFFFFFFFu
-#define NODE_SOURCE 0xFFFFFFFEu
+// The sources of a recipe's entry summed for every field: weight × source, with ρu (flip bit 0) and ρv
+// (bit 1) negated for a source seen through a wall. head = (first, count) names the entry's sources, first +
+// t RECIPE_SLICE for t < count, interleaved with those of the other entries of its slice
+// (mrag/device_recipes.hpp). A source word holds its flip (bits 0-1), its type (bits 2-3) and its place: a
+// cell (CELL_SOURCE) of slot bits 4-11 of the block, whose leaf is slots[slot], cell bits 12-31; the
+// conserved state inflow[FIELDS side ..] of an inflow side (INFLOW_SOURCE); or the block's node
+// nodes[FIELDS (node0 + node) ..] (NODE_SOURCE). A stage of local time steps (mrag/local_steps.hpp, `group`
+// below ALL_GROUPS) reads the leaves of other groups than `group` at its time: w0 start + w1 first_stage +
+// w2 state, (w0, w1, w2) = time_weights[weight_first + 3 groups[leaf] ..] (a zero weight reads nothing, so a
+// buffer no step has written yet is not read).
+#define CELL_SOURCE 0u
+#define NODE_SOURCE 1u
+#define INFLOW_SOURCE 2u
 #define ALL_GROUPS 0xFFFFFFFFu
 typedef struct {
   __global const real_t* start;
@@ -35,32 +39,33 @@ real_t at_stage_time(const stage_time_t t, const uint leaf, const size_t at) {
   return value;
 }
 
-void gather(const uint first, const uint last, __global const uint* restrict slots, const uint node0,
-            __global const uint* restrict source_block, __global const uint* restrict source_cell,
-            __global const real_t* restrict weight, __global const uchar* restrict flip,
+void gather(const uint2 head, __global const uint* restrict slots, const uint node0,
+            __global const uint* restrict source, __global const real_t* restrict weight,
             __global const real_t* restrict inflow, __global const real_t* restrict data, const stage_time_t time,
             __global const real_t* restrict nodes, real_t sum[FIELDS]) {
   for (int f = 0; f < FIELDS; ++f) sum[f] = 0;
   // Unrolled, so that the loads of several sources are in flight at once.
 #pragma unroll 4
-  for (uint k = first; k < last; ++k) {
+  for (uint t = 0; t < head.y; ++t) {
+    const uint k = head.x + t * RECIPE_SLICE, word = source[k], type = (word >> 2) & 3;
     real_t value[FIELDS];
-    if (source_block[k] == INFLOW_SOURCE) {
-      for (int f = 0; f < FIELDS; ++f) value[f] = inflow[FIELDS * source_cell[k] + f];
-    } else if (source_block[k] == NODE_SOURCE) {
-      for (int f = 0; f < FIELDS; ++f) value[f] = nodes[(size_t)FIELDS * (node0 + source_cell[k]) + f];
+    if (type == INFLOW_SOURCE) {
+      for (int f = 0; f < FIELDS; ++f) value[f] = inflow[FIELDS * (word >> 4) + f];
+    } else if (type == NODE_SOURCE) {
+      for (int f = 0; f < FIELDS; ++f) value[f] = nodes[(size_t)FIELDS * (node0 + (word >> 4)) + f];
     } else {
-      const uint leaf = slots[source_block[k]];
-      const size_t at = (size_t)leaf * FIELDS * CELLS + source_cell[k];
+      const uint leaf = slots[(word >> 4) & 0xFF];
+      const size_t at = (size_t)leaf * FIELDS * CELLS + (word >> 12);
       if (time.group == ALL_GROUPS || time.groups[leaf] == time.group) {
         for (int f = 0; f < FIELDS; ++f) value[f] = data[at + f * CELLS];
       } else {
         for (int f = 0; f < FIELDS; ++f) value[f] = at_stage_time(time, leaf, at + f * CELLS);
       }
     }
+    const real_t w = weight[k];
     for (int f = 0; f < FIELDS; ++f) {
-      const int negated = (f == 1 && (flip[k] & 1)) || (f == 2 && (flip[k] & 2));
-      sum[f] += (negated ? -weight[k] : weight[k]) * value[f];
+      const int negated = (f == 1 && (word & 1)) || (f == 2 && (word & 2));
+      sum[f] += (negated ? -w : w) * value[f];
     }
   }
 }
@@ -72,10 +77,9 @@ void gather(const uint first, const uint last, __global const uint* restrict slo
 __kernel void mrag_fill_ghosts(const uint count, __global const uint4* restrict blocks,
                                __global const uint* restrict slot_leaf, __global const uint* restrict neighbours,
                                __global const uchar* restrict ghost_side, __global const uint4* restrict info,
-                               __global const uint* restrict first, __global const uint* restrict node_first,
-                               __global const uint* restrict depth_first, __global const uint* restrict source_block,
-                               __global const uint* restrict source_cell, __global const real_t* restrict weight,
-                               __global const uchar* restrict flip, __global const real_t* restrict inflow,
+                               __global const uint2* restrict heads, __global const uint* restrict depth_first,
+                               __global const uint* restrict source, __global const real_t* restrict weight,
+                               __global const real_t* restrict inflow,
                                __global const real_t* restrict data, __global const real_t* restrict start,
                                __global const real_t* restrict first_stage, __global const real_t* restrict state,
                                __global const uint* restrict groups, const uint group,
@@ -89,16 +93,14 @@ __kernel void mrag_fill_ghosts(const uint count, __global const uint4* restrict 
     for (uint d = 0; d < kind.w; ++d) {
       for (uint n = depth_first[kind.z + d] + get_local_id(0); n < depth_first[kind.z + d + 1];
            n += get_local_size(0)) {
-        gather(node_first[kind.y + n], node_first[kind.y + n + 1], slots, at.w, source_block, source_cell, weight,
-               flip, inflow, data, time, nodes, sum);
+        gather(heads[kind.y + n], slots, at.w, source, weight, inflow, data, time, nodes, sum);
         for (int f = 0; f < FIELDS; ++f) nodes[(size_t)FIELDS * (at.w + n) + f] = sum[f];
       }
       barrier(CLK_GLOBAL_MEM_FENCE);
     }
     for (uint g = get_local_id(0); g < GHOST_COUNT; g += get_local_size(0)) {
       if (neighbours[4 * at.x + ghost_side[g]] != NO_NEIGHBOUR) continue;
-      gather(first[kind.x + g], first[kind.x + g + 1], slots, at.w, source_block, source_cell, weight, flip, inflow,
-             data, time, nodes, sum);
+      gather(heads[kind.x + g], slots, at.w, source, weight, inflow, data, time, nodes, sum);
       for (int f = 0; f < FIELDS; ++f) ghosts[((size_t)at.x * FIELDS + f) * GHOST_COUNT + g] = sum[f];
     }
   }
