@@ -194,15 +194,30 @@ std::optional<GhostRecipe> build_recipe(const LeafGrid& grid, std::uint32_t inde
       reach[2] < (static_cast<long>(block.y) - window) * s || reach[3] > (static_cast<long>(block.y) + window + 1) * s)
     return std::nullopt;
 
+  // A node that one ghost alone reads, as its only source with weight 1 and no flip, is that ghost: the ghost
+  // takes the node's sources in their order, which gives the same sum and spares the fill the node's write,
+  // its read and a depth.
+  std::vector<std::uint32_t> readers(part.nodes.size(), 0);
+  for (const std::vector<GhostSource>* sources : {&part.sources, &part.node_sources})
+    for (const GhostSource& t : *sources)
+      if (t.block == GhostSource::node) ++readers[t.cell];
+  std::vector<bool> inlined(part.nodes.size(), false);
+  for (std::size_t g = 0, k = 0; g < part.counts.size(); k += part.counts[g++]) {
+    const GhostSource& t = part.sources[k];
+    if (part.counts[g] == 1 && t.block == GhostSource::node && t.weight == 1 && t.flip == 0 && readers[t.cell] == 1)
+      inlined[t.cell] = true;
+  }
+
   GhostRecipe r;
   // Nodes by depth, in the order they were met within a depth.
   std::uint32_t deepest = 0;
-  for (const detail::Node& node : part.nodes) deepest = std::max(deepest, node.depth);
+  for (std::uint32_t n = 0; n < part.nodes.size(); ++n)
+    if (!inlined[n]) deepest = std::max(deepest, part.nodes[n].depth);
   std::vector<std::uint32_t> local(part.nodes.size()), order;
   r.depth_first.assign(1, 0);
   for (std::uint32_t depth = 1; depth <= deepest; ++depth) {
     for (std::uint32_t n = 0; n < part.nodes.size(); ++n)
-      if (part.nodes[n].depth == depth) {
+      if (part.nodes[n].depth == depth && !inlined[n]) {
         local[n] = static_cast<std::uint32_t>(order.size());
         order.push_back(n);
       }
@@ -232,7 +247,13 @@ std::optional<GhostRecipe> build_recipe(const LeafGrid& grid, std::uint32_t inde
   r.first.assign(1, 0);
   std::size_t k = 0;
   for (const std::uint32_t count : part.counts) {
-    for (std::uint32_t m = 0; m < count; ++m) r.sources.push_back(relative(part.sources[k++]));
+    if (const GhostSource& t = part.sources[k]; t.block == GhostSource::node && inlined[t.cell]) {
+      const detail::Node& node = part.nodes[t.cell];
+      for (std::size_t m = 0; m < node.count; ++m) r.sources.push_back(relative(part.node_sources[node.first + m]));
+      ++k;
+    } else {
+      for (std::uint32_t m = 0; m < count; ++m) r.sources.push_back(relative(part.sources[k++]));
+    }
     r.first.push_back(static_cast<std::uint32_t>(r.sources.size()));
   }
   r.node_first.assign(1, 0);
