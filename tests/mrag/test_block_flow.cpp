@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <iostream>
 #include <map>
 #include <string>
@@ -13,6 +14,7 @@
 #include "hetflow/mrag/exact_riemann.hpp"
 #include "hetflow/mrag/reflux_table.hpp"
 #include "hetflow/mrag/stiffened_gas.hpp"
+#include "hetflow/mrag/tree_memory.hpp"
 #include "test_devices.hpp"
 
 namespace hetflow::mrag {
@@ -388,6 +390,35 @@ TEST(MragBlockFlow, RefiningThenCollapsingEveryBlockReturnsTheData) {
     EXPECT_NEAR(after[k].state.rho, before[k].state.rho, 1e-14) << k;
     EXPECT_NEAR(after[k].state.p, before[k].state.p, 1e-13) << k;
   }
+}
+
+// A flow may use the memory limit_memory() gives it: an adaptation whose grid would take more is refused
+// before it changes anything, saying what it would take; the run then goes on with the grid it had, and a
+// limit below the present grid is refused at once.
+TEST(MragBlockFlow, AnAdaptationPastTheMemoryLimitIsRefusedAndKeepsTheGrid) {
+  core::DeviceSet devices = test::test_device();
+  BlockFlow flow(devices.compute(0), BlockTree(2, 2, 1), 8, sides(Edge::periodic, Edge::outflow), 0.5);
+  flow.set([](double x, double y) {
+    return FaceState{1 + 0.5 * std::sin(6 * x) * std::cos(5 * y), 0.2 * y, -0.1 * x, 1 + x * y, 2.5, 0};
+  });
+  const double four = tree_bytes(4, 8, 8), sixteen = tree_bytes(16, 8, 8);
+  flow.limit_memory(static_cast<std::uint64_t>((four + sixteen) / 2));
+  const std::vector<double> before = flow.conserved();
+  try {
+    flow.adapt(0, 0);  // every block would be refined
+    FAIL() << "an adaptation to 16 blocks passed a limit between the memory of 4 and of 16";
+  } catch (const core::Error& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("mrag: step 0 (t = 0): a grid of 16 blocks of 8 x 8 cells, finest level 1, would take "),
+              std::string::npos)
+        << message;
+    EXPECT_NE(message.find("raise the refinement threshold"), std::string::npos) << message;
+  }
+  EXPECT_EQ(flow.tree().leaves().size(), 4u);
+  EXPECT_EQ(flow.conserved(), before);
+  flow.step(flow.stable_dt(0.5));
+  EXPECT_EQ(flow.steps(), 1);
+  EXPECT_THROW(flow.limit_memory(static_cast<std::uint64_t>(four / 2)), core::Error);
 }
 
 // The helium disc on a 4 × 4 root grid, moving for t = 0.05 and adapted every eight steps (ε 1e-3 to refine, 1e-4 to

@@ -37,8 +37,32 @@ BlockFlow::BlockFlow(std::unique_ptr<DeviceBlocks> blocks, const BlockTree& tree
       scheme_(scheme),
       precision_(precision),
       spatial_(spatial),
-      blocks_(std::move(blocks)) {
+      blocks_(std::move(blocks)),
+      memory_(blocks_->memory()) {
   if (spatial.colour) check(*spatial.colour);
+  check_memory(tree_);
+}
+
+void BlockFlow::limit_memory(std::uint64_t bytes) {
+  memory_ = {std::min(memory_.total, bytes), std::min(memory_.buffer, bytes)};
+  check_memory(tree_);
+}
+
+void BlockFlow::check_memory(const BlockTree& tree) const {
+  const int value_bytes = precision_ == core::Precision::f32 ? 4 : 8;
+  const double leaves = static_cast<double>(tree.leaves().size());
+  const double total = tree_bytes(leaves, s_, value_bytes), state = state_bytes(leaves, s_, value_bytes);
+  if (total <= static_cast<double>(memory_.total) && state <= static_cast<double>(memory_.buffer)) return;
+  int finest = 0;
+  for (const BlockKey& leaf : tree.leaves()) finest = std::max(finest, leaf.level);
+  const auto gib = [](double bytes) { return core::number_text(bytes / 0x1p30, 4) + " GiB"; };
+  throw core::Error("mrag: step " + std::to_string(steps_) + " (t = " + core::number_text(time_, 6) + "): a grid of " +
+                    std::to_string(tree.leaves().size()) + " blocks of " + std::to_string(s_) + " x " +
+                    std::to_string(s_) + " cells, finest level " + std::to_string(finest) + ", would take " +
+                    gib(total) + " of device memory (" + gib(state) + " in one buffer), and the flow may use " +
+                    gib(static_cast<double>(memory_.total)) + " (" + gib(static_cast<double>(memory_.buffer)) +
+                    " in one buffer): raise the refinement threshold, lower the finest level or use a device with "
+                    "more memory");
 }
 
 std::size_t BlockFlow::values() const { return tree_.leaves().size() * fields * static_cast<std::size_t>(s_) * s_; }
@@ -232,6 +256,7 @@ BlockFlow::Adaptation BlockFlow::adapt(double eps_refine, double eps_compress) {
     child.push_back(leaf.y & 1);
   }
   core::trace::mark("mrag adapt: decisions");
+  check_memory(next);
   blocks_->remap(next, mode, source, child, stiffened_);
   tree_ = std::move(next);
   return done;

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <span>
@@ -55,6 +56,10 @@ class BlockFlow {
     std::size_t refined = 0, collapsed = 0;
   };
   Adaptation adapt(double eps_refine, double eps_compress);
+  // Caps the device memory the flow's trees may take (tree_bytes(), and state_bytes() in one buffer), by
+  // default the least device's. A tree past it is refused with core::Error: at construction, and by adapt()
+  // before it changes anything, naming the step, the time, the leaves and what they would take.
+  void limit_memory(std::uint64_t bytes);
 
   const BlockTree& tree() const { return tree_; }
   int block_size() const { return s_; }
@@ -83,6 +88,8 @@ class BlockFlow {
   std::size_t values() const;
   // The device's blocks, once set() or load() has given them a state (core::Error before).
   DeviceBlocks& state() const;
+  // core::Error unless `tree` fits the memory the flow may use.
+  void check_memory(const BlockTree& tree) const;
   // Where the grid went wrong, read back from the device.
   std::string bad_cell_message() const;
   // Calls f(leaf index, i, j, cell) for every cell in leaf order, the cell's centre and size set.
@@ -100,6 +107,7 @@ class BlockFlow {
   // (BlockRhs's `stiffened`), as the last set() or load() found.
   bool bound_ = false, stiffened_ = true;
   std::unique_ptr<DeviceBlocks> blocks_;
+  DeviceMemory memory_;
   double time_ = 0;
   long steps_ = 0;
 };

@@ -24,9 +24,6 @@
 namespace hetflow::mrag {
 namespace {
 
-// The ghost band the adaptation reads (mrag_adapt.cl): a detail of coarse cell I needs the coarse cells
-// I − 2 .. I + 2, which are fine cells 2I − 4 .. 2I + 5, across corners too.
-constexpr int adapt_ghosts = 4;
 // Words of a new block's record for the remap (mrag_adapt.cl's REMAP_RECORD).
 constexpr std::size_t remap_record = 8;
 
@@ -207,6 +204,18 @@ class DeviceBlocksOf final : public DeviceBlocks {
     bind(next, stiffened, std::move(t), std::move(data));
   }
 
+  DeviceMemory memory() const override {
+    const core::DeviceInfo& info = queue_.context().device().info;
+    DeviceMemory least{info.global_mem, info.max_alloc};
+    if (link_)
+      for (const std::vector<double>& part : link_->all_gather(
+               std::vector<double>{static_cast<double>(least.total), static_cast<double>(least.buffer)})) {
+        least.total = std::min(least.total, static_cast<std::uint64_t>(part[0]));
+        least.buffer = std::min(least.buffer, static_cast<std::uint64_t>(part[1]));
+      }
+    return least;
+  }
+
   // The block data of `next` built from the state (DeviceBlocks::remap), on a part after details() gathered
   // the whole state.
   core::Buffer<Real> remapped(const BlockTree& next, const std::vector<cl_int>& mode,
@@ -369,6 +378,9 @@ class ThreadedBlocks final : public DeviceBlocks {
     on_parts([&](std::size_t k) { data[k] = parts_[k]->remapped(next, mode, source, child); });
     const TreeTables t = tree_tables(next, s_, sides_, weights_, recipes_);
     on_parts([&](std::size_t k) { parts_[k]->bind(next, stiffened, t, std::move(data[k])); });
+  }
+  DeviceMemory memory() const override {
+    return gathered<DeviceMemory>([&](std::size_t k) { return parts_[k]->memory(); });
   }
 
  private:

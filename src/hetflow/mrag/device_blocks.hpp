@@ -11,8 +11,13 @@
 #include "hetflow/mrag/block_tree.hpp"
 #include "hetflow/mrag/ghost_table.hpp"
 #include "hetflow/mrag/spatial_scheme.hpp"
+#include "hetflow/mrag/tree_memory.hpp"
 
 namespace hetflow::mrag {
+
+// The ghost band the adaptation reads (mrag_adapt.cl): a detail of coarse cell I needs the coarse cells
+// I − 2 .. I + 2, which are fine cells 2I − 4 .. 2I + 5, across corners too.
+inline constexpr int adapt_ghosts = 4;
 
 // The Runge–Kutta scheme of a step: the three-stage, third-order SSP scheme of Shu & Osher (1988), or the
 // paper's two-stage second-order one (Heun's, also SSP).
@@ -44,6 +49,8 @@ class DeviceBlocks {
   // REMAP_*), four source leaves and its position among its siblings; then binds `next`.
   virtual void remap(const BlockTree& next, const std::vector<cl_int>& mode, const std::vector<cl_uint>& source,
                      const std::vector<cl_int>& child, bool stiffened) = 0;
+  // The memory of the least of the devices (over every process too), in all and in one buffer.
+  virtual DeviceMemory memory() const = 0;
 };
 
 // Blocks of s² cells whose level-0 blocks are root_size wide, in FP32 or FP64 (core::Error for FP64 on a

@@ -9,13 +9,12 @@
 #include "hetflow/casefile/error.hpp"
 #include "hetflow/core/number_text.hpp"
 #include "hetflow/mrag/block_rhs.hpp"
+#include "hetflow/mrag/tree_memory.hpp"
 
 namespace hetflow::app {
 namespace {
 
 constexpr const char* kSides[4] = {"west", "east", "south", "north"};
-// The adaptation reads each block through a ghost band of four cells (docs/mrag.md, Adaptation).
-constexpr int kGhostBand = 4;
 
 mrag::Edge edge(const std::string& type) {
   if (type == "periodic") return mrag::Edge::periodic;
@@ -49,10 +48,12 @@ std::string binary_bytes(double bytes) {
 
 }  // namespace
 
-double CompressibleGrid::finest_bytes(double value_bytes) const {
-  const double blocks = static_cast<double>(roots_x) * roots_y * std::pow(4.0, max_level);
-  const double s = block_size, band = (s + 2 * kGhostBand) * (s + 2 * kGhostBand) - s * s;
-  return blocks * mrag::fields * value_bytes * (3 * s * s + band);
+double CompressibleGrid::finest_bytes(int value_bytes) const {
+  return mrag::tree_bytes(static_cast<double>(roots_x) * roots_y * std::pow(4.0, max_level), block_size, value_bytes);
+}
+
+double CompressibleGrid::roots_bytes(int value_bytes) const {
+  return mrag::tree_bytes(static_cast<double>(roots_x) * roots_y, block_size, value_bytes);
 }
 
 CompressibleGrid compressible_grid(const casefile::Case& c) {
@@ -164,18 +165,14 @@ CompressibleSetup compressible_setup(const casefile::Case& c) {
 
 void check_grid_fits(const casefile::Case& c, std::uint64_t device_bytes, const std::string& device_label) {
   const CompressibleGrid g = compressible_grid(c);
-  const bool fp32 = c.get<std::string>("scheme.precision") == "fp32";
-  const double needed = g.finest_bytes(fp32 ? 4 : 8);
+  const double needed = g.roots_bytes(c.get<std::string>("scheme.precision") == "fp32" ? 4 : 8);
   if (needed <= static_cast<double>(device_bytes)) return;
-  const double blocks = static_cast<double>(g.roots_x) * g.roots_y * std::pow(4.0, g.max_level);
-  throw casefile::CaseError(c.where("domain.max_level") + ": domain.max_level = " + std::to_string(g.max_level) +
-                            ": refined everywhere, " + "the grid of " + core::number_text(blocks, 6) + " blocks of " +
-                            std::to_string(g.block_size) + " x " + std::to_string(g.block_size) + " cells would need " +
-                            core::number_text(needed, 4) + " bytes (" + binary_bytes(needed) + ") of device memory (" +
-                            std::to_string(mrag::fields) + (fp32 ? " floats" : " doubles") +
-                            " per cell in 3 state buffers plus a ghost band of " + std::to_string(kGhostBand) +
-                            "), and " + device_label + " has " + binary_bytes(static_cast<double>(device_bytes)) +
-                            ": lower domain.max_level, domain.block_size or domain.roots");
+  throw casefile::CaseError(
+      c.where("domain.roots") + ": domain.roots = [" + std::to_string(g.roots_x) + ", " + std::to_string(g.roots_y) +
+      "]: the grid of its " + core::number_text(static_cast<double>(g.roots_x) * g.roots_y, 6) + " root blocks of " +
+      std::to_string(g.block_size) + " x " + std::to_string(g.block_size) + " cells alone would take " +
+      core::number_text(needed, 4) + " bytes (" + binary_bytes(needed) + ") of device memory, and " + device_label +
+      " has " + binary_bytes(static_cast<double>(device_bytes)) + ": lower domain.roots or domain.block_size");
 }
 
 }  // namespace hetflow::app

@@ -25,10 +25,10 @@ struct CompressibleGrid {
   // Cells along x and y of the grid refined everywhere to max_level.
   std::int64_t finest_cells_x() const { return static_cast<std::int64_t>(roots_x) * block_size << max_level; }
   std::int64_t finest_cells_y() const { return static_cast<std::int64_t>(roots_y) * block_size << max_level; }
-  // Device memory the grid refined everywhere would take with values of `value_bytes` (8 in FP64, 4 in
-  // FP32): mrag::fields values per cell in three state buffers (the state and two stages) plus a ghost band
-  // of four cells around each block.
-  double finest_bytes(double value_bytes) const;
+  // Device memory the grid refined everywhere, and the grid of the roots alone, would take with values of
+  // `value_bytes` (8 in FP64, 4 in FP32; mrag::tree_bytes).
+  double finest_bytes(int value_bytes) const;
+  double roots_bytes(int value_bytes) const;
 };
 
 // How the initial state is adapted to and the tree kept adapted (docs/mrag.md, Adaptation).
@@ -64,9 +64,10 @@ CompressibleSetup compressible_setup(const casefile::Case& c);
 // a problem text naming the key; empty when nothing does or the closure is Γ.
 std::string colour_closure_problem(const casefile::Case& c);
 
-// Throws casefile::CaseError naming domain.max_level and the bytes needed when the grid refined
-// everywhere would not fit in `device_bytes` of device memory: the adaptation may refine any block, so
-// the run must be able to hold them all.
+// Throws casefile::CaseError naming domain.roots and the bytes needed when the grid of the roots alone
+// would not fit in `device_bytes` of device memory. The adapted grids are checked as the flow makes them
+// (mrag::BlockFlow::limit_memory): a finest level whose grid refined everywhere would not fit still runs
+// while the adaptation keeps the grid small enough.
 void check_grid_fits(const casefile::Case& c, std::uint64_t device_bytes, const std::string& device_label);
 
 }  // namespace hetflow::app
