@@ -11,13 +11,12 @@
 // (bit 1) negated for a source seen through a wall. head = (first, count) names the entry's sources, first +
 // t RECIPE_SLICE for t < count, interleaved with those of the other entries of its slice
 // (mrag/device_recipes.hpp). A source word holds its flip (bits 0-1), its type (bits 2-3) and its place: a
-// cell (CELL_SOURCE) of slot bits 4-11 of the block, whose leaf is slots[slot], cell bits 12-31; the
+// cell (type 0) of slot bits 4-11 of the block, whose leaf is slots[slot], cell bits 12-31; the
 // conserved state inflow[FIELDS side ..] of an inflow side (INFLOW_SOURCE); or the block's node
 // nodes[FIELDS (node0 + node) ..] (NODE_SOURCE). A stage of local time steps (mrag/local_steps.hpp, `group`
 // below ALL_GROUPS) reads the leaves of other groups than `group` at its time: w0 start + w1 first_stage +
 // w2 state, (w0, w1, w2) = time_weights[weight_first + 3 groups[leaf] ..] (a zero weight reads nothing, so a
 // buffer no step has written yet is not read).
-#define CELL_SOURCE 0u
 #define NODE_SOURCE 1u
 #define INFLOW_SOURCE 2u
 #define ALL_GROUPS 0xFFFFFFFFu
