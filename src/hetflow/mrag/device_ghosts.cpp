@@ -18,9 +18,15 @@ core::NDRange mrag_range(const core::DeviceInfo& device) { return core::strided_
 
 namespace {
 
-// The fill's work-items per block: a band's ghosts take a few passes, and the gathers of many ghosts wait on
-// memory at once (docs/mrag.md, Ghosts).
-constexpr std::size_t fill_group = 128;
+// The fill's work-items per block for `blocks` listed blocks: a block's nodes and ghosts take fewer passes
+// with more work-items, but fewer blocks are then in flight. Few blocks leave compute units idle and take
+// up to 512; more blocks than the compute units hold at once (some 1,024 work-items each) take down to 128,
+// below which each work-item would chain too many dependent gathers (docs/mrag.md, Ghosts).
+std::size_t fill_group(std::size_t blocks, const core::DeviceInfo& device, std::size_t kernel_limit) {
+  std::size_t group = 512;
+  while (group > 128 && blocks * group > std::size_t{device.compute_units} * 1024) group /= 2;
+  return std::min(group, kernel_limit);
+}
 
 // mrag_ghosts.cl's ALL_GROUPS: a fill outside local time steps.
 constexpr cl_uint all_groups = 0xFFFFFFFFu;
@@ -133,8 +139,10 @@ DeviceGhosts<Real>::DeviceGhosts(const core::Queue& queue, std::shared_ptr<const
   args.add(inflow_);
   stage_args_ = args.next();
   args.skip(8).add(nodes_).add(ghosts_);
-  global_ = core::strided_range(queue.context().device().info, fill_group, 32);
-  local_ = core::NDRange(fill_group);
+  const core::DeviceInfo& device = queue.context().device().info;
+  const std::size_t group = fill_group(count_, device, fill_.max_work_group(queue));
+  global_ = core::strided_range(device, group, 32);
+  local_ = core::NDRange(group);
 }
 
 template <class Real>
