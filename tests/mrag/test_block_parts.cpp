@@ -1,12 +1,15 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "hetflow/core/error.hpp"
 #include "hetflow/mrag/block_flow.hpp"
 #include "hetflow/mrag/block_parts.hpp"
+#include "hetflow/mrag/ghost_recipes.hpp"
 #include "hetflow/mrag/ghost_table.hpp"
 #include "hetflow/mrag/reflux_table.hpp"
 #include "shock_and_disc.hpp"
@@ -18,8 +21,66 @@ namespace {
 constexpr int s = 8;
 
 BlockParts split(const BlockTree& tree, const Sides& domain, std::vector<double> weights) {
-  return block_parts(tree, ghost_table(tree, s, rhs_ghosts, false, domain), reflux_table(LeafGrid(tree), s, domain),
-                     s, weights);
+  GhostRecipes recipes(s, rhs_ghosts, false, domain);
+  const LeafGrid grid(tree);
+  const GhostPlan plan = recipes.plan(grid);
+  return block_parts(tree, recipes, plan, reflux_table(grid, s, domain), s, weights);
+}
+
+// The cells (leaf × s² + cell) of other parts that part p's ghosts read, from the whole tree's table: each
+// of its leaves' ghosts' sources, and those of every node they reach.
+std::vector<std::vector<std::uint32_t>> cells_read(const GhostTable& table, const BlockParts& parts, std::size_t p) {
+  std::vector<std::vector<std::uint32_t>> read(parts.parts());
+  std::vector<char> reached(table.nodes(), 0);
+  const auto visit = [&](std::uint32_t first, std::uint32_t last, const std::vector<GhostSource>& sources) {
+    for (std::uint32_t k = first; k < last; ++k) {
+      const GhostSource& g = sources[k];
+      if (g.block == GhostSource::node)
+        reached[g.cell] = 1;
+      else if (g.block != GhostSource::inflow && parts.part[g.block] != p)
+        read[parts.part[g.block]].push_back(g.block * s * s + g.cell);
+    }
+  };
+  const std::size_t count = table.ghost_cells.size();
+  for (const std::uint32_t leaf : parts.leaves[p])
+    visit(table.start[leaf * count], table.start[(leaf + 1) * count], table.sources);
+  for (std::size_t n = table.nodes(); n-- > 0;)  // a node names only earlier ones
+    if (reached[n]) visit(table.node_start[n], table.node_start[n + 1], table.node_sources);
+  for (std::vector<std::uint32_t>& list : read) {
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+  }
+  return read;
+}
+
+// A tree of 3 × 2 roots with an inflow, an outflow and walls, refined at pseudo-random leaves to level 3
+// (jumps meeting each other and the sides), split 1 : 2 : 1: what each part reads of the others, found
+// from the leaves' recipes, is what the whole tree's table names, cell for cell.
+TEST(MragBlockParts, TheCellsEachPartReadsAreThoseOfTheWholeTreesTable) {
+  Sides domain = sides(Edge::wall, Edge::wall);
+  domain.west = Edge::inflow;
+  domain.east = Edge::outflow;
+  for (const std::uint64_t start : {3u, 8u, 21u}) {
+    BlockTree tree(3, 2, 3);
+    std::uint64_t seed = start;
+    for (int round = 0; round < 24; ++round) {
+      const std::vector<BlockKey> leaves(tree.leaves().begin(), tree.leaves().end());
+      seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+      const BlockKey& leaf = leaves[(seed >> 33) % leaves.size()];
+      if (leaf.level < 3) tree.refine(leaf);
+    }
+    const BlockParts parts = split(tree, domain, {1, 2, 1});
+    const GhostTable table = ghost_table(tree, s, rhs_ghosts, false, domain);
+    std::size_t total = 0;
+    for (std::size_t p = 0; p < parts.parts(); ++p) {
+      const std::vector<std::vector<std::uint32_t>> expected = cells_read(table, parts, p);
+      for (std::size_t r = 0; r < parts.parts(); ++r) {
+        EXPECT_EQ(parts.cells[p][r], expected[r]) << "seed " << start << ", part " << p << " reading part " << r;
+        total += expected[r].size();
+      }
+    }
+    EXPECT_GT(total, 0u) << "seed " << start;
+  }
 }
 
 // 4 × 4 periodic leaves in halves along the Z-order curve: part 0 holds rows 0 and 1 (leaves go by column,

@@ -88,7 +88,7 @@ core::Event BlockHalo<Real>::pack(std::size_t count, int kind, const core::Buffe
 }
 
 template <class Real>
-std::vector<double> BlockHalo<Real>::gather_blocks(const core::Buffer<Real>& data) const {
+std::vector<std::vector<double>> BlockHalo<Real>::own_blocks_of_every_part(const core::Buffer<Real>& data) const {
   const LeafList& mine = leaves_[link_.rank()];
   std::vector<Real> packed(mine.size() * block_values_);
   if (!mine.empty()) {
@@ -96,7 +96,12 @@ std::vector<double> BlockHalo<Real>::gather_blocks(const core::Buffer<Real>& dat
     pack(mine.size(), block_items, own_, data, on_device);
     on_device.read(queue_, std::span<Real>(packed));
   }
-  const std::vector<std::vector<double>> all = link_.all_gather(std::vector<double>(packed.begin(), packed.end()));
+  return link_.all_gather(std::vector<double>(packed.begin(), packed.end()));
+}
+
+template <class Real>
+std::vector<double> BlockHalo<Real>::gather_blocks(const core::Buffer<Real>& data) const {
+  const std::vector<std::vector<double>> all = own_blocks_of_every_part(data);
   std::size_t leaves = 0;
   for (const LeafList& part : leaves_) leaves += part.size();
   std::vector<double> out(leaves * block_values_);
@@ -105,6 +110,23 @@ std::vector<double> BlockHalo<Real>::gather_blocks(const core::Buffer<Real>& dat
       std::copy_n(all[r].begin() + static_cast<std::ptrdiff_t>(k * block_values_), block_values_,
                   out.begin() + static_cast<std::ptrdiff_t>(leaves_[r][k] * block_values_));
   return out;
+}
+
+template <class Real>
+void BlockHalo<Real>::share_blocks(core::Buffer<Real>& data) {
+  const std::vector<std::vector<double>> all = own_blocks_of_every_part(data);
+  for (std::size_t r = 0; r < all.size(); ++r) {
+    if (r == link_.rank() || leaves_[r].empty()) continue;
+    const core::Buffer<Real> packed = core::upload(queue_, std::vector<Real>(all[r].begin(), all[r].end()));
+    const core::Buffer<cl_uint> theirs = core::upload(queue_, leaves_[r], CL_MEM_READ_ONLY);
+    core::KernelArgs(unpack_)
+        .add(static_cast<cl_uint>(leaves_[r].size()))
+        .add(static_cast<cl_int>(block_items))
+        .add(theirs)
+        .add(packed)
+        .add(data);
+    unpack_.enqueue(queue_, global_, local_);
+  }
 }
 
 template <class Real>

@@ -39,6 +39,9 @@ class BlockHalo {
   const LeafList& sent_leaves() const { return sent_leaves_; }
   // Every part's own blocks of `data`, the block data of the whole tree, on every part.
   std::vector<double> gather_blocks(const core::Buffer<Real>& data) const;
+  // Brings every other part's blocks of `data` on this part's device up to date from their owners, so that
+  // it holds the whole tree's current state (an adaptation's start); returns with their scatter enqueued.
+  void share_blocks(core::Buffer<Real>& data);
 
  private:
   // One kind of item (cells, faces) and the items traded of it: per part, those sent to it and those
@@ -55,6 +58,8 @@ class BlockHalo {
   // (blocking, on `queue`) and enqueues its scatter into `data` on the kernels' queue.
   void trade(Items& items, const core::Queue& queue, core::Buffer<Real>& data);
 
+  // Every part's own blocks of `data`, packed in its leaves' order, on every part.
+  std::vector<std::vector<double>> own_blocks_of_every_part(const core::Buffer<Real>& data) const;
   // Packs `count` items of `kind` named by `item` from `data` into `packed`.
   core::Event pack(std::size_t count, int kind, const core::Buffer<cl_uint>& item, const core::Buffer<Real>& data,
                    core::Buffer<Real>& packed) const;

@@ -1,7 +1,9 @@
 #include "hetflow/mrag/block_parts.hpp"
 
 #include <algorithm>
+#include <mutex>
 
+#include "hetflow/core/parallel.hpp"
 #include "hetflow/core/partition.hpp"
 
 namespace hetflow::mrag {
@@ -27,8 +29,8 @@ std::uint64_t z_order(std::uint32_t x, std::uint32_t y) {
 
 }  // namespace
 
-BlockParts block_parts(const BlockTree& tree, const GhostTable& band, const RefluxTable& reflux, int s,
-                       std::span<const double> weights) {
+BlockParts block_parts(const BlockTree& tree, const GhostRecipes& recipes, const GhostPlan& plan,
+                       const RefluxTable& reflux, int s, std::span<const double> weights) {
   const std::size_t leaves = tree.leaves().size();
   BlockParts out;
   std::vector<std::uint64_t> place;
@@ -48,26 +50,35 @@ BlockParts block_parts(const BlockTree& tree, const GhostTable& band, const Refl
     for (const std::uint32_t leaf : mine) out.part[leaf] = static_cast<std::uint32_t>(p);
     out.leaves.push_back(std::move(mine));
   }
-  const std::size_t parts = out.parts(), count = band.ghost_cells.size();
+  const std::size_t parts = out.parts();
   const std::uint32_t cells = static_cast<std::uint32_t>(s) * static_cast<std::uint32_t>(s);
   out.cells.assign(parts, std::vector<std::vector<std::uint32_t>>(parts));
   out.faces.assign(parts, std::vector<std::vector<std::uint32_t>>(parts));
+  // A leaf's ghosts read the cells its recipe's sources name, directly or through the recipe's nodes, all
+  // of which its ghosts read; only leaves with a slot in another part read any. Ranges of a part's leaves
+  // collect them apart and add them under a lock.
+  std::mutex lock;
   for (std::size_t p = 0; p < parts; ++p) {
-    std::vector<char> reached(band.nodes(), 0);
-    const auto read = [&](std::uint32_t first, std::uint32_t last, const std::vector<GhostSource>& sources) {
-      for (std::uint32_t k = first; k < last; ++k) {
-        const GhostSource& g = sources[k];
-        if (g.block == GhostSource::node)
-          reached[g.cell] = 1;
-        else if (g.block < leaves && out.part[g.block] != p)
-          out.cells[p][out.part[g.block]].push_back(g.block * cells + g.cell);
+    const LeafList& mine = out.leaves[p];
+    core::parallel_ranges(mine.size(), 64, [&](std::size_t first, std::size_t last) {
+      std::vector<std::vector<std::uint32_t>> read(parts);
+      for (std::size_t k = first; k < last; ++k) {
+        const std::uint32_t leaf = mine[k];
+        const GhostRecipe& r = recipes.kind(plan.kind[leaf]);
+        const std::uint32_t* slot_leaf = plan.slot_leaf.data() + plan.slot_first[leaf];
+        if (std::all_of(slot_leaf, slot_leaf + r.slots.size(), [&](std::uint32_t l) { return out.part[l] == p; }))
+          continue;
+        for (const std::vector<GhostSource>* sources : {&r.sources, &r.node_sources})
+          for (const GhostSource& g : *sources) {
+            if (g.block == GhostSource::node || g.block == GhostSource::inflow) continue;
+            const std::uint32_t from = slot_leaf[g.block];
+            if (out.part[from] != p) read[out.part[from]].push_back(from * cells + g.cell);
+          }
       }
-    };
-    for (const std::uint32_t leaf : out.leaves[p])
-      read(band.start[leaf * count], band.start[(leaf + 1) * count], band.sources);
-    // A node names only earlier ones.
-    for (std::size_t n = band.nodes(); n-- > 0;)
-      if (reached[n]) read(band.node_start[n], band.node_start[n + 1], band.node_sources);
+      const std::lock_guard<std::mutex> hold(lock);
+      for (std::size_t r = 0; r < parts; ++r)
+        out.cells[p][r].insert(out.cells[p][r].end(), read[r].begin(), read[r].end());
+    });
     tidy(out.cells[p]);
   }
   // An entry reads every face of its fine leaf's side.

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "hetflow/mrag/block_tree.hpp"
-#include "hetflow/mrag/ghost_table.hpp"
+#include "hetflow/mrag/ghost_recipes.hpp"
 #include "hetflow/mrag/reflux_table.hpp"
 
 namespace hetflow::mrag {
@@ -25,8 +25,8 @@ struct BlockParts {
 };
 
 // Splits the leaves of `tree`, of s² cells each, in shares by `weights`, with the right-hand side's ghost
-// table of the whole tree (`band`, its direct sides not yet dropped) and its flux correction's table.
-BlockParts block_parts(const BlockTree& tree, const GhostTable& band, const RefluxTable& reflux, int s,
-                       std::span<const double> weights);
+// plan of the whole tree (from `recipes`, its direct sides not yet dropped) and its flux correction's table.
+BlockParts block_parts(const BlockTree& tree, const GhostRecipes& recipes, const GhostPlan& plan,
+                       const RefluxTable& reflux, int s, std::span<const double> weights);
 
 }  // namespace hetflow::mrag

@@ -28,7 +28,7 @@ namespace {
 constexpr std::size_t remap_record = 8;
 
 // What the parts of a tree's leaves share: the grid of its leaves (which the adaptation's band plans from
-// on another thread), the flux correction's table and the split into parts, which reads the table of the
+// on another thread), the flux correction's table and the split into parts, which reads the plan of the
 // right-hand side's band (`recipes`, 3 wide without corners) when there are several.
 struct TreeTables {
   std::shared_ptr<const LeafGrid> grid;
@@ -42,9 +42,11 @@ TreeTables tree_tables(const BlockTree& tree, int s, const Sides& sides, std::sp
   RefluxTable reflux = reflux_table(*grid, s, sides);
   TreeTables t{std::move(grid), std::move(reflux), {}};
   const std::size_t leaves = tree.leaves().size();
-  t.parts = weights.size() == 1
-                ? BlockParts{{all_leaves(leaves)}, std::vector<std::uint32_t>(leaves, 0), {{{}}}, {{{}}}}
-                : block_parts(tree, recipes.table(tree), t.reflux, s, weights);
+  if (weights.size() == 1) {
+    t.parts = BlockParts{{all_leaves(leaves)}, std::vector<std::uint32_t>(leaves, 0), {{{}}}, {{{}}}};
+    return t;
+  }
+  t.parts = block_parts(tree, recipes, recipes.plan(*t.grid), t.reflux, s, weights);
   return t;
 }
 
@@ -177,7 +179,7 @@ class DeviceBlocksOf final : public DeviceBlocks {
   std::vector<double> details(const BlockTree& tree) override {
     // A part adapts the whole tree, so it takes the other parts' leaves first; the rates the last step
     // left stay valid.
-    if (link_) upload(read());
+    if (halo_) halo_->share_blocks(q_);
     const std::size_t blocks = tree.leaves().size();
     if (next_band_.valid()) band_ = next_band_.get();
     band_->fill(queue_, q_);

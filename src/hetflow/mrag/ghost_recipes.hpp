@@ -60,7 +60,7 @@ class GhostRecipes {
 
   // The plan of the tree whose grid is `grid`.
   GhostPlan plan(const LeafGrid& grid);
-  // The table of a plan's tree, for code that reads every ghost's sources (BlockParts, the tests).
+  // The table of a plan's tree, every ghost's sources spelled out: the reference the tests check plans against.
   GhostTable table(const BlockTree& tree);
 
   const GhostRecipe& kind(std::uint32_t k) const { return *kinds_[k]; }
