@@ -25,9 +25,12 @@ DeviceRecipes<Real>::DeviceRecipes(const core::Context& context, int s, int widt
 template <class Real>
 template <class T>
 void DeviceRecipes<Real>::Mirror<T>::sync(const core::Context& context, const core::Queue& queue) {
+  // A grown buffer takes the values sent before from the old one on the device: writing them again from
+  // the host would cost a transfer of everything the recipes hold each time the buffer doubles.
   if (host.size() > device.size()) {
-    device = core::Buffer<T>(context, std::max(host.size(), 2 * device.size()), CL_MEM_READ_ONLY);
-    sent = 0;
+    core::Buffer<T> grown(context, std::max(host.size(), 2 * device.size()), CL_MEM_READ_ONLY);
+    if (sent > 0) grown.copy_from(queue, device, 0, 0, sent);
+    device = std::move(grown);
   }
   if (host.size() > sent) device.write(queue, std::span<const T>(host).subspan(sent), sent);
   sent = host.size();
