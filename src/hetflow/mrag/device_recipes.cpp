@@ -27,22 +27,23 @@ template <class T>
 void DeviceRecipes<Real>::Mirror<T>::sync(const core::Context& context, const core::Queue& queue) {
   // A grown buffer takes the values sent before from the old one on the device: writing them again from
   // the host would cost a transfer of everything the recipes hold each time the buffer doubles.
-  if (host.size() > device.size()) {
-    core::Buffer<T> grown(context, std::max(host.size(), 2 * device.size()), CL_MEM_READ_ONLY);
+  if (size() > device.size()) {
+    core::Buffer<T> grown(context, std::max(size(), 2 * device.size()), CL_MEM_READ_ONLY);
     if (sent > 0) grown.copy_from(queue, device, 0, 0, sent);
     device = std::move(grown);
   }
-  if (host.size() > sent) device.write(queue, std::span<const T>(host).subspan(sent), sent);
-  sent = host.size();
+  if (!tail.empty()) device.write(queue, std::span<const T>(tail), sent);
+  sent = size();
+  tail.clear();
 }
 
 template <class Real>
 void DeviceRecipes<Real>::clear() {
   for (Mirror<cl_uint>* m : {&info_, &heads_, &depth_first_, &source_}) {
-    m->host.clear();
+    m->tail.clear();
     m->sent = 0;
   }
-  weight_.host.clear();
+  weight_.tail.clear();
   weight_.sent = 0;
   direct_.clear();
   kinds_ = 0;
@@ -63,15 +64,15 @@ void DeviceRecipes<Real>::append_slices(const std::vector<std::uint32_t>& first,
     const std::uint32_t last = std::min(end, slice + recipe_slice);
     std::uint32_t longest = 0;
     for (std::uint32_t e = slice; e < last; ++e) longest = std::max(longest, first[e + 1] - first[e]);
-    const std::size_t base = source_.host.size();
-    source_.host.resize(base + std::size_t{longest} * recipe_slice, 0);
-    weight_.host.resize(base + std::size_t{longest} * recipe_slice, 0);
+    const std::size_t base = source_.size(), values = std::size_t{longest} * recipe_slice;
+    source_.tail.resize(source_.tail.size() + values, 0);
+    weight_.tail.resize(weight_.tail.size() + values, 0);
     for (std::uint32_t e = slice; e < last; ++e) {
-      const std::size_t lane = base + (e - slice);
-      heads_.host.insert(heads_.host.end(), {static_cast<cl_uint>(lane), first[e + 1] - first[e]});
+      const std::size_t lane = base + (e - slice), in_tail = lane - source_.sent;
+      heads_.tail.insert(heads_.tail.end(), {static_cast<cl_uint>(lane), first[e + 1] - first[e]});
       for (std::uint32_t t = 0; t < first[e + 1] - first[e]; ++t) {
-        source_.host[lane + std::size_t{t} * recipe_slice] = pack_source(sources[first[e] + t]);
-        weight_.host[lane + std::size_t{t} * recipe_slice] = static_cast<Real>(sources[first[e] + t].weight);
+        source_.tail[in_tail + std::size_t{t} * recipe_slice] = pack_source(sources[first[e] + t]);
+        weight_.tail[in_tail + std::size_t{t} * recipe_slice] = static_cast<Real>(sources[first[e] + t].weight);
       }
     }
   }
@@ -87,13 +88,13 @@ void DeviceRecipes<Real>::sync(const core::Queue& queue) {
     const GhostRecipe& r = recipes_.kind(static_cast<std::uint32_t>(kinds_));
     if (!recipes_.corners()) direct_.push_back(mrag::direct_sides(r, recipes_.block(), recipes_.width()));
     const auto ghosts = static_cast<std::uint32_t>(r.first.size() - 1);
-    const auto head = static_cast<cl_uint>(heads_.host.size() / 2);
-    info_.host.insert(info_.host.end(), {head, head + ghosts, static_cast<cl_uint>(depth_first_.host.size()),
+    const auto head = static_cast<cl_uint>(heads_.size() / 2);
+    info_.tail.insert(info_.tail.end(), {head, head + ghosts, static_cast<cl_uint>(depth_first_.size()),
                                          static_cast<cl_uint>(r.depth_first.size() - 1)});
     append_slices(r.first, r.sources, 0, ghosts);
     for (std::size_t d = 0; d + 1 < r.depth_first.size(); ++d)
       append_slices(r.node_first, r.node_sources, r.depth_first[d], r.depth_first[d + 1]);
-    depth_first_.host.insert(depth_first_.host.end(), r.depth_first.begin(), r.depth_first.end());
+    depth_first_.tail.insert(depth_first_.tail.end(), r.depth_first.begin(), r.depth_first.end());
   }
   for (Mirror<cl_uint>* m : {&info_, &heads_, &depth_first_, &source_}) m->sync(context_, queue);
   weight_.sync(context_, queue);

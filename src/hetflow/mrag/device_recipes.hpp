@@ -49,12 +49,14 @@ class DeviceRecipes {
   void add_tables(core::KernelArgs& args) const;
 
  private:
-  // Device copies of the host arrays, grown by doubling; `sent` values of each were written before.
+  // An array on the device, grown by doubling: `sent` values written, the `tail` that follows them still
+  // on the host until sync() writes it.
   template <class T>
   struct Mirror {
-    std::vector<T> host;
+    std::vector<T> tail;
     core::Buffer<T> device;
     std::size_t sent = 0;
+    std::size_t size() const { return sent + tail.size(); }
     void sync(const core::Context& context, const core::Queue& queue);
   };
   void clear();
