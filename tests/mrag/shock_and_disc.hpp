@@ -36,7 +36,8 @@ inline mrag::BlockFlow shock_and_disc_flow(const core::DeviceSet& devices, core:
                          mrag::TimeScheme::ssp_rk3, precision, scheme, weights, processes);
 }
 
-// Two adaptation passes of the initial state, then 12 steps at Courant 0.5 adapted every 4.
+// Two adaptation passes of the initial state, then 12 steps at Courant 0.5 adapted every 4 as a run adapts,
+// with the next step.
 inline void run_shock_and_disc(mrag::BlockFlow& flow) {
   flow.set(shock_and_disc);
   for (int round = 0; round < 2; ++round) {
@@ -44,7 +45,7 @@ inline void run_shock_and_disc(mrag::BlockFlow& flow) {
     flow.set(shock_and_disc);
   }
   for (int step = 0; step < 12; ++step) {
-    if (step % 4 == 0) flow.adapt(1e-3, 1e-4);
+    if (step % 4 == 0) flow.adapt_with_next_step(1e-3, 1e-4);
     flow.step(flow.stable_dt(0.5));
   }
 }

@@ -120,6 +120,8 @@ void BlockFlow::step(double dt) {
   state().step(dt, scheme_);
   time_ += dt;
   ++steps_;
+  // The device runs the step (queued in order before the adaptation's commands) while the host decides.
+  if (pending_) adapt(*std::exchange(pending_, std::nullopt));
 }
 
 std::string BlockFlow::bad_cell_message() const {
@@ -164,6 +166,7 @@ void BlockFlow::load(const std::vector<double>& data, double time, long steps) {
     bound_ = true;
   }
   blocks_->write(data);
+  pending_.reset();
   time_ = time;
   steps_ = steps;
 }
@@ -183,12 +186,22 @@ std::vector<BlockFlow::Cell> BlockFlow::cells() const {
 }
 
 BlockFlow::Adaptation BlockFlow::adapt(double eps_refine, double eps_compress) {
-  const std::size_t blocks = tree_.leaves().size();
+  adapt_with_next_step(eps_refine, eps_compress);
+  return adapt(*std::exchange(pending_, std::nullopt));
+}
+
+void BlockFlow::adapt_with_next_step(double eps_refine, double eps_compress) {
   // Host marks on the command timeline (core/trace.hpp) end each phase of an adaptation; the first ends
   // the host's work before it.
   core::trace::mark("mrag adapt: begin");
-  const std::vector<double> d = state().details(tree_);
+  pending_ = Details{state().details(tree_), eps_refine, eps_compress};
   core::trace::mark("mrag adapt: details");
+}
+
+BlockFlow::Adaptation BlockFlow::adapt(const Details& details) {
+  const std::size_t blocks = tree_.leaves().size();
+  const std::vector<double>& d = details.values;
+  const double eps_refine = details.eps_refine, eps_compress = details.eps_compress;
   // Each field's range over the grid scales its details.
   double range[2];
   for (int k = 0; k < 2; ++k) {

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -56,6 +57,11 @@ class BlockFlow {
     std::size_t refined = 0, collapsed = 0;
   };
   Adaptation adapt(double eps_refine, double eps_compress);
+  // The same, decided from the present state's details but carried out by the next step(): that step runs
+  // on the present tree while the host plans the new one, then its result moves to the new tree (docs/mrag.md,
+  // Adaptation with the next step). Until then tree(), conserved() and cells() are the present tree's;
+  // set(), load() and adapt() drop the adaptation.
+  void adapt_with_next_step(double eps_refine, double eps_compress);
   // Caps the device memory the flow's trees may take (tree_bytes(), and state_bytes() in one buffer), by
   // default the least device's. A tree past it is refused with core::Error: at construction, and by adapt()
   // before it changes anything, naming the step, the time, the leaves and what they would take.
@@ -88,6 +94,13 @@ class BlockFlow {
   std::size_t values() const;
   // The device's blocks, once set() or load() has given them a state (core::Error before).
   DeviceBlocks& state() const;
+  // An adaptation's input: the details (DeviceBlocks::details) of the tree, and the thresholds.
+  struct Details {
+    std::vector<double> values;
+    double eps_refine, eps_compress;
+  };
+  // Adapts the tree by `d`: decides the new tree on the host and moves the state onto it.
+  Adaptation adapt(const Details& d);
   // core::Error unless `tree` fits the memory the flow may use.
   void check_memory(const BlockTree& tree) const;
   // Where the grid went wrong, read back from the device.
@@ -110,6 +123,8 @@ class BlockFlow {
   DeviceMemory memory_;
   double time_ = 0;
   long steps_ = 0;
+  // The adaptation the next step carries out (adapt_with_next_step).
+  std::optional<Details> pending_;
 };
 
 }  // namespace hetflow::mrag

@@ -135,7 +135,7 @@ class DeviceBlocksOf final : public DeviceBlocks {
 
   void write(const std::vector<double>& data) override {
     upload(data);
-    stepped_ = false;
+    stepped_ = band_filled_ = false;
   }
 
   std::vector<double> read() const override {
@@ -146,8 +146,10 @@ class DeviceBlocksOf final : public DeviceBlocks {
   }
 
   void step(double dt, TimeScheme scheme) override {
+    band_filled_ = false;
     if (steps_) {
       steps_->step(q_, dt, scheme);
+      queue_.flush();
       return;
     }
     // Each stage is a q0 + b (q + dt L(q)) with q0 the step's start, q the last stage: third order
@@ -161,6 +163,8 @@ class DeviceBlocksOf final : public DeviceBlocks {
       rhs_->update(queue_, q1_, q_, q_, 0.5, 0.5, 0.5 * dt);
     }
     stepped_ = true;
+    // The device starts on the step while the host goes on, to plan an adaptation the step carries out.
+    queue_.flush();
   }
 
   // After a step, from the rates its last stage left per tile; otherwise over every cell. The largest of
@@ -177,12 +181,8 @@ class DeviceBlocksOf final : public DeviceBlocks {
   }
 
   std::vector<double> details(const BlockTree& tree) override {
-    // A part adapts the whole tree, so it takes the other parts' leaves first; the rates the last step
-    // left stay valid.
-    if (halo_) halo_->share_blocks(q_);
+    fill_band();
     const std::size_t blocks = tree.leaves().size();
-    if (next_band_.valid()) band_ = next_band_.get();
-    band_->fill(queue_, q_);
     if (!details_.get()) details_ = adapt_program().kernel("mrag_block_details");
     details_out_ = core::at_least(queue_.context(), std::exchange(details_out_, {}), 6 * blocks);
     core::KernelArgs(details_)
@@ -222,9 +222,13 @@ class DeviceBlocksOf final : public DeviceBlocks {
   // the whole state.
   core::Buffer<Real> remapped(const BlockTree& next, const std::vector<cl_int>& mode,
                               const std::vector<cl_uint>& source, const std::vector<cl_int>& child) {
-    // One record of remap_record words per new block (mrag_adapt.cl's REMAP_RECORD), sent in one write.
+    // A step since details() leaves the band behind the state.
+    if (!band_filled_) fill_band();
+    // One record of remap_record words per new block (mrag_adapt.cl's REMAP_RECORD), sent in one write
+    // that does not wait for the step before it.
     const std::size_t blocks = next.leaves().size();
-    std::vector<cl_uint> records(remap_record * blocks, 0);
+    std::vector<cl_uint>& records = remap_host_records_;
+    records.assign(remap_record * blocks, 0);
     for (std::size_t b = 0; b < blocks; ++b) {
       cl_uint* r = &records[remap_record * b];
       r[0] = static_cast<cl_uint>(mode[b]);
@@ -233,7 +237,7 @@ class DeviceBlocksOf final : public DeviceBlocks {
       std::copy_n(&source[4 * b], 4, r + 4);
     }
     remap_records_ = core::at_least(queue_.context(), std::exchange(remap_records_, {}), records.size());
-    remap_records_.write(queue_, std::span<const cl_uint>(records));
+    remap_records_.write(queue_, std::span<const cl_uint>(records), 0, core::Blocking::no);
     core::Buffer<Real> q = core::at_least(queue_.context(), std::exchange(spare_, {}),
                                           blocks * fields * static_cast<std::size_t>(s_) * s_);
     if (!remap_.get()) remap_ = adapt_program().kernel("mrag_remap");
@@ -245,6 +249,7 @@ class DeviceBlocksOf final : public DeviceBlocks {
         .add(band_->slots())
         .add(q);
     remap_.enqueue(queue_, global_, local_);
+    queue_.flush();
     return q;
   }
 
@@ -264,12 +269,21 @@ class DeviceBlocksOf final : public DeviceBlocks {
     });
   }
 
+  // Fills the adaptation's band from the state; a part adapts the whole tree, so it takes the other parts'
+  // leaves first (the rates the last step left stay valid).
+  void fill_band() {
+    if (halo_) halo_->share_blocks(q_);
+    if (next_band_.valid()) band_ = next_band_.get();
+    band_->fill(queue_, q_);
+    band_filled_ = true;
+  }
+
   // `data` as the state, or the spare buffer; the state before is kept as the spare (the next remap's
   // output). The rates of the last stage are not the state's.
   void bind_state(core::Buffer<Real> data) {
     if (data.empty()) data = core::at_least(queue_.context(), std::exchange(spare_, {}), values_);
     spare_ = std::exchange(q_, std::move(data));
-    stepped_ = false;
+    stepped_ = band_filled_ = false;
   }
 
   // The rate over every cell of the `count` leaves `leaves`, each leaf's cells `inv_h` wide.
@@ -327,8 +341,10 @@ class DeviceBlocksOf final : public DeviceBlocks {
   core::Kernel details_, remap_;
   core::Buffer<Real> details_out_;
   core::Buffer<cl_uint> remap_records_;
-  // Whether the state is the last step's output, whose rates the update left.
-  bool stepped_ = false;
+  std::vector<cl_uint> remap_host_records_;
+  // Whether the state is the last step's output, whose rates the update left, and whether the adaptation's
+  // band holds the state's ghosts.
+  bool stepped_ = false, band_filled_ = false;
   // The adaptation's band of the bound tree, being built (start_band) or taken by details().
   std::future<std::unique_ptr<DeviceGhosts<Real>>> next_band_;
   std::unique_ptr<DeviceGhosts<Real>> band_;

@@ -45,8 +45,9 @@ class DeviceBlocks {
   // Per leaf of the bound tree `tree`, six values (mrag_adapt.cl): the largest wavelet detail of ρ and of Γ,
   // the least and largest ρ, the least and largest Γ. Keeps the ghost band they read for remap().
   virtual std::vector<double> details(const BlockTree& tree) = 0;
-  // Replaces the data by that of `next` built from it (after details()): per new leaf a mode (mrag_adapt.cl's
-  // REMAP_*), four source leaves and its position among its siblings; then binds `next`.
+  // Replaces the data by that of `next` built from it (after details(), and steps since then, of the same
+  // tree): per new leaf a mode (mrag_adapt.cl's REMAP_*), four source leaves and its position among its
+  // siblings; then binds `next`.
   virtual void remap(const BlockTree& next, const std::vector<cl_int>& mode, const std::vector<cl_uint>& source,
                      const std::vector<cl_int>& child, bool stiffened) = 0;
   // The memory of the least of the devices (over every process too), in all and in one buffer.

@@ -68,25 +68,28 @@ CompressibleRunSummary CompressibleStepping::run() {
   display::Progress progress(kProgressTicks, "compressible", ctx_.verbosity);
   progress.count("‰");
   const CompressibleAdaptation& a = schedule_.adaptation;
-  double adapt_seconds = 0;  // the last adaptation's
+  // An adaptation is decided after every a.every-th step and carried out by the step after it
+  // (BlockFlow::adapt_with_next_step), so that the device steps while the host plans the new tree.
+  const auto adapts_after = [&](long step) { return a.every > 0 && step > 0 && step % a.every == 0; };
+  double adapt_seconds = 0;  // the last step that carried out an adaptation, with it
   try {
     double stable = flow_.stable_dt(schedule_.cfl);
+    // A run resumed after such a step decides again, from the same state, the adaptation it left pending.
+    if (adapts_after(flow_.steps())) flow_.adapt_with_next_step(a.eps_refine, a.eps_compress);
     snapshot();
     bool interrupted = io::interrupted();
     while (flow_.time() < schedule_.end && !interrupted) {
       const long step = flow_.steps() + 1;
-      const bool adapting = a.every > 0 && step % a.every == 0;
+      const bool adapting = adapts_after(step - 1);
       // An adaptation of a large tree takes longer than a redraw of the bar: say so while it runs.
       if (adapting && adapt_seconds > kShownAdaptation) progress.activity("adapting the grid");
       interrupted = ctx_.ranks
                         .together([&] {
+                          const core::WallTimer timer;
                           flow_.step(next_dt(stable));
                           stable = flow_.stable_dt(schedule_.cfl);
-                          if (!adapting) return;
-                          const core::WallTimer timer;
-                          flow_.adapt(a.eps_refine, a.eps_compress);
-                          stable = flow_.stable_dt(schedule_.cfl);
-                          adapt_seconds = timer.seconds();
+                          if (adapting) adapt_seconds = timer.seconds();
+                          if (adapts_after(step)) flow_.adapt_with_next_step(a.eps_refine, a.eps_compress);
                         })
                         .interrupted;
       ++summary_.steps;
