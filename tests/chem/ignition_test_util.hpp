@@ -44,9 +44,9 @@ struct IgnitionCase {
   }
 
   // The delay at T0 within `tolerance` (relative) of the table's: by first_crossing, or with a window
-  // [0, sampled_window] by sampled_crossing (1000 samples a pass, two passes after the first, so the
-  // bracket ends 1e-9 of the window wide).
-  void check(double T0, double tolerance, double sampled_window = 0.0) {
+  // [0, sampled_window] by sampled_crossing (1000 samples a pass, by default two passes after the first,
+  // so the bracket ends 1e-9 of the window wide).
+  void check(double T0, double tolerance, double sampled_window = 0.0, int passes = 2) {
     const auto names = ref["species"].get<std::vector<std::string>>();
     for (const auto& c : ref["cases"]) {
       if (c["T0"].get<double>() != T0) continue;
@@ -57,7 +57,7 @@ struct IgnitionCase {
       // The system's parameter: the pressure, or at constant volume the density.
       const double p = c[kind == ReactorKind::constant_volume ? "rho" : "p"].get<double>();
       const double delay = sampled_window > 0.0
-                               ? sampled_crossing(*solver, y0, p, target, sampled_window, 1000, 2, &bracket)
+                               ? sampled_crossing(*solver, y0, p, target, sampled_window, 1000, passes, &bracket)
                                : first_crossing(*solver, y0, p, target, 1e-6, 1.0, 18, 3, &bracket);
       const double want = c["delay"].get<double>();
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -99,6 +99,20 @@ inline Batch van_der_pol_batch(int count) {
   return b;
 }
 
+// A group-only system of size n whose functions do nothing: for checks that build no kernel.
+inline System idle_group_only(int n) {
+  return {.n = n,
+          .source =
+              "void rhs_group(double t, const SHARED double* y, SHARED double* f, __global const double* p,"
+              " __global const double* tables, WORK_SPACE double* work) {}\n"
+              "void jac_group(double t, const SHARED double* y, MATRIX_SPACE double* dfdy,"
+              " __global const double* p, __global const double* tables, WORK_SPACE double* work) {}",
+          .analytic_jacobian = true,
+          .group_rhs = true,
+          .group_jac = true,
+          .group_only = true};
+}
+
 // Robertson's chemical kinetics.
 inline System robertson(bool analytic) {
   return {.n = 3, .source = R"(

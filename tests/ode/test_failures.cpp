@@ -104,12 +104,7 @@ INSTANTIATE_TEST_SUITE_P(Mappings, OdeFailures,
 // A group_only system (radau5.hpp) needs both group functions and its analytic Jacobian, and no mapping
 // but the phased one refuses it for its size.
 TEST(OdeFailuresInput, GroupOnlySystems) {
-  const std::string group = "void rhs_group(double t, const SHARED double* y, SHARED double* f, __global const double* p,"
-                            " __global const double* tables, WORK_SPACE double* work) {}\n"
-                            "void jac_group(double t, const SHARED double* y, MATRIX_SPACE double* dfdy,"
-                            " __global const double* p, __global const double* tables, WORK_SPACE double* work) {}";
-  const System full{.n = 300, .source = group, .analytic_jacobian = true, .group_rhs = true, .group_jac = true,
-                    .group_only = true};
+  const System full = test::idle_group_only(300);
   Options o;
   o.mapping = Mapping::work_item;
   EXPECT_EQ(error_of([&] { Radau5(devices(), full, o); }), "no error");

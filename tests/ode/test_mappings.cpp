@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "hetflow/core/error.hpp"
+#include "hetflow/ode/radau5_launch.hpp"
 #include "problems.hpp"
 #include "test_devices.hpp"
 
@@ -146,8 +147,10 @@ TEST_P(OdeMappings, StiffLinearSystemAgrees) {
   }
 }
 
-// Mapping 1's decompositions in panels (Options::lu_panel; GPUs take 4) give DEC's counters and bits:
-// panels of 3 and 4 against none on the n = 60 system; widths outside -1 .. 16 are refused.
+// Decompositions in panels (Options::lu_panel; GPUs take 4 in mapping 1) give DEC's counters and bits:
+// panels of 3 and 4 against none on the n = 60 system in mapping 1, and where mapping 2 runs, panels of 4
+// in groups of 8 (several tiles of the trailing matrix), of 16 in groups of 32 and of 3 in groups of 256;
+// widths outside -1 .. 16 are refused.
 TEST(OdeLuPanels, KeepDecsBits) {
   for (const int panel : {-2, 17}) {
     Options bad;
@@ -156,12 +159,22 @@ TEST(OdeLuPanels, KeepDecsBits) {
   }
   const Batch batch = stiff_batch(3);
   std::vector<Result> results;
-  for (const int panel : {0, 3, 4}) {
+  struct Run {
+    Mapping mapping;
+    int panel;
+    std::size_t work_group;
+  };
+  std::vector<Run> runs{{Mapping::work_item, 0, 0}, {Mapping::work_item, 3, 0}, {Mapping::work_item, 4, 0}};
+  if (!test::untestable(Mapping::work_group, devices()))
+    runs.insert(runs.end(),
+                {{Mapping::work_group, 4, 8}, {Mapping::work_group, 16, 32}, {Mapping::work_group, 3, 256}});
+  for (const Run& run : runs) {
     Options o;
     o.rtol = {1e-8};
     o.atol = {1e-8};
-    o.mapping = Mapping::work_item;
-    o.lu_panel = panel;
+    o.mapping = run.mapping;
+    o.lu_panel = run.panel;
+    o.work_group = run.work_group;
     results.push_back(Radau5(devices(), stiff_linear(true), o).integrate(batch));
     ASSERT_EQ(results.back().failures(), 0u) << results.back().report();
   }
@@ -170,7 +183,7 @@ TEST(OdeLuPanels, KeepDecsBits) {
       test::expect_same_counters(results[0].statistics[s], results[k].statistics[s]);
       EXPECT_EQ(results[0].statistics[s].h, results[k].statistics[s].h);
     }
-    EXPECT_EQ(results[0].y, results[k].y) << "panels of " << (k == 1 ? 3 : 4);
+    EXPECT_EQ(results[0].y, results[k].y) << test::mapping_name(runs[k].mapping) << ", panels of " << runs[k].panel;
   }
 }
 
@@ -402,8 +415,8 @@ TEST(OdeLaunchShape, RegisterBudgetFollowsTheBatch) {
   EXPECT_EQ(Radau5(devices(), test::van_der_pol(true), o).launch_shape(1).max_registers, budgets ? 64u : 0u);
 }
 
-// Mapping 1 decomposes in panels of 4 on GPUs and of none on CPUs, mapping 2 in none, unless
-// Options::lu_panel says.
+// Mapping 1 decomposes in panels of 4 on GPUs and of none on CPUs, mapping 2 in none up to n =
+// large_panel_n and in panels of 16 above on GPUs, unless Options::lu_panel says.
 TEST(OdeLaunchShape, PanelWidthFollowsTheDevice) {
   const bool gpu = devices().device(0).info.kind == core::DeviceKind::gpu;
   Options o;
@@ -415,6 +428,9 @@ TEST(OdeLaunchShape, PanelWidthFollowsTheDevice) {
   EXPECT_EQ(Radau5(devices(), stiff_linear(true), o).launch_shape(1).lu_panel, 3);
   o.lu_panel = -1;
   EXPECT_EQ(Radau5(devices(), stiff_linear(true), o).launch_shape(1).lu_panel, 0);
+  EXPECT_EQ(Radau5(devices(), test::idle_group_only(launch::large_panel_n), o).launch_shape(1).lu_panel, 0);
+  EXPECT_EQ(Radau5(devices(), test::idle_group_only(launch::large_panel_n + 1), o).launch_shape(1).lu_panel,
+            gpu ? 16 : 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Jacobians, OdeMappings, ::testing::Bool(),

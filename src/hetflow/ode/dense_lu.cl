@@ -365,6 +365,114 @@ SwappedRows swapped_rows(const MATRIX_SPACE int* pivot, int p) {
 }
 #define PANEL_ROW_IN(w, i, u) (ROW_IN(i, u) && !((w).mask[((i) + (u)) / 64] >> (((i) + (u)) % 64) & 1))
 
+#if ODE_GROUP
+// A group updates the rows below panel p that no pivot of the panel names, right of the panel, in tiles
+// of TILE_ROWS x TILE_COLS entries per work-item (lane (rl, cl) holds rows rl + row_lanes u and columns
+// cl + col_lanes v of the tile): each entry stays in a register through the panel's steps, so the trailing
+// matrix is read and written once per panel, and each step's multipliers and pivot-row entries are
+// loaded once per tile row and column rather than once per entry. Each entry still takes the steps in
+// order and skips a zero pivot-row entry, as DEC does.
+#define TILE_ROWS 4
+#define TILE_COLS 4
+#define TILE_COLS_COMPLEX 2
+bool named_by_panel(const MATRIX_SPACE int* pivot, int p, int row) {
+  for (int k = p; k < p + ODE_LU_PANEL; ++k)
+    if (pivot[k] == row) return true;
+  return false;
+}
+
+// Which of the tile's rows from i0 the update writes: those in the matrix that no pivot of panel p names.
+void tile_rows(const MATRIX_SPACE int* pivot, int p, Lanes w, int i0, bool* row_in) {
+  for (int u = 0; u < TILE_ROWS; ++u) {
+    const int i = LANE_ROW(w, i0, u);
+    row_in[u] = i < ODE_N && !named_by_panel(pivot, p, i);
+  }
+}
+
+void update_trailing(MATRIX_SPACE double* a, const MATRIX_SPACE int* pivot, int p) {
+  const int q = p + ODE_LU_PANEL;
+  const Lanes w = lanes();
+  if (w.cl >= w.col_lanes) return;
+  for (int i0 = q + w.rl; i0 < ODE_N; i0 += w.row_lanes * TILE_ROWS) {
+    bool row_in[TILE_ROWS];
+    tile_rows(pivot, p, w, i0, row_in);
+    for (int j0 = q + w.cl; j0 < ODE_N; j0 += w.col_lanes * TILE_COLS) {
+      double x[TILE_ROWS][TILE_COLS];
+      for (int u = 0; u < TILE_ROWS; ++u)
+        for (int v = 0; v < TILE_COLS; ++v) {
+          const int j = j0 + v * w.col_lanes;
+          x[u][v] = row_in[u] && j < ODE_N ? a[LU_AT(LANE_ROW(w, i0, u), j)] : 0.0;
+        }
+      for (int k = p; k < q; ++k) {
+        double l[TILE_ROWS], s[TILE_COLS];
+        for (int u = 0; u < TILE_ROWS; ++u) l[u] = row_in[u] ? a[LU_AT(LANE_ROW(w, i0, u), k)] : 0.0;
+        for (int v = 0; v < TILE_COLS; ++v) {
+          const int j = j0 + v * w.col_lanes;
+          s[v] = j < ODE_N ? a[LU_AT(k, j)] : 0.0;
+        }
+        for (int u = 0; u < TILE_ROWS; ++u)
+          for (int v = 0; v < TILE_COLS; ++v)
+            if (s[v] != 0.0) x[u][v] = x[u][v] + l[u] * s[v];
+      }
+      for (int u = 0; u < TILE_ROWS; ++u)
+        for (int v = 0; v < TILE_COLS; ++v) {
+          const int j = j0 + v * w.col_lanes;
+          if (row_in[u] && j < ODE_N) a[LU_AT(LANE_ROW(w, i0, u), j)] = x[u][v];
+        }
+    }
+  }
+}
+
+void update_trailing_complex(MATRIX_SPACE double* ar, MATRIX_SPACE double* ai, const MATRIX_SPACE int* pivot, int p) {
+  const int q = p + ODE_LU_PANEL;
+  const Lanes w = lanes();
+  if (w.cl >= w.col_lanes) return;
+  for (int i0 = q + w.rl; i0 < ODE_N; i0 += w.row_lanes * TILE_ROWS) {
+    bool row_in[TILE_ROWS];
+    tile_rows(pivot, p, w, i0, row_in);
+    for (int j0 = q + w.cl; j0 < ODE_N; j0 += w.col_lanes * TILE_COLS_COMPLEX) {
+      double xr[TILE_ROWS][TILE_COLS_COMPLEX], xi[TILE_ROWS][TILE_COLS_COMPLEX];
+      for (int u = 0; u < TILE_ROWS; ++u)
+        for (int v = 0; v < TILE_COLS_COMPLEX; ++v) {
+          const int j = j0 + v * w.col_lanes;
+          const bool in = row_in[u] && j < ODE_N;
+          xr[u][v] = in ? ar[LU_AT(LANE_ROW(w, i0, u), j)] : 0.0;
+          xi[u][v] = in ? ai[LU_AT(LANE_ROW(w, i0, u), j)] : 0.0;
+        }
+      for (int k = p; k < q; ++k) {
+        double lr[TILE_ROWS], li[TILE_ROWS], sr[TILE_COLS_COMPLEX], si[TILE_COLS_COMPLEX];
+        for (int u = 0; u < TILE_ROWS; ++u) {
+          lr[u] = row_in[u] ? ar[LU_AT(LANE_ROW(w, i0, u), k)] : 0.0;
+          li[u] = row_in[u] ? ai[LU_AT(LANE_ROW(w, i0, u), k)] : 0.0;
+        }
+        for (int v = 0; v < TILE_COLS_COMPLEX; ++v) {
+          const int j = j0 + v * w.col_lanes;
+          sr[v] = j < ODE_N ? ar[LU_AT(k, j)] : 0.0;
+          si[v] = j < ODE_N ? ai[LU_AT(k, j)] : 0.0;
+        }
+        for (int v = 0; v < TILE_COLS_COMPLEX; ++v) {
+          if (fabs(sr[v]) + fabs(si[v]) == 0.0) continue;
+          const int form = complex_form(sr[v], si[v]);
+          for (int u = 0; u < TILE_ROWS; ++u) {
+            const double2 d = complex_product(form, lr[u], li[u], sr[v], si[v]);
+            xr[u][v] = xr[u][v] + d.x;
+            xi[u][v] = xi[u][v] + d.y;
+          }
+        }
+      }
+      for (int u = 0; u < TILE_ROWS; ++u)
+        for (int v = 0; v < TILE_COLS_COMPLEX; ++v) {
+          const int j = j0 + v * w.col_lanes;
+          if (row_in[u] && j < ODE_N) {
+            ar[LU_AT(LANE_ROW(w, i0, u), j)] = xr[u][v];
+            ai[LU_AT(LANE_ROW(w, i0, u), j)] = xi[u][v];
+          }
+        }
+    }
+  }
+}
+#endif
+
 // Panel p's steps (columns p to q - 1, q = p + ODE_LU_PANEL < ODE_N) on the columns from q on.
 void apply_panel(MATRIX_SPACE double* a, const MATRIX_SPACE int* pivot, int p) {
   const int q = p + ODE_LU_PANEL;
@@ -381,6 +489,9 @@ void apply_panel(MATRIX_SPACE double* a, const MATRIX_SPACE int* pivot, int p) {
       for (int u = 0; u < w.count; ++u) a[LU_AT(w.rows[u], j)] = a[LU_AT(w.rows[u], j)] + a[LU_AT(w.rows[u], k)] * s;
     }
   SYNC();  // the panel's rows are final right of it
+#if ODE_GROUP
+  update_trailing(a, pivot, p);
+#else
   FOR_ROWS(i, q, LU_PANEL_ROWS) {
     double l[LU_PANEL_ROWS][ODE_LU_PANEL];
     for (int u = 0; u < LU_PANEL_ROWS; ++u)
@@ -398,6 +509,7 @@ void apply_panel(MATRIX_SPACE double* a, const MATRIX_SPACE int* pivot, int p) {
         }
     }
   }
+#endif
 }
 #endif
 
@@ -576,6 +688,9 @@ void apply_panel_complex(MATRIX_SPACE double* ar, MATRIX_SPACE double* ai, const
       for (int u = 0; u < w.count; ++u) update_complex(ar, ai, w.rows[u], j, k, sr, si);
     }
   SYNC();  // the panel's rows are final right of it
+#if ODE_GROUP
+  update_trailing_complex(ar, ai, pivot, p);
+#else
   FOR_ROWS(i, q, LU_PANEL_ROWS) {
     double lr[LU_PANEL_ROWS][ODE_LU_PANEL], li[LU_PANEL_ROWS][ODE_LU_PANEL];
     for (int u = 0; u < LU_PANEL_ROWS; ++u)
@@ -607,6 +722,7 @@ void apply_panel_complex(MATRIX_SPACE double* ar, MATRIX_SPACE double* ai, const
         }
     }
   }
+#endif
 }
 #endif
 

@@ -100,9 +100,10 @@ struct Options {
   std::size_t max_registers = 0;
   // Not RADAU5's: the LU decompositions work in panels of this many columns (dense_lu.cl,
   // ODE_LU_PANEL); -1: panels of 4 for mapping 1 on GPUs, where it cuts the traffic of matrices in
-  // off-chip private memory; none for mapping 2, where panels shorten a lone system's decompositions
-  // but cost throughput on a full device (docs/chem.md), and on CPUs, where PoCL vectorises DEC's
-  // column order better; 0: none. Same results at any value.
+  // off-chip private memory; for mapping 2 panels of 16 above n = 256 (matrices in global scratch) and
+  // none below, where panels shorten a lone system's decompositions but cost throughput on a full
+  // device (docs/chem.md); none on CPUs, where PoCL vectorises DEC's column order better; 0: none. Same
+  // results at any value.
   int lu_panel = -1;
 };
 

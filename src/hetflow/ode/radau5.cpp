@@ -154,7 +154,7 @@ Radau5::LaunchShape Radau5::launch_shape(std::size_t systems, std::size_t k) con
   return {m, launch::local_range(d, options_).size[0],
           launch::group_count(d, m, options_, system_) / std::max(d.info.compute_units, 1u),
           launch::register_budget(*devices_, k, options_, m, systems, static_cast<std::size_t>(system_.n)),
-          launch::lu_panel(d, options_, m)};
+          launch::lu_panel(d, options_, m, system_.n)};
 }
 
 void Radau5::prepare(std::size_t systems) const {

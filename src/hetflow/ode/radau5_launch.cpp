@@ -170,12 +170,15 @@ std::size_t register_budget(const core::DeviceSet& devices, std::size_t k, const
 // Options::lu_panel, else 4 for mapping 1 on GPUs, where the decompositions take a large share of
 // mapping 1's time and panels cut the traffic of its matrices in off-chip private memory. How much they
 // gain differs between GPUs, so `hetflow tune radau5` searches the width. CPUs keep DEC's column order,
-// which PoCL vectorises better. Mapping 2 takes none by default: its matrices are in local memory or in
-// its group's slice of global scratch, and panels that shorten a lone system's decompositions cost
-// throughput on a full device (docs/chem.md, Performance).
-int lu_panel(const core::Device& d, const Options& o, Mapping m) {
+// which PoCL vectorises better. Mapping 2 takes panels of 16 above large_panel_n, where a system's
+// matrices lie in global scratch far past the caches and the decompositions take nearly all of a step,
+// and none below: there its matrices are in local memory or fit the caches, and panels that shorten a
+// lone system's decompositions cost throughput on a full device (docs/chem.md, Performance).
+int lu_panel(const core::Device& d, const Options& o, Mapping m, int n) {
   if (o.lu_panel >= 0) return o.lu_panel;
-  return d.info.kind == core::DeviceKind::gpu && m == Mapping::work_item ? 4 : 0;
+  if (d.info.kind != core::DeviceKind::gpu) return 0;
+  if (m == Mapping::work_item) return 4;
+  return m == Mapping::work_group && n > large_panel_n ? 16 : 0;
 }
 
 std::size_t group_doubles(const System& s) {

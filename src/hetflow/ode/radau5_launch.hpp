@@ -59,8 +59,11 @@ std::size_t group_count(const core::Device& d, Mapping m, const Options& o, cons
 // the compiler's choice (as on every device but NVIDIA's).
 std::size_t register_budget(const core::DeviceSet& devices, std::size_t k, const Options& o, Mapping m,
                             std::size_t systems, std::size_t n);
-// The panel width of the LU decompositions on device d (dense_lu.cl's ODE_LU_PANEL; 0: none).
-int lu_panel(const core::Device& d, const Options& o, Mapping m);
+// Mapping 2's decompositions work in panels above this n by default (lu_panel).
+constexpr int large_panel_n = 256;
+// The panel width of the LU decompositions of systems of size n on device d (dense_lu.cl's ODE_LU_PANEL;
+// 0: none).
+int lu_panel(const core::Device& d, const Options& o, Mapping m, int n);
 
 // radau5.cl's W_DOUBLES: mapping 2's scratch per work-group (14 vectors, 4 matrices), then the system's
 // own (System::group_work).
