@@ -433,6 +433,22 @@ TEST(OdeLaunchShape, PanelWidthFollowsTheDevice) {
             gpu ? 16 : 0);
 }
 
+// Work-groups hold 32 work-items on GPUs and 4 on CPUs, but mapping 2's hold large_group on GPUs above
+// large_panel_n, unless Options::work_group says.
+TEST(OdeLaunchShape, GroupWidthFollowsTheSystem) {
+  const bool gpu = devices().device(0).info.kind == core::DeviceKind::gpu;
+  const unsigned narrow = gpu ? 32 : 4, wide = gpu ? launch::large_group : 4;
+  Options o;
+  o.mapping = Mapping::work_group;
+  EXPECT_EQ(Radau5(devices(), test::idle_group_only(launch::large_panel_n), o).launch_shape(1).work_group, narrow);
+  EXPECT_EQ(Radau5(devices(), test::idle_group_only(launch::large_panel_n + 1), o).launch_shape(1).work_group, wide);
+  o.mapping = Mapping::work_item;
+  EXPECT_EQ(Radau5(devices(), test::idle_group_only(launch::large_panel_n + 1), o).launch_shape(1).work_group, narrow);
+  o.mapping = Mapping::work_group;
+  o.work_group = 64;
+  EXPECT_EQ(Radau5(devices(), test::idle_group_only(launch::large_panel_n + 1), o).launch_shape(1).work_group, 64u);
+}
+
 INSTANTIATE_TEST_SUITE_P(Jacobians, OdeMappings, ::testing::Bool(),
                          [](const auto& param_info) { return param_info.param ? "analytic" : "fd"; });
 

@@ -151,7 +151,7 @@ Mapping Radau5::mapping(std::size_t systems) const {
 Radau5::LaunchShape Radau5::launch_shape(std::size_t systems, std::size_t k) const {
   const Mapping m = mapping(systems);
   const core::Device& d = devices_->device(k);
-  return {m, launch::local_range(d, options_).size[0],
+  return {m, launch::local_range(d, options_, m, system_.n).size[0],
           launch::group_count(d, m, options_, system_) / std::max(d.info.compute_units, 1u),
           launch::register_budget(*devices_, k, options_, m, systems, static_cast<std::size_t>(system_.n)),
           launch::lu_panel(d, options_, m, system_.n)};

@@ -113,14 +113,18 @@ Mapping resolve(Mapping m, const System& system, const core::DeviceSet& devices,
   return systems >= phased_per_unit * units ? Mapping::phased : Mapping::work_group;
 }
 
-// Per device: global size fixed by the device, the mapping and the options alone (one launch width per
-// kernel: core/kernel.hpp says why PoCL needs it). On a GPU both mappings run groups of 32, mapping 2
-// 32 of them per compute unit, which the reactor's rhs_group and jac_group run fastest in (wider groups
-// and fewer per unit are slower). On PoCL a group runs in one thread anyway, and 4 work-items make every
-// one own several columns. Options::work_group and groups_per_unit (`hetflow tune radau5`) replace
+// Per device: global size fixed by the device, the mapping, the system's size and the options alone (one
+// launch width per kernel: core/kernel.hpp says why PoCL needs it). On a GPU both mappings run groups of
+// 32, mapping 2 32 of them per compute unit, which the reactor's rhs_group and jac_group run fastest in
+// (wider groups and fewer per unit are slower); but above large_panel_n mapping 2's decompositions in
+// global scratch take nearly all of a step, and 32 work-items leave a compute unit waiting on memory, so
+// its groups there hold large_group. On PoCL a group runs in one thread anyway, and 4 work-items make
+// every one own several columns. Options::work_group and groups_per_unit (`hetflow tune radau5`) replace
 // these defaults.
-core::NDRange local_range(const core::Device& d, const Options& o) {
-  return core::NDRange(o.work_group ? o.work_group : d.info.kind == core::DeviceKind::gpu ? 32 : 4);
+core::NDRange local_range(const core::Device& d, const Options& o, Mapping m, int n) {
+  if (o.work_group) return core::NDRange(o.work_group);
+  if (d.info.kind != core::DeviceKind::gpu) return core::NDRange(4);
+  return core::NDRange(m == Mapping::work_group && n > large_panel_n ? large_group : 32);
 }
 bool global_vectors(const System& s, Mapping m) {
   return m == Mapping::work_item && s.group_only && s.n > max_private_vector_n;
@@ -143,7 +147,7 @@ std::size_t default_group_count(const core::Device& d, Mapping m, const Options&
 // Global scratch per work-group of mapping m for system s on device d, in doubles.
 std::size_t scratch_per_group(const core::Device& d, const System& s, Mapping m, const Options& o) {
   if (m == Mapping::work_group) return local_scratch(d, s) ? 0 : group_doubles(s) + 2 * static_cast<std::size_t>(s.n);
-  if (m == Mapping::work_item && s.group_only) return local_range(d, o).size[0] * item_scratch(s, m);
+  if (m == Mapping::work_item && s.group_only) return local_range(d, o, m, s.n).size[0] * item_scratch(s, m);
   return 0;
 }
 }  // namespace
@@ -204,7 +208,8 @@ std::size_t group_scratch_pivots(const core::Device& d, const System& s, const O
 }
 std::size_t scratch_doubles(const core::Device& d, const System& s, Mapping m, const Options& o) {
   if (m == Mapping::work_group) return group_scratch_doubles(d, s, o);
-  if (m == Mapping::work_item && s.group_only) return group_count(d, m, o, s) * local_range(d, o).size[0] * item_scratch(s, m);
+  if (m == Mapping::work_item && s.group_only)
+    return group_count(d, m, o, s) * local_range(d, o, m, s.n).size[0] * item_scratch(s, m);
   return 0;
 }
 
@@ -246,7 +251,7 @@ std::size_t decompose_groups(const core::Device& d) {
 
 std::size_t resident_work_items(const core::Device& d, const Options& o) {
   if (d.info.kind == core::DeviceKind::gpu) return resident_per_unit * std::max(d.info.compute_units, 1u);
-  return local_range(d, o).size[0] * default_group_count(d, Mapping::work_item, o);
+  return local_range(d, o, Mapping::work_item, 0).size[0] * default_group_count(d, Mapping::work_item, o);
 }
 
 std::size_t private_matrix_bytes(const core::Device& d, const Options& o, std::size_t n) {

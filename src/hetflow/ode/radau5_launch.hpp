@@ -50,17 +50,19 @@ bool all_gpus(const core::DeviceSet& devices);
 // mapping as it is.
 Mapping resolve(Mapping m, const System& system, const core::DeviceSet& devices, std::size_t systems);
 
-// Work-items per work-group on device d, and the work-groups of mapping m it launches for system s (the
-// kernel strides over its share of systems).
-core::NDRange local_range(const core::Device& d, const Options& o);
+// Work-items per work-group of mapping m on device d for systems of size n, and the work-groups of
+// mapping m it launches for system s (the kernel strides over its share of systems).
+core::NDRange local_range(const core::Device& d, const Options& o, Mapping m, int n);
 std::size_t group_count(const core::Device& d, Mapping m, const Options& o, const System& s);
 
 // The register budget of the kernel a batch of `systems` of size n in mapping m runs on device k; 0:
 // the compiler's choice (as on every device but NVIDIA's).
 std::size_t register_budget(const core::DeviceSet& devices, std::size_t k, const Options& o, Mapping m,
                             std::size_t systems, std::size_t n);
-// Mapping 2's decompositions work in panels above this n by default (lu_panel).
+// Mapping 2's decompositions work in panels above this n by default (lu_panel), in work-groups of
+// large_group work-items on GPUs (local_range).
 constexpr int large_panel_n = 256;
+constexpr int large_group = 256;
 // The panel width of the LU decompositions of systems of size n on device d (dense_lu.cl's ODE_LU_PANEL;
 // 0: none).
 int lu_panel(const core::Device& d, const Options& o, Mapping m, int n);

@@ -159,7 +159,7 @@ void Radau5::Run::integrate_pass(Launch& l, bool resume, cl_uint listed, std::sp
                    phased_ ? s.state : part.scratch, static_cast<cl_int>(resume ? 1 : 0),
                    phased_ ? s.lists[l.list] : part.no_list, phased_ ? s.lists[1 - l.list] : part.no_list,
                    phased_ ? s.jacobians : part.no_list, phased_ ? s.pending : part.no_list);
-  const core::NDRange local = launch::local_range(d, o);
+  const core::NDRange local = launch::local_range(d, o, mapping_, solver_.system_.n);
   try {
     l.last = part.kernel.launch(cq, core::NDRange(local.size[0] * launch::group_count(d, mapping_, o, solver_.system_)), local, wait);
   } catch (const core::ClError& e) {
@@ -195,7 +195,7 @@ void Radau5::Run::finish_passes(std::vector<Launch>& launches) {
       if (jacobians) {
         l.part->jacobian.args(s.y, s.params, static_cast<cl_uint>(np_), l.pipe->settings, l.part->tables, s.matrices,
                               s.state, s.jacobians, static_cast<cl_ulong>(jacobians));
-        const core::NDRange local = launch::local_range(d, o);
+        const core::NDRange local = launch::local_range(d, o, mapping_, solver_.system_.n);
         l.part->jacobian.launch(devices_.compute(l.k),
                                 core::NDRange(local.size[0] * launch::group_count(d, mapping_, o, solver_.system_)), local);
       }

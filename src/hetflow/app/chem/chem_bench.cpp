@@ -310,10 +310,12 @@ BenchReport chem_benchmark(const core::DeviceSet& selected, const BenchOptions& 
             report.add({name, "systems/s", core::Summary{}, 0, 0, std::move(params)});
             break;
           }
-          // A run as long as the budget is its own sample, unless it was its mapping's first: the kernel is
-          // built and every integrate() allocates its buffers afresh, so a later run costs what the others do.
+          // A run as long as the budget is its own sample, unless it was its mapping's first on a CPU, where
+          // PoCL compiled a kernel at its launch: prepare() built the GPU's kernels, and every integrate()
+          // allocates its buffers afresh, so a later run costs what the others do. A large mechanism's batch can
+          // take minutes on a GPU, which a second run would double.
           const bool first_of_mapping = launched.insert(solver().mapping(size)).second;
-          const bool warm_counts = !first_of_mapping && warm_seconds >= case_budget;
+          const bool warm_counts = (gpu || !first_of_mapping) && warm_seconds >= case_budget;
           const int repeats = warm_counts ? 0 : std::clamp(int(case_budget / warm_seconds), 1, options.repeats);
           std::vector<double> rate;
           if (warm_counts) rate.push_back(double(size) / warm_seconds);
