@@ -5,6 +5,11 @@
   scripts/cantera_bench_states.py data/mechanisms/n-hexane-NUIG-2015.yaml NC6H14 --count 100 \\
       --rtol 1e-8 --atol 1e-14 -o bench/results/cpu-NAME/cantera-hexane-tight.json
 
+For a comparison at equal accuracy, a run at rtol 1e-13 and atol 1e-20 with --finals ref.npy and
+--states-csv states.csv gives the reference and the states as a reactor_batch `batch.file`; a later run
+with --reference ref.npy records its own error, and --hetflow final_states.csv (reactor_batch's output on
+those states) records hetflow's: the largest over the states of |T - T_ref| / T_ref and |Y_k - Y_k,ref|.
+
 The states are chem::partly_burnt_states (docs/chem.md, Performance): 12 fuel/air points at 300 K and
 1 atm, phi = 0.5 * 4^(j/11), each burnt state the HP equilibrium of its unburnt mixture; state i takes point
 i mod 12 and mixes (1 - c) unburnt + c burnt (mass fractions and T) with c = frac((i + 1) * 0.618...).
@@ -21,6 +26,8 @@ import platform
 import time
 
 import numpy as np
+
+from cpu_peers import state_error
 
 _WORKER = {}
 
@@ -50,7 +57,7 @@ def _start(mechanism, dt, rtol, atol):
 
 
 def _advance(state):
-    """(whether CVODES reached dt, seconds, final T) of one state."""
+    """(whether CVODES reached dt, seconds, final T and Y) of one state."""
     ct, gas = _WORKER["ct"], _WORKER["gas"]
     gas.TPY = state[-1], ct.one_atm, state[:-1]
     reactor = ct.IdealGasConstPressureReactor(gas, clone=False)
@@ -62,7 +69,27 @@ def _advance(state):
         reached = True
     except ct.CanteraError:
         reached = False
-    return reached, time.perf_counter() - start, reactor.T
+    return reached, time.perf_counter() - start, np.r_[reactor.T, reactor.phase.Y]
+
+
+def write_states_csv(mechanism, states, path):
+    """The states as reactor_batch's batch.file: T, p in atm and the mole fractions."""
+    import cantera as ct
+
+    gas = ct.Solution(mechanism)
+    with open(path, "w") as f:
+        f.write("T,p," + ",".join(gas.species_names) + "\n")
+        for state in states:
+            gas.TPY = state[-1], ct.one_atm, state[:-1]
+            f.write(f"{float(state[-1])!r},1," + ",".join(repr(float(x)) for x in gas.X) + "\n")
+
+
+def hetflow_finals(path, species, count):
+    """T and the mass fractions in mechanism order from reactor_batch's final_states.csv."""
+    with open(path) as f:
+        header = f.readline().strip().split(",")
+        table = np.genfromtxt(f, delimiter=",", ndmin=2, max_rows=count)
+    return table[:, [header.index("T_K")] + [header.index("Y_" + name) for name in species]]
 
 
 def main():
@@ -74,11 +101,17 @@ def main():
     parser.add_argument("--rtol", type=float, default=1e-8)
     parser.add_argument("--atol", type=float, default=1e-14)
     parser.add_argument("--processes", type=int, default=os.cpu_count())
+    parser.add_argument("--states-csv", help="also write the states as a reactor_batch batch.file")
+    parser.add_argument("--finals", help="write the final states (T, then Y) to this .npy file")
+    parser.add_argument("--reference", help="a reference run's --finals: record this run's error against it")
+    parser.add_argument("--hetflow", help="with --reference: reactor_batch's final_states.csv, whose error is recorded")
     parser.add_argument("-o", "--output", required=True)
     args = parser.parse_args()
     import cantera as ct
 
     states = partly_burnt_states(args.mechanism, args.fuel, args.count)
+    if args.states_csv:
+        write_states_csv(args.mechanism, states, args.states_csv)
     context = multiprocessing.get_context("fork")
     with context.Pool(args.processes, _start, (args.mechanism, args.dt, args.rtol, args.atol)) as pool:
         pool.map(_advance, states[: args.processes])
@@ -91,10 +124,20 @@ def main():
               "dt_s": args.dt, "rtol": args.rtol, "atol": args.atol, "processes": args.processes,
               "wall_s": wall, "states_per_s": args.count / wall, "failed": sum(not r[0] for r in results),
               "max_state_s": max(r[1] for r in results), "sum_state_s": sum(r[1] for r in results),
-              "T_final_K": [r[2] for r in results]}
+              "T_final_K": [r[2][0] for r in results]}
+    finals = np.array([r[2] if r[0] else np.full(len(r[2]), np.nan) for r in results])
+    if args.finals:
+        np.save(args.finals, finals)
+    if args.reference:
+        reference = np.load(args.reference)
+        report["error"] = state_error(finals, reference)
+        if args.hetflow:
+            species = ct.Solution(args.mechanism).species_names
+            report["hetflow_error"] = state_error(hetflow_finals(args.hetflow, species, args.count), reference)
     with open(args.output, "w") as f:
         json.dump(report, f, indent=1)
-    print(f"{args.count} states in {wall:.2f} s: {args.count / wall:.3f} states/s, {report['failed']} failed")
+    print(f"{args.count} states in {wall:.2f} s: {args.count / wall:.3f} states/s, {report['failed']} failed, "
+          f"error {report.get('error')}, hetflow's {report.get('hetflow_error')}")
 
 
 if __name__ == "__main__":
