@@ -19,6 +19,7 @@ processes; the time is the wall clock of the whole batch after an untimed warm-u
 process. Equal tolerances are not equal accuracy (scripts/cpu_peers.py compares at equal accuracy).
 """
 import argparse
+import csv
 import json
 import multiprocessing
 import os
@@ -73,21 +74,23 @@ def _advance(state):
 
 
 def write_states_csv(mechanism, states, path):
-    """The states as reactor_batch's batch.file: T, p in atm and the mole fractions."""
+    """The states as reactor_batch's batch.file: T, p in atm and the mole fractions. Large mechanisms name
+    species with commas (n-hexane's C3H51-2,3OOH), which the header quotes (RFC 4180), as hetflow does."""
     import cantera as ct
 
     gas = ct.Solution(mechanism)
-    with open(path, "w") as f:
-        f.write("T,p," + ",".join(gas.species_names) + "\n")
+    with open(path, "w", newline="") as f:
+        writer = csv.writer(f, lineterminator="\n")
+        writer.writerow(["T", "p"] + gas.species_names)
         for state in states:
             gas.TPY = state[-1], ct.one_atm, state[:-1]
-            f.write(f"{float(state[-1])!r},1," + ",".join(repr(float(x)) for x in gas.X) + "\n")
+            writer.writerow([repr(float(state[-1])), "1"] + [repr(float(x)) for x in gas.X])
 
 
 def hetflow_finals(path, species, count):
     """T and the mass fractions in mechanism order from reactor_batch's final_states.csv."""
-    with open(path) as f:
-        header = f.readline().strip().split(",")
+    with open(path, newline="") as f:
+        header = next(csv.reader([f.readline()]))
         table = np.genfromtxt(f, delimiter=",", ndmin=2, max_rows=count)
     return table[:, [header.index("T_K")] + [header.index("Y_" + name) for name in species]]
 

@@ -30,6 +30,22 @@ inline std::vector<std::string> file_lines(const std::filesystem::path& p) {
   return out;
 }
 
+// The fields of a CSV line whose quoted fields may hold commas (RFC 4180, no doubled quotes).
+inline std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (char c : line) {
+    if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      fields.emplace_back();
+    } else {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+
 // A file's bytes as a string (empty when it cannot be read).
 inline std::string file_text(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);

@@ -4,18 +4,20 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <tuple>
 
 #include "command_test.hpp"
 #include "hetflow/app/case_type.hpp"
 #include "hetflow/app/chem/chem_case_setup.hpp"
-#include "hetflow/casefile/case.hpp"
 #include "hetflow/app/chem/ignition_search.hpp"
+#include "hetflow/casefile/case.hpp"
 #include "hetflow/chem/equilibrium.hpp"
 #include "hetflow/chem/reactor_source.hpp"
 #include "hetflow/chem/yaml_mechanism.hpp"
@@ -494,6 +496,43 @@ TEST_F(ChemCase, ReactorBatchWritesTrajectoriesEndingAtTheFinalStates) {
     EXPECT_EQ(cells(table[1 + 5 * s])[2], final_row[0]);  // T0
     const auto last = cells(table[5 + 5 * s]);
     EXPECT_TRUE(std::equal(last.begin() + 2, last.end(), final_row.begin() + 2)) << table[5 + 5 * s];
+  }
+}
+
+// Large mechanisms name species with commas (n-hexane's C3H51-2,3OOH): the tables' headers quote those
+// columns (RFC 4180), so that every row has as many fields as its header. h2o2.yaml with AR renamed A,R.
+TEST_F(ChemCase, ColumnsOfSpeciesWithCommasAreQuoted) {
+  std::string mechanism;
+  for (std::string line : file_lines(dir / "h2o2.yaml")) {
+    // AR stands alone wherever it names argon; YAML quotes it but in an equation, a plain scalar.
+    const std::string name = line.find("equation:") != std::string::npos ? "A,R" : "\"A,R\"";
+    for (std::size_t at = line.find("AR"); at != std::string::npos; at = line.find("AR", at + 1))
+      if ((at == 0 || !std::isalnum(static_cast<unsigned char>(line[at - 1]))) &&
+          (at + 2 == line.size() || !std::isalnum(static_cast<unsigned char>(line[at + 2]))))
+        line.replace(at, 2, name);
+    mechanism += line + "\n";
+  }
+  write("comma.yaml", mechanism);
+  write("batch.yaml",
+        "type: reactor_batch\nmechanism:\n  file: comma.yaml\nmixture:\n  fuel: \"H2:1\"\n"
+        "batch:\n  count: 2\n  dt: 1e-5\n  temperature: [1200, 1300]\noutput:\n  dir: out\n"
+        "  samples: 2\n");
+  write("equilibrium.yaml",
+        "type: equilibrium\nmechanism:\n  file: comma.yaml\nmixture:\n  fuel: \"H2:1\"\n"
+        "  phi: [1]\noutput:\n  dir: eq\n");
+  for (const auto& [run, table, column] : {std::tuple{"run batch.yaml", "out/final_states.csv", "Y_A,R"},
+                                           std::tuple{"run batch.yaml", "out/trajectories.csv", "Y_A,R"},
+                                           std::tuple{"run equilibrium.yaml", "eq/equilibrium.csv", "X_A,R"}}) {
+    if (!fs::exists(dir / table)) {
+      ASSERT_EQ(hetflow(run).status, 0) << run;
+    }
+    const auto lines = file_lines(dir / table);
+    ASSERT_GE(lines.size(), 2u) << table;
+    const auto header = hetflow::test::csv_fields(lines[0]);
+    EXPECT_NE(std::find(header.begin(), header.end(), column), header.end()) << lines[0];
+    EXPECT_NE(lines[0].find(",\"" + std::string(column) + "\","), std::string::npos) << "quoted whole: " << lines[0];
+    for (std::size_t i = 1; i < lines.size(); ++i)
+      EXPECT_EQ(hetflow::test::csv_fields(lines[i]).size(), header.size()) << table << ": " << lines[i];
   }
 }
 

@@ -132,21 +132,8 @@ TEST_F(Cli, BenchOnlyRefusesBadPatternsAndPatternsThatMatchNothing) {
   EXPECT_FALSE(fs::exists(dir / "results"));  // nothing written
 }
 
-// Splits a CSV line whose quoted fields may hold commas (the trace's device names).
-std::vector<std::string> csv_fields(const std::string& line) {
-  std::vector<std::string> fields(1);
-  bool quoted = false;
-  for (char c : line) {
-    if (c == '"') {
-      quoted = !quoted;
-    } else if (c == ',' && !quoted) {
-      fields.emplace_back();
-    } else {
-      fields.back() += c;
-    }
-  }
-  return fields;
-}
+// The trace's device names hold commas.
+using hetflow::test::csv_fields;
 
 TEST_F(Cli, TraceWritesEveryCommandsDeviceTimes) {
   const std::string run = "run " + selftest() + " --device " + device() +

@@ -298,7 +298,7 @@ std::string trajectory_table(const chem::Mechanism& m, const ode::Result& r, con
                              const std::vector<std::size_t>& species) {
   const std::size_t n = m.species.size() + 1;
   std::string table = "system,t_s,T_K";
-  for (const std::size_t k : species) table += ",Y_" + m.species[k].name;
+  for (const std::size_t k : species) table += "," + csv_field("Y_" + m.species[k].name);
   table += "\n";
   const auto cell = [&table](double v) {
     table += ',';

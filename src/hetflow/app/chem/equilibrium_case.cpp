@@ -97,7 +97,7 @@ void write_outputs(const casefile::Case& c, RunDirectory& dir, const chem::Mecha
                    const std::vector<Point>& points, const std::vector<Outcome>& outcomes) {
   const std::string unit = c.get<std::string>("initial.pressure_unit");
   std::string table = "T0_K,p0_" + unit + ",phi,T_K,p_" + unit + ",status,reason";
-  for (const chem::Species& s : m.species) table += ",X_" + csv_field(s.name);
+  for (const chem::Species& s : m.species) table += "," + csv_field("X_" + s.name);
   table += "\n";
   const double unit_pa = pressure_in_pa(c, "initial.pressure_unit", 1.0);
   for (std::size_t i = 0; i < points.size(); ++i) {

@@ -75,7 +75,7 @@ void write_flamelet_outputs(RunDirectory& dir, const chem::Mechanism& m, const F
                             const std::vector<FlameletPoint>& points, bool png) {
   const std::size_t n = m.species.size() + 1;
   std::string profiles = "chi_st_per_s,z,chi_per_s,T_K,T_mixing_K";
-  for (const chem::Species& s : m.species) profiles += ",Y_" + csv_field(s.name);
+  for (const chem::Species& s : m.species) profiles += "," + csv_field("Y_" + s.name);
   profiles += "\n";
   for (const FlameletPoint& p : points) {
     // A rate that failed or was never reached has no profile: no row, never a number made up.

@@ -186,7 +186,7 @@ RunOutcome ReactorBatchCase::run(const casefile::Case& c, RunContext& ctx) const
   display::Progress writing(static_cast<std::int64_t>(systems), "final_states.csv", ctx.verbosity);
   writing.count("rows");
   std::string table = "T0_K,p_Pa,T_K";
-  for (const auto& s : mechanism->species) table += ",Y_" + s.name;
+  for (const auto& s : mechanism->species) table += "," + csv_field("Y_" + s.name);
   table += ",steps,status,reason\n";
   nlohmann::json failures = nlohmann::json::array();
   long steps = 0;
