@@ -287,6 +287,9 @@ BenchReport chem_benchmark(const core::DeviceSet& selected, const BenchOptions& 
                       << " systems (one run would pass " << run_cap << " s)\n";
             break;
           }
+          // A mechanism's kernels can take minutes to build and a large mechanism's batch tens of seconds to
+          // run: each case says when it starts.
+          std::cerr << "  " << name << ": integrating " << size << " systems\n";
           const ode::Batch batch = states(f, size, dt);
           // Builds the mapping this size takes before any timing: the first size past the switch would
           // otherwise time the other mapping's build (minutes for GRI-Mech 3.0 on NVIDIA) as its run.
