@@ -18,11 +18,13 @@ namespace hetflow::chem::test {
 
 // Calls rhs_group (or, with `jacobian`, jac_group) of `system` once per state, one group of 16
 // work-items each, so that every work-item owns several species, reactions and columns; returns f (or
-// dfdy) of every state one after the other.
+// dfdy) of every state one after the other. With `low_rank`, jac_group is built with ODE_LOW_RANK and
+// each state's dfdy holds S, then u and v (n^2 + 2 n values; ode::System::jacobian_low_rank).
 inline std::vector<double> run_group(const core::DeviceSet& devices, const ode::System& system,
-                                     const StackedStates& states, bool jacobian, const std::string& name) {
+                                     const StackedStates& states, bool jacobian, const std::string& name,
+                                     bool low_rank = false) {
   const auto n = static_cast<std::size_t>(system.n);
-  const std::size_t count = states.pressures.size(), out = jacobian ? n * n : n;
+  const std::size_t count = states.pressures.size(), out = jacobian ? n * n + (low_rank ? 2 * n : 0) : n;
   const std::string function = jacobian ? "jac_group" : "rhs_group";
   const std::string wrapper = "__kernel void run(__global const double* y, __global double* out,"
                               " __global const double* p, __global const double* tables, __global double* work) {\n"
@@ -30,8 +32,9 @@ inline std::vector<double> run_group(const core::DeviceSet& devices, const ode::
                               function + "(0.0, y + i * " + std::to_string(n) + ", out + i * " + std::to_string(out) +
                               ", p + i, tables, work + i * " + std::to_string(system.group_work) + ");\n}\n";
   const std::string source = "#define ODE_GROUP 1\n#define ODE_GROUP_RHS 1\n#define ODE_GROUP_JAC " +
-                             std::string(jacobian ? "1" : "0") + "\n#define ODE_N " + std::to_string(n) + "\n" +
-                             core::kernel_source("ode/mapping.cl") + system.source + wrapper;
+                             std::string(jacobian ? "1" : "0") + "\n#define ODE_LOW_RANK " + (low_rank ? "1" : "0") +
+                             "\n#define ODE_N " + std::to_string(n) + "\n" + core::kernel_source("ode/mapping.cl") +
+                             system.source + wrapper;
   const core::Context& ctx = devices.context(0);
   const core::Queue& q = devices.compute(0);
   const core::Program program = core::build_program(ctx, "chem reactor " + function + " " + name, source, "");
@@ -47,6 +50,28 @@ inline std::vector<double> run_group(const core::DeviceSet& devices, const ode::
   std::vector<double> values(count * out);
   result.read(q, values);
   return values;
+}
+
+// The Jacobians S + u vᵀ of run_group's low-rank output, n^2 values per state; fails for every entry of
+// S outside the system's jacobian_pattern and diagonal that is not zero (naming the first ten).
+inline std::vector<double> low_rank_jacobians(const std::vector<double>& out, const ode::System& system) {
+  const auto n = static_cast<std::size_t>(system.n);
+  std::vector<char> in_pattern(n * n, 0);
+  for (const auto& [r, c] : system.jacobian_pattern) in_pattern[static_cast<std::size_t>(r + c * system.n)] = 1;
+  for (std::size_t i = 0; i < n; ++i) in_pattern[i + i * n] = 1;
+  std::vector<double> j;
+  std::size_t outside = 0;
+  for (std::size_t at = 0; at + n * n + 2 * n <= out.size(); at += n * n + 2 * n) {
+    const double *s = out.data() + at, *u = s + n * n, *v = u + n;
+    for (std::size_t e = 0; e < n * n; ++e) {
+      if (!in_pattern[e] && s[e] != 0.0 && outside++ < 10)
+        ADD_FAILURE() << "state " << at / (n * n + 2 * n) << ": S(" << e % n << ", " << e / n << ") = " << s[e]
+                      << " lies outside the Jacobian pattern";
+      j.push_back(s[e] + u[e % n] * v[e / n]);
+    }
+  }
+  EXPECT_EQ(outside, 0u);
+  return j;
 }
 
 // Evaluates rhs() once per work-item, or jac(): state i is y[i*n..], its parameter p[i].

@@ -26,24 +26,28 @@ TEST(OdeLaunchMemory, PrivateMatricesAreReservedForEveryResidentWorkItem) {
   EXPECT_EQ(launch::resident_work_items(gpu, o), 132u * 2048u);
   // n = 60: 4 * 3600 doubles and 120 ints per work-item, 29.1 GiB in all: above an eighth of 150 GB.
   EXPECT_EQ(launch::private_matrix_bytes(gpu, o, 60), std::size_t{270336} * (115200 + 480));
-  EXPECT_TRUE(launch::system_matrices(gpu, o, Mapping::work_item, 60));
+  EXPECT_TRUE(launch::system_matrices(gpu, o, Mapping::work_item, System{.n = 60}));
   // n = 16: 2.1 GiB, below it; the other mappings never.
   EXPECT_EQ(launch::private_matrix_bytes(gpu, o, 16), std::size_t{270336} * (8192 + 128));
-  EXPECT_FALSE(launch::system_matrices(gpu, o, Mapping::work_item, 16));
-  EXPECT_FALSE(launch::system_matrices(gpu, o, Mapping::work_group, 60));
-  EXPECT_FALSE(launch::system_matrices(gpu, o, Mapping::phased, 60));
+  EXPECT_FALSE(launch::system_matrices(gpu, o, Mapping::work_item, System{.n = 16}));
+  EXPECT_FALSE(launch::system_matrices(gpu, o, Mapping::work_group, System{.n = 60}));
+  EXPECT_FALSE(launch::system_matrices(gpu, o, Mapping::phased, System{.n = 60}));
   Options limited;
   limited.private_matrix_limit = 1'000'000'000;
-  EXPECT_TRUE(launch::system_matrices(gpu, limited, Mapping::work_item, 16));
+  EXPECT_TRUE(launch::system_matrices(gpu, limited, Mapping::work_item, System{.n = 16}));
+  // A system with a Jacobian pattern always: its slots hold the sparse factors' vectors besides n^2.
+  const System sparse{.n = 16, .analytic_jacobian = true, .jacobian_pattern = {{0, 1}}};
+  EXPECT_TRUE(launch::system_matrices(gpu, o, Mapping::work_item, sparse));
+  EXPECT_EQ(launch::matrix_doubles(sparse), 16u * 16u + 2u * 16u + 1u);
   // A CPU's private arrays are stack: no limit unless one is set. 2 units: 16 groups of 4 each.
   const core::Device cpu = made_up(core::DeviceKind::cpu, 2, h200_memory);
   EXPECT_EQ(launch::resident_work_items(cpu, o), 128u);
-  EXPECT_FALSE(launch::system_matrices(cpu, o, Mapping::work_item, 64));
+  EXPECT_FALSE(launch::system_matrices(cpu, o, Mapping::work_item, System{.n = 64}));
   // 128 work-items of 131072 + 512 bytes at n = 64: 16.8 MB, below a limit of 1 GB, above one of 16 MB.
   EXPECT_EQ(launch::private_matrix_bytes(cpu, o, 64), 16842752u);
-  EXPECT_FALSE(launch::system_matrices(cpu, limited, Mapping::work_item, 64));
+  EXPECT_FALSE(launch::system_matrices(cpu, limited, Mapping::work_item, System{.n = 64}));
   limited.private_matrix_limit = 16'000'000;
-  EXPECT_TRUE(launch::system_matrices(cpu, limited, Mapping::work_item, 64));
+  EXPECT_TRUE(launch::system_matrices(cpu, limited, Mapping::work_item, System{.n = 64}));
 }
 
 TEST(OdeLaunchMemory, OutOfMemorySaysWhatTheLaunchNeedsAndTheDeviceHas) {

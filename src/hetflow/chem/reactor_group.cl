@@ -392,6 +392,12 @@ void chem_row_terms(__global const double* rec, const WORK_SPACE double* dq, dou
 
 // work: chem_work's arrays, ∂ω̇/∂T and a (CHEM_K each), then CHEM_DQ per reaction. At constant volume a
 // holds ∂ω̇/∂ln p / Σ c, as jac() forms it.
+//
+// With ODE_LOW_RANK (RADAU5's sparse decompositions, ode::System::jacobian_low_rank) J = S + u vᵀ: S
+// holds the reactions' own derivatives and the temperature's row and column, and every other coupling
+// of species j to species k goes through the mixture as a whole (the default third-body efficiencies,
+// the density, and at constant pressure W̄), which the chain rule turns into u_k / W_j: u = W_k r_k / ρ
+// (plus W_k ω̇_k W̄ / ρ at constant pressure) and v = 1 / W_j, with r_k kept in a.
 void jac_group(double t, const SHARED double* y, MATRIX_SPACE double* dfdy, __global const double* p,
                __global const double* tables, WORK_SPACE double* work) {
   const ChemWork v = chem_work(work);
@@ -419,18 +425,36 @@ void jac_group(double t, const SHARED double* y, MATRIX_SPACE double* dfdy, __gl
       if (CHEM_CONSTANT_VOLUME && COUNT(CHEM_RECORD(r), H_KIND) == KIND_PLOG) wPk += nu * dqr[CHEM_DQ - 1];
       chem_row_terms(CHEM_RECORD(r), dqr, nu, k, dfdy, &dwdm);
     }
+#if !ODE_LOW_RANK
     for (int i = 0; i < CHEM_K; ++i) dfdy[k + i * CHEM_N] += dwdm;
+#endif
     w[k] = wk;
 #if CHEM_CONSTANT_VOLUME
     a[k] = wPk / s.c_total;
     wT[k] = wTk + wPk / T;
+#if ODE_LOW_RANK
+    a[k] = rho * (dwdm + a[k]);
+    dfdy[CHEM_N * CHEM_N + k] = CHEM_WEIGHT(sp, k) * a[k] / rho;
+#endif
 #else
     double ak = 0.0;
     for (int i = 0; i < CHEM_K; ++i) ak += dfdy[k + i * CHEM_N] * c[i];
+#if ODE_LOW_RANK
+    ak += dwdm * s.c_total;
+    a[k] = rho * dwdm - wbar * ak;
+    dfdy[CHEM_N * CHEM_N + k] = CHEM_WEIGHT(sp, k) * (a[k] + wk * wbar) / rho;
+#else
     a[k] = ak;
+#endif
     wT[k] = wTk - ak / T;
 #endif
+#if ODE_LOW_RANK
+    dfdy[CHEM_N * CHEM_N + CHEM_N + k] = 1.0 / CHEM_WEIGHT(sp, k);
+#endif
   }
+#if ODE_LOW_RANK
+  if (LEADER) dfdy[CHEM_N * CHEM_N + CHEM_K] = dfdy[CHEM_N * CHEM_N + CHEM_N + CHEM_K] = 0.0;
+#endif
   SYNC();  // w, wT, a and the rows of ∂ω̇/∂c are complete
   double cp_mass = 0.0, heat_release = 0.0, dcp_mass = 0.0;
   for (int k = 0; k < CHEM_K; ++k) {
@@ -445,11 +469,19 @@ void jac_group(double t, const SHARED double* y, MATRIX_SPACE double* dfdy, __gl
   FOR_OWN(j, 0, CHEM_N) {
     double dheat = 0.0;
     if (j < CHEM_K) {
+#if ODE_LOW_RANK
+      for (int k = 0; k < CHEM_K; ++k) {
+        const double dwdy = (rho * dfdy[k + j * CHEM_N] + a[k]) / CHEM_WEIGHT(sp, j);
+        dheat += CHEM_ENERGY(h[k], RT) * dwdy;
+        dfdy[k + j * CHEM_N] = CHEM_WEIGHT(sp, k) / CHEM_WEIGHT(sp, j) * dfdy[k + j * CHEM_N];
+      }
+#else
       for (int k = 0; k < CHEM_K; ++k) {
         const double dwdy = rho / CHEM_WEIGHT(sp, j) * (dfdy[k + j * CHEM_N] + a[k]);
         dheat += CHEM_ENERGY(h[k], RT) * dwdy;
         dfdy[k + j * CHEM_N] = CHEM_WEIGHT(sp, k) * dwdy / rho;
       }
+#endif
       dfdy[CHEM_K + j * CHEM_N] = -dheat / (rho * cp_mass) - f_T * (CHEM_CAPACITY(cp[j]) / (CHEM_WEIGHT(sp, j) * cp_mass));
     } else {
       for (int k = 0; k < CHEM_K; ++k) {
@@ -463,12 +495,20 @@ void jac_group(double t, const SHARED double* y, MATRIX_SPACE double* dfdy, __gl
   FOR_OWN(j, 0, CHEM_N) {
     double dheat = 0.0;
     if (j < CHEM_K) {
+#if ODE_LOW_RANK
+      for (int k = 0; k < CHEM_K; ++k) {
+        const double dwdy = (rho * dfdy[k + j * CHEM_N] + a[k]) / CHEM_WEIGHT(sp, j);
+        dheat += h[k] * dwdy;
+        dfdy[k + j * CHEM_N] = CHEM_WEIGHT(sp, k) / CHEM_WEIGHT(sp, j) * dfdy[k + j * CHEM_N];
+      }
+#else
       for (int k = 0; k < CHEM_K; ++k) {
         const double dwdy = rho / CHEM_WEIGHT(sp, j) * dfdy[k + j * CHEM_N] - wbar / CHEM_WEIGHT(sp, j) * a[k];
         dheat += h[k] * dwdy;
         dfdy[k + j * CHEM_N] =
             CHEM_WEIGHT(sp, k) * dwdy / rho + CHEM_WEIGHT(sp, k) * w[k] / rho * wbar / CHEM_WEIGHT(sp, j);
       }
+#endif
       dfdy[CHEM_K + j * CHEM_N] =
           -dheat / (rho * cp_mass) - f_T * (cp[j] / (CHEM_WEIGHT(sp, j) * cp_mass) - wbar / CHEM_WEIGHT(sp, j));
     } else {

@@ -1,6 +1,7 @@
 #include "hetflow/chem/reactor_source.hpp"
 
 #include <algorithm>
+#include <array>
 #include <string_view>
 
 #include "hetflow/chem/kinetics_parts.hpp"
@@ -253,6 +254,36 @@ void LANES(rhs)(REAL t, const REAL* y, REAL* f, __global const double* p) {
   return s;
 }
 
+namespace {
+
+// Where the sparse part S of jac_group's J = S + u vᵀ (reactor_group.cl, ODE_LOW_RANK) may be nonzero:
+// each species of a reaction against the species its rate reads (concentration exponents, a named
+// collider, efficiencies other than the default), and the temperature's row and column.
+std::vector<std::array<int, 2>> jacobian_pattern(const Mechanism& m) {
+  const int k = static_cast<int>(m.species.size());
+  std::vector<std::array<int, 2>> pattern;
+  for (const Reaction& r : m.reactions) {
+    std::vector<int> reads;
+    for (const Term& t : r.forward_exponents()) reads.push_back(t.species);
+    if (r.reversible)
+      for (const Term& t : r.reverse_exponents()) reads.push_back(t.species);
+    if (r.uses_third_body()) {
+      if (r.third_body.collider >= 0) reads.push_back(r.third_body.collider);
+      for (const auto& [species, efficiency] : r.third_body.efficiencies) reads.push_back(species);
+    }
+    for (const std::vector<Term>* side : {&r.reactants, &r.products})
+      for (const Term& t : *side)
+        for (int j : reads) pattern.push_back({t.species, j});
+  }
+  for (int j = 0; j <= k; ++j) {
+    pattern.push_back({k, j});
+    pattern.push_back({j, k});
+  }
+  return pattern;
+}
+
+}  // namespace
+
 ode::System reactor_system(const Mechanism& m, ReactorJacobian jacobian, ReactorKind kind) {
   const bool analytic = jacobian == ReactorJacobian::analytic;
   const bool group_only = analytic && m.species.size() + 1 > generated_max_n;
@@ -273,7 +304,9 @@ ode::System reactor_system(const Mechanism& m, ReactorJacobian jacobian, Reactor
                      .group_work = work,
                      .tables = reactor_tables(m),
                      .group_only = group_only,
-                     .stage_lanes = !group_only};
+                     .stage_lanes = !group_only,
+                     .jacobian_pattern = group_only ? jacobian_pattern(m) : std::vector<std::array<int, 2>>{},
+                     .jacobian_low_rank = group_only};
 }
 
 std::vector<double> reactor_temperatures(const std::vector<double>& states, std::size_t species) {

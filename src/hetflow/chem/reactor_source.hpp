@@ -38,6 +38,8 @@ enum class ReactorJacobian { analytic, finite_difference };
 // The reactor as an ode::Radau5 system: K + 1 equations, one parameter (the pressure [Pa] at constant
 // pressure, the density [kg/m³] at constant volume), and the cooperative rhs and (with jac()) Jacobian
 // for mapping 2 (System::group_rhs, group_jac) with reactor_tables.
+// Above 64 equations with the analytic Jacobian it is group_only, with the Jacobian's pattern and its
+// rank-one part (System::jacobian_pattern, jacobian_low_rank), so that RADAU5 factorises it sparsely.
 ode::System reactor_system(const Mechanism& mechanism, ReactorJacobian jacobian = ReactorJacobian::analytic,
                            ReactorKind kind = ReactorKind::constant_pressure);
 

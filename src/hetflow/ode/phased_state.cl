@@ -29,6 +29,11 @@
 #define P_A2 (P_A1 + ODE_N)
 #define P_A3 (P_A2 + ODE_N)
 #define PHASED_STATE (P_A3 + ODE_N)
-// J, E1, E2's real and imaginary parts per system, and the pivots of E1 and E2.
-#define PHASED_MATRICES (4 * ODE_N * ODE_N)
+// J, E1, E2's real and imaginary parts per system, ODE_MATRIX doubles each: n^2, or with a sparse
+// Jacobian (sparse_lu.cl) n^2 + 2 n + 1, which holds J with u and v, and the sparse factors with their
+// vectors; and the pivots of E1 and E2.
+#ifndef ODE_MATRIX
+#define ODE_MATRIX (ODE_N * ODE_N)
+#endif
+#define PHASED_MATRICES (4 * ODE_MATRIX)
 #define PHASED_PIVOTS (2 * ODE_N)

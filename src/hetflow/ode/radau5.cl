@@ -17,6 +17,15 @@
 #pragma OPENCL FP_CONTRACT OFF
 
 #include "ode/dense_lu.cl"
+#if ODE_SPARSE
+// The system's Jacobian pattern (System::jacobian_pattern) makes the decompositions sparse (sparse_lu.cl).
+#include "ode/sparse_lu.cl"
+#define SOLVE_REAL(b) sparse_solve(e1, fjac, sparse, b)
+#define SOLVE_COMPLEX(br, bi) sparse_solve_complex(e2r, e2i, fjac, sparse, br, bi)
+#else
+#define SOLVE_REAL(b) lu_solve(e1, ip1, b)
+#define SOLVE_COMPLEX(br, bi) lu_solve_complex(e2r, e2i, ip2, br, bi)
+#endif
 #include "ode/phased_state.cl"
 
 // On GPUs the user's rhs() and jac() stay functions of their own (ODE_OUTLINE_USER): inlined at every
@@ -87,24 +96,25 @@ void jac_group(double t, const SHARED double* y, MATRIX_SPACE double* dfdy, __gl
 #define C_COUNT 8
 
 // Mapping 2's scratch per work-group, mirrored by radau5_launch.cpp's group_doubles: 14 vectors,
-// 4 matrices and the system's ODE_GROUP_WORK (doubles), and 2 pivot vectors (ints).
+// 4 matrices of ODE_MATRIX doubles each (phased_state.cl) and the system's ODE_GROUP_WORK (doubles), and
+// 2 pivot vectors (ints).
 #define W_VECTORS 14
-#define W_DOUBLES (W_VECTORS * ODE_N + 4 * ODE_N * ODE_N + ODE_GROUP_WORK)
+#define W_DOUBLES (W_VECTORS * ODE_N + 4 * ODE_MATRIX + ODE_GROUP_WORK)
 #if ODE_GROUP
 #define VECTOR(name, slot) SHARED double* name = work + (slot) * ODE_N
-#define MATRIX(name, slot) SHARED double* name = work + W_VECTORS * ODE_N + (slot) * ODE_N * ODE_N
+#define MATRIX(name, slot) SHARED double* name = work + W_VECTORS * ODE_N + (slot) * ODE_MATRIX
 #define PIVOTS(name, slot) SHARED int* name = work_pivots + (slot) * ODE_N
 #elif ODE_GLOBAL_VECTORS
 #define VECTOR(name, slot) __global double* name = vectors + (slot) * ODE_N
-#define MATRIX(name, slot) __global double* name = matrices + s * PHASED_MATRICES + (slot) * ODE_N * ODE_N
+#define MATRIX(name, slot) __global double* name = matrices + s * PHASED_MATRICES + (slot) * ODE_MATRIX
 #define PIVOTS(name, slot) __global int* name = matrix_pivots + s * PHASED_PIVOTS + (slot) * ODE_N
 #elif ODE_PHASED || ODE_SYSTEM_MATRICES
 #define VECTOR(name, slot) double name[ODE_N]
-#define MATRIX(name, slot) __global double* name = matrices + s * PHASED_MATRICES + (slot) * ODE_N * ODE_N
+#define MATRIX(name, slot) __global double* name = matrices + s * PHASED_MATRICES + (slot) * ODE_MATRIX
 #define PIVOTS(name, slot) __global int* name = matrix_pivots + s * PHASED_PIVOTS + (slot) * ODE_N
 #else
 #define VECTOR(name, slot) double name[ODE_N]
-#define MATRIX(name, slot) double name[ODE_N * ODE_N]
+#define MATRIX(name, slot) double name[ODE_MATRIX]
 #define PIVOTS(name, slot) int name[ODE_N]
 #endif
 
@@ -355,7 +365,7 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
                                __global double* reached, __global const double* samples, uint sample_count,
                                uint sample_stride, __global double* sampled,
                                ulong count, __global double* scratch, __global int* scratch_pivots,
-                               __global const double* tables, __global double* matrices,
+                               __global const double* tables, __global const int* sparse, __global double* matrices,
                                __global int* matrix_pivots, __global double* state, int resume,
                                __global const uint* list, __global uint* next, __global uint* jacobians,
                                __global uint* next_count) {
@@ -527,6 +537,10 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
         alphn = alph / h;
         betan = beta / h;
         SYNC();  // the Jacobian is complete and the last decomposition has read E1 and E2
+#if ODE_SPARSE
+        singular = sparse_decompose(e1, fjac, fac1, sparse) != 0 ||
+                   sparse_decompose_complex(e2r, e2i, fjac, alphn, betan, sparse) != 0;
+#else
         FOR_EACH(j) {
           for (int i = 0; i < ODE_N; ++i) {
             e1[i + j * ODE_N] = -fjac[i + j * ODE_N];
@@ -538,6 +552,7 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
           e2i[j + j * ODE_N] = betan;
         }
         singular = lu_decompose(e1, ip1) != 0 || lu_decompose_complex(e2r, e2i, ip2) != 0;
+#endif
 #endif
         if (!singular) ++ndec;
         unexpected_reject = singular;
@@ -596,8 +611,8 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
             z2[i] = g2 + s2 * alphn - s3 * betan;
             z3[i] = g3 + s3 * alphn + s2 * betan;
           }
-          lu_solve(e1, ip1, z1);
-          lu_solve_complex(e2r, e2i, ip2, z2, z3);
+          SOLVE_REAL(z1);
+          SOLVE_COMPLEX(z2, z3);
           ++nsol;
           ++newt;
           const double dyno = newton_norm(z1, z2, z3, scal);
@@ -657,7 +672,7 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
         tmp[i] = hee1 * z1[i] + hee2 * z2[i] + hee3 * z3[i];
         cont[i] = tmp[i] + y0[i];
       }
-      lu_solve(e1, ip1, cont);
+      SOLVE_REAL(cont);
       double err = scaled_norm(cont, scal);
       if (err >= 1.0 && (first || reject)) {
         // Refinement after a first or rejected step: one more evaluation, at y + e (w1 is free now).
@@ -665,7 +680,7 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
         evaluate(x, cont, w1, &user);
         ++nfcn;
         FOR_EACH(i) cont[i] = w1[i] + tmp[i];
-        lu_solve(e1, ip1, cont);
+        SOLVE_REAL(cont);
         err = scaled_norm(cont, scal);
       }
 

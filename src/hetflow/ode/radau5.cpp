@@ -125,6 +125,7 @@ Radau5::Radau5(const core::DeviceSet& devices, System system, Options options)
   // A batch of one takes mapping 2 wherever any batch may (n > 64 on GPUs), so this checks n for all.
   launch::check_system(system_, mapping(1));
   validate(options_, system_.n);
+  if (!system_.jacobian_pattern.empty()) sparse_ = sparse_lu(system_.n, system_.jacobian_pattern);
   const Tolerances tol = transformed_tolerances(options_, system_.n);
   tolerances_ = tol.rtol;
   tolerances_.insert(tolerances_.end(), tol.atol.begin(), tol.atol.end());

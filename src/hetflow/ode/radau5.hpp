@@ -3,12 +3,14 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "hetflow/core/device_set.hpp"
 #include "hetflow/ode/options.hpp"
+#include "hetflow/ode/sparse_lu.hpp"
 #include "hetflow/ode/statistics.hpp"
 
 namespace hetflow::ode {
@@ -45,7 +47,16 @@ namespace hetflow::ode {
 // which evaluates rhs() at four states at once, one per lane; on CPUs mapping 1 and the phased mapping
 // evaluate the three Newton stages of an iteration with it, so that PoCL runs them in SIMD registers.
 // A lane's last bits may differ from rhs()'s (vector exp and log differ from scalar ones in PoCL), but
-// both mappings make the same calls, so they still agree bit for bit. Built by name, e.g. System{.n = 2, .source = src,
+// both mappings make the same calls, so they still agree bit for bit.
+//
+// A jacobian_pattern, the (row, column) pairs where J may be nonzero, makes the decompositions sparse
+// (sparse_lu.hpp): jac() or jac_group still fill the dense array, zero outside the pattern, and the
+// factors of c I - J follow a minimum-degree order of the pattern without pivoting, so their bits differ
+// from the dense LU's (both mappings still agree). With jacobian_low_rank set (a group_only system),
+// J = S + u vᵀ: jac_group writes S, zero outside the pattern, in the n x n array and u and v in the 2 n
+// doubles after it, and the solves add the rank-one part (Sherman and Morrison), so that a few dense
+// rows and columns, such as a reactor's density coupling, leave the factors sparse. A system with a
+// pattern runs in mappings 1 and 2, not the phased one. Built by name, e.g. System{.n = 2, .source = src,
 // .analytic_jacobian = true}: every member has a default (as every Batch member does), so designated initializers may
 // leave any out.
 struct System {
@@ -59,6 +70,8 @@ struct System {
   std::vector<double> tables{};
   bool group_only = false;
   bool stage_lanes = false;
+  std::vector<std::array<int, 2>> jacobian_pattern{};
+  bool jacobian_low_rank = false;
 };
 
 // Independent initial-value problems of one System: size() systems, each with its initial state,
@@ -201,6 +214,7 @@ class Radau5 {
   System system_;
   Options options_;
   bool analytic_jacobian_;
+  std::optional<SparseLu> sparse_;  // the plan of the decompositions, for a system with a jacobian_pattern
   std::vector<double> settings_;    // the kernel's settings array (radau5.cl, S_*)
   std::vector<double> tolerances_;  // rtol' then atol', n each
   Device& part(std::size_t k, const LaunchShape& shape) const;

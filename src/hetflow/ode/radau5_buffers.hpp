@@ -23,14 +23,15 @@ namespace detail {
 inline constexpr std::size_t counter_count = 8;
 
 // phased_state.cl's layout per system: the record (20 scalars, then f(x, y) and the three divided
-// differences), the matrices J, E1, E2 (real and imaginary) and the two pivot vectors.
+// differences), the matrices J, E1, E2 (real and imaginary; `matrix` doubles each, launch::matrix_doubles)
+// and the two pivot vectors.
 inline std::size_t phased_state_doubles(std::size_t n) { return 20 + 4 * n; }
-inline std::size_t phased_matrix_doubles(std::size_t n) { return 4 * n * n; }
+inline std::size_t phased_matrix_doubles(std::size_t matrix) { return 4 * matrix; }
 inline std::size_t phased_pivots(std::size_t n) { return 2 * n; }
 // What the phased mapping holds per system beside the batch's own data: the record, the matrices, the
 // pivots and the system's place in each of the three lists of the passes.
-inline std::size_t phased_bytes(std::size_t n) {
-  return sizeof(double) * (phased_state_doubles(n) + phased_matrix_doubles(n)) +
+inline std::size_t phased_bytes(std::size_t n, std::size_t matrix) {
+  return sizeof(double) * (phased_state_doubles(n) + phased_matrix_doubles(matrix)) +
          sizeof(cl_int) * phased_pivots(n) + 3 * sizeof(cl_uint);
 }
 
@@ -51,8 +52,8 @@ inline void gather(std::span<const double> from, const std::vector<std::size_t>&
 // One chunk's device buffers and their pinned host staging. With two slots in rotation, one chunk
 // integrates while the other slot's results come down and its next inputs go up.
 struct Slot {
-  Slot(const core::Context& ctx, const core::Queue& transfer, std::size_t systems, std::size_t n, std::size_t np,
-       std::size_t times, bool with_phased)
+  Slot(const core::Context& ctx, const core::Queue& transfer, std::size_t systems, std::size_t n, std::size_t matrix,
+       std::size_t np, std::size_t times, bool with_phased)
       : capacity(systems),
         per_system_times(times != 0),
         phased(with_phased),
@@ -69,7 +70,7 @@ struct Slot {
         host_reached(transfer, systems * 2),
         host_counters(transfer, systems * counter_count),
         state(ctx, with_phased ? systems * phased_state_doubles(n) : 1),
-        matrices(ctx, with_phased ? systems * phased_matrix_doubles(n) : 1),
+        matrices(ctx, with_phased ? systems * phased_matrix_doubles(matrix) : 1),
         matrix_pivots(ctx, with_phased ? systems * phased_pivots(n) : 1),
         lists{core::Buffer<cl_uint>(ctx, with_phased ? systems : 1),
               core::Buffer<cl_uint>(ctx, with_phased ? systems : 1)},
@@ -136,6 +137,7 @@ struct Radau5::Device {
   core::Buffer<double> scratch;
   core::Buffer<cl_int> scratch_pivots;
   core::Buffer<double> tables;  // System::tables (one element when it has none)
+  core::Buffer<cl_int> sparse;  // the SparseLu plan of a system with a jacobian_pattern (else one element)
   core::Buffer<cl_uint> no_list;  // the kernel's list arguments where it ignores them (all but phased)
   // The phased mapping's decompositions (radau5_decompose.cl) with their group sizes, in launch order,
   // and its Jacobians (radau5_jacobian); empty for the other mappings.

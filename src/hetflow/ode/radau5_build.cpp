@@ -18,8 +18,8 @@ bool stage_lanes(const core::Device& d, const System& system, Mapping mapping) {
 }
 
 // radau5.cl's build options for the system in the shape's mapping on device d.
-core::BuildOptions integrator_options(const core::Device& d, const System& system, bool analytic_jacobian,
-                                      const Radau5::LaunchShape& shape, const Options& o) {
+core::BuildOptions integrator_options(const core::Device& d, const System& system, const SparseLu* sparse,
+                                      bool analytic_jacobian, const Radau5::LaunchShape& shape, const Options& o) {
   const bool group = shape.mapping == Mapping::work_group, phased = shape.mapping == Mapping::phased;
   core::BuildOptions build;
   build.define("ODE_N", system.n)
@@ -28,8 +28,11 @@ core::BuildOptions integrator_options(const core::Device& d, const System& syste
       .define("ODE_ANALYTIC_JACOBIAN", analytic_jacobian ? 1 : 0)
       .define("ODE_GROUP", group ? 1 : 0)
       .define("ODE_PHASED", phased ? 1 : 0)
-      .define("ODE_SYSTEM_MATRICES",
-              launch::system_matrices(d, o, shape.mapping, static_cast<std::size_t>(system.n)) ? 1 : 0)
+      .define("ODE_SYSTEM_MATRICES", launch::system_matrices(d, o, shape.mapping, system) ? 1 : 0)
+      .define("ODE_MATRIX", launch::matrix_doubles(system))
+      .define("ODE_SPARSE", sparse ? 1 : 0)
+      .define("ODE_SPARSE_ENTRIES", sparse ? sparse->entries : 0)
+      .define("ODE_LOW_RANK", sparse && system.jacobian_low_rank ? 1 : 0)
       .define("ODE_GROUP_ONLY", system.group_only ? 1 : 0)
       .define("ODE_GLOBAL_VECTORS", launch::global_vectors(system, shape.mapping) ? 1 : 0)
       .define("ODE_GROUP_RHS", (group || system.group_only) && system.group_rhs ? 1 : 0)
@@ -75,17 +78,21 @@ Radau5::Device& Radau5::part(std::size_t k, const LaunchShape& shape) const {
   const std::string source =
       core::kernel_source("ode/radau5.cl") + "\n#line 1 \"ode system\"\n" + system_.source + "\n";
   const core::Device& d = devices_->device(k);
-  const core::BuildOptions build = integrator_options(d, system_, analytic_jacobian_, shape, options_);
+  const core::BuildOptions build =
+      integrator_options(d, system_, sparse_ ? &*sparse_ : nullptr, analytic_jacobian_, shape, options_);
   const core::Context& ctx = devices_->context(k);
   // The kernel takes a buffer even where it ignores it.
-  part = std::make_unique<Device>(Device{
-      .program = core::build_program(ctx, "ode/radau5.cl", source, build.str()),
-      .scratch = core::Buffer<double>(ctx, std::max<std::size_t>(launch::scratch_doubles(d, system_, shape.mapping, options_), 1)),
-      .scratch_pivots = core::Buffer<cl_int>(
-          ctx, std::max<std::size_t>(group ? launch::group_scratch_pivots(d, system_, options_) : 0, 1)),
-      .tables = core::Buffer<double>(ctx, std::max<std::size_t>(system_.tables.size(), 1)),
-      .no_list = core::Buffer<cl_uint>(ctx, 1)});
+  part = std::make_unique<Device>(
+      Device{.program = core::build_program(ctx, "ode/radau5.cl", source, build.str()),
+             .scratch = core::Buffer<double>(
+                 ctx, std::max<std::size_t>(launch::scratch_doubles(d, system_, shape.mapping, options_), 1)),
+             .scratch_pivots = core::Buffer<cl_int>(
+                 ctx, std::max<std::size_t>(group ? launch::group_scratch_pivots(d, system_, options_) : 0, 1)),
+             .tables = core::Buffer<double>(ctx, std::max<std::size_t>(system_.tables.size(), 1)),
+             .sparse = core::Buffer<cl_int>(ctx, sparse_ ? sparse_->plan.size() : 1),
+             .no_list = core::Buffer<cl_uint>(ctx, 1)});
   if (!system_.tables.empty()) part->tables.write(devices_->compute(k), system_.tables);
+  if (sparse_) part->sparse.write(devices_->compute(k), sparse_->plan);
   part->kernel = part->program.kernel("radau5_integrate");
   if (phased) {
     part->jacobian = part->program.kernel("radau5_jacobian");

@@ -34,11 +34,12 @@ std::vector<ChunkPlan> Radau5::plan(std::size_t systems, bool per_system_times, 
     const core::Device& d = devices_->device(k);
     // Per system in a chunk: y, parameters, its times, the reached t and h, the counters, its samples,
     // and its matrices where the kernel keeps them beside the chunk.
-    const bool matrices = phased || launch::system_matrices(d, options_, mapping(systems), n);
+    const bool matrices = phased || launch::system_matrices(d, options_, mapping(systems), system_);
+    const std::size_t matrix = launch::matrix_doubles(system_);
     const std::size_t per_system = sizeof(double) * (n + np + times + 2 + sample_doubles) +
-                                   sizeof(std::int64_t) * counter_count + (matrices ? phased_bytes(n) : 0);
+                                   sizeof(std::int64_t) * counter_count + (matrices ? phased_bytes(n, matrix) : 0);
     const std::size_t largest =
-        std::max({n, np, counter_count, samples * n, matrices ? phased_matrix_doubles(n) : 0}) * sizeof(double);
+        std::max({n, np, counter_count, samples * n, matrices ? phased_matrix_doubles(matrix) : 0}) * sizeof(double);
     ChunkPlan& p = plans[k];
     p.first = split.share(k).offset;
     p.systems = split.share(k).count;
@@ -115,8 +116,8 @@ Radau5::Pipeline& Radau5::pipeline(std::size_t k, const ChunkPlan& p, bool per_s
     pipe->slots.clear();
     pipe->slots.reserve(slot_count);
     for (std::size_t i = 0; i < slot_count; ++i)
-      pipe->slots.emplace_back(ctx, tq, capacity, static_cast<std::size_t>(system_.n), system_.parameters,
-                               times ? capacity : 0, with_phased);
+      pipe->slots.emplace_back(ctx, tq, capacity, static_cast<std::size_t>(system_.n), launch::matrix_doubles(system_),
+                               system_.parameters, times ? capacity : 0, with_phased);
   }
   for (Slot& s : pipe->slots)
     s.hold_samples(ctx, tq, p.chunk_systems * samples * static_cast<std::size_t>(system_.n),

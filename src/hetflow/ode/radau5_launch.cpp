@@ -63,6 +63,18 @@ void check_system(const System& sys, Mapping m) {
     throw core::Error("ODE system: the phased mapping takes no group_only system (its passes call rhs() and jac()); "
                       "use work_item or work_group");
   if (sys.n <= 0) throw core::Error("ODE system size n = " + std::to_string(sys.n) + ": expected at least 1");
+  if (!sys.jacobian_pattern.empty() && !sys.analytic_jacobian)
+    throw core::Error(
+        "ODE system: a jacobian_pattern needs analytic_jacobian (the sparse decompositions read jac()'s "
+        "entries at the pattern)");
+  if (!sys.jacobian_pattern.empty() && m == Mapping::phased)
+    throw core::Error(
+        "ODE system: the phased mapping decomposes dense matrices only; a system with a "
+        "jacobian_pattern runs in work_item or work_group");
+  if (sys.jacobian_low_rank && (sys.jacobian_pattern.empty() || !sys.group_only))
+    throw core::Error(
+        "ODE system: jacobian_low_rank needs a jacobian_pattern and a group_only system (jac_group "
+        "writes u and v after J)");
   const int limit = group ? max_group_n : max_private_n;
   if (!sys.group_only && sys.n > limit)
     throw core::Error("ODE system size n = " + std::to_string(sys.n) + ": expected 1 .. " + std::to_string(limit) +
@@ -105,7 +117,7 @@ Mapping resolve(Mapping m, const System& system, const core::DeviceSet& devices,
   const int n = system.n;
   const std::size_t units = compute_units(devices);
   if (!all_gpus(devices)) return Mapping::work_item;
-  if (n > max_private_n || system.group_only) return Mapping::work_group;
+  if (n > max_private_n || system.group_only || !system.jacobian_pattern.empty()) return Mapping::work_group;
   if (n <= automatic_group_above) {
     if (systems >= small_work_items_per_unit * units) return Mapping::phased;
     return system.group_rhs ? Mapping::work_group : Mapping::work_item;
@@ -185,9 +197,14 @@ int lu_panel(const core::Device& d, const Options& o, Mapping m, int n) {
   return m == Mapping::work_group && n > large_panel_n ? 16 : 0;
 }
 
+std::size_t matrix_doubles(const System& s) {
+  const auto n = static_cast<std::size_t>(s.n);
+  return s.jacobian_pattern.empty() ? n * n : n * n + 2 * n + 1;
+}
+
 std::size_t group_doubles(const System& s) {
   const auto n = static_cast<std::size_t>(s.n);
-  return 14 * n + 4 * n * n + (s.group_rhs ? s.group_work : 0);
+  return 14 * n + 4 * matrix_doubles(s) + (s.group_rhs ? s.group_work : 0);
 }
 
 // On GPUs where they fit, since every phase of a step reads what other work-items wrote just before,
@@ -258,9 +275,10 @@ std::size_t private_matrix_bytes(const core::Device& d, const Options& o, std::s
   return resident_work_items(d, o) * (sizeof(double) * 4 * n * n + sizeof(cl_int) * 2 * n);
 }
 
-bool system_matrices(const core::Device& d, const Options& o, Mapping m, std::size_t n) {
+bool system_matrices(const core::Device& d, const Options& o, Mapping m, const System& s) {
   if (m != Mapping::work_item) return false;
-  if (n > static_cast<std::size_t>(max_private_n)) return true;
+  const auto n = static_cast<std::size_t>(s.n);
+  if (n > static_cast<std::size_t>(max_private_n) || !s.jacobian_pattern.empty()) return true;
   const std::size_t limit = o.private_matrix_limit ? o.private_matrix_limit
                             : d.info.kind == core::DeviceKind::gpu ? d.info.global_mem / private_matrix_share
                                                                    : std::numeric_limits<std::size_t>::max();

@@ -31,7 +31,9 @@ std::size_t private_matrix_bytes(const core::Device& d, const Options& o, std::s
 // ODE_SYSTEM_MATRICES), so that they grow with the chunk instead of the device: mapping 1 where
 // private_matrix_bytes is above Options::private_matrix_limit (0: an eighth of a GPU's global memory,
 // no limit on CPUs).
-bool system_matrices(const core::Device& d, const Options& o, Mapping m, std::size_t n);
+// Mapping 1 of a system with a sparse Jacobian keeps them there too: the sparse factors and their
+// vectors need slots of matrix_doubles.
+bool system_matrices(const core::Device& d, const Options& o, Mapping m, const System& s);
 // What a launch that ran out of memory on device d needed, for the error that replaces a bare CL code:
 // `private_bytes` per work-item of the kernel (as the driver reports it) for each resident work-item,
 // and `buffer_bytes` of the run's buffers, against the device's global memory.
@@ -67,6 +69,9 @@ constexpr int large_group = 256;
 // 0: none).
 int lu_panel(const core::Device& d, const Options& o, Mapping m, int n);
 
+// radau5.cl's ODE_MATRIX: the doubles of one matrix slot, n^2, or with a Jacobian pattern n^2 + 2 n + 1
+// (sparse_lu.cl: J with u and v; the factors with a work vector, z and σ).
+std::size_t matrix_doubles(const System& s);
 // radau5.cl's W_DOUBLES: mapping 2's scratch per work-group (14 vectors, 4 matrices), then the system's
 // own (System::group_work).
 std::size_t group_doubles(const System& s);

@@ -70,7 +70,7 @@ void Radau5::Run::prepare_pipelines() {
 }
 
 bool Radau5::Run::matrices_in_slot(std::size_t k) const {
-  return phased_ || launch::system_matrices(devices_.device(k), solver_.options_, mapping_, n_);
+  return phased_ || launch::system_matrices(devices_.device(k), solver_.options_, mapping_, solver_.system_);
 }
 
 // Waits for a slot's chunk to come down and files its results under each system's batch index. An
@@ -147,18 +147,17 @@ void Radau5::Run::integrate_pass(Launch& l, bool resume, cl_uint listed, std::sp
   const core::Queue& cq = devices_.compute(l.k);
   if (phased_) s.pending.fill(cq, 0);
   const bool in_slot = matrices_in_slot(l.k);
-  part.kernel.args(s.y, s.params, static_cast<cl_uint>(np_), time_stride_ ? s.t0 : l.pipe->t0,
-                   time_stride_ ? s.t_end : l.pipe->t_end, time_stride_, l.pipe->tol, l.pipe->settings,
-                   static_cast<cl_long>(o.nmax), static_cast<cl_int>(o.nit),
-                   static_cast<cl_int>(o.controller == Controller::gustafsson ? 1 : 0),
-                   static_cast<cl_int>(o.zero_start ? 1 : 0), static_cast<cl_int>(rates_only_ ? 1 : 0), s.counters,
-                   s.reached, samples_ && !sample_stride_ ? l.pipe->sample_times : s.sample_times,
-                   static_cast<cl_uint>(samples_), sample_stride_, s.sampled,
-                   static_cast<cl_ulong>(resume ? listed : s.count), part.scratch, part.scratch_pivots,
-                   part.tables, in_slot ? s.matrices : part.scratch, in_slot ? s.matrix_pivots : part.scratch_pivots,
-                   phased_ ? s.state : part.scratch, static_cast<cl_int>(resume ? 1 : 0),
-                   phased_ ? s.lists[l.list] : part.no_list, phased_ ? s.lists[1 - l.list] : part.no_list,
-                   phased_ ? s.jacobians : part.no_list, phased_ ? s.pending : part.no_list);
+  part.kernel.args(
+      s.y, s.params, static_cast<cl_uint>(np_), time_stride_ ? s.t0 : l.pipe->t0,
+      time_stride_ ? s.t_end : l.pipe->t_end, time_stride_, l.pipe->tol, l.pipe->settings, static_cast<cl_long>(o.nmax),
+      static_cast<cl_int>(o.nit), static_cast<cl_int>(o.controller == Controller::gustafsson ? 1 : 0),
+      static_cast<cl_int>(o.zero_start ? 1 : 0), static_cast<cl_int>(rates_only_ ? 1 : 0), s.counters, s.reached,
+      samples_ && !sample_stride_ ? l.pipe->sample_times : s.sample_times, static_cast<cl_uint>(samples_),
+      sample_stride_, s.sampled, static_cast<cl_ulong>(resume ? listed : s.count), part.scratch, part.scratch_pivots,
+      part.tables, part.sparse, in_slot ? s.matrices : part.scratch, in_slot ? s.matrix_pivots : part.scratch_pivots,
+      phased_ ? s.state : part.scratch, static_cast<cl_int>(resume ? 1 : 0), phased_ ? s.lists[l.list] : part.no_list,
+      phased_ ? s.lists[1 - l.list] : part.no_list, phased_ ? s.jacobians : part.no_list,
+      phased_ ? s.pending : part.no_list);
   const core::NDRange local = launch::local_range(d, o, mapping_, solver_.system_.n);
   try {
     l.last = part.kernel.launch(cq, core::NDRange(local.size[0] * launch::group_count(d, mapping_, o, solver_.system_)), local, wait);
