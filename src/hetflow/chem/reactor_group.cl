@@ -371,24 +371,53 @@ void chem_rate_derivatives(__global const double* rec, const ChemState* s, doubl
 
 // jac()'s updates of row k through one term ν of reaction rec: ∂ω̇_k/∂c by the exponents' species, then
 // by [M]'s; the default efficiencies' share goes to *dwdm, which the caller adds to every column of the
-// row after the reactions, as jac() does.
+// row after the reactions, as jac() does. With ODE_LOW_RANK *dc gathers the updates times c_i, so that
+// Σ_i J_ki c_i needs no pass along the row.
 void chem_row_terms(__global const double* rec, const WORK_SPACE double* dq, double nu, int k,
-                    MATRIX_SPACE double* J, double* dwdm) {
+                    MATRIX_SPACE double* J, double* dwdm, const WORK_SPACE double* c, double* dc) {
   __global const double* forward = PART(rec, O_FORWARD);
   __global const double* reverse = PART(rec, O_REVERSE_ORDERS);
   const int nf = COUNT(rec, H_FORWARD), nr = rec[H_REVERSIBLE] != 0.0 ? COUNT(rec, H_REVERSE) : 0;
   for (int u = 0; u < nf + nr; ++u) {
     const int i = u < nf ? SPECIES(forward, u) : SPECIES(reverse, u - nf);
     J[k + i * CHEM_N] += nu * dq[3 + u];
+#if ODE_LOW_RANK
+    *dc += nu * dq[3 + u] * c[i];
+#endif
   }
   __global const double* third = PART(rec, O_THIRD_BODY);
   if (rec[H_THIRD_BODY] == 1.0) {
     J[k + (int)third[0] * CHEM_N] += nu * dq[2];
+#if ODE_LOW_RANK
+    *dc += nu * dq[2] * c[(int)third[0]];
+#endif
   } else if (rec[H_THIRD_BODY] == 2.0) {
     *dwdm += nu * (dq[2] * third[0]);
-    for (int u = 0; u < (int)third[1]; ++u) J[k + (int)third[2 + 2 * u] * CHEM_N] += nu * (dq[2] * third[3 + 2 * u]);
+    for (int u = 0; u < (int)third[1]; ++u) {
+      const int i = (int)third[2 + 2 * u];
+      J[k + i * CHEM_N] += nu * (dq[2] * third[3 + 2 * u]);
+#if ODE_LOW_RANK
+      *dc += nu * (dq[2] * third[3 + 2 * u]) * c[i];
+#endif
+    }
   }
 }
+
+#if ODE_LOW_RANK
+// Column j (< K) of the reactor's Jacobian from column j of ∂ω̇/∂c's sparse part S_c: the entries become
+// W_k S_kj / W_j, and the return value is Σ_k e_k ∂ω̇_k/∂Y_j for the temperature's row, e_k the species'
+// energies, with Σ_k e_k r_k (`energy_rank`) the rank-one part's share.
+double chem_scaled_column(MATRIX_SPACE double* dfdy, int j, const WORK_SPACE double* h, double RT, double rho,
+                          double energy_rank, __global const double* sp) {
+  const double inverse = 1.0 / CHEM_WEIGHT(sp, j);
+  double sum = 0.0;
+  for (int k = 0; k < CHEM_K; ++k) {
+    sum += CHEM_ENERGY(h[k], RT) * dfdy[k + j * CHEM_N];
+    dfdy[k + j * CHEM_N] = CHEM_WEIGHT(sp, k) * inverse * dfdy[k + j * CHEM_N];
+  }
+  return (rho * sum + energy_rank) * inverse;
+}
+#endif
 
 // work: chem_work's arrays, ∂ω̇/∂T and a (CHEM_K each), then CHEM_DQ per reaction. At constant volume a
 // holds ∂ω̇/∂ln p / Σ c, as jac() forms it.
@@ -414,7 +443,7 @@ void jac_group(double t, const SHARED double* y, MATRIX_SPACE double* dfdy, __gl
   chem_rate_derivatives(CHEM_RECORD(r), &s, P, c, v.g, h, dq + r * CHEM_DQ);
   SYNC();  // dq is complete
   FOR_OWN(k, 0, CHEM_K) {
-    double wk = 0.0, wTk = 0.0, wPk = 0.0, dwdm = 0.0;
+    double wk = 0.0, wTk = 0.0, wPk = 0.0, dwdm = 0.0, dc = 0.0;
     for (int e = CHEM_PRODUCTION(k); e < CHEM_PRODUCTION(k + 1); e += 2) {
       const int r = (int)tables[e];
       const double nu = tables[e + 1];
@@ -423,7 +452,7 @@ void jac_group(double t, const SHARED double* y, MATRIX_SPACE double* dfdy, __gl
       wTk += nu * dqr[1];
       // jac() adds dq/d ln p for its PLOG reactions only.
       if (CHEM_CONSTANT_VOLUME && COUNT(CHEM_RECORD(r), H_KIND) == KIND_PLOG) wPk += nu * dqr[CHEM_DQ - 1];
-      chem_row_terms(CHEM_RECORD(r), dqr, nu, k, dfdy, &dwdm);
+      chem_row_terms(CHEM_RECORD(r), dqr, nu, k, dfdy, &dwdm, c, &dc);
     }
 #if !ODE_LOW_RANK
     for (int i = 0; i < CHEM_K; ++i) dfdy[k + i * CHEM_N] += dwdm;
@@ -437,13 +466,13 @@ void jac_group(double t, const SHARED double* y, MATRIX_SPACE double* dfdy, __gl
     dfdy[CHEM_N * CHEM_N + k] = CHEM_WEIGHT(sp, k) * a[k] / rho;
 #endif
 #else
-    double ak = 0.0;
-    for (int i = 0; i < CHEM_K; ++i) ak += dfdy[k + i * CHEM_N] * c[i];
 #if ODE_LOW_RANK
-    ak += dwdm * s.c_total;
+    const double ak = dc + dwdm * s.c_total;
     a[k] = rho * dwdm - wbar * ak;
     dfdy[CHEM_N * CHEM_N + k] = CHEM_WEIGHT(sp, k) * (a[k] + wk * wbar) / rho;
 #else
+    double ak = 0.0;
+    for (int i = 0; i < CHEM_K; ++i) ak += dfdy[k + i * CHEM_N] * c[i];
     a[k] = ak;
 #endif
     wT[k] = wTk - ak / T;
@@ -456,13 +485,14 @@ void jac_group(double t, const SHARED double* y, MATRIX_SPACE double* dfdy, __gl
   if (LEADER) dfdy[CHEM_N * CHEM_N + CHEM_K] = dfdy[CHEM_N * CHEM_N + CHEM_N + CHEM_K] = 0.0;
 #endif
   SYNC();  // w, wT, a and the rows of ∂ω̇/∂c are complete
-  double cp_mass = 0.0, heat_release = 0.0, dcp_mass = 0.0;
+  double cp_mass = 0.0, heat_release = 0.0, dcp_mass = 0.0, energy_rank = 0.0;
   for (int k = 0; k < CHEM_K; ++k) {
     double coefficients[7];
     chem_species_coefficients(sp, k, T, coefficients);
     cp_mass += y[k] * CHEM_CAPACITY(cp[k]) / CHEM_WEIGHT(sp, k);
     heat_release += CHEM_ENERGY(h[k], RT) * w[k];
     dcp_mass += y[k] * (CHEM_R * chem_nasa_cp_slope(T, coefficients)) / CHEM_WEIGHT(sp, k);
+    energy_rank += CHEM_ENERGY(h[k], RT) * a[k];
   }
   const double f_T = -heat_release / (rho * cp_mass);
 #if CHEM_CONSTANT_VOLUME
@@ -470,11 +500,7 @@ void jac_group(double t, const SHARED double* y, MATRIX_SPACE double* dfdy, __gl
     double dheat = 0.0;
     if (j < CHEM_K) {
 #if ODE_LOW_RANK
-      for (int k = 0; k < CHEM_K; ++k) {
-        const double dwdy = (rho * dfdy[k + j * CHEM_N] + a[k]) / CHEM_WEIGHT(sp, j);
-        dheat += CHEM_ENERGY(h[k], RT) * dwdy;
-        dfdy[k + j * CHEM_N] = CHEM_WEIGHT(sp, k) / CHEM_WEIGHT(sp, j) * dfdy[k + j * CHEM_N];
-      }
+      dheat = chem_scaled_column(dfdy, j, h, RT, rho, energy_rank, sp);
 #else
       for (int k = 0; k < CHEM_K; ++k) {
         const double dwdy = rho / CHEM_WEIGHT(sp, j) * (dfdy[k + j * CHEM_N] + a[k]);
@@ -496,11 +522,7 @@ void jac_group(double t, const SHARED double* y, MATRIX_SPACE double* dfdy, __gl
     double dheat = 0.0;
     if (j < CHEM_K) {
 #if ODE_LOW_RANK
-      for (int k = 0; k < CHEM_K; ++k) {
-        const double dwdy = (rho * dfdy[k + j * CHEM_N] + a[k]) / CHEM_WEIGHT(sp, j);
-        dheat += h[k] * dwdy;
-        dfdy[k + j * CHEM_N] = CHEM_WEIGHT(sp, k) / CHEM_WEIGHT(sp, j) * dfdy[k + j * CHEM_N];
-      }
+      dheat = chem_scaled_column(dfdy, j, h, RT, rho, energy_rank, sp);
 #else
       for (int k = 0; k < CHEM_K; ++k) {
         const double dwdy = rho / CHEM_WEIGHT(sp, j) * dfdy[k + j * CHEM_N] - wbar / CHEM_WEIGHT(sp, j) * a[k];

@@ -18,7 +18,8 @@
 #define SYNC() barrier(CLK_GLOBAL_MEM_FENCE)
 #endif
 #define LEADER (get_local_id(0) == 0)
-#define FOR_OWN(i, first, end) for (int i = (first) + (int)get_local_id(0); i < (end); i += (int)get_local_size(0))
+#define OWN_FIRST ((int)get_local_id(0))
+#define OWN_STRIDE ((int)get_local_size(0))
 #define SYSTEM_FIRST get_group_id(0)
 #define SYSTEM_STRIDE get_num_groups(0)
 #else
@@ -32,10 +33,13 @@
 #endif
 #define SYNC()
 #define LEADER 1
-#define FOR_OWN(i, first, end) for (int i = (first); i < (end); ++i)
+#define OWN_FIRST 0
+#define OWN_STRIDE 1
 #define SYSTEM_FIRST get_global_id(0)
 #define SYSTEM_STRIDE get_global_size(0)
 #endif
+// A work-item's share of indices first .. end - 1: its first, then every OWN_STRIDE-th.
+#define FOR_OWN(i, first, end) for (int i = (first) + OWN_FIRST; i < (end); i += OWN_STRIDE)
 // Where the matrices and pivots live: the mapping's SHARED space, except in the phased mapping
 // (ODE_PHASED, mapping 1's kernel), which keeps them per system in global memory so that
 // radau5_decompose.cl, a work-group per system, decomposes them between the work-items' passes, and in

@@ -65,7 +65,28 @@ int sparse_singular(const MATRIX_SPACE double* ar, const MATRIX_SPACE double* ai
 
 // Pivot k's updates a_ij -= (a_ik / a_kk) a_kj for the rows i of L's column k and the columns j of U's
 // row k; the column's multipliers are stored once every update has read them. The multiplier takes the
-// pivot's reciprocal, which every work-item forms alike.
+// pivot's reciprocal, which every work-item forms alike. A work-item walks its share of the updates, nl
+// rows of nu each, as (row l, column u) pairs (SparseWalk), dividing once per pivot rather than once per
+// update, and forms a row's multiplier only where its walk enters a row (`fresh`; mapping 1 takes whole
+// rows).
+typedef struct {
+  int x, l, u, rows, columns, nu, fresh;
+} SparseWalk;
+SparseWalk sparse_walk(int nu) {
+  const SparseWalk w = {OWN_FIRST, OWN_FIRST / nu, OWN_FIRST % nu, OWN_STRIDE / nu, OWN_STRIDE % nu, nu, 1};
+  return w;
+}
+void sparse_step(SparseWalk* w) {
+  const int l = w->l;
+  w->x += OWN_STRIDE;
+  w->l += w->rows;
+  w->u += w->columns;
+  if (w->u >= w->nu) {
+    w->u -= w->nu;
+    ++w->l;
+  }
+  w->fresh = w->l != l;
+}
 void sparse_factor(MATRIX_SPACE double* a, __global const int* sp) {
   __global const int *rows = SP_PART(sp, SP_ROWS), *diagonal = SP_PART(sp, SP_DIAGONAL);
   __global const int *lower = SP_PART(sp, SP_LOWER), *updates = SP_PART(sp, SP_UPDATES);
@@ -75,10 +96,10 @@ void sparse_factor(MATRIX_SPACE double* a, __global const int* sp) {
     const double inverse = 1.0 / a[diagonal[k]];
     if (nl > 0 && nu > 0) {
       __global const int* target = updates + ODE_N + 1 + updates[k];
-      FOR_OWN(x, 0, nl * nu) {
-        const int l = x / nu;
-        const double m = a[SP_PLACE(lower, l0 + l)] * inverse;
-        a[target[x]] = a[target[x]] - m * a[u0 + x - l * nu];
+      double m = 0.0;
+      for (SparseWalk w = sparse_walk(nu); w.x < nl * nu; sparse_step(&w)) {
+        if (w.fresh) m = a[SP_PLACE(lower, l0 + w.l)] * inverse;
+        a[target[w.x]] = a[target[w.x]] - m * a[u0 + w.u];
       }
       SYNC();
     }
@@ -96,11 +117,12 @@ void sparse_factor_complex(MATRIX_SPACE double* ar, MATRIX_SPACE double* ai, __g
     const double2 inverse = sp_div((double2)(1.0, 0.0), (double2)(ar[diagonal[k]], ai[diagonal[k]]));
     if (nl > 0 && nu > 0) {
       __global const int* target = updates + ODE_N + 1 + updates[k];
-      FOR_OWN(x, 0, nl * nu) {
-        const int l = x / nu, p = SP_PLACE(lower, l0 + l), q = u0 + x - l * nu;
-        const double2 d = sp_mul(sp_mul((double2)(ar[p], ai[p]), inverse), (double2)(ar[q], ai[q]));
-        ar[target[x]] = ar[target[x]] - d.x;
-        ai[target[x]] = ai[target[x]] - d.y;
+      double2 m = 0.0;
+      for (SparseWalk w = sparse_walk(nu); w.x < nl * nu; sparse_step(&w)) {
+        if (w.fresh) m = sp_mul((double2)(ar[SP_PLACE(lower, l0 + w.l)], ai[SP_PLACE(lower, l0 + w.l)]), inverse);
+        const double2 d = sp_mul(m, (double2)(ar[u0 + w.u], ai[u0 + w.u]));
+        ar[target[w.x]] = ar[target[w.x]] - d.x;
+        ai[target[w.x]] = ai[target[w.x]] - d.y;
       }
       SYNC();
     }
