@@ -9,10 +9,10 @@ namespace hetflow::ode {
 
 // A factorisation plan for n x n matrices c I - S that share the nonzero pattern of S: a symmetric
 // minimum-degree ordering of S + Sᵀ (the diagonal always kept), the pattern of the LU factors it leaves,
-// and the schedule sparse_lu.cl runs, row by row without pivoting, as sparse kinetic solvers do
-// (Damian et al., "The kinetic preprocessor KPP", Comput. Chem. Eng. 26, 2002): for c I - J of a
-// chemical system the diagonal dominates enough in practice, and a vanishing or non-finite pivot
-// reports the matrix singular, which makes RADAU5 retry with a smaller step.
+// and the schedule sparse_lu.cl runs, pivot by pivot without pivoting, as sparse kinetic solvers do
+// (Damian et al., "The kinetic preprocessor KPP", Comput. Chem. Eng. 26, 2002): c I - J of the reactors
+// measured keeps usable pivots (docs/ode.md), and a vanishing or non-finite pivot reports the matrix
+// singular, which makes RADAU5 retry with a smaller step.
 //
 // `plan` holds, after a header of offsets (sparse_lu.cl's SP_*): for each factor entry (in the rows of
 // the permuted matrix, each from L's columns through the diagonal to U's) its place in the column-major
