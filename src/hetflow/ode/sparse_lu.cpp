@@ -82,7 +82,6 @@ SparseLu sparse_lu(int n, std::span<const std::array<int, 2>> pattern) {
   }
 
   SparseLu lu;
-  lu.n = n;
   std::vector<std::int32_t>& plan = lu.plan;
   plan.assign(header_size, 0);
   std::vector<std::int32_t> rows{0}, columns, diagonal;

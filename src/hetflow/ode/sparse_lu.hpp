@@ -19,7 +19,6 @@ namespace hetflow::ode {
 // n x n matrix, where each row starts, where each diagonal lies, the permutation, the entries of each
 // column of L and of U (their places and rows), and for each pivot the places its elimination updates.
 struct SparseLu {
-  int n = 0;
   int entries = 0;                 // nonzeros of L and U together, the diagonal once
   std::size_t updates = 0;         // multiply-adds of one factorisation
   std::vector<std::int32_t> plan;  // sparse_lu.cl's layout
