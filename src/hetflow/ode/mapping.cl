@@ -38,6 +38,13 @@
 #define SYSTEM_FIRST get_global_id(0)
 #define SYSTEM_STRIDE get_global_size(0)
 #endif
+// The systems of the launch a work-item integrates: claimed one at a time from a counter where the host
+// sets ODE_CLAIM (launch::claims_systems says why), else every SYSTEM_STRIDE-th from its SYSTEM_FIRST.
+#if ODE_CLAIM
+#define FOR_SYSTEMS(item, count) for (ulong item = atomic_inc(claimed); item < (count); item = atomic_inc(claimed))
+#else
+#define FOR_SYSTEMS(item, count) for (ulong item = SYSTEM_FIRST; item < (count); item += SYSTEM_STRIDE)
+#endif
 // A work-item's share of indices first .. end - 1: its first, then every OWN_STRIDE-th.
 #define FOR_OWN(i, first, end) for (int i = (first) + OWN_FIRST; i < (end); i += OWN_STRIDE)
 // Where the matrices and pivots live: the mapping's SHARED space, except in the phased mapping

@@ -357,7 +357,8 @@ void unreached_samples(uint next, uint count, __global double* out) {
 // next (next_count[0] counts them), and also to jacobians (next_count[1]) where the decomposition needs
 // a new J; radau5_jacobian evaluates those, radau5_decompose.cl then factorises the matrices, and the
 // next pass, with resume set, runs the count systems that list names from there. The other mappings
-// ignore these.
+// ignore these. With ODE_CLAIM the work-items claim systems one at a time by claimed[0], which the
+// host zeroes before each launch.
 __kernel void radau5_integrate(__global double* y_io, __global const double* params, uint param_count,
                                __global const double* t0, __global const double* t_end, uint time_stride,
                                __global const double* tol, __global const double* settings, long nmax, int nit,
@@ -368,7 +369,7 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
                                __global const double* tables, __global const int* sparse, __global double* matrices,
                                __global int* matrix_pivots, __global double* state, int resume,
                                __global const uint* list, __global uint* next, __global uint* jacobians,
-                               __global uint* next_count) {
+                               __global uint* next_count, volatile __global uint* claimed) {
   const double uround = settings[S_UROUND], safe = settings[S_SAFE], thet = settings[S_THET];
   const double fnewt = settings[S_FNEWT], quot1 = settings[S_QUOT1], quot2 = settings[S_QUOT2];
   const double facl = settings[S_FACL], facr = settings[S_FACR];
@@ -388,7 +389,7 @@ __kernel void radau5_integrate(__global double* y_io, __global const double* par
   // Mapping 1's per-work-item scratch: the vectors where they are global, then the system's work.
   __global double* vectors = scratch + get_global_id(0) * (ODE_GLOBAL_VECTORS * W_VECTORS * ODE_N + ODE_GROUP_WORK);
 #endif
-  for (ulong item = SYSTEM_FIRST; item < count; item += SYSTEM_STRIDE) {
+  FOR_SYSTEMS(item, count) {
 #if ODE_PHASED
     const ulong s = resume ? list[item] : item;
 #else

@@ -77,6 +77,7 @@ struct Slot {
         jacobians(ctx, with_phased ? systems : 1),
         pending(ctx, 2),
         host_pending(transfer, 2),
+        claimed(ctx, 1),
         sample_times(ctx, 1),  // the kernel needs buffers even without samples
         sampled(ctx, 1),
         host_sample_times(std::in_place, transfer, 0),
@@ -110,6 +111,7 @@ struct Slot {
   core::Buffer<cl_int> matrix_pivots;
   core::Buffer<cl_uint> lists[2], jacobians, pending;
   core::PinnedBuffer<cl_uint> host_pending;
+  core::Buffer<cl_uint> claimed;  // the systems a launch's work-items have claimed (launch::claims_systems)
   // Dense output: the chunk's sample times (Batch::per_system_samples) and its sampled states.
   core::Buffer<double> sample_times, sampled;
   std::optional<core::PinnedBuffer<double>> host_sample_times, host_sampled;

@@ -28,6 +28,7 @@ core::BuildOptions integrator_options(const core::Device& d, const System& syste
       .define("ODE_ANALYTIC_JACOBIAN", analytic_jacobian ? 1 : 0)
       .define("ODE_GROUP", group ? 1 : 0)
       .define("ODE_PHASED", phased ? 1 : 0)
+      .define("ODE_CLAIM", launch::claims_systems(d, shape.mapping) ? 1 : 0)
       .define("ODE_SYSTEM_MATRICES", launch::system_matrices(d, o, shape.mapping, system) ? 1 : 0)
       .define("ODE_MATRIX", launch::matrix_doubles(system))
       .define("ODE_SPARSE", sparse ? 1 : 0)

@@ -125,6 +125,10 @@ Mapping resolve(Mapping m, const System& system, const core::DeviceSet& devices,
   return systems >= phased_per_unit * units ? Mapping::phased : Mapping::work_group;
 }
 
+bool claims_systems(const core::Device& d, Mapping m) {
+  return m == Mapping::work_item && d.info.kind != core::DeviceKind::gpu;
+}
+
 // Per device: global size fixed by the device, the mapping, the system's size and the options alone (one
 // launch width per kernel: core/kernel.hpp says why PoCL needs it). On a GPU both mappings run groups of
 // 32, mapping 2 32 of them per compute unit, which the reactor's rhs_group and jac_group run fastest in

@@ -52,6 +52,12 @@ bool all_gpus(const core::DeviceSet& devices);
 // mapping as it is.
 Mapping resolve(Mapping m, const System& system, const core::DeviceSet& devices, std::size_t systems);
 
+// Whether mapping m's work-items on device d claim systems one at a time from a counter (radau5.cl's
+// ODE_CLAIM) instead of striding over them: mapping 1 on CPUs, where PoCL deals a launch's work-groups
+// out to its threads in runs of neighbours, so that a batch smaller than the launch width would fill the
+// first threads' runs and leave the others idle. Which work-item integrates a system changes no bit.
+bool claims_systems(const core::Device& d, Mapping m);
+
 // Work-items per work-group of mapping m on device d for systems of size n, and the work-groups of
 // mapping m it launches for system s (the kernel strides over its share of systems).
 core::NDRange local_range(const core::Device& d, const Options& o, Mapping m, int n);

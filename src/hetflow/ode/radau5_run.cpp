@@ -146,6 +146,7 @@ void Radau5::Run::integrate_pass(Launch& l, bool resume, cl_uint listed, std::sp
   const core::Device& d = devices_.device(l.k);
   const core::Queue& cq = devices_.compute(l.k);
   if (phased_) s.pending.fill(cq, 0);
+  if (launch::claims_systems(d, mapping_)) s.claimed.fill(cq, 0);
   const bool in_slot = matrices_in_slot(l.k);
   part.kernel.args(
       s.y, s.params, static_cast<cl_uint>(np_), time_stride_ ? s.t0 : l.pipe->t0,
@@ -157,7 +158,7 @@ void Radau5::Run::integrate_pass(Launch& l, bool resume, cl_uint listed, std::sp
       part.tables, part.sparse, in_slot ? s.matrices : part.scratch, in_slot ? s.matrix_pivots : part.scratch_pivots,
       phased_ ? s.state : part.scratch, static_cast<cl_int>(resume ? 1 : 0), phased_ ? s.lists[l.list] : part.no_list,
       phased_ ? s.lists[1 - l.list] : part.no_list, phased_ ? s.jacobians : part.no_list,
-      phased_ ? s.pending : part.no_list);
+      phased_ ? s.pending : part.no_list, s.claimed);
   const core::NDRange local = launch::local_range(d, o, mapping_, solver_.system_.n);
   try {
     l.last = part.kernel.launch(cq, core::NDRange(local.size[0] * launch::group_count(d, mapping_, o, solver_.system_)), local, wait);
