@@ -152,8 +152,9 @@ void sparse_column_complex(const MATRIX_SPACE double* ar, const MATRIX_SPACE dou
   }
 }
 
-// t <- A⁻¹ t in the permuted order: L's columns forward, then U's backward. A work-item reads t_j before
-// the group passes the barrier after column j, and only then does the leader store t_j / u_jj.
+// t <- A⁻¹ t in the permuted order: L's columns forward, then U's backward. Column j of U takes
+// t_j / u_jj from the undivided t_j, which no later column reads, and t is divided by U's diagonal once
+// the columns are done: a column with no entries (a third of n-hexane's) then needs no barrier.
 void sparse_substitute(const MATRIX_SPACE double* a, __global const int* sp, MATRIX_SPACE double* t) {
   __global const int *diagonal = SP_PART(sp, SP_DIAGONAL), *lower = SP_PART(sp, SP_LOWER);
   __global const int* upper = SP_PART(sp, SP_UPPER);
@@ -163,11 +164,11 @@ void sparse_substitute(const MATRIX_SPACE double* a, __global const int* sp, MAT
     SYNC();
   }
   for (int j = ODE_N - 1; j >= 0; --j) {
-    const double tj = t[j] / a[diagonal[j]];
-    sparse_column(a, upper, j, tj, t);
+    if (SP_START(upper, j + 1) == SP_START(upper, j)) continue;
+    sparse_column(a, upper, j, t[j] / a[diagonal[j]], t);
     SYNC();
-    if (LEADER) t[j] = tj;
   }
+  FOR_OWN(j, 0, ODE_N) t[j] = t[j] / a[diagonal[j]];
   SYNC();
 }
 
@@ -181,13 +182,15 @@ void sparse_substitute_complex(const MATRIX_SPACE double* ar, const MATRIX_SPACE
     SYNC();
   }
   for (int j = ODE_N - 1; j >= 0; --j) {
+    if (SP_START(upper, j + 1) == SP_START(upper, j)) continue;
     const double2 tj = sp_div((double2)(tr[j], ti[j]), (double2)(ar[diagonal[j]], ai[diagonal[j]]));
     sparse_column_complex(ar, ai, upper, j, tj, tr, ti);
     SYNC();
-    if (LEADER) {
-      tr[j] = tj.x;
-      ti[j] = tj.y;
-    }
+  }
+  FOR_OWN(j, 0, ODE_N) {
+    const double2 tj = sp_div((double2)(tr[j], ti[j]), (double2)(ar[diagonal[j]], ai[diagonal[j]]));
+    tr[j] = tj.x;
+    ti[j] = tj.y;
   }
   SYNC();
 }
