@@ -68,7 +68,16 @@ int sparse_singular(const MATRIX_SPACE double* ar, const MATRIX_SPACE double* ai
 // pivot's reciprocal, which every work-item forms alike. A work-item walks its share of the updates, nl
 // rows of nu each, as (row l, column u) pairs (SparseWalk), dividing once per pivot rather than once per
 // update, and forms a row's multiplier only where its walk enters a row (`fresh`; mapping 1 takes whole
-// rows).
+// rows). Mapping 2 takes SP_BATCH updates at a time, every load of a batch before its stores: no update
+// of a pivot reads what another writes (their targets differ, and none is in L's column k or U's row k),
+// so a work-item has SP_BATCH loads in flight where it would wait for each in turn. A lone system leaves
+// its multiprocessor too few warps to hide that wait. A slot past the end repeats the last update's
+// loads and stores nothing.
+#if ODE_GROUP
+#define SP_BATCH 4
+#else
+#define SP_BATCH 1
+#endif
 typedef struct {
   int x, l, u, rows, columns, nu, fresh;
 } SparseWalk;
@@ -92,14 +101,28 @@ void sparse_factor(MATRIX_SPACE double* a, __global const int* sp) {
   __global const int *lower = SP_PART(sp, SP_LOWER), *updates = SP_PART(sp, SP_UPDATES);
   for (int k = 0; k < ODE_N; ++k) {
     const int l0 = SP_START(lower, k), nl = SP_START(lower, k + 1) - l0;
-    const int u0 = diagonal[k] + 1, nu = rows[k + 1] - u0;
+    const int u0 = diagonal[k] + 1, nu = rows[k + 1] - u0, count = nl * nu;
     const double inverse = 1.0 / a[diagonal[k]];
-    if (nl > 0 && nu > 0) {
+    if (count > 0) {
       __global const int* target = updates + ODE_N + 1 + updates[k];
       double m = 0.0;
-      for (SparseWalk w = sparse_walk(nu); w.x < nl * nu; sparse_step(&w)) {
-        if (w.fresh) m = a[SP_PLACE(lower, l0 + w.l)] * inverse;
-        a[target[w.x]] = a[target[w.x]] - m * a[u0 + w.u];
+      for (SparseWalk w = sparse_walk(nu); w.x < count;) {
+        int place[SP_BATCH], live[SP_BATCH];
+        double multiplier[SP_BATCH], pivot_row[SP_BATCH], old[SP_BATCH];
+#pragma unroll
+        for (int b = 0; b < SP_BATCH; ++b) {
+          live[b] = w.x < count;
+          if (w.fresh) m = a[SP_PLACE(lower, l0 + min(w.l, nl - 1))] * inverse;
+          place[b] = target[min(w.x, count - 1)];
+          multiplier[b] = m;
+          pivot_row[b] = a[u0 + w.u];
+          sparse_step(&w);
+        }
+#pragma unroll
+        for (int b = 0; b < SP_BATCH; ++b) old[b] = a[place[b]];
+#pragma unroll
+        for (int b = 0; b < SP_BATCH; ++b)
+          if (live[b]) a[place[b]] = old[b] - multiplier[b] * pivot_row[b];
       }
       SYNC();
     }
@@ -113,16 +136,35 @@ void sparse_factor_complex(MATRIX_SPACE double* ar, MATRIX_SPACE double* ai, __g
   __global const int *lower = SP_PART(sp, SP_LOWER), *updates = SP_PART(sp, SP_UPDATES);
   for (int k = 0; k < ODE_N; ++k) {
     const int l0 = SP_START(lower, k), nl = SP_START(lower, k + 1) - l0;
-    const int u0 = diagonal[k] + 1, nu = rows[k + 1] - u0;
+    const int u0 = diagonal[k] + 1, nu = rows[k + 1] - u0, count = nl * nu;
     const double2 inverse = sp_div((double2)(1.0, 0.0), (double2)(ar[diagonal[k]], ai[diagonal[k]]));
-    if (nl > 0 && nu > 0) {
+    if (count > 0) {
       __global const int* target = updates + ODE_N + 1 + updates[k];
       double2 m = 0.0;
-      for (SparseWalk w = sparse_walk(nu); w.x < nl * nu; sparse_step(&w)) {
-        if (w.fresh) m = sp_mul((double2)(ar[SP_PLACE(lower, l0 + w.l)], ai[SP_PLACE(lower, l0 + w.l)]), inverse);
-        const double2 d = sp_mul(m, (double2)(ar[u0 + w.u], ai[u0 + w.u]));
-        ar[target[w.x]] = ar[target[w.x]] - d.x;
-        ai[target[w.x]] = ai[target[w.x]] - d.y;
+      for (SparseWalk w = sparse_walk(nu); w.x < count;) {
+        int place[SP_BATCH], live[SP_BATCH];
+        double2 multiplier[SP_BATCH], pivot_row[SP_BATCH], old[SP_BATCH];
+#pragma unroll
+        for (int b = 0; b < SP_BATCH; ++b) {
+          live[b] = w.x < count;
+          if (w.fresh) {
+            const int p = SP_PLACE(lower, l0 + min(w.l, nl - 1));
+            m = sp_mul((double2)(ar[p], ai[p]), inverse);
+          }
+          place[b] = target[min(w.x, count - 1)];
+          multiplier[b] = m;
+          pivot_row[b] = (double2)(ar[u0 + w.u], ai[u0 + w.u]);
+          sparse_step(&w);
+        }
+#pragma unroll
+        for (int b = 0; b < SP_BATCH; ++b) old[b] = (double2)(ar[place[b]], ai[place[b]]);
+#pragma unroll
+        for (int b = 0; b < SP_BATCH; ++b) {
+          if (!live[b]) continue;
+          const double2 d = sp_mul(multiplier[b], pivot_row[b]);
+          ar[place[b]] = old[b].x - d.x;
+          ai[place[b]] = old[b].y - d.y;
+        }
       }
       SYNC();
     }
