@@ -56,14 +56,6 @@ void require(bool ok, const std::string& message) {
 
 bool power_of_two(int n) { return n > 0 && (n & (n - 1)) == 0; }
 
-// The elements a matrix view covers, mapped on the host with the view's (0, 0) at data(); blocking, so
-// the queue's earlier commands are done.
-template <class Real>
-core::Mapping<Real> map_view(const core::Queue& q, const DeviceMatrixView<Real>& m, core::MapMode mode) {
-  const std::size_t span = m.rows == 0 || m.cols == 0 ? 0 : (m.cols - 1) * m.ld + m.rows;
-  return m.buffer.map(q, mode, m.offset, span);
-}
-
 }  // namespace
 
 void validate(const DenseTuning& t, const core::DeviceInfo& device, std::size_t real_bytes) {
@@ -144,8 +136,8 @@ core::Event DeviceDense<Real>::gram(const core::Queue& q, const Matrix& a, const
   if (c.rows != a.cols || c.cols != a.cols) throw core::Error("gram: C must be n x n for an m x n A");
   if constexpr (std::is_same_v<Real, double>) {
     if (host_blas_) {
-      const auto in = map_view(q, a, core::MapMode::read);
-      const auto out = map_view(q, c, core::MapMode::write);
+      const auto in = a.map(q, core::MapMode::read);
+      const auto out = c.map(q, core::MapMode::write);
       host_gram(a.rows, a.cols, in.data(), a.ld, out.data(), c.ld);
       return {};
     }
@@ -197,7 +189,7 @@ core::Event DeviceDense<Real>::gemv_n(const core::Queue& q, Real alpha, const Ma
   if (a.rows == 0) return {};
   if constexpr (std::is_same_v<Real, double>) {
     if (host_blas_) {
-      const auto in = map_view(q, a, core::MapMode::read);
+      const auto in = a.map(q, core::MapMode::read);
       const auto columns = f.map(q, core::MapMode::read, 0, k);
       const auto xs = x.map(q, core::MapMode::read, 0, k);
       const auto ys = y.map(q, beta == 0 ? core::MapMode::write : core::MapMode::read_write, 0, a.rows);
@@ -222,7 +214,7 @@ core::Event DeviceDense<Real>::gemv_t(const core::Queue& q, Real alpha, const Ma
   if (k == 0) return {};
   if constexpr (std::is_same_v<Real, double>) {
     if (host_blas_) {
-      const auto in = map_view(q, a, core::MapMode::read);
+      const auto in = a.map(q, core::MapMode::read);
       const auto columns = f.map(q, core::MapMode::read, 0, k);
       const auto xs = x.map(q, core::MapMode::read, 0, a.rows);
       const auto ys = y.map(q, beta == 0 ? core::MapMode::write : core::MapMode::read_write, 0, k);
@@ -245,7 +237,7 @@ std::optional<std::size_t> DeviceDense<Real>::cholesky(const core::Queue& q, con
   to_int(k, "cholesky k");
   if (k == 0) return std::nullopt;
   if constexpr (std::is_same_v<Real, double>) {
-    if (host_blas_) return host_cholesky(k, map_view(q, a, core::MapMode::read_write).data(), a.ld);
+    if (host_blas_) return host_cholesky(k, a.map(q, core::MapMode::read_write).data(), a.ld);
   }
   const std::size_t nb = static_cast<std::size_t>(tuning_.cholesky_block);
   const std::size_t wg = static_cast<std::size_t>(tuning_.cholesky_work_group);
@@ -335,7 +327,7 @@ core::Event DeviceDense<Real>::host_solve_into(const core::Queue& q, const Matri
   if constexpr (std::is_same_v<Real, double>) {
     const std::size_t k = r.rows;
     if (k == 0) return {};
-    const auto factor = map_view(q, r, core::MapMode::read);
+    const auto factor = r.map(q, core::MapMode::read);
     if (from.get() != to.get()) {
       const auto source = from.map(q, core::MapMode::read, 0, k);
       const auto target = to.map(q, core::MapMode::write, 0, k);

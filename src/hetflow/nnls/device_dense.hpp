@@ -25,6 +25,11 @@ struct DeviceMatrixView {
   DeviceMatrixView block(std::size_t i, std::size_t j, std::size_t r, std::size_t c) const {
     return {buffer, r, c, ld, offset + i + j * ld};
   }
+  // The elements the view covers, mapped on the host with its (0, 0) at data(); blocking, so the queue's
+  // earlier commands are done.
+  core::Mapping<Real> map(const core::Queue& q, core::MapMode mode) const {
+    return buffer.map(q, mode, offset, rows == 0 || cols == 0 ? 0 : (cols - 1) * ld + rows);
+  }
 };
 
 // Sizes of the dense kernels, passed as build options (so the kernels' loops and local arrays are fixed

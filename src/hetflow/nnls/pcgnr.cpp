@@ -1,16 +1,60 @@
 #include "hetflow/nnls/pcgnr.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
 #include <span>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "hetflow/nnls/host_dense.hpp"
 
 namespace hetflow::nnls {
 namespace {
 
-// Slots of the scalars buffer, read together once per iteration: q.q, z.z, then z.w of the current
-// and of the next iteration, whose roles swap each iteration (beta = new z.w / old z.w).
+// Slots of the scalars, read together once per iteration: q.q, z.z, then z.w of the current and of the
+// next iteration, whose roles swap each iteration (beta = new z.w / old z.w).
 constexpr std::size_t qq = 0, zz = 1, zw0 = 2;
+using Scalars = std::array<double, 4>;
+
+// The iteration's control, whichever route runs its steps: `start(cur)` forms r, z, w and p from y = 0,
+// `step(cur, next)` runs an iteration, both returning the scalars, and `restore()` puts the previous
+// iterate back in y. Past the attainable accuracy the iteration does not just stall: in FP32 ||B^T r||
+// can grow again by 1e5 within 20 iterations (and x with it). So a rise of ||B^T r|| once it is below
+// sqrt(eps) ||B^T b|| ends the solve at the previous iterate; above that a rise is ordinary CG.
+template <class Start, class Step, class Restore>
+int iterate(Start start, Step step, Restore restore, double epsilon, int max_iterations, double tolerance) {
+  std::size_t cur = zw0, next = zw0 + 1;
+  Scalars s = start(cur);
+  const double first = std::sqrt(s[zz]);
+  if (!(s[zz] > 0) || !(s[cur] > 0)) return 0;  // B^T b = 0: y = 0 is the answer
+  const double stall = std::sqrt(epsilon) * first;
+  double last = first;
+  for (int it = 1; it <= max_iterations; ++it) {
+    s = step(cur, next);
+    if (!(s[qq] > 0) || !std::isfinite(s[qq]) || !std::isfinite(s[zz]) || !std::isfinite(s[next])) {
+      restore();
+      return it;
+    }
+    const double now = std::sqrt(s[zz]);
+    if (now > last && now <= stall) {
+      restore();
+      return it;
+    }
+    if (now <= tolerance * first || !(s[next] > 0)) return it;
+    last = now;
+    std::swap(cur, next);
+  }
+  return max_iterations;
+}
+
+double dot(std::size_t n, const double* x, const double* y) {
+  double sum = 0.0;
+  for (std::size_t i = 0; i < n; ++i) sum += x[i] * y[i];
+  return sum;
+}
 
 }  // namespace
 
@@ -29,31 +73,30 @@ template <class Real>
 int Pcgnr<Real>::solve(const DeviceMatrixView<Real>& a, const core::Buffer<cl_int>& f, std::size_t k,
                        const DeviceMatrixView<Real>& r_factor, const core::Buffer<Real>& b, double lambda,
                        int max_iterations, double tolerance) {
+  if constexpr (std::is_same_v<Real, double>) {
+    if (dense_.host_blas()) return solve_on_host(a, f, k, r_factor, b, lambda, max_iterations, tolerance);
+  }
   const core::Queue& q = queue_;
   const bool tikhonov = lambda > 0.0;
   const Real root = static_cast<Real>(std::sqrt(lambda));
   const std::size_t rows = tikhonov ? m_ + k : m_;  // length of r and q
-
-  y_.fill(q, Real(0), 0, k);
-  r_.copy_from(q, b, 0, 0, m_);
-  if (tikhonov) r_.fill(q, Real(0), m_, k);  // the appended rows' right-hand side is 0
-  dense_.gemv_t(q, Real(1), a, f, k, r_, Real(0), z_);
-  dense_.precondition(q, r_factor, z_, w_, scratch_);
-  p_.copy_from(q, w_, 0, 0, k);
-  std::size_t cur = zw0, next = zw0 + 1;
-  dense_.dot(q, k, z_, w_, scalars_, cur);
-  dense_.dot(q, k, z_, z_, scalars_, zz);
-  std::array<Real, 4> s{};
-  scalars_.read(q, std::span<Real>(s));
-  const double start = std::sqrt(static_cast<double>(s[zz]));
-  if (!(s[zz] > 0) || !(s[cur] > 0)) return 0;  // B^T b = 0: y = 0 is the answer
-  // Past the attainable accuracy the iteration does not just stall: in FP32 ||B^T r|| can grow
-  // again by 1e5 within 20 iterations (and x with it). So a rise of ||B^T r|| once it is below
-  // sqrt(eps) ||B^T b|| ends the solve at the previous iterate; above that a rise is ordinary CG.
-  const double stall = std::sqrt(std::numeric_limits<Real>::epsilon()) * start;
-  double last = start;
-
-  for (int it = 1; it <= max_iterations; ++it) {
+  const auto read = [&] {
+    std::array<Real, 4> s{};
+    scalars_.read(q, std::span<Real>(s));
+    return Scalars{s[0], s[1], s[2], s[3]};
+  };
+  const auto start = [&](std::size_t cur) {
+    y_.fill(q, Real(0), 0, k);
+    r_.copy_from(q, b, 0, 0, m_);
+    if (tikhonov) r_.fill(q, Real(0), m_, k);  // the appended rows' right-hand side is 0
+    dense_.gemv_t(q, Real(1), a, f, k, r_, Real(0), z_);
+    dense_.precondition(q, r_factor, z_, w_, scratch_);
+    p_.copy_from(q, w_, 0, 0, k);
+    dense_.dot(q, k, z_, w_, scalars_, cur);
+    dense_.dot(q, k, z_, z_, scalars_, zz);
+    return read();
+  };
+  const auto step = [&](std::size_t cur, std::size_t next) {
     y_prev_.copy_from(q, y_, 0, 0, k);
     dense_.gemv_n(q, Real(1), a, f, k, p_, Real(0), q_);
     if (tikhonov) {  // q's tail: sqrt(lambda) p
@@ -73,22 +116,75 @@ int Pcgnr<Real>::solve(const DeviceMatrixView<Real>& a, const core::Buffer<cl_in
     dense_.dot(q, k, z_, w_, scalars_, next);
     dense_.dot(q, k, z_, z_, scalars_, zz);
     dense_.xpby_ratio(q, k, scalars_, next, cur, w_, p_);  // p = w + beta p
-    scalars_.read(q, std::span<Real>(s));
-    if (!(s[qq] > 0) || !std::isfinite(static_cast<double>(s[qq])) || !std::isfinite(static_cast<double>(s[zz])) ||
-        !std::isfinite(static_cast<double>(s[next]))) {
-      y_.copy_from(q, y_prev_, 0, 0, k);
-      return it;
-    }
-    const double now = std::sqrt(static_cast<double>(s[zz]));
-    if (now > last && now <= stall) {
-      y_.copy_from(q, y_prev_, 0, 0, k);
-      return it;
-    }
-    if (now <= tolerance * start || !(s[next] > 0)) return it;
-    last = now;
-    std::swap(cur, next);
+    return read();
+  };
+  const auto restore = [&] { y_.copy_from(q, y_prev_, 0, 0, k); };
+  return iterate(start, step, restore, std::numeric_limits<Real>::epsilon(), max_iterations, tolerance);
+}
+
+// The same steps on the host's cores, for a device that is those cores (DenseTuning::cpu_blas): every
+// buffer mapped once per solve, where the device route enqueues about twelve commands per iteration
+// and waits for each iteration's scalars, a fixed cost of milliseconds per iteration through PoCL.
+template <class Real>
+int Pcgnr<Real>::solve_on_host(const DeviceMatrixView<Real>& a, const core::Buffer<cl_int>& f, std::size_t k,
+                               const DeviceMatrixView<Real>& r_factor, const core::Buffer<Real>& b, double lambda,
+                               int max_iterations, double tolerance) {
+  if constexpr (std::is_same_v<Real, double>) {
+    const core::Queue& q = queue_;
+    const bool tikhonov = lambda > 0.0;
+    const double root = std::sqrt(lambda);
+    const std::size_t m = m_, rows = tikhonov ? m + k : m;
+    const auto am = a.map(q, core::MapMode::read);
+    const auto rm = r_factor.map(q, core::MapMode::read);
+    const auto fm = f.map(q, core::MapMode::read, 0, k);
+    const auto bm = b.map(q, core::MapMode::read, 0, m);
+    const double *matrix = am.data(), *factor = rm.data();
+    const int* columns = fm.data();
+    std::vector<double> r(rows), qv(rows), y(k), y_prev(k), z(k), w(k), p(k), full;
+    const auto product_t = [&] {  // z = [B; sqrt(lambda) I]^T r
+      host_gemv_t(m, a.cols, 1.0, matrix, a.ld, columns, k, r.data(), 0.0, z.data(), full);
+      if (tikhonov)
+        for (std::size_t i = 0; i < k; ++i) z[i] += root * r[m + i];
+    };
+    const auto precondition = [&] {  // w = R^-1 R^-T z
+      std::copy(z.begin(), z.end(), w.begin());
+      host_solve(k, factor, r_factor.ld, w.data(), true);
+      host_solve(k, factor, r_factor.ld, w.data(), false);
+    };
+    Scalars s{};
+    const auto start = [&](std::size_t cur) {
+      std::copy(bm.data(), bm.data() + m, r.begin());
+      product_t();
+      precondition();
+      p = w;
+      s[cur] = dot(k, z.data(), w.data());
+      s[zz] = dot(k, z.data(), z.data());
+      return s;
+    };
+    const auto step = [&](std::size_t cur, std::size_t next) {
+      y_prev = y;
+      host_gemv_n(m, a.cols, 1.0, matrix, a.ld, columns, k, p.data(), 0.0, qv.data(), full);
+      if (tikhonov)
+        for (std::size_t i = 0; i < k; ++i) qv[m + i] = root * p[i];
+      s[qq] = dot(rows, qv.data(), qv.data());
+      const double alpha = s[cur] / s[qq];
+      for (std::size_t i = 0; i < k; ++i) y[i] += alpha * p[i];
+      for (std::size_t i = 0; i < rows; ++i) r[i] -= alpha * qv[i];
+      product_t();
+      precondition();
+      s[next] = dot(k, z.data(), w.data());
+      s[zz] = dot(k, z.data(), z.data());
+      const double beta = s[next] / s[cur];
+      for (std::size_t i = 0; i < k; ++i) p[i] = w[i] + beta * p[i];
+      return s;
+    };
+    const auto restore = [&] { y = y_prev; };
+    const int iterations =
+        iterate(start, step, restore, std::numeric_limits<double>::epsilon(), max_iterations, tolerance);
+    if (k > 0) y_.write(q, std::span<const double>(y));
+    return iterations;
   }
-  return max_iterations;
+  return 0;
 }
 
 template class Pcgnr<float>;

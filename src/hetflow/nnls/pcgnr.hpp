@@ -11,7 +11,8 @@ namespace hetflow::nnls {
 // solver: min ||B y - b||^2 + lambda ||y||^2 over y, B = A(:, F) gathered on the fly, from y = 0. With
 // lambda > 0 the operator is B stacked on sqrt(lambda) I (Tikhonov), carried as the k-entry tail of
 // the residual r and of q = B p. The dot products stay on the device; the host reads four scalars per
-// iteration to stop: ||B^T r|| <= tolerance ||B^T b|| (the thesis sets none), or a rise of ||B^T r|| below
+// iteration to stop (on a device that is the host's cores, DenseTuning::cpu_blas, all of it runs on the
+// host): ||B^T r|| <= tolerance ||B^T b|| (the thesis sets none), or a rise of ||B^T r|| below
 // sqrt(eps) ||B^T b|| (past the attainable accuracy, see pcgnr.cpp), or a breakdown.
 template <class Real>
 class Pcgnr {
@@ -29,6 +30,11 @@ class Pcgnr {
   const core::Buffer<Real>& y() const { return y_; }
 
  private:
+  // solve() through the host's BLAS on the buffers mapped in place, where DeviceDense::host_blas().
+  int solve_on_host(const DeviceMatrixView<Real>& a, const core::Buffer<cl_int>& f, std::size_t k,
+                    const DeviceMatrixView<Real>& r_factor, const core::Buffer<Real>& b, double lambda,
+                    int max_iterations, double tolerance);
+
   DeviceDense<Real>& dense_;
   core::Queue queue_;
   std::size_t m_;
