@@ -33,6 +33,7 @@ Each tool sweeps its settings (chem_settings), timed as the median of --repeats 
 warm-up, and for each accuracy the fastest setting of each tool reaching it is compared.
 """
 import argparse
+import csv
 import json
 import multiprocessing
 import os
@@ -179,7 +180,8 @@ def report_header(args, what, machine, versions):
             "hetflow_device": args.device}
 
 
-MECHANISMS = {"gri30": ("gri30.yaml", "CH4:1"), "h2o2": ("h2o2.yaml", "H2:1")}
+MECHANISMS = {"gri30": ("gri30.yaml", "CH4:1"), "h2o2": ("h2o2.yaml", "H2:1"),
+              "hexane_nuig": ("n-hexane-NUIG-2015.yaml", "NC6H14:1")}
 AIR = "O2:1, N2:3.76"
 
 
@@ -289,7 +291,7 @@ def hetflow_chem_runner(mechanism, fuel, states_csv, count, species, args, workd
                        stdout=subprocess.DEVNULL)
         manifest = json.loads((workdir / label / "manifest.json").read_text())
         with open(workdir / label / "final_states.csv") as f:
-            header = f.readline().strip().split(",")
+            header = next(csv.reader([f.readline()]))
             # A failed system's cells are empty: NaN here, so its run reaches no accuracy.
             table = np.genfromtxt(f, delimiter=",", usecols=range(3 + len(species)), ndmin=2, max_rows=count)
         columns = [header.index("T_K")] + [header.index("Y_" + s) for s in species]
@@ -362,7 +364,7 @@ def chem(args):
         species, states = partly_burnt_states(str(data / file), fuel, args.states, args.seed)
         states_csv = workdir / f"{name}_states.csv"
         with open(states_csv, "w") as f:
-            f.write("T,p," + ",".join(species) + "\n")
+            csv.writer(f, lineterminator="\n").writerow(["T", "p", *species])  # quotes names with commas
             for _ in range(args.replicate):
                 for T, X in states:
                     f.write(f"{T!r},1," + ",".join(repr(float(x)) for x in X) + "\n")
