@@ -17,7 +17,8 @@ on one PoCL device of the same cores. Equal tolerances are not equal accuracy, s
   pip install cantera   # 3.2
   scripts/cpu_peers.py chem --hetflow build/release/hetflow -o bench/results/cpu-NAME/chem-peers.json
 
-chem: batches of partially burnt constant-pressure states at 1 atm (GRI-Mech 3.0 with CH4, H2/O2 with H2; air
+chem: batches of partially burnt constant-pressure states at 1 atm (GRI-Mech 3.0 with CH4, H2/O2 with H2,
+n-hexane (NUIG, --mechanisms hexane_nuig) with NC6H14; air
 as oxidizer), each advanced over dt = 1e-4 s and 1e-6 s. State i starts fresh at T0 in [1000, 1500] K and phi
 in [0.5, 1.5] (uniform, --seed) and is taken from Cantera's ignition trajectory where its temperature first
 reaches T0 + c (T_end - T0), c uniform in [0, 1), T_end where the trajectory stops (T0 + 400 K, or 1 s):
