@@ -56,6 +56,66 @@ double dot(std::size_t n, const double* x, const double* y) {
   return sum;
 }
 
+// PCGNR on the host's cores, for a device that is those cores (DenseTuning::cpu_blas): every buffer
+// mapped once per solve, where the device route enqueues about twelve commands per iteration and waits
+// for each iteration's scalars, a fixed cost per iteration through PoCL. The answer goes to y_out.
+int solve_on_host(const core::Queue& q, std::size_t m, const DeviceMatrixView<double>& a, const core::Buffer<cl_int>& f,
+                  std::size_t k, const DeviceMatrixView<double>& r_factor, const core::Buffer<double>& b, double lambda,
+                  int max_iterations, double tolerance, core::Buffer<double>& y_out) {
+  const bool tikhonov = lambda > 0.0;
+  const double root = std::sqrt(lambda);
+  const std::size_t rows = tikhonov ? m + k : m;
+  const auto am = a.map(q, core::MapMode::read);
+  const auto rm = r_factor.map(q, core::MapMode::read);
+  const auto fm = f.map(q, core::MapMode::read, 0, k);
+  const auto bm = b.map(q, core::MapMode::read, 0, m);
+  const double *matrix = am.data(), *factor = rm.data();
+  const int* columns = fm.data();
+  std::vector<double> r(rows), qv(rows), y(k), y_prev(k), z(k), w(k), p(k), full;
+  const auto product_t = [&] {  // z = [B; sqrt(lambda) I]^T r
+    host_gemv_t(m, a.cols, 1.0, matrix, a.ld, columns, k, r.data(), 0.0, z.data(), full);
+    if (tikhonov)
+      for (std::size_t i = 0; i < k; ++i) z[i] += root * r[m + i];
+  };
+  const auto precondition = [&] {  // w = R^-1 R^-T z
+    std::copy(z.begin(), z.end(), w.begin());
+    host_solve(k, factor, r_factor.ld, w.data(), true);
+    host_solve(k, factor, r_factor.ld, w.data(), false);
+  };
+  Scalars s{};
+  const auto start = [&](std::size_t cur) {
+    std::copy(bm.data(), bm.data() + m, r.begin());
+    product_t();
+    precondition();
+    p = w;
+    s[cur] = dot(k, z.data(), w.data());
+    s[zz] = dot(k, z.data(), z.data());
+    return s;
+  };
+  const auto step = [&](std::size_t cur, std::size_t next) {
+    y_prev = y;
+    host_gemv_n(m, a.cols, 1.0, matrix, a.ld, columns, k, p.data(), 0.0, qv.data(), full);
+    if (tikhonov)
+      for (std::size_t i = 0; i < k; ++i) qv[m + i] = root * p[i];
+    s[qq] = dot(rows, qv.data(), qv.data());
+    const double alpha = s[cur] / s[qq];
+    for (std::size_t i = 0; i < k; ++i) y[i] += alpha * p[i];
+    for (std::size_t i = 0; i < rows; ++i) r[i] -= alpha * qv[i];
+    product_t();
+    precondition();
+    s[next] = dot(k, z.data(), w.data());
+    s[zz] = dot(k, z.data(), z.data());
+    const double beta = s[next] / s[cur];
+    for (std::size_t i = 0; i < k; ++i) p[i] = w[i] + beta * p[i];
+    return s;
+  };
+  const auto restore = [&] { y = y_prev; };
+  const int iterations =
+      iterate(start, step, restore, std::numeric_limits<double>::epsilon(), max_iterations, tolerance);
+  if (k > 0) y_out.write(q, std::span<const double>(y));
+  return iterations;
+}
+
 }  // namespace
 
 template <class Real>
@@ -74,7 +134,8 @@ int Pcgnr<Real>::solve(const DeviceMatrixView<Real>& a, const core::Buffer<cl_in
                        const DeviceMatrixView<Real>& r_factor, const core::Buffer<Real>& b, double lambda,
                        int max_iterations, double tolerance) {
   if constexpr (std::is_same_v<Real, double>) {
-    if (dense_.host_blas()) return solve_on_host(a, f, k, r_factor, b, lambda, max_iterations, tolerance);
+    if (dense_.host_blas())
+      return solve_on_host(queue_, m_, a, f, k, r_factor, b, lambda, max_iterations, tolerance, y_);
   }
   const core::Queue& q = queue_;
   const bool tikhonov = lambda > 0.0;
@@ -120,71 +181,6 @@ int Pcgnr<Real>::solve(const DeviceMatrixView<Real>& a, const core::Buffer<cl_in
   };
   const auto restore = [&] { y_.copy_from(q, y_prev_, 0, 0, k); };
   return iterate(start, step, restore, std::numeric_limits<Real>::epsilon(), max_iterations, tolerance);
-}
-
-// The same steps on the host's cores, for a device that is those cores (DenseTuning::cpu_blas): every
-// buffer mapped once per solve, where the device route enqueues about twelve commands per iteration
-// and waits for each iteration's scalars, a fixed cost of milliseconds per iteration through PoCL.
-template <class Real>
-int Pcgnr<Real>::solve_on_host(const DeviceMatrixView<Real>& a, const core::Buffer<cl_int>& f, std::size_t k,
-                               const DeviceMatrixView<Real>& r_factor, const core::Buffer<Real>& b, double lambda,
-                               int max_iterations, double tolerance) {
-  if constexpr (std::is_same_v<Real, double>) {
-    const core::Queue& q = queue_;
-    const bool tikhonov = lambda > 0.0;
-    const double root = std::sqrt(lambda);
-    const std::size_t m = m_, rows = tikhonov ? m + k : m;
-    const auto am = a.map(q, core::MapMode::read);
-    const auto rm = r_factor.map(q, core::MapMode::read);
-    const auto fm = f.map(q, core::MapMode::read, 0, k);
-    const auto bm = b.map(q, core::MapMode::read, 0, m);
-    const double *matrix = am.data(), *factor = rm.data();
-    const int* columns = fm.data();
-    std::vector<double> r(rows), qv(rows), y(k), y_prev(k), z(k), w(k), p(k), full;
-    const auto product_t = [&] {  // z = [B; sqrt(lambda) I]^T r
-      host_gemv_t(m, a.cols, 1.0, matrix, a.ld, columns, k, r.data(), 0.0, z.data(), full);
-      if (tikhonov)
-        for (std::size_t i = 0; i < k; ++i) z[i] += root * r[m + i];
-    };
-    const auto precondition = [&] {  // w = R^-1 R^-T z
-      std::copy(z.begin(), z.end(), w.begin());
-      host_solve(k, factor, r_factor.ld, w.data(), true);
-      host_solve(k, factor, r_factor.ld, w.data(), false);
-    };
-    Scalars s{};
-    const auto start = [&](std::size_t cur) {
-      std::copy(bm.data(), bm.data() + m, r.begin());
-      product_t();
-      precondition();
-      p = w;
-      s[cur] = dot(k, z.data(), w.data());
-      s[zz] = dot(k, z.data(), z.data());
-      return s;
-    };
-    const auto step = [&](std::size_t cur, std::size_t next) {
-      y_prev = y;
-      host_gemv_n(m, a.cols, 1.0, matrix, a.ld, columns, k, p.data(), 0.0, qv.data(), full);
-      if (tikhonov)
-        for (std::size_t i = 0; i < k; ++i) qv[m + i] = root * p[i];
-      s[qq] = dot(rows, qv.data(), qv.data());
-      const double alpha = s[cur] / s[qq];
-      for (std::size_t i = 0; i < k; ++i) y[i] += alpha * p[i];
-      for (std::size_t i = 0; i < rows; ++i) r[i] -= alpha * qv[i];
-      product_t();
-      precondition();
-      s[next] = dot(k, z.data(), w.data());
-      s[zz] = dot(k, z.data(), z.data());
-      const double beta = s[next] / s[cur];
-      for (std::size_t i = 0; i < k; ++i) p[i] = w[i] + beta * p[i];
-      return s;
-    };
-    const auto restore = [&] { y = y_prev; };
-    const int iterations =
-        iterate(start, step, restore, std::numeric_limits<double>::epsilon(), max_iterations, tolerance);
-    if (k > 0) y_.write(q, std::span<const double>(y));
-    return iterations;
-  }
-  return 0;
 }
 
 template class Pcgnr<float>;

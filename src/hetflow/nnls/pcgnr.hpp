@@ -30,11 +30,6 @@ class Pcgnr {
   const core::Buffer<Real>& y() const { return y_; }
 
  private:
-  // solve() through the host's BLAS on the buffers mapped in place, where DeviceDense::host_blas().
-  int solve_on_host(const DeviceMatrixView<Real>& a, const core::Buffer<cl_int>& f, std::size_t k,
-                    const DeviceMatrixView<Real>& r_factor, const core::Buffer<Real>& b, double lambda,
-                    int max_iterations, double tolerance);
-
   DeviceDense<Real>& dense_;
   core::Queue queue_;
   std::size_t m_;

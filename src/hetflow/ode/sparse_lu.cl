@@ -196,7 +196,7 @@ void sparse_column_complex(const MATRIX_SPACE double* ar, const MATRIX_SPACE dou
 
 // t <- A⁻¹ t in the permuted order: L's columns forward, then U's backward. Column j of U takes
 // t_j / u_jj from the undivided t_j, which no later column reads, and t is divided by U's diagonal once
-// the columns are done: a column with no entries (a third of n-hexane's) then needs no barrier.
+// the columns are done: a column with no entries then needs no barrier.
 void sparse_substitute(const MATRIX_SPACE double* a, __global const int* sp, MATRIX_SPACE double* t) {
   __global const int *diagonal = SP_PART(sp, SP_DIAGONAL), *lower = SP_PART(sp, SP_LOWER);
   __global const int* upper = SP_PART(sp, SP_UPPER);
