@@ -10,10 +10,12 @@
 #include <memory>
 #include <numeric>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "hetflow/nnls/device_dense.hpp"
+#include "hetflow/nnls/gram_inverse.hpp"
 #include "hetflow/nnls/lapack.hpp"
 #include "test_devices.hpp"
 
@@ -181,26 +183,35 @@ TYPED_TEST(DeviceDenseTest, GramMatchesHostAndIsSymmetric) {
     }
 }
 
-TYPED_TEST(DeviceDenseTest, GemmTnWithSeveralRightHandSides) {
+// C = alpha A^T B + beta C and C = alpha A B + beta C, for several right-hand sides.
+TYPED_TEST(DeviceDenseTest, GemmsMatchHostLoops) {
   using Real = typename TypeParam::Real;
   std::mt19937_64 rng(2);
   const std::size_t kdim = 70, m = 45, nrhs = 3;
-  const HostMatrix a = random_matrix<Real>(kdim, m, kdim, rng);
-  const HostMatrix b = random_matrix<Real>(kdim, nrhs, kdim + 1, rng);
-  const HostMatrix c0 = random_matrix<Real>(m, nrhs, m + 4, rng);
-  const double alpha = 2.0, beta = -0.5;
-  const auto c_dev = this->upload(c0, 5);
-  this->dense().gemm_tn(this->queue(), Real(alpha), this->upload(a, 1), this->upload(b), Real(beta), c_dev);
-  const HostMatrix c = this->download(c_dev);
-  for (std::size_t j = 0; j < nrhs; ++j)
-    for (std::size_t i = 0; i < m; ++i) {
-      double ref = beta * c0(i, j), mag = std::abs(beta * c0(i, j));
-      for (std::size_t l = 0; l < kdim; ++l) {
-        ref += alpha * a(l, i) * b(l, j);
-        mag += std::abs(alpha * a(l, i) * b(l, j));
+  for (const bool transposed : {true, false}) {
+    SCOPED_TRACE(transposed ? "A^T B" : "A B");
+    const HostMatrix a =
+        transposed ? random_matrix<Real>(kdim, m, kdim, rng) : random_matrix<Real>(m, kdim, m + 2, rng);
+    const HostMatrix b = random_matrix<Real>(kdim, nrhs, kdim + 1, rng);
+    const HostMatrix c0 = random_matrix<Real>(m, nrhs, m + 4, rng);
+    const double alpha = 2.0, beta = -0.5;
+    const auto c_dev = this->upload(c0, 5);
+    if (transposed)
+      this->dense().gemm_tn(this->queue(), Real(alpha), this->upload(a, 1), this->upload(b), Real(beta), c_dev);
+    else
+      this->dense().gemm_nn(this->queue(), Real(alpha), this->upload(a, 1), this->upload(b), Real(beta), c_dev);
+    const HostMatrix c = this->download(c_dev);
+    for (std::size_t j = 0; j < nrhs; ++j)
+      for (std::size_t i = 0; i < m; ++i) {
+        double ref = beta * c0(i, j), mag = std::abs(beta * c0(i, j));
+        for (std::size_t l = 0; l < kdim; ++l) {
+          const double product = alpha * (transposed ? a(l, i) : a(i, l)) * b(l, j);
+          ref += product;
+          mag += std::abs(product);
+        }
+        ASSERT_LE(std::abs(c(i, j) - ref), this->tol * mag) << "C(" << i << ", " << j << ")";
       }
-      ASSERT_LE(std::abs(c(i, j) - ref), this->tol * mag) << "C(" << i << ", " << j << ")";
-    }
+  }
 }
 
 // An index list of k distinct columns of n, in random order (TNT keeps F sorted; the kernels must not
@@ -213,18 +224,140 @@ std::vector<cl_int> random_indices(std::size_t n, std::size_t k, std::mt19937_64
   return all;
 }
 
-TYPED_TEST(DeviceDenseTest, GatherCopiesTheSubmatrixExactly) {
+// C(F, F) (the square overload) and C(R, S).
+TYPED_TEST(DeviceDenseTest, GatherCopiesTheBlockExactly) {
   using Real = typename TypeParam::Real;
   std::mt19937_64 rng(3);
-  const std::size_t n = 97, k = 37;
+  const std::size_t n = 97, k = 37, nc = 9;
   const HostMatrix c = random_matrix<Real>(n, n, n + 1, rng);
-  const std::vector<cl_int> f = random_indices(n, k, rng);
-  const auto bb_dev = this->upload(HostMatrix(k, k, k + 3), 2);
-  this->dense().gather(this->queue(), this->upload(c, 4), this->upload(f), k, bb_dev);
-  const HostMatrix bb = this->download(bb_dev);
-  for (std::size_t b = 0; b < k; ++b)
-    for (std::size_t a = 0; a < k; ++a)
-      ASSERT_EQ(bb(a, b), c(static_cast<std::size_t>(f[a]), static_cast<std::size_t>(f[b])));
+  const std::vector<cl_int> f = random_indices(n, k, rng), cols = random_indices(n, nc, rng);
+  for (const bool square : {true, false}) {
+    SCOPED_TRACE(square ? "C(F, F)" : "C(F, S)");
+    const std::vector<cl_int>& s = square ? f : cols;
+    const auto out_dev = this->upload(HostMatrix(k, s.size(), k + 3), 2);
+    if (square)
+      this->dense().gather(this->queue(), this->upload(c, 4), this->upload(f), k, out_dev);
+    else
+      this->dense().gather(this->queue(), this->upload(c, 4), this->upload(f), k, this->upload(s), s.size(), out_dev);
+    const HostMatrix out = this->download(out_dev);
+    for (std::size_t b = 0; b < s.size(); ++b)
+      for (std::size_t a = 0; a < k; ++a)
+        ASSERT_EQ(out(a, b), c(static_cast<std::size_t>(f[a]), static_cast<std::size_t>(s[b])));
+  }
+}
+
+// factor_inverse's output against its definition: Z Z^T S = I for Z = R^-1 (and Z^T = R^-T), with zero
+// rows above; S of condition below 5, so I to a few ulps times the order. A matrix that is not positive
+// definite is reported, and the next call (on a good matrix) stays a no-op until clear_failure.
+TYPED_TEST(DeviceDenseTest, FactorInverseInvertsSmallBlocks) {
+  using Real = typename TypeParam::Real;
+  std::mt19937_64 rng(14);
+  const std::size_t above = 7;
+  const HostMatrix small = spd_matrix<Real>(41, 42, rng);
+  const HostMatrix& s = small;
+  const std::size_t t = s.rows;
+  for (const bool transposed : {false, true}) {
+    SCOPED_TRACE(transposed ? "R^-T" : "R^-1");
+    this->dense().clear_failure(this->queue());
+    const auto out_dev = this->upload(HostMatrix(above + t, t, above + t + 2), 3);
+    this->dense().factor_inverse(this->queue(), this->upload(s, 1), out_dev, above, transposed);
+    ASSERT_FALSE(this->dense().failed(this->queue()));
+    const HostMatrix out = this->download(out_dev);
+    HostMatrix z(t, t, t);  // Z = R^-1, upper
+    for (std::size_t j = 0; j < t; ++j) {
+      for (std::size_t i = 0; i < above; ++i) ASSERT_EQ(out(i, j), 0.0);
+      for (std::size_t i = 0; i < t; ++i) {
+        const double v = transposed ? out(above + j, i) : out(above + i, j);
+        if (i > j) ASSERT_EQ(v, 0.0);
+        z(i, j) = v;
+      }
+    }
+    for (std::size_t j = 0; j < t; ++j)
+      for (std::size_t i = 0; i < t; ++i) {
+        double e = i == j ? -1.0 : 0.0;  // (Z Z^T S)(i, j) - I(i, j)
+        for (std::size_t l = 0; l < t; ++l) {
+          double zz = 0.0;
+          for (std::size_t p = std::max(i, l); p < t; ++p) zz += z(i, p) * z(l, p);
+          e += zz * s(l, j);
+        }
+        ASSERT_LE(std::abs(e), 100.0 * t * this->few_ulps) << "(" << i << ", " << j << ")";
+      }
+  }
+  HostMatrix bad = small;
+  bad(5, 5) = -1.0;
+  this->dense().clear_failure(this->queue());
+  const auto out_dev = this->upload(HostMatrix(t, t, t));
+  this->dense().factor_inverse(this->queue(), this->upload(bad), out_dev, 0, true);
+  EXPECT_TRUE(this->dense().failed(this->queue()));
+  this->dense().factor_inverse(this->queue(), this->upload(small), out_dev, 0, true);
+  EXPECT_TRUE(this->dense().failed(this->queue()));
+}
+
+// GramInverse against what it stands for: after each change of the set (removals and insertions of more
+// than a block each, a rollback, a removal large enough to rebuild) W W^T (AA(F, F) + shift I) = I to
+// the rounding of a well-conditioned matrix (condition below 5), with F in order() on host and device.
+TYPED_TEST(DeviceDenseTest, GramInverseFollowsItsSet) {
+  using Real = typename TypeParam::Real;
+  std::mt19937_64 rng(15);
+  const std::size_t n = 300;
+  const double shift = 0.25;
+  const HostMatrix aa = spd_matrix<Real>(n, n, rng);
+  const auto aa_dev = this->upload(aa);
+  GramInverse<Real> inverse(this->dense(), this->queue(), n);
+  const auto check = [&](const std::vector<int>& set, const char* step) {
+    SCOPED_TRACE(step);
+    const std::vector<int>& order = inverse.order();
+    std::vector<int> sorted_order = order, sorted_set = set;
+    std::sort(sorted_order.begin(), sorted_order.end());
+    std::sort(sorted_set.begin(), sorted_set.end());
+    ASSERT_EQ(sorted_order, sorted_set);
+    const std::size_t k = order.size();
+    std::vector<cl_int> on_device(k);
+    inverse.order_buffer().read(this->queue(), std::span<cl_int>(on_device));
+    ASSERT_TRUE(std::equal(order.begin(), order.end(), on_device.begin()));
+    const HostMatrix wt = this->download(inverse.wt());
+    HostMatrix h(k, k, k);  // W W^T = Wt^T Wt
+    for (std::size_t j = 0; j < k; ++j)
+      for (std::size_t i = 0; i < k; ++i)
+        for (std::size_t p = 0; p < wt.rows; ++p) h(i, j) += wt(p, i) * wt(p, j);
+    double worst = 0.0;
+    for (std::size_t j = 0; j < k; ++j)
+      for (std::size_t i = 0; i < k; ++i) {
+        double e = i == j ? -1.0 : 0.0;  // (W W^T M)(i, j) - I(i, j)
+        for (std::size_t l = 0; l < k; ++l)
+          e += h(i, l) *
+               (aa(static_cast<std::size_t>(order[l]), static_cast<std::size_t>(order[j])) + (l == j ? shift : 0.0));
+        worst = std::max(worst, std::abs(e));
+      }
+    EXPECT_LE(worst, 10.0 * static_cast<double>(k) * this->few_ulps);
+  };
+  std::vector<int> all(n);
+  std::iota(all.begin(), all.end(), 0);
+  std::shuffle(all.begin(), all.end(), rng);
+  const std::vector<int> first(all.begin(), all.begin() + 240);
+  bool rebuilt = false;
+  ASSERT_TRUE(inverse.assign(aa_dev, first, shift, false, rebuilt));
+  EXPECT_TRUE(rebuilt);
+  check(first, "built");
+  inverse.checkpoint();
+  // 70 of them leave (under a third) and 50 others join: two blocks each way, no rebuild.
+  std::vector<int> second(first.begin() + 70, first.end());
+  second.insert(second.end(), all.begin() + 240, all.begin() + 290);
+  ASSERT_TRUE(inverse.assign(aa_dev, second, shift, false, rebuilt));
+  EXPECT_FALSE(rebuilt);
+  check(second, "updated");
+  inverse.rollback();
+  check(first, "rolled back");
+  // Insertions alone, from the checkpoint, then a removal of more than a third: rebuilt.
+  std::vector<int> third = first;
+  third.insert(third.end(), all.begin() + 240, all.begin() + 250);
+  ASSERT_TRUE(inverse.assign(aa_dev, third, shift, false, rebuilt));
+  EXPECT_FALSE(rebuilt);
+  check(third, "inserted");
+  const std::vector<int> fourth(third.begin(), third.begin() + 120);
+  ASSERT_TRUE(inverse.assign(aa_dev, fourth, shift, false, rebuilt));
+  EXPECT_TRUE(rebuilt);
+  check(fourth, "rebuilt");
 }
 
 TYPED_TEST(DeviceDenseTest, AddDiagonalShiftsOnlyTheDiagonal) {

@@ -64,24 +64,19 @@ real_t group_sum(__local real_t* part, real_t value) {
   return part[0];
 }
 
-// C(M x N) = alpha A^T B + beta C, A of K x M, B of K x N: both operands are read down their
-// contiguous columns (the contraction index), which suits A^T A, A^T b and the trailing update
-// R12^T R12 of the Cholesky factorisation alike. Each work-group computes one GEMM_TM x GEMM_TN tile
-// of C, each work-item a GEMM_RM x GEMM_RN register block whose rows and columns are strided by the
-// work-group's extent, so the stores of a row of work-items are contiguous down a column of C.
-// triangle: 0 the whole of C; 1 only entries i <= j (tiles wholly below the diagonal do nothing, the
-// strict lower triangle is left untouched); 2 as 1 and each computed entry mirrored to (j, i).
-// beta == 0 means C is not read (as in BLAS, so it may hold anything). A non-zero *stop (a failed
-// Cholesky pivot) makes the kernel a no-op.
-__kernel __attribute__((reqd_work_group_size(GEMM_WX, GEMM_WY, 1)))
-void dense_gemm_tn(const int M, const int N, const int K, const real_t alpha,
-                   __global const real_t* restrict A, const ulong a_off, const int lda,
-                   __global const real_t* restrict B, const ulong b_off, const int ldb, const real_t beta,
-                   __global real_t* restrict C, const ulong c_off, const int ldc, const int triangle,
-                   __global const int* restrict stop) {
-  __local real_t As[GEMM_TK][GEMM_TM + 1];
-  __local real_t Bs[GEMM_TK][GEMM_TN + 1];
-  if (*stop) return;
+// C(M x N) = alpha op(A) B + beta C for B of K x N and op(A) = A^T, A of K x M (a_transposed: both
+// operands are read down their contiguous columns, the contraction index, which suits A^T A, A^T b and
+// the trailing update R12^T R12 of the Cholesky factorisation), or op(A) = A, A of M x K (GramInverse's
+// products with W^T). Each work-group computes one GEMM_TM x GEMM_TN tile of C, each work-item a GEMM_RM
+// x GEMM_RN register block whose rows and columns are strided by the work-group's extent, so the stores
+// of a row of work-items are contiguous down a column of C. triangle: 0 the whole of C; 1 only entries
+// i <= j (tiles wholly below the diagonal do nothing, the strict lower triangle is left untouched); 2
+// as 1 and each computed entry mirrored to (j, i). beta == 0 means C is not read (as in BLAS, so it may
+// hold anything). A non-zero *stop (a failed Cholesky pivot) makes the kernel a no-op.
+inline void gemm_tile(const bool a_transposed, const int M, const int N, const int K, const real_t alpha,
+                      __global const real_t* restrict A, const int lda, __global const real_t* restrict B,
+                      const int ldb, const real_t beta, __global real_t* restrict C, const ulong c_off, const int ldc,
+                      const int triangle, __local real_t (*As)[GEMM_TM + 1], __local real_t (*Bs)[GEMM_TN + 1]) {
   const int i0 = get_group_id(0) * GEMM_TM, j0 = get_group_id(1) * GEMM_TN;
   if (triangle != 0 && i0 >= j0 + GEMM_TN) return;
   const int tx = get_local_id(0), ty = get_local_id(1);
@@ -90,13 +85,15 @@ void dense_gemm_tn(const int M, const int N, const int K, const real_t alpha,
   for (int r = 0; r < GEMM_RM; ++r)
     for (int c = 0; c < GEMM_RN; ++c) acc[r][c] = 0;
 
-  A += a_off + (ulong)i0 * lda;
-  B += b_off + (ulong)j0 * ldb;
+  A += a_transposed ? (ulong)i0 * lda : (ulong)i0;
+  B += (ulong)j0 * ldb;
   for (int p0 = 0; p0 < K; p0 += GEMM_TK) {
-    // Consecutive work-items read consecutive p: GEMM_TK-long contiguous runs of each column.
+    // Consecutive work-items read consecutive elements of a column: down the contraction index of A^T
+    // and B, down the rows of A.
     for (int l = lid; l < GEMM_TK * GEMM_TM; l += GEMM_WG) {
-      const int pp = l % GEMM_TK, ii = l / GEMM_TK;
-      As[pp][ii] = (p0 + pp < K && i0 + ii < M) ? A[(ulong)ii * lda + p0 + pp] : 0;
+      const int pp = a_transposed ? l % GEMM_TK : l / GEMM_TM, ii = a_transposed ? l / GEMM_TK : l % GEMM_TM;
+      As[pp][ii] =
+          (p0 + pp < K && i0 + ii < M) ? A[a_transposed ? (ulong)ii * lda + p0 + pp : ii + (ulong)(p0 + pp) * lda] : 0;
     }
     for (int l = lid; l < GEMM_TK * GEMM_TN; l += GEMM_WG) {
       const int pp = l % GEMM_TK, jj = l / GEMM_TK;
@@ -127,14 +124,25 @@ void dense_gemm_tn(const int M, const int N, const int K, const real_t alpha,
   }
 }
 
-// BB(a, b) = C(F[a], F[b]) for a, b < k: one work-item per entry, consecutive ones down a column of BB.
-__kernel __attribute__((reqd_work_group_size(GATHER_WG, 1, 1)))
-void dense_gather(const int k, __global const real_t* restrict C, const ulong c_off, const int ldc,
-                  __global const int* restrict F, __global real_t* restrict BB, const ulong bb_off,
-                  const int ldbb) {
+__kernel __attribute__((reqd_work_group_size(GEMM_WX, GEMM_WY, 1))) void dense_gemm(
+    const int M, const int N, const int K, const real_t alpha, __global const real_t* restrict A, const ulong a_off,
+    const int lda, const int a_transposed, __global const real_t* restrict B, const ulong b_off, const int ldb,
+    const real_t beta, __global real_t* restrict C, const ulong c_off, const int ldc, const int triangle,
+    __global const int* restrict stop) {
+  __local real_t As[GEMM_TK][GEMM_TM + 1];
+  __local real_t Bs[GEMM_TK][GEMM_TN + 1];
+  if (*stop) return;
+  gemm_tile(a_transposed != 0, M, N, K, alpha, A + a_off, lda, B + b_off, ldb, beta, C, c_off, ldc, triangle, As, Bs);
+}
+
+// BB(a, b) = C(R[a], S[b]) for a < rows, b < the launch's second extent: one work-item per entry,
+// consecutive ones down a column of BB.
+__kernel __attribute__((reqd_work_group_size(GATHER_WG, 1, 1))) void dense_gather(
+    const int rows, __global const real_t* restrict C, const ulong c_off, const int ldc, __global const int* restrict R,
+    __global const int* restrict S, __global real_t* restrict BB, const ulong bb_off, const int ldbb) {
   const int a = get_global_id(0), b = get_global_id(1);
-  if (a >= k) return;
-  BB[bb_off + a + (ulong)b * ldbb] = C[c_off + F[a] + (ulong)F[b] * ldc];
+  if (a >= rows) return;
+  BB[bb_off + a + (ulong)b * ldbb] = C[c_off + R[a] + (ulong)S[b] * ldc];
 }
 
 // C(i, i) += value: the shift TNT adds when a factorisation fails.
@@ -287,6 +295,25 @@ void dense_potrf_diag(__global real_t* restrict A, const ulong off, const int ld
     const int s = ty + q * CHOL_ROWS;
     if (active && r > s && r < b) A[r + (ulong)s * ld] = T[r + s * CHOL_LD];
   }
+}
+
+// After dense_potrf_diag has factored the t x t block S = R^T R (leaving R^-1's strict upper part,
+// transposed, below S's diagonal), writes the column block OUT of above + t rows and t columns: zeros in
+// rows 0 .. above, then R^-T (lower; transposed != 0) or R^-1 (upper). GramInverse's bordered blocks.
+// A failed factorisation (*info != 0) makes it a no-op.
+__kernel __attribute__((reqd_work_group_size(GATHER_WG, 1, 1))) void dense_inverse_factor(
+    const int t, const int above, __global const real_t* restrict S, const ulong s_off, const int lds,
+    const int transposed, __global real_t* restrict out, const ulong o_off, const int ldo,
+    __global const int* restrict info) {
+  const int a = get_global_id(0), j = get_global_id(1);
+  if (*info || a >= above + t) return;
+  real_t v = 0;
+  const int i = a - above;
+  if (i == j)
+    v = 1 / S[s_off + i + (ulong)i * lds];
+  else if (i >= 0 && (transposed ? i > j : i < j))
+    v = transposed ? S[s_off + i + (ulong)j * lds] : S[s_off + j + (ulong)i * lds];
+  out[o_off + a + (ulong)j * ldo] = v;
 }
 
 // Loads columns c0 .. c0+w of the b rows at R into T (leading dimension CHOL_LD) with the whole

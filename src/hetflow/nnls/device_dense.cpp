@@ -95,7 +95,8 @@ DeviceDense<Real>::DeviceDense(const core::Context& context, const DenseTuning& 
   constexpr auto precision = sizeof(Real) == 8 ? core::Precision::f64 : core::Precision::f32;
   validate(tuning_, context.device().info, sizeof(Real));
   const core::Program& p = context.program("nnls/dense.cl", build_options(tuning_, precision));
-  gemm_ = p.kernel("dense_gemm_tn");
+  gemm_ = p.kernel("dense_gemm");
+  inverse_factor_ = p.kernel("dense_inverse_factor");
   gather_ = p.kernel("dense_gather");
   add_diagonal_ = p.kernel("dense_add_diagonal");
   gemv_n_ = p.kernel("dense_gemv_n_gather");
@@ -116,15 +117,16 @@ DeviceDense<Real>::DeviceDense(const core::Context& context, const DenseTuning& 
 }
 
 template <class Real>
-core::Event DeviceDense<Real>::launch_gemm(const core::Queue& q, Real alpha, const Matrix& a, const Matrix& b,
-                                           Real beta, const Matrix& c, int triangle, const core::Buffer<cl_int>& stop) {
+core::Event DeviceDense<Real>::launch_gemm(const core::Queue& q, bool a_transposed, Real alpha, const Matrix& a,
+                                           const Matrix& b, Real beta, const Matrix& c, int triangle,
+                                           const core::Buffer<cl_int>& stop) {
   if (c.rows == 0 || c.cols == 0) return {};
   const DenseTuning& t = tuning_;
   const std::size_t wx = static_cast<std::size_t>(t.gemm_tile_m / t.gemm_block_m);
   const std::size_t wy = static_cast<std::size_t>(t.gemm_tile_n / t.gemm_block_n);
-  gemm_.args(to_int(c.rows, "GEMM rows"), to_int(c.cols, "GEMM columns"), to_int(a.rows, "GEMM depth"), alpha, a.buffer,
-             cl_ulong{a.offset}, static_cast<int>(a.ld), b.buffer, cl_ulong{b.offset}, static_cast<int>(b.ld), beta,
-             c.buffer, cl_ulong{c.offset}, static_cast<int>(c.ld), triangle, stop);
+  gemm_.args(to_int(c.rows, "GEMM rows"), to_int(c.cols, "GEMM columns"), to_int(b.rows, "GEMM depth"), alpha, a.buffer,
+             cl_ulong{a.offset}, static_cast<int>(a.ld), a_transposed ? 1 : 0, b.buffer, cl_ulong{b.offset},
+             static_cast<int>(b.ld), beta, c.buffer, cl_ulong{c.offset}, static_cast<int>(c.ld), triangle, stop);
   return gemm_.launch(q, NDRange(blocks(c.rows, t.gemm_tile_m) * wx, blocks(c.cols, t.gemm_tile_n) * wy),
                       NDRange(wx, wy));
 }
@@ -142,32 +144,121 @@ core::Event DeviceDense<Real>::gram(const core::Queue& q, const Matrix& a, const
       return {};
     }
   }
-  return launch_gemm(q, Real(1), a, a, Real(0), c, 2, no_stop_);
+  return launch_gemm(q, true, Real(1), a, a, Real(0), c, 2, no_stop_);
 }
 
 template <class Real>
 core::Event DeviceDense<Real>::gemm_tn(const core::Queue& q, Real alpha, const Matrix& a, const Matrix& b, Real beta,
                                        const Matrix& c) {
-  check_fits(a, "gemm_tn A");
-  check_fits(b, "gemm_tn B");
-  check_fits(c, "gemm_tn C");
-  if (a.rows != b.rows || c.rows != a.cols || c.cols != b.cols)
-    throw core::Error("gemm_tn: C (M x N) = A^T B needs A of K x M and B of K x N");
-  return launch_gemm(q, alpha, a, b, beta, c, 0, no_stop_);
+  return gemm(q, true, alpha, a, b, beta, c);
 }
 
 template <class Real>
-core::Event DeviceDense<Real>::gather(const core::Queue& q, const Matrix& c, const Indices& f, std::size_t k,
-                                      const Matrix& bb) {
+core::Event DeviceDense<Real>::gemm_nn(const core::Queue& q, Real alpha, const Matrix& a, const Matrix& b, Real beta,
+                                       const Matrix& c) {
+  return gemm(q, false, alpha, a, b, beta, c);
+}
+
+template <class Real>
+core::Event DeviceDense<Real>::gemm(const core::Queue& q, bool a_transposed, Real alpha, const Matrix& a,
+                                    const Matrix& b, Real beta, const Matrix& c) {
+  check_fits(a, "GEMM A");
+  check_fits(b, "GEMM B");
+  check_fits(c, "GEMM C");
+  const std::size_t rows = a_transposed ? a.cols : a.rows, depth = a_transposed ? a.rows : a.cols;
+  if (b.rows != depth || c.rows != rows || c.cols != b.cols)
+    throw core::Error(a_transposed ? "gemm_tn: C (M x N) = A^T B needs A of K x M and B of K x N"
+                                   : "gemm_nn: C (M x N) = A B needs A of M x K and B of K x N");
+  if (c.rows == 0 || c.cols == 0) return {};
+  if constexpr (std::is_same_v<Real, double>) {
+    if (host_blas_) {
+      const auto am = a.map(q, core::MapMode::read);
+      const auto bm = b.map(q, core::MapMode::read);
+      const auto cm = c.map(q, beta == 0 ? core::MapMode::write : core::MapMode::read_write);
+      host_gemm(a_transposed, c.rows, c.cols, depth, alpha, am.data(), a.ld, bm.data(), b.ld, beta, cm.data(), c.ld);
+      return {};
+    }
+  }
+  return launch_gemm(q, a_transposed, alpha, a, b, beta, c, 0, no_stop_);
+}
+
+template <class Real>
+core::Event DeviceDense<Real>::gather(const core::Queue& q, const Matrix& c, const Indices& rows, std::size_t nr,
+                                      const Indices& cols, std::size_t nc, const Matrix& bb) {
   check_fits(c, "gather C");
   check_fits(bb, "gather BB");
-  check_length(f, k, "gather F");
-  if (bb.rows < k || bb.cols < k) throw core::Error("gather: BB is smaller than k x k");
-  if (k == 0) return {};
+  check_length(rows, nr, "gather rows");
+  check_length(cols, nc, "gather columns");
+  if (bb.rows < nr || bb.cols < nc) throw core::Error("gather: BB is smaller than the gathered block");
+  if (nr == 0 || nc == 0) return {};
   const std::size_t wg = static_cast<std::size_t>(tuning_.gather_work_group);
-  gather_.args(to_int(k, "gather k"), c.buffer, cl_ulong{c.offset}, static_cast<int>(c.ld), f, bb.buffer,
+  gather_.args(to_int(nr, "gather rows"), c.buffer, cl_ulong{c.offset}, static_cast<int>(c.ld), rows, cols, bb.buffer,
                cl_ulong{bb.offset}, static_cast<int>(bb.ld));
-  return gather_.launch(q, NDRange(round_up(k, wg), k), NDRange(wg, 1));
+  return gather_.launch(q, NDRange(round_up(nr, wg), nc), NDRange(wg, 1));
+}
+
+template <class Real>
+core::Event DeviceDense<Real>::factor_inverse(const core::Queue& q, const Matrix& s, const Matrix& out,
+                                              std::size_t above, bool transposed) {
+  check_fits(s, "factor_inverse S");
+  check_fits(out, "factor_inverse out");
+  const std::size_t t = s.rows;
+  if (s.cols != t || t > static_cast<std::size_t>(tuning_.cholesky_block))
+    throw core::Error("factor_inverse: S must be square and at most cholesky_block in order");
+  if (out.rows != above + t || out.cols != t) throw core::Error("factor_inverse: out must be (above + t) x t");
+  if (t == 0) return {};
+  if constexpr (std::is_same_v<Real, double>) {
+    if (host_blas_) {
+      const auto info = info_.map(q, core::MapMode::read_write, 0, 1);
+      if (info.data()[0] != 0) return {};
+      const auto sm = s.map(q, core::MapMode::read_write);
+      const auto om = out.map(q, core::MapMode::write);
+      if (!host_factor_inverse(t, sm.data(), s.ld, om.data(), out.ld, above, transposed)) info.data()[0] = 1;
+      return {};
+    }
+  }
+  const std::size_t wg = static_cast<std::size_t>(tuning_.cholesky_work_group);
+  potrf_diag_.args(s.buffer, cl_ulong{s.offset}, static_cast<int>(s.ld), static_cast<int>(t), 0, info_);
+  potrf_diag_.launch(q, NDRange(wg), NDRange(wg));
+  const std::size_t gw = static_cast<std::size_t>(tuning_.gather_work_group);
+  inverse_factor_.args(static_cast<int>(t), to_int(above, "factor_inverse rows"), s.buffer, cl_ulong{s.offset},
+                       static_cast<int>(s.ld), transposed ? 1 : 0, out.buffer, cl_ulong{out.offset},
+                       static_cast<int>(out.ld), info_);
+  return inverse_factor_.launch(q, NDRange(round_up(above + t, gw), t), NDRange(gw, 1));
+}
+
+template <class Real>
+void DeviceDense<Real>::clear_failure(const core::Queue& q) {
+  info_.fill(q, 0);
+}
+
+template <class Real>
+bool DeviceDense<Real>::failed(const core::Queue& q) {
+  cl_int info = 0;
+  info_.read(q, std::span<cl_int>(&info, 1));
+  return info != 0;
+}
+
+template <class Real>
+core::Event DeviceDense<Real>::apply_inverse(const core::Queue& q, const Matrix& wt, const Indices& all,
+                                             const Vector& z, const Vector& w, const Vector& scratch) {
+  const std::size_t k = wt.cols;
+  check_length(scratch, wt.rows, "apply_inverse scratch");
+  if constexpr (std::is_same_v<Real, double>) {
+    if (host_blas_) {
+      check_fits(wt, "apply_inverse Wt");
+      check_length(z, k, "apply_inverse z");
+      check_length(w, k, "apply_inverse w");
+      if (k == 0) return {};
+      const auto wm = wt.map(q, core::MapMode::read);
+      const auto zm = z.map(q, core::MapMode::read, 0, k);
+      const auto out = w.map(q, core::MapMode::write, 0, k);
+      host_apply_inverse(wt.rows, k, wm.data(), wt.ld, zm.data(), out.data(), host_work_);
+      return {};
+    }
+  }
+  gemv_n(q, Real(1), wt, all, k, z, Real(0), scratch);
+  return gemv_t(q, Real(1), wt, all, k, scratch, Real(0), w);
 }
 
 template <class Real>
@@ -256,7 +347,7 @@ std::optional<std::size_t> DeviceDense<Real>::cholesky(const core::Queue& q, con
     trsm_row_.launch(q, NDRange(blocks(rest, cols) * wg), NDRange(wg));
     // Trailing update A22 -= R12^T R12, upper triangle only: the next blocks read nothing else.
     const Matrix r12 = a.block(j, j + b, b, rest);
-    launch_gemm(q, Real(-1), r12, r12, Real(1), a.block(j + b, j + b, rest, rest), 1, info_);
+    launch_gemm(q, true, Real(-1), r12, r12, Real(1), a.block(j + b, j + b, rest, rest), 1, info_);
   }
   cl_int info = 0;
   info_.read(q, std::span<cl_int>(&info, 1));

@@ -81,8 +81,16 @@ class DeviceDense {
   // right-hand side gemv_t is the faster path (the GEMM's tiles would be one column wide).
   core::Event gemm_tn(const core::Queue& q, Real alpha, const Matrix& a, const Matrix& b, Real beta, const Matrix& c);
 
+  // C = alpha A B + beta C (A: M x K, B: K x N, C: M x N); beta == 0 does not read C.
+  core::Event gemm_nn(const core::Queue& q, Real alpha, const Matrix& a, const Matrix& b, Real beta, const Matrix& c);
+
   // BB (k x k) = C(F, F), F the first k entries of f.
-  core::Event gather(const core::Queue& q, const Matrix& c, const Indices& f, std::size_t k, const Matrix& bb);
+  core::Event gather(const core::Queue& q, const Matrix& c, const Indices& f, std::size_t k, const Matrix& bb) {
+    return gather(q, c, f, k, f, k, bb);
+  }
+  // BB (nr x nc) = C(R, S), R and S the first nr and nc entries of rows and cols.
+  core::Event gather(const core::Queue& q, const Matrix& c, const Indices& rows, std::size_t nr, const Indices& cols,
+                     std::size_t nc, const Matrix& bb);
   // C(i, i) += value for every i: TNT's shift after a failed factorisation.
   core::Event add_diagonal(const core::Queue& q, const Matrix& c, Real value);
 
@@ -100,6 +108,22 @@ class DeviceDense {
   // not positive or not finite (the matrix is then partly overwritten), or nothing on success; waits for
   // the factorisation, the one value it reads back.
   std::optional<std::size_t> cholesky(const core::Queue& q, const Matrix& a);
+
+  // Factors the t x t block S (t <= cholesky_block) as R^T R in place and writes into `out` (above + t
+  // rows, t columns) zeros in its first `above` rows, then R^-T (transposed) or R^-1. A pivot that is not
+  // positive or not finite is recorded for failed() and makes every later factor_inverse a no-op, so a
+  // chain of them is enqueued without waiting and checked once.
+  core::Event factor_inverse(const core::Queue& q, const Matrix& s, const Matrix& out, std::size_t above,
+                             bool transposed);
+  // Forgets an earlier factor_inverse failure.
+  void clear_failure(const core::Queue& q);
+  // Whether a factor_inverse since clear_failure() failed; waits for it.
+  bool failed(const core::Queue& q);
+
+  // w = Wt^T (Wt z) for Wt of c x k (the preconditioner of GramInverse); `all` holds 0 .. k-1 at least,
+  // scratch c values.
+  core::Event apply_inverse(const core::Queue& q, const Matrix& wt, const Indices& all, const Vector& z,
+                            const Vector& w, const Vector& scratch);
 
   // y = R^-T z for R a factor from cholesky() (k x k); z is the workspace and is overwritten.
   core::Event solve_rt(const core::Queue& q, const Matrix& r, const Vector& z, const Vector& y);
@@ -126,8 +150,11 @@ class DeviceDense {
   bool host_blas() const { return host_blas_; }
 
  private:
-  core::Event launch_gemm(const core::Queue& q, Real alpha, const Matrix& a, const Matrix& b, Real beta,
-                          const Matrix& c, int triangle, const core::Buffer<cl_int>& stop);
+  // gemm_tn (a_transposed) or gemm_nn: checks, then the host's BLAS or launch_gemm.
+  core::Event gemm(const core::Queue& q, bool a_transposed, Real alpha, const Matrix& a, const Matrix& b, Real beta,
+                   const Matrix& c);
+  core::Event launch_gemm(const core::Queue& q, bool a_transposed, Real alpha, const Matrix& a, const Matrix& b,
+                          Real beta, const Matrix& c, int triangle, const core::Buffer<cl_int>& stop);
   // to = R^-T from (transposed) or R^-1 from, through the host's BLAS; `from` may be `to`.
   core::Event host_solve_into(const core::Queue& q, const Matrix& r, const Vector& from, const Vector& to,
                               bool transposed);
@@ -135,8 +162,8 @@ class DeviceDense {
   DenseTuning tuning_;
   bool host_blas_ = false;
   std::vector<double> host_work_;  // the host route's scratch
-  core::Kernel gemm_, gather_, add_diagonal_, gemv_n_, gemv_t_, potrf_diag_, trsm_row_, trsv_t_, trsv_n_, dot_partial_,
-      sum_partials_, axpy_, axpy_ratio_, xpby_ratio_;
+  core::Kernel gemm_, gather_, inverse_factor_, add_diagonal_, gemv_n_, gemv_t_, potrf_diag_, trsm_row_, trsv_t_,
+      trsv_n_, dot_partial_, sum_partials_, axpy_, axpy_ratio_, xpby_ratio_;
   core::Buffer<cl_int> info_;     // the failed Cholesky column + 1, or 0
   core::Buffer<cl_int> no_stop_;  // a zero, the stop flag of GEMMs outside a factorisation
   core::Buffer<Real> partial_;    // first-stage sums of dot()

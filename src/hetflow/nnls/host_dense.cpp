@@ -1,5 +1,6 @@
 #include "hetflow/nnls/host_dense.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <string>
@@ -62,6 +63,47 @@ void host_gemv_t(std::size_t m, std::size_t n, double alpha, const double* a, st
     const double product = alpha * full[static_cast<std::size_t>(f[i])];
     y[i] = beta == 0.0 ? product : product + beta * y[i];
   }
+}
+
+void host_gemm(bool transposed_a, std::size_t m, std::size_t n, std::size_t k, double alpha, const double* a,
+               std::size_t lda, const double* b, std::size_t ldb, double beta, double* c, std::size_t ldc) {
+  if (m == 0 || n == 0) return;
+  const int rows = fortran_int(m, "gemm rows"), cols = fortran_int(n, "gemm columns");
+  const int depth = fortran_int(k, "gemm depth");
+  const int la = fortran_int(std::max<std::size_t>(lda, 1), "gemm lda");
+  const int lb = fortran_int(std::max<std::size_t>(ldb, 1), "gemm ldb"), lc = fortran_int(ldc, "gemm ldc");
+  dgemm_(transposed_a ? "T" : "N", "N", &rows, &cols, &depth, &alpha, a, &la, b, &lb, &beta, c, &lc);
+}
+
+bool host_factor_inverse(std::size_t t, double* s, std::size_t lds, double* out, std::size_t ldo, std::size_t above,
+                         bool transposed) {
+  if (host_cholesky(t, s, lds)) return false;
+  const int n = fortran_int(t, "factor_inverse t"), ld = fortran_int(lds, "factor_inverse lds");
+  int info = 0;
+  dtrtri_("U", "N", &n, s, &ld, &info);
+  if (info != 0) return false;
+  for (std::size_t j = 0; j < t; ++j) {
+    double* column = out + j * ldo;
+    std::fill(column, column + above + t, 0.0);
+    for (std::size_t i = 0; i < t; ++i)
+      if (transposed ? i >= j : i <= j) column[above + i] = transposed ? s[j + i * lds] : s[i + j * lds];
+  }
+  return true;
+}
+
+void host_apply_inverse(std::size_t c, std::size_t k, const double* wt, std::size_t ld, const double* z, double* w,
+                        std::vector<double>& scratch) {
+  if (k == 0) return;
+  if (c == 0) {
+    std::fill(w, w + k, 0.0);
+    return;
+  }
+  scratch.resize(c);
+  const int rows = fortran_int(c, "apply_inverse rows"), cols = fortran_int(k, "apply_inverse columns");
+  const int lw = fortran_int(ld, "apply_inverse ld"), one = 1;
+  const double unit = 1.0, zero = 0.0;
+  dgemv_("N", &rows, &cols, &unit, wt, &lw, z, &one, &zero, scratch.data(), &one);
+  dgemv_("T", &rows, &cols, &unit, wt, &lw, scratch.data(), &one, &zero, w, &one);
 }
 
 void host_solve(std::size_t k, const double* r, std::size_t ldr, double* x, bool transposed) {

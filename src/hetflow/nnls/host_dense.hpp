@@ -25,6 +25,19 @@ void host_gemv_n(std::size_t m, std::size_t n, double alpha, const double* a, st
 void host_gemv_t(std::size_t m, std::size_t n, double alpha, const double* a, std::size_t lda, const int* f,
                  std::size_t k, const double* x, double beta, double* y, std::vector<double>& full);
 
+// C = alpha op(A) B + beta C (C: m x n, contraction over k), op(A) = A^T (transposed_a) or A.
+void host_gemm(bool transposed_a, std::size_t m, std::size_t n, std::size_t k, double alpha, const double* a,
+               std::size_t lda, const double* b, std::size_t ldb, double beta, double* c, std::size_t ldc);
+
+// DeviceDense::factor_inverse on the host: S (t x t) = R^T R in place, then `out` ((above + t) x t)
+// receives zeros above R^-T (transposed) or R^-1. False when a pivot was not positive or not finite.
+bool host_factor_inverse(std::size_t t, double* s, std::size_t lds, double* out, std::size_t ldo, std::size_t above,
+                         bool transposed);
+
+// w = Wt^T (Wt z) for Wt of c x k; `scratch` receives Wt z.
+void host_apply_inverse(std::size_t c, std::size_t k, const double* wt, std::size_t ld, const double* z, double* w,
+                        std::vector<double>& scratch);
+
 // x = R^-T x (transposed) or x = R^-1 x, R upper k x k.
 void host_solve(std::size_t k, const double* r, std::size_t ldr, double* x, bool transposed);
 

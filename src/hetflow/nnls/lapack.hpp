@@ -32,6 +32,8 @@ void dtrtrs_(const char* uplo, const char* trans, const char* diag, const int* n
              const int* lda, double* b, const int* ldb, int* info, std::size_t uplo_len = 1,
              std::size_t trans_len = 1, std::size_t diag_len = 1);
 void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info, std::size_t uplo_len = 1);
+void dtrtri_(const char* uplo, const char* diag, const int* n, double* a, const int* lda, int* info,
+             std::size_t uplo_len = 1, std::size_t diag_len = 1);
 void dpotrs_(const char* uplo, const int* n, const int* nrhs, const double* a, const int* lda, double* b,
              const int* ldb, int* info, std::size_t uplo_len = 1);
 void dgesvd_(const char* jobu, const char* jobvt, const int* m, const int* n, double* a, const int* lda, double* s,

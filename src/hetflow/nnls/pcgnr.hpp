@@ -7,7 +7,7 @@
 
 namespace hetflow::nnls {
 
-// CGNR left-preconditioned with M = R^T R (Saad, Iterative Methods, 2nd ed., Alg. 9.7), TNT's inner
+// CGNR left-preconditioned with M^-1 = W W^T (GramInverse) (Saad, Iterative Methods, 2nd ed., Alg. 9.7), TNT's inner
 // solver: min ||B y - b||^2 + lambda ||y||^2 over y, B = A(:, F) gathered on the fly, from y = 0. With
 // lambda > 0 the operator is B stacked on sqrt(lambda) I (Tikhonov), carried as the k-entry tail of
 // the residual r and of q = B p. The dot products stay on the device; the host reads four scalars per
@@ -20,11 +20,11 @@ class Pcgnr {
   // Buffers for problems of up to m rows and n columns.
   Pcgnr(DeviceDense<Real>& dense, const core::Queue& queue, std::size_t m, std::size_t n);
 
-  // Solves with the k x k upper factor R (R^T R ~ B^T B + lambda I). Returns the iterations run; the
-  // answer is in y(). A breakdown (a search direction with B p = 0, or a non-finite scalar, which a
-  // singular B can cause) or a rise past the attainable accuracy keeps the previous iterate and stops.
+  // Solves with the preconditioner Wt^T Wt ~ (B^T B + lambda I)^-1, Wt of c x k (GramInverse). Returns the iterations
+  // run; the answer is in y(). A breakdown (a search direction with B p = 0, or a non-finite scalar, which a singular B
+  // can cause) or a rise past the attainable accuracy keeps the previous iterate and stops.
   int solve(const DeviceMatrixView<Real>& a, const core::Buffer<cl_int>& f, std::size_t k,
-            const DeviceMatrixView<Real>& r_factor, const core::Buffer<Real>& b, double lambda, int max_iterations,
+            const DeviceMatrixView<Real>& wt, const core::Buffer<Real>& b, double lambda, int max_iterations,
             double tolerance);
 
   const core::Buffer<Real>& y() const { return y_; }
@@ -34,7 +34,8 @@ class Pcgnr {
   core::Queue queue_;
   std::size_t m_;
   // r and q hold m + n entries (the Tikhonov tail); the others n.
-  core::Buffer<Real> r_, q_, y_, y_prev_, z_, w_, p_, tail_, scratch_;
+  core::Buffer<Real> r_, q_, y_, y_prev_, z_, w_, p_, tail_, u_;  // u: Wt z, c entries
+  core::Buffer<cl_int> all_;                                      // 0 .. n-1
   core::Buffer<Real> scalars_;  // q.q, z.z and z.w of two consecutive iterations (see pcgnr.cpp)
 };
 

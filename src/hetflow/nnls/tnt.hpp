@@ -85,7 +85,9 @@ struct TntIteration {
 struct TntResult : Solution {
   int inner_iterations = 0;  // trials, accepted or not
   int cg_iterations = 0;
-  int factorizations = 0;  // Cholesky factorisations, failed ones (that raised the diagonal shift) included
+  // Preconditioners for a free set: the inverse of AA(F, F) updated from the last set's or built anew,
+  // failed ones (that raised the diagonal shift) included; `rebuilds` of them built anew.
+  int factorizations = 0, rebuilds = 0;
   std::vector<TntIteration> log;
   // Where the host's wall clock went: setup is A's scaling (and upload) and A^T A, shared by the right-hand
   // sides of one call; then the factorisations and PCGNR. The rest of a solve is gradients, residuals and

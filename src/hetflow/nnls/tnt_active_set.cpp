@@ -46,24 +46,22 @@ std::string text(double v) {
 }  // namespace
 
 template <class Real>
-TntActiveSet<Real>::TntActiveSet(DeviceDense<Real>& dense, const core::Queue& queue,
-                                 const ScaledProblem<Real>& problem)
+TntActiveSet<Real>::TntActiveSet(DeviceDense<Real>& dense, const core::Queue& queue, const ScaledProblem<Real>& problem)
     : dense_(dense),
       queue_(queue),
       problem_(problem),
       m_(problem.a.rows),
       n_(problem.a.cols),
+      inverse_(dense, queue, problem.a.cols),
       pcgnr_(dense, queue, problem.a.rows, problem.a.cols) {
   const core::Context& c = queue.context();
   const std::size_t m = std::max<std::size_t>(m_, 1), n = std::max<std::size_t>(n_, 1);
-  bb_ = core::Buffer<Real>(c, n * n);
   b_ = core::Buffer<Real>(c, m);
   r_ = core::Buffer<Real>(c, m);
   rp_ = core::Buffer<Real>(c, m);
   xp_ = core::Buffer<Real>(c, n);
   g_ = core::Buffer<Real>(c, n);
   rr_ = core::Buffer<Real>(c, 1);
-  free_ = core::Buffer<cl_int>(c, n);
   all_ = core::Buffer<cl_int>(c, n);
   std::vector<cl_int> all(n);
   std::iota(all.begin(), all.end(), 0);
@@ -71,19 +69,23 @@ TntActiveSet<Real>::TntActiveSet(DeviceDense<Real>& dense, const core::Queue& qu
 }
 
 template <class Real>
-void TntActiveSet<Real>::factor(std::size_t k, TntResult& result) {
-  const DeviceMatrixView<Real> bb{bb_, k, k, k, 0};
+void TntActiveSet<Real>::factor(const std::vector<int>& free, TntResult& result) {
+  bool rebuild = fresh_;
+  fresh_ = false;
   for (;;) {
-    dense_.gather(queue_, problem_.aa, free_, k, bb);
-    if (shift_ > 0.0) dense_.add_diagonal(queue_, bb, static_cast<Real>(shift_));
+    bool rebuilt = false;
     ++result.factorizations;
-    if (!dense_.cholesky(queue_, bb)) return;
+    const bool factored = inverse_.assign(problem_.aa, free, shift_, rebuild, rebuilt);
+    if (rebuilt) ++result.rebuilds;
+    if (factored) return;
     // The thesis's epsilon <- 10 epsilon, AA += epsilon I (Myre 2013, App. E.2 step 5), applied to each
-    // gathered BB instead of AA so that AA stays as set up and the next right-hand side starts from it.
+    // reduced matrix instead of AA so that AA stays as set up and the next right-hand side starts from it.
     // AA(F, F) has a unit diagonal (scaled columns) and entries of at most 1 in size, so a shift of k
     // makes it diagonally dominant: beyond that only non-finite entries can make the factorisation fail.
+    const std::size_t k = free.size();
     epsilon_ *= 10.0;
     shift_ += epsilon_;
+    rebuild = true;
     if (shift_ > 100.0 * static_cast<double>(k))
       throw core::Error("TNT: AA(F, F) (" + std::to_string(k) + " x " + std::to_string(k) +
                         ") did not factor with a diagonal shift of " + text(shift_));
@@ -106,18 +108,23 @@ std::vector<Real> TntActiveSet<Real>::solve_on(const std::vector<int>& free, con
                                                TntResult& result, LsqStats& stats) {
   const std::size_t k = free.size();
   if (k == 0) return {};
-  free_.write(queue_, std::span<const cl_int>(free.data(), k));
   // Both steps end by reading from the device, so their host times are their own.
   const core::WallTimer factoring;
-  factor(k, result);
+  factor(free, result);
   result.factor_seconds += factoring.seconds();
+  const std::vector<int>& order = inverse_.order();
+  std::vector<std::size_t> position(n_);
+  for (std::size_t p = 0; p < k; ++p) position[static_cast<std::size_t>(order[p])] = p;
+  slot_.resize(k);
+  for (std::size_t i = 0; i < k; ++i) slot_[i] = position[static_cast<std::size_t>(free[i])];
   // PCGNR from y = 0 every time, as the thesis does (Myre 2013, Sec. 5.4), so the under-determined case
   // leans to small-norm solutions.
   const core::WallTimer iterating;
-  stats.cg_iterations += pcgnr_.solve(problem_.a, free_, k, DeviceMatrixView<Real>{bb_, k, k, k, 0}, b_,
-                                      options.lambda, options.max_cg_iterations, options.cg_tolerance);
-  std::vector<Real> y(k);
-  pcgnr_.y().read(queue_, std::span<Real>(y));
+  stats.cg_iterations += pcgnr_.solve(problem_.a, inverse_.order_buffer(), k, inverse_.wt(), b_, options.lambda,
+                                      options.max_cg_iterations, options.cg_tolerance);
+  std::vector<Real> in_order(k), y(k);
+  pcgnr_.y().read(queue_, std::span<Real>(in_order));
+  for (std::size_t i = 0; i < k; ++i) y[i] = in_order[slot_[i]];
   result.cg_seconds += iterating.seconds();
   return y;
 }
@@ -130,7 +137,7 @@ void TntActiveSet<Real>::evaluate(const std::vector<Real>& y, double lambda, dou
   // The residual from scratch (CGNR's recursive r drifts): r = b - A_s(:, F) y, with F and y those of
   // the last solve_on.
   r_.copy_from(queue_, b_, 0, 0, m_);
-  if (k > 0) dense_.gemv_n(queue_, Real(-1), problem_.a, free_, k, pcgnr_.y(), Real(1), r_);
+  if (k > 0) dense_.gemv_n(queue_, Real(-1), problem_.a, inverse_.order_buffer(), k, pcgnr_.y(), Real(1), r_);
   dense_.dot(queue_, m_, r_, r_, rr_, 0);
   Real rr = 0;
   rr_.read(queue_, std::span<Real>(&rr, 1));
@@ -145,9 +152,10 @@ double TntActiveSet<Real>::score_of(const std::vector<double>& x, double lambda)
   for (const double v : x) xx += v * v;
   rp_.copy_from(queue_, b_, 0, 0, m_);
   if (k > 0) {
-    const std::vector<Real> xr(x.begin(), x.end());
+    std::vector<Real> xr(k);
+    for (std::size_t i = 0; i < k; ++i) xr[slot_[i]] = static_cast<Real>(x[i]);
     xp_.write(queue_, std::span<const Real>(xr));
-    dense_.gemv_n(queue_, Real(-1), problem_.a, free_, k, xp_, Real(1), rp_);
+    dense_.gemv_n(queue_, Real(-1), problem_.a, inverse_.order_buffer(), k, xp_, Real(1), rp_);
   }
   dense_.dot(queue_, m_, rp_, rp_, rr_, 0);
   Real rr = 0;
@@ -271,6 +279,7 @@ TntResult TntActiveSet<Real>::solve(const Vector& b, const TntOptions& options) 
   b_.write(queue_, std::span<const Real>(b_real));
   epsilon_ = problem_.epsilon;
   shift_ = 0.0;
+  fresh_ = true;
   const double tol = problem_.tolerance, release = problem_.release_tolerance;
   const int max_outer = options.max_outer_iterations > 0 ? options.max_outer_iterations : static_cast<int>(3 * n_);
 
@@ -289,6 +298,7 @@ TntResult TntActiveSet<Real>::solve(const Vector& b, const TntOptions& options) 
   best.x.assign(n_, 0.0);  // the initial LSQ steps back from x = 0: every bad variable goes at once
   best.residual = best.score = beta;
   const LsqStats first = lsq(best, n_, options, result);
+  inverse_.checkpoint();
   result.cg_iterations += first.cg_iterations;
   result.log.push_back({0, best.free.size(), 0, first.deleted, best.score, first.cg_iterations, true});
 
@@ -355,6 +365,7 @@ TntResult TntActiveSet<Real>::solve(const Vector& b, const TntOptions& options) 
       trial.x = best.x;  // LSQ's feasible starting point (the inserted variables at 0), and its score
       trial.score = best.score;
       trial.residual = best.residual;
+      inverse_.rollback();  // to best's F
       // Deletions per loop (the thesis leaves them open): by default as many as were inserted, so a trial
       // can undo its batch in one refactorisation but a batch of one cannot empty the free set at once.
       const LsqStats s = lsq(trial, options.deletions_per_loop > 0 ? options.deletions_per_loop : k, options, result);
@@ -364,6 +375,7 @@ TntResult TntActiveSet<Real>::solve(const Vector& b, const TntOptions& options) 
       result.log.push_back(
           {result.iterations, trial.free.size(), k, s.deleted, trial.score, s.cg_iterations, accepted});
       if (accepted) {
+        inverse_.checkpoint();
         best = std::move(trial);
         accepted_batch = k;
         break;

@@ -4,6 +4,7 @@
 
 #include "hetflow/core/buffer.hpp"
 #include "hetflow/nnls/device_dense.hpp"
+#include "hetflow/nnls/gram_inverse.hpp"
 #include "hetflow/nnls/matrix.hpp"
 #include "hetflow/nnls/pcgnr.hpp"
 #include "hetflow/nnls/tnt.hpp"
@@ -51,16 +52,17 @@ class TntActiveSet {
   // entry t.x is the feasible point to step back from and t.score its score; on return the solution, with
   // r on the device.
   LsqStats lsq(Trial& t, std::size_t deletions_per_loop, const TntOptions& options, TntResult& result);
-  // Factors AA(F, F) and runs PCGNR on F (left on the device in free_); returns y, read back.
+  // Brings the preconditioner to F and runs PCGNR on F (in the preconditioner's order); returns y in F's
+  // order, read back.
   std::vector<Real> solve_on(const std::vector<int>& free, const TntOptions& options, TntResult& result,
                              LsqStats& stats);
-  // The score of the feasible x (on F, as the device's free_ holds it), in scratch buffers.
+  // The score of the feasible x (on the F of the last solve_on, in its order), in scratch buffers.
   double score_of(const std::vector<double>& x, double lambda);
   // r = b - A_s(:, F) y on the device for the last solve_on's F and y; ||r|| and the score.
   void evaluate(const std::vector<Real>& y, double lambda, double& residual, double& score);
-  // Gathers BB = AA(F, F) (+ the accumulated shift) and factors it, raising the shift tenfold after
-  // each failure (App. E.2 steps 4 and 5).
-  void factor(std::size_t k, TntResult& result);
+  // Makes the preconditioner the inverse of AA(F, F) (+ the accumulated shift), raising the shift
+  // tenfold after each failure (App. E.2 steps 4 and 5).
+  void factor(const std::vector<int>& free, TntResult& result);
   // g = A_s^T r (- lambda x), the negative gradient, read back.
   Vector gradient(const Trial& t, double lambda);
 
@@ -68,9 +70,12 @@ class TntActiveSet {
   core::Queue queue_;
   ScaledProblem<Real> problem_;
   std::size_t m_, n_;
-  core::Buffer<Real> bb_, b_, r_, g_, rr_, rp_, xp_;
-  core::Buffer<cl_int> free_, all_;  // F on the device; 0 .. n-1 (the gradient's "gather")
+  core::Buffer<Real> b_, r_, g_, rr_, rp_, xp_;
+  core::Buffer<cl_int> all_;  // 0 .. n-1 (the gradient's "gather")
+  GramInverse<Real> inverse_;
   Pcgnr<Real> pcgnr_;
+  std::vector<std::size_t> slot_;       // slot_[i]: where the i-th variable of the last solve_on's F lies in its order
+  bool fresh_ = true;                   // the next factor() builds the preconditioner anew (a new right-hand side)
   double epsilon_ = 0.0, shift_ = 0.0;  // this solve's current epsilon and its extra diagonal shift
 };
 

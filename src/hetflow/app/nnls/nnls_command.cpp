@@ -196,9 +196,13 @@ CLI::App* add_nnls_command(CLI::App& app, NnlsRequest& r) {
 }
 
 nlohmann::json tnt_report(const nnls::TntResult& r) {
-  return {{"inner_iterations", r.inner_iterations}, {"cg_iterations", r.cg_iterations},
-          {"factorizations", r.factorizations},     {"setup_seconds", r.setup_seconds},
-          {"factor_seconds", r.factor_seconds},     {"cg_seconds", r.cg_seconds}};
+  return {{"inner_iterations", r.inner_iterations},
+          {"cg_iterations", r.cg_iterations},
+          {"factorizations", r.factorizations},
+          {"rebuilds", r.rebuilds},
+          {"setup_seconds", r.setup_seconds},
+          {"factor_seconds", r.factor_seconds},
+          {"cg_seconds", r.cg_seconds}};
 }
 
 NnlsOutcome solve_nnls(const NnlsRequest& r, nnls::MatrixView A, nnls::MatrixView B, bool vector) {
