@@ -151,10 +151,10 @@ double TntActiveSet<Real>::score_of(const std::vector<double>& x, double lambda)
   double xx = 0.0;
   for (const double v : x) xx += v * v;
   rp_.copy_from(queue_, b_, 0, 0, m_);
+  std::vector<Real> xr(k);  // written without waiting: the read below waits for the queue
   if (k > 0) {
-    std::vector<Real> xr(k);
     for (std::size_t i = 0; i < k; ++i) xr[slot_[i]] = static_cast<Real>(x[i]);
-    xp_.write(queue_, std::span<const Real>(xr));
+    xp_.write(queue_, std::span<const Real>(xr), 0, core::Blocking::no);
     dense_.gemv_n(queue_, Real(-1), problem_.a, inverse_.order_buffer(), k, xp_, Real(1), rp_);
   }
   dense_.dot(queue_, m_, rp_, rp_, rr_, 0);
