@@ -44,7 +44,10 @@ int iterate(Start start, Step step, Restore restore, double epsilon, int max_ite
       restore();
       return it;
     }
-    if (now <= tolerance * first || !(s[next] > 0)) return it;
+    // At least two iterations: the first iterate is the preconditioner's solution of the normal
+    // equations, whose ||B^T r|| can pass the tolerance while x still falls a digit or more short of
+    // what CGNR attains; the second iteration is CGNR's correction.
+    if ((it >= 2 && now <= tolerance * first) || !(s[next] > 0)) return it;
     last = now;
     std::swap(cur, next);
   }
