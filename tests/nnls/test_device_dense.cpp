@@ -372,6 +372,7 @@ TYPED_TEST(DeviceDenseTest, AddDiagonalShiftsOnlyTheDiagonal) {
     for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(out(i, j), i == j ? rounded<Real>(c(i, j) + 0.25) : c(i, j));
 }
 
+// A(:, F) p, A(:, F)^T r, and the residual b - A(:, F) p with its squared norm.
 TYPED_TEST(DeviceDenseTest, GatheredGemvsMatchHostLoops) {
   using Real = typename TypeParam::Real;
   std::mt19937_64 rng(5);
@@ -411,6 +412,26 @@ TYPED_TEST(DeviceDenseTest, GatheredGemvsMatchHostLoops) {
     }
     ASSERT_LE(std::abs(z[j] - ref), this->tol * mag) << "z[" << j << "]";
   }
+
+  // r = b - A(:, F) p and its r . r.
+  const std::vector<double> b = random_vector<Real>(m, rng);
+  const auto res_dev = this->upload(std::vector<double>(m, 0.0));
+  const double rr = this->dense().residual(this->queue(), a_dev, f_dev, k, this->upload(p), this->upload(b), res_dev);
+  const std::vector<double> res = this->download(res_dev);
+  double rr_ref = 0, rr_mag = 0;
+  for (std::size_t i = 0; i < m; ++i) {
+    double ref = b[i], mag = std::abs(b[i]);
+    for (std::size_t j = 0; j < k; ++j) {
+      const double term = a(i, static_cast<std::size_t>(f[j])) * p[j];
+      ref -= term;
+      mag += std::abs(term);
+    }
+    ASSERT_LE(std::abs(res[i] - ref), this->tol * mag) << "r[" << i << "]";
+    rr_ref += ref * ref;
+    rr_mag += mag * mag;
+  }
+  // Each r_i lies within tol mag_i, so r . r within 2 tol sum mag_i^2, plus the sum's own rounding.
+  EXPECT_LE(std::abs(rr - rr_ref), 3 * this->tol * rr_mag);
 }
 
 // ||R^T R - BB||_F / ||BB||_F with R the upper triangle of `factor`.

@@ -114,6 +114,7 @@ DeviceDense<Real>::DeviceDense(const core::Context& context, const DenseTuning& 
   no_stop_ = core::Buffer<cl_int>(context, 1);
   no_stop_.fill(core::Queue(context), 0).wait();
   partial_ = core::Buffer<Real>(context, static_cast<std::size_t>(tuning_.reduce_groups));
+  scalar_ = core::Buffer<Real>(context, 1);
 }
 
 template <class Real>
@@ -429,6 +430,41 @@ core::Event DeviceDense<Real>::host_solve_into(const core::Queue& q, const Matri
     }
   }
   return {};
+}
+
+template <class Real>
+double DeviceDense<Real>::residual(const core::Queue& q, const Matrix& a, const Indices& f, std::size_t k,
+                                   const Vector& x, const Vector& b, const Vector& r) {
+  check_fits(a, "residual A");
+  const std::size_t m = a.rows;
+  check_length(b, m, "residual b");
+  check_length(r, m, "residual r");
+  if (m == 0) return 0.0;
+  if constexpr (std::is_same_v<Real, double>) {
+    if (host_blas_) {
+      check_length(f, k, "residual F");
+      check_length(x, k, "residual x");
+      const auto bm = b.map(q, core::MapMode::read, 0, m);
+      const auto rm = r.map(q, core::MapMode::write, 0, m);
+      std::copy(bm.data(), bm.data() + m, rm.data());
+      if (k > 0) {
+        const auto am = a.map(q, core::MapMode::read);
+        const auto columns = f.map(q, core::MapMode::read, 0, k);
+        const auto xm = x.map(q, core::MapMode::read, 0, k);
+        host_gemv_n(m, a.cols, -1.0, am.data(), a.ld, columns.data(), k, xm.data(), 1.0, rm.data(), host_work_);
+      }
+      double rr = 0.0;
+      for (std::size_t i = 0; i < m; ++i) rr += rm.data()[i] * rm.data()[i];
+      return rr;
+    }
+  }
+  Vector out = r;
+  out.copy_from(q, b, 0, 0, m);
+  if (k > 0) gemv_n(q, Real(-1), a, f, k, x, Real(1), r);
+  dot(q, m, r, r, scalar_, 0);
+  Real rr = 0;
+  scalar_.read(q, std::span<Real>(&rr, 1));
+  return static_cast<double>(rr);
 }
 
 template <class Real>

@@ -133,6 +133,10 @@ class DeviceDense {
   core::Event precondition(const core::Queue& q, const Matrix& r, const Vector& z, const Vector& w,
                            const Vector& scratch);
 
+  // r = b - A(:, F) x (F the first k entries of f, x of length k), and returns r . r, read back.
+  double residual(const core::Queue& q, const Matrix& a, const Indices& f, std::size_t k, const Vector& x,
+                  const Vector& b, const Vector& r);
+
   // scalars[index] = x . y over n entries, left on the device (two-stage reduction).
   core::Event dot(const core::Queue& q, std::size_t n, const Vector& x, const Vector& y, const Vector& scalars,
                   std::size_t index);
@@ -167,6 +171,7 @@ class DeviceDense {
   core::Buffer<cl_int> info_;     // the failed Cholesky column + 1, or 0
   core::Buffer<cl_int> no_stop_;  // a zero, the stop flag of GEMMs outside a factorisation
   core::Buffer<Real> partial_;    // first-stage sums of dot()
+  core::Buffer<Real> scalar_;     // residual()'s r . r
 };
 
 extern template class DeviceDense<float>;

@@ -61,7 +61,6 @@ TntActiveSet<Real>::TntActiveSet(DeviceDense<Real>& dense, const core::Queue& qu
   rp_ = core::Buffer<Real>(c, m);
   xp_ = core::Buffer<Real>(c, n);
   g_ = core::Buffer<Real>(c, n);
-  rr_ = core::Buffer<Real>(c, 1);
   all_ = core::Buffer<cl_int>(c, n);
   std::vector<cl_int> all(n);
   std::iota(all.begin(), all.end(), 0);
@@ -136,13 +135,9 @@ void TntActiveSet<Real>::evaluate(const std::vector<Real>& y, double lambda, dou
   for (const Real v : y) yy += static_cast<double>(v) * static_cast<double>(v);
   // The residual from scratch (CGNR's recursive r drifts): r = b - A_s(:, F) y, with F and y those of
   // the last solve_on.
-  r_.copy_from(queue_, b_, 0, 0, m_);
-  if (k > 0) dense_.gemv_n(queue_, Real(-1), problem_.a, inverse_.order_buffer(), k, pcgnr_.y(), Real(1), r_);
-  dense_.dot(queue_, m_, r_, r_, rr_, 0);
-  Real rr = 0;
-  rr_.read(queue_, std::span<Real>(&rr, 1));
-  residual = std::sqrt(static_cast<double>(rr));
-  score = std::sqrt(static_cast<double>(rr) + lambda * yy);
+  const double rr = dense_.residual(queue_, problem_.a, inverse_.order_buffer(), k, pcgnr_.y(), b_, r_);
+  residual = std::sqrt(rr);
+  score = std::sqrt(rr + lambda * yy);
 }
 
 template <class Real>
@@ -150,17 +145,10 @@ double TntActiveSet<Real>::score_of(const std::vector<double>& x, double lambda)
   const std::size_t k = x.size();
   double xx = 0.0;
   for (const double v : x) xx += v * v;
-  rp_.copy_from(queue_, b_, 0, 0, m_);
-  std::vector<Real> xr(k);  // written without waiting: the read below waits for the queue
-  if (k > 0) {
-    for (std::size_t i = 0; i < k; ++i) xr[slot_[i]] = static_cast<Real>(x[i]);
-    xp_.write(queue_, std::span<const Real>(xr), 0, core::Blocking::no);
-    dense_.gemv_n(queue_, Real(-1), problem_.a, inverse_.order_buffer(), k, xp_, Real(1), rp_);
-  }
-  dense_.dot(queue_, m_, rp_, rp_, rr_, 0);
-  Real rr = 0;
-  rr_.read(queue_, std::span<Real>(&rr, 1));
-  return std::sqrt(static_cast<double>(rr) + lambda * xx);
+  std::vector<Real> xr(k);  // written without waiting: residual() waits for the queue
+  for (std::size_t i = 0; i < k; ++i) xr[slot_[i]] = static_cast<Real>(x[i]);
+  xp_.write(queue_, std::span<const Real>(xr), 0, core::Blocking::no);
+  return std::sqrt(dense_.residual(queue_, problem_.a, inverse_.order_buffer(), k, xp_, b_, rp_) + lambda * xx);
 }
 
 template <class Real>

@@ -70,7 +70,7 @@ class TntActiveSet {
   core::Queue queue_;
   ScaledProblem<Real> problem_;
   std::size_t m_, n_;
-  core::Buffer<Real> b_, r_, g_, rr_, rp_, xp_;
+  core::Buffer<Real> b_, r_, g_, rp_, xp_;
   core::Buffer<cl_int> all_;  // 0 .. n-1 (the gradient's "gather")
   GramInverse<Real> inverse_;
   Pcgnr<Real> pcgnr_;
