@@ -21,9 +21,9 @@ namespace hetflow::nnls {
 // Each costs a few GEMMs of O(c k (t or d)) flops in blocks of at most cholesky_block variables, where a
 // new factorisation costs O(k^3) flops in k / cholesky_block dependent block steps; PCGNR then applies H
 // as two GEMVs instead of two blocked triangular solves. A rebuild (appending all of F to an empty W, a
-// block at a time) takes place when asked, when the shift changes, when more than a third of F leaves, or when c would
-// exceed twice k. The set last checkpointed (TNT's best point) can be returned to without any work: an
-// update never writes inside the checkpointed block of Wt.
+// block at a time) takes place when asked, when the shift changes, when more than a third of F leaves,
+// or when c would exceed twice k. The set last checkpointed (TNT's best point) can be returned to
+// without any work: an update never writes inside the checkpointed block of Wt.
 template <class Real>
 class GramInverse {
  public:

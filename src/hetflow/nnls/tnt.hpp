@@ -97,11 +97,12 @@ struct TntResult : Solution {
 
 // min ||A x - b||_2 s.t. x >= 0 by TNT on one OpenCL device: the active set changes by batches of
 // variables ranked by their gradient, each least-squares subproblem is solved by CGNR preconditioned
-// with the Cholesky factor of the reduced normal matrix AA(F, F) (so the normal equations' squared
-// condition number does not limit the answer's accuracy). The device does every O(n^2) or larger step
-// (AA = A^T A once per matrix, gathers, factorisations, GEMVs); the host keeps the index sets and reads
-// back the gradient once per outer iteration, the subproblem's solution once per deletion loop, and
-// one scalar per PCGNR iteration.
+// with the inverse of the reduced normal matrix AA(F, F), carried from one free set to the next
+// (GramInverse; the normal equations' squared condition number does not limit the answer's accuracy).
+// The device does every O(n^2) or larger step (AA = A^T A once per matrix, gathers, the preconditioner's
+// updates, GEMVs); the host keeps the index sets and reads back the gradient once per outer iteration,
+// the subproblem's solution once per deletion loop, one flag per preconditioner update and one scalar
+// per PCGNR iteration.
 //
 // Stops when the KKT conditions hold to TntOptions::tolerance (converged), when not even the single
 // most attractive insertion lowers the residual (rounding or rank deficiency: converged only if the
