@@ -508,70 +508,6 @@ TYPED_TEST(DeviceDenseTest, CholeskyReportsTheFailingColumnAsLapackDoes) {
   EXPECT_FALSE(this->dense().cholesky(this->queue(), this->upload(spd)).has_value());
 }
 
-TYPED_TEST(DeviceDenseTest, TriangularSolvesWithTheCholeskyFactor) {
-  using Real = typename TypeParam::Real;
-  // A triangular solve's backward error is bounded by gamma_k |R| (Higham, Thm 8.5), so the residual
-  // relative to |R^T| |y| is below k u in the worst case and about sqrt(k) u in practice; R's condition
-  // number (< 2.3) keeps the preconditioner's residual relative to ||z|| at the same level. FP64 asks
-  // 1e-12, FP32 1e-5.
-  const double solve_tol = sizeof(Real) == 8 ? 1e-12 : 1e-5;
-  for (const std::size_t k : {std::size_t{300}, std::size_t{257}}) {
-    std::mt19937_64 rng(8 + k);
-    // The solves need the factor's inverted diagonal blocks, so R comes from the device's cholesky.
-    const auto r_dev = this->upload(spd_matrix<Real>(k, k + 3, rng), 2);
-    ASSERT_FALSE(this->dense().cholesky(this->queue(), r_dev).has_value());
-    HostMatrix r = this->download(r_dev);
-    for (std::size_t j = 0; j < k; ++j)
-      for (std::size_t i = j + 1; i < k; ++i) r(i, j) = 0.0;
-    const std::vector<double> z = random_vector<Real>(k, rng);
-
-    // y = R^-T z: residual of R^T y = z, entry by entry against |R^T| |y|.
-    const auto y_dev = this->upload(std::vector<double>(k, 0.0));
-    this->dense().solve_rt(this->queue(), r_dev, this->upload(z), y_dev);
-    const std::vector<double> y = this->download(y_dev);
-    for (std::size_t i = 0; i < k; ++i) {
-      double res = -z[i], mag = std::abs(z[i]);
-      for (std::size_t l = 0; l <= i; ++l) {
-        res += r(l, i) * y[l];
-        mag += std::abs(r(l, i) * y[l]);
-      }
-      ASSERT_LE(std::abs(res), solve_tol * mag) << "k = " << k << ", row " << i << " of R^T y = z";
-    }
-
-    // w = R^-1 z: residual of R w = z.
-    const auto w_dev = this->upload(std::vector<double>(k, 0.0));
-    this->dense().solve_r(this->queue(), r_dev, this->upload(z), w_dev);
-    const std::vector<double> w = this->download(w_dev);
-    for (std::size_t i = 0; i < k; ++i) {
-      double res = -z[i], mag = std::abs(z[i]);
-      for (std::size_t l = i; l < k; ++l) {
-        res += r(i, l) * w[l];
-        mag += std::abs(r(i, l) * w[l]);
-      }
-      ASSERT_LE(std::abs(res), solve_tol * mag) << "k = " << k << ", row " << i << " of R w = z";
-    }
-
-    // v = R^-1 R^-T z keeps z: ||R^T R v - z|| / ||z||.
-    const auto z_dev = this->upload(z);
-    const auto v_dev = this->upload(std::vector<double>(k, 0.0));
-    const auto scratch = this->upload(std::vector<double>(k, 0.0));
-    this->dense().precondition(this->queue(), r_dev, z_dev, v_dev, scratch);
-    const std::vector<double> v = this->download(v_dev);
-    EXPECT_EQ(this->download(z_dev), z);
-    std::vector<double> rv(k, 0.0);
-    for (std::size_t i = 0; i < k; ++i)
-      for (std::size_t l = i; l < k; ++l) rv[i] += r(i, l) * v[l];
-    double res = 0, norm = 0;
-    for (std::size_t i = 0; i < k; ++i) {
-      double sum = 0;
-      for (std::size_t l = 0; l <= i; ++l) sum += r(l, i) * rv[l];
-      res += (sum - z[i]) * (sum - z[i]);
-      norm += z[i] * z[i];
-    }
-    EXPECT_LE(std::sqrt(res / norm), solve_tol) << "k = " << k << ", R^T R v = z";
-  }
-}
-
 TYPED_TEST(DeviceDenseTest, DotAndPcgnrVectorSteps) {
   using Real = typename TypeParam::Real;
   std::mt19937_64 rng(9);
@@ -636,13 +572,19 @@ TYPED_TEST(DeviceDenseTest, NonDefaultTuningRunsTheTntPipeline) {
   dense.gather(q, aa, f_dev, k, bb);
   dense.add_diagonal(q, bb, Real(1));
   const HostMatrix bb_host = this->download(bb);
-  ASSERT_FALSE(dense.cholesky(q, bb).has_value());
+  // v = BB^-1 z through GramInverse, built by inserting F (in its order) cholesky_block = 24 at a time.
+  GramInverse<Real> inverse(dense, q, n);
+  bool rebuilt = false;
+  ASSERT_TRUE(inverse.assign(aa, std::vector<int>(f.begin(), f.end()), 1.0, false, rebuilt));
+  ASSERT_TRUE(std::equal(f.begin(), f.end(), inverse.order().begin()));
 
   const std::vector<double> z = random_vector<Real>(k, rng);
   const auto z_dev = this->upload(z);
   const auto v_dev = this->upload(std::vector<double>(k, 0.0));
-  const auto scratch = this->upload(std::vector<double>(k, 0.0));
-  dense.precondition(q, bb, z_dev, v_dev, scratch);
+  const auto scratch = this->upload(std::vector<double>(inverse.wt().rows, 0.0));
+  std::vector<cl_int> all(k);
+  std::iota(all.begin(), all.end(), 0);
+  dense.apply_inverse(q, inverse.wt(), this->upload(all), z_dev, v_dev, scratch);
   // BB v = A(:, F)^T A(:, F) v + v.
   const auto av = this->upload(std::vector<double>(m, 0.0));
   auto bbv = this->upload(std::vector<double>(k, 0.0));

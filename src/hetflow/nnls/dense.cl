@@ -1,6 +1,6 @@
-// Dense linear algebra for TNT (Myre 2013, Sec. 5.4) on one device: Gram matrix and A^T B, gathers by an
-// index list, GEMVs with a column gather, blocked Cholesky, blocked triangular solves and the vector
-// steps of PCGNR. All matrices are column-major with a leading dimension and an element offset (a
+// Dense linear algebra for TNT (Myre 2013, Sec. 5.4) on one device: Gram matrix, A^T B and A B, gathers
+// by index lists, GEMVs with a column gather, blocked Cholesky, a block's factor with its inverse (the
+// updates of GramInverse) and the vector steps of PCGNR. All matrices are column-major with a leading dimension and an element offset (a
 // sub-matrix of a buffer without OpenCL sub-buffers, whose origins must be aligned).
 //
 // The host (nnls/device_dense.cpp) always passes every size below; the defaults only let the file
@@ -200,7 +200,7 @@ void dense_gemv_t_gather(const int m, const real_t alpha, __global const real_t*
 
 // Factors the b x b diagonal block at A + off in place (upper: R^T R = A11) in one work-group, and
 // writes the strict upper part of R^-1, transposed, into the block's strict lower triangle: the block
-// row's solve and the triangular solves then multiply by the inverse instead of running b dependent
+// row's solve and dense_inverse_factor then take the inverse from there instead of running b dependent
 // substitution steps each. A pivot that is not positive, or not finite, sets *info = col0 + column + 1
 // and leaves the block as it was; a non-zero *info on entry (an earlier block failed) makes the kernel
 // a no-op.
@@ -316,18 +316,6 @@ __kernel __attribute__((reqd_work_group_size(GATHER_WG, 1, 1))) void dense_inver
   out[o_off + a + (ulong)j * ldo] = v;
 }
 
-// Loads columns c0 .. c0+w of the b rows at R into T (leading dimension CHOL_LD) with the whole
-// work-group, items down the columns: every item issues its loads at once (a loop of dependent
-// single loads per item would pay the memory latency for each).
-void load_panel(__local real_t* T, __global const real_t* R, const int ld, const int b, const int w) {
-  const int lid = get_local_id(0), i = lid % CHOL_NB, ty = lid / CHOL_NB;
-  if (ty >= CHOL_ROWS || i >= b) return;
-  for (int q = 0; q < CHOL_OWN; ++q) {
-    const int c = ty + q * CHOL_ROWS;
-    if (c < w) T[i + c * CHOL_LD] = R[i + (ulong)c * ld];
-  }
-}
-
 // Loads L = R_jj^-T of the b x b diagonal block at R into T: its strict lower part as dense_potrf_diag
 // left it, its diagonal 1 / R(i, i); the strict upper part of T is left as it was.
 void load_inverse_block(__local real_t* T, __global const real_t* R, const int ld, const int b) {
@@ -367,82 +355,6 @@ void dense_trsm_row(__global real_t* restrict A, const ulong off, const int ld, 
     for (int c = 0; c <= r; ++c) sum += T[r + c * CHOL_LD] * X[c + t * CHOL_NB];
     A12[r + (ulong)t * ld] = sum;
   }
-}
-
-// One block step of the forward solve R^T y = z (rows j0 .. j0+b of y): y_j = R_jj^-T z_j, the product
-// with the inverse that dense_potrf_diag stored, which every work-group forms itself (cheaper than a
-// second launch per block); group 0 stores y_j, and each group then subtracts R(block, its
-// columns)^T y_j from its CHOL_NB entries of z beyond the block. z is the workspace (entries at and
-// beyond j0 are overwritten), y a separate output, so that groups starting late still read the z_j
-// every group solved from.
-__kernel __attribute__((reqd_work_group_size(CHOL_WG, 1, 1)))
-void dense_trsv_t_step(const int k, const int j0, __global const real_t* restrict R, const ulong r_off,
-                       const int ld, __global real_t* restrict z, __global real_t* restrict y) {
-  __local real_t T[CHOL_NB * CHOL_LD];
-  __local real_t zs[CHOL_NB], ys[CHOL_NB];
-  const int t = get_local_id(0), g = get_group_id(0);
-  const int b = min(CHOL_NB, k - j0);
-  R += r_off;
-  load_inverse_block(T, R + j0 + (ulong)j0 * ld, ld, b);
-  if (t < b) zs[t] = z[j0 + t];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (t < b) {
-    real_t sum = 0;
-    for (int c = 0; c <= t; ++c) sum += T[t + c * CHOL_LD] * zs[c];
-    ys[t] = sum;
-    if (g == 0) y[j0 + t] = sum;
-  }
-  const int c0 = j0 + b + g * CHOL_NB;
-  const int w = min(CHOL_NB, k - c0);
-  if (w <= 0) return;
-  barrier(CLK_LOCAL_MEM_FENCE);  // T is reused for the panel
-  // The panel R(j0 .. j0+b, c0 .. c0+w) through local memory: read down its columns, used across them.
-  load_panel(T, R + j0 + (ulong)c0 * ld, ld, b, w);
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (t < w) {
-    real_t sum = 0;
-    for (int r = 0; r < b; ++r) sum += T[r + t * CHOL_LD] * ys[r];
-    z[c0 + t] -= sum;
-  }
-}
-
-// One block step of the backward solve R w = y (rows j0 .. j0+b of w), run from the last block to the
-// first: w_j = R_jj^-1 y_j as in dense_trsv_t_step, with y the workspace (entries below j0 + b are
-// overwritten) and w the output; then each group subtracts R(its rows, block) w_j from its CHOL_NB
-// entries of y above the block, its items splitting the block's columns CHOL_ROWS ways.
-__kernel __attribute__((reqd_work_group_size(CHOL_WG, 1, 1)))
-void dense_trsv_n_step(const int k, const int j0, __global const real_t* restrict R, const ulong r_off,
-                       const int ld, __global real_t* restrict y, __global real_t* restrict w) {
-  __local real_t T[CHOL_NB * CHOL_LD];
-  __local real_t ys[CHOL_NB], ws[CHOL_NB];
-  const int t = get_local_id(0), g = get_group_id(0);
-  const int b = min(CHOL_NB, k - j0);
-  R += r_off;
-  // R_jj^-1 = L^T: row t of it is column t of L.
-  load_inverse_block(T, R + j0 + (ulong)j0 * ld, ld, b);
-  if (t < b) ys[t] = y[j0 + t];
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (t < b) {
-    real_t sum = 0;
-    for (int c = t; c < b; ++c) sum += T[c + t * CHOL_LD] * ys[c];
-    ws[t] = sum;
-    if (g == 0) w[j0 + t] = sum;
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-
-  const int i = t % CHOL_NB, slice = t / CHOL_NB;
-  const int r = g * CHOL_NB + i;
-  real_t sum = 0;
-  if (slice < CHOL_ROWS && r < j0)
-    for (int q = 0; q < CHOL_OWN; ++q) {
-      const int c = slice + q * CHOL_ROWS;
-      if (c < b) sum += R[r + (ulong)(j0 + c) * ld] * ws[c];
-    }
-  T[t] = sum;  // T is free: the partial sums of the slices
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (slice != 0 || r >= j0) return;
-  for (int s = 1; s < CHOL_ROWS; ++s) sum += T[i + s * CHOL_NB];
-  y[r] -= sum;
 }
 
 // First stage of x . y: one partial sum per work-group (a grid-stride loop, so the group count is the

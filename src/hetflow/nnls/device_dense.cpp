@@ -103,8 +103,6 @@ DeviceDense<Real>::DeviceDense(const core::Context& context, const DenseTuning& 
   gemv_t_ = p.kernel("dense_gemv_t_gather");
   potrf_diag_ = p.kernel("dense_potrf_diag");
   trsm_row_ = p.kernel("dense_trsm_row");
-  trsv_t_ = p.kernel("dense_trsv_t_step");
-  trsv_n_ = p.kernel("dense_trsv_n_step");
   dot_partial_ = p.kernel("dense_dot_partial");
   sum_partials_ = p.kernel("dense_sum_partials");
   axpy_ = p.kernel("dense_axpy");
@@ -354,82 +352,6 @@ std::optional<std::size_t> DeviceDense<Real>::cholesky(const core::Queue& q, con
   info_.read(q, std::span<cl_int>(&info, 1));
   if (info == 0) return std::nullopt;
   return static_cast<std::size_t>(info - 1);
-}
-
-template <class Real>
-core::Event DeviceDense<Real>::solve_rt(const core::Queue& q, const Matrix& r, const Vector& z, const Vector& y) {
-  check_fits(r, "solve_rt R");
-  if (r.rows != r.cols) throw core::Error("solve_rt: R must be square");
-  const std::size_t k = r.rows;
-  check_length(z, k, "solve_rt z");
-  check_length(y, k, "solve_rt y");
-  if (host_blas_) return host_solve_into(q, r, z, y, true);
-  const std::size_t nb = static_cast<std::size_t>(tuning_.cholesky_block);
-  const std::size_t wg = static_cast<std::size_t>(tuning_.cholesky_work_group);
-  core::Event last;
-  for (std::size_t j = 0; j < k; j += nb) {
-    const std::size_t after = k - std::min(k, j + nb);
-    trsv_t_.args(to_int(k, "solve_rt k"), static_cast<int>(j), r.buffer, cl_ulong{r.offset}, static_cast<int>(r.ld), z,
-                 y);
-    last = trsv_t_.launch(q, NDRange(std::max<std::size_t>(1, blocks(after, nb)) * wg), NDRange(wg));
-  }
-  return last;
-}
-
-template <class Real>
-core::Event DeviceDense<Real>::solve_r(const core::Queue& q, const Matrix& r, const Vector& y, const Vector& w) {
-  check_fits(r, "solve_r R");
-  if (r.rows != r.cols) throw core::Error("solve_r: R must be square");
-  const std::size_t k = r.rows;
-  check_length(y, k, "solve_r y");
-  check_length(w, k, "solve_r w");
-  if (host_blas_) return host_solve_into(q, r, y, w, false);
-  const std::size_t nb = static_cast<std::size_t>(tuning_.cholesky_block);
-  const std::size_t wg = static_cast<std::size_t>(tuning_.cholesky_work_group);
-  core::Event last;
-  for (std::size_t j = blocks(k, nb) * nb; j > 0;) {
-    j -= nb;
-    trsv_n_.args(to_int(k, "solve_r k"), static_cast<int>(j), r.buffer, cl_ulong{r.offset}, static_cast<int>(r.ld), y,
-                 w);
-    last = trsv_n_.launch(q, NDRange(std::max<std::size_t>(1, blocks(j, nb)) * wg), NDRange(wg));
-  }
-  return last;
-}
-
-template <class Real>
-core::Event DeviceDense<Real>::precondition(const core::Queue& q, const Matrix& r, const Vector& z, const Vector& w,
-                                            const Vector& scratch) {
-  const std::size_t k = r.rows;
-  check_length(z, k, "precondition z");
-  check_length(w, k, "precondition w");
-  check_length(scratch, k, "precondition scratch");
-  if (host_blas_) {
-    host_solve_into(q, r, z, w, true);
-    return host_solve_into(q, r, w, w, false);
-  }
-  Vector work = w;  // w is the forward solve's workspace, scratch holds y, then w receives the answer
-  work.copy_from(q, z, 0, 0, k);
-  solve_rt(q, r, work, scratch);
-  return solve_r(q, r, scratch, w);
-}
-
-template <class Real>
-core::Event DeviceDense<Real>::host_solve_into(const core::Queue& q, const Matrix& r, const Vector& from,
-                                               const Vector& to, bool transposed) {
-  if constexpr (std::is_same_v<Real, double>) {
-    const std::size_t k = r.rows;
-    if (k == 0) return {};
-    const auto factor = r.map(q, core::MapMode::read);
-    if (from.get() != to.get()) {
-      const auto source = from.map(q, core::MapMode::read, 0, k);
-      const auto target = to.map(q, core::MapMode::write, 0, k);
-      std::copy(source.data(), source.data() + k, target.data());
-      host_solve(k, factor.data(), r.ld, target.data(), transposed);
-    } else {
-      host_solve(k, factor.data(), r.ld, to.map(q, core::MapMode::read_write, 0, k).data(), transposed);
-    }
-  }
-  return {};
 }
 
 template <class Real>

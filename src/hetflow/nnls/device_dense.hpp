@@ -34,24 +34,24 @@ struct DeviceMatrixView {
 
 // Sizes of the dense kernels, passed as build options (so the kernels' loops and local arrays are fixed
 // at compile time) and chosen by a tuner per device; the defaults suit NVIDIA GPUs in FP64 (docs/nnls.md,
-// "Benchmark") and run on PoCL. Local memory use: GEMM 8·tile_k·(tile_m + tile_n + 2) bytes, Cholesky and
-// triangular solves 8·cholesky_block·(cholesky_block + 1 + max(trsm_columns, 2)) in FP64 (half in FP32);
-// NVIDIA allows 48 KiB per work-group.
+// "Benchmark") and run on PoCL. Local memory use: GEMM 8·tile_k·(tile_m + tile_n + 2) bytes, the Cholesky
+// kernels 8·cholesky_block·(cholesky_block + 1 + max(trsm_columns, 2)) in FP64 (half in FP32); NVIDIA
+// allows 48 KiB per work-group.
 struct DenseTuning {
   int gemm_tile_m = 64, gemm_tile_n = 64;  // C tile per work-group of the GEMM
   int gemm_tile_k = 16;                    // contraction depth per local-memory pass
   int gemm_block_m = 4, gemm_block_n = 4;  // C register block per work-item
-  int cholesky_block = 64;                 // block size of the factorisation and the triangular solves
-  int cholesky_work_group = 256;           // work-items of the diagonal-block, block-row and solve kernels
+  int cholesky_block = 64;                 // block size of the factorisation and of GramInverse's updates
+  int cholesky_work_group = 256;           // work-items of the diagonal-block and block-row kernels
   int trsm_columns = 16;                   // block-row columns per work-group
   int gemv_rows = 64, gemv_slices = 4;     // A(:, F) p: rows per work-group, work-items per row
   int reduce_work_group = 256;             // dot products and A(:, F)^T r (a power of two)
   int reduce_groups = 512;                 // first-stage partial sums of a dot product
   int gather_work_group = 64;
-  // On a CPU device in FP64, the Gram matrix, the factorisation, the triangular solves and the gathered
-  // GEMVs run through the host's BLAS/LAPACK on the buffers mapped in place: that device is the host's own cores, where an
-  // optimised BLAS does this work several times faster than the portable kernels (docs/nnls.md, "TNT on
-  // CPU devices"). False keeps every operation in the kernels.
+  // On a CPU device in FP64, the Gram matrix, the GEMMs, the factorisations and the gathered GEMVs run
+  // through the host's BLAS/LAPACK on the buffers mapped in place: that device is the host's own cores,
+  // where an optimised BLAS does this work several times faster than the portable kernels (docs/nnls.md,
+  // "TNT on CPU devices"). False keeps every operation in the kernels.
   bool cpu_blas = true;
 };
 
@@ -60,11 +60,11 @@ struct DenseTuning {
 // blocks, work-groups or local memory beyond the device's.
 void validate(const DenseTuning& tuning, const core::DeviceInfo& device, std::size_t real_bytes);
 
-// The dense linear algebra that TNT runs on a device (Myre 2013, Sec. 5.4): Gram matrix, gathers of an
-// index list F, GEMVs with a column gather, blocked upper Cholesky, triangular solves with its factor and
-// the vector steps of PCGNR. Real is float or double (the REAL build option). Built once per context; the
-// operations enqueue on an in-order queue of that context and return their last event, reading nothing
-// back except where a method says so. The kernels' arguments and the scratch buffers are shared state:
+// The dense linear algebra that TNT runs on a device (Myre 2013, Sec. 5.4): Gram matrix and GEMMs,
+// gathers by index lists, GEMVs with a column gather, blocked upper Cholesky, a block's factor with its
+// inverse, the preconditioner's product and the vector steps of PCGNR. Real is float or double (the REAL build option).
+// Built once per context; the operations enqueue on an in-order queue of that context and return their last event,
+// reading nothing back except where a method says so. The kernels' arguments and the scratch buffers are shared state:
 // one object serves one queue at a time.
 template <class Real>
 class DeviceDense {
@@ -103,10 +103,10 @@ class DeviceDense {
 
   // Factors the square matrix in place as R^T R (R upper, in the upper triangle, as LAPACK's dpotrf;
   // its strict lower triangle is read nowhere). In the kernels, the strict lower triangle of each
-  // cholesky_block-sized diagonal block receives the strict lower part of R_jj^-T, which their solves
-  // below multiply by (the rest of the strict lower triangle is left as it was). Returns the 0-based column whose pivot was
-  // not positive or not finite (the matrix is then partly overwritten), or nothing on success; waits for
-  // the factorisation, the one value it reads back.
+  // cholesky_block-sized diagonal block receives the strict lower part of R_jj^-T, which the block-row
+  // solves multiply by (the rest of the strict lower triangle is left as it was). Returns the 0-based
+  // column whose pivot was not positive or not finite (the matrix is then partly overwritten), or nothing
+  // on success; waits for the factorisation, the one value it reads back.
   std::optional<std::size_t> cholesky(const core::Queue& q, const Matrix& a);
 
   // Factors the t x t block S (t <= cholesky_block) as R^T R in place and writes into `out` (above + t
@@ -124,14 +124,6 @@ class DeviceDense {
   // scratch c values.
   core::Event apply_inverse(const core::Queue& q, const Matrix& wt, const Indices& all, const Vector& z,
                             const Vector& w, const Vector& scratch);
-
-  // y = R^-T z for R a factor from cholesky() (k x k); z is the workspace and is overwritten.
-  core::Event solve_rt(const core::Queue& q, const Matrix& r, const Vector& z, const Vector& y);
-  // w = R^-1 y; y is the workspace and is overwritten.
-  core::Event solve_r(const core::Queue& q, const Matrix& r, const Vector& y, const Vector& w);
-  // w = R^-1 R^-T z, PCGNR's preconditioner, keeping z; scratch holds at least k values.
-  core::Event precondition(const core::Queue& q, const Matrix& r, const Vector& z, const Vector& w,
-                           const Vector& scratch);
 
   // r = b - A(:, F) x (F the first k entries of f, x of length k), and returns r . r, read back.
   double residual(const core::Queue& q, const Matrix& a, const Indices& f, std::size_t k, const Vector& x,
@@ -159,15 +151,12 @@ class DeviceDense {
                    const Matrix& c);
   core::Event launch_gemm(const core::Queue& q, bool a_transposed, Real alpha, const Matrix& a, const Matrix& b,
                           Real beta, const Matrix& c, int triangle, const core::Buffer<cl_int>& stop);
-  // to = R^-T from (transposed) or R^-1 from, through the host's BLAS; `from` may be `to`.
-  core::Event host_solve_into(const core::Queue& q, const Matrix& r, const Vector& from, const Vector& to,
-                              bool transposed);
 
   DenseTuning tuning_;
   bool host_blas_ = false;
   std::vector<double> host_work_;  // the host route's scratch
-  core::Kernel gemm_, gather_, inverse_factor_, add_diagonal_, gemv_n_, gemv_t_, potrf_diag_, trsm_row_, trsv_t_,
-      trsv_n_, dot_partial_, sum_partials_, axpy_, axpy_ratio_, xpby_ratio_;
+  core::Kernel gemm_, gather_, inverse_factor_, add_diagonal_, gemv_n_, gemv_t_, potrf_diag_, trsm_row_, dot_partial_,
+      sum_partials_, axpy_, axpy_ratio_, xpby_ratio_;
   core::Buffer<cl_int> info_;     // the failed Cholesky column + 1, or 0
   core::Buffer<cl_int> no_stop_;  // a zero, the stop flag of GEMMs outside a factorisation
   core::Buffer<Real> partial_;    // first-stage sums of dot()

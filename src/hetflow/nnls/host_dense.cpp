@@ -106,10 +106,4 @@ void host_apply_inverse(std::size_t c, std::size_t k, const double* wt, std::siz
   dgemv_("T", &rows, &cols, &unit, wt, &lw, scratch.data(), &one, &zero, w, &one);
 }
 
-void host_solve(std::size_t k, const double* r, std::size_t ldr, double* x, bool transposed) {
-  if (k == 0) return;
-  const int n = fortran_int(k, "solve k"), ld = fortran_int(ldr, "solve ldr"), one = 1;
-  dtrsv_("U", transposed ? "T" : "N", "N", &n, r, &ld, x, &one);
-}
-
 }  // namespace hetflow::nnls

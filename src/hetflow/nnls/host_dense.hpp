@@ -5,7 +5,7 @@
 
 namespace hetflow::nnls {
 
-// DeviceDense's level-3 work and triangular solves through the host's BLAS/LAPACK, on column-major
+// DeviceDense's level-3 work, factorisations and GEMVs through the host's BLAS/LAPACK, on column-major
 // matrices with leading dimensions (the route DenseTuning::cpu_blas takes on CPU devices).
 
 // C (n x n) = A^T A for A (m x n), both triangles.
@@ -37,8 +37,5 @@ bool host_factor_inverse(std::size_t t, double* s, std::size_t lds, double* out,
 // w = Wt^T (Wt z) for Wt of c x k; `scratch` receives Wt z.
 void host_apply_inverse(std::size_t c, std::size_t k, const double* wt, std::size_t ld, const double* z, double* w,
                         std::vector<double>& scratch);
-
-// x = R^-T x (transposed) or x = R^-1 x, R upper k x k.
-void host_solve(std::size_t k, const double* r, std::size_t ldr, double* x, bool transposed);
 
 }  // namespace hetflow::nnls

@@ -17,8 +17,6 @@ void dgemm_(const char* transa, const char* transb, const int* m, const int* n, 
 void dsyrk_(const char* uplo, const char* trans, const int* n, const int* k, const double* alpha, const double* a,
             const int* lda, const double* beta, double* c, const int* ldc, std::size_t uplo_len = 1,
             std::size_t trans_len = 1);
-void dtrsv_(const char* uplo, const char* trans, const char* diag, const int* n, const double* a, const int* lda,
-            double* x, const int* incx, std::size_t uplo_len = 1, std::size_t trans_len = 1, std::size_t diag_len = 1);
 
 // LAPACK
 void dgeqrf_(const int* m, const int* n, double* a, const int* lda, double* tau, double* work, const int* lwork,

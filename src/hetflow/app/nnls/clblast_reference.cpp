@@ -23,13 +23,4 @@ void gram(const core::Queue& queue, const core::Buffer<double>& a, const core::B
         "DSYRK");
 }
 
-void precondition(const core::Queue& queue, const core::Buffer<double>& r, const core::Buffer<double>& z,
-                  std::size_t n) {
-  cl_command_queue q = queue.get();
-  for (const clblast::Transpose t : {clblast::Transpose::kYes, clblast::Transpose::kNo})
-    check(clblast::Trsv<double>(clblast::Layout::kColMajor, clblast::Triangle::kUpper, t, clblast::Diagonal::kNonUnit, n,
-                                r.get(), 0, n, z.get(), 0, 1, &q),
-          "DTRSV");
-}
-
 }  // namespace hetflow::app::clblast_reference
