@@ -452,9 +452,9 @@ TEST_F(TntTest, RecoversTheKnownSolutionAtCondition1e6) {
 // Every subproblem gets PCGNR's second iteration, the CGNR correction. With the preconditioner an
 // explicit inverse, the first iterate solves the normal equations and on the Gaussian blur kernel
 // (condition about 3e4) its ||A^T r|| often passes the tolerance already, with x a digit short of what
-// the correction gives (n = 500, 5 % active: 1.2e-7 from the known x against 1.2e-8; SciPy's
-// Lawson-Hanson 1.1e-8 at n = 5,000). Each subproblem's PCGNR starts from y = 0: at least two iterations
-// per factorisation (none of this problem's fails and raises the shift).
+// the correction gives (docs/nnls.md, "The families with the updated inverse"). Each subproblem's PCGNR
+// starts from y = 0: at least two iterations per factorisation (none of this problem's fails and raises
+// the shift).
 TEST_F(TntTest, EverySubproblemGetsTheCgnrCorrection) {
   const Matrix A = blur_matrix(300, 1.5);
   const Problem p = with_active_set(A, 0.05, 9);

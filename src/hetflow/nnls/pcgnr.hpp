@@ -7,7 +7,7 @@
 
 namespace hetflow::nnls {
 
-// CGNR left-preconditioned with M^-1 = W W^T (GramInverse) (Saad, Iterative Methods, 2nd ed., Alg. 9.7), TNT's inner
+// CGNR left-preconditioned with M^-1 = W W^T from GramInverse (Saad, Iterative Methods, 2nd ed., Alg. 9.7), TNT's inner
 // solver: min ||B y - b||^2 + lambda ||y||^2 over y, B = A(:, F) gathered on the fly, from y = 0. With
 // lambda > 0 the operator is B stacked on sqrt(lambda) I (Tikhonov), carried as the k-entry tail of
 // the residual r and of q = B p. The dot products stay on the device; the host reads four scalars per
