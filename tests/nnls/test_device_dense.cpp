@@ -183,35 +183,40 @@ TYPED_TEST(DeviceDenseTest, GramMatchesHostAndIsSymmetric) {
     }
 }
 
-// C = alpha A^T B + beta C and C = alpha A B + beta C, for several right-hand sides.
+// C = alpha A^T B + beta C and C = alpha A B + beta C, for several right-hand sides, in shapes that take
+// each kernel: the tiled GEMM in one piece and split along a long contraction (700 deep, C of one tile),
+// the skinny A B (3 or 5 columns; split at depth 700) and the skinny A^T B (6 rows).
 TYPED_TEST(DeviceDenseTest, GemmsMatchHostLoops) {
   using Real = typename TypeParam::Real;
   std::mt19937_64 rng(2);
-  const std::size_t kdim = 70, m = 45, nrhs = 3;
-  for (const bool transposed : {true, false}) {
-    SCOPED_TRACE(transposed ? "A^T B" : "A B");
-    const HostMatrix a =
-        transposed ? random_matrix<Real>(kdim, m, kdim, rng) : random_matrix<Real>(m, kdim, m + 2, rng);
-    const HostMatrix b = random_matrix<Real>(kdim, nrhs, kdim + 1, rng);
-    const HostMatrix c0 = random_matrix<Real>(m, nrhs, m + 4, rng);
-    const double alpha = 2.0, beta = -0.5;
-    const auto c_dev = this->upload(c0, 5);
-    if (transposed)
-      this->dense().gemm_tn(this->queue(), Real(alpha), this->upload(a, 1), this->upload(b), Real(beta), c_dev);
-    else
-      this->dense().gemm_nn(this->queue(), Real(alpha), this->upload(a, 1), this->upload(b), Real(beta), c_dev);
-    const HostMatrix c = this->download(c_dev);
-    for (std::size_t j = 0; j < nrhs; ++j)
-      for (std::size_t i = 0; i < m; ++i) {
-        double ref = beta * c0(i, j), mag = std::abs(beta * c0(i, j));
-        for (std::size_t l = 0; l < kdim; ++l) {
-          const double product = alpha * (transposed ? a(l, i) : a(i, l)) * b(l, j);
-          ref += product;
-          mag += std::abs(product);
+  struct Shape {
+    std::size_t kdim, m, nrhs;
+  };
+  for (const bool transposed : {true, false})
+    for (const auto [kdim, m, nrhs] : {Shape{70, 45, 3}, Shape{700, 6, 30}, Shape{700, 45, 5}}) {
+      SCOPED_TRACE(std::string(transposed ? "A^T B" : "A B") + ", depth " + std::to_string(kdim));
+      const HostMatrix a =
+          transposed ? random_matrix<Real>(kdim, m, kdim, rng) : random_matrix<Real>(m, kdim, m + 2, rng);
+      const HostMatrix b = random_matrix<Real>(kdim, nrhs, kdim + 1, rng);
+      const HostMatrix c0 = random_matrix<Real>(m, nrhs, m + 4, rng);
+      const double alpha = 2.0, beta = -0.5;
+      const auto c_dev = this->upload(c0, 5);
+      if (transposed)
+        this->dense().gemm_tn(this->queue(), Real(alpha), this->upload(a, 1), this->upload(b), Real(beta), c_dev);
+      else
+        this->dense().gemm_nn(this->queue(), Real(alpha), this->upload(a, 1), this->upload(b), Real(beta), c_dev);
+      const HostMatrix c = this->download(c_dev);
+      for (std::size_t j = 0; j < nrhs; ++j)
+        for (std::size_t i = 0; i < m; ++i) {
+          double ref = beta * c0(i, j), mag = std::abs(beta * c0(i, j));
+          for (std::size_t l = 0; l < kdim; ++l) {
+            const double product = alpha * (transposed ? a(l, i) : a(i, l)) * b(l, j);
+            ref += product;
+            mag += std::abs(product);
+          }
+          ASSERT_LE(std::abs(c(i, j) - ref), this->tol * mag) << "C(" << i << ", " << j << ")";
         }
-        ASSERT_LE(std::abs(c(i, j) - ref), this->tol * mag) << "C(" << i << ", " << j << ")";
-      }
-  }
+    }
 }
 
 // An index list of k distinct columns of n, in random order (TNT keeps F sorted; the kernels must not
@@ -294,8 +299,9 @@ TYPED_TEST(DeviceDenseTest, FactorInverseInvertsSmallBlocks) {
 }
 
 // GramInverse against what it stands for: after each change of the set (removals and insertions of more
-// than a block each, a rollback, a removal large enough to rebuild) W W^T (AA(F, F) + shift I) = I to
-// the rounding of a well-conditioned matrix (condition below 5), with F in order() on host and device.
+// than a block each, a rollback, removals left pending and then written out, a removal large enough to
+// rebuild) H (AA(F, F) + shift I) = I to the rounding of a well-conditioned matrix (condition below 5),
+// with F in order() on host and device and H = W_C P^T P W_C^T formed on the host from view().
 TYPED_TEST(DeviceDenseTest, GramInverseFollowsItsSet) {
   using Real = typename TypeParam::Real;
   std::mt19937_64 rng(15);
@@ -304,7 +310,7 @@ TYPED_TEST(DeviceDenseTest, GramInverseFollowsItsSet) {
   const HostMatrix aa = spd_matrix<Real>(n, n, rng);
   const auto aa_dev = this->upload(aa);
   GramInverse<Real> inverse(this->dense(), this->queue(), n);
-  const auto check = [&](const std::vector<int>& set, const char* step) {
+  const auto check = [&](const std::vector<int>& set, std::size_t pending, const char* step) {
     SCOPED_TRACE(step);
     const std::vector<int>& order = inverse.order();
     std::vector<int> sorted_order = order, sorted_set = set;
@@ -312,18 +318,33 @@ TYPED_TEST(DeviceDenseTest, GramInverseFollowsItsSet) {
     std::sort(sorted_set.begin(), sorted_set.end());
     ASSERT_EQ(sorted_order, sorted_set);
     const std::size_t k = order.size();
-    std::vector<cl_int> on_device(k);
+    std::vector<cl_int> on_device(k), columns(k);
     inverse.order_buffer().read(this->queue(), std::span<cl_int>(on_device));
     ASSERT_TRUE(std::equal(order.begin(), order.end(), on_device.begin()));
-    const HostMatrix wt = this->download(inverse.wt());
-    HostMatrix h(k, k, k);  // W W^T = Wt^T Wt
+    const InverseView<Real> view = inverse.view();
+    ASSERT_EQ(view.k, k);
+    ASSERT_EQ(view.q.cols, pending);
+    view.columns.read(this->queue(), std::span<cl_int>(columns));
+    const HostMatrix wt = this->download(view.wt), q = this->download(view.q);
+    const std::size_t c = wt.rows;
+    HostMatrix b(c, k, c);  // P Wt(:, C), P applied twice as apply_inverse does
+    for (std::size_t j = 0; j < k; ++j) {
+      for (std::size_t i = 0; i < c; ++i) b(i, j) = wt(i, static_cast<std::size_t>(columns[j]));
+      for (int pass = 0; pass < 2; ++pass)
+        for (std::size_t l = 0; l < pending; ++l) {
+          double s = 0.0;
+          for (std::size_t i = 0; i < c; ++i) s += q(i, l) * b(i, j);
+          for (std::size_t i = 0; i < c; ++i) b(i, j) -= s * q(i, l);
+        }
+    }
+    HostMatrix h(k, k, k);  // B^T B
     for (std::size_t j = 0; j < k; ++j)
       for (std::size_t i = 0; i < k; ++i)
-        for (std::size_t p = 0; p < wt.rows; ++p) h(i, j) += wt(p, i) * wt(p, j);
+        for (std::size_t p = 0; p < c; ++p) h(i, j) += b(p, i) * b(p, j);
     double worst = 0.0;
     for (std::size_t j = 0; j < k; ++j)
       for (std::size_t i = 0; i < k; ++i) {
-        double e = i == j ? -1.0 : 0.0;  // (W W^T M)(i, j) - I(i, j)
+        double e = i == j ? -1.0 : 0.0;  // (H M)(i, j) - I(i, j)
         for (std::size_t l = 0; l < k; ++l)
           e += h(i, l) *
                (aa(static_cast<std::size_t>(order[l]), static_cast<std::size_t>(order[j])) + (l == j ? shift : 0.0));
@@ -338,26 +359,44 @@ TYPED_TEST(DeviceDenseTest, GramInverseFollowsItsSet) {
   bool rebuilt = false;
   ASSERT_TRUE(inverse.assign(aa_dev, first, shift, false, rebuilt));
   EXPECT_TRUE(rebuilt);
-  check(first, "built");
+  check(first, 0, "built");
   inverse.checkpoint();
   // 70 of them leave (under a third) and 50 others join: two blocks each way, no rebuild.
   std::vector<int> second(first.begin() + 70, first.end());
   second.insert(second.end(), all.begin() + 240, all.begin() + 290);
   ASSERT_TRUE(inverse.assign(aa_dev, second, shift, false, rebuilt));
   EXPECT_FALSE(rebuilt);
-  check(second, "updated");
+  check(second, 0, "updated");
   inverse.rollback();
-  check(first, "rolled back");
-  // Insertions alone, from the checkpoint, then a removal of more than a third: rebuilt.
+  check(first, 0, "rolled back");
+  // Insertions alone, from the checkpoint; then removals of 3 and 5 more (left pending), one of them back
+  // (all written out first), 2 more (pending), a checkpoint (written out).
   std::vector<int> third = first;
   third.insert(third.end(), all.begin() + 240, all.begin() + 250);
   ASSERT_TRUE(inverse.assign(aa_dev, third, shift, false, rebuilt));
   EXPECT_FALSE(rebuilt);
-  check(third, "inserted");
-  const std::vector<int> fourth(third.begin(), third.begin() + 120);
+  check(third, 0, "inserted");
+  const std::vector<int> fewer(third.begin() + 3, third.end()), fewer_still(third.begin() + 8, third.end());
+  ASSERT_TRUE(inverse.assign(aa_dev, fewer, shift, false, rebuilt));
+  EXPECT_FALSE(rebuilt);
+  check(fewer, 3, "3 pending");
+  ASSERT_TRUE(inverse.assign(aa_dev, fewer_still, shift, false, rebuilt));
+  check(fewer_still, 8, "8 pending");
+  std::vector<int> back = fewer_still;
+  back.push_back(third[5]);
+  ASSERT_TRUE(inverse.assign(aa_dev, back, shift, false, rebuilt));
+  EXPECT_FALSE(rebuilt);
+  check(back, 0, "one back");
+  const std::vector<int> fifth(back.begin() + 2, back.end());
+  ASSERT_TRUE(inverse.assign(aa_dev, fifth, shift, false, rebuilt));
+  check(fifth, 2, "2 pending");
+  inverse.checkpoint();
+  check(fifth, 0, "checkpointed");
+  // A removal of more than a third: rebuilt.
+  const std::vector<int> fourth(fifth.begin(), fifth.begin() + 120);
   ASSERT_TRUE(inverse.assign(aa_dev, fourth, shift, false, rebuilt));
   EXPECT_TRUE(rebuilt);
-  check(fourth, "rebuilt");
+  check(fourth, 0, "rebuilt");
 }
 
 TYPED_TEST(DeviceDenseTest, AddDiagonalShiftsOnlyTheDiagonal) {
@@ -372,66 +411,70 @@ TYPED_TEST(DeviceDenseTest, AddDiagonalShiftsOnlyTheDiagonal) {
     for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(out(i, j), i == j ? rounded<Real>(c(i, j) + 0.25) : c(i, j));
 }
 
-// A(:, F) p, A(:, F)^T r, and the residual b - A(:, F) p with its squared norm.
+// A(:, F) p, A(:, F)^T r, and the residual b - A(:, F) p with its squared norm; with 300 of F's entries
+// gemv_n sums F in chunks on every device (at least 64 entries per chunk, at least two chunks for 160
+// rows), with 77 in one.
 TYPED_TEST(DeviceDenseTest, GatheredGemvsMatchHostLoops) {
   using Real = typename TypeParam::Real;
-  std::mt19937_64 rng(5);
-  const std::size_t m = 160, n = 150, k = 77;
-  const HostMatrix a = random_matrix<Real>(m, n, m + 3, rng);
-  const std::vector<cl_int> f = random_indices(n, k, rng);
-  const auto a_dev = this->upload(a, 6);
-  const auto f_dev = this->upload(f);
+  for (const auto& [n, k] : {std::pair<std::size_t, std::size_t>{150, 77}, {400, 300}}) {
+    std::mt19937_64 rng(5 + k);
+    const std::size_t m = 160;
+    const HostMatrix a = random_matrix<Real>(m, n, m + 3, rng);
+    const std::vector<cl_int> f = random_indices(n, k, rng);
+    const auto a_dev = this->upload(a, 6);
+    const auto f_dev = this->upload(f);
 
-  // q = 1.5 A(:, F) p with beta = 0 over a NaN-filled q: the kernel must not read q.
-  const std::vector<double> p = random_vector<Real>(k, rng);
-  const auto q_dev = this->upload(std::vector<double>(m, std::numeric_limits<double>::quiet_NaN()));
-  this->dense().gemv_n(this->queue(), Real(1.5), a_dev, f_dev, k, this->upload(p), Real(0), q_dev);
-  const std::vector<double> q = this->download(q_dev);
-  for (std::size_t i = 0; i < m; ++i) {
-    double ref = 0, mag = 0;
-    for (std::size_t j = 0; j < k; ++j) {
-      const double term = 1.5 * a(i, static_cast<std::size_t>(f[j])) * p[j];
-      ref += term;
-      mag += std::abs(term);
-    }
-    ASSERT_LE(std::abs(q[i] - ref), this->tol * mag) << "q[" << i << "]";
-  }
-
-  // z = -A(:, F)^T r + 2 z0.
-  const std::vector<double> r = random_vector<Real>(m, rng);
-  const std::vector<double> z0 = random_vector<Real>(k, rng);
-  const auto z_dev = this->upload(z0);
-  this->dense().gemv_t(this->queue(), Real(-1), a_dev, f_dev, k, this->upload(r), Real(2), z_dev);
-  const std::vector<double> z = this->download(z_dev);
-  for (std::size_t j = 0; j < k; ++j) {
-    double ref = 2 * z0[j], mag = std::abs(2 * z0[j]);
+    // q = 1.5 A(:, F) p with beta = 0 over a NaN-filled q: the kernel must not read q.
+    const std::vector<double> p = random_vector<Real>(k, rng);
+    const auto q_dev = this->upload(std::vector<double>(m, std::numeric_limits<double>::quiet_NaN()));
+    this->dense().gemv_n(this->queue(), Real(1.5), a_dev, f_dev, k, this->upload(p), Real(0), q_dev);
+    const std::vector<double> q = this->download(q_dev);
     for (std::size_t i = 0; i < m; ++i) {
-      const double term = -a(i, static_cast<std::size_t>(f[j])) * r[i];
-      ref += term;
-      mag += std::abs(term);
+      double ref = 0, mag = 0;
+      for (std::size_t j = 0; j < k; ++j) {
+        const double term = 1.5 * a(i, static_cast<std::size_t>(f[j])) * p[j];
+        ref += term;
+        mag += std::abs(term);
+      }
+      ASSERT_LE(std::abs(q[i] - ref), this->tol * mag) << "q[" << i << "]";
     }
-    ASSERT_LE(std::abs(z[j] - ref), this->tol * mag) << "z[" << j << "]";
-  }
 
-  // r = b - A(:, F) p and its r . r.
-  const std::vector<double> b = random_vector<Real>(m, rng);
-  const auto res_dev = this->upload(std::vector<double>(m, 0.0));
-  const double rr = this->dense().residual(this->queue(), a_dev, f_dev, k, this->upload(p), this->upload(b), res_dev);
-  const std::vector<double> res = this->download(res_dev);
-  double rr_ref = 0, rr_mag = 0;
-  for (std::size_t i = 0; i < m; ++i) {
-    double ref = b[i], mag = std::abs(b[i]);
+    // z = -A(:, F)^T r + 2 z0.
+    const std::vector<double> r = random_vector<Real>(m, rng);
+    const std::vector<double> z0 = random_vector<Real>(k, rng);
+    const auto z_dev = this->upload(z0);
+    this->dense().gemv_t(this->queue(), Real(-1), a_dev, f_dev, k, this->upload(r), Real(2), z_dev);
+    const std::vector<double> z = this->download(z_dev);
     for (std::size_t j = 0; j < k; ++j) {
-      const double term = a(i, static_cast<std::size_t>(f[j])) * p[j];
-      ref -= term;
-      mag += std::abs(term);
+      double ref = 2 * z0[j], mag = std::abs(2 * z0[j]);
+      for (std::size_t i = 0; i < m; ++i) {
+        const double term = -a(i, static_cast<std::size_t>(f[j])) * r[i];
+        ref += term;
+        mag += std::abs(term);
+      }
+      ASSERT_LE(std::abs(z[j] - ref), this->tol * mag) << "z[" << j << "]";
     }
-    ASSERT_LE(std::abs(res[i] - ref), this->tol * mag) << "r[" << i << "]";
-    rr_ref += ref * ref;
-    rr_mag += mag * mag;
+
+    // r = b - A(:, F) p and its r . r.
+    const std::vector<double> b = random_vector<Real>(m, rng);
+    const auto res_dev = this->upload(std::vector<double>(m, 0.0));
+    const double rr = this->dense().residual(this->queue(), a_dev, f_dev, k, this->upload(p), this->upload(b), res_dev);
+    const std::vector<double> res = this->download(res_dev);
+    double rr_ref = 0, rr_mag = 0;
+    for (std::size_t i = 0; i < m; ++i) {
+      double ref = b[i], mag = std::abs(b[i]);
+      for (std::size_t j = 0; j < k; ++j) {
+        const double term = a(i, static_cast<std::size_t>(f[j])) * p[j];
+        ref -= term;
+        mag += std::abs(term);
+      }
+      ASSERT_LE(std::abs(res[i] - ref), this->tol * mag) << "r[" << i << "]";
+      rr_ref += ref * ref;
+      rr_mag += mag * mag;
+    }
+    // Each r_i lies within tol mag_i, so r . r within 2 tol sum mag_i^2, plus the sum's own rounding.
+    EXPECT_LE(std::abs(rr - rr_ref), 3 * this->tol * rr_mag);
   }
-  // Each r_i lies within tol mag_i, so r . r within 2 tol sum mag_i^2, plus the sum's own rounding.
-  EXPECT_LE(std::abs(rr - rr_ref), 3 * this->tol * rr_mag);
 }
 
 // ||R^T R - BB||_F / ||BB||_F with R the upper triangle of `factor`.
@@ -581,10 +624,9 @@ TYPED_TEST(DeviceDenseTest, NonDefaultTuningRunsTheTntPipeline) {
   const std::vector<double> z = random_vector<Real>(k, rng);
   const auto z_dev = this->upload(z);
   const auto v_dev = this->upload(std::vector<double>(k, 0.0));
-  const auto scratch = this->upload(std::vector<double>(inverse.wt().rows, 0.0));
-  std::vector<cl_int> all(k);
-  std::iota(all.begin(), all.end(), 0);
-  dense.apply_inverse(q, inverse.wt(), this->upload(all), z_dev, v_dev, scratch);
+  const InverseView<Real> view = inverse.view();
+  const auto scratch = this->upload(std::vector<double>(view.wt.rows, 0.0));
+  dense.apply_inverse(q, view, z_dev, v_dev, scratch, scratch);
   // BB v = A(:, F)^T A(:, F) v + v.
   const auto av = this->upload(std::vector<double>(m, 0.0));
   auto bbv = this->upload(std::vector<double>(k, 0.0));

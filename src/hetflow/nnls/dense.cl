@@ -72,11 +72,15 @@ real_t group_sum(__local real_t* part, real_t value) {
 // of a row of work-items are contiguous down a column of C. triangle: 0 the whole of C; 1 only entries
 // i <= j (tiles wholly below the diagonal do nothing, the strict lower triangle is left untouched); 2
 // as 1 and each computed entry mirrored to (j, i). beta == 0 means C is not read (as in BLAS, so it may
-// hold anything). A non-zero *stop (a failed Cholesky pivot) makes the kernel a no-op.
-inline void gemm_tile(const bool a_transposed, const int M, const int N, const int K, const real_t alpha,
-                      __global const real_t* restrict A, const int lda, __global const real_t* restrict B,
-                      const int ldb, const real_t beta, __global real_t* restrict C, const ulong c_off, const int ldc,
-                      const int triangle, __local real_t (*As)[GEMM_TM + 1], __local real_t (*Bs)[GEMM_TN + 1]) {
+// hold anything). A non-zero *stop (a failed Cholesky pivot) makes the kernel a no-op. With several
+// groups along the third dimension (triangle 0 only) each takes `chunk` of the contraction and writes its
+// unscaled sums to part (chunk-major, M x N each) for dense_sum_chunks: a small C with a long contraction
+// (V^T V, V^T W^T) still gives every compute unit work.
+inline void gemm_tile(const bool a_transposed, const int M, const int N, const int k_begin, const int k_end,
+                      const real_t alpha, __global const real_t* restrict A, const int lda,
+                      __global const real_t* restrict B, const int ldb, const real_t beta, __global real_t* restrict C,
+                      const ulong c_off, const int ldc, const int triangle, __global real_t* restrict part,
+                      __local real_t (*As)[GEMM_TM + 1], __local real_t (*Bs)[GEMM_TN + 1]) {
   const int i0 = get_group_id(0) * GEMM_TM, j0 = get_group_id(1) * GEMM_TN;
   if (triangle != 0 && i0 >= j0 + GEMM_TN) return;
   const int tx = get_local_id(0), ty = get_local_id(1);
@@ -87,17 +91,18 @@ inline void gemm_tile(const bool a_transposed, const int M, const int N, const i
 
   A += a_transposed ? (ulong)i0 * lda : (ulong)i0;
   B += (ulong)j0 * ldb;
-  for (int p0 = 0; p0 < K; p0 += GEMM_TK) {
+  for (int p0 = k_begin; p0 < k_end; p0 += GEMM_TK) {
     // Consecutive work-items read consecutive elements of a column: down the contraction index of A^T
     // and B, down the rows of A.
     for (int l = lid; l < GEMM_TK * GEMM_TM; l += GEMM_WG) {
       const int pp = a_transposed ? l % GEMM_TK : l / GEMM_TM, ii = a_transposed ? l / GEMM_TK : l % GEMM_TM;
-      As[pp][ii] =
-          (p0 + pp < K && i0 + ii < M) ? A[a_transposed ? (ulong)ii * lda + p0 + pp : ii + (ulong)(p0 + pp) * lda] : 0;
+      As[pp][ii] = (p0 + pp < k_end && i0 + ii < M)
+                       ? A[a_transposed ? (ulong)ii * lda + p0 + pp : ii + (ulong)(p0 + pp) * lda]
+                       : 0;
     }
     for (int l = lid; l < GEMM_TK * GEMM_TN; l += GEMM_WG) {
       const int pp = l % GEMM_TK, jj = l / GEMM_TK;
-      Bs[pp][jj] = (p0 + pp < K && j0 + jj < N) ? B[(ulong)jj * ldb + p0 + pp] : 0;
+      Bs[pp][jj] = (p0 + pp < k_end && j0 + jj < N) ? B[(ulong)jj * ldb + p0 + pp] : 0;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int pp = 0; pp < GEMM_TK; ++pp) {
@@ -115,6 +120,10 @@ inline void gemm_tile(const bool a_transposed, const int M, const int N, const i
     for (int r = 0; r < GEMM_RM; ++r) {
       const int i = i0 + tx + r * GEMM_WX;
       if (i >= M || j >= N || (triangle != 0 && i > j)) continue;
+      if (part) {
+        part[i + (ulong)j * M] = acc[r][c];
+        continue;
+      }
       const ulong at = c_off + i + (ulong)j * ldc;
       real_t v = alpha * acc[r][c];
       if (beta != 0) v += beta * C[at];
@@ -128,11 +137,13 @@ __kernel __attribute__((reqd_work_group_size(GEMM_WX, GEMM_WY, 1))) void dense_g
     const int M, const int N, const int K, const real_t alpha, __global const real_t* restrict A, const ulong a_off,
     const int lda, const int a_transposed, __global const real_t* restrict B, const ulong b_off, const int ldb,
     const real_t beta, __global real_t* restrict C, const ulong c_off, const int ldc, const int triangle,
-    __global const int* restrict stop) {
+    __global const int* restrict stop, const int chunk, __global real_t* restrict part) {
   __local real_t As[GEMM_TK][GEMM_TM + 1];
   __local real_t Bs[GEMM_TK][GEMM_TN + 1];
   if (*stop) return;
-  gemm_tile(a_transposed != 0, M, N, K, alpha, A + a_off, lda, B + b_off, ldb, beta, C, c_off, ldc, triangle, As, Bs);
+  const int z = get_group_id(2), split = get_num_groups(2) > 1;
+  gemm_tile(a_transposed != 0, M, N, z * chunk, min(K, (z + 1) * chunk), alpha, A + a_off, lda, B + b_off, ldb, beta, C,
+            c_off, ldc, triangle, split ? part + (ulong)z * M * N : 0, As, Bs);
 }
 
 // BB(a, b) = C(R[a], S[b]) for a < rows, b < the launch's second extent: one work-item per entry,
@@ -153,25 +164,111 @@ __kernel void dense_add_diagonal(const int n, __global real_t* restrict C, const
 }
 
 // y = alpha A(:, F) x + beta y (y of length m, x of length k) without forming A(:, F). A work-group
-// holds GEMV_ROWS consecutive rows; its GEMV_SLICES rows of work-items take every GEMV_SLICES-th entry
-// of F, so a warp reads 32 consecutive entries of one column and short row counts still fill the device.
-__kernel __attribute__((reqd_work_group_size(GEMV_ROWS, GEMV_SLICES, 1)))
-void dense_gemv_n_gather(const int m, const int k, const real_t alpha, __global const real_t* restrict A,
-                         const ulong a_off, const int lda, __global const int* restrict F,
-                         __global const real_t* restrict x, const real_t beta, __global real_t* restrict y) {
-  __local real_t part[GEMV_SLICES][GEMV_ROWS];
+// holds GEMV_ROWS consecutive rows and one chunk of F (get_group_id(1)); its GEMV_SLICES rows of
+// work-items take every GEMV_SLICES-th entry of the chunk, so a warp reads 32 consecutive entries of one
+// column. With one chunk the group writes y; with several it writes its partial sums to part (chunk-major,
+// m per chunk) for dense_sum_chunks, so that a few thousand rows still give every compute unit work.
+__kernel __attribute__((reqd_work_group_size(GEMV_ROWS, GEMV_SLICES, 1))) void dense_gemv_n_gather(
+    const int m, const int k, const int chunk, const real_t alpha, __global const real_t* restrict A, const ulong a_off,
+    const int lda, __global const int* restrict F, __global const real_t* restrict x, const real_t beta,
+    __global real_t* restrict y, __global real_t* restrict part) {
+  __local real_t sums[GEMV_SLICES][GEMV_ROWS];
   const int lx = get_local_id(0), slice = get_local_id(1);
-  const int i = get_global_id(0);
+  const int i = get_global_id(0), c = get_group_id(1);
+  const int end = min(k, (c + 1) * chunk);
   real_t sum = 0;
   if (i < m) {
     A += a_off + i;
-    for (int j = slice; j < k; j += GEMV_SLICES) sum += A[(ulong)F[j] * lda] * x[j];
+#pragma unroll 4
+    for (int j = c * chunk + slice; j < end; j += GEMV_SLICES) sum += A[(ulong)F[j] * lda] * x[j];
   }
-  part[slice][lx] = sum;
+  sums[slice][lx] = sum;
   barrier(CLK_LOCAL_MEM_FENCE);
   if (slice == 0 && i < m) {
-    for (int s = 1; s < GEMV_SLICES; ++s) sum += part[s][lx];
-    y[i] = beta != 0 ? alpha * sum + beta * y[i] : alpha * sum;
+    for (int s = 1; s < GEMV_SLICES; ++s) sum += sums[s][lx];
+    if (get_num_groups(1) > 1)
+      part[(ulong)c * m + i] = sum;
+    else
+      y[i] = beta != 0 ? alpha * sum + beta * y[i] : alpha * sum;
+  }
+}
+
+// C (M x N) = alpha (the sum of `chunks` partial results, chunk-major, M x N each) + beta C, added in
+// order: the second stage of the split GEMMs and GEMVs.
+__kernel void dense_sum_chunks(const int M, const int N, const int chunks, const real_t alpha,
+                               __global const real_t* restrict part, const real_t beta, __global real_t* restrict C,
+                               const ulong c_off, const int ldc) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (i >= M || j >= N) return;
+  real_t sum = 0;
+  for (int c = 0; c < chunks; ++c) sum += part[((ulong)c * N + j) * M + i];
+  const ulong at = c_off + i + (ulong)j * ldc;
+  C[at] = beta != 0 ? alpha * sum + beta * C[at] : alpha * sum;
+}
+
+// C (M x N) = alpha A B + beta C for N <= GEMM_SKINNY (A: M x K, B: K x N): GramInverse's products with a
+// few columns, which a GEMM tile would pad to GEMM_TN. Laid out as dense_gemv_n_gather, each work-item
+// keeping N sums, so A is streamed once; several chunks of K write part for dense_sum_chunks.
+__kernel __attribute__((reqd_work_group_size(GEMV_ROWS, GEMV_SLICES, 1))) void dense_gemm_skinny_nn(
+    const int M, const int N, const int K, const int chunk, const real_t alpha, __global const real_t* restrict A,
+    const ulong a_off, const int lda, __global const real_t* restrict B, const ulong b_off, const int ldb,
+    const real_t beta, __global real_t* restrict C, const ulong c_off, const int ldc, __global real_t* restrict part) {
+  __local real_t sums[GEMV_SLICES][GEMV_ROWS];
+  const int lx = get_local_id(0), slice = get_local_id(1);
+  const int i = get_global_id(0), c = get_group_id(1);
+  const int end = min(K, (c + 1) * chunk);
+  real_t acc[GEMM_SKINNY];
+  for (int l = 0; l < GEMM_SKINNY; ++l) acc[l] = 0;
+  if (i < M) {
+    A += a_off + i;
+    B += b_off;
+    for (int p = c * chunk + slice; p < end; p += GEMV_SLICES) {
+      const real_t a = A[(ulong)p * lda];
+      for (int l = 0; l < GEMM_SKINNY; ++l)
+        if (l < N) acc[l] += a * B[p + (ulong)l * ldb];
+    }
+  }
+  for (int l = 0; l < N; ++l) {
+    sums[slice][lx] = acc[l];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (slice == 0 && i < M) {
+      real_t sum = acc[l];
+      for (int s = 1; s < GEMV_SLICES; ++s) sum += sums[s][lx];
+      if (get_num_groups(1) > 1) {
+        part[((ulong)c * N + l) * M + i] = sum;
+      } else {
+        const ulong at = c_off + i + (ulong)l * ldc;
+        C[at] = beta != 0 ? alpha * sum + beta * C[at] : alpha * sum;
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+
+// C (M x N) = alpha A^T B + beta C for M <= GEMM_SKINNY (A: K x M, B: K x N): one work-group per column
+// of B, which it reads once, with M dot products down the contraction.
+__kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1))) void dense_gemm_skinny_tn(
+    const int M, const int K, const real_t alpha, __global const real_t* restrict A, const ulong a_off, const int lda,
+    __global const real_t* restrict B, const ulong b_off, const int ldb, const real_t beta, __global real_t* restrict C,
+    const ulong c_off, const int ldc) {
+  __local real_t part[REDUCE_WG];
+  const int j = get_group_id(0), lid = get_local_id(0);
+  __global const real_t* col = B + b_off + (ulong)j * ldb;
+  A += a_off;
+  real_t acc[GEMM_SKINNY];
+  for (int l = 0; l < GEMM_SKINNY; ++l) acc[l] = 0;
+  for (int p = lid; p < K; p += REDUCE_WG) {
+    const real_t b = col[p];
+    for (int l = 0; l < GEMM_SKINNY; ++l)
+      if (l < M) acc[l] += A[p + (ulong)l * lda] * b;
+  }
+  for (int l = 0; l < M; ++l) {
+    const real_t sum = group_sum(part, acc[l]);
+    if (lid == 0) {
+      const ulong at = c_off + l + (ulong)j * ldc;
+      C[at] = beta != 0 ? alpha * sum + beta * C[at] : alpha * sum;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);  // part[0] read by all before the next sum writes it
   }
 }
 

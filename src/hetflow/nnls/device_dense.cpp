@@ -40,7 +40,7 @@ void check_length(const core::Buffer<T>& v, std::size_t n, const char* what) {
 core::BuildOptions build_options(const DenseTuning& t, core::Precision precision) {
   core::BuildOptions o(precision);
   o.define("GEMM_TM", t.gemm_tile_m).define("GEMM_TN", t.gemm_tile_n).define("GEMM_TK", t.gemm_tile_k);
-  o.define("GEMM_RM", t.gemm_block_m).define("GEMM_RN", t.gemm_block_n);
+  o.define("GEMM_RM", t.gemm_block_m).define("GEMM_RN", t.gemm_block_n).define("GEMM_SKINNY", t.gemm_skinny);
   o.define("CHOL_NB", t.cholesky_block).define("CHOL_WG", t.cholesky_work_group);
   o.define("TRSM_COLS", t.trsm_columns);
   o.define("GEMV_ROWS", t.gemv_rows).define("GEMV_SLICES", t.gemv_slices);
@@ -59,9 +59,9 @@ bool power_of_two(int n) { return n > 0 && (n & (n - 1)) == 0; }
 }  // namespace
 
 void validate(const DenseTuning& t, const core::DeviceInfo& device, std::size_t real_bytes) {
-  const int sizes[] = {t.gemm_tile_m,    t.gemm_tile_n,         t.gemm_tile_k,   t.gemm_block_m,     t.gemm_block_n,
-                       t.cholesky_block, t.cholesky_work_group, t.trsm_columns,  t.gemv_rows,        t.gemv_slices,
-                       t.reduce_work_group, t.reduce_groups,   t.gather_work_group};
+  const int sizes[] = {t.gemm_skinny,  t.gemm_tile_m,       t.gemm_tile_n,         t.gemm_tile_k,      t.gemm_block_m,
+                       t.gemm_block_n, t.cholesky_block,    t.cholesky_work_group, t.trsm_columns,     t.gemv_rows,
+                       t.gemv_slices,  t.reduce_work_group, t.reduce_groups,       t.gather_work_group};
   require(std::all_of(std::begin(sizes), std::end(sizes), [](int v) { return v > 0; }), "every size must be positive");
   require(t.gemm_tile_m % t.gemm_block_m == 0 && t.gemm_tile_n % t.gemm_block_n == 0,
           "GEMM tiles must be multiples of the register blocks");
@@ -90,6 +90,7 @@ void validate(const DenseTuning& t, const core::DeviceInfo& device, std::size_t 
 template <class Real>
 DeviceDense<Real>::DeviceDense(const core::Context& context, const DenseTuning& tuning)
     : tuning_(tuning),
+      compute_units_(std::max(context.device().info.compute_units, 1u)),
       host_blas_(std::is_same_v<Real, double> && tuning.cpu_blas &&
                  context.device().info.kind == core::DeviceKind::cpu) {
   constexpr auto precision = sizeof(Real) == 8 ? core::Precision::f64 : core::Precision::f32;
@@ -100,6 +101,9 @@ DeviceDense<Real>::DeviceDense(const core::Context& context, const DenseTuning& 
   gather_ = p.kernel("dense_gather");
   add_diagonal_ = p.kernel("dense_add_diagonal");
   gemv_n_ = p.kernel("dense_gemv_n_gather");
+  sum_chunks_ = p.kernel("dense_sum_chunks");
+  skinny_nn_ = p.kernel("dense_gemm_skinny_nn");
+  skinny_tn_ = p.kernel("dense_gemm_skinny_tn");
   gemv_t_ = p.kernel("dense_gemv_t_gather");
   potrf_diag_ = p.kernel("dense_potrf_diag");
   trsm_row_ = p.kernel("dense_trsm_row");
@@ -113,6 +117,7 @@ DeviceDense<Real>::DeviceDense(const core::Context& context, const DenseTuning& 
   no_stop_.fill(core::Queue(context), 0).wait();
   partial_ = core::Buffer<Real>(context, static_cast<std::size_t>(tuning_.reduce_groups));
   scalar_ = core::Buffer<Real>(context, 1);
+  part_ = core::Buffer<Real>(context, 1);
 }
 
 template <class Real>
@@ -123,11 +128,18 @@ core::Event DeviceDense<Real>::launch_gemm(const core::Queue& q, bool a_transpos
   const DenseTuning& t = tuning_;
   const std::size_t wx = static_cast<std::size_t>(t.gemm_tile_m / t.gemm_block_m);
   const std::size_t wy = static_cast<std::size_t>(t.gemm_tile_n / t.gemm_block_n);
-  gemm_.args(to_int(c.rows, "GEMM rows"), to_int(c.cols, "GEMM columns"), to_int(b.rows, "GEMM depth"), alpha, a.buffer,
+  const std::size_t tiles_m = blocks(c.rows, t.gemm_tile_m), tiles_n = blocks(c.cols, t.gemm_tile_n);
+  const std::size_t depth = b.rows;
+  // The contraction in chunks of at least four passes only for a whole C (the Cholesky's triangular
+  // updates are wide enough).
+  const std::size_t chunk = triangle == 0 ? chunk_of(depth, tiles_m * tiles_n, 4 * t.gemm_tile_k, 4) : depth;
+  const std::size_t chunks = std::max<std::size_t>(1, blocks(depth, std::max<std::size_t>(chunk, 1)));
+  gemm_.args(to_int(c.rows, "GEMM rows"), to_int(c.cols, "GEMM columns"), to_int(depth, "GEMM depth"), alpha, a.buffer,
              cl_ulong{a.offset}, static_cast<int>(a.ld), a_transposed ? 1 : 0, b.buffer, cl_ulong{b.offset},
-             static_cast<int>(b.ld), beta, c.buffer, cl_ulong{c.offset}, static_cast<int>(c.ld), triangle, stop);
-  return gemm_.launch(q, NDRange(blocks(c.rows, t.gemm_tile_m) * wx, blocks(c.cols, t.gemm_tile_n) * wy),
-                      NDRange(wx, wy));
+             static_cast<int>(b.ld), beta, c.buffer, cl_ulong{c.offset}, static_cast<int>(c.ld), triangle, stop,
+             to_int(std::max<std::size_t>(chunk, 1), "GEMM chunk"), parts(q, chunks, c.rows * c.cols));
+  const core::Event done = gemm_.launch(q, NDRange(tiles_m * wx, tiles_n * wy, chunks), NDRange(wx, wy, 1));
+  return chunks > 1 ? sum_chunks(q, chunks, alpha, beta, c) : done;
 }
 
 template <class Real>
@@ -178,7 +190,50 @@ core::Event DeviceDense<Real>::gemm(const core::Queue& q, bool a_transposed, Rea
       return {};
     }
   }
+  const std::size_t skinny = static_cast<std::size_t>(tuning_.gemm_skinny);
+  if (a_transposed && c.rows <= skinny) {
+    skinny_tn_.args(to_int(c.rows, "GEMM rows"), to_int(depth, "GEMM depth"), alpha, a.buffer, cl_ulong{a.offset},
+                    static_cast<int>(a.ld), b.buffer, cl_ulong{b.offset}, static_cast<int>(b.ld), beta, c.buffer,
+                    cl_ulong{c.offset}, static_cast<int>(c.ld));
+    const std::size_t wg = static_cast<std::size_t>(tuning_.reduce_work_group);
+    return skinny_tn_.launch(q, NDRange(c.cols * wg), NDRange(wg));
+  }
+  if (!a_transposed && c.cols <= skinny) {
+    const std::size_t group_rows = static_cast<std::size_t>(tuning_.gemv_rows);
+    const std::size_t slices = static_cast<std::size_t>(tuning_.gemv_slices);
+    const std::size_t chunk = chunk_of(depth, blocks(c.rows, group_rows), 16 * slices);
+    const std::size_t chunks = std::max<std::size_t>(1, blocks(depth, chunk));
+    skinny_nn_.args(to_int(c.rows, "GEMM rows"), to_int(c.cols, "GEMM columns"), to_int(depth, "GEMM depth"),
+                    to_int(chunk, "GEMM chunk"), alpha, a.buffer, cl_ulong{a.offset}, static_cast<int>(a.ld), b.buffer,
+                    cl_ulong{b.offset}, static_cast<int>(b.ld), beta, c.buffer, cl_ulong{c.offset},
+                    static_cast<int>(c.ld), parts(q, chunks, c.rows * c.cols));
+    const core::Event done =
+        skinny_nn_.launch(q, NDRange(round_up(c.rows, group_rows), slices * chunks), NDRange(group_rows, slices));
+    return chunks > 1 ? sum_chunks(q, chunks, alpha, beta, c) : done;
+  }
   return launch_gemm(q, a_transposed, alpha, a, b, beta, c, 0, no_stop_);
+}
+
+template <class Real>
+std::size_t DeviceDense<Real>::chunk_of(std::size_t depth, std::size_t groups, std::size_t least,
+                                        std::size_t per_unit) const {
+  const std::size_t most = std::max<std::size_t>(1, depth / least);
+  const std::size_t wanted = std::clamp<std::size_t>(blocks(per_unit * compute_units_, groups), 1, most);
+  return std::max<std::size_t>(1, blocks(depth, wanted));
+}
+
+template <class Real>
+const core::Buffer<Real>& DeviceDense<Real>::parts(const core::Queue& q, std::size_t chunks, std::size_t size) {
+  if (chunks > 1 && part_.size() < chunks * size) part_ = Vector(q.context(), chunks * size);
+  return part_;
+}
+
+template <class Real>
+core::Event DeviceDense<Real>::sum_chunks(const core::Queue& q, std::size_t chunks, Real alpha, Real beta,
+                                          const Matrix& c) {
+  sum_chunks_.args(to_int(c.rows, "sum rows"), to_int(c.cols, "sum columns"), static_cast<int>(chunks), alpha, part_,
+                   beta, c.buffer, cl_ulong{c.offset}, static_cast<int>(c.ld));
+  return sum_chunks_.launch(q, NDRange(round_up(c.rows, 64), c.cols), NDRange(64, 1));
 }
 
 template <class Real>
@@ -239,25 +294,36 @@ bool DeviceDense<Real>::failed(const core::Queue& q) {
 }
 
 template <class Real>
-core::Event DeviceDense<Real>::apply_inverse(const core::Queue& q, const Matrix& wt, const Indices& all,
-                                             const Vector& z, const Vector& w, const Vector& scratch) {
-  const std::size_t k = wt.cols;
-  check_length(scratch, wt.rows, "apply_inverse scratch");
+core::Event DeviceDense<Real>::apply_inverse(const core::Queue& q, const InverseView<Real>& h, const Vector& z,
+                                             const Vector& w, const Vector& u, const Vector& s) {
+  const std::size_t k = h.k, p = h.q.cols;
+  check_length(u, h.wt.rows, "apply_inverse u");
+  check_length(s, p, "apply_inverse s");
   if constexpr (std::is_same_v<Real, double>) {
     if (host_blas_) {
-      check_fits(wt, "apply_inverse Wt");
+      check_fits(h.wt, "apply_inverse Wt");
+      check_fits(h.q, "apply_inverse Q");
+      check_length(h.columns, k, "apply_inverse columns");
       check_length(z, k, "apply_inverse z");
       check_length(w, k, "apply_inverse w");
       if (k == 0) return {};
-      const auto wm = wt.map(q, core::MapMode::read);
+      const auto wm = h.wt.map(q, core::MapMode::read);
+      const auto columns = h.columns.map(q, core::MapMode::read, 0, k);
+      const auto qm = h.q.map(q, core::MapMode::read);
       const auto zm = z.map(q, core::MapMode::read, 0, k);
       const auto out = w.map(q, core::MapMode::write, 0, k);
-      host_apply_inverse(wt.rows, k, wm.data(), wt.ld, zm.data(), out.data(), host_work_);
+      host_apply_inverse({h.wt.rows, h.wt.cols, wm.data(), h.wt.ld, columns.data(), k, qm.data(), h.q.ld, p}, zm.data(),
+                         out.data(), host_work_, host_u_);
       return {};
     }
   }
-  gemv_n(q, Real(1), wt, all, k, z, Real(0), scratch);
-  return gemv_t(q, Real(1), wt, all, k, scratch, Real(0), w);
+  if (k == 0) return {};
+  gemv_n(q, Real(1), h.wt, h.columns, k, z, Real(0), u);
+  for (int pass = 0; p > 0 && pass < 2; ++pass) {  // u = P^T P u, P = I - Q Q^T (see InverseView)
+    gemv_t(q, Real(1), h.q, h.first, p, u, Real(0), s);
+    gemv_n(q, Real(-1), h.q, h.first, p, s, Real(1), u);
+  }
+  return gemv_t(q, Real(1), h.wt, h.columns, k, u, Real(0), w);
 }
 
 template <class Real>
@@ -287,11 +353,14 @@ core::Event DeviceDense<Real>::gemv_n(const core::Queue& q, Real alpha, const Ma
       return {};
     }
   }
-  const std::size_t rows = static_cast<std::size_t>(tuning_.gemv_rows);
+  const std::size_t m = a.rows, rows = static_cast<std::size_t>(tuning_.gemv_rows);
   const std::size_t slices = static_cast<std::size_t>(tuning_.gemv_slices);
-  gemv_n_.args(to_int(a.rows, "gemv_n m"), to_int(k, "gemv_n k"), alpha, a.buffer, cl_ulong{a.offset},
-               static_cast<int>(a.ld), f, x, beta, y);
-  return gemv_n_.launch(q, NDRange(round_up(a.rows, rows), slices), NDRange(rows, slices));
+  const std::size_t chunk = chunk_of(k, blocks(m, rows), 16 * slices),
+                    chunks = std::max<std::size_t>(1, blocks(k, chunk));
+  gemv_n_.args(to_int(m, "gemv_n m"), to_int(k, "gemv_n k"), to_int(chunk, "gemv_n chunk"), alpha, a.buffer,
+               cl_ulong{a.offset}, static_cast<int>(a.ld), f, x, beta, y, parts(q, chunks, m));
+  const core::Event done = gemv_n_.launch(q, NDRange(round_up(m, rows), slices * chunks), NDRange(rows, slices));
+  return chunks > 1 ? sum_chunks(q, chunks, alpha, beta, Matrix{y, m, 1, m, 0}) : done;
 }
 
 template <class Real>

@@ -32,6 +32,20 @@ struct DeviceMatrixView {
   }
 };
 
+// An explicit inverse H = W_C P^T P W_C^T (GramInverse's, which DeviceDense::apply_inverse applies): W_C^T
+// the k columns `columns` of Wt (c x kw), and P = I - Q Q^T with Q (c x p, orthonormal columns, p = 0 for
+// none) the directions projected out of W's rows since Wt was last written. P is applied twice, not once
+// as exact arithmetic allows, so that H is a Gram matrix, positive semidefinite however far rounding
+// leaves Q from orthonormal, as the written-out W (P W_C^T) would be. `first` holds 0, 1, ... (at least p).
+template <class Real>
+struct InverseView {
+  DeviceMatrixView<Real> wt;
+  core::Buffer<cl_int> columns;
+  std::size_t k = 0;
+  DeviceMatrixView<Real> q;
+  core::Buffer<cl_int> first;
+};
+
 // Sizes of the dense kernels, passed as build options (so the kernels' loops and local arrays are fixed
 // at compile time) and chosen by a tuner per device; the defaults suit NVIDIA GPUs in FP64 (docs/nnls.md,
 // "Benchmark") and run on PoCL. Local memory use: GEMM 8·tile_k·(tile_m + tile_n + 2) bytes, the Cholesky
@@ -41,6 +55,9 @@ struct DenseTuning {
   int gemm_tile_m = 64, gemm_tile_n = 64;  // C tile per work-group of the GEMM
   int gemm_tile_k = 16;                    // contraction depth per local-memory pass
   int gemm_block_m = 4, gemm_block_n = 4;  // C register block per work-item
+  // Products with at most this many columns (A B) or rows (A^T B) take GEMV-like kernels that stream the
+  // large operand once instead of padding a tile.
+  int gemm_skinny = 8;
   int cholesky_block = 64;                 // block size of the factorisation and of GramInverse's updates
   int cholesky_work_group = 256;           // work-items of the diagonal-block and block-row kernels
   int trsm_columns = 16;                   // block-row columns per work-group
@@ -120,10 +137,10 @@ class DeviceDense {
   // Whether a factor_inverse since clear_failure() failed; waits for it.
   bool failed(const core::Queue& q);
 
-  // w = Wt^T (Wt z) for Wt of c x k (the preconditioner of GramInverse); `all` holds 0 .. k-1 at least,
-  // scratch c values.
-  core::Event apply_inverse(const core::Queue& q, const Matrix& wt, const Indices& all, const Vector& z,
-                            const Vector& w, const Vector& scratch);
+  // w = H z for H = W_C P^T P W_C^T (InverseView): two gathered GEMVs over Wt and, with p > 0, four over Q;
+  // scratch u holds c values, s p.
+  core::Event apply_inverse(const core::Queue& q, const InverseView<Real>& h, const Vector& z, const Vector& w,
+                            const Vector& u, const Vector& s);
 
   // r = b - A(:, F) x (F the first k entries of f, x of length k), and returns r . r, read back.
   double residual(const core::Queue& q, const Matrix& a, const Indices& f, std::size_t k, const Vector& x,
@@ -152,15 +169,26 @@ class DeviceDense {
   core::Event launch_gemm(const core::Queue& q, bool a_transposed, Real alpha, const Matrix& a, const Matrix& b,
                           Real beta, const Matrix& c, int triangle, const core::Buffer<cl_int>& stop);
 
+  // The length of the chunks of a contraction of `depth` that a launch of `groups` work-groups per chunk
+  // splits into so that about `per_unit` groups fall to each compute unit, each chunk at least `least`
+  // long.
+  std::size_t chunk_of(std::size_t depth, std::size_t groups, std::size_t least, std::size_t per_unit = 8) const;
+  // part_, large enough for `chunks` results of `size` values when there are several.
+  const core::Buffer<Real>& parts(const core::Queue& q, std::size_t chunks, std::size_t size);
+  // C = alpha (the sum of part_'s chunks) + beta C.
+  core::Event sum_chunks(const core::Queue& q, std::size_t chunks, Real alpha, Real beta, const Matrix& c);
+
   DenseTuning tuning_;
+  std::size_t compute_units_;
   bool host_blas_ = false;
-  std::vector<double> host_work_;  // the host route's scratch
-  core::Kernel gemm_, gather_, inverse_factor_, add_diagonal_, gemv_n_, gemv_t_, potrf_diag_, trsm_row_, dot_partial_,
-      sum_partials_, axpy_, axpy_ratio_, xpby_ratio_;
+  std::vector<double> host_work_, host_u_;  // the host route's scratch
+  core::Kernel gemm_, gather_, inverse_factor_, add_diagonal_, gemv_n_, sum_chunks_, skinny_nn_, skinny_tn_, gemv_t_,
+      potrf_diag_, trsm_row_, dot_partial_, sum_partials_, axpy_, axpy_ratio_, xpby_ratio_;
   core::Buffer<cl_int> info_;     // the failed Cholesky column + 1, or 0
   core::Buffer<cl_int> no_stop_;  // a zero, the stop flag of GEMMs outside a factorisation
   core::Buffer<Real> partial_;    // first-stage sums of dot()
   core::Buffer<Real> scalar_;     // residual()'s r . r
+  core::Buffer<Real> part_;       // partial results of the split GEMVs and GEMMs
 };
 
 extern template class DeviceDense<float>;

@@ -16,10 +16,12 @@ GramInverse<Real>::GramInverse(DeviceDense<Real>& dense, const core::Queue& queu
   const core::Context& c = queue.context();
   for (core::Buffer<Real>& w : w_) w = core::Buffer<Real>(c, rows_ * n_);
   x_ = core::Buffer<Real>(c, n_ * block_);
-  v_ = core::Buffer<Real>(c, 2 * rows_ * block_);  // V, or the removed columns and Q
+  v_ = core::Buffer<Real>(c, rows_ * block_);  // V, or the removed columns
+  q_ = core::Buffer<Real>(c, rows_ * block_);
   sigma_ = core::Buffer<Real>(c, 2 * block_ * block_);
   p_ = core::Buffer<Real>(c, block_ * n_);
   order_device_ = core::Buffer<cl_int>(c, n_);
+  columns_ = core::Buffer<cl_int>(c, n_);
   picked_ = core::Buffer<cl_int>(c, n_);
   kept_ = core::Buffer<cl_int>(c, n_);
   all_ = core::Buffer<cl_int>(c, rows_);
@@ -42,73 +44,122 @@ void GramInverse<Real>::upload(core::Buffer<cl_int>& to, std::vector<cl_int> val
 }
 
 template <class Real>
+void GramInverse<Real>::positions(const std::vector<int>& variables, std::vector<cl_int>& in,
+                                  std::vector<cl_int>& out) const {
+  std::vector<char> marked(n_, 0);
+  for (const int j : variables) marked[static_cast<std::size_t>(j)] = 1;
+  for (std::size_t i = 0; i < held_.size(); ++i)
+    (marked[static_cast<std::size_t>(held_[i])] ? in : out).push_back(static_cast<cl_int>(i));
+}
+
+template <class Real>
 bool GramInverse<Real>::assign(const Matrix& aa, const std::vector<int>& free, double shift, bool rebuild,
                                bool& rebuilt) {
-  staged_.clear();  // the last assign ended by waiting for the queue
   std::vector<char> wanted(aa.cols, 0), present(aa.cols, 0);
   for (const int j : free) wanted[static_cast<std::size_t>(j)] = 1;
   for (const int j : order_) present[static_cast<std::size_t>(j)] = 1;
-  std::vector<int> gone, added;
+  std::vector<int> leaving = pending_, added;
   for (const int j : order_)
-    if (!wanted[static_cast<std::size_t>(j)]) gone.push_back(j);
+    if (!wanted[static_cast<std::size_t>(j)]) leaving.push_back(j);
   for (const int j : free)
     if (!present[static_cast<std::size_t>(j)]) added.push_back(j);
-  const std::size_t k = order_.size(), after = free.size();
-  rebuilt = rebuild || shift != shift_ || 3 * gone.size() > k || c_ + added.size() > 2 * after + block_;
-  if (gone.empty() && added.empty() && !rebuilt) return true;
+  const std::size_t held = held_.size(), after = free.size();
+  rebuilt = rebuild || shift != shift_ || 3 * leaving.size() > held || c_ + added.size() > 2 * after + block_;
+  if (leaving.size() == pending_.size() && added.empty() && !rebuilt) return true;
   dense_.clear_failure(queue_);
   if (rebuilt) {
     current_ = spare();
     c_ = 0;
-    order_.clear();
+    held_.clear();
+    pending_.clear();
     shift_ = shift;
     append(aa, free, shift);
+  } else if (added.empty() && leaving.size() <= block_) {
+    project(leaving);
   } else {
-    remove(gone);
+    remove(leaving);
     append(aa, added, shift);
   }
-  return !dense_.failed(queue_);
+  publish();
+  const bool factored = !dense_.failed(queue_);
+  staged_.clear();  // failed() waited for the queue
+  return factored;
 }
 
 template <class Real>
 void GramInverse<Real>::remove(const std::vector<int>& gone) {
   for (std::size_t first = 0; first < gone.size(); first += block_) {
-    const std::size_t d = std::min(block_, gone.size() - first), k = order_.size();
-    std::vector<char> leaving(n_, 0);
-    for (std::size_t i = first; i < first + d; ++i) leaving[static_cast<std::size_t>(gone[i])] = 1;
-    std::vector<cl_int> positions, kept;
-    std::vector<int> order;
-    for (std::size_t i = 0; i < k; ++i) {
-      const bool out = leaving[static_cast<std::size_t>(order_[i])];
-      (out ? positions : kept).push_back(static_cast<cl_int>(i));
-      if (!out) order.push_back(order_[i]);
-    }
-    upload(picked_, std::move(positions));
-    upload(kept_, std::move(kept));
-    // Q = Wt_D R^-1 with R^T R = Wt_D^T Wt_D: an orthonormal basis of the span of W's rows D.
-    const Matrix removed{v_, c_, d, rows_, 0}, q{v_, c_, d, rows_, rows_ * block_};
-    const Matrix g{sigma_, d, d, block_, 0}, r_inverse{sigma_, d, d, block_, block_ * block_};
-    dense_.gather(queue_, wt(), all_, c_, picked_, d, removed);
-    dense_.gemm_tn(queue_, Real(1), removed, removed, Real(0), g);
-    dense_.factor_inverse(queue_, g, r_inverse, 0, false);
-    dense_.gemm_nn(queue_, Real(1), removed, r_inverse, Real(0), q);
-    // The kept columns go to a spare buffer (the checkpointed W stays as it was), then lose their
-    // component along Q.
-    const std::size_t target = spare();
-    const Matrix next = w(target, k - d), p{p_, d, k - d, block_, 0};
-    dense_.gather(queue_, wt(), all_, c_, kept_, k - d, next);
-    dense_.gemm_tn(queue_, Real(1), q, next, Real(0), p);
-    dense_.gemm_nn(queue_, Real(-1), q, p, Real(1), next);
-    current_ = target;
-    order_ = std::move(order);
+    const std::size_t d = std::min(block_, gone.size() - first);
+    project(std::vector<int>(gone.begin() + static_cast<std::ptrdiff_t>(first),
+                             gone.begin() + static_cast<std::ptrdiff_t>(first + d)));
+    write_out();
   }
-  if (!gone.empty()) upload(order_device_, std::vector<cl_int>(order_.begin(), order_.end()));
+  publish();
+}
+
+template <class Real>
+void GramInverse<Real>::project(const std::vector<int>& pending) {
+  pending_ = pending;
+  const std::size_t d = pending.size();
+  if (d == 0) return;
+  std::vector<cl_int> in, out;
+  positions(pending, in, out);
+  upload(picked_, std::move(in));
+  // Q = Wt_D R^-1 with R^T R = Wt_D^T Wt_D: an orthonormal basis of the span of W's rows D.
+  const Matrix removed{v_, c_, d, rows_, 0}, q{q_, c_, d, rows_, 0};
+  const Matrix g{sigma_, d, d, block_, 0}, r_inverse{sigma_, d, d, block_, block_ * block_};
+  dense_.gather(queue_, wt(), all_, c_, picked_, d, removed);
+  dense_.gemm_tn(queue_, Real(1), removed, removed, Real(0), g);
+  dense_.factor_inverse(queue_, g, r_inverse, 0, false);
+  dense_.gemm_nn(queue_, Real(1), removed, r_inverse, Real(0), q);
+}
+
+template <class Real>
+void GramInverse<Real>::write_out() {
+  const std::size_t d = pending_.size(), k = held_.size();
+  if (d == 0) return;
+  std::vector<cl_int> in, out;
+  positions(pending_, in, out);
+  upload(kept_, std::move(out));
+  // The kept columns go to a spare buffer (the checkpointed W stays as it was), then lose their
+  // component along Q.
+  const std::size_t target = spare();
+  const Matrix next = w(target, k - d), p{p_, d, k - d, block_, 0}, q{q_, c_, d, rows_, 0};
+  dense_.gather(queue_, wt(), all_, c_, kept_, k - d, next);
+  dense_.gemm_tn(queue_, Real(1), q, next, Real(0), p);
+  dense_.gemm_nn(queue_, Real(-1), q, p, Real(1), next);
+  current_ = target;
+  std::vector<char> leaving(n_, 0);
+  for (const int j : pending_) leaving[static_cast<std::size_t>(j)] = 1;
+  std::erase_if(held_, [&](int j) { return leaving[static_cast<std::size_t>(j)] != 0; });
+  pending_.clear();
+}
+
+template <class Real>
+void GramInverse<Real>::publish() {
+  order_ = held_;
+  if (pending_.empty()) {
+    upload(order_device_, std::vector<cl_int>(order_.begin(), order_.end()));
+    return;
+  }
+  std::vector<cl_int> in, out;
+  positions(pending_, in, out);
+  std::vector<char> leaving(n_, 0);
+  for (const int j : pending_) leaving[static_cast<std::size_t>(j)] = 1;
+  std::erase_if(order_, [&](int j) { return leaving[static_cast<std::size_t>(j)] != 0; });
+  upload(order_device_, std::vector<cl_int>(order_.begin(), order_.end()));
+  upload(columns_, std::move(out));
+}
+
+template <class Real>
+InverseView<Real> GramInverse<Real>::view() const {
+  return {wt(), pending_.empty() ? all_ : columns_, order_.size(), Matrix{q_, c_, pending_.size(), rows_, 0}, all_};
 }
 
 template <class Real>
 void GramInverse<Real>::append(const Matrix& aa, const std::vector<int>& added, double shift) {
   for (std::size_t first = 0; first < added.size(); first += block_) {
-    const std::size_t t = std::min(block_, added.size() - first), k = order_.size();
+    const std::size_t t = std::min(block_, added.size() - first), k = held_.size();
     std::vector<cl_int> chunk(added.begin() + static_cast<std::ptrdiff_t>(first),
                               added.begin() + static_cast<std::ptrdiff_t>(first + t));
     upload(picked_, chunk);
@@ -133,24 +184,27 @@ void GramInverse<Real>::append(const Matrix& aa, const std::vector<int>& added, 
                      Matrix{buffer_w, t, k, rows_, c_});
     }
     upload(order_device_, std::move(chunk), k);
-    order_.insert(order_.end(), added.begin() + static_cast<std::ptrdiff_t>(first),
-                  added.begin() + static_cast<std::ptrdiff_t>(first + t));
+    held_.insert(held_.end(), added.begin() + static_cast<std::ptrdiff_t>(first),
+                 added.begin() + static_cast<std::ptrdiff_t>(first + t));
     c_ += t;
   }
 }
 
 template <class Real>
 void GramInverse<Real>::checkpoint() {
-  saved_ = {current_, c_, order_, shift_};
+  write_out();  // order() stays as it is
+  saved_ = {current_, c_, held_, shift_};
   has_saved_ = true;
 }
 
 template <class Real>
 void GramInverse<Real>::rollback() {
-  if (!has_saved_ || (current_ == saved_.buffer && order_ == saved_.order && c_ == saved_.c)) return;
+  if (!has_saved_ || (current_ == saved_.buffer && held_ == saved_.held && c_ == saved_.c && pending_.empty())) return;
   current_ = saved_.buffer;
   c_ = saved_.c;
-  order_ = saved_.order;
+  held_ = saved_.held;
+  pending_.clear();
+  order_ = held_;
   shift_ = saved_.shift;
   const std::vector<cl_int> order(order_.begin(), order_.end());
   order_device_.write(queue_, std::span<const cl_int>(order));

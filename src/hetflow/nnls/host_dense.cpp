@@ -91,19 +91,20 @@ bool host_factor_inverse(std::size_t t, double* s, std::size_t lds, double* out,
   return true;
 }
 
-void host_apply_inverse(std::size_t c, std::size_t k, const double* wt, std::size_t ld, const double* z, double* w,
-                        std::vector<double>& scratch) {
-  if (k == 0) return;
-  if (c == 0) {
-    std::fill(w, w + k, 0.0);
-    return;
+void host_apply_inverse(const HostInverse& h, const double* z, double* w, std::vector<double>& work,
+                        std::vector<double>& u) {
+  if (h.k == 0) return;
+  u.resize(h.c + h.p);
+  double* const s = u.data() + h.c;
+  host_gemv_n(h.c, h.kw, 1.0, h.wt, h.ld, h.columns, h.k, z, 0.0, u.data(), work);
+  for (int pass = 0; h.p > 0 && pass < 2; ++pass) {  // u = P^T P u, P = I - Q Q^T (see InverseView)
+    const int rows = fortran_int(h.c, "apply_inverse rows"), cols = fortran_int(h.p, "apply_inverse Q columns");
+    const int lq = fortran_int(h.ldq, "apply_inverse ldq"), one = 1;
+    const double unit = 1.0, minus = -1.0, zero = 0.0;
+    dgemv_("T", &rows, &cols, &unit, h.q, &lq, u.data(), &one, &zero, s, &one);
+    dgemv_("N", &rows, &cols, &minus, h.q, &lq, s, &one, &unit, u.data(), &one);
   }
-  scratch.resize(c);
-  const int rows = fortran_int(c, "apply_inverse rows"), cols = fortran_int(k, "apply_inverse columns");
-  const int lw = fortran_int(ld, "apply_inverse ld"), one = 1;
-  const double unit = 1.0, zero = 0.0;
-  dgemv_("N", &rows, &cols, &unit, wt, &lw, z, &one, &zero, scratch.data(), &one);
-  dgemv_("T", &rows, &cols, &unit, wt, &lw, scratch.data(), &one, &zero, w, &one);
+  host_gemv_t(h.c, h.kw, 1.0, h.wt, h.ld, h.columns, h.k, u.data(), 0.0, w, work);
 }
 
 }  // namespace hetflow::nnls

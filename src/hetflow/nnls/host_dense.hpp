@@ -34,8 +34,20 @@ void host_gemm(bool transposed_a, std::size_t m, std::size_t n, std::size_t k, d
 bool host_factor_inverse(std::size_t t, double* s, std::size_t lds, double* out, std::size_t ldo, std::size_t above,
                          bool transposed);
 
-// w = Wt^T (Wt z) for Wt of c x k; `scratch` receives Wt z.
-void host_apply_inverse(std::size_t c, std::size_t k, const double* wt, std::size_t ld, const double* z, double* w,
-                        std::vector<double>& scratch);
+// InverseView on the host: Wt (c x kw, leading dimension ld) with the k columns `columns` in use, and Q
+// (c x p, leading dimension ldq).
+struct HostInverse {
+  std::size_t c = 0, kw = 0;
+  const double* wt = nullptr;
+  std::size_t ld = 0;
+  const int* columns = nullptr;
+  std::size_t k = 0;
+  const double* q = nullptr;
+  std::size_t ldq = 0, p = 0;
+};
+
+// w = W_C P^T P W_C^T z, P = I - Q Q^T (DeviceDense::apply_inverse); `work` and `u` are scratch.
+void host_apply_inverse(const HostInverse& h, const double* z, double* w, std::vector<double>& work,
+                        std::vector<double>& u);
 
 }  // namespace hetflow::nnls

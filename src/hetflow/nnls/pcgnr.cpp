@@ -4,7 +4,6 @@
 #include <array>
 #include <cmath>
 #include <limits>
-#include <numeric>
 #include <span>
 #include <type_traits>
 #include <utility>
@@ -64,24 +63,28 @@ double dot(std::size_t n, const double* x, const double* y) {
 // mapped once per solve, where the device route enqueues about twelve commands per iteration and waits
 // for each iteration's scalars, a fixed cost per iteration through PoCL. The answer goes to y_out.
 int solve_on_host(const core::Queue& q, std::size_t m, const DeviceMatrixView<double>& a, const core::Buffer<cl_int>& f,
-                  std::size_t k, const DeviceMatrixView<double>& wt, const core::Buffer<double>& b, double lambda,
-                  int max_iterations, double tolerance, core::Buffer<double>& y_out) {
+                  const InverseView<double>& h, const core::Buffer<double>& b, double lambda, int max_iterations,
+                  double tolerance, core::Buffer<double>& y_out) {
+  const std::size_t k = h.k;
   const bool tikhonov = lambda > 0.0;
   const double root = std::sqrt(lambda);
   const std::size_t rows = tikhonov ? m + k : m;
   const auto am = a.map(q, core::MapMode::read);
-  const auto wm = wt.map(q, core::MapMode::read);
+  const auto wm = h.wt.map(q, core::MapMode::read);
+  const auto cm = h.columns.map(q, core::MapMode::read, 0, k);
+  const auto qm = h.q.map(q, core::MapMode::read);
   const auto fm = f.map(q, core::MapMode::read, 0, k);
   const auto bm = b.map(q, core::MapMode::read, 0, m);
-  const double *matrix = am.data(), *inverse = wm.data();
+  const double* matrix = am.data();
   const int* columns = fm.data();
-  std::vector<double> r(rows), qv(rows), y(k), y_prev(k), z(k), w(k), p(k), full, u;
+  const HostInverse inverse{h.wt.rows, h.wt.cols, wm.data(), h.wt.ld, cm.data(), k, qm.data(), h.q.ld, h.q.cols};
+  std::vector<double> r(rows), qv(rows), y(k), y_prev(k), z(k), w(k), p(k), full, work, u;
   const auto product_t = [&] {  // z = [B; sqrt(lambda) I]^T r
     host_gemv_t(m, a.cols, 1.0, matrix, a.ld, columns, k, r.data(), 0.0, z.data(), full);
     if (tikhonov)
       for (std::size_t i = 0; i < k; ++i) z[i] += root * r[m + i];
   };
-  const auto precondition = [&] { host_apply_inverse(wt.rows, k, inverse, wt.ld, z.data(), w.data(), u); };
+  const auto precondition = [&] { host_apply_inverse(inverse, z.data(), w.data(), work, u); };
   Scalars s{};
   const auto start = [&](std::size_t cur) {
     std::copy(bm.data(), bm.data() + m, r.begin());
@@ -127,20 +130,18 @@ Pcgnr<Real>::Pcgnr(DeviceDense<Real>& dense, const core::Queue& queue, std::size
   q_ = core::Buffer<Real>(c, m + k);
   for (core::Buffer<Real>* v : {&y_, &y_prev_, &z_, &w_, &p_, &tail_}) *v = core::Buffer<Real>(c, k);
   scalars_ = core::Buffer<Real>(c, 4);
-  all_ = core::Buffer<cl_int>(c, k);
-  std::vector<cl_int> all(k);
-  std::iota(all.begin(), all.end(), 0);
-  all_.write(queue, std::span<const cl_int>(all));
+  s_ = core::Buffer<Real>(c, static_cast<std::size_t>(dense.tuning().cholesky_block));
 }
 
 template <class Real>
-int Pcgnr<Real>::solve(const DeviceMatrixView<Real>& a, const core::Buffer<cl_int>& f, std::size_t k,
-                       const DeviceMatrixView<Real>& wt, const core::Buffer<Real>& b, double lambda, int max_iterations,
-                       double tolerance) {
+int Pcgnr<Real>::solve(const DeviceMatrixView<Real>& a, const core::Buffer<cl_int>& f, const InverseView<Real>& h,
+                       const core::Buffer<Real>& b, double lambda, int max_iterations, double tolerance) {
   if constexpr (std::is_same_v<Real, double>) {
-    if (dense_.host_blas()) return solve_on_host(queue_, m_, a, f, k, wt, b, lambda, max_iterations, tolerance, y_);
+    if (dense_.host_blas()) return solve_on_host(queue_, m_, a, f, h, b, lambda, max_iterations, tolerance, y_);
   }
-  if (u_.size() < wt.rows) u_ = core::Buffer<Real>(queue_.context(), wt.rows);
+  const std::size_t k = h.k;
+  if (u_.size() < h.wt.rows) u_ = core::Buffer<Real>(queue_.context(), h.wt.rows);
+  if (s_.size() < h.q.cols) s_ = core::Buffer<Real>(queue_.context(), h.q.cols);
   const core::Queue& q = queue_;
   const bool tikhonov = lambda > 0.0;
   const Real root = static_cast<Real>(std::sqrt(lambda));
@@ -155,7 +156,7 @@ int Pcgnr<Real>::solve(const DeviceMatrixView<Real>& a, const core::Buffer<cl_in
     r_.copy_from(q, b, 0, 0, m_);
     if (tikhonov) r_.fill(q, Real(0), m_, k);  // the appended rows' right-hand side is 0
     dense_.gemv_t(q, Real(1), a, f, k, r_, Real(0), z_);
-    dense_.apply_inverse(q, wt, all_, z_, w_, u_);
+    dense_.apply_inverse(q, h, z_, w_, u_, s_);
     p_.copy_from(q, w_, 0, 0, k);
     dense_.dot(q, k, z_, w_, scalars_, cur);
     dense_.dot(q, k, z_, z_, scalars_, zz);
@@ -177,7 +178,7 @@ int Pcgnr<Real>::solve(const DeviceMatrixView<Real>& a, const core::Buffer<cl_in
       tail_.copy_from(q, r_, m_, 0, k);
       dense_.axpy(q, k, root, tail_, z_);
     }
-    dense_.apply_inverse(q, wt, all_, z_, w_, u_);
+    dense_.apply_inverse(q, h, z_, w_, u_, s_);
     dense_.dot(q, k, z_, w_, scalars_, next);
     dense_.dot(q, k, z_, z_, scalars_, zz);
     dense_.xpby_ratio(q, k, scalars_, next, cur, w_, p_);  // p = w + beta p

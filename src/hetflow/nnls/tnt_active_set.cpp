@@ -119,7 +119,7 @@ std::vector<Real> TntActiveSet<Real>::solve_on(const std::vector<int>& free, con
   // PCGNR from y = 0 every time, as the thesis does (Myre 2013, Sec. 5.4), so the under-determined case
   // leans to small-norm solutions.
   const core::WallTimer iterating;
-  stats.cg_iterations += pcgnr_.solve(problem_.a, inverse_.order_buffer(), k, inverse_.wt(), b_, options.lambda,
+  stats.cg_iterations += pcgnr_.solve(problem_.a, inverse_.order_buffer(), inverse_.view(), b_, options.lambda,
                                       options.max_cg_iterations, options.cg_tolerance);
   std::vector<Real> in_order(k), y(k);
   pcgnr_.y().read(queue_, std::span<Real>(in_order));
