@@ -17,6 +17,7 @@
 #include "hetflow/nnls/device_dense.hpp"
 #include "hetflow/nnls/gram_inverse.hpp"
 #include "hetflow/nnls/lapack.hpp"
+#include "hetflow/nnls/pcgnr.hpp"
 #include "test_devices.hpp"
 
 namespace hetflow::nnls {
@@ -474,6 +475,31 @@ TYPED_TEST(DeviceDenseTest, GatheredGemvsMatchHostLoops) {
     }
     // Each r_i lies within tol mag_i, so r . r within 2 tol sum mag_i^2, plus the sum's own rounding.
     EXPECT_LE(std::abs(rr - rr_ref), 3 * this->tol * rr_mag);
+
+    // Three points at once (X and R with leading dimensions past their rows): b - A(:, F) X(:, j) and their
+    // squared norms, as above per column.
+    const std::size_t points = 3;
+    const HostMatrix x = random_matrix<Real>(k, points, k + 1, rng);
+    const auto r_dev = this->upload(HostMatrix(m, points, m + 2), 3);
+    const std::vector<double> norms =
+        this->dense().residuals(this->queue(), a_dev, f_dev, k, this->upload(x, 2), this->upload(b), r_dev);
+    const HostMatrix rs = this->download(r_dev);
+    ASSERT_EQ(norms.size(), points);
+    for (std::size_t j = 0; j < points; ++j) {
+      double norm_ref = 0, norm_mag = 0;
+      for (std::size_t i = 0; i < m; ++i) {
+        double ref = b[i], mag = std::abs(b[i]);
+        for (std::size_t l = 0; l < k; ++l) {
+          const double term = a(i, static_cast<std::size_t>(f[l])) * x(l, j);
+          ref -= term;
+          mag += std::abs(term);
+        }
+        ASSERT_LE(std::abs(rs(i, j) - ref), this->tol * mag) << "R(" << i << ", " << j << ")";
+        norm_ref += ref * ref;
+        norm_mag += mag * mag;
+      }
+      EXPECT_LE(std::abs(norms[j] - norm_ref), 3 * this->tol * norm_mag) << "column " << j;
+    }
   }
 }
 
@@ -549,6 +575,57 @@ TYPED_TEST(DeviceDenseTest, CholeskyReportsTheFailingColumnAsLapackDoes) {
   }
   // A failure leaves nothing behind: the next factorisation succeeds.
   EXPECT_FALSE(this->dense().cholesky(this->queue(), this->upload(spd)).has_value());
+}
+
+// PCGNR keeps the iterate it stops at although it enqueues two iterations before reading a scalar: with
+// one iteration allowed, y = alpha H B^T b (alpha = z.w / q.q, q = B H B^T b), here with a shifted H so
+// that the second iterate differs from it; with none, y = 0.
+TYPED_TEST(DeviceDenseTest, PcgnrKeepsTheIterateItStopsAt) {
+  using Real = typename TypeParam::Real;
+  std::mt19937_64 rng(12);
+  const std::size_t m = 50, n = 30, k = 20;
+  const HostMatrix a = random_matrix<Real>(m, n, m, rng);
+  const std::vector<cl_int> f = random_indices(n, k, rng);
+  const auto a_dev = this->upload(a);
+  const auto aa = this->upload(HostMatrix(n, n, n));
+  this->dense().gram(this->queue(), a_dev, aa);
+  GramInverse<Real> inverse(this->dense(), this->queue(), n);
+  bool rebuilt = false;
+  ASSERT_TRUE(inverse.assign(aa, std::vector<int>(f.begin(), f.end()), 1.0, false, rebuilt));
+  const std::vector<int>& order = inverse.order();
+  const std::vector<double> b = random_vector<Real>(m, rng);
+  const auto b_dev = this->upload(b);
+  Pcgnr<Real> pcgnr(this->dense(), this->queue(), m, n);
+  const auto solve = [&](int iterations) {
+    EXPECT_EQ(pcgnr.solve(a_dev, inverse.order_buffer(), inverse.view(), b_dev, 0.0, iterations, 1e-14), iterations);
+    const std::vector<Real> y = pcgnr.y().to_vector(this->queue());
+    return std::vector<double>(y.begin(), y.begin() + static_cast<std::ptrdiff_t>(k));
+  };
+  // The first iterate on the host, with H z from apply_inverse.
+  std::vector<double> z(k, 0.0), q(m, 0.0);
+  for (std::size_t j = 0; j < k; ++j)
+    for (std::size_t i = 0; i < m; ++i) z[j] += a(i, static_cast<std::size_t>(order[j])) * b[i];
+  const auto w_dev = this->upload(std::vector<double>(k, 0.0));
+  const InverseView<Real> view = inverse.view();
+  const auto scratch = this->upload(std::vector<double>(view.wt.rows, 0.0));
+  this->dense().apply_inverse(this->queue(), view, this->upload(z), w_dev, scratch, scratch);
+  const std::vector<double> w = this->download(w_dev);
+  double zw = 0.0, qq = 0.0;
+  for (std::size_t j = 0; j < k; ++j) {
+    zw += z[j] * w[j];
+    for (std::size_t i = 0; i < m; ++i) q[i] += a(i, static_cast<std::size_t>(order[j])) * w[j];
+  }
+  for (const double v : q) qq += v * v;
+  const std::vector<double> first = solve(1), second = solve(2);
+  double gap = 0.0, norm = 0.0;
+  for (std::size_t j = 0; j < k; ++j) {
+    const double ref = zw / qq * w[j];
+    EXPECT_LE(std::abs(first[j] - ref), 100 * this->tol * std::abs(ref) + this->tol) << "y[" << j << "]";
+    gap = std::max(gap, std::abs(second[j] - first[j]));
+    norm = std::max(norm, std::abs(ref));
+  }
+  EXPECT_GT(gap, 1e-3 * norm);  // the second iterate is another point
+  for (const double v : solve(0)) EXPECT_EQ(v, 0.0);
 }
 
 TYPED_TEST(DeviceDenseTest, DotAndPcgnrVectorSteps) {

@@ -163,36 +163,6 @@ __kernel void dense_add_diagonal(const int n, __global real_t* restrict C, const
   if (i < n) C[c_off + i + (ulong)i * ldc] += value;
 }
 
-// y = alpha A(:, F) x + beta y (y of length m, x of length k) without forming A(:, F). A work-group
-// holds GEMV_ROWS consecutive rows and one chunk of F (get_group_id(1)); its GEMV_SLICES rows of
-// work-items take every GEMV_SLICES-th entry of the chunk, so a warp reads 32 consecutive entries of one
-// column. With one chunk the group writes y; with several it writes its partial sums to part (chunk-major,
-// m per chunk) for dense_sum_chunks, so that a few thousand rows still give every compute unit work.
-__kernel __attribute__((reqd_work_group_size(GEMV_ROWS, GEMV_SLICES, 1))) void dense_gemv_n_gather(
-    const int m, const int k, const int chunk, const real_t alpha, __global const real_t* restrict A, const ulong a_off,
-    const int lda, __global const int* restrict F, __global const real_t* restrict x, const real_t beta,
-    __global real_t* restrict y, __global real_t* restrict part) {
-  __local real_t sums[GEMV_SLICES][GEMV_ROWS];
-  const int lx = get_local_id(0), slice = get_local_id(1);
-  const int i = get_global_id(0), c = get_group_id(1);
-  const int end = min(k, (c + 1) * chunk);
-  real_t sum = 0;
-  if (i < m) {
-    A += a_off + i;
-#pragma unroll 4
-    for (int j = c * chunk + slice; j < end; j += GEMV_SLICES) sum += A[(ulong)F[j] * lda] * x[j];
-  }
-  sums[slice][lx] = sum;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (slice == 0 && i < m) {
-    for (int s = 1; s < GEMV_SLICES; ++s) sum += sums[s][lx];
-    if (get_num_groups(1) > 1)
-      part[(ulong)c * m + i] = sum;
-    else
-      y[i] = beta != 0 ? alpha * sum + beta * y[i] : alpha * sum;
-  }
-}
-
 // C (M x N) = alpha (the sum of `chunks` partial results, chunk-major, M x N each) + beta C, added in
 // order: the second stage of the split GEMMs and GEMVs.
 __kernel void dense_sum_chunks(const int M, const int N, const int chunks, const real_t alpha,
@@ -206,13 +176,19 @@ __kernel void dense_sum_chunks(const int M, const int N, const int chunks, const
   C[at] = beta != 0 ? alpha * sum + beta * C[at] : alpha * sum;
 }
 
-// C (M x N) = alpha A B + beta C for N <= GEMM_SKINNY (A: M x K, B: K x N): GramInverse's products with a
-// few columns, which a GEMM tile would pad to GEMM_TN. Laid out as dense_gemv_n_gather, each work-item
-// keeping N sums, so A is streamed once; several chunks of K write part for dense_sum_chunks.
+// C (M x N) = alpha A(:, F) B + beta C for N <= GEMM_SKINNY (A: M x *, F: K column indices, B: K x N),
+// without forming A(:, F): A(:, F) x (N = 1: TNT's products with A and W^T), the residuals of several
+// points at once, and GramInverse's products with a few columns, which a GEMM tile would pad to GEMM_TN
+// (F then 0, 1, ...). A work-group holds GEMV_ROWS consecutive rows and one chunk of F (get_group_id(1));
+// its GEMV_SLICES rows of work-items take every GEMV_SLICES-th entry of the chunk, so a warp reads 32
+// consecutive entries of one column, and each work-item keeps N sums, so A is streamed once. With one
+// chunk the group writes C; with several, its partial sums go to part (chunk-major, M x N each) for
+// dense_sum_chunks, so that a few thousand rows still give every compute unit work.
 __kernel __attribute__((reqd_work_group_size(GEMV_ROWS, GEMV_SLICES, 1))) void dense_gemm_skinny_nn(
     const int M, const int N, const int K, const int chunk, const real_t alpha, __global const real_t* restrict A,
-    const ulong a_off, const int lda, __global const real_t* restrict B, const ulong b_off, const int ldb,
-    const real_t beta, __global real_t* restrict C, const ulong c_off, const int ldc, __global real_t* restrict part) {
+    const ulong a_off, const int lda, __global const int* restrict F, __global const real_t* restrict B,
+    const ulong b_off, const int ldb, const real_t beta, __global real_t* restrict C, const ulong c_off, const int ldc,
+    __global real_t* restrict part) {
   __local real_t sums[GEMV_SLICES][GEMV_ROWS];
   const int lx = get_local_id(0), slice = get_local_id(1);
   const int i = get_global_id(0), c = get_group_id(1);
@@ -222,8 +198,9 @@ __kernel __attribute__((reqd_work_group_size(GEMV_ROWS, GEMV_SLICES, 1))) void d
   if (i < M) {
     A += a_off + i;
     B += b_off;
+#pragma unroll 4
     for (int p = c * chunk + slice; p < end; p += GEMV_SLICES) {
-      const real_t a = A[(ulong)p * lda];
+      const real_t a = A[(ulong)F[p] * lda];
       for (int l = 0; l < GEMM_SKINNY; ++l)
         if (l < N) acc[l] += a * B[p + (ulong)l * ldb];
     }
@@ -452,6 +429,18 @@ void dense_trsm_row(__global real_t* restrict A, const ulong off, const int ld, 
     for (int c = 0; c <= r; ++c) sum += T[r + c * CHOL_LD] * X[c + t * CHOL_NB];
     A12[r + (ulong)t * ld] = sum;
   }
+}
+
+// out[j] = R(:, j) . R(:, j) for the launch's columns of R (m rows), one work-group each.
+__kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1))) void dense_column_norms2(
+    const int m, __global const real_t* restrict R, const ulong r_off, const int ldr, __global real_t* restrict out) {
+  __local real_t part[REDUCE_WG];
+  const int j = get_group_id(0);
+  __global const real_t* col = R + r_off + (ulong)j * ldr;
+  real_t sum = 0;
+  for (int i = get_local_id(0); i < m; i += REDUCE_WG) sum += col[i] * col[i];
+  sum = group_sum(part, sum);
+  if (get_local_id(0) == 0) out[j] = sum;
 }
 
 // First stage of x . y: one partial sum per work-group (a grid-stride loop, so the group count is the

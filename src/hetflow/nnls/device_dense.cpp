@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <climits>
 #include <iterator>
+#include <numeric>
+#include <span>
 #include <string>
 #include <type_traits>
 
@@ -100,8 +102,8 @@ DeviceDense<Real>::DeviceDense(const core::Context& context, const DenseTuning& 
   inverse_factor_ = p.kernel("dense_inverse_factor");
   gather_ = p.kernel("dense_gather");
   add_diagonal_ = p.kernel("dense_add_diagonal");
-  gemv_n_ = p.kernel("dense_gemv_n_gather");
   sum_chunks_ = p.kernel("dense_sum_chunks");
+  column_norms_ = p.kernel("dense_column_norms2");
   skinny_nn_ = p.kernel("dense_gemm_skinny_nn");
   skinny_tn_ = p.kernel("dense_gemm_skinny_tn");
   gemv_t_ = p.kernel("dense_gemv_t_gather");
@@ -116,8 +118,9 @@ DeviceDense<Real>::DeviceDense(const core::Context& context, const DenseTuning& 
   no_stop_ = core::Buffer<cl_int>(context, 1);
   no_stop_.fill(core::Queue(context), 0).wait();
   partial_ = core::Buffer<Real>(context, static_cast<std::size_t>(tuning_.reduce_groups));
-  scalar_ = core::Buffer<Real>(context, 1);
+  scalar_ = core::Buffer<Real>(context, static_cast<std::size_t>(tuning_.gemm_skinny));
   part_ = core::Buffer<Real>(context, 1);
+  identity_ = core::Buffer<cl_int>(context, 1);
 }
 
 template <class Real>
@@ -198,19 +201,7 @@ core::Event DeviceDense<Real>::gemm(const core::Queue& q, bool a_transposed, Rea
     const std::size_t wg = static_cast<std::size_t>(tuning_.reduce_work_group);
     return skinny_tn_.launch(q, NDRange(c.cols * wg), NDRange(wg));
   }
-  if (!a_transposed && c.cols <= skinny) {
-    const std::size_t group_rows = static_cast<std::size_t>(tuning_.gemv_rows);
-    const std::size_t slices = static_cast<std::size_t>(tuning_.gemv_slices);
-    const std::size_t chunk = chunk_of(depth, blocks(c.rows, group_rows), 16 * slices);
-    const std::size_t chunks = std::max<std::size_t>(1, blocks(depth, chunk));
-    skinny_nn_.args(to_int(c.rows, "GEMM rows"), to_int(c.cols, "GEMM columns"), to_int(depth, "GEMM depth"),
-                    to_int(chunk, "GEMM chunk"), alpha, a.buffer, cl_ulong{a.offset}, static_cast<int>(a.ld), b.buffer,
-                    cl_ulong{b.offset}, static_cast<int>(b.ld), beta, c.buffer, cl_ulong{c.offset},
-                    static_cast<int>(c.ld), parts(q, chunks, c.rows * c.cols));
-    const core::Event done =
-        skinny_nn_.launch(q, NDRange(round_up(c.rows, group_rows), slices * chunks), NDRange(group_rows, slices));
-    return chunks > 1 ? sum_chunks(q, chunks, alpha, beta, c) : done;
-  }
+  if (!a_transposed && c.cols <= skinny) return skinny_nn(q, alpha, a, identity(q, depth), b, beta, c);
   return launch_gemm(q, a_transposed, alpha, a, b, beta, c, 0, no_stop_);
 }
 
@@ -353,14 +344,35 @@ core::Event DeviceDense<Real>::gemv_n(const core::Queue& q, Real alpha, const Ma
       return {};
     }
   }
-  const std::size_t m = a.rows, rows = static_cast<std::size_t>(tuning_.gemv_rows);
+  return skinny_nn(q, alpha, a, f, Matrix{x, k, 1, std::max<std::size_t>(k, 1), 0}, beta,
+                   Matrix{y, a.rows, 1, a.rows, 0});
+}
+
+template <class Real>
+core::Event DeviceDense<Real>::skinny_nn(const core::Queue& q, Real alpha, const Matrix& a, const Indices& f,
+                                         const Matrix& b, Real beta, const Matrix& c) {
+  const std::size_t rows = static_cast<std::size_t>(tuning_.gemv_rows);
   const std::size_t slices = static_cast<std::size_t>(tuning_.gemv_slices);
-  const std::size_t chunk = chunk_of(k, blocks(m, rows), 16 * slices),
-                    chunks = std::max<std::size_t>(1, blocks(k, chunk));
-  gemv_n_.args(to_int(m, "gemv_n m"), to_int(k, "gemv_n k"), to_int(chunk, "gemv_n chunk"), alpha, a.buffer,
-               cl_ulong{a.offset}, static_cast<int>(a.ld), f, x, beta, y, parts(q, chunks, m));
-  const core::Event done = gemv_n_.launch(q, NDRange(round_up(m, rows), slices * chunks), NDRange(rows, slices));
-  return chunks > 1 ? sum_chunks(q, chunks, alpha, beta, Matrix{y, m, 1, m, 0}) : done;
+  const std::size_t depth = b.rows, chunk = chunk_of(depth, blocks(c.rows, rows), 16 * slices);
+  const std::size_t chunks = std::max<std::size_t>(1, blocks(depth, chunk));
+  skinny_nn_.args(to_int(c.rows, "GEMM rows"), to_int(c.cols, "GEMM columns"), to_int(depth, "GEMM depth"),
+                  to_int(chunk, "GEMM chunk"), alpha, a.buffer, cl_ulong{a.offset}, static_cast<int>(a.ld), f, b.buffer,
+                  cl_ulong{b.offset}, static_cast<int>(b.ld), beta, c.buffer, cl_ulong{c.offset},
+                  static_cast<int>(c.ld), parts(q, chunks, c.rows * c.cols));
+  const core::Event done =
+      skinny_nn_.launch(q, NDRange(round_up(c.rows, rows), slices * chunks), NDRange(rows, slices));
+  return chunks > 1 ? sum_chunks(q, chunks, alpha, beta, c) : done;
+}
+
+template <class Real>
+const core::Buffer<cl_int>& DeviceDense<Real>::identity(const core::Queue& q, std::size_t n) {
+  if (identity_.size() < n) {
+    std::vector<cl_int> first(std::max(n, 2 * identity_.size()));
+    std::iota(first.begin(), first.end(), 0);
+    identity_ = Indices(q.context(), first.size());
+    identity_.write(q, std::span<const cl_int>(first));
+  }
+  return identity_;
 }
 
 template <class Real>
@@ -426,36 +438,50 @@ std::optional<std::size_t> DeviceDense<Real>::cholesky(const core::Queue& q, con
 template <class Real>
 double DeviceDense<Real>::residual(const core::Queue& q, const Matrix& a, const Indices& f, std::size_t k,
                                    const Vector& x, const Vector& b, const Vector& r) {
-  check_fits(a, "residual A");
-  const std::size_t m = a.rows;
-  check_length(b, m, "residual b");
-  check_length(r, m, "residual r");
-  if (m == 0) return 0.0;
+  return residuals(q, a, f, k, Matrix{x, k, 1, std::max<std::size_t>(k, 1), 0}, b, Matrix{r, a.rows, 1, a.rows, 0})[0];
+}
+
+template <class Real>
+std::vector<double> DeviceDense<Real>::residuals(const core::Queue& q, const Matrix& a, const Indices& f, std::size_t k,
+                                                 const Matrix& x, const Vector& b, const Matrix& r) {
+  check_fits(a, "residuals A");
+  check_fits(x, "residuals X");
+  check_fits(r, "residuals R");
+  const std::size_t m = a.rows, p = x.cols;
+  check_length(b, m, "residuals b");
+  check_length(f, k, "residuals F");
+  if (x.rows != k || r.rows != m || r.cols != p || p > static_cast<std::size_t>(tuning_.gemm_skinny))
+    throw core::Error("residuals: X must be k x p and R m x p, p <= gemm_skinny");
+  std::vector<double> rr(p, 0.0);
+  if (m == 0 || p == 0) return rr;
   if constexpr (std::is_same_v<Real, double>) {
     if (host_blas_) {
-      check_length(f, k, "residual F");
-      check_length(x, k, "residual x");
       const auto bm = b.map(q, core::MapMode::read, 0, m);
-      const auto rm = r.map(q, core::MapMode::write, 0, m);
-      std::copy(bm.data(), bm.data() + m, rm.data());
-      if (k > 0) {
-        const auto am = a.map(q, core::MapMode::read);
-        const auto columns = f.map(q, core::MapMode::read, 0, k);
-        const auto xm = x.map(q, core::MapMode::read, 0, k);
-        host_gemv_n(m, a.cols, -1.0, am.data(), a.ld, columns.data(), k, xm.data(), 1.0, rm.data(), host_work_);
+      const auto rm = r.map(q, core::MapMode::write);
+      const auto am = a.map(q, core::MapMode::read);
+      const auto columns = f.map(q, core::MapMode::read, 0, k);
+      const auto xm = x.map(q, core::MapMode::read);
+      for (std::size_t j = 0; j < p; ++j) {
+        double* const column = rm.data() + j * r.ld;
+        std::copy(bm.data(), bm.data() + m, column);
+        if (k > 0)
+          host_gemv_n(m, a.cols, -1.0, am.data(), a.ld, columns.data(), k, xm.data() + j * x.ld, 1.0, column,
+                      host_work_);
+        for (std::size_t i = 0; i < m; ++i) rr[j] += column[i] * column[i];
       }
-      double rr = 0.0;
-      for (std::size_t i = 0; i < m; ++i) rr += rm.data()[i] * rm.data()[i];
       return rr;
     }
   }
-  Vector out = r;
-  out.copy_from(q, b, 0, 0, m);
-  if (k > 0) gemv_n(q, Real(-1), a, f, k, x, Real(1), r);
-  dot(q, m, r, r, scalar_, 0);
-  Real rr = 0;
-  scalar_.read(q, std::span<Real>(&rr, 1));
-  return static_cast<double>(rr);
+  Vector out = r.buffer;
+  for (std::size_t j = 0; j < p; ++j) out.copy_from(q, b, 0, r.offset + j * r.ld, m);
+  if (k > 0) skinny_nn(q, Real(-1), a, f, x, Real(1), r);
+  const std::size_t wg = static_cast<std::size_t>(tuning_.reduce_work_group);
+  column_norms_.args(to_int(m, "residuals m"), r.buffer, cl_ulong{r.offset}, static_cast<int>(r.ld), scalar_);
+  column_norms_.launch(q, NDRange(p * wg), NDRange(wg));
+  std::vector<Real> values(p);
+  scalar_.read(q, std::span<Real>(values), 0);
+  std::copy(values.begin(), values.end(), rr.begin());
+  return rr;
 }
 
 template <class Real>

@@ -145,6 +145,10 @@ class DeviceDense {
   // r = b - A(:, F) x (F the first k entries of f, x of length k), and returns r . r, read back.
   double residual(const core::Queue& q, const Matrix& a, const Indices& f, std::size_t k, const Vector& x,
                   const Vector& b, const Vector& r);
+  // R(:, j) = b - A(:, F) X(:, j) for the p <= gemm_skinny columns of X (k x p), A read once; returns the
+  // p values R(:, j) . R(:, j), read back together.
+  std::vector<double> residuals(const core::Queue& q, const Matrix& a, const Indices& f, std::size_t k, const Matrix& x,
+                                const Vector& b, const Matrix& r);
 
   // scalars[index] = x . y over n entries, left on the device (two-stage reduction).
   core::Event dot(const core::Queue& q, std::size_t n, const Vector& x, const Vector& y, const Vector& scalars,
@@ -175,6 +179,11 @@ class DeviceDense {
   std::size_t chunk_of(std::size_t depth, std::size_t groups, std::size_t least, std::size_t per_unit = 8) const;
   // part_, large enough for `chunks` results of `size` values when there are several.
   const core::Buffer<Real>& parts(const core::Queue& q, std::size_t chunks, std::size_t size);
+  // C = alpha A(:, F) B + beta C for B of at most gemm_skinny columns (F: b.rows column indices).
+  core::Event skinny_nn(const core::Queue& q, Real alpha, const Matrix& a, const Indices& f, const Matrix& b, Real beta,
+                        const Matrix& c);
+  // 0, 1, ..., n - 1 (at least), on the device.
+  const core::Buffer<cl_int>& identity(const core::Queue& q, std::size_t n);
   // C = alpha (the sum of part_'s chunks) + beta C.
   core::Event sum_chunks(const core::Queue& q, std::size_t chunks, Real alpha, Real beta, const Matrix& c);
 
@@ -182,13 +191,14 @@ class DeviceDense {
   std::size_t compute_units_;
   bool host_blas_ = false;
   std::vector<double> host_work_, host_u_;  // the host route's scratch
-  core::Kernel gemm_, gather_, inverse_factor_, add_diagonal_, gemv_n_, sum_chunks_, skinny_nn_, skinny_tn_, gemv_t_,
-      potrf_diag_, trsm_row_, dot_partial_, sum_partials_, axpy_, axpy_ratio_, xpby_ratio_;
+  core::Kernel gemm_, gather_, inverse_factor_, add_diagonal_, sum_chunks_, column_norms_, skinny_nn_, skinny_tn_,
+      gemv_t_, potrf_diag_, trsm_row_, dot_partial_, sum_partials_, axpy_, axpy_ratio_, xpby_ratio_;
   core::Buffer<cl_int> info_;     // the failed Cholesky column + 1, or 0
   core::Buffer<cl_int> no_stop_;  // a zero, the stop flag of GEMMs outside a factorisation
   core::Buffer<Real> partial_;    // first-stage sums of dot()
-  core::Buffer<Real> scalar_;     // residual()'s r . r
+  core::Buffer<Real> scalar_;     // residuals()'s squared norms
   core::Buffer<Real> part_;       // partial results of the split GEMVs and GEMMs
+  core::Buffer<cl_int> identity_;  // identity()
 };
 
 extern template class DeviceDense<float>;

@@ -129,7 +129,7 @@ Pcgnr<Real>::Pcgnr(DeviceDense<Real>& dense, const core::Queue& queue, std::size
   r_ = core::Buffer<Real>(c, m + k);
   q_ = core::Buffer<Real>(c, m + k);
   for (core::Buffer<Real>* v : {&y_, &y_prev_, &z_, &w_, &p_, &tail_}) *v = core::Buffer<Real>(c, k);
-  scalars_ = core::Buffer<Real>(c, 4);
+  scalars_ = core::Buffer<Real>(c, 12);
   s_ = core::Buffer<Real>(c, static_cast<std::size_t>(dense.tuning().cholesky_block));
 }
 
@@ -146,10 +146,37 @@ int Pcgnr<Real>::solve(const DeviceMatrixView<Real>& a, const core::Buffer<cl_in
   const bool tikhonov = lambda > 0.0;
   const Real root = static_cast<Real>(std::sqrt(lambda));
   const std::size_t rows = tikhonov ? m_ + k : m_;  // length of r and q
-  const auto read = [&] {
-    std::array<Real, 4> s{};
-    scalars_.read(q, std::span<Real>(s));
-    return Scalars{s[0], s[1], s[2], s[3]};
+  // Iteration t keeps its q.q, z.z and z.w in slots stage(t) + 0, 1, 2 (three stages in turn), so the
+  // start and the first two iterations, which always run, are enqueued before the host reads anything:
+  // one wait instead of three. The control (iterate) then sees their scalars as if each had been read on
+  // its own, and what it keeps is fixed up afterwards: y holds the second iterate, y_prev the first.
+  const auto stage = [](std::size_t t) { return 4 * (t % 3); };
+  std::array<Real, 12> seen{};
+  const auto read = [&](std::size_t from, std::size_t count) {
+    scalars_.read(q, std::span<Real>(seen.data() + from, count), from);
+  };
+  std::size_t t = 0;  // the iteration iterate() is at
+  const auto enqueue_step = [&](std::size_t it) {
+    const std::size_t before = stage(it - 1) + 2, now = stage(it);
+    y_prev_.copy_from(q, y_, 0, 0, k);
+    dense_.gemv_n(q, Real(1), a, f, k, p_, Real(0), q_);
+    if (tikhonov) {  // q's tail: sqrt(lambda) p
+      tail_.fill(q, Real(0), 0, k);
+      dense_.axpy(q, k, root, p_, tail_);
+      q_.copy_from(q, tail_, 0, m_, k);
+    }
+    dense_.dot(q, rows, q_, q_, scalars_, now);
+    dense_.axpy_ratio(q, k, scalars_, before, now, Real(1), p_, y_);      // y += alpha p
+    dense_.axpy_ratio(q, rows, scalars_, before, now, Real(-1), q_, r_);  // r -= alpha q
+    dense_.gemv_t(q, Real(1), a, f, k, r_, Real(0), z_);
+    if (tikhonov) {  // z = [B; sqrt(lambda) I]^T r
+      tail_.copy_from(q, r_, m_, 0, k);
+      dense_.axpy(q, k, root, tail_, z_);
+    }
+    dense_.apply_inverse(q, h, z_, w_, u_, s_);
+    dense_.dot(q, k, z_, w_, scalars_, now + 2);
+    dense_.dot(q, k, z_, z_, scalars_, now + 1);
+    dense_.xpby_ratio(q, k, scalars_, now + 2, before, w_, p_);  // p = w + beta p
   };
   const auto start = [&](std::size_t cur) {
     y_.fill(q, Real(0), 0, k);
@@ -158,34 +185,40 @@ int Pcgnr<Real>::solve(const DeviceMatrixView<Real>& a, const core::Buffer<cl_in
     dense_.gemv_t(q, Real(1), a, f, k, r_, Real(0), z_);
     dense_.apply_inverse(q, h, z_, w_, u_, s_);
     p_.copy_from(q, w_, 0, 0, k);
-    dense_.dot(q, k, z_, w_, scalars_, cur);
-    dense_.dot(q, k, z_, z_, scalars_, zz);
-    return read();
+    dense_.dot(q, k, z_, w_, scalars_, stage(0) + 2);
+    dense_.dot(q, k, z_, z_, scalars_, stage(0) + 1);
+    enqueue_step(1);
+    enqueue_step(2);
+    read(0, seen.size());
+    Scalars s{};
+    s[cur] = seen[stage(0) + 2];
+    s[zz] = seen[stage(0) + 1];
+    return s;
   };
   const auto step = [&](std::size_t cur, std::size_t next) {
-    y_prev_.copy_from(q, y_, 0, 0, k);
-    dense_.gemv_n(q, Real(1), a, f, k, p_, Real(0), q_);
-    if (tikhonov) {  // q's tail: sqrt(lambda) p
-      tail_.fill(q, Real(0), 0, k);
-      dense_.axpy(q, k, root, p_, tail_);
-      q_.copy_from(q, tail_, 0, m_, k);
+    if (++t > 2) {
+      enqueue_step(t);
+      read(stage(t), 3);
     }
-    dense_.dot(q, rows, q_, q_, scalars_, qq);
-    dense_.axpy_ratio(q, k, scalars_, cur, qq, Real(1), p_, y_);      // y += alpha p
-    dense_.axpy_ratio(q, rows, scalars_, cur, qq, Real(-1), q_, r_);  // r -= alpha q
-    dense_.gemv_t(q, Real(1), a, f, k, r_, Real(0), z_);
-    if (tikhonov) {  // z = [B; sqrt(lambda) I]^T r
-      tail_.copy_from(q, r_, m_, 0, k);
-      dense_.axpy(q, k, root, tail_, z_);
-    }
-    dense_.apply_inverse(q, h, z_, w_, u_, s_);
-    dense_.dot(q, k, z_, w_, scalars_, next);
-    dense_.dot(q, k, z_, z_, scalars_, zz);
-    dense_.xpby_ratio(q, k, scalars_, next, cur, w_, p_);  // p = w + beta p
-    return read();
+    Scalars s{};
+    s[qq] = seen[stage(t)];
+    s[zz] = seen[stage(t) + 1];
+    s[next] = seen[stage(t) + 2];
+    s[cur] = seen[stage(t - 1) + 2];
+    return s;
   };
-  const auto restore = [&] { y_.copy_from(q, y_prev_, 0, 0, k); };
-  return iterate(start, step, restore, std::numeric_limits<Real>::epsilon(), max_iterations, tolerance);
+  bool restored = false;
+  const auto restore = [&] {
+    restored = true;
+    if (t == 1)
+      y_.fill(q, Real(0), 0, k);  // the start's y
+    else
+      y_.copy_from(q, y_prev_, 0, 0, k);
+  };
+  const int iterations = iterate(start, step, restore, std::numeric_limits<Real>::epsilon(), max_iterations, tolerance);
+  if (!restored && iterations == 0) y_.fill(q, Real(0), 0, k);
+  if (!restored && iterations == 1) y_.copy_from(q, y_prev_, 0, 0, k);
+  return iterations;
 }
 
 template class Pcgnr<float>;

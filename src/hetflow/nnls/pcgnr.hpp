@@ -10,8 +10,9 @@ namespace hetflow::nnls {
 // CGNR left-preconditioned with the inverse that GramInverse keeps (Saad, Iterative Methods, 2nd ed., Alg. 9.7), TNT's
 // inner solver: min ||B y - b||^2 + lambda ||y||^2 over y, B = A(:, F) gathered on the fly, from y = 0. With lambda > 0
 // the operator is B stacked on sqrt(lambda) I (Tikhonov), carried as the k-entry tail of the residual r and of q = B p.
-// The dot products stay on the device; the host reads four scalars per iteration to stop (on a device that is the
-// host's cores, DenseTuning::cpu_blas, all of it runs on the host): ||B^T r|| <= tolerance ||B^T b|| (the thesis sets
+// The dot products stay on the device; the host reads their values once for the start and the first two iterations
+// (PCGNR runs at least two), then once per iteration, to stop (on a device that is the host's cores,
+// DenseTuning::cpu_blas, all of it runs on the host): ||B^T r|| <= tolerance ||B^T b|| (the thesis sets
 // none), or a rise of ||B^T r|| below sqrt(eps) ||B^T b|| (past the attainable accuracy, see pcgnr.cpp), or a
 // breakdown.
 template <class Real>
@@ -35,7 +36,7 @@ class Pcgnr {
   std::size_t m_;
   // r and q hold m + n entries (the Tikhonov tail); the others n.
   core::Buffer<Real> r_, q_, y_, y_prev_, z_, w_, p_, tail_, u_, s_;  // u, s: apply_inverse's scratch
-  core::Buffer<Real> scalars_;  // q.q, z.z and z.w of two consecutive iterations (see pcgnr.cpp)
+  core::Buffer<Real> scalars_;  // q.q, z.z and z.w of three consecutive iterations (see pcgnr.cpp)
 };
 
 extern template class Pcgnr<float>;

@@ -28,9 +28,9 @@ enum class TntDeletion {
   most_negative,
   // The default: step_back with a projected line search. Each loop tries x(a) = max(0, x + a (y - x))
   // for a = 1 (the projection of y: every y <= 0 leaves F at once), then a halfway to step_back's
-  // step a0, and so on (4 tries, one GEMV each, no factorisation), and takes the largest a whose x(a)
-  // scores below step_back's point x(a0); all zeros of x(a) leave F. If none does, the loop is
-  // step_back's. The feasible point's score still falls in every loop, so trials are accepted as with
+  // step a0, and so on (4 tries, scored with x(a0) in one pass over A, no factorisation), and takes
+  // the largest a whose x(a) scores below step_back's point x(a0); all zeros of x(a) leave F. If none
+  // does, the loop is step_back's. The feasible point's score still falls in every loop, so trials are accepted as with
   // step_back (same KKT guarantee). Ignores deletions_per_loop in the projected loops. It needs
   // fewer factorisations than step_back on well-conditioned problems (the loops after a batch insertion
   // collapse to about one) and about as many on ill-conditioned ones (there y is far from feasible, the
@@ -101,8 +101,8 @@ struct TntResult : Solution {
 // (GramInverse; the normal equations' squared condition number does not limit the answer's accuracy).
 // The device does every O(n^2) or larger step (AA = A^T A once per matrix, gathers, the preconditioner's
 // updates, GEMVs); the host keeps the index sets and reads back the gradient once per outer iteration,
-// the subproblem's solution once per deletion loop, one flag per preconditioner update and one scalar
-// per PCGNR iteration.
+// the subproblem's solution and the projected points' scores once per deletion loop, one flag per
+// preconditioner update and PCGNR's scalars (see Pcgnr).
 //
 // Stops when the KKT conditions hold to TntOptions::tolerance (converged), when not even the single
 // most attractive insertion lowers the residual (rounding or rank deficiency: converged only if the

@@ -58,8 +58,8 @@ TntActiveSet<Real>::TntActiveSet(DeviceDense<Real>& dense, const core::Queue& qu
   const std::size_t m = std::max<std::size_t>(m_, 1), n = std::max<std::size_t>(n_, 1);
   b_ = core::Buffer<Real>(c, m);
   r_ = core::Buffer<Real>(c, m);
-  rp_ = core::Buffer<Real>(c, m);
-  xp_ = core::Buffer<Real>(c, n);
+  rp_ = core::Buffer<Real>(c, m * (static_cast<std::size_t>(batch_tries) + 1));
+  xp_ = core::Buffer<Real>(c, n * (static_cast<std::size_t>(batch_tries) + 1));
   g_ = core::Buffer<Real>(c, n);
   all_ = core::Buffer<cl_int>(c, n);
   std::vector<cl_int> all(n);
@@ -141,14 +141,26 @@ void TntActiveSet<Real>::evaluate(const std::vector<Real>& y, double lambda, dou
 }
 
 template <class Real>
-double TntActiveSet<Real>::score_of(const std::vector<double>& x, double lambda) {
-  const std::size_t k = x.size();
-  double xx = 0.0;
-  for (const double v : x) xx += v * v;
-  std::vector<Real> xr(k);  // written without waiting: residual() waits for the queue
-  for (std::size_t i = 0; i < k; ++i) xr[slot_[i]] = static_cast<Real>(x[i]);
-  xp_.write(queue_, std::span<const Real>(xr), 0, core::Blocking::no);
-  return std::sqrt(dense_.residual(queue_, problem_.a, inverse_.order_buffer(), k, xp_, b_, rp_) + lambda * xx);
+std::vector<double> TntActiveSet<Real>::scores_of(const std::vector<std::vector<double>>& points, double lambda) {
+  const std::size_t k = slot_.size(), most = static_cast<std::size_t>(dense_.tuning().gemm_skinny);
+  std::vector<double> scores;
+  for (std::size_t first = 0; first < points.size(); first += most) {
+    const std::size_t p = std::min(most, points.size() - first);
+    std::vector<Real> x(k * p);  // written without waiting: residuals() waits for the queue
+    std::vector<double> xx(p, 0.0);
+    for (std::size_t j = 0; j < p; ++j)
+      for (std::size_t i = 0; i < k; ++i) {
+        const double v = points[first + j][i];
+        x[j * k + slot_[i]] = static_cast<Real>(v);
+        xx[j] += v * v;
+      }
+    if (!x.empty()) xp_.write(queue_, std::span<const Real>(x), 0, core::Blocking::no);
+    const std::vector<double> rr =
+        dense_.residuals(queue_, problem_.a, inverse_.order_buffer(), k, {xp_, k, p, std::max<std::size_t>(k, 1), 0},
+                         b_, {rp_, m_, p, m_, 0});
+    for (std::size_t j = 0; j < p; ++j) scores.push_back(std::sqrt(rr[j] + lambda * xx[j]));
+  }
+  return scores;
 }
 
 template <class Real>
@@ -183,20 +195,27 @@ typename TntActiveSet<Real>::LsqStats TntActiveSet<Real>::lsq(Trial& t, std::siz
         }
         return xa;
       };
-      const double floor = score_of(point(a0), options.lambda);
-      bool moved = false;
-      for (int j = 0; j < batch_tries && !moved; ++j) {
+      // x(a0) and the tries, scored together (A read once).
+      std::vector<std::vector<double>> points{point(a0)};
+      std::vector<double> steps;
+      for (int j = 0; j < batch_tries; ++j) {
         const double a = a0 + (1.0 - a0) * std::ldexp(1.0, -j);
         if (a <= a0) break;
-        std::vector<double> xa = point(a);
-        const double score = score_of(xa, options.lambda);
-        if (!(score < floor)) continue;
+        steps.push_back(a);
+        points.push_back(point(a));
+      }
+      const std::vector<double> scores = scores_of(points, options.lambda);
+      const double floor = scores[0];
+      bool moved = false;
+      for (std::size_t j = 0; j < steps.size() && !moved; ++j) {
+        if (!(scores[j + 1] < floor)) continue;
+        const std::vector<double>& xa = points[j + 1];
         std::vector<int> gone;
         for (std::size_t i = 0; i < k; ++i) {
           t.x[static_cast<std::size_t>(t.free[i])] = xa[i];
           if (!(xa[i] > 0)) gone.push_back(t.free[i]);
         }
-        t.score = score;
+        t.score = scores[j + 1];
         t.free = without(t.free, gone);
         t.bound = merged(t.bound, gone);
         moved = true;

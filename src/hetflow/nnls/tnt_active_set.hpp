@@ -56,8 +56,9 @@ class TntActiveSet {
   // order, read back.
   std::vector<Real> solve_on(const std::vector<int>& free, const TntOptions& options, TntResult& result,
                              LsqStats& stats);
-  // The score of the feasible x (on the F of the last solve_on, in its order), in scratch buffers.
-  double score_of(const std::vector<double>& x, double lambda);
+  // The scores of feasible points x (on the F of the last solve_on, in its order), in scratch buffers,
+  // up to gemm_skinny of them per pass over A.
+  std::vector<double> scores_of(const std::vector<std::vector<double>>& points, double lambda);
   // r = b - A_s(:, F) y on the device for the last solve_on's F and y; ||r|| and the score.
   void evaluate(const std::vector<Real>& y, double lambda, double& residual, double& score);
   // Makes the preconditioner the inverse of AA(F, F) (+ the accumulated shift), raising the shift
