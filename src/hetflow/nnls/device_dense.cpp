@@ -461,14 +461,16 @@ std::vector<double> DeviceDense<Real>::residuals(const core::Queue& q, const Mat
       const auto am = a.map(q, core::MapMode::read);
       const auto columns = f.map(q, core::MapMode::read, 0, k);
       const auto xm = x.map(q, core::MapMode::read);
+      // X scattered over all of A's columns, so that one DGEMM reads A once for the p points.
+      host_work_.assign(a.cols * p, 0.0);
       for (std::size_t j = 0; j < p; ++j) {
-        double* const column = rm.data() + j * r.ld;
-        std::copy(bm.data(), bm.data() + m, column);
-        if (k > 0)
-          host_gemv_n(m, a.cols, -1.0, am.data(), a.ld, columns.data(), k, xm.data() + j * x.ld, 1.0, column,
-                      host_work_);
-        for (std::size_t i = 0; i < m; ++i) rr[j] += column[i] * column[i];
+        std::copy(bm.data(), bm.data() + m, rm.data() + j * r.ld);
+        for (std::size_t i = 0; i < k; ++i)
+          host_work_[j * a.cols + static_cast<std::size_t>(columns.data()[i])] = xm.data()[i + j * x.ld];
       }
+      if (k > 0) host_gemm(false, m, p, a.cols, -1.0, am.data(), a.ld, host_work_.data(), a.cols, 1.0, rm.data(), r.ld);
+      for (std::size_t j = 0; j < p; ++j)
+        for (std::size_t i = 0; i < m; ++i) rr[j] += rm.data()[i + j * r.ld] * rm.data()[i + j * r.ld];
       return rr;
     }
   }
