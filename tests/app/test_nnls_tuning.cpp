@@ -43,14 +43,14 @@ double norm2(const nnls::Vector& v) {
 struct ClassCase {
   std::size_t n;
   double kappa;
-  double default_work;  // rc 0.2, ec 1.2
+  double default_work;  // rc 0.8, ec 1.2 (TntOptions)
   double tuned_work;
 };
 
 TEST(TntConstantsTuning, TunedConstantsBeatTheDefaultsAndKeepTheKktPoint) {
   const core::DeviceSet devices = test::test_device();
   if (!devices.device(0).info.fp64) GTEST_SKIP() << "the test device has no FP64";
-  for (const ClassCase& c : {ClassCase{200, 1e2, 45.6, 30.0}, ClassCase{100, 1e6, 132.3, 94.9}}) {
+  for (const ClassCase& c : {ClassCase{200, 1e2, 18.0, 14.4}, ClassCase{100, 1e6, 91.4, 71.0}}) {
     SCOPED_TRACE("kappa " + std::to_string(c.kappa));
     TntClass problem_class;
     problem_class.name = "test";
@@ -134,9 +134,9 @@ TEST_F(TntConstantsDatabase, TheClassGivesItsConstantsBack) {
   EXPECT_EQ(choose_tnt_constants(device("GPU Y"), "svc", {}, {}, db()).reduction, 0.85);  // not timed there
 
   c = choose_tnt_constants(device(), "", std::nullopt, std::nullopt, db());
-  EXPECT_EQ(c.reduction, 0.2);  // nnls::TntOptions' defaults
+  EXPECT_EQ(c.reduction, 0.8);  // nnls::TntOptions' defaults
   EXPECT_EQ(c.expansion, 1.2);
-  EXPECT_EQ(describe(c), "rc 0.2 (default), ec 1.2 (default)");
+  EXPECT_EQ(describe(c), "rc 0.8 (default), ec 1.2 (default)");
   EXPECT_FALSE(c.record.contains("class"));
 }
 
@@ -220,7 +220,7 @@ TEST_F(NnlsTuningCommand, TheTunedClassIsWhatNnlsUses) {
           device(),
       env());
   ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_NE(r.output.find("defaults: ec=1.20, rc=0.20, "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("defaults: ec=1.20, rc=0.80, "), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("annealing search: 6 of 133 settings evaluated"), std::string::npos) << r.output;
   const nlohmann::json db = json_file("db.json");
   ASSERT_EQ(db.at("entries").size(), 1u);
@@ -263,7 +263,7 @@ TEST_F(NnlsTuningCommand, TheTunedClassIsWhatNnlsUses) {
       << r.output;
   r = run_hetflow("nnls A.npy b.npy -o plain --device " + device(), env());
   ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_NE(r.output.find("TNT constants: rc 0.2 (default), ec 1.2 (default)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("TNT constants: rc 0.8 (default), ec 1.2 (default)"), std::string::npos) << r.output;
   EXPECT_EQ(json_file("plain/report.json").at("constants").at("rc_source"), "default");
 }
 

@@ -384,13 +384,13 @@ TEST_F(TntTest, IterationLogIsConsistent) {
   EXPECT_GE(kkt_report(A, p.b, limited.x).min_x, 0.0);
 }
 
-// The thesis's deletion rule (most negative y first; Myre 2013, App. E.2) also terminates; where the
-// active set is well resolved it finds FNNLS's, and on the kappa 1e8 problem where its LSQ raises the
-// residual it stops by rule 5.6.6 of App. E.1 with a diagnosis, still feasible and no worse than where
-// it started (scaled gradient 1.5e-6 left, residual 2.9e-7 ||b|| above FNNLS's; step_back, the default,
-// converges there).
+// The thesis's deletion rule (most negative y first; Myre 2013, App. E.2) with its constants (rc 0.2,
+// ec 1.2) also terminates; where the active set is well resolved it finds FNNLS's, and on the kappa 1e8
+// problem where its LSQ raises the residual it stops by rule 5.6.6 of App. E.1 with a diagnosis, still
+// feasible and no worse than where it started (scaled gradient 1.5e-6 left, residual 2.9e-7 ||b|| above
+// FNNLS's; the default rule converges there).
 TEST_F(TntTest, SpecDeletionRuleTerminates) {
-  const TntOptions spec_rule{.deletion = TntDeletion::most_negative};
+  const TntOptions spec_rule{.reduction = 0.2, .expansion = 1.2, .deletion = TntDeletion::most_negative};
   const Matrix A = random_matrix(80, 60, 1e4, 21);
   const Problem p = with_active_set(A, 0.5, 22);
   const TntResult s = tnt().solve(A, p.b, spec_rule);
@@ -412,14 +412,15 @@ TEST_F(TntTest, SpecDeletionRuleTerminates) {
 }
 
 // The default deletion rule (batch: a projected line search before each step_back loop) reaches the
-// same KKT point as Lawson-Hanson's step_back with fewer factorisations on a well-conditioned SVC
-// problem, and at most a fifth more on an ill-conditioned one, where releasing variables below FNNLS's
-// tolerance costs batch more trials than step_back (kappa 1e8: 411 against 354; 306 against 281 without).
+// same KKT point as Lawson-Hanson's step_back with fewer factorisations, on a well-conditioned SVC problem
+// (16 against 25) as on an ill-conditioned one (189 against 245). At the thesis's rc 0.2 the latter
+// took batch more (406 against 354): its small batches release variables below FNNLS's tolerance in
+// more trials.
 TEST_F(TntTest, BatchDeletionSavesFactorisations) {
-  for (const double kappa : {1e2, 1e8}) {
+  for (const auto& [kappa, active] : {std::pair<double, double>{1e2, 0.25}, {1e8, 0.05}}) {
     SCOPED_TRACE("kappa " + std::to_string(kappa));
     const Matrix A = svc_host({200, 200, kappa, SvcMode::geometric, 5, {}});
-    const Problem p = with_active_set(A, 0.05, 7);
+    const Problem p = with_active_set(A, active, 7);
     const TntResult batch = tnt().solve(A, p.b, {.deletion = TntDeletion::batch});
     const TntResult step_back = tnt().solve(A, p.b, {.deletion = TntDeletion::step_back});
     for (const TntResult* s : {&batch, &step_back}) {
@@ -429,10 +430,8 @@ TEST_F(TntTest, BatchDeletionSavesFactorisations) {
     EXPECT_NEAR(batch.residual_norm, step_back.residual_norm, 1e-10 * norm2(p.b));
     if (kappa <= 1e4) {
       EXPECT_EQ(zeros(batch.x), zeros(step_back.x));
-      EXPECT_LT(batch.factorizations, step_back.factorizations);
-    } else {
-      EXPECT_LE(batch.factorizations, step_back.factorizations * 6 / 5);
     }
+    EXPECT_LT(batch.factorizations, step_back.factorizations);
   }
 }
 

@@ -167,7 +167,7 @@ CLI::App* add_nnls_command(CLI::App& app, NnlsRequest& r) {
   };
   auto* rc = cmd->add_option_function<double>(
                     "--rc", [&r](const double& v) { r.reduction = v; },
-                    "tnt: reduction constant, in (0, 1) (default: the --class's, else 0.2)")
+                    "tnt: reduction constant, in (0, 1) (default: the --class's, else 0.8)")
                  ->check(constant(reduction_error, "in (0, 1)"));
   auto* ec = cmd->add_option_function<double>(
                     "--ec", [&r](const double& v) { r.expansion = v; },

@@ -20,14 +20,17 @@ const std::vector<std::string>& tnt_files() {
   return files;
 }
 
-// "0.05", "0.10", ... : two decimals, so the database holds the constants as a user writes them.
+// Two decimals, so the database holds the constants as a user writes them.
+std::string two_decimals(double value) {
+  char text[16];
+  std::snprintf(text, sizeof text, "%.2f", value);
+  return text;
+}
+
+// "0.05", "0.10", ...
 std::vector<std::string> grid(double lowest, double highest, double step) {
   std::vector<std::string> values;
-  for (int k = 0; lowest + step * k <= highest + 1e-9; ++k) {
-    char text[16];
-    std::snprintf(text, sizeof text, "%.2f", lowest + step * k);
-    values.push_back(text);
-  }
+  for (int k = 0; lowest + step * k <= highest + 1e-9; ++k) values.push_back(two_decimals(lowest + step * k));
   return values;
 }
 
@@ -73,13 +76,14 @@ tune::Tunable tnt_constants_tunable(const core::DeviceSet& devices, const TntCla
   if (objective == TntObjective::work)
     problem +=
         "; work = factorisations + " + core::shortest_text(nnls::tnt_work_per_cg_iteration) + " PCGNR iterations";
+  const nnls::TntOptions defaults;  // the search starts from them
   tune::Tunable t{tnt_constants_name,
                   tnt_files(),
                   problem_class.name,
                   std::move(problem),
                   tune::TuningSpace({tune::Dimension::ordered("rc", grid(0.05, 0.95, 0.05)),
                                      tune::Dimension::ordered("ec", grid(1.05, 2.0, 0.15))}),
-                  {{"rc", "0.20"}, {"ec", "1.20"}},
+                  {{"rc", two_decimals(defaults.reduction)}, {"ec", two_decimals(defaults.expansion)}},
                   {},
                   {},
                   "",
