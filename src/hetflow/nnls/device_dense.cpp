@@ -278,10 +278,8 @@ void DeviceDense<Real>::clear_failure(const core::Queue& q) {
 }
 
 template <class Real>
-bool DeviceDense<Real>::failed(const core::Queue& q) {
-  cl_int info = 0;
-  info_.read(q, std::span<cl_int>(&info, 1));
-  return info != 0;
+void DeviceDense<Real>::read_failure(const core::Queue& q, cl_int& into) {
+  info_.read(q, std::span<cl_int>(&into, 1), 0, core::Blocking::no);
 }
 
 template <class Real>

@@ -134,8 +134,10 @@ class DeviceDense {
                              bool transposed);
   // Forgets an earlier factor_inverse failure.
   void clear_failure(const core::Queue& q);
-  // Whether a factor_inverse since clear_failure() failed; waits for it.
-  bool failed(const core::Queue& q);
+  // Reads into `into` whether a factor_inverse since clear_failure() failed (0: none did), without
+  // waiting: the value is there once the queue has been waited for. `into` should be pinned memory
+  // (core::PinnedBuffer), which a read fills while the device runs on.
+  void read_failure(const core::Queue& q, cl_int& into);
 
   // w = H z for H = W_C P^T P W_C^T (InverseView): two gathered GEMVs over Wt and, with p > 0, four over Q;
   // scratch u holds c values, s p.

@@ -10,6 +10,7 @@ template <class Real>
 GramInverse<Real>::GramInverse(DeviceDense<Real>& dense, const core::Queue& queue, std::size_t n)
     : dense_(dense),
       queue_(queue),
+      failure_(queue, 1),
       n_(std::max<std::size_t>(n, 1)),
       block_(static_cast<std::size_t>(dense.tuning().cholesky_block)) {
   rows_ = 2 * n_ + block_;
@@ -53,8 +54,9 @@ void GramInverse<Real>::positions(const std::vector<int>& variables, std::vector
 }
 
 template <class Real>
-bool GramInverse<Real>::assign(const Matrix& aa, const std::vector<int>& free, double shift, bool rebuild,
+void GramInverse<Real>::assign(const Matrix& aa, const std::vector<int>& free, double shift, bool rebuild,
                                bool& rebuilt) {
+  checked_ = false;
   std::vector<char> wanted(aa.cols, 0), present(aa.cols, 0);
   for (const int j : free) wanted[static_cast<std::size_t>(j)] = 1;
   for (const int j : order_) present[static_cast<std::size_t>(j)] = 1;
@@ -65,7 +67,7 @@ bool GramInverse<Real>::assign(const Matrix& aa, const std::vector<int>& free, d
     if (!present[static_cast<std::size_t>(j)]) added.push_back(j);
   const std::size_t held = held_.size(), after = free.size();
   rebuilt = rebuild || shift != shift_ || 3 * leaving.size() > held || c_ + added.size() > 2 * after + block_;
-  if (leaving.size() == pending_.size() && added.empty() && !rebuilt) return true;
+  if (leaving.size() == pending_.size() && added.empty() && !rebuilt) return;
   dense_.clear_failure(queue_);
   if (rebuilt) {
     current_ = spare();
@@ -81,9 +83,15 @@ bool GramInverse<Real>::assign(const Matrix& aa, const std::vector<int>& free, d
     append(aa, added, shift);
   }
   publish();
-  const bool factored = !dense_.failed(queue_);
-  staged_.clear();  // failed() waited for the queue
-  return factored;
+  dense_.read_failure(queue_, failure_[0]);
+  checked_ = true;
+}
+
+template <class Real>
+bool GramInverse<Real>::factored() {
+  queue_.finish();
+  staged_.clear();
+  return !checked_ || failure_[0] == 0;
 }
 
 template <class Real>

@@ -36,10 +36,14 @@ class GramInverse {
   GramInverse(DeviceDense<Real>& dense, const core::Queue& queue, std::size_t n);
 
   // Makes H the inverse of AA(F, F) + shift I for F = `free` (any order, no repeats): updated from
-  // the current set, or rebuilt when `rebuild` is set or updating would not pay. Returns false when a
-  // pivot was not positive (rounding on nearly dependent columns): the caller raises the shift and calls
-  // again; W is then undefined until that call. `rebuilt` tells which way it went.
-  bool assign(const Matrix& aa, const std::vector<int>& free, double shift, bool rebuild, bool& rebuilt);
+  // the current set, or rebuilt when `rebuild` is set or updating would not pay. `rebuilt` tells which
+  // way it went. Enqueued without waiting, so that PCGNR's commands follow at once; factored() tells
+  // whether it worked.
+  void assign(const Matrix& aa, const std::vector<int>& free, double shift, bool rebuild, bool& rebuilt);
+  // Whether every pivot of the last assign() was positive; waits for the queue (usually idle by then).
+  // If not (rounding on nearly dependent columns), W is undefined: the caller raises the shift and
+  // assigns again, rebuilding.
+  bool factored();
 
   // Remembers the current set (and W) for rollback(); writes out a pending removal.
   void checkpoint();
@@ -80,6 +84,8 @@ class GramInverse {
 
   DeviceDense<Real>& dense_;
   core::Queue queue_;
+  core::PinnedBuffer<cl_int> failure_;  // the last assign's failure flag, read without waiting
+  bool checked_ = false;                // the last assign factored something, so failure_ tells
   std::size_t n_, rows_, block_;  // rows_: Wt's leading dimension (2n + block), block_: cholesky_block
   std::array<core::Buffer<Real>, 3> w_;
   core::Buffer<Real> x_, v_, q_, sigma_, p_;

@@ -61,10 +61,11 @@ double dot(std::size_t n, const double* x, const double* y) {
 
 // PCGNR on the host's cores, for a device that is those cores (DenseTuning::cpu_blas): every buffer
 // mapped once per solve, where the device route enqueues about twelve commands per iteration and waits
-// for each iteration's scalars, a fixed cost per iteration through PoCL. The answer goes to y_out.
+// for each iteration's scalars, a fixed cost per iteration through PoCL. The answer goes to y_out and
+// y_host.
 int solve_on_host(const core::Queue& q, std::size_t m, const DeviceMatrixView<double>& a, const core::Buffer<cl_int>& f,
                   const InverseView<double>& h, const core::Buffer<double>& b, double lambda, int max_iterations,
-                  double tolerance, core::Buffer<double>& y_out) {
+                  double tolerance, core::Buffer<double>& y_out, std::span<double> y_host) {
   const std::size_t k = h.k;
   const bool tikhonov = lambda > 0.0;
   const double root = std::sqrt(lambda);
@@ -116,6 +117,7 @@ int solve_on_host(const core::Queue& q, std::size_t m, const DeviceMatrixView<do
   const int iterations =
       iterate(start, step, restore, std::numeric_limits<double>::epsilon(), max_iterations, tolerance);
   if (k > 0) y_out.write(q, std::span<const double>(y));
+  std::copy(y.begin(), y.end(), y_host.begin());
   return iterations;
 }
 
@@ -123,7 +125,7 @@ int solve_on_host(const core::Queue& q, std::size_t m, const DeviceMatrixView<do
 
 template <class Real>
 Pcgnr<Real>::Pcgnr(DeviceDense<Real>& dense, const core::Queue& queue, std::size_t m, std::size_t n)
-    : dense_(dense), queue_(queue), m_(m) {
+    : dense_(dense), queue_(queue), m_(m), iterates_(queue, 2 * std::max<std::size_t>(n, 1)) {
   const core::Context& c = queue.context();
   const std::size_t k = std::max<std::size_t>(n, 1);
   r_ = core::Buffer<Real>(c, m + k);
@@ -136,10 +138,13 @@ Pcgnr<Real>::Pcgnr(DeviceDense<Real>& dense, const core::Queue& queue, std::size
 template <class Real>
 int Pcgnr<Real>::solve(const DeviceMatrixView<Real>& a, const core::Buffer<cl_int>& f, const InverseView<Real>& h,
                        const core::Buffer<Real>& b, double lambda, int max_iterations, double tolerance) {
+  const std::size_t k = h.k, half = iterates_.size() / 2;
   if constexpr (std::is_same_v<Real, double>) {
-    if (dense_.host_blas()) return solve_on_host(queue_, m_, a, f, h, b, lambda, max_iterations, tolerance, y_);
+    if (dense_.host_blas()) {
+      answer_ = iterates_.span().first(k);
+      return solve_on_host(queue_, m_, a, f, h, b, lambda, max_iterations, tolerance, y_, iterates_.span().first(k));
+    }
   }
-  const std::size_t k = h.k;
   if (u_.size() < h.wt.rows) u_ = core::Buffer<Real>(queue_.context(), h.wt.rows);
   if (s_.size() < h.q.cols) s_ = core::Buffer<Real>(queue_.context(), h.q.cols);
   const core::Queue& q = queue_;
@@ -152,7 +157,12 @@ int Pcgnr<Real>::solve(const DeviceMatrixView<Real>& a, const core::Buffer<cl_in
   // its own, and what it keeps is fixed up afterwards: y holds the second iterate, y_prev the first.
   const auto stage = [](std::size_t t) { return 4 * (t % 3); };
   std::array<Real, 12> seen{};
-  const auto read = [&](std::size_t from, std::size_t count) {
+  // The current iterate comes along with each read of the scalars (into half `it` % 2 of iterates_),
+  // so that the answer is usually on the host when the control stops.
+  std::array<std::size_t, 2> held{0, 0};  // the iterate in each half (0: none yet)
+  const auto read = [&](std::size_t from, std::size_t count, std::size_t it) {
+    y_.read(q, iterates_.span().subspan((it % 2) * half, k), 0, core::Blocking::no);
+    held[it % 2] = it;
     scalars_.read(q, std::span<Real>(seen.data() + from, count), from);
   };
   std::size_t t = 0;  // the iteration iterate() is at
@@ -189,7 +199,7 @@ int Pcgnr<Real>::solve(const DeviceMatrixView<Real>& a, const core::Buffer<cl_in
     dense_.dot(q, k, z_, z_, scalars_, stage(0) + 1);
     enqueue_step(1);
     enqueue_step(2);
-    read(0, seen.size());
+    read(0, seen.size(), 2);
     Scalars s{};
     s[cur] = seen[stage(0) + 2];
     s[zz] = seen[stage(0) + 1];
@@ -198,7 +208,7 @@ int Pcgnr<Real>::solve(const DeviceMatrixView<Real>& a, const core::Buffer<cl_in
   const auto step = [&](std::size_t cur, std::size_t next) {
     if (++t > 2) {
       enqueue_step(t);
-      read(stage(t), 3);
+      read(stage(t), 3, t);
     }
     Scalars s{};
     s[qq] = seen[stage(t)];
@@ -218,6 +228,14 @@ int Pcgnr<Real>::solve(const DeviceMatrixView<Real>& a, const core::Buffer<cl_in
   const int iterations = iterate(start, step, restore, std::numeric_limits<Real>::epsilon(), max_iterations, tolerance);
   if (!restored && iterations == 0) y_.fill(q, Real(0), 0, k);
   if (!restored && iterations == 1) y_.copy_from(q, y_prev_, 0, 0, k);
+  // The answer on the host: read with the scalars, or (kept the first iterate) read now.
+  const std::size_t kept = static_cast<std::size_t>(restored ? iterations - 1 : iterations);
+  const std::span<Real> answer = iterates_.span().subspan((kept % 2) * half, k);
+  if (kept == 0)
+    std::fill(answer.begin(), answer.end(), Real(0));
+  else if (held[kept % 2] != kept)
+    y_.read(q, answer);
+  answer_ = answer;
   return iterations;
 }
 

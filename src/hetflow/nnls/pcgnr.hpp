@@ -1,5 +1,6 @@
 #pragma once
 #include <cstddef>
+#include <span>
 
 #include "hetflow/core/buffer.hpp"
 #include "hetflow/core/context.hpp"
@@ -29,6 +30,9 @@ class Pcgnr {
             const core::Buffer<Real>& b, double lambda, int max_iterations, double tolerance);
 
   const core::Buffer<Real>& y() const { return y_; }
+  // The answer on the host: its k entries, read while the iterations ran (each iterate is read as it is
+  // enqueued, so the answer needs no read of its own).
+  std::span<const Real> answer() const { return answer_; }
 
  private:
   DeviceDense<Real>& dense_;
@@ -37,6 +41,8 @@ class Pcgnr {
   // r and q hold m + n entries (the Tikhonov tail); the others n.
   core::Buffer<Real> r_, q_, y_, y_prev_, z_, w_, p_, tail_, u_, s_;  // u, s: apply_inverse's scratch
   core::Buffer<Real> scalars_;  // q.q, z.z and z.w of three consecutive iterations (see pcgnr.cpp)
+  core::PinnedBuffer<Real> iterates_;  // two iterates on the host: iterate t in half t % 2
+  std::span<const Real> answer_;
 };
 
 extern template class Pcgnr<float>;

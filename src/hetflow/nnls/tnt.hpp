@@ -94,8 +94,9 @@ struct TntResult : Solution {
   int factorizations = 0, rebuilds = 0;
   std::vector<TntIteration> log;
   // Where the host's wall clock went: setup is A's scaling (and upload) and A^T A, shared by the right-hand
-  // sides of one call; then the factorisations and PCGNR. The rest of a solve is gradients, residuals and
-  // line searches.
+  // sides of one call; then the factorisations (the host's part: the device runs them ahead of PCGNR,
+  // whose first read waits for both, so their device time counts in cg_seconds) and PCGNR. The rest of
+  // a solve is gradients, residuals and line searches.
   double setup_seconds = 0.0, factor_seconds = 0.0, cg_seconds = 0.0;
 };
 
@@ -105,8 +106,8 @@ struct TntResult : Solution {
 // (GramInverse; the normal equations' squared condition number does not limit the answer's accuracy).
 // The device does every O(n^2) or larger step (AA = A^T A once per matrix, gathers, the preconditioner's
 // updates, GEMVs); the host keeps the index sets and reads back the gradient once per outer iteration,
-// the subproblem's solution and the projected points' scores once per deletion loop, one flag per
-// preconditioner update and PCGNR's scalars (see Pcgnr).
+// the projected points' scores once per deletion loop, and PCGNR's scalars (see Pcgnr), with which
+// the subproblem's solution and the preconditioner update's failure flag arrive.
 //
 // Stops when the KKT conditions hold to TntOptions::tolerance (converged), when not even the single
 // most attractive insertion lowers the residual (rounding or rank deficiency: converged only if the

@@ -68,27 +68,17 @@ TntActiveSet<Real>::TntActiveSet(DeviceDense<Real>& dense, const core::Queue& qu
 }
 
 template <class Real>
-void TntActiveSet<Real>::factor(const std::vector<int>& free, TntResult& result) {
-  bool rebuild = fresh_;
-  fresh_ = false;
-  for (;;) {
-    bool rebuilt = false;
-    ++result.factorizations;
-    const bool factored = inverse_.assign(problem_.aa, free, shift_, rebuild, rebuilt);
-    if (rebuilt) ++result.rebuilds;
-    if (factored) return;
-    // The thesis's epsilon <- 10 epsilon, AA += epsilon I (Myre 2013, App. E.2 step 5), applied to each
-    // reduced matrix instead of AA so that AA stays as set up and the next right-hand side starts from it.
-    // AA(F, F) has a unit diagonal (scaled columns) and entries of at most 1 in size, so a shift of k
-    // makes it diagonally dominant: beyond that only non-finite entries can make the factorisation fail.
-    const std::size_t k = free.size();
-    epsilon_ *= 10.0;
-    shift_ += epsilon_;
-    rebuild = true;
-    if (shift_ > 100.0 * static_cast<double>(k))
-      throw core::Error("TNT: AA(F, F) (" + std::to_string(k) + " x " + std::to_string(k) +
-                        ") did not factor with a diagonal shift of " + text(shift_));
-  }
+void TntActiveSet<Real>::raise_shift(std::size_t k) {
+  // The thesis's epsilon <- 10 epsilon, AA += epsilon I (Myre 2013, App. E.2 step 5), applied to each
+  // reduced matrix instead of AA so that AA stays as set up and the next right-hand side starts from it.
+  // AA(F, F) has a unit diagonal (scaled columns) and entries of at most 1 in size, so a shift of k
+  // makes it diagonally dominant: beyond that only non-finite entries can make the factorisation fail.
+  epsilon_ *= 10.0;
+  shift_ += epsilon_;
+  rebuild_ = true;
+  if (shift_ > 100.0 * static_cast<double>(k))
+    throw core::Error("TNT: AA(F, F) (" + std::to_string(k) + " x " + std::to_string(k) +
+                      ") did not factor with a diagonal shift of " + text(shift_));
 }
 
 template <class Real>
@@ -107,24 +97,37 @@ std::vector<Real> TntActiveSet<Real>::solve_on(const std::vector<int>& free, con
                                                TntResult& result, LsqStats& stats) {
   const std::size_t k = free.size();
   if (k == 0) return {};
-  // Both steps end by reading from the device, so their host times are their own.
-  const core::WallTimer factoring;
-  factor(free, result);
-  result.factor_seconds += factoring.seconds();
+  for (;;) {
+    // The preconditioner's update and PCGNR are enqueued back to back: PCGNR's first read waits for
+    // both, and its answer is dropped if a pivot failed (rare: rounding on nearly dependent columns).
+    const core::WallTimer factoring;
+    bool rebuilt = false;
+    ++result.factorizations;
+    inverse_.assign(problem_.aa, free, shift_, rebuild_, rebuilt);
+    rebuild_ = false;
+    if (rebuilt) ++result.rebuilds;
+    result.factor_seconds += factoring.seconds();
+    // PCGNR from y = 0 every time, as the thesis does (Myre 2013, Sec. 5.4), so the under-determined
+    // case leans to small-norm solutions.
+    const core::WallTimer iterating;
+    const int iterations = pcgnr_.solve(problem_.a, inverse_.order_buffer(), inverse_.view(), b_, options.lambda,
+                                        options.max_cg_iterations, options.cg_tolerance);
+    const bool factored = inverse_.factored();
+    result.cg_seconds += iterating.seconds();
+    if (factored) {
+      stats.cg_iterations += iterations;
+      break;
+    }
+    raise_shift(k);
+  }
   const std::vector<int>& order = inverse_.order();
   std::vector<std::size_t> position(n_);
   for (std::size_t p = 0; p < k; ++p) position[static_cast<std::size_t>(order[p])] = p;
   slot_.resize(k);
   for (std::size_t i = 0; i < k; ++i) slot_[i] = position[static_cast<std::size_t>(free[i])];
-  // PCGNR from y = 0 every time, as the thesis does (Myre 2013, Sec. 5.4), so the under-determined case
-  // leans to small-norm solutions.
-  const core::WallTimer iterating;
-  stats.cg_iterations += pcgnr_.solve(problem_.a, inverse_.order_buffer(), inverse_.view(), b_, options.lambda,
-                                      options.max_cg_iterations, options.cg_tolerance);
-  std::vector<Real> in_order(k), y(k);
-  pcgnr_.y().read(queue_, std::span<Real>(in_order));
+  const std::span<const Real> in_order = pcgnr_.answer();
+  std::vector<Real> y(k);
   for (std::size_t i = 0; i < k; ++i) y[i] = in_order[slot_[i]];
-  result.cg_seconds += iterating.seconds();
   return y;
 }
 
@@ -286,7 +289,7 @@ TntResult TntActiveSet<Real>::solve(const Vector& b, const TntOptions& options) 
   b_.write(queue_, std::span<const Real>(b_real));
   epsilon_ = problem_.epsilon;
   shift_ = 0.0;
-  fresh_ = true;
+  rebuild_ = true;
   const double tol = problem_.tolerance, release = problem_.release_tolerance;
   const int max_outer = options.max_outer_iterations > 0 ? options.max_outer_iterations : static_cast<int>(3 * n_);
 

@@ -52,8 +52,8 @@ class TntActiveSet {
   // entry t.x is the feasible point to step back from and t.score its score; on return the solution, with
   // r on the device.
   LsqStats lsq(Trial& t, std::size_t deletions_per_loop, const TntOptions& options, TntResult& result);
-  // Brings the preconditioner to F and runs PCGNR on F (in the preconditioner's order); returns y in F's
-  // order, read back.
+  // Brings the preconditioner to F (the inverse of AA(F, F) + the accumulated shift) and runs PCGNR on F
+  // (in the preconditioner's order); returns y in F's order.
   std::vector<Real> solve_on(const std::vector<int>& free, const TntOptions& options, TntResult& result,
                              LsqStats& stats);
   // The scores of feasible points x (on the F of the last solve_on, in its order), in scratch buffers,
@@ -61,9 +61,9 @@ class TntActiveSet {
   std::vector<double> scores_of(const std::vector<std::vector<double>>& points, double lambda);
   // r = b - A_s(:, F) y on the device for the last solve_on's F and y; ||r|| and the score.
   void evaluate(const std::vector<Real>& y, double lambda, double& residual, double& score);
-  // Makes the preconditioner the inverse of AA(F, F) (+ the accumulated shift), raising the shift
-  // tenfold after each failure (App. E.2 steps 4 and 5).
-  void factor(const std::vector<int>& free, TntResult& result);
+  // After a failed factorisation of AA(F, F) (+ the accumulated shift), k = |F|: raises the shift
+  // tenfold (App. E.2 steps 4 and 5) and has the next one rebuild the preconditioner.
+  void raise_shift(std::size_t k);
   // g = A_s^T r (- lambda x), the negative gradient, read back.
   Vector gradient(const Trial& t, double lambda);
 
@@ -76,7 +76,7 @@ class TntActiveSet {
   GramInverse<Real> inverse_;
   Pcgnr<Real> pcgnr_;
   std::vector<std::size_t> slot_;       // slot_[i]: where the i-th variable of the last solve_on's F lies in its order
-  bool fresh_ = true;                   // the next factor() builds the preconditioner anew (a new right-hand side)
+  bool rebuild_ = true;                 // the next solve_on builds the preconditioner anew (a new right-hand side)
   double epsilon_ = 0.0, shift_ = 0.0;  // this solve's current epsilon and its extra diagonal shift
 };
 
