@@ -34,7 +34,7 @@ def test_a_tuning_finds_and_stores_what_the_cli_does(tmp_path):
     assert mine == theirs
     assert r.best == theirs["best"] and r.best_cost == theirs["best_seconds"]
     assert r.cost_unit == "work" and r.search == "annealing" and r.space_size == 133 and len(r.trials) == 6
-    assert r.defaults == {"ec": "1.20", "rc": "0.20"} and r.defaults_cost is not None
+    assert r.defaults == {"ec": "1.20", "rc": "0.80"} and r.defaults_cost is not None
     assert r.best_cost == min(t["cost"] for t in r.trials if t["cost"] is not None)
     assert r.best_over_worst >= r.best_over_mean >= 1
     assert r.database == str(tmp_path / "py.json")
