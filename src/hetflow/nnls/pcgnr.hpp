@@ -30,8 +30,8 @@ class Pcgnr {
             const core::Buffer<Real>& b, double lambda, int max_iterations, double tolerance);
 
   const core::Buffer<Real>& y() const { return y_; }
-  // The answer on the host: its k entries, read while the iterations ran (each iterate is read as it is
-  // enqueued, so the answer needs no read of its own).
+  // The answer on the host: its k entries, read with the scalars (only a first iterate kept after a
+  // breakdown needs a read of its own).
   std::span<const Real> answer() const { return answer_; }
 
  private:

@@ -44,8 +44,8 @@ enum class TntDeletion {
 struct TntOptions {
   // rc: a first trial inserts rc |C| of the candidates C, each next one rc times fewer. Not the thesis's
   // 0.2 but near its tuned dipole value (0.82): with the batch deletion rule nearly every first trial is
-  // accepted, so rc sets the batch size, and small batches only add outer iterations (docs/nnls.md, "Tuned
-  // constants per problem class").
+  // accepted, so rc sets the batch size, and small batches only add outer iterations (docs/nnls.md,
+  // "Larger first batches, and PCGNR's reads carrying the answer").
   double reduction = 0.8;
   double expansion = 1.2;  // ec: a batch holds at most ceil(ec k), k the last accepted batch
   double rel_tol = 0;      // a trial is accepted when its residual < best * (1 - rel_tol)
