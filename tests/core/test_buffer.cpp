@@ -62,6 +62,25 @@ TEST(CoreBuffer, NonBlockingTransfersCompleteThroughEvents) {
   EXPECT_GE(w.seconds(), 0.0);
 }
 
+// The enqueue_ forms ask for no event: an in-order queue's later blocking read shows that they ran, in order.
+TEST(CoreBuffer, EventFreeCommandsRunInQueueOrder) {
+  const DeviceSet ds = test::test_device();
+  const Queue& q = ds.compute(0);
+  const std::vector<double> host = {1, 2, 3, 4, 5, 6};
+  std::vector<double> early(3, 0.0);
+  Buffer<double> a(ds.context(0), 6), b(ds.context(0), 6);
+  a.enqueue_write(q, std::span<const double>(host));
+  b.enqueue_fill(q, -1.0);
+  b.enqueue_copy_from(q, a, 1, 2, 3);  // b = -1 -1 2 3 4 -1
+  a.enqueue_fill(q, 9.0, 4, 2);        // a = 1 2 3 4 9 9
+  b.enqueue_read(q, std::span<double>(early), 1);
+  EXPECT_EQ(a.to_vector(q), (std::vector<double>{1, 2, 3, 4, 9, 9}));
+  EXPECT_EQ(early, (std::vector<double>{-1, 2, 3}));
+  EXPECT_EQ(b.to_vector(q), (std::vector<double>{-1, -1, 2, 3, 4, -1}));
+  EXPECT_THROW(a.enqueue_fill(q, 0.0, 5, 2), Error);
+  EXPECT_THROW(b.enqueue_copy_from(q, a, 4, 0, 3), Error);
+}
+
 TEST(CoreBuffer, OutOfRangeTransfersAreRefused) {
   const DeviceSet ds = test::test_device();
   const Queue& q = ds.compute(0);

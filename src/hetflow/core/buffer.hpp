@@ -56,8 +56,8 @@ class Mapping {
   std::size_t size_;
 };
 
-// A typed device buffer; sizes and offsets count elements of T. Every transfer checks its range and
-// returns its event; non-blocking transfers keep the host memory alive until the event completes.
+// A typed device buffer; sizes and offsets count elements of T. Every transfer checks its range; all but the
+// enqueue_ forms return its event, and non-blocking transfers keep the host memory alive until it completes.
 template <class T>
 class Buffer {
   static_assert(std::is_trivially_copyable_v<T>, "device buffers hold trivially copyable elements");
@@ -74,28 +74,11 @@ class Buffer {
 
   Event write(const Queue& q, std::span<const T> src, std::size_t offset = 0, Blocking b = Blocking::yes,
               std::span<const Event> wait = {}) {
-    check_range("write", offset, src.size());
-    if (src.empty()) return {};
-    const auto list = raw_events(wait);
-    cl_event e = nullptr;
-    check(clEnqueueWriteBuffer(q.get(), get(), b == Blocking::yes, offset * sizeof(T), src.size_bytes(), src.data(),
-                               count(list), data(list), &e),
-          "clEnqueueWriteBuffer");
-    trace::record(q, "write", e, src.size_bytes());
-    return Event(e);
+    return Event(transfer_command(q, src, offset, b, raw_events(wait), true));
   }
-
   Event read(const Queue& q, std::span<T> dst, std::size_t offset = 0, Blocking b = Blocking::yes,
              std::span<const Event> wait = {}) const {
-    check_range("read", offset, dst.size());
-    if (dst.empty()) return {};
-    const auto list = raw_events(wait);
-    cl_event e = nullptr;
-    check(clEnqueueReadBuffer(q.get(), get(), b == Blocking::yes, offset * sizeof(T), dst.size_bytes(), dst.data(),
-                              count(list), data(list), &e),
-          "clEnqueueReadBuffer");
-    trace::record(q, "read", e, dst.size_bytes());
-    return Event(e);
+    return Event(transfer_command(q, dst, offset, b, raw_events(wait), true));
   }
 
   std::vector<T> to_vector(const Queue& q) const {
@@ -107,33 +90,30 @@ class Buffer {
   // Sets `n` elements from `offset` to `value` on the device (clEnqueueFillBuffer).
   Event fill(const Queue& q, const T& value, std::size_t offset = 0, std::size_t n = to_end,
              std::span<const Event> wait = {}) {
-    static_assert(sizeof(T) <= 128 && (sizeof(T) & (sizeof(T) - 1)) == 0,
-                  "fill needs an element size that is a power of two up to 128 bytes");
-    if (n == to_end) n = size_ - std::min(offset, size_);
-    check_range("fill", offset, n);
-    if (n == 0) return {};
-    const auto list = raw_events(wait);
-    cl_event e = nullptr;
-    check(clEnqueueFillBuffer(q.get(), get(), &value, sizeof(T), offset * sizeof(T), n * sizeof(T), count(list),
-                              data(list), &e),
-          "clEnqueueFillBuffer");
-    trace::record(q, "fill", e, n * sizeof(T));
-    return Event(e);
+    return Event(fill_command(q, value, offset, n, raw_events(wait), true));
   }
 
   // Copies `n` elements of `src` (same context) from `src_offset` to `dst_offset` of this buffer.
   Event copy_from(const Queue& q, const Buffer& src, std::size_t src_offset, std::size_t dst_offset, std::size_t n,
                   std::span<const Event> wait = {}) {
-    src.check_range("copy source", src_offset, n);
-    check_range("copy destination", dst_offset, n);
-    if (n == 0) return {};
-    const auto list = raw_events(wait);
-    cl_event e = nullptr;
-    check(clEnqueueCopyBuffer(q.get(), src.get(), get(), src_offset * sizeof(T), dst_offset * sizeof(T),
-                              n * sizeof(T), count(list), data(list), &e),
-          "clEnqueueCopyBuffer");
-    trace::record(q, "copy", e, n * sizeof(T));
-    return Event(e);
+    return Event(copy_command(q, src, src_offset, dst_offset, n, raw_events(wait), true));
+  }
+
+  // The same commands without an event, non-blocking, for chains of commands whose end a later blocking
+  // read or a finish shows: on NVIDIA's OpenCL with a profiling queue an event more than doubles the host's
+  // cost of a command. The host memory of a write or read must live until then.
+  void enqueue_write(const Queue& q, std::span<const T> src, std::size_t offset = 0) {
+    drop(transfer_command(q, src, offset, Blocking::no, {}, false));
+  }
+  void enqueue_read(const Queue& q, std::span<T> dst, std::size_t offset = 0) const {
+    drop(transfer_command(q, dst, offset, Blocking::no, {}, false));
+  }
+  void enqueue_fill(const Queue& q, const T& value, std::size_t offset = 0, std::size_t n = to_end) {
+    drop(fill_command(q, value, offset, n, {}, false));
+  }
+  void enqueue_copy_from(const Queue& q, const Buffer& src, std::size_t src_offset, std::size_t dst_offset,
+                         std::size_t n) {
+    drop(copy_command(q, src, src_offset, dst_offset, n, {}, false));
   }
 
   Mapping<T> map(const Queue& q, MapMode mode, std::size_t offset = 0, std::size_t n = to_end) const {
@@ -146,6 +126,58 @@ class Buffer {
  private:
   void check_range(const char* op, std::size_t offset, std::size_t n) const {
     if (offset > size_ || n > size_ - offset) detail::throw_range(op, offset, n, size_);
+  }
+  // Each command asks for an event when its caller keeps it or tracing records it; record() retains its own.
+  static cl_event* slot(cl_event& e, bool keep) { return keep || trace::enabled() ? &e : nullptr; }
+  static void drop(cl_event e) {
+    if (e) check(clReleaseEvent(e), "clReleaseEvent");
+  }
+  // A write (from const host memory) or a read (into it).
+  template <class U>
+  cl_event transfer_command(const Queue& q, std::span<U> host, std::size_t offset, Blocking b,
+                            const std::vector<cl_event>& list, bool keep) const {
+    constexpr bool writing = std::is_const_v<U>;
+    check_range(writing ? "write" : "read", offset, host.size());
+    if (host.empty()) return nullptr;
+    cl_event e = nullptr;
+    const cl_bool blocking = b == Blocking::yes;
+    const std::size_t at = offset * sizeof(T);
+    if constexpr (writing)
+      check(clEnqueueWriteBuffer(q.get(), get(), blocking, at, host.size_bytes(), host.data(), count(list), data(list),
+                                 slot(e, keep)),
+            "clEnqueueWriteBuffer");
+    else
+      check(clEnqueueReadBuffer(q.get(), get(), blocking, at, host.size_bytes(), host.data(), count(list), data(list),
+                                slot(e, keep)),
+            "clEnqueueReadBuffer");
+    trace::record(q, writing ? "write" : "read", e, host.size_bytes());
+    return e;
+  }
+  cl_event fill_command(const Queue& q, const T& value, std::size_t offset, std::size_t n,
+                        const std::vector<cl_event>& list, bool keep) {
+    static_assert(sizeof(T) <= 128 && (sizeof(T) & (sizeof(T) - 1)) == 0,
+                  "fill needs an element size that is a power of two up to 128 bytes");
+    if (n == to_end) n = size_ - std::min(offset, size_);
+    check_range("fill", offset, n);
+    if (n == 0) return nullptr;
+    cl_event e = nullptr;
+    check(clEnqueueFillBuffer(q.get(), get(), &value, sizeof(T), offset * sizeof(T), n * sizeof(T), count(list),
+                              data(list), slot(e, keep)),
+          "clEnqueueFillBuffer");
+    trace::record(q, "fill", e, n * sizeof(T));
+    return e;
+  }
+  cl_event copy_command(const Queue& q, const Buffer& src, std::size_t src_offset, std::size_t dst_offset,
+                        std::size_t n, const std::vector<cl_event>& list, bool keep) {
+    src.check_range("copy source", src_offset, n);
+    check_range("copy destination", dst_offset, n);
+    if (n == 0) return nullptr;
+    cl_event e = nullptr;
+    check(clEnqueueCopyBuffer(q.get(), src.get(), get(), src_offset * sizeof(T), dst_offset * sizeof(T), n * sizeof(T),
+                              count(list), data(list), slot(e, keep)),
+          "clEnqueueCopyBuffer");
+    trace::record(q, "copy", e, n * sizeof(T));
+    return e;
   }
   static cl_uint count(const std::vector<cl_event>& l) { return static_cast<cl_uint>(l.size()); }
   static const cl_event* data(const std::vector<cl_event>& l) { return l.empty() ? nullptr : l.data(); }

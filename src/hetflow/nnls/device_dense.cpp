@@ -124,10 +124,10 @@ DeviceDense<Real>::DeviceDense(const core::Context& context, const DenseTuning& 
 }
 
 template <class Real>
-core::Event DeviceDense<Real>::launch_gemm(const core::Queue& q, bool a_transposed, Real alpha, const Matrix& a,
-                                           const Matrix& b, Real beta, const Matrix& c, int triangle,
-                                           const core::Buffer<cl_int>& stop) {
-  if (c.rows == 0 || c.cols == 0) return {};
+void DeviceDense<Real>::launch_gemm(const core::Queue& q, bool a_transposed, Real alpha, const Matrix& a,
+                                    const Matrix& b, Real beta, const Matrix& c, int triangle,
+                                    const core::Buffer<cl_int>& stop) {
+  if (c.rows == 0 || c.cols == 0) return;
   const DenseTuning& t = tuning_;
   const std::size_t wx = static_cast<std::size_t>(t.gemm_tile_m / t.gemm_block_m);
   const std::size_t wy = static_cast<std::size_t>(t.gemm_tile_n / t.gemm_block_n);
@@ -141,12 +141,12 @@ core::Event DeviceDense<Real>::launch_gemm(const core::Queue& q, bool a_transpos
              cl_ulong{a.offset}, static_cast<int>(a.ld), a_transposed ? 1 : 0, b.buffer, cl_ulong{b.offset},
              static_cast<int>(b.ld), beta, c.buffer, cl_ulong{c.offset}, static_cast<int>(c.ld), triangle, stop,
              to_int(std::max<std::size_t>(chunk, 1), "GEMM chunk"), parts(q, chunks, c.rows * c.cols));
-  const core::Event done = gemm_.launch(q, NDRange(tiles_m * wx, tiles_n * wy, chunks), NDRange(wx, wy, 1));
-  return chunks > 1 ? sum_chunks(q, chunks, alpha, beta, c) : done;
+  gemm_.enqueue(q, NDRange(tiles_m * wx, tiles_n * wy, chunks), NDRange(wx, wy, 1));
+  if (chunks > 1) sum_chunks(q, chunks, alpha, beta, c);
 }
 
 template <class Real>
-core::Event DeviceDense<Real>::gram(const core::Queue& q, const Matrix& a, const Matrix& c) {
+void DeviceDense<Real>::gram(const core::Queue& q, const Matrix& a, const Matrix& c) {
   check_fits(a, "gram A");
   check_fits(c, "gram C");
   if (c.rows != a.cols || c.cols != a.cols) throw core::Error("gram: C must be n x n for an m x n A");
@@ -155,27 +155,27 @@ core::Event DeviceDense<Real>::gram(const core::Queue& q, const Matrix& a, const
       const auto in = a.map(q, core::MapMode::read);
       const auto out = c.map(q, core::MapMode::write);
       host_gram(a.rows, a.cols, in.data(), a.ld, out.data(), c.ld);
-      return {};
+      return;
     }
   }
   return launch_gemm(q, true, Real(1), a, a, Real(0), c, 2, no_stop_);
 }
 
 template <class Real>
-core::Event DeviceDense<Real>::gemm_tn(const core::Queue& q, Real alpha, const Matrix& a, const Matrix& b, Real beta,
-                                       const Matrix& c) {
+void DeviceDense<Real>::gemm_tn(const core::Queue& q, Real alpha, const Matrix& a, const Matrix& b, Real beta,
+                                const Matrix& c) {
   return gemm(q, true, alpha, a, b, beta, c);
 }
 
 template <class Real>
-core::Event DeviceDense<Real>::gemm_nn(const core::Queue& q, Real alpha, const Matrix& a, const Matrix& b, Real beta,
-                                       const Matrix& c) {
+void DeviceDense<Real>::gemm_nn(const core::Queue& q, Real alpha, const Matrix& a, const Matrix& b, Real beta,
+                                const Matrix& c) {
   return gemm(q, false, alpha, a, b, beta, c);
 }
 
 template <class Real>
-core::Event DeviceDense<Real>::gemm(const core::Queue& q, bool a_transposed, Real alpha, const Matrix& a,
-                                    const Matrix& b, Real beta, const Matrix& c) {
+void DeviceDense<Real>::gemm(const core::Queue& q, bool a_transposed, Real alpha, const Matrix& a, const Matrix& b,
+                             Real beta, const Matrix& c) {
   check_fits(a, "GEMM A");
   check_fits(b, "GEMM B");
   check_fits(c, "GEMM C");
@@ -183,14 +183,14 @@ core::Event DeviceDense<Real>::gemm(const core::Queue& q, bool a_transposed, Rea
   if (b.rows != depth || c.rows != rows || c.cols != b.cols)
     throw core::Error(a_transposed ? "gemm_tn: C (M x N) = A^T B needs A of K x M and B of K x N"
                                    : "gemm_nn: C (M x N) = A B needs A of M x K and B of K x N");
-  if (c.rows == 0 || c.cols == 0) return {};
+  if (c.rows == 0 || c.cols == 0) return;
   if constexpr (std::is_same_v<Real, double>) {
     if (host_blas_) {
       const auto am = a.map(q, core::MapMode::read);
       const auto bm = b.map(q, core::MapMode::read);
       const auto cm = c.map(q, beta == 0 ? core::MapMode::write : core::MapMode::read_write);
       host_gemm(a_transposed, c.rows, c.cols, depth, alpha, am.data(), a.ld, bm.data(), b.ld, beta, cm.data(), c.ld);
-      return {};
+      return;
     }
   }
   const std::size_t skinny = static_cast<std::size_t>(tuning_.gemm_skinny);
@@ -199,7 +199,7 @@ core::Event DeviceDense<Real>::gemm(const core::Queue& q, bool a_transposed, Rea
                     static_cast<int>(a.ld), b.buffer, cl_ulong{b.offset}, static_cast<int>(b.ld), beta, c.buffer,
                     cl_ulong{c.offset}, static_cast<int>(c.ld));
     const std::size_t wg = static_cast<std::size_t>(tuning_.reduce_work_group);
-    return skinny_tn_.launch(q, NDRange(c.cols * wg), NDRange(wg));
+    return skinny_tn_.enqueue(q, NDRange(c.cols * wg), NDRange(wg));
   }
   if (!a_transposed && c.cols <= skinny) return skinny_nn(q, alpha, a, identity(q, depth), b, beta, c);
   return launch_gemm(q, a_transposed, alpha, a, b, beta, c, 0, no_stop_);
@@ -220,71 +220,70 @@ const core::Buffer<Real>& DeviceDense<Real>::parts(const core::Queue& q, std::si
 }
 
 template <class Real>
-core::Event DeviceDense<Real>::sum_chunks(const core::Queue& q, std::size_t chunks, Real alpha, Real beta,
-                                          const Matrix& c) {
+void DeviceDense<Real>::sum_chunks(const core::Queue& q, std::size_t chunks, Real alpha, Real beta, const Matrix& c) {
   sum_chunks_.args(to_int(c.rows, "sum rows"), to_int(c.cols, "sum columns"), static_cast<int>(chunks), alpha, part_,
                    beta, c.buffer, cl_ulong{c.offset}, static_cast<int>(c.ld));
-  return sum_chunks_.launch(q, NDRange(round_up(c.rows, 64), c.cols), NDRange(64, 1));
+  return sum_chunks_.enqueue(q, NDRange(round_up(c.rows, 64), c.cols), NDRange(64, 1));
 }
 
 template <class Real>
-core::Event DeviceDense<Real>::gather(const core::Queue& q, const Matrix& c, const Indices& rows, std::size_t nr,
-                                      const Indices& cols, std::size_t nc, const Matrix& bb) {
+void DeviceDense<Real>::gather(const core::Queue& q, const Matrix& c, const Indices& rows, std::size_t nr,
+                               const Indices& cols, std::size_t nc, const Matrix& bb) {
   check_fits(c, "gather C");
   check_fits(bb, "gather BB");
   check_length(rows, nr, "gather rows");
   check_length(cols, nc, "gather columns");
   if (bb.rows < nr || bb.cols < nc) throw core::Error("gather: BB is smaller than the gathered block");
-  if (nr == 0 || nc == 0) return {};
+  if (nr == 0 || nc == 0) return;
   const std::size_t wg = static_cast<std::size_t>(tuning_.gather_work_group);
   gather_.args(to_int(nr, "gather rows"), c.buffer, cl_ulong{c.offset}, static_cast<int>(c.ld), rows, cols, bb.buffer,
                cl_ulong{bb.offset}, static_cast<int>(bb.ld));
-  return gather_.launch(q, NDRange(round_up(nr, wg), nc), NDRange(wg, 1));
+  return gather_.enqueue(q, NDRange(round_up(nr, wg), nc), NDRange(wg, 1));
 }
 
 template <class Real>
-core::Event DeviceDense<Real>::factor_inverse(const core::Queue& q, const Matrix& s, const Matrix& out,
-                                              std::size_t above, bool transposed) {
+void DeviceDense<Real>::factor_inverse(const core::Queue& q, const Matrix& s, const Matrix& out, std::size_t above,
+                                       bool transposed) {
   check_fits(s, "factor_inverse S");
   check_fits(out, "factor_inverse out");
   const std::size_t t = s.rows;
   if (s.cols != t || t > static_cast<std::size_t>(tuning_.cholesky_block))
     throw core::Error("factor_inverse: S must be square and at most cholesky_block in order");
   if (out.rows != above + t || out.cols != t) throw core::Error("factor_inverse: out must be (above + t) x t");
-  if (t == 0) return {};
+  if (t == 0) return;
   if constexpr (std::is_same_v<Real, double>) {
     if (host_blas_) {
       const auto info = info_.map(q, core::MapMode::read_write, 0, 1);
-      if (info.data()[0] != 0) return {};
+      if (info.data()[0] != 0) return;
       const auto sm = s.map(q, core::MapMode::read_write);
       const auto om = out.map(q, core::MapMode::write);
       if (!host_factor_inverse(t, sm.data(), s.ld, om.data(), out.ld, above, transposed)) info.data()[0] = 1;
-      return {};
+      return;
     }
   }
   const std::size_t wg = static_cast<std::size_t>(tuning_.cholesky_work_group);
   potrf_diag_.args(s.buffer, cl_ulong{s.offset}, static_cast<int>(s.ld), static_cast<int>(t), 0, info_);
-  potrf_diag_.launch(q, NDRange(wg), NDRange(wg));
+  potrf_diag_.enqueue(q, NDRange(wg), NDRange(wg));
   const std::size_t gw = static_cast<std::size_t>(tuning_.gather_work_group);
   inverse_factor_.args(static_cast<int>(t), to_int(above, "factor_inverse rows"), s.buffer, cl_ulong{s.offset},
                        static_cast<int>(s.ld), transposed ? 1 : 0, out.buffer, cl_ulong{out.offset},
                        static_cast<int>(out.ld), info_);
-  return inverse_factor_.launch(q, NDRange(round_up(above + t, gw), t), NDRange(gw, 1));
+  return inverse_factor_.enqueue(q, NDRange(round_up(above + t, gw), t), NDRange(gw, 1));
 }
 
 template <class Real>
 void DeviceDense<Real>::clear_failure(const core::Queue& q) {
-  info_.fill(q, 0);
+  info_.enqueue_fill(q, 0);
 }
 
 template <class Real>
 void DeviceDense<Real>::read_failure(const core::Queue& q, cl_int& into) {
-  info_.read(q, std::span<cl_int>(&into, 1), 0, core::Blocking::no);
+  info_.enqueue_read(q, std::span<cl_int>(&into, 1));
 }
 
 template <class Real>
-core::Event DeviceDense<Real>::apply_inverse(const core::Queue& q, const InverseView<Real>& h, const Vector& z,
-                                             const Vector& w, const Vector& u, const Vector& s) {
+void DeviceDense<Real>::apply_inverse(const core::Queue& q, const InverseView<Real>& h, const Vector& z,
+                                      const Vector& w, const Vector& u, const Vector& s) {
   const std::size_t k = h.k, p = h.q.cols;
   check_length(u, h.wt.rows, "apply_inverse u");
   check_length(s, p, "apply_inverse s");
@@ -295,7 +294,7 @@ core::Event DeviceDense<Real>::apply_inverse(const core::Queue& q, const Inverse
       check_length(h.columns, k, "apply_inverse columns");
       check_length(z, k, "apply_inverse z");
       check_length(w, k, "apply_inverse w");
-      if (k == 0) return {};
+      if (k == 0) return;
       const auto wm = h.wt.map(q, core::MapMode::read);
       const auto columns = h.columns.map(q, core::MapMode::read, 0, k);
       const auto qm = h.q.map(q, core::MapMode::read);
@@ -303,10 +302,10 @@ core::Event DeviceDense<Real>::apply_inverse(const core::Queue& q, const Inverse
       const auto out = w.map(q, core::MapMode::write, 0, k);
       host_apply_inverse({h.wt.rows, h.wt.cols, wm.data(), h.wt.ld, columns.data(), k, qm.data(), h.q.ld, p}, zm.data(),
                          out.data(), host_work_, host_u_);
-      return {};
+      return;
     }
   }
-  if (k == 0) return {};
+  if (k == 0) return;
   gemv_n(q, Real(1), h.wt, h.columns, k, z, Real(0), u);
   for (int pass = 0; p > 0 && pass < 2; ++pass) {  // u = P^T P u, P = I - Q Q^T (see InverseView)
     gemv_t(q, Real(1), h.q, h.first, p, u, Real(0), s);
@@ -316,22 +315,22 @@ core::Event DeviceDense<Real>::apply_inverse(const core::Queue& q, const Inverse
 }
 
 template <class Real>
-core::Event DeviceDense<Real>::add_diagonal(const core::Queue& q, const Matrix& c, Real value) {
+void DeviceDense<Real>::add_diagonal(const core::Queue& q, const Matrix& c, Real value) {
   check_fits(c, "add_diagonal C");
   const std::size_t n = std::min(c.rows, c.cols);
-  if (n == 0) return {};
+  if (n == 0) return;
   add_diagonal_.args(to_int(n, "add_diagonal n"), c.buffer, cl_ulong{c.offset}, static_cast<int>(c.ld), value);
-  return add_diagonal_.launch(q, NDRange(round_up(n, 64)), NDRange(64));
+  return add_diagonal_.enqueue(q, NDRange(round_up(n, 64)), NDRange(64));
 }
 
 template <class Real>
-core::Event DeviceDense<Real>::gemv_n(const core::Queue& q, Real alpha, const Matrix& a, const Indices& f,
-                                      std::size_t k, const Vector& x, Real beta, const Vector& y) {
+void DeviceDense<Real>::gemv_n(const core::Queue& q, Real alpha, const Matrix& a, const Indices& f, std::size_t k,
+                               const Vector& x, Real beta, const Vector& y) {
   check_fits(a, "gemv_n A");
   check_length(f, k, "gemv_n F");
   check_length(x, k, "gemv_n x");
   check_length(y, a.rows, "gemv_n y");
-  if (a.rows == 0) return {};
+  if (a.rows == 0) return;
   if constexpr (std::is_same_v<Real, double>) {
     if (host_blas_) {
       const auto in = a.map(q, core::MapMode::read);
@@ -339,7 +338,7 @@ core::Event DeviceDense<Real>::gemv_n(const core::Queue& q, Real alpha, const Ma
       const auto xs = x.map(q, core::MapMode::read, 0, k);
       const auto ys = y.map(q, beta == 0 ? core::MapMode::write : core::MapMode::read_write, 0, a.rows);
       host_gemv_n(a.rows, a.cols, alpha, in.data(), a.ld, columns.data(), k, xs.data(), beta, ys.data(), host_work_);
-      return {};
+      return;
     }
   }
   return skinny_nn(q, alpha, a, f, Matrix{x, k, 1, std::max<std::size_t>(k, 1), 0}, beta,
@@ -347,8 +346,8 @@ core::Event DeviceDense<Real>::gemv_n(const core::Queue& q, Real alpha, const Ma
 }
 
 template <class Real>
-core::Event DeviceDense<Real>::skinny_nn(const core::Queue& q, Real alpha, const Matrix& a, const Indices& f,
-                                         const Matrix& b, Real beta, const Matrix& c) {
+void DeviceDense<Real>::skinny_nn(const core::Queue& q, Real alpha, const Matrix& a, const Indices& f, const Matrix& b,
+                                  Real beta, const Matrix& c) {
   const std::size_t rows = static_cast<std::size_t>(tuning_.gemv_rows);
   const std::size_t slices = static_cast<std::size_t>(tuning_.gemv_slices);
   const std::size_t depth = b.rows, chunk = chunk_of(depth, blocks(c.rows, rows), 16 * slices);
@@ -357,9 +356,8 @@ core::Event DeviceDense<Real>::skinny_nn(const core::Queue& q, Real alpha, const
                   to_int(chunk, "GEMM chunk"), alpha, a.buffer, cl_ulong{a.offset}, static_cast<int>(a.ld), f, b.buffer,
                   cl_ulong{b.offset}, static_cast<int>(b.ld), beta, c.buffer, cl_ulong{c.offset},
                   static_cast<int>(c.ld), parts(q, chunks, c.rows * c.cols));
-  const core::Event done =
-      skinny_nn_.launch(q, NDRange(round_up(c.rows, rows), slices * chunks), NDRange(rows, slices));
-  return chunks > 1 ? sum_chunks(q, chunks, alpha, beta, c) : done;
+  skinny_nn_.enqueue(q, NDRange(round_up(c.rows, rows), slices * chunks), NDRange(rows, slices));
+  if (chunks > 1) sum_chunks(q, chunks, alpha, beta, c);
 }
 
 template <class Real>
@@ -374,13 +372,13 @@ const core::Buffer<cl_int>& DeviceDense<Real>::identity(const core::Queue& q, st
 }
 
 template <class Real>
-core::Event DeviceDense<Real>::gemv_t(const core::Queue& q, Real alpha, const Matrix& a, const Indices& f,
-                                      std::size_t k, const Vector& x, Real beta, const Vector& y) {
+void DeviceDense<Real>::gemv_t(const core::Queue& q, Real alpha, const Matrix& a, const Indices& f, std::size_t k,
+                               const Vector& x, Real beta, const Vector& y) {
   check_fits(a, "gemv_t A");
   check_length(f, k, "gemv_t F");
   check_length(x, a.rows, "gemv_t x");
   check_length(y, k, "gemv_t y");
-  if (k == 0) return {};
+  if (k == 0) return;
   if constexpr (std::is_same_v<Real, double>) {
     if (host_blas_) {
       const auto in = a.map(q, core::MapMode::read);
@@ -388,12 +386,12 @@ core::Event DeviceDense<Real>::gemv_t(const core::Queue& q, Real alpha, const Ma
       const auto xs = x.map(q, core::MapMode::read, 0, a.rows);
       const auto ys = y.map(q, beta == 0 ? core::MapMode::write : core::MapMode::read_write, 0, k);
       host_gemv_t(a.rows, a.cols, alpha, in.data(), a.ld, columns.data(), k, xs.data(), beta, ys.data(), host_work_);
-      return {};
+      return;
     }
   }
   const std::size_t wg = static_cast<std::size_t>(tuning_.reduce_work_group);
   gemv_t_.args(to_int(a.rows, "gemv_t m"), alpha, a.buffer, cl_ulong{a.offset}, static_cast<int>(a.ld), f, x, beta, y);
-  return gemv_t_.launch(q, NDRange(k * wg), NDRange(wg));
+  return gemv_t_.enqueue(q, NDRange(k * wg), NDRange(wg));
 }
 
 // Right-looking blocked factorisation, every block enqueued without waiting: a failed pivot stops the
@@ -411,18 +409,18 @@ std::optional<std::size_t> DeviceDense<Real>::cholesky(const core::Queue& q, con
   const std::size_t nb = static_cast<std::size_t>(tuning_.cholesky_block);
   const std::size_t wg = static_cast<std::size_t>(tuning_.cholesky_work_group);
   const std::size_t cols = static_cast<std::size_t>(tuning_.trsm_columns);
-  info_.fill(q, 0);
+  info_.enqueue_fill(q, 0);
   for (std::size_t j = 0; j < k; j += nb) {
     const std::size_t b = std::min(nb, k - j);
     const Matrix diag = a.block(j, j, b, b);
     potrf_diag_.args(diag.buffer, cl_ulong{diag.offset}, static_cast<int>(a.ld), static_cast<int>(b),
                      static_cast<int>(j), info_);
-    potrf_diag_.launch(q, NDRange(wg), NDRange(wg));
+    potrf_diag_.enqueue(q, NDRange(wg), NDRange(wg));
     const std::size_t rest = k - j - b;
     if (rest == 0) break;
     trsm_row_.args(diag.buffer, cl_ulong{diag.offset}, static_cast<int>(a.ld), static_cast<int>(b),
                    static_cast<int>(rest), info_);
-    trsm_row_.launch(q, NDRange(blocks(rest, cols) * wg), NDRange(wg));
+    trsm_row_.enqueue(q, NDRange(blocks(rest, cols) * wg), NDRange(wg));
     // Trailing update A22 -= R12^T R12, upper triangle only: the next blocks read nothing else.
     const Matrix r12 = a.block(j, j + b, b, rest);
     launch_gemm(q, true, Real(-1), r12, r12, Real(1), a.block(j + b, j + b, rest, rest), 1, info_);
@@ -473,11 +471,11 @@ std::vector<double> DeviceDense<Real>::residuals(const core::Queue& q, const Mat
     }
   }
   Vector out = r.buffer;
-  for (std::size_t j = 0; j < p; ++j) out.copy_from(q, b, 0, r.offset + j * r.ld, m);
+  for (std::size_t j = 0; j < p; ++j) out.enqueue_copy_from(q, b, 0, r.offset + j * r.ld, m);
   if (k > 0) skinny_nn(q, Real(-1), a, f, x, Real(1), r);
   const std::size_t wg = static_cast<std::size_t>(tuning_.reduce_work_group);
   column_norms_.args(to_int(m, "residuals m"), r.buffer, cl_ulong{r.offset}, static_cast<int>(r.ld), scalar_);
-  column_norms_.launch(q, NDRange(p * wg), NDRange(wg));
+  column_norms_.enqueue(q, NDRange(p * wg), NDRange(wg));
   std::vector<Real> values(p);
   scalar_.read(q, std::span<Real>(values), 0);
   std::copy(values.begin(), values.end(), rr.begin());
@@ -485,51 +483,51 @@ std::vector<double> DeviceDense<Real>::residuals(const core::Queue& q, const Mat
 }
 
 template <class Real>
-core::Event DeviceDense<Real>::dot(const core::Queue& q, std::size_t n, const Vector& x, const Vector& y,
-                                   const Vector& scalars, std::size_t index) {
+void DeviceDense<Real>::dot(const core::Queue& q, std::size_t n, const Vector& x, const Vector& y,
+                            const Vector& scalars, std::size_t index) {
   check_length(x, n, "dot x");
   check_length(y, n, "dot y");
   check_length(scalars, index + 1, "dot scalars");
   const std::size_t wg = static_cast<std::size_t>(tuning_.reduce_work_group);
   const std::size_t groups = std::clamp<std::size_t>(blocks(n, wg), 1, static_cast<std::size_t>(tuning_.reduce_groups));
   dot_partial_.args(to_int(n, "dot n"), x, y, partial_);
-  dot_partial_.launch(q, NDRange(groups * wg), NDRange(wg));
+  dot_partial_.enqueue(q, NDRange(groups * wg), NDRange(wg));
   sum_partials_.args(static_cast<int>(groups), partial_, scalars, to_int(index, "dot index"));
-  return sum_partials_.launch(q, NDRange(wg), NDRange(wg));
+  return sum_partials_.enqueue(q, NDRange(wg), NDRange(wg));
 }
 
 template <class Real>
-core::Event DeviceDense<Real>::axpy(const core::Queue& q, std::size_t n, Real alpha, const Vector& x, const Vector& y) {
+void DeviceDense<Real>::axpy(const core::Queue& q, std::size_t n, Real alpha, const Vector& x, const Vector& y) {
   check_length(x, n, "axpy x");
   check_length(y, n, "axpy y");
-  if (n == 0) return {};
+  if (n == 0) return;
   axpy_.args(to_int(n, "axpy n"), alpha, x, y);
   const std::size_t wg = static_cast<std::size_t>(tuning_.reduce_work_group);
-  return axpy_.launch(q, NDRange(round_up(n, wg)), NDRange(wg));
+  return axpy_.enqueue(q, NDRange(round_up(n, wg)), NDRange(wg));
 }
 
 template <class Real>
-core::Event DeviceDense<Real>::axpy_ratio(const core::Queue& q, std::size_t n, const Vector& scalars, std::size_t num,
-                                          std::size_t den, Real sign, const Vector& x, const Vector& y) {
+void DeviceDense<Real>::axpy_ratio(const core::Queue& q, std::size_t n, const Vector& scalars, std::size_t num,
+                                   std::size_t den, Real sign, const Vector& x, const Vector& y) {
   check_length(x, n, "axpy_ratio x");
   check_length(y, n, "axpy_ratio y");
   check_length(scalars, std::max(num, den) + 1, "axpy_ratio scalars");
-  if (n == 0) return {};
+  if (n == 0) return;
   axpy_ratio_.args(to_int(n, "axpy_ratio n"), scalars, static_cast<int>(num), static_cast<int>(den), sign, x, y);
   const std::size_t wg = static_cast<std::size_t>(tuning_.reduce_work_group);
-  return axpy_ratio_.launch(q, NDRange(round_up(n, wg)), NDRange(wg));
+  return axpy_ratio_.enqueue(q, NDRange(round_up(n, wg)), NDRange(wg));
 }
 
 template <class Real>
-core::Event DeviceDense<Real>::xpby_ratio(const core::Queue& q, std::size_t n, const Vector& scalars, std::size_t num,
-                                          std::size_t den, const Vector& x, const Vector& y) {
+void DeviceDense<Real>::xpby_ratio(const core::Queue& q, std::size_t n, const Vector& scalars, std::size_t num,
+                                   std::size_t den, const Vector& x, const Vector& y) {
   check_length(x, n, "xpby_ratio x");
   check_length(y, n, "xpby_ratio y");
   check_length(scalars, std::max(num, den) + 1, "xpby_ratio scalars");
-  if (n == 0) return {};
+  if (n == 0) return;
   xpby_ratio_.args(to_int(n, "xpby_ratio n"), scalars, static_cast<int>(num), static_cast<int>(den), x, y);
   const std::size_t wg = static_cast<std::size_t>(tuning_.reduce_work_group);
-  return xpby_ratio_.launch(q, NDRange(round_up(n, wg)), NDRange(wg));
+  return xpby_ratio_.enqueue(q, NDRange(round_up(n, wg)), NDRange(wg));
 }
 
 template class DeviceDense<float>;

@@ -80,9 +80,10 @@ void validate(const DenseTuning& tuning, const core::DeviceInfo& device, std::si
 // The dense linear algebra that TNT runs on a device (Myre 2013, Sec. 5.4): Gram matrix and GEMMs,
 // gathers by index lists, GEMVs with a column gather, blocked upper Cholesky, a block's factor with its
 // inverse, the preconditioner's product and the vector steps of PCGNR. Real is float or double (the REAL build option).
-// Built once per context; the operations enqueue on an in-order queue of that context and return their last event,
-// reading nothing back except where a method says so. The kernels' arguments and the scratch buffers are shared state:
-// one object serves one queue at a time.
+// Built once per context; the operations enqueue on an in-order queue of that context without asking for events (on
+// NVIDIA's OpenCL an event more than doubles the host's cost of a launch, and TNT's subproblems are chains of
+// short kernels), reading nothing back except where a method says so. The kernels' arguments and the scratch buffers
+// are shared state: one object serves one queue at a time.
 template <class Real>
 class DeviceDense {
  public:
@@ -93,30 +94,30 @@ class DeviceDense {
   explicit DeviceDense(const core::Context& context, const DenseTuning& tuning = {});
 
   // C (n x n) = A^T A for A (m x n): the upper triangle is computed and mirrored to the lower.
-  core::Event gram(const core::Queue& q, const Matrix& a, const Matrix& c);
+  void gram(const core::Queue& q, const Matrix& a, const Matrix& c);
   // C = alpha A^T B + beta C (A: K x M, B: K x N, C: M x N); beta == 0 does not read C. For one
   // right-hand side gemv_t is the faster path (the GEMM's tiles would be one column wide).
-  core::Event gemm_tn(const core::Queue& q, Real alpha, const Matrix& a, const Matrix& b, Real beta, const Matrix& c);
+  void gemm_tn(const core::Queue& q, Real alpha, const Matrix& a, const Matrix& b, Real beta, const Matrix& c);
 
   // C = alpha A B + beta C (A: M x K, B: K x N, C: M x N); beta == 0 does not read C.
-  core::Event gemm_nn(const core::Queue& q, Real alpha, const Matrix& a, const Matrix& b, Real beta, const Matrix& c);
+  void gemm_nn(const core::Queue& q, Real alpha, const Matrix& a, const Matrix& b, Real beta, const Matrix& c);
 
   // BB (k x k) = C(F, F), F the first k entries of f.
-  core::Event gather(const core::Queue& q, const Matrix& c, const Indices& f, std::size_t k, const Matrix& bb) {
+  void gather(const core::Queue& q, const Matrix& c, const Indices& f, std::size_t k, const Matrix& bb) {
     return gather(q, c, f, k, f, k, bb);
   }
   // BB (nr x nc) = C(R, S), R and S the first nr and nc entries of rows and cols.
-  core::Event gather(const core::Queue& q, const Matrix& c, const Indices& rows, std::size_t nr, const Indices& cols,
-                     std::size_t nc, const Matrix& bb);
+  void gather(const core::Queue& q, const Matrix& c, const Indices& rows, std::size_t nr, const Indices& cols,
+              std::size_t nc, const Matrix& bb);
   // C(i, i) += value for every i: TNT's shift after a failed factorisation.
-  core::Event add_diagonal(const core::Queue& q, const Matrix& c, Real value);
+  void add_diagonal(const core::Queue& q, const Matrix& c, Real value);
 
   // y (m) = alpha A(:, F) x + beta y, x of length k, without forming A(:, F); beta == 0 does not read y.
-  core::Event gemv_n(const core::Queue& q, Real alpha, const Matrix& a, const Indices& f, std::size_t k,
-                     const Vector& x, Real beta, const Vector& y);
+  void gemv_n(const core::Queue& q, Real alpha, const Matrix& a, const Indices& f, std::size_t k, const Vector& x,
+              Real beta, const Vector& y);
   // y (k) = alpha A(:, F)^T x + beta y, x of length m.
-  core::Event gemv_t(const core::Queue& q, Real alpha, const Matrix& a, const Indices& f, std::size_t k,
-                     const Vector& x, Real beta, const Vector& y);
+  void gemv_t(const core::Queue& q, Real alpha, const Matrix& a, const Indices& f, std::size_t k, const Vector& x,
+              Real beta, const Vector& y);
 
   // Factors the square matrix in place as R^T R (R upper, in the upper triangle, as LAPACK's dpotrf;
   // its strict lower triangle is read nowhere). In the kernels, the strict lower triangle of each
@@ -130,8 +131,7 @@ class DeviceDense {
   // rows, t columns) zeros in its first `above` rows, then R^-T (transposed) or R^-1. A pivot that is not
   // positive or not finite is recorded for failed() and makes every later factor_inverse a no-op, so a
   // chain of them is enqueued without waiting and checked once.
-  core::Event factor_inverse(const core::Queue& q, const Matrix& s, const Matrix& out, std::size_t above,
-                             bool transposed);
+  void factor_inverse(const core::Queue& q, const Matrix& s, const Matrix& out, std::size_t above, bool transposed);
   // Forgets an earlier factor_inverse failure.
   void clear_failure(const core::Queue& q);
   // Reads into `into` whether a factor_inverse since clear_failure() failed (0: none did), without
@@ -141,8 +141,8 @@ class DeviceDense {
 
   // w = H z for H = W_C P^T P W_C^T (InverseView): two gathered GEMVs over Wt and, with p > 0, four over Q;
   // scratch u holds c values, s p.
-  core::Event apply_inverse(const core::Queue& q, const InverseView<Real>& h, const Vector& z, const Vector& w,
-                            const Vector& u, const Vector& s);
+  void apply_inverse(const core::Queue& q, const InverseView<Real>& h, const Vector& z, const Vector& w,
+                     const Vector& u, const Vector& s);
 
   // r = b - A(:, F) x (F the first k entries of f, x of length k), and returns r . r, read back.
   double residual(const core::Queue& q, const Matrix& a, const Indices& f, std::size_t k, const Vector& x,
@@ -153,16 +153,16 @@ class DeviceDense {
                                 const Vector& b, const Matrix& r);
 
   // scalars[index] = x . y over n entries, left on the device (two-stage reduction).
-  core::Event dot(const core::Queue& q, std::size_t n, const Vector& x, const Vector& y, const Vector& scalars,
-                  std::size_t index);
+  void dot(const core::Queue& q, std::size_t n, const Vector& x, const Vector& y, const Vector& scalars,
+           std::size_t index);
   // y += alpha x.
-  core::Event axpy(const core::Queue& q, std::size_t n, Real alpha, const Vector& x, const Vector& y);
+  void axpy(const core::Queue& q, std::size_t n, Real alpha, const Vector& x, const Vector& y);
   // y += sign * (scalars[num] / scalars[den]) x, the ratio read on the device.
-  core::Event axpy_ratio(const core::Queue& q, std::size_t n, const Vector& scalars, std::size_t num, std::size_t den,
-                         Real sign, const Vector& x, const Vector& y);
+  void axpy_ratio(const core::Queue& q, std::size_t n, const Vector& scalars, std::size_t num, std::size_t den,
+                  Real sign, const Vector& x, const Vector& y);
   // y = x + (scalars[num] / scalars[den]) y.
-  core::Event xpby_ratio(const core::Queue& q, std::size_t n, const Vector& scalars, std::size_t num, std::size_t den,
-                         const Vector& x, const Vector& y);
+  void xpby_ratio(const core::Queue& q, std::size_t n, const Vector& scalars, std::size_t num, std::size_t den,
+                  const Vector& x, const Vector& y);
 
   const DenseTuning& tuning() const { return tuning_; }
   // Whether gram, cholesky, the solves and the GEMVs take the host's BLAS/LAPACK (DenseTuning::cpu_blas).
@@ -170,10 +170,10 @@ class DeviceDense {
 
  private:
   // gemm_tn (a_transposed) or gemm_nn: checks, then the host's BLAS or launch_gemm.
-  core::Event gemm(const core::Queue& q, bool a_transposed, Real alpha, const Matrix& a, const Matrix& b, Real beta,
-                   const Matrix& c);
-  core::Event launch_gemm(const core::Queue& q, bool a_transposed, Real alpha, const Matrix& a, const Matrix& b,
-                          Real beta, const Matrix& c, int triangle, const core::Buffer<cl_int>& stop);
+  void gemm(const core::Queue& q, bool a_transposed, Real alpha, const Matrix& a, const Matrix& b, Real beta,
+            const Matrix& c);
+  void launch_gemm(const core::Queue& q, bool a_transposed, Real alpha, const Matrix& a, const Matrix& b, Real beta,
+                   const Matrix& c, int triangle, const core::Buffer<cl_int>& stop);
 
   // The length of the chunks of a contraction of `depth` that a launch of `groups` work-groups per chunk
   // splits into so that about `per_unit` groups fall to each compute unit, each chunk at least `least`
@@ -182,12 +182,12 @@ class DeviceDense {
   // part_, large enough for `chunks` results of `size` values when there are several.
   const core::Buffer<Real>& parts(const core::Queue& q, std::size_t chunks, std::size_t size);
   // C = alpha A(:, F) B + beta C for B of at most gemm_skinny columns (F: b.rows column indices).
-  core::Event skinny_nn(const core::Queue& q, Real alpha, const Matrix& a, const Indices& f, const Matrix& b, Real beta,
-                        const Matrix& c);
+  void skinny_nn(const core::Queue& q, Real alpha, const Matrix& a, const Indices& f, const Matrix& b, Real beta,
+                 const Matrix& c);
   // 0, 1, ..., n - 1 (at least), on the device.
   const core::Buffer<cl_int>& identity(const core::Queue& q, std::size_t n);
   // C = alpha (the sum of part_'s chunks) + beta C.
-  core::Event sum_chunks(const core::Queue& q, std::size_t chunks, Real alpha, Real beta, const Matrix& c);
+  void sum_chunks(const core::Queue& q, std::size_t chunks, Real alpha, Real beta, const Matrix& c);
 
   DenseTuning tuning_;
   std::size_t compute_units_;

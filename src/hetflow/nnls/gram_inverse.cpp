@@ -41,7 +41,7 @@ std::size_t GramInverse<Real>::spare() const {
 template <class Real>
 void GramInverse<Real>::upload(core::Buffer<cl_int>& to, std::vector<cl_int> values, std::size_t offset) {
   staged_.push_back(std::move(values));
-  to.write(queue_, std::span<const cl_int>(staged_.back()), offset, core::Blocking::no);
+  to.enqueue_write(queue_, std::span<const cl_int>(staged_.back()), offset);
 }
 
 template <class Real>

@@ -161,26 +161,26 @@ int Pcgnr<Real>::solve(const DeviceMatrixView<Real>& a, const core::Buffer<cl_in
   // so that the answer is usually on the host when the control stops.
   std::array<std::size_t, 2> held{0, 0};  // the iterate in each half (0: none yet)
   const auto read = [&](std::size_t from, std::size_t count, std::size_t it) {
-    y_.read(q, iterates_.span().subspan((it % 2) * half, k), 0, core::Blocking::no);
+    y_.enqueue_read(q, iterates_.span().subspan((it % 2) * half, k));
     held[it % 2] = it;
     scalars_.read(q, std::span<Real>(seen.data() + from, count), from);
   };
   std::size_t t = 0;  // the iteration iterate() is at
   const auto enqueue_step = [&](std::size_t it) {
     const std::size_t before = stage(it - 1) + 2, now = stage(it);
-    y_prev_.copy_from(q, y_, 0, 0, k);
+    y_prev_.enqueue_copy_from(q, y_, 0, 0, k);
     dense_.gemv_n(q, Real(1), a, f, k, p_, Real(0), q_);
     if (tikhonov) {  // q's tail: sqrt(lambda) p
-      tail_.fill(q, Real(0), 0, k);
+      tail_.enqueue_fill(q, Real(0), 0, k);
       dense_.axpy(q, k, root, p_, tail_);
-      q_.copy_from(q, tail_, 0, m_, k);
+      q_.enqueue_copy_from(q, tail_, 0, m_, k);
     }
     dense_.dot(q, rows, q_, q_, scalars_, now);
     dense_.axpy_ratio(q, k, scalars_, before, now, Real(1), p_, y_);      // y += alpha p
     dense_.axpy_ratio(q, rows, scalars_, before, now, Real(-1), q_, r_);  // r -= alpha q
     dense_.gemv_t(q, Real(1), a, f, k, r_, Real(0), z_);
     if (tikhonov) {  // z = [B; sqrt(lambda) I]^T r
-      tail_.copy_from(q, r_, m_, 0, k);
+      tail_.enqueue_copy_from(q, r_, m_, 0, k);
       dense_.axpy(q, k, root, tail_, z_);
     }
     dense_.apply_inverse(q, h, z_, w_, u_, s_);
@@ -189,12 +189,12 @@ int Pcgnr<Real>::solve(const DeviceMatrixView<Real>& a, const core::Buffer<cl_in
     dense_.xpby_ratio(q, k, scalars_, now + 2, before, w_, p_);  // p = w + beta p
   };
   const auto start = [&](std::size_t cur) {
-    y_.fill(q, Real(0), 0, k);
-    r_.copy_from(q, b, 0, 0, m_);
-    if (tikhonov) r_.fill(q, Real(0), m_, k);  // the appended rows' right-hand side is 0
+    y_.enqueue_fill(q, Real(0), 0, k);
+    r_.enqueue_copy_from(q, b, 0, 0, m_);
+    if (tikhonov) r_.enqueue_fill(q, Real(0), m_, k);  // the appended rows' right-hand side is 0
     dense_.gemv_t(q, Real(1), a, f, k, r_, Real(0), z_);
     dense_.apply_inverse(q, h, z_, w_, u_, s_);
-    p_.copy_from(q, w_, 0, 0, k);
+    p_.enqueue_copy_from(q, w_, 0, 0, k);
     dense_.dot(q, k, z_, w_, scalars_, stage(0) + 2);
     dense_.dot(q, k, z_, z_, scalars_, stage(0) + 1);
     enqueue_step(1);
@@ -221,13 +221,13 @@ int Pcgnr<Real>::solve(const DeviceMatrixView<Real>& a, const core::Buffer<cl_in
   const auto restore = [&] {
     restored = true;
     if (t == 1)
-      y_.fill(q, Real(0), 0, k);  // the start's y
+      y_.enqueue_fill(q, Real(0), 0, k);  // the start's y
     else
-      y_.copy_from(q, y_prev_, 0, 0, k);
+      y_.enqueue_copy_from(q, y_prev_, 0, 0, k);
   };
   const int iterations = iterate(start, step, restore, std::numeric_limits<Real>::epsilon(), max_iterations, tolerance);
-  if (!restored && iterations == 0) y_.fill(q, Real(0), 0, k);
-  if (!restored && iterations == 1) y_.copy_from(q, y_prev_, 0, 0, k);
+  if (!restored && iterations == 0) y_.enqueue_fill(q, Real(0), 0, k);
+  if (!restored && iterations == 1) y_.enqueue_copy_from(q, y_prev_, 0, 0, k);
   // The answer on the host: read with the scalars, or (kept the first iterate) read now.
   const std::size_t kept = static_cast<std::size_t>(restored ? iterations - 1 : iterations);
   const std::span<Real> answer = iterates_.span().subspan((kept % 2) * half, k);

@@ -157,7 +157,7 @@ std::vector<double> TntActiveSet<Real>::scores_of(const std::vector<std::vector<
         x[j * k + slot_[i]] = static_cast<Real>(v);
         xx[j] += v * v;
       }
-    if (!x.empty()) xp_.write(queue_, std::span<const Real>(x), 0, core::Blocking::no);
+    if (!x.empty()) xp_.enqueue_write(queue_, std::span<const Real>(x));
     const std::vector<double> rr =
         dense_.residuals(queue_, problem_.a, inverse_.order_buffer(), k, {xp_, k, p, std::max<std::size_t>(k, 1), 0},
                          b_, {rp_, m_, p, m_, 0});
