@@ -61,7 +61,7 @@ struct DenseTuning {
   int cholesky_block = 64;                 // block size of the factorisation and of GramInverse's updates
   int cholesky_work_group = 256;           // work-items of the diagonal-block and block-row kernels
   int trsm_columns = 16;                   // block-row columns per work-group
-  int gemv_rows = 64, gemv_slices = 4;     // A(:, F) p: rows per work-group, work-items per row
+  int gemv_rows = 128, gemv_slices = 1;    // A(:, F) p: rows per work-group, work-items per row
   int reduce_work_group = 256;             // dot products and A(:, F)^T r (a power of two)
   int reduce_groups = 512;                 // first-stage partial sums of a dot product
   int gather_work_group = 64;

@@ -25,8 +25,8 @@ namespace hetflow::nnls {
 // in blocks of at most cholesky_block variables, where a new factorisation costs O(k^3) flops in
 // k / cholesky_block dependent block steps. A rebuild (appending all of F to an empty W, a block at a time)
 // takes place when asked, when the shift changes, when more than a third of the held variables leave, or
-// when c would exceed twice k. The set last checkpointed (TNT's best point) can be returned to without
-// any work: no update writes inside the checkpointed block of Wt.
+// when c would exceed 5k/4 (plus a block). The set last checkpointed (TNT's best point) can be returned
+// to without any work: no update writes inside the checkpointed block of Wt.
 template <class Real>
 class GramInverse {
  public:

@@ -58,7 +58,7 @@ tune::Tunable nnls_tunable(const core::DeviceSet& devices, int n, bool fp32, con
   tune::TuningSpace space(
       {tune::Dimension::ordered("cholesky_block", {"16", "32", "48", "64"}),
        tune::Dimension::ordered("cholesky_work_group", {"64", "128", "256", "512"}),
-       tune::Dimension::ordered("gemv_slices", {"2", "4", "8", "16"}),
+       tune::Dimension::ordered("gemv_slices", {"1", "2", "4", "8"}),
        tune::Dimension::ordered("gemm_tile", {"32", "64", "128"})},
       [info, real_bytes](const tune::Setting& s) {
         try {
@@ -73,7 +73,7 @@ tune::Tunable nnls_tunable(const core::DeviceSet& devices, int n, bool fp32, con
                   nnls_class(fp32),
                   "TNT, " + std::to_string(n) + " x " + std::to_string(n) + " SVC matrix, kappa 1e2, 5 % active",
                   std::move(space),
-                  {{"cholesky_block", "64"}, {"cholesky_work_group", "256"}, {"gemv_slices", "4"}, {"gemm_tile", "64"}},
+                  {{"cholesky_block", "64"}, {"cholesky_work_group", "256"}, {"gemv_slices", "1"}, {"gemm_tile", "64"}},
                   {},
                   {},
                   ""};
