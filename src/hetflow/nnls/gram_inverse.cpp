@@ -66,7 +66,7 @@ void GramInverse<Real>::assign(const Matrix& aa, const std::vector<int>& free, d
   for (const int j : free)
     if (!present[static_cast<std::size_t>(j)]) added.push_back(j);
   const std::size_t held = held_.size(), after = free.size();
-  // Every application of H reads Wt twice, so c beyond 5k/4 costs PCGNR more than a rebuild saves.
+  // Every application of H reads Wt twice: letting c pass 5k/4 costs PCGNR more than the rebuild it avoids.
   rebuilt = rebuild || shift != shift_ || 3 * leaving.size() > held || 4 * (c_ + added.size()) > 5 * after + 4 * block_;
   if (leaving.size() == pending_.size() && added.empty() && !rebuilt) return;
   dense_.clear_failure(queue_);
