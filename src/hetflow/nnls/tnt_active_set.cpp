@@ -168,7 +168,8 @@ std::vector<double> TntActiveSet<Real>::scores_of(const std::vector<std::vector<
 
 template <class Real>
 typename TntActiveSet<Real>::LsqStats TntActiveSet<Real>::lsq(Trial& t, std::size_t deletions_per_loop,
-                                                              const TntOptions& options, TntResult& result) {
+                                                              const TntOptions& options, TntResult& result,
+                                                              bool early) {
   LsqStats stats;
   const std::size_t entry = t.free.size();
   const bool batch = options.deletion == TntDeletion::batch;
@@ -227,7 +228,7 @@ typename TntActiveSet<Real>::LsqStats TntActiveSet<Real>::lsq(Trial& t, std::siz
         y = solve_on(t.free, options, result, stats);
         continue;
       }
-      t.score = floor;  // step_back's point, taken below
+      t.score = floor;  // step_back's point, taken below (before any early zeros)
     }
     // The order of deletion: by y (Myre 2013, App. E.2 step 6.4), or by the step from the feasible point
     // t.x towards y at which each bad variable reaches 0 (Lawson-Hanson); NaN (from a breakdown) goes
@@ -246,14 +247,18 @@ typename TntActiveSet<Real>::LsqStats TntActiveSet<Real>::lsq(Trial& t, std::siz
     std::stable_sort(bad.begin(), bad.end(), [&](std::size_t a, std::size_t b) { return key[a] < key[b]; });
     if (step_back) {
       // x += alpha (y - x) with alpha the smallest step: x stays feasible and its residual falls; the
-      // variables that reach 0 there are the ones to move.
-      const double alpha = std::max(0.0, key[bad.front()]);
+      // variables that reach 0 there are the ones to move. With `early` those that would reach 0 by 2 alpha
+      // go with them (set to 0 from at most half their value): on ill-conditioned problems the bad set
+      // barely changes from one solve to the next, and Lawson-Hanson's single removals would take them one
+      // subproblem each. That point can score above the loop's start, so a trial may then be rejected
+      // where Lawson-Hanson's would not; the caller's next trial goes without.
+      const double alpha = std::max(0.0, key[bad.front()]), reach = early ? 2.0 * alpha : alpha;
       if (alpha > 0.0)
         for (std::size_t i = 0; i < k; ++i) {
           double& xi = t.x[static_cast<std::size_t>(t.free[i])];
           xi += alpha * (static_cast<double>(y[i]) - xi);
         }
-      bad.erase(std::find_if(bad.begin(), bad.end(), [&](std::size_t i) { return key[i] > alpha; }), bad.end());
+      bad.erase(std::find_if(bad.begin(), bad.end(), [&](std::size_t i) { return key[i] > reach; }), bad.end());
     }
     bad.resize(std::min(bad.size(), deletions_per_loop));
     std::vector<int> gone;
@@ -307,7 +312,8 @@ TntResult TntActiveSet<Real>::solve(const Vector& b, const TntOptions& options) 
   }
   best.x.assign(n_, 0.0);  // the initial LSQ steps back from x = 0: every bad variable goes at once
   best.residual = best.score = beta;
-  const LsqStats first = lsq(best, n_, options, result);
+  const bool batch_early = options.deletion == TntDeletion::batch;
+  const LsqStats first = lsq(best, n_, options, result, batch_early);
   inverse_.checkpoint();
   result.cg_iterations += first.cg_iterations;
   result.log.push_back({0, best.free.size(), 0, first.deleted, best.score, first.cg_iterations, true});
@@ -363,7 +369,7 @@ TntResult TntActiveSet<Real>::solve(const Vector& b, const TntOptions& options) 
     const std::size_t max_insertions =
         static_cast<std::size_t>(std::ceil(options.expansion * static_cast<double>(accepted_batch)));
     std::size_t k = candidates.size();
-    bool accepted = false;
+    bool accepted = false, early = batch_early;  // a rejected trial's successors go without early zeros
     for (;;) {  // App. E.1 step 5.6
       k = std::min(std::max<std::size_t>(1, static_cast<std::size_t>(options.reduction * static_cast<double>(k))),
                    max_insertions);
@@ -378,7 +384,8 @@ TntResult TntActiveSet<Real>::solve(const Vector& b, const TntOptions& options) 
       inverse_.rollback();  // to best's F
       // Deletions per loop (the thesis leaves them open): by default as many as were inserted, so a trial
       // can undo its batch in one refactorisation but a batch of one cannot empty the free set at once.
-      const LsqStats s = lsq(trial, options.deletions_per_loop > 0 ? options.deletions_per_loop : k, options, result);
+      const LsqStats s =
+          lsq(trial, options.deletions_per_loop > 0 ? options.deletions_per_loop : k, options, result, early);
       ++result.inner_iterations;
       result.cg_iterations += s.cg_iterations;
       accepted = trial.score < best.score * (1.0 - options.rel_tol);
@@ -390,6 +397,7 @@ TntResult TntActiveSet<Real>::solve(const Vector& b, const TntOptions& options) 
         accepted_batch = k;
         break;
       }
+      early = false;
       if (k == 1) break;  // App. E.1 step 5.6.6: not even the most attractive single insertion helped
     }
     if (!accepted && g[static_cast<std::size_t>(candidates.front())] / beta <= tol) {
