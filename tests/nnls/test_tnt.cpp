@@ -411,27 +411,35 @@ TEST_F(TntTest, SpecDeletionRuleTerminates) {
   EXPECT_TRUE(kkt_report(hard, q.b, fixed.x).satisfied(1e-10));
 }
 
-// The default deletion rule (batch: a projected line search before each step_back loop) reaches the
-// same KKT point as Lawson-Hanson's step_back with fewer factorisations, on a well-conditioned SVC problem
-// (16 against 25) as on an ill-conditioned one (189 against 245). At the thesis's rc 0.2 the latter
-// took batch more (406 against 354): its small batches release variables below FNNLS's tolerance in
-// more trials.
+// The default deletion rule (batch: a projected line search before each step_back loop, and the first
+// trial's early zeros) reaches the same KKT point as Lawson-Hanson's step_back with fewer factorisations,
+// on a well-conditioned SVC problem (16 against 25) as on ill-conditioned ones (kappa 1e8: 196 against
+// 252; kappa 1e6 at n = 400: 155 against 238, where without the early zeros batch took 219). At the
+// thesis's rc 0.2 the kappa 1e8 one took batch more (406 against 354): its small batches release
+// variables below FNNLS's tolerance in more trials.
 TEST_F(TntTest, BatchDeletionSavesFactorisations) {
-  for (const auto& [kappa, active] : {std::pair<double, double>{1e2, 0.25}, {1e8, 0.05}}) {
-    SCOPED_TRACE("kappa " + std::to_string(kappa));
-    const Matrix A = svc_host({200, 200, kappa, SvcMode::geometric, 5, {}});
-    const Problem p = with_active_set(A, active, 7);
-    const TntResult batch = tnt().solve(A, p.b, {.deletion = TntDeletion::batch});
-    const TntResult step_back = tnt().solve(A, p.b, {.deletion = TntDeletion::step_back});
+  struct Case {
+    Matrix A;
+    double active, ratio;  // batch's factorisations below ratio times step_back's
+    bool well_conditioned;
+  };
+  const Case cases[] = {{svc_host({200, 200, 1e2, SvcMode::geometric, 5, {}}), 0.25, 0.75, true},
+                        {svc_host({200, 200, 1e8, SvcMode::geometric, 5, {}}), 0.05, 0.9, false},
+                        {random_matrix(400, 400, 1e6, 11), 0.05, 0.8, false}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE("n " + std::to_string(c.A.cols) + ", active " + std::to_string(c.active));
+    const Problem p = with_active_set(c.A, c.active, 7);
+    const TntResult batch = tnt().solve(c.A, p.b, {.deletion = TntDeletion::batch});
+    const TntResult step_back = tnt().solve(c.A, p.b, {.deletion = TntDeletion::step_back});
     for (const TntResult* s : {&batch, &step_back}) {
       EXPECT_TRUE(s->converged) << s->diagnosis;
-      EXPECT_TRUE(kkt_report(A, p.b, s->x).satisfied(1e-10));
+      EXPECT_TRUE(kkt_report(c.A, p.b, s->x).satisfied(1e-10));
     }
     EXPECT_NEAR(batch.residual_norm, step_back.residual_norm, 1e-10 * norm2(p.b));
-    if (kappa <= 1e4) {
+    if (c.well_conditioned) {
       EXPECT_EQ(zeros(batch.x), zeros(step_back.x));
     }
-    EXPECT_LT(batch.factorizations, step_back.factorizations);
+    EXPECT_LT(batch.factorizations, c.ratio * step_back.factorizations);
   }
 }
 

@@ -30,11 +30,14 @@ enum class TntDeletion {
   // for a = 1 (the projection of y: every y <= 0 leaves F at once), then a halfway to step_back's
   // step a0, and so on (4 tries, scored with x(a0) in one pass over A, no factorisation), and takes
   // the largest a whose x(a) scores below step_back's point x(a0); all zeros of x(a) leave F. If none
-  // does, the loop is step_back's. The feasible point's score still falls in every loop, so trials are accepted as with
-  // step_back (same KKT guarantee). Ignores deletions_per_loop in the projected loops. It needs
-  // fewer factorisations than step_back on well-conditioned problems (the loops after a batch insertion
-  // collapse to about one) and about as many on ill-conditioned ones (there y is far from feasible, the
-  // projection rarely lowers the score and the loops are step_back's).
+  // does, the loop is step_back's, and in an outer iteration's first trial (and the initial solve) it
+  // also moves the variables that would reach 0 by twice step_back's step: on ill-conditioned problems y
+  // is far from feasible, the projection rarely lowers the score, and the negative set barely changes
+  // from one solve to the next, so single removals would take a factorisation each. That point can score
+  // above the loop's start; a rejected first trial's successors go without it, so a single insertion
+  // keeps step_back's KKT guarantee. Ignores deletions_per_loop in the projected loops. Fewer
+  // factorisations than step_back on well-conditioned problems (the loops after a batch insertion
+  // collapse to about one) and on ill-conditioned ones (docs/nnls.md, Validation).
   batch,
 };
 
@@ -47,8 +50,10 @@ struct TntOptions {
   // accepted, so rc sets the batch size, and small batches only add outer iterations (docs/nnls.md,
   // "Larger first batches, and PCGNR's reads carrying the answer").
   double reduction = 0.8;
-  double expansion = 1.2;  // ec: a batch holds at most ceil(ec k), k the last accepted batch
-  double rel_tol = 0;      // a trial is accepted when its residual < best * (1 - rel_tol)
+  // ec: a batch holds at most ceil(ec k), k the last accepted batch; a first trial smaller than that cap
+  // (for want of candidates) leaves k as it was.
+  double expansion = 1.2;
+  double rel_tol = 0;  // a trial is accepted when its residual < best * (1 - rel_tol)
   // Tikhonov regularisation: min ||A_s x_s - b||^2 + lambda ||x_s||^2 (x_s the scaled variables), i.e.
   // the rows sqrt(lambda) I appended to A_s; AA += lambda I. The KKT test is then on that problem.
   double lambda = 0;

@@ -370,6 +370,7 @@ TntResult TntActiveSet<Real>::solve(const Vector& b, const TntOptions& options) 
         static_cast<std::size_t>(std::ceil(options.expansion * static_cast<double>(accepted_batch)));
     std::size_t k = candidates.size();
     bool accepted = false, early = batch_early;  // a rejected trial's successors go without early zeros
+    bool first_trial = true;
     for (;;) {  // App. E.1 step 5.6
       k = std::min(std::max<std::size_t>(1, static_cast<std::size_t>(options.reduction * static_cast<double>(k))),
                    max_insertions);
@@ -394,10 +395,11 @@ TntResult TntActiveSet<Real>::solve(const Vector& b, const TntOptions& options) 
       if (accepted) {
         inverse_.checkpoint();
         best = std::move(trial);
-        accepted_batch = k;
+        // A first trial smaller than the cap (few candidates) says nothing of the batch LSQ can take.
+        accepted_batch = first_trial ? std::max(accepted_batch, k) : k;
         break;
       }
-      early = false;
+      first_trial = early = false;
       if (k == 1) break;  // App. E.1 step 5.6.6: not even the most attractive single insertion helped
     }
     if (!accepted && g[static_cast<std::size_t>(candidates.front())] / beta <= tol) {
