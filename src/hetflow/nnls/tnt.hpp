@@ -31,7 +31,7 @@ enum class TntDeletion {
   // step a0, and so on (4 tries, scored with x(a0) in one pass over A, no factorisation), and takes
   // the largest a whose x(a) scores below step_back's point x(a0); all zeros of x(a) leave F. If none
   // does, the loop is step_back's, and in an outer iteration's first trial (and the initial solve) it
-  // also moves the variables that would reach 0 by twice step_back's step: on ill-conditioned problems y
+  // also moves the variables that would reach 0 by four times step_back's step: on ill-conditioned problems y
   // is far from feasible, the projection rarely lowers the score, and the negative set barely changes
   // from one solve to the next, so single removals would take a factorisation each. That point can score
   // above the loop's start; a rejected first trial's successors go without it, so a single insertion
