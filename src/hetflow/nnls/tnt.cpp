@@ -26,6 +26,8 @@ void require(bool ok, const std::string& field, double value, const char* rule) 
 void check_options(const TntOptions& o, std::size_t n) {
   require(o.reduction > 0.0 && o.reduction < 1.0, "reduction", o.reduction, "must lie in (0, 1)");
   require(o.expansion >= 1.0 && std::isfinite(o.expansion), "expansion", o.expansion, "must be finite and >= 1");
+  require(o.early_reach >= 1.0 && std::isfinite(o.early_reach), "early_reach", o.early_reach,
+          "must be finite and >= 1");
   require(o.rel_tol >= 0.0 && o.rel_tol < 1.0, "rel_tol", o.rel_tol, "must lie in [0, 1)");
   require(o.lambda >= 0.0 && std::isfinite(o.lambda), "lambda", o.lambda, "must be finite and >= 0");
   require(o.max_cg_iterations >= 1, "max_cg_iterations", o.max_cg_iterations, "must be >= 1");

@@ -31,11 +31,11 @@ enum class TntDeletion {
   // step a0, and so on (4 tries, scored with x(a0) in one pass over A, no factorisation), and takes
   // the largest a whose x(a) scores below step_back's point x(a0); all zeros of x(a) leave F. If none
   // does, the loop is step_back's, and in an outer iteration's first trial (and the initial solve) it
-  // also moves the variables that would reach 0 by four times step_back's step: on ill-conditioned problems y
-  // is far from feasible, the projection rarely lowers the score, and the negative set barely changes
-  // from one solve to the next, so single removals would take a factorisation each. That point can score
-  // above the loop's start; a rejected first trial's successors go without it, so a single insertion
-  // keeps step_back's KKT guarantee. Ignores deletions_per_loop in the projected loops. Fewer
+  // also moves the variables that would reach 0 within early_reach (TntOptions) times step_back's step:
+  // on ill-conditioned problems y is far from feasible, the projection rarely lowers the score, and the
+  // negative set barely changes from one solve to the next, so single removals would take a factorisation
+  // each. That point can score above the loop's start; a rejected first trial's successors go without
+  // it, so a single insertion keeps step_back's KKT guarantee. Ignores deletions_per_loop in the projected loops. Fewer
   // factorisations than step_back on well-conditioned problems (the loops after a batch insertion
   // collapse to about one) and on ill-conditioned ones (docs/nnls.md, Validation).
   batch,
@@ -73,6 +73,11 @@ struct TntOptions {
   // between the gradient's rounding (10 eps sqrt(m)) and that tolerance are still offered (Tnt::run).
   double tolerance = 0;
   TntDeletion deletion = TntDeletion::batch;
+  // With the batch rule, how far the first trial's step_back loops reach, in multiples of Lawson-Hanson's
+  // step: the variables that would reach 0 within it leave F together. 1: Lawson-Hanson's step alone. Four
+  // takes fewer subproblems from n = 500 up; small ill-conditioned problems take fewer at 2 (docs/nnls.md,
+  // "How far the early zeros reach").
+  double early_reach = 4;
   // Deletions per loop of the LSQ calls inside the outer loop (the initial solve allows n): 0 selects
   // the trial's batch size, so a trial can undo its own batch in one refactorisation.
   std::size_t deletions_per_loop = 0;

@@ -247,12 +247,12 @@ typename TntActiveSet<Real>::LsqStats TntActiveSet<Real>::lsq(Trial& t, std::siz
     std::stable_sort(bad.begin(), bad.end(), [&](std::size_t a, std::size_t b) { return key[a] < key[b]; });
     if (step_back) {
       // x += alpha (y - x) with alpha the smallest step: x stays feasible and its residual falls; the
-      // variables that reach 0 there are the ones to move. With `early` those that would reach 0 by 4 alpha
-      // go with them (set to 0 from at most 3/4 of their value; docs/nnls.md says why 4): on ill-conditioned
-      // problems the bad set barely changes from one solve to the next, and Lawson-Hanson's single removals
-      // would take them one subproblem each. That point can score above the loop's start, so a trial may
-      // then be rejected where Lawson-Hanson's would not; the caller's next trial goes without.
-      const double alpha = std::max(0.0, key[bad.front()]), reach = early ? 4.0 * alpha : alpha;
+      // variables that reach 0 there are the ones to move. With `early` those that would reach 0 within
+      // early_reach alpha go with them: on ill-conditioned problems the bad set barely changes from one
+      // solve to the next, and Lawson-Hanson's single removals would take them one subproblem each. That
+      // point can score above the loop's start, so a trial may then be rejected where Lawson-Hanson's would
+      // not; the caller's next trial goes without.
+      const double alpha = std::max(0.0, key[bad.front()]), reach = early ? options.early_reach * alpha : alpha;
       if (alpha > 0.0)
         for (std::size_t i = 0; i < k; ++i) {
           double& xi = t.x[static_cast<std::size_t>(t.free[i])];

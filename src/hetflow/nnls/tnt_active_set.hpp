@@ -51,7 +51,7 @@ class TntActiveSet {
   // TntDeletion::batch first tries them all at once, without that limit) and solves again until y > 0. On
   // entry t.x is the feasible point to step back from and t.score its score; on return the solution, with
   // r on the device. With `early` (batch rule) the Lawson-Hanson step also moves the variables that would
-  // reach 0 by four times that step.
+  // reach 0 within TntOptions::early_reach times that step.
   LsqStats lsq(Trial& t, std::size_t deletions_per_loop, const TntOptions& options, TntResult& result, bool early);
   // Brings the preconditioner to F (the inverse of AA(F, F) + the accumulated shift) and runs PCGNR on F
   // (in the preconditioner's order); returns y in F's order.
