@@ -158,19 +158,19 @@ void DeviceDense<Real>::gram(const core::Queue& q, const Matrix& a, const Matrix
       return;
     }
   }
-  return launch_gemm(q, true, Real(1), a, a, Real(0), c, 2, no_stop_);
+  launch_gemm(q, true, Real(1), a, a, Real(0), c, 2, no_stop_);
 }
 
 template <class Real>
 void DeviceDense<Real>::gemm_tn(const core::Queue& q, Real alpha, const Matrix& a, const Matrix& b, Real beta,
                                 const Matrix& c) {
-  return gemm(q, true, alpha, a, b, beta, c);
+  gemm(q, true, alpha, a, b, beta, c);
 }
 
 template <class Real>
 void DeviceDense<Real>::gemm_nn(const core::Queue& q, Real alpha, const Matrix& a, const Matrix& b, Real beta,
                                 const Matrix& c) {
-  return gemm(q, false, alpha, a, b, beta, c);
+  gemm(q, false, alpha, a, b, beta, c);
 }
 
 template <class Real>
@@ -202,7 +202,7 @@ void DeviceDense<Real>::gemm(const core::Queue& q, bool a_transposed, Real alpha
     return skinny_tn_.enqueue(q, NDRange(c.cols * wg), NDRange(wg));
   }
   if (!a_transposed && c.cols <= skinny) return skinny_nn(q, alpha, a, identity(q, depth), b, beta, c);
-  return launch_gemm(q, a_transposed, alpha, a, b, beta, c, 0, no_stop_);
+  launch_gemm(q, a_transposed, alpha, a, b, beta, c, 0, no_stop_);
 }
 
 template <class Real>
@@ -223,7 +223,7 @@ template <class Real>
 void DeviceDense<Real>::sum_chunks(const core::Queue& q, std::size_t chunks, Real alpha, Real beta, const Matrix& c) {
   sum_chunks_.args(to_int(c.rows, "sum rows"), to_int(c.cols, "sum columns"), static_cast<int>(chunks), alpha, part_,
                    beta, c.buffer, cl_ulong{c.offset}, static_cast<int>(c.ld));
-  return sum_chunks_.enqueue(q, NDRange(round_up(c.rows, 64), c.cols), NDRange(64, 1));
+  sum_chunks_.enqueue(q, NDRange(round_up(c.rows, 64), c.cols), NDRange(64, 1));
 }
 
 template <class Real>
@@ -238,7 +238,7 @@ void DeviceDense<Real>::gather(const core::Queue& q, const Matrix& c, const Indi
   const std::size_t wg = static_cast<std::size_t>(tuning_.gather_work_group);
   gather_.args(to_int(nr, "gather rows"), c.buffer, cl_ulong{c.offset}, static_cast<int>(c.ld), rows, cols, bb.buffer,
                cl_ulong{bb.offset}, static_cast<int>(bb.ld));
-  return gather_.enqueue(q, NDRange(round_up(nr, wg), nc), NDRange(wg, 1));
+  gather_.enqueue(q, NDRange(round_up(nr, wg), nc), NDRange(wg, 1));
 }
 
 template <class Real>
@@ -268,7 +268,7 @@ void DeviceDense<Real>::factor_inverse(const core::Queue& q, const Matrix& s, co
   inverse_factor_.args(static_cast<int>(t), to_int(above, "factor_inverse rows"), s.buffer, cl_ulong{s.offset},
                        static_cast<int>(s.ld), transposed ? 1 : 0, out.buffer, cl_ulong{out.offset},
                        static_cast<int>(out.ld), info_);
-  return inverse_factor_.enqueue(q, NDRange(round_up(above + t, gw), t), NDRange(gw, 1));
+  inverse_factor_.enqueue(q, NDRange(round_up(above + t, gw), t), NDRange(gw, 1));
 }
 
 template <class Real>
@@ -320,7 +320,7 @@ void DeviceDense<Real>::add_diagonal(const core::Queue& q, const Matrix& c, Real
   const std::size_t n = std::min(c.rows, c.cols);
   if (n == 0) return;
   add_diagonal_.args(to_int(n, "add_diagonal n"), c.buffer, cl_ulong{c.offset}, static_cast<int>(c.ld), value);
-  return add_diagonal_.enqueue(q, NDRange(round_up(n, 64)), NDRange(64));
+  add_diagonal_.enqueue(q, NDRange(round_up(n, 64)), NDRange(64));
 }
 
 template <class Real>
@@ -391,7 +391,7 @@ void DeviceDense<Real>::gemv_t(const core::Queue& q, Real alpha, const Matrix& a
   }
   const std::size_t wg = static_cast<std::size_t>(tuning_.reduce_work_group);
   gemv_t_.args(to_int(a.rows, "gemv_t m"), alpha, a.buffer, cl_ulong{a.offset}, static_cast<int>(a.ld), f, x, beta, y);
-  return gemv_t_.enqueue(q, NDRange(k * wg), NDRange(wg));
+  gemv_t_.enqueue(q, NDRange(k * wg), NDRange(wg));
 }
 
 // Right-looking blocked factorisation, every block enqueued without waiting: a failed pivot stops the
@@ -493,7 +493,7 @@ void DeviceDense<Real>::dot(const core::Queue& q, std::size_t n, const Vector& x
   dot_partial_.args(to_int(n, "dot n"), x, y, partial_);
   dot_partial_.enqueue(q, NDRange(groups * wg), NDRange(wg));
   sum_partials_.args(static_cast<int>(groups), partial_, scalars, to_int(index, "dot index"));
-  return sum_partials_.enqueue(q, NDRange(wg), NDRange(wg));
+  sum_partials_.enqueue(q, NDRange(wg), NDRange(wg));
 }
 
 template <class Real>
@@ -503,7 +503,7 @@ void DeviceDense<Real>::axpy(const core::Queue& q, std::size_t n, Real alpha, co
   if (n == 0) return;
   axpy_.args(to_int(n, "axpy n"), alpha, x, y);
   const std::size_t wg = static_cast<std::size_t>(tuning_.reduce_work_group);
-  return axpy_.enqueue(q, NDRange(round_up(n, wg)), NDRange(wg));
+  axpy_.enqueue(q, NDRange(round_up(n, wg)), NDRange(wg));
 }
 
 template <class Real>
@@ -515,7 +515,7 @@ void DeviceDense<Real>::axpy_ratio(const core::Queue& q, std::size_t n, const Ve
   if (n == 0) return;
   axpy_ratio_.args(to_int(n, "axpy_ratio n"), scalars, static_cast<int>(num), static_cast<int>(den), sign, x, y);
   const std::size_t wg = static_cast<std::size_t>(tuning_.reduce_work_group);
-  return axpy_ratio_.enqueue(q, NDRange(round_up(n, wg)), NDRange(wg));
+  axpy_ratio_.enqueue(q, NDRange(round_up(n, wg)), NDRange(wg));
 }
 
 template <class Real>
@@ -527,7 +527,7 @@ void DeviceDense<Real>::xpby_ratio(const core::Queue& q, std::size_t n, const Ve
   if (n == 0) return;
   xpby_ratio_.args(to_int(n, "xpby_ratio n"), scalars, static_cast<int>(num), static_cast<int>(den), x, y);
   const std::size_t wg = static_cast<std::size_t>(tuning_.reduce_work_group);
-  return xpby_ratio_.enqueue(q, NDRange(round_up(n, wg)), NDRange(wg));
+  xpby_ratio_.enqueue(q, NDRange(round_up(n, wg)), NDRange(wg));
 }
 
 template class DeviceDense<float>;

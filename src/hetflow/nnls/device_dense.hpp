@@ -104,7 +104,7 @@ class DeviceDense {
 
   // BB (k x k) = C(F, F), F the first k entries of f.
   void gather(const core::Queue& q, const Matrix& c, const Indices& f, std::size_t k, const Matrix& bb) {
-    return gather(q, c, f, k, f, k, bb);
+    gather(q, c, f, k, f, k, bb);
   }
   // BB (nr x nc) = C(R, S), R and S the first nr and nc entries of rows and cols.
   void gather(const core::Queue& q, const Matrix& c, const Indices& rows, std::size_t nr, const Indices& cols,

@@ -75,8 +75,7 @@ struct TntOptions {
   TntDeletion deletion = TntDeletion::batch;
   // With the batch rule, how far the first trial's step_back loops reach, in multiples of Lawson-Hanson's
   // step: the variables that would reach 0 within it leave F together. 1: Lawson-Hanson's step alone. Four
-  // takes fewer subproblems from n = 500 up; small ill-conditioned problems take fewer at 2 (docs/nnls.md,
-  // "How far the early zeros reach").
+  // suits large problems, two small ill-conditioned ones (docs/nnls.md, "How far the early zeros reach").
   double early_reach = 4;
   // Deletions per loop of the LSQ calls inside the outer loop (the initial solve allows n): 0 selects
   // the trial's batch size, so a trial can undo its own batch in one refactorisation.
