@@ -40,14 +40,14 @@ def timed_runs(A, b, cap, budget, max_repeats):
 
 
 def solve_problem(task):
-    """One problem's timed runs, in a worker or in the main process: (seconds, relative error, residual)."""
+    """One problem's timed runs, in a worker or in the main process: (problem, seconds, relative error, residual, m)."""
     folder, prob, cap, budget, repeats = task
     A = np.load(folder / prob["A"])
     b = np.load(folder / prob["b"])
     x_true = np.load(folder / prob["x"])
     seconds, x = timed_runs(A, b, cap, budget, repeats)
-    return (seconds, float(np.linalg.norm(x - x_true) / np.linalg.norm(x_true)), float(np.linalg.norm(A @ x - b)),
-            A.shape[0])
+    return (prob, seconds, float(np.linalg.norm(x - x_true) / np.linalg.norm(x_true)),
+            float(np.linalg.norm(A @ x - b)), A.shape[0])
 
 
 def write_result(bench_json, listing, skipped, cases):
@@ -103,8 +103,9 @@ def main():
                     continue
             tasks.append(prob)
         work = [(folder, prob, args.cap, args.budget, args.repeats) for prob in tasks]
-        results = pool.imap(solve_problem, work) if pool else map(solve_problem, work)
-        for prob, (seconds, error, residual, m) in zip(tasks, results):
+        # Unordered: a run cut short keeps every problem that finished, not only those before the slowest.
+        results = pool.imap_unordered(solve_problem, work) if pool else map(solve_problem, work)
+        for prob, seconds, error, residual, m in results:
             family, fraction = prob.get("family", ""), prob["active_fraction"]
             median = float(np.median(seconds))
             last[(family, fraction)] = (n, median)
