@@ -33,6 +33,7 @@ class _NnlsRequest:
     fp32: bool
     reduction: Optional[float]
     expansion: Optional[float]
+    early_reach: Optional[float]
     problem_class: str
     tolerance: float
     max_iterations: int

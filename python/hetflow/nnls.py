@@ -29,7 +29,7 @@ class NnlsReport:
 
 def nnls(A: np.ndarray, b: np.ndarray, method: str = "tnt", device: str = "auto", *, fp32: bool = False,
          reduction: Optional[float] = None, expansion: Optional[float] = None, problem_class: str = "",
-         tolerance: float = 0.0, max_iterations: int = 0, tune: bool = True,
+         early_reach: Optional[float] = None, tolerance: float = 0.0, max_iterations: int = 0, tune: bool = True,
          progress=True) -> tuple[np.ndarray, NnlsReport]:
     """min ||A x - b||_2 subject to x >= 0, for b a vector or each column of a matrix of right-hand sides.
 
@@ -38,7 +38,7 @@ def nnls(A: np.ndarray, b: np.ndarray, method: str = "tnt", device: str = "auto"
     each call); do not change A from another thread during the call.
     method: "tnt" (on the device; default), "fnnls" or "lawson-hanson" (host, LAPACK).
     device: a device selection as in the CLI ("auto", "gpu:0", "cpu:0", ...); tnt only.
-    fp32, reduction, expansion, problem_class, tune: TNT's options (`hetflow nnls --help`); tolerance: the
+    fp32, reduction, expansion, problem_class, early_reach (--reach), tune: TNT's options (`hetflow nnls --help`); tolerance: the
     KKT tolerance (0: the method's own); max_iterations: 0 for 3n.
     progress (tnt): True shows the CLI's progress display on sys.stderr once the call has taken a second,
     False nothing; a callable is called as progress(outer iterations, 0) before each outer iteration after
@@ -57,6 +57,7 @@ def nnls(A: np.ndarray, b: np.ndarray, method: str = "tnt", device: str = "auto"
     request = _hetflow._NnlsRequest()
     request.method, request.device, request.fp32 = method, device, fp32
     request.reduction, request.expansion, request.problem_class = reduction, expansion, problem_class
+    request.early_reach = early_reach
     request.tolerance, request.max_iterations, request.no_tune = tolerance, max_iterations, not tune
     vector = rhs.ndim == 1
     x, text, interrupted = _hetflow._nnls(a, np.asfortranarray(rhs.reshape(rhs.shape[0], -1, order="F")), vector, request,

@@ -60,6 +60,7 @@ void bind_nnls(py::module_& m) {
       .def_readwrite("fp32", &app::NnlsRequest::fp32)
       .def_readwrite("reduction", &app::NnlsRequest::reduction)
       .def_readwrite("expansion", &app::NnlsRequest::expansion)
+      .def_readwrite("early_reach", &app::NnlsRequest::early_reach)
       .def_readwrite("problem_class", &app::NnlsRequest::problem_class)
       .def_readwrite("tolerance", &app::NnlsRequest::tolerance)
       .def_readwrite("max_iterations", &app::NnlsRequest::max_iterations)

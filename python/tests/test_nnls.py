@@ -87,3 +87,15 @@ def test_progress_counts_tnts_outer_iterations_over_the_right_hand_sides():
         hetflow.nnls(A, B[:, 0], device=DEVICE, progress=fail)
     with pytest.raises(TypeError, match="progress: expected"):
         hetflow.nnls(A, B[:, 0], device=DEVICE, progress=1)
+
+
+def test_early_reach_is_the_clis_reach(tmp_path):
+    A, b = problem(seed=5)
+    np.save(tmp_path / "A.npy", A)
+    np.save(tmp_path / "b.npy", b)
+    cli("nnls", tmp_path / "A.npy", tmp_path / "b.npy", "--reach", "1", "--device", DEVICE, "--output", tmp_path / "out")
+    x, report = hetflow.nnls(A, b, device=DEVICE, early_reach=1)
+    assert np.array_equal(x, np.load(tmp_path / "out" / "x.npy"))
+    assert report.raw["options"]["early_reach"] == 1
+    with pytest.raises(hetflow.HetflowError, match=r"TntOptions.early_reach = 0.500000: must be finite and >= 1"):
+        hetflow.nnls(A, b, device=DEVICE, early_reach=0.5)

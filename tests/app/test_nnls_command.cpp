@@ -127,6 +127,28 @@ TEST_F(NnlsCommand, SeveralRightHandSides) {
   }
 }
 
+// --reach sets TntOptions::early_reach and the report records it: on an ill-conditioned problem the reach
+// changes which variables each first trial moves, and so the count of factorisations (which
+// reach needs fewer depends on the problem: docs/nnls.md).
+TEST_F(NnlsCommand, ReachSetsTheEarlyZeros) {
+  const Matrix A = hetflow::nnls::random_matrix(60, 60, 1e8, 7);
+  const hetflow::nnls::Problem p = hetflow::nnls::with_active_set(A, 0.05, 11);
+  hetflow::io::write_dense(dir / "A.npy", {{A.rows, A.cols}, A.data});
+  hetflow::io::write_dense(dir / "b.npy", {{A.rows}, p.b});
+  int factorizations[2] = {};
+  for (const int reach : {1, 4}) {
+    const std::string out = "reach" + std::to_string(reach);
+    const auto r =
+        run_hetflow("nnls A.npy b.npy -o " + out + " --reach " + std::to_string(reach) + " " + method_args("tnt"));
+    ASSERT_EQ(r.status, 0) << r.output;
+    const nlohmann::json j = report(out);
+    EXPECT_EQ(j["options"]["early_reach"], reach);
+    EXPECT_TRUE(j["rhs"][0]["converged"].get<bool>());
+    factorizations[reach == 4] = j["rhs"][0]["factorizations"].get<int>();
+  }
+  EXPECT_NE(factorizations[0], factorizations[1]);
+}
+
 TEST_F(NnlsCommand, UnusableInputIsNamedAndNothingIsWritten) {
   hetflow::io::write_dense(dir / "A.npy", {{6, 4}, Vector(24, 1.0)});
   hetflow::io::write_dense(dir / "b5.npy", {{5}, Vector(5, 1.0)});

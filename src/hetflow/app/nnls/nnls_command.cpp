@@ -47,6 +47,7 @@ std::vector<RhsResult> solve_tnt(const NnlsRequest& r, const core::DeviceSet& de
   nnls::TntOptions o;
   o.reduction = constants.reduction;
   o.expansion = constants.expansion;
+  o.early_reach = r.early_reach.value_or(o.early_reach);
   o.tolerance = r.tolerance;
   o.max_outer_iterations = r.max_iterations;
   o.fp32 = r.fp32;
@@ -173,6 +174,11 @@ CLI::App* add_nnls_command(CLI::App& app, NnlsRequest& r) {
                     "--ec", [&r](const double& v) { r.expansion = v; },
                     "tnt: expansion constant, >= 1 (default: the --class's, else 1.2)")
                  ->check(constant(expansion_error, ">= 1"));
+  auto* reach = cmd->add_option_function<double>(
+                       "--reach", [&r](const double& v) { r.early_reach = v; },
+                       "tnt: how far an outer iteration's first trial zeroes variables early, in Lawson-Hanson "
+                       "steps, >= 1 (default 4; 1: that step alone)")
+                    ->check(constant(early_reach_error, ">= 1"));
   auto* problem_class =
       cmd->add_option("--class", r.problem_class,
                       "tnt: take rc and ec, where not given, from this problem class's entry in the tuning database "
@@ -189,7 +195,7 @@ CLI::App* add_nnls_command(CLI::App& app, NnlsRequest& r) {
         throw CLI::ValidationError("--class", "reads the tuning database, which --no-tune turns off");
       return;
     }
-    for (const CLI::Option* o : {device, fp32, no_tune, rc, ec, problem_class})
+    for (const CLI::Option* o : {device, fp32, no_tune, rc, ec, reach, problem_class})
       if (o->count() > 0) throw CLI::ValidationError(o->get_name(), "applies to --method tnt only");
   });
   return cmd;
@@ -217,7 +223,10 @@ NnlsOutcome solve_nnls(const NnlsRequest& r, nnls::MatrixView A, nnls::MatrixVie
     report["device"] = device_json(devices.device(0).info);
     constants = choose_tnt_constants(devices.device(0).info, r.problem_class, r.reduction, r.expansion,
                                      tune::Database(tune::default_database_path()));
-    report["options"] = {{"rc", constants->reduction}, {"ec", constants->expansion}, {"fp32", r.fp32}};
+    report["options"] = {{"rc", constants->reduction},
+                         {"ec", constants->expansion},
+                         {"early_reach", r.early_reach.value_or(nnls::TntOptions{}.early_reach)},
+                         {"fp32", r.fp32}};
     report["constants"] = constants->record;
     nlohmann::json tuning;
     const nnls::DenseTuning dense = r.no_tune ? nnls::DenseTuning{} : nnls_tuned_dense(devices, r.fp32, tuning);

@@ -30,6 +30,7 @@ struct NnlsRequest {
   // TNT's rc and ec when given; else the tuned class's (`problem_class`), else TntOptions' defaults.
   std::optional<double> reduction, expansion;
   std::string problem_class;  // tnt: a class tuned by `hetflow tune nnls-constants`; empty: none
+  std::optional<double> early_reach;  // tnt: TntOptions::early_reach when given, else its default
   double tolerance = 0;       // 0: each solver's default KKT tolerance
   // tnt: TntOptions::keep_going of every right-hand side's solve (the Python package's progress).
   std::function<bool(int)> keep_going;

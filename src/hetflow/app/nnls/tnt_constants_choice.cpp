@@ -71,6 +71,10 @@ std::string expansion_error(double value) {
   return value >= 1 && std::isfinite(value) ? "" : "TNT's expansion constant must be finite and >= 1";
 }
 
+std::string early_reach_error(double value) {
+  return value >= 1 && std::isfinite(value) ? "" : "TNT's early reach must be finite and >= 1";
+}
+
 TntConstantsChoice choose_tnt_constants(const core::DeviceInfo& device, const std::string& problem_class,
                                         std::optional<double> reduction, std::optional<double> expansion,
                                         const tune::Database& db) {

@@ -37,5 +37,7 @@ std::string describe(const TntConstantsChoice& choice);
 std::string reduction_error(double value);
 // As reduction_error for the expansion constant, finite and >= 1.
 std::string expansion_error(double value);
+// As reduction_error for TntOptions::early_reach, finite and >= 1.
+std::string early_reach_error(double value);
 
 }  // namespace hetflow::app
