@@ -70,7 +70,7 @@ void family_series(Context& ctx) {
   const bool cpu = info.kind == core::DeviceKind::cpu;
   // PoCL is compared with FNNLS on the same cores, a GPU with SciPy (scripts/nnls_scipy_bench.py).
   const std::vector<std::size_t> sizes =
-      cpu ? std::vector<std::size_t>{250, 500, 1000, 2000} : std::vector<std::size_t>{2000, 5000, 10000};
+      cpu ? std::vector<std::size_t>{250, 500, 1000, 2000} : std::vector<std::size_t>{1000, 2000, 5000, 10000};
   const std::vector<double> fractions = {0.05, 0.25, 0.5, 0.75};
   nnls::SvcGenerator svc(ctx.devices);
   nnls::Tnt tnt(ctx.devices);
