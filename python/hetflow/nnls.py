@@ -38,8 +38,8 @@ def nnls(A: np.ndarray, b: np.ndarray, method: str = "tnt", device: str = "auto"
     each call); do not change A from another thread during the call.
     method: "tnt" (on the device; default), "fnnls" or "lawson-hanson" (host, LAPACK).
     device: a device selection as in the CLI ("auto", "gpu:0", "cpu:0", ...); tnt only.
-    fp32, reduction, expansion, problem_class, early_reach (--reach), tune: TNT's options (`hetflow nnls --help`); tolerance: the
-    KKT tolerance (0: the method's own); max_iterations: 0 for 3n.
+    fp32, reduction, expansion, problem_class, early_reach (--reach), tune: TNT's options (`hetflow nnls
+    --help`); tolerance: the KKT tolerance (0: the method's own); max_iterations: 0 for 3n.
     progress (tnt): True shows the CLI's progress display on sys.stderr once the call has taken a second,
     False nothing; a callable is called as progress(outer iterations, 0) before each outer iteration after
     the first and at the end (counted over all right-hand sides), and an exception it raises stops TNT.

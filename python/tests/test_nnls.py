@@ -93,7 +93,8 @@ def test_early_reach_is_the_clis_reach(tmp_path):
     A, b = problem(seed=5)
     np.save(tmp_path / "A.npy", A)
     np.save(tmp_path / "b.npy", b)
-    cli("nnls", tmp_path / "A.npy", tmp_path / "b.npy", "--reach", "1", "--device", DEVICE, "--output", tmp_path / "out")
+    cli("nnls", tmp_path / "A.npy", tmp_path / "b.npy", "--reach", "1", "--device", DEVICE,
+        "--output", tmp_path / "out")
     x, report = hetflow.nnls(A, b, device=DEVICE, early_reach=1)
     assert np.array_equal(x, np.load(tmp_path / "out" / "x.npy"))
     assert report.raw["options"]["early_reach"] == 1

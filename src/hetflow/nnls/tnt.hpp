@@ -35,9 +35,9 @@ enum class TntDeletion {
   // on ill-conditioned problems y is far from feasible, the projection rarely lowers the score, and the
   // negative set barely changes from one solve to the next, so single removals would take a factorisation
   // each. That point can score above the loop's start; a rejected first trial's successors go without
-  // it, so a single insertion keeps step_back's KKT guarantee. Ignores deletions_per_loop in the projected loops. Fewer
-  // factorisations than step_back on well-conditioned problems (the loops after a batch insertion
-  // collapse to about one) and on ill-conditioned ones (docs/nnls.md, Validation).
+  // it, so a single insertion keeps step_back's KKT guarantee. Ignores deletions_per_loop in the projected
+  // loops. Fewer factorisations than step_back on well-conditioned problems (the loops after a batch
+  // insertion collapse to about one) and on ill-conditioned ones (docs/nnls.md, Validation).
   batch,
 };
 

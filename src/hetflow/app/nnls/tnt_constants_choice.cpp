@@ -61,19 +61,20 @@ std::string missing_class(const tune::Database& db, const tune::Key& here, const
          "); " + tune_it + " tunes them";
 }
 
+// The rule the expansion constant and the early reach share, in their words.
+std::string at_least_one_error(double value, const std::string& what) {
+  return value >= 1 && std::isfinite(value) ? "" : "TNT's " + what + " must be finite and >= 1";
+}
+
 }  // namespace
 
 std::string reduction_error(double value) {
   return value > 0 && value < 1 ? "" : "TNT's reduction constant must lie in (0, 1)";
 }
 
-std::string expansion_error(double value) {
-  return value >= 1 && std::isfinite(value) ? "" : "TNT's expansion constant must be finite and >= 1";
-}
+std::string expansion_error(double value) { return at_least_one_error(value, "expansion constant"); }
 
-std::string early_reach_error(double value) {
-  return value >= 1 && std::isfinite(value) ? "" : "TNT's early reach must be finite and >= 1";
-}
+std::string early_reach_error(double value) { return at_least_one_error(value, "early reach"); }
 
 TntConstantsChoice choose_tnt_constants(const core::DeviceInfo& device, const std::string& problem_class,
                                         std::optional<double> reduction, std::optional<double> expansion,
