@@ -50,7 +50,7 @@ struct ClassCase {
 TEST(TntConstantsTuning, TunedConstantsBeatTheDefaultsAndKeepTheKktPoint) {
   const core::DeviceSet devices = test::test_device();
   if (!devices.device(0).info.fp64) GTEST_SKIP() << "the test device has no FP64";
-  for (const ClassCase& c : {ClassCase{200, 1e2, 18.0, 14.4}, ClassCase{100, 1e6, 87.8, 79.4}}) {
+  for (const ClassCase& c : {ClassCase{200, 1e4, 69.6, 58.8}, ClassCase{100, 1e6, 87.8, 79.4}}) {
     SCOPED_TRACE("kappa " + std::to_string(c.kappa));
     TntClass problem_class;
     problem_class.name = "test";

@@ -80,7 +80,9 @@ struct TntOptions {
   // Deletions per loop of the LSQ calls inside the outer loop (the initial solve allows n): 0 selects
   // the trial's batch size, so a trial can undo its own batch in one refactorisation.
   std::size_t deletions_per_loop = 0;
-  std::vector<std::size_t> initial_free = {};  // warm start; empty: every variable free (App. E.1 step 4)
+  // Warm start: the first free set. Empty: the variables with a positive gradient at x = 0 (every index:
+  // the thesis's start, App. E.1 step 4).
+  std::vector<std::size_t> initial_free = {};
   bool fp32 = false;  // run every device operation in FP32 (the host keeps FP64)
 };
 
