@@ -574,6 +574,8 @@ TEST_F(TntTest, TrivialProblems) {
   EXPECT_TRUE(none.converged) << none.diagnosis;
   EXPECT_EQ(none.x, Vector(8, 0.0));
   EXPECT_EQ(none.log.front().free, 0u);
+  EXPECT_EQ(none.log.front().deleted, 0u);  // nothing entered the first set, so nothing left it
+  EXPECT_EQ(none.factorizations, 0);
   EXPECT_NEAR(none.residual_norm, norm2(b), 1e-14 * norm2(b));
   // A zero column never enters: x_j = 0 exactly.
   Matrix Z = A;
